@@ -1,0 +1,64 @@
+/* bench.h — the benchmark descriptor and the context the harness hands to a test.
+ *
+ * A test is one `const struct bench` in payload/bench/<name>.c, listed once in registry.c.
+ * The harness (harness.c) owns timing: it calls setup() once per copy, then run() repeatedly
+ * with an iteration count it chooses, reading the clock only around whole calls to run().
+ * run() owns its loop and must do exactly `iters` units of work, folding a result into
+ * ctx->sink (or another volatile sink) so the compiler cannot delete the work.
+ *
+ * Errors: setup() and run() return 0 or a negative errno (-ENOSYS, ...); setup() may return
+ * BENCH_SKIP after bench_note(ctx, "why") to say the test cannot run here.
+ */
+#ifndef ISOBENCH_BENCH_H
+#define ISOBENCH_BENCH_H
+
+#include <stdint.h>
+
+#define BENCH_SKIP 1
+#define BENCH_MAX_EXTRA 8
+
+enum bench_kind {
+	BENCH_RATE,	/* value = loops * per_loop / seconds  (lps, lpm, KBps, MWIPS) */
+	BENCH_TIME,	/* value = ns / loops / per_loop        (ns per operation)      */
+};
+
+struct bench_ctx {
+	int copy;		/* 0 .. copies-1 */
+	int copies;
+	const char *workdir;	/* private, writable directory of this copy */
+	const char *self;	/* path of the running isobench binary (for exec tests) */
+	void *state;		/* the test's own, set by setup(), freed by teardown() */
+	volatile uint64_t sink;	/* fold results here so measured work is not deleted */
+	/* Optional per-sample extras a test reports (integers), e.g. cpu share. */
+	int nextra;
+	const char *extra_key[BENCH_MAX_EXTRA];
+	int64_t extra_val[BENCH_MAX_EXTRA];
+	char note[160];		/* reason for a skip or an error, set with bench_note() */
+};
+
+struct bench {
+	const char *name;	/* UnixBench/lmbench name: "pipe", "dhry2reg" */
+	const char *title;	/* UnixBench's label: "Pipe Throughput" */
+	const char *group;	/* "index", "extra", "probes" (selectable as a name) */
+	const char *unit;	/* "lps", "lpm", "KBps", "MWIPS", "ns" */
+	enum bench_kind kind;
+	double per_loop;	/* units per loop (RATE) or loops per operation (TIME) */
+	double baseline;	/* UnixBench index baseline (SPARCstation 20-61), 0 if none */
+	int max_copies;		/* 0: any; 1: a single-copy test */
+	int (*setup)(struct bench_ctx *);
+	int (*run)(struct bench_ctx *, uint64_t iters);
+	void (*teardown)(struct bench_ctx *);
+};
+
+/* Format a reason into ctx->note (printf-style). */
+void bench_note(struct bench_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Report an integer extra for the current sample (key must be a static string). */
+void bench_extra(struct bench_ctx *ctx, const char *key, int64_t val);
+
+/* registry.c: every test, in run order; NULL-terminated. */
+extern const struct bench *const bench_registry[];
+const struct bench *bench_find(const char *name);
+
+#endif
