@@ -1,0 +1,148 @@
+/* main.c — entry point. Run as PID 1 it is the image's /init (init.c); run anywhere else it
+ * is a CLI that runs the same tests and prints the same records to standard output.
+ *
+ * Exit status (host CLI; the same table as qemu/run and isobench-report, see README):
+ *   0 run complete, no FAIL or ERROR record   1 run complete with FAIL or ERROR records
+ *   2 usage error */
+#define _GNU_SOURCE
+#include "bench.h"
+#include "init.h"
+#include "out.h"
+#include "params.h"
+#include "runner.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef ISOBENCH_VERSION
+#define ISOBENCH_VERSION "unknown"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: isobench [options]\n"
+		"Runs isobench's tests natively and prints records and tables to stdout.\n"
+		"As PID 1 (the image's /init) it reads the same parameters from /proc/cmdline\n"
+		"as isobench.KEY=VALUE words.\n\n"
+		"  --list              list tests and groups, then exit\n"
+		"  --KEY VALUE         set a parameter (table below), e.g. --suite quick\n"
+		"  --param KEY=VALUE   the same, in command-line form\n"
+		"  --tmpdir DIR        where tests make their files (default $TMPDIR or /tmp)\n"
+		"  --version, --help\n\nParameters:\n");
+	for (int i = 0; param_table[i].key; i++)
+		fprintf(f, "  %-10s %-24s %s\n", param_table[i].key, param_table[i].values,
+			param_table[i].help);
+}
+
+static void list_tests(void)
+{
+	printf("%-18s %-7s %-6s %10s  %s\n", "TEST", "GROUP", "UNIT", "BASELINE", "TITLE");
+	for (int i = 0; bench_registry[i]; i++) {
+		const struct bench *b = bench_registry[i];
+		printf("%-18s %-7s %-6s %10.1f  %s\n", b->name, b->group, b->unit, b->baseline,
+		       b->title);
+	}
+	printf("\nGroups: index (UnixBench's index tests), extra, probes, all.\n");
+}
+
+/* "--execl-child N": the execl test's re-exec chain; must run before anything else. */
+static void execl_child(char **argv)
+{
+	unsigned long long n = strtoull(argv[2], NULL, 10);
+	char next[24];
+
+	if (n == 0)
+		_exit(0);
+	snprintf(next, sizeof next, "%llu", n - 1);
+	execl(argv[0], argv[0], "--execl-child", next, (char *)NULL);
+	_exit(127);
+}
+
+int main(int argc, char **argv)
+{
+	static struct runner_cfg cfg;
+	static char self[PATH_MAX];
+	struct params p;
+	int opt, idx;
+
+	if (argc >= 3 && !strcmp(argv[1], "--execl-child"))
+		execl_child(argv);
+	if (argc >= 2 && !strcmp(argv[1], "--exit-now"))
+		_exit(0);
+	if (getpid() == 1)
+		return init_main(argc, argv);
+
+	/* Every parameter of the table is also a long option. */
+	static struct option opts[32];
+	int no = 0;
+	for (int i = 0; param_table[i].key && no < 27; i++)
+		opts[no++] = (struct option){param_table[i].key, required_argument, NULL, 1000 + i};
+	opts[no++] = (struct option){"param", required_argument, NULL, 'p'};
+	opts[no++] = (struct option){"tmpdir", required_argument, NULL, 't'};
+	opts[no++] = (struct option){"list", no_argument, NULL, 'l'};
+	opts[no++] = (struct option){"version", no_argument, NULL, 'V'};
+	opts[no++] = (struct option){"help", no_argument, NULL, 'h'};
+	opts[no] = (struct option){NULL, 0, NULL, 0};
+
+	params_init(&p);
+	cfg.mode = "host";
+	cfg.tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	while ((opt = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
+		char err[160], kv[1200], *eq;
+		switch (opt) {
+		case 'l':
+			list_tests();
+			return 0;
+		case 'V':
+			printf("isobench %s\n", ISOBENCH_VERSION);
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 't':
+			cfg.tmpdir = optarg;
+			break;
+		case 'p':
+			snprintf(kv, sizeof kv, "%s", optarg);
+			eq = strchr(kv, '=');
+			if (!eq) {
+				fprintf(stderr, "isobench: --param wants KEY=VALUE, got '%s'\n", optarg);
+				return 2;
+			}
+			*eq = 0;
+			if (!strncmp(kv, "isobench.", 9))
+				memmove(kv, kv + 9, strlen(kv + 9) + 1);
+			if (params_set(&p, kv, eq + 1, err, sizeof err))
+				runner_pending_error(&cfg, kv, eq + 1, err);
+			break;
+		default:
+			if (opt >= 1000) {
+				const char *key = param_table[opt - 1000].key;
+				if (params_set(&p, key, optarg, err, sizeof err))
+					runner_pending_error(&cfg, key, optarg, err);
+				break;
+			}
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "isobench: unexpected argument '%s' (see --help)\n", argv[optind]);
+		return 2;
+	}
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n > 0)
+		self[n] = 0;
+	else
+		snprintf(self, sizeof self, "%s", argv[0]);
+	cfg.self = self;
+	params_finish(&p, (int)sysconf(_SC_NPROCESSORS_ONLN));
+	out_init();
+	out_add_fd(1);
+	return runner_run(&p, &cfg, NULL);
+}

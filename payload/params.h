@@ -1,0 +1,51 @@
+/* params.h — run parameters: one table (params.c) serves the kernel command line
+ * (`isobench.KEY=VALUE` words in /proc/cmdline) and the host CLI (`--KEY VALUE`).
+ *
+ * params_set() returns 0, or -EINVAL/-ENOENT with a one-line reason in err: the caller
+ * reports it as an ERROR record and the run goes on with the default. */
+#ifndef ISOBENCH_PARAMS_H
+#define ISOBENCH_PARAMS_H
+
+#include <stddef.h>
+
+#define PARAM_MAX_COPIES 8
+
+enum suite { SUITE_QUICK, SUITE_STANDARD, SUITE_THOROUGH };
+enum halt { HALT_POWEROFF, HALT_REBOOT, HALT_WAIT };
+
+struct params {
+	enum suite suite;
+	char tests[1024];		/* comma list of test or group names */
+	int copies[PARAM_MAX_COPIES];	/* passes; 0 means "N = online CPUs" */
+	int ncopies;
+	int sample_ms;			/* length of one sample */
+	int min_samples, max_samples;
+	double target_ci_pct;		/* stop when the median's 95% CI half-width is within */
+	int test_timeout_s;		/* per test and copies pass; 0: derived */
+	int watchdog_s;			/* whole run (PID 1 only); 0: derived */
+	enum halt halt;
+	char image[96];			/* image identity, set by the build */
+	unsigned set;			/* bit per table row: given explicitly */
+};
+
+struct param_info {
+	const char *key;	/* without the "isobench." prefix */
+	const char *values;	/* what it takes */
+	const char *help;
+};
+extern const struct param_info param_table[];
+
+void params_init(struct params *p);
+int params_set(struct params *p, const char *key, const char *val, char *err, size_t errlen);
+/* Fill what was not given from the suite's presets. ncpus resolves copies "N". */
+void params_finish(struct params *p, int ncpus);
+const char *suite_name(enum suite s);
+
+typedef void (*param_error_fn)(void *arg, const char *param, const char *value,
+			       const char *reason);
+/* Apply every isobench.* word of a kernel command line; others are ignored.
+ * The suite is applied first so that explicit settings override its presets. */
+void params_from_cmdline(struct params *p, const char *cmdline, param_error_fn on_err,
+			 void *arg);
+
+#endif

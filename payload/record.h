@@ -1,0 +1,68 @@
+/* record.h — isobench console records, grammar version 1 (docs/records.md).
+ *
+ * Writer: build a body ("KIND key=value ...") with rec_begin()/rec_*(), then rec_seal() adds
+ * the tag, the sequence number and the CRC-32. Reader: rec_parse() finds the tag anywhere in
+ * a line, checks the CRC and splits the fields (values decoded). One grammar, one place: the
+ * payload writes with this code and every reader (report/, tests) parses with it.
+ */
+#ifndef ISOBENCH_RECORD_H
+#define ISOBENCH_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define REC_TAG "@isobench/1"
+#define REC_MAX 16384		/* bytes in a sealed line, newline included */
+#define REC_MAX_FIELDS 256
+
+/* A record body under construction. Overflowing fields are dropped and counted. */
+struct rec_body {
+	char buf[REC_MAX - 64];
+	size_t len;
+	int dropped;
+};
+
+void rec_begin(struct rec_body *b, const char *kind);
+void rec_str(struct rec_body *b, const char *key, const char *val);	/* encoded */
+void rec_u64(struct rec_body *b, const char *key, uint64_t v);
+void rec_i64(struct rec_body *b, const char *key, int64_t v);
+void rec_dbl(struct rec_body *b, const char *key, double v, int decimals);
+void rec_fmt(struct rec_body *b, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Append an already-encoded " key=value" run (used when relaying a body). */
+void rec_raw(struct rec_body *b, const char *fields);
+
+/* Seal a body into a line "@isobench/1 SEQ BODY *crc\n" in out (cap >= REC_MAX).
+ * Returns the line length, or 0 if the body is not a valid body. */
+size_t rec_seal(char *out, size_t cap, uint64_t seq, const char *body, size_t body_len);
+
+/* Encode val for a record value into out (cap bytes); returns its length. */
+size_t rec_encode(char *out, size_t cap, const char *val);
+
+/* Parsed record. Keys and values point into store and are decoded. */
+struct record {
+	uint64_t seq;
+	char kind[16];
+	int nfields;
+	const char *key[REC_MAX_FIELDS];
+	const char *val[REC_MAX_FIELDS];
+	char store[REC_MAX];
+};
+
+enum rec_status {
+	REC_NONE = 0,		/* no tag in the line: not a record */
+	REC_OK = 1,
+	REC_BAD_CRC = -1,	/* damaged: checksum does not match */
+	REC_BAD_SYNTAX = -2,	/* damaged: checksum missing or line malformed */
+};
+
+/* Parse one line (without or with trailing \r\n). */
+enum rec_status rec_parse(const char *line, size_t len, struct record *r);
+/* Parse a body "KIND k=v ..." (no tag/seq/crc) into r (seq = 0). */
+enum rec_status rec_parse_body(const char *body, size_t len, struct record *r);
+/* Value of key, or NULL. */
+const char *rec_get(const struct record *r, const char *key);
+/* 1 if kind is one of the grammar's kinds. */
+int rec_kind_known(const char *kind);
+
+#endif

@@ -1,0 +1,38 @@
+/* runner.h — run a whole suite: BEGIN, machine header, every selected test in its own
+ * child process (with a timeout; a crash or stall becomes a FAIL record), the human tables,
+ * END. Used by PID 1 (init.c) and by the host CLI (main.c) alike. */
+#ifndef ISOBENCH_RUNNER_H
+#define ISOBENCH_RUNNER_H
+
+#include "params.h"
+#include <sys/types.h>
+
+#define RUNNER_MAX_PENDING 32
+
+struct runner_cfg {
+	const char *mode;	/* "init" or "host" */
+	const char *self;	/* path of this binary */
+	const char *tmpdir;
+	/* Input errors found before BEGIN (parameters), reported right after it. */
+	int npending;
+	char pending_param[RUNNER_MAX_PENDING][64];
+	char pending_value[RUNNER_MAX_PENDING][128];
+	char pending_reason[RUNNER_MAX_PENDING][160];
+};
+
+/* Remember an input error for the run's ERROR records (a param_error_fn). */
+void runner_pending_error(void *cfg, const char *param, const char *value, const char *reason);
+
+/* Per-test timeout in seconds for these parameters. */
+int runner_test_timeout(const struct params *p);
+/* Upper bound of the whole run in seconds (for the PID 1 watchdog). */
+int runner_budget(const struct params *p);
+
+/* Runs everything; returns 0 when no FAIL or ERROR record was written, else 1.
+ * on_child_exit, if set, is told about every reaped pid that is not the runner's own. */
+int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(pid_t));
+
+/* Reap children (WNOHANG); records the status of `want` if it is among them. */
+int reap(pid_t want, int *status);
+
+#endif
