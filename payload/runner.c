@@ -395,6 +395,9 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 			rec_u64(&b, "copies", (uint64_t)o->copies);
 			rec_str(&b, "unit", o->b->unit);
 			rec_str(&b, "group", o->b->group);
+			rec_str(&b, "title", o->b->title);
+			if (o->b->baseline > 0)
+				rec_dbl(&b, "baseline", o->b->baseline, 1);
 			out_record(&b);
 			out_text("isobench: [%d/%d] %s (%s), %d cop%s ...\n", k, total, o->b->title,
 				 o->b->name, o->copies, o->copies == 1 ? "y" : "ies");

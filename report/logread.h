@@ -1,0 +1,55 @@
+/* logread.h — read a console log (serial capture, terminal copy, ...) into runs.
+ *
+ * In: any text; lines may end in \n or \r\n, carry ANSI escapes, kernel messages before a
+ * record on the same line, or be cut. Out: the runs it holds (a BEGIN starts one) with their
+ * valid records in order, every damaged line with its line number, and per run a verdict:
+ * complete (BEGIN, no sequence gap, END whose counts match) or why not.
+ * Errors: log_read() returns -1 only when the input cannot be read; bad content is data. */
+#ifndef ISOBENCH_LOGREAD_H
+#define ISOBENCH_LOGREAD_H
+
+#include "../payload/record.h"
+#include <stdio.h>
+
+struct logrec {
+	size_t line;		/* 1-based line number in the log */
+	uint64_t seq;
+	char kind[16];
+	char *text;		/* the record, from the tag up to the checksum, NUL-terminated */
+};
+
+struct damage {
+	size_t line;
+	int status;		/* enum rec_status */
+	int run;		/* index of the run it falls in, -1 if none */
+};
+
+struct run {
+	struct logrec *recs;
+	size_t nrecs, cap;
+	size_t first_line, last_line;
+	int complete;
+	int has_end;
+	int powered_off;	/* the kernel's "reboot: Power down" follows the run */
+	char why[200];		/* why not complete ("" when complete) */
+	uint64_t fails, errors, results, skips;
+};
+
+struct log {
+	struct run *runs;
+	size_t nruns;
+	struct damage *damage;
+	size_t ndamage;
+	size_t lines;
+	int panic;		/* "Kernel panic" seen */
+	int watchdog;		/* a FAIL test=watchdog record seen */
+};
+
+int log_read(FILE *f, struct log *log);
+void log_free(struct log *log);
+/* Parse rec->text into r; REC_OK expected (it was checked when read). */
+enum rec_status logrec_parse(const struct logrec *rec, struct record *r);
+/* Index of the last complete run, or -1. */
+int log_last_complete(const struct log *log);
+
+#endif
