@@ -1,0 +1,156 @@
+/* test_record.c — the record grammar (docs/records.md): writer, parser, checksum.
+ * The CRC-32 is checked against zlib's crc32(), the reference the grammar names. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "../../payload/crc32.h"
+#include "../../payload/record.h"
+
+static void crc_matches_zlib(void **st)
+{
+	(void)st;
+	const char *v[] = {"", "a", "123456789", "@isobench/1 1 BEGIN run=0 version=x mode=host"};
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		assert_int_equal(crc32_ieee(v[i], strlen(v[i])),
+				 (uint32_t)crc32(0, (const Bytef *)v[i], (uInt)strlen(v[i])));
+	/* The standard check value of CRC-32/ISO-HDLC. */
+	assert_int_equal(crc32_ieee("123456789", 9), 0xCBF43926u);
+	unsigned char buf[4096];
+	for (size_t i = 0; i < sizeof buf; i++)
+		buf[i] = (unsigned char)(i * 131 + 7);
+	assert_int_equal(crc32_ieee(buf, sizeof buf), (uint32_t)crc32(0, buf, sizeof buf));
+}
+
+static void seal_exact_bytes(void **st)
+{
+	(void)st;
+	struct rec_body b;
+	char line[REC_MAX], want[256];
+	rec_begin(&b, "TEST");
+	rec_str(&b, "test", "pipe");
+	rec_u64(&b, "k", 3);
+	size_t n = rec_seal(line, sizeof line, 7, b.buf, b.len);
+	const char *body = "@isobench/1 7 TEST test=pipe k=3";
+	snprintf(want, sizeof want, "%s *%08x\n", body,
+		 (unsigned)crc32(0, (const Bytef *)body, (uInt)strlen(body)));
+	assert_string_equal(line, want);
+	assert_int_equal(n, strlen(want));
+}
+
+static void encoding_round_trip(void **st)
+{
+	(void)st;
+	struct rec_body b;
+	struct record r;
+	char line[REC_MAX];
+	const char *nasty = "Intel(R) Xeon(R) 100% \"fast\"\tCPU @ 2.1GHz \xc3\xa9";
+	rec_begin(&b, "INFO");
+	rec_str(&b, "cpu.model", nasty);
+	rec_str(&b, "empty", "");
+	size_t n = rec_seal(line, sizeof line, 2, b.buf, b.len);
+	assert_non_null(strstr(line, "cpu.model=Intel(R)%20Xeon(R)%20100%25%20"));
+	assert_int_equal(rec_parse(line, n, &r), REC_OK);
+	assert_int_equal(r.seq, 2);
+	assert_string_equal(r.kind, "INFO");
+	assert_string_equal(rec_get(&r, "cpu.model"), nasty);
+	assert_string_equal(rec_get(&r, "empty"), "-");
+	assert_null(rec_get(&r, "absent"));
+}
+
+static void noise_and_line_ends(void **st)
+{
+	(void)st;
+	struct rec_body b;
+	struct record r;
+	char line[REC_MAX], noisy[REC_MAX + 64];
+	rec_begin(&b, "END");
+	rec_u64(&b, "records", 41);
+	rec_seal(line, sizeof line, 42, b.buf, b.len);
+	line[strlen(line) - 1] = 0;
+	snprintf(noisy, sizeof noisy, "[    2.0] random: crng init done%s\r\n", line);
+	assert_int_equal(rec_parse(noisy, strlen(noisy), &r), REC_OK);
+	assert_int_equal(r.seq, 42);
+	assert_string_equal(rec_get(&r, "records"), "41");
+	assert_int_equal(rec_parse("plain kernel text\n", 18, &r), REC_NONE);
+}
+
+static void damage_is_detected(void **st)
+{
+	(void)st;
+	struct rec_body b;
+	struct record r;
+	char line[REC_MAX];
+	rec_begin(&b, "SAMPLE");
+	rec_str(&b, "test", "pipe");
+	rec_u64(&b, "loops", 8585);
+	size_t n = rec_seal(line, sizeof line, 12, b.buf, b.len);
+	assert_int_equal(rec_parse(line, n, &r), REC_OK);
+	/* Every single-byte change inside the record is caught. */
+	for (size_t i = 0; i < n - 1; i++) {
+		char copy[REC_MAX];
+		memcpy(copy, line, n);
+		copy[i] ^= 0x01;
+		enum rec_status s = rec_parse(copy, n, &r);
+		assert_true(s == REC_BAD_CRC || s == REC_BAD_SYNTAX || s == REC_NONE);
+	}
+	/* A cut line is damaged, not misread. */
+	assert_int_equal(rec_parse(line, n / 2, &r), REC_BAD_SYNTAX);
+}
+
+static void syntax_rules(void **st)
+{
+	(void)st;
+	struct record r;
+	char line[256];
+	const char *bad[] = {
+		"@isobench/1 3 BOGUS a=1",	/* unknown kind */
+		"@isobench/1 3 INFO a",		/* no = */
+		"@isobench/1 3 INFO A=1",	/* key charset */
+		"@isobench/1 3 INFO a=1 a=2",	/* duplicate key */
+		"@isobench/1 3 INFO a=%zz",	/* bad escape */
+		"@isobench/1 x INFO a=1",	/* seq not a number */
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(line, sizeof line, "%s *%08x", bad[i],
+			 (unsigned)crc32(0, (const Bytef *)bad[i], (uInt)strlen(bad[i])));
+		assert_int_equal(rec_parse(line, strlen(line), &r), REC_BAD_SYNTAX);
+	}
+	assert_int_equal(rec_parse_body("RESULT test=pipe value=1.5", 26, &r), REC_OK);
+	assert_string_equal(rec_get(&r, "value"), "1.5");
+	assert_int_equal(rec_parse_body("RESULT test=pipe\nX", 18, &r), REC_BAD_SYNTAX);
+}
+
+static void overflow_drops_fields(void **st)
+{
+	(void)st;
+	struct rec_body b;
+	static char big[REC_MAX];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = 0;
+	rec_begin(&b, "INFO");
+	rec_str(&b, "small", "1");
+	rec_str(&b, "huge", big);
+	assert_int_equal(b.dropped, 1);
+	assert_true(b.len < sizeof b.buf);
+	assert_non_null(strstr(b.buf, "small=1"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(crc_matches_zlib),
+		cmocka_unit_test(seal_exact_bytes),
+		cmocka_unit_test(encoding_round_trip),
+		cmocka_unit_test(noise_and_line_ends),
+		cmocka_unit_test(damage_is_detected),
+		cmocka_unit_test(syntax_rules),
+		cmocka_unit_test(overflow_drops_fields),
+	};
+	return cmocka_run_group_tests_name("record", tests, NULL, NULL);
+}
