@@ -1,0 +1,128 @@
+/* test_cpu_selfcheck.c — Dhrystone final values and Whetstone module values.
+ *
+ * Build and run (host gcc, not musl):  make -f tests/unit/Makefile.benches check
+ * or by hand from the repository root:
+ *   gcc -O2 -std=gnu11 -Wall -Wextra -Werror -o tests/build/test_cpu_selfcheck \
+ *       tests/unit/test_cpu_selfcheck.c tests/unit/bench_stubs.c payload/bench/dhry_1.c \
+ *       payload/bench/dhry_2.c payload/bench/whetstone.c -lcmocka -lm
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../payload/bench.h"
+#include "../../payload/bench/dhry.h"
+#include "../../payload/bench/whetstone.h"
+
+extern const struct bench bench_dhry2reg, bench_whetstone_double;
+
+static void dhry_n(uint64_t n)
+{
+	char why[128] = "";
+	int r = dhry_selfcheck(n, why, sizeof why);
+
+	if (r)
+		print_error("n=%llu: %s\n", (unsigned long long)n, why);
+	assert_int_equal(r, 0);
+}
+
+static void test_dhry_1000(void **st) { (void)st; dhry_n(1000); }
+static void test_dhry_other(void **st) { (void)st; dhry_n(1); dhry_n(12345); dhry_n(2000000); }
+
+/* The checker must reject what it cannot vouch for. */
+static void test_dhry_check_can_fail(void **st)
+{
+	char why[128] = "";
+
+	(void)st;
+	assert_int_equal(dhry_selfcheck(0, why, sizeof why), -1);
+	assert_non_null(strstr(why, "out of range"));
+}
+
+/* Through the descriptor, across several run() calls: the globals the spec prints. */
+static void test_dhry_descriptor_runs(void **st)
+{
+	struct bench_ctx ctx = { .workdir = "/tmp" };
+
+	(void)st;
+	assert_string_equal(bench_dhry2reg.name, "dhry2reg");
+	assert_string_equal(bench_dhry2reg.title, "Dhrystone 2 using register variables");
+	assert_true(bench_dhry2reg.per_loop == 1.0 && bench_dhry2reg.baseline == 116700.0);
+	assert_int_equal(bench_dhry2reg.setup(&ctx), 0);
+	assert_int_equal(bench_dhry2reg.run(&ctx, 700), 0);
+	assert_int_equal(bench_dhry2reg.run(&ctx, 300), 0);
+	assert_int_equal(Arr_2_Glob[8][7], 1000 + 10);
+	assert_int_equal(Int_Glob, 5);
+	assert_int_equal(Bool_Glob, 1);
+	assert_int_equal(Ch_1_Glob, 'A');
+	assert_int_equal(Ch_2_Glob, 'B');
+	assert_int_equal(Arr_1_Glob[8], 7);
+	assert_int_equal(Ptr_Glob->variant.var_1.Int_Comp, 17);
+	assert_int_equal(Next_Ptr_Glob->variant.var_1.Int_Comp, 18);
+	assert_true(ctx.sink != 0);
+}
+
+static void test_whet_reference(void **st)
+{
+	char why[128] = "";
+	int r = whet_selfcheck(why, sizeof why);
+
+	(void)st;
+	if (r)
+		print_error("%s\n", why);
+	assert_int_equal(r, 0);
+}
+
+/* A value off by 2 in its 5th significant digit, or a wrong count, must be caught. */
+static void test_whet_check_can_fail(void **st)
+{
+	struct whet_row rows[WHET_ROWS];
+	char why[128];
+
+	(void)st;
+	memcpy(rows, whet_reference, sizeof rows);
+	assert_int_equal(whet_compare(rows, why, sizeof why), 0);
+	rows[9].x[2] = 8.3469e-01;
+	assert_int_equal(whet_compare(rows, why, sizeof why), -1);
+	assert_non_null(strstr(why, "module 11"));
+	memcpy(rows, whet_reference, sizeof rows);
+	rows[3].j = 0;
+	assert_int_equal(whet_compare(rows, why, sizeof why), -1);
+	assert_non_null(strstr(why, "module 4"));
+}
+
+/* One bench loop is a LOOP=1 pass: the weights that make it 100,000 Whetstone instructions. */
+static void test_whet_loop1(void **st)
+{
+	static const long want_n[WHET_ROWS] = { 0, 12, 14, 345, 210, 32, 899, 616, 0, 93 };
+	struct whet_row a[WHET_ROWS], b[WHET_ROWS];
+	double va, vb;
+
+	(void)st;
+	va = whet_pass(1, a);
+	vb = whet_pass(1, b);
+	for (int i = 0; i < WHET_ROWS; i++)
+		assert_int_equal(a[i].n, want_n[i]);
+	assert_true(va == vb);
+	assert_memory_equal(a, b, sizeof a);
+	assert_true(bench_whetstone_double.per_loop == 0.1);
+	assert_true(bench_whetstone_double.baseline == 55.0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dhry_1000),
+		cmocka_unit_test(test_dhry_other),
+		cmocka_unit_test(test_dhry_check_can_fail),
+		cmocka_unit_test(test_dhry_descriptor_runs),
+		cmocka_unit_test(test_whet_reference),
+		cmocka_unit_test(test_whet_check_can_fail),
+		cmocka_unit_test(test_whet_loop1),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
