@@ -81,13 +81,13 @@ static void worker(const struct bench *b, struct bench_ctx *ctx, int cmd_fd, int
 		   struct shared *sh)
 {
 	struct slot *s = &sh->slot[ctx->copy];
-	unsigned char me = (unsigned char)ctx->copy;
+	int me = ctx->copy;
 	struct cmd c;
 	int r = b->setup ? b->setup(ctx) : 0;
 
 	s->err = r;
 	memcpy(s->note, ctx->note, sizeof s->note);
-	write_all(res_fd, &me, 1);
+	write_all(res_fd, &me, sizeof me);
 	if (r)
 		_exit(0);
 	while (read(cmd_fd, &c, sizeof c) == (ssize_t)sizeof c && c.op != 'Q') {
@@ -110,34 +110,65 @@ static void worker(const struct bench *b, struct bench_ctx *ctx, int cmd_fd, int
 		memcpy(s->extra_key, ctx->extra_key, sizeof s->extra_key);
 		memcpy(s->extra_val, ctx->extra_val, sizeof s->extra_val);
 		memcpy(s->note, ctx->note, sizeof s->note);
-		write_all(res_fd, &me, 1);
+		write_all(res_fd, &me, sizeof me);
 	}
 	if (b->teardown)
 		b->teardown(ctx);
 	_exit(0);
 }
 
-/* Wait for one report byte from each of n workers; -ETIMEDOUT on a stall. */
-static int collect(int res_fd, int n, int timeout_ms)
+/* Wait for a report from each worker marked in pending[] (cleared as they report).
+ * Returns 0; -ETIMEDOUT on a stall; -ECHILD when a pending worker died without reporting
+ * (its signal, if any, in *sig). Workers are checked every 100 ms, so a crash is seen at
+ * once and not at the timeout. */
+static int collect(int res_fd, char *pending, int copies, const pid_t *pids, int timeout_ms,
+		   int *sig)
 {
-	unsigned char who;
 	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000u;
+	int left = 0;
 
-	while (n > 0) {
+	for (int c = 0; c < copies; c++)
+		left += pending[c];
+	while (left > 0) {
 		struct pollfd pfd = {.fd = res_fd, .events = POLLIN};
-		uint64_t t = now_ns();
-		if (t >= deadline)
+		int who;
+		if (now_ns() >= deadline)
 			return -ETIMEDOUT;
-		int pr = poll(&pfd, 1, (int)((deadline - t) / 1000000u) + 1);
-		if (pr < 0 && errno == EINTR)
+		int pr = poll(&pfd, 1, 100);
+		if (pr > 0) {
+			ssize_t k = read(res_fd, &who, sizeof who);
+			if (k == (ssize_t)sizeof who && who >= 0 && who < copies && pending[who]) {
+				pending[who] = 0;
+				left--;
+			} else if (k == 0) {
+				/* Every worker is gone: take the first pending one's status. */
+				for (int c = 0; c < copies; c++) {
+					int st;
+					if (pending[c] && waitpid(pids[c], &st, 0) == pids[c]) {
+						*sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+						break;
+					}
+				}
+				return -ECHILD;
+			}
 			continue;
-		if (pr <= 0)
-			continue;
-		ssize_t k = read(res_fd, &who, 1);
-		if (k == 1)
-			n--;
-		else if (k == 0)
-			return -EPIPE;	/* every worker gone */
+		}
+		for (int c = 0; c < copies; c++) {
+			int st;
+			if (!pending[c] || waitpid(pids[c], &st, WNOHANG) != pids[c])
+				continue;
+			/* It may have reported just before exiting: drain first. */
+			while (poll(&pfd, 1, 0) > 0 && read(res_fd, &who, sizeof who) ==
+			       (ssize_t)sizeof who)
+				if (who >= 0 && who < copies && pending[who]) {
+					pending[who] = 0;
+					left--;
+				}
+			if (pending[c]) {
+				*sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+				return -ECHILD;
+			}
+		}
 	}
 	return 0;
 }
@@ -184,6 +215,18 @@ static uint64_t read_steal(void)
 	return v[7];
 }
 
+/* "stalled", "crashed (signal 11)" or "exited" for a collect() error. */
+static const char *collect_reason(int r, int sig, char *buf, size_t len)
+{
+	if (r == -ETIMEDOUT)
+		return "stalled";
+	if (sig)
+		snprintf(buf, len, "crashed (signal %d, %s)", sig, strsignal(sig));
+	else
+		snprintf(buf, len, "worker exited unexpectedly");
+	return buf;
+}
+
 static int failed;	/* a FAIL was sent: workers may be stuck, kill rather than wait */
 
 static void fail(int fd, const struct bench *b, int copies, const char *reason,
@@ -200,21 +243,24 @@ static void fail(int fd, const struct bench *b, int copies, const char *reason,
 	send_body(fd, &r);
 }
 
-int harness_test(const struct bench *b, int copies, const struct params *p,
+int harness_test(const struct bench *b, int copies_in, const struct params *p,
 		 const struct harness_env *env, int fd)
 {
+	const int copies = copies_in < 1 ? 1 : copies_in > 4096 ? 4096 : copies_in;
+	const size_t ncop = (size_t)copies;
 	size_t shsize = sizeof(struct shared) + (size_t)copies * sizeof(struct slot);
 	struct shared *sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE,
 				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int res[2], *cmd = calloc((size_t)copies, sizeof *cmd);
 	pid_t *pids = calloc((size_t)copies, sizeof *pids);
 	double *values = calloc((size_t)p->max_samples, sizeof *values);
+	char *pending = calloc((size_t)copies, 1);
 	char dir[256], reason[200];
-	int n = 0, status = 0, r;
+	int n = 0, status = 0, r, sig = 0;
 	uint64_t t_start = now_ns(), batch, iters = 1, ns = 0;
 	int stall_ms;
 
-	if (sh == MAP_FAILED || !cmd || !pids || !values || pipe(res)) {
+	if (sh == MAP_FAILED || !cmd || !pids || !values || !pending || pipe(res)) {
 		fail(fd, b, copies, "harness: out of memory", NULL);
 		return 1;
 	}
@@ -256,8 +302,9 @@ int harness_test(const struct bench *b, int copies, const struct params *p,
 	close(res[1]);
 
 	/* Setup: every copy reports ready, skip or error. */
-	if (collect(res[0], copies, READY_TIMEOUT_MS)) {
-		fail(fd, b, copies, "setup stalled or crashed", NULL);
+	memset(pending, 1, ncop);
+	if ((r = collect(res[0], pending, copies, pids, READY_TIMEOUT_MS, &sig))) {
+		fail(fd, b, copies, collect_reason(r, sig, reason, sizeof reason), "during setup");
 		goto out;
 	}
 	for (int c = 0; c < copies; c++) {
@@ -284,8 +331,9 @@ int harness_test(const struct bench *b, int copies, const struct params *p,
 	for (int step = 0; step < CAL_MAX_STEPS; step++) {
 		struct cmd c = {'C', iters};
 		write_all(cmd[0], &c, sizeof c);
-		if ((r = collect(res[0], 1, stall_ms))) {
-			fail(fd, b, copies, r == -ETIMEDOUT ? "stalled" : "crashed",
+		pending[0] = 1;
+		if ((r = collect(res[0], pending, 1, pids, stall_ms, &sig))) {
+			fail(fd, b, copies, collect_reason(r, sig, reason, sizeof reason),
 			     "during calibration");
 			goto out;
 		}
@@ -320,8 +368,9 @@ int harness_test(const struct bench *b, int copies, const struct params *p,
 		while (nanosleep(&d, &d) && errno == EINTR)
 			;
 		atomic_store(&sh->stop, 1);
-		if ((r = collect(res[0], copies, stall_ms))) {
-			fail(fd, b, copies, r == -ETIMEDOUT ? "stalled" : "crashed", NULL);
+		memset(pending, 1, ncop);
+		if ((r = collect(res[0], pending, copies, pids, stall_ms, &sig))) {
+			fail(fd, b, copies, collect_reason(r, sig, reason, sizeof reason), NULL);
 			goto out;
 		}
 		steal1 = read_steal();

@@ -47,7 +47,7 @@ static void list_tests(void)
 		printf("%-18s %-7s %-6s %10.1f  %s\n", b->name, b->group, b->unit, b->baseline,
 		       b->title);
 	}
-	printf("\nGroups: index (UnixBench's index tests), extra, probes, all.\n");
+	printf("\nGroups: index (UnixBench's index tests), extra, probes, all (all but selftest).\n");
 }
 
 /* "--execl-child N": the execl test's re-exec chain; must run before anything else. */

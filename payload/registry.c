@@ -13,7 +13,9 @@ extern const struct bench
 	bench_syscall,
 	/* extra */
 	bench_getpid, bench_dupclose, bench_exec, bench_fsread_1024, bench_fsread_256,
-	bench_fsread_4096, bench_fswrite_1024, bench_fswrite_256, bench_fswrite_4096;
+	bench_fsread_4096, bench_fswrite_1024, bench_fswrite_256, bench_fswrite_4096,
+	/* selftest: misbehave on purpose; only when named (runner.c keeps them out of "all") */
+	bench_selftest_crash, bench_selftest_stall, bench_selftest_skip, bench_selftest_error;
 
 const struct bench *const bench_registry[] = {
 	&bench_dhry2reg,
@@ -38,6 +40,11 @@ const struct bench *const bench_registry[] = {
 	&bench_fswrite_1024,
 	&bench_fswrite_256,
 	&bench_fswrite_4096,
+
+	&bench_selftest_crash,
+	&bench_selftest_stall,
+	&bench_selftest_skip,
+	&bench_selftest_error,
 	NULL,
 };
 

@@ -1,0 +1,58 @@
+/* selftest-* — tests that misbehave on purpose, so the harness's failure paths can be proven
+ * in the tests and in the image: a crash (SIGSEGV in run), a stall (run never returns), a
+ * skip (setup says not supported), an error (run returns -EIO). Group "selftest": only run
+ * when named; `all` does not include them. One loop of the well-behaved part is one volatile
+ * increment (unit lps). */
+#include "../bench.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <unistd.h>
+
+static int run_crash(struct bench_ctx *ctx, uint64_t iters)
+{
+	(void)iters;
+	ctx->sink++;
+	raise(SIGSEGV);
+	return 0;
+}
+
+static int run_stall(struct bench_ctx *ctx, uint64_t iters)
+{
+	(void)iters;
+	for (;;) {
+		ctx->sink++;
+		pause();
+	}
+	return 0;
+}
+
+static int setup_skip(struct bench_ctx *ctx)
+{
+	bench_note(ctx, "selftest: skipping on purpose");
+	return BENCH_SKIP;
+}
+
+static int run_error(struct bench_ctx *ctx, uint64_t iters)
+{
+	(void)iters;
+	bench_note(ctx, "selftest: failing on purpose");
+	return -EIO;
+}
+
+static int run_ok(struct bench_ctx *ctx, uint64_t iters)
+{
+	for (uint64_t i = 0; i < iters; i++)
+		ctx->sink++;
+	return 0;
+}
+
+#define SELFTEST(sym, nm, ttl, ...) \
+	const struct bench bench_##sym = {.name = nm, .title = ttl, .group = "selftest", \
+		.unit = "lps", .kind = BENCH_RATE, .per_loop = 1, __VA_ARGS__}
+
+SELFTEST(selftest_crash, "selftest-crash", "Selftest: crashes", .run = run_crash);
+SELFTEST(selftest_stall, "selftest-stall", "Selftest: stalls", .run = run_stall);
+SELFTEST(selftest_skip, "selftest-skip", "Selftest: skips", .setup = setup_skip,
+	 .run = run_ok);
+SELFTEST(selftest_error, "selftest-error", "Selftest: run() fails", .run = run_error);
