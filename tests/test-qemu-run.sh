@@ -148,6 +148,8 @@ fake_report 42
 expect 3 "report tool's unknown status becomes 3" -- "$run" --out "$fake" --judge "$ok_log"
 fake_report 0
 expect 6 "panic overrides the report tool's 0" -- "$run" --out "$fake" --judge "$tmp/panic2.log"
+fake_report 1
+expect 6 "watchdog FAIL overrides the report tool's 1" -- "$run" --out "$fake" --judge "$tmp/wd.log"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
