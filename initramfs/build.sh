@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# initramfs/build.sh OUT.cpio.gz INIT_BINARY [BUSYBOX] — reproducible, root-free initramfs.
+#
+# In:  INIT_BINARY (becomes /init, mode 0755; a static ELF or a #! script for busybox sh),
+#      BUSYBOX (default /bin/busybox, Debian's busybox-static; must be static),
+#      SOURCE_DATE_EPOCH (default 0): the mtime of every entry,
+#      the kernel's usr/gen_init_cpio.c (from the extracted source under $ISOBENCH_CACHE/src,
+#      else from /usr/src/linux-source-*.tar.xz), compiled with host gcc into
+#      $ISOBENCH_CACHE/tools/ (ISOBENCH_CACHE defaults to ~/.cache/isobench).
+# Out: OUT.cpio.gz, a newc cpio compressed with `gzip -n -9`: same inputs, same bytes.
+#      Contents: dirs /dev /proc /sys /tmp /bin /sbin /usr/bin /usr/sbin /root /etc,
+#      /dev/console (c 5 1), /dev/null (c 1 3), /init, /bin/busybox and /bin/<applet> symlinks.
+# Errors: exits 1 with one line "initramfs: <reason>" on stderr; exits 2 on a usage error.
+set -euo pipefail
+
+die() { echo "initramfs: $*" >&2; exit 1; }
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+	echo "usage: initramfs/build.sh OUT.cpio.gz INIT_BINARY [BUSYBOX]" >&2
+	exit 2
+fi
+
+out=$1
+init=$2
+busybox=${3:-/bin/busybox}
+epoch=${SOURCE_DATE_EPOCH:-0}
+cache=${ISOBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/isobench}
+
+# Applets the UnixBench shell workload needs, plus a few for a human at the console.
+applets=(sh sort od grep tee wc rm cat echo ls mkdir cp mv sleep dd head tail)
+
+case "$epoch" in '' | *[!0-9]*) die "SOURCE_DATE_EPOCH must be a non-negative integer, got '$epoch'" ;; esac
+[ -f "$init" ] || die "no such file: $init"
+[ -f "$busybox" ] || die "no such file: $busybox (apt-get install busybox-static)"
+
+# A dynamically linked /init cannot run: the initramfs holds no libc and no loader.
+is_dynamic() { LC_ALL=C readelf -lW "$1" 2>/dev/null | grep -q 'Requesting program interpreter'; }
+if [ "$(head -c 4 "$init" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+	! is_dynamic "$init" || die "$init is dynamically linked; /init must be static"
+elif [ "$(head -c 2 "$init")" != '#!' ]; then
+	die "$init is neither an ELF binary nor a #! script"
+fi
+! is_dynamic "$busybox" || die "$busybox is dynamically linked; use busybox-static"
+have=$("$busybox" --list 2>/dev/null) || die "$busybox --list failed; is it busybox?"
+for a in "${applets[@]}"; do
+	grep -qx "$a" <<<"$have" || die "$busybox has no applet '$a'"
+done
+
+# --- gen_init_cpio, compiled once per source version ------------------------------------------
+gen_src=$(printf '%s\n' "$cache"/src/linux-source-*/usr/gen_init_cpio.c 2>/dev/null | sort -V | tail -n 1)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if [ ! -f "$gen_src" ]; then
+	tarball=$(printf '%s\n' /usr/src/linux-source-*.tar.xz | sort -V | tail -n 1)
+	[ -f "$tarball" ] || die "no gen_init_cpio.c under $cache/src and no /usr/src/linux-source-*.tar.xz"
+	top=$(basename "$tarball" .tar.xz)
+	tar -xJf "$tarball" -C "$tmp" "$top/usr/gen_init_cpio.c" 2>/dev/null ||
+		die "cannot extract $top/usr/gen_init_cpio.c from $tarball"
+	gen_src=$tmp/$top/usr/gen_init_cpio.c
+fi
+gen_key=$( { cat "$gen_src"; gcc --version | head -n 1; } | sha256sum | cut -c1-16)
+gen=$cache/tools/gen_init_cpio-$gen_key
+if [ ! -x "$gen" ]; then
+	mkdir -p "$cache/tools"
+	gcc -O2 -o "$gen.tmp.$$" "$gen_src" 2>"$tmp/gcc.log" ||
+		die "cannot compile $gen_src: $(head -n 1 "$tmp/gcc.log")"
+	mv "$gen.tmp.$$" "$gen"
+fi
+# -t only fixes the mtime of dirs, nodes and symlinks; regular files keep their own, so copy
+# them into a staging dir and set their mtime there.
+help=$("$gen" -h 2>&1 || true)
+grep -q -- '-t <timestamp>' <<<"$help" || die "$gen has no -t option; cannot fix mtimes"
+
+# --- staging and list ---------------------------------------------------------------------------
+cp "$init" "$tmp/init"
+cp "$busybox" "$tmp/busybox"
+touch -d "@$epoch" "$tmp/init" "$tmp/busybox"
+
+{
+	for d in /dev /proc /sys /tmp /bin /sbin /usr /usr/bin /usr/sbin /root /etc; do
+		case $d in
+			/tmp) echo "dir $d 1777 0 0" ;;
+			/root) echo "dir $d 0700 0 0" ;;
+			*) echo "dir $d 0755 0 0" ;;
+		esac
+	done
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "nod /dev/null 0666 0 0 c 1 3"
+	echo "file /init $tmp/init 0755 0 0"
+	echo "file /bin/busybox $tmp/busybox 0755 0 0"
+	for a in "${applets[@]}"; do
+		echo "slink /bin/$a busybox 0777 0 0"
+	done
+} | LC_ALL=C sort -k2,2 >"$tmp/list"
+
+"$gen" -t "$epoch" "$tmp/list" >"$tmp/initramfs.cpio" 2>"$tmp/gen.log" ||
+	die "gen_init_cpio failed: $(head -n 1 "$tmp/gen.log")"
+gzip -n -9 <"$tmp/initramfs.cpio" >"$tmp/initramfs.cpio.gz"
+mkdir -p "$(dirname "$out")"
+cp "$tmp/initramfs.cpio.gz" "$out.tmp.$$" || die "cannot write $out"
+mv "$out.tmp.$$" "$out"

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# tests/test-iso.sh [BZIMAGE] — image/build-iso.sh: reproducible bytes, menu, hybrid boot.
+#
+# In:  BZIMAGE (default: the newest cached kernel, $ISOBENCH_CACHE/kernel/*/bzImage; without
+#      one, the boot checks are skipped and a random blob stands in for the kernel),
+#      /bin/busybox, initramfs/build.sh, qemu-system-x86_64, qemu/run.
+# Out: one line per check, boot timings, then "N passed, M failed".
+# Errors: exits 1 if any check failed.
+# Boots (TCG) a stand-in /init that prints fake records and powers off: as a CD on pc and q35,
+# as a raw disk (the isohybrid MBR path), and through qemu/run with a custom command line.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+cache=${ISOBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/isobench}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { echo "ok: $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+check() { # check DESCRIPTION COMMAND...: ok if COMMAND succeeds
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else bad "$what"; fi
+}
+has() { grep -Eq "$1" <<<"$c"; } # has REGEX: the current isolinux.cfg has a matching line
+
+kernel=${1:-$(find "$cache/kernel" -name bzImage -printf '%T@ %p\n' 2>/dev/null | sort -n | tail -n 1 | cut -d' ' -f2-)}
+if [ -z "$kernel" ]; then
+	echo "note: no kernel built yet; boot checks skipped"
+	kernel=$tmp/fake-bzImage
+	head -c 200000 /dev/urandom >"$kernel"
+	boot=0
+else
+	boot=1
+fi
+
+# Stand-in /init (not product): fake records on the serial line, its /proc/cmdline in INFO.
+cat >"$tmp/init" <<'EOF'
+#!/bin/sh
+/bin/busybox mount -t devtmpfs dev /dev
+/bin/busybox mount -t proc proc /proc
+cmd=$(/bin/busybox sed 's/ /%20/g' /proc/cmdline)
+r() { echo "@isobench/1 $*" >/dev/ttyS0; }
+r 1 BEGIN run=0123456789abcdef version=standin mode=init *00000000
+r 2 INFO kernel.cmdline=$cmd *00000000
+r 3 TEST test=standin k=1 n=1 copies=1 unit=lps *00000000
+r 4 RESULT test=standin copies=1 unit=lps value=1 samples=1 *00000000
+r 5 END records=4 results=1 fails=0 skips=0 errors=0 status=ok *00000000
+/bin/busybox poweroff -f
+EOF
+chmod 755 "$tmp/init"
+"$here/initramfs/build.sh" "$tmp/initramfs.cpio.gz" "$tmp/init"
+
+"$here/image/build-iso.sh" "$tmp/a.iso" "$kernel" "$tmp/initramfs.cpio.gz" test-id
+sleep 1
+"$here/image/build-iso.sh" "$tmp/b.iso" "$kernel" "$tmp/initramfs.cpio.gz" test-id
+if cmp -s "$tmp/a.iso" "$tmp/b.iso"; then ok "two builds a second apart are identical"; else bad "ISO builds differ"; fi
+echo "ISO size: $(stat -c %s "$tmp/a.iso") bytes"
+
+# Hybrid: an MBR boot signature and a partition entry, plus the El Torito catalogue.
+if [ "$(od -An -tx1 -j510 -N2 "$tmp/a.iso" | tr -d ' ')" = 55aa ]; then ok "MBR signature 55aa"; else bad "no MBR signature (not hybrid)"; fi
+if [ "$(od -An -tx1 -j450 -N1 "$tmp/a.iso" | tr -d ' ')" != 00 ]; then ok "MBR has a partition entry"; else bad "MBR partition 1 is empty"; fi
+if [ "$(dd if="$tmp/a.iso" bs=1 skip=$((17 * 2048 + 7)) count=23 2>/dev/null)" = "EL TORITO SPECIFICATION" ]; then
+	ok "El Torito boot record"
+else
+	bad "no El Torito boot record at sector 17"
+fi
+if [ "$(dd if="$tmp/a.iso" bs=1 skip=$((16 * 2048 + 40)) count=8 2>/dev/null)" = ISOBENCH ]; then ok "volume id ISOBENCH"; else bad "volume id is not ISOBENCH"; fi
+
+cfg() { xorriso -osirrox on -indev "$1" -extract /isolinux/isolinux.cfg "$tmp/cfg" >/dev/null 2>&1; cat "$tmp/cfg"; rm -f "$tmp/cfg"; }
+c=$(cfg "$tmp/a.iso")
+check "default entry is standard" has '^DEFAULT standard$'
+check "menu has a TIMEOUT" has '^TIMEOUT [0-9]+$'
+check "four menu entries" [ "$(grep -c '^ *APPEND ' <<<"$c")" -eq 4 ]
+for s in standard quick thorough; do
+	check "entry for suite $s has the full command line" \
+		has "^ *APPEND console=tty0 console=ttyS0,115200 loglevel=4 isobench.suite=$s isobench.image=test-id\$"
+done
+check "screen-only entry" has '^ *APPEND console=tty0 loglevel=4 isobench.suite=standard isobench.image=test-id$'
+
+"$here/image/build-iso.sh" "$tmp/x.iso" "$kernel" "$tmp/initramfs.cpio.gz" test-id "isobench.suite=quick isobench.tests=pipe"
+c=$(cfg "$tmp/x.iso")
+d=$(grep -m1 '^ *APPEND ' <<<"$c")
+if grep -q 'isobench.suite=quick' <<<"$d" && ! grep -q 'isobench.suite=standard' <<<"$d" && grep -q 'isobench.tests=pipe$' <<<"$d"; then
+	ok "EXTRA_APPEND replaces the default entry's suite and appends the rest"
+else
+	bad "EXTRA_APPEND handled wrongly: $d"
+fi
+check "EXTRA_APPEND leaves the other entries alone" [ "$(grep -c 'isobench.suite=quick' <<<"$c")" -eq 2 ]
+
+expect_fail() { # expect_fail DESCRIPTION COMMAND...: must exit non-zero with a "build-iso:" line
+	local what=$1
+	shift
+	if "$@" 2>"$tmp/err"; then bad "$what: succeeded"
+	elif grep -q '^build-iso: ' "$tmp/err"; then ok "$what: refused ($(head -n 1 "$tmp/err"))"
+	else bad "$what: no 'build-iso:' message"; fi
+}
+expect_fail "identity with a space" "$here/image/build-iso.sh" "$tmp/y.iso" "$kernel" "$tmp/initramfs.cpio.gz" "a b"
+expect_fail "missing kernel" "$here/image/build-iso.sh" "$tmp/y.iso" "$tmp/none" "$tmp/initramfs.cpio.gz" id
+
+if [ "$boot" -eq 1 ]; then
+	qboot() { # qboot NAME QEMU-ARGS...: boot, expect END on the serial log and QEMU gone in 60 s
+		local name=$1 t0 t1 rc=0
+		shift
+		t0=$(date +%s%N)
+		timeout 60 qemu-system-x86_64 -accel tcg -m 512 -smp 2 -display none \
+			-serial "file:$tmp/$name.log" -no-reboot "$@" || rc=$?
+		t1=$(date +%s%N)
+		if [ "$rc" -eq 0 ] && tr -d '\r' <"$tmp/$name.log" | grep -q '^@isobench/1 5 END '; then
+			ok "boots as $name to the stand-in's END and powers off ($(((t1 - t0) / 1000000)) ms)"
+		else
+			bad "boot as $name: status $rc, END $(grep -c ' END ' "$tmp/$name.log" || true)"
+		fi
+	}
+	qboot cd-pc -M pc -cdrom "$tmp/a.iso"
+	qboot cd-q35 -M q35 -cdrom "$tmp/a.iso"
+	qboot disk-pc -M pc -drive "file=$tmp/a.iso,format=raw"
+
+	mkdir -p "$tmp/out"
+	cp "$tmp/a.iso" "$tmp/out/isobench.iso"
+	rc=0
+	"$here/qemu/run" --out "$tmp/out" --accel tcg --suite quick --tests standin --params 'isobench.test_marker=1' \
+		--log "$tmp/run.log" >"$tmp/run.out" 2>&1 || rc=$?
+	if [ "$rc" -eq 0 ] && grep -q 'kernel.cmdline=.*isobench.suite=quick%20isobench.tests=standin%20isobench.test_marker=1' "$tmp/run.log"; then
+		ok "qemu/run: custom command line reaches the guest through a throw-away ISO"
+	else
+		bad "qemu/run custom command line: status $rc; $(tail -n 2 "$tmp/run.out" | tr '\n' '|')"
+	fi
+	grep 'first BEGIN' "$tmp/run.out" || true
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
