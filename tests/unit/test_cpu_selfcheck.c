@@ -1,6 +1,6 @@
 /* test_cpu_selfcheck.c — Dhrystone final values and Whetstone module values.
  *
- * Build and run (host gcc, not musl):  make -f tests/unit/Makefile.benches check
+ * Build and run (host gcc, not musl):  make -C tests/unit check
  * or by hand from the repository root:
  *   gcc -O2 -std=gnu11 -Wall -Wextra -Werror -o tests/build/test_cpu_selfcheck \
  *       tests/unit/test_cpu_selfcheck.c tests/unit/bench_stubs.c payload/bench/dhry_1.c \

@@ -1,6 +1,6 @@
 /* test_fs_shell.c — file copy/read/write mechanics and the shell workload's output.
  *
- * Build and run (host gcc, not musl):  make -f tests/unit/Makefile.benches check
+ * Build and run (host gcc, not musl):  make -C tests/unit check
  * or by hand from the repository root:
  *   gcc -O2 -std=gnu11 -Wall -Wextra -Werror -o tests/build/test_fs_shell \
  *       tests/unit/test_fs_shell.c tests/unit/bench_stubs.c payload/bench/fs.c \

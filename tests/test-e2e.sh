@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# tests/test-e2e.sh — the image, end to end: boot the built ISO under QEMU (accel auto, which
+# falls back to TCG where KVM does not work), run the quick suite with 1 and 2 copies, and
+# check the log; then a direct kernel boot with bad input and misbehaving tests, which must
+# still complete and power off.
+#
+# In:  OUT/isobench.iso, OUT/bzImage, OUT/initramfs.cpio.gz, OUT/isobench-report, qemu/run.
+# Out: one line per assertion, then "N passed, M failed"; the logs stay in results/e2e-*.log.
+# Errors: exit 1 on any failure.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$top/out}
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
+mkdir -p "$top/results"
+log1=$top/results/e2e-iso.log
+log2=$top/results/e2e-direct-bad-input.log
+index_tests="dhry2reg whetstone-double execl fstime fsbuffer fsdisk pipe context1 spawn
+shell1 shell8 syscall"
+
+# 1. The ISO, quick suite, the whole index, 1 and 2 copies.
+st=0
+"$top/qemu/run" --out "$out" --suite quick --copies 1,2 --cpus 2 --log "$log1" \
+	>"$log1.stdout" 2>"$log1.stderr" || st=$?
+status_is 0 "$st" "ISO boot, quick suite, whole index: qemu/run"
+has "$log1.stderr" "TCG|KVM" "qemu/run says which accelerator it used"
+has "$log1" "@isobench/1 1 BEGIN run=[0-9a-f]{16} .*mode=init" "BEGIN record, PID 1 mode"
+has "$log1" "INFO .*image.identity=$(cut -c1-64 "$out/IDENTITY")" "the image identity is in the log"
+has "$log1" "INFO .*kernel.release=6\.1\.[0-9]+-isobench" "our kernel ran"
+has "$log1" "INFO .*vuln\.[a-z_0-9]+=" "CPU vulnerability state recorded"
+for t in $index_tests; do
+	for c in 1 2; do
+		has "$log1" "RESULT test=$t copies=$c unit=[A-Za-z]+ value=[0-9]+\.[0-9]+ samples=3 " \
+			"$t, $c cop.: RESULT"
+	done
+done
+has "$log1" "END records=[0-9]+ results=24 fails=0 skips=0 errors=0 status=ok" "END, 24 results"
+has "$log1" "reboot: Power down" "the guest powered itself off"
+has "$log1.stdout" "^System Benchmarks Index Score +[0-9]+\.[0-9]$" "full index score printed"
+st=0
+"$out/isobench-report" --check "$log1" >/dev/null || st=$?
+status_is 0 "$st" "isobench-report --check on the ISO log"
+
+# 2. Direct boot: bad parameters, an unknown test, a crashing and a stalling test.
+st=0
+"$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --cpus 1 --log "$log2" \
+	--tests pipe,nosuchtest,selftest-crash,selftest-stall \
+	--params "isobench.copies=1 isobench.timeout=8 isobench.bogus=1 isobench.samples=x" \
+	>"$log2.stdout" 2>"$log2.stderr" || st=$?
+status_is 1 "$st" "direct boot with bad input: complete run with FAIL/ERROR records"
+has "$log2" "ERROR what=param param=isobench.bogus " "ERROR for the unknown parameter"
+has "$log2" "ERROR what=param param=isobench.samples value=x " "ERROR for the malformed value"
+has "$log2" "ERROR what=test test=nosuchtest " "ERROR for the unknown test"
+has "$log2" "FAIL test=selftest-crash copies=1 reason=crashed%20\(signal%2011" "crash reported"
+has "$log2" "FAIL test=selftest-stall copies=1 reason=(timeout|stalled)" "stall reported"
+has "$log2" "RESULT test=pipe copies=1 " "the valid test ran"
+has "$log2" "END records=[0-9]+ results=1 fails=2 skips=0 errors=3 status=ok" "END counts"
+has "$log2" "reboot: Power down" "the guest powered itself off"
+
+finish

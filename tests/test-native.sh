@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# tests/test-native.sh — the payload as a host CLI: real runs of real tests, bad input, and
+# every failure path (selftest-* crash, stall, skip, error), each judged by isobench-report.
+#
+# In:  OUT/isobench and OUT/isobench-report (OUT defaults to the repository's out/).
+# Out: one line per assertion, then "N passed, M failed". Errors: exit 1 on any failure.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$top/out}
+bin=$out/isobench
+report=$out/isobench-report
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export TMPDIR=$tmp
+
+st=0
+"$bin" --list >"$tmp/list" || st=$?
+status_is 0 "$st" "--list"
+for t in dhry2reg whetstone-double execl fstime fsbuffer fsdisk pipe context1 spawn shell1 \
+	shell8 syscall; do
+	has "$tmp/list" "^$t +index " "--list has index test $t"
+done
+hasnt "$tmp/list" "^selftest-.* index" "selftests are not in the index"
+
+# A real run of the five process tests, one and two copies, short samples.
+st=0
+"$bin" --suite quick --sample_ms 50 --tests execl,pipe,context1,spawn,syscall --copies 1,2 \
+	>"$tmp/run.log" || st=$?
+status_is 0 "$st" "quick run of the five process tests"
+for t in execl pipe context1 spawn syscall; do
+	for c in 1 2; do
+		has "$tmp/run.log" "RESULT test=$t copies=$c unit=lps value=[0-9]+\.[0-9]+ " \
+			"$t with $c cop(ies) has a RESULT"
+	done
+done
+# Every index value must be value / baseline x 10 (to the printed precision).
+if awk '/ RESULT / && / index=/ {
+	for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	want = f["value"] / f["baseline"] * 10
+	if (want - f["index"] > 0.051 || f["index"] - want > 0.051) bad++
+	n++ } END { exit !(n == 10 && bad == 0) }' "$tmp/run.log"; then
+	ok "index = result / baseline x 10 in all 10 RESULT records"
+else
+	bad "index arithmetic in RESULT records"
+fi
+has "$tmp/run.log" "^System Benchmarks Index Values +BASELINE +RESULT +INDEX$" "classic table header"
+has "$tmp/run.log" "^System Benchmarks Index Score \(Partial Only\) +[0-9]+\.[0-9]$" \
+	"5 of 12 index tests make a Partial Index"
+has "$tmp/run.log" "INFO .*clocksource.current=" "header records the clocksource"
+has "$tmp/run.log" "INFO .*build.cflags=.*-march=x86-64" "header records the fixed target"
+count_is "$tmp/run.log" "SAMPLE .*warmup=1" 10 "one warm-up sample per test and pass"
+st=0
+"$report" --check "$tmp/run.log" >"$tmp/check" || st=$?
+status_is 0 "$st" "isobench-report judges the run complete"
+
+# Bad input: an unknown test and malformed parameters give ERROR records; the rest runs.
+st=0
+"$bin" --suite quick --sample_ms 50 --tests pipe,nosuchtest --copies 1 \
+	--param isobench.halt=sideways --param bogus=1 >"$tmp/bad.log" || st=$?
+status_is 1 "$st" "bad input: exit 1, run completed"
+has "$tmp/bad.log" "ERROR what=test test=nosuchtest reason=unknown" "ERROR for the unknown test"
+has "$tmp/bad.log" "ERROR what=param param=halt value=sideways reason=expected" \
+	"ERROR for a malformed value"
+has "$tmp/bad.log" "ERROR what=param param=bogus .*reason=unknown%20parameter" \
+	"ERROR for an unknown parameter"
+has "$tmp/bad.log" "RESULT test=pipe copies=1 " "the valid test still ran"
+has "$tmp/bad.log" "END records=[0-9]+ results=1 fails=0 skips=0 errors=3 " "END counts the errors"
+st=0
+"$report" --check "$tmp/bad.log" >/dev/null || st=$?
+status_is 1 "$st" "isobench-report: complete, with ERROR records"
+
+# Failure paths: crash, stall, skip and error are reported; the run completes.
+st=0
+"$bin" --suite quick --sample_ms 50 --tests selftest,pipe --copies 1,2 --timeout 6 \
+	>"$tmp/self.log" || st=$?
+status_is 1 "$st" "selftests: exit 1, run completed"
+for c in 1 2; do
+	has "$tmp/self.log" "FAIL test=selftest-crash copies=$c reason=crashed%20\(signal%2011" \
+		"a crash is a FAIL with its signal ($c cop.)"
+	has "$tmp/self.log" "FAIL test=selftest-stall copies=$c reason=(timeout|stalled)" \
+		"a stall is a FAIL ($c cop.)"
+	has "$tmp/self.log" "SKIP test=selftest-skip copies=$c reason=selftest:%20skipping" \
+		"a skip says why ($c cop.)"
+	has "$tmp/self.log" "FAIL test=selftest-error copies=$c reason=run:%20I/O%20error" \
+		"run() errors are FAILs ($c cop.)"
+	has "$tmp/self.log" "RESULT test=pipe copies=$c " "pipe still ran ($c cop.)"
+done
+has "$tmp/self.log" "END records=[0-9]+ results=2 fails=6 skips=2 errors=0 " "END counts"
+st=0
+"$report" --check "$tmp/self.log" >/dev/null || st=$?
+status_is 1 "$st" "isobench-report: complete, with FAIL records"
+if pgrep -f "$bin" >/dev/null; then bad "no process of the run is left"; else
+	ok "no process of the run is left"; fi
+
+# Usage errors.
+st=0
+"$bin" --no-such-option >/dev/null 2>&1 || st=$?
+status_is 2 "$st" "unknown option"
+st=0
+"$bin" stray-argument >/dev/null 2>&1 || st=$?
+status_is 2 "$st" "stray argument"
+
+finish
