@@ -10,7 +10,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:-$top/out}
+out=${OUT:-$top/out}
 # shellcheck source=lib.sh
 . "$top/tests/lib.sh"
 mkdir -p "$top/results"

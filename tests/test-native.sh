@@ -2,12 +2,12 @@
 # tests/test-native.sh — the payload as a host CLI: real runs of real tests, bad input, and
 # every failure path (selftest-* crash, stall, skip, error), each judged by isobench-report.
 #
-# In:  OUT/isobench and OUT/isobench-report (OUT defaults to the repository's out/).
+# In:  $OUT/isobench and $OUT/isobench-report (OUT defaults to the repository's out/).
 # Out: one line per assertion, then "N passed, M failed". Errors: exit 1 on any failure.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:-$top/out}
+out=${OUT:-$top/out}
 bin=$out/isobench
 report=$out/isobench-report
 # shellcheck source=lib.sh
