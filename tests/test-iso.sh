@@ -76,7 +76,7 @@ for s in standard quick thorough; do
 	check "entry for suite $s has the full command line" \
 		has "^ *APPEND console=tty0 console=ttyS0,115200 loglevel=4 isobench.suite=$s isobench.image=test-id\$"
 done
-check "screen-only entry" has '^ *APPEND console=tty0 loglevel=4 isobench.suite=standard isobench.image=test-id$'
+check "screen-only entry" has '^ *APPEND console=tty0 loglevel=4 isobench.suite=standard isobench.halt=wait isobench.image=test-id$'
 
 "$here/image/build-iso.sh" "$tmp/x.iso" "$kernel" "$tmp/initramfs.cpio.gz" test-id "isobench.suite=quick isobench.tests=pipe"
 c=$(cfg "$tmp/x.iso")
