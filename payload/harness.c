@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,28 +46,6 @@ uint64_t now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
-
-void bench_note(struct bench_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(ctx->note, sizeof ctx->note, fmt, ap);
-	va_end(ap);
-}
-
-void bench_extra(struct bench_ctx *ctx, const char *key, int64_t val)
-{
-	for (int i = 0; i < ctx->nextra; i++)
-		if (ctx->extra_key[i] == key || !strcmp(ctx->extra_key[i], key)) {
-			ctx->extra_val[i] = val;
-			return;
-		}
-	if (ctx->nextra < BENCH_MAX_EXTRA) {
-		ctx->extra_key[ctx->nextra] = key;
-		ctx->extra_val[ctx->nextra++] = val;
-	}
-}
-
 
 static void send_body(int fd, struct rec_body *b)
 {

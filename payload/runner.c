@@ -119,17 +119,21 @@ int runner_budget(const struct params *p)
 	return total + 120;
 }
 
-int reap(pid_t want, int *status)
+/* Reap every child that has exited (WNOHANG): the status of `want` goes to *status and
+ * *have; any other pid (re-parented orphans, the watchdog) goes to on_other. */
+static void reap_children(pid_t want, int *status, int *have, void (*on_other)(pid_t))
 {
-	int st, found = 0;
-	pid_t pid;
+	pid_t got;
+	int st;
 
-	while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
-		if (pid == want) {
+	while ((got = waitpid(-1, &st, WNOHANG)) > 0) {
+		if (got == want) {
 			*status = st;
-			found = 1;
+			*have = 1;
+		} else if (on_other) {
+			on_other(got);
 		}
-	return found;
+	}
 }
 
 static void relay_line(const char *line, size_t len, struct outcome *o)
@@ -237,16 +241,7 @@ static void run_one(struct outcome *o, const struct params *p, const struct runn
 			struct signalfd_siginfo si;
 			while (read(sigfd, &si, sizeof si) > 0)
 				;
-			pid_t got;
-			int st;
-			while ((got = waitpid(-1, &st, WNOHANG)) > 0) {
-				if (got == pid) {
-					status = st;
-					have_status = 1;
-				} else if (on_child_exit) {
-					on_child_exit(got);
-				}
-			}
+			reap_children(pid, &status, &have_status, on_child_exit);
 		}
 		if (fds[0].revents & (POLLIN | POLLHUP)) {
 			ssize_t k = read(pfd[0], buf + used, sizeof buf - used - 1);
@@ -266,16 +261,7 @@ static void run_one(struct outcome *o, const struct params *p, const struct runn
 	close(pfd[0]);
 	/* Collect the child's status (bounded: it has closed its pipe or been killed). */
 	for (int i = 0; !have_status && i < 500; i++) {
-		pid_t got;
-		int st;
-		while ((got = waitpid(-1, &st, WNOHANG)) > 0) {
-			if (got == pid) {
-				status = st;
-				have_status = 1;
-			} else if (on_child_exit) {
-				on_child_exit(got);
-			}
-		}
+		reap_children(pid, &status, &have_status, on_child_exit);
 		if (!have_status)
 			usleep(10000);
 	}

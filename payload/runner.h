@@ -32,7 +32,4 @@ int runner_budget(const struct params *p);
  * on_child_exit, if set, is told about every reaped pid that is not the runner's own. */
 int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(pid_t));
 
-/* Reap children (WNOHANG); records the status of `want` if it is among them. */
-int reap(pid_t want, int *status);
-
 #endif

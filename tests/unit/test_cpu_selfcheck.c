@@ -3,7 +3,7 @@
  * Build and run (host gcc, not musl):  make -C tests/unit check
  * or by hand from the repository root:
  *   gcc -O2 -std=gnu11 -Wall -Wextra -Werror -o tests/build/test_cpu_selfcheck \
- *       tests/unit/test_cpu_selfcheck.c tests/unit/bench_stubs.c payload/bench/dhry_1.c \
+ *       tests/unit/test_cpu_selfcheck.c payload/bench.c payload/bench/dhry_1.c \
  *       payload/bench/dhry_2.c payload/bench/whetstone.c -lcmocka -lm
  */
 #include <setjmp.h>

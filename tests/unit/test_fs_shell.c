@@ -3,7 +3,7 @@
  * Build and run (host gcc, not musl):  make -C tests/unit check
  * or by hand from the repository root:
  *   gcc -O2 -std=gnu11 -Wall -Wextra -Werror -o tests/build/test_fs_shell \
- *       tests/unit/test_fs_shell.c tests/unit/bench_stubs.c payload/bench/fs.c \
+ *       tests/unit/test_fs_shell.c payload/bench.c payload/bench/fs.c \
  *       payload/bench/shell.c -lcmocka
  * The shell tests need /bin/busybox and are skipped without it.
  */
