@@ -80,10 +80,11 @@ int svg_chart(FILE *out, const struct cmp *c)
 		for (size_t j = 1; j < nr; j++)
 			if (isfinite(rows[i].ratio[j]) && rows[i].ratio[j] > 0) {
 				double l = log2(rows[i].ratio[j]);
-				if (l < lo)
-					lo = floor(l);
-				if (l > hi)
-					hi = ceil(l);
+				/* half a step of room so a bar's label clears the titles */
+				if (l - 0.5 < lo)
+					lo = floor(l - 0.5);
+				if (l + 0.5 > hi)
+					hi = ceil(l + 0.5);
 			}
 	if (lo < -12)
 		lo = -12;
