@@ -115,6 +115,9 @@ int svg_chart(FILE *out, const struct cmp *c)
 		esc(out, c->label[j]);
 		fprintf(out, "%s</text>\n", j ? "" : " (reference, = 1)");
 	}
+	for (size_t i = 0; i < nrows; i += 2)
+		fprintf(out, "<rect x=\"10\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
+			     "fill=\"#f4f4f4\"/>\n", top + rowh * (double)i - 6, WIDTH - 20, rowh);
 	/* Grid: one line per power of two, labelled 1/4, 1/2, 1, 2, 4 ... */
 	double gy0 = top - 8, gy1 = top + rowh * (double)nrows;
 	int step = hi - lo > 12 ? 2 : 1;
@@ -137,20 +140,27 @@ int svg_chart(FILE *out, const struct cmp *c)
 	for (size_t i = 0; i < nrows; i++) {
 		const struct bar_row *b = &rows[i];
 		double y = top + rowh * (double)i;
-		if (i % 2 == 0)
-			fprintf(out, "<rect x=\"10\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
-				     "fill=\"#f4f4f4\"/>\n", y - 6, WIDTH - 20, rowh);
 		fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\"%s>", LEFT - 10,
 			y + rowh / 2, b->score ? " font-weight=\"bold\"" : "");
 		esc(out, b->title);
 		fprintf(out, " (%d cop%s)</text>\n", b->copies, b->copies == 1 ? "y" : "ies");
 		if (nr < 2)
 			continue;
+		int any = 0;
+		for (size_t j = 1; j < nr; j++)
+			any |= isfinite(b->ratio[j]) && b->ratio[j] > 0;
+		if (!any) {
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#999999\">%s</text>\n",
+				LEFT + 6, y + rowh / 2,
+				b->score ? "not compared: the runs hold different index tests"
+					 : "not compared: not in every run");
+			continue;
+		}
 		for (size_t j = 1; j < nr; j++) {
 			double by = y + 18.0 * (double)(j - 1), r = b->ratio[j];
 			if (!isfinite(r) || !(r > 0)) {
-				fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#999999\">no result"
-					     "</text>\n", xpos(1, lo, hi) + 6, by + 11);
+				fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#999999\" font-size=\"12\">"
+					     "no result</text>\n", xpos(1, lo, hi) + 6, by + 11);
 				continue;
 			}
 			double x1 = xpos(1, lo, hi), x2 = xpos(r, lo, hi);

@@ -133,8 +133,10 @@ else
 fi
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [[ -n $browser ]]; then
+	height=$(grep -o 'height="[0-9]*"' "$tmp/chart.svg" | head -n 1 | tr -dc '0-9')
 	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-		--window-size=980,500 --screenshot="$tmp/chart.png" "file://$tmp/chart.svg" \
+		--window-size="980,${height:-600}" --screenshot="$tmp/chart.png" \
+		"file://$tmp/chart.svg" \
 		>/dev/null 2>&1 || true
 	stats=$(python3 "$top/tests/png-stats.py" "$tmp/chart.png" 2>/dev/null || echo "0x0 0 0")
 	read -r _ colours dark <<<"$stats"
