@@ -107,7 +107,10 @@ int csv_report(FILE *out, const struct report_in *in, size_t n, const struct cmp
 				else if (!strcmp(r->f[k].key, "unit"))
 					unit = r->f[k].val;
 				else if (!strcmp(r->f[k].key, "copies"))
-					copies = atoi(r->f[k].val);
+					{
+					long v = strtol(r->f[k].val, NULL, 10);
+					copies = v > 0 && v <= 1000000 ? (int)v : 0;
+				}
 			}
 			if (!r->nf)
 				row(&x, "record", r->line, (long long)r->seq, r->kind, test, copies, "",

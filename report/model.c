@@ -127,6 +127,13 @@ static void derive_ci(struct mtest *t)
 	}
 }
 
+static int copies_of(const struct record *r)
+{
+	const char *c = rec_get(r, "copies");
+	long v = c ? strtol(c, NULL, 10) : 1;	/* clamps on overflow; never atoi's UB */
+	return v < 0 || v > 1000000 ? 0 : (int)v;
+}
+
 static int add_event(struct model *m, size_t *cap, const struct record *r, size_t line)
 {
 	if (grow((void **)&m->ev, m->nev, cap, sizeof *m->ev))
@@ -137,16 +144,9 @@ static int add_event(struct model *m, size_t *cap, const struct record *r, size_
 	e->test = dup(rec_get(r, "test") ? rec_get(r, "test") : rec_get(r, "param"));
 	e->reason = dup(rec_get(r, "reason"));
 	e->what = dup(rec_get(r, "what"));
-	e->copies = rec_get(r, "copies") ? atoi(rec_get(r, "copies")) : 0;
+	e->copies = rec_get(r, "copies") ? copies_of(r) : 0;
 	e->line = line;
 	return e->test && e->reason && e->what ? 0 : -1;
-}
-
-static int copies_of(const struct record *r)
-{
-	const char *c = rec_get(r, "copies");
-	long v = c ? strtol(c, NULL, 10) : 1;
-	return v < 0 || v > 1000000 ? 0 : (int)v;
 }
 
 int model_build(const struct run *run, struct model *m)
