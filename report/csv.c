@@ -54,7 +54,7 @@ static void drow(const struct rowctx *x, size_t line, const char *test, int copi
 {
 	char buf[64] = "";
 	if (isfinite(v))
-		snprintf(buf, sizeof buf, "%.17g", v);
+		snprintf(buf, sizeof buf, "%.15g", v);
 	row(x, "derived", line, -1, "", test, copies, key, buf, unit);
 }
 

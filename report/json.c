@@ -214,7 +214,7 @@ static json_t *cmp_obj(const struct cmp *c)
 
 static int dump(FILE *out, json_t *root)
 {
-	int rc = root ? json_dumpf(root, out, JSON_INDENT(1) | JSON_ENSURE_ASCII) : -1;
+	int rc = root ? json_dumpf(root, out, JSON_INDENT(1) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(15)) : -1;
 	if (!rc)
 		fputc('\n', out);
 	json_decref(root);
