@@ -8,7 +8,7 @@
  * Exit status (one table for every isobench tool; shared with qemu/run and the payload CLI):
  *   0 fine: every chosen run is complete, no FAIL/ERROR record, no flagged difference
  *   1 complete, but a chosen run holds FAIL or ERROR records
- *   2 usage error
+ *   2 usage error, or the output (stdout, --svg FILE) cannot be written
  *   3 incomplete or corrupt log: no complete run (or the --run chosen is not), unreadable file
  *   4 comparison only: some row differs beyond the runs' noise
  * When several apply the first in the order 2, 3, 1, 4 wins. */
@@ -49,10 +49,12 @@ static void usage(FILE *f)
 		"  --label A,B,..  column labels, one per LOG (default: from the machine header)\n"
 		"  --svg FILE      also write a chart of the ratios to the first run (log scale)\n"
 		"  --help          this text\n"
+		"noise: a cell is ~ when the 95%% CIs of the two medians (from the SAMPLE\n"
+		"  records, warmups excluded) overlap, * when they do not (docs/report.md)\n"
 		"exit status:\n"
 		"  0 complete, no FAIL/ERROR (and, comparing, no difference beyond noise)\n"
 		"  1 complete, but holds FAIL or ERROR records\n"
-		"  2 usage error\n"
+		"  2 usage error (or the output cannot be written)\n"
 		"  3 incomplete or corrupt log (no complete run), or it cannot be read\n"
 		"  4 comparing: some row differs beyond the runs' noise\n"
 		"  (several apply: the first of 2, 3, 1, 4)\n");
@@ -284,6 +286,8 @@ int main(int argc, char **argv)
 			within, unknown, c.nwarn);
 	}
 	rc = fails ? EXIT_FAILS : n > 1 && c.flagged ? EXIT_DIFFERS : 0;
+	if (fflush(stdout) || ferror(stdout))
+		werr = 1;
 	if (werr) {
 		fprintf(stderr, "isobench-report: output failed\n");
 		rc = rc ? rc : EXIT_USAGE;
