@@ -206,12 +206,17 @@ int log_read(FILE *f, struct log *log)
 			run->complete = 0;
 			snprintf(run->why, sizeof run->why, "%s", keep);
 		}
-		/* A damaged line inside a run is a lost record even if the sequence hides it. */
-		for (size_t d = 0; run->complete && d < log->ndamage; d++)
-			if (log->damage[d].run == (int)i) {
+		/* A damaged line inside a run is a lost record even if the sequence hides it; it
+		 * is also the better explanation of a sequence gap, so name its line. */
+		int gap = !strncmp(run->why, "records lost", 12);
+		for (size_t d = 0; d < log->ndamage; d++)
+			if (log->damage[d].run == (int)i && (run->complete || gap)) {
 				run->complete = 0;
-				snprintf(run->why, sizeof run->why, "damaged record at line %zu",
-					 log->damage[d].line);
+				snprintf(run->why, sizeof run->why, "damaged record at line %zu (%s)",
+					 log->damage[d].line,
+					 log->damage[d].status == REC_BAD_CRC ? "checksum mismatch"
+									      : "malformed");
+				break;
 			}
 	}
 	return ferror(f) ? -1 : 0;

@@ -1,14 +1,22 @@
-/* isobench-report — check an isobench console log and print its results.
+/* isobench-report — check isobench console logs and turn them into answers.
  *
- *   isobench-report [--check] [--run N] LOG
+ *   isobench-report [--check] [--run N] [--format F] [--svg FILE] [--label A,B,..] LOG [LOG..]
  *
- * Exit status (one table for every isobench tool; README "Exit status"):
- *   0 the chosen run is complete and holds no FAIL or ERROR record
- *   1 the chosen run is complete but holds FAIL or ERROR records
- *   2 usage error
- *   3 no complete run in the log (incomplete or corrupt), or it cannot be read */
+ * One LOG: the run as the classic UnixBench table per pass. Several: side by side, ratios to
+ * the first run, noise marks (compare.h), comparability warnings. Details: docs/report.md.
+ *
+ * Exit status (one table for every isobench tool; shared with qemu/run and the payload CLI):
+ *   0 fine: every chosen run is complete, no FAIL/ERROR record, no flagged difference
+ *   1 complete, but a chosen run holds FAIL or ERROR records
+ *   2 usage error, or the output (stdout, --svg FILE) cannot be written
+ *   3 incomplete or corrupt log: no complete run (or the --run chosen is not), unreadable file
+ *   4 comparison only: some row differs beyond the runs' noise
+ * When several apply the first in the order 2, 3, 1, 4 wins. */
 #define _GNU_SOURCE
-#include "logread.h"
+#include "csv.h"
+#include "json.h"
+#include "svg.h"
+#include "text.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -16,109 +24,116 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXIT_FLAGGED 1
+#define EXIT_FAILS 1
 #define EXIT_USAGE 2
 #define EXIT_INCOMPLETE 3
+#define EXIT_DIFFERS 4
+
+#define MAX_LOGS 8
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: isobench-report [--check] [--run N] LOG\n"
-		   "  --check   only judge the log: one verdict line and the exit status\n"
-		   "  --run N   the N-th run in the log (1-based; default: the last complete)\n"
-		   "exit: 0 complete, 1 complete with FAIL/ERROR, 2 usage, 3 no complete run\n");
+	fprintf(f,
+		"usage: isobench-report [OPTIONS] LOG [LOG...]\n"
+		"  one LOG: check it and print its run (UnixBench table per pass, other tests,\n"
+		"  FAIL/SKIP/ERROR, machine header); several LOGs: compare them side by side,\n"
+		"  one column per run, ratio to the first run, noise marks (~ within, * beyond).\n"
+		"options:\n"
+		"  --check         only judge each log: one verdict line per log, exit status\n"
+		"  --run N         use the N-th run of each log (1-based; default: the last\n"
+		"                  complete one)\n"
+		"  --format F      text (default), json (every record + derived figures), csv\n"
+		"                  (same, one long table), json-bench / json-bench-smaller\n"
+		"                  (github-action-benchmark customBiggerIsBetter /\n"
+		"                  customSmallerIsBetter lists of {name, unit, value})\n"
+		"  --label A,B,..  column labels, one per LOG (default: from the machine header)\n"
+		"  --svg FILE      also write a chart of the ratios to the first run (log scale)\n"
+		"  --help          this text\n"
+		"noise: a cell is ~ when the 95%% CIs of the two medians (from the SAMPLE\n"
+		"  records, warmups excluded) overlap, * when they do not (docs/report.md)\n"
+		"exit status:\n"
+		"  0 complete, no FAIL/ERROR (and, comparing, no difference beyond noise)\n"
+		"  1 complete, but holds FAIL or ERROR records\n"
+		"  2 usage error (or the output cannot be written)\n"
+		"  3 incomplete or corrupt log (no complete run), or it cannot be read\n"
+		"  4 comparing: some row differs beyond the runs' noise\n"
+		"  (several apply: the first of 2, 3, 1, 4)\n");
 }
 
-/* Value of an INFO key of the run, or "-". Rotating buffers: several calls may share one
- * printf. */
-static const char *info(const struct run *run, const char *key, struct record *r)
+struct input {
+	const char *path;
+	struct log log;
+	int read;		/* log holds data */
+	int run;		/* chosen run or -1 */
+	struct model m;
+	int built;
+};
+
+/* Read one log, report its damaged lines on stderr, choose its run; prints the verdict line
+ * to vout. Returns 0 when the chosen run is complete, else EXIT_INCOMPLETE / EXIT_USAGE. */
+static int load(struct input *in, int want, FILE *vout)
 {
-	static char ring[8][512];
-	static int next;
-	char *val = ring[next++ % 8];
-	for (size_t i = 0; i < run->nrecs; i++) {
-		if (strcmp(run->recs[i].kind, "INFO") || logrec_parse(&run->recs[i], r) != REC_OK)
-			continue;
-		const char *v = rec_get(r, key);
-		if (v) {
-			snprintf(val, sizeof ring[0], "%s", v);
-			return val;
-		}
+	FILE *f = fopen(in->path, "rb");
+
+	in->run = -1;
+	if (!f) {
+		fprintf(vout, "isobench-report: %s: cannot be read: %m\n", in->path);
+		return EXIT_INCOMPLETE;
 	}
-	return "-";
+	int rc = log_read(f, &in->log);
+	fclose(f);
+	in->read = 1;
+	if (rc) {
+		fprintf(vout, "isobench-report: %s: read error\n", in->path);
+		return EXIT_INCOMPLETE;
+	}
+	for (size_t d = 0; d < in->log.ndamage; d++)
+		fprintf(stderr, "isobench-report: %s:%zu: damaged record (%s), not used\n",
+			in->path, in->log.damage[d].line,
+			in->log.damage[d].status == REC_BAD_CRC ? "checksum mismatch" : "malformed");
+	if (want && (size_t)want > in->log.nruns) {
+		fprintf(stderr, "isobench-report: --run %d: %s holds %zu run(s)\n", want, in->path,
+			in->log.nruns);
+		return EXIT_USAGE;
+	}
+	int idx = want ? want - 1 : log_last_complete(&in->log);
+	if (idx < 0) {
+		const struct log *l = &in->log;
+		const struct run *last = l->nruns ? &l->runs[l->nruns - 1] : NULL;
+		fprintf(vout, "isobench-report: no complete run in %s (%zu run(s)%s%s)%s\n", in->path,
+			l->nruns, last ? "; last: " : "", last ? last->why : "",
+			l->panic ? "; the kernel panicked" : l->watchdog ? "; watchdog fired" : "");
+		return EXIT_INCOMPLETE;
+	}
+	const struct run *run = &in->log.runs[idx];
+	if (!run->complete) {
+		fprintf(vout, "isobench-report: run %d of %zu is incomplete: %s\n", idx + 1,
+			in->log.nruns, run->why);
+		return EXIT_INCOMPLETE;
+	}
+	in->run = idx;
+	return 0;
 }
 
-static void print_run(const struct run *run)
+static void verdict(FILE *out, const struct input *in, int name)
 {
-	struct record *r = malloc(sizeof *r);
-	char title[128] = "";
-	int passes[64], npass = 0;
+	const struct run *run = &in->log.runs[in->run];
+	fprintf(out, "isobench-report: %s%s", name ? in->path : "", name ? ": " : "");
+	fprintf(out,
+		"run %d of %zu complete: %llu results, %llu fails, %llu skips, "
+		"%llu errors%s\n", in->run + 1, in->log.nruns, (unsigned long long)run->results,
+		(unsigned long long)run->fails, (unsigned long long)run->skips,
+		(unsigned long long)run->errors, run->powered_off ? ", guest powered off" : "");
+}
 
-	if (!r)
-		return;
-	printf("machine:  %s | %s CPUs | hypervisor %s (kernel: %s)\n",
-	       info(run, "cpu.model", r), info(run, "cpu.online", r), info(run, "hv.cpuid", r),
-	       info(run, "kernel.hypervisor", r));
-	printf("kernel:   %s | clocksource %s (available: %s)\n", info(run, "kernel.release", r),
-	       info(run, "clocksource.current", r), info(run, "clocksource.available", r));
-	printf("image:    %s | build %s | suite %s\n", info(run, "image.identity", r),
-	       info(run, "build.version", r), info(run, "run.suite", r));
-	for (size_t i = 0; i < run->nrecs; i++) {
-		if (strcmp(run->recs[i].kind, "RESULT") || logrec_parse(&run->recs[i], r) != REC_OK)
-			continue;
-		int c = atoi(rec_get(r, "copies") ? rec_get(r, "copies") : "0"), seen = 0;
-		for (int k = 0; k < npass; k++)
-			seen |= passes[k] == c;
-		if (!seen && npass < 64)
-			passes[npass++] = c;
-	}
-	for (int k = 0; k < npass; k++) {
-		double lsum = 0;
-		int nidx = 0;
-		printf("\n%d cop%s:\n", passes[k], passes[k] == 1 ? "y" : "ies");
-		printf("System Benchmarks Index Values               BASELINE       RESULT    INDEX\n");
-		for (size_t i = 0; i < run->nrecs; i++) {
-			const struct logrec *lr = &run->recs[i];
-			if (logrec_parse(lr, r) != REC_OK)
-				continue;
-			if (!strcmp(lr->kind, "TEST")) {
-				const char *t = rec_get(r, "title");
-				snprintf(title, sizeof title, "%s", t ? t : rec_get(r, "test"));
-				continue;
-			}
-			if (strcmp(lr->kind, "RESULT") || atoi(rec_get(r, "copies")) != passes[k])
-				continue;
-			const char *b = rec_get(r, "baseline"), *v = rec_get(r, "value");
-			double val = v ? atof(v) : 0;
-			if (b) {
-				double base = atof(b);
-				printf("%-40.40s%13.1f%13.1f%9.1f\n", title, base, val,
-				       val / base * 10);
-				if (val > 0 && base > 0) {
-					lsum += log(val / base);
-					nidx++;
-				}
-			} else {
-				printf("%-40.40s%13s%13.1f %s\n", title, "", val, rec_get(r, "unit"));
-			}
-		}
-		printf("%75s\n", "========");
-		if (nidx)
-			printf("%-66s%9.1f\n",
-			       nidx < 12 ? "System Benchmarks Index Score (Partial Only)"
-					 : "System Benchmarks Index Score",
-			       10 * exp(lsum / nidx));
-	}
-	for (size_t i = 0; i < run->nrecs; i++) {
-		const struct logrec *lr = &run->recs[i];
-		if (strcmp(lr->kind, "FAIL") && strcmp(lr->kind, "ERROR") && strcmp(lr->kind, "SKIP"))
-			continue;
-		if (logrec_parse(lr, r) != REC_OK)
-			continue;
-		const char *t = rec_get(r, "test") ? rec_get(r, "test") : rec_get(r, "param");
-		printf("%s %s: %s (line %zu)\n", lr->kind, t ? t : "-",
-		       rec_get(r, "reason") ? rec_get(r, "reason") : "-", lr->line);
-	}
-	free(r);
+/* Split "a,b,c" into at most max labels; returns the count. */
+static size_t split_labels(char *s, char **out, size_t max)
+{
+	size_t n = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(s, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save))
+		out[n++] = t;
+	return n;
 }
 
 int main(int argc, char **argv)
@@ -126,12 +141,16 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{"check", no_argument, NULL, 'c'},
 		{"run", required_argument, NULL, 'r'},
+		{"format", required_argument, NULL, 'f'},
+		{"label", required_argument, NULL, 'l'},
+		{"svg", required_argument, NULL, 's'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	int check = 0, want = 0, opt;
-	struct log log;
-	FILE *f;
+	const char *format = "text", *svg = NULL;
+	char *labels[MAX_LOGS + 1], *labelarg = NULL;
+	size_t nlabels = 0;
 
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		char *end;
@@ -146,6 +165,22 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'f':
+			format = optarg;
+			if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv") &&
+			    strcmp(format, "json-bench") && strcmp(format, "json-bench-smaller")) {
+				fprintf(stderr, "isobench-report: --format: text, json, csv, json-bench "
+						"or json-bench-smaller\n");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'l':
+			labelarg = optarg;
+			nlabels = split_labels(labelarg, labels, MAX_LOGS + 1);
+			break;
+		case 's':
+			svg = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -154,54 +189,116 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
+	size_t n = (size_t)(argc - optind);
+	if (n < 1 || n > MAX_LOGS) {
+		if (n > MAX_LOGS)
+			fprintf(stderr, "isobench-report: at most %d logs\n", MAX_LOGS);
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!(f = fopen(argv[optind], "rb"))) {
-		perror(argv[optind]);
-		return EXIT_INCOMPLETE;
-	}
-	if (log_read(f, &log)) {
-		fprintf(stderr, "isobench-report: %s: read error\n", argv[optind]);
-		fclose(f);
-		return EXIT_INCOMPLETE;
-	}
-	fclose(f);
-	for (size_t d = 0; d < log.ndamage; d++)
-		fprintf(stderr, "isobench-report: line %zu: damaged record (%s), not used\n",
-			log.damage[d].line,
-			log.damage[d].status == REC_BAD_CRC ? "checksum mismatch" : "malformed");
-
-	int idx = want ? want - 1 : log_last_complete(&log);
-	if (want && (size_t)want > log.nruns) {
-		fprintf(stderr, "isobench-report: --run %d: the log holds %zu run(s)\n", want,
-			log.nruns);
-		log_free(&log);
+	if (labelarg && nlabels != n) {
+		fprintf(stderr, "isobench-report: --label gives %zu label(s) for %zu log(s)\n",
+			nlabels, n);
 		return EXIT_USAGE;
 	}
-	if (idx < 0) {
-		const struct run *last = log.nruns ? &log.runs[log.nruns - 1] : NULL;
-		printf("isobench-report: no complete run in %s (%zu run(s)%s%s)%s\n", argv[optind],
-		       log.nruns, last ? "; last: " : "", last ? last->why : "",
-		       log.panic ? "; the kernel panicked" : log.watchdog ? "; watchdog fired" : "");
-		log_free(&log);
-		return EXIT_INCOMPLETE;
+
+	int text = !strcmp(format, "text") || check;
+	FILE *vout = text ? stdout : stderr;	/* verdicts never mix into JSON/CSV */
+	struct input in[MAX_LOGS];
+	int rc = 0, usage_err = 0, incomplete = 0, fails = 0;
+
+	memset(in, 0, sizeof in);
+	for (size_t j = 0; j < n; j++) {
+		in[j].path = argv[optind + (int)j];
+		int r = load(&in[j], want, vout);
+		usage_err |= r == EXIT_USAGE;
+		incomplete |= r == EXIT_INCOMPLETE;
+		if (r)
+			continue;
+		const struct run *run = &in[j].log.runs[in[j].run];
+		fails |= run->fails || run->errors;
+		if (check) {
+			verdict(vout, &in[j], n > 1);
+			continue;
+		}
+		if (model_build(run, &in[j].m)) {
+			fprintf(stderr, "isobench-report: out of memory\n");
+			incomplete = 1;
+			continue;
+		}
+		in[j].built = 1;
 	}
-	const struct run *run = &log.runs[idx];
-	if (!run->complete) {
-		printf("isobench-report: run %d of %zu is incomplete: %s\n", idx + 1, log.nruns,
-		       run->why);
-		log_free(&log);
-		return EXIT_INCOMPLETE;
+	if (usage_err || incomplete || check) {
+		rc = usage_err ? EXIT_USAGE : incomplete ? EXIT_INCOMPLETE : fails ? EXIT_FAILS : 0;
+		goto out;
 	}
-	if (!check)
-		print_run(run);
-	printf("isobench-report: run %d of %zu complete: %llu results, %llu fails, %llu skips, "
-	       "%llu errors%s\n", idx + 1, log.nruns, (unsigned long long)run->results,
-	       (unsigned long long)run->fails, (unsigned long long)run->skips,
-	       (unsigned long long)run->errors, run->powered_off ? ", guest powered off" : "");
-	int rc = run->fails || run->errors ? EXIT_FLAGGED : 0;
-	log_free(&log);
+
+	const struct model *models[MAX_LOGS];
+	struct report_in ri[MAX_LOGS];
+	char *sources[MAX_LOGS];
+	struct cmp c;
+	for (size_t j = 0; j < n; j++) {
+		models[j] = &in[j].m;
+		ri[j] = (struct report_in){in[j].path, &in[j].log, in[j].run, &in[j].m};
+		sources[j] = (char *)in[j].path;
+	}
+	if (cmp_build(models, n, labelarg ? labels : NULL, &c)) {
+		fprintf(stderr, "isobench-report: out of memory\n");
+		rc = EXIT_INCOMPLETE;
+		goto out;
+	}
+	for (size_t i = 0; n > 1 && i < c.nwarn; i++)
+		if (!text)
+			fprintf(stderr, "isobench-report: warning: %s\n", c.warn[i]);
+	int werr = 0;
+	if (!strcmp(format, "text")) {
+		if (n == 1)
+			text_run(stdout, models[0], in[0].path);
+		else
+			text_compare(stdout, &c, sources);
+		fputc('\n', stdout);
+	} else if (!strcmp(format, "json")) {
+		werr = json_report(stdout, ri, n, &c);
+	} else if (!strcmp(format, "csv")) {
+		werr = csv_report(stdout, ri, n, &c);
+	} else {
+		werr = json_bench(stdout, ri, n, &c, !strcmp(format, "json-bench-smaller"));
+	}
+	if (svg) {
+		FILE *f = fopen(svg, "w");
+		if (!f || svg_chart(f, &c) || fclose(f)) {
+			fprintf(stderr, "isobench-report: %s: cannot write the chart\n", svg);
+			werr = 1;
+		}
+	}
+	for (size_t j = 0; j < n; j++) {
+		verdict(vout, &in[j], n > 1);
+	}
+	if (n > 1) {
+		size_t within = 0, unknown = 0;
+		for (size_t i = 0; i < c.nrows; i++)
+			for (size_t j = 1; j < n; j++) {
+				within += c.rows[i].cell[j].mark == '~';
+				unknown += c.rows[i].cell[j].mark == '?';
+			}
+		fprintf(vout, "isobench-report: compared %zu runs: %zu beyond noise, %zu within noise, "
+			      "%zu without estimate, %zu comparability warning(s)\n", n, c.flagged,
+			within, unknown, c.nwarn);
+	}
+	rc = fails ? EXIT_FAILS : n > 1 && c.flagged ? EXIT_DIFFERS : 0;
+	if (fflush(stdout) || ferror(stdout))
+		werr = 1;
+	if (werr) {
+		fprintf(stderr, "isobench-report: output failed\n");
+		rc = rc ? rc : EXIT_USAGE;
+	}
+	cmp_free(&c);
+out:
+	for (size_t j = 0; j < n; j++) {
+		if (in[j].built)
+			model_free(&in[j].m);
+		if (in[j].read)
+			log_free(&in[j].log);
+	}
 	return rc;
 }

@@ -1,0 +1,290 @@
+/* compare.c — see compare.h. */
+#define _GNU_SOURCE
+#include "compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double perf_ratio(double a, double b, const char *unit)
+{
+	if (!(a > 0) || !(b > 0) || !isfinite(a) || !isfinite(b))
+		return NAN;
+	return unit_smaller_is_better(unit) ? a / b : b / a;
+}
+
+/* Kernel command-line words that legitimately differ between boots of one image: the boot
+ * loader's own, the console device of the machine, and isobench's per-run knobs that do not
+ * change what is measured. */
+static int volatile_word(const char *w, size_t n)
+{
+	static const char *const keys[] = {
+		"BOOT_IMAGE", "initrd", "console", "earlycon", "earlyprintk", "isobench.label",
+		"isobench.seed", "root", "rootwait", NULL,
+	};
+	for (int i = 0; keys[i]; i++) {
+		size_t k = strlen(keys[i]);
+		if (n >= k && !memcmp(w, keys[i], k) && (n == k || w[k] == '='))
+			return 1;
+	}
+	return 0;
+}
+
+static int cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The command line without volatile words, words sorted: a canonical form to compare. */
+static char *canon_cmdline(const char *s)
+{
+	size_t len = strlen(s), nw = 0, out = 0;
+	char **w = calloc(len / 2 + 2, sizeof *w);
+	char *res = malloc(len + 2);
+
+	if (!w || !res) {
+		free(w);
+		free(res);
+		return NULL;
+	}
+	for (const char *p = s; *p;) {
+		while (*p == ' ')
+			p++;
+		const char *q = p;
+		while (*q && *q != ' ')
+			q++;
+		if (q > p && !volatile_word(p, (size_t)(q - p)))
+			w[nw++] = strndup(p, (size_t)(q - p));
+		p = q;
+	}
+	qsort(w, nw, sizeof *w, cmpstr);
+	res[0] = 0;
+	for (size_t i = 0; i < nw; i++) {
+		if (w[i]) {
+			size_t k = strlen(w[i]);
+			if (out)
+				res[out++] = ' ';
+			memcpy(res + out, w[i], k);
+			out += k;
+			res[out] = 0;
+		}
+		free(w[i]);
+	}
+	free(w);
+	return res;
+}
+
+/* Words of a (space separated) that b does not hold, space separated; "-" when none. */
+static char *only_in(const char *a, const char *b)
+{
+	size_t la = strlen(a), n = 0;
+	char *res = malloc(la + 2);
+
+	if (!res)
+		return NULL;
+	for (const char *p = a; *p;) {
+		while (*p == ' ')
+			p++;
+		const char *q = p;
+		while (*q && *q != ' ')
+			q++;
+		size_t k = (size_t)(q - p);
+		int found = 0;
+		for (const char *r = b; *r && !found;) {
+			while (*r == ' ')
+				r++;
+			const char *t = r;
+			while (*t && *t != ' ')
+				t++;
+			found = k && (size_t)(t - r) == k && !memcmp(p, r, k);
+			r = t;
+		}
+		if (k && !found) {
+			if (n)
+				res[n++] = ' ';
+			memcpy(res + n, p, k);
+			n += k;
+		}
+		p = q;
+	}
+	if (!n)
+		res[n++] = '-';
+	res[n] = 0;
+	return res;
+}
+
+static int add_warn(struct cmp *c, const char *fmt, const char *what, const char *a,
+		    const char *la, const char *b, const char *lb)
+{
+	char **n = realloc(c->warn, (c->nwarn + 1) * sizeof *n);
+	if (!n)
+		return -1;
+	c->warn = n;
+	if (asprintf(&c->warn[c->nwarn], fmt, what, la, a, lb, b) < 0)
+		return -1;
+	c->nwarn++;
+	return 0;
+}
+
+static int check_comparable(struct cmp *c)
+{
+	static const char *const keys[] = {
+		"image.identity", "build.version", "run.suite", "run.copies", "run.tests",
+		"run.mode", "run.samples", "run.sample_ms", NULL,
+	};
+	const char *fmt = "not comparable: %s differs (%s: %s; %s: %s)";
+
+	for (size_t j = 1; j < c->nruns; j++) {
+		for (int k = 0; keys[k]; k++) {
+			const char *a = model_info(c->m[0], keys[k]), *b = model_info(c->m[j], keys[k]);
+			if (strcmp(a, b) &&
+			    add_warn(c, fmt, keys[k], a, c->label[0], b, c->label[j]))
+				return -1;
+		}
+		char *a = canon_cmdline(model_info(c->m[0], "kernel.cmdline"));
+		char *b = canon_cmdline(model_info(c->m[j], "kernel.cmdline"));
+		int rc = 0;
+		if (!a || !b)
+			rc = -1;
+		else if (strcmp(a, b)) {
+			char *da = only_in(a, b), *db = only_in(b, a);
+			rc = !da || !db ? -1
+			     : add_warn(c, "not comparable: %s differs (only in %s: %s; only in %s: %s)",
+					"kernel.cmdline (apart from volatile words)", da, c->label[0],
+					db, c->label[j]);
+			free(da);
+			free(db);
+		}
+		free(a);
+		free(b);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+static int add_row(struct cmp *c, const struct mtest *t, size_t *cap)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].copies == t->copies && !strcmp(c->rows[i].test, t->test))
+			return 0;
+	if (c->nrows == *cap) {
+		size_t nc = *cap ? *cap * 2 : 32;
+		struct cmp_row *n = realloc(c->rows, nc * sizeof *n);
+		if (!n)
+			return -1;
+		c->rows = n;
+		*cap = nc;
+	}
+	struct cmp_row *r = &c->rows[c->nrows];
+	r->test = t->test;
+	r->title = t->title;
+	r->unit = t->unit;
+	r->copies = t->copies;
+	r->is_index = t->has_baseline;
+	r->cell = calloc(c->nruns, sizeof *r->cell);
+	if (!r->cell)
+		return -1;
+	c->nrows++;
+	return 0;
+}
+
+int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, struct cmp *c)
+{
+	size_t cap = 0;
+
+	memset(c, 0, sizeof *c);
+	c->nruns = nruns;
+	c->m = m;
+	c->label = calloc(nruns + 1, sizeof *c->label);
+	if (!c->label)
+		return -1;
+	for (size_t j = 0; j < nruns; j++) {
+		char buf[200];
+		if (labels)
+			snprintf(buf, sizeof buf, "%s", labels[j]);
+		else
+			model_label(m[j], buf, sizeof buf);
+		/* Two runs of one machine kind: number them so the columns stay apart. */
+		int dup = 0;
+		for (size_t k = 0; k < j; k++)
+			dup |= !strcmp(c->label[k], buf);
+		if (dup ? asprintf(&c->label[j], "%s #%zu", buf, j + 1) < 0
+			: !(c->label[j] = strdup(buf)))
+			goto fail;
+	}
+	for (size_t j = 0; j < nruns; j++)
+		for (size_t i = 0; i < m[j]->ntests; i++)
+			if (add_row(c, &m[j]->tests[i], &cap))
+				goto fail;
+	for (size_t i = 0; i < c->nrows; i++) {
+		struct cmp_row *r = &c->rows[i];
+		const struct mtest *t0 = NULL;
+		for (size_t j = 0; j < nruns; j++) {
+			struct cmp_cell *cell = &r->cell[j];
+			const struct mtest *t = model_find(m[j], r->test, r->copies);
+			cell->t = t && t->has_result ? t : NULL;
+			cell->ratio = NAN;
+			cell->mark = ' ';
+			if (j == 0) {
+				t0 = cell->t;
+				if (t0)
+					cell->ratio = 1;
+				continue;
+			}
+			if (!t0 || !cell->t)
+				continue;
+			cell->ratio = perf_ratio(t0->value, cell->t->value, r->unit);
+			if (!isfinite(t0->ci_lo) || !isfinite(cell->t->ci_lo)) {
+				cell->mark = '?';
+			} else if (cell->t->ci_hi < t0->ci_lo || cell->t->ci_lo > t0->ci_hi) {
+				cell->mark = '*';
+				c->flagged++;
+			} else {
+				cell->mark = '~';
+			}
+		}
+	}
+	if (check_comparable(c))
+		goto fail;
+	return 0;
+fail:
+	cmp_free(c);
+	return -1;
+}
+
+void cmp_free(struct cmp *c)
+{
+	for (size_t j = 0; c->label && j < c->nruns; j++)
+		free(c->label[j]);
+	for (size_t i = 0; i < c->nrows; i++)
+		free(c->rows[i].cell);
+	for (size_t i = 0; i < c->nwarn; i++)
+		free(c->warn[i]);
+	free(c->label);
+	free(c->rows);
+	free(c->warn);
+	memset(c, 0, sizeof *c);
+}
+
+double cmp_score_ratio(const struct cmp *c, size_t j, int copies, double *score)
+{
+	const struct model *m0 = c->m[0], *mj = c->m[j];
+	double s0 = NAN, sj = NAN;
+
+	for (int p = 0; p < m0->npass; p++)
+		if (m0->pass[p].copies == copies)
+			s0 = m0->pass[p].score;
+	for (int p = 0; p < mj->npass; p++)
+		if (mj->pass[p].copies == copies)
+			sj = mj->pass[p].score;
+	*score = sj;
+	/* Same index tests on both sides, else a partial score compares different things. */
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		if (r->copies == copies && r->is_index && !r->cell[0].t != !r->cell[j].t)
+			return NAN;
+	}
+	return perf_ratio(s0, sj, "score");
+}

@@ -1,0 +1,158 @@
+/* csv.c — see csv.h. */
+#include "csv.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void csv_field(FILE *out, const char *s)
+{
+	if (!s)
+		s = "";
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+struct rowctx {
+	FILE *out;
+	const char *source, *label, *run_id;
+};
+
+static void row(const struct rowctx *x, const char *section, size_t line, long long seq,
+		const char *kind, const char *test, int copies, const char *key, const char *val,
+		const char *unit)
+{
+	char ln[32] = "", sq[32] = "", cp[16] = "";
+
+	if (line)
+		snprintf(ln, sizeof ln, "%zu", line);
+	if (seq >= 0)
+		snprintf(sq, sizeof sq, "%lld", seq);
+	if (copies > 0)
+		snprintf(cp, sizeof cp, "%d", copies);
+	const char *f[CSV_COLUMNS] = {x->source, x->label, x->run_id, section, ln, sq,
+				      kind, test, cp, key, val, unit};
+	for (int i = 0; i < CSV_COLUMNS; i++) {
+		if (i)
+			fputc(',', x->out);
+		csv_field(x->out, f[i]);
+	}
+	fputs("\r\n", x->out);
+}
+
+static void drow(const struct rowctx *x, size_t line, const char *test, int copies,
+		 const char *key, double v, const char *unit)
+{
+	char buf[64] = "";
+	if (isfinite(v))
+		snprintf(buf, sizeof buf, "%.15g", v);
+	row(x, "derived", line, -1, "", test, copies, key, buf, unit);
+}
+
+/* The unit a record field is in, where the grammar says. */
+static const char *field_unit(const char *kind, const char *key, const char *rec_unit)
+{
+	static const char *const in_unit[] = {"value", "median", "min", "max", "baseline", NULL};
+	if (!strcmp(key, "ci95_pct"))
+		return "%";
+	if (!strcmp(key, "ns") && !strcmp(kind, "SAMPLE"))
+		return "ns";
+	if (!strcmp(key, "index"))
+		return "index";
+	for (int i = 0; in_unit[i]; i++)
+		if (!strcmp(key, in_unit[i]))
+			return rec_unit ? rec_unit : "";
+	return "";
+}
+
+int csv_report(FILE *out, const struct report_in *in, size_t n, const struct cmp *c)
+{
+	static const char *const head[CSV_COLUMNS] = {"source", "label", "run_id", "section",
+						     "line", "seq", "kind", "test", "copies",
+						     "key", "value", "unit"};
+	for (int i = 0; i < CSV_COLUMNS; i++) {
+		if (i)
+			fputc(',', out);
+		csv_field(out, head[i]);
+	}
+	fputs("\r\n", out);
+	for (size_t j = 0; j < n; j++) {
+		const struct model *m = in[j].m;
+		char label[200];
+		if (c)
+			snprintf(label, sizeof label, "%s", c->label[j]);
+		else
+			model_label(m, label, sizeof label);
+		struct rowctx x = {out, in[j].source, label, m->run_id};
+		for (size_t d = 0; d < in[j].log->ndamage; d++)
+			row(&x, "damage", in[j].log->damage[d].line, -1, "", "", 0, "damaged",
+			    in[j].log->damage[d].status == REC_BAD_CRC ? "checksum mismatch"
+								       : "malformed", "");
+		for (size_t i = 0; i < m->nrecs; i++) {
+			const struct mrec *r = &m->recs[i];
+			const char *test = "", *unit = NULL;
+			int copies = 0;
+			for (size_t k = 0; k < r->nf; k++) {
+				if (!strcmp(r->f[k].key, "test"))
+					test = r->f[k].val;
+				else if (!strcmp(r->f[k].key, "unit"))
+					unit = r->f[k].val;
+				else if (!strcmp(r->f[k].key, "copies"))
+					{
+					long v = strtol(r->f[k].val, NULL, 10);
+					copies = v > 0 && v <= 1000000 ? (int)v : 0;
+				}
+			}
+			if (!r->nf)
+				row(&x, "record", r->line, (long long)r->seq, r->kind, test, copies, "",
+				    "", "");
+			for (size_t k = 0; k < r->nf; k++)
+				row(&x, "record", r->line, (long long)r->seq, r->kind, test, copies,
+				    r->f[k].key, r->f[k].val, field_unit(r->kind, r->f[k].key, unit));
+		}
+		for (size_t i = 0; i < m->ntests; i++) {
+			const struct mtest *t = &m->tests[i];
+			if (!t->has_result) {
+				row(&x, "derived", t->line, -1, "", t->test, t->copies, "status",
+				    t->status, "");
+				continue;
+			}
+			drow(&x, t->line, t->test, t->copies, "value", t->value, t->unit);
+			drow(&x, t->line, t->test, t->copies, "median", t->median, t->unit);
+			drow(&x, t->line, t->test, t->copies, "min", t->min, t->unit);
+			drow(&x, t->line, t->test, t->copies, "max", t->max, t->unit);
+			drow(&x, t->line, t->test, t->copies, "ci95_pct", t->ci95_pct, "%");
+			drow(&x, t->line, t->test, t->copies, "median_ci95_lo", t->ci_lo, t->unit);
+			drow(&x, t->line, t->test, t->copies, "median_ci95_hi", t->ci_hi, t->unit);
+			if (t->has_baseline && t->baseline > 0) {
+				drow(&x, t->line, t->test, t->copies, "baseline", t->baseline, t->unit);
+				drow(&x, t->line, t->test, t->copies, "index",
+				     t->value / t->baseline * 10, "index");
+			}
+		}
+		for (int p = 0; p < m->npass; p++)
+			drow(&x, 0, m->pass[p].nindex < MODEL_INDEX_TESTS ? "(index score, partial)"
+									   : "(index score)",
+			     m->pass[p].copies, "score", m->pass[p].score, "index");
+		for (size_t i = 0; c && j > 0 && i < c->nrows; i++) {
+			const struct cmp_cell *cl = &c->rows[i].cell[j];
+			char mk[2] = {cl->mark, 0};
+			if (!cl->t)
+				continue;
+			drow(&x, cl->t->line, c->rows[i].test, c->rows[i].copies, "ratio_to_run1",
+			     cl->ratio, "ratio");
+			row(&x, "derived", cl->t->line, -1, "", c->rows[i].test, c->rows[i].copies,
+			    "noise_mark", mk, "");
+		}
+	}
+	return ferror(out) ? -1 : 0;
+}

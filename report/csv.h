@@ -1,0 +1,20 @@
+/* csv.h — every record and derived figure as one long CSV table (RFC 4180: comma separated,
+ * CRLF line ends, fields quoted when they hold a comma, quote, CR or LF; quotes doubled).
+ * Columns (always 12): source,label,run_id,section,line,seq,kind,test,copies,key,value,unit
+ *   section "record":  one row per field of every record of the chosen run(s)
+ *   section "derived": value, median, min, max, ci95_pct, median_ci95_lo/hi, baseline, index
+ *                      per test; score per pass; ratio and noise mark per compared cell
+ *   section "damage":  one row per damaged line of the log (key "damaged", value the why)
+ * Returns 0, or -1 when the write fails. */
+#ifndef ISOBENCH_CSV_H
+#define ISOBENCH_CSV_H
+
+#include "json.h"
+
+#define CSV_COLUMNS 12
+
+/* Write one field, quoted if it needs to be (RFC 4180). */
+void csv_field(FILE *out, const char *s);
+int csv_report(FILE *out, const struct report_in *in, size_t n, const struct cmp *c);
+
+#endif

@@ -1,0 +1,293 @@
+/* json.c — see json.h. */
+#define _GNU_SOURCE
+#include "json.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *jnum(double d)
+{
+	return isfinite(d) ? json_real(d) : json_null();
+}
+
+static json_t *jstr(const char *s)
+{
+	json_t *j;
+
+	if (!s)
+		return json_null();
+	if ((j = json_string(s)))
+		return j;
+	char *c = strdup(s);
+	if (!c)
+		return NULL;
+	for (char *p = c; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(c);
+	free(c);
+	return j;
+}
+
+/* set() that tolerates a NULL value (out of memory) by reporting it. */
+static int put(json_t *o, const char *k, json_t *v)
+{
+	return v ? json_object_set_new(o, k, v) : -1;
+}
+
+static json_t *test_obj(const struct mtest *t)
+{
+	json_t *o = json_object(), *smp = json_array();
+	int e = !o || !smp;
+
+	if (e) {
+		json_decref(o);
+		json_decref(smp);
+		return NULL;
+	}
+	e |= put(o, "test", jstr(t->test));
+	e |= put(o, "title", jstr(t->title));
+	e |= put(o, "group", jstr(t->group));
+	e |= put(o, "unit", jstr(t->unit));
+	e |= put(o, "bigger_is_better", json_boolean(!unit_smaller_is_better(t->unit)));
+	e |= put(o, "copies", json_integer(t->copies));
+	e |= put(o, "status", jstr(t->status));
+	e |= put(o, "reason", jstr(t->reason));
+	e |= put(o, "line", json_integer((json_int_t)t->line));
+	e |= put(o, "baseline", t->has_baseline ? jnum(t->baseline) : json_null());
+	e |= put(o, "value", t->has_result ? jnum(t->value) : json_null());
+	e |= put(o, "median", jnum(t->median));
+	e |= put(o, "min", jnum(t->min));
+	e |= put(o, "max", jnum(t->max));
+	e |= put(o, "ci95_pct", jnum(t->ci95_pct));
+	e |= put(o, "index", t->has_result && t->has_baseline && t->baseline > 0
+				   ? jnum(t->value / t->baseline * 10) : json_null());
+	e |= put(o, "index_recorded", jnum(t->index));
+	e |= put(o, "samples", json_integer(t->samples));
+	e |= put(o, "median_ci95_lo", jnum(t->ci_lo));
+	e |= put(o, "median_ci95_hi", jnum(t->ci_hi));
+	e |= put(o, "median_ci95_from", jstr(t->ci_from));
+	for (size_t i = 0; i < t->nsmp; i++) {
+		json_t *s = json_pack("{s:I, s:b, s:o, s:I}", "i", (json_int_t)t->smp[i].i, "warmup",
+				      t->smp[i].warmup, "raw_rate", jnum(t->smp[i].raw), "line",
+				      (json_int_t)t->smp[i].line);
+		e |= !s || json_array_append_new(smp, s);
+	}
+	e |= put(o, "sample_list", smp);
+	if (e) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *model_obj(const struct report_in *in, const char *label)
+{
+	const struct model *m = in->m;
+	const struct log *log = in->log;
+	json_t *o = json_object(), *info = json_object(), *passes = json_array(),
+	       *tests = json_array(), *ev = json_array(), *recs = json_array(),
+	       *dmg = json_array();
+	int e = !o || !info || !passes || !tests || !ev || !recs || !dmg;
+
+	e |= put(o, "source", jstr(in->source));
+	e |= put(o, "label", jstr(label));
+	e |= put(o, "run_index", json_integer(in->run + 1));
+	e |= put(o, "runs_in_log", json_integer((json_int_t)log->nruns));
+	e |= put(o, "run_id", jstr(m->run_id));
+	e |= put(o, "version", jstr(m->version));
+	e |= put(o, "mode", jstr(m->mode));
+	e |= put(o, "first_line", json_integer((json_int_t)m->first_line));
+	e |= put(o, "last_line", json_integer((json_int_t)m->last_line));
+	e |= put(o, "complete", json_boolean(log->runs[in->run].complete));
+	e |= put(o, "powered_off", json_boolean(m->powered_off));
+	e |= put(o, "counts", json_pack("{s:I,s:I,s:I,s:I}", "results", (json_int_t)m->results,
+					"fails", (json_int_t)m->fails, "skips",
+					(json_int_t)m->skips, "errors", (json_int_t)m->errors));
+	for (size_t i = 0; !e && i < m->ninfo; i++)
+		e |= put(info, m->info[i].key, jstr(m->info[i].val));
+	e |= put(o, "info", info);
+	info = NULL;
+	for (int p = 0; !e && p < m->npass; p++)
+		e |= json_array_append_new(
+			passes, json_pack("{s:i,s:i,s:o,s:b,s:s}", "copies", m->pass[p].copies,
+					  "index_tests", m->pass[p].nindex, "score",
+					  jnum(m->pass[p].score), "partial",
+					  m->pass[p].nindex < MODEL_INDEX_TESTS, "unit", "index"));
+	e |= put(o, "passes", passes);
+	passes = NULL;
+	for (size_t i = 0; !e && i < m->ntests; i++) {
+		json_t *t = test_obj(&m->tests[i]);
+		e |= !t || json_array_append_new(tests, t);
+	}
+	e |= put(o, "tests", tests);
+	tests = NULL;
+	for (size_t i = 0; !e && i < m->nev; i++)
+		e |= json_array_append_new(
+			ev, json_pack("{s:s,s:o,s:o,s:o,s:i,s:I}", "kind", m->ev[i].kind, "test",
+				      jstr(m->ev[i].test), "reason", jstr(m->ev[i].reason), "what",
+				      jstr(m->ev[i].what), "copies", m->ev[i].copies, "line",
+				      (json_int_t)m->ev[i].line));
+	e |= put(o, "events", ev);
+	ev = NULL;
+	for (size_t i = 0; !e && i < m->nrecs; i++) {
+		json_t *f = json_object();
+		for (size_t k = 0; f && !e && k < m->recs[i].nf; k++)
+			e |= put(f, m->recs[i].f[k].key, jstr(m->recs[i].f[k].val));
+		e |= !f || json_array_append_new(
+				   recs, json_pack("{s:I,s:I,s:s,s:o}", "line",
+						   (json_int_t)m->recs[i].line, "seq",
+						   (json_int_t)m->recs[i].seq, "kind", m->recs[i].kind,
+						   "fields", f));
+	}
+	e |= put(o, "records", recs);
+	recs = NULL;
+	for (size_t d = 0; !e && d < log->ndamage; d++)
+		e |= json_array_append_new(
+			dmg, json_pack("{s:I,s:s}", "line", (json_int_t)log->damage[d].line, "why",
+				       log->damage[d].status == REC_BAD_CRC ? "checksum mismatch"
+									    : "malformed"));
+	e |= put(o, "damaged_lines", dmg);
+	dmg = NULL;
+	if (e) {
+		json_decref(o);
+		json_decref(info);
+		json_decref(passes);
+		json_decref(tests);
+		json_decref(ev);
+		json_decref(recs);
+		json_decref(dmg);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *cmp_obj(const struct cmp *c)
+{
+	json_t *o = json_object(), *labels = json_array(), *warn = json_array(),
+	       *rows = json_array();
+	int e = !o || !labels || !warn || !rows;
+
+	for (size_t j = 0; !e && j < c->nruns; j++)
+		e |= json_array_append_new(labels, jstr(c->label[j]));
+	for (size_t i = 0; !e && i < c->nwarn; i++)
+		e |= json_array_append_new(warn, jstr(c->warn[i]));
+	for (size_t i = 0; !e && i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		json_t *cells = json_array();
+		for (size_t j = 0; cells && !e && j < c->nruns; j++) {
+			const struct cmp_cell *cl = &r->cell[j];
+			e |= json_array_append_new(
+				cells, json_pack("{s:o,s:o,s:o,s:o,s:o,s:s}", "label",
+						 jstr(c->label[j]), "value",
+						 cl->t ? jnum(cl->t->value) : json_null(), "ratio",
+						 jnum(cl->ratio), "median_ci95_lo",
+						 cl->t ? jnum(cl->t->ci_lo) : json_null(),
+						 "median_ci95_hi",
+						 cl->t ? jnum(cl->t->ci_hi) : json_null(), "mark",
+						 j == 0 ? "reference"
+						 : cl->mark == '~' ? "within-noise"
+						 : cl->mark == '*' ? "beyond-noise"
+						 : cl->mark == '?' ? "unknown" : "missing"));
+		}
+		e |= !cells || json_array_append_new(
+				       rows, json_pack("{s:o,s:o,s:o,s:i,s:b,s:o}", "test",
+						       jstr(r->test), "title", jstr(r->title), "unit",
+						       jstr(r->unit), "copies", r->copies, "index",
+						       r->is_index, "cells", cells));
+	}
+	e |= put(o, "labels", labels);
+	e |= put(o, "warnings", warn);
+	e |= put(o, "rows", rows);
+	e |= put(o, "flagged", json_integer((json_int_t)c->flagged));
+	e |= put(o, "ratio", json_string("performance relative to the first run; > 1 is faster"));
+	e |= put(o, "noise_rule",
+		 json_string("95% CIs of the medians overlap: within-noise; else beyond-noise"));
+	if (e) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static int dump(FILE *out, json_t *root)
+{
+	int rc = root ? json_dumpf(root, out, JSON_INDENT(1) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(15)) : -1;
+	if (!rc)
+		fputc('\n', out);
+	json_decref(root);
+	return rc ? -1 : 0;
+}
+
+int json_report(FILE *out, const struct report_in *in, size_t n, const struct cmp *c)
+{
+	json_t *root = json_object(), *runs = json_array();
+	int e = !root || !runs;
+
+	e |= put(root, "format", json_string("isobench-report/1"));
+	for (size_t j = 0; !e && j < n; j++) {
+		json_t *m = model_obj(&in[j], c ? c->label[j] : NULL);
+		e |= !m || json_array_append_new(runs, m);
+	}
+	e |= put(root, "runs", runs);
+	if (!e && c && n > 1)
+		e |= put(root, "comparison", cmp_obj(c));
+	if (e) {
+		json_decref(root);
+		return -1;
+	}
+	return dump(out, root);
+}
+
+int json_bench(FILE *out, const struct report_in *in, size_t n, const struct cmp *c, int smaller)
+{
+	json_t *list = json_array();
+	int e = !list;
+
+	for (size_t j = 0; !e && j < n; j++) {
+		const struct model *m = in[j].m;
+		const char *pre = n > 1 && c ? c->label[j] : NULL;
+		for (size_t i = 0; !e && i < m->ntests; i++) {
+			const struct mtest *t = &m->tests[i];
+			char *name, *extra;
+			if (!t->has_result || !isfinite(t->value) ||
+			    unit_smaller_is_better(t->unit) != smaller)
+				continue;
+			if (asprintf(&name, "%s%s%s (%d cop%s)", pre ? pre : "", pre ? ": " : "",
+				     t->title, t->copies, t->copies == 1 ? "y" : "ies") < 0)
+				return json_decref(list), -1;
+			if (asprintf(&extra, "test=%s median=%g ci95_pct=%g samples=%ld", t->test,
+				     t->median, t->ci95_pct, t->samples) < 0) {
+				free(name);
+				return json_decref(list), -1;
+			}
+			e |= json_array_append_new(list, json_pack("{s:o,s:o,s:f,s:o}", "name",
+								 jstr(name), "unit", jstr(t->unit),
+								 "value", t->value, "extra",
+								 jstr(extra)));
+			free(name);
+			free(extra);
+		}
+		for (int p = 0; !e && !smaller && p < m->npass; p++) {
+			char *name;
+			if (!m->pass[p].nindex)
+				continue;
+			if (asprintf(&name, "%s%sSystem Benchmarks Index Score%s (%d cop%s)",
+				     pre ? pre : "", pre ? ": " : "",
+				     m->pass[p].nindex < MODEL_INDEX_TESTS ? " (Partial Only)" : "",
+				     m->pass[p].copies, m->pass[p].copies == 1 ? "y" : "ies") < 0)
+				return json_decref(list), -1;
+			e |= json_array_append_new(list, json_pack("{s:o,s:s,s:f}", "name", jstr(name),
+								 "unit", "index", "value",
+								 m->pass[p].score));
+			free(name);
+		}
+	}
+	if (e) {
+		json_decref(list);
+		return -1;
+	}
+	return dump(out, list);
+}

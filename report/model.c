@@ -1,0 +1,375 @@
+/* model.c — see model.h. */
+#define _GNU_SOURCE
+#include "model.h"
+#include "../payload/stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup(const char *s)
+{
+	return strdup(s ? s : "-");
+}
+
+/* Strict decimal parse of a whole string; NAN when it is not one. */
+static double num(const char *s)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return NAN;
+	v = strtod(s, &end);
+	return *end ? NAN : v;
+}
+
+static int grow(void **p, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : 16;
+	void *q = realloc(*p, nc * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = nc;
+	return 0;
+}
+
+static struct mtest *find_or_add(struct model *m, size_t *cap, const char *test, int copies)
+{
+	for (size_t i = 0; i < m->ntests; i++)
+		if (m->tests[i].copies == copies && !strcmp(m->tests[i].test, test))
+			return &m->tests[i];
+	if (grow((void **)&m->tests, m->ntests, cap, sizeof *m->tests))
+		return NULL;
+	struct mtest *t = &m->tests[m->ntests++];
+	memset(t, 0, sizeof *t);
+	t->test = dup(test);
+	t->title = dup(test);
+	t->unit = dup(NULL);
+	t->group = dup(NULL);
+	t->copies = copies;
+	t->value = t->median = t->min = t->max = t->ci95_pct = t->index = NAN;
+	t->ci_lo = t->ci_hi = NAN;
+	t->ci_from = "none";
+	t->status = "ok";
+	t->samples = -1;
+	return t;
+}
+
+static void set(char **dst, const char *v)
+{
+	if (v) {
+		char *n = strdup(v);
+		if (n) {
+			free(*dst);
+			*dst = n;
+		}
+	}
+}
+
+/* Per-copy sum of loops/ns (rates) or ns/loops/copies (times) from the comma lists. */
+static double sample_raw(const char *loops, const char *ns, int time_unit)
+{
+	double v = 0;
+	int n = 0;
+
+	if (!loops || !ns)
+		return 0;
+	while (*loops && *ns) {
+		char *e1, *e2;
+		double l = strtod(loops, &e1), t = strtod(ns, &e2);
+		if (e1 == loops || e2 == ns || !(l > 0) || !(t > 0))
+			return 0;
+		v += time_unit ? t / l : l / t;
+		n++;
+		loops = *e1 == ',' ? e1 + 1 : e1;
+		ns = *e2 == ',' ? e2 + 1 : e2;
+		if ((*e1 && *e1 != ',') || (*e2 && *e2 != ','))
+			return 0;
+	}
+	if (*loops || *ns || !n)
+		return 0;
+	return time_unit ? v / n : v;
+}
+
+static void derive_ci(struct mtest *t)
+{
+	size_t n = 0;
+	double *v = malloc((t->nsmp + 1) * sizeof *v);
+	struct summary s;
+
+	if (v) {
+		for (size_t i = 0; i < t->nsmp; i++)
+			if (!t->smp[i].warmup && t->smp[i].raw > 0)
+				v[n++] = t->smp[i].raw;
+		if (n && isfinite(t->median) && t->median > 0 &&
+		    summarize(v, n, !unit_smaller_is_better(t->unit), &s) == 0 && s.median > 0) {
+			t->ci_lo = t->median * s.ci_lo / s.median;
+			t->ci_hi = t->median * s.ci_hi / s.median;
+			t->ci_from = "samples";
+			free(v);
+			return;
+		}
+		free(v);
+	}
+	if (isfinite(t->median) && isfinite(t->ci95_pct) && t->ci95_pct >= 0) {
+		t->ci_lo = t->median * (1 - t->ci95_pct / 100);
+		t->ci_hi = t->median * (1 + t->ci95_pct / 100);
+		t->ci_from = "ci95_pct";
+	} else if (isfinite(t->min) && isfinite(t->max) && t->min <= t->max) {
+		t->ci_lo = t->min;
+		t->ci_hi = t->max;
+		t->ci_from = "min-max";
+	}
+}
+
+static int copies_of(const struct record *r)
+{
+	const char *c = rec_get(r, "copies");
+	long v = c ? strtol(c, NULL, 10) : 1;	/* clamps on overflow; never atoi's UB */
+	return v < 0 || v > 1000000 ? 0 : (int)v;
+}
+
+static int add_event(struct model *m, size_t *cap, const struct record *r, size_t line)
+{
+	if (grow((void **)&m->ev, m->nev, cap, sizeof *m->ev))
+		return -1;
+	struct mevent *e = &m->ev[m->nev++];
+	memset(e, 0, sizeof *e);
+	snprintf(e->kind, sizeof e->kind, "%s", r->kind);
+	e->test = dup(rec_get(r, "test") ? rec_get(r, "test") : rec_get(r, "param"));
+	e->reason = dup(rec_get(r, "reason"));
+	e->what = dup(rec_get(r, "what"));
+	e->copies = rec_get(r, "copies") ? copies_of(r) : 0;
+	e->line = line;
+	return e->test && e->reason && e->what ? 0 : -1;
+}
+
+int model_build(const struct run *run, struct model *m)
+{
+	struct record *r = malloc(sizeof *r);
+	size_t tcap = 0, ecap = 0, icap = 0;
+	int rc = -1;
+
+	memset(m, 0, sizeof *m);
+	if (!r)
+		return -1;
+	m->first_line = run->first_line;
+	m->last_line = run->last_line;
+	m->results = run->results;
+	m->fails = run->fails;
+	m->skips = run->skips;
+	m->errors = run->errors;
+	m->powered_off = run->powered_off;
+	m->recs = calloc(run->nrecs + 1, sizeof *m->recs);
+	if (!m->recs)
+		goto out;
+	for (size_t i = 0; i < run->nrecs; i++) {
+		const struct logrec *lr = &run->recs[i];
+		if (logrec_parse(lr, r) != REC_OK)
+			continue;
+		struct mrec *mr = &m->recs[m->nrecs++];
+		mr->line = lr->line;
+		mr->seq = r->seq;
+		snprintf(mr->kind, sizeof mr->kind, "%s", r->kind);
+		mr->f = calloc((size_t)r->nfields + 1, sizeof *mr->f);
+		if (!mr->f)
+			goto out;
+		for (int k = 0; k < r->nfields; k++) {
+			mr->f[k].key = strdup(r->key[k]);
+			mr->f[k].val = strdup(r->val[k]);
+			mr->nf++;
+			if (!mr->f[k].key || !mr->f[k].val)
+				goto out;
+		}
+		const char *test = rec_get(r, "test");
+		if (!strcmp(r->kind, "BEGIN")) {
+			set(&m->run_id, rec_get(r, "run"));
+			set(&m->version, rec_get(r, "version"));
+			set(&m->mode, rec_get(r, "mode"));
+		} else if (!strcmp(r->kind, "INFO")) {
+			for (int k = 0; k < r->nfields; k++) {
+				if (grow((void **)&m->info, m->ninfo, &icap, sizeof *m->info))
+					goto out;
+				m->info[m->ninfo].key = strdup(r->key[k]);
+				m->info[m->ninfo].val = strdup(r->val[k]);
+				if (!m->info[m->ninfo].key || !m->info[m->ninfo].val) {
+					free(m->info[m->ninfo].key);
+					free(m->info[m->ninfo].val);
+					goto out;
+				}
+				m->ninfo++;
+			}
+		} else if (test && (!strcmp(r->kind, "TEST") || !strcmp(r->kind, "SAMPLE") ||
+				    !strcmp(r->kind, "RESULT") ||
+				    (copies_of(r) && rec_get(r, "copies") &&
+				     (!strcmp(r->kind, "FAIL") || !strcmp(r->kind, "SKIP"))))) {
+			struct mtest *t = find_or_add(m, &tcap, test, copies_of(r));
+			if (!t)
+				goto out;
+			if (!t->line)
+				t->line = lr->line;
+			set(&t->unit, rec_get(r, "unit"));
+			set(&t->group, rec_get(r, "group"));
+			set(&t->title, rec_get(r, "title"));
+			if (rec_get(r, "baseline") && isfinite(num(rec_get(r, "baseline")))) {
+				t->has_baseline = 1;
+				t->baseline = num(rec_get(r, "baseline"));
+			}
+			if (!strcmp(r->kind, "SAMPLE")) {
+				struct msample *ns = realloc(t->smp, (t->nsmp + 1) * sizeof *ns), *s;
+				if (!ns)
+					goto out;
+				t->smp = ns;
+				s = &t->smp[t->nsmp++];
+				s->warmup = rec_get(r, "warmup") && strcmp(rec_get(r, "warmup"), "0");
+				s->i = s->warmup || !rec_get(r, "i") ? -1 : strtol(rec_get(r, "i"), NULL, 10);
+				s->raw = sample_raw(rec_get(r, "loops"), rec_get(r, "ns"),
+						    unit_smaller_is_better(t->unit));
+				s->line = lr->line;
+			} else if (!strcmp(r->kind, "RESULT")) {
+				t->has_result = 1;
+				t->line = lr->line;
+				t->value = num(rec_get(r, "value"));
+				t->median = num(rec_get(r, "median"));
+				t->min = num(rec_get(r, "min"));
+				t->max = num(rec_get(r, "max"));
+				t->ci95_pct = num(rec_get(r, "ci95_pct"));
+				t->index = num(rec_get(r, "index"));
+				t->samples = rec_get(r, "samples") ? strtol(rec_get(r, "samples"), NULL, 10) : -1;
+				if (!isfinite(t->median))
+					t->median = t->value;
+			} else if (!strcmp(r->kind, "FAIL") || !strcmp(r->kind, "SKIP")) {
+				t->status = !strcmp(r->kind, "FAIL") ? "FAIL" : "SKIP";
+				set(&t->reason, rec_get(r, "reason"));
+				t->line = lr->line;
+			}
+		}
+		if (!strcmp(r->kind, "FAIL") || !strcmp(r->kind, "SKIP") || !strcmp(r->kind, "ERROR"))
+			if (add_event(m, &ecap, r, lr->line))
+				goto out;
+	}
+	if (!m->run_id)
+		m->run_id = dup(NULL);
+	if (!m->version)
+		m->version = dup(NULL);
+	if (!m->mode)
+		m->mode = dup(NULL);
+	for (size_t i = 0; i < m->ntests; i++) {
+		struct mtest *t = &m->tests[i];
+		int p;
+		derive_ci(t);
+		for (p = 0; p < m->npass && m->pass[p].copies != t->copies; p++)
+			;
+		if (p == m->npass) {
+			if (m->npass == MODEL_MAX_PASSES)
+				continue;
+			m->pass[m->npass].copies = t->copies;
+			m->pass[m->npass].nindex = 0;
+			m->pass[m->npass].score = 0;	/* log sum until the end */
+			m->npass++;
+		}
+		if (t->has_result && t->has_baseline && t->value > 0 && t->baseline > 0 &&
+		    isfinite(t->value)) {
+			m->pass[p].score += log(t->value / t->baseline);
+			m->pass[p].nindex++;
+		}
+	}
+	for (int p = 0; p < m->npass; p++)
+		m->pass[p].score = m->pass[p].nindex ? 10 * exp(m->pass[p].score / m->pass[p].nindex)
+						     : NAN;
+	rc = 0;
+out:
+	free(r);
+	if (rc)
+		model_free(m);
+	return rc;
+}
+
+void model_free(struct model *m)
+{
+	for (size_t i = 0; i < m->ninfo; i++) {
+		free(m->info[i].key);
+		free(m->info[i].val);
+	}
+	for (size_t i = 0; i < m->nrecs; i++) {
+		for (size_t k = 0; k < m->recs[i].nf; k++) {
+			free(m->recs[i].f[k].key);
+			free(m->recs[i].f[k].val);
+		}
+		free(m->recs[i].f);
+	}
+	for (size_t i = 0; i < m->ntests; i++) {
+		struct mtest *t = &m->tests[i];
+		free(t->test);
+		free(t->title);
+		free(t->unit);
+		free(t->group);
+		free(t->reason);
+		free(t->smp);
+	}
+	for (size_t i = 0; i < m->nev; i++) {
+		free(m->ev[i].test);
+		free(m->ev[i].reason);
+		free(m->ev[i].what);
+	}
+	free(m->info);
+	free(m->recs);
+	free(m->tests);
+	free(m->ev);
+	free(m->run_id);
+	free(m->version);
+	free(m->mode);
+	memset(m, 0, sizeof *m);
+}
+
+const char *model_info(const struct model *m, const char *key)
+{
+	for (size_t i = 0; i < m->ninfo; i++)
+		if (!strcmp(m->info[i].key, key))
+			return m->info[i].val;
+	return "-";
+}
+
+int unit_smaller_is_better(const char *unit)
+{
+	return unit && (!strcmp(unit, "ns") || !strcmp(unit, "us") || !strcmp(unit, "ms") ||
+			!strcmp(unit, "s"));
+}
+
+void model_label(const struct model *m, char *buf, size_t cap)
+{
+	static const char *const map[][2] = {
+		{"none", "bare-metal"},		{"KVMKVMKVM", "KVM"},
+		{"VMwareVMware", "VMware"},	{"Microsoft Hv", "Hyper-V"},
+		{"XenVMMXenVMM", "Xen"},	{"TCGTCGTCGTCG", "QEMU/TCG"},
+		{"Linux KVM Hv", "KVM"},	{"VBoxVBoxVBox", "VirtualBox"},
+		{"bhyve bhyve ", "bhyve"},	{"ACRNACRNACRN", "ACRN"},
+	};
+	const char *hv = model_info(m, "hv.cpuid"), *name = NULL;
+
+	if (!strcmp(hv, "-"))
+		hv = model_info(m, "kernel.hypervisor");
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (!strcmp(hv, map[i][0]))
+			name = map[i][1];
+	if (!name)
+		name = strcmp(hv, "-") ? hv : "unknown";
+	const char *cpus = model_info(m, "cpu.online");
+	if (strcmp(cpus, "-"))
+		snprintf(buf, cap, "%s, %s CPU%s", name, cpus, strcmp(cpus, "1") ? "s" : "");
+	else
+		snprintf(buf, cap, "%s", name);
+}
+
+const struct mtest *model_find(const struct model *m, const char *test, int copies)
+{
+	for (size_t i = 0; i < m->ntests; i++)
+		if (m->tests[i].copies == copies && !strcmp(m->tests[i].test, test))
+			return &m->tests[i];
+	return NULL;
+}

@@ -1,0 +1,101 @@
+/* model.h — one complete run turned into something to report: header facts, tests x passes
+ * (copies) with their values, units, baselines, samples and titles, and FAIL/SKIP/ERROR events.
+ *
+ * In: a run read by logread (its records were checked when read). Out: a struct model that
+ * owns copies of every string it holds (the run may be freed first). Units are the records'
+ * own ("lps", "lpm", "KBps", "MWIPS", "ns"); times are never converted.
+ * Errors: model_build() returns -1 only when out of memory; odd content (a RESULT without a
+ * value, a SAMPLE without loops) is kept as far as it goes and never crashes. */
+#ifndef ISOBENCH_MODEL_H
+#define ISOBENCH_MODEL_H
+
+#include "logread.h"
+
+#define MODEL_MAX_PASSES 64
+#define MODEL_INDEX_TESTS 12	/* UnixBench's index has twelve tests */
+
+struct kv {
+	char *key, *val;
+};
+
+/* One record as read, fields decoded: for JSON/CSV output of "every record". */
+struct mrec {
+	size_t line;
+	uint64_t seq;
+	char kind[16];
+	struct kv *f;
+	size_t nf;
+};
+
+struct msample {
+	int warmup;		/* warmup=1: measured but not part of the result */
+	long i;			/* 0-based sample index; -1 for a warmup */
+	double raw;		/* sum over copies of loops/ns (rates) or ns/loops/copies (times);
+				 * proportional to the test's unit, 0 if unreadable */
+	size_t line;
+};
+
+struct mtest {
+	char *test, *title, *unit, *group;	/* never NULL ("-" when unknown) */
+	int copies;
+	int has_baseline;
+	double baseline;	/* UnixBench baseline, in unit */
+	int has_result;		/* a RESULT record was seen */
+	double value;		/* UnixBench aggregate, in unit */
+	double median, min, max, ci95_pct, index;	/* NAN when absent */
+	long samples;		/* RESULT samples= */
+	struct msample *smp;
+	size_t nsmp;
+	/* 95% CI of the median, in unit: recomputed from the non-warmup SAMPLE records with the
+	 * payload's own statistics (stats.c) and scaled to RESULT median, else
+	 * median*(1 -/+ ci95_pct/100), else [min, max]; NAN when nothing says. */
+	double ci_lo, ci_hi;
+	const char *ci_from;	/* "samples", "ci95_pct", "min-max" or "none" */
+	const char *status;	/* "ok", "FAIL" or "SKIP" */
+	char *reason;		/* FAIL/SKIP reason or NULL */
+	size_t line;		/* line of the RESULT (or FAIL/SKIP, or TEST) */
+};
+
+struct mevent {
+	char kind[16];		/* "FAIL", "SKIP", "ERROR" */
+	char *test, *reason, *what;	/* "-" when absent */
+	int copies;		/* 0 when absent */
+	size_t line;
+};
+
+struct mpass {
+	int copies;
+	int nindex;		/* index tests with a positive value and baseline */
+	double score;		/* 10 * geometric mean of value/baseline; NAN when nindex == 0 */
+};
+
+struct model {
+	char *run_id, *version, *mode;
+	size_t first_line, last_line;
+	struct kv *info;
+	size_t ninfo;
+	struct mrec *recs;
+	size_t nrecs;
+	struct mtest *tests;
+	size_t ntests;
+	struct mevent *ev;
+	size_t nev;
+	struct mpass pass[MODEL_MAX_PASSES];
+	int npass;
+	uint64_t results, fails, skips, errors;
+	int powered_off;
+};
+
+int model_build(const struct run *run, struct model *m);
+void model_free(struct model *m);
+/* INFO value for key ("section.key"), or "-" when the run did not say. */
+const char *model_info(const struct model *m, const char *key);
+/* 1 when the unit is a time (smaller is better: "ns", "us", "ms", "s"), else 0. */
+int unit_smaller_is_better(const char *unit);
+/* A short label for the machine: "bare-metal", "KVM", "VMware", "Hyper-V", "Xen", "QEMU/TCG"
+ * (from hv.cpuid, else kernel.hypervisor) and ", N CPUs". Writes into buf (cap bytes). */
+void model_label(const struct model *m, char *buf, size_t cap);
+/* Test in pass, or NULL. */
+const struct mtest *model_find(const struct model *m, const char *test, int copies);
+
+#endif

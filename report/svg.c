@@ -1,0 +1,184 @@
+/* svg.c — see svg.h. */
+#include "svg.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const palette[] = {"#4c72b0", "#dd8452", "#55a868", "#c44e52",
+				      "#8172b3", "#937860", "#da8bc3", "#8c8c8c"};
+
+/* XML-escaped printable-ASCII copy of s (at most 60 bytes of it). */
+static void esc(FILE *out, const char *s)
+{
+	for (int n = 0; s && *s && n < 60; s++, n++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*s >= 0x20 && *s <= 0x7e ? *s : '?', out);
+		}
+	}
+}
+
+struct bar_row {
+	const char *title;
+	int copies;
+	int score;		/* an index-score row */
+	const struct cmp_row *r;
+	double ratio[8];
+	char mark[8];
+};
+
+#define LEFT 360.0
+#define PLOT 520.0
+#define WIDTH 980.0
+
+static double xpos(double r, double lo, double hi)
+{
+	double l = log2(r);
+	if (l < lo)
+		l = lo;
+	if (l > hi)
+		l = hi;
+	return LEFT + (l - lo) / (hi - lo) * PLOT;
+}
+
+int svg_chart(FILE *out, const struct cmp *c)
+{
+	size_t nr = c->nruns > 8 ? 8 : c->nruns, nrows = 0;
+	int npass = c->m[0]->npass;
+	struct bar_row *rows = calloc(c->nrows + (size_t)npass + 1, sizeof *rows);
+	double lo = -1, hi = 1;	/* log2 of the axis ends: at least 1/2 .. 2 */
+
+	if (!rows)
+		return -1;
+	for (size_t i = 0; i < c->nrows; i++) {
+		struct bar_row *b = &rows[nrows++];
+		b->title = c->rows[i].title;
+		b->copies = c->rows[i].copies;
+		b->r = &c->rows[i];
+		for (size_t j = 0; j < nr; j++) {
+			b->ratio[j] = c->rows[i].cell[j].ratio;
+			b->mark[j] = c->rows[i].cell[j].mark;
+		}
+	}
+	for (int p = 0; p < npass; p++) {
+		struct bar_row *b = &rows[nrows++];
+		int copies = c->m[0]->pass[p].copies;
+		b->title = "System Benchmarks Index Score";
+		b->copies = copies;
+		b->score = 1;
+		for (size_t j = 0; j < nr; j++) {
+			double s;
+			b->ratio[j] = cmp_score_ratio(c, j, copies, &s);
+			b->mark[j] = ' ';
+		}
+	}
+	for (size_t i = 0; i < nrows; i++)
+		for (size_t j = 1; j < nr; j++)
+			if (isfinite(rows[i].ratio[j]) && rows[i].ratio[j] > 0) {
+				double l = log2(rows[i].ratio[j]);
+				/* half a step of room so a bar's label clears the titles */
+				if (l - 0.5 < lo)
+					lo = floor(l - 0.5);
+				if (l + 0.5 > hi)
+					hi = ceil(l + 0.5);
+			}
+	if (lo < -12)
+		lo = -12;
+	if (hi > 12)
+		hi = 12;
+
+	double rowh = nr > 1 ? 18.0 * (double)(nr - 1) + 12 : 24, top = 92 + 18.0 * (double)nr;
+	double height = top + rowh * (double)nrows + 70;
+
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		     "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
+		     "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, "
+		     "Helvetica, Arial, sans-serif\" font-size=\"13\">\n",
+		WIDTH, height, WIDTH, height);
+	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n",
+		WIDTH, height);
+	fprintf(out, "<text x=\"20\" y=\"30\" font-size=\"18\" font-weight=\"bold\">"
+		     "isobench: performance relative to ");
+	esc(out, c->label[0]);
+	fprintf(out, "</text>\n<text x=\"20\" y=\"52\" fill=\"#555555\">log scale; right of 1 = "
+		     "faster, left = slower; solid bar and * = beyond noise, faded = within noise "
+		     "(95%% CIs of the medians overlap)</text>\n");
+	for (size_t j = 0; j < nr; j++) {
+		double y = 76 + 18.0 * (double)j;
+		fprintf(out, "<rect x=\"20\" y=\"%.0f\" width=\"14\" height=\"12\" fill=\"%s\"%s/>\n",
+			y - 10, j ? palette[j % 8] : "#333333", "");
+		fprintf(out, "<text x=\"42\" y=\"%.0f\">run %zu: ", y, j + 1);
+		esc(out, c->label[j]);
+		fprintf(out, "%s</text>\n", j ? "" : " (reference, = 1)");
+	}
+	for (size_t i = 0; i < nrows; i += 2)
+		fprintf(out, "<rect x=\"10\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
+			     "fill=\"#f4f4f4\"/>\n", top + rowh * (double)i - 6, WIDTH - 20, rowh);
+	/* Grid: one line per power of two, labelled 1/4, 1/2, 1, 2, 4 ... */
+	double gy0 = top - 8, gy1 = top + rowh * (double)nrows;
+	int step = hi - lo > 12 ? 2 : 1;
+	for (int e = (int)lo; e <= (int)hi; e += step) {
+		double x = xpos(ldexp(1, e), lo, hi);
+		char lab[32];
+		if (e >= 0)
+			snprintf(lab, sizeof lab, "%g", ldexp(1, e));
+		else
+			snprintf(lab, sizeof lab, "1/%g", ldexp(1, -e));
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			     "stroke-width=\"%s\"/>\n", x, gy0, x, gy1, e ? "#dddddd" : "#333333",
+			e ? "1" : "2");
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#333333\">%s"
+			     "</text>\n", x, gy1 + 18, lab);
+	}
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555555\">ratio to "
+		     "run 1 (performance; times are inverted so that &gt; 1 is always faster)"
+		     "</text>\n", LEFT + PLOT / 2, gy1 + 40);
+	for (size_t i = 0; i < nrows; i++) {
+		const struct bar_row *b = &rows[i];
+		double y = top + rowh * (double)i;
+		fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\"%s>", LEFT - 10,
+			y + rowh / 2, b->score ? " font-weight=\"bold\"" : "");
+		esc(out, b->title);
+		fprintf(out, " (%d cop%s)</text>\n", b->copies, b->copies == 1 ? "y" : "ies");
+		if (nr < 2)
+			continue;
+		int any = 0;
+		for (size_t j = 1; j < nr; j++)
+			any |= isfinite(b->ratio[j]) && b->ratio[j] > 0;
+		if (!any) {
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#999999\">%s</text>\n",
+				LEFT + 6, y + rowh / 2,
+				b->score ? "not compared: the runs hold different index tests"
+					 : "not compared: not in every run");
+			continue;
+		}
+		for (size_t j = 1; j < nr; j++) {
+			double by = y + 18.0 * (double)(j - 1), r = b->ratio[j];
+			if (!isfinite(r) || !(r > 0)) {
+				fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#999999\" font-size=\"12\">"
+					     "no result</text>\n", xpos(1, lo, hi) + 6, by + 11);
+				continue;
+			}
+			double x1 = xpos(1, lo, hi), x2 = xpos(r, lo, hi);
+			double xa = x1 < x2 ? x1 : x2, w = fabs(x2 - x1);
+			int faded = b->mark[j] == '~';
+			fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" "
+				     "fill=\"%s\" fill-opacity=\"%s\"><title>", xa, by, w < 1 ? 1 : w,
+				palette[j % 8], faded ? "0.35" : "1");
+			esc(out, c->label[j]);
+			fprintf(out, ": %.3f</title></rect>\n", r);
+			int right = r >= 1;
+			double tx = right ? x2 + 5 : x2 - 5;
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"12\">"
+				     "%.2f%s</text>\n", tx, by + 11, right ? "start" : "end", r,
+				b->mark[j] == '*' ? " *" : b->mark[j] == '?' ? " ?" : "");
+		}
+	}
+	fprintf(out, "</svg>\n");
+	free(rows);
+	return ferror(out) ? -1 : 0;
+}

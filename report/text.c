@@ -1,0 +1,187 @@
+/* text.c — see text.h. */
+#include "text.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *text_safe(const char *s, char *buf, size_t cap)
+{
+	size_t n = 0;
+
+	if (!cap)
+		return "";
+	for (; s && *s && n + 1 < cap; s++)
+		buf[n++] = (*s >= 0x20 && *s <= 0x7e) ? *s : '?';
+	buf[n] = 0;
+	return buf;
+}
+
+/* Rotating safe copies so one fprintf can take several. */
+static const char *S(const char *s)
+{
+	static char ring[8][1024];
+	static int k;
+	char *b = ring[k++ & 7];
+	return text_safe(s, b, sizeof ring[0]);
+}
+
+static void header(FILE *out, const struct model *m, const char *source)
+{
+	char label[200];
+	const char *hv = model_info(m, "hv.cpuid");
+
+	model_label(m, label, sizeof label);
+	fprintf(out, "isobench run %s from %s, log lines %zu-%zu\n", S(m->run_id), S(source),
+		m->first_line, m->last_line);
+	double kib = atof(model_info(m, "mem.total_kib"));
+	fprintf(out, "machine:     %s | %s | %.0f MiB RAM\n", S(label), S(model_info(m, "cpu.model")),
+		kib / 1024);
+	fprintf(out, "hypervisor:  cpuid \"%s\", kernel says \"%s\", DMI %s / %s\n",
+		S(strcmp(hv, "-") ? hv : "?"), S(model_info(m, "kernel.hypervisor")),
+		S(model_info(m, "dmi.sys_vendor")), S(model_info(m, "dmi.product_name")));
+	fprintf(out, "clocksource: %s (available: %s)\n", S(model_info(m, "clocksource.current")),
+		S(model_info(m, "clocksource.available")));
+	fprintf(out, "kernel:      %s %s %s\n", S(model_info(m, "kernel.release")),
+		S(model_info(m, "kernel.version")), S(model_info(m, "kernel.machine")));
+	fprintf(out, "cmdline:     %s\n", S(model_info(m, "kernel.cmdline")));
+	fprintf(out, "image:       identity %s | build %s (%s) | mode %s\n",
+		S(model_info(m, "image.identity")), S(m->version), S(model_info(m, "build.cc")),
+		S(m->mode));
+	fprintf(out, "suite:       %s | tests %s | copies %s | samples %s x %s ms\n",
+		S(model_info(m, "run.suite")), S(model_info(m, "run.tests")),
+		S(model_info(m, "run.copies")), S(model_info(m, "run.samples")),
+		S(model_info(m, "run.sample_ms")));
+}
+
+void text_run(FILE *out, const struct model *m, const char *source)
+{
+	header(out, m, source);
+	for (int p = 0; p < m->npass; p++) {
+		int copies = m->pass[p].copies, others = 0;
+		fprintf(out, "\n--- %d parallel cop%s of tests ---\n", copies, copies == 1 ? "y" : "ies");
+		fprintf(out, "System Benchmarks Index Values               BASELINE       RESULT    INDEX\n");
+		for (size_t i = 0; i < m->ntests; i++) {
+			const struct mtest *t = &m->tests[i];
+			if (t->copies != copies || !t->has_baseline)
+				continue;
+			if (t->has_result && t->baseline > 0)
+				fprintf(out, "%-40.40s%13.1f%13.1f%9.1f\n", S(t->title), t->baseline,
+					t->value, t->value / t->baseline * 10);
+			else
+				fprintf(out, "%-40.40s%13.1f%13s%9s  %s\n", S(t->title), t->baseline,
+					"---", "---", t->has_result ? "" : S(t->status));
+		}
+		fprintf(out, "%75s\n", "========");
+		if (m->pass[p].nindex)
+			fprintf(out, "%-66s%9.1f\n",
+				m->pass[p].nindex < MODEL_INDEX_TESTS
+					? "System Benchmarks Index Score (Partial Only)"
+					: "System Benchmarks Index Score",
+				m->pass[p].score);
+		else
+			fprintf(out, "%-66s%9s\n", "System Benchmarks Index Score", "---");
+		for (size_t i = 0; i < m->ntests; i++) {
+			const struct mtest *t = &m->tests[i];
+			if (t->copies != copies || t->has_baseline)
+				continue;
+			if (!others++)
+				fprintf(out, "\nOther tests and probes                             "
+					     "RESULT UNIT      ci95\n");
+			if (t->has_result)
+				fprintf(out, "%-40.40s%17.1f %-6.6s +/-%.2f%%\n", S(t->title), t->value,
+					S(t->unit), isfinite(t->ci95_pct) ? t->ci95_pct : NAN);
+			else
+				fprintf(out, "%-40.40s%17s %-6.6s %s\n", S(t->title), "---", S(t->unit),
+					S(t->status));
+		}
+	}
+	if (m->nev)
+		fputc('\n', out);
+	for (size_t i = 0; i < m->nev; i++) {
+		const struct mevent *e = &m->ev[i];
+		if (e->copies)
+			fprintf(out, "%-5s %s (%d cop%s): %s (line %zu)\n", e->kind, S(e->test),
+				e->copies, e->copies == 1 ? "y" : "ies", S(e->reason), e->line);
+		else
+			fprintf(out, "%-5s %s: %s (line %zu)\n", e->kind, S(e->test), S(e->reason),
+				e->line);
+	}
+}
+
+static int colw(const struct cmp *c)
+{
+	int w = 12;
+	for (size_t j = 0; j < c->nruns; j++) {
+		int l = (int)strlen(c->label[j]);
+		if (l > w)
+			w = l;
+	}
+	return w > 24 ? 24 : w;
+}
+
+void text_compare(FILE *out, const struct cmp *c, char *const *sources)
+{
+	int w = colw(c);
+
+	for (size_t i = 0; i < c->nwarn; i++)
+		fprintf(out, "warning: %s\n", S(c->warn[i]));
+	if (c->nwarn)
+		fputc('\n', out);
+	for (size_t j = 0; j < c->nruns; j++) {
+		const struct model *m = c->m[j];
+		fprintf(out, "run %zu: %-*s %s | %s | kernel %s | clocksource %s | build %s\n", j + 1,
+			w, S(c->label[j]), S(sources[j]), S(model_info(m, "cpu.model")),
+			S(model_info(m, "kernel.release")), S(model_info(m, "clocksource.current")),
+			S(m->version));
+	}
+	fprintf(out, "\nratio = performance relative to run 1 (%s), > 1 is faster; "
+		     "~ within noise, * beyond noise, ? no noise estimate\n\n", S(c->label[0]));
+	fprintf(out, "%-36s %6s %-6s", "TEST", "COPIES", "UNIT");
+	for (size_t j = 0; j < c->nruns; j++) {
+		fprintf(out, " %*.*s", w, w, S(c->label[j]));
+		if (j)
+			fprintf(out, " %7s", "ratio");
+	}
+	fputc('\n', out);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		fprintf(out, "%-36.36s %6d %-6.6s", S(r->title), r->copies, S(r->unit));
+		for (size_t j = 0; j < c->nruns; j++) {
+			const struct cmp_cell *cell = &r->cell[j];
+			if (cell->t)
+				fprintf(out, " %*.1f", w, cell->t->value);
+			else
+				fprintf(out, " %*s", w, "---");
+			if (!j)
+				continue;
+			if (isfinite(cell->ratio))
+				fprintf(out, " %5.2f %c", cell->ratio, cell->mark);
+			else
+				fprintf(out, " %7s", "---");
+		}
+		fputc('\n', out);
+	}
+	/* Index scores per pass, for every pass the first run has. */
+	for (int p = 0; p < c->m[0]->npass; p++) {
+		int copies = c->m[0]->pass[p].copies;
+		char name[64];
+		snprintf(name, sizeof name, "Index Score%s", c->m[0]->pass[p].nindex <
+			 MODEL_INDEX_TESTS ? " (Partial Only)" : "");
+		fprintf(out, "%-36.36s %6d %-6s", name, copies, "");
+		for (size_t j = 0; j < c->nruns; j++) {
+			double s, r = cmp_score_ratio(c, j, copies, &s);
+			if (isfinite(s))
+				fprintf(out, " %*.1f", w, s);
+			else
+				fprintf(out, " %*s", w, "---");
+			if (j) {
+				if (isfinite(r))
+					fprintf(out, " %5.2f  ", r);
+				else
+					fprintf(out, " %7s", "---");
+			}
+		}
+		fputc('\n', out);
+	}
+}

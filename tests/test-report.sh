@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# test-report.sh — isobench-report against its fixtures and output paths.
+#
+#   tests/test-report.sh [PATH/TO/isobench-report]    (default: builds it into a temp dir)
+#
+# Runs every row of tests/fixtures/logs/expected.tsv (file, exit status, verdict substring,
+# extra options) through `isobench-report --check`, then the report, compare, JSON (checked with
+# python3 -m json.tool and a shape check), CSV (column count), SVG (xmllint or xml.etree) paths,
+# and renders the SVG in headless Chromium when it is installed (the PNG must not be blank).
+# Prints "N passed, M failed"; exits 1 on any failure.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+fix=$top/tests/fixtures/logs
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if [[ $# -ge 1 ]]; then
+	bin=$1
+else
+	make -s -C "$top/report" O="$tmp" >/dev/null
+	bin=$tmp/isobench-report
+fi
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); printf 'FAIL: %s\n' "$*"; }
+
+# run EXPECTED_STATUS OUTFILE ARGS... — run the tool, compare its exit status.
+run() {
+	local want=$1 out=$2 rc=0
+	shift 2
+	"$bin" "$@" >"$out" 2>"$out.err" || rc=$?
+	if [[ $rc -ne $want ]]; then
+		bad "isobench-report $* exited $rc, expected $want"
+		return 1
+	fi
+	ok
+}
+
+# contains FILE STRING — fixed-string match.
+contains() {
+	if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks '$2'"; fi
+}
+
+# 1. Fixtures: exit status and verdict line.
+while IFS=$'\t' read -r file want verdict opts; do
+	[[ -z $file || $file == \#* ]] && continue
+	read -r -a extra <<<"${opts:-}"
+	line=$("$bin" --check "${extra[@]}" "$fix/$file" 2>&1 | tail -n 1 || true)
+	rc=0
+	"$bin" --check "${extra[@]}" "$fix/$file" >/dev/null 2>&1 || rc=$?
+	if [[ $rc -ne $want ]]; then
+		bad "$file ${opts:-}: exit $rc, expected $want ($line)"
+	elif [[ $line != *"$verdict"* ]]; then
+		bad "$file ${opts:-}: verdict '$line' lacks '$verdict'"
+	else
+		ok
+	fi
+done <"$fix/expected.tsv"
+
+# Damaged lines are named with their line number, on stderr.
+run 3 "$tmp/flip" --check "$fix/flipped.log" || true
+contains "$tmp/flip.err" "flipped.log:14: damaged record (checksum mismatch), not used"
+
+# 2. The single-run report.
+run 0 "$tmp/one" "$fix/native.log" || true
+contains "$tmp/one" "System Benchmarks Index Values               BASELINE       RESULT    INDEX"
+contains "$tmp/one" "System Benchmarks Index Score (Partial Only)"
+contains "$tmp/one" "hypervisor:  cpuid \"KVMKVMKVM\""
+contains "$tmp/one" "System Call Overhead (getpid)"
+run 1 "$tmp/qemu" "$fix/qemu-tcg.log" || true
+contains "$tmp/qemu" "machine:     QEMU/TCG, 2 CPUs"
+contains "$tmp/qemu" "ERROR nope: unknown test or group"
+contains "$tmp/qemu" "clocksource: hpet"
+
+# 3. Comparison: identical data is within noise; a loaded machine is flagged (exit 4);
+#    a run with ERROR records exits 1 and differing setups warn.
+run 0 "$tmp/same" "$fix/native.log" "$fix/crlf.log" || true
+contains "$tmp/same" "0 beyond noise, 3 within noise"
+run 4 "$tmp/cmp" --label bare,loaded "$fix/native.log" "$fix/native-loaded.log" || true
+contains "$tmp/cmp" "loaded   ratio"
+contains "$tmp/cmp" " *"
+run 1 "$tmp/cmp3" "$fix/native.log" "$fix/native-loaded.log" "$fix/qemu-tcg.log" || true
+contains "$tmp/cmp3" "QEMU/TCG, 2 CPUs"
+contains "$tmp/cmp3" "warning: not comparable: build.version differs"
+run 3 "$tmp/cmpbad" "$fix/native.log" "$fix/flipped.log" || true
+run 2 "$tmp/lab" --label a "$fix/native.log" "$fix/crlf.log" || true
+
+# 4. Usage.
+run 0 "$tmp/help" --help || true
+contains "$tmp/help" "4 comparing: some row differs beyond the runs' noise"
+run 2 "$tmp/noarg" || true
+run 2 "$tmp/badfmt" --format yaml "$fix/native.log" || true
+
+# 5. JSON: valid, and the expected shape.
+run 4 "$tmp/j" --format json "$fix/native.log" "$fix/native-loaded.log" || true
+if python3 -m json.tool "$tmp/j" >/dev/null; then ok; else bad "JSON does not parse"; fi
+if python3 - "$tmp/j" <<'PY'; then ok; else bad "JSON shape"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format"] == "isobench-report/1" and len(d["runs"]) == 2
+r = d["runs"][0]
+assert r["records"][0]["kind"] == "BEGIN" and r["tests"][0]["unit"] == "lps"
+assert all(t["median_ci95_from"] == "samples" for t in r["tests"])
+assert d["comparison"]["flagged"] >= 1 and len(d["comparison"]["rows"]) == 3
+PY
+run 0 "$tmp/jb" --format json-bench "$fix/native.log" || true
+if python3 - "$tmp/jb" <<'PY'; then ok; else bad "json-bench shape"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert isinstance(d, list) and len(d) == 4
+assert all(set(("name", "unit", "value")) <= set(e) for e in d)
+PY
+
+# 6. CSV: RFC 4180, every row 12 columns, records and derived figures present.
+run 1 "$tmp/c" --format csv "$fix/qemu-tcg.log" || true
+if python3 - "$tmp/c" <<'PY'; then ok; else bad "CSV columns"; fi
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert rows[0][0] == "source" and all(len(r) == 12 for r in rows), set(map(len, rows))
+assert any(r[3] == "record" and r[9] == "cpu.model" for r in rows)
+assert any(r[3] == "derived" and r[9] == "median_ci95_lo" for r in rows)
+PY
+
+# 7. SVG: well-formed; rendered by a real browser into a non-blank picture.
+run 4 "$tmp/s" --svg "$tmp/chart.svg" "$fix/native.log" "$fix/native-loaded.log" || true
+if command -v xmllint >/dev/null; then
+	if xmllint --noout "$tmp/chart.svg"; then ok; else bad "SVG not well-formed"; fi
+else
+	if python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$tmp/chart.svg"
+	then ok; else bad "SVG not well-formed"; fi
+fi
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [[ -n $browser ]]; then
+	height=$(grep -o 'height="[0-9]*"' "$tmp/chart.svg" | head -n 1 | tr -dc '0-9')
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--window-size="980,${height:-600}" --screenshot="$tmp/chart.png" \
+		"file://$tmp/chart.svg" \
+		>/dev/null 2>&1 || true
+	stats=$(python3 "$top/tests/png-stats.py" "$tmp/chart.png" 2>/dev/null || echo "0x0 0 0")
+	read -r _ colours dark <<<"$stats"
+	# A blank page has 1 colour; the chart has bars, text and grid (dozens), mostly white.
+	if [[ $colours -ge 20 ]] && awk -v d="$dark" 'BEGIN { exit !(d > 0.2 && d < 40) }'; then
+		ok
+	else
+		bad "chart screenshot looks blank ($stats)"
+	fi
+else
+	echo "skip: no chromium, the SVG is not rendered"
+fi
+
+printf '%d passed, %d failed\n' "$pass" "$fail"
+[[ $fail -eq 0 ]]
