@@ -24,7 +24,8 @@ step() { printf 'build.sh: %s\n' "$*" >&2; }
 PKGS_BUILD=(gcc make bc flex bison libelf-dev libssl-dev xz-utils musl-tools busybox-static
 	linux-source syslinux isolinux syslinux-common syslinux-efi xorriso mtools)
 PKGS_RUN=(qemu-system-x86 ovmf)
-PKGS_TEST=(libcmocka-dev zlib1g-dev libjansson-dev shellcheck cpio)
+PKGS_TEST=(libcmocka-dev zlib1g-dev libjansson-dev shellcheck cpio clang libclang-rt-14-dev
+	libxml2-utils python3 chromium)
 
 ensure_packages() {
 	local missing=() p

@@ -9,7 +9,12 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-30}
-out=${FUZZ_OUT:-$(mktemp -d)}
+if [ -n "${FUZZ_OUT:-}" ]; then
+	out=$FUZZ_OUT
+else
+	out=$(mktemp -d)
+	trap 'rm -rf "$out"' EXIT
+fi
 mkdir -p "$out/corpus" "$out/artifacts"
 make -s -C "$top/report" O="$out" fuzz >/dev/null
 rc=0

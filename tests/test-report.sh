@@ -135,6 +135,8 @@ browser=$(command -v chromium || command -v chromium-browser || true)
 if [[ -n $browser ]]; then
 	height=$(grep -o 'height="[0-9]*"' "$tmp/chart.svg" | head -n 1 | tr -dc '0-9')
 	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$tmp/chromium-profile" \
 		--window-size="980,${height:-600}" --screenshot="$tmp/chart.png" \
 		"file://$tmp/chart.svg" \
 		>/dev/null 2>&1 || true
@@ -147,7 +149,7 @@ if [[ -n $browser ]]; then
 		bad "chart screenshot looks blank ($stats)"
 	fi
 else
-	echo "skip: no chromium, the SVG is not rendered"
+	bad "no chromium: the SVG was not rendered (apt-get install chromium; build.sh test does)"
 fi
 
 printf '%d passed, %d failed\n' "$pass" "$fail"
