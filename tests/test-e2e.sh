@@ -16,6 +16,7 @@ out=${OUT:-$top/out}
 mkdir -p "$top/results"
 log1=$top/results/e2e-iso.log
 log2=$top/results/e2e-direct-bad-input.log
+log3=$top/results/e2e-direct-watchdog.log
 index_tests="dhry2reg whetstone-double execl fstime fsbuffer fsdisk pipe context1 spawn
 shell1 shell8 syscall"
 
@@ -57,5 +58,17 @@ has "$log2" "FAIL test=selftest-stall copies=1 reason=(timeout|stalled)" "stall 
 has "$log2" "RESULT test=pipe copies=1 " "the valid test ran"
 has "$log2" "END records=[0-9]+ results=1 fails=2 skips=0 errors=3 status=ok" "END counts"
 has "$log2" "reboot: Power down" "the guest powered itself off"
+
+# 3. The runner's watchdog: a test stalls past the whole run's budget; PID 1's watchdog says
+#    so and powers off, and qemu/run calls that a crash.
+st=0
+"$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --cpus 1 --log "$log3" \
+	--tests selftest-stall --params "isobench.copies=1 isobench.timeout=60 isobench.watchdog=4" \
+	>"$log3.stdout" 2>"$log3.stderr" || st=$?
+status_is 6 "$st" "watchdog fired: qemu/run reports a crash"
+has "$log3" "FAIL test=watchdog reason=the%20run%20exceeded%20its%204%20s%20budget" \
+	"the watchdog's FAIL record"
+hasnt "$log3" "@isobench/1 [0-9]+ END " "no END: the run did not complete"
+has "$log3" "reboot: Power down" "the watchdog powered the guest off"
 
 finish
