@@ -1,6 +1,7 @@
 /* isobench-report — check isobench console logs and turn them into answers.
  *
  *   isobench-report [--check] [--run N] [--format F] [--svg FILE] [--label A,B,..] LOG [LOG..]
+ *   isobench-report --follow LOG [--pid PID]     live progress while LOG grows
  *
  * One LOG: the run as the classic UnixBench table per pass. Several: side by side, ratios to
  * the first run, noise marks (compare.h), comparability warnings. Details: docs/report.md.
@@ -14,6 +15,7 @@
  * When several apply the first in the order 2, 3, 1, 4 wins. */
 #define _GNU_SOURCE
 #include "csv.h"
+#include "follow.h"
 #include "json.h"
 #include "svg.h"
 #include "text.h"
@@ -48,6 +50,8 @@ static void usage(FILE *f)
 		"                  customSmallerIsBetter lists of {name, unit, value})\n"
 		"  --label A,B,..  column labels, one per LOG (default: from the machine header)\n"
 		"  --svg FILE      also write a chart of the ratios to the first run (log scale)\n"
+		"  --follow        progress while LOG grows: one line per verified record; ends\n"
+		"                  at END, or when --pid PID has exited (qemu/run uses it)\n"
 		"  --help          this text\n"
 		"noise: a cell is ~ when the 95%% CIs of the two medians (from the SAMPLE\n"
 		"  records, warmups excluded) overlap, * when they do not (docs/report.md)\n"
@@ -144,10 +148,13 @@ int main(int argc, char **argv)
 		{"format", required_argument, NULL, 'f'},
 		{"label", required_argument, NULL, 'l'},
 		{"svg", required_argument, NULL, 's'},
+		{"follow", no_argument, NULL, 'F'},
+		{"pid", required_argument, NULL, 'p'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	int check = 0, want = 0, opt;
+	int check = 0, want = 0, opt, follow = 0;
+	long pid = 0;
 	const char *format = "text", *svg = NULL;
 	char *labels[MAX_LOGS + 1], *labelarg = NULL;
 	size_t nlabels = 0;
@@ -181,6 +188,16 @@ int main(int argc, char **argv)
 		case 's':
 			svg = optarg;
 			break;
+		case 'F':
+			follow = 1;
+			break;
+		case 'p':
+			pid = strtol(optarg, &end, 10);
+			if (*end || pid < 1) {
+				fprintf(stderr, "isobench-report: --pid wants a process id\n");
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -190,6 +207,17 @@ int main(int argc, char **argv)
 		}
 	}
 	size_t n = (size_t)(argc - optind);
+	if (follow) {
+		if (n != 1) {
+			fprintf(stderr, "isobench-report: --follow takes one LOG\n");
+			return EXIT_USAGE;
+		}
+		if (follow_log(argv[optind], (pid_t)pid, stdout)) {
+			perror(argv[optind]);
+			return EXIT_INCOMPLETE;
+		}
+		return 0;
+	}
 	if (n < 1 || n > MAX_LOGS) {
 		if (n > MAX_LOGS)
 			fprintf(stderr, "isobench-report: at most %d logs\n", MAX_LOGS);

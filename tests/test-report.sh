@@ -131,6 +131,14 @@ else
 	if python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$tmp/chart.svg"
 	then ok; else bad "SVG not well-formed"; fi
 fi
+# --follow: live progress from verified records only (qemu/run shows it while QEMU runs).
+"$bin" --follow "$fix/native.log" >"$tmp/follow" 2>&1
+if grep -Eq '^\[1/[0-9]+\] .*copies=1$' "$tmp/follow" && grep -q '^END results=3 ' "$tmp/follow"
+then ok; else bad "--follow progress on native.log"; fi
+"$bin" --follow "$fix/flipped.log" >"$tmp/follow" 2>&1
+if grep -q 'line 14: damaged record (checksum mismatch)' "$tmp/follow"; then ok; else
+	bad "--follow reports a damaged record"; fi
+
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [[ -n $browser ]]; then
 	height=$(grep -o 'height="[0-9]*"' "$tmp/chart.svg" | head -n 1 | tr -dc '0-9')
