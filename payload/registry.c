@@ -14,6 +14,12 @@ extern const struct bench
 	/* extra */
 	bench_getpid, bench_dupclose, bench_exec, bench_fsread_1024, bench_fsread_256,
 	bench_fsread_4096, bench_fswrite_1024, bench_fswrite_256, bench_fswrite_4096;
+extern const struct bench
+	/* probes: where virtualization costs (payload/bench/clock.c) */
+	bench_clock_monotonic, bench_clock_monotonic_raw, bench_clock_monotonic_coarse,
+	bench_clock_realtime, bench_clock_realtime_coarse, bench_clock_boottime,
+	bench_clock_gettimeofday, bench_clock_time, bench_clock_syscall, bench_clock_rdtsc,
+	bench_clock_rdtscp;
 
 const struct bench *const bench_registry[] = {
 	&bench_dhry2reg,
@@ -38,6 +44,18 @@ const struct bench *const bench_registry[] = {
 	&bench_fswrite_1024,
 	&bench_fswrite_256,
 	&bench_fswrite_4096,
+
+	&bench_clock_monotonic,
+	&bench_clock_monotonic_raw,
+	&bench_clock_monotonic_coarse,
+	&bench_clock_realtime,
+	&bench_clock_realtime_coarse,
+	&bench_clock_boottime,
+	&bench_clock_gettimeofday,
+	&bench_clock_time,
+	&bench_clock_syscall,
+	&bench_clock_rdtsc,
+	&bench_clock_rdtscp,
 	NULL,
 };
 
