@@ -23,7 +23,10 @@ extern const struct bench
 	/* payload/bench/vmexit.c */
 	bench_vmexit_cpuid, bench_vmexit_rdtsc, bench_vmexit_rdtscp, bench_vmexit_pause,
 	bench_vmexit_pagefault, bench_vmexit_shootdown, bench_vmexit_wake_samecpu,
-	bench_vmexit_wake_crosscpu, bench_vmexit_nanosleep_50us, bench_vmexit_nanosleep_1ms;
+	bench_vmexit_wake_crosscpu, bench_vmexit_nanosleep_50us, bench_vmexit_nanosleep_1ms,
+	/* payload/bench/sockwrite.c */
+	bench_sockwrite_64, bench_sockwrite_512, bench_sockwrite_4096, bench_sockwrite_paced,
+	bench_sockwrite_paced_samecpu, bench_sockwrite_paced_crosscpu;
 
 const struct bench *const bench_registry[] = {
 	&bench_dhry2reg,
@@ -70,6 +73,12 @@ const struct bench *const bench_registry[] = {
 	&bench_vmexit_wake_crosscpu,
 	&bench_vmexit_nanosleep_50us,
 	&bench_vmexit_nanosleep_1ms,
+	&bench_sockwrite_64,
+	&bench_sockwrite_512,
+	&bench_sockwrite_4096,
+	&bench_sockwrite_paced,
+	&bench_sockwrite_paced_samecpu,
+	&bench_sockwrite_paced_crosscpu,
 	NULL,
 };
 
