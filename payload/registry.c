@@ -26,7 +26,9 @@ extern const struct bench
 	bench_vmexit_wake_crosscpu, bench_vmexit_nanosleep_50us, bench_vmexit_nanosleep_1ms,
 	/* payload/bench/sockwrite.c */
 	bench_sockwrite_64, bench_sockwrite_512, bench_sockwrite_4096, bench_sockwrite_paced,
-	bench_sockwrite_paced_samecpu, bench_sockwrite_paced_crosscpu;
+	bench_sockwrite_paced_samecpu, bench_sockwrite_paced_crosscpu,
+	/* payload/bench/tbench.c */
+	bench_tbench_1, bench_tbench_n;
 
 const struct bench *const bench_registry[] = {
 	&bench_dhry2reg,
@@ -79,6 +81,8 @@ const struct bench *const bench_registry[] = {
 	&bench_sockwrite_paced,
 	&bench_sockwrite_paced_samecpu,
 	&bench_sockwrite_paced_crosscpu,
+	&bench_tbench_1,
+	&bench_tbench_n,
 	NULL,
 };
 
