@@ -20,11 +20,15 @@
  *
  * One loop = 10^6 bytes of payload (ReadX + WriteX data, what tbench's MB/s counts), so the
  * value is MB/s (BENCH_RATE, per_loop 1) whatever the load: run(iters) adds iters x 10^6
- * bytes to a shared budget and wakes the clients; each client claims an operation's payload
- * from the budget before doing it and stops when the budget is spent; run() returns when all
- * clients have stopped. The last operations overshoot the budget by at most one op per
- * client; the overshoot is carried (as a negative budget) into the next loop, so nothing is
- * counted twice or lost. Clients idle between calls to run(), never outside a measured batch.
+ * bytes to a shared budget and bumps a generation counter the clients watch; each client
+ * claims an operation's payload from the budget before doing it and stops when the budget
+ * is spent; run() returns when all clients have stopped (one byte each on a pipe). The last
+ * operations overshoot the budget by at most one op per client; the overshoot is carried (as
+ * a negative budget) into the next loop, so nothing is counted twice or lost. Clients never
+ * work outside a measured batch. Between batches they spin on the counter for up to 50 ms,
+ * then sleep on it (futex): a client woken by the coordinator at every batch is pulled to
+ * the coordinator's CPU (wake-affine), away from its server handler, so placement would
+ * follow the harness rather than the load.
  *
  * Extras per sample (all clients): ops_per_s, p50_ns / p99_ns / max_ns (latency of one
  * exchange; each client reads the clock around every exchange — that is a latency
@@ -37,7 +41,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -48,13 +51,18 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TB_SYNTH_OPS 100000
 #define TB_SYNTH_SEED 1
 #define TB_MAX_CLIENTS 256
 #define TB_IO_TIMEOUT_S 30
+#define FUTEX_WAIT 0		/* <linux/futex.h>, which musl-gcc does not ship */
+#define FUTEX_WAKE 1
+#define TB_SPIN_NS 50000000u	/* clients spin this long between batches before sleeping */
 
 struct tb_client_shm {
 	struct lathist h;
@@ -64,6 +72,9 @@ struct tb_client_shm {
 
 struct tb_shared {
 	_Atomic int64_t budget;		/* payload bytes still to do in this run() */
+	_Atomic uint32_t gen;		/* +1 per run(): clients start on a change (futex word) */
+	_Atomic int waiters;		/* clients asleep on gen */
+	_Atomic int quit;		/* teardown: clients exit on the next gen */
 	struct tb_client_shm c[];
 };
 
@@ -73,7 +84,6 @@ struct tb_state {
 	size_t shsize;
 	int nclients;
 	pid_t server, client[TB_MAX_CLIENTS];
-	int go[TB_MAX_CLIENTS];		/* coordinator -> client: one byte per run() */
 	int done;			/* clients -> coordinator: one byte each when spent */
 	/* per-sample */
 	struct lathist merged, snap;
@@ -187,13 +197,38 @@ static int exchange(int fd, char *buf, const struct tb_op *o)
 	return 0;
 }
 
-static void client(struct tb_state *s, int id, const struct sockaddr_in *sa, int go)
+/* Wait until the coordinator bumps gen past *seen: spin first (TB_SPIN_NS), then sleep on
+ * the futex. Spinning keeps clients off the wake-up path between batches: a client woken by
+ * the coordinator is pulled to the coordinator's CPU (wake-affine), away from its server
+ * handler, and the batch then runs with client and handler placed by the coordinator rather
+ * than by the load. Returns 1 when told to quit (teardown). */
+static int wait_gen(struct tb_shared *sh, uint32_t *seen)
+{
+	uint64_t t0 = probe_now();
+
+	for (unsigned i = 1;; i++) {
+		uint32_t g = atomic_load_explicit(&sh->gen, memory_order_acquire);
+		if (g != *seen) {
+			*seen = g;
+			return atomic_load(&sh->quit);
+		}
+		if (i % 1024)
+			__asm__ volatile("pause" ::: "memory");
+		else if (probe_now() - t0 > TB_SPIN_NS) {
+			atomic_fetch_add(&sh->waiters, 1);
+			struct timespec ts = {1, 0};
+			syscall(SYS_futex, &sh->gen, FUTEX_WAIT, g, &ts, NULL, 0);
+			atomic_fetch_sub(&sh->waiters, 1);
+		}
+	}
+}
+
+static void client(struct tb_state *s, int id, const struct sockaddr_in *sa)
 {
 	struct tb_client_shm *me = &s->sh->c[id];
 	char *buf = calloc(1, s->ld.max_req > s->ld.max_rep ? s->ld.max_req : s->ld.max_rep);
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	size_t next = 0;
-	char c;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (!buf || fd < 0 || connect(fd, (const struct sockaddr *)sa, sizeof *sa)) {
@@ -201,7 +236,9 @@ static void client(struct tb_state *s, int id, const struct sockaddr_in *sa, int
 		_exit(1);
 	}
 	io_timeouts(fd);
-	while (read(go, &c, 1) == 1) {
+	for (uint32_t seen = 0;;) {
+		if (wait_gen(s->sh, &seen))
+			_exit(0);
 		for (;;) {
 			const struct tb_op *o = &s->ld.ops[next];
 			if (atomic_load_explicit(&s->sh->budget, memory_order_relaxed) <= 0)
@@ -278,25 +315,17 @@ static int tb_setup(struct bench_ctx *ctx, int nclients)
 		server(lst, bufsize);
 	close(lst);
 
-	if (pipe2(donep, O_CLOEXEC))
+	if (pipe(donep))
 		return -errno;
 	s->done = donep[1];
 	for (int i = 0; i < nclients; i++) {
-		int gp[2];
-		if (pipe2(gp, O_CLOEXEC))
-			return -errno;
 		s->client[i] = fork();
 		if (s->client[i] < 0)
 			return -errno;
 		if (s->client[i] == 0) {
 			close(donep[0]);
-			close(gp[1]);
-			for (int j = 0; j < i; j++)
-				close(s->go[j]);
-			client(s, i, &sa, gp[0]);
+			client(s, i, &sa);
 		}
-		close(gp[0]);
-		s->go[i] = gp[1];
 	}
 	close(donep[1]);
 	s->done = donep[0];
@@ -352,9 +381,9 @@ static int tb_run(struct bench_ctx *ctx, uint64_t iters)
 		s->t_s0 = probe_now();
 	}
 	atomic_fetch_add(&s->sh->budget, (int64_t)(iters * 1000000u));
-	for (int i = 0; i < s->nclients; i++)
-		if (write(s->go[i], "g", 1) != 1)
-			return -EPIPE;
+	atomic_fetch_add_explicit(&s->sh->gen, 1, memory_order_release);
+	if (atomic_load(&s->sh->waiters))
+		syscall(SYS_futex, &s->sh->gen, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
 	for (int left = s->nclients; left > 0;) {
 		struct pollfd p = {.fd = s->done, .events = POLLIN};
 		char buf[TB_MAX_CLIENTS];
@@ -387,11 +416,14 @@ static void tb_teardown(struct bench_ctx *ctx)
 {
 	struct tb_state *s = ctx->state;
 
+	if (s->sh) {
+		atomic_store(&s->sh->quit, 1);
+		atomic_fetch_add(&s->sh->gen, 1);
+		syscall(SYS_futex, &s->sh->gen, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+	}
 	for (int i = 0; i < s->nclients; i++)
-		if (s->client[i] > 0) {
-			close(s->go[i]);
+		if (s->client[i] > 0)
 			waitpid(s->client[i], NULL, 0);
-		}
 	if (s->server > 0) {
 		kill(s->server, SIGTERM);
 		waitpid(s->server, NULL, 0);
