@@ -41,11 +41,13 @@ static void usage(FILE *f)
 
 static void list_tests(void)
 {
-	printf("%-18s %-7s %-6s %10s  %s\n", "TEST", "GROUP", "UNIT", "BASELINE", "TITLE");
+	printf("%-24s %-8s %-6s %9s  %s\n", "TEST", "GROUP", "UNIT", "BASELINE", "TITLE");
 	for (int i = 0; bench_registry[i]; i++) {
 		const struct bench *b = bench_registry[i];
-		printf("%-18s %-7s %-6s %10.1f  %s\n", b->name, b->group, b->unit, b->baseline,
-		       b->title);
+		char base[24] = "-";
+		if (b->baseline > 0)
+			snprintf(base, sizeof base, "%.1f", b->baseline);
+		printf("%-24s %-8s %-6s %9s  %s\n", b->name, b->group, b->unit, base, b->title);
 	}
 	printf("\nGroups: index (UnixBench's index tests), extra, probes, all (all but selftest).\n");
 }

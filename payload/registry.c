@@ -13,7 +13,23 @@ extern const struct bench
 	bench_syscall,
 	/* extra */
 	bench_getpid, bench_dupclose, bench_exec, bench_fsread_1024, bench_fsread_256,
-	bench_fsread_4096, bench_fswrite_1024, bench_fswrite_256, bench_fswrite_4096,
+	bench_fsread_4096, bench_fswrite_1024, bench_fswrite_256, bench_fswrite_4096;
+extern const struct bench
+	/* probes: where virtualization costs (payload/bench/clock.c) */
+	bench_clock_monotonic, bench_clock_monotonic_raw, bench_clock_monotonic_coarse,
+	bench_clock_realtime, bench_clock_realtime_coarse, bench_clock_boottime,
+	bench_clock_gettimeofday, bench_clock_time, bench_clock_syscall, bench_clock_rdtsc,
+	bench_clock_rdtscp,
+	/* payload/bench/vmexit.c */
+	bench_vmexit_cpuid, bench_vmexit_rdtsc, bench_vmexit_rdtscp, bench_vmexit_pause,
+	bench_vmexit_pagefault, bench_vmexit_shootdown, bench_vmexit_wake_samecpu,
+	bench_vmexit_wake_crosscpu, bench_vmexit_nanosleep_50us, bench_vmexit_nanosleep_1ms,
+	/* payload/bench/sockwrite.c */
+	bench_sockwrite_64, bench_sockwrite_512, bench_sockwrite_4096, bench_sockwrite_paced,
+	bench_sockwrite_paced_samecpu, bench_sockwrite_paced_crosscpu,
+	/* payload/bench/tbench.c */
+	bench_tbench_1, bench_tbench_n;
+extern const struct bench
 	/* selftest: misbehave on purpose; only when named (runner.c keeps them out of "all") */
 	bench_selftest_crash, bench_selftest_stall, bench_selftest_skip, bench_selftest_error;
 
@@ -40,6 +56,36 @@ const struct bench *const bench_registry[] = {
 	&bench_fswrite_1024,
 	&bench_fswrite_256,
 	&bench_fswrite_4096,
+
+	&bench_clock_monotonic,
+	&bench_clock_monotonic_raw,
+	&bench_clock_monotonic_coarse,
+	&bench_clock_realtime,
+	&bench_clock_realtime_coarse,
+	&bench_clock_boottime,
+	&bench_clock_gettimeofday,
+	&bench_clock_time,
+	&bench_clock_syscall,
+	&bench_clock_rdtsc,
+	&bench_clock_rdtscp,
+	&bench_vmexit_cpuid,
+	&bench_vmexit_rdtsc,
+	&bench_vmexit_rdtscp,
+	&bench_vmexit_pause,
+	&bench_vmexit_pagefault,
+	&bench_vmexit_shootdown,
+	&bench_vmexit_wake_samecpu,
+	&bench_vmexit_wake_crosscpu,
+	&bench_vmexit_nanosleep_50us,
+	&bench_vmexit_nanosleep_1ms,
+	&bench_sockwrite_64,
+	&bench_sockwrite_512,
+	&bench_sockwrite_4096,
+	&bench_sockwrite_paced,
+	&bench_sockwrite_paced_samecpu,
+	&bench_sockwrite_paced_crosscpu,
+	&bench_tbench_1,
+	&bench_tbench_n,
 
 	&bench_selftest_crash,
 	&bench_selftest_stall,

@@ -1,0 +1,129 @@
+/* probe_util.c — see probe_util.h. */
+#define _GNU_SOURCE
+#include "probe_util.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+static unsigned lh_index(uint64_t v)
+{
+	if (v < LH_SUB)
+		return (unsigned)v;
+	unsigned e = 63u - (unsigned)__builtin_clzll(v);	/* >= 4 */
+	if (e > 40)
+		return LH_BUCKETS - 1;
+	unsigned sub = (unsigned)(v >> (e - 4)) & (LH_SUB - 1);
+	return (e - 3) * LH_SUB + sub;
+}
+
+/* [lo, hi) of bucket i */
+static void lh_bounds(unsigned i, uint64_t *lo, uint64_t *hi)
+{
+	if (i < LH_SUB) {
+		*lo = i;
+		*hi = i + 1;
+		return;
+	}
+	unsigned e = i / LH_SUB + 3, sub = i % LH_SUB;
+	*lo = ((uint64_t)LH_SUB + sub) << (e - 4);
+	*hi = *lo + (1ull << (e - 4));
+}
+
+void lh_add(struct lathist *h, uint64_t ns)
+{
+	__atomic_fetch_add(&h->n[lh_index(ns)], 1, __ATOMIC_RELAXED);
+	uint64_t m = __atomic_load_n(&h->max, __ATOMIC_RELAXED);
+	if (ns > m)
+		__atomic_store_n(&h->max, ns, __ATOMIC_RELAXED);
+}
+
+void lh_snapshot(const struct lathist *h, struct lathist *snap)
+{
+	for (unsigned i = 0; i < LH_BUCKETS; i++)
+		snap->n[i] = __atomic_load_n(&h->n[i], __ATOMIC_RELAXED);
+	snap->max = __atomic_load_n(&h->max, __ATOMIC_RELAXED);
+}
+
+static uint64_t count_of(const struct lathist *h, const struct lathist *snap, unsigned i)
+{
+	uint64_t c = __atomic_load_n(&h->n[i], __ATOMIC_RELAXED);
+	uint64_t s = snap ? snap->n[i] : 0;
+	return c > s ? c - s : 0;
+}
+
+uint64_t lh_pct(const struct lathist *h, const struct lathist *snap, double p, uint64_t *count)
+{
+	uint64_t total = 0, acc = 0, lo, hi;
+
+	for (unsigned i = 0; i < LH_BUCKETS; i++)
+		total += count_of(h, snap, i);
+	if (count)
+		*count = total;
+	if (!total)
+		return 0;
+	uint64_t rank = (uint64_t)(p / 100.0 * (double)total);
+	if (rank >= total)
+		rank = total - 1;
+	for (unsigned i = 0; i < LH_BUCKETS; i++) {
+		acc += count_of(h, snap, i);
+		if (acc > rank) {
+			lh_bounds(i, &lo, &hi);
+			return lo + (hi - lo) / 2;
+		}
+	}
+	return 0;
+}
+
+uint64_t lh_max(const struct lathist *h, const struct lathist *snap)
+{
+	uint64_t lo, hi, m = __atomic_load_n(&h->max, __ATOMIC_RELAXED);
+
+	for (unsigned i = LH_BUCKETS; i-- > 0;)
+		if (count_of(h, snap, i)) {
+			lh_bounds(i, &lo, &hi);
+			return hi - 1 < m ? hi - 1 : m;
+		}
+	return 0;
+}
+
+uint64_t probe_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int probe_two_cpus(int cpu[2])
+{
+	cpu_set_t set;
+	int n = 0;
+
+	if (sched_getaffinity(0, sizeof set, &set))
+		return 0;
+	for (int i = 0; i < CPU_SETSIZE && n < 2; i++)
+		if (CPU_ISSET(i, &set))
+			cpu[n++] = i;
+	return n;
+}
+
+int probe_pin(int pid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(pid, sizeof set, &set) ? -errno : 0;
+}
+
+int probe_has_rdtscp(void)
+{
+	uint32_t r[4];
+
+	probe_cpuid(0x80000000u, 0, r);
+	if (r[0] < 0x80000001u)
+		return 0;
+	probe_cpuid(0x80000001u, 0, r);
+	return (r[3] >> 27) & 1;
+}

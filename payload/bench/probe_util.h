@@ -1,0 +1,68 @@
+/* probe_util.h — shared helpers of the `probes` group (not a test itself).
+ *
+ * - A log-linear latency histogram (16 sub-buckets per power of two, ~6% resolution, 0 ns ..
+ *   2^40 ns) whose counters may live in shared memory and be written by another process
+ *   (relaxed atomics). Percentiles of an interval are taken from the difference of two
+ *   cumulative snapshots, so the writer never has to reset it.
+ * - Per-sample bookkeeping: the harness resets ctx->nextra to 0 before the first batch of
+ *   every sample, so `probe_new_sample(ctx)` (nextra == 0) tells a test that a new sample
+ *   has begun; tests then restart their per-sample accumulators and re-emit their extras
+ *   after every batch (the harness keeps the values of the last bench_extra() call).
+ * - rdtsc/rdtscp/cpuid wrappers (asm volatile, so never optimized away), CPU pinning and
+ *   timer-slack helpers. */
+#ifndef ISOBENCH_PROBE_UTIL_H
+#define ISOBENCH_PROBE_UTIL_H
+
+#include "../bench.h"
+
+#include <stdint.h>
+
+#define LH_SUB 16
+#define LH_BUCKETS (38 * LH_SUB)
+
+struct lathist {
+	uint64_t n[LH_BUCKETS];	/* cumulative counts; written with relaxed atomics */
+	uint64_t max;		/* largest value ever added */
+};
+
+void lh_add(struct lathist *h, uint64_t ns);
+/* Copy the counts (for a later interval = now - snapshot). */
+void lh_snapshot(const struct lathist *h, struct lathist *snap);
+/* Percentile p (0..100) of the values added since `snap` (NULL: since the start); returns
+ * the bucket's midpoint in ns, 0 when empty. *count receives the number of values. */
+uint64_t lh_pct(const struct lathist *h, const struct lathist *snap, double p, uint64_t *count);
+/* Largest value in the interval (bucket upper bound, capped by the true max). */
+uint64_t lh_max(const struct lathist *h, const struct lathist *snap);
+
+static inline int probe_new_sample(const struct bench_ctx *ctx)
+{
+	return ctx->nextra == 0;
+}
+
+static inline uint64_t probe_rdtsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline uint64_t probe_rdtscp(void)
+{
+	uint32_t lo, hi, aux;
+	__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline void probe_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+	__asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
+			 : "a"(leaf), "c"(sub));
+}
+
+uint64_t probe_now(void);		/* CLOCK_MONOTONIC ns */
+/* The first two CPUs of this process's affinity mask; returns how many it found (0..2). */
+int probe_two_cpus(int cpu[2]);
+int probe_pin(int pid, int cpu);	/* 0 or -errno; pid 0 = caller */
+int probe_has_rdtscp(void);
+
+#endif
