@@ -69,8 +69,11 @@ uint64_t lh_pct(const struct lathist *h, const struct lathist *snap, double p, u
 	for (unsigned i = 0; i < LH_BUCKETS; i++) {
 		acc += count_of(h, snap, i);
 		if (acc > rank) {
+			/* The bucket's midpoint, but never above the interval's largest value. */
+			uint64_t mid, max = lh_max(h, snap);
 			lh_bounds(i, &lo, &hi);
-			return lo + (hi - lo) / 2;
+			mid = lo + (hi - lo) / 2;
+			return mid < max ? mid : max;
 		}
 	}
 	return 0;

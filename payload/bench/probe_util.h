@@ -29,7 +29,8 @@ void lh_add(struct lathist *h, uint64_t ns);
 /* Copy the counts (for a later interval = now - snapshot). */
 void lh_snapshot(const struct lathist *h, struct lathist *snap);
 /* Percentile p (0..100) of the values added since `snap` (NULL: since the start); returns
- * the bucket's midpoint in ns, 0 when empty. *count receives the number of values. */
+ * the bucket's midpoint in ns capped at lh_max() (a percentile never exceeds the maximum),
+ * 0 when empty. *count receives the number of values. */
 uint64_t lh_pct(const struct lathist *h, const struct lathist *snap, double p, uint64_t *count);
 /* Largest value in the interval (bucket upper bound, capped by the true max). */
 uint64_t lh_max(const struct lathist *h, const struct lathist *snap);
