@@ -45,9 +45,11 @@ struct bench {
 	double per_loop;	/* units per loop (RATE) or loops per operation (TIME) */
 	double baseline;	/* UnixBench index baseline (SPARCstation 20-61), 0 if none */
 	int max_copies;		/* 0: any; 1: a single-copy test */
-	/* If set, a sample's value is this extra of copy 0 (e.g. "p50_late_ns") instead of
-	 * the rate or time derived from loops and ns; unit and aggregation stay as declared. */
+	/* If set, a sample's value is this extra of copy 0 (e.g. "p50_late_ns") times
+	 * value_scale (0 means 1) instead of the rate or time derived from loops and ns; then
+	 * kind only says which way is better (RATE: higher, TIME: lower). */
 	const char *value_extra;
+	double value_scale;
 	int (*setup)(struct bench_ctx *);
 	int (*run)(struct bench_ctx *, uint64_t iters);
 	void (*teardown)(struct bench_ctx *);

@@ -169,7 +169,8 @@ static double sample_value(const struct bench *b, const struct slot *s, int copi
 	if (b->value_extra) {
 		for (int e = 0; e < s[0].nextra; e++)
 			if (!strcmp(s[0].extra_key[e], b->value_extra))
-				return (double)s[0].extra_val[e];
+				return (double)s[0].extra_val[e] *
+				       (b->value_scale > 0 ? b->value_scale : 1);
 		return 0;	/* missing: summarize() rejects it, the test FAILs */
 	}
 	for (int c = 0; c < copies; c++) {

@@ -295,6 +295,11 @@ static void print_tables(const struct params *p, int pass)
 			out_text("%-44.44s %14s       (%s)\n", o->b->title,
 				 o->state == 2 ? "SKIP" : "FAIL", o->why);
 	}
+	int any_index = 0;
+	for (int i = 0; i < nresults; i++)
+		any_index |= results[i].copies == copies && results[i].b->baseline > 0;
+	if (!any_index)
+		return;
 	/* UnixBench's layout: "%-40s%13.1f%13.1f%9.1f", 75 columns. */
 	out_text("\nSystem Benchmarks Index Values               BASELINE       RESULT    INDEX\n");
 	for (int i = 0; i < nresults; i++) {
@@ -320,8 +325,6 @@ static void print_tables(const struct params *p, int pass)
 			 partial ? "System Benchmarks Index Score (Partial Only)"
 				 : "System Benchmarks Index Score",
 			 10 * __builtin_exp(s / nidx));
-	} else {
-		out_text("System Benchmarks Index Score: no index test ran\n");
 	}
 	out_text("\n");
 }
