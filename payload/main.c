@@ -10,6 +10,7 @@
 #include "out.h"
 #include "params.h"
 #include "runner.h"
+#include "version.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -18,9 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef ISOBENCH_VERSION
-#define ISOBENCH_VERSION "unknown"
-#endif
 
 static void usage(FILE *f)
 {
@@ -101,7 +99,7 @@ int main(int argc, char **argv)
 			list_tests();
 			return 0;
 		case 'V':
-			printf("isobench %s\n", ISOBENCH_VERSION);
+			printf("isobench %s\n", isobench_version);
 			return 0;
 		case 'h':
 			usage(stdout);

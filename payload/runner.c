@@ -6,6 +6,7 @@
 #include "out.h"
 #include "record.h"
 #include "sysinfo.h"
+#include "version.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,9 +20,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef ISOBENCH_VERSION
-#define ISOBENCH_VERSION "unknown"
-#endif
 
 /* UnixBench's System Benchmarks Index has 12 tests; fewer results make a Partial Index. */
 #define UNIXBENCH_INDEX_TESTS 12
@@ -282,7 +280,7 @@ static void print_tables(const struct params *p, int pass)
 	double ratios[MAX_SEL];
 
 	out_text("\n========================================================================\n");
-	out_text("   isobench %s: %d cop%s, suite %s\n\n", ISOBENCH_VERSION, copies,
+	out_text("   isobench %s: %d cop%s, suite %s\n\n", isobench_version, copies,
 		 copies == 1 ? "y" : "ies", suite_name(p->suite));
 	for (int i = 0; i < nresults; i++) {
 		struct outcome *o = &results[i];
@@ -348,7 +346,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 			rnd[3], rnd[4], rnd[5], rnd[6], rnd[7]);
 	else
 		rec_fmt(&b, "run", "%016llx", (unsigned long long)now_ns());
-	rec_str(&b, "version", ISOBENCH_VERSION);
+	rec_str(&b, "version", isobench_version);
 	rec_str(&b, "mode", cfg->mode);
 	out_record(&b);
 	for (int i = 0; i < cfg->npending; i++) {

@@ -1,6 +1,7 @@
 /* sysinfo.c — see sysinfo.h. */
 #define _GNU_SOURCE
 #include "sysinfo.h"
+#include "version.h"
 #include "crc32.h"
 #include "out.h"
 
@@ -14,12 +15,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#ifndef ISOBENCH_VERSION
-#define ISOBENCH_VERSION "unknown"
-#endif
-#ifndef ISOBENCH_CFLAGS
-#define ISOBENCH_CFLAGS "unknown"
-#endif
 
 /* Read a small file's first line (without newline) into out; "" if unreadable. */
 static void read_line(const char *path, char *out, size_t cap)
@@ -168,9 +163,9 @@ void sysinfo_emit(const struct params *p, const char *mode)
 	int ok;
 
 	rec_begin(&b, "INFO");
-	rec_str(&b, "build.version", ISOBENCH_VERSION);
+	rec_str(&b, "build.version", isobench_version);
 	rec_str(&b, "build.cc", "gcc " __VERSION__);
-	rec_str(&b, "build.cflags", ISOBENCH_CFLAGS);
+	rec_str(&b, "build.cflags", isobench_cflags);
 	rec_str(&b, "image.identity", p->image[0] ? p->image : "-");
 	rec_str(&b, "run.mode", mode);
 	rec_str(&b, "run.suite", suite_name(p->suite));
