@@ -139,6 +139,16 @@ then ok; else bad "--follow progress on native.log"; fi
 if grep -q 'line 14: damaged record (checksum mismatch)' "$tmp/follow"; then ok; else
 	bad "--follow reports a damaged record"; fi
 
+# report/variability.sh: the same log twice has CV 0 for every test; a broken log stops it.
+ISOBENCH_REPORT=$bin "$top/report/variability.sh" "$fix/native.log" "$fix/native.log" \
+	>"$tmp/var" 2>&1 || true
+if [[ $(grep -c ' x1 ' "$tmp/var") -ge 3 ]] && ! awk 'NR > 1 && $4 != "0.00" { bad = 1 } END { exit bad }' "$tmp/var"
+then ok; else bad "variability.sh on one log twice: $(head -3 "$tmp/var" | tr '\n' '|')"; fi
+vrc=0
+ISOBENCH_REPORT=$bin "$top/report/variability.sh" "$fix/native.log" "$fix/cut-last-line.log" \
+	>/dev/null 2>&1 || vrc=$?
+if [[ $vrc -eq 3 ]]; then ok; else bad "variability.sh with an incomplete log: status $vrc, want 3"; fi
+
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [[ -n $browser ]]; then
 	height=$(grep -o 'height="[0-9]*"' "$tmp/chart.svg" | head -n 1 | tr -dc '0-9')
