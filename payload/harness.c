@@ -386,10 +386,20 @@ int harness_test(const struct bench *b, int copies_in, const struct params *p,
 						k ? "," : "", (unsigned long long)sh->slot[k].ns);
 		rec_str(&rb, "ns", list);
 		rec_u64(&rb, "steal_ticks", steal1 - steal0);
+		rec_u64(&rb, "batch", batch);
 		for (int e = 0; e < sh->slot[0].nextra; e++)
 			rec_i64(&rb, sh->slot[0].extra_key[e], sh->slot[0].extra_val[e]);
 		send_body(fd, &rb);
 
+		/* Keep a batch near a tenth of a sample when the machine's speed drifts (load,
+		 * frequency): a batch is the granularity at which the copies notice the stop. */
+		if (sh->slot[0].loops) {
+			uint64_t per_batch = sh->slot[0].ns / (sh->slot[0].loops / batch);
+			if (per_batch > 2 * target || per_batch < target / 2) {
+				uint64_t nb = per_batch ? batch * target / per_batch : batch * 2;
+				batch = nb ? nb : 1;
+			}
+		}
 		if (i < 0)
 			continue;
 		values[n++] = sample_value(b, sh->slot, copies);
@@ -420,7 +430,7 @@ int harness_test(const struct bench *b, int copies_in, const struct params *p,
 	rec_dbl(&rb, "min", sm.min, 3);
 	rec_dbl(&rb, "max", sm.max, 3);
 	rec_dbl(&rb, "ci95_pct", sm.ci_half_pct, 2);
-	rec_u64(&rb, "batch", batch);
+	rec_str(&rb, "converged", sm.ci_half_pct <= p->target_ci_pct ? "1" : "0");
 	if (b->baseline > 0) {
 		rec_dbl(&rb, "baseline", b->baseline, 1);
 		rec_dbl(&rb, "index", sm.unixbench / b->baseline * 10, 1);

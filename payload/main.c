@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 
@@ -26,11 +27,15 @@ static void usage(FILE *f)
 		"usage: isobench [options]\n"
 		"Runs isobench's tests natively and prints records and tables to stdout.\n"
 		"As PID 1 (the image's /init) it reads the same parameters from /proc/cmdline\n"
-		"as isobench.KEY=VALUE words.\n\n"
+		"as isobench.KEY=VALUE words. On a host a bad option, value or test name is a\n"
+		"usage error (exit 2); in the image it is an ERROR record and the run goes on.\n"
+		"Records and tables go to stdout; progress also goes to stderr when stdout is\n"
+		"not a terminal.\n\n"
 		"  --list              list tests and groups, then exit\n"
 		"  --KEY VALUE         set a parameter (table below), e.g. --suite quick\n"
 		"  --param KEY=VALUE   the same, in command-line form\n"
-		"  --tmpdir DIR        where tests make their files (default $TMPDIR or /tmp)\n"
+		"  --tmpdir DIR        where tests make their files (default: $TMPDIR, else\n"
+		"                      /dev/shm if it is a tmpfs like the image's, else /tmp)\n"
 		"  --version, --help\n\nParameters:\n");
 	for (int i = 0; param_table[i].key; i++)
 		fprintf(f, "  %-10s %-24s %s\n", param_table[i].key, param_table[i].values,
@@ -48,6 +53,20 @@ static void list_tests(void)
 		printf("%-24s %-8s %-6s %9s  %s\n", b->name, b->group, b->unit, base, b->title);
 	}
 	printf("\nGroups: index (UnixBench's index tests), extra, probes, all (all but selftest).\n");
+}
+
+/* Where tests make their files on a host: $TMPDIR if set, else /dev/shm when it is a tmpfs
+ * (the image's file tests run on tmpfs, so the native column matches), else /tmp. */
+static const char *default_tmpdir(void)
+{
+	struct statfs sf;
+
+	if (getenv("TMPDIR") && *getenv("TMPDIR"))
+		return getenv("TMPDIR");
+	if (statfs("/dev/shm", &sf) == 0 && sf.f_type == 0x01021994 /* TMPFS_MAGIC */ &&
+	    access("/dev/shm", W_OK) == 0)
+		return "/dev/shm";
+	return "/tmp";
 }
 
 /* "--execl-child N": the execl test's re-exec chain; must run before anything else. */
@@ -91,7 +110,7 @@ int main(int argc, char **argv)
 
 	params_init(&p);
 	cfg.mode = "host";
-	cfg.tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	cfg.tmpdir = default_tmpdir();
 	while ((opt = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
 		char err[160], kv[1200], *eq;
 		switch (opt) {
@@ -117,14 +136,18 @@ int main(int argc, char **argv)
 			*eq = 0;
 			if (!strncmp(kv, "isobench.", 9))
 				memmove(kv, kv + 9, strlen(kv + 9) + 1);
-			if (params_set(&p, kv, eq + 1, err, sizeof err))
-				runner_pending_error(&cfg, kv, eq + 1, err);
+			if (params_set(&p, kv, eq + 1, err, sizeof err)) {
+				fprintf(stderr, "isobench: --param %s=%s: %s\n", kv, eq + 1, err);
+				return 2;
+			}
 			break;
 		default:
 			if (opt >= 1000) {
 				const char *key = param_table[opt - 1000].key;
-				if (params_set(&p, key, optarg, err, sizeof err))
-					runner_pending_error(&cfg, key, optarg, err);
+				if (params_set(&p, key, optarg, err, sizeof err)) {
+					fprintf(stderr, "isobench: --%s %s: %s\n", key, optarg, err);
+					return 2;
+				}
 				break;
 			}
 			usage(stderr);
@@ -141,8 +164,17 @@ int main(int argc, char **argv)
 	else
 		snprintf(self, sizeof self, "%s", argv[0]);
 	cfg.self = self;
+	char unknown[256];
+	if (runner_unknown_tests(&p, unknown, sizeof unknown)) {
+		fprintf(stderr, "isobench: unknown test or group: %s (isobench --list shows them)\n",
+			unknown);
+		return 2;
+	}
 	params_finish(&p, (int)sysconf(_SC_NPROCESSORS_ONLN));
 	out_init();
 	out_add_fd(1);
+	/* Records and tables go to stdout; when that is a file, people still see progress. */
+	if (!isatty(1))
+		out_add_text_fd(2);
 	return runner_run(&p, &cfg, NULL);
 }

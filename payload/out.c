@@ -12,6 +12,7 @@
 #define MAX_FDS 8
 
 static int fds[MAX_FDS], nfds;
+static int text_fds[MAX_FDS], ntext;
 static atomic_ullong *seq;
 static struct out_counts counts;
 
@@ -33,6 +34,12 @@ void out_add_fd(int fd)
 			return;
 	if (nfds < MAX_FDS)
 		fds[nfds++] = fd;
+}
+
+void out_add_text_fd(int fd)
+{
+	if (ntext < MAX_FDS)
+		text_fds[ntext++] = fd;
 }
 
 int write_all(int fd, const void *buf, size_t len)
@@ -91,8 +98,11 @@ void out_text(const char *fmt, ...)
 	va_end(ap);
 	if (n > (int)sizeof buf - 1)
 		n = (int)sizeof buf - 1;
-	if (n > 0)
+	if (n > 0) {
 		broadcast(buf, (size_t)n);
+		for (int i = 0; i < ntext; i++)
+			write_all(text_fds[i], buf, (size_t)n);
+	}
 }
 
 const struct out_counts *out_counts(void)

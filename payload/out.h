@@ -12,6 +12,8 @@ struct out_counts {
 
 int out_init(void);		/* 0, or -errno if the shared counter cannot be mapped */
 void out_add_fd(int fd);
+/* An fd that receives human text (progress, tables, warnings) but no records. */
+void out_add_text_fd(int fd);
 uint64_t out_record(struct rec_body *b);	/* returns the sequence number used */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const struct out_counts *out_counts(void);

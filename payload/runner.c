@@ -30,7 +30,7 @@ struct outcome {
 	int copies;
 	int state;		/* 0 none, 1 result, 2 skip, 3 fail */
 	double value, index, ci;
-	int samples;
+	int samples, converged;
 	char why[96];
 };
 
@@ -100,6 +100,27 @@ static int selected(const struct params *p, const struct bench **sel, int cap, i
 	return n;
 }
 
+int runner_unknown_tests(const struct params *p, char *out, size_t cap)
+{
+	char list[sizeof p->tests], *tok, *save = NULL;
+	int n = 0;
+
+	out[0] = 0;
+	snprintf(list, sizeof list, "%s", p->tests);
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int hit = !strcmp(tok, "all");
+		for (int i = 0; !hit && bench_registry[i]; i++)
+			hit = !strcmp(tok, bench_registry[i]->name) ||
+			      !strcmp(tok, bench_registry[i]->group);
+		if (!hit) {
+			size_t l = strlen(out);
+			snprintf(out + l, cap - l, "%s%s", n ? "," : "", tok);
+			n++;
+		}
+	}
+	return n;
+}
+
 static int runs_in_pass(const struct bench *b, int copies)
 {
 	return !(b->max_copies && copies > b->max_copies);
@@ -159,6 +180,7 @@ static void relay_line(const char *line, size_t len, struct outcome *o)
 		o->index = (v = rec_get(&r, "index")) ? atof(v) : 0;
 		o->ci = (v = rec_get(&r, "ci95_pct")) ? atof(v) : 0;
 		o->samples = (v = rec_get(&r, "samples")) ? atoi(v) : 0;
+		o->converged = (v = rec_get(&r, "converged")) ? atoi(v) : 1;
 	} else if (!strcmp(r.kind, "SKIP") || !strcmp(r.kind, "FAIL")) {
 		const char *why = rec_get(&r, "reason");
 		o->state = r.kind[0] == 'S' ? 2 : 3;
@@ -287,8 +309,9 @@ static void print_tables(const struct params *p, int pass)
 		if (o->copies != copies)
 			continue;
 		if (o->state == 1)
-			out_text("%-44.44s %14.1f %-5s (%d samples, ci95 +/-%.2f%%)\n", o->b->title,
-				 o->value, o->b->unit, o->samples, o->ci);
+			out_text("%-44.44s %14.1f %-5s (%d samples, ci95 +/-%.2f%%%s)\n", o->b->title,
+				 o->value, o->b->unit, o->samples, o->ci,
+				 o->converged ? "" : ", NOT converged");
 		else
 			out_text("%-44.44s %14s       (%s)\n", o->b->title,
 				 o->state == 2 ? "SKIP" : "FAIL", o->why);
@@ -359,7 +382,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 		out_text("isobench: parameter %s=%s: %s (default kept)\n", cfg->pending_param[i],
 			 cfg->pending_value[i], cfg->pending_reason[i]);
 	}
-	sysinfo_emit(p, cfg->mode);
+	sysinfo_emit(p, cfg->mode, cfg->tmpdir);
 
 	n = selected(p, sel, MAX_SEL, 1);
 	for (int c = 0; c < p->ncopies; c++)

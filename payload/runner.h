@@ -23,6 +23,10 @@ struct runner_cfg {
 /* Remember an input error for the run's ERROR records (a param_error_fn). */
 void runner_pending_error(void *cfg, const char *param, const char *value, const char *reason);
 
+/* Names in p->tests that match no test or group, comma-separated into out (cap bytes);
+ * returns how many. */
+int runner_unknown_tests(const struct params *p, char *out, size_t cap);
+
 /* Per-test timeout in seconds for these parameters. */
 int runner_test_timeout(const struct params *p);
 /* Upper bound of the whole run in seconds (for the PID 1 watchdog). */

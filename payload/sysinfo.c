@@ -13,6 +13,7 @@
 #include <sys/klog.h>
 #include <sys/statfs.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 
@@ -27,6 +28,9 @@ static void read_line(const char *path, char *out, size_t cap)
 	if (fgets(out, (int)cap, f))
 		out[strcspn(out, "\n")] = 0;
 	fclose(f);
+	/* sysfs lists often end in a blank ("tsc hpet "): trim. */
+	for (size_t n = strlen(out); n && (out[n - 1] == ' ' || out[n - 1] == '\t');)
+		out[--n] = 0;
 }
 
 /* Value of "key<ws>: value" in /proc/cpuinfo (first CPU) or "Key: value" in meminfo. */
@@ -155,7 +159,7 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
-void sysinfo_emit(const struct params *p, const char *mode)
+void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
 {
 	struct rec_body b;
 	struct utsname u;
@@ -178,6 +182,18 @@ void sysinfo_emit(const struct params *p, const char *mode)
 	rec_u64(&b, "run.sample_ms", (uint64_t)p->sample_ms);
 	rec_fmt(&b, "run.samples", "%d-%d", p->min_samples, p->max_samples);
 	rec_dbl(&b, "run.ci_target_pct", p->target_ci_pct, 2);
+	{
+		struct timespec ts;
+		struct tm tm;
+		char when[32];
+		clock_gettime(CLOCK_REALTIME, &ts);
+		gmtime_r(&ts.tv_sec, &tm);
+		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		rec_str(&b, "run.utc", when);	/* the machine's clock: an RTC may be wrong */
+	}
+	read_line("/proc/loadavg", s1, sizeof s1);
+	rec_str(&b, "run.loadavg", s1);
+	rec_str(&b, "run.workdir", workdir);
 	out_record(&b);
 
 	rec_begin(&b, "INFO");
@@ -216,7 +232,17 @@ void sysinfo_emit(const struct params *p, const char *mode)
 	proc_field("/proc/meminfo", "MemTotal", s2, sizeof s2);
 	rec_i64(&b, "mem.total_kib", atoll(s2));
 	rec_str(&b, "fs.root", fs_name("/"));
-	rec_str(&b, "fs.tmp", fs_name("/tmp"));
+	rec_str(&b, "fs.workdir", fs_name(workdir));
+	read_line("/sys/devices/system/cpu/smt/active", s2, sizeof s2);
+	rec_str(&b, "cpu.smt", s2);
+	read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", s2, sizeof s2);
+	rec_str(&b, "cpu.governor", s2);
+	read_line("/sys/devices/system/cpu/intel_pstate/no_turbo", s2, sizeof s2);
+	rec_str(&b, "cpu.no_turbo", s2);
+	proc_field("/proc/cpuinfo", "microcode", s2, sizeof s2);
+	rec_str(&b, "cpu.microcode", s2);
+	read_line("/sys/kernel/mm/transparent_hugepage/enabled", s2, sizeof s2);
+	rec_str(&b, "mm.thp", s2);
 	out_record(&b);
 
 	rec_begin(&b, "INFO");

@@ -6,8 +6,9 @@
 
 #include "params.h"
 
-/* Emits INFO records through out_record(). image: identity from the build, may be "". */
-void sysinfo_emit(const struct params *p, const char *mode);
+/* Emits INFO records through out_record(). workdir: where the tests make their files (its
+ * file system type is recorded as fs.workdir). */
+void sysinfo_emit(const struct params *p, const char *mode, const char *workdir);
 
 /* Hypervisor vendor signature from CPUID leaf 0x40000000 ("KVMKVMKVM", "VMwareVMware",
  * "Microsoft Hv", "XenVMMXenVMM", "TCGTCGTCGTCG", ...) into out (>= 13 bytes); "" on bare
