@@ -54,11 +54,93 @@ static void header(FILE *out, const struct model *m, const char *source)
 		S(model_info(m, "run.sample_ms")));
 }
 
+/* A pass is worth a banner when one of its tests produced a RESULT. */
+static int pass_has_result(const struct model *m, int copies)
+{
+	for (size_t i = 0; i < m->ntests; i++)
+		if (m->tests[i].copies == copies && m->tests[i].has_result)
+			return 1;
+	return 0;
+}
+
+/* "not converged (ci95 +/-8.1% > target 1%)" when the RESULT said converged=0, "" otherwise. */
+static const char *convergence(const struct model *m, const struct mtest *t, char *buf,
+			       size_t cap)
+{
+	char tgt[40] = "";
+
+	buf[0] = 0;
+	if (t->converged != 0)
+		return buf;
+	if (isfinite(m->ci_target_pct))
+		snprintf(tgt, sizeof tgt, " > target %g%%", m->ci_target_pct);
+	if (isfinite(t->ci95_pct))
+		snprintf(buf, cap, "not converged (ci95 +/-%.1f%%%s)", t->ci95_pct, tgt);
+	else
+		snprintf(buf, cap, "not converged (95%% CI above the target%s)", tgt);
+	return buf;
+}
+
+/* Per test of the pass, like the payload's console line: value, unit, samples, ci95 and
+ * whether the sampling met the run's CI target (RESULT converged=, when the log says). */
+static void details(FILE *out, const struct model *m, int copies)
+{
+	int unknown = 0;
+
+	fprintf(out, "\n%-40s%17s %-6s %7s %10s\n", "Details", "VALUE", "UNIT", "SAMPLES", "ci95");
+	for (size_t i = 0; i < m->ntests; i++) {
+		const struct mtest *t = &m->tests[i];
+		char conv[96], smp[24] = "-", ci[24] = "-";
+		if (t->copies != copies)
+			continue;
+		if (!t->has_result) {
+			fprintf(out, "%-40.40s%17s %-6.6s %s\n", S(t->title), "---", S(t->unit),
+				S(t->status));
+			continue;
+		}
+		if (t->samples >= 0)
+			snprintf(smp, sizeof smp, "%ld", t->samples);
+		if (isfinite(t->ci95_pct))
+			snprintf(ci, sizeof ci, "+/-%.2f%%", t->ci95_pct);
+		unknown |= t->converged < 0;
+		fprintf(out, "%-40.40s%17.1f %-6.6s %7s %10s", S(t->title), t->value, S(t->unit), smp,
+			ci);
+		if (*convergence(m, t, conv, sizeof conv))
+			fprintf(out, "  %s", conv);
+		fputc('\n', out);
+	}
+	if (unknown)
+		fprintf(out, "(this log does not say whether sampling met the CI target%s%s%s)\n",
+			isfinite(m->ci_target_pct) ? " of +/-" : "",
+			isfinite(m->ci_target_pct) ? S(model_info(m, "run.ci_target_pct")) : "",
+			isfinite(m->ci_target_pct) ? "%" : "");
+}
+
+static void event_line(FILE *out, const struct mevent *e)
+{
+	char cop[48] = "", what[600];
+
+	if (e->copies)
+		snprintf(cop, sizeof cop, " (%d cop%s)", e->copies, e->copies == 1 ? "y" : "ies");
+	if (!strcmp(e->kind, "ERROR") && strcmp(e->value, "-"))
+		snprintf(what, sizeof what, "%s=%s", S(e->test), S(e->value));
+	else
+		snprintf(what, sizeof what, "%s", S(e->test));
+	fprintf(out, "%-5s %s%s: %s%s (line %zu)\n", e->kind, what, cop, S(e->reason),
+		!strcmp(e->kind, "ERROR") && !strcmp(e->what, "param") ? "; default kept" : "",
+		e->line);
+}
+
 void text_run(FILE *out, const struct model *m, const char *source)
 {
+	int shown = 0;
+
 	header(out, m, source);
 	for (int p = 0; p < m->npass; p++) {
 		int copies = m->pass[p].copies, others = 0;
+		if (!pass_has_result(m, copies))
+			continue;	/* only FAIL/SKIP: listed below, no empty table */
+		shown++;
 		fprintf(out, "\n--- %d parallel cop%s of tests ---\n", copies, copies == 1 ? "y" : "ies");
 		fprintf(out, "System Benchmarks Index Values               BASELINE       RESULT    INDEX\n");
 		for (size_t i = 0; i < m->ntests; i++) {
@@ -95,18 +177,14 @@ void text_run(FILE *out, const struct model *m, const char *source)
 				fprintf(out, "%-40.40s%17s %-6.6s %s\n", S(t->title), "---", S(t->unit),
 					S(t->status));
 		}
+		details(out, m, copies);
 	}
+	if (!shown)
+		fprintf(out, "\nno test produced a result in this run\n");
 	if (m->nev)
 		fputc('\n', out);
-	for (size_t i = 0; i < m->nev; i++) {
-		const struct mevent *e = &m->ev[i];
-		if (e->copies)
-			fprintf(out, "%-5s %s (%d cop%s): %s (line %zu)\n", e->kind, S(e->test),
-				e->copies, e->copies == 1 ? "y" : "ies", S(e->reason), e->line);
-		else
-			fprintf(out, "%-5s %s: %s (line %zu)\n", e->kind, S(e->test), S(e->reason),
-				e->line);
-	}
+	for (size_t i = 0; i < m->nev; i++)
+		event_line(out, &m->ev[i]);
 }
 
 static int colw(const struct cmp *c)
