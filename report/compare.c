@@ -162,8 +162,8 @@ static int check_comparable(struct cmp *c)
 		"run.mode", "run.samples", "run.sample_ms", NULL,
 	};
 	for (size_t j = 0; j < c->nruns; j++)
-		if (c->tcg[j] && add_note(c, "QEMU/TCG: emulation, not a hypervisor cost: a TCG run's "
-					  "ratios measure QEMU's CPU emulator, not virtualization"))
+		if (c->tcg[j] && add_note(c, "QEMU/TCG (columns marked (TCG)): emulation, not a "
+					  "hypervisor cost: its ratios measure QEMU's CPU emulator"))
 			return -1;
 	for (size_t j = 1; j < c->nruns; j++) {
 		/* The README's bare-metal column: the payload run natively (host) beside the image

@@ -187,37 +187,61 @@ void text_run(FILE *out, const struct model *m, const char *source)
 		event_line(out, &m->ev[i]);
 }
 
+#define TCG_TAG " (TCG)"
+
 static int colw(const struct cmp *c)
 {
 	int w = 12;
 	for (size_t j = 0; j < c->nruns; j++) {
-		int l = (int)strlen(c->label[j]);
+		int l = (int)strlen(c->label[j]) + (c->tcg[j] ? (int)strlen(TCG_TAG) : 0);
 		if (l > w)
 			w = l;
 	}
-	return w > 24 ? 24 : w;
+	return w > 30 ? 30 : w;
+}
+
+/* Column header: the label, and " (TCG)" kept visible for an emulated run. */
+static const char *colhead(const struct cmp *c, size_t j, int w, char *buf, size_t cap)
+{
+	int tag = c->tcg[j] ? (int)strlen(TCG_TAG) : 0;
+	snprintf(buf, cap, "%.*s%s", w - tag, S(c->label[j]), tag ? TCG_TAG : "");
+	return buf;
 }
 
 void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 {
-	int w = colw(c);
+	int w = colw(c), unconverged = 0;
+	char head[64];
 
 	for (size_t i = 0; i < c->nwarn; i++)
 		fprintf(out, "warning: %s\n", S(c->warn[i]));
-	if (c->nwarn)
+	for (size_t i = 0; i < c->nnote; i++)
+		fprintf(out, "note: %s\n", S(c->note[i]));
+	if (c->nwarn || c->nnote)
 		fputc('\n', out);
 	for (size_t j = 0; j < c->nruns; j++) {
 		const struct model *m = c->m[j];
-		fprintf(out, "run %zu: %-*s %s | %s | kernel %s | clocksource %s | build %s\n", j + 1,
-			w, S(c->label[j]), S(sources[j]), S(model_info(m, "cpu.model")),
-			S(model_info(m, "kernel.release")), S(model_info(m, "clocksource.current")),
-			S(m->version));
+		fprintf(out, "run %zu: %s%s  (file: %s)\n", j + 1, S(c->label[j]),
+			c->tcg[j] ? " (TCG: emulation, not a hypervisor cost)" : "", S(sources[j]));
+		fprintf(out, "       %s | kernel %s | clocksource %s | build %s | mode %s\n",
+			S(model_info(m, "cpu.model")), S(model_info(m, "kernel.release")),
+			S(model_info(m, "clocksource.current")), S(m->version), S(model_mode(m)));
 	}
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t j = 0; j < c->nruns; j++)
+			unconverged |= c->rows[i].cell[j].t && c->rows[i].cell[j].t->converged == 0;
 	fprintf(out, "\nratio = performance relative to run 1 (%s), > 1 is faster; "
-		     "~ within noise, * beyond noise, ? no noise estimate\n\n", S(c->label[0]));
+		     "~ within noise, * beyond noise, ? no noise estimate\n", S(c->label[0]));
+	if (unconverged)
+		fprintf(out, "! after a value: that run's sampling did not converge (95%% CI wider "
+			     "than its run.ci_target_pct); treat the row with care\n");
+	fprintf(out, "Index Score rows carry no noise mark: a score is a geometric mean of index "
+		     "values without its own confidence interval; it is compared only when both "
+		     "runs hold the same index tests\n");
+	fputc('\n', out);
 	fprintf(out, "%-36s %6s %-6s", "TEST", "COPIES", "UNIT");
 	for (size_t j = 0; j < c->nruns; j++) {
-		fprintf(out, " %*.*s", w, w, S(c->label[j]));
+		fprintf(out, " %*s", w, colhead(c, j, w, head, sizeof head));
 		if (j)
 			fprintf(out, " %7s", "ratio");
 	}
@@ -227,7 +251,10 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 		fprintf(out, "%-36.36s %6d %-6.6s", S(r->title), r->copies, S(r->unit));
 		for (size_t j = 0; j < c->nruns; j++) {
 			const struct cmp_cell *cell = &r->cell[j];
-			if (cell->t)
+			if (cell->t && unconverged)
+				fprintf(out, " %*.1f%c", w - 1, cell->t->value,
+					cell->t->converged == 0 ? '!' : ' ');
+			else if (cell->t)
 				fprintf(out, " %*.1f", w, cell->t->value);
 			else
 				fprintf(out, " %*s", w, "---");
