@@ -3,6 +3,7 @@
 #include "compare.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,16 +115,43 @@ static char *only_in(const char *a, const char *b)
 	return res;
 }
 
-static int add_warn(struct cmp *c, const char *fmt, const char *what, const char *a,
-		    const char *la, const char *b, const char *lb)
+static int add_warnv(struct cmp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int add_warnv(struct cmp *c, const char *fmt, ...)
 {
+	va_list ap;
+	int rc;
 	char **n = realloc(c->warn, (c->nwarn + 1) * sizeof *n);
 	if (!n)
 		return -1;
 	c->warn = n;
-	if (asprintf(&c->warn[c->nwarn], fmt, what, la, a, lb, b) < 0)
+	va_start(ap, fmt);
+	rc = vasprintf(&c->warn[c->nwarn], fmt, ap);
+	va_end(ap);
+	if (rc < 0)
 		return -1;
 	c->nwarn++;
+	return 0;
+}
+
+/* "not comparable: WHAT differs (LABEL_A: A; LABEL_B: B)" */
+static int add_warn(struct cmp *c, const char *what, const char *a, const char *la,
+		    const char *b, const char *lb)
+{
+	return add_warnv(c, "not comparable: %s differs (%s: %s; %s: %s)", what, la, a, lb, b);
+}
+
+static int add_note(struct cmp *c, const char *text)
+{
+	for (size_t i = 0; i < c->nnote; i++)
+		if (!strcmp(c->note[i], text))
+			return 0;
+	char **n = realloc(c->note, (c->nnote + 1) * sizeof *n);
+	if (!n)
+		return -1;
+	c->note = n;
+	if (!(c->note[c->nnote] = strdup(text)))
+		return -1;
+	c->nnote++;
 	return 0;
 }
 
@@ -133,15 +161,37 @@ static int check_comparable(struct cmp *c)
 		"image.identity", "build.version", "run.suite", "run.copies", "run.tests",
 		"run.mode", "run.samples", "run.sample_ms", NULL,
 	};
-	const char *fmt = "not comparable: %s differs (%s: %s; %s: %s)";
-
+	for (size_t j = 0; j < c->nruns; j++)
+		if (c->tcg[j] && add_note(c, "QEMU/TCG (columns marked (TCG)): emulation, not a "
+					  "hypervisor cost: its ratios measure QEMU's CPU emulator"))
+			return -1;
 	for (size_t j = 1; j < c->nruns; j++) {
+		/* The README's bare-metal column: the payload run natively (host) beside the image
+		 * booted (init). Identity, mode and command line differ by design. */
+		const char *ma = model_mode(c->m[0]), *mb = model_mode(c->m[j]);
+		int native_vs_image = (!strcmp(ma, "host") && !strcmp(mb, "init")) ||
+				      (!strcmp(ma, "init") && !strcmp(mb, "host"));
+		if (native_vs_image &&
+		    add_note(c, "native run beside image runs: identity, mode and kernel command "
+				"line differ by design"))
+			return -1;
 		for (int k = 0; keys[k]; k++) {
 			const char *a = model_info(c->m[0], keys[k]), *b = model_info(c->m[j], keys[k]);
+			if (native_vs_image &&
+			    (!strcmp(keys[k], "image.identity") || !strcmp(keys[k], "run.mode")))
+				continue;
 			if (strcmp(a, b) &&
-			    add_warn(c, fmt, keys[k], a, c->label[0], b, c->label[j]))
+			    add_warn(c, keys[k], a, c->label[0], b, c->label[j]))
 				return -1;
 		}
+		const char *fa = model_workdir_fs(c->m[0]), *fb = model_workdir_fs(c->m[j]);
+		if (strcmp(fa, "-") && strcmp(fb, "-") && strcmp(fa, fb) &&
+		    add_warnv(c, "not comparable: file tests ran on %s in one run and %s in another: "
+				"fstime/fsbuffer/fsdisk are not comparable (fs.workdir %s: %s; %s: %s)",
+			      fa, fb, c->label[0], fa, c->label[j], fb))
+			return -1;
+		if (native_vs_image)
+			continue;
 		char *a = canon_cmdline(model_info(c->m[0], "kernel.cmdline"));
 		char *b = canon_cmdline(model_info(c->m[j], "kernel.cmdline"));
 		int rc = 0;
@@ -150,9 +200,9 @@ static int check_comparable(struct cmp *c)
 		else if (strcmp(a, b)) {
 			char *da = only_in(a, b), *db = only_in(b, a);
 			rc = !da || !db ? -1
-			     : add_warn(c, "not comparable: %s differs (only in %s: %s; only in %s: %s)",
-					"kernel.cmdline (apart from volatile words)", da, c->label[0],
-					db, c->label[j]);
+			     : add_warnv(c, "not comparable: kernel.cmdline (apart from volatile "
+					    "words) differs (only in %s: %s; only in %s: %s)",
+					    c->label[0], da, c->label[j], db);
 			free(da);
 			free(db);
 		}
@@ -198,8 +248,15 @@ int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, s
 	c->nruns = nruns;
 	c->m = m;
 	c->label = calloc(nruns + 1, sizeof *c->label);
-	if (!c->label)
+	c->tcg = calloc(nruns + 1, sizeof *c->tcg);
+	if (!c->label || !c->tcg) {
+		free(c->label);
+		free(c->tcg);
+		memset(c, 0, sizeof *c);
 		return -1;
+	}
+	for (size_t j = 0; j < nruns; j++)
+		c->tcg[j] = model_is_tcg(m[j]);
 	for (size_t j = 0; j < nruns; j++) {
 		char buf[200];
 		if (labels)
@@ -262,6 +319,10 @@ void cmp_free(struct cmp *c)
 		free(c->rows[i].cell);
 	for (size_t i = 0; i < c->nwarn; i++)
 		free(c->warn[i]);
+	for (size_t i = 0; i < c->nnote; i++)
+		free(c->note[i]);
+	free(c->note);
+	free(c->tcg);
 	free(c->label);
 	free(c->rows);
 	free(c->warn);

@@ -7,6 +7,10 @@
  * interval does not is flagged ('*'); without an interval on either side it is unknown ('?').
  * The ratio is a performance ratio against the first run: value/value0 for rates and
  * value0/value for times (unit ns...), so < 1 always means "slower than the first run".
+ * Comparability (docs/report.md): image.identity, build.version, run.* and the kernel command line
+ * (apart from volatile words) must match, and so must the file system of the file tests
+ * (fs.workdir, else fs.tmp); a native run (mode host) beside an image run (mode init) differs in
+ * identity, mode and command line by design, which is one note instead of three warnings.
  * In: models (owned by the caller, kept alive while the cmp is used) and labels. Out: a cmp.
  * Errors: cmp_build() returns -1 when out of memory. */
 #ifndef ISOBENCH_COMPARE_H
@@ -35,6 +39,10 @@ struct cmp {
 	size_t nrows;
 	char **warn;		/* why the runs may not be comparable */
 	size_t nwarn;
+	char **note;		/* differences by design (a native run beside image runs, TCG):
+				 * said once, not warnings */
+	size_t nnote;
+	int *tcg;		/* nruns flags: run j is QEMU/TCG (emulation) */
 	size_t flagged;		/* cells marked '*' */
 };
 

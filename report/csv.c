@@ -54,7 +54,7 @@ static void drow(const struct rowctx *x, size_t line, const char *test, int copi
 {
 	char buf[64] = "";
 	if (isfinite(v))
-		snprintf(buf, sizeof buf, "%.15g", v);
+		num_exact(buf, sizeof buf, v);
 	row(x, "derived", line, -1, "", test, copies, key, buf, unit);
 }
 
@@ -133,6 +133,9 @@ int csv_report(FILE *out, const struct report_in *in, size_t n, const struct cmp
 			drow(&x, t->line, t->test, t->copies, "ci95_pct", t->ci95_pct, "%");
 			drow(&x, t->line, t->test, t->copies, "median_ci95_lo", t->ci_lo, t->unit);
 			drow(&x, t->line, t->test, t->copies, "median_ci95_hi", t->ci_hi, t->unit);
+			if (t->converged >= 0)
+				row(&x, "derived", t->line, -1, "", t->test, t->copies, "converged",
+				    t->converged ? "1" : "0", "");
 			if (t->has_baseline && t->baseline > 0) {
 				drow(&x, t->line, t->test, t->copies, "baseline", t->baseline, t->unit);
 				drow(&x, t->line, t->test, t->copies, "index",
@@ -153,6 +156,18 @@ int csv_report(FILE *out, const struct report_in *in, size_t n, const struct cmp
 			row(&x, "derived", cl->t->line, -1, "", c->rows[i].test, c->rows[i].copies,
 			    "noise_mark", mk, "");
 		}
+	}
+	/* Comparison notes (a native run beside image runs, QEMU/TCG), one row each, and the
+	 * TCG flag per run: the label alone does not say "emulation" to a spreadsheet. */
+	for (size_t j = 0; c && n > 1 && j < n; j++) {
+		struct rowctx x = {out, in[j].source, c->label[j], in[j].m->run_id};
+		if (c->tcg[j])
+			row(&x, "note", 0, -1, "", "", 0, "tcg",
+			    "TCG: emulation, not a hypervisor cost", "");
+		for (size_t i = 0; j == 0 && i < c->nnote; i++)
+			row(&x, "note", 0, -1, "", "", 0, "note", c->note[i], "");
+		for (size_t i = 0; j == 0 && i < c->nwarn; i++)
+			row(&x, "note", 0, -1, "", "", 0, "warning", c->warn[i], "");
 	}
 	return ferror(out) ? -1 : 0;
 }

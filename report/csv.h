@@ -4,7 +4,11 @@
  *   section "record":  one row per field of every record of the chosen run(s)
  *   section "derived": value, median, min, max, ci95_pct, median_ci95_lo/hi, baseline, index
  *                      per test; score per pass; ratio and noise mark per compared cell
+ *                      (converged 1/0 when the RESULT said)
  *   section "damage":  one row per damaged line of the log (key "damaged", value the why)
+ *   section "note":    comparing: key "tcg" on a QEMU/TCG run's label (emulation, not a
+ *                      hypervisor cost); on run 1's label key "note" (differences by design)
+ *                      and "warning" (comparability warnings), value the text
  * Returns 0, or -1 when the write fails. */
 #ifndef ISOBENCH_CSV_H
 #define ISOBENCH_CSV_H

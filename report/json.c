@@ -66,6 +66,7 @@ static json_t *test_obj(const struct mtest *t)
 				   ? jnum(t->value / t->baseline * 10) : json_null());
 	e |= put(o, "index_recorded", jnum(t->index));
 	e |= put(o, "samples", json_integer(t->samples));
+	e |= put(o, "converged", t->converged < 0 ? json_null() : json_boolean(t->converged));
 	e |= put(o, "median_ci95_lo", jnum(t->ci_lo));
 	e |= put(o, "median_ci95_hi", jnum(t->ci_hi));
 	e |= put(o, "median_ci95_from", jstr(t->ci_from));
@@ -124,12 +125,14 @@ static json_t *model_obj(const struct report_in *in, const char *label)
 	}
 	e |= put(o, "tests", tests);
 	tests = NULL;
+	e |= put(o, "ci_target_pct", jnum(m->ci_target_pct));
+	e |= put(o, "tcg", json_boolean(model_is_tcg(m)));
 	for (size_t i = 0; !e && i < m->nev; i++)
 		e |= json_array_append_new(
-			ev, json_pack("{s:s,s:o,s:o,s:o,s:i,s:I}", "kind", m->ev[i].kind, "test",
+			ev, json_pack("{s:s,s:o,s:o,s:o,s:o,s:i,s:I}", "kind", m->ev[i].kind, "test",
 				      jstr(m->ev[i].test), "reason", jstr(m->ev[i].reason), "what",
-				      jstr(m->ev[i].what), "copies", m->ev[i].copies, "line",
-				      (json_int_t)m->ev[i].line));
+				      jstr(m->ev[i].what), "value", jstr(m->ev[i].value), "copies",
+				      m->ev[i].copies, "line", (json_int_t)m->ev[i].line));
 	e |= put(o, "events", ev);
 	ev = NULL;
 	for (size_t i = 0; !e && i < m->nrecs; i++) {
@@ -167,26 +170,35 @@ static json_t *model_obj(const struct report_in *in, const char *label)
 static json_t *cmp_obj(const struct cmp *c)
 {
 	json_t *o = json_object(), *labels = json_array(), *warn = json_array(),
-	       *rows = json_array();
-	int e = !o || !labels || !warn || !rows;
+	       *rows = json_array(), *notes = json_array(), *tcg = json_array();
+	int e = !o || !labels || !warn || !rows || !notes || !tcg;
 
 	for (size_t j = 0; !e && j < c->nruns; j++)
 		e |= json_array_append_new(labels, jstr(c->label[j]));
 	for (size_t i = 0; !e && i < c->nwarn; i++)
 		e |= json_array_append_new(warn, jstr(c->warn[i]));
+	for (size_t i = 0; !e && i < c->nnote; i++)
+		e |= json_array_append_new(notes, jstr(c->note[i]));
+	for (size_t j = 0; !e && j < c->nruns; j++)
+		e |= json_array_append_new(tcg, json_boolean(c->tcg[j]));
 	for (size_t i = 0; !e && i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
 		json_t *cells = json_array();
 		for (size_t j = 0; cells && !e && j < c->nruns; j++) {
 			const struct cmp_cell *cl = &r->cell[j];
 			e |= json_array_append_new(
-				cells, json_pack("{s:o,s:o,s:o,s:o,s:o,s:s}", "label",
+				cells, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "label",
 						 jstr(c->label[j]), "value",
 						 cl->t ? jnum(cl->t->value) : json_null(), "ratio",
 						 jnum(cl->ratio), "median_ci95_lo",
 						 cl->t ? jnum(cl->t->ci_lo) : json_null(),
 						 "median_ci95_hi",
-						 cl->t ? jnum(cl->t->ci_hi) : json_null(), "mark",
+						 cl->t ? jnum(cl->t->ci_hi) : json_null(),
+						 "converged",
+						 !cl->t || cl->t->converged < 0
+							 ? json_null()
+							 : json_boolean(cl->t->converged),
+						 "mark",
 						 j == 0 ? "reference"
 						 : cl->mark == '~' ? "within-noise"
 						 : cl->mark == '*' ? "beyond-noise"
@@ -200,11 +212,17 @@ static json_t *cmp_obj(const struct cmp *c)
 	}
 	e |= put(o, "labels", labels);
 	e |= put(o, "warnings", warn);
+	e |= put(o, "notes", notes);
+	e |= put(o, "tcg", tcg);
 	e |= put(o, "rows", rows);
 	e |= put(o, "flagged", json_integer((json_int_t)c->flagged));
 	e |= put(o, "ratio", json_string("performance relative to the first run; > 1 is faster"));
 	e |= put(o, "noise_rule",
 		 json_string("95% CIs of the medians overlap: within-noise; else beyond-noise"));
+	e |= put(o, "index_score_rows",
+		 json_string("no noise mark: a score is a geometric mean without its own "
+			     "confidence interval; compared only when both runs hold the same "
+			     "index tests"));
 	if (e) {
 		json_decref(o);
 		return NULL;
@@ -214,7 +232,7 @@ static json_t *cmp_obj(const struct cmp *c)
 
 static int dump(FILE *out, json_t *root)
 {
-	int rc = root ? json_dumpf(root, out, JSON_INDENT(1) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(15)) : -1;
+	int rc = root ? json_dumpf(root, out, JSON_INDENT(1) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(17)) : -1;
 	if (!rc)
 		fputc('\n', out);
 	json_decref(root);
@@ -258,8 +276,11 @@ int json_bench(FILE *out, const struct report_in *in, size_t n, const struct cmp
 			if (asprintf(&name, "%s%s%s (%d cop%s)", pre ? pre : "", pre ? ": " : "",
 				     t->title, t->copies, t->copies == 1 ? "y" : "ies") < 0)
 				return json_decref(list), -1;
-			if (asprintf(&extra, "test=%s median=%g ci95_pct=%g samples=%ld", t->test,
-				     t->median, t->ci95_pct, t->samples) < 0) {
+			char med[40], ci[40];
+			if (asprintf(&extra, "test=%s median=%s ci95_pct=%s samples=%ld%s", t->test,
+				     num_exact(med, sizeof med, t->median),
+				     num_exact(ci, sizeof ci, t->ci95_pct), t->samples,
+				     t->converged == 0 ? " converged=0" : "") < 0) {
 				free(name);
 				return json_decref(list), -1;
 			}

@@ -278,6 +278,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; n > 1 && i < c.nwarn; i++)
 		if (!text)
 			fprintf(stderr, "isobench-report: warning: %s\n", c.warn[i]);
+	for (size_t i = 0; n > 1 && i < c.nnote; i++)
+		if (!text)
+			fprintf(stderr, "isobench-report: note: %s\n", c.note[i]);
 	int werr = 0;
 	if (!strcmp(format, "text")) {
 		if (n == 1)

@@ -57,6 +57,7 @@ static struct mtest *find_or_add(struct model *m, size_t *cap, const char *test,
 	t->ci_from = "none";
 	t->status = "ok";
 	t->samples = -1;
+	t->converged = -1;
 	return t;
 }
 
@@ -144,9 +145,10 @@ static int add_event(struct model *m, size_t *cap, const struct record *r, size_
 	e->test = dup(rec_get(r, "test") ? rec_get(r, "test") : rec_get(r, "param"));
 	e->reason = dup(rec_get(r, "reason"));
 	e->what = dup(rec_get(r, "what"));
+	e->value = dup(rec_get(r, "value"));
 	e->copies = rec_get(r, "copies") ? copies_of(r) : 0;
 	e->line = line;
-	return e->test && e->reason && e->what ? 0 : -1;
+	return e->test && e->reason && e->what && e->value ? 0 : -1;
 }
 
 int model_build(const struct run *run, struct model *m)
@@ -197,6 +199,11 @@ int model_build(const struct run *run, struct model *m)
 					goto out;
 				m->info[m->ninfo].key = strdup(r->key[k]);
 				m->info[m->ninfo].val = strdup(r->val[k]);
+				/* "hpet acpi_pm " (sysfs lists end in a space): trailing
+				 * white space is not part of the fact */
+				for (char *v = m->info[m->ninfo].val, *e = v ? v + strlen(v) : NULL;
+				     e && e > v && (e[-1] == ' ' || e[-1] == '\t'); *--e = 0)
+					;
 				if (!m->info[m->ninfo].key || !m->info[m->ninfo].val) {
 					free(m->info[m->ninfo].key);
 					free(m->info[m->ninfo].val);
@@ -243,6 +250,8 @@ int model_build(const struct run *run, struct model *m)
 				t->samples = rec_get(r, "samples") ? strtol(rec_get(r, "samples"), NULL, 10) : -1;
 				if (!isfinite(t->median))
 					t->median = t->value;
+				const char *cv = rec_get(r, "converged");
+				t->converged = !cv ? -1 : !strcmp(cv, "1") ? 1 : !strcmp(cv, "0") ? 0 : -1;
 			} else if (!strcmp(r->kind, "FAIL") || !strcmp(r->kind, "SKIP")) {
 				t->status = !strcmp(r->kind, "FAIL") ? "FAIL" : "SKIP";
 				set(&t->reason, rec_get(r, "reason"));
@@ -259,6 +268,7 @@ int model_build(const struct run *run, struct model *m)
 		m->version = dup(NULL);
 	if (!m->mode)
 		m->mode = dup(NULL);
+	m->ci_target_pct = num(model_info(m, "run.ci_target_pct"));
 	for (size_t i = 0; i < m->ntests; i++) {
 		struct mtest *t = &m->tests[i];
 		int p;
@@ -316,6 +326,7 @@ void model_free(struct model *m)
 		free(m->ev[i].test);
 		free(m->ev[i].reason);
 		free(m->ev[i].what);
+		free(m->ev[i].value);
 	}
 	free(m->info);
 	free(m->recs);
@@ -372,4 +383,34 @@ const struct mtest *model_find(const struct model *m, const char *test, int copi
 		if (m->tests[i].copies == copies && !strcmp(m->tests[i].test, test))
 			return &m->tests[i];
 	return NULL;
+}
+
+int model_is_tcg(const struct model *m)
+{
+	const char *hv = model_info(m, "hv.cpuid");
+	if (!strcmp(hv, "-"))
+		hv = model_info(m, "kernel.hypervisor");
+	return !strcmp(hv, "TCGTCGTCGTCG");
+}
+
+const char *model_mode(const struct model *m)
+{
+	const char *v = model_info(m, "run.mode");
+	return strcmp(v, "-") ? v : m->mode ? m->mode : "-";
+}
+
+const char *model_workdir_fs(const struct model *m)
+{
+	const char *v = model_info(m, "fs.workdir");
+	return strcmp(v, "-") ? v : model_info(m, "fs.tmp");
+}
+
+const char *num_exact(char *buf, size_t cap, double v)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, cap, "%.*g", prec, v);
+		if (!isfinite(v) || strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
 }

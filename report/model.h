@@ -44,6 +44,8 @@ struct mtest {
 	double value;		/* UnixBench aggregate, in unit */
 	double median, min, max, ci95_pct, index;	/* NAN when absent */
 	long samples;		/* RESULT samples= */
+	int converged;		/* RESULT converged=: 1 the 95% CI target was met, 0 not, -1 unknown
+				 * (older logs do not say) */
 	struct msample *smp;
 	size_t nsmp;
 	/* 95% CI of the median, in unit: recomputed from the non-warmup SAMPLE records with the
@@ -58,7 +60,7 @@ struct mtest {
 
 struct mevent {
 	char kind[16];		/* "FAIL", "SKIP", "ERROR" */
-	char *test, *reason, *what;	/* "-" when absent */
+	char *test, *reason, *what, *value;	/* "-" when absent */
 	int copies;		/* 0 when absent */
 	size_t line;
 };
@@ -84,6 +86,7 @@ struct model {
 	int npass;
 	uint64_t results, fails, skips, errors;
 	int powered_off;
+	double ci_target_pct;	/* INFO run.ci_target_pct, NAN when absent */
 };
 
 int model_build(const struct run *run, struct model *m);
@@ -95,6 +98,14 @@ int unit_smaller_is_better(const char *unit);
 /* A short label for the machine: "bare-metal", "KVM", "VMware", "Hyper-V", "Xen", "QEMU/TCG"
  * (from hv.cpuid, else kernel.hypervisor) and ", N CPUs". Writes into buf (cap bytes). */
 void model_label(const struct model *m, char *buf, size_t cap);
+/* 1 when the run is QEMU's TCG emulator (hv.cpuid, else kernel.hypervisor, TCGTCGTCGTCG). */
+int model_is_tcg(const struct model *m);
+/* "host" or "init": INFO run.mode, else BEGIN mode; "-" when neither says. */
+const char *model_mode(const struct model *m);
+/* File system type the file tests ran on: INFO fs.workdir, else (older logs) fs.tmp; "-". */
+const char *model_workdir_fs(const struct model *m);
+/* The shortest decimal form of v that reads back as exactly v (up to %.17g) into buf. */
+const char *num_exact(char *buf, size_t cap, double v);
 /* Test in pass, or NULL. */
 const struct mtest *model_find(const struct model *m, const char *test, int copies);
 

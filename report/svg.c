@@ -91,7 +91,14 @@ int svg_chart(FILE *out, const struct cmp *c)
 	if (hi > 12)
 		hi = 12;
 
-	double rowh = nr > 1 ? 18.0 * (double)(nr - 1) + 12 : 24, top = 92 + 18.0 * (double)nr;
+	int unconverged = 0;
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t j = 0; j < nr; j++)
+			unconverged |= c->rows[i].cell[j].t && c->rows[i].cell[j].t->converged == 0;
+	/* legend lines under the runs: index scores always; ! when a run did not converge */
+	double extra = 18.0 * (1 + unconverged);
+	double rowh = nr > 1 ? 18.0 * (double)(nr - 1) + 12 : 24,
+	       top = 92 + 18.0 * (double)nr + extra;
 	double height = top + rowh * (double)nrows + 70;
 
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -113,7 +120,19 @@ int svg_chart(FILE *out, const struct cmp *c)
 			y - 10, j ? palette[j % 8] : "#333333", "");
 		fprintf(out, "<text x=\"42\" y=\"%.0f\">run %zu: ", y, j + 1);
 		esc(out, c->label[j]);
-		fprintf(out, "%s</text>\n", j ? "" : " (reference, = 1)");
+		fprintf(out, "%s%s</text>\n", j ? "" : " (reference, = 1)",
+			c->tcg[j] ? " \xe2\x80\x94 TCG: emulation, not a hypervisor cost" : "");
+	}
+	{
+		double y = 76 + 18.0 * (double)nr;
+		fprintf(out, "<text x=\"20\" y=\"%.0f\" fill=\"#555555\" font-size=\"12\">Index "
+			     "Score rows: no noise mark (a geometric mean has no confidence interval "
+			     "of its own); compared only when both runs hold the same index tests"
+			     "</text>\n", y);
+		if (unconverged)
+			fprintf(out, "<text x=\"20\" y=\"%.0f\" fill=\"#555555\" font-size=\"12\">! "
+				     "= that run's sampling did not converge (95%% CI wider than its "
+				     "target): treat the bar with care</text>\n", y + 18);
 	}
 	for (size_t i = 0; i < nrows; i += 2)
 		fprintf(out, "<rect x=\"10\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
@@ -174,8 +193,11 @@ int svg_chart(FILE *out, const struct cmp *c)
 			int right = r >= 1;
 			double tx = right ? x2 + 5 : x2 - 5;
 			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"12\">"
-				     "%.2f%s</text>\n", tx, by + 11, right ? "start" : "end", r,
-				b->mark[j] == '*' ? " *" : b->mark[j] == '?' ? " ?" : "");
+				     "%.2f%s%s</text>\n", tx, by + 11, right ? "start" : "end", r,
+				b->mark[j] == '*' ? " *" : b->mark[j] == '?' ? " ?" : "",
+				b->r && ((b->r->cell[j].t && b->r->cell[j].t->converged == 0) ||
+					 (b->r->cell[0].t && b->r->cell[0].t->converged == 0))
+					? " !" : "");
 		}
 	}
 	fprintf(out, "</svg>\n");

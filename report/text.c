@@ -54,11 +54,93 @@ static void header(FILE *out, const struct model *m, const char *source)
 		S(model_info(m, "run.sample_ms")));
 }
 
+/* A pass is worth a banner when one of its tests produced a RESULT. */
+static int pass_has_result(const struct model *m, int copies)
+{
+	for (size_t i = 0; i < m->ntests; i++)
+		if (m->tests[i].copies == copies && m->tests[i].has_result)
+			return 1;
+	return 0;
+}
+
+/* "not converged (ci95 +/-8.1% > target 1%)" when the RESULT said converged=0, "" otherwise. */
+static const char *convergence(const struct model *m, const struct mtest *t, char *buf,
+			       size_t cap)
+{
+	char tgt[40] = "";
+
+	buf[0] = 0;
+	if (t->converged != 0)
+		return buf;
+	if (isfinite(m->ci_target_pct))
+		snprintf(tgt, sizeof tgt, " > target %g%%", m->ci_target_pct);
+	if (isfinite(t->ci95_pct))
+		snprintf(buf, cap, "not converged (ci95 +/-%.1f%%%s)", t->ci95_pct, tgt);
+	else
+		snprintf(buf, cap, "not converged (95%% CI above the target%s)", tgt);
+	return buf;
+}
+
+/* Per test of the pass, like the payload's console line: value, unit, samples, ci95 and
+ * whether the sampling met the run's CI target (RESULT converged=, when the log says). */
+static void details(FILE *out, const struct model *m, int copies)
+{
+	int unknown = 0;
+
+	fprintf(out, "\n%-40s%17s %-6s %7s %10s\n", "Details", "VALUE", "UNIT", "SAMPLES", "ci95");
+	for (size_t i = 0; i < m->ntests; i++) {
+		const struct mtest *t = &m->tests[i];
+		char conv[96], smp[24] = "-", ci[24] = "-";
+		if (t->copies != copies)
+			continue;
+		if (!t->has_result) {
+			fprintf(out, "%-40.40s%17s %-6.6s %s\n", S(t->title), "---", S(t->unit),
+				S(t->status));
+			continue;
+		}
+		if (t->samples >= 0)
+			snprintf(smp, sizeof smp, "%ld", t->samples);
+		if (isfinite(t->ci95_pct))
+			snprintf(ci, sizeof ci, "+/-%.2f%%", t->ci95_pct);
+		unknown |= t->converged < 0;
+		fprintf(out, "%-40.40s%17.1f %-6.6s %7s %10s", S(t->title), t->value, S(t->unit), smp,
+			ci);
+		if (*convergence(m, t, conv, sizeof conv))
+			fprintf(out, "  %s", conv);
+		fputc('\n', out);
+	}
+	if (unknown)
+		fprintf(out, "(this log does not say whether sampling met the CI target%s%s%s)\n",
+			isfinite(m->ci_target_pct) ? " of +/-" : "",
+			isfinite(m->ci_target_pct) ? S(model_info(m, "run.ci_target_pct")) : "",
+			isfinite(m->ci_target_pct) ? "%" : "");
+}
+
+static void event_line(FILE *out, const struct mevent *e)
+{
+	char cop[48] = "", what[600];
+
+	if (e->copies)
+		snprintf(cop, sizeof cop, " (%d cop%s)", e->copies, e->copies == 1 ? "y" : "ies");
+	if (!strcmp(e->kind, "ERROR") && strcmp(e->value, "-"))
+		snprintf(what, sizeof what, "%s=%s", S(e->test), S(e->value));
+	else
+		snprintf(what, sizeof what, "%s", S(e->test));
+	fprintf(out, "%-5s %s%s: %s%s (line %zu)\n", e->kind, what, cop, S(e->reason),
+		!strcmp(e->kind, "ERROR") && !strcmp(e->what, "param") ? "; default kept" : "",
+		e->line);
+}
+
 void text_run(FILE *out, const struct model *m, const char *source)
 {
+	int shown = 0;
+
 	header(out, m, source);
 	for (int p = 0; p < m->npass; p++) {
 		int copies = m->pass[p].copies, others = 0;
+		if (!pass_has_result(m, copies))
+			continue;	/* only FAIL/SKIP: listed below, no empty table */
+		shown++;
 		fprintf(out, "\n--- %d parallel cop%s of tests ---\n", copies, copies == 1 ? "y" : "ies");
 		fprintf(out, "System Benchmarks Index Values               BASELINE       RESULT    INDEX\n");
 		for (size_t i = 0; i < m->ntests; i++) {
@@ -95,51 +177,71 @@ void text_run(FILE *out, const struct model *m, const char *source)
 				fprintf(out, "%-40.40s%17s %-6.6s %s\n", S(t->title), "---", S(t->unit),
 					S(t->status));
 		}
+		details(out, m, copies);
 	}
+	if (!shown)
+		fprintf(out, "\nno test produced a result in this run\n");
 	if (m->nev)
 		fputc('\n', out);
-	for (size_t i = 0; i < m->nev; i++) {
-		const struct mevent *e = &m->ev[i];
-		if (e->copies)
-			fprintf(out, "%-5s %s (%d cop%s): %s (line %zu)\n", e->kind, S(e->test),
-				e->copies, e->copies == 1 ? "y" : "ies", S(e->reason), e->line);
-		else
-			fprintf(out, "%-5s %s: %s (line %zu)\n", e->kind, S(e->test), S(e->reason),
-				e->line);
-	}
+	for (size_t i = 0; i < m->nev; i++)
+		event_line(out, &m->ev[i]);
 }
+
+#define TCG_TAG " (TCG)"
 
 static int colw(const struct cmp *c)
 {
 	int w = 12;
 	for (size_t j = 0; j < c->nruns; j++) {
-		int l = (int)strlen(c->label[j]);
+		int l = (int)strlen(c->label[j]) + (c->tcg[j] ? (int)strlen(TCG_TAG) : 0);
 		if (l > w)
 			w = l;
 	}
-	return w > 24 ? 24 : w;
+	return w > 30 ? 30 : w;
+}
+
+/* Column header: the label, and " (TCG)" kept visible for an emulated run. */
+static const char *colhead(const struct cmp *c, size_t j, int w, char *buf, size_t cap)
+{
+	int tag = c->tcg[j] ? (int)strlen(TCG_TAG) : 0;
+	snprintf(buf, cap, "%.*s%s", w - tag, S(c->label[j]), tag ? TCG_TAG : "");
+	return buf;
 }
 
 void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 {
-	int w = colw(c);
+	int w = colw(c), unconverged = 0;
+	char head[64];
 
 	for (size_t i = 0; i < c->nwarn; i++)
 		fprintf(out, "warning: %s\n", S(c->warn[i]));
-	if (c->nwarn)
+	for (size_t i = 0; i < c->nnote; i++)
+		fprintf(out, "note: %s\n", S(c->note[i]));
+	if (c->nwarn || c->nnote)
 		fputc('\n', out);
 	for (size_t j = 0; j < c->nruns; j++) {
 		const struct model *m = c->m[j];
-		fprintf(out, "run %zu: %-*s %s | %s | kernel %s | clocksource %s | build %s\n", j + 1,
-			w, S(c->label[j]), S(sources[j]), S(model_info(m, "cpu.model")),
-			S(model_info(m, "kernel.release")), S(model_info(m, "clocksource.current")),
-			S(m->version));
+		fprintf(out, "run %zu: %s%s  (file: %s)\n", j + 1, S(c->label[j]),
+			c->tcg[j] ? " (TCG: emulation, not a hypervisor cost)" : "", S(sources[j]));
+		fprintf(out, "       %s | kernel %s | clocksource %s | build %s | mode %s\n",
+			S(model_info(m, "cpu.model")), S(model_info(m, "kernel.release")),
+			S(model_info(m, "clocksource.current")), S(m->version), S(model_mode(m)));
 	}
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t j = 0; j < c->nruns; j++)
+			unconverged |= c->rows[i].cell[j].t && c->rows[i].cell[j].t->converged == 0;
 	fprintf(out, "\nratio = performance relative to run 1 (%s), > 1 is faster; "
-		     "~ within noise, * beyond noise, ? no noise estimate\n\n", S(c->label[0]));
+		     "~ within noise, * beyond noise, ? no noise estimate\n", S(c->label[0]));
+	if (unconverged)
+		fprintf(out, "! after a value: that run's sampling did not converge (95%% CI wider "
+			     "than its run.ci_target_pct); treat the row with care\n");
+	fprintf(out, "Index Score rows carry no noise mark: a score is a geometric mean of index "
+		     "values without its own confidence interval; it is compared only when both "
+		     "runs hold the same index tests\n");
+	fputc('\n', out);
 	fprintf(out, "%-36s %6s %-6s", "TEST", "COPIES", "UNIT");
 	for (size_t j = 0; j < c->nruns; j++) {
-		fprintf(out, " %*.*s", w, w, S(c->label[j]));
+		fprintf(out, " %*s", w, colhead(c, j, w, head, sizeof head));
 		if (j)
 			fprintf(out, " %7s", "ratio");
 	}
@@ -149,7 +251,10 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 		fprintf(out, "%-36.36s %6d %-6.6s", S(r->title), r->copies, S(r->unit));
 		for (size_t j = 0; j < c->nruns; j++) {
 			const struct cmp_cell *cell = &r->cell[j];
-			if (cell->t)
+			if (cell->t && unconverged)
+				fprintf(out, " %*.1f%c", w - 1, cell->t->value,
+					cell->t->converged == 0 ? '!' : ' ');
+			else if (cell->t)
 				fprintf(out, " %*.1f", w, cell->t->value);
 			else
 				fprintf(out, " %*s", w, "---");

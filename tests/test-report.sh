@@ -43,6 +43,11 @@ contains() {
 	if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks '$2'"; fi
 }
 
+# lacks FILE STRING — the fixed string must not be there.
+lacks() {
+	if grep -qF -- "$2" "$1"; then bad "$1 holds '$2'"; else ok; fi
+}
+
 # 1. Fixtures: exit status and verdict line.
 while IFS=$'\t' read -r file want verdict opts; do
 	[[ -z $file || $file == \#* ]] && continue
@@ -87,6 +92,75 @@ contains "$tmp/cmp3" "warning: not comparable: build.version differs"
 run 3 "$tmp/cmpbad" "$fix/native.log" "$fix/flipped.log" || true
 run 2 "$tmp/lab" --label a "$fix/native.log" "$fix/crlf.log" || true
 
+# 3b. A native run (host) beside the image (init): one note, not identity/mode/cmdline warnings.
+run 0 "$tmp/nat-img" "$fix/native.log" "$fix/image-init.log" || true
+contains "$tmp/nat-img" "note: native run beside image runs: identity, mode and kernel command line differ by design"
+lacks "$tmp/nat-img" "image.identity differs"
+lacks "$tmp/nat-img" "run.mode differs"
+lacks "$tmp/nat-img" "kernel.cmdline"
+lacks "$tmp/nat-img" "warning:"
+contains "$tmp/nat-img" "0 comparability warning(s)"
+#     Two image runs keep real warnings: command line, and fs.workdir (tmpfs vs ext4).
+run 0 "$tmp/img-img" "$fix/image-init.log" "$fix/image-tmpfs.log" || true
+contains "$tmp/img-img" "warning: not comparable: kernel.cmdline (apart from volatile words) differs"
+contains "$tmp/img-img" "file tests ran on ext4 in one run and tmpfs in another: fstime/fsbuffer/fsdisk are not comparable"
+lacks "$tmp/img-img" "note: native run"
+#     fs.tmp is the fallback of older logs (native.log has no fs.workdir).
+run 0 "$tmp/nat-tmpfs" "$fix/native.log" "$fix/image-tmpfs.log" || true
+contains "$tmp/nat-tmpfs" "file tests ran on ext4 in one run and tmpfs in another"
+#     Label and file apart in the comparison header.
+contains "$tmp/nat-img" "run 1: KVM, 2 CPUs  (file: $fix/native.log)"
+#     Convergence: marked per cell in comparisons, explained in the legend.
+if grep -Eq '^Pipe Throughput +1 lps +1904387\.4 +1904387\.4!  1\.00 ~$' "$tmp/nat-img"
+then ok; else bad "unconverged cell not marked with !"; fi
+if grep -Eq '^System Call Overhead +1 lps +1491095\.6 +1491095\.6   1\.00 ~$' "$tmp/nat-img"
+then ok; else bad "converged cell marked"; fi
+contains "$tmp/nat-img" "! after a value: that run's sampling did not converge"
+contains "$tmp/nat-img" "Index Score rows carry no noise mark"
+#     Convergence in the single-run detail block.
+run 0 "$tmp/img" "$fix/image-init.log" || true
+contains "$tmp/img" "Pipe Throughput                                 1904387.4 lps          6  +/-28.15%  not converged (ci95 +/-28.1% > target 20%)"
+if grep -Eq '^System Call Overhead +1491095\.6 lps +6 +\+/-13\.90%$' "$tmp/img"
+then ok; else bad "converged test in the detail block"; fi
+lacks "$tmp/one" "not converged"
+contains "$tmp/one" "(this log does not say whether sampling met the CI target"
+#     The classic table is unchanged: header, rows, score.
+if grep -Eq '^Pipe Throughput +12440\.0 +1904387\.4 +1530\.9$' "$tmp/one"; then ok; else
+	bad "classic UnixBench row changed"; fi
+# 3c. QEMU/TCG beside anything: column header, note in JSON/CSV, SVG legend.
+run 1 "$tmp/tcg" "$fix/native.log" "$fix/qemu-tcg.log" || true
+contains "$tmp/tcg" "run 2: QEMU/TCG, 2 CPUs (TCG: emulation, not a hypervisor cost)  (file: "
+contains "$tmp/tcg" "QEMU/TCG, 2 CPUs (TCG)   ratio"
+lacks "$tmp/nat-img" "(TCG"
+run 1 "$tmp/tcg.json" --format json "$fix/native.log" "$fix/qemu-tcg.log" || true
+if python3 - "$tmp/tcg.json" <<'PY'; then ok; else bad "JSON TCG note"; fi
+import json, sys
+c = json.load(open(sys.argv[1]))["comparison"]
+assert c["tcg"] == [False, True], c["tcg"]
+assert any("TCG" in n and "not a hypervisor cost" in n for n in c["notes"]), c["notes"]
+PY
+run 1 "$tmp/tcg.csv" --format csv "$fix/native.log" "$fix/qemu-tcg.log" || true
+if python3 - "$tmp/tcg.csv" <<'PY'; then ok; else bad "CSV TCG note row"; fi
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert all(len(r) == 12 for r in rows)
+assert any(r[3] == "note" and r[9] == "tcg" and r[1].startswith("QEMU/TCG") for r in rows)
+assert not any(r[3] == "note" and r[9] == "tcg" and r[1].startswith("KVM") for r in rows)
+PY
+run 1 "$tmp/tcg.svgout" --svg "$tmp/tcg.svg" "$fix/native.log" "$fix/qemu-tcg.log" || true
+contains "$tmp/tcg.svg" "run 2: QEMU/TCG, 2 CPUs — TCG: emulation, not a hypervisor cost"
+contains "$tmp/tcg.svg" "Index Score rows: no noise mark"
+# 3d. Cosmetics: ERROR shows the value and the kept default; header values trimmed; a run
+#     without results prints no empty banner.
+contains "$tmp/qemu" "ERROR isobench.frob=1: unknown parameter; default kept (line 2)"
+if grep -qx 'clocksource: hpet (available: hpet acpi_pm)' "$tmp/qemu"; then ok; else
+	bad "clocksource header line not trimmed"; fi
+run 0 "$tmp/skip" "$fix/all-skipped.log" || true
+lacks "$tmp/skip" "parallel cop"
+lacks "$tmp/skip" "System Benchmarks Index"
+contains "$tmp/skip" "no test produced a result in this run"
+contains "$tmp/skip" "SKIP  fsdisk (1 copy): no writable disk (line 4)"
+
 # 4. Usage.
 run 0 "$tmp/help" --help || true
 contains "$tmp/help" "4 comparing: some row differs beyond the runs' noise"
@@ -111,6 +185,15 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert isinstance(d, list) and len(d) == 4
 assert all(set(("name", "unit", "value")) <= set(e) for e in d)
+PY
+# Numbers keep every digit: no %g-style exponent, the record's value read back exactly.
+lacks "$tmp/jb" "e+0"
+contains "$tmp/jb" "median=1786892.33 "
+run 0 "$tmp/jf" --format json "$fix/native.log" || true
+if python3 - "$tmp/jf" <<'PY'; then ok; else bad "JSON numbers lost precision"; fi
+import json, sys
+t = json.load(open(sys.argv[1]))["runs"][0]["tests"]
+assert [x["value"] for x in t] == [1904387.362, 1491095.644, 6711331.058], [x["value"] for x in t]
 PY
 
 # 6. CSV: RFC 4180, every row 12 columns, records and derived figures present.
