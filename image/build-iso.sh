@@ -5,10 +5,17 @@
 #      passed to the guest as isobench.image=), optional EXTRA_APPEND (kernel parameters for
 #      the default menu entry only; a key=value word there replaces the entry's own word with
 #      the same key, so "isobench.suite=quick" switches the suite). image/isolinux.cfg (menu
-#      template), Debian's isolinux + syslinux-common, xorriso. SOURCE_DATE_EPOCH (default 0)
-#      fixes every date and the volume UUID, so the same inputs give the same bytes.
-# Out: OUT.iso, bootable by BIOS as a CD (El Torito, isolinux) and, written raw to a USB stick
-#      or used as a disk image, through the isohybrid MBR.
+#      template), Debian's isolinux + syslinux-common + syslinux-efi, mtools, xorriso.
+#      SOURCE_DATE_EPOCH (default 0) fixes every date, the volume UUID, the GPT GUIDs and the
+#      FAT volume serial, so the same inputs give the same bytes. ISOBENCH_MENU_TIMEOUT
+#      (tenths of a second, default 10) is the menu's wait; qemu/run's throw-away ISOs use 1.
+# Out: OUT.iso, bootable
+#      - by BIOS as a CD (El Torito, isolinux) and, written raw to a USB stick or used as a
+#        disk image, through the isohybrid MBR;
+#      - by x86-64 UEFI as a CD (El Torito EFI entry) and as a disk (GPT, with an MBR partition
+#        table beside it for BIOS), both pointing at one FAT EFI system partition appended
+#        to the ISO (see "UEFI" below).
+#      Both menus come from one template, so they offer the same entries.
 # Errors: exits 1 with one line "build-iso: <reason>" on stderr; exits 2 on a usage error.
 set -euo pipefail
 
@@ -23,7 +30,9 @@ epoch=${SOURCE_DATE_EPOCH:-0}
 isolinux_dir=${ISOLINUX_DIR:-/usr/lib/ISOLINUX}
 syslinux_dir=${SYSLINUX_BIOS_DIR:-/usr/lib/syslinux/modules/bios}
 common="console=tty0 console=ttyS0,115200 loglevel=4"
+menu_timeout=${ISOBENCH_MENU_TIMEOUT:-10}
 
+[[ "$menu_timeout" =~ ^[1-9][0-9]{0,3}$ ]] || die "ISOBENCH_MENU_TIMEOUT must be 1-9999 (tenths of a second), got '$menu_timeout'"
 case "$epoch" in '' | *[!0-9]*) die "SOURCE_DATE_EPOCH must be a non-negative integer, got '$epoch'" ;; esac
 [[ "$id" =~ ^[A-Za-z0-9._+:@-]{1,128}$ ]] || die "IDENTITY must be 1-128 chars of [A-Za-z0-9._+:@-], got '$id'"
 [[ "$extra" != *$'\n'* ]] || die "EXTRA_APPEND must be one line"
@@ -47,10 +56,10 @@ cp "$initramfs" "$root/isobench/initramfs.gz"
 printf '%s\n' "$id" >"$root/isobench/IDENTITY"
 
 # The default entry's line: its own words, minus those EXTRA_APPEND overrides, then EXTRA_APPEND.
-awk -v common="$common" -v id="$id" -v extra="$extra" '
+awk -v common="$common" -v id="$id" -v extra="$extra" -v timeout="$menu_timeout" '
 	function key(w) { sub(/=.*/, "", w); return w }
 	/^[ \t]*#/ { next }   # template comments stay in the template
-	{ gsub(/@COMMON@/, common); gsub(/@ID@/, id) }
+	{ gsub(/@COMMON@/, common); gsub(/@ID@/, id); gsub(/@TIMEOUT@/, timeout) }
 	/@EXTRA@/ {
 		sub(/[ \t]*@EXTRA@/, "")
 		ne = split(extra, ew, /[ \t]+/)
@@ -70,9 +79,69 @@ while read -r line; do
 	[ "${#line}" -le 2040 ] || die "kernel command line longer than 2048 bytes: ${line:0:60}..."
 done < <(sed -n 's/^ *APPEND //p' "$root/isolinux/isolinux.cfg")
 
-# UEFI: a later issue. It will add an El Torito EFI image here (a FAT file made with mtools
-# holding BOOTX64.EFI, its config, kernel and initramfs; syslinux.efi cannot read ISO 9660)
-# and, below, "-eltorito-alt-boot -e efi/efiboot.img -no-emul-boot -isohybrid-gpt-basdat".
+# ---- UEFI ----------------------------------------------------------------------------------
+# Firmware reads only FAT, and syslinux.efi cannot read ISO 9660, so the EFI system partition
+# (a FAT image, appended to the ISO as partition 2 and named by the El Torito EFI entry) holds
+# everything an EFI boot needs:
+#   \EFI\BOOT\BOOTX64.EFI            syslinux.efi: the same menu as BIOS (same template), so
+#   \EFI\BOOT\LDLINUX.E64 + *.c32    "screen only" and the other entries exist on UEFI too
+#   \EFI\BOOT\syslinux.cfg
+#   \isobench\bzImage.efi, initramfs.gz, IDENTITY   the kernel (byte-identical to the BIOS one)
+#   \startup.nsh                     fallback without syslinux.efi: the kernel's own EFI stub
+#                                    started with the default entry's command line, initrd= on
+#                                    the same FAT volume
+# Why syslinux.efi first and the kernel's EFI stub as the fallback (not the other way round):
+# booted as \EFI\BOOT\BOOTX64.EFI the stub gets no command line (no consoles, no initrd), and
+# in Linux 6.1 a built-in CONFIG_CMDLINE cannot name the initrd (the stub reads initrd= only
+# from the firmware's load options) — the stub alone would need the initramfs built into the
+# kernel, i.e. a second kernel with other bytes. syslinux.efi gives the menu and keeps one
+# kernel. Debian bug 1051445 reports syslinux.efi crashing as a CD on some firmware: there, a
+# UEFI shell (built into OVMF and many firmwares; OVMF falls back to it when BOOTX64.EFI fails)
+# runs \startup.nsh, which boots the same kernel through its EFI stub. ISOBENCH_EFI_LOADER=stub
+# builds an image without syslinux.efi, to prove that path (tests/test-boot-matrix.sh).
+# Secure Boot: nothing here is signed; Secure Boot firmware refuses the image.
+efi_dir=${SYSLINUX_EFI_DIR:-/usr/lib/SYSLINUX.EFI/efi64}
+efi_mod=${SYSLINUX_EFI64_DIR:-/usr/lib/syslinux/modules/efi64}
+loader=${ISOBENCH_EFI_LOADER:-syslinux}
+case $loader in syslinux | stub) ;; *) die "ISOBENCH_EFI_LOADER must be syslinux or stub, not '$loader'" ;; esac
+for t in mformat mcopy mmd; do command -v "$t" >/dev/null || die "$t not found (apt-get install mtools)"; done
+for f in "$efi_dir/syslinux.efi" "$efi_mod/ldlinux.e64" "$efi_mod/menu.c32" "$efi_mod/libutil.c32" \
+	"$efi_mod/libcom32.c32"; do
+	[ -f "$f" ] || die "missing $f (apt-get install syslinux-efi syslinux-common)"
+done
+esp=$tmp/esp
+mkdir -p "$esp/EFI/BOOT" "$esp/isobench"
+cp "$bzimage" "$esp/isobench/bzImage.efi"
+cp "$initramfs" "$esp/isobench/initramfs.gz"
+cp "$root/isobench/IDENTITY" "$esp/isobench/IDENTITY"
+if [ "$loader" = syslinux ]; then
+	cp "$efi_dir/syslinux.efi" "$esp/EFI/BOOT/BOOTX64.EFI"
+	cp "$efi_mod/ldlinux.e64" "$efi_mod/menu.c32" "$efi_mod/libutil.c32" "$efi_mod/libcom32.c32" "$esp/EFI/BOOT/"
+	sed 's|/isobench/bzImage$|/isobench/bzImage.efi|' "$root/isolinux/isolinux.cfg" >"$esp/EFI/BOOT/syslinux.cfg"
+fi
+# startup.nsh: the default entry's command line, for the kernel's EFI stub. (CRLF: UEFI shell.)
+default_append=$(awk '/^DEFAULT /{d=$2} /^LABEL /{l=$2} /^ *APPEND /&&l==d{sub(/^ *APPEND /,""); print; exit}' \
+	"$root/isolinux/isolinux.cfg")
+[ -n "$default_append" ] || die "no APPEND line for the default entry"
+printf 'echo "isobench: booting the kernel EFI stub (no syslinux.efi)"\r\nfs0:\r\nfor %%m in 0 1 2 3 4 5 6 7 8 9\r\n  if exist fs%%m:\\isobench\\bzImage.efi then\r\n    fs%%m:\r\n    \\isobench\\bzImage.efi initrd=\\isobench\\initramfs.gz %s\r\n  endif\r\nendfor\r\n' \
+	"$default_append" >"$esp/startup.nsh"
+find "$esp" -exec touch -h -d "@$epoch" {} +
+# FAT size: the files plus 10% and 256 KiB for FAT and directories, in whole MiB.
+kib=$(du -sk --apparent-size "$esp" | cut -f1)
+mib=$(((kib * 11 / 10 + 256 + 1023) / 1024))
+efi_img=$tmp/efi.img
+truncate -s "${mib}M" "$efi_img"
+serial=$(printf '%08X' $((epoch & 0xffffffff)))
+# mtools honours SOURCE_DATE_EPOCH for the dates it writes; -m keeps the files' fixed mtimes.
+SOURCE_DATE_EPOCH=$epoch mformat -i "$efi_img" -N "$serial" -v ISOBENCHEFI ::  >"$tmp/mtools.log" 2>&1 ||
+	die "mformat failed: $(head -n 1 "$tmp/mtools.log")"
+while IFS= read -r d; do
+	SOURCE_DATE_EPOCH=$epoch mmd -i "$efi_img" "::/${d#"$esp"/}" >>"$tmp/mtools.log" 2>&1 || die "mmd ${d#"$esp"/} failed"
+done < <(find "$esp" -mindepth 1 -type d | LC_ALL=C sort)
+while IFS= read -r f; do
+	SOURCE_DATE_EPOCH=$epoch mcopy -m -i "$efi_img" "$f" "::/${f#"$esp"/}" >>"$tmp/mtools.log" 2>&1 ||
+		die "mcopy ${f#"$esp"/} failed: $(tail -n 1 "$tmp/mtools.log")"
+done < <(find "$esp" -type f | LC_ALL=C sort)
 
 find "$root" -exec touch -h -d "@$epoch" {} +
 date=$(date -u -d "@$epoch" +%Y%m%d%H%M%S00)
@@ -85,6 +154,9 @@ SOURCE_DATE_EPOCH=$epoch xorriso -as mkisofs -quiet \
 	-isohybrid-mbr "$isolinux_dir/isohdpfx.bin" \
 	-c isolinux/boot.cat -b isolinux/isolinux.bin \
 	-no-emul-boot -boot-load-size 4 -boot-info-table \
+	-append_partition 2 0xef "$efi_img" \
+	-eltorito-alt-boot -e --interval:appended_partition_2:all:: -no-emul-boot \
+	-isohybrid-gpt-basdat \
 	"$root" >"$tmp/xorriso.log" 2>&1 ||
 	die "xorriso failed: $(grep -m1 -i 'FAILURE\|SORRY\|error' "$tmp/xorriso.log" || tail -n 1 "$tmp/xorriso.log")"
 mkdir -p "$(dirname "$out")"

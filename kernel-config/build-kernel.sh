@@ -2,7 +2,7 @@
 # build-kernel.sh OUTDIR — build isobench's kernel from Debian's linux-source package.
 #
 # In:  kernel-config/*.config fragments (merged over `allnoconfig`), the newest
-#      /usr/src/linux-source-*.tar.xz, the host gcc.
+#      /usr/src/linux-source-*.tar.xz, the host gcc, lz4 (the kernel is LZ4-compressed).
 # Out: OUTDIR/bzImage, OUTDIR/vmlinux (uncompressed ELF, for PVH boot), OUTDIR/kernel.config,
 #      OUTDIR/kernel.release. Results are cached under $ISOBENCH_CACHE/kernel/<key>, where key
 #      hashes every input above (package version, fragments, this script, compiler version), so
@@ -24,6 +24,7 @@ tarball=$(printf '%s\n' /usr/src/linux-source-*.tar.xz | sort -V | tail -n 1)
 srcname=$(basename "$tarball" .tar.xz)
 pkgver=$(dpkg-query -W -f='${Version}' "$srcname" 2>/dev/null) || pkgver=unknown
 
+command -v lz4 >/dev/null || die "lz4 not found (apt-get install lz4)"
 frags=("$here"/*.config)
 key=$( {
 	echo "$srcname $pkgver"
@@ -64,9 +65,12 @@ if [ ! -f "$dest/bzImage" ]; then
 	[ "$missing" -eq 0 ] || die "$missing requested symbol(s) did not survive the merge"
 
 	echo "build-kernel: compiling with -j$jobs (a cold build takes minutes)" >&2
-	# Fixed build identity so that the same inputs give the same bytes.
-	export KBUILD_BUILD_TIMESTAMP="${SOURCE_DATE_EPOCH:+@$SOURCE_DATE_EPOCH}"
-	KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-@0}
+	# Fixed build identity so that the same inputs give the same bytes. The timestamp is the
+	# source tarball's mtime (set by the Debian package, the same on every host), not the
+	# commit's time: the cache key does not hold the commit, so a commit-dated kernel would
+	# make a cached kernel's bytes depend on which commit first built it.
+	KBUILD_BUILD_TIMESTAMP=@$(stat -c %Y "$tarball")
+	export KBUILD_BUILD_TIMESTAMP
 	export KBUILD_BUILD_USER=isobench KBUILD_BUILD_HOST=isobench KBUILD_BUILD_VERSION=1
 	make -C "$src" O="$build" -j"$jobs" bzImage >"$build/build.log" 2>&1 ||
 		die "kernel build failed, see $build/build.log (last line: $(tail -n 1 "$build/build.log"))"

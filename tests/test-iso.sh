@@ -3,9 +3,11 @@
 #
 # In:  BZIMAGE (default: the newest cached kernel, $ISOBENCH_CACHE/kernel/*/bzImage; without
 #      one, the boot checks are skipped and a random blob stands in for the kernel),
-#      /bin/busybox, initramfs/build.sh, qemu-system-x86_64, qemu/run.
+#      /bin/busybox, initramfs/build.sh, qemu-system-x86_64, qemu/run, mtools.
 # Out: one line per check, boot timings, then "N passed, M failed".
 # Errors: exits 1 if any check failed.
+# Checks the UEFI side's layout (GPT, El Torito EFI entry, the FAT partition's files, the same
+# menu); tests/test-boot-matrix.sh boots the real image under UEFI.
 # Boots (TCG) a stand-in /init that prints fake records and powers off: as a CD on pc and q35,
 # as a raw disk (the isohybrid MBR path), and through qemu/run with a custom command line.
 set -euo pipefail
@@ -22,9 +24,10 @@ check() { # check DESCRIPTION COMMAND...: ok if COMMAND succeeds
 	shift
 	if "$@"; then ok "$what"; else bad "$what"; fi
 }
-has() { grep -Eq "$1" <<<"$c"; } # has REGEX: the current isolinux.cfg has a matching line
+has() { grep -Eq "$1" <<<"$c"; }
+cfg_raw() { xorriso -osirrox on -indev "$1" -extract /isolinux/isolinux.cfg "$tmp/cfg" >/dev/null 2>&1; cat "$tmp/cfg"; rm -f "$tmp/cfg"; } # has REGEX: the current isolinux.cfg has a matching line
 
-kernel=${1:-$(find "$cache/kernel" -name bzImage -printf '%T@ %p\n' 2>/dev/null | sort -n | tail -n 1 | cut -d' ' -f2-)}
+kernel=${1:-$(find "$cache/kernel" -name bzImage -printf '%T@ %p\n' 2>/dev/null | sort -n | tail -n 1 | cut -d" " -f2- || true)}
 if [ -z "$kernel" ]; then
 	echo "note: no kernel built yet; boot checks skipped"
 	kernel=$tmp/fake-bzImage
@@ -59,13 +62,40 @@ echo "ISO size: $(stat -c %s "$tmp/a.iso") bytes"
 
 # Hybrid: an MBR boot signature and a partition entry, plus the El Torito catalogue.
 if [ "$(od -An -tx1 -j510 -N2 "$tmp/a.iso" | tr -d ' ')" = 55aa ]; then ok "MBR signature 55aa"; else bad "no MBR signature (not hybrid)"; fi
-if [ "$(od -An -tx1 -j450 -N1 "$tmp/a.iso" | tr -d ' ')" != 00 ]; then ok "MBR has a partition entry"; else bad "MBR partition 1 is empty"; fi
+# Partition 1 (the whole ISO) is marked active; its type is 0x00, as xorriso's
+# -isohybrid-gpt-basdat writes it (Debian's own hybrid ISOs look the same).
+if [ "$(od -An -tx1 -j446 -N1 "$tmp/a.iso" | tr -d ' ')" = 80 ]; then ok "MBR partition 1 is active"; else bad "MBR partition 1 is not active"; fi
 if [ "$(dd if="$tmp/a.iso" bs=1 skip=$((17 * 2048 + 7)) count=23 2>/dev/null)" = "EL TORITO SPECIFICATION" ]; then
 	ok "El Torito boot record"
 else
 	bad "no El Torito boot record at sector 17"
 fi
 if [ "$(dd if="$tmp/a.iso" bs=1 skip=$((16 * 2048 + 40)) count=8 2>/dev/null)" = ISOBENCH ]; then ok "volume id ISOBENCH"; else bad "volume id is not ISOBENCH"; fi
+
+# UEFI: GPT beside the MBR, an El Torito EFI entry, and the FAT EFI partition's contents.
+if [ "$(dd if="$tmp/a.iso" bs=1 skip=512 count=8 2>/dev/null)" = "EFI PART" ]; then ok "GPT header (USB stick on UEFI)"; else bad "no GPT header at LBA 1"; fi
+if xorriso -indev "$tmp/a.iso" -report_el_torito plain 2>/dev/null | grep -Eq 'El Torito boot img : +2 +UEFI'; then
+	ok "El Torito EFI boot entry"
+else
+	bad "no El Torito UEFI entry"
+fi
+# Partition 2 of the MBR is the EFI system partition (type 0xef); mtools reads it in place.
+p2=$((446 + 16))
+if [ "$(od -An -tx1 -j$((p2 + 4)) -N1 "$tmp/a.iso" | tr -d ' ')" = ef ]; then ok "MBR partition 2 is type 0xef"; else bad "MBR partition 2 is not an EFI system partition"; fi
+esp_off=$(($(od -An -tu4 -j$((p2 + 8)) -N4 "$tmp/a.iso" | tr -d ' ') * 512))
+fat() { mtype -i "$tmp/a.iso@@$esp_off" "::$1" 2>/dev/null; }
+for f in /EFI/BOOT/BOOTX64.EFI /EFI/BOOT/LDLINUX.E64 /EFI/BOOT/menu.c32 /isobench/bzImage.efi /isobench/initramfs.gz /startup.nsh; do
+	if mdir -i "$tmp/a.iso@@$esp_off" "::$f" >/dev/null 2>&1; then ok "EFI partition holds $f"; else bad "EFI partition lacks $f"; fi
+done
+if cmp -s <(fat /EFI/BOOT/BOOTX64.EFI) /usr/lib/SYSLINUX.EFI/efi64/syslinux.efi; then ok "BOOTX64.EFI is syslinux.efi"; else bad "BOOTX64.EFI is not syslinux.efi"; fi
+if cmp -s <(fat /isobench/bzImage.efi) "$kernel"; then ok "the EFI kernel is the same bytes as the BIOS kernel"; else bad "EFI kernel differs from $kernel"; fi
+efi_cfg=$(fat /EFI/BOOT/syslinux.cfg | sed 's|/isobench/bzImage.efi|/isobench/bzImage|')
+if [ "$efi_cfg" = "$(cfg_raw "$tmp/a.iso")" ]; then ok "the UEFI menu has the BIOS menu's entries"; else bad "UEFI and BIOS menus differ"; fi
+if fat /startup.nsh | tr -d '\r' | grep -q 'bzImage.efi initrd=\\isobench\\initramfs.gz console=tty0 console=ttyS0,115200 loglevel=4 isobench.suite=standard isobench.image=test-id$'; then
+	ok "startup.nsh starts the kernel's EFI stub with the default entry's command line"
+else
+	bad "startup.nsh: $(fat /startup.nsh | tr -d '\r' | grep bzImage)"
+fi
 
 cfg() { xorriso -osirrox on -indev "$1" -extract /isolinux/isolinux.cfg "$tmp/cfg" >/dev/null 2>&1; cat "$tmp/cfg"; rm -f "$tmp/cfg"; }
 c=$(cfg "$tmp/a.iso")

@@ -57,7 +57,13 @@ expect_msg "^qemu/run: unknown option '--bogus'" "unknown option is named"
 expect 2 "--cpus not a number" -- "$run" --cpus two
 expect 2 "--cpus 0" -- "$run" --cpus 0
 expect 2 "--accel invalid" -- "$run" --accel xen
-expect 2 "--machine invalid" -- "$run" --machine microvm
+expect 2 "--machine invalid" -- "$run" --machine arm
+expect 2 "--machine microvm with the ISO" -- "$run" --machine microvm
+expect 2 "--firmware invalid" -- "$run" --firmware efi
+expect 2 "--medium invalid" -- "$run" --medium usb
+expect 2 "--firmware uefi with --direct" -- "$run" --direct --firmware uefi
+expect 2 "--medium disk with --pvh" -- "$run" --pvh --medium disk
+expect 2 "--kernel without --direct" -- "$run" --kernel x
 expect 2 "--suite invalid" -- "$run" --suite huge
 expect 2 "--timeout invalid" -- "$run" --timeout 10s
 expect 2 "--mem invalid" -- "$run" --mem lots
@@ -74,6 +80,8 @@ fi
 # --- could not start: 7 ----------------------------------------------------------------------
 expect 7 "missing ISO" -- "$run" --iso "$tmp/nonexistent.iso" --accel tcg
 expect_msg "^qemu/run: no ISO " "missing ISO is named"
+expect 7 "missing vmlinux for --pvh" -- "$run" --pvh --out "$empty" --accel tcg
+expect 7 "missing UEFI firmware" -- env OVMF_CODE="$tmp/none.fd" "$run" --firmware uefi --iso "$0" --accel tcg
 expect 7 "missing default ISO in --out" -- "$run" --out "$empty" --accel tcg
 expect 7 "--direct without a kernel" -- "$run" --direct --out "$empty" --accel tcg
 expect_msg "^qemu/run: no .*/bzImage" "missing kernel is named"
