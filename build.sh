@@ -78,6 +78,7 @@ build)
 	;;
 run)
 	shift
+	qemu/run --check-args "$@" || exit $?	# a typo should not wait for a build
 	build
 	ensure_packages "${PKGS_RUN[@]}"
 	exec qemu/run --out "$out" "$@"
