@@ -43,7 +43,7 @@ static uint64_t fold_ts(const struct timespec *ts)
 	return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
 }
 
-static int clk_setup(struct bench_ctx *ctx)
+int probe_clk_setup(struct bench_ctx *ctx)
 {
 	struct clk_state *s = calloc(1, sizeof *s);
 	if (!s)
@@ -52,7 +52,7 @@ static int clk_setup(struct bench_ctx *ctx)
 	return 0;
 }
 
-static void clk_teardown(struct bench_ctx *ctx)
+void probe_clk_teardown(struct bench_ctx *ctx)
 {
 	free(ctx->state);
 }
@@ -94,7 +94,7 @@ static double per_call(clockid_t id, int forced, int ms)
 
 static int mono_setup(struct bench_ctx *ctx)
 {
-	int r = clk_setup(ctx);
+	int r = probe_clk_setup(ctx);
 	if (r)
 		return r;
 	struct clk_state *s = ctx->state;
@@ -175,7 +175,7 @@ static void cycles_extra(struct bench_ctx *ctx, uint64_t cyc, uint64_t iters)
 	bench_extra(ctx, "cycles_x100", (int64_t)(s->cyc * 100 / (s->calls ? s->calls : 1)));
 }
 
-static int rdtsc_run(struct bench_ctx *ctx, uint64_t iters)
+int probe_rdtsc_run(struct bench_ctx *ctx, uint64_t iters)
 {
 	uint64_t acc = 0, t0 = probe_rdtsc();
 
@@ -187,16 +187,16 @@ static int rdtsc_run(struct bench_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-static int rdtscp_setup(struct bench_ctx *ctx)
+int probe_rdtscp_setup(struct bench_ctx *ctx)
 {
 	if (!probe_has_rdtscp()) {
 		bench_note(ctx, "CPU does not advertise RDTSCP (CPUID 0x80000001 EDX bit 27)");
 		return BENCH_SKIP;
 	}
-	return clk_setup(ctx);
+	return probe_clk_setup(ctx);
 }
 
-static int rdtscp_run(struct bench_ctx *ctx, uint64_t iters)
+int probe_rdtscp_run(struct bench_ctx *ctx, uint64_t iters)
 {
 	uint64_t acc = 0, t0 = probe_rdtsc();
 
@@ -211,25 +211,25 @@ static int rdtscp_run(struct bench_ctx *ctx, uint64_t iters)
 #define CLOCK_BENCH(var, nm, ttl, su, ru) \
 	const struct bench var = { .name = nm, .title = ttl, .group = "probes", .unit = "ns", \
 		.kind = BENCH_TIME, .per_loop = 1, .setup = su, .run = ru, \
-		.teardown = clk_teardown }
+		.teardown = probe_clk_teardown }
 
 CLOCK_BENCH(bench_clock_monotonic, "clock-monotonic", "clock_gettime(CLOCK_MONOTONIC)",
 	    mono_setup, mono_run);
 CLOCK_BENCH(bench_clock_monotonic_raw, "clock-monotonic-raw",
-	    "clock_gettime(CLOCK_MONOTONIC_RAW)", clk_setup, raw_run);
+	    "clock_gettime(CLOCK_MONOTONIC_RAW)", probe_clk_setup, raw_run);
 CLOCK_BENCH(bench_clock_monotonic_coarse, "clock-monotonic-coarse",
-	    "clock_gettime(CLOCK_MONOTONIC_COARSE)", clk_setup, mcoarse_run);
+	    "clock_gettime(CLOCK_MONOTONIC_COARSE)", probe_clk_setup, mcoarse_run);
 CLOCK_BENCH(bench_clock_realtime, "clock-realtime", "clock_gettime(CLOCK_REALTIME)",
-	    clk_setup, real_run);
+	    probe_clk_setup, real_run);
 CLOCK_BENCH(bench_clock_realtime_coarse, "clock-realtime-coarse",
-	    "clock_gettime(CLOCK_REALTIME_COARSE)", clk_setup, rcoarse_run);
+	    "clock_gettime(CLOCK_REALTIME_COARSE)", probe_clk_setup, rcoarse_run);
 CLOCK_BENCH(bench_clock_boottime, "clock-boottime", "clock_gettime(CLOCK_BOOTTIME)",
-	    clk_setup, boot_run);
-CLOCK_BENCH(bench_clock_gettimeofday, "clock-gettimeofday", "gettimeofday()", clk_setup,
+	    probe_clk_setup, boot_run);
+CLOCK_BENCH(bench_clock_gettimeofday, "clock-gettimeofday", "gettimeofday()", probe_clk_setup,
 	    tod_run);
-CLOCK_BENCH(bench_clock_time, "clock-time", "time()", clk_setup, time_run);
+CLOCK_BENCH(bench_clock_time, "clock-time", "time()", probe_clk_setup, time_run);
 CLOCK_BENCH(bench_clock_syscall, "clock-syscall",
-	    "syscall(SYS_clock_gettime, CLOCK_MONOTONIC)", clk_setup, sys_run);
-CLOCK_BENCH(bench_clock_rdtsc, "clock-rdtsc", "RDTSC instruction", clk_setup, rdtsc_run);
-CLOCK_BENCH(bench_clock_rdtscp, "clock-rdtscp", "RDTSCP instruction", rdtscp_setup,
-	    rdtscp_run);
+	    "syscall(SYS_clock_gettime, CLOCK_MONOTONIC)", probe_clk_setup, sys_run);
+CLOCK_BENCH(bench_clock_rdtsc, "clock-rdtsc", "RDTSC instruction", probe_clk_setup, probe_rdtsc_run);
+CLOCK_BENCH(bench_clock_rdtscp, "clock-rdtscp", "RDTSCP instruction", probe_rdtscp_setup,
+	    probe_rdtscp_run);

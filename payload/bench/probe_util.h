@@ -35,6 +35,13 @@ uint64_t lh_pct(const struct lathist *h, const struct lathist *snap, double p, u
 /* Largest value in the interval (bucket upper bound, capped by the true max). */
 uint64_t lh_max(const struct lathist *h, const struct lathist *snap);
 
+/* clock.c's state and the RDTSC/RDTSCP loops (extra cycles_x100), shared with vmexit.c. */
+int probe_clk_setup(struct bench_ctx *ctx);
+void probe_clk_teardown(struct bench_ctx *ctx);
+int probe_rdtsc_run(struct bench_ctx *ctx, uint64_t iters);
+int probe_rdtscp_setup(struct bench_ctx *ctx);
+int probe_rdtscp_run(struct bench_ctx *ctx, uint64_t iters);
+
 static inline int probe_new_sample(const struct bench_ctx *ctx)
 {
 	return ctx->nextra == 0;
