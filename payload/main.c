@@ -32,6 +32,7 @@ static void usage(FILE *f)
 		"Records and tables go to stdout; progress also goes to stderr when stdout is\n"
 		"not a terminal.\n\n"
 		"  --list              list tests and groups, then exit\n"
+		"  --check-params      only check the options, values and test names (exit 0 or 2)\n"
 		"  --KEY VALUE         set a parameter (table below), e.g. --suite quick\n"
 		"  --param KEY=VALUE   the same, in command-line form\n"
 		"  --tmpdir DIR        where tests make their files (default: $TMPDIR, else\n"
@@ -87,7 +88,7 @@ int main(int argc, char **argv)
 	static struct runner_cfg cfg;
 	static char self[PATH_MAX];
 	struct params p;
-	int opt, idx;
+	int opt, idx, check_only = 0;
 
 	if (argc >= 3 && !strcmp(argv[1], "--execl-child"))
 		execl_child(argv);
@@ -104,6 +105,7 @@ int main(int argc, char **argv)
 	opts[no++] = (struct option){"param", required_argument, NULL, 'p'};
 	opts[no++] = (struct option){"tmpdir", required_argument, NULL, 't'};
 	opts[no++] = (struct option){"list", no_argument, NULL, 'l'};
+	opts[no++] = (struct option){"check-params", no_argument, NULL, 'c'};
 	opts[no++] = (struct option){"version", no_argument, NULL, 'V'};
 	opts[no++] = (struct option){"help", no_argument, NULL, 'h'};
 	opts[no] = (struct option){NULL, 0, NULL, 0};
@@ -117,6 +119,9 @@ int main(int argc, char **argv)
 		case 'l':
 			list_tests();
 			return 0;
+		case 'c':
+			check_only = 1;
+			break;
 		case 'V':
 			printf("isobench %s\n", isobench_version);
 			return 0;
@@ -170,6 +175,8 @@ int main(int argc, char **argv)
 			unknown);
 		return 2;
 	}
+	if (check_only)
+		return 0;	/* every option, value and test name is valid */
 	params_finish(&p, (int)sysconf(_SC_NPROCESSORS_ONLN));
 	out_init();
 	out_add_fd(1);

@@ -26,6 +26,8 @@ st=0
 	>"$log1.stdout" 2>"$log1.stderr" || st=$?
 status_is 0 "$st" "ISO boot, quick suite, whole index: qemu/run"
 has "$log1.stderr" "TCG|KVM" "qemu/run says which accelerator it used"
+has "$log1" "^# qemu/run: QEMU emulator version" "host facts head the log"
+has "$log1" "^# qemu/run: accel=(tcg|kvm) cpu=" "the accelerator and CPU model are in the log"
 has "$log1" "@isobench/1 1 BEGIN run=[0-9a-f]{16} .*mode=init" "BEGIN record, PID 1 mode"
 has "$log1" "INFO .*image.identity=$(cut -c1-64 "$out/IDENTITY")" "the image identity is in the log"
 has "$log1" "INFO .*kernel.release=6\.1\.[0-9]+-isobench" "our kernel ran"
@@ -43,11 +45,12 @@ st=0
 "$out/isobench-report" --check "$log1" >/dev/null || st=$?
 status_is 0 "$st" "isobench-report --check on the ISO log"
 
-# 2. Direct boot: bad parameters, an unknown test, a crashing and a stalling test.
+# 2. Direct boot: bad parameters, an unknown test, a crashing and a stalling test. They go
+#    in --params: qemu/run itself refuses an unknown --tests name before booting.
 st=0
 "$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --cpus 1 --log "$log2" \
-	--tests pipe,nosuchtest,selftest-crash,selftest-stall \
-	--params "isobench.copies=1 isobench.timeout=8 isobench.bogus=1 isobench.samples=x" \
+	--params "isobench.tests=pipe,nosuchtest,selftest-crash,selftest-stall isobench.copies=1 \
+isobench.timeout=8 isobench.bogus=1 isobench.samples=x" \
 	>"$log2.stdout" 2>"$log2.stderr" || st=$?
 status_is 1 "$st" "direct boot with bad input: complete run with FAIL/ERROR records"
 has "$log2" "ERROR what=param param=isobench.bogus " "ERROR for the unknown parameter"
