@@ -17,6 +17,7 @@ mkdir -p "$top/results"
 log1=$top/results/e2e-iso.log
 log2=$top/results/e2e-direct-bad-input.log
 log3=$top/results/e2e-direct-watchdog.log
+log4=$top/results/e2e-direct-clocksource.log
 index_tests="dhry2reg whetstone-double execl fstime fsbuffer fsdisk pipe context1 spawn
 shell1 shell8 syscall"
 
@@ -73,5 +74,16 @@ has "$log3" "FAIL test=watchdog reason=the%20run%20exceeded%20its%204%20s%20budg
 	"the watchdog's FAIL record"
 hasnt "$log3" "@isobench/1 [0-9]+ END " "no END: the run did not complete"
 has "$log3" "reboot: Power down" "the watchdog powered the guest off"
+
+# 4. The kernel's own clocksource= switch: the log shows the change and what it costs (acpi_pm
+#    has no vDSO path, so clock_gettime becomes a system call plus a port read).
+st=0
+"$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --cpus 1 --log "$log4" \
+	--tests clock-monotonic --copies 1 --params "clocksource=acpi_pm" \
+	>"$log4.stdout" 2>"$log4.stderr" || st=$?
+status_is 0 "$st" "clocksource=acpi_pm boot"
+has "$log4" "INFO .*clocksource.current=acpi_pm " "the switch is in the header"
+has "$log4" "SAMPLE test=clock-monotonic copies=1 i=0 .*vdso=0" "clock-monotonic sees no vDSO path"
+has "$log4" "RESULT test=clock-monotonic copies=1 unit=ns value=[0-9]" "and reports its cost"
 
 finish
