@@ -9,7 +9,9 @@
 #      $ISOBENCH_CACHE/tools/ (ISOBENCH_CACHE defaults to ~/.cache/isobench).
 # Out: OUT.cpio.gz, a newc cpio compressed with `gzip -n -9`: same inputs, same bytes.
 #      Contents: dirs /dev /proc /sys /tmp /bin /sbin /usr/bin /usr/sbin /root /etc,
-#      /dev/console (c 5 1), /dev/null (c 1 3), /init, /bin/busybox and /bin/<applet> symlinks.
+#      /dev/console (c 5 1), /dev/null (c 1 3), /init, /bin/busybox and /bin/<applet> symlinks;
+#      with TBENCH_LOAD=FILE (a dbench load file, e.g. /usr/share/dbench/client.txt) also
+#      /etc/isobench/tbench-load.txt, which the tbench tests then replay by default.
 # Errors: exits 1 with one line "initramfs: <reason>" on stderr; exits 2 on a usage error.
 set -euo pipefail
 
@@ -31,6 +33,7 @@ applets=(sh sort od grep tee wc rm cat echo ls mkdir cp mv sleep dd head tail)
 case "$epoch" in '' | *[!0-9]*) die "SOURCE_DATE_EPOCH must be a non-negative integer, got '$epoch'" ;; esac
 [ -f "$init" ] || die "no such file: $init"
 [ -f "$busybox" ] || die "no such file: $busybox (apt-get install busybox-static)"
+[ -z "${TBENCH_LOAD:-}" ] || [ -f "$TBENCH_LOAD" ] || die "TBENCH_LOAD=$TBENCH_LOAD: no such file"
 
 # A dynamically linked /init cannot run: the initramfs holds no libc and no loader.
 is_dynamic() { LC_ALL=C readelf -lW "$1" 2>/dev/null | grep -q 'Requesting program interpreter'; }
@@ -74,6 +77,10 @@ grep -q -- '-t <timestamp>' <<<"$help" || die "$gen has no -t option; cannot fix
 cp "$init" "$tmp/init"
 cp "$busybox" "$tmp/busybox"
 touch -d "@$epoch" "$tmp/init" "$tmp/busybox"
+if [ -n "${TBENCH_LOAD:-}" ]; then
+	cp "$TBENCH_LOAD" "$tmp/tbench-load.txt"
+	touch -d "@$epoch" "$tmp/tbench-load.txt"
+fi
 
 {
 	for d in /dev /proc /sys /tmp /bin /sbin /usr /usr/bin /usr/sbin /root /etc; do
@@ -90,6 +97,10 @@ touch -d "@$epoch" "$tmp/init" "$tmp/busybox"
 	for a in "${applets[@]}"; do
 		echo "slink /bin/$a busybox 0777 0 0"
 	done
+	if [ -n "${TBENCH_LOAD:-}" ]; then
+		echo "dir /etc/isobench 0755 0 0"
+		echo "file /etc/isobench/tbench-load.txt $tmp/tbench-load.txt 0644 0 0"
+	fi
 } | LC_ALL=C sort -k2,2 >"$tmp/list"
 
 "$gen" -t "$epoch" "$tmp/list" >"$tmp/initramfs.cpio" 2>"$tmp/gen.log" ||

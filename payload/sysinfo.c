@@ -1,6 +1,7 @@
 /* sysinfo.c — see sysinfo.h. */
 #define _GNU_SOURCE
 #include "sysinfo.h"
+#include "bench/tbench_load.h"
 #include "version.h"
 #include "crc32.h"
 #include "out.h"
@@ -194,6 +195,7 @@ void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
 	read_line("/proc/loadavg", s1, sizeof s1);
 	rec_str(&b, "run.loadavg", s1);
 	rec_str(&b, "run.workdir", workdir);
+	rec_str(&b, "run.tbench_load", tbench_load_path() ? tbench_load_path() : "synthetic");
 	out_record(&b);
 
 	rec_begin(&b, "INFO");

@@ -66,6 +66,18 @@ if grep -q 'Jan  1  1970' <<<"$list" && ! grep -vq 'Jan  1  1970' <<<"$list"; th
 else
 	bad "some entry has an mtime other than SOURCE_DATE_EPOCH=0"
 fi
+# TBENCH_LOAD=FILE ships a dbench load file for the tbench tests; without it, none.
+if grep -q 'etc/isobench/tbench-load.txt' <<<"$list"; then bad "a load file without TBENCH_LOAD"; else
+	ok "no tbench load file by default"; fi
+printf '0 WriteX 1 0 4096 4096 NT_STATUS_OK\n' >"$tmp/load.txt"
+TBENCH_LOAD=$tmp/load.txt "$here/initramfs/build.sh" "$tmp/t.cpio.gz" "$init"
+tl=$(gzip -dc "$tmp/t.cpio.gz" | (cd "$tmp" && mkdir -p x && cd x && cpio -id --quiet 2>/dev/null &&
+	cat etc/isobench/tbench-load.txt))
+if [ "$tl" = "$(cat "$tmp/load.txt")" ]; then ok "TBENCH_LOAD lands in /etc/isobench/tbench-load.txt"
+else bad "TBENCH_LOAD did not land in the archive"; fi
+st=0
+TBENCH_LOAD=$tmp/absent "$here/initramfs/build.sh" "$tmp/u.cpio.gz" "$init" 2>/dev/null || st=$?
+if [ "$st" -eq 1 ]; then ok "a missing TBENCH_LOAD file stops the build"; else bad "missing TBENCH_LOAD: status $st"; fi
 if grep -Evq ' root +root ' <<<"$list"; then bad "an entry is not owned by 0:0"; else ok "every entry is owned by 0:0"; fi
 
 echo "$pass passed, $fail failed"

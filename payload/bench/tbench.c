@@ -11,11 +11,11 @@
  * client reads the 4 and discards the rest with recv(MSG_WAITALL|MSG_TRUNC) — as tbench does,
  * so neither side copies reply data into user space. Sizes per operation: tbench_load.h.
  *
- * Load: the synthetic mix of tbench_load.h by default (a block of 100,000 operations from
- * seed 1, replayed in a loop); a dbench load file if the environment variable
- * ISOBENCH_TBENCH_LOAD names one (e.g. /usr/share/dbench/client.txt; in the image, put
- * ISOBENCH_TBENCH_LOAD=/path on the kernel command line: the kernel hands unknown
- * KEY=VALUE words to init's environment). Every client replays the load from its start in a
+ * Load: a dbench load file if the environment variable ISOBENCH_TBENCH_LOAD names one
+ * (e.g. /usr/share/dbench/client.txt), else TBENCH_LOAD_BUILTIN when the image carries it
+ * (`TBENCH_LOAD=/usr/share/dbench/client.txt ./build.sh` puts it there), else the synthetic
+ * mix of tbench_load.h (a block of 100,000 operations from seed 1, replayed in a loop); the
+ * INFO record says which (run.tbench_load). Every client replays the load from its start in a
  * loop, as tbench does. A malformed file FAILs the test with the line number.
  *
  * One loop = 10^6 bytes of payload (ReadX + WriteX data, what tbench's MB/s counts), so the
@@ -283,8 +283,8 @@ static int tb_setup(struct bench_ctx *ctx, int nclients)
 	if (nclients > TB_MAX_CLIENTS)
 		nclients = TB_MAX_CLIENTS;
 	s->nclients = nclients;
-	const char *path = getenv("ISOBENCH_TBENCH_LOAD");
-	if (path && *path) {
+	const char *path = tbench_load_path();
+	if (path) {
 		if (tb_load_file(path, &s->ld, err, sizeof err)) {
 			bench_note(ctx, "load file: %s", err);
 			return -EINVAL;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct spec {
 	const char *name;
@@ -350,4 +351,15 @@ void tb_load_free(struct tb_load *ld)
 {
 	free(ld->ops);
 	memset(ld, 0, sizeof *ld);
+}
+
+const char *tbench_load_path(void)
+{
+	const char *env = getenv("ISOBENCH_TBENCH_LOAD");
+
+	if (env && *env)
+		return env;
+	if (access(TBENCH_LOAD_BUILTIN, R_OK) == 0)
+		return TBENCH_LOAD_BUILTIN;
+	return NULL;
 }

@@ -99,4 +99,9 @@ struct tb_op tb_synth_op(uint64_t *rng);
 
 void tb_load_free(struct tb_load *ld);
 
+/* The dbench load file the tbench tests replay: $ISOBENCH_TBENCH_LOAD if set, else
+ * TBENCH_LOAD_BUILTIN if it exists (put in the image by the build), else NULL (synthetic). */
+#define TBENCH_LOAD_BUILTIN "/etc/isobench/tbench-load.txt"
+const char *tbench_load_path(void);
+
 #endif
