@@ -35,7 +35,7 @@
 struct clk_state {
 	int vdso;
 	int64_t syscall_ns;
-	uint64_t cyc, calls;	/* per sample (rdtsc/rdtscp) */
+	struct probe_cycles cycles;	/* per sample */
 };
 
 static uint64_t fold_ts(const struct timespec *ts)
@@ -167,12 +167,7 @@ static int sys_run(struct bench_ctx *ctx, uint64_t iters)
 static void cycles_extra(struct bench_ctx *ctx, uint64_t cyc, uint64_t iters)
 {
 	struct clk_state *s = ctx->state;
-
-	if (probe_new_sample(ctx))
-		s->cyc = s->calls = 0;
-	s->cyc += cyc;
-	s->calls += iters;
-	bench_extra(ctx, "cycles_x100", (int64_t)(s->cyc * 100 / (s->calls ? s->calls : 1)));
+	probe_cycles_extra(ctx, &s->cycles, cyc, iters);
 }
 
 int probe_rdtsc_run(struct bench_ctx *ctx, uint64_t iters)

@@ -130,3 +130,13 @@ int probe_has_rdtscp(void)
 	probe_cpuid(0x80000001u, 0, r);
 	return (r[3] >> 27) & 1;
 }
+
+void probe_cycles_extra(struct bench_ctx *ctx, struct probe_cycles *pc, uint64_t cyc,
+			uint64_t iters)
+{
+	if (probe_new_sample(ctx))
+		pc->cyc = pc->loops = 0;
+	pc->cyc += cyc;
+	pc->loops += iters;
+	bench_extra(ctx, "cycles_x100", (int64_t)(pc->cyc * 100 / (pc->loops ? pc->loops : 1)));
+}

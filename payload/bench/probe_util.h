@@ -35,6 +35,14 @@ uint64_t lh_pct(const struct lathist *h, const struct lathist *snap, double p, u
 /* Largest value in the interval (bucket upper bound, capped by the true max). */
 uint64_t lh_max(const struct lathist *h, const struct lathist *snap);
 
+/* TSC cycles per loop over a sample, reported as the extra cycles_x100 (cycles x 100). */
+struct probe_cycles {
+	uint64_t cyc, loops;
+};
+/* Add one batch (cyc TSC cycles for iters loops); restarts at each new sample. */
+void probe_cycles_extra(struct bench_ctx *ctx, struct probe_cycles *pc, uint64_t cyc,
+			uint64_t iters);
+
 /* clock.c's state and the RDTSC/RDTSCP loops (extra cycles_x100), shared with vmexit.c. */
 int probe_clk_setup(struct bench_ctx *ctx);
 void probe_clk_teardown(struct bench_ctx *ctx);

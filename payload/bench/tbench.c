@@ -38,6 +38,7 @@
 #define _GNU_SOURCE
 #include "probe_util.h"
 #include "tbench_load.h"
+#include "../out.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -105,21 +106,6 @@ static int full_read(int fd, char *p, size_t n)
 	return 0;
 }
 
-static int full_write(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-		if (k <= 0) {
-			if (k < 0 && errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 static void io_timeouts(int fd)
 {
 	struct timeval tv = {TB_IO_TIMEOUT_S, 0};
@@ -149,7 +135,7 @@ static void handler(int fd, uint32_t bufsize)
 			_exit(0);
 		uint32_t echo = htonl(want);
 		memcpy(buf, &echo, 4);
-		if (full_write(fd, buf, want))
+		if (write_all(fd, buf, want))
 			_exit(0);
 	}
 }
@@ -180,7 +166,7 @@ static int exchange(int fd, char *buf, const struct tb_op *o)
 	uint32_t hdr[2] = {htonl(o->req - TB_HDR), htonl(o->rep)}, echo;
 
 	memcpy(buf, hdr, sizeof hdr);
-	if (full_write(fd, buf, o->req))
+	if (write_all(fd, buf, o->req))
 		return -EPIPE;
 	if (full_read(fd, (char *)&echo, 4) || ntohl(echo) != o->rep)
 		return -EPROTO;

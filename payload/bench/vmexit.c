@@ -53,7 +53,7 @@
 #define PF_CHUNK 1024
 
 struct vx_state {
-	uint64_t cyc, loops;		/* per sample */
+	struct probe_cycles cycles;	/* per sample */
 	/* shootdown */
 	pthread_t spinner;
 	int have_spinner, cpu[2];
@@ -88,12 +88,7 @@ static void vx_free(struct bench_ctx *ctx)
 static void cycles_extra(struct bench_ctx *ctx, uint64_t cyc, uint64_t iters)
 {
 	struct vx_state *s = ctx->state;
-
-	if (probe_new_sample(ctx))
-		s->cyc = s->loops = 0;
-	s->cyc += cyc;
-	s->loops += iters;
-	bench_extra(ctx, "cycles_x100", (int64_t)(s->cyc * 100 / (s->loops ? s->loops : 1)));
+	probe_cycles_extra(ctx, &s->cycles, cyc, iters);
 }
 
 /* ---- instructions ---- */
