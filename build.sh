@@ -22,8 +22,8 @@ step() { printf 'build.sh: %s\n' "$*" >&2; }
 
 # Debian packages, by what needs them.
 PKGS_BUILD=(gcc make bc flex bison libelf-dev libssl-dev xz-utils musl-tools busybox-static
-	linux-source lz4 syslinux isolinux syslinux-common syslinux-efi xorriso mtools)
-PKGS_RUN=(qemu-system-x86 ovmf)
+	linux-source lz4 syslinux isolinux syslinux-common syslinux-efi xorriso mtools pxelinux)
+PKGS_RUN=(qemu-system-x86 ovmf ipxe-qemu)
 PKGS_TEST=(libcmocka-dev zlib1g-dev libjansson-dev shellcheck cpio clang libclang-rt-14-dev
 	libxml2-utils python3 chromium)
 
@@ -69,6 +69,8 @@ build() {
 	step "image (hybrid ISO)"
 	image/build-iso.sh "$out/isobench.iso" "$out/bzImage" "$out/initramfs.cpio.gz" \
 		"$(cat "$out/IDENTITY")" || die "ISO build failed"
+	step "netboot tree (BIOS/UEFI PXE, iPXE)"
+	image/build-netboot.sh "$out/netboot" "$out/isobench.iso" || die "netboot tree build failed"
 	step "done: $out/isobench.iso ($(du -h "$out/isobench.iso" | cut -f1)), identity $(cut -c1-16 "$out/IDENTITY")"
 }
 
