@@ -25,7 +25,7 @@ PKGS_BUILD=(gcc make bc flex bison libelf-dev libssl-dev xz-utils musl-tools bus
 	linux-source lz4 syslinux isolinux syslinux-common syslinux-efi xorriso mtools pxelinux)
 PKGS_RUN=(qemu-system-x86 ovmf ipxe-qemu)
 PKGS_TEST=(libcmocka-dev zlib1g-dev libjansson-dev shellcheck cpio clang libclang-rt-14-dev
-	libxml2-utils python3 chromium)
+	libxml2-utils python3 chromium lava-dispatcher)
 
 ensure_packages() {
 	local missing=() p
@@ -69,8 +69,9 @@ build() {
 	step "image (hybrid ISO)"
 	image/build-iso.sh "$out/isobench.iso" "$out/bzImage" "$out/initramfs.cpio.gz" \
 		"$(cat "$out/IDENTITY")" || die "ISO build failed"
-	step "netboot tree (BIOS/UEFI PXE, iPXE)"
+	step "netboot tree (BIOS/UEFI PXE, iPXE) and LAVA jobs"
 	image/build-netboot.sh "$out/netboot" "$out/isobench.iso" || die "netboot tree build failed"
+	lava/make-jobs.sh "$out/lava" "$out/netboot" || die "LAVA job definitions failed"
 	step "done: $out/isobench.iso ($(du -h "$out/isobench.iso" | cut -f1)), identity $(cut -c1-16 "$out/IDENTITY")"
 }
 
