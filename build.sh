@@ -5,6 +5,7 @@
 #   ./build.sh run [ARGS]     build, then boot the ISO under QEMU and print the results
 #                             (ARGS go to qemu/run; see qemu/run --help)
 #   ./build.sh test           build, then run the whole test suite (tests/run)
+#   ./build.sh disks          build, then write the image as raw/qcow2/VMDK/VHDX disks to out/disk/
 #   ./build.sh clean          remove out/ (the kernel cache under ~/.cache/isobench stays)
 #
 # Environment: KERNEL=/path/to/bzImage uses a prebuilt kernel; ISOBENCH_CACHE (default
@@ -23,7 +24,7 @@ step() { printf 'build.sh: %s\n' "$*" >&2; }
 # Debian packages, by what needs them.
 PKGS_BUILD=(gcc make bc flex bison libelf-dev libssl-dev xz-utils musl-tools busybox-static
 	linux-source lz4 syslinux isolinux syslinux-common syslinux-efi xorriso mtools pxelinux)
-PKGS_RUN=(qemu-system-x86 ovmf ipxe-qemu)
+PKGS_RUN=(qemu-system-x86 ovmf ipxe-qemu qemu-utils)
 PKGS_TEST=(libcmocka-dev zlib1g-dev libjansson-dev shellcheck cpio clang libclang-rt-14-dev
 	libxml2-utils python3 chromium lava-dispatcher)
 
@@ -92,13 +93,19 @@ test)
 	ensure_packages "${PKGS_RUN[@]}" "${PKGS_TEST[@]}"
 	exec tests/run "$@"
 	;;
+disks)
+	build
+	ensure_packages "${PKGS_RUN[@]}"
+	image/build-disks.sh "$out/disk" "$out/isobench.iso" || die "disk images failed"
+	step "done: $out/disk/isobench.{raw,qcow2,vmdk,vhdx}"
+	;;
 clean)
 	rm -rf "$out"
 	;;
 -h | --help | help)
-	sed -n '2,14s/^# \{0,1\}//p' "$0"
+	sed -n '2,15s/^# \{0,1\}//p' "$0"
 	;;
 *)
-	die "unknown command '$1' (build, run, test, clean, help)"
+	die "unknown command '$1' (build, run, test, disks, clean, help)"
 	;;
 esac
