@@ -226,8 +226,14 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	if (n == 1 && !check && fleet_is_dir(argv[optind]))	/* fleet.h */
+	if (n == 1 && !check && fleet_is_dir(argv[optind])) {	/* fleet.h */
+		if (svg || labelarg || want) {
+			fprintf(stderr, "isobench-report: --svg, --label and --run take LOG files, "
+					"not a DIR\n");
+			return EXIT_USAGE;
+		}
 		return fleet_report(argv[optind], group_by ? group_by : "hypervisor", format, stdout);
+	}
 	if (group_by) {
 		fprintf(stderr, "isobench-report: --group-by needs one DIR of logs\n");
 		return EXIT_USAGE;

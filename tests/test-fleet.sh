@@ -109,6 +109,9 @@ status_is 2 "$st" "--group-by cpu is a usage error"
 st=0
 "$rep" --group-by machine "$top/tests/fixtures/logs/native.log" >/dev/null 2>&1 || st=$?
 status_is 2 "$st" "--group-by with a log file, not a directory, is a usage error"
+st=0
+"$rep" --svg "$tmp/x.svg" "$tmp/fleet" >/dev/null 2>&1 || st=$?
+status_is 2 "$st" "--svg with a directory is a usage error"
 mkdir "$tmp/empty"
 st=0
 "$rep" "$tmp/empty" >/dev/null 2>"$tmp/err4" || st=$?
