@@ -5,6 +5,7 @@
 #   ./build.sh run [ARGS]     build, then boot the ISO under QEMU and print the results
 #                             (ARGS go to qemu/run; see qemu/run --help)
 #   ./build.sh test           build, then run the whole test suite (tests/run)
+#   ./build.sh disks          build, then write the image as raw/qcow2/VMDK/VHDX disks to out/disk/
 #   ./build.sh clean          remove out/ (the kernel cache under ~/.cache/isobench stays)
 #   ./build.sh packages       print the Debian packages each step needs (build, run, test)
 #
@@ -31,6 +32,8 @@ PKGS_BUILD=(
 	libjansson-dev                         # report tool: JSON output
 	busybox-static                         # initramfs: the shell workload's tools
 	syslinux isolinux syslinux-common syslinux-efi xorriso mtools # image: BIOS + UEFI ISO
+	pxelinux                               # image/build-netboot.sh: BIOS PXE loader
+	qemu-utils                             # image/build-disks.sh (./build.sh disks): qemu-img
 )
 PKGS_RUN=(qemu-system-x86 ovmf)             # qemu/run: boot the image (BIOS and UEFI)
 PKGS_TEST=(
@@ -39,6 +42,8 @@ PKGS_TEST=(
 	clang libclang-rt-14-dev               # fuzzing the log reader (libFuzzer + sanitizers)
 	shellcheck libxml2-utils python3 chromium # lint, SVG check, JSON checks, SVG rendering
 	debootstrap                            # tests/run fresh: the README from a fresh root
+	ipxe-qemu                              # tests/test-netboot.sh: the NIC's PXE/iPXE ROMs
+	lava-dispatcher python3-yaml           # tests/test-lava.sh: lava-run, reading its log
 )
 
 ensure_packages() {
@@ -82,6 +87,9 @@ build() {
 	step "image (hybrid ISO)"
 	image/build-iso.sh "$out/isobench.iso" "$out/bzImage" "$out/initramfs.cpio.gz" \
 		"$(cat "$out/IDENTITY")" || die "ISO build failed"
+	step "netboot tree (BIOS/UEFI PXE, iPXE) and LAVA jobs"
+	image/build-netboot.sh "$out/netboot" "$out/isobench.iso" || die "netboot tree build failed"
+	lava/make-jobs.sh "$out/lava" "$out/netboot" || die "LAVA job definitions failed"
 	step "done: $out/isobench.iso ($(du -h "$out/isobench.iso" | cut -f1)), identity $(cut -c1-16 "$out/IDENTITY")"
 }
 
@@ -102,6 +110,11 @@ test)
 	ensure_packages "${PKGS_RUN[@]}" "${PKGS_TEST[@]}"
 	exec tests/run "$@"
 	;;
+disks)
+	build
+	image/build-disks.sh "$out/disk" "$out/isobench.iso" || die "disk images failed"
+	step "done: $out/disk/isobench.{raw,qcow2,vmdk,vhdx}"
+	;;
 clean)
 	rm -rf "$out"
 	;;
@@ -109,9 +122,9 @@ packages)
 	printf 'build: %s\nrun: %s\ntest: %s\n' "${PKGS_BUILD[*]}" "${PKGS_RUN[*]}" "${PKGS_TEST[*]}"
 	;;
 -h | --help | help)
-	sed -n '2,15s/^# \{0,1\}//p' "$0"
+	sed -n '2,16s/^# \{0,1\}//p' "$0"
 	;;
 *)
-	die "unknown command '$1' (build, run, test, clean, packages, help)"
+	die "unknown command '$1' (build, run, test, disks, clean, packages, help)"
 	;;
 esac

@@ -15,6 +15,7 @@
  * When several apply the first in the order 2, 3, 1, 4 wins. */
 #define _GNU_SOURCE
 #include "csv.h"
+#include "fleet.h"
 #include "follow.h"
 #include "json.h"
 #include "svg.h"
@@ -50,6 +51,9 @@ static void usage(FILE *f)
 		"                  customSmallerIsBetter lists of {name, unit, value})\n"
 		"  --label A,B,..  column labels, one per LOG (default: from the machine header)\n"
 		"  --svg FILE      also write a chart of the ratios to the first run (log scale)\n"
+		"  DIR             a directory of logs (one per machine): runs grouped, per\n"
+		"                  group median, spread and ratio to a reference group\n"
+		"  --group-by G    with DIR: hypervisor (default), machine, hypervisor,machine\n"
 		"  --follow        progress while LOG grows: one line per verified record; ends\n"
 		"                  at END, or when --pid PID has exited (qemu/run uses it)\n"
 		"  --help          this text\n"
@@ -150,12 +154,13 @@ int main(int argc, char **argv)
 		{"svg", required_argument, NULL, 's'},
 		{"follow", no_argument, NULL, 'F'},
 		{"pid", required_argument, NULL, 'p'},
+		{"group-by", required_argument, NULL, 'g'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	int check = 0, want = 0, opt, follow = 0;
 	long pid = 0;
-	const char *format = "text", *svg = NULL;
+	const char *format = "text", *svg = NULL, *group_by = NULL;
 	char *labels[MAX_LOGS + 1], *labelarg = NULL;
 	size_t nlabels = 0;
 
@@ -198,6 +203,9 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'g':
+			group_by = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -217,6 +225,18 @@ int main(int argc, char **argv)
 			return EXIT_INCOMPLETE;
 		}
 		return 0;
+	}
+	if (n == 1 && !check && fleet_is_dir(argv[optind])) {	/* fleet.h */
+		if (svg || labelarg || want) {
+			fprintf(stderr, "isobench-report: --svg, --label and --run take LOG files, "
+					"not a DIR\n");
+			return EXIT_USAGE;
+		}
+		return fleet_report(argv[optind], group_by ? group_by : "hypervisor", format, stdout);
+	}
+	if (group_by) {
+		fprintf(stderr, "isobench-report: --group-by needs one DIR of logs\n");
+		return EXIT_USAGE;
 	}
 	if (n < 1 || n > MAX_LOGS) {
 		if (n > MAX_LOGS)

@@ -1,0 +1,497 @@
+/* fleet.c — a directory of logs grouped by hypervisor and/or machine (see fleet.h). */
+#define _GNU_SOURCE
+#include "fleet.h"
+#include "compare.h"
+#include "../payload/stats.h"
+
+#include <dirent.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct frun {
+	char *path;
+	struct log log;
+	struct model m;
+	char *group;
+};
+
+struct fcell {			/* one group's figures for one row */
+	size_t n;
+	struct summary s;
+	double ratio;		/* to the reference group; NAN when not computable */
+	char mark;		/* ' ' reference or no data, '~' CIs overlap, '*' they do not,
+				 * '?' a group of one run (no spread) */
+};
+
+struct frow {
+	char *test, *unit, pass[16];
+	struct fcell *cell;	/* one per group */
+};
+
+struct fleet {
+	struct frun *runs;
+	size_t nruns;
+	char **groups;		/* sorted, the reference first */
+	size_t ngroups;
+	struct frow *rows;
+	size_t nrows;
+	char **warn;
+	size_t nwarn;
+	int fails;
+};
+
+int fleet_is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The group key of a run for by = "hypervisor", "machine" or "hypervisor,machine". */
+static char *group_key(const struct model *m, int by_hv, int by_machine)
+{
+	char hv[200] = "", mach[600] = "", *key;
+
+	if (by_hv) {
+		model_label(m, hv, sizeof hv);
+		char *c = strrchr(hv, ',');	/* drop model_label's ", N CPUs" */
+		if (c && c[1] == ' ' && c[2] >= '0' && c[2] <= '9' && strstr(c, " CPU"))
+			*c = '\0';
+	}
+	if (by_machine)
+		snprintf(mach, sizeof mach, "%s, %s CPUs, %s %s", model_info(m, "cpu.model"),
+			 model_info(m, "cpu.online"), model_info(m, "dmi.sys_vendor"),
+			 model_info(m, "dmi.product_name"));
+	if (asprintf(&key, "%s%s%s", hv, by_hv && by_machine ? " | " : "", mach) < 0)
+		return NULL;
+	return key;
+}
+
+/* Row pass label: "1" for one copy, "N" for copies == online CPUs, else the number. */
+static void pass_label(const struct model *m, int copies, char *buf, size_t cap)
+{
+	const char *on = model_info(m, "cpu.online");
+	if (copies == 1)
+		snprintf(buf, cap, "1");
+	else if (strcmp(on, "-") && atoi(on) == copies)
+		snprintf(buf, cap, "N");
+	else
+		snprintf(buf, cap, "%d", copies);
+}
+
+static struct frow *find_row(struct fleet *f, const char *test, const char *pass, const char *unit)
+{
+	for (size_t i = 0; i < f->nrows; i++)
+		if (!strcmp(f->rows[i].test, test) && !strcmp(f->rows[i].pass, pass) &&
+		    !strcmp(f->rows[i].unit, unit))
+			return &f->rows[i];
+	struct frow *r = realloc(f->rows, (f->nrows + 1) * sizeof *r);
+	if (!r)
+		return NULL;
+	f->rows = r;
+	r = &f->rows[f->nrows];
+	memset(r, 0, sizeof *r);
+	r->test = strdup(test);
+	r->unit = strdup(unit);
+	snprintf(r->pass, sizeof r->pass, "%s", pass);
+	if (!r->test || !r->unit)
+		return NULL;
+	f->nrows++;
+	return r;
+}
+
+static int add_warn(struct fleet *f, char *msg)
+{
+	char **w = msg ? realloc(f->warn, (f->nwarn + 1) * sizeof *w) : NULL;
+	if (!w) {
+		free(msg);
+		return -1;
+	}
+	f->warn = w;
+	f->warn[f->nwarn++] = msg;
+	return 0;
+}
+
+/* Runs that should match but do not: the image, build, suite, tests and copies. */
+static int check_comparable(struct fleet *f)
+{
+	static const char *const keys[] = {"image.identity", "build.version", "run.suite",
+					   "run.tests", "run.copies"};
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		size_t distinct = 0;
+		for (size_t i = 0; i < f->nruns; i++) {
+			const char *v = model_info(&f->runs[i].m, keys[k]);
+			size_t j = 0;
+			while (j < i && strcmp(model_info(&f->runs[j].m, keys[k]), v))
+				j++;
+			distinct += j == i;
+		}
+		if (distinct > 1) {
+			char *msg;
+			if (asprintf(&msg, "runs differ in %s (%zu values): not like for like",
+				     keys[k], distinct) < 0 || add_warn(f, msg))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int build_rows(struct fleet *f)
+{
+	char pass[16];
+	for (size_t i = 0; i < f->nruns; i++) {
+		const struct model *m = &f->runs[i].m;
+		for (size_t t = 0; t < m->ntests; t++) {
+			const struct mtest *mt = &m->tests[t];
+			if (!mt->has_result || strcmp(mt->status, "ok") || !(mt->value > 0))
+				continue;
+			pass_label(m, mt->copies, pass, sizeof pass);
+			if (!find_row(f, mt->test, pass, mt->unit))
+				return -1;
+		}
+		for (int p = 0; p < m->npass; p++)
+			if (m->pass[p].nindex == MODEL_INDEX_TESTS && m->pass[p].score > 0) {
+				pass_label(m, m->pass[p].copies, pass, sizeof pass);
+				if (!find_row(f, "index", pass, "score"))
+					return -1;
+			}
+	}
+	double *v = malloc((f->nruns ? f->nruns : 1) * sizeof *v);
+	if (!v)
+		return -1;
+	for (size_t r = 0; r < f->nrows; r++) {
+		struct frow *row = &f->rows[r];
+		row->cell = calloc(f->ngroups, sizeof *row->cell);
+		if (!row->cell) {
+			free(v);
+			return -1;
+		}
+		for (size_t g = 0; g < f->ngroups; g++) {
+			size_t n = 0;
+			for (size_t i = 0; i < f->nruns; i++) {
+				const struct model *m = &f->runs[i].m;
+				if (strcmp(f->runs[i].group, f->groups[g]))
+					continue;
+				if (!strcmp(row->test, "index")) {
+					for (int p = 0; p < m->npass; p++) {
+						pass_label(m, m->pass[p].copies, pass, sizeof pass);
+						if (!strcmp(pass, row->pass) && m->pass[p].score > 0 &&
+						    m->pass[p].nindex == MODEL_INDEX_TESTS)
+							v[n++] = m->pass[p].score;
+					}
+					continue;
+				}
+				for (size_t t = 0; t < m->ntests; t++) {
+					const struct mtest *mt = &m->tests[t];
+					if (!mt->has_result || strcmp(mt->status, "ok") || !(mt->value > 0) ||
+					    strcmp(mt->test, row->test) || strcmp(mt->unit, row->unit))
+						continue;
+					pass_label(m, mt->copies, pass, sizeof pass);
+					if (!strcmp(pass, row->pass))
+						v[n++] = mt->value;
+				}
+			}
+			struct fcell *c = &row->cell[g];
+			c->n = n;
+			c->ratio = NAN;
+			c->mark = ' ';
+			if (n && summarize(v, n, !unit_smaller_is_better(row->unit), &c->s))
+				c->n = 0;
+		}
+		const struct fcell *ref = &row->cell[0];
+		for (size_t g = 1; g < f->ngroups && ref->n; g++) {
+			struct fcell *c = &row->cell[g];
+			if (!c->n)
+				continue;
+			c->ratio = perf_ratio(ref->s.median, c->s.median, row->unit);
+			if (c->n < 2 || ref->n < 2)
+				c->mark = '?';	/* one run has no spread to judge noise by */
+			else
+				c->mark = c->s.ci_hi < ref->s.ci_lo || c->s.ci_lo > ref->s.ci_hi ? '*' : '~';
+		}
+	}
+	free(v);
+	return 0;
+}
+
+/* Read every regular file of dir; group the complete runs. Returns 0, or an exit status. */
+static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machine, int *incomplete)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t nnames = 0;
+
+	if (!d) {
+		fprintf(stderr, "isobench-report: %s: cannot be read: %m\n", dir);
+		return 2;
+	}
+	while ((e = readdir(d))) {
+		char *p;
+		if (e->d_name[0] == '.' || asprintf(&p, "%s/%s", dir, e->d_name) < 0)
+			continue;
+		struct stat st;
+		char **nn = NULL;
+		if (stat(p, &st) || !S_ISREG(st.st_mode) ||
+		    !(nn = realloc(names, (nnames + 1) * sizeof *names))) {
+			free(p);
+			continue;
+		}
+		names = nn;
+		names[nnames++] = p;
+	}
+	closedir(d);
+	if (!nnames) {
+		fprintf(stderr, "isobench-report: %s holds no log files\n", dir);
+		free(names);
+		return 2;
+	}
+	qsort(names, nnames, sizeof *names, cmp_str);
+	f->runs = calloc(nnames, sizeof *f->runs);
+	if (!f->runs)
+		return 3;
+	for (size_t i = 0; i < nnames; i++) {
+		struct frun *r = &f->runs[f->nruns];
+		FILE *fp = fopen(names[i], "rb");
+		int rc = fp ? log_read(fp, &r->log) : -1;
+		if (fp)
+			fclose(fp);
+		int idx = rc ? -1 : log_last_complete(&r->log);
+		if (idx < 0) {
+			const struct run *last = rc || !r->log.nruns ? NULL : &r->log.runs[r->log.nruns - 1];
+			fprintf(stderr, "isobench-report: %s: no complete run%s%s; left out\n", names[i],
+				last ? ": " : "", last ? last->why : "");
+			*incomplete = 1;
+			if (!rc)
+				log_free(&r->log);
+			free(names[i]);
+			continue;
+		}
+		if (model_build(&r->log.runs[idx], &r->m) ||
+		    !(r->group = group_key(&r->m, by_hv, by_machine))) {
+			free(names[i]);
+			free(names);
+			return 3;
+		}
+		f->fails |= r->log.runs[idx].fails || r->log.runs[idx].errors;
+		r->path = names[i];
+		f->nruns++;
+	}
+	free(names);
+	/* Groups: distinct keys in name order, bare-metal (the usual reference) first. */
+	f->groups = calloc(f->nruns ? f->nruns : 1, sizeof *f->groups);
+	if (!f->groups)
+		return 3;
+	for (size_t i = 0; i < f->nruns; i++) {
+		size_t g = 0;
+		while (g < f->ngroups && strcmp(f->groups[g], f->runs[i].group))
+			g++;
+		if (g == f->ngroups)
+			f->groups[f->ngroups++] = f->runs[i].group;
+	}
+	qsort(f->groups, f->ngroups, sizeof *f->groups, cmp_str);
+	for (size_t g = 1; g < f->ngroups; g++)
+		if (!strncmp(f->groups[g], "bare-metal", 10)) {
+			char *b = f->groups[g];
+			memmove(&f->groups[1], &f->groups[0], g * sizeof *f->groups);
+			f->groups[0] = b;
+			break;
+		}
+	return 0;
+}
+
+static void fleet_free(struct fleet *f)
+{
+	for (size_t i = 0; i < f->nruns; i++) {
+		model_free(&f->runs[i].m);
+		log_free(&f->runs[i].log);
+		free(f->runs[i].path);
+		free(f->runs[i].group);
+	}
+	for (size_t r = 0; r < f->nrows; r++) {
+		free(f->rows[r].test);
+		free(f->rows[r].unit);
+		free(f->rows[r].cell);
+	}
+	for (size_t w = 0; w < f->nwarn; w++)
+		free(f->warn[w]);
+	free(f->runs);
+	free(f->groups);
+	free(f->rows);
+	free(f->warn);
+}
+
+/* A figure in a fixed width: more decimals for small numbers. */
+static const char *fig(char *buf, size_t cap, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, cap, "-");
+	else
+		snprintf(buf, cap, fabs(v) >= 1000 ? "%.0f" : fabs(v) >= 10 ? "%.2f" : "%.4f", v);
+	return buf;
+}
+
+static void fleet_text(FILE *out, const struct fleet *f, const char *dir, const char *by)
+{
+	char a[32], b[32], c[32], d[32], e[32];
+
+	fprintf(out, "fleet: %zu run(s) from %s in %zu group(s) by %s; reference group: %s\n",
+		f->nruns, dir, f->ngroups, by, f->ngroups ? f->groups[0] : "-");
+	for (size_t g = 0; g < f->ngroups; g++) {
+		size_t n = 0;
+		for (size_t i = 0; i < f->nruns; i++)
+			n += !strcmp(f->runs[i].group, f->groups[g]);
+		fprintf(out, "group %zu: %s (%zu run%s)%s\n", g + 1, f->groups[g], n, n == 1 ? "" : "s",
+			strstr(f->groups[g], "QEMU/TCG") ? " (TCG: emulation, not a hypervisor cost)" : "");
+		for (size_t i = 0; i < f->nruns; i++)
+			if (!strcmp(f->runs[i].group, f->groups[g]))
+				fprintf(out, "  %s\n", f->runs[i].path);
+	}
+	for (size_t w = 0; w < f->nwarn; w++)
+		fprintf(out, "warning: %s\n", f->warn[w]);
+	fprintf(out, "\n%-22s %-4s %-6s %5s %3s %12s %12s %12s %25s %7s\n", "test", "pass", "unit",
+		"group", "n", "median", "min", "max", "95% CI of the median", "ratio");
+	for (size_t r = 0; r < f->nrows; r++) {
+		const struct frow *row = &f->rows[r];
+		for (size_t g = 0; g < f->ngroups; g++) {
+			const struct fcell *cl = &row->cell[g];
+			if (!cl->n) {
+				fprintf(out, "%-22s %-4s %-6s %5zu %3d %12s\n", g ? "" : row->test,
+					g ? "" : row->pass, g ? "" : row->unit, g + 1, 0, "-");
+				continue;
+			}
+			char ci[80], ratio[32];
+			snprintf(ci, sizeof ci, "%s..%s", fig(d, sizeof d, cl->s.ci_lo),
+				 fig(e, sizeof e, cl->s.ci_hi));
+			if (g == 0)
+				snprintf(ratio, sizeof ratio, "1");
+			else if (isfinite(cl->ratio))
+				snprintf(ratio, sizeof ratio, "%.3f %c", cl->ratio, cl->mark);
+			else
+				snprintf(ratio, sizeof ratio, "-");
+			fprintf(out, "%-22s %-4s %-6s %5zu %3zu %12s %12s %12s %25s %7s\n",
+				g ? "" : row->test, g ? "" : row->pass, g ? "" : row->unit, g + 1, cl->n,
+				fig(a, sizeof a, cl->s.median), fig(b, sizeof b, cl->s.min),
+				fig(c, sizeof c, cl->s.max), ci, ratio);
+		}
+	}
+	fprintf(out, "\npass: 1 = one copy, N = as many copies as the run's online CPUs. ratio: "
+		     "the group's median to group 1's\n(performance: < 1 is slower, for rates and "
+		     "times alike); ~ the two medians' 95%% CIs overlap, * they do not, ? a group\n"
+		     "of one run (no spread to judge by).\n");
+}
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static int fleet_json(FILE *out, const struct fleet *f, const char *by)
+{
+	json_t *root = json_object(), *groups = json_array(), *rows = json_array(),
+	       *warn = json_array();
+	if (!root || !groups || !rows || !warn)
+		goto oom;
+	json_object_set_new(root, "format", json_string("isobench-fleet/1"));
+	json_object_set_new(root, "group_by", json_string(by));
+	json_object_set_new(root, "reference", f->ngroups ? json_string(f->groups[0]) : json_null());
+	for (size_t g = 0; g < f->ngroups; g++) {
+		json_t *o = json_object(), *srcs = json_array();
+		for (size_t i = 0; i < f->nruns; i++)
+			if (!strcmp(f->runs[i].group, f->groups[g]))
+				json_array_append_new(srcs, json_string(f->runs[i].path));
+		json_object_set_new(o, "name", json_string(f->groups[g]));
+		json_object_set_new(o, "tcg", json_boolean(strstr(f->groups[g], "QEMU/TCG") != NULL));
+		json_object_set_new(o, "sources", srcs);
+		json_array_append_new(groups, o);
+	}
+	for (size_t r = 0; r < f->nrows; r++) {
+		const struct frow *row = &f->rows[r];
+		json_t *o = json_object(), *cells = json_array();
+		json_object_set_new(o, "test", json_string(row->test));
+		json_object_set_new(o, "pass", json_string(row->pass));
+		json_object_set_new(o, "unit", json_string(row->unit));
+		for (size_t g = 0; g < f->ngroups; g++) {
+			const struct fcell *cl = &row->cell[g];
+			json_t *c = json_object();
+			char mk[2] = {cl->mark, 0};
+			json_object_set_new(c, "group", json_string(f->groups[g]));
+			json_object_set_new(c, "n", json_integer((json_int_t)cl->n));
+			json_object_set_new(c, "median", cl->n ? jnum(cl->s.median) : json_null());
+			json_object_set_new(c, "min", cl->n ? jnum(cl->s.min) : json_null());
+			json_object_set_new(c, "max", cl->n ? jnum(cl->s.max) : json_null());
+			json_object_set_new(c, "median_ci95_lo", cl->n ? jnum(cl->s.ci_lo) : json_null());
+			json_object_set_new(c, "median_ci95_hi", cl->n ? jnum(cl->s.ci_hi) : json_null());
+			json_object_set_new(c, "ratio", g == 0 && cl->n ? json_real(1) : jnum(cl->ratio));
+			json_object_set_new(c, "mark", cl->mark == ' ' ? json_null() : json_string(mk));
+			json_array_append_new(cells, c);
+		}
+		json_object_set_new(o, "groups", cells);
+		json_array_append_new(rows, o);
+	}
+	for (size_t w = 0; w < f->nwarn; w++)
+		json_array_append_new(warn, json_string(f->warn[w]));
+	json_object_set_new(root, "groups", groups);
+	json_object_set_new(root, "rows", rows);
+	json_object_set_new(root, "warnings", warn);
+	int rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) || fputc('\n', out) == EOF;
+	json_decref(root);
+	return rc ? -1 : 0;
+oom:
+	json_decref(root);
+	json_decref(groups);
+	json_decref(rows);
+	json_decref(warn);
+	return -1;
+}
+
+int fleet_report(const char *dir, const char *by, const char *format, FILE *out)
+{
+	int by_hv = !strcmp(by, "hypervisor") || !strcmp(by, "hypervisor,machine");
+	int by_machine = !strcmp(by, "machine") || !strcmp(by, "hypervisor,machine");
+	struct fleet f;
+	int incomplete = 0, rc;
+
+	if (!by_hv && !by_machine) {
+		fprintf(stderr, "isobench-report: --group-by: hypervisor, machine or "
+				"hypervisor,machine\n");
+		return 2;
+	}
+	if (strcmp(format, "text") && strcmp(format, "json")) {
+		fprintf(stderr, "isobench-report: a directory of logs is reported as text or json\n");
+		return 2;
+	}
+	memset(&f, 0, sizeof f);
+	rc = fleet_load(&f, dir, by_hv, by_machine, &incomplete);
+	if (!rc && !f.nruns) {
+		fprintf(stderr, "isobench-report: %s: no log holds a complete run\n", dir);
+		rc = 3;
+	}
+	if (!rc && (check_comparable(&f) || build_rows(&f))) {
+		fprintf(stderr, "isobench-report: out of memory\n");
+		rc = 3;
+	}
+	if (!rc) {
+		for (size_t w = 0; w < f.nwarn && strcmp(format, "text"); w++)
+			fprintf(stderr, "isobench-report: warning: %s\n", f.warn[w]);
+		if (!strcmp(format, "text"))
+			fleet_text(out, &f, dir, by);
+		else if (fleet_json(out, &f, by))
+			rc = 2;
+		if (fflush(out) || ferror(out)) {
+			fprintf(stderr, "isobench-report: output failed\n");
+			rc = 2;
+		}
+		if (!rc)
+			rc = incomplete ? 3 : f.fails ? 1 : 0;
+	}
+	fleet_free(&f);
+	return rc;
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# tests/test-fleet.sh — isobench-report on a directory of logs: runs grouped by hypervisor and
+# by machine, per-group medians, spread and ratios.
+#
+# In:  OUT/isobench-report (OUT defaults to out/), tests/fixtures/logs/native.log (a real
+#      capture: pipe, syscall, getpid, 1 copy), python3 (zlib for the records' CRC-32).
+# Out: one line per assertion, then "N passed, M failed".
+# Errors: exit 1 if any check failed.
+#
+# The fleet is made from native.log: seven copies whose INFO says another hypervisor
+# (hv.cpuid) or CPU model, and whose RESULT values are the capture's times a known factor,
+# each record sealed again with its CRC-32 (docs/records.md). So the answers are known:
+# bare metal at 0.8, 1.0, 1.2 (median 1.0) and VMware at 0.4, 0.5, 0.6 (median 0.5) give a
+# VMware/bare ratio of 0.5 on every test, beyond noise (the ranges do not overlap); one KVM
+# run at 0.9 gives 0.9 with no noise verdict (a group of one). A truncated log in the same
+# directory is named, left out, and makes the status 3 while the rest is still reported.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$top/out}
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rep=$out/isobench-report
+[ -x "$rep" ] || { bad "no $rep (run ./build.sh first)"; finish; exit 1; }
+
+mkdir "$tmp/fleet"
+python3 - "$top/tests/fixtures/logs/native.log" "$tmp/fleet" <<'PY'
+import re, sys, zlib
+src, d = sys.argv[1:]
+base = open(src, "rb").read().decode("ascii")
+
+def variant(name, cpuid, model, factor):
+    out = []
+    for line in base.split("\n"):
+        if line.startswith("@isobench/1 "):
+            body = line[:line.rindex(" *")]
+            body = body.replace("hv.cpuid=KVMKVMKVM", "hv.cpuid=" + cpuid)
+            body = re.sub(r"cpu\.model=\S+", "cpu.model=" + model, body)
+            if " RESULT " in body:
+                body = re.sub(r" value=([0-9.]+)", lambda m: " value=%.3f" % (float(m.group(1)) * factor), body)
+            line = "%s *%08x" % (body, zlib.crc32(body.encode()))
+        out.append(line)
+    open("%s/%s.log" % (d, name), "w").write("\n".join(out))
+
+for i, f in enumerate((0.8, 1.0, 1.2)):
+    variant("host%d-bare" % (i + 1), "none", "CPU%20A" if i < 2 else "CPU%20B", f)
+for i, f in enumerate((0.4, 0.5, 0.6)):
+    variant("host%d-vmware" % (i + 1), "VMwareVMware", "CPU%20A" if i < 2 else "CPU%20B", f)
+variant("host9-kvm", "KVMKVMKVM", "CPU%20A", 0.9)
+PY
+base_pipe=$(grep -a -o 'RESULT test=pipe copies=1 unit=lps value=[0-9.]*' "$top/tests/fixtures/logs/native.log" | sed 's/.*value=//')
+
+st=0
+"$rep" "$tmp/fleet" >"$tmp/text" 2>"$tmp/err" || st=$?
+status_is 0 "$st" "a directory of seven complete, clean logs"
+has "$tmp/text" '^fleet: 7 run\(s\) from .* in 3 group\(s\) by hypervisor; reference group: bare-metal$' \
+	"grouped by hypervisor: 3 groups, bare metal the reference"
+has "$tmp/text" '^group 1: bare-metal \(3 runs\)$' "bare-metal: 3 runs"
+has "$tmp/text" '^group 3: VMware \(3 runs\)$' "VMware: 3 runs"
+has "$tmp/text" '^group 2: KVM \(1 run\)$' "KVM: 1 run"
+for t in pipe syscall getpid; do
+	count_is "$tmp/text" "^$t +1 +lps +1 +3 " 1 "$t: bare-metal row with n=3"
+done
+want=$(printf '%.0f' "$base_pipe")
+has "$tmp/text" "^pipe +1 +lps +1 +3 +$want " "pipe: bare-metal median is the capture's value ($want)"
+count_is "$tmp/text" '^ +3 +3 .* 0\.500 \*$' 3 "VMware/bare = 0.500, beyond noise, on all three tests"
+count_is "$tmp/text" '^ +2 +1 .* 0\.900 \?$' 3 "KVM (one run) = 0.900, no noise verdict"
+hasnt "$tmp/text" '^warning:' "no comparability warning: same image, build and run parameters"
+
+"$rep" --format json "$tmp/fleet" >"$tmp/json" 2>"$tmp/err" || true
+v=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+row = next(r for r in d["rows"] if r["test"] == "pipe" and r["pass"] == "1")
+g = {c["group"]: c for c in row["groups"]}
+print(d["reference"], g["VMware"]["n"], g["VMware"]["ratio"], g["VMware"]["mark"],
+      g["bare-metal"]["median"], g["bare-metal"]["min"], g["bare-metal"]["max"])' "$tmp/json")
+read -r ref n ratio mark med lo hi <<<"$v"
+if [ "$ref" = bare-metal ] && [ "$n" = 3 ] && [ "$mark" = '*' ]; then ok "JSON: reference, n, mark"
+else bad "JSON: reference/n/mark: $v"; fi
+if python3 -c "import sys; r, m, lo, hi, b = map(float, sys.argv[1:]);
+sys.exit(not (abs(r - 0.5) < 1e-6 and abs(m - b) < 0.001 and abs(lo - 0.8 * b) < 0.001 and abs(hi - 1.2 * b) < 0.001))" \
+	"$ratio" "$med" "$lo" "$hi" "$base_pipe"; then
+	ok "JSON: pipe ratio 0.5, bare median/min/max = 1.0/0.8/1.2 x the capture"
+else
+	bad "JSON: pipe figures: $v (capture $base_pipe)"
+fi
+
+"$rep" --group-by machine "$tmp/fleet" >"$tmp/mach" 2>&1 || true
+has "$tmp/mach" 'in 2 group\(s\) by machine' "by machine: CPU A and CPU B"
+has "$tmp/mach" '^group 1: CPU A, 2 CPUs, - - \(5 runs\)$' "by machine: CPU A holds 5 runs"
+"$rep" --group-by hypervisor,machine "$tmp/fleet" >"$tmp/both" 2>&1 || true
+has "$tmp/both" 'in 5 group\(s\) by hypervisor,machine; reference group: bare-metal \| CPU A' \
+	"by hypervisor and machine: 5 groups, bare metal on CPU A the reference"
+
+# A damaged member: named, left out, status 3; the rest still reported.
+head -c 2000 "$tmp/fleet/host1-bare.log" >"$tmp/fleet/host0-cut.log"
+st=0
+"$rep" "$tmp/fleet" >"$tmp/text2" 2>"$tmp/err2" || st=$?
+status_is 3 "$st" "a log without a complete run makes the status 3"
+has "$tmp/err2" 'host0-cut.log: no complete run.*left out' "... it is named on stderr and left out"
+has "$tmp/text2" '^fleet: 7 run\(s\)' "... and the seven others are still reported"
+
+st=0
+"$rep" --group-by cpu "$tmp/fleet" >/dev/null 2>"$tmp/err3" || st=$?
+status_is 2 "$st" "--group-by cpu is a usage error"
+st=0
+"$rep" --group-by machine "$top/tests/fixtures/logs/native.log" >/dev/null 2>&1 || st=$?
+status_is 2 "$st" "--group-by with a log file, not a directory, is a usage error"
+st=0
+"$rep" --svg "$tmp/x.svg" "$tmp/fleet" >/dev/null 2>&1 || st=$?
+status_is 2 "$st" "--svg with a directory is a usage error"
+mkdir "$tmp/empty"
+st=0
+"$rep" "$tmp/empty" >/dev/null 2>"$tmp/err4" || st=$?
+status_is 2 "$st" "an empty directory is a usage error"
+has "$tmp/err4" 'holds no log files' "... saying so"
+finish
