@@ -35,6 +35,7 @@ struct slot {
 	uint64_t cpus;		/* bit per CPU seen after a batch (CPU >= 63 sets bit 63) */
 	int64_t migrations;	/* see harness.h */
 	int64_t nivcsw;		/* involuntary context switches of the copy's process */
+	int64_t cpu_ns;		/* CPU time (user + system) of the copy's process */
 	int err;
 	int nextra;
 	const char *extra_key[BENCH_MAX_EXTRA];
@@ -123,10 +124,17 @@ static int64_t read_counter(int fd)
 	return fd >= 0 && read(fd, &v, sizeof v) == (ssize_t)sizeof v ? (int64_t)v : -1;
 }
 
-static int64_t involuntary_switches(void)
+/* The calling process's involuntary context switches and CPU time (ns, user + system). */
+static void usage_now(int64_t *nivcsw, int64_t *cpu_ns)
 {
 	struct rusage ru;
-	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_nivcsw;
+	if (getrusage(RUSAGE_SELF, &ru)) {
+		*nivcsw = *cpu_ns = 0;
+		return;
+	}
+	*nivcsw = ru.ru_nivcsw;
+	*cpu_ns = ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000 +
+		  ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
 }
 
 /* Wait at the start line until the controller opens sample `gen`. */
@@ -144,8 +152,10 @@ static int run_batches(const struct bench *b, struct bench_ctx *ctx, const struc
 		       struct shared *sh, struct slot *s, int perf_fd)
 {
 	uint64_t loops = 0, t, t_prev, cpus = 0;
-	int64_t changes = 0, m0 = read_counter(perf_fd), sw0 = involuntary_switches();
+	int64_t changes = 0, m0 = read_counter(perf_fd), sw0, cpu0, sw1, cpu1;
 	int r, last_cpu = sched_getcpu();
+
+	usage_now(&sw0, &cpu0);
 
 	ctx->nextra = 0;
 	ctx->note[0] = 0;
@@ -169,7 +179,9 @@ static int run_batches(const struct bench *b, struct bench_ctx *ctx, const struc
 	s->t_end = t;
 	s->cpus = cpus;
 	s->migrations = perf_fd >= 0 ? read_counter(perf_fd) - m0 : changes;
-	s->nivcsw = involuntary_switches() - sw0;
+	usage_now(&sw1, &cpu1);
+	s->nivcsw = sw1 - sw0;
+	s->cpu_ns = cpu1 - cpu0;
 	return r;
 }
 
@@ -630,6 +642,12 @@ static int fmt_migrations(char *o, size_t n, const struct hrun *h, int k, const 
 	return snprintf(o, n, "%lld", (long long)h->sh->slot[k].migrations);
 }
 
+static int fmt_cpu_ns(char *o, size_t n, const struct hrun *h, int k, const void *a)
+{
+	(void)a;
+	return snprintf(o, n, "%lld", (long long)h->sh->slot[k].cpu_ns);
+}
+
 static int fmt_nivcsw(char *o, size_t n, const struct hrun *h, int k, const void *a)
 {
 	(void)a;
@@ -657,6 +675,7 @@ static void emit_sample(struct hrun *h, int i, const double *wl, uint64_t steal)
 	put_list(&rb, "migrations", h, fmt_migrations, NULL);
 	rec_str(&rb, "migrations_by", h->sh->migr_perf ? "perf" : "getcpu");
 	put_list(&rb, "nivcsw", h, fmt_nivcsw, NULL);
+	put_list(&rb, "cpu_ns", h, fmt_cpu_ns, NULL);
 	for (int e = 0; e < h->sh->slot[0].nextra; e++)
 		rec_i64(&rb, h->sh->slot[0].extra_key[e], h->sh->slot[0].extra_val[e]);
 	send_body(h->fd, &rb);

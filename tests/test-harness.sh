@@ -35,7 +35,9 @@ if awk '/ SAMPLE test=syscall copies=6 / {
 	for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
 	n = split(f["ns"], ns, ","); split(f["loops"], l, ","); split(f["ran_loops"], rl, ",")
 	if (n != 6 || split(f["cpus"], c, ",") != 6 || split(f["migrations"], m, ",") != 6 ||
-	    split(f["nivcsw"], s, ",") != 6 || split(f["ran_ns"], rn, ",") != 6) bad++
+	    split(f["nivcsw"], s, ",") != 6 || split(f["ran_ns"], rn, ",") != 6 ||
+	    split(f["cpu_ns"], cn, ",") != 6) bad++
+	for (k = 1; k <= n; k++) if (cn[k] + 0 <= 0 || cn[k] + 0 > rn[k] * 1.05 + 20000000) bad++
 	for (k = 1; k <= n; k++) if (ns[k] != ns[1] || l[k] + 0 > rl[k] + 0) bad++
 	if (f["migrations_by"] !~ /^(perf|getcpu)$/) bad++
 	seen++ } END { exit !(seen == 4 && bad == 0) }' "$tmp/six.log"; then
