@@ -6,6 +6,7 @@
 #                             (ARGS go to qemu/run; see qemu/run --help)
 #   ./build.sh test           build, then run the whole test suite (tests/run)
 #   ./build.sh clean          remove out/ (the kernel cache under ~/.cache/isobench stays)
+#   ./build.sh packages       print the Debian packages each step needs (build, run, test)
 #
 # Environment: KERNEL=/path/to/bzImage uses a prebuilt kernel; ISOBENCH_CACHE (default
 # ~/.cache/isobench) holds kernel builds keyed by their inputs; JOBS (default nproc).
@@ -20,12 +21,25 @@ cd "$top"
 die() { echo "build.sh: $*" >&2; exit 1; }
 step() { printf 'build.sh: %s\n' "$*" >&2; }
 
-# Debian packages, by what needs them.
-PKGS_BUILD=(gcc make bc flex bison libelf-dev libssl-dev xz-utils musl-tools busybox-static
-	linux-source lz4 syslinux isolinux syslinux-common syslinux-efi xorriso mtools)
-PKGS_RUN=(qemu-system-x86 ovmf)
-PKGS_TEST=(libcmocka-dev zlib1g-dev libjansson-dev shellcheck cpio clang libclang-rt-14-dev
-	libxml2-utils python3 chromium)
+# Debian packages, by the step that needs them; each list is installed before its step.
+# tests/deps.py checks mechanically that every header, library, program and file the build, the
+# run and the tests use comes from these lists (or the base system); `./build.sh packages`.
+PKGS_BUILD=(
+	git                                    # the build version and SOURCE_DATE_EPOCH
+	gcc make libc6-dev bc flex bison libelf-dev libssl-dev xz-utils lz4 linux-source # kernel
+	musl-tools                             # payload: the runner, static musl
+	libjansson-dev                         # report tool: JSON output
+	busybox-static                         # initramfs: the shell workload's tools
+	syslinux isolinux syslinux-common syslinux-efi xorriso mtools # image: BIOS + UEFI ISO
+)
+PKGS_RUN=(qemu-system-x86 ovmf)             # qemu/run: boot the image (BIOS and UEFI)
+PKGS_TEST=(
+	libcmocka-dev zlib1g-dev               # unit tests (cmocka; zlib's CRC-32 as a reference)
+	cpio                                   # reading the initramfs back
+	clang libclang-rt-14-dev               # fuzzing the log reader (libFuzzer + sanitizers)
+	shellcheck libxml2-utils python3 chromium # lint, SVG check, JSON checks, SVG rendering
+	debootstrap                            # tests/run fresh: the README from a fresh root
+)
 
 ensure_packages() {
 	local missing=() p
@@ -43,11 +57,10 @@ ensure_packages() {
 	apt-get install -y -qq "${missing[@]}" >/dev/null || die "apt-get install ${missing[*]} failed"
 }
 
-# Reproducible timestamps: the commit's time, else 0.
-export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$top" log -1 --format=%ct 2>/dev/null || echo 0)}
-
 build() {
 	ensure_packages "${PKGS_BUILD[@]}"
+	# Reproducible timestamps: the commit's time (git is installed just above), else 0.
+	export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$top" log -1 --format=%ct 2>/dev/null || echo 0)}
 	mkdir -p "$out"
 	if [ -n "${KERNEL:-}" ]; then
 		[ -f "$KERNEL" ] || die "KERNEL=$KERNEL: no such file"
@@ -92,10 +105,13 @@ test)
 clean)
 	rm -rf "$out"
 	;;
+packages)
+	printf 'build: %s\nrun: %s\ntest: %s\n' "${PKGS_BUILD[*]}" "${PKGS_RUN[*]}" "${PKGS_TEST[*]}"
+	;;
 -h | --help | help)
-	sed -n '2,14s/^# \{0,1\}//p' "$0"
+	sed -n '2,15s/^# \{0,1\}//p' "$0"
 	;;
 *)
-	die "unknown command '$1' (build, run, test, clean, help)"
+	die "unknown command '$1' (build, run, test, clean, packages, help)"
 	;;
 esac

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# tests/test-deps.sh — every header, library, program and file the build, the run and the tests
+# take from the system comes from a Debian package build.sh installs before that step
+# (tests/deps.py does the work), and the check really fails when a package goes missing.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+python3 "$here/deps.py" >"$tmp/deps.out" 2>&1
+rc=$?
+grep -E '^FAIL: ' "$tmp/deps.out"
+n_ok=$(grep -c '^ok: ' "$tmp/deps.out")
+n_bad=$(grep -c '^FAIL: ' "$tmp/deps.out")
+if [ "$rc" -eq 0 ] && [ "$n_bad" -eq 0 ] && [ "$n_ok" -gt 50 ]; then
+	ok "dependency check: $n_ok uses, each from a listed package"
+else
+	bad "dependency check: $n_bad uses not covered by build.sh's lists (status $rc)"
+fi
+# Each kind of use is found at all (a scanner that finds nothing would pass everything).
+for kind in 'header /usr/include/jansson.h' 'library /usr/lib/x86_64-linux-gnu/libjansson.so' \
+	'program musl-gcc' 'program qemu-system-x86_64' 'program xorriso' 'file /usr/lib/ISOLINUX' \
+	'python module'; do
+	has "$tmp/deps.out" "^ok: [a-z]+: $kind" "dependency check sees: $kind"
+done
+
+# The check fails, naming file and package, when a package leaves the lists: the report tool's
+# JSON library (the fresh-machine failure of issue 9) and the runner's compiler.
+python3 "$here/deps.py" --drop libjansson-dev >"$tmp/drop.out" 2>&1
+status_is 1 $? "without libjansson-dev the check fails"
+has "$tmp/drop.out" '^FAIL: report/json.c: header /usr/include/jansson.h needs package libjansson-dev' \
+	"... naming jansson.h and libjansson-dev"
+python3 "$here/deps.py" --drop musl-tools >"$tmp/drop.out" 2>&1
+status_is 1 $? "without musl-tools the check fails"
+has "$tmp/drop.out" '^FAIL: .*program musl-gcc.* needs package musl-tools' "... naming musl-gcc and musl-tools"
+python3 "$here/deps.py" --drop cpio >"$tmp/drop.out" 2>&1
+status_is 1 $? "without cpio the check fails"
+has "$tmp/drop.out" '^FAIL: tests/.*program cpio .*needs package cpio' "... naming cpio in the tests"
+finish
