@@ -33,7 +33,7 @@ struct slot {
 	uint64_t last_batch;	/* loops of the final batch (0 when run() failed) */
 	uint64_t t0, t_last0, t_end;	/* first batch start, final batch start, end (ns) */
 	uint64_t cpus;		/* bit per CPU seen after a batch (CPU >= 63 sets bit 63) */
-	int64_t migrations;	/* see harness.h */
+	int64_t migrations;	/* CPU changes seen between batches (a lower bound) */
 	int64_t nivcsw;		/* involuntary context switches of the copy's process */
 	int64_t cpu_ns;		/* CPU time (user + system) of the copy's process */
 	int err;
@@ -47,7 +47,6 @@ struct shared {
 	atomic_int stop;	/* raised by the controller at the window's end */
 	atomic_int go;		/* the sample generation the copies may start */
 	atomic_int armed;	/* copies waiting at the start line */
-	int migr_perf;		/* copy 0 counted migrations with perf (1) or getcpu (0) */
 	struct slot slot[];
 };
 
@@ -98,32 +97,6 @@ static void send_body(int fd, struct rec_body *b)
 
 /* ---- the copies ---- */
 
-/* A counter of the calling process's CPU migrations (perf software event
- * PERF_COUNT_SW_CPU_MIGRATIONS), or -1 where perf events are absent (the image's kernel has
- * no CONFIG_PERF_EVENTS). The attribute layout is the kernel ABI's first version
- * (PERF_ATTR_SIZE_VER0, 64 bytes), which every kernel accepts. */
-static int open_migration_counter(void)
-{
-	struct {
-		uint32_t type, size;
-		uint64_t config, sample_period, sample_type, read_format, flags;
-		uint32_t wakeup_events, bp_type;
-		uint64_t bp_addr;
-	} attr;
-
-	memset(&attr, 0, sizeof attr);
-	attr.type = 1;		/* PERF_TYPE_SOFTWARE */
-	attr.size = sizeof attr;
-	attr.config = 4;	/* PERF_COUNT_SW_CPU_MIGRATIONS */
-	return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 8 /* FD_CLOEXEC */);
-}
-
-static int64_t read_counter(int fd)
-{
-	uint64_t v;
-	return fd >= 0 && read(fd, &v, sizeof v) == (ssize_t)sizeof v ? (int64_t)v : -1;
-}
-
 /* The calling process's involuntary context switches and CPU time (ns, user + system). */
 static void usage_now(int64_t *nivcsw, int64_t *cpu_ns)
 {
@@ -149,10 +122,10 @@ static void await_go(struct shared *sh, int gen, int copies)
 /* Run one command: batches of c->iters until the stop flag ('S') or once ('C'). The clock
  * and the CPU number are read between batches only, never inside run(). */
 static int run_batches(const struct bench *b, struct bench_ctx *ctx, const struct cmd *c,
-		       struct shared *sh, struct slot *s, int perf_fd)
+		       struct shared *sh, struct slot *s)
 {
 	uint64_t loops = 0, t, t_prev, cpus = 0;
-	int64_t changes = 0, m0 = read_counter(perf_fd), sw0, cpu0, sw1, cpu1;
+	int64_t changes = 0, sw0, cpu0, sw1, cpu1;
 	int r, last_cpu = sched_getcpu();
 
 	usage_now(&sw0, &cpu0);
@@ -178,7 +151,7 @@ static int run_batches(const struct bench *b, struct bench_ctx *ctx, const struc
 	s->t_last0 = t_prev;
 	s->t_end = t;
 	s->cpus = cpus;
-	s->migrations = perf_fd >= 0 ? read_counter(perf_fd) - m0 : changes;
+	s->migrations = changes;
 	usage_now(&sw1, &cpu1);
 	s->nivcsw = sw1 - sw0;
 	s->cpu_ns = cpu1 - cpu0;
@@ -189,7 +162,7 @@ static void worker(const struct bench *b, struct bench_ctx *ctx, int cpu, int cm
 		   int res_fd, struct shared *sh)
 {
 	struct slot *s = &sh->slot[ctx->copy];
-	int me = ctx->copy, r = 0, perf_fd;
+	int me = ctx->copy, r = 0;
 	struct cmd c;
 
 	if (cpu >= 0) {
@@ -203,9 +176,6 @@ static void worker(const struct bench *b, struct bench_ctx *ctx, int cpu, int cm
 	}
 	if (!r && b->setup)
 		r = b->setup(ctx);
-	perf_fd = open_migration_counter();
-	if (me == 0)
-		sh->migr_perf = perf_fd >= 0;
 	s->err = r;
 	memcpy(s->note, ctx->note, sizeof s->note);
 	write_all(res_fd, &me, sizeof me);
@@ -214,7 +184,7 @@ static void worker(const struct bench *b, struct bench_ctx *ctx, int cpu, int cm
 	while (read(cmd_fd, &c, sizeof c) == (ssize_t)sizeof c && c.op != 'Q') {
 		if (c.op == 'S')
 			await_go(sh, c.gen, ctx->copies);
-		s->err = run_batches(b, ctx, &c, sh, s, perf_fd);
+		s->err = run_batches(b, ctx, &c, sh, s);
 		s->nextra = ctx->nextra;
 		memcpy(s->extra_key, ctx->extra_key, sizeof s->extra_key);
 		memcpy(s->extra_val, ctx->extra_val, sizeof s->extra_val);
@@ -673,7 +643,6 @@ static void emit_sample(struct hrun *h, int i, const double *wl, uint64_t steal)
 	put_list(&rb, "ran_ns", h, fmt_ran_ns, NULL);
 	put_list(&rb, "cpus", h, fmt_cpus, NULL);
 	put_list(&rb, "migrations", h, fmt_migrations, NULL);
-	rec_str(&rb, "migrations_by", h->sh->migr_perf ? "perf" : "getcpu");
 	put_list(&rb, "nivcsw", h, fmt_nivcsw, NULL);
 	put_list(&rb, "cpu_ns", h, fmt_cpu_ns, NULL);
 	for (int e = 0; e < h->sh->slot[0].nextra; e++)

@@ -13,9 +13,10 @@
  * that started late or got little CPU counts what it did in the window, and the copies'
  * loops add up to what the machine did in it.
  *
- * Per copy and sample the SAMPLE also says where it ran: the CPUs seen between batches and
- * its migrations (perf's CPU_MIGRATIONS count where the kernel has perf events, else the
- * CPU changes seen between batches, a lower bound) and its involuntary context switches.
+ * Per copy and sample the SAMPLE also says where it ran: the CPUs seen between batches, its
+ * migrations (the CPU changes seen between batches, a lower bound: a perf event counting
+ * them exactly made context1 ~15% slower, so none is attached to a measured process), its
+ * involuntary context switches and its CPU time.
  * Workers report through shared memory. The caller (runner.c) adds sequence numbers and
  * checksums, enforces the timeout and reports crashes. */
 #ifndef ISOBENCH_HARNESS_H
