@@ -3,7 +3,7 @@
 # common window, CPU placement and migrations per SAMPLE, isobench.pin, and the clocksource
 # checked around every test (a change is a WARN record and a report warning). With
 # OUT/bzImage present, one TCG boot adds the image's side: a `clocksource=` the kernel did not
-# take is a WARN, and 64 copies on 2 vCPUs give the 2-copy figure.
+# take is a WARN, and 64 copies on 2 vCPUs share one window per sample.
 #
 # In:  $OUT/isobench, $OUT/isobench-report; for the boot OUT/bzImage + initramfs, qemu/run.
 # Out: one line per assertion, then "N passed, M failed". Errors: exit 1 on any failure.
@@ -101,9 +101,11 @@ st=0
 hasnt "$tmp/same.log" " WARN " "no change, no WARN"
 
 # 4. The image under TCG (2 vCPUs): clocksource=tsc is not taken (TCG has no stable TSC, the
-#    kernel runs on hpet) and says so; 64 copies give the 2-copy figure (before the common
-#    window: 947,948 against 350k lps). The bound is loose (0.6-1.6x): it catches summed
-#    per-copy rates, not noise; docs/benchmarks/unixbench-index.md has the measurements.
+#    kernel runs on hpet) and says so; 64 copies on 2 vCPUs share one window in every sample
+#    (before the common window, copy windows there ranged 0.03 ms to 1.6 s and their summed
+#    rates gave 947,948 lps against 350k with 2 copies). The 64/2 ratio is printed, not
+#    asserted: under TCG on a shared host one boot's figures swing 4x (docs/benchmarks/
+#    unixbench-index.md has it over 10 boots).
 if [ -f "$out/bzImage" ] && [ -f "$out/initramfs.cpio.gz" ]; then
 	log=$tmp/tcg.log
 	st=0
@@ -113,13 +115,23 @@ if [ -f "$out/bzImage" ] && [ -f "$out/initramfs.cpio.gz" ]; then
 	status_is 0 "$st" "TCG boot, syscall with 2 and 64 copies, clocksource=tsc"
 	has "$log" "WARN what=clocksource requested=tsc current=[a-z_]+ " \
 		"clocksource=tsc not taken: WARN"
+	if awk '/ SAMPLE test=syscall copies=64 / {
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+		n = split(f["ns"], ns, ","); if (n != 64) bad++
+		for (k = 1; k <= n; k++) if (ns[k] != ns[1]) bad++
+		seen++ } END { exit !(seen == 4 && bad == 0) }' "$log"; then
+		ok "64 copies under TCG: one window per sample"
+	else
+		bad "64 copies under TCG: per-copy windows differ or samples missing"
+	fi
 	v2=$(field "$log" RESULT syscall 2 value)
 	v64=$(field "$log" RESULT syscall 64 value)
-	if awk -v a="${v2:-0}" -v b="${v64:-0}" 'BEGIN { exit !(a > 0 && b / a > 0.6 && b / a < 1.6) }'; then
-		ok "64 copies give the 2-copy figure within 0.6-1.6x ($v64 vs $v2 lps)"
+	if [ -n "$v2" ] && [ -n "$v64" ]; then
+		ok "RESULTs with 2 and 64 copies"
 	else
-		bad "64 copies: ${v64:-none} lps against ${v2:-none} with 2"
+		bad "RESULTs with 2 and 64 copies: '$v2' '$v64'"
 	fi
+	echo "info: syscall under TCG: 64 copies $v64 lps, 2 copies $v2 lps"
 else
 	echo "skip: no $out/bzImage: the TCG part needs ./build.sh"
 fi
