@@ -491,8 +491,8 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	rec_u64(&b, "fails", ct->fails);
 	rec_u64(&b, "skips", ct->skips);
 	rec_u64(&b, "errors", ct->errors);
-	rec_str(&b, "clocksource", clk);
 	rec_str(&b, "status", "ok");
+	rec_str(&b, "clocksource", clk);
 	int bad = ct->fails || ct->errors;
 	out_record(&b);
 	if (sigfd >= 0)
