@@ -9,7 +9,8 @@ What it checks, mechanically (no list of expected files to keep up to date):
   * programs: the commands each shell script (and each Makefile recipe) calls, found at command
     positions (line start, after | ; && || $( ` and wrappers such as timeout, nice, xargs, env);
     a word counts when it is an executable in the system PATH (/usr/sbin:/usr/bin:/sbin:/bin);
-  * absolute paths (/usr/..., /lib/...) named in scripts, Makefiles and C files that exist here;
+  * absolute paths (/usr/..., /lib/..., not /etc: that is the machine's configuration) named in
+    scripts, Makefiles and C files that exist here;
   * Python modules imported by tracked *.py files.
 Each file is mapped to its package with `dpkg -S`. A step may use a package when it is in the
 closure (Depends and Pre-Depends, not Recommends) of the lists `./build.sh packages` prints for
@@ -334,7 +335,7 @@ def shell_commands(text):
     return {w for w in words if w not in SHELL_WORDS and w not in funcs}
 
 
-ABS_PATH = re.compile(r"(?<![\w.$}])((?:/usr|/lib|/lib64|/bin|/sbin|/etc)/[\w.+*/-]+)")
+ABS_PATH = re.compile(r"(?<![\w.$}])((?!/usr/local)(?:/usr|/lib|/lib64|/bin|/sbin)/[\w.+*/-]+)")
 
 
 def abs_paths(text):
