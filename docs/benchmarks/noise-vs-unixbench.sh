@@ -13,7 +13,7 @@
 #   VARIANT   LABEL=ub[:CPULIST] (byte-unixbench, under taskset -c CPULIST if given) or
 #             LABEL=ISOBENCH_BINARY[:ARGS] (isobench, with extra ARGS such as "--pin 1")
 # PER=cpu (environment) divides by CPU time instead of wall time: byte-unixbench's count by
-# its user + system seconds (/usr/bin/time, children included), isobench's loops by the copy's
+# its user + system seconds (bash's time, children included), isobench's loops by the copy's
 # cpu_ns (SAMPLE records). That is each tool's speed while it runs, whatever the load: its
 # CV is the tool's own noise. Meaningful for single-process tests (dhry2reg, syscall).
 # COPIES=N (environment, default 1): byte-unixbench starts N instances of its program together
@@ -34,7 +34,7 @@ export UB_BINDIR=$ub/pgms
 ub_run() {
 	local t=$1 cpus=$2 i counts=() pre=()
 	[ -n "$cpus" ] && pre=(taskset -c "$cpus")
-	local tf c
+	local tf c TIMEFORMAT='%3U %3S'
 	tf=$(mktemp)
 	for ((i = 0; i < secs; i++)); do
 		if [ "$copies" -gt 1 ]; then
@@ -48,8 +48,8 @@ ub_run() {
 			rm -f "$tf".*
 			continue
 		fi
-		c=$("${pre[@]}" /usr/bin/time -f '%U %S' -o "$tf" "$ub/pgms/$t" 1 2>&1 |
-			sed -n 's/^COUNT|\([0-9.]*\)|.*/\1/p' | head -n 1)
+		{ time "${pre[@]}" "$ub/pgms/$t" 1 >"$tf.out" 2>&1; } 2>"$tf"
+		c=$(sed -n 's/^COUNT|\([0-9.]*\)|.*/\1/p' "$tf.out" | head -n 1)
 		[ "$per" = cpu ] && c=$(awk -v c="$c" '{ printf "%.1f\n", c / ($1 + $2) }' "$tf")
 		counts+=("$c")
 	done
