@@ -732,9 +732,11 @@ static int phase_result(struct hrun *h)
 }
 
 /* Tell every copy to quit (kill them after a FAIL: they may be stuck), reap them, remove
- * the work directory. */
+ * the work directory. A copy that skipped or crashed has closed its command pipe: writing
+ * its 'Q' must fail with EPIPE, not kill the controller before it removes the directory. */
 static void phase_cleanup(struct hrun *h)
 {
+	signal(SIGPIPE, SIG_IGN);
 	for (int c = 0; h->cmd && c < h->copies; c++) {
 		struct cmd q = {'Q', 0, 0};
 		if (h->cmd[c] > 0) {

@@ -100,7 +100,18 @@ st=0
 "$bin" --suite quick --sample_ms 50 --tests syscall --copies 1 >"$tmp/same.log" 2>/dev/null || st=$?
 hasnt "$tmp/same.log" " WARN " "no change, no WARN"
 
-# 4. The image under TCG (2 vCPUs): clocksource=tsc is not taken (TCG has no stable TSC, the
+# 4. A copy that skipped, crashed or failed has closed its command pipe; the controller's
+#    goodbye to it must not kill the controller (SIGPIPE) before it removes the work directory.
+mkdir "$tmp/wd"
+TMPDIR=$tmp/wd "$bin" --suite quick --tests selftest-skip,selftest-crash,selftest-error \
+	--copies 2 >/dev/null 2>&1 || true
+if [ -z "$(find "$tmp/wd" -mindepth 1 -maxdepth 1)" ]; then
+	ok "no work directory left after skip, crash and error with 2 copies"
+else
+	bad "work directories left: $(find "$tmp/wd" -mindepth 1 -maxdepth 1 -printf "%f ")"
+fi
+
+# 5. The image under TCG (2 vCPUs): clocksource=tsc is not taken (TCG has no stable TSC, the
 #    kernel runs on hpet) and says so; 64 copies on 2 vCPUs share one window in every sample
 #    (before the common window, copy windows there ranged 0.03 ms to 1.6 s and their summed
 #    rates gave 947,948 lps against 350k with 2 copies). The 64/2 ratio is printed, not
