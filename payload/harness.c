@@ -6,23 +6,36 @@
 #include "stats.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define CAL_MAX_STEPS 40
 #define READY_TIMEOUT_MS 60000
+#define FUTEX_WAIT 0	/* linux/futex.h (kernel ABI; musl ships no kernel headers) */
+#define FUTEX_WAKE 1
 
+/* One copy's report of its last command, in shared memory. */
 struct slot {
-	uint64_t loops, ns;
+	uint64_t loops;		/* loops run, every batch */
+	uint64_t last_batch;	/* loops of the final batch (0 when run() failed) */
+	uint64_t t0, t_last0, t_end;	/* first batch start, final batch start, end (ns) */
+	uint64_t cpus;		/* bit per CPU seen after a batch (CPU >= 63 sets bit 63) */
+	int64_t migrations;	/* CPU changes seen between batches (a lower bound) */
+	int64_t nivcsw;		/* involuntary context switches of the copy's process */
+	int64_t cpu_ns;		/* CPU time (user + system) of the copy's process */
 	int err;
 	int nextra;
 	const char *extra_key[BENCH_MAX_EXTRA];
@@ -31,13 +44,36 @@ struct slot {
 };
 
 struct shared {
-	atomic_int stop;
+	atomic_int stop;	/* raised by the controller at the window's end */
+	atomic_int go;		/* the sample generation the copies may start */
+	atomic_int armed;	/* copies waiting at the start line */
 	struct slot slot[];
 };
 
 struct cmd {
 	char op;		/* 'C' calibrate (one run), 'S' sample (until stop), 'Q' quit */
+	int gen;		/* 'S': the value of shared.go that starts it */
 	uint64_t iters;
+};
+
+/* The controller's state for one test: what the phases below share. */
+struct hrun {
+	const struct bench *b;
+	const struct params *p;
+	const struct harness_env *env;
+	int fd, copies;
+	int ncpu;		/* CPUs this process may run on */
+	int cpu_list[CPU_SETSIZE];
+	struct shared *sh;
+	int res, res_w;		/* copies write their number to res_w when they report */
+	int *cmd;		/* write end of each copy's command pipe */
+	pid_t *pids;
+	char *pending;
+	double *values;
+	int n;			/* samples kept */
+	char dir[256];
+	uint64_t batch, target_ns, t_start, t_go, t_stop;
+	int stall_ms, gen, failed;
 };
 
 uint64_t now_ns(void)
@@ -47,6 +83,11 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+static long futex(atomic_int *addr, int op, int val, const struct timespec *ts)
+{
+	return syscall(SYS_futex, addr, op, val, ts, NULL, 0);
+}
+
 static void send_body(int fd, struct rec_body *b)
 {
 	b->buf[b->len] = '\n';
@@ -54,35 +95,96 @@ static void send_body(int fd, struct rec_body *b)
 	b->buf[b->len] = 0;
 }
 
-static void worker(const struct bench *b, struct bench_ctx *ctx, int cmd_fd, int res_fd,
-		   struct shared *sh)
+/* ---- the copies ---- */
+
+/* The calling process's involuntary context switches and CPU time (ns, user + system). */
+static void usage_now(int64_t *nivcsw, int64_t *cpu_ns)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru)) {
+		*nivcsw = *cpu_ns = 0;
+		return;
+	}
+	*nivcsw = ru.ru_nivcsw;
+	*cpu_ns = ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000 +
+		  ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
+}
+
+/* Wait at the start line until the controller opens sample `gen`. */
+static void await_go(struct shared *sh, int gen, int copies)
+{
+	if (atomic_fetch_add(&sh->armed, 1) + 1 == copies)
+		futex(&sh->armed, FUTEX_WAKE, 1, NULL);
+	for (int v; (v = atomic_load(&sh->go)) != gen;)
+		futex(&sh->go, FUTEX_WAIT, v, NULL);
+}
+
+/* Run one command: batches of c->iters until the stop flag ('S') or once ('C'). The clock
+ * and the CPU number are read between batches only, never inside run(). */
+static int run_batches(const struct bench *b, struct bench_ctx *ctx, const struct cmd *c,
+		       struct shared *sh, struct slot *s)
+{
+	uint64_t loops = 0, t, t_prev, cpus = 0;
+	int64_t changes = 0, sw0, cpu0, sw1, cpu1;
+	int r, last_cpu = sched_getcpu();
+
+	usage_now(&sw0, &cpu0);
+
+	ctx->nextra = 0;
+	ctx->note[0] = 0;
+	t = now_ns();
+	s->t0 = t;
+	do {
+		t_prev = t;
+		r = b->run(ctx, c->iters);
+		t = now_ns();
+		int cpu = sched_getcpu();
+		cpus |= cpu < 0 ? 0 : 1ull << (cpu < 63 ? cpu : 63);
+		changes += cpu != last_cpu;
+		last_cpu = cpu;
+		if (r)
+			break;
+		loops += c->iters;
+	} while (c->op == 'S' && !atomic_load_explicit(&sh->stop, memory_order_acquire));
+	s->loops = loops;
+	s->last_batch = r ? 0 : c->iters;
+	s->t_last0 = t_prev;
+	s->t_end = t;
+	s->cpus = cpus;
+	s->migrations = changes;
+	usage_now(&sw1, &cpu1);
+	s->nivcsw = sw1 - sw0;
+	s->cpu_ns = cpu1 - cpu0;
+	return r;
+}
+
+static void worker(const struct bench *b, struct bench_ctx *ctx, int cpu, int cmd_fd,
+		   int res_fd, struct shared *sh)
 {
 	struct slot *s = &sh->slot[ctx->copy];
-	int me = ctx->copy;
+	int me = ctx->copy, r = 0;
 	struct cmd c;
-	int r = b->setup ? b->setup(ctx) : 0;
 
+	if (cpu >= 0) {
+		cpu_set_t one;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof one, &one)) {
+			r = -errno;
+			bench_note(ctx, "cannot pin copy %d to CPU %d", me, cpu);
+		}
+	}
+	if (!r && b->setup)
+		r = b->setup(ctx);
 	s->err = r;
 	memcpy(s->note, ctx->note, sizeof s->note);
 	write_all(res_fd, &me, sizeof me);
 	if (r)
 		_exit(0);
 	while (read(cmd_fd, &c, sizeof c) == (ssize_t)sizeof c && c.op != 'Q') {
-		uint64_t loops = 0, t0, t1;
-		ctx->nextra = 0;
-		ctx->note[0] = 0;
-		t0 = now_ns();
-		do {
-			r = b->run(ctx, c.iters);
-			if (r)
-				break;
-			loops += c.iters;
-		} while (c.op == 'S' &&
-			 !atomic_load_explicit(&sh->stop, memory_order_relaxed));
-		t1 = now_ns();
-		s->loops = loops;
-		s->ns = t1 - t0;
-		s->err = r;
+		if (c.op == 'S')
+			await_go(sh, c.gen, ctx->copies);
+		s->err = run_batches(b, ctx, &c, sh, s);
 		s->nextra = ctx->nextra;
 		memcpy(s->extra_key, ctx->extra_key, sizeof s->extra_key);
 		memcpy(s->extra_val, ctx->extra_val, sizeof s->extra_val);
@@ -93,6 +195,8 @@ static void worker(const struct bench *b, struct bench_ctx *ctx, int cmd_fd, int
 		b->teardown(ctx);
 	_exit(0);
 }
+
+/* ---- the controller: helpers ---- */
 
 /* Wait for a report from each worker marked in pending[] (cleared as they report).
  * Returns 0; -ETIMEDOUT on a stall; -ECHILD when a pending worker died without reporting
@@ -150,6 +254,28 @@ static int collect(int res_fd, char *pending, int copies, const pid_t *pids, int
 	return 0;
 }
 
+/* Wait until every copy waits at the start line; the same errors as collect(). */
+static int await_armed(struct hrun *h, int *sig)
+{
+	uint64_t deadline = now_ns() + (uint64_t)h->stall_ms * 1000000u;
+	struct timespec tick = {0, 100000000};
+
+	for (int v; (v = atomic_load(&h->sh->armed)) < h->copies;) {
+		if (now_ns() >= deadline)
+			return -ETIMEDOUT;
+		futex(&h->sh->armed, FUTEX_WAIT, v, &tick);
+		for (int c = 0; c < h->copies; c++) {
+			int st;
+			if (waitpid(h->pids[c], &st, WNOHANG) == h->pids[c]) {
+				h->pids[c] = -1;
+				*sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+				return -ECHILD;
+			}
+		}
+	}
+	return 0;
+}
+
 static void rm_tree(const char *path)
 {
 	pid_t pid = fork();
@@ -160,27 +286,6 @@ static void rm_tree(const char *path)
 	}
 	if (pid > 0)
 		waitpid(pid, NULL, 0);
-}
-
-static double sample_value(const struct bench *b, const struct slot *s, int copies)
-{
-	double v = 0;
-
-	if (b->value_extra) {
-		for (int e = 0; e < s[0].nextra; e++)
-			if (!strcmp(s[0].extra_key[e], b->value_extra))
-				return (double)s[0].extra_val[e] *
-				       (b->value_scale > 0 ? b->value_scale : 1);
-		return 0;	/* missing: summarize() rejects it, the test FAILs */
-	}
-	for (int c = 0; c < copies; c++) {
-		double sec = (double)s[c].ns / 1e9;
-		if (b->kind == BENCH_RATE)
-			v += (double)s[c].loops * b->per_loop / sec;	/* copies' rates add */
-		else
-			v += (double)s[c].ns / (double)s[c].loops / b->per_loop / copies;
-	}
-	return v;
 }
 
 static uint64_t read_steal(void)
@@ -212,244 +317,462 @@ static const char *collect_reason(int r, int sig, char *buf, size_t len)
 	return buf;
 }
 
-static int failed;	/* a FAIL was sent: workers may be stuck, kill rather than wait */
-
-static void fail(int fd, const struct bench *b, int copies, const char *reason,
-		 const char *note)
+static void fail(struct hrun *h, const char *reason, const char *note)
 {
 	struct rec_body r;
-	failed = 1;
+	h->failed = 1;	/* workers may be stuck: kill rather than wait */
 	rec_begin(&r, "FAIL");
-	rec_str(&r, "test", b->name);
-	rec_u64(&r, "copies", (uint64_t)copies);
+	rec_str(&r, "test", h->b->name);
+	rec_u64(&r, "copies", (uint64_t)h->copies);
 	rec_str(&r, "reason", reason);
 	if (note && *note)
 		rec_str(&r, "note", note);
-	send_body(fd, &r);
+	send_body(h->fd, &r);
 }
 
-int harness_test(const struct bench *b, int copies_in, const struct params *p,
-		 const struct harness_env *env, int fd)
+/* A FAIL for a collect()/await_armed() error; returns -1. */
+static int fail_collect(struct hrun *h, int r, int sig, const char *when)
 {
-	const int copies = copies_in < 1 ? 1 : copies_in > 4096 ? 4096 : copies_in;
-	const size_t ncop = (size_t)copies;
-	size_t shsize = sizeof(struct shared) + (size_t)copies * sizeof(struct slot);
-	struct shared *sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE,
-				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	int res[2], *cmd = calloc((size_t)copies, sizeof *cmd);
-	pid_t *pids = calloc((size_t)copies, sizeof *pids);
-	double *values = calloc((size_t)p->max_samples, sizeof *values);
-	char *pending = calloc((size_t)copies, 1);
-	char dir[256], reason[200];
-	int n = 0, status = 0, r, sig = 0;
-	uint64_t t_start = now_ns(), batch, iters = 1, ns = 0;
-	int stall_ms;
+	char reason[200];
+	fail(h, collect_reason(r, sig, reason, sizeof reason), when);
+	return -1;
+}
 
-	if (sh == MAP_FAILED || !cmd || !pids || !values || !pending || pipe(res)) {
-		fail(fd, b, copies, "harness: out of memory", NULL);
-		return 1;
+/* A FAIL when a copy's run() returned an error; returns -1, or 0 when none did. */
+static int fail_run_error(struct hrun *h, int copies)
+{
+	for (int k = 0; k < copies; k++)
+		if (h->sh->slot[k].err) {
+			char reason[200];
+			snprintf(reason, sizeof reason, "run: %s", strerror(-h->sh->slot[k].err));
+			fail(h, reason, h->sh->slot[k].note);
+			return -1;
+		}
+	return 0;
+}
+
+/* ---- the controller: phases ---- */
+
+/* Allocate the shared area and the work directory; learn the CPUs we may use. */
+static int phase_init(struct hrun *h)
+{
+	size_t ncop = (size_t)h->copies;
+	cpu_set_t set;
+	int res[2];
+
+	h->sh = mmap(NULL, sizeof(struct shared) + ncop * sizeof(struct slot),
+		     PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	h->cmd = calloc(ncop, sizeof *h->cmd);
+	h->pids = calloc(ncop, sizeof *h->pids);
+	h->values = calloc((size_t)h->p->max_samples, sizeof *h->values);
+	h->pending = calloc(ncop, 1);
+	h->res = h->res_w = -1;
+	if (h->sh == MAP_FAILED || !h->cmd || !h->pids || !h->values || !h->pending ||
+	    pipe(res)) {
+		fail(h, "harness: out of memory", NULL);
+		return -1;
 	}
-	snprintf(dir, sizeof dir, "%s/isobench.%d", env->tmpdir, (int)getpid());
-	if (mkdir(dir, 0700) && errno != EEXIST) {
-		fail(fd, b, copies, "cannot create work directory", strerror(errno));
-		return 1;
+	h->res = res[0];
+	h->res_w = res[1];
+	h->ncpu = 0;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &set))
+				h->cpu_list[h->ncpu++] = c;
+	snprintf(h->dir, sizeof h->dir, "%s/isobench.%d", h->env->tmpdir, (int)getpid());
+	if (mkdir(h->dir, 0700) && errno != EEXIST) {
+		fail(h, "cannot create work directory", strerror(errno));
+		h->dir[0] = 0;
+		return -1;
 	}
-	for (int c = 0; c < copies; c++) {
+	return 0;
+}
+
+/* Fork one worker per copy, each with its command pipe and work directory; with pin=1
+ * copy c runs on the c-th allowed CPU (round robin). */
+static int phase_spawn(struct hrun *h)
+{
+	for (int c = 0; c < h->copies; c++) {
 		int cp[2];
 		char wd[300];
 		if (pipe(cp)) {
-			fail(fd, b, copies, "harness: pipe", strerror(errno));
-			return 1;
+			fail(h, "harness: pipe", strerror(errno));
+			return -1;
 		}
-		snprintf(wd, sizeof wd, "%s/copy%d", dir, c);
+		snprintf(wd, sizeof wd, "%s/copy%d", h->dir, c);
 		mkdir(wd, 0700);
-		pids[c] = fork();
-		if (pids[c] == 0) {
+		h->pids[c] = fork();
+		if (h->pids[c] == 0) {
 			struct bench_ctx ctx;
 			memset(&ctx, 0, sizeof ctx);
 			ctx.copy = c;
-			ctx.copies = copies;
+			ctx.copies = h->copies;
 			ctx.workdir = wd;
-			ctx.self = env->self;
+			ctx.self = h->env->self;
 			close(cp[1]);
-			close(res[0]);
-			close(fd);
-			worker(b, &ctx, cp[0], res[1], sh);
+			close(h->res);
+			close(h->fd);
+			worker(h->b, &ctx,
+			       h->p->pin && h->ncpu ? h->cpu_list[c % h->ncpu] : -1, cp[0],
+			       h->res_w, h->sh);
 		}
 		close(cp[0]);
-		cmd[c] = cp[1];
-		if (pids[c] < 0) {
-			fail(fd, b, copies, "harness: fork", strerror(errno));
-			status = 1;
-			goto out;
+		h->cmd[c] = cp[1];
+		if (h->pids[c] < 0) {
+			fail(h, "harness: fork", strerror(errno));
+			return -1;
 		}
 	}
-	close(res[1]);
+	close(h->res_w);	/* EOF on res once every copy is gone */
+	h->res_w = -1;
+	return 0;
+}
 
-	/* Setup: every copy reports ready, skip or error. */
-	memset(pending, 1, ncop);
-	if ((r = collect(res[0], pending, copies, pids, READY_TIMEOUT_MS, &sig))) {
-		fail(fd, b, copies, collect_reason(r, sig, reason, sizeof reason), "during setup");
-		goto out;
-	}
-	for (int c = 0; c < copies; c++) {
-		struct slot *s = &sh->slot[c];
+/* Every copy reports ready, skip or error. Returns 0 when all are ready, 1 after a SKIP,
+ * -1 after a FAIL. */
+static int phase_setup(struct hrun *h)
+{
+	int r, sig = 0;
+
+	memset(h->pending, 1, (size_t)h->copies);
+	if ((r = collect(h->res, h->pending, h->copies, h->pids, READY_TIMEOUT_MS, &sig)))
+		return fail_collect(h, r, sig, "during setup");
+	for (int c = 0; c < h->copies; c++) {
+		struct slot *s = &h->sh->slot[c];
 		if (s->err == BENCH_SKIP) {
 			struct rec_body rb;
 			rec_begin(&rb, "SKIP");
-			rec_str(&rb, "test", b->name);
-			rec_u64(&rb, "copies", (uint64_t)copies);
+			rec_str(&rb, "test", h->b->name);
+			rec_u64(&rb, "copies", (uint64_t)h->copies);
 			rec_str(&rb, "reason", s->note[0] ? s->note : "not supported here");
-			send_body(fd, &rb);
-			goto out;
+			send_body(h->fd, &rb);
+			return 1;
 		}
 		if (s->err) {
+			char reason[200];
 			snprintf(reason, sizeof reason, "setup: %s", strerror(-s->err));
-			fail(fd, b, copies, reason, s->note);
-			goto out;
+			fail(h, reason, s->note);
+			return -1;
 		}
 	}
+	return 0;
+}
 
-	/* Calibrate on copy 0 (this is also the warm-up): find a batch of ~sample/10. */
-	uint64_t target = (uint64_t)p->sample_ms * 1000000u / 10;
-	stall_ms = 10000 + 20 * p->sample_ms;
+/* Calibrate on copy 0 alone (this is also its warm-up): a batch of ~sample/10 of its time.
+ * With more copies than CPUs a batch takes copies/CPUs times longer in wall time, so it is
+ * cut by that factor: a copy looks at the stop flag about as often as a single copy does. */
+static int phase_calibrate(struct hrun *h)
+{
+	uint64_t iters = 1, ns = 0;
+	int r, sig = 0;
+
+	h->target_ns = (uint64_t)h->p->sample_ms * 1000000u / 10;
+	h->stall_ms = 10000 + 20 * h->p->sample_ms;
 	for (int step = 0; step < CAL_MAX_STEPS; step++) {
-		struct cmd c = {'C', iters};
-		write_all(cmd[0], &c, sizeof c);
-		pending[0] = 1;
-		if ((r = collect(res[0], pending, 1, pids, stall_ms, &sig))) {
-			fail(fd, b, copies, collect_reason(r, sig, reason, sizeof reason),
-			     "during calibration");
-			goto out;
-		}
-		if (sh->slot[0].err) {
-			snprintf(reason, sizeof reason, "run: %s", strerror(-sh->slot[0].err));
-			fail(fd, b, copies, reason, sh->slot[0].note);
-			goto out;
-		}
-		ns = sh->slot[0].ns;
-		if (ns >= target / 2 || iters >= (1ull << 40))
+		struct cmd c = {'C', 0, iters};
+		write_all(h->cmd[0], &c, sizeof c);
+		h->pending[0] = 1;
+		if ((r = collect(h->res, h->pending, 1, h->pids, h->stall_ms, &sig)))
+			return fail_collect(h, r, sig, "during calibration");
+		if (fail_run_error(h, 1))
+			return -1;
+		ns = h->sh->slot[0].t_end - h->sh->slot[0].t0;
+		if (ns >= h->target_ns / 2 || iters >= (1ull << 40))
 			break;
-		uint64_t f = ns ? target / ns : 1000;
+		uint64_t f = ns ? h->target_ns / ns : 1000;
 		iters *= f < 2 ? 2 : f > 1000 ? 1000 : f;
 	}
-	batch = ns ? iters * target / ns : iters;
-	if (batch < 1)
-		batch = 1;
-	stall_ms = 10000 + 20 * p->sample_ms + (int)(ns / 1000000u * 20);
+	h->batch = ns ? iters * h->target_ns / ns : iters;
+	if (h->ncpu > 0 && h->copies > h->ncpu)
+		h->batch = h->batch * (uint64_t)h->ncpu / (uint64_t)h->copies;
+	if (h->batch < 1)
+		h->batch = 1;
+	h->stall_ms = 10000 + 20 * h->p->sample_ms + (int)(ns / 1000000u * 20);
+	return 0;
+}
 
-	/* Samples: all copies start together and run batches until the stop flag. Sample -1
-	 * is a warm-up of every copy (caches, page tables, frequency): sent as SAMPLE with
-	 * warmup=1 for transparency, never used in the statistics. */
-	for (int i = -1; i < p->max_samples; i++) {
-		struct timespec d = {p->sample_ms / 1000, (long)(p->sample_ms % 1000) * 1000000L};
-		uint64_t steal0 = read_steal(), steal1;
-		struct cmd c = {'S', batch};
-		struct rec_body rb;
+/* One sample over a common window: every copy gets its command and waits at the start
+ * line; the window opens when all are there (one futex wake releases them) and closes
+ * sample_ms later, when the stop flag goes up. Copies finish the batch they are in. */
+static int phase_sample(struct hrun *h)
+{
+	struct cmd c = {'S', ++h->gen, h->batch};
+	struct timespec end;
+	int r, sig = 0;
 
-		atomic_store(&sh->stop, 0);
-		for (int k = 0; k < copies; k++)
-			write_all(cmd[k], &c, sizeof c);
-		while (nanosleep(&d, &d) && errno == EINTR)
-			;
-		atomic_store(&sh->stop, 1);
-		memset(pending, 1, ncop);
-		if ((r = collect(res[0], pending, copies, pids, stall_ms, &sig))) {
-			fail(fd, b, copies, collect_reason(r, sig, reason, sizeof reason), NULL);
-			goto out;
+	atomic_store(&h->sh->stop, 0);
+	atomic_store(&h->sh->armed, 0);
+	for (int k = 0; k < h->copies; k++)
+		write_all(h->cmd[k], &c, sizeof c);
+	if ((r = await_armed(h, &sig)))
+		return fail_collect(h, r, sig, "at the start line");
+	h->t_go = now_ns();
+	atomic_store(&h->sh->go, h->gen);
+	futex(&h->sh->go, FUTEX_WAKE, INT_MAX, NULL);
+	uint64_t t_end = h->t_go + (uint64_t)h->p->sample_ms * 1000000u;
+	end.tv_sec = (time_t)(t_end / 1000000000u);
+	end.tv_nsec = (long)(t_end % 1000000000u);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) == EINTR)
+		;
+	atomic_store(&h->sh->stop, 1);
+	h->t_stop = now_ns();
+	memset(h->pending, 1, (size_t)h->copies);
+	if ((r = collect(h->res, h->pending, h->copies, h->pids, h->stall_ms, &sig)))
+		return fail_collect(h, r, sig, NULL);
+	return fail_run_error(h, h->copies);
+}
+
+/* Each copy's loops inside the common window [t_go, t_stop] (stats.h, window_loops()). */
+static void window_loops_all(const struct hrun *h, double *wl)
+{
+	for (int k = 0; k < h->copies; k++) {
+		const struct slot *s = &h->sh->slot[k];
+		struct copy_span sp = {s->loops, s->last_batch, s->t_last0, s->t_end};
+		wl[k] = window_loops(&sp, h->t_stop);
+	}
+}
+
+/* The sample's value (docs/records.md "How RESULT derives from SAMPLE"). */
+static double sample_value(const struct hrun *h, const double *wl)
+{
+	const struct bench *b = h->b;
+	const struct slot *s0 = &h->sh->slot[0];
+
+	if (b->value_extra) {
+		for (int e = 0; e < s0->nextra; e++)
+			if (!strcmp(s0->extra_key[e], b->value_extra))
+				return (double)s0->extra_val[e] *
+				       (b->value_scale > 0 ? b->value_scale : 1);
+		return 0;	/* missing: summarize() rejects it, the test FAILs */
+	}
+	return common_window_value(wl, h->copies, h->t_stop - h->t_go,
+				   b->kind == BENCH_RATE, b->per_loop);
+}
+
+/* key=v0,v1,... with one entry per copy, cut short (never split) if it would not fit. */
+static void put_list(struct rec_body *rb, const char *key, const struct hrun *h,
+		     int (*fmt)(char *, size_t, const struct hrun *, int, const void *),
+		     const void *arg)
+{
+	char list[REC_MAX / 4];
+	size_t off = 0;
+
+	for (int k = 0; k < h->copies; k++) {
+		char one[80];
+		int len = fmt(one, sizeof one, h, k, arg);
+		if (len < 0 || off + (size_t)len + 2 > sizeof list)
+			break;
+		off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", k ? "," : "", one);
+	}
+	rec_str(rb, key, off ? list : "-");
+}
+
+static int fmt_wloops(char *o, size_t n, const struct hrun *h, int k, const void *a)
+{
+	(void)h;
+	return snprintf(o, n, "%.0f", ((const double *)a)[k]);
+}
+
+static int fmt_window(char *o, size_t n, const struct hrun *h, int k, const void *a)
+{
+	(void)k, (void)a;
+	return snprintf(o, n, "%llu", (unsigned long long)(h->t_stop - h->t_go));
+}
+
+static int fmt_ran_loops(char *o, size_t n, const struct hrun *h, int k, const void *a)
+{
+	(void)a;
+	return snprintf(o, n, "%llu", (unsigned long long)h->sh->slot[k].loops);
+}
+
+static int fmt_ran_ns(char *o, size_t n, const struct hrun *h, int k, const void *a)
+{
+	(void)a;
+	const struct slot *s = &h->sh->slot[k];
+	return snprintf(o, n, "%llu", (unsigned long long)(s->t_end - s->t0));
+}
+
+/* CPUs as "0+1"; "-" when none was seen. */
+static int fmt_cpus(char *o, size_t n, const struct hrun *h, int k, const void *a)
+{
+	uint64_t m = h->sh->slot[k].cpus;
+	size_t off = 0;
+	(void)a;
+	for (int c = 0; c < 64 && off + 4 < n; c++)
+		if (m & 1ull << c)
+			off += (size_t)snprintf(o + off, n - off, "%s%d", off ? "+" : "", c);
+	if (!off)
+		off = (size_t)snprintf(o, n, "-");
+	return (int)off;
+}
+
+static int fmt_migrations(char *o, size_t n, const struct hrun *h, int k, const void *a)
+{
+	(void)a;
+	return snprintf(o, n, "%lld", (long long)h->sh->slot[k].migrations);
+}
+
+static int fmt_cpu_ns(char *o, size_t n, const struct hrun *h, int k, const void *a)
+{
+	(void)a;
+	return snprintf(o, n, "%lld", (long long)h->sh->slot[k].cpu_ns);
+}
+
+static int fmt_nivcsw(char *o, size_t n, const struct hrun *h, int k, const void *a)
+{
+	(void)a;
+	return snprintf(o, n, "%lld", (long long)h->sh->slot[k].nivcsw);
+}
+
+static void emit_sample(struct hrun *h, int i, const double *wl, uint64_t steal)
+{
+	struct rec_body rb;
+
+	rec_begin(&rb, "SAMPLE");
+	rec_str(&rb, "test", h->b->name);
+	rec_u64(&rb, "copies", (uint64_t)h->copies);
+	if (i < 0)
+		rec_str(&rb, "warmup", "1");
+	else
+		rec_u64(&rb, "i", (uint64_t)i);
+	put_list(&rb, "loops", h, fmt_wloops, wl);
+	put_list(&rb, "ns", h, fmt_window, NULL);
+	rec_u64(&rb, "steal_ticks", steal);
+	rec_u64(&rb, "batch", h->batch);
+	put_list(&rb, "ran_loops", h, fmt_ran_loops, NULL);
+	put_list(&rb, "ran_ns", h, fmt_ran_ns, NULL);
+	put_list(&rb, "cpus", h, fmt_cpus, NULL);
+	put_list(&rb, "migrations", h, fmt_migrations, NULL);
+	put_list(&rb, "nivcsw", h, fmt_nivcsw, NULL);
+	put_list(&rb, "cpu_ns", h, fmt_cpu_ns, NULL);
+	for (int e = 0; e < h->sh->slot[0].nextra; e++)
+		rec_i64(&rb, h->sh->slot[0].extra_key[e], h->sh->slot[0].extra_val[e]);
+	send_body(h->fd, &rb);
+}
+
+/* Keep a batch near a tenth of a sample of wall time when the machine's speed drifts
+ * (load, frequency): a batch is the granularity at which the copies notice the stop. */
+static void rebatch(struct hrun *h)
+{
+	const struct slot *s = &h->sh->slot[0];
+
+	if (s->loops < h->batch)
+		return;
+	uint64_t per_batch = (s->t_end - s->t0) / (s->loops / h->batch);
+	if (per_batch > 2 * h->target_ns || per_batch < h->target_ns / 2) {
+		uint64_t nb = per_batch ? h->batch * h->target_ns / per_batch : h->batch * 2;
+		h->batch = nb ? nb : 1;
+	}
+}
+
+/* Samples until the CI target, the cap or ~80% of the time budget. Sample -1 is a warm-up
+ * of every copy (caches, page tables, frequency): sent as SAMPLE with warmup=1 for
+ * transparency, never used in the statistics. */
+static int phase_samples(struct hrun *h)
+{
+	double *wl = calloc((size_t)h->copies, sizeof *wl);
+
+	if (!wl) {
+		fail(h, "harness: out of memory", NULL);
+		return -1;
+	}
+	/* The controller wakes once per sample, to close the window: ahead of busy copies
+	 * (they were forked at nice 0 and stay there), so the window ends when it should.
+	 * Without the privilege this fails and nothing changes. */
+	(void)setpriority(PRIO_PROCESS, 0, -10);
+	for (int i = -1; i < h->p->max_samples; i++) {
+		uint64_t steal0 = read_steal();
+		if (phase_sample(h)) {
+			free(wl);
+			return -1;
 		}
-		steal1 = read_steal();
-		for (int k = 0; k < copies; k++)
-			if (sh->slot[k].err) {
-				snprintf(reason, sizeof reason, "run: %s",
-					 strerror(-sh->slot[k].err));
-				fail(fd, b, copies, reason, sh->slot[k].note);
-				goto out;
-			}
-		rec_begin(&rb, "SAMPLE");
-		rec_str(&rb, "test", b->name);
-		rec_u64(&rb, "copies", (uint64_t)copies);
-		if (i < 0)
-			rec_str(&rb, "warmup", "1");
-		else
-			rec_u64(&rb, "i", (uint64_t)i);
-		char list[REC_MAX / 2];
-		size_t off = 0;
-		for (int k = 0; k < copies && off < sizeof list - 24; k++)
-			off += (size_t)snprintf(list + off, sizeof list - off, "%s%llu",
-						k ? "," : "",
-						(unsigned long long)sh->slot[k].loops);
-		rec_str(&rb, "loops", list);
-		off = 0;
-		for (int k = 0; k < copies && off < sizeof list - 24; k++)
-			off += (size_t)snprintf(list + off, sizeof list - off, "%s%llu",
-						k ? "," : "", (unsigned long long)sh->slot[k].ns);
-		rec_str(&rb, "ns", list);
-		rec_u64(&rb, "steal_ticks", steal1 - steal0);
-		rec_u64(&rb, "batch", batch);
-		for (int e = 0; e < sh->slot[0].nextra; e++)
-			rec_i64(&rb, sh->slot[0].extra_key[e], sh->slot[0].extra_val[e]);
-		send_body(fd, &rb);
-
-		/* Keep a batch near a tenth of a sample when the machine's speed drifts (load,
-		 * frequency): a batch is the granularity at which the copies notice the stop. */
-		if (sh->slot[0].loops) {
-			uint64_t per_batch = sh->slot[0].ns / (sh->slot[0].loops / batch);
-			if (per_batch > 2 * target || per_batch < target / 2) {
-				uint64_t nb = per_batch ? batch * target / per_batch : batch * 2;
-				batch = nb ? nb : 1;
-			}
-		}
+		window_loops_all(h, wl);
+		emit_sample(h, i, wl, read_steal() - steal0);
+		rebatch(h);
 		if (i < 0)
 			continue;
-		values[n++] = sample_value(b, sh->slot, copies);
-		if (n >= p->min_samples) {
-			struct summary sm;
-			if (summarize(values, (size_t)n, b->kind == BENCH_RATE, &sm) == 0 &&
-			    sm.ci_half_pct <= p->target_ci_pct)
-				break;
-			if (env->budget_s &&
-			    now_ns() - t_start > (uint64_t)env->budget_s * 800000000u)
-				break;	/* keep what we have; the RESULT says how steady */
-		}
+		h->values[h->n++] = sample_value(h, wl);
+		struct summary sm;
+		if (h->n < h->p->min_samples)
+			continue;
+		if (summarize(h->values, (size_t)h->n, h->b->kind == BENCH_RATE, &sm) == 0 &&
+		    sm.ci_half_pct <= h->p->target_ci_pct)
+			break;
+		if (h->env->budget_s &&
+		    now_ns() - h->t_start > (uint64_t)h->env->budget_s * 800000000u)
+			break;	/* keep what we have; the RESULT says how steady */
 	}
+	free(wl);
+	return 0;
+}
 
+static int phase_result(struct hrun *h)
+{
+	const struct bench *b = h->b;
 	struct summary sm;
-	if (summarize(values, (size_t)n, b->kind == BENCH_RATE, &sm)) {
-		fail(fd, b, copies, "no valid sample", NULL);
-		goto out;
-	}
 	struct rec_body rb;
+
+	if (summarize(h->values, (size_t)h->n, b->kind == BENCH_RATE, &sm)) {
+		fail(h, "no valid sample", NULL);
+		return -1;
+	}
 	rec_begin(&rb, "RESULT");
 	rec_str(&rb, "test", b->name);
-	rec_u64(&rb, "copies", (uint64_t)copies);
+	rec_u64(&rb, "copies", (uint64_t)h->copies);
 	rec_str(&rb, "unit", b->unit);
 	rec_dbl(&rb, "value", sm.unixbench, 3);
-	rec_u64(&rb, "samples", (uint64_t)n);
+	rec_u64(&rb, "samples", (uint64_t)h->n);
 	rec_dbl(&rb, "median", sm.median, 3);
 	rec_dbl(&rb, "min", sm.min, 3);
 	rec_dbl(&rb, "max", sm.max, 3);
 	rec_dbl(&rb, "ci95_pct", sm.ci_half_pct, 2);
-	rec_str(&rb, "converged", sm.ci_half_pct <= p->target_ci_pct ? "1" : "0");
+	rec_str(&rb, "converged", sm.ci_half_pct <= h->p->target_ci_pct ? "1" : "0");
 	if (b->baseline > 0) {
 		rec_dbl(&rb, "baseline", b->baseline, 1);
 		rec_dbl(&rb, "index", sm.unixbench / b->baseline * 10, 1);
 	}
-	send_body(fd, &rb);
-out:
-	for (int c = 0; c < copies; c++) {
-		struct cmd q = {'Q', 0};
-		if (cmd[c] > 0) {
-			write_all(cmd[c], &q, sizeof q);
-			close(cmd[c]);
+	send_body(h->fd, &rb);
+	return 0;
+}
+
+/* Tell every copy to quit (kill them after a FAIL: they may be stuck), reap them, remove
+ * the work directory. A copy that skipped or crashed has closed its command pipe: writing
+ * its 'Q' must fail with EPIPE, not kill the controller before it removes the directory. */
+static void phase_cleanup(struct hrun *h)
+{
+	signal(SIGPIPE, SIG_IGN);
+	for (int c = 0; h->cmd && c < h->copies; c++) {
+		struct cmd q = {'Q', 0, 0};
+		if (h->cmd[c] > 0) {
+			write_all(h->cmd[c], &q, sizeof q);
+			close(h->cmd[c]);
 		}
 	}
-	for (int c = 0; c < copies; c++)
-		if (pids[c] > 0) {
-			if (failed)
-				kill(pids[c], SIGKILL);
-			waitpid(pids[c], NULL, 0);
+	for (int c = 0; h->pids && c < h->copies; c++)
+		if (h->pids[c] > 0) {
+			if (h->failed)
+				kill(h->pids[c], SIGKILL);
+			waitpid(h->pids[c], NULL, 0);
 		}
-	rm_tree(dir);
+	if (h->dir[0])
+		rm_tree(h->dir);
+}
+
+int harness_test(const struct bench *b, int copies, const struct params *p,
+		 const struct harness_env *env, int fd)
+{
+	struct hrun h = {
+		.b = b, .p = p, .env = env, .fd = fd, .t_start = now_ns(),
+		.copies = copies < 1 ? 1 : copies > 4096 ? 4096 : copies,
+	};
+	int status = 0;
+
+	if (phase_init(&h) || phase_spawn(&h))
+		status = 1;
+	else if (phase_setup(&h) == 0 && phase_calibrate(&h) == 0 && phase_samples(&h) == 0)
+		phase_result(&h);
+	phase_cleanup(&h);
+	if (h.res_w >= 0)
+		close(h.res_w);
 	return status;
 }

@@ -1,11 +1,24 @@
 /* harness.h — measure one test with C copies, in the calling (child) process.
  *
  * Protocol: the harness writes record bodies ("KIND key=value ...\n", docs/records.md) to fd:
- * SAMPLE lines, then one RESULT, SKIP or FAIL. It forks one worker per copy; each worker
- * calls setup() once and then, per sample, run(batch) repeatedly until the controller raises
- * a shared stop flag after sample_ms; it reads the clock only before the first and after the
- * last batch. Workers report (loops, ns) through shared memory. The caller (runner.c) adds
- * sequence numbers and checksums, enforces the timeout and reports crashes. */
+ * SAMPLE lines, then one RESULT, SKIP or FAIL. It forks one worker per copy (with pin=1,
+ * copy c is bound to the c-th CPU this process may use); each worker calls setup() once and
+ * then, per sample, run(batch) repeatedly until the controller raises a shared stop flag.
+ *
+ * N copies share one window: every copy gets its command and waits at a start line (a
+ * futex); the window opens when all wait there, one wake releases them, and it closes
+ * sample_ms later when the stop flag goes up. A copy reads the clock and its CPU number
+ * between batches only (never inside run()); the batch running when the window closes
+ * counts in proportion to its time inside the window (stats.h, window_loops()). So a copy
+ * that started late or got little CPU counts what it did in the window, and the copies'
+ * loops add up to what the machine did in it.
+ *
+ * Per copy and sample the SAMPLE also says where it ran: the CPUs seen between batches, its
+ * migrations (the CPU changes seen between batches, a lower bound: a perf event counting
+ * them exactly made context1 ~15% slower, so none is attached to a measured process), its
+ * involuntary context switches and its CPU time.
+ * Workers report through shared memory. The caller (runner.c) adds sequence numbers and
+ * checksums, enforces the timeout and reports crashes. */
 #ifndef ISOBENCH_HARNESS_H
 #define ISOBENCH_HARNESS_H
 

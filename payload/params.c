@@ -20,6 +20,7 @@ const struct param_info param_table[] = {
 	{"timeout", "SECONDS", "per test and pass; a test past it is killed and FAILs"},
 	{"watchdog", "SECONDS", "whole run as PID 1: past it, report and power off"},
 	{"halt", "poweroff|reboot|wait", "what PID 1 does at the end"},
+	{"pin", "0|1", "1: pin copy c (and what it starts) to the c-th usable CPU; default 0"},
 	{"image", "ID", "image identity, set by the build (sha256 of kernel + initramfs)"},
 	{NULL, NULL, NULL},
 };
@@ -161,6 +162,10 @@ int params_set(struct params *p, const char *key, const char *val, char *err, si
 			p->halt = HALT_WAIT;
 		else
 			FAIL("expected poweroff, reboot or wait");
+	} else if (!strcmp(key, "pin")) {
+		if (strcmp(val, "0") && strcmp(val, "1"))
+			FAIL("expected 0 or 1");
+		p->pin = val[0] == '1';
 	} else if (!strcmp(key, "image")) {
 		if (!*val || strlen(val) >= sizeof p->image)
 			FAIL("expected an identity string");

@@ -24,6 +24,7 @@ struct params {
 	int test_timeout_s;		/* per test and copies pass; 0: derived */
 	int watchdog_s;			/* whole run (PID 1 only); 0: derived */
 	enum halt halt;
+	int pin;			/* 1: copy c runs on the c-th allowed CPU only */
 	char image[96];			/* image identity, set by the build */
 	unsigned set;			/* bit per table row: given explicitly */
 };

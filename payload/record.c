@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const char *const kinds[] = {
-	"BEGIN", "INFO", "ERROR", "TEST", "SAMPLE", "RESULT", "SKIP", "FAIL", "END", NULL
+	"BEGIN", "INFO", "ERROR", "TEST", "SAMPLE", "RESULT", "SKIP", "FAIL", "END", "WARN", NULL
 };
 
 int rec_kind_known(const char *kind)

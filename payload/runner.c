@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "runner.h"
 #include "bench.h"
+#include "clocksrc.h"
 #include "harness.h"
 #include "out.h"
 #include "record.h"
@@ -296,6 +297,56 @@ static void run_one(struct outcome *o, const struct params *p, const struct runn
 	}
 }
 
+/* A WARN record (and a line of text) when the command line asks for a clocksource the
+ * kernel is not using: every clock read of the run then costs what the other source costs. */
+static void warn_clocksource_not_taken(void)
+{
+	char cmdline[4096] = "", want[64], cur[64];
+	FILE *f = fopen("/proc/cmdline", "r");
+	struct rec_body b;
+
+	if (f) {
+		if (!fgets(cmdline, sizeof cmdline, f))
+			cmdline[0] = 0;
+		fclose(f);
+	}
+	clocksource_current(cur, sizeof cur);
+	if (!clocksource_requested(cmdline, want, sizeof want) || !strcmp(want, cur) ||
+	    !strcmp(cur, "-"))
+		return;
+	rec_begin(&b, "WARN");
+	rec_str(&b, "what", "clocksource");
+	rec_str(&b, "requested", want);
+	rec_str(&b, "current", cur);
+	rec_fmt(&b, "reason", "the kernel command line asks for clocksource=%s but the kernel "
+		"runs on %s", want, cur);
+	out_record(&b);
+	out_text("isobench: warning: clocksource=%s was asked for; the kernel runs on %s\n", want,
+		 cur);
+}
+
+/* A WARN record when the clocksource changed while a test ran (before: the TEST record's). */
+static void warn_clocksource_changed(const struct outcome *o, const char *before)
+{
+	char after[64];
+	struct rec_body b;
+
+	clocksource_current(after, sizeof after);
+	if (!strcmp(before, after))
+		return;
+	rec_begin(&b, "WARN");
+	rec_str(&b, "what", "clocksource");
+	rec_str(&b, "test", o->b->name);
+	rec_u64(&b, "copies", (uint64_t)o->copies);
+	rec_str(&b, "before", before);
+	rec_str(&b, "after", after);
+	rec_fmt(&b, "reason", "the clocksource changed from %s to %s during this test", before,
+		after);
+	out_record(&b);
+	out_text("isobench: warning: clocksource changed from %s to %s during %s\n", before,
+		 after, o->b->name);
+}
+
 static void print_tables(const struct params *p, int pass)
 {
 	int copies = p->copies[pass], nidx = 0, partial = 0;
@@ -383,6 +434,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 			 cfg->pending_value[i], cfg->pending_reason[i]);
 	}
 	sysinfo_emit(p, cfg->mode, cfg->tmpdir);
+	warn_clocksource_not_taken();
 
 	n = selected(p, sel, MAX_SEL, 1);
 	for (int c = 0; c < p->ncopies; c++)
@@ -392,6 +444,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	for (int c = 0; c < p->ncopies; c++) {
 		for (int i = 0; i < n; i++) {
 			struct outcome *o;
+			char clk[64];
 			if (!runs_in_pass(sel[i], p->copies[c]))
 				continue;
 			o = &results[nresults++];
@@ -409,10 +462,16 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 			rec_str(&b, "title", o->b->title);
 			if (o->b->baseline > 0)
 				rec_dbl(&b, "baseline", o->b->baseline, 1);
+			clocksource_current(clk, sizeof clk);
+			rec_str(&b, "clocksource", clk);
+			if (p->pin)
+				rec_str(&b, "pin", "1");
 			out_record(&b);
-			out_text("isobench: [%d/%d] %s (%s), %d cop%s ...\n", k, total, o->b->title,
-				 o->b->name, o->copies, o->copies == 1 ? "y" : "ies");
+			out_text("isobench: [%d/%d] %s (%s), %d cop%s%s ...\n", k, total,
+				 o->b->title, o->b->name, o->copies, o->copies == 1 ? "y" : "ies",
+				 p->pin ? ", pinned" : "");
 			run_one(o, p, cfg, sigfd, &orig, on_child_exit);
+			warn_clocksource_changed(o, clk);
 			if (o->state == 1)
 				out_text("isobench: [%d/%d] %s: %.1f %s (%d samples, ci95 +/-%.2f%%)\n",
 					 k, total, o->b->name, o->value, o->b->unit, o->samples, o->ci);
@@ -424,6 +483,8 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	}
 
 	const struct out_counts *ct = out_counts();
+	char clk[64];
+	clocksource_current(clk, sizeof clk);
 	rec_begin(&b, "END");
 	rec_u64(&b, "records", ct->records);
 	rec_u64(&b, "results", ct->results);
@@ -431,6 +492,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	rec_u64(&b, "skips", ct->skips);
 	rec_u64(&b, "errors", ct->errors);
 	rec_str(&b, "status", "ok");
+	rec_str(&b, "clocksource", clk);
 	int bad = ct->fails || ct->errors;
 	out_record(&b);
 	if (sigfd >= 0)

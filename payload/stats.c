@@ -65,3 +65,33 @@ int summarize(const double *samples, size_t n, int higher_is_better, struct summ
 	free(v);
 	return 0;
 }
+
+double window_loops(const struct copy_span *s, uint64_t t_stop)
+{
+	double before = (double)(s->loops - s->last_batch);
+
+	if (t_stop >= s->t_end || s->t_end <= s->t_last0)
+		return (double)s->loops;
+	if (t_stop <= s->t_last0)
+		return before;
+	return before + (double)s->last_batch * (double)(t_stop - s->t_last0) /
+				(double)(s->t_end - s->t_last0);
+}
+
+double common_window_value(const double *wl, int copies, uint64_t window_ns, int rate,
+			   double per_loop)
+{
+	double v = 0, sec = (double)window_ns / 1e9;
+
+	if (!window_ns || copies < 1)
+		return 0;
+	for (int c = 0; c < copies; c++) {
+		if (rate)
+			v += wl[c] * per_loop / sec;
+		else if (wl[c] > 0)
+			v += (double)window_ns / wl[c] / per_loop / copies;
+		else
+			return 0;
+	}
+	return v;
+}

@@ -10,6 +10,7 @@
 #define ISOBENCH_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct summary {
 	size_t n;
@@ -28,5 +29,27 @@ double geomean(const double *v, size_t n);
 
 /* Ranks (1-based) of the order statistics bounding the median's 95% CI for n samples. */
 void median_ci_ranks(size_t n, size_t *lo, size_t *hi);
+
+/* N copies over a common window (harness.c): every copy starts when the window opens and
+ * runs batches until it sees the stop flag, raised when the window closes at t_stop; the
+ * batch running at t_stop finishes after it. One copy's sample: */
+struct copy_span {
+	uint64_t loops;		/* loops completed, every batch, the final one included */
+	uint64_t last_batch;	/* loops of the final batch */
+	uint64_t t_last0, t_end;	/* start and end of the final batch (ns, one clock) */
+};
+
+/* Loops of one copy inside the window that closes at t_stop: all loops before its final
+ * batch, plus that batch's loops in proportion to the part of it before t_stop (a batch's
+ * loops are taken as spread evenly over its time). Every loop when t_stop >= t_end. */
+double window_loops(const struct copy_span *s, uint64_t t_stop);
+
+/* A sample's value from the copies' loops inside a common window of window_ns:
+ * rate (higher is better): sum over copies of wl[c] * per_loop / seconds, i.e. the work
+ * every copy together did per second of the window (UnixBench sums its copies' counts);
+ * time (lower is better): mean over copies of window_ns / wl[c] / per_loop.
+ * 0 when window_ns is 0 or (time) a copy did no loop: summarize() rejects it. */
+double common_window_value(const double *wl, int copies, uint64_t window_ns, int rate,
+			   double per_loop);
 
 #endif

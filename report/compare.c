@@ -161,6 +161,11 @@ static int check_comparable(struct cmp *c)
 		"image.identity", "build.version", "run.suite", "run.copies", "run.tests",
 		"run.mode", "run.samples", "run.sample_ms", NULL,
 	};
+	for (size_t j = 0; j < c->nruns; j++)	/* the runner's WARN records (clocksource) */
+		for (size_t i = 0; i < c->m[j]->nev; i++)
+			if (!strcmp(c->m[j]->ev[i].kind, "WARN") &&
+			    add_warnv(c, "%s: %s", c->label[j], c->m[j]->ev[i].reason))
+				return -1;
 	for (size_t j = 0; j < c->nruns; j++)
 		if (c->tcg[j] && add_note(c, "QEMU/TCG (columns marked (TCG)): emulation, not a "
 					  "hypervisor cost: its ratios measure QEMU's CPU emulator"))

@@ -142,7 +142,9 @@ static int add_event(struct model *m, size_t *cap, const struct record *r, size_
 	struct mevent *e = &m->ev[m->nev++];
 	memset(e, 0, sizeof *e);
 	snprintf(e->kind, sizeof e->kind, "%s", r->kind);
-	e->test = dup(rec_get(r, "test") ? rec_get(r, "test") : rec_get(r, "param"));
+	e->test = dup(rec_get(r, "test")    ? rec_get(r, "test")
+		      : rec_get(r, "param") ? rec_get(r, "param")
+					    : rec_get(r, "what"));
 	e->reason = dup(rec_get(r, "reason"));
 	e->what = dup(rec_get(r, "what"));
 	e->value = dup(rec_get(r, "value"));
@@ -258,7 +260,8 @@ int model_build(const struct run *run, struct model *m)
 				t->line = lr->line;
 			}
 		}
-		if (!strcmp(r->kind, "FAIL") || !strcmp(r->kind, "SKIP") || !strcmp(r->kind, "ERROR"))
+		if (!strcmp(r->kind, "FAIL") || !strcmp(r->kind, "SKIP") || !strcmp(r->kind, "ERROR") ||
+		    !strcmp(r->kind, "WARN"))
 			if (add_event(m, &ecap, r, lr->line))
 				goto out;
 	}

@@ -59,7 +59,7 @@ struct mtest {
 };
 
 struct mevent {
-	char kind[16];		/* "FAIL", "SKIP", "ERROR" */
+	char kind[16];		/* "FAIL", "SKIP", "ERROR", "WARN" */
 	char *test, *reason, *what, *value;	/* "-" when absent */
 	int copies;		/* 0 when absent */
 	size_t line;

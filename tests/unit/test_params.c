@@ -1,4 +1,5 @@
 /* test_params.c — the parameter table: kernel command line and CLI values. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -116,6 +117,24 @@ static void samples_range(void **st)
 	assert_int_not_equal(params_set(&p, "copies", "1,2,3,4,5,6,7,8,9", err, sizeof err), 0);
 }
 
+static void pin_key(void **st)
+{
+	(void)st;
+	struct params p;
+	struct errs e = {0};
+	char err[160];
+	params_init(&p);
+	assert_int_equal(p.pin, 0);
+	params_from_cmdline(&p, "quiet isobench.pin=1", collect, &e);
+	assert_int_equal(e.n, 0);
+	assert_int_equal(p.pin, 1);
+	assert_int_equal(params_set(&p, "pin", "0", err, sizeof err), 0);
+	assert_int_equal(p.pin, 0);
+	assert_int_equal(params_set(&p, "pin", "yes", err, sizeof err), -EINVAL);
+	assert_string_equal(err, "expected 0 or 1");
+	assert_int_equal(p.pin, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -124,6 +143,7 @@ int main(void)
 		cmocka_unit_test(bad_input_reported),
 		cmocka_unit_test(quoted_words),
 		cmocka_unit_test(samples_range),
+		cmocka_unit_test(pin_key),
 	};
 	return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }

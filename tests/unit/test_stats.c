@@ -73,6 +73,42 @@ static void geomean_values(void **st)
 	assert_float_equal(10 * geomean(ratios, 2), 40, 1e-9);
 }
 
+static void window_prorates_final_batch(void **st)
+{
+	(void)st;
+	/* 1000 loops; the final batch of 100 ran from 90 to 110 ns; the window closed at 100:
+	 * 900 whole loops + half the batch. */
+	struct copy_span s = {1000, 100, 90, 110};
+	assert_float_equal(window_loops(&s, 100), 950, 1e-9);
+	assert_float_equal(window_loops(&s, 110), 1000, 0);	/* batch ended in the window */
+	assert_float_equal(window_loops(&s, 200), 1000, 0);
+	assert_float_equal(window_loops(&s, 90), 900, 0);	/* closed as the batch began */
+	assert_float_equal(window_loops(&s, 10), 900, 0);
+}
+
+static void common_window_many_copies(void **st)
+{
+	(void)st;
+	/* 64 copies on 2 CPUs over a 100 ms window (the case of issue 10): 63 copies ran 555
+	 * loops each over the whole window; one started late and ran 175 loops in its last
+	 * 0.5 ms. The machine did 63 x 555 + 175 = 35,140 loops in 0.1 s: 351,400 lps. Summing
+	 * each copy's own rate would say 63 x 5,550 + 175 / 0.0005 = 699,650. */
+	double wl[64];
+	for (int c = 0; c < 63; c++)
+		wl[c] = 555;
+	wl[63] = 175;
+	assert_float_equal(common_window_value(wl, 64, 100000000, 1, 1), 351400, 1e-6);
+	/* Rates scale with per_loop (lpm: 60 per loop). */
+	assert_float_equal(common_window_value(wl, 64, 100000000, 1, 60), 351400 * 60, 1e-3);
+	/* Time tests: mean over copies of window / loops. 1 ms over 100 and 400 loops:
+	 * 10,000 and 2,500 ns per loop, mean 6,250. */
+	double t[] = {100, 400};
+	assert_float_equal(common_window_value(t, 2, 1000000, 0, 1), 6250, 1e-9);
+	t[1] = 0;	/* a copy with no loop has no time per loop: invalid, not infinite */
+	assert_float_equal(common_window_value(t, 2, 1000000, 0, 1), 0, 0);
+	assert_float_equal(common_window_value(wl, 64, 0, 1, 1), 0, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -80,6 +116,8 @@ int main(void)
 		cmocka_unit_test(small_n),
 		cmocka_unit_test(median_ci),
 		cmocka_unit_test(geomean_values),
+		cmocka_unit_test(window_prorates_final_batch),
+		cmocka_unit_test(common_window_many_copies),
 	};
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
 }
