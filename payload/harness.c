@@ -4,6 +4,7 @@
 #include "out.h"
 #include "record.h"
 #include "stats.h"
+#include "unixbench.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -389,6 +390,9 @@ int harness_test(const struct bench *b, int copies_in, const struct params *p,
 		rec_u64(&rb, "batch", batch);
 		for (int e = 0; e < sh->slot[0].nextra; e++)
 			rec_i64(&rb, sh->slot[0].extra_key[e], sh->slot[0].extra_val[e]);
+		/* What this sample contributes to RESULT, so readers never re-derive it. */
+		double v = sample_value(b, sh->slot, copies);
+		rec_dbl(&rb, "value", v, 3);
 		send_body(fd, &rb);
 
 		/* Keep a batch near a tenth of a sample when the machine's speed drifts (load,
@@ -402,10 +406,10 @@ int harness_test(const struct bench *b, int copies_in, const struct params *p,
 		}
 		if (i < 0)
 			continue;
-		values[n++] = sample_value(b, sh->slot, copies);
+		values[n++] = v;
 		if (n >= p->min_samples) {
 			struct summary sm;
-			if (summarize(values, (size_t)n, b->kind == BENCH_RATE, &sm) == 0 &&
+			if (summarize(values, (size_t)n, bench_higher_is_better(b), &sm) == 0 &&
 			    sm.ci_half_pct <= p->target_ci_pct)
 				break;
 			if (env->budget_s &&
@@ -415,7 +419,7 @@ int harness_test(const struct bench *b, int copies_in, const struct params *p,
 	}
 
 	struct summary sm;
-	if (summarize(values, (size_t)n, b->kind == BENCH_RATE, &sm)) {
+	if (summarize(values, (size_t)n, bench_higher_is_better(b), &sm)) {
 		fail(fd, b, copies, "no valid sample", NULL);
 		goto out;
 	}
@@ -424,6 +428,7 @@ int harness_test(const struct bench *b, int copies_in, const struct params *p,
 	rec_str(&rb, "test", b->name);
 	rec_u64(&rb, "copies", (uint64_t)copies);
 	rec_str(&rb, "unit", b->unit);
+	rec_str(&rb, "better", bench_better(b));
 	rec_dbl(&rb, "value", sm.unixbench, 3);
 	rec_u64(&rb, "samples", (uint64_t)n);
 	rec_dbl(&rb, "median", sm.median, 3);
@@ -433,7 +438,7 @@ int harness_test(const struct bench *b, int copies_in, const struct params *p,
 	rec_str(&rb, "converged", sm.ci_half_pct <= p->target_ci_pct ? "1" : "0");
 	if (b->baseline > 0) {
 		rec_dbl(&rb, "baseline", b->baseline, 1);
-		rec_dbl(&rb, "index", sm.unixbench / b->baseline * 10, 1);
+		rec_dbl(&rb, "index", ub_index(sm.unixbench, b->baseline), 1);
 	}
 	send_body(fd, &rb);
 out:

@@ -6,6 +6,7 @@
 #include "out.h"
 #include "record.h"
 #include "sysinfo.h"
+#include "unixbench.h"
 #include "version.h"
 
 #include <errno.h>
@@ -21,15 +22,13 @@
 #include <unistd.h>
 
 
-/* UnixBench's System Benchmarks Index has 12 tests; fewer results make a Partial Index. */
-#define UNIXBENCH_INDEX_TESTS 12
 #define MAX_SEL 128
 
 struct outcome {
 	const struct bench *b;
 	int copies;
 	int state;		/* 0 none, 1 result, 2 skip, 3 fail */
-	double value, index, ci;
+	double value, ci;
 	int samples, converged;
 	char why[96];
 };
@@ -177,7 +176,6 @@ static void relay_line(const char *line, size_t len, struct outcome *o)
 		const char *v;
 		o->state = 1;
 		o->value = atof(rec_get(&r, "value") ? rec_get(&r, "value") : "0");
-		o->index = (v = rec_get(&r, "index")) ? atof(v) : 0;
 		o->ci = (v = rec_get(&r, "ci95_pct")) ? atof(v) : 0;
 		o->samples = (v = rec_get(&r, "samples")) ? atoi(v) : 0;
 		o->converged = (v = rec_get(&r, "converged")) ? atoi(v) : 1;
@@ -298,8 +296,9 @@ static void run_one(struct outcome *o, const struct params *p, const struct runn
 
 static void print_tables(const struct params *p, int pass)
 {
-	int copies = p->copies[pass], nidx = 0, partial = 0;
-	double ratios[MAX_SEL];
+	int copies = p->copies[pass], any_index = 0;
+	struct ub_score score;
+	char line[256];
 
 	out_text("\n========================================================================\n");
 	out_text("   isobench %s: %d cop%s, suite %s\n\n", isobench_version, copies,
@@ -308,6 +307,7 @@ static void print_tables(const struct params *p, int pass)
 		struct outcome *o = &results[i];
 		if (o->copies != copies)
 			continue;
+		any_index |= o->b->baseline > 0;
 		if (o->state == 1)
 			out_text("%-44.44s %14.1f %-5s (%d samples, ci95 +/-%.2f%%%s)\n", o->b->title,
 				 o->value, o->b->unit, o->samples, o->ci,
@@ -316,38 +316,21 @@ static void print_tables(const struct params *p, int pass)
 			out_text("%-44.44s %14s       (%s)\n", o->b->title,
 				 o->state == 2 ? "SKIP" : "FAIL", o->why);
 	}
-	int any_index = 0;
-	for (int i = 0; i < nresults; i++)
-		any_index |= results[i].copies == copies && results[i].b->baseline > 0;
 	if (!any_index)
 		return;
-	/* UnixBench's layout: "%-40s%13.1f%13.1f%9.1f", 75 columns. */
-	out_text("\nSystem Benchmarks Index Values               BASELINE       RESULT    INDEX\n");
+	/* UnixBench's table and score: payload/unixbench.c, shared with isobench-report. */
+	out_text("\n%s\n", UB_TABLE_HEAD);
+	ub_score_init(&score);
 	for (int i = 0; i < nresults; i++) {
 		struct outcome *o = &results[i];
 		if (o->copies != copies || !(o->b->baseline > 0))
 			continue;
-		if (o->state == 1) {
-			out_text("%-40.40s%13.1f%13.1f%9.1f\n", o->b->title, o->b->baseline, o->value,
-				 o->index);
-			ratios[nidx++] = o->value / o->b->baseline;
-		} else {
-			out_text("%-40.40s%13.1f%13s%9s\n", o->b->title, o->b->baseline,
-				 o->state == 2 ? "SKIP" : "FAIL", "-");
-		}
+		double v = o->state == 1 ? o->value : 0;
+		ub_score_add(&score, v, o->b->baseline);
+		out_text("%s\n", ub_row(line, sizeof line, o->b->title, o->b->baseline, v,
+					 o->state == 1 ? "" : o->state == 2 ? "SKIP" : "FAIL"));
 	}
-	partial = nidx < UNIXBENCH_INDEX_TESTS;
-	out_text("%75s\n", "========");
-	if (nidx) {
-		double s = 0;
-		for (int i = 0; i < nidx; i++)
-			s += __builtin_log(ratios[i]);
-		out_text("%-66s%9.1f\n",
-			 partial ? "System Benchmarks Index Score (Partial Only)"
-				 : "System Benchmarks Index Score",
-			 10 * __builtin_exp(s / nidx));
-	}
-	out_text("\n");
+	out_text("%s\n\n", ub_footer(line, sizeof line, &score));
 }
 
 int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(pid_t))
@@ -405,6 +388,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 			rec_u64(&b, "n", (uint64_t)total);
 			rec_u64(&b, "copies", (uint64_t)o->copies);
 			rec_str(&b, "unit", o->b->unit);
+			rec_str(&b, "better", bench_better(o->b));
 			rec_str(&b, "group", o->b->group);
 			rec_str(&b, "title", o->b->title);
 			if (o->b->baseline > 0)

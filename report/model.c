@@ -1,6 +1,7 @@
 /* model.c — see model.h. */
 #define _GNU_SOURCE
 #include "model.h"
+#include "../payload/keys.h"
 #include "../payload/stats.h"
 
 #include <math.h>
@@ -58,6 +59,7 @@ static struct mtest *find_or_add(struct model *m, size_t *cap, const char *test,
 	t->status = "ok";
 	t->samples = -1;
 	t->converged = -1;
+	t->higher = -1;
 	return t;
 }
 
@@ -72,31 +74,6 @@ static void set(char **dst, const char *v)
 	}
 }
 
-/* Per-copy sum of loops/ns (rates) or ns/loops/copies (times) from the comma lists. */
-static double sample_raw(const char *loops, const char *ns, int time_unit)
-{
-	double v = 0;
-	int n = 0;
-
-	if (!loops || !ns)
-		return 0;
-	while (*loops && *ns) {
-		char *e1, *e2;
-		double l = strtod(loops, &e1), t = strtod(ns, &e2);
-		if (e1 == loops || e2 == ns || !(l > 0) || !(t > 0))
-			return 0;
-		v += time_unit ? t / l : l / t;
-		n++;
-		loops = *e1 == ',' ? e1 + 1 : e1;
-		ns = *e2 == ',' ? e2 + 1 : e2;
-		if ((*e1 && *e1 != ',') || (*e2 && *e2 != ','))
-			return 0;
-	}
-	if (*loops || *ns || !n)
-		return 0;
-	return time_unit ? v / n : v;
-}
-
 static void derive_ci(struct mtest *t)
 {
 	size_t n = 0;
@@ -105,12 +82,12 @@ static void derive_ci(struct mtest *t)
 
 	if (v) {
 		for (size_t i = 0; i < t->nsmp; i++)
-			if (!t->smp[i].warmup && t->smp[i].raw > 0)
-				v[n++] = t->smp[i].raw;
-		if (n && isfinite(t->median) && t->median > 0 &&
-		    summarize(v, n, !unit_smaller_is_better(t->unit), &s) == 0 && s.median > 0) {
-			t->ci_lo = t->median * s.ci_lo / s.median;
-			t->ci_hi = t->median * s.ci_hi / s.median;
+			if (!t->smp[i].warmup && t->smp[i].value > 0)
+				v[n++] = t->smp[i].value;
+		/* The CI of the median does not depend on the direction; summarize() wants one. */
+		if (n && summarize(v, n, t->higher != 0, &s) == 0) {
+			t->ci_lo = s.ci_lo;
+			t->ci_hi = s.ci_hi;
 			t->ci_from = "samples";
 			free(v);
 			return;
@@ -223,6 +200,11 @@ int model_build(const struct run *run, struct model *m)
 			set(&t->unit, rec_get(r, "unit"));
 			set(&t->group, rec_get(r, "group"));
 			set(&t->title, rec_get(r, "title"));
+			const char *better = rec_get(r, RK_BETTER);
+			if (better && !strcmp(better, REC_BETTER_HIGHER))
+				t->higher = 1;
+			else if (better && !strcmp(better, REC_BETTER_LOWER))
+				t->higher = 0;
 			if (rec_get(r, "baseline") && isfinite(num(rec_get(r, "baseline")))) {
 				t->has_baseline = 1;
 				t->baseline = num(rec_get(r, "baseline"));
@@ -235,8 +217,7 @@ int model_build(const struct run *run, struct model *m)
 				s = &t->smp[t->nsmp++];
 				s->warmup = rec_get(r, "warmup") && strcmp(rec_get(r, "warmup"), "0");
 				s->i = s->warmup || !rec_get(r, "i") ? -1 : strtol(rec_get(r, "i"), NULL, 10);
-				s->raw = sample_raw(rec_get(r, "loops"), rec_get(r, "ns"),
-						    unit_smaller_is_better(t->unit));
+				s->value = num(rec_get(r, RK_VALUE));
 				s->line = lr->line;
 			} else if (!strcmp(r->kind, "RESULT")) {
 				t->has_result = 1;
@@ -273,25 +254,25 @@ int model_build(const struct run *run, struct model *m)
 		struct mtest *t = &m->tests[i];
 		int p;
 		derive_ci(t);
+		if (!isfinite(t->index) && t->has_result && t->has_baseline &&
+		    ub_valid(t->value, t->baseline))
+			t->index = ub_index(t->value, t->baseline);
 		for (p = 0; p < m->npass && m->pass[p].copies != t->copies; p++)
 			;
 		if (p == m->npass) {
 			if (m->npass == MODEL_MAX_PASSES)
 				continue;
 			m->pass[m->npass].copies = t->copies;
-			m->pass[m->npass].nindex = 0;
-			m->pass[m->npass].score = 0;	/* log sum until the end */
+			ub_score_init(&m->pass[m->npass].ub);
 			m->npass++;
 		}
-		if (t->has_result && t->has_baseline && t->value > 0 && t->baseline > 0 &&
-		    isfinite(t->value)) {
-			m->pass[p].score += log(t->value / t->baseline);
-			m->pass[p].nindex++;
-		}
+		if (t->has_result && t->has_baseline)
+			ub_score_add(&m->pass[p].ub, t->value, t->baseline);
 	}
-	for (int p = 0; p < m->npass; p++)
-		m->pass[p].score = m->pass[p].nindex ? 10 * exp(m->pass[p].score / m->pass[p].nindex)
-						     : NAN;
+	for (int p = 0; p < m->npass; p++) {
+		m->pass[p].nindex = m->pass[p].ub.n;
+		m->pass[p].score = m->pass[p].nindex ? ub_score_value(&m->pass[p].ub) : NAN;
+	}
 	rc = 0;
 out:
 	free(r);
@@ -346,10 +327,9 @@ const char *model_info(const struct model *m, const char *key)
 	return "-";
 }
 
-int unit_smaller_is_better(const char *unit)
+const char *model_better(const struct mtest *t)
 {
-	return unit && (!strcmp(unit, "ns") || !strcmp(unit, "us") || !strcmp(unit, "ms") ||
-			!strcmp(unit, "s"));
+	return t->higher == 1 ? REC_BETTER_HIGHER : t->higher == 0 ? REC_BETTER_LOWER : "unknown";
 }
 
 void model_label(const struct model *m, char *buf, size_t cap)

@@ -32,7 +32,7 @@ st=0
 status_is 0 "$st" "quick run of the five process tests"
 for t in execl pipe context1 spawn syscall; do
 	for c in 1 2; do
-		has "$tmp/run.log" "RESULT test=$t copies=$c unit=lps value=[0-9]+\.[0-9]+ " \
+		has "$tmp/run.log" "RESULT test=$t copies=$c unit=lps better=higher value=[0-9]+\.[0-9]+ " \
 			"$t with $c cop(ies) has a RESULT"
 	done
 done
@@ -47,6 +47,16 @@ else
 	bad "index arithmetic in RESULT records"
 fi
 has "$tmp/run.log" "^System Benchmarks Index Values +BASELINE +RESULT +INDEX$" "classic table header"
+has "$tmp/run.log" "TEST test=pipe .*unit=lps better=higher " "TEST says which way is better"
+has "$tmp/run.log" "RESULT test=pipe copies=1 unit=lps better=higher " "RESULT says which way is better"
+count_is "$tmp/run.log" "SAMPLE .* value=[0-9]+\.[0-9]{3} " 40 "every SAMPLE (warm-ups too) carries the value it contributes"
+# The printed score is 10 x the geometric mean of value/baseline over the pass's RESULTs (one
+# copy), computed here from the records, to the printed precision.
+want=$(awk '/ RESULT .*copies=1 .* index=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	s += log(f["value"] / f["baseline"]); n++ } END { printf "%.1f", 10 * exp(s / n) }' "$tmp/run.log")
+got=$(grep -m1 '^System Benchmarks Index Score' "$tmp/run.log" | awk '{ print $NF }')
+if [ "$got" = "$want" ]; then ok "1-copy score $got = 10 x geomean(value/baseline) of its RESULTs"
+else bad "1-copy score: printed $got, the RESULTs give $want"; fi
 has "$tmp/run.log" "^System Benchmarks Index Score \(Partial Only\) +[0-9]+\.[0-9]$" \
 	"5 of 12 index tests make a Partial Index"
 has "$tmp/run.log" "INFO .*clocksource.current=" "header records the clocksource"

@@ -71,7 +71,9 @@ contains "$tmp/flip.err" "flipped.log:14: damaged record (checksum mismatch), no
 # 2. The single-run report.
 run 0 "$tmp/one" "$fix/native.log" || true
 contains "$tmp/one" "System Benchmarks Index Values               BASELINE       RESULT    INDEX"
-contains "$tmp/one" "System Benchmarks Index Score (Partial Only)"
+#    The headline score as a number: 10 x sqrt(1904387.362/12440 x 1491095.644/15000) =
+#    1233.6 (pipe and syscall; getpid is outside the index), computed by hand.
+contains "$tmp/one" "System Benchmarks Index Score (Partial Only)                         1233.6"
 contains "$tmp/one" "hypervisor:  cpuid \"KVMKVMKVM\""
 contains "$tmp/one" "System Call Overhead (getpid)"
 run 1 "$tmp/qemu" "$fix/qemu-tcg.log" || true
@@ -85,12 +87,63 @@ run 0 "$tmp/same" "$fix/native.log" "$fix/crlf.log" || true
 contains "$tmp/same" "0 beyond noise, 3 within noise"
 run 4 "$tmp/cmp" --label bare,loaded "$fix/native.log" "$fix/native-loaded.log" || true
 contains "$tmp/cmp" "loaded   ratio"
-contains "$tmp/cmp" " *"
+#    The flag on a row, not in the legend (which always prints "* beyond noise"): some row of
+#    the table ends in a ratio and '*'.
+if grep -Eq '^[A-Z].* [0-9]+\.[0-9]{2} \*$' "$tmp/cmp"; then ok; else bad "no row flagged '*' in $tmp/cmp"; fi
 run 1 "$tmp/cmp3" "$fix/native.log" "$fix/native-loaded.log" "$fix/qemu-tcg.log" || true
 contains "$tmp/cmp3" "QEMU/TCG, 2 CPUs"
 contains "$tmp/cmp3" "warning: not comparable: build.version differs"
 run 3 "$tmp/cmpbad" "$fix/native.log" "$fix/flipped.log" || true
 run 2 "$tmp/lab" --label a "$fix/native.log" "$fix/crlf.log" || true
+
+# 3a. Direction comes from the records (better=), never from the unit: the paced socket
+#     write's CPU share (unit %cpu, lower is better), 18.3 then 19.6, is 18.3 / 19.6 = 0.93 —
+#     worse — in every format, and says "lower is better".
+pa=$fix/paced-a.log pb=$fix/paced-b.log
+run 4 "$tmp/paced" "$pa" "$pb" || true
+if grep -Eq '^Socket write 64 B paced 50k/s +1 %cpu +18\.3! +19\.6! +0\.93 \*  lower is better$' "$tmp/paced"
+then ok; else bad "paced comparison row: $(grep -m1 '^Socket' "$tmp/paced")"; fi
+run 4 "$tmp/paced.json" --format json "$pa" "$pb" || true
+if python3 - "$tmp/paced.json" <<'PY'; then ok; else bad "paced JSON: ratio 0.93, lower is better"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["runs"][0]["tests"][0]
+assert t["better"] == "lower" and t["direction"] == "lower is better", t
+assert "bigger_is_better" not in t
+r = d["comparison"]["rows"][0]
+assert r["better"] == "lower" and r["direction"] == "lower is better", r
+assert round(r["cells"][1]["ratio"], 2) == 0.93, r["cells"][1]["ratio"]
+# the CI comes from the samples' own value= (the CPU share), not from loops/ns
+assert t["median_ci95_from"] == "samples" and t["median_ci95_lo"] == 18.2, t
+PY
+run 4 "$tmp/paced.csv" --format csv "$pa" "$pb" || true
+if python3 - "$tmp/paced.csv" <<'PY'; then ok; else bad "paced CSV: ratio 0.93, lower is better"; fi
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+get = lambda k, run: [r for r in rows if r[3] == "derived" and r[9] == k and r[2] == run]
+assert get("direction", "00000000000000a1")[0][10] == "lower is better"
+assert get("better", "00000000000000b2")[0][10] == "lower"
+assert round(float(get("ratio_to_run1", "00000000000000b2")[0][10]), 2) == 0.93
+PY
+run 0 "$tmp/paced.jb" --format json-bench-smaller "$pa" || true
+if python3 - "$tmp/paced.jb" <<'PY'; then ok; else bad "paced json-bench-smaller"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d) == 1 and d[0]["unit"] == "%cpu" and "lower is better" in d[0]["extra"], d
+PY
+run 0 "$tmp/paced.jbb" --format json-bench "$pa" || true
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert not any("paced" in e["name"] for e in d), d' "$tmp/paced.jbb"
+then ok; else bad "a lower-is-better test listed as bigger-is-better"; fi
+run 4 "$tmp/paced.svgout" --svg "$tmp/paced.svg" "$pa" "$pb" || true
+contains "$tmp/paced.svg" "(1 copy; lower is better)"
+if grep -q '>0.93 \*' "$tmp/paced.svg"; then ok; else bad "SVG bar label 0.93 *"; fi
+#     A log written before better= existed: read, tabled, but compared without a ratio.
+run 0 "$tmp/old" "$fix/before-better.log" || true
+contains "$tmp/old" "System Benchmarks Index Score (Partial Only)                         1233.6"
+run 0 "$tmp/oldcmp" "$fix/native.log" "$fix/before-better.log" || true
+contains "$tmp/oldcmp" "3 row(s) without a ratio: their logs do not say which way is better"
+if grep -Eq '^Pipe Throughput +1 lps +1904387\.4 +1904387\.4 +--- +direction unknown' "$tmp/oldcmp"
+then ok; else bad "old log: no ratio and the direction named unknown"; fi
 
 # 3b. A native run (host) beside the image (init): one note, not identity/mode/cmdline warnings.
 run 0 "$tmp/nat-img" "$fix/native.log" "$fix/image-init.log" || true
