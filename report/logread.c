@@ -152,13 +152,19 @@ int log_read(FILE *f, struct log *log)
 		line[len] = 0;
 		strip_escapes(line);
 		len = (ssize_t)strlen(line);
-		if (strstr(line, "Kernel panic"))
-			log->panic = 1;
 		if (cur && strstr(line, "reboot: Power down"))
 			cur->powered_off = 1;
+		if (cur && strstr(line, "reboot: Restarting system"))
+			cur->rebooted = 1;
 		enum rec_status st = rec_parse(line, (size_t)len, r);
-		if (st == REC_NONE)
+		if (st == REC_NONE) {
+			/* The kernel's own words (kernel/panic.c), not any text naming a panic. */
+			if (strstr(line, "Kernel panic - not syncing")) {
+				log->panic = 1;
+				log->panic_line = lineno;
+			}
 			continue;
+		}
 		if (st != REC_OK) {
 			struct damage *d = realloc(log->damage, (log->ndamage + 1) * sizeof *d);
 			if (!d)
@@ -182,7 +188,7 @@ int log_read(FILE *f, struct log *log)
 		}
 		if (!strcmp(r->kind, "FAIL") && rec_get(r, "test") &&
 		    !strcmp(rec_get(r, "test"), "watchdog"))
-			log->watchdog = 1;
+			log->watchdog = cur->watchdog = 1;
 		const char *tag = strstr(line, REC_TAG " ");
 		const char *t = tag, *next;
 		while ((next = strstr(t + 1, REC_TAG " ")))

@@ -268,12 +268,64 @@ else
 	then ok; else bad "SVG not well-formed"; fi
 fi
 # --follow: live progress from verified records only (qemu/run shows it while QEMU runs).
-"$bin" --follow "$fix/native.log" >"$tmp/follow" 2>&1
+run 0 "$tmp/follow" --follow "$fix/native.log" || true
 if grep -Eq '^\[1/[0-9]+\] .*copies=1$' "$tmp/follow" && grep -q '^END results=3 ' "$tmp/follow"
 then ok; else bad "--follow progress on native.log"; fi
-"$bin" --follow "$fix/flipped.log" >"$tmp/follow" 2>&1
-if grep -q 'line 14: damaged record (checksum mismatch)' "$tmp/follow"; then ok; else
-	bad "--follow reports a damaged record"; fi
+run 3 "$tmp/follow" --follow "$fix/flipped.log" || true
+contains "$tmp/follow" "line 14: damaged record (checksum mismatch)"
+contains "$tmp/follow.err" "the newest run is not complete (records lost or damaged)"
+
+# --follow's endings (each bounded by timeout: a follower that never ends fails, not hangs).
+#   The newest run: an old complete run is in the file; the writer appends a new one. With
+#   --pid the old END must not end it.
+follow() { # follow WANT OUT ARGS...: --follow with a 20 s guard
+	local want=$1 out=$2
+	shift 2
+	run "$want" "$out" timeout 20 "$bin_saved" --follow "$@"
+}
+bin_saved=$bin
+bin=env
+cp "$fix/native.log" "$tmp/grow.log"
+(sleep 1; cat "$fix/paced-a.log" >>"$tmp/grow.log"; sleep 1) & wpid=$!
+follow 0 "$tmp/f1" "$tmp/grow.log" --pid "$wpid" || true
+wait "$wpid" || true
+contains "$tmp/f1" "BEGIN run=00000000000000a1"
+contains "$tmp/f1" "END results=1 fails=0"
+#   Truncated and rewritten: noticed, followed from the start, not spliced into one run.
+cp "$fix/native.log" "$tmp/trunc.log"
+(sleep 1; cat "$fix/paced-b.log" >"$tmp/trunc.log"; sleep 1) & wpid=$!
+follow 0 "$tmp/f2" "$tmp/trunc.log" --pid "$wpid" || true
+wait "$wpid" || true
+contains "$tmp/f2" "trunc.log shrank (truncated or rewritten): following it again from its start"
+contains "$tmp/f2" "BEGIN run=00000000000000b2"
+#   A directory: refused at once.
+follow 3 "$tmp/f3" "$tmp" || true
+contains "$tmp/f3.err" "not a log file (a directory)"
+#   The writer dies before END: 3, not 0.
+(sleep 1) & wpid=$!
+follow 3 "$tmp/f4" "$fix/cut-last-line.log" --pid "$wpid" || true
+contains "$tmp/f4.err" "the newest run is not complete (the writer exited before END)"
+#   No END and no --pid: an idle limit, not forever.
+follow 3 "$tmp/f5" "$fix/cut-last-line.log" --idle 1 || true
+contains "$tmp/f5.err" "nothing new for 1 s (--idle): giving up"
+bin=$bin_saved
+
+# Output that cannot be written is a usage error (2), whatever the comparison found.
+full_status() { local rc=0; "$bin" "$@" >/dev/full 2>"$tmp/full.err" || rc=$?; echo "$rc"; }
+for args in "--format csv $fix/native.log $fix/native-loaded.log" \
+	"--format json $fix/native.log" "--check $fix/native.log" "$fix/native.log"; do
+	# shellcheck disable=SC2086  # the words are meant to split
+	st=$(full_status $args)
+	if [[ $st -eq 2 ]] && grep -q "output failed" "$tmp/full.err"; then ok
+	else bad "isobench-report $args >/dev/full: status $st, want 2 and 'output failed'"; fi
+done
+run 2 "$tmp/svgfull" --svg /dev/full "$fix/native.log" "$fix/native-loaded.log" || true
+contains "$tmp/svgfull.err" "/dev/full: cannot write the chart"
+
+# A complete run followed by a cut-off boot: still run 1, but the verdict names the latest.
+run 0 "$tmp/cut2" --check "$fix/complete-then-cut.log" || true
+contains "$tmp/cut2" "run 1 of 2 complete: 3 results"
+contains "$tmp/cut2" "but the latest boot (run 2, from line 56) is incomplete: no END record"
 
 # report/variability.sh: the same log twice has CV 0 for every test; a broken log stops it.
 ISOBENCH_REPORT=$bin "$top/report/variability.sh" "$fix/native.log" "$fix/native.log" \
