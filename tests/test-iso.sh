@@ -16,9 +16,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 cache=${ISOBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/isobench}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "ok: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# shellcheck source=lib.sh
+. "$here/tests/lib.sh"
 check() { # check DESCRIPTION COMMAND...: ok if COMMAND succeeds
 	local what=$1
 	shift
@@ -29,7 +28,7 @@ cfg_raw() { xorriso -osirrox on -indev "$1" -extract /isolinux/isolinux.cfg "$tm
 
 kernel=${1:-$(find "$cache/kernel" -name bzImage -printf '%T@ %p\n' 2>/dev/null | sort -n | tail -n 1 | cut -d" " -f2- || true)}
 if [ -z "$kernel" ]; then
-	echo "note: no kernel built yet; boot checks skipped"
+	skip "boot checks: no kernel built yet (run ./build.sh)"
 	kernel=$tmp/fake-bzImage
 	head -c 200000 /dev/urandom >"$kernel"
 	boot=0
@@ -159,5 +158,4 @@ if [ "$boot" -eq 1 ]; then
 	grep 'first BEGIN' "$tmp/run.out" || true
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
