@@ -3,6 +3,7 @@
 #include "runner.h"
 #include "bench.h"
 #include "harness.h"
+#include "keys.h"
 #include "out.h"
 #include "record.h"
 #include "sysinfo.h"
@@ -11,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -154,6 +156,73 @@ static void reap_children(pid_t want, int *status, int *have, void (*on_other)(p
 	}
 }
 
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;	/* go on: remove what can be removed */
+}
+
+/* Remove the work directory of the test child pid (harness.c names it TMPDIR/isobench.PID):
+ * after a crash, a stall, a timeout or an interrupt the harness could not clean up itself, and
+ * files left on a tmpfs fill the next file test's RAM. */
+static void remove_workdir(const struct runner_cfg *cfg, pid_t pid)
+{
+	char dir[4200];
+
+	snprintf(dir, sizeof dir, "%s/isobench.%d", cfg->tmpdir, (int)pid);
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The kernel's count of OOM kills so far (/proc/vmstat oom_kill, Linux 4.13+; the path can be
+ * set with ISOBENCH_VMSTAT for the tests); -1 when unknown. */
+static long long oom_kills(void)
+{
+	const char *path = getenv("ISOBENCH_VMSTAT");
+	char line[128];
+	long long v = -1;
+	FILE *f = fopen(path && *path ? path : "/proc/vmstat", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "oom_kill %lld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+static long long oom_at_start;	/* oom_kills() when the current test started */
+static sigset_t stops;		/* host CLI: SIGINT, SIGTERM, SIGHUP (see runner_run) */
+
+/* A FAIL while the OOM killer ran is an out-of-memory failure, whatever the test saw (an
+ * I/O error, a signal): say so, keep what it saw as the note, add oom_kills=N. */
+static void oom_reason(struct rec_body *b)
+{
+	long long now = oom_kills();
+	struct record r;
+	struct rec_body n;
+	char note[600];
+
+	if (oom_at_start < 0 || now <= oom_at_start ||
+	    rec_parse_body(b->buf, b->len, &r) != REC_OK || strcmp(r.kind, RK_FAIL))
+		return;
+	rec_begin(&n, RK_FAIL);
+	snprintf(note, sizeof note, "%s%s%s", rec_get(&r, RK_REASON) ? rec_get(&r, RK_REASON) : "-",
+		 rec_get(&r, RK_NOTE) ? "; " : "", rec_get(&r, RK_NOTE) ? rec_get(&r, RK_NOTE) : "");
+	for (int i = 0; i < r.nfields; i++)
+		if (strcmp(r.key[i], RK_REASON) && strcmp(r.key[i], RK_NOTE))
+			rec_str(&n, r.key[i], r.val[i]);
+	rec_str(&n, RK_REASON, "out of memory: the kernel's OOM killer ran during this test");
+	rec_str(&n, RK_NOTE, note);
+	rec_i64(&n, RK_OOM, now - oom_at_start);
+	*b = n;
+}
+
 static void relay_line(const char *line, size_t len, struct outcome *o)
 {
 	struct record r;
@@ -171,6 +240,8 @@ static void relay_line(const char *line, size_t len, struct outcome *o)
 	b.len = len < sizeof b.buf ? len : sizeof b.buf - 1;
 	memcpy(b.buf, line, b.len);
 	b.buf[b.len] = 0;
+	oom_reason(&b);
+	rec_parse_body(b.buf, b.len, &r);
 	out_record(&b);
 	if (!strcmp(r.kind, "RESULT")) {
 		const char *v;
@@ -198,14 +269,45 @@ static void fail_record(struct outcome *o, const char *reason, int sig, int stat
 		rec_i64(&b, "signal", sig);
 	if (status >= 0)
 		rec_i64(&b, "status", status);
+	oom_reason(&b);
 	out_record(&b);
 	o->state = 3;
-	snprintf(o->why, sizeof o->why, "%s", reason);
+	struct record r;
+	const char *why = rec_parse_body(b.buf, b.len, &r) == REC_OK ? rec_get(&r, RK_REASON) : NULL;
+	snprintf(o->why, sizeof o->why, "%s", why ? why : reason);
 }
+
+/* The host CLI got SIGINT, SIGTERM or SIGHUP while test pid ran: stop the test, remove its
+ * files, say so, and die of the signal (the run is cut short: no END). */
+static void interrupted(const struct outcome *o, const struct runner_cfg *cfg, pid_t pid,
+			int sig, const sigset_t *orig)
+{
+	kill(-pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	remove_workdir(cfg, pid);
+	out_text("isobench: %s during %s (%d cop%s): test stopped, its files removed; no END\n",
+		 strsignal(sig), o->b->name, o->copies, o->copies == 1 ? "y" : "ies");
+	signal(sig, SIG_DFL);
+	sigprocmask(SIG_SETMASK, orig, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static void run_test(struct outcome *o, const struct params *p, const struct runner_cfg *cfg,
+		     int sigfd, const sigset_t *orig, void (*on_child_exit)(pid_t));
 
 /* Run one test in a child with its own process group; relay its records. */
 static void run_one(struct outcome *o, const struct params *p, const struct runner_cfg *cfg,
 		    int sigfd, const sigset_t *orig, void (*on_child_exit)(pid_t))
+{
+	oom_at_start = oom_kills();
+	sigprocmask(SIG_BLOCK, &stops, NULL);
+	run_test(o, p, cfg, sigfd, orig, on_child_exit);
+	sigprocmask(SIG_UNBLOCK, &stops, NULL);	/* a stop signal pending now ends us here */
+}
+
+static void run_test(struct outcome *o, const struct params *p, const struct runner_cfg *cfg,
+		     int sigfd, const sigset_t *orig, void (*on_child_exit)(pid_t))
 {
 	int pfd[2], status = 0, have_status = 0, timeout_s = runner_test_timeout(p);
 	char buf[REC_MAX * 2];
@@ -257,9 +359,13 @@ static void run_one(struct outcome *o, const struct params *p, const struct runn
 			break;
 		if (fds[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
-			while (read(sigfd, &si, sizeof si) > 0)
-				;
+			int stop = 0;
+			while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si)
+				if (si.ssi_signo != SIGCHLD)
+					stop = (int)si.ssi_signo;
 			reap_children(pid, &status, &have_status, on_child_exit);
+			if (stop)
+				interrupted(o, cfg, pid, stop, orig);
 		}
 		if (fds[0].revents & (POLLIN | POLLHUP)) {
 			ssize_t k = read(pfd[0], buf + used, sizeof buf - used - 1);
@@ -284,6 +390,7 @@ static void run_one(struct outcome *o, const struct params *p, const struct runn
 			usleep(10000);
 	}
 	kill(-pid, SIGKILL);	/* leftovers of the test (partners, grandchildren) */
+	remove_workdir(cfg, pid);
 	if (o->state == 0) {
 		if (have_status && WIFSIGNALED(status))
 			fail_record(o, "crashed", WTERMSIG(status), -1);
@@ -344,7 +451,20 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, &orig);
-	sigfd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
+	sigemptyset(&stops);
+	if (!strcmp(cfg->mode, "host")) {
+		/* A user's ^C or kill while a test runs: run_one() blocks these and takes them from
+		 * the signalfd, so the test's files go too. Between tests they act at once. PID 1
+		 * keeps its own signal handling (init.c). */
+		sigaddset(&stops, SIGINT);
+		sigaddset(&stops, SIGTERM);
+		sigaddset(&stops, SIGHUP);
+	}
+	sigset_t both = chld;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(&stops, sig))
+			sigaddset(&both, sig);
+	sigfd = signalfd(-1, &both, SFD_NONBLOCK | SFD_CLOEXEC);
 
 	rec_begin(&b, "BEGIN");
 	if (rnd)
