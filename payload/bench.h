@@ -70,6 +70,14 @@ void bench_extra(struct bench_ctx *ctx, const char *key, int64_t val);
 const char *bench_better(const struct bench *b);
 int bench_higher_is_better(const struct bench *b);
 
+/* A fact a test contributes to the machine header (INFO key=value()), e.g. which load file
+ * tbench replays; listed in registry.c, so the core names no test's header. */
+struct bench_fact {
+	const char *key;
+	const char *(*value)(void);
+};
+extern const struct bench_fact bench_facts[];	/* {NULL, NULL}-terminated */
+
 /* registry.c: every test, in run order; NULL-terminated. */
 extern const struct bench *const bench_registry[];
 const struct bench *bench_find(const char *name);

@@ -1,6 +1,7 @@
 /* harness.c — see harness.h. */
 #define _GNU_SOURCE
 #include "harness.h"
+#include "keys.h"
 #include "out.h"
 #include "record.h"
 #include "stats.h"
@@ -392,7 +393,7 @@ int harness_test(const struct bench *b, int copies_in, const struct params *p,
 			rec_i64(&rb, sh->slot[0].extra_key[e], sh->slot[0].extra_val[e]);
 		/* What this sample contributes to RESULT, so readers never re-derive it. */
 		double v = sample_value(b, sh->slot, copies);
-		rec_dbl(&rb, "value", v, 3);
+		rec_dbl(&rb, RK_VALUE, v, 3);
 		send_body(fd, &rb);
 
 		/* Keep a batch near a tenth of a sample when the machine's speed drifts (load,
@@ -428,7 +429,7 @@ int harness_test(const struct bench *b, int copies_in, const struct params *p,
 	rec_str(&rb, "test", b->name);
 	rec_u64(&rb, "copies", (uint64_t)copies);
 	rec_str(&rb, "unit", b->unit);
-	rec_str(&rb, "better", bench_better(b));
+	rec_str(&rb, RK_BETTER, bench_better(b));
 	rec_dbl(&rb, "value", sm.unixbench, 3);
 	rec_u64(&rb, "samples", (uint64_t)n);
 	rec_dbl(&rb, "median", sm.median, 3);
@@ -438,7 +439,7 @@ int harness_test(const struct bench *b, int copies_in, const struct params *p,
 	rec_str(&rb, "converged", sm.ci_half_pct <= p->target_ci_pct ? "1" : "0");
 	if (b->baseline > 0) {
 		rec_dbl(&rb, "baseline", b->baseline, 1);
-		rec_dbl(&rb, "index", ub_index(sm.unixbench, b->baseline), 1);
+		rec_dbl(&rb, RK_INDEX, ub_index(sm.unixbench, b->baseline), 1);
 	}
 	send_body(fd, &rb);
 out:

@@ -79,10 +79,10 @@ static int selected(const struct params *p, const struct bench **sel, int cap, i
 		}
 		if (!hit && report) {
 			struct rec_body rb;
-			rec_begin(&rb, "ERROR");
-			rec_str(&rb, "what", "test");
-			rec_str(&rb, "test", tok);
-			rec_str(&rb, "reason", "unknown test or group (isobench --list shows them)");
+			rec_begin(&rb, RK_ERROR);
+			rec_str(&rb, RK_WHAT, "test");
+			rec_str(&rb, RK_TESTNAME, tok);
+			rec_str(&rb, RK_REASON, "unknown test or group (isobench --list shows them)");
 			out_record(&rb);
 			out_text("isobench: unknown test '%s' (skipped; the rest runs)\n", tok);
 		}
@@ -229,10 +229,10 @@ static void relay_line(const char *line, size_t len, struct outcome *o)
 	struct rec_body b;
 
 	if (rec_parse_body(line, len, &r) != REC_OK) {
-		rec_begin(&b, "ERROR");
-		rec_str(&b, "what", "test");
-		rec_str(&b, "test", o->b->name);
-		rec_str(&b, "reason", "malformed record from the test process");
+		rec_begin(&b, RK_ERROR);
+		rec_str(&b, RK_WHAT, "test");
+		rec_str(&b, RK_TESTNAME, o->b->name);
+		rec_str(&b, RK_REASON, "malformed record from the test process");
 		out_record(&b);
 		return;
 	}
@@ -243,15 +243,15 @@ static void relay_line(const char *line, size_t len, struct outcome *o)
 	oom_reason(&b);
 	rec_parse_body(b.buf, b.len, &r);
 	out_record(&b);
-	if (!strcmp(r.kind, "RESULT")) {
+	if (!strcmp(r.kind, RK_RESULT)) {
 		const char *v;
 		o->state = 1;
-		o->value = atof(rec_get(&r, "value") ? rec_get(&r, "value") : "0");
-		o->ci = (v = rec_get(&r, "ci95_pct")) ? atof(v) : 0;
-		o->samples = (v = rec_get(&r, "samples")) ? atoi(v) : 0;
-		o->converged = (v = rec_get(&r, "converged")) ? atoi(v) : 1;
-	} else if (!strcmp(r.kind, "SKIP") || !strcmp(r.kind, "FAIL")) {
-		const char *why = rec_get(&r, "reason");
+		o->value = atof(rec_get(&r, RK_VALUE) ? rec_get(&r, RK_VALUE) : "0");
+		o->ci = (v = rec_get(&r, RK_CI95)) ? atof(v) : 0;
+		o->samples = (v = rec_get(&r, RK_SAMPLES)) ? atoi(v) : 0;
+		o->converged = (v = rec_get(&r, RK_CONVERGED)) ? atoi(v) : 1;
+	} else if (!strcmp(r.kind, RK_SKIP) || !strcmp(r.kind, RK_FAIL)) {
+		const char *why = rec_get(&r, RK_REASON);
 		o->state = r.kind[0] == 'S' ? 2 : 3;
 		snprintf(o->why, sizeof o->why, "%s", why ? why : "-");
 	}
@@ -261,14 +261,14 @@ static void fail_record(struct outcome *o, const char *reason, int sig, int stat
 {
 	struct rec_body b;
 
-	rec_begin(&b, "FAIL");
-	rec_str(&b, "test", o->b->name);
-	rec_u64(&b, "copies", (uint64_t)o->copies);
-	rec_str(&b, "reason", reason);
+	rec_begin(&b, RK_FAIL);
+	rec_str(&b, RK_TESTNAME, o->b->name);
+	rec_u64(&b, RK_COPIES, (uint64_t)o->copies);
+	rec_str(&b, RK_REASON, reason);
 	if (sig)
-		rec_i64(&b, "signal", sig);
+		rec_i64(&b, RK_SIGNAL, sig);
 	if (status >= 0)
-		rec_i64(&b, "status", status);
+		rec_i64(&b, RK_STATUS, status);
 	oom_reason(&b);
 	out_record(&b);
 	o->state = 3;
@@ -466,21 +466,21 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 			sigaddset(&both, sig);
 	sigfd = signalfd(-1, &both, SFD_NONBLOCK | SFD_CLOEXEC);
 
-	rec_begin(&b, "BEGIN");
+	rec_begin(&b, RK_BEGIN);
 	if (rnd)
-		rec_fmt(&b, "run", "%02x%02x%02x%02x%02x%02x%02x%02x", rnd[0], rnd[1], rnd[2],
+		rec_fmt(&b, RK_RUN, "%02x%02x%02x%02x%02x%02x%02x%02x", rnd[0], rnd[1], rnd[2],
 			rnd[3], rnd[4], rnd[5], rnd[6], rnd[7]);
 	else
-		rec_fmt(&b, "run", "%016llx", (unsigned long long)now_ns());
-	rec_str(&b, "version", isobench_version);
-	rec_str(&b, "mode", cfg->mode);
+		rec_fmt(&b, RK_RUN, "%016llx", (unsigned long long)now_ns());
+	rec_str(&b, RK_VERSION, isobench_version);
+	rec_str(&b, RK_MODE, cfg->mode);
 	out_record(&b);
 	for (int i = 0; i < cfg->npending; i++) {
-		rec_begin(&b, "ERROR");
-		rec_str(&b, "what", "param");
-		rec_str(&b, "param", cfg->pending_param[i]);
-		rec_str(&b, "value", cfg->pending_value[i]);
-		rec_str(&b, "reason", cfg->pending_reason[i]);
+		rec_begin(&b, RK_ERROR);
+		rec_str(&b, RK_WHAT, "param");
+		rec_str(&b, RK_PARAM, cfg->pending_param[i]);
+		rec_str(&b, RK_VALUE, cfg->pending_value[i]);
+		rec_str(&b, RK_REASON, cfg->pending_reason[i]);
 		out_record(&b);
 		out_text("isobench: parameter %s=%s: %s (default kept)\n", cfg->pending_param[i],
 			 cfg->pending_value[i], cfg->pending_reason[i]);
@@ -502,17 +502,17 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 			o->b = sel[i];
 			o->copies = p->copies[c];
 			k++;
-			rec_begin(&b, "TEST");
-			rec_str(&b, "test", o->b->name);
-			rec_u64(&b, "k", (uint64_t)k);
-			rec_u64(&b, "n", (uint64_t)total);
-			rec_u64(&b, "copies", (uint64_t)o->copies);
-			rec_str(&b, "unit", o->b->unit);
-			rec_str(&b, "better", bench_better(o->b));
-			rec_str(&b, "group", o->b->group);
-			rec_str(&b, "title", o->b->title);
+			rec_begin(&b, RK_TEST);
+			rec_str(&b, RK_TESTNAME, o->b->name);
+			rec_u64(&b, RK_K, (uint64_t)k);
+			rec_u64(&b, RK_N, (uint64_t)total);
+			rec_u64(&b, RK_COPIES, (uint64_t)o->copies);
+			rec_str(&b, RK_UNIT, o->b->unit);
+			rec_str(&b, RK_BETTER, bench_better(o->b));
+			rec_str(&b, RK_GROUP, o->b->group);
+			rec_str(&b, RK_TITLE, o->b->title);
 			if (o->b->baseline > 0)
-				rec_dbl(&b, "baseline", o->b->baseline, 1);
+				rec_dbl(&b, RK_BASELINE, o->b->baseline, 1);
 			out_record(&b);
 			out_text("isobench: [%d/%d] %s (%s), %d cop%s ...\n", k, total, o->b->title,
 				 o->b->name, o->copies, o->copies == 1 ? "y" : "ies");
@@ -528,13 +528,13 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	}
 
 	const struct out_counts *ct = out_counts();
-	rec_begin(&b, "END");
-	rec_u64(&b, "records", ct->records);
-	rec_u64(&b, "results", ct->results);
-	rec_u64(&b, "fails", ct->fails);
-	rec_u64(&b, "skips", ct->skips);
-	rec_u64(&b, "errors", ct->errors);
-	rec_str(&b, "status", "ok");
+	rec_begin(&b, RK_END);
+	rec_u64(&b, RK_RECORDS, ct->records);
+	rec_u64(&b, RK_RESULTS, ct->results);
+	rec_u64(&b, RK_FAILS, ct->fails);
+	rec_u64(&b, RK_SKIPS, ct->skips);
+	rec_u64(&b, RK_ERRORS, ct->errors);
+	rec_str(&b, RK_STATUS, "ok");
 	int bad = ct->fails || ct->errors;
 	out_record(&b);
 	if (sigfd >= 0)

@@ -1,7 +1,8 @@
 /* sysinfo.c — see sysinfo.h. */
 #define _GNU_SOURCE
 #include "sysinfo.h"
-#include "bench/tbench_load.h"
+#include "bench.h"
+#include "keys.h"
 #include "version.h"
 #include "crc32.h"
 #include "out.h"
@@ -160,134 +161,249 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
+/* What a computed fact sees. */
+struct ctx {
+	const struct params *p;
+	const char *mode, *workdir;
+	char flags[4096];	/* /proc/cpuinfo flags of the first CPU */
+};
+
+/* Where a fact comes from: the first line of a file, a /proc/cpuinfo field of the first CPU,
+ * a /proc/meminfo field (leading number), a constant string, or a function of the run. */
+enum src { FILE_LINE, CPUINFO, MEMINFO_NUM, CONST, FN };
+
+struct fact {
+	const char *key;	/* INFO key (docs/records.md, "INFO keys") */
+	enum src src;
+	const char *arg;	/* path, field name or the constant */
+	void (*fn)(const struct ctx *, char *out, size_t cap);
+};
+
+static void f_image(const struct ctx *c, char *o, size_t n)
+{
+	snprintf(o, n, "%s", c->p->image[0] ? c->p->image : "-");
+}
+static void f_mode(const struct ctx *c, char *o, size_t n) { snprintf(o, n, "%s", c->mode); }
+static void f_suite(const struct ctx *c, char *o, size_t n)
+{
+	snprintf(o, n, "%s", suite_name(c->p->suite));
+}
+static void f_tests(const struct ctx *c, char *o, size_t n) { snprintf(o, n, "%s", c->p->tests); }
+static void f_copies(const struct ctx *c, char *o, size_t n)
+{
+	o[0] = 0;
+	for (int i = 0; i < c->p->ncopies; i++)
+		snprintf(o + strlen(o), n - strlen(o), "%s%d", i ? "," : "", c->p->copies[i]);
+}
+static void f_sample_ms(const struct ctx *c, char *o, size_t n)
+{
+	snprintf(o, n, "%d", c->p->sample_ms);
+}
+static void f_samples(const struct ctx *c, char *o, size_t n)
+{
+	snprintf(o, n, "%d-%d", c->p->min_samples, c->p->max_samples);
+}
+static void f_ci(const struct ctx *c, char *o, size_t n)
+{
+	snprintf(o, n, "%.2f", c->p->target_ci_pct);
+}
+static void f_utc(const struct ctx *c, char *o, size_t n)
+{
+	struct timespec ts;
+	struct tm tm;
+	(void)c;
+	clock_gettime(CLOCK_REALTIME, &ts);	/* the machine's clock: an RTC may be wrong */
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(o, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+static void f_workdir(const struct ctx *c, char *o, size_t n) { snprintf(o, n, "%s", c->workdir); }
+static void f_uname(const struct ctx *c, char *o, size_t n, int which)
+{
+	struct utsname u;
+	(void)c;
+	if (uname(&u))
+		snprintf(o, n, "-");
+	else
+		snprintf(o, n, "%s", which == 0 ? u.release : which == 1 ? u.version : u.machine);
+}
+static void f_release(const struct ctx *c, char *o, size_t n) { f_uname(c, o, n, 0); }
+static void f_kversion(const struct ctx *c, char *o, size_t n) { f_uname(c, o, n, 1); }
+static void f_machine(const struct ctx *c, char *o, size_t n) { f_uname(c, o, n, 2); }
+static void f_config_crc(const struct ctx *c, char *o, size_t n)
+{
+	int ok;
+	uint32_t crc = file_crc("/proc/config.gz", &ok);
+	(void)c;
+	if (ok)
+		snprintf(o, n, "%08x", crc);
+	else
+		snprintf(o, n, "-");
+}
+static void f_khv(const struct ctx *c, char *o, size_t n)
+{
+	(void)c;
+	kernel_hypervisor(o, n);
+}
+static void f_brand(const struct ctx *c, char *o, size_t n)
+{
+	char b[64];
+	(void)c;
+	cpu_brand(b);
+	snprintf(o, n, "%s", b);
+}
+static void f_online(const struct ctx *c, char *o, size_t n)
+{
+	(void)c;
+	snprintf(o, n, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+}
+static void f_fs_root(const struct ctx *c, char *o, size_t n)
+{
+	(void)c;
+	snprintf(o, n, "%s", fs_name("/"));
+}
+static void f_fs_workdir(const struct ctx *c, char *o, size_t n)
+{
+	snprintf(o, n, "%s", fs_name(c->workdir));
+}
+static void f_hv(const struct ctx *c, char *o, size_t n)
+{
+	char hv[16];
+	(void)c;
+	cpuid_hypervisor(hv);
+	snprintf(o, n, "%s", hv[0] ? hv : "none");
+}
+/* Which of the TSC's flags the CPU has, in this order. */
+static void f_tsc(const struct ctx *c, char *o, size_t n)
+{
+	static const char *const tscf[] = {"tsc", "rdtscp", "constant_tsc", "nonstop_tsc",
+		"tsc_known_freq", "tsc_reliable", "tsc_deadline_timer", "tsc_adjust", NULL};
+	char padded[sizeof c->flags + 2];
+
+	o[0] = 0;
+	snprintf(padded, sizeof padded, " %s ", c->flags);
+	for (int i = 0; tscf[i]; i++) {
+		char w[40];
+		snprintf(w, sizeof w, " %s ", tscf[i]);
+		if (strstr(padded, w))
+			snprintf(o + strlen(o), n - strlen(o), "%s%s", o[0] ? "," : "", tscf[i]);
+	}
+}
+static void f_flags(const struct ctx *c, char *o, size_t n) { snprintf(o, n, "%s", c->flags); }
+
+#define SYS_CPU "/sys/devices/system/cpu/"
+#define SYS_CS "/sys/devices/system/clocksource/clocksource0/"
+#define BREAK {NULL, CONST, NULL, NULL}	/* ends one INFO record, starts the next */
+
+/* The machine header, in the order of the log; the table of docs/records.md ("INFO keys"). */
+static const struct fact facts[] = {
+	{"build.version", CONST, isobench_version, NULL},
+	{"build.cc", CONST, "gcc " __VERSION__, NULL},
+	{"build.cflags", CONST, isobench_cflags, NULL},
+	{"image.identity", FN, NULL, f_image},
+	{"run.mode", FN, NULL, f_mode},
+	{"run.suite", FN, NULL, f_suite},
+	{"run.tests", FN, NULL, f_tests},
+	{"run.copies", FN, NULL, f_copies},
+	{"run.sample_ms", FN, NULL, f_sample_ms},
+	{"run.samples", FN, NULL, f_samples},
+	{"run.ci_target_pct", FN, NULL, f_ci},
+	{"run.utc", FN, NULL, f_utc},
+	{"run.loadavg", FILE_LINE, "/proc/loadavg", NULL},
+	{"run.workdir", FN, NULL, f_workdir},
+	BREAK,	/* (then the tests' own facts: bench_facts, registry.c) */
+	{"kernel.release", FN, NULL, f_release},
+	{"kernel.version", FN, NULL, f_kversion},
+	{"kernel.machine", FN, NULL, f_machine},
+	{"kernel.cmdline", FILE_LINE, "/proc/cmdline", NULL},
+	{"kernel.config_crc32", FN, NULL, f_config_crc},
+	{"kernel.hypervisor", FN, NULL, f_khv},
+	BREAK,
+	{"cpu.model", FN, NULL, f_brand},
+	{"cpu.vendor", CPUINFO, "vendor_id", NULL},
+	{"cpu.family", CPUINFO, "cpu family", NULL},
+	{"cpu.model_id", CPUINFO, "model", NULL},
+	{"cpu.stepping", CPUINFO, "stepping", NULL},
+	{"cpu.mhz", CPUINFO, "cpu MHz", NULL},
+	{"cpu.online", FN, NULL, f_online},
+	{"cpu.possible", FILE_LINE, SYS_CPU "possible", NULL},
+	{"mem.total_kib", MEMINFO_NUM, "MemTotal", NULL},
+	{"fs.root", FN, NULL, f_fs_root},
+	{"fs.workdir", FN, NULL, f_fs_workdir},
+	{"cpu.smt", FILE_LINE, SYS_CPU "smt/active", NULL},
+	{"cpu.governor", FILE_LINE, SYS_CPU "cpu0/cpufreq/scaling_governor", NULL},
+	{"cpu.no_turbo", FILE_LINE, SYS_CPU "intel_pstate/no_turbo", NULL},
+	{"cpu.microcode", CPUINFO, "microcode", NULL},
+	{"mm.thp", FILE_LINE, "/sys/kernel/mm/transparent_hugepage/enabled", NULL},
+	BREAK,
+	{"hv.cpuid", FN, NULL, f_hv},
+	{"hv.sys_type", FILE_LINE, "/sys/hypervisor/type", NULL},
+	{"dmi.sys_vendor", FILE_LINE, "/sys/class/dmi/id/sys_vendor", NULL},
+	{"dmi.product_name", FILE_LINE, "/sys/class/dmi/id/product_name", NULL},
+	{"clocksource.current", FILE_LINE, SYS_CS "current_clocksource", NULL},
+	{"clocksource.available", FILE_LINE, SYS_CS "available_clocksource", NULL},
+	{"tsc.flags", FN, NULL, f_tsc},
+	BREAK,
+	{"cpu.flags", FN, NULL, f_flags},
+	BREAK,
+};
+
+/* One fact's value into out; "" when it cannot be read. */
+static void fact_value(const struct fact *f, const struct ctx *c, char *out, size_t cap)
+{
+	out[0] = 0;
+	switch (f->src) {
+	case FILE_LINE:
+		read_line(f->arg, out, cap);
+		break;
+	case CPUINFO:
+		proc_field("/proc/cpuinfo", f->arg, out, cap);
+		break;
+	case MEMINFO_NUM:
+		proc_field("/proc/meminfo", f->arg, out, cap);
+		snprintf(out, cap, "%lld", atoll(out));
+		break;
+	case CONST:
+		snprintf(out, cap, "%s", f->arg);
+		break;
+	case FN:
+		f->fn(c, out, cap);
+		break;
+	}
+}
+
 void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
 {
+	static struct ctx c;
 	struct rec_body b;
-	struct utsname u;
-	char s1[4096], s2[512], hv[16];
-	int ok;
+	char v[4096];
+	int open = 0, first = 1;
 
-	rec_begin(&b, "INFO");
-	rec_str(&b, "build.version", isobench_version);
-	rec_str(&b, "build.cc", "gcc " __VERSION__);
-	rec_str(&b, "build.cflags", isobench_cflags);
-	rec_str(&b, "image.identity", p->image[0] ? p->image : "-");
-	rec_str(&b, "run.mode", mode);
-	rec_str(&b, "run.suite", suite_name(p->suite));
-	rec_str(&b, "run.tests", p->tests);
-	s1[0] = 0;
-	for (int i = 0; i < p->ncopies; i++)
-		snprintf(s1 + strlen(s1), sizeof s1 - strlen(s1), "%s%d", i ? "," : "",
-			 p->copies[i]);
-	rec_str(&b, "run.copies", s1);
-	rec_u64(&b, "run.sample_ms", (uint64_t)p->sample_ms);
-	rec_fmt(&b, "run.samples", "%d-%d", p->min_samples, p->max_samples);
-	rec_dbl(&b, "run.ci_target_pct", p->target_ci_pct, 2);
-	{
-		struct timespec ts;
-		struct tm tm;
-		char when[32];
-		clock_gettime(CLOCK_REALTIME, &ts);
-		gmtime_r(&ts.tv_sec, &tm);
-		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-		rec_str(&b, "run.utc", when);	/* the machine's clock: an RTC may be wrong */
-	}
-	read_line("/proc/loadavg", s1, sizeof s1);
-	rec_str(&b, "run.loadavg", s1);
-	rec_str(&b, "run.workdir", workdir);
-	rec_str(&b, "run.tbench_load", tbench_load_path() ? tbench_load_path() : "synthetic");
-	out_record(&b);
-
-	rec_begin(&b, "INFO");
-	if (uname(&u) == 0) {
-		rec_str(&b, "kernel.release", u.release);
-		rec_str(&b, "kernel.version", u.version);
-		rec_str(&b, "kernel.machine", u.machine);
-	}
-	read_line("/proc/cmdline", s1, sizeof s1);
-	rec_str(&b, "kernel.cmdline", s1);
-	uint32_t crc = file_crc("/proc/config.gz", &ok);
-	if (ok)
-		rec_fmt(&b, "kernel.config_crc32", "%08x", crc);
-	else
-		rec_str(&b, "kernel.config_crc32", "-");
-	kernel_hypervisor(s2, sizeof s2);
-	rec_str(&b, "kernel.hypervisor", s2);
-	out_record(&b);
-
-	rec_begin(&b, "INFO");
-	cpu_brand(s2);
-	rec_str(&b, "cpu.model", s2);
-	proc_field("/proc/cpuinfo", "vendor_id", s2, sizeof s2);
-	rec_str(&b, "cpu.vendor", s2);
-	proc_field("/proc/cpuinfo", "cpu family", s2, sizeof s2);
-	rec_str(&b, "cpu.family", s2);
-	proc_field("/proc/cpuinfo", "model", s2, sizeof s2);
-	rec_str(&b, "cpu.model_id", s2);
-	proc_field("/proc/cpuinfo", "stepping", s2, sizeof s2);
-	rec_str(&b, "cpu.stepping", s2);
-	proc_field("/proc/cpuinfo", "cpu MHz", s2, sizeof s2);
-	rec_str(&b, "cpu.mhz", s2);
-	rec_i64(&b, "cpu.online", sysconf(_SC_NPROCESSORS_ONLN));
-	read_line("/sys/devices/system/cpu/possible", s2, sizeof s2);
-	rec_str(&b, "cpu.possible", s2);
-	proc_field("/proc/meminfo", "MemTotal", s2, sizeof s2);
-	rec_i64(&b, "mem.total_kib", atoll(s2));
-	rec_str(&b, "fs.root", fs_name("/"));
-	rec_str(&b, "fs.workdir", fs_name(workdir));
-	read_line("/sys/devices/system/cpu/smt/active", s2, sizeof s2);
-	rec_str(&b, "cpu.smt", s2);
-	read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", s2, sizeof s2);
-	rec_str(&b, "cpu.governor", s2);
-	read_line("/sys/devices/system/cpu/intel_pstate/no_turbo", s2, sizeof s2);
-	rec_str(&b, "cpu.no_turbo", s2);
-	proc_field("/proc/cpuinfo", "microcode", s2, sizeof s2);
-	rec_str(&b, "cpu.microcode", s2);
-	read_line("/sys/kernel/mm/transparent_hugepage/enabled", s2, sizeof s2);
-	rec_str(&b, "mm.thp", s2);
-	out_record(&b);
-
-	rec_begin(&b, "INFO");
-	cpuid_hypervisor(hv);
-	rec_str(&b, "hv.cpuid", hv[0] ? hv : "none");
-	read_line("/sys/hypervisor/type", s2, sizeof s2);
-	rec_str(&b, "hv.sys_type", s2);
-	read_line("/sys/class/dmi/id/sys_vendor", s2, sizeof s2);
-	rec_str(&b, "dmi.sys_vendor", s2);
-	read_line("/sys/class/dmi/id/product_name", s2, sizeof s2);
-	rec_str(&b, "dmi.product_name", s2);
-	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", s2,
-		  sizeof s2);
-	rec_str(&b, "clocksource.current", s2);
-	read_line("/sys/devices/system/clocksource/clocksource0/available_clocksource", s2,
-		  sizeof s2);
-	rec_str(&b, "clocksource.available", s2);
-	proc_field("/proc/cpuinfo", "flags", s1, sizeof s1);
-	{
-		static const char *const tscf[] = {"tsc", "rdtscp", "constant_tsc",
-			"nonstop_tsc", "tsc_known_freq", "tsc_reliable", "tsc_deadline_timer",
-			"tsc_adjust", NULL};
-		char have[256] = "";
-		char padded[sizeof s1 + 2];
-		snprintf(padded, sizeof padded, " %s ", s1);
-		for (int i = 0; tscf[i]; i++) {
-			char w[40];
-			snprintf(w, sizeof w, " %s ", tscf[i]);
-			if (strstr(padded, w))
-				snprintf(have + strlen(have), sizeof have - strlen(have), "%s%s",
-					 have[0] ? "," : "", tscf[i]);
+	c.p = p;
+	c.mode = mode;
+	c.workdir = workdir;
+	proc_field("/proc/cpuinfo", "flags", c.flags, sizeof c.flags);
+	for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
+		const struct fact *f = &facts[i];
+		if (!f->key) {
+			if (first)	/* facts the tests contribute (registry.c) */
+				for (int k = 0; bench_facts[k].key; k++)
+					rec_str(&b, bench_facts[k].key, bench_facts[k].value());
+			first = 0;
+			if (open)
+				out_record(&b);
+			open = 0;
+			continue;
 		}
-		rec_str(&b, "tsc.flags", have);
+		if (!open)
+			rec_begin(&b, RK_INFO);
+		open = 1;
+		fact_value(f, &c, v, sizeof v);
+		rec_str(&b, f->key, v);
 	}
-	out_record(&b);
-
-	rec_begin(&b, "INFO");
-	rec_str(&b, "cpu.flags", s1);
-	out_record(&b);
 
 	/* CPU vulnerabilities: one key per file, as the kernel reports them. */
-	DIR *d = opendir("/sys/devices/system/cpu/vulnerabilities");
-	rec_begin(&b, "INFO");
+	DIR *d = opendir(SYS_CPU "vulnerabilities");
+	rec_begin(&b, RK_INFO);
 	if (d) {
 		struct dirent *e;
 		char names[64][64];
@@ -299,11 +415,10 @@ void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
 		qsort(names, (size_t)n, sizeof names[0], cmp_name);
 		for (int i = 0; i < n; i++) {
 			char path[160], key[80];
-			snprintf(path, sizeof path, "/sys/devices/system/cpu/vulnerabilities/%.63s",
-				 names[i]);
-			read_line(path, s2, sizeof s2);
+			snprintf(path, sizeof path, SYS_CPU "vulnerabilities/%.63s", names[i]);
+			read_line(path, v, sizeof v);
 			snprintf(key, sizeof key, "vuln.%.63s", names[i]);
-			rec_str(&b, key, s2);
+			rec_str(&b, key, v);
 		}
 	} else {
 		rec_str(&b, "vuln", "-");

@@ -107,7 +107,7 @@ static void derive_ci(struct mtest *t)
 
 static int copies_of(const struct record *r)
 {
-	const char *c = rec_get(r, "copies");
+	const char *c = rec_get(r, RK_COPIES);
 	long v = c ? strtol(c, NULL, 10) : 1;	/* clamps on overflow; never atoi's UB */
 	return v < 0 || v > 1000000 ? 0 : (int)v;
 }
@@ -119,11 +119,11 @@ static int add_event(struct model *m, size_t *cap, const struct record *r, size_
 	struct mevent *e = &m->ev[m->nev++];
 	memset(e, 0, sizeof *e);
 	snprintf(e->kind, sizeof e->kind, "%s", r->kind);
-	e->test = dup(rec_get(r, "test") ? rec_get(r, "test") : rec_get(r, "param"));
-	e->reason = dup(rec_get(r, "reason"));
-	e->what = dup(rec_get(r, "what"));
-	e->value = dup(rec_get(r, "value"));
-	e->copies = rec_get(r, "copies") ? copies_of(r) : 0;
+	e->test = dup(rec_get(r, RK_TESTNAME) ? rec_get(r, RK_TESTNAME) : rec_get(r, RK_PARAM));
+	e->reason = dup(rec_get(r, RK_REASON));
+	e->what = dup(rec_get(r, RK_WHAT));
+	e->value = dup(rec_get(r, RK_VALUE));
+	e->copies = rec_get(r, RK_COPIES) ? copies_of(r) : 0;
 	e->line = line;
 	return e->test && e->reason && e->what && e->value ? 0 : -1;
 }
@@ -165,12 +165,12 @@ int model_build(const struct run *run, struct model *m)
 			if (!mr->f[k].key || !mr->f[k].val)
 				goto out;
 		}
-		const char *test = rec_get(r, "test");
-		if (!strcmp(r->kind, "BEGIN")) {
-			set(&m->run_id, rec_get(r, "run"));
-			set(&m->version, rec_get(r, "version"));
-			set(&m->mode, rec_get(r, "mode"));
-		} else if (!strcmp(r->kind, "INFO")) {
+		const char *test = rec_get(r, RK_TESTNAME);
+		if (!strcmp(r->kind, RK_BEGIN)) {
+			set(&m->run_id, rec_get(r, RK_RUN));
+			set(&m->version, rec_get(r, RK_VERSION));
+			set(&m->mode, rec_get(r, RK_MODE));
+		} else if (!strcmp(r->kind, RK_INFO)) {
 			for (int k = 0; k < r->nfields; k++) {
 				if (grow((void **)&m->info, m->ninfo, &icap, sizeof *m->info))
 					goto out;
@@ -188,58 +188,58 @@ int model_build(const struct run *run, struct model *m)
 				}
 				m->ninfo++;
 			}
-		} else if (test && (!strcmp(r->kind, "TEST") || !strcmp(r->kind, "SAMPLE") ||
-				    !strcmp(r->kind, "RESULT") ||
-				    (copies_of(r) && rec_get(r, "copies") &&
-				     (!strcmp(r->kind, "FAIL") || !strcmp(r->kind, "SKIP"))))) {
+		} else if (test && (!strcmp(r->kind, RK_TEST) || !strcmp(r->kind, RK_SAMPLE) ||
+				    !strcmp(r->kind, RK_RESULT) ||
+				    (copies_of(r) && rec_get(r, RK_COPIES) &&
+				     (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_SKIP))))) {
 			struct mtest *t = find_or_add(m, &tcap, test, copies_of(r));
 			if (!t)
 				goto out;
 			if (!t->line)
 				t->line = lr->line;
-			set(&t->unit, rec_get(r, "unit"));
-			set(&t->group, rec_get(r, "group"));
-			set(&t->title, rec_get(r, "title"));
+			set(&t->unit, rec_get(r, RK_UNIT));
+			set(&t->group, rec_get(r, RK_GROUP));
+			set(&t->title, rec_get(r, RK_TITLE));
 			const char *better = rec_get(r, RK_BETTER);
 			if (better && !strcmp(better, REC_BETTER_HIGHER))
 				t->higher = 1;
 			else if (better && !strcmp(better, REC_BETTER_LOWER))
 				t->higher = 0;
-			if (rec_get(r, "baseline") && isfinite(num(rec_get(r, "baseline")))) {
+			if (rec_get(r, RK_BASELINE) && isfinite(num(rec_get(r, RK_BASELINE)))) {
 				t->has_baseline = 1;
-				t->baseline = num(rec_get(r, "baseline"));
+				t->baseline = num(rec_get(r, RK_BASELINE));
 			}
-			if (!strcmp(r->kind, "SAMPLE")) {
+			if (!strcmp(r->kind, RK_SAMPLE)) {
 				struct msample *ns = realloc(t->smp, (t->nsmp + 1) * sizeof *ns), *s;
 				if (!ns)
 					goto out;
 				t->smp = ns;
 				s = &t->smp[t->nsmp++];
-				s->warmup = rec_get(r, "warmup") && strcmp(rec_get(r, "warmup"), "0");
-				s->i = s->warmup || !rec_get(r, "i") ? -1 : strtol(rec_get(r, "i"), NULL, 10);
+				s->warmup = rec_get(r, RK_WARMUP) && strcmp(rec_get(r, RK_WARMUP), "0");
+				s->i = s->warmup || !rec_get(r, RK_I) ? -1 : strtol(rec_get(r, RK_I), NULL, 10);
 				s->value = num(rec_get(r, RK_VALUE));
 				s->line = lr->line;
-			} else if (!strcmp(r->kind, "RESULT")) {
+			} else if (!strcmp(r->kind, RK_RESULT)) {
 				t->has_result = 1;
 				t->line = lr->line;
-				t->value = num(rec_get(r, "value"));
-				t->median = num(rec_get(r, "median"));
-				t->min = num(rec_get(r, "min"));
-				t->max = num(rec_get(r, "max"));
-				t->ci95_pct = num(rec_get(r, "ci95_pct"));
-				t->index = num(rec_get(r, "index"));
-				t->samples = rec_get(r, "samples") ? strtol(rec_get(r, "samples"), NULL, 10) : -1;
+				t->value = num(rec_get(r, RK_VALUE));
+				t->median = num(rec_get(r, RK_MEDIAN));
+				t->min = num(rec_get(r, RK_MIN));
+				t->max = num(rec_get(r, RK_MAX));
+				t->ci95_pct = num(rec_get(r, RK_CI95));
+				t->index = num(rec_get(r, RK_INDEX));
+				t->samples = rec_get(r, RK_SAMPLES) ? strtol(rec_get(r, RK_SAMPLES), NULL, 10) : -1;
 				if (!isfinite(t->median))
 					t->median = t->value;
-				const char *cv = rec_get(r, "converged");
+				const char *cv = rec_get(r, RK_CONVERGED);
 				t->converged = !cv ? -1 : !strcmp(cv, "1") ? 1 : !strcmp(cv, "0") ? 0 : -1;
-			} else if (!strcmp(r->kind, "FAIL") || !strcmp(r->kind, "SKIP")) {
-				t->status = !strcmp(r->kind, "FAIL") ? "FAIL" : "SKIP";
-				set(&t->reason, rec_get(r, "reason"));
+			} else if (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_SKIP)) {
+				t->status = !strcmp(r->kind, RK_FAIL) ? "FAIL" : "SKIP";
+				set(&t->reason, rec_get(r, RK_REASON));
 				t->line = lr->line;
 			}
 		}
-		if (!strcmp(r->kind, "FAIL") || !strcmp(r->kind, "SKIP") || !strcmp(r->kind, "ERROR"))
+		if (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_SKIP) || !strcmp(r->kind, RK_ERROR))
 			if (add_event(m, &ecap, r, lr->line))
 				goto out;
 	}
