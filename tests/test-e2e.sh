@@ -35,7 +35,7 @@ has "$log1" "INFO .*kernel.release=6\.1\.[0-9]+-isobench" "our kernel ran"
 has "$log1" "INFO .*vuln\.[a-z_0-9]+=" "CPU vulnerability state recorded"
 for t in $index_tests; do
 	for c in 1 2; do
-		has "$log1" "RESULT test=$t copies=$c unit=[A-Za-z]+ value=[0-9]+\.[0-9]+ samples=3 " \
+		has "$log1" "RESULT test=$t copies=$c unit=[A-Za-z]+ better=higher value=[0-9]+\.[0-9]+ samples=3 " \
 			"$t, $c cop.: RESULT"
 	done
 done
@@ -84,6 +84,6 @@ st=0
 status_is 0 "$st" "clocksource=acpi_pm boot"
 has "$log4" "INFO .*clocksource.current=acpi_pm " "the switch is in the header"
 has "$log4" "SAMPLE test=clock-monotonic copies=1 i=0 .*vdso=0" "clock-monotonic sees no vDSO path"
-has "$log4" "RESULT test=clock-monotonic copies=1 unit=ns value=[0-9]" "and reports its cost"
+has "$log4" "RESULT test=clock-monotonic copies=1 unit=ns better=lower value=[0-9]" "and reports its cost"
 
 finish
