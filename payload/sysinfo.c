@@ -175,120 +175,95 @@ enum src { FILE_LINE, CPUINFO, MEMINFO_NUM, CONST, FN };
 struct fact {
 	const char *key;	/* INFO key (docs/records.md, "INFO keys") */
 	enum src src;
-	const char *arg;	/* path, field name or the constant */
-	void (*fn)(const struct ctx *, char *out, size_t cap);
+	const char *arg;	/* path, field name, the constant, or what fn should give */
+	void (*fn)(const struct ctx *, const char *arg, char *out, size_t cap);
 };
 
-static void f_image(const struct ctx *c, char *o, size_t n)
+/* The run's parameters and place (run.*): arg names which. */
+static void f_run(const struct ctx *c, const char *arg, char *o, size_t n)
 {
-	snprintf(o, n, "%s", c->p->image[0] ? c->p->image : "-");
-}
-static void f_mode(const struct ctx *c, char *o, size_t n) { snprintf(o, n, "%s", c->mode); }
-static void f_suite(const struct ctx *c, char *o, size_t n)
-{
-	snprintf(o, n, "%s", suite_name(c->p->suite));
-}
-static void f_tests(const struct ctx *c, char *o, size_t n) { snprintf(o, n, "%s", c->p->tests); }
-static void f_copies(const struct ctx *c, char *o, size_t n)
-{
-	o[0] = 0;
-	for (int i = 0; i < c->p->ncopies; i++)
-		snprintf(o + strlen(o), n - strlen(o), "%s%d", i ? "," : "", c->p->copies[i]);
-}
-static void f_sample_ms(const struct ctx *c, char *o, size_t n)
-{
-	snprintf(o, n, "%d", c->p->sample_ms);
-}
-static void f_samples(const struct ctx *c, char *o, size_t n)
-{
-	snprintf(o, n, "%d-%d", c->p->min_samples, c->p->max_samples);
-}
-static void f_ci(const struct ctx *c, char *o, size_t n)
-{
-	snprintf(o, n, "%.2f", c->p->target_ci_pct);
-}
-static void f_utc(const struct ctx *c, char *o, size_t n)
-{
-	struct timespec ts;
-	struct tm tm;
-	(void)c;
-	clock_gettime(CLOCK_REALTIME, &ts);	/* the machine's clock: an RTC may be wrong */
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(o, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-static void f_workdir(const struct ctx *c, char *o, size_t n) { snprintf(o, n, "%s", c->workdir); }
-static void f_uname(const struct ctx *c, char *o, size_t n, int which)
-{
-	struct utsname u;
-	(void)c;
-	if (uname(&u))
-		snprintf(o, n, "-");
-	else
-		snprintf(o, n, "%s", which == 0 ? u.release : which == 1 ? u.version : u.machine);
-}
-static void f_release(const struct ctx *c, char *o, size_t n) { f_uname(c, o, n, 0); }
-static void f_kversion(const struct ctx *c, char *o, size_t n) { f_uname(c, o, n, 1); }
-static void f_machine(const struct ctx *c, char *o, size_t n) { f_uname(c, o, n, 2); }
-static void f_config_crc(const struct ctx *c, char *o, size_t n)
-{
-	int ok;
-	uint32_t crc = file_crc("/proc/config.gz", &ok);
-	(void)c;
-	if (ok)
-		snprintf(o, n, "%08x", crc);
-	else
-		snprintf(o, n, "-");
-}
-static void f_khv(const struct ctx *c, char *o, size_t n)
-{
-	(void)c;
-	kernel_hypervisor(o, n);
-}
-static void f_brand(const struct ctx *c, char *o, size_t n)
-{
-	char b[64];
-	(void)c;
-	cpu_brand(b);
-	snprintf(o, n, "%s", b);
-}
-static void f_online(const struct ctx *c, char *o, size_t n)
-{
-	(void)c;
-	snprintf(o, n, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
-}
-static void f_fs_root(const struct ctx *c, char *o, size_t n)
-{
-	(void)c;
-	snprintf(o, n, "%s", fs_name("/"));
-}
-static void f_fs_workdir(const struct ctx *c, char *o, size_t n)
-{
-	snprintf(o, n, "%s", fs_name(c->workdir));
-}
-static void f_hv(const struct ctx *c, char *o, size_t n)
-{
-	char hv[16];
-	(void)c;
-	cpuid_hypervisor(hv);
-	snprintf(o, n, "%s", hv[0] ? hv : "none");
-}
-/* Which of the TSC's flags the CPU has, in this order. */
-static void f_tsc(const struct ctx *c, char *o, size_t n)
-{
-	static const char *const tscf[] = {"tsc", "rdtscp", "constant_tsc", "nonstop_tsc",
-		"tsc_known_freq", "tsc_reliable", "tsc_deadline_timer", "tsc_adjust", NULL};
-	char padded[sizeof c->flags + 2];
+	const struct params *p = c->p;
 
 	o[0] = 0;
-	snprintf(padded, sizeof padded, " %s ", c->flags);
-	for (int i = 0; tscf[i]; i++) {
-		char w[40];
-		snprintf(w, sizeof w, " %s ", tscf[i]);
-		if (strstr(padded, w))
-			snprintf(o + strlen(o), n - strlen(o), "%s%s", o[0] ? "," : "", tscf[i]);
+	if (!strcmp(arg, "image"))
+		snprintf(o, n, "%s", p->image[0] ? p->image : "-");
+	else if (!strcmp(arg, "mode"))
+		snprintf(o, n, "%s", c->mode);
+	else if (!strcmp(arg, "suite"))
+		snprintf(o, n, "%s", suite_name(p->suite));
+	else if (!strcmp(arg, "tests"))
+		snprintf(o, n, "%s", p->tests);
+	else if (!strcmp(arg, "copies"))
+		for (int i = 0; i < p->ncopies; i++)
+			snprintf(o + strlen(o), n - strlen(o), "%s%d", i ? "," : "", p->copies[i]);
+	else if (!strcmp(arg, "sample_ms"))
+		snprintf(o, n, "%d", p->sample_ms);
+	else if (!strcmp(arg, "samples"))
+		snprintf(o, n, "%d-%d", p->min_samples, p->max_samples);
+	else if (!strcmp(arg, "ci"))
+		snprintf(o, n, "%.2f", p->target_ci_pct);
+	else if (!strcmp(arg, "workdir"))
+		snprintf(o, n, "%s", c->workdir);
+	else if (!strcmp(arg, "utc")) {
+		struct timespec ts;
+		struct tm tm;
+		clock_gettime(CLOCK_REALTIME, &ts);	/* the machine's clock: an RTC may be wrong */
+		gmtime_r(&ts.tv_sec, &tm);
+		strftime(o, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	}
 }
-static void f_flags(const struct ctx *c, char *o, size_t n) { snprintf(o, n, "%s", c->flags); }
+
+/* Facts from the kernel and the CPU: arg names which. */
+static void f_sys(const struct ctx *c, const char *arg, char *o, size_t n)
+{
+	struct utsname u;
+	char b[64];
+	int ok;
+
+	o[0] = 0;
+	if (!strncmp(arg, "uname.", 6)) {
+		if (uname(&u))
+			snprintf(o, n, "-");
+		else
+			snprintf(o, n, "%s", !strcmp(arg, "uname.release") ? u.release
+					     : !strcmp(arg, "uname.version") ? u.version : u.machine);
+	} else if (!strcmp(arg, "config_crc")) {
+		uint32_t crc = file_crc("/proc/config.gz", &ok);
+		if (ok)
+			snprintf(o, n, "%08x", crc);
+		else
+			snprintf(o, n, "-");
+	} else if (!strcmp(arg, "klog_hv")) {
+		kernel_hypervisor(o, n);
+	} else if (!strcmp(arg, "brand")) {
+		cpu_brand(b);
+		snprintf(o, n, "%s", b);
+	} else if (!strcmp(arg, "online")) {
+		snprintf(o, n, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	} else if (!strcmp(arg, "fs./")) {
+		snprintf(o, n, "%s", fs_name("/"));
+	} else if (!strcmp(arg, "fs.workdir")) {
+		snprintf(o, n, "%s", fs_name(c->workdir));
+	} else if (!strcmp(arg, "cpuid_hv")) {
+		cpuid_hypervisor(b);
+		snprintf(o, n, "%s", b[0] ? b : "none");
+	} else if (!strcmp(arg, "flags")) {
+		snprintf(o, n, "%s", c->flags);
+	} else if (!strcmp(arg, "tsc")) {
+		/* Which of the TSC's flags the CPU has, in this order. */
+		static const char *const tscf[] = {"tsc", "rdtscp", "constant_tsc", "nonstop_tsc",
+			"tsc_known_freq", "tsc_reliable", "tsc_deadline_timer", "tsc_adjust", NULL};
+		char padded[sizeof c->flags + 2];
+		snprintf(padded, sizeof padded, " %s ", c->flags);
+		for (int i = 0; tscf[i]; i++) {
+			char w[40];
+			snprintf(w, sizeof w, " %s ", tscf[i]);
+			if (strstr(padded, w))
+				snprintf(o + strlen(o), n - strlen(o), "%s%s", o[0] ? "," : "",
+					 tscf[i]);
+		}
+	}
+}
 
 #define SYS_CPU "/sys/devices/system/cpu/"
 #define SYS_CS "/sys/devices/system/clocksource/clocksource0/"
@@ -299,51 +274,51 @@ static const struct fact facts[] = {
 	{"build.version", CONST, isobench_version, NULL},
 	{"build.cc", CONST, "gcc " __VERSION__, NULL},
 	{"build.cflags", CONST, isobench_cflags, NULL},
-	{"image.identity", FN, NULL, f_image},
-	{"run.mode", FN, NULL, f_mode},
-	{"run.suite", FN, NULL, f_suite},
-	{"run.tests", FN, NULL, f_tests},
-	{"run.copies", FN, NULL, f_copies},
-	{"run.sample_ms", FN, NULL, f_sample_ms},
-	{"run.samples", FN, NULL, f_samples},
-	{"run.ci_target_pct", FN, NULL, f_ci},
-	{"run.utc", FN, NULL, f_utc},
+	{"image.identity", FN, "image", f_run},
+	{"run.mode", FN, "mode", f_run},
+	{"run.suite", FN, "suite", f_run},
+	{"run.tests", FN, "tests", f_run},
+	{"run.copies", FN, "copies", f_run},
+	{"run.sample_ms", FN, "sample_ms", f_run},
+	{"run.samples", FN, "samples", f_run},
+	{"run.ci_target_pct", FN, "ci", f_run},
+	{"run.utc", FN, "utc", f_run},
 	{"run.loadavg", FILE_LINE, "/proc/loadavg", NULL},
-	{"run.workdir", FN, NULL, f_workdir},
+	{"run.workdir", FN, "workdir", f_run},
 	BREAK,	/* (then the tests' own facts: bench_facts, registry.c) */
-	{"kernel.release", FN, NULL, f_release},
-	{"kernel.version", FN, NULL, f_kversion},
-	{"kernel.machine", FN, NULL, f_machine},
+	{"kernel.release", FN, "uname.release", f_sys},
+	{"kernel.version", FN, "uname.version", f_sys},
+	{"kernel.machine", FN, "uname.machine", f_sys},
 	{"kernel.cmdline", FILE_LINE, "/proc/cmdline", NULL},
-	{"kernel.config_crc32", FN, NULL, f_config_crc},
-	{"kernel.hypervisor", FN, NULL, f_khv},
+	{"kernel.config_crc32", FN, "config_crc", f_sys},
+	{"kernel.hypervisor", FN, "klog_hv", f_sys},
 	BREAK,
-	{"cpu.model", FN, NULL, f_brand},
+	{"cpu.model", FN, "brand", f_sys},
 	{"cpu.vendor", CPUINFO, "vendor_id", NULL},
 	{"cpu.family", CPUINFO, "cpu family", NULL},
 	{"cpu.model_id", CPUINFO, "model", NULL},
 	{"cpu.stepping", CPUINFO, "stepping", NULL},
 	{"cpu.mhz", CPUINFO, "cpu MHz", NULL},
-	{"cpu.online", FN, NULL, f_online},
+	{"cpu.online", FN, "online", f_sys},
 	{"cpu.possible", FILE_LINE, SYS_CPU "possible", NULL},
 	{"mem.total_kib", MEMINFO_NUM, "MemTotal", NULL},
-	{"fs.root", FN, NULL, f_fs_root},
-	{"fs.workdir", FN, NULL, f_fs_workdir},
+	{"fs.root", FN, "fs./", f_sys},
+	{"fs.workdir", FN, "fs.workdir", f_sys},
 	{"cpu.smt", FILE_LINE, SYS_CPU "smt/active", NULL},
 	{"cpu.governor", FILE_LINE, SYS_CPU "cpu0/cpufreq/scaling_governor", NULL},
 	{"cpu.no_turbo", FILE_LINE, SYS_CPU "intel_pstate/no_turbo", NULL},
 	{"cpu.microcode", CPUINFO, "microcode", NULL},
 	{"mm.thp", FILE_LINE, "/sys/kernel/mm/transparent_hugepage/enabled", NULL},
 	BREAK,
-	{"hv.cpuid", FN, NULL, f_hv},
+	{"hv.cpuid", FN, "cpuid_hv", f_sys},
 	{"hv.sys_type", FILE_LINE, "/sys/hypervisor/type", NULL},
 	{"dmi.sys_vendor", FILE_LINE, "/sys/class/dmi/id/sys_vendor", NULL},
 	{"dmi.product_name", FILE_LINE, "/sys/class/dmi/id/product_name", NULL},
 	{"clocksource.current", FILE_LINE, SYS_CS "current_clocksource", NULL},
 	{"clocksource.available", FILE_LINE, SYS_CS "available_clocksource", NULL},
-	{"tsc.flags", FN, NULL, f_tsc},
+	{"tsc.flags", FN, "tsc", f_sys},
 	BREAK,
-	{"cpu.flags", FN, NULL, f_flags},
+	{"cpu.flags", FN, "flags", f_sys},
 	BREAK,
 };
 
@@ -366,7 +341,7 @@ static void fact_value(const struct fact *f, const struct ctx *c, char *out, siz
 		snprintf(out, cap, "%s", f->arg);
 		break;
 	case FN:
-		f->fn(c, out, cap);
+		f->fn(c, f->arg, out, cap);
 		break;
 	}
 }
