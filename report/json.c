@@ -248,7 +248,7 @@ int json_report(FILE *out, const struct report_in *in, size_t n, const struct cm
 	json_t *root = json_object(), *runs = json_array();
 	int e = !root || !runs;
 
-	e |= put(root, "format", json_string("isobench-report/1"));
+	e |= put(root, "format", json_string("isobench-report/2"));
 	for (size_t j = 0; !e && j < n; j++) {
 		json_t *m = model_obj(&in[j], c ? c->label[j] : NULL);
 		e |= !m || json_array_append_new(runs, m);

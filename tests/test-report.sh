@@ -213,7 +213,7 @@ if python3 -m json.tool "$tmp/j" >/dev/null; then pass "JSON does not parse"; el
 if python3 - "$tmp/j" <<'PY'; then pass "JSON shape"; else fail "JSON shape"; fi
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["format"] == "isobench-report/1" and len(d["runs"]) == 2
+assert d["format"] == "isobench-report/2" and len(d["runs"]) == 2
 r = d["runs"][0]
 assert r["records"][0]["kind"] == "BEGIN" and r["tests"][0]["unit"] == "lps"
 assert all(t["median_ci95_from"] == "samples" for t in r["tests"])
