@@ -99,7 +99,12 @@ build)
 	;;
 run)
 	shift
-	qemu/run --check-args "$@" || exit $?	# a typo should not wait for a build
+	# A typo should not wait for a kernel build: the runner (seconds to build) checks the
+	# test names, copies and suite with its own parser first.
+	ensure_packages "${PKGS_BUILD[@]}"
+	mkdir -p "$out"
+	make -s -C payload O="$out" >&2 || die "payload build failed"
+	qemu/run --check-args "$@" || exit $?
 	build
 	ensure_packages "${PKGS_RUN[@]}"
 	exec qemu/run --out "$out" "$@"

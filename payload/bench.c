@@ -1,6 +1,7 @@
-/* bench.c — the helpers bench.h promises to every test: bench_note() and bench_extra().
+/* bench.c — the helpers bench.h promises: bench_note(), bench_extra(), bench_better().
  * Linked into the payload and into the unit tests of individual tests. */
 #include "bench.h"
+#include "keys.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,4 +29,14 @@ void bench_extra(struct bench_ctx *ctx, const char *key, int64_t val)
 		ctx->extra_key[ctx->nextra] = key;
 		ctx->extra_val[ctx->nextra++] = val;
 	}
+}
+
+int bench_higher_is_better(const struct bench *b)
+{
+	return b->kind == BENCH_RATE;
+}
+
+const char *bench_better(const struct bench *b)
+{
+	return bench_higher_is_better(b) ? REC_BETTER_HIGHER : REC_BETTER_LOWER;
 }

@@ -17,9 +17,10 @@
 #define BENCH_SKIP 1
 #define BENCH_MAX_EXTRA 8
 
+/* A test's kind is also which way its value is better: bench_better() says it on the wire. */
 enum bench_kind {
-	BENCH_RATE,	/* value = loops * per_loop / seconds  (lps, lpm, KBps, MWIPS) */
-	BENCH_TIME,	/* value = ns / loops / per_loop        (ns per operation)      */
+	BENCH_RATE,	/* value = loops * per_loop / seconds  (lps, lpm, KBps, MWIPS); higher */
+	BENCH_TIME,	/* value = ns / loops / per_loop        (ns per operation); lower      */
 };
 
 struct bench_ctx {
@@ -61,6 +62,21 @@ void bench_note(struct bench_ctx *ctx, const char *fmt, ...)
 
 /* Report an integer extra for the current sample (key must be a static string). */
 void bench_extra(struct bench_ctx *ctx, const char *key, int64_t val);
+
+/* Which way is better for b's value: REC_BETTER_HIGHER ("higher") for BENCH_RATE,
+ * REC_BETTER_LOWER ("lower") for BENCH_TIME (times, and extras such as lateness or a CPU
+ * share). The one definition of a test's direction: the runner aggregates with it and writes
+ * it into TEST and RESULT records (better=); readers take it from there. */
+const char *bench_better(const struct bench *b);
+int bench_higher_is_better(const struct bench *b);
+
+/* A fact a test contributes to the machine header (INFO key=value()), e.g. which load file
+ * tbench replays; listed in registry.c, so the core names no test's header. */
+struct bench_fact {
+	const char *key;
+	const char *(*value)(void);
+};
+extern const struct bench_fact bench_facts[];	/* {NULL, NULL}-terminated */
 
 /* registry.c: every test, in run order; NULL-terminated. */
 extern const struct bench *const bench_registry[];

@@ -1,9 +1,11 @@
 /* harness.c — see harness.h. */
 #define _GNU_SOURCE
 #include "harness.h"
+#include "keys.h"
 #include "out.h"
 #include "record.h"
 #include "stats.h"
+#include "unixbench.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -624,29 +626,31 @@ static int fmt_nivcsw(char *o, size_t n, const struct hrun *h, int k, const void
 	return snprintf(o, n, "%lld", (long long)h->sh->slot[k].nivcsw);
 }
 
-static void emit_sample(struct hrun *h, int i, const double *wl, uint64_t steal)
+static void emit_sample(struct hrun *h, int i, const double *wl, double value, uint64_t steal)
 {
 	struct rec_body rb;
 
-	rec_begin(&rb, "SAMPLE");
+	rec_begin(&rb, RK_SAMPLE);
 	rec_str(&rb, "test", h->b->name);
 	rec_u64(&rb, "copies", (uint64_t)h->copies);
 	if (i < 0)
-		rec_str(&rb, "warmup", "1");
+		rec_str(&rb, RK_WARMUP, "1");
 	else
-		rec_u64(&rb, "i", (uint64_t)i);
-	put_list(&rb, "loops", h, fmt_wloops, wl);
-	put_list(&rb, "ns", h, fmt_window, NULL);
-	rec_u64(&rb, "steal_ticks", steal);
-	rec_u64(&rb, "batch", h->batch);
-	put_list(&rb, "ran_loops", h, fmt_ran_loops, NULL);
-	put_list(&rb, "ran_ns", h, fmt_ran_ns, NULL);
-	put_list(&rb, "cpus", h, fmt_cpus, NULL);
-	put_list(&rb, "migrations", h, fmt_migrations, NULL);
-	put_list(&rb, "nivcsw", h, fmt_nivcsw, NULL);
-	put_list(&rb, "cpu_ns", h, fmt_cpu_ns, NULL);
+		rec_u64(&rb, RK_I, (uint64_t)i);
+	put_list(&rb, RK_LOOPS, h, fmt_wloops, wl);
+	put_list(&rb, RK_NS, h, fmt_window, NULL);
+	rec_u64(&rb, RK_STEAL, steal);
+	rec_u64(&rb, RK_BATCH, h->batch);
+	put_list(&rb, RK_RAN_LOOPS, h, fmt_ran_loops, NULL);
+	put_list(&rb, RK_RAN_NS, h, fmt_ran_ns, NULL);
+	put_list(&rb, RK_CPUS, h, fmt_cpus, NULL);
+	put_list(&rb, RK_MIGRATIONS, h, fmt_migrations, NULL);
+	put_list(&rb, RK_NIVCSW, h, fmt_nivcsw, NULL);
+	put_list(&rb, RK_CPU_NS, h, fmt_cpu_ns, NULL);
 	for (int e = 0; e < h->sh->slot[0].nextra; e++)
 		rec_i64(&rb, h->sh->slot[0].extra_key[e], h->sh->slot[0].extra_val[e]);
+	/* What this sample contributes to RESULT, so readers never re-derive it. */
+	rec_dbl(&rb, RK_VALUE, value, 3);
 	send_body(h->fd, &rb);
 }
 
@@ -687,15 +691,16 @@ static int phase_samples(struct hrun *h)
 			return -1;
 		}
 		window_loops_all(h, wl);
-		emit_sample(h, i, wl, read_steal() - steal0);
+		double v = sample_value(h, wl);
+		emit_sample(h, i, wl, v, read_steal() - steal0);
 		rebatch(h);
 		if (i < 0)
 			continue;
-		h->values[h->n++] = sample_value(h, wl);
+		h->values[h->n++] = v;
 		struct summary sm;
 		if (h->n < h->p->min_samples)
 			continue;
-		if (summarize(h->values, (size_t)h->n, h->b->kind == BENCH_RATE, &sm) == 0 &&
+		if (summarize(h->values, (size_t)h->n, bench_higher_is_better(h->b), &sm) == 0 &&
 		    sm.ci_half_pct <= h->p->target_ci_pct)
 			break;
 		if (h->env->budget_s &&
@@ -712,14 +717,15 @@ static int phase_result(struct hrun *h)
 	struct summary sm;
 	struct rec_body rb;
 
-	if (summarize(h->values, (size_t)h->n, b->kind == BENCH_RATE, &sm)) {
+	if (summarize(h->values, (size_t)h->n, bench_higher_is_better(b), &sm)) {
 		fail(h, "no valid sample", NULL);
 		return -1;
 	}
-	rec_begin(&rb, "RESULT");
+	rec_begin(&rb, RK_RESULT);
 	rec_str(&rb, "test", b->name);
 	rec_u64(&rb, "copies", (uint64_t)h->copies);
 	rec_str(&rb, "unit", b->unit);
+	rec_str(&rb, RK_BETTER, bench_better(b));
 	rec_dbl(&rb, "value", sm.unixbench, 3);
 	rec_u64(&rb, "samples", (uint64_t)h->n);
 	rec_dbl(&rb, "median", sm.median, 3);
@@ -729,7 +735,7 @@ static int phase_result(struct hrun *h)
 	rec_str(&rb, "converged", sm.ci_half_pct <= h->p->target_ci_pct ? "1" : "0");
 	if (b->baseline > 0) {
 		rec_dbl(&rb, "baseline", b->baseline, 1);
-		rec_dbl(&rb, "index", sm.unixbench / b->baseline * 10, 1);
+		rec_dbl(&rb, RK_INDEX, ub_index(sm.unixbench, b->baseline), 1);
 	}
 	send_body(h->fd, &rb);
 	return 0;

@@ -3,7 +3,9 @@
  *
  * Exit status (host CLI; the same table as qemu/run and isobench-report, see README):
  *   0 run complete, no FAIL or ERROR record   1 run complete with FAIL or ERROR records
- *   2 usage error */
+ *   2 usage error (found before anything runs), or standard output closed or not writable
+ *     (at the start, or still at the end: a full disk)
+ * SIGINT/SIGTERM/SIGHUP: the runner stops the test, removes its files, dies of the signal. */
 #define _GNU_SOURCE
 #include "bench.h"
 #include "init.h"
@@ -12,11 +14,14 @@
 #include "runner.h"
 #include "version.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
@@ -175,13 +180,35 @@ int main(int argc, char **argv)
 			unknown);
 		return 2;
 	}
+	struct stat st;
+	errno = 0;
+	if (stat(cfg.tmpdir, &st) || !S_ISDIR(st.st_mode) || access(cfg.tmpdir, W_OK | X_OK)) {
+		fprintf(stderr, "isobench: --tmpdir %s: not a writable directory (%s)\n", cfg.tmpdir,
+			errno ? strerror(errno) : "not a directory");
+		return 2;
+	}
 	if (check_only)
 		return 0;	/* every option, value and test name is valid */
+	int fl = fcntl(1, F_GETFL);
+	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
+		fprintf(stderr, "isobench: standard output is %s: nowhere to write the records\n",
+			fl < 0 ? "closed" : "not writable");
+		return 2;
+	}
 	params_finish(&p, (int)sysconf(_SC_NPROCESSORS_ONLN));
 	out_init();
 	out_add_fd(1);
 	/* Records and tables go to stdout; when that is a file, people still see progress. */
 	if (!isatty(1))
 		out_add_text_fd(2);
-	return runner_run(&p, &cfg, NULL);
+	int rc = runner_run(&p, &cfg, NULL);
+	/* Records lost to a full disk would leave a log that ends early and a status of 0: the
+	 * closing blank line must still reach stdout (write errors are remembered nowhere else;
+	 * a disk that fills during the run stays full, so this write fails too). */
+	if (write(1, "\n", 1) != 1) {
+		fprintf(stderr, "isobench: standard output could not be written (%s): the log is "
+				"incomplete\n", strerror(errno));
+		return 2;
+	}
+	return rc;
 }

@@ -99,8 +99,8 @@ int params_set(struct params *p, const char *key, const char *val, char *err, si
 			FAIL("expected quick, standard or thorough");
 		p->suite = (enum suite)i;
 	} else if (!strcmp(key, "tests")) {
-		if (!*val || strlen(val) >= sizeof p->tests)
-			FAIL("expected a comma list of names");
+		if (!*val || strlen(val) >= sizeof p->tests || !val[strspn(val, ",")])
+			FAIL("expected a comma list of names");	/* "" and "," name nothing */
 		strcpy(p->tests, val);
 	} else if (!strcmp(key, "copies")) {
 		int c[PARAM_MAX_COPIES], n = 0;

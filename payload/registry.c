@@ -101,3 +101,17 @@ const struct bench *bench_find(const char *name)
 			return bench_registry[i];
 	return NULL;
 }
+
+/* payload/bench/tbench_load.c: the dbench load file the tbench tests replay, NULL for the
+ * built-in synthetic mix. */
+const char *tbench_load_path(void);
+
+static const char *tbench_load_fact(void)
+{
+	return tbench_load_path() ? tbench_load_path() : "synthetic";
+}
+
+const struct bench_fact bench_facts[] = {
+	{"run.tbench_load", tbench_load_fact},
+	{NULL, NULL},
+};

@@ -4,13 +4,16 @@
 #include "bench.h"
 #include "clocksrc.h"
 #include "harness.h"
+#include "keys.h"
 #include "out.h"
 #include "record.h"
 #include "sysinfo.h"
+#include "unixbench.h"
 #include "version.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,15 +25,13 @@
 #include <unistd.h>
 
 
-/* UnixBench's System Benchmarks Index has 12 tests; fewer results make a Partial Index. */
-#define UNIXBENCH_INDEX_TESTS 12
 #define MAX_SEL 128
 
 struct outcome {
 	const struct bench *b;
 	int copies;
 	int state;		/* 0 none, 1 result, 2 skip, 3 fail */
-	double value, index, ci;
+	double value, ci;
 	int samples, converged;
 	char why[96];
 };
@@ -79,10 +80,10 @@ static int selected(const struct params *p, const struct bench **sel, int cap, i
 		}
 		if (!hit && report) {
 			struct rec_body rb;
-			rec_begin(&rb, "ERROR");
-			rec_str(&rb, "what", "test");
-			rec_str(&rb, "test", tok);
-			rec_str(&rb, "reason", "unknown test or group (isobench --list shows them)");
+			rec_begin(&rb, RK_ERROR);
+			rec_str(&rb, RK_WHAT, "test");
+			rec_str(&rb, RK_TESTNAME, tok);
+			rec_str(&rb, RK_REASON, "unknown test or group (isobench --list shows them)");
 			out_record(&rb);
 			out_text("isobench: unknown test '%s' (skipped; the rest runs)\n", tok);
 		}
@@ -156,16 +157,83 @@ static void reap_children(pid_t want, int *status, int *have, void (*on_other)(p
 	}
 }
 
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;	/* go on: remove what can be removed */
+}
+
+/* Remove the work directory of the test child pid (harness.c names it TMPDIR/isobench.PID):
+ * after a crash, a stall, a timeout or an interrupt the harness could not clean up itself, and
+ * files left on a tmpfs fill the next file test's RAM. */
+static void remove_workdir(const struct runner_cfg *cfg, pid_t pid)
+{
+	char dir[4200];
+
+	snprintf(dir, sizeof dir, "%s/isobench.%d", cfg->tmpdir, (int)pid);
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The kernel's count of OOM kills so far (/proc/vmstat oom_kill, Linux 4.13+; the path can be
+ * set with ISOBENCH_VMSTAT for the tests); -1 when unknown. */
+static long long oom_kills(void)
+{
+	const char *path = getenv("ISOBENCH_VMSTAT");
+	char line[128];
+	long long v = -1;
+	FILE *f = fopen(path && *path ? path : "/proc/vmstat", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "oom_kill %lld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+static long long oom_at_start;	/* oom_kills() when the current test started */
+static sigset_t stops;		/* host CLI: SIGINT, SIGTERM, SIGHUP (see runner_run) */
+
+/* A FAIL while the OOM killer ran is an out-of-memory failure, whatever the test saw (an
+ * I/O error, a signal): say so, keep what it saw as the note, add oom_kills=N. */
+static void oom_reason(struct rec_body *b)
+{
+	long long now = oom_kills();
+	struct record r;
+	struct rec_body n;
+	char note[600];
+
+	if (oom_at_start < 0 || now <= oom_at_start ||
+	    rec_parse_body(b->buf, b->len, &r) != REC_OK || strcmp(r.kind, RK_FAIL))
+		return;
+	rec_begin(&n, RK_FAIL);
+	snprintf(note, sizeof note, "%s%s%s", rec_get(&r, RK_REASON) ? rec_get(&r, RK_REASON) : "-",
+		 rec_get(&r, RK_NOTE) ? "; " : "", rec_get(&r, RK_NOTE) ? rec_get(&r, RK_NOTE) : "");
+	for (int i = 0; i < r.nfields; i++)
+		if (strcmp(r.key[i], RK_REASON) && strcmp(r.key[i], RK_NOTE))
+			rec_str(&n, r.key[i], r.val[i]);
+	rec_str(&n, RK_REASON, "out of memory: the kernel's OOM killer ran during this test");
+	rec_str(&n, RK_NOTE, note);
+	rec_i64(&n, RK_OOM, now - oom_at_start);
+	*b = n;
+}
+
 static void relay_line(const char *line, size_t len, struct outcome *o)
 {
 	struct record r;
 	struct rec_body b;
 
 	if (rec_parse_body(line, len, &r) != REC_OK) {
-		rec_begin(&b, "ERROR");
-		rec_str(&b, "what", "test");
-		rec_str(&b, "test", o->b->name);
-		rec_str(&b, "reason", "malformed record from the test process");
+		rec_begin(&b, RK_ERROR);
+		rec_str(&b, RK_WHAT, "test");
+		rec_str(&b, RK_TESTNAME, o->b->name);
+		rec_str(&b, RK_REASON, "malformed record from the test process");
 		out_record(&b);
 		return;
 	}
@@ -173,17 +241,18 @@ static void relay_line(const char *line, size_t len, struct outcome *o)
 	b.len = len < sizeof b.buf ? len : sizeof b.buf - 1;
 	memcpy(b.buf, line, b.len);
 	b.buf[b.len] = 0;
+	oom_reason(&b);
+	rec_parse_body(b.buf, b.len, &r);
 	out_record(&b);
-	if (!strcmp(r.kind, "RESULT")) {
+	if (!strcmp(r.kind, RK_RESULT)) {
 		const char *v;
 		o->state = 1;
-		o->value = atof(rec_get(&r, "value") ? rec_get(&r, "value") : "0");
-		o->index = (v = rec_get(&r, "index")) ? atof(v) : 0;
-		o->ci = (v = rec_get(&r, "ci95_pct")) ? atof(v) : 0;
-		o->samples = (v = rec_get(&r, "samples")) ? atoi(v) : 0;
-		o->converged = (v = rec_get(&r, "converged")) ? atoi(v) : 1;
-	} else if (!strcmp(r.kind, "SKIP") || !strcmp(r.kind, "FAIL")) {
-		const char *why = rec_get(&r, "reason");
+		o->value = atof(rec_get(&r, RK_VALUE) ? rec_get(&r, RK_VALUE) : "0");
+		o->ci = (v = rec_get(&r, RK_CI95)) ? atof(v) : 0;
+		o->samples = (v = rec_get(&r, RK_SAMPLES)) ? atoi(v) : 0;
+		o->converged = (v = rec_get(&r, RK_CONVERGED)) ? atoi(v) : 1;
+	} else if (!strcmp(r.kind, RK_SKIP) || !strcmp(r.kind, RK_FAIL)) {
+		const char *why = rec_get(&r, RK_REASON);
 		o->state = r.kind[0] == 'S' ? 2 : 3;
 		snprintf(o->why, sizeof o->why, "%s", why ? why : "-");
 	}
@@ -193,22 +262,53 @@ static void fail_record(struct outcome *o, const char *reason, int sig, int stat
 {
 	struct rec_body b;
 
-	rec_begin(&b, "FAIL");
-	rec_str(&b, "test", o->b->name);
-	rec_u64(&b, "copies", (uint64_t)o->copies);
-	rec_str(&b, "reason", reason);
+	rec_begin(&b, RK_FAIL);
+	rec_str(&b, RK_TESTNAME, o->b->name);
+	rec_u64(&b, RK_COPIES, (uint64_t)o->copies);
+	rec_str(&b, RK_REASON, reason);
 	if (sig)
-		rec_i64(&b, "signal", sig);
+		rec_i64(&b, RK_SIGNAL, sig);
 	if (status >= 0)
-		rec_i64(&b, "status", status);
+		rec_i64(&b, RK_STATUS, status);
+	oom_reason(&b);
 	out_record(&b);
 	o->state = 3;
-	snprintf(o->why, sizeof o->why, "%s", reason);
+	struct record r;
+	const char *why = rec_parse_body(b.buf, b.len, &r) == REC_OK ? rec_get(&r, RK_REASON) : NULL;
+	snprintf(o->why, sizeof o->why, "%s", why ? why : reason);
 }
+
+/* The host CLI got SIGINT, SIGTERM or SIGHUP while test pid ran: stop the test, remove its
+ * files, say so, and die of the signal (the run is cut short: no END). */
+static void interrupted(const struct outcome *o, const struct runner_cfg *cfg, pid_t pid,
+			int sig, const sigset_t *orig)
+{
+	kill(-pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	remove_workdir(cfg, pid);
+	out_text("isobench: %s during %s (%d cop%s): test stopped, its files removed; no END\n",
+		 strsignal(sig), o->b->name, o->copies, o->copies == 1 ? "y" : "ies");
+	signal(sig, SIG_DFL);
+	sigprocmask(SIG_SETMASK, orig, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static void run_test(struct outcome *o, const struct params *p, const struct runner_cfg *cfg,
+		     int sigfd, const sigset_t *orig, void (*on_child_exit)(pid_t));
 
 /* Run one test in a child with its own process group; relay its records. */
 static void run_one(struct outcome *o, const struct params *p, const struct runner_cfg *cfg,
 		    int sigfd, const sigset_t *orig, void (*on_child_exit)(pid_t))
+{
+	oom_at_start = oom_kills();
+	sigprocmask(SIG_BLOCK, &stops, NULL);
+	run_test(o, p, cfg, sigfd, orig, on_child_exit);
+	sigprocmask(SIG_UNBLOCK, &stops, NULL);	/* a stop signal pending now ends us here */
+}
+
+static void run_test(struct outcome *o, const struct params *p, const struct runner_cfg *cfg,
+		     int sigfd, const sigset_t *orig, void (*on_child_exit)(pid_t))
 {
 	int pfd[2], status = 0, have_status = 0, timeout_s = runner_test_timeout(p);
 	char buf[REC_MAX * 2];
@@ -260,9 +360,13 @@ static void run_one(struct outcome *o, const struct params *p, const struct runn
 			break;
 		if (fds[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
-			while (read(sigfd, &si, sizeof si) > 0)
-				;
+			int stop = 0;
+			while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si)
+				if (si.ssi_signo != SIGCHLD)
+					stop = (int)si.ssi_signo;
 			reap_children(pid, &status, &have_status, on_child_exit);
+			if (stop)
+				interrupted(o, cfg, pid, stop, orig);
 		}
 		if (fds[0].revents & (POLLIN | POLLHUP)) {
 			ssize_t k = read(pfd[0], buf + used, sizeof buf - used - 1);
@@ -287,6 +391,7 @@ static void run_one(struct outcome *o, const struct params *p, const struct runn
 			usleep(10000);
 	}
 	kill(-pid, SIGKILL);	/* leftovers of the test (partners, grandchildren) */
+	remove_workdir(cfg, pid);
 	if (o->state == 0) {
 		if (have_status && WIFSIGNALED(status))
 			fail_record(o, "crashed", WTERMSIG(status), -1);
@@ -314,11 +419,11 @@ static void warn_clocksource_not_taken(void)
 	if (!clocksource_requested(cmdline, want, sizeof want) || !strcmp(want, cur) ||
 	    !strcmp(cur, "-"))
 		return;
-	rec_begin(&b, "WARN");
-	rec_str(&b, "what", "clocksource");
-	rec_str(&b, "requested", want);
-	rec_str(&b, "current", cur);
-	rec_fmt(&b, "reason", "the kernel command line asks for clocksource=%s but the kernel "
+	rec_begin(&b, RK_WARN);
+	rec_str(&b, RK_WHAT, RK_CLOCKSOURCE);
+	rec_str(&b, RK_REQUESTED, want);
+	rec_str(&b, RK_CURRENT, cur);
+	rec_fmt(&b, RK_REASON, "the kernel command line asks for clocksource=%s but the kernel "
 		"runs on %s", want, cur);
 	out_record(&b);
 	out_text("isobench: warning: clocksource=%s was asked for; the kernel runs on %s\n", want,
@@ -334,13 +439,13 @@ static void warn_clocksource_changed(const struct outcome *o, const char *before
 	clocksource_current(after, sizeof after);
 	if (!strcmp(before, after))
 		return;
-	rec_begin(&b, "WARN");
-	rec_str(&b, "what", "clocksource");
-	rec_str(&b, "test", o->b->name);
-	rec_u64(&b, "copies", (uint64_t)o->copies);
-	rec_str(&b, "before", before);
-	rec_str(&b, "after", after);
-	rec_fmt(&b, "reason", "the clocksource changed from %s to %s during this test", before,
+	rec_begin(&b, RK_WARN);
+	rec_str(&b, RK_WHAT, RK_CLOCKSOURCE);
+	rec_str(&b, RK_TESTNAME, o->b->name);
+	rec_u64(&b, RK_COPIES, (uint64_t)o->copies);
+	rec_str(&b, RK_BEFORE, before);
+	rec_str(&b, RK_AFTER, after);
+	rec_fmt(&b, RK_REASON, "the clocksource changed from %s to %s during this test", before,
 		after);
 	out_record(&b);
 	out_text("isobench: warning: clocksource changed from %s to %s during %s\n", before,
@@ -349,8 +454,9 @@ static void warn_clocksource_changed(const struct outcome *o, const char *before
 
 static void print_tables(const struct params *p, int pass)
 {
-	int copies = p->copies[pass], nidx = 0, partial = 0;
-	double ratios[MAX_SEL];
+	int copies = p->copies[pass], any_index = 0;
+	struct ub_score score;
+	char line[256];
 
 	out_text("\n========================================================================\n");
 	out_text("   isobench %s: %d cop%s, suite %s\n\n", isobench_version, copies,
@@ -359,6 +465,7 @@ static void print_tables(const struct params *p, int pass)
 		struct outcome *o = &results[i];
 		if (o->copies != copies)
 			continue;
+		any_index |= o->b->baseline > 0;
 		if (o->state == 1)
 			out_text("%-44.44s %14.1f %-5s (%d samples, ci95 +/-%.2f%%%s)\n", o->b->title,
 				 o->value, o->b->unit, o->samples, o->ci,
@@ -367,38 +474,21 @@ static void print_tables(const struct params *p, int pass)
 			out_text("%-44.44s %14s       (%s)\n", o->b->title,
 				 o->state == 2 ? "SKIP" : "FAIL", o->why);
 	}
-	int any_index = 0;
-	for (int i = 0; i < nresults; i++)
-		any_index |= results[i].copies == copies && results[i].b->baseline > 0;
 	if (!any_index)
 		return;
-	/* UnixBench's layout: "%-40s%13.1f%13.1f%9.1f", 75 columns. */
-	out_text("\nSystem Benchmarks Index Values               BASELINE       RESULT    INDEX\n");
+	/* UnixBench's table and score: payload/unixbench.c, shared with isobench-report. */
+	out_text("\n%s\n", UB_TABLE_HEAD);
+	ub_score_init(&score);
 	for (int i = 0; i < nresults; i++) {
 		struct outcome *o = &results[i];
 		if (o->copies != copies || !(o->b->baseline > 0))
 			continue;
-		if (o->state == 1) {
-			out_text("%-40.40s%13.1f%13.1f%9.1f\n", o->b->title, o->b->baseline, o->value,
-				 o->index);
-			ratios[nidx++] = o->value / o->b->baseline;
-		} else {
-			out_text("%-40.40s%13.1f%13s%9s\n", o->b->title, o->b->baseline,
-				 o->state == 2 ? "SKIP" : "FAIL", "-");
-		}
+		double v = o->state == 1 ? o->value : 0;
+		ub_score_add(&score, v, o->b->baseline);
+		out_text("%s\n", ub_row(line, sizeof line, o->b->title, o->b->baseline, v,
+					 o->state == 1 ? "" : o->state == 2 ? "SKIP" : "FAIL"));
 	}
-	partial = nidx < UNIXBENCH_INDEX_TESTS;
-	out_text("%75s\n", "========");
-	if (nidx) {
-		double s = 0;
-		for (int i = 0; i < nidx; i++)
-			s += __builtin_log(ratios[i]);
-		out_text("%-66s%9.1f\n",
-			 partial ? "System Benchmarks Index Score (Partial Only)"
-				 : "System Benchmarks Index Score",
-			 10 * __builtin_exp(s / nidx));
-	}
-	out_text("\n");
+	out_text("%s\n\n", ub_footer(line, sizeof line, &score));
 }
 
 int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(pid_t))
@@ -412,23 +502,36 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, &orig);
-	sigfd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
+	sigemptyset(&stops);
+	if (!strcmp(cfg->mode, "host")) {
+		/* A user's ^C or kill while a test runs: run_one() blocks these and takes them from
+		 * the signalfd, so the test's files go too. Between tests they act at once. PID 1
+		 * keeps its own signal handling (init.c). */
+		sigaddset(&stops, SIGINT);
+		sigaddset(&stops, SIGTERM);
+		sigaddset(&stops, SIGHUP);
+	}
+	sigset_t both = chld;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(&stops, sig))
+			sigaddset(&both, sig);
+	sigfd = signalfd(-1, &both, SFD_NONBLOCK | SFD_CLOEXEC);
 
-	rec_begin(&b, "BEGIN");
+	rec_begin(&b, RK_BEGIN);
 	if (rnd)
-		rec_fmt(&b, "run", "%02x%02x%02x%02x%02x%02x%02x%02x", rnd[0], rnd[1], rnd[2],
+		rec_fmt(&b, RK_RUN, "%02x%02x%02x%02x%02x%02x%02x%02x", rnd[0], rnd[1], rnd[2],
 			rnd[3], rnd[4], rnd[5], rnd[6], rnd[7]);
 	else
-		rec_fmt(&b, "run", "%016llx", (unsigned long long)now_ns());
-	rec_str(&b, "version", isobench_version);
-	rec_str(&b, "mode", cfg->mode);
+		rec_fmt(&b, RK_RUN, "%016llx", (unsigned long long)now_ns());
+	rec_str(&b, RK_VERSION, isobench_version);
+	rec_str(&b, RK_MODE, cfg->mode);
 	out_record(&b);
 	for (int i = 0; i < cfg->npending; i++) {
-		rec_begin(&b, "ERROR");
-		rec_str(&b, "what", "param");
-		rec_str(&b, "param", cfg->pending_param[i]);
-		rec_str(&b, "value", cfg->pending_value[i]);
-		rec_str(&b, "reason", cfg->pending_reason[i]);
+		rec_begin(&b, RK_ERROR);
+		rec_str(&b, RK_WHAT, "param");
+		rec_str(&b, RK_PARAM, cfg->pending_param[i]);
+		rec_str(&b, RK_VALUE, cfg->pending_value[i]);
+		rec_str(&b, RK_REASON, cfg->pending_reason[i]);
 		out_record(&b);
 		out_text("isobench: parameter %s=%s: %s (default kept)\n", cfg->pending_param[i],
 			 cfg->pending_value[i], cfg->pending_reason[i]);
@@ -452,20 +555,21 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 			o->b = sel[i];
 			o->copies = p->copies[c];
 			k++;
-			rec_begin(&b, "TEST");
-			rec_str(&b, "test", o->b->name);
-			rec_u64(&b, "k", (uint64_t)k);
-			rec_u64(&b, "n", (uint64_t)total);
-			rec_u64(&b, "copies", (uint64_t)o->copies);
-			rec_str(&b, "unit", o->b->unit);
-			rec_str(&b, "group", o->b->group);
-			rec_str(&b, "title", o->b->title);
+			rec_begin(&b, RK_TEST);
+			rec_str(&b, RK_TESTNAME, o->b->name);
+			rec_u64(&b, RK_K, (uint64_t)k);
+			rec_u64(&b, RK_N, (uint64_t)total);
+			rec_u64(&b, RK_COPIES, (uint64_t)o->copies);
+			rec_str(&b, RK_UNIT, o->b->unit);
+			rec_str(&b, RK_BETTER, bench_better(o->b));
+			rec_str(&b, RK_GROUP, o->b->group);
+			rec_str(&b, RK_TITLE, o->b->title);
 			if (o->b->baseline > 0)
-				rec_dbl(&b, "baseline", o->b->baseline, 1);
+				rec_dbl(&b, RK_BASELINE, o->b->baseline, 1);
 			clocksource_current(clk, sizeof clk);
-			rec_str(&b, "clocksource", clk);
+			rec_str(&b, RK_CLOCKSOURCE, clk);
 			if (p->pin)
-				rec_str(&b, "pin", "1");
+				rec_str(&b, RK_PIN, "1");
 			out_record(&b);
 			out_text("isobench: [%d/%d] %s (%s), %d cop%s%s ...\n", k, total,
 				 o->b->title, o->b->name, o->copies, o->copies == 1 ? "y" : "ies",
@@ -485,14 +589,14 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	const struct out_counts *ct = out_counts();
 	char clk[64];
 	clocksource_current(clk, sizeof clk);
-	rec_begin(&b, "END");
-	rec_u64(&b, "records", ct->records);
-	rec_u64(&b, "results", ct->results);
-	rec_u64(&b, "fails", ct->fails);
-	rec_u64(&b, "skips", ct->skips);
-	rec_u64(&b, "errors", ct->errors);
-	rec_str(&b, "status", "ok");
-	rec_str(&b, "clocksource", clk);
+	rec_begin(&b, RK_END);
+	rec_u64(&b, RK_RECORDS, ct->records);
+	rec_u64(&b, RK_RESULTS, ct->results);
+	rec_u64(&b, RK_FAILS, ct->fails);
+	rec_u64(&b, RK_SKIPS, ct->skips);
+	rec_u64(&b, RK_ERRORS, ct->errors);
+	rec_str(&b, RK_STATUS, "ok");
+	rec_str(&b, RK_CLOCKSOURCE, clk);
 	int bad = ct->fails || ct->errors;
 	out_record(&b);
 	if (sigfd >= 0)

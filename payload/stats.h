@@ -1,9 +1,8 @@
 /* stats.h — aggregation of samples. Pure functions of their inputs; no I/O.
  *
- * Sources: UnixBench 5.1.3 `Run` (combineRunResults / index computation): a test's result is
- * the geometric mean of its samples after dropping the worst third (int(n/3) samples);
- * index = result / baseline * 10; the System Benchmarks Index Score = 10 * geometric mean of
- * the index ratios (result/baseline). The median's confidence interval is the distribution-
+ * Sources: UnixBench 5.1.3 `Run` (combineRunResults): a test's result is the geometric mean
+ * of its samples after dropping the worst third (int(n/3) samples). The index and the score
+ * built on results are payload/unixbench.h's. The median's confidence interval is the distribution-
  * free one from order statistics (normal approximation to the binomial, e.g. Conover,
  * "Practical Nonparametric Statistics", 3rd ed., sec. 3.2). */
 #ifndef ISOBENCH_STATS_H

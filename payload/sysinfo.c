@@ -1,7 +1,8 @@
 /* sysinfo.c — see sysinfo.h. */
 #define _GNU_SOURCE
 #include "sysinfo.h"
-#include "bench/tbench_load.h"
+#include "bench.h"
+#include "keys.h"
 #include "version.h"
 #include "crc32.h"
 #include "out.h"
@@ -160,134 +161,224 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
-void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
-{
-	struct rec_body b;
-	struct utsname u;
-	char s1[4096], s2[512], hv[16];
-	int ok;
+/* What a computed fact sees. */
+struct ctx {
+	const struct params *p;
+	const char *mode, *workdir;
+	char flags[4096];	/* /proc/cpuinfo flags of the first CPU */
+};
 
-	rec_begin(&b, "INFO");
-	rec_str(&b, "build.version", isobench_version);
-	rec_str(&b, "build.cc", "gcc " __VERSION__);
-	rec_str(&b, "build.cflags", isobench_cflags);
-	rec_str(&b, "image.identity", p->image[0] ? p->image : "-");
-	rec_str(&b, "run.mode", mode);
-	rec_str(&b, "run.suite", suite_name(p->suite));
-	rec_str(&b, "run.tests", p->tests);
-	s1[0] = 0;
-	for (int i = 0; i < p->ncopies; i++)
-		snprintf(s1 + strlen(s1), sizeof s1 - strlen(s1), "%s%d", i ? "," : "",
-			 p->copies[i]);
-	rec_str(&b, "run.copies", s1);
-	rec_u64(&b, "run.sample_ms", (uint64_t)p->sample_ms);
-	rec_fmt(&b, "run.samples", "%d-%d", p->min_samples, p->max_samples);
-	rec_dbl(&b, "run.ci_target_pct", p->target_ci_pct, 2);
-	{
+/* Where a fact comes from: the first line of a file, a /proc/cpuinfo field of the first CPU,
+ * a /proc/meminfo field (leading number), a constant string, or a function of the run. */
+enum src { FILE_LINE, CPUINFO, MEMINFO_NUM, CONST, FN };
+
+struct fact {
+	const char *key;	/* INFO key (docs/records.md, "INFO keys") */
+	enum src src;
+	const char *arg;	/* path, field name, the constant, or what fn should give */
+	void (*fn)(const struct ctx *, const char *arg, char *out, size_t cap);
+};
+
+/* The run's parameters and place (run.*): arg names which. */
+static void f_run(const struct ctx *c, const char *arg, char *o, size_t n)
+{
+	const struct params *p = c->p;
+
+	o[0] = 0;
+	if (!strcmp(arg, "image"))
+		snprintf(o, n, "%s", p->image[0] ? p->image : "-");
+	else if (!strcmp(arg, "mode"))
+		snprintf(o, n, "%s", c->mode);
+	else if (!strcmp(arg, "suite"))
+		snprintf(o, n, "%s", suite_name(p->suite));
+	else if (!strcmp(arg, "tests"))
+		snprintf(o, n, "%s", p->tests);
+	else if (!strcmp(arg, "copies"))
+		for (int i = 0; i < p->ncopies; i++)
+			snprintf(o + strlen(o), n - strlen(o), "%s%d", i ? "," : "", p->copies[i]);
+	else if (!strcmp(arg, "sample_ms"))
+		snprintf(o, n, "%d", p->sample_ms);
+	else if (!strcmp(arg, "samples"))
+		snprintf(o, n, "%d-%d", p->min_samples, p->max_samples);
+	else if (!strcmp(arg, "ci"))
+		snprintf(o, n, "%.2f", p->target_ci_pct);
+	else if (!strcmp(arg, "workdir"))
+		snprintf(o, n, "%s", c->workdir);
+	else if (!strcmp(arg, "utc")) {
 		struct timespec ts;
 		struct tm tm;
-		char when[32];
-		clock_gettime(CLOCK_REALTIME, &ts);
+		clock_gettime(CLOCK_REALTIME, &ts);	/* the machine's clock: an RTC may be wrong */
 		gmtime_r(&ts.tv_sec, &tm);
-		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-		rec_str(&b, "run.utc", when);	/* the machine's clock: an RTC may be wrong */
+		strftime(o, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	}
-	read_line("/proc/loadavg", s1, sizeof s1);
-	rec_str(&b, "run.loadavg", s1);
-	rec_str(&b, "run.workdir", workdir);
-	rec_str(&b, "run.tbench_load", tbench_load_path() ? tbench_load_path() : "synthetic");
-	out_record(&b);
+}
 
-	rec_begin(&b, "INFO");
-	if (uname(&u) == 0) {
-		rec_str(&b, "kernel.release", u.release);
-		rec_str(&b, "kernel.version", u.version);
-		rec_str(&b, "kernel.machine", u.machine);
-	}
-	read_line("/proc/cmdline", s1, sizeof s1);
-	rec_str(&b, "kernel.cmdline", s1);
-	uint32_t crc = file_crc("/proc/config.gz", &ok);
-	if (ok)
-		rec_fmt(&b, "kernel.config_crc32", "%08x", crc);
-	else
-		rec_str(&b, "kernel.config_crc32", "-");
-	kernel_hypervisor(s2, sizeof s2);
-	rec_str(&b, "kernel.hypervisor", s2);
-	out_record(&b);
+/* Facts from the kernel and the CPU: arg names which. */
+static void f_sys(const struct ctx *c, const char *arg, char *o, size_t n)
+{
+	struct utsname u;
+	char b[64];
+	int ok;
 
-	rec_begin(&b, "INFO");
-	cpu_brand(s2);
-	rec_str(&b, "cpu.model", s2);
-	proc_field("/proc/cpuinfo", "vendor_id", s2, sizeof s2);
-	rec_str(&b, "cpu.vendor", s2);
-	proc_field("/proc/cpuinfo", "cpu family", s2, sizeof s2);
-	rec_str(&b, "cpu.family", s2);
-	proc_field("/proc/cpuinfo", "model", s2, sizeof s2);
-	rec_str(&b, "cpu.model_id", s2);
-	proc_field("/proc/cpuinfo", "stepping", s2, sizeof s2);
-	rec_str(&b, "cpu.stepping", s2);
-	proc_field("/proc/cpuinfo", "cpu MHz", s2, sizeof s2);
-	rec_str(&b, "cpu.mhz", s2);
-	rec_i64(&b, "cpu.online", sysconf(_SC_NPROCESSORS_ONLN));
-	read_line("/sys/devices/system/cpu/possible", s2, sizeof s2);
-	rec_str(&b, "cpu.possible", s2);
-	proc_field("/proc/meminfo", "MemTotal", s2, sizeof s2);
-	rec_i64(&b, "mem.total_kib", atoll(s2));
-	rec_str(&b, "fs.root", fs_name("/"));
-	rec_str(&b, "fs.workdir", fs_name(workdir));
-	read_line("/sys/devices/system/cpu/smt/active", s2, sizeof s2);
-	rec_str(&b, "cpu.smt", s2);
-	read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", s2, sizeof s2);
-	rec_str(&b, "cpu.governor", s2);
-	read_line("/sys/devices/system/cpu/intel_pstate/no_turbo", s2, sizeof s2);
-	rec_str(&b, "cpu.no_turbo", s2);
-	proc_field("/proc/cpuinfo", "microcode", s2, sizeof s2);
-	rec_str(&b, "cpu.microcode", s2);
-	read_line("/sys/kernel/mm/transparent_hugepage/enabled", s2, sizeof s2);
-	rec_str(&b, "mm.thp", s2);
-	out_record(&b);
-
-	rec_begin(&b, "INFO");
-	cpuid_hypervisor(hv);
-	rec_str(&b, "hv.cpuid", hv[0] ? hv : "none");
-	read_line("/sys/hypervisor/type", s2, sizeof s2);
-	rec_str(&b, "hv.sys_type", s2);
-	read_line("/sys/class/dmi/id/sys_vendor", s2, sizeof s2);
-	rec_str(&b, "dmi.sys_vendor", s2);
-	read_line("/sys/class/dmi/id/product_name", s2, sizeof s2);
-	rec_str(&b, "dmi.product_name", s2);
-	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", s2,
-		  sizeof s2);
-	rec_str(&b, "clocksource.current", s2);
-	read_line("/sys/devices/system/clocksource/clocksource0/available_clocksource", s2,
-		  sizeof s2);
-	rec_str(&b, "clocksource.available", s2);
-	proc_field("/proc/cpuinfo", "flags", s1, sizeof s1);
-	{
-		static const char *const tscf[] = {"tsc", "rdtscp", "constant_tsc",
-			"nonstop_tsc", "tsc_known_freq", "tsc_reliable", "tsc_deadline_timer",
-			"tsc_adjust", NULL};
-		char have[256] = "";
-		char padded[sizeof s1 + 2];
-		snprintf(padded, sizeof padded, " %s ", s1);
+	o[0] = 0;
+	if (!strncmp(arg, "uname.", 6)) {
+		if (uname(&u))
+			snprintf(o, n, "-");
+		else
+			snprintf(o, n, "%s", !strcmp(arg, "uname.release") ? u.release
+					     : !strcmp(arg, "uname.version") ? u.version : u.machine);
+	} else if (!strcmp(arg, "config_crc")) {
+		uint32_t crc = file_crc("/proc/config.gz", &ok);
+		if (ok)
+			snprintf(o, n, "%08x", crc);
+		else
+			snprintf(o, n, "-");
+	} else if (!strcmp(arg, "klog_hv")) {
+		kernel_hypervisor(o, n);
+	} else if (!strcmp(arg, "brand")) {
+		cpu_brand(b);
+		snprintf(o, n, "%s", b);
+	} else if (!strcmp(arg, "online")) {
+		snprintf(o, n, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	} else if (!strcmp(arg, "fs./")) {
+		snprintf(o, n, "%s", fs_name("/"));
+	} else if (!strcmp(arg, "fs.workdir")) {
+		snprintf(o, n, "%s", fs_name(c->workdir));
+	} else if (!strcmp(arg, "cpuid_hv")) {
+		cpuid_hypervisor(b);
+		snprintf(o, n, "%s", b[0] ? b : "none");
+	} else if (!strcmp(arg, "flags")) {
+		snprintf(o, n, "%s", c->flags);
+	} else if (!strcmp(arg, "tsc")) {
+		/* Which of the TSC's flags the CPU has, in this order. */
+		static const char *const tscf[] = {"tsc", "rdtscp", "constant_tsc", "nonstop_tsc",
+			"tsc_known_freq", "tsc_reliable", "tsc_deadline_timer", "tsc_adjust", NULL};
+		char padded[sizeof c->flags + 2];
+		snprintf(padded, sizeof padded, " %s ", c->flags);
 		for (int i = 0; tscf[i]; i++) {
 			char w[40];
 			snprintf(w, sizeof w, " %s ", tscf[i]);
 			if (strstr(padded, w))
-				snprintf(have + strlen(have), sizeof have - strlen(have), "%s%s",
-					 have[0] ? "," : "", tscf[i]);
+				snprintf(o + strlen(o), n - strlen(o), "%s%s", o[0] ? "," : "",
+					 tscf[i]);
 		}
-		rec_str(&b, "tsc.flags", have);
 	}
-	out_record(&b);
+}
 
-	rec_begin(&b, "INFO");
-	rec_str(&b, "cpu.flags", s1);
-	out_record(&b);
+#define SYS_CPU "/sys/devices/system/cpu/"
+#define SYS_CS "/sys/devices/system/clocksource/clocksource0/"
+#define BREAK {NULL, CONST, NULL, NULL}	/* ends one INFO record, starts the next */
+
+/* The machine header, in the order of the log; the table of docs/records.md ("INFO keys"). */
+static const struct fact facts[] = {
+	{"build.version", CONST, isobench_version, NULL},
+	{"build.cc", CONST, "gcc " __VERSION__, NULL},
+	{"build.cflags", CONST, isobench_cflags, NULL},
+	{"image.identity", FN, "image", f_run},
+	{"run.mode", FN, "mode", f_run},
+	{"run.suite", FN, "suite", f_run},
+	{"run.tests", FN, "tests", f_run},
+	{"run.copies", FN, "copies", f_run},
+	{"run.sample_ms", FN, "sample_ms", f_run},
+	{"run.samples", FN, "samples", f_run},
+	{"run.ci_target_pct", FN, "ci", f_run},
+	{"run.utc", FN, "utc", f_run},
+	{"run.loadavg", FILE_LINE, "/proc/loadavg", NULL},
+	{"run.workdir", FN, "workdir", f_run},
+	BREAK,	/* (then the tests' own facts: bench_facts, registry.c) */
+	{"kernel.release", FN, "uname.release", f_sys},
+	{"kernel.version", FN, "uname.version", f_sys},
+	{"kernel.machine", FN, "uname.machine", f_sys},
+	{"kernel.cmdline", FILE_LINE, "/proc/cmdline", NULL},
+	{"kernel.config_crc32", FN, "config_crc", f_sys},
+	{"kernel.hypervisor", FN, "klog_hv", f_sys},
+	BREAK,
+	{"cpu.model", FN, "brand", f_sys},
+	{"cpu.vendor", CPUINFO, "vendor_id", NULL},
+	{"cpu.family", CPUINFO, "cpu family", NULL},
+	{"cpu.model_id", CPUINFO, "model", NULL},
+	{"cpu.stepping", CPUINFO, "stepping", NULL},
+	{"cpu.mhz", CPUINFO, "cpu MHz", NULL},
+	{"cpu.online", FN, "online", f_sys},
+	{"cpu.possible", FILE_LINE, SYS_CPU "possible", NULL},
+	{"mem.total_kib", MEMINFO_NUM, "MemTotal", NULL},
+	{"fs.root", FN, "fs./", f_sys},
+	{"fs.workdir", FN, "fs.workdir", f_sys},
+	{"cpu.smt", FILE_LINE, SYS_CPU "smt/active", NULL},
+	{"cpu.governor", FILE_LINE, SYS_CPU "cpu0/cpufreq/scaling_governor", NULL},
+	{"cpu.no_turbo", FILE_LINE, SYS_CPU "intel_pstate/no_turbo", NULL},
+	{"cpu.microcode", CPUINFO, "microcode", NULL},
+	{"mm.thp", FILE_LINE, "/sys/kernel/mm/transparent_hugepage/enabled", NULL},
+	BREAK,
+	{"hv.cpuid", FN, "cpuid_hv", f_sys},
+	{"hv.sys_type", FILE_LINE, "/sys/hypervisor/type", NULL},
+	{"dmi.sys_vendor", FILE_LINE, "/sys/class/dmi/id/sys_vendor", NULL},
+	{"dmi.product_name", FILE_LINE, "/sys/class/dmi/id/product_name", NULL},
+	{"clocksource.current", FILE_LINE, SYS_CS "current_clocksource", NULL},
+	{"clocksource.available", FILE_LINE, SYS_CS "available_clocksource", NULL},
+	{"tsc.flags", FN, "tsc", f_sys},
+	BREAK,
+	{"cpu.flags", FN, "flags", f_sys},
+	BREAK,
+};
+
+/* One fact's value into out; "" when it cannot be read. */
+static void fact_value(const struct fact *f, const struct ctx *c, char *out, size_t cap)
+{
+	out[0] = 0;
+	switch (f->src) {
+	case FILE_LINE:
+		read_line(f->arg, out, cap);
+		break;
+	case CPUINFO:
+		proc_field("/proc/cpuinfo", f->arg, out, cap);
+		break;
+	case MEMINFO_NUM:
+		proc_field("/proc/meminfo", f->arg, out, cap);
+		snprintf(out, cap, "%lld", atoll(out));
+		break;
+	case CONST:
+		snprintf(out, cap, "%s", f->arg);
+		break;
+	case FN:
+		f->fn(c, f->arg, out, cap);
+		break;
+	}
+}
+
+void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
+{
+	static struct ctx c;
+	struct rec_body b;
+	char v[4096];
+	int open = 0, first = 1;
+
+	c.p = p;
+	c.mode = mode;
+	c.workdir = workdir;
+	proc_field("/proc/cpuinfo", "flags", c.flags, sizeof c.flags);
+	for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
+		const struct fact *f = &facts[i];
+		if (!f->key) {
+			if (first)	/* facts the tests contribute (registry.c) */
+				for (int k = 0; bench_facts[k].key; k++)
+					rec_str(&b, bench_facts[k].key, bench_facts[k].value());
+			first = 0;
+			if (open)
+				out_record(&b);
+			open = 0;
+			continue;
+		}
+		if (!open)
+			rec_begin(&b, RK_INFO);
+		open = 1;
+		fact_value(f, &c, v, sizeof v);
+		rec_str(&b, f->key, v);
+	}
 
 	/* CPU vulnerabilities: one key per file, as the kernel reports them. */
-	DIR *d = opendir("/sys/devices/system/cpu/vulnerabilities");
-	rec_begin(&b, "INFO");
+	DIR *d = opendir(SYS_CPU "vulnerabilities");
+	rec_begin(&b, RK_INFO);
 	if (d) {
 		struct dirent *e;
 		char names[64][64];
@@ -299,11 +390,10 @@ void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
 		qsort(names, (size_t)n, sizeof names[0], cmp_name);
 		for (int i = 0; i < n; i++) {
 			char path[160], key[80];
-			snprintf(path, sizeof path, "/sys/devices/system/cpu/vulnerabilities/%.63s",
-				 names[i]);
-			read_line(path, s2, sizeof s2);
+			snprintf(path, sizeof path, SYS_CPU "vulnerabilities/%.63s", names[i]);
+			read_line(path, v, sizeof v);
 			snprintf(key, sizeof key, "vuln.%.63s", names[i]);
-			rec_str(&b, key, s2);
+			rec_str(&b, key, v);
 		}
 	} else {
 		rec_str(&b, "vuln", "-");

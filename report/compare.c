@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-double perf_ratio(double a, double b, const char *unit)
+double perf_ratio(double a, double b, int higher)
 {
-	if (!(a > 0) || !(b > 0) || !isfinite(a) || !isfinite(b))
+	if (!(a > 0) || !(b > 0) || !isfinite(a) || !isfinite(b) || higher < 0)
 		return NAN;
-	return unit_smaller_is_better(unit) ? a / b : b / a;
+	return higher ? b / a : a / b;
 }
 
 /* Kernel command-line words that legitimately differ between boots of one image: the boot
@@ -236,6 +236,7 @@ static int add_row(struct cmp *c, const struct mtest *t, size_t *cap)
 	r->test = t->test;
 	r->title = t->title;
 	r->unit = t->unit;
+	r->higher = t->higher;
 	r->copies = t->copies;
 	r->is_index = t->has_baseline;
 	r->cell = calloc(c->nruns, sizeof *r->cell);
@@ -283,6 +284,15 @@ int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, s
 	for (size_t i = 0; i < c->nrows; i++) {
 		struct cmp_row *r = &c->rows[i];
 		const struct mtest *t0 = NULL;
+		/* The direction every run holding the row agrees on, else unknown (-1). */
+		for (size_t j = 0, seen = 0; j < nruns; j++) {
+			const struct mtest *t = model_find(m[j], r->test, r->copies);
+			if (t && !seen++)
+				r->higher = t->higher;
+			else if (t && t->higher != r->higher)
+				r->higher = -1;
+		}
+		c->no_direction += r->higher < 0;
 		for (size_t j = 0; j < nruns; j++) {
 			struct cmp_cell *cell = &r->cell[j];
 			const struct mtest *t = model_find(m[j], r->test, r->copies);
@@ -297,7 +307,8 @@ int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, s
 			}
 			if (!t0 || !cell->t)
 				continue;
-			cell->ratio = perf_ratio(t0->value, cell->t->value, r->unit);
+			/* Runs that disagree on the direction (or do not say it) get no ratio. */
+			cell->ratio = perf_ratio(t0->value, cell->t->value, r->higher);
 			if (!isfinite(t0->ci_lo) || !isfinite(cell->t->ci_lo)) {
 				cell->mark = '?';
 			} else if (cell->t->ci_hi < t0->ci_lo || cell->t->ci_lo > t0->ci_hi) {
@@ -352,5 +363,11 @@ double cmp_score_ratio(const struct cmp *c, size_t j, int copies, double *score)
 		if (r->copies == copies && r->is_index && !r->cell[0].t != !r->cell[j].t)
 			return NAN;
 	}
-	return perf_ratio(s0, sj, "score");
+	return perf_ratio(s0, sj, 1);	/* a score: higher is better (UnixBench) */
+}
+
+const char *cmp_direction(int higher)
+{
+	return higher == 1 ? "higher is better" : higher == 0 ? "lower is better"
+						     : "direction unknown (log predates better=)";
 }

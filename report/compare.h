@@ -5,8 +5,10 @@
  * median (model.h: from the SAMPLE records, warmups excluded, else RESULT ci95_pct, else
  * min..max). A cell whose interval overlaps the first run's is within noise ('~'); one whose
  * interval does not is flagged ('*'); without an interval on either side it is unknown ('?').
- * The ratio is a performance ratio against the first run: value/value0 for rates and
- * value0/value for times (unit ns...), so < 1 always means "slower than the first run".
+ * The ratio is a performance ratio against the first run, by the test's own direction (TEST
+ * and RESULT better=, set by the runner): value/value0 when higher is better, value0/value
+ * when lower is better, so < 1 always means "worse than the first run". A log that does not
+ * say the direction (written before better= existed) gets no ratio: nothing is guessed.
  * Comparability (docs/report.md): image.identity, build.version, run.* and the kernel command line
  * (apart from volatile words) must match, and so must the file system of the file tests
  * (fs.workdir, else fs.tmp); a native run (mode host) beside an image run (mode init) differs in
@@ -26,6 +28,7 @@ struct cmp_cell {
 
 struct cmp_row {
 	const char *test, *title, *unit;
+	int higher;		/* 1 higher is better, 0 lower, -1 unknown (model.h) */
 	int copies;
 	int is_index;		/* has a UnixBench baseline */
 	struct cmp_cell *cell;	/* nruns cells */
@@ -44,13 +47,17 @@ struct cmp {
 	size_t nnote;
 	int *tcg;		/* nruns flags: run j is QEMU/TCG (emulation) */
 	size_t flagged;		/* cells marked '*' */
+	size_t no_direction;	/* rows whose logs do not say which way is better */
 };
 
 /* labels: NULL, or nruns strings (--label); otherwise derived with model_label(). */
 int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, struct cmp *c);
 void cmp_free(struct cmp *c);
-/* Performance ratio of b to a for unit (see above); NAN when either is not positive. */
-double perf_ratio(double a, double b, const char *unit);
+/* Performance ratio of b to a (see above): b/a when higher (1) is better, a/b when lower (0)
+ * is; NAN when either is not positive or the direction is unknown (-1). */
+double perf_ratio(double a, double b, int higher);
+/* "higher is better", "lower is better" or "direction unknown" for a row. */
+const char *cmp_direction(int higher);
 
 /* Index score of run j in pass copies (NAN if none) into *score, and its ratio to run 0's;
  * the ratio is NAN unless both runs hold the same index tests in that pass. */

@@ -136,15 +136,18 @@ int csv_report(FILE *out, const struct report_in *in, size_t n, const struct cmp
 			if (t->converged >= 0)
 				row(&x, "derived", t->line, -1, "", t->test, t->copies, "converged",
 				    t->converged ? "1" : "0", "");
+			row(&x, "derived", t->line, -1, "", t->test, t->copies, "better",
+			    model_better(t), "");
+			row(&x, "derived", t->line, -1, "", t->test, t->copies, "direction",
+			    cmp_direction(t->higher), "");
 			if (t->has_baseline && t->baseline > 0) {
 				drow(&x, t->line, t->test, t->copies, "baseline", t->baseline, t->unit);
-				drow(&x, t->line, t->test, t->copies, "index",
-				     t->value / t->baseline * 10, "index");
+				drow(&x, t->line, t->test, t->copies, "index", t->index, "index");
 			}
 		}
 		for (int p = 0; p < m->npass; p++)
-			drow(&x, 0, m->pass[p].nindex < MODEL_INDEX_TESTS ? "(index score, partial)"
-									   : "(index score)",
+			drow(&x, 0, ub_score_partial(&m->pass[p].ub) ? "(index score, partial)"
+								      : "(index score)",
 			     m->pass[p].copies, "score", m->pass[p].score, "index");
 		for (size_t i = 0; c && j > 0 && i < c->nrows; i++) {
 			const struct cmp_cell *cl = &c->rows[i].cell[j];

@@ -3,6 +3,7 @@
 #include "fleet.h"
 #include "compare.h"
 #include "../payload/stats.h"
+#include "../payload/unixbench.h"
 
 #include <dirent.h>
 #include <jansson.h>
@@ -28,6 +29,7 @@ struct fcell {			/* one group's figures for one row */
 
 struct frow {
 	char *test, *unit, pass[16];
+	int higher;		/* the runs' better=: 1 higher, 0 lower, -1 not said (no ratio) */
 	struct fcell *cell;	/* one per group */
 };
 
@@ -86,12 +88,16 @@ static void pass_label(const struct model *m, int copies, char *buf, size_t cap)
 		snprintf(buf, cap, "%d", copies);
 }
 
-static struct frow *find_row(struct fleet *f, const char *test, const char *pass, const char *unit)
+static struct frow *find_row(struct fleet *f, const char *test, const char *pass, const char *unit,
+			     int higher)
 {
 	for (size_t i = 0; i < f->nrows; i++)
 		if (!strcmp(f->rows[i].test, test) && !strcmp(f->rows[i].pass, pass) &&
-		    !strcmp(f->rows[i].unit, unit))
+		    !strcmp(f->rows[i].unit, unit)) {
+			if (f->rows[i].higher < 0)
+				f->rows[i].higher = higher;
 			return &f->rows[i];
+		}
 	struct frow *r = realloc(f->rows, (f->nrows + 1) * sizeof *r);
 	if (!r)
 		return NULL;
@@ -101,6 +107,7 @@ static struct frow *find_row(struct fleet *f, const char *test, const char *pass
 	r->test = strdup(test);
 	r->unit = strdup(unit);
 	snprintf(r->pass, sizeof r->pass, "%s", pass);
+	r->higher = higher;
 	if (!r->test || !r->unit)
 		return NULL;
 	f->nrows++;
@@ -153,13 +160,13 @@ static int build_rows(struct fleet *f)
 			if (!mt->has_result || strcmp(mt->status, "ok") || !(mt->value > 0))
 				continue;
 			pass_label(m, mt->copies, pass, sizeof pass);
-			if (!find_row(f, mt->test, pass, mt->unit))
+			if (!find_row(f, mt->test, pass, mt->unit, mt->higher))
 				return -1;
 		}
 		for (int p = 0; p < m->npass; p++)
-			if (m->pass[p].nindex == MODEL_INDEX_TESTS && m->pass[p].score > 0) {
+			if (m->pass[p].nindex == UB_INDEX_TESTS && m->pass[p].score > 0) {
 				pass_label(m, m->pass[p].copies, pass, sizeof pass);
-				if (!find_row(f, "index", pass, "score"))
+				if (!find_row(f, "index", pass, "score", 1))
 					return -1;
 			}
 	}
@@ -183,7 +190,7 @@ static int build_rows(struct fleet *f)
 					for (int p = 0; p < m->npass; p++) {
 						pass_label(m, m->pass[p].copies, pass, sizeof pass);
 						if (!strcmp(pass, row->pass) && m->pass[p].score > 0 &&
-						    m->pass[p].nindex == MODEL_INDEX_TESTS)
+						    m->pass[p].nindex == UB_INDEX_TESTS)
 							v[n++] = m->pass[p].score;
 					}
 					continue;
@@ -202,15 +209,15 @@ static int build_rows(struct fleet *f)
 			c->n = n;
 			c->ratio = NAN;
 			c->mark = ' ';
-			if (n && summarize(v, n, !unit_smaller_is_better(row->unit), &c->s))
+			if (n && summarize(v, n, row->higher != 0, &c->s))
 				c->n = 0;
 		}
 		const struct fcell *ref = &row->cell[0];
-		for (size_t g = 1; g < f->ngroups && ref->n; g++) {
+		for (size_t g = 1; g < f->ngroups && ref->n && row->higher >= 0; g++) {
 			struct fcell *c = &row->cell[g];
 			if (!c->n)
 				continue;
-			c->ratio = perf_ratio(ref->s.median, c->s.median, row->unit);
+			c->ratio = perf_ratio(ref->s.median, c->s.median, row->higher);
 			if (c->n < 2 || ref->n < 2)
 				c->mark = '?';	/* one run has no spread to judge noise by */
 			else

@@ -1,14 +1,21 @@
 /* follow.h — live progress from a growing console log (isobench-report --follow).
- * Reads LOG as it grows and prints one line per verified BEGIN, TEST, RESULT, SKIP, FAIL,
- * ERROR and END record (checksums checked by the shared parser), plus damaged lines and a
- * kernel panic. Returns when END is seen, or when process pid (if > 0) has exited and the
- * log holds nothing more. Returns 0, or -1 if the log cannot be opened. */
+ *
+ * Follows the newest run: lines before the last BEGIN already in LOG are skipped, and a later
+ * BEGIN starts over (a new boot). Prints one line per verified BEGIN, TEST, RESULT, SKIP, FAIL,
+ * ERROR and END record (checksums checked by the shared parser), damaged lines and a kernel
+ * panic. A file that shrinks (truncated, rewritten) is followed again from its start, and says
+ * so. Ends: with pid > 0, when that process has exited (an END does not end it: the writer may
+ * boot again); without, at the newest run's END, or after idle_s seconds without new data
+ * (idle_s 0: no limit).
+ * Returns an exit status of the README's table: 0 the followed run ended complete without
+ * FAIL/ERROR, 1 complete with FAIL/ERROR, 3 no complete run (cut off, writer gone, idle limit,
+ * LOG unreadable or a directory); a message on stderr says why for 3. */
 #ifndef ISOBENCH_FOLLOW_H
 #define ISOBENCH_FOLLOW_H
 
 #include <stdio.h>
 #include <sys/types.h>
 
-int follow_log(const char *path, pid_t pid, FILE *out);
+int follow_log(const char *path, pid_t pid, int idle_s, FILE *out);
 
 #endif

@@ -1,6 +1,7 @@
 /* json.c — see json.h. */
 #define _GNU_SOURCE
 #include "json.h"
+#include "../payload/keys.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -51,7 +52,8 @@ static json_t *test_obj(const struct mtest *t)
 	e |= put(o, "title", jstr(t->title));
 	e |= put(o, "group", jstr(t->group));
 	e |= put(o, "unit", jstr(t->unit));
-	e |= put(o, "bigger_is_better", json_boolean(!unit_smaller_is_better(t->unit)));
+	e |= put(o, "better", jstr(model_better(t)));
+	e |= put(o, "direction", jstr(cmp_direction(t->higher)));
 	e |= put(o, "copies", json_integer(t->copies));
 	e |= put(o, "status", jstr(t->status));
 	e |= put(o, "reason", jstr(t->reason));
@@ -62,9 +64,7 @@ static json_t *test_obj(const struct mtest *t)
 	e |= put(o, "min", jnum(t->min));
 	e |= put(o, "max", jnum(t->max));
 	e |= put(o, "ci95_pct", jnum(t->ci95_pct));
-	e |= put(o, "index", t->has_result && t->has_baseline && t->baseline > 0
-				   ? jnum(t->value / t->baseline * 10) : json_null());
-	e |= put(o, "index_recorded", jnum(t->index));
+	e |= put(o, "index", jnum(t->index));
 	e |= put(o, "samples", json_integer(t->samples));
 	e |= put(o, "converged", t->converged < 0 ? json_null() : json_boolean(t->converged));
 	e |= put(o, "median_ci95_lo", jnum(t->ci_lo));
@@ -72,7 +72,7 @@ static json_t *test_obj(const struct mtest *t)
 	e |= put(o, "median_ci95_from", jstr(t->ci_from));
 	for (size_t i = 0; i < t->nsmp; i++) {
 		json_t *s = json_pack("{s:I, s:b, s:o, s:I}", "i", (json_int_t)t->smp[i].i, "warmup",
-				      t->smp[i].warmup, "raw_rate", jnum(t->smp[i].raw), "line",
+				      t->smp[i].warmup, "value", jnum(t->smp[i].value), "line",
 				      (json_int_t)t->smp[i].line);
 		e |= !s || json_array_append_new(smp, s);
 	}
@@ -116,7 +116,7 @@ static json_t *model_obj(const struct report_in *in, const char *label)
 			passes, json_pack("{s:i,s:i,s:o,s:b,s:s}", "copies", m->pass[p].copies,
 					  "index_tests", m->pass[p].nindex, "score",
 					  jnum(m->pass[p].score), "partial",
-					  m->pass[p].nindex < MODEL_INDEX_TESTS, "unit", "index"));
+					  ub_score_partial(&m->pass[p].ub), "unit", "index"));
 	e |= put(o, "passes", passes);
 	passes = NULL;
 	for (size_t i = 0; !e && i < m->ntests; i++) {
@@ -205,10 +205,13 @@ static json_t *cmp_obj(const struct cmp *c)
 						 : cl->mark == '?' ? "unknown" : "missing"));
 		}
 		e |= !cells || json_array_append_new(
-				       rows, json_pack("{s:o,s:o,s:o,s:i,s:b,s:o}", "test",
+				       rows, json_pack("{s:o,s:o,s:o,s:s,s:s,s:i,s:b,s:o}", "test",
 						       jstr(r->test), "title", jstr(r->title), "unit",
-						       jstr(r->unit), "copies", r->copies, "index",
-						       r->is_index, "cells", cells));
+						       jstr(r->unit), "better",
+						       r->higher == 1 ? REC_BETTER_HIGHER
+						       : r->higher == 0 ? REC_BETTER_LOWER : "unknown",
+						       "direction", cmp_direction(r->higher), "copies",
+						       r->copies, "index", r->is_index, "cells", cells));
 	}
 	e |= put(o, "labels", labels);
 	e |= put(o, "warnings", warn);
@@ -216,7 +219,8 @@ static json_t *cmp_obj(const struct cmp *c)
 	e |= put(o, "tcg", tcg);
 	e |= put(o, "rows", rows);
 	e |= put(o, "flagged", json_integer((json_int_t)c->flagged));
-	e |= put(o, "ratio", json_string("performance relative to the first run; > 1 is faster"));
+	e |= put(o, "ratio", json_string("performance relative to the first run by each row's "
+					 "direction (better); > 1 is better"));
 	e |= put(o, "noise_rule",
 		 json_string("95% CIs of the medians overlap: within-noise; else beyond-noise"));
 	e |= put(o, "index_score_rows",
@@ -244,7 +248,7 @@ int json_report(FILE *out, const struct report_in *in, size_t n, const struct cm
 	json_t *root = json_object(), *runs = json_array();
 	int e = !root || !runs;
 
-	e |= put(root, "format", json_string("isobench-report/1"));
+	e |= put(root, "format", json_string("isobench-report/2"));
 	for (size_t j = 0; !e && j < n; j++) {
 		json_t *m = model_obj(&in[j], c ? c->label[j] : NULL);
 		e |= !m || json_array_append_new(runs, m);
@@ -270,17 +274,18 @@ int json_bench(FILE *out, const struct report_in *in, size_t n, const struct cmp
 		for (size_t i = 0; !e && i < m->ntests; i++) {
 			const struct mtest *t = &m->tests[i];
 			char *name, *extra;
-			if (!t->has_result || !isfinite(t->value) ||
-			    unit_smaller_is_better(t->unit) != smaller)
+			if (!t->has_result || !isfinite(t->value) || t->higher < 0 ||
+			    t->higher == smaller)
 				continue;
 			if (asprintf(&name, "%s%s%s (%d cop%s)", pre ? pre : "", pre ? ": " : "",
 				     t->title, t->copies, t->copies == 1 ? "y" : "ies") < 0)
 				return json_decref(list), -1;
 			char med[40], ci[40];
-			if (asprintf(&extra, "test=%s median=%s ci95_pct=%s samples=%ld%s", t->test,
-				     num_exact(med, sizeof med, t->median),
+			if (asprintf(&extra, "test=%s median=%s ci95_pct=%s samples=%ld%s; %s",
+				     t->test, num_exact(med, sizeof med, t->median),
 				     num_exact(ci, sizeof ci, t->ci95_pct), t->samples,
-				     t->converged == 0 ? " converged=0" : "") < 0) {
+				     t->converged == 0 ? " converged=0" : "",
+				     cmp_direction(t->higher)) < 0) {
 				free(name);
 				return json_decref(list), -1;
 			}
@@ -297,7 +302,7 @@ int json_bench(FILE *out, const struct report_in *in, size_t n, const struct cmp
 				continue;
 			if (asprintf(&name, "%s%sSystem Benchmarks Index Score%s (%d cop%s)",
 				     pre ? pre : "", pre ? ": " : "",
-				     m->pass[p].nindex < MODEL_INDEX_TESTS ? " (Partial Only)" : "",
+				     ub_score_partial(&m->pass[p].ub) ? " (Partial Only)" : "",
 				     m->pass[p].copies, m->pass[p].copies == 1 ? "y" : "ies") < 0)
 				return json_decref(list), -1;
 			e |= json_array_append_new(list, json_pack("{s:o,s:s,s:f}", "name", jstr(name),

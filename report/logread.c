@@ -1,6 +1,7 @@
 /* logread.c — see logread.h. */
 #define _GNU_SOURCE
 #include "logread.h"
+#include "../payload/keys.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -83,15 +84,15 @@ static void judge(struct run *run)
 			expect = lr->seq;
 		}
 		expect++;
-		if (!strcmp(lr->kind, "RESULT"))
+		if (!strcmp(lr->kind, RK_RESULT))
 			counts[0]++;
-		else if (!strcmp(lr->kind, "FAIL"))
+		else if (!strcmp(lr->kind, RK_FAIL))
 			counts[1]++;
-		else if (!strcmp(lr->kind, "SKIP"))
+		else if (!strcmp(lr->kind, RK_SKIP))
 			counts[2]++;
-		else if (!strcmp(lr->kind, "ERROR"))
+		else if (!strcmp(lr->kind, RK_ERROR))
 			counts[3]++;
-		else if (!strcmp(lr->kind, "END"))
+		else if (!strcmp(lr->kind, RK_END))
 			end = lr;
 	}
 	run->results = counts[0];
@@ -115,7 +116,7 @@ static void judge(struct run *run)
 		goto out;
 	}
 	static const char *const keys[] = {"results", "fails", "skips", "errors"};
-	const char *v = rec_get(r, "records");
+	const char *v = rec_get(r, RK_RECORDS);
 	if (!v || strtoull(v, NULL, 10) != end->seq - 1) {
 		snprintf(run->why, sizeof run->why, "END says records=%s, %llu were sent",
 			 v ? v : "?", (unsigned long long)end->seq - 1);
@@ -152,13 +153,19 @@ int log_read(FILE *f, struct log *log)
 		line[len] = 0;
 		strip_escapes(line);
 		len = (ssize_t)strlen(line);
-		if (strstr(line, "Kernel panic"))
-			log->panic = 1;
 		if (cur && strstr(line, "reboot: Power down"))
 			cur->powered_off = 1;
+		if (cur && strstr(line, "reboot: Restarting system"))
+			cur->rebooted = 1;
 		enum rec_status st = rec_parse(line, (size_t)len, r);
-		if (st == REC_NONE)
+		if (st == REC_NONE) {
+			/* The kernel's own words (kernel/panic.c), not any text naming a panic. */
+			if (strstr(line, "Kernel panic - not syncing")) {
+				log->panic = 1;
+				log->panic_line = lineno;
+			}
 			continue;
+		}
 		if (st != REC_OK) {
 			struct damage *d = realloc(log->damage, (log->ndamage + 1) * sizeof *d);
 			if (!d)
@@ -170,7 +177,7 @@ int log_read(FILE *f, struct log *log)
 			log->ndamage++;
 			continue;
 		}
-		if (!strcmp(r->kind, "BEGIN")) {
+		if (!strcmp(r->kind, RK_BEGIN)) {
 			if (!(cur = new_run(log, lineno)))
 				break;
 		} else if (!cur) {
@@ -180,9 +187,9 @@ int log_read(FILE *f, struct log *log)
 			snprintf(cur->why, sizeof cur->why,
 				 "no BEGIN record: the log starts mid-run (line %zu)", lineno);
 		}
-		if (!strcmp(r->kind, "FAIL") && rec_get(r, "test") &&
-		    !strcmp(rec_get(r, "test"), "watchdog"))
-			log->watchdog = 1;
+		if (!strcmp(r->kind, RK_FAIL) && rec_get(r, RK_TESTNAME) &&
+		    !strcmp(rec_get(r, RK_TESTNAME), "watchdog"))
+			log->watchdog = cur->watchdog = 1;
 		const char *tag = strstr(line, REC_TAG " ");
 		const char *t = tag, *next;
 		while ((next = strstr(t + 1, REC_TAG " ")))

@@ -31,6 +31,8 @@ struct run {
 	int complete;
 	int has_end;
 	int powered_off;	/* the kernel's "reboot: Power down" follows the run */
+	int rebooted;		/* the kernel's "reboot: Restarting system" follows it */
+	int watchdog;		/* a verified FAIL test=watchdog in the run */
 	char why[200];		/* why not complete ("" when complete) */
 	uint64_t fails, errors, results, skips;
 };
@@ -41,8 +43,9 @@ struct log {
 	struct damage *damage;
 	size_t ndamage;
 	size_t lines;
-	int panic;		/* "Kernel panic" seen */
-	int watchdog;		/* a FAIL test=watchdog record seen */
+	int panic;		/* the kernel's "Kernel panic - not syncing" seen (outside records) */
+	size_t panic_line;	/* line of the last one, 0 if none */
+	int watchdog;		/* a verified FAIL test=watchdog record seen */
 };
 
 int log_read(FILE *f, struct log *log);

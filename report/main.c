@@ -1,7 +1,8 @@
 /* isobench-report — check isobench console logs and turn them into answers.
  *
  *   isobench-report [--check] [--run N] [--format F] [--svg FILE] [--label A,B,..] LOG [LOG..]
- *   isobench-report --follow LOG [--pid PID]     live progress while LOG grows
+ *   isobench-report --follow LOG [--pid PID] [--idle S]   live progress while LOG grows
+ *   isobench-report --boot [--check] LOG         judge the latest boot, as qemu/run does
  *
  * One LOG: the run as the classic UnixBench table per pass. Several: side by side, ratios to
  * the first run, noise marks (compare.h), comparability warnings. Details: docs/report.md.
@@ -12,7 +13,9 @@
  *   2 usage error, or the output (stdout, --svg FILE) cannot be written
  *   3 incomplete or corrupt log: no complete run (or the --run chosen is not), unreadable file
  *   4 comparison only: some row differs beyond the runs' noise
- * When several apply the first in the order 2, 3, 1, 4 wins. */
+ *   6 --boot only: the latest boot crashed (kernel panic, the runner's watchdog) or ended
+ *     without powering off or rebooting
+ * When several apply the first in the order 2, 6, 3, 1, 4 wins. */
 #define _GNU_SOURCE
 #include "csv.h"
 #include "fleet.h"
@@ -21,16 +24,19 @@
 #include "svg.h"
 #include "text.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define EXIT_FAILS 1
 #define EXIT_USAGE 2
 #define EXIT_INCOMPLETE 3
 #define EXIT_DIFFERS 4
+#define EXIT_CRASHED 6
 
 #define MAX_LOGS 8
 
@@ -45,28 +51,48 @@ static void usage(FILE *f)
 		"  --check         only judge each log: one verdict line per log, exit status\n"
 		"  --run N         use the N-th run of each log (1-based; default: the last\n"
 		"                  complete one)\n"
+		"  --boot          one LOG of one boot (qemu/run uses it): judge its latest run,\n"
+		"                  not the last complete one; status 6 when that boot crashed\n"
+		"                  (the kernel's \"Kernel panic - not syncing\" after its BEGIN, or a\n"
+		"                  verified watchdog FAIL) or did not power off or reboot\n"
 		"  --format F      text (default), json (every record + derived figures), csv\n"
 		"                  (same, one long table), json-bench / json-bench-smaller\n"
 		"                  (github-action-benchmark customBiggerIsBetter /\n"
 		"                  customSmallerIsBetter lists of {name, unit, value})\n"
 		"  --label A,B,..  column labels, one per LOG (default: from the machine header)\n"
 		"  --svg FILE      also write a chart of the ratios to the first run (log scale)\n"
+		"  --follow        progress while LOG grows, from its newest run: one line per\n"
+		"                  verified record; ends at that run's END, or with --pid PID\n"
+		"                  when PID has exited (qemu/run uses it); a shrunk LOG is\n"
+		"                  followed again from its start\n"
+		"  --idle S        with --follow and no --pid: give up after S s without new\n"
+		"                  data (default 600; 0: never)\n"
 		"  DIR             a directory of logs (one per machine): runs grouped, per\n"
 		"                  group median, spread and ratio to a reference group\n"
 		"  --group-by G    with DIR: hypervisor (default), machine, hypervisor,machine\n"
-		"  --follow        progress while LOG grows: one line per verified record; ends\n"
-		"                  at END, or when --pid PID has exited (qemu/run uses it)\n"
 		"  --help          this text\n"
 		"noise: a cell is ~ when the 95%% CIs of the two medians (from the SAMPLE\n"
-		"  records, warmups excluded) overlap, * when they do not (docs/report.md)\n"
+		"  records' value=, warmups excluded) overlap, * when they do not (docs/report.md)\n"
+		"direction: each test's better= (higher or lower), as the runner wrote it\n"
 		"exit status:\n"
 		"  0 complete, no FAIL/ERROR (and, comparing, no difference beyond noise)\n"
 		"  1 complete, but holds FAIL or ERROR records\n"
 		"  2 usage error (or the output cannot be written)\n"
 		"  3 incomplete or corrupt log (no complete run), or it cannot be read\n"
 		"  4 comparing: some row differs beyond the runs' noise\n"
-		"  (several apply: the first of 2, 3, 1, 4)\n");
+		"  6 --boot: the boot crashed or did not power off\n"
+		"  (several apply: the first of 2, 6, 3, 1, 4)\n");
 }
+
+struct opts {
+	int check, want, follow, boot, idle, fleet;
+	long pid;
+	const char *format, *svg, *group_by;
+	char *labels[MAX_LOGS + 1], *labelarg;
+	size_t nlabels;
+	char **logs;
+	size_t n;
+};
 
 struct input {
 	const char *path;
@@ -77,15 +103,159 @@ struct input {
 	int built;
 };
 
-/* Read one log, report its damaged lines on stderr, choose its run; prints the verdict line
- * to vout. Returns 0 when the chosen run is complete, else EXIT_INCOMPLETE / EXIT_USAGE. */
-static int load(struct input *in, int want, FILE *vout)
+/* Split "a,b,c" into at most max labels; returns the count. */
+static size_t split_labels(char *s, char **out, size_t max)
+{
+	size_t n = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(s, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save))
+		out[n++] = t;
+	return n;
+}
+
+/* Phase 1: options into o. Returns -1 to go on, else the exit status (help: 0). */
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option opts[] = {
+		{"check", no_argument, NULL, 'c'},
+		{"run", required_argument, NULL, 'r'},
+		{"boot", no_argument, NULL, 'b'},
+		{"format", required_argument, NULL, 'f'},
+		{"label", required_argument, NULL, 'l'},
+		{"svg", required_argument, NULL, 's'},
+		{"follow", no_argument, NULL, 'F'},
+		{"pid", required_argument, NULL, 'p'},
+		{"idle", required_argument, NULL, 'i'},
+		{"group-by", required_argument, NULL, 'g'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int opt;
+
+	memset(o, 0, sizeof *o);
+	o->format = "text";
+	o->idle = -1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		char *end;
+		long v;
+		switch (opt) {
+		case 'c':
+			o->check = 1;
+			break;
+		case 'b':
+			o->boot = 1;
+			break;
+		case 'r':
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 1000000) {
+				fprintf(stderr, "isobench-report: --run wants a number >= 1\n");
+				return EXIT_USAGE;
+			}
+			o->want = (int)v;
+			break;
+		case 'f':
+			o->format = optarg;
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "csv") &&
+			    strcmp(optarg, "json-bench") && strcmp(optarg, "json-bench-smaller")) {
+				fprintf(stderr, "isobench-report: --format: text, json, csv, json-bench "
+						"or json-bench-smaller\n");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'l':
+			o->labelarg = optarg;
+			o->nlabels = split_labels(optarg, o->labels, MAX_LOGS + 1);
+			break;
+		case 's':
+			o->svg = optarg;
+			break;
+		case 'F':
+			o->follow = 1;
+			break;
+		case 'g':
+			o->group_by = optarg;
+			break;
+		case 'p':
+		case 'i':
+			v = strtol(optarg, &end, 10);
+			if (*end || *optarg == 0 || v < (opt == 'p') || v > 1000000000) {
+				fprintf(stderr, "isobench-report: --%s wants %s\n",
+					opt == 'p' ? "pid" : "idle",
+					opt == 'p' ? "a process id" : "a number of seconds");
+				return EXIT_USAGE;
+			}
+			if (opt == 'p')
+				o->pid = v;
+			else
+				o->idle = (int)v;
+			break;
+		case 'h':
+			usage(stdout);
+			return fflush(stdout) || ferror(stdout) ? EXIT_USAGE : 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	o->logs = argv + optind;
+	o->n = (size_t)(argc - optind);
+	if (o->follow) {
+		if (o->n != 1) {
+			fprintf(stderr, "isobench-report: --follow takes one LOG\n");
+			return EXIT_USAGE;
+		}
+		return -1;
+	}
+	if ((o->pid || o->idle >= 0)) {
+		fprintf(stderr, "isobench-report: --pid and --idle go with --follow\n");
+		return EXIT_USAGE;
+	}
+	if (o->n == 1 && !o->check && !o->boot && fleet_is_dir(o->logs[0])) {	/* fleet.h */
+		if (o->svg || o->labelarg || o->want) {
+			fprintf(stderr, "isobench-report: --svg, --label and --run take LOG files, "
+					"not a DIR\n");
+			return EXIT_USAGE;
+		}
+		o->fleet = 1;
+		return -1;
+	}
+	if (o->group_by) {
+		fprintf(stderr, "isobench-report: --group-by needs one DIR of logs\n");
+		return EXIT_USAGE;
+	}
+	if (o->n < 1 || o->n > MAX_LOGS) {
+		if (o->n > MAX_LOGS)
+			fprintf(stderr, "isobench-report: at most %d logs\n", MAX_LOGS);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (o->boot && (o->n != 1 || o->want)) {
+		fprintf(stderr, "isobench-report: --boot judges one LOG's latest run (no --run)\n");
+		return EXIT_USAGE;
+	}
+	if (o->labelarg && o->nlabels != o->n) {
+		fprintf(stderr, "isobench-report: --label gives %zu label(s) for %zu log(s)\n",
+			o->nlabels, o->n);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* Phase 2, per log: read it, report its damaged lines on stderr, choose its run (--run N,
+ * --boot: the latest, else the last complete one); prints the verdict line to vout when
+ * there is no usable run. Returns 0 when the chosen run is complete, else EXIT_INCOMPLETE /
+ * EXIT_USAGE. */
+static int load(struct input *in, const struct opts *o, FILE *vout)
 {
 	FILE *f = fopen(in->path, "rb");
+	struct stat st;
 
 	in->run = -1;
-	if (!f) {
-		fprintf(vout, "isobench-report: %s: cannot be read: %m\n", in->path);
+	if (!f || fstat(fileno(f), &st) || S_ISDIR(st.st_mode)) {
+		fprintf(vout, "isobench-report: %s: cannot be read: %s\n", in->path,
+			f ? "a directory" : strerror(errno));
+		if (f)
+			fclose(f);
 		return EXIT_INCOMPLETE;
 	}
 	int rc = log_read(f, &in->log);
@@ -99,174 +269,180 @@ static int load(struct input *in, int want, FILE *vout)
 		fprintf(stderr, "isobench-report: %s:%zu: damaged record (%s), not used\n",
 			in->path, in->log.damage[d].line,
 			in->log.damage[d].status == REC_BAD_CRC ? "checksum mismatch" : "malformed");
-	if (want && (size_t)want > in->log.nruns) {
-		fprintf(stderr, "isobench-report: --run %d: %s holds %zu run(s)\n", want, in->path,
-			in->log.nruns);
+	if (o->want && (size_t)o->want > in->log.nruns) {
+		fprintf(stderr, "isobench-report: --run %d: %s holds %zu run(s)\n", o->want,
+			in->path, in->log.nruns);
 		return EXIT_USAGE;
 	}
-	int idx = want ? want - 1 : log_last_complete(&in->log);
+	const struct log *l = &in->log;
+	int idx = o->want ? o->want - 1 : o->boot ? (int)l->nruns - 1 : log_last_complete(l);
 	if (idx < 0) {
-		const struct log *l = &in->log;
 		const struct run *last = l->nruns ? &l->runs[l->nruns - 1] : NULL;
 		fprintf(vout, "isobench-report: no complete run in %s (%zu run(s)%s%s)%s\n", in->path,
 			l->nruns, last ? "; last: " : "", last ? last->why : "",
 			l->panic ? "; the kernel panicked" : l->watchdog ? "; watchdog fired" : "");
 		return EXIT_INCOMPLETE;
 	}
-	const struct run *run = &in->log.runs[idx];
+	const struct run *run = &l->runs[idx];
 	if (!run->complete) {
 		fprintf(vout, "isobench-report: run %d of %zu is incomplete: %s\n", idx + 1,
-			in->log.nruns, run->why);
+			l->nruns, run->why);
 		return EXIT_INCOMPLETE;
 	}
 	in->run = idx;
 	return 0;
 }
 
+/* --boot: why the latest boot of in crashed (status 6), or NULL. A kernel panic counts when
+ * it comes after the latest run's BEGIN (or when no run began). */
+static const char *boot_crash(const struct input *in, char *buf, size_t cap)
+{
+	const struct log *l = &in->log;
+	const struct run *last = l->nruns ? &l->runs[l->nruns - 1] : NULL;
+
+	if (l->panic_line && (!last || l->panic_line >= last->first_line))
+		snprintf(buf, cap, "the kernel panicked (line %zu)", l->panic_line);
+	else if (last && last->watchdog)
+		snprintf(buf, cap, "the runner's watchdog fired (FAIL test=watchdog)");
+	else if (last && last->complete && !last->powered_off && !last->rebooted)
+		snprintf(buf, cap, "the run completed but the guest neither powered off nor "
+				   "rebooted (no \"reboot: Power down\" after END)");
+	else
+		return NULL;
+	return buf;
+}
+
 static void verdict(FILE *out, const struct input *in, int name)
 {
-	const struct run *run = &in->log.runs[in->run];
+	const struct log *l = &in->log;
+	const struct run *run = &l->runs[in->run], *last = &l->runs[l->nruns - 1];
 	fprintf(out, "isobench-report: %s%s", name ? in->path : "", name ? ": " : "");
 	fprintf(out,
 		"run %d of %zu complete: %llu results, %llu fails, %llu skips, "
-		"%llu errors%s\n", in->run + 1, in->log.nruns, (unsigned long long)run->results,
+		"%llu errors%s", in->run + 1, l->nruns, (unsigned long long)run->results,
 		(unsigned long long)run->fails, (unsigned long long)run->skips,
-		(unsigned long long)run->errors, run->powered_off ? ", guest powered off" : "");
+		(unsigned long long)run->errors,
+		run->powered_off ? ", guest powered off" : run->rebooted ? ", guest rebooted" : "");
+	/* A later boot that did not finish is news: the run shown is not the latest. */
+	if (last != run && !last->complete)
+		fprintf(out, "; but the latest boot (run %zu, from line %zu) is incomplete: %s",
+			l->nruns, last->first_line, last->why);
+	fputc('\n', out);
 }
 
-/* Split "a,b,c" into at most max labels; returns the count. */
-static size_t split_labels(char *s, char **out, size_t max)
+/* Phase 3: the chosen format to stdout (and the chart); returns 0, or -1 when an output
+ * could not be written. */
+static int render(const struct opts *o, const struct input *in, const struct cmp *c)
 {
-	size_t n = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(s, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save))
-		out[n++] = t;
-	return n;
+	const struct model *models[MAX_LOGS];
+	struct report_in ri[MAX_LOGS];
+	char *sources[MAX_LOGS];
+	int werr = 0;
+
+	for (size_t j = 0; j < o->n; j++) {
+		models[j] = &in[j].m;
+		ri[j] = (struct report_in){in[j].path, &in[j].log, in[j].run, &in[j].m};
+		sources[j] = (char *)in[j].path;
+	}
+	if (!strcmp(o->format, "text")) {
+		if (o->n == 1)
+			text_run(stdout, models[0], in[0].path);
+		else
+			text_compare(stdout, c, sources);
+		fputc('\n', stdout);
+	} else {
+		for (size_t i = 0; o->n > 1 && i < c->nwarn; i++)
+			fprintf(stderr, "isobench-report: warning: %s\n", c->warn[i]);
+		for (size_t i = 0; o->n > 1 && i < c->nnote; i++)
+			fprintf(stderr, "isobench-report: note: %s\n", c->note[i]);
+		if (!strcmp(o->format, "json"))
+			werr = json_report(stdout, ri, o->n, c);
+		else if (!strcmp(o->format, "csv"))
+			werr = csv_report(stdout, ri, o->n, c);
+		else
+			werr = json_bench(stdout, ri, o->n, c, !strcmp(o->format, "json-bench-smaller"));
+	}
+	if (o->svg) {
+		FILE *f = fopen(o->svg, "w");
+		int bad = !f || svg_chart(f, c);
+		if (f && fclose(f))
+			bad = 1;
+		if (bad) {
+			fprintf(stderr, "isobench-report: %s: cannot write the chart\n", o->svg);
+			werr = -1;
+		}
+	}
+	return werr ? -1 : 0;
+}
+
+/* Phase 4: the closing lines (verdicts, comparison count) to vout. */
+static void closing(FILE *vout, const struct opts *o, const struct input *in,
+		    const struct cmp *c)
+{
+	for (size_t j = 0; j < o->n; j++)
+		verdict(vout, &in[j], o->n > 1);
+	if (o->n < 2)
+		return;
+	size_t within = 0, unknown = 0;
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t j = 1; j < o->n; j++) {
+			within += c->rows[i].cell[j].mark == '~';
+			unknown += c->rows[i].cell[j].mark == '?';
+		}
+	fprintf(vout, "isobench-report: compared %zu runs: %zu beyond noise, %zu within noise, "
+		      "%zu without estimate, %zu comparability warning(s)\n", o->n, c->flagged,
+		within, unknown, c->nwarn);
+}
+
+/* stdout (and stderr) reached their files: a report that was not written is a usage error. */
+static int flushed(void)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "isobench-report: output failed: %s\n", strerror(errno));
+		return 0;
+	}
+	return 1;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"check", no_argument, NULL, 'c'},
-		{"run", required_argument, NULL, 'r'},
-		{"format", required_argument, NULL, 'f'},
-		{"label", required_argument, NULL, 'l'},
-		{"svg", required_argument, NULL, 's'},
-		{"follow", no_argument, NULL, 'F'},
-		{"pid", required_argument, NULL, 'p'},
-		{"group-by", required_argument, NULL, 'g'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int check = 0, want = 0, opt, follow = 0;
-	long pid = 0;
-	const char *format = "text", *svg = NULL, *group_by = NULL;
-	char *labels[MAX_LOGS + 1], *labelarg = NULL;
-	size_t nlabels = 0;
+	struct opts o;
+	int rc = parse_args(argc, argv, &o);
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		char *end;
-		switch (opt) {
-		case 'c':
-			check = 1;
-			break;
-		case 'r':
-			want = (int)strtol(optarg, &end, 10);
-			if (*end || want < 1) {
-				fprintf(stderr, "isobench-report: --run wants a number >= 1\n");
-				return EXIT_USAGE;
-			}
-			break;
-		case 'f':
-			format = optarg;
-			if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv") &&
-			    strcmp(format, "json-bench") && strcmp(format, "json-bench-smaller")) {
-				fprintf(stderr, "isobench-report: --format: text, json, csv, json-bench "
-						"or json-bench-smaller\n");
-				return EXIT_USAGE;
-			}
-			break;
-		case 'l':
-			labelarg = optarg;
-			nlabels = split_labels(labelarg, labels, MAX_LOGS + 1);
-			break;
-		case 's':
-			svg = optarg;
-			break;
-		case 'F':
-			follow = 1;
-			break;
-		case 'p':
-			pid = strtol(optarg, &end, 10);
-			if (*end || pid < 1) {
-				fprintf(stderr, "isobench-report: --pid wants a process id\n");
-				return EXIT_USAGE;
-			}
-			break;
-		case 'g':
-			group_by = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	size_t n = (size_t)(argc - optind);
-	if (follow) {
-		if (n != 1) {
-			fprintf(stderr, "isobench-report: --follow takes one LOG\n");
-			return EXIT_USAGE;
-		}
-		if (follow_log(argv[optind], (pid_t)pid, stdout)) {
-			perror(argv[optind]);
-			return EXIT_INCOMPLETE;
-		}
-		return 0;
-	}
-	if (n == 1 && !check && fleet_is_dir(argv[optind])) {	/* fleet.h */
-		if (svg || labelarg || want) {
-			fprintf(stderr, "isobench-report: --svg, --label and --run take LOG files, "
-					"not a DIR\n");
-			return EXIT_USAGE;
-		}
-		return fleet_report(argv[optind], group_by ? group_by : "hypervisor", format, stdout);
-	}
-	if (group_by) {
-		fprintf(stderr, "isobench-report: --group-by needs one DIR of logs\n");
-		return EXIT_USAGE;
-	}
-	if (n < 1 || n > MAX_LOGS) {
-		if (n > MAX_LOGS)
-			fprintf(stderr, "isobench-report: at most %d logs\n", MAX_LOGS);
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (labelarg && nlabels != n) {
-		fprintf(stderr, "isobench-report: --label gives %zu label(s) for %zu log(s)\n",
-			nlabels, n);
-		return EXIT_USAGE;
+	if (rc >= 0)
+		return rc;
+	if (o.follow)
+		return follow_log(o.logs[0], (pid_t)o.pid, o.pid ? 0 : o.idle < 0 ? 600 : o.idle,
+				  stdout);
+	if (o.fleet) {
+		rc = fleet_report(o.logs[0], o.group_by ? o.group_by : "hypervisor", o.format, stdout);
+		return flushed() ? rc : EXIT_USAGE;
 	}
 
-	int text = !strcmp(format, "text") || check;
+	int text = !strcmp(o.format, "text") || o.check;
 	FILE *vout = text ? stdout : stderr;	/* verdicts never mix into JSON/CSV */
 	struct input in[MAX_LOGS];
-	int rc = 0, usage_err = 0, incomplete = 0, fails = 0;
+	int usage_err = 0, incomplete = 0, fails = 0, crashed = 0, werr = 0;
+	struct cmp c;
+	int have_cmp = 0;
 
 	memset(in, 0, sizeof in);
-	for (size_t j = 0; j < n; j++) {
-		in[j].path = argv[optind + (int)j];
-		int r = load(&in[j], want, vout);
+	for (size_t j = 0; j < o.n; j++) {
+		char why[200];
+		in[j].path = o.logs[j];
+		int r = load(&in[j], &o, vout);
 		usage_err |= r == EXIT_USAGE;
 		incomplete |= r == EXIT_INCOMPLETE;
+		if (o.boot && in[j].read && boot_crash(&in[j], why, sizeof why)) {
+			fprintf(vout, "isobench-report: %s: the guest crashed: %s\n", in[j].path, why);
+			crashed = 1;
+		}
 		if (r)
 			continue;
 		const struct run *run = &in[j].log.runs[in[j].run];
 		fails |= run->fails || run->errors;
-		if (check) {
-			verdict(vout, &in[j], n > 1);
+		if (o.check) {
+			verdict(vout, &in[j], o.n > 1);
 			continue;
 		}
 		if (model_build(run, &in[j].m)) {
@@ -276,76 +452,26 @@ int main(int argc, char **argv)
 		}
 		in[j].built = 1;
 	}
-	if (usage_err || incomplete || check) {
-		rc = usage_err ? EXIT_USAGE : incomplete ? EXIT_INCOMPLETE : fails ? EXIT_FAILS : 0;
-		goto out;
-	}
-
-	const struct model *models[MAX_LOGS];
-	struct report_in ri[MAX_LOGS];
-	char *sources[MAX_LOGS];
-	struct cmp c;
-	for (size_t j = 0; j < n; j++) {
-		models[j] = &in[j].m;
-		ri[j] = (struct report_in){in[j].path, &in[j].log, in[j].run, &in[j].m};
-		sources[j] = (char *)in[j].path;
-	}
-	if (cmp_build(models, n, labelarg ? labels : NULL, &c)) {
-		fprintf(stderr, "isobench-report: out of memory\n");
-		rc = EXIT_INCOMPLETE;
-		goto out;
-	}
-	for (size_t i = 0; n > 1 && i < c.nwarn; i++)
-		if (!text)
-			fprintf(stderr, "isobench-report: warning: %s\n", c.warn[i]);
-	for (size_t i = 0; n > 1 && i < c.nnote; i++)
-		if (!text)
-			fprintf(stderr, "isobench-report: note: %s\n", c.note[i]);
-	int werr = 0;
-	if (!strcmp(format, "text")) {
-		if (n == 1)
-			text_run(stdout, models[0], in[0].path);
-		else
-			text_compare(stdout, &c, sources);
-		fputc('\n', stdout);
-	} else if (!strcmp(format, "json")) {
-		werr = json_report(stdout, ri, n, &c);
-	} else if (!strcmp(format, "csv")) {
-		werr = csv_report(stdout, ri, n, &c);
-	} else {
-		werr = json_bench(stdout, ri, n, &c, !strcmp(format, "json-bench-smaller"));
-	}
-	if (svg) {
-		FILE *f = fopen(svg, "w");
-		if (!f || svg_chart(f, &c) || fclose(f)) {
-			fprintf(stderr, "isobench-report: %s: cannot write the chart\n", svg);
-			werr = 1;
+	if (!usage_err && !incomplete && !o.check) {
+		const struct model *models[MAX_LOGS];
+		for (size_t j = 0; j < o.n; j++)
+			models[j] = &in[j].m;
+		if (cmp_build(models, o.n, o.labelarg ? o.labels : NULL, &c)) {
+			fprintf(stderr, "isobench-report: out of memory\n");
+			incomplete = 1;
+		} else {
+			have_cmp = 1;
+			werr = render(&o, in, &c);
+			closing(vout, &o, in, &c);
 		}
 	}
-	for (size_t j = 0; j < n; j++) {
-		verdict(vout, &in[j], n > 1);
-	}
-	if (n > 1) {
-		size_t within = 0, unknown = 0;
-		for (size_t i = 0; i < c.nrows; i++)
-			for (size_t j = 1; j < n; j++) {
-				within += c.rows[i].cell[j].mark == '~';
-				unknown += c.rows[i].cell[j].mark == '?';
-			}
-		fprintf(vout, "isobench-report: compared %zu runs: %zu beyond noise, %zu within noise, "
-			      "%zu without estimate, %zu comparability warning(s)\n", n, c.flagged,
-			within, unknown, c.nwarn);
-	}
-	rc = fails ? EXIT_FAILS : n > 1 && c.flagged ? EXIT_DIFFERS : 0;
-	if (fflush(stdout) || ferror(stdout))
+	if (!flushed())
 		werr = 1;
-	if (werr) {
-		fprintf(stderr, "isobench-report: output failed\n");
-		rc = rc ? rc : EXIT_USAGE;
-	}
-	cmp_free(&c);
-out:
-	for (size_t j = 0; j < n; j++) {
+	rc = usage_err || werr ? EXIT_USAGE : crashed ? EXIT_CRASHED : incomplete ? EXIT_INCOMPLETE
+	     : fails ? EXIT_FAILS : have_cmp && o.n > 1 && c.flagged ? EXIT_DIFFERS : 0;
+	if (have_cmp)
+		cmp_free(&c);
+	for (size_t j = 0; j < o.n; j++) {
 		if (in[j].built)
 			model_free(&in[j].m);
 		if (in[j].read)

@@ -1,6 +1,7 @@
 /* model.c — see model.h. */
 #define _GNU_SOURCE
 #include "model.h"
+#include "../payload/keys.h"
 #include "../payload/stats.h"
 
 #include <math.h>
@@ -58,6 +59,7 @@ static struct mtest *find_or_add(struct model *m, size_t *cap, const char *test,
 	t->status = "ok";
 	t->samples = -1;
 	t->converged = -1;
+	t->higher = -1;
 	return t;
 }
 
@@ -72,31 +74,6 @@ static void set(char **dst, const char *v)
 	}
 }
 
-/* Per-copy sum of loops/ns (rates) or ns/loops/copies (times) from the comma lists. */
-static double sample_raw(const char *loops, const char *ns, int time_unit)
-{
-	double v = 0;
-	int n = 0;
-
-	if (!loops || !ns)
-		return 0;
-	while (*loops && *ns) {
-		char *e1, *e2;
-		double l = strtod(loops, &e1), t = strtod(ns, &e2);
-		if (e1 == loops || e2 == ns || !(l > 0) || !(t > 0))
-			return 0;
-		v += time_unit ? t / l : l / t;
-		n++;
-		loops = *e1 == ',' ? e1 + 1 : e1;
-		ns = *e2 == ',' ? e2 + 1 : e2;
-		if ((*e1 && *e1 != ',') || (*e2 && *e2 != ','))
-			return 0;
-	}
-	if (*loops || *ns || !n)
-		return 0;
-	return time_unit ? v / n : v;
-}
-
 static void derive_ci(struct mtest *t)
 {
 	size_t n = 0;
@@ -105,12 +82,12 @@ static void derive_ci(struct mtest *t)
 
 	if (v) {
 		for (size_t i = 0; i < t->nsmp; i++)
-			if (!t->smp[i].warmup && t->smp[i].raw > 0)
-				v[n++] = t->smp[i].raw;
-		if (n && isfinite(t->median) && t->median > 0 &&
-		    summarize(v, n, !unit_smaller_is_better(t->unit), &s) == 0 && s.median > 0) {
-			t->ci_lo = t->median * s.ci_lo / s.median;
-			t->ci_hi = t->median * s.ci_hi / s.median;
+			if (!t->smp[i].warmup && t->smp[i].value > 0)
+				v[n++] = t->smp[i].value;
+		/* The CI of the median does not depend on the direction; summarize() wants one. */
+		if (n && summarize(v, n, t->higher != 0, &s) == 0) {
+			t->ci_lo = s.ci_lo;
+			t->ci_hi = s.ci_hi;
 			t->ci_from = "samples";
 			free(v);
 			return;
@@ -130,7 +107,7 @@ static void derive_ci(struct mtest *t)
 
 static int copies_of(const struct record *r)
 {
-	const char *c = rec_get(r, "copies");
+	const char *c = rec_get(r, RK_COPIES);
 	long v = c ? strtol(c, NULL, 10) : 1;	/* clamps on overflow; never atoi's UB */
 	return v < 0 || v > 1000000 ? 0 : (int)v;
 }
@@ -142,13 +119,13 @@ static int add_event(struct model *m, size_t *cap, const struct record *r, size_
 	struct mevent *e = &m->ev[m->nev++];
 	memset(e, 0, sizeof *e);
 	snprintf(e->kind, sizeof e->kind, "%s", r->kind);
-	e->test = dup(rec_get(r, "test")    ? rec_get(r, "test")
-		      : rec_get(r, "param") ? rec_get(r, "param")
-					    : rec_get(r, "what"));
-	e->reason = dup(rec_get(r, "reason"));
-	e->what = dup(rec_get(r, "what"));
-	e->value = dup(rec_get(r, "value"));
-	e->copies = rec_get(r, "copies") ? copies_of(r) : 0;
+	e->test = dup(rec_get(r, RK_TESTNAME)    ? rec_get(r, RK_TESTNAME)
+		      : rec_get(r, RK_PARAM) ? rec_get(r, RK_PARAM)
+					     : rec_get(r, RK_WHAT));
+	e->reason = dup(rec_get(r, RK_REASON));
+	e->what = dup(rec_get(r, RK_WHAT));
+	e->value = dup(rec_get(r, RK_VALUE));
+	e->copies = rec_get(r, RK_COPIES) ? copies_of(r) : 0;
 	e->line = line;
 	return e->test && e->reason && e->what && e->value ? 0 : -1;
 }
@@ -190,12 +167,12 @@ int model_build(const struct run *run, struct model *m)
 			if (!mr->f[k].key || !mr->f[k].val)
 				goto out;
 		}
-		const char *test = rec_get(r, "test");
-		if (!strcmp(r->kind, "BEGIN")) {
-			set(&m->run_id, rec_get(r, "run"));
-			set(&m->version, rec_get(r, "version"));
-			set(&m->mode, rec_get(r, "mode"));
-		} else if (!strcmp(r->kind, "INFO")) {
+		const char *test = rec_get(r, RK_TESTNAME);
+		if (!strcmp(r->kind, RK_BEGIN)) {
+			set(&m->run_id, rec_get(r, RK_RUN));
+			set(&m->version, rec_get(r, RK_VERSION));
+			set(&m->mode, rec_get(r, RK_MODE));
+		} else if (!strcmp(r->kind, RK_INFO)) {
 			for (int k = 0; k < r->nfields; k++) {
 				if (grow((void **)&m->info, m->ninfo, &icap, sizeof *m->info))
 					goto out;
@@ -213,55 +190,59 @@ int model_build(const struct run *run, struct model *m)
 				}
 				m->ninfo++;
 			}
-		} else if (test && (!strcmp(r->kind, "TEST") || !strcmp(r->kind, "SAMPLE") ||
-				    !strcmp(r->kind, "RESULT") ||
-				    (copies_of(r) && rec_get(r, "copies") &&
-				     (!strcmp(r->kind, "FAIL") || !strcmp(r->kind, "SKIP"))))) {
+		} else if (test && (!strcmp(r->kind, RK_TEST) || !strcmp(r->kind, RK_SAMPLE) ||
+				    !strcmp(r->kind, RK_RESULT) ||
+				    (copies_of(r) && rec_get(r, RK_COPIES) &&
+				     (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_SKIP))))) {
 			struct mtest *t = find_or_add(m, &tcap, test, copies_of(r));
 			if (!t)
 				goto out;
 			if (!t->line)
 				t->line = lr->line;
-			set(&t->unit, rec_get(r, "unit"));
-			set(&t->group, rec_get(r, "group"));
-			set(&t->title, rec_get(r, "title"));
-			if (rec_get(r, "baseline") && isfinite(num(rec_get(r, "baseline")))) {
+			set(&t->unit, rec_get(r, RK_UNIT));
+			set(&t->group, rec_get(r, RK_GROUP));
+			set(&t->title, rec_get(r, RK_TITLE));
+			const char *better = rec_get(r, RK_BETTER);
+			if (better && !strcmp(better, REC_BETTER_HIGHER))
+				t->higher = 1;
+			else if (better && !strcmp(better, REC_BETTER_LOWER))
+				t->higher = 0;
+			if (rec_get(r, RK_BASELINE) && isfinite(num(rec_get(r, RK_BASELINE)))) {
 				t->has_baseline = 1;
-				t->baseline = num(rec_get(r, "baseline"));
+				t->baseline = num(rec_get(r, RK_BASELINE));
 			}
-			if (!strcmp(r->kind, "SAMPLE")) {
+			if (!strcmp(r->kind, RK_SAMPLE)) {
 				struct msample *ns = realloc(t->smp, (t->nsmp + 1) * sizeof *ns), *s;
 				if (!ns)
 					goto out;
 				t->smp = ns;
 				s = &t->smp[t->nsmp++];
-				s->warmup = rec_get(r, "warmup") && strcmp(rec_get(r, "warmup"), "0");
-				s->i = s->warmup || !rec_get(r, "i") ? -1 : strtol(rec_get(r, "i"), NULL, 10);
-				s->raw = sample_raw(rec_get(r, "loops"), rec_get(r, "ns"),
-						    unit_smaller_is_better(t->unit));
+				s->warmup = rec_get(r, RK_WARMUP) && strcmp(rec_get(r, RK_WARMUP), "0");
+				s->i = s->warmup || !rec_get(r, RK_I) ? -1 : strtol(rec_get(r, RK_I), NULL, 10);
+				s->value = num(rec_get(r, RK_VALUE));
 				s->line = lr->line;
-			} else if (!strcmp(r->kind, "RESULT")) {
+			} else if (!strcmp(r->kind, RK_RESULT)) {
 				t->has_result = 1;
 				t->line = lr->line;
-				t->value = num(rec_get(r, "value"));
-				t->median = num(rec_get(r, "median"));
-				t->min = num(rec_get(r, "min"));
-				t->max = num(rec_get(r, "max"));
-				t->ci95_pct = num(rec_get(r, "ci95_pct"));
-				t->index = num(rec_get(r, "index"));
-				t->samples = rec_get(r, "samples") ? strtol(rec_get(r, "samples"), NULL, 10) : -1;
+				t->value = num(rec_get(r, RK_VALUE));
+				t->median = num(rec_get(r, RK_MEDIAN));
+				t->min = num(rec_get(r, RK_MIN));
+				t->max = num(rec_get(r, RK_MAX));
+				t->ci95_pct = num(rec_get(r, RK_CI95));
+				t->index = num(rec_get(r, RK_INDEX));
+				t->samples = rec_get(r, RK_SAMPLES) ? strtol(rec_get(r, RK_SAMPLES), NULL, 10) : -1;
 				if (!isfinite(t->median))
 					t->median = t->value;
-				const char *cv = rec_get(r, "converged");
+				const char *cv = rec_get(r, RK_CONVERGED);
 				t->converged = !cv ? -1 : !strcmp(cv, "1") ? 1 : !strcmp(cv, "0") ? 0 : -1;
-			} else if (!strcmp(r->kind, "FAIL") || !strcmp(r->kind, "SKIP")) {
-				t->status = !strcmp(r->kind, "FAIL") ? "FAIL" : "SKIP";
-				set(&t->reason, rec_get(r, "reason"));
+			} else if (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_SKIP)) {
+				t->status = !strcmp(r->kind, RK_FAIL) ? "FAIL" : "SKIP";
+				set(&t->reason, rec_get(r, RK_REASON));
 				t->line = lr->line;
 			}
 		}
-		if (!strcmp(r->kind, "FAIL") || !strcmp(r->kind, "SKIP") || !strcmp(r->kind, "ERROR") ||
-		    !strcmp(r->kind, "WARN"))
+		if (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_SKIP) || !strcmp(r->kind, RK_ERROR) ||
+		    !strcmp(r->kind, RK_WARN))
 			if (add_event(m, &ecap, r, lr->line))
 				goto out;
 	}
@@ -276,25 +257,25 @@ int model_build(const struct run *run, struct model *m)
 		struct mtest *t = &m->tests[i];
 		int p;
 		derive_ci(t);
+		if (!isfinite(t->index) && t->has_result && t->has_baseline &&
+		    ub_valid(t->value, t->baseline))
+			t->index = ub_index(t->value, t->baseline);
 		for (p = 0; p < m->npass && m->pass[p].copies != t->copies; p++)
 			;
 		if (p == m->npass) {
 			if (m->npass == MODEL_MAX_PASSES)
 				continue;
 			m->pass[m->npass].copies = t->copies;
-			m->pass[m->npass].nindex = 0;
-			m->pass[m->npass].score = 0;	/* log sum until the end */
+			ub_score_init(&m->pass[m->npass].ub);
 			m->npass++;
 		}
-		if (t->has_result && t->has_baseline && t->value > 0 && t->baseline > 0 &&
-		    isfinite(t->value)) {
-			m->pass[p].score += log(t->value / t->baseline);
-			m->pass[p].nindex++;
-		}
+		if (t->has_result && t->has_baseline)
+			ub_score_add(&m->pass[p].ub, t->value, t->baseline);
 	}
-	for (int p = 0; p < m->npass; p++)
-		m->pass[p].score = m->pass[p].nindex ? 10 * exp(m->pass[p].score / m->pass[p].nindex)
-						     : NAN;
+	for (int p = 0; p < m->npass; p++) {
+		m->pass[p].nindex = m->pass[p].ub.n;
+		m->pass[p].score = m->pass[p].nindex ? ub_score_value(&m->pass[p].ub) : NAN;
+	}
 	rc = 0;
 out:
 	free(r);
@@ -349,10 +330,9 @@ const char *model_info(const struct model *m, const char *key)
 	return "-";
 }
 
-int unit_smaller_is_better(const char *unit)
+const char *model_better(const struct mtest *t)
 {
-	return unit && (!strcmp(unit, "ns") || !strcmp(unit, "us") || !strcmp(unit, "ms") ||
-			!strcmp(unit, "s"));
+	return t->higher == 1 ? REC_BETTER_HIGHER : t->higher == 0 ? REC_BETTER_LOWER : "unknown";
 }
 
 void model_label(const struct model *m, char *buf, size_t cap)

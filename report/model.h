@@ -10,9 +10,9 @@
 #define ISOBENCH_MODEL_H
 
 #include "logread.h"
+#include "../payload/unixbench.h"
 
 #define MODEL_MAX_PASSES 64
-#define MODEL_INDEX_TESTS 12	/* UnixBench's index has twelve tests */
 
 struct kv {
 	char *key, *val;
@@ -30,27 +30,31 @@ struct mrec {
 struct msample {
 	int warmup;		/* warmup=1: measured but not part of the result */
 	long i;			/* 0-based sample index; -1 for a warmup */
-	double raw;		/* sum over copies of loops/ns (rates) or ns/loops/copies (times);
-				 * proportional to the test's unit, 0 if unreadable */
+	double value;		/* SAMPLE value=: what the sample contributes to RESULT, in the
+				 * test's unit; NAN when the record does not say (older logs) */
 	size_t line;
 };
 
 struct mtest {
 	char *test, *title, *unit, *group;	/* never NULL ("-" when unknown) */
+	int higher;		/* TEST/RESULT better=: 1 higher is better, 0 lower, -1 the log
+				 * does not say (written before better= existed): no ratio */
 	int copies;
 	int has_baseline;
 	double baseline;	/* UnixBench baseline, in unit */
 	int has_result;		/* a RESULT record was seen */
 	double value;		/* UnixBench aggregate, in unit */
-	double median, min, max, ci95_pct, index;	/* NAN when absent */
+	double median, min, max, ci95_pct;	/* NAN when absent */
+	double index;		/* RESULT index= (UnixBench), else unixbench.c's from value and
+				 * baseline; NAN without a baseline or a valid result */
 	long samples;		/* RESULT samples= */
 	int converged;		/* RESULT converged=: 1 the 95% CI target was met, 0 not, -1 unknown
 				 * (older logs do not say) */
 	struct msample *smp;
 	size_t nsmp;
-	/* 95% CI of the median, in unit: recomputed from the non-warmup SAMPLE records with the
-	 * payload's own statistics (stats.c) and scaled to RESULT median, else
-	 * median*(1 -/+ ci95_pct/100), else [min, max]; NAN when nothing says. */
+	/* 95% CI of the median, in unit: from the non-warmup SAMPLE records' value= with the
+	 * payload's own statistics (stats.c), else median*(1 -/+ ci95_pct/100), else [min, max];
+	 * NAN when nothing says. */
 	double ci_lo, ci_hi;
 	const char *ci_from;	/* "samples", "ci95_pct", "min-max" or "none" */
 	const char *status;	/* "ok", "FAIL" or "SKIP" */
@@ -67,8 +71,9 @@ struct mevent {
 
 struct mpass {
 	int copies;
-	int nindex;		/* index tests with a positive value and baseline */
-	double score;		/* 10 * geometric mean of value/baseline; NAN when nindex == 0 */
+	struct ub_score ub;	/* UnixBench's score of the pass (payload/unixbench.h) */
+	int nindex;		/* index tests with a valid result (ub.n) */
+	double score;		/* ub_score_value(); NAN when nindex == 0 */
 };
 
 struct model {
@@ -93,8 +98,8 @@ int model_build(const struct run *run, struct model *m);
 void model_free(struct model *m);
 /* INFO value for key ("section.key"), or "-" when the run did not say. */
 const char *model_info(const struct model *m, const char *key);
-/* 1 when the unit is a time (smaller is better: "ns", "us", "ms", "s"), else 0. */
-int unit_smaller_is_better(const char *unit);
+/* "higher", "lower" or "unknown" for t (its better=). */
+const char *model_better(const struct mtest *t);
 /* A short label for the machine: "bare-metal", "KVM", "VMware", "Hyper-V", "Xen", "QEMU/TCG"
  * (from hv.cpuid, else kernel.hypervisor) and ", N CPUs". Writes into buf (cap bytes). */
 void model_label(const struct model *m, char *buf, size_t cap);

@@ -112,7 +112,7 @@ int svg_chart(FILE *out, const struct cmp *c)
 		     "isobench: performance relative to ");
 	esc(out, c->label[0]);
 	fprintf(out, "</text>\n<text x=\"20\" y=\"52\" fill=\"#555555\">log scale; right of 1 = "
-		     "faster, left = slower; solid bar and * = beyond noise, faded = within noise "
+		     "better, left = worse; solid bar and * = beyond noise, faded = within noise "
 		     "(95%% CIs of the medians overlap)</text>\n");
 	for (size_t j = 0; j < nr; j++) {
 		double y = 76 + 18.0 * (double)j;
@@ -154,7 +154,8 @@ int svg_chart(FILE *out, const struct cmp *c)
 			     "</text>\n", x, gy1 + 18, lab);
 	}
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555555\">ratio to "
-		     "run 1 (performance; times are inverted so that &gt; 1 is always faster)"
+		     "run 1 (by each test's direction: lower-is-better rows are inverted, so &gt; 1 is "
+		     "always better)"
 		     "</text>\n", LEFT + PLOT / 2, gy1 + 40);
 	for (size_t i = 0; i < nrows; i++) {
 		const struct bar_row *b = &rows[i];
@@ -162,7 +163,9 @@ int svg_chart(FILE *out, const struct cmp *c)
 		fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\"%s>", LEFT - 10,
 			y + rowh / 2, b->score ? " font-weight=\"bold\"" : "");
 		esc(out, b->title);
-		fprintf(out, " (%d cop%s)</text>\n", b->copies, b->copies == 1 ? "y" : "ies");
+		fprintf(out, " (%d cop%s%s%s)</text>\n", b->copies, b->copies == 1 ? "y" : "ies",
+			b->r && b->r->higher != 1 ? "; " : "",
+			b->r && b->r->higher != 1 ? cmp_direction(b->r->higher) : "");
 		if (nr < 2)
 			continue;
 		int any = 0;

@@ -142,27 +142,18 @@ void text_run(FILE *out, const struct model *m, const char *source)
 			continue;	/* only FAIL/SKIP: listed below, no empty table */
 		shown++;
 		fprintf(out, "\n--- %d parallel cop%s of tests ---\n", copies, copies == 1 ? "y" : "ies");
-		fprintf(out, "System Benchmarks Index Values               BASELINE       RESULT    INDEX\n");
+		/* UnixBench's table and score: payload/unixbench.c, shared with the runner. */
+		char line[512];
+		fprintf(out, "%s\n", UB_TABLE_HEAD);
 		for (size_t i = 0; i < m->ntests; i++) {
 			const struct mtest *t = &m->tests[i];
 			if (t->copies != copies || !t->has_baseline)
 				continue;
-			if (t->has_result && t->baseline > 0)
-				fprintf(out, "%-40.40s%13.1f%13.1f%9.1f\n", S(t->title), t->baseline,
-					t->value, t->value / t->baseline * 10);
-			else
-				fprintf(out, "%-40.40s%13.1f%13s%9s  %s\n", S(t->title), t->baseline,
-					"---", "---", t->has_result ? "" : S(t->status));
+			fprintf(out, "%s\n", ub_row(line, sizeof line, S(t->title), t->baseline,
+						     t->has_result ? t->value : 0,
+						     t->has_result ? "" : S(t->status)));
 		}
-		fprintf(out, "%75s\n", "========");
-		if (m->pass[p].nindex)
-			fprintf(out, "%-66s%9.1f\n",
-				m->pass[p].nindex < MODEL_INDEX_TESTS
-					? "System Benchmarks Index Score (Partial Only)"
-					: "System Benchmarks Index Score",
-				m->pass[p].score);
-		else
-			fprintf(out, "%-66s%9s\n", "System Benchmarks Index Score", "---");
+		fprintf(out, "%s\n", ub_footer(line, sizeof line, &m->pass[p].ub));
 		for (size_t i = 0; i < m->ntests; i++) {
 			const struct mtest *t = &m->tests[i];
 			if (t->copies != copies || t->has_baseline)
@@ -171,8 +162,9 @@ void text_run(FILE *out, const struct model *m, const char *source)
 				fprintf(out, "\nOther tests and probes                             "
 					     "RESULT UNIT      ci95\n");
 			if (t->has_result)
-				fprintf(out, "%-40.40s%17.1f %-6.6s +/-%.2f%%\n", S(t->title), t->value,
-					S(t->unit), isfinite(t->ci95_pct) ? t->ci95_pct : NAN);
+				fprintf(out, "%-40.40s%17.1f %-6.6s +/-%.2f%%%s\n", S(t->title),
+					t->value, S(t->unit), isfinite(t->ci95_pct) ? t->ci95_pct : NAN,
+					t->higher == 0 ? "  (lower is better)" : "");
 			else
 				fprintf(out, "%-40.40s%17s %-6.6s %s\n", S(t->title), "---", S(t->unit),
 					S(t->status));
@@ -230,8 +222,12 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t j = 0; j < c->nruns; j++)
 			unconverged |= c->rows[i].cell[j].t && c->rows[i].cell[j].t->converged == 0;
-	fprintf(out, "\nratio = performance relative to run 1 (%s), > 1 is faster; "
-		     "~ within noise, * beyond noise, ? no noise estimate\n", S(c->label[0]));
+	fprintf(out, "\nratio = performance relative to run 1 (%s) by each test's direction, "
+		     "> 1 is better; ~ within noise, * beyond noise, ? no noise estimate\n",
+		S(c->label[0]));
+	if (c->no_direction)
+		fprintf(out, "%zu row(s) without a ratio: their logs do not say which way is better "
+			     "(written before TEST/RESULT better= existed)\n", c->no_direction);
 	if (unconverged)
 		fprintf(out, "! after a value: that run's sampling did not converge (95%% CI wider "
 			     "than its run.ci_target_pct); treat the row with care\n");
@@ -265,14 +261,16 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 			else
 				fprintf(out, " %7s", "---");
 		}
+		if (r->higher != 1)
+			fprintf(out, "  %s", cmp_direction(r->higher));
 		fputc('\n', out);
 	}
 	/* Index scores per pass, for every pass the first run has. */
 	for (int p = 0; p < c->m[0]->npass; p++) {
 		int copies = c->m[0]->pass[p].copies;
 		char name[64];
-		snprintf(name, sizeof name, "Index Score%s", c->m[0]->pass[p].nindex <
-			 MODEL_INDEX_TESTS ? " (Partial Only)" : "");
+		snprintf(name, sizeof name, "Index Score%s",
+			 ub_score_partial(&c->m[0]->pass[p].ub) ? " (Partial Only)" : "");
 		fprintf(out, "%-36.36s %6d %-6s", name, copies, "");
 		for (size_t j = 0; j < c->nruns; j++) {
 			double s, r = cmp_score_ratio(c, j, copies, &s);

@@ -35,7 +35,7 @@ has "$log1" "INFO .*kernel.release=6\.1\.[0-9]+-isobench" "our kernel ran"
 has "$log1" "INFO .*vuln\.[a-z_0-9]+=" "CPU vulnerability state recorded"
 for t in $index_tests; do
 	for c in 1 2; do
-		has "$log1" "RESULT test=$t copies=$c unit=[A-Za-z]+ value=[0-9]+\.[0-9]+ samples=3 " \
+		has "$log1" "RESULT test=$t copies=$c unit=[A-Za-z]+ better=higher value=[0-9]+\.[0-9]+ samples=3 " \
 			"$t, $c cop.: RESULT"
 	done
 done
@@ -84,6 +84,27 @@ st=0
 status_is 0 "$st" "clocksource=acpi_pm boot"
 has "$log4" "INFO .*clocksource.current=acpi_pm " "the switch is in the header"
 has "$log4" "SAMPLE test=clock-monotonic copies=1 i=0 .*vdso=0" "clock-monotonic sees no vDSO path"
-has "$log4" "RESULT test=clock-monotonic copies=1 unit=ns value=[0-9]" "and reports its cost"
+has "$log4" "RESULT test=clock-monotonic copies=1 unit=ns better=lower value=[0-9]" "and reports its cost"
+
+# 5. In the image, a test killed by its timeout leaves no files on tmpfs: the next file test
+#    (2 copies, which alone pass at 96M) fails for its own reason, not "No space left".
+log5=$top/results/e2e-direct-fsdisk-timeout.log
+st=0
+"$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --cpus 1 --mem 96M --log "$log5" \
+	--tests fsdisk --copies 1,2 \
+	--params "isobench.timeout=3 isobench.sample_ms=500 isobench.samples=20" \
+	>"$log5.stdout" 2>"$log5.stderr" || st=$?
+status_is 1 "$st" "fsdisk past its timeout, twice: a complete run with FAILs"
+has "$log5" "FAIL test=fsdisk copies=1 reason=timeout%20after%203%20s" "pass 1: the timeout"
+hasnt "$log5" "No%20space%20left" "pass 2 does not fail on the files pass 1 left"
+
+# 6. Out of memory: the FAIL names the OOM killer, not what the test saw (40M, shell8 x 8).
+log6=$top/results/e2e-direct-oom.log
+st=0
+"$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --cpus 1 --mem 40M --log "$log6" \
+	--tests shell8 --copies 8 >"$log6.stdout" 2>"$log6.stderr" || st=$?
+status_is 1 "$st" "shell8 x 8 in 40M: a complete run with a FAIL"
+has "$log6" "FAIL test=shell8 copies=8 .*reason=out%20of%20memory:%20the%20kernel's%20OOM%20killer.* oom_kills=[1-9]" \
+	"the FAIL says out of memory, with the OOM kill count"
 
 finish

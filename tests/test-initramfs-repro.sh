@@ -12,9 +12,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "ok: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# shellcheck source=lib.sh
+. "$here/tests/lib.sh"
 
 init=${1:-}
 if [ -z "$init" ]; then
@@ -80,5 +79,4 @@ TBENCH_LOAD=$tmp/absent "$here/initramfs/build.sh" "$tmp/u.cpio.gz" "$init" 2>/d
 if [ "$st" -eq 1 ]; then ok "a missing TBENCH_LOAD file stops the build"; else bad "missing TBENCH_LOAD: status $st"; fi
 if grep -Evq ' root +root ' <<<"$list"; then bad "an entry is not owned by 0:0"; else ok "every entry is owned by 0:0"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

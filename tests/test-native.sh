@@ -32,7 +32,7 @@ st=0
 status_is 0 "$st" "quick run of the five process tests"
 for t in execl pipe context1 spawn syscall; do
 	for c in 1 2; do
-		has "$tmp/run.log" "RESULT test=$t copies=$c unit=lps value=[0-9]+\.[0-9]+ " \
+		has "$tmp/run.log" "RESULT test=$t copies=$c unit=lps better=higher value=[0-9]+\.[0-9]+ " \
 			"$t with $c cop(ies) has a RESULT"
 	done
 done
@@ -47,6 +47,16 @@ else
 	bad "index arithmetic in RESULT records"
 fi
 has "$tmp/run.log" "^System Benchmarks Index Values +BASELINE +RESULT +INDEX$" "classic table header"
+has "$tmp/run.log" "TEST test=pipe .*unit=lps better=higher " "TEST says which way is better"
+has "$tmp/run.log" "RESULT test=pipe copies=1 unit=lps better=higher " "RESULT says which way is better"
+count_is "$tmp/run.log" "SAMPLE .* value=[0-9]+\.[0-9]{3} " 40 "every SAMPLE (warm-ups too) carries the value it contributes"
+# The printed score is 10 x the geometric mean of value/baseline over the pass's RESULTs (one
+# copy), computed here from the records, to the printed precision.
+want=$(awk '/ RESULT .*copies=1 .* index=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	s += log(f["value"] / f["baseline"]); n++ } END { printf "%.1f", 10 * exp(s / n) }' "$tmp/run.log")
+got=$(grep -m1 '^System Benchmarks Index Score' "$tmp/run.log" | awk '{ print $NF }')
+if [ "$got" = "$want" ]; then ok "1-copy score $got = 10 x geomean(value/baseline) of its RESULTs"
+else bad "1-copy score: printed $got, the RESULTs give $want"; fi
 has "$tmp/run.log" "^System Benchmarks Index Score \(Partial Only\) +[0-9]+\.[0-9]$" \
 	"5 of 12 index tests make a Partial Index"
 has "$tmp/run.log" "INFO .*clocksource.current=" "header records the clocksource"
@@ -59,7 +69,8 @@ status_is 0 "$st" "isobench-report judges the run complete"
 # Bad input on a host is a usage error, found before anything runs (in the image, where
 # nobody can retype it, it is an ERROR record instead: tests/test-e2e.sh).
 for bad_args in "--tests pipe,nosuchtest" "--halt sideways" "--param bogus=1" \
-	"--suite quik" "--copies 0"; do
+	"--suite quik" "--tests ," "--tests ,," "--tmpdir /nonexistent" "--tmpdir /etc/passwd" \
+	"--copies 0"; do
 	st=0
 	# shellcheck disable=SC2086  # the words are meant to split
 	"$bin" $bad_args >"$tmp/bad.out" 2>"$tmp/bad.err" || st=$?
@@ -94,6 +105,77 @@ st=0
 status_is 1 "$st" "isobench-report: complete, with FAIL records"
 if pgrep -f "$bin" >/dev/null; then bad "no process of the run is left"; else
 	ok "no process of the run is left"; fi
+# A crash, a stall (timeout), a skip and an error each leave no work directory behind.
+left=$(find "$tmp" -maxdepth 1 -name 'isobench.*' | wc -l)
+if [ "$left" -eq 0 ]; then ok "no isobench.<pid> work directory left after crash/stall/skip/error"
+else bad "$left isobench.<pid> work directories left in $tmp"; fi
+
+# Interrupted: SIGTERM and SIGINT stop the run, remove the test's files, and the process dies
+# of the signal (143, 130). env --default-signal: a script's background job ignores SIGINT.
+for sig in TERM INT; do
+	mkdir -p "$tmp/sig$sig"
+	TMPDIR=$tmp/sig$sig env --default-signal=INT "$bin" --suite quick --tests selftest-stall \
+		--copies 1 --timeout 60 >"$tmp/sig.log" 2>/dev/null &
+	spid=$!
+	for _ in $(seq 50); do
+		[ -n "$(find "$tmp/sig$sig" -maxdepth 1 -name 'isobench.*')" ] && break
+		sleep 0.1
+	done
+	sleep 0.3
+	kill -"$sig" "$spid"
+	st=0
+	wait "$spid" || st=$?
+	want=$((128 + $(kill -l "$sig")))
+	status_is "$want" "$st" "SIG$sig: the CLI dies of the signal"
+	left=$(find "$tmp/sig$sig" -mindepth 1 | wc -l)
+	if [ "$left" -eq 0 ]; then ok "SIG$sig: the test's work directory is gone"
+	else bad "SIG$sig: $left entries left in $tmp/sig$sig"; fi
+	has "$tmp/sig.log" "^isobench: .* during selftest-stall \(1 copy\): test stopped, its files removed" \
+		"SIG$sig: the log says what was stopped"
+done
+
+# Output that cannot be written is status 2, not 0: stdout closed, /dev/full, a full tmpfs.
+st=0
+"$bin" --suite quick --sample_ms 20 --tests syscall --copies 1 >&- 2>"$tmp/closed.err" || st=$?
+status_is 2 "$st" "stdout closed"
+has "$tmp/closed.err" "standard output is closed" "stdout closed: said why"
+st=0
+"$bin" --suite quick --sample_ms 20 --tests syscall --copies 1 >/dev/full 2>"$tmp/full.err" || st=$?
+status_is 2 "$st" "stdout is /dev/full"
+mkdir -p "$tmp/small"
+if mount -t tmpfs -o size=64k isobench-test "$tmp/small" 2>/dev/null; then
+	head -c 60k /dev/zero >"$tmp/small/filler" 2>/dev/null || true	# 4 KiB left
+	st=0
+	"$bin" --suite quick --sample_ms 20 --tests syscall --copies 1 >"$tmp/small/out.log" \
+		2>"$tmp/small.err" || st=$?
+	status_is 2 "$st" "stdout on a full 64 KiB tmpfs ($(stat -c %s "$tmp/small/out.log") bytes written)"
+	has "$tmp/small.err" "standard output could not be written" "full disk: said why"
+	umount "$tmp/small"
+else
+	skip "stdout on a full 64 KiB tmpfs: cannot mount a tmpfs here (not root?)"
+fi
+
+# The OOM killer during a test is named as the FAIL's reason (what the test saw is the note).
+# ISOBENCH_VMSTAT stands in for /proc/vmstat; its oom_kill grows while the tests run. The
+# stall is caught twice: by the harness (stalled, relayed) and by the runner (timeout).
+echo "oom_kill 7" >"$tmp/vmstat"
+( for i in $(seq 8 1000); do echo "oom_kill $i" >"$tmp/vmstat.new"; mv "$tmp/vmstat.new" "$tmp/vmstat"; sleep 0.1; done ) &
+vpid=$!
+st=0
+ISOBENCH_VMSTAT=$tmp/vmstat "$bin" --suite quick --sample_ms 20 --tests selftest-stall \
+	--copies 1 --timeout 30 >"$tmp/oom.log" 2>/dev/null || st=$?
+ISOBENCH_VMSTAT=$tmp/vmstat "$bin" --suite quick --sample_ms 20 --tests selftest-stall \
+	--copies 1 --timeout 2 >"$tmp/oom2.log" 2>/dev/null || true
+kill "$vpid" 2>/dev/null || true
+wait "$vpid" 2>/dev/null || true
+status_is 1 "$st" "a run with an OOM FAIL completes"
+has "$tmp/oom.log" "FAIL test=selftest-stall copies=1 .*reason=out%20of%20memory:%20the%20kernel's%20OOM%20killer%20ran%20during%20this%20test note=stalled.* oom_kills=[1-9]" \
+	"the harness's FAIL (stalled) during OOM kills says out of memory"
+has "$tmp/oom2.log" "FAIL test=selftest-stall copies=1 .*reason=out%20of%20memory:.* note=timeout%20after%202%20s.* oom_kills=[1-9]" \
+	"the runner's FAIL (timeout) during OOM kills says out of memory"
+st=0
+"$report" --check "$tmp/oom.log" >/dev/null || st=$?
+status_is 1 "$st" "the rewritten FAIL records still verify"
 
 # Usage errors.
 st=0

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tests/test-qemu-run.sh — qemu/run's logic without booting: options, start failures, judgement.
 #
-# In:  qemu/run; hand-made serial logs written here (records carry dummy checksums, which the
-#      built-in check does not verify); a fake isobench-report for the report-tool path.
-# Out: one line per assertion, then "N passed, M failed".
+# In:  qemu/run; $OUT/isobench and $OUT/isobench-report (built into a temp dir when absent);
+#      serial logs written here with real CRC-32s (qemu/run judges only through the report
+#      tool, whose parser checks them).
+# Out: one line per assertion, then "N passed, M failed, K skipped".
 # Errors: exits 1 if any assertion failed.
 set -euo pipefail
 
@@ -11,45 +12,36 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 run=$here/qemu/run
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0 last=
+# shellcheck source=lib.sh
+. "$here/tests/lib.sh"
+tools=${OUT:-$here/out}
+if [ ! -x "$tools/isobench-report" ] || [ ! -x "$tools/isobench" ]; then
+	tools=$tmp/tools
+	make -s -C "$here/report" O="$tools" >/dev/null
+	make -s -C "$here/payload" O="$tools" >/dev/null
+fi
 
-# expect STATUS DESCRIPTION -- COMMAND...: the command must exit with exactly STATUS.
-expect() {
-	local want=$1 what=$2 got=0
-	shift 3
-	"$@" >"$tmp/stdout" 2>"$tmp/stderr" || got=$?
-	if [ "$got" -eq "$want" ]; then
-		echo "ok: $what (status $got)"
-		pass=$((pass + 1)) last=ok
-	else
-		echo "FAIL: $what: want status $want, got $got; stderr: $(head -n 3 "$tmp/stderr" | tr '\n' '|')"
-		fail=$((fail + 1)) last=bad
-	fi
-}
 # expect_msg REGEX DESCRIPTION: the last command's stderr must match (every non-zero status
 # comes with a line saying what went wrong).
 expect_msg() {
-	if grep -Eq "$1" "$tmp/stderr"; then
-		echo "ok: $2"
-		pass=$((pass + 1))
-	else
-		echo "FAIL: $2: stderr has no line matching '$1'"
-		fail=$((fail + 1))
-	fi
+	if grep -Eq "$1" "$tmp/stderr"; then pass "$2"; else fail "$2: stderr has no line matching '$1'"; fi
 }
+expect() { expect_status "$@"; }
 
-# The harness itself must be able to fail: a wrong expectation has to count as a failure.
+# The library itself must be able to fail: a wrong expectation has to count as a failure.
+before=$fail
 expect 0 "meta" -- false >/dev/null
-if [ "$last" = bad ]; then
-	fail=$((fail - 1))
-	echo "ok: expect() detects a wrong status"; pass=$((pass + 1))
+if [ "$fail" -eq $((before + 1)) ]; then
+	fail=$before
+	pass "expect_status detects a wrong status"
 else
-	pass=$((pass - 1))
-	echo "FAIL: expect() accepted a wrong status"; fail=$((fail + 1))
+	fail "expect_status accepted a wrong status"
 fi
 
-empty=$tmp/empty-out
-mkdir -p "$empty"
+empty=$tmp/empty-out	# nothing built at all
+noimg=$tmp/noimage-out	# the tools, but no image or kernel
+mkdir -p "$empty" "$noimg"
+ln -s "$tools/isobench-report" "$tools/isobench" "$noimg/"
 
 # --- usage errors: 2 -----------------------------------------------------------------------
 expect 2 "unknown option" -- "$run" --bogus
@@ -72,92 +64,90 @@ expect 2 "--tests with a space" -- "$run" --tests 'pipe spawn'
 expect 2 "--iso with --direct" -- "$run" --direct --iso x.iso
 expect 0 "--help" -- "$run" --help
 if grep -q '^  5  timeout' "$tmp/stdout" && grep -q '^  7  could not start' "$tmp/stdout"; then
-	echo "ok: --help documents the exit-status table"; pass=$((pass + 1))
+	pass "--help documents the exit-status table"
 else
-	echo "FAIL: --help lacks the exit-status table"; fail=$((fail + 1))
+	fail "--help lacks the exit-status table"
 fi
 
 # --- could not start: 7 ----------------------------------------------------------------------
-expect 7 "missing ISO" -- "$run" --iso "$tmp/nonexistent.iso" --accel tcg
+expect 7 "missing ISO" -- "$run" --out "$noimg" --iso "$tmp/nonexistent.iso" --accel tcg
 expect_msg "^qemu/run: no ISO " "missing ISO is named"
-expect 7 "missing vmlinux for --pvh" -- "$run" --pvh --out "$empty" --accel tcg
-expect 7 "missing UEFI firmware" -- env OVMF_CODE="$tmp/none.fd" "$run" --firmware uefi --iso "$0" --accel tcg
-expect 7 "missing default ISO in --out" -- "$run" --out "$empty" --accel tcg
-expect 7 "--direct without a kernel" -- "$run" --direct --out "$empty" --accel tcg
+expect 7 "missing vmlinux for --pvh" -- "$run" --pvh --out "$noimg" --accel tcg
+expect 7 "missing UEFI firmware" -- env OVMF_CODE="$tmp/none.fd" "$run" --out "$noimg" --firmware uefi --iso "$0" --accel tcg
+expect 7 "missing default ISO in --out" -- "$run" --out "$noimg" --accel tcg
+expect 7 "--direct without a kernel" -- "$run" --direct --out "$noimg" --accel tcg
 expect_msg "^qemu/run: no .*/bzImage" "missing kernel is named"
-expect 7 "--judge a missing log" -- "$run" --out "$empty" --judge "$tmp/nonexistent.log"
+expect 7 "--judge a missing log" -- "$run" --out "$noimg" --judge "$tmp/nonexistent.log"
 
-# --- built-in judgement (no isobench-report in --out) -------------------------------------------
+# --- check-args: test names, copies and suite with the runner's own parser, before a build --
+expect 2 "--check-args --tests nosuch" -- "$run" --out "$tools" --check-args --tests nosuch
+expect_msg "unknown test or group: nosuch" "the unknown test is named"
+expect 2 "--check-args --copies 0" -- "$run" --out "$tools" --check-args --copies 0
+expect 0 "--check-args --tests pipe" -- "$run" --out "$tools" --check-args --tests pipe
+expect 7 "no isobench-report: qemu/run does not judge by itself" -- "$run" --out "$empty" --judge "$0"
+expect_msg "qemu/run judges and follows logs only through it" "the missing report tool is named"
+
+# --- judgement, only through isobench-report --boot ---------------------------------------------
 # mklog NAME LINE...: a serial log with CRLF line ends and kernel noise around the records.
+# "R SEQ BODY" lines become records sealed with their CRC-32, "X SEQ BODY" records with a wrong
+# one (a damaged line); other lines are copied as they are.
 mklog() {
 	local f=$tmp/$1.log
 	shift
-	{
-		printf 'SeaBIOS (version 1.16.2-debian-1.16.2-1)\r\n'
-		printf '[    0.000000] Linux version 6.1.0\r\n'
-		for l in "$@"; do printf '%s\r\n' "$l"; done
-	} >"$f"
+	python3 - "$f" "$@" <<'PY'
+import sys, zlib
+out = [b'SeaBIOS (version 1.16.2-debian-1.16.2-1)', b'[    0.000000] Linux version 6.1.0']
+for l in sys.argv[2:]:
+    b = l.encode()
+    if b[:2] in (b'R ', b'X '):
+        body = b'@isobench/1 ' + b[2:]
+        crc = zlib.crc32(body) ^ (0xffffffff if b[:1] == b'X' else 0)
+        out.append(b'[    1.5] ' * (b' TEST ' in body) + body + b' *%08x' % (crc & 0xffffffff))
+    else:
+        out.append(b)
+open(sys.argv[1], 'wb').write(b''.join(x + b'\r\n' for x in out))
+PY
 	echo "$f"
 }
-R='@isobench/1'
-good=(
-	"$R 1 BEGIN run=0123456789abcdef version=t mode=init *00000000"
-	"$R 2 INFO kernel.release=6.1 *00000000"
-	"[    1.5] random: crng init done $R 3 TEST test=pipe k=1 n=1 copies=1 unit=lps *00000000"
-	"$R 4 RESULT test=pipe copies=1 unit=lps value=1 samples=1 *00000000"
-)
-end="$R 5 END records=4 results=1 fails=0 skips=0 errors=0 status=ok *00000000"
+B="R 1 BEGIN run=0123456789abcdef version=t mode=init"
+good=("$B" "R 2 INFO kernel.release=6.1"
+	"R 3 TEST test=pipe k=1 n=1 copies=1 unit=lps better=higher"
+	"R 4 RESULT test=pipe copies=1 unit=lps better=higher value=1 samples=1")
+end="R 5 END records=4 results=1 fails=0 skips=0 errors=0 status=ok"
+off="[    9.0] reboot: Power down"
+wd=("$B" "R 2 FAIL test=watchdog reason=stalled" "R 3 END records=2 results=0 fails=1 skips=0 errors=0 status=ok")
 
-judge() { "$run" --out "$empty" --judge "$1"; }
-expect 0 "complete run (noise, CRLF, record after kernel text)" -- judge "$(mklog ok "${good[@]}" "$end")"
-expect_msg "built-in check" "fallback says it is the built-in check"
+judge() { "$run" --out "$tools" --judge "$1"; }
+expect 0 "complete run, powered off (noise, CRLF, record after kernel text)" -- judge "$(mklog ok "${good[@]}" "$end" "$off")"
+expect 0 "halt=reboot: rebooted, as asked" -- judge "$(mklog reboot "${good[@]}" "$end" "[    9.0] reboot: Restarting system")"
+contains "$tmp/stdout" "guest rebooted" "the verdict says it rebooted, not powered off"
+expect 6 "complete run that neither powered off nor rebooted" -- judge "$(mklog nooff "${good[@]}" "$end")"
+expect_msg "crashed" "no power-off is named"
 expect 3 "missing END" -- judge "$(mklog noend "${good[@]}")"
-expect_msg "no END" "missing END is named"
 expect 3 "no records at all" -- judge "$(mklog none)"
-expect_msg "no BEGIN" "missing BEGIN is named"
 expect 6 "Kernel panic" -- judge "$(mklog panic "${good[@]}" \
 	'[    2.0] Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b')"
-expect_msg "crashed: Kernel panic" "panic is named"
+contains "$tmp/stdout" "the kernel panicked (line 7)" "the panic's line is named"
 expect 6 "Kernel panic after a complete run" -- judge "$(mklog panic2 "${good[@]}" "$end" \
 	'[    9.0] Kernel panic - not syncing: Fatal exception')"
-expect 6 "watchdog FAIL" -- judge "$(mklog wd "${good[@]}" \
-	"$R 5 FAIL test=watchdog reason=stalled *00000000")"
+expect 6 "watchdog FAIL" -- judge "$(mklog wd "${wd[@]}" "$off")"
+expect 0 "a damaged watchdog FAIL line before a good run is not a crash" -- judge "$(mklog wdbad \
+	"X 9 FAIL test=watchdog reason=stalled" "${good[@]}" "$end" "$off")"
+expect 0 "a watchdog run, then a complete boot: the latest boot counts" -- judge "$(mklog wdthen \
+	"${wd[@]}" "${good[@]}" "$end" "$off")"
+expect 0 "a text line naming a Kernel panic is not one" -- judge "$(mklog textpanic \
+	"${good[@]}" "isobench: note: grep 'Kernel panic' found nothing" "$end" "$off")"
+expect 3 "a complete run, then a boot cut off: the latest boot failed" -- judge "$(mklog cutlast \
+	"${good[@]}" "$end" "$off" "${good[@]}")"
 expect 1 "complete run with a FAIL" -- judge "$(mklog failrec "${good[@]}" \
-	"$R 5 FAIL test=spawn reason=crashed signal=11 *00000000" \
-	"$R 6 END records=5 results=1 fails=1 skips=0 errors=0 status=ok *00000000")"
+	"R 5 FAIL test=spawn reason=crashed signal=11" \
+	"R 6 END records=5 results=1 fails=1 skips=0 errors=0 status=ok" "$off")"
 expect 1 "complete run with an ERROR" -- judge "$(mklog errrec "${good[@]}" \
-	"$R 5 ERROR what=test reason=unknown test=nope *00000000" \
-	"$R 6 END records=5 results=1 fails=0 skips=0 errors=1 status=ok *00000000")"
-expect 3 "sequence gap (lost record)" -- judge "$(mklog gap "${good[0]}" "${good[1]}" "${good[3]}" "$end")"
-expect_msg "expected record 3, got 4" "gap is named"
+	"R 5 ERROR what=test reason=unknown test=nope" \
+	"R 6 END records=5 results=1 fails=0 skips=0 errors=1 status=ok" "$off")"
+expect 3 "sequence gap (lost record)" -- judge "$(mklog gap "${good[0]}" "${good[1]}" "${good[3]}" "$end" "$off")"
 expect 3 "END count disagrees" -- judge "$(mklog count "${good[@]}" \
-	"$R 5 END records=9 results=1 fails=0 skips=0 errors=0 status=ok *00000000")"
-expect 3 "two runs in one boot log" -- judge "$(mklog twice "${good[@]}" "$end" "${good[@]}" "$end")"
+	"R 5 END records=9 results=1 fails=0 skips=0 errors=0 status=ok" "$off")"
+expect 0 "two complete boots in one log" -- judge "$(mklog twice "${good[@]}" "$end" "$off" "${good[@]}" "$end" "$off")"
 
-# --- judgement through the report tool ---------------------------------------------------------
-fake=$tmp/fake-out
-mkdir -p "$fake"
-fake_report() { # fake_report STATUS: an isobench-report that exits STATUS for --check
-	cat >"$fake/isobench-report" <<EOF
-#!/bin/sh
-[ "\$1" = --check ] || exit 2
-exit $1
-EOF
-	chmod +x "$fake/isobench-report"
-}
-ok_log=$tmp/ok.log
-fake_report 0
-expect 0 "report tool says 0" -- "$run" --out "$fake" --judge "$ok_log"
-fake_report 1
-expect 1 "report tool says 1 (FAIL records)" -- "$run" --out "$fake" --judge "$ok_log"
-fake_report 3
-expect 3 "report tool says 3" -- "$run" --out "$fake" --judge "$ok_log"
-fake_report 42
-expect 3 "report tool's unknown status becomes 3" -- "$run" --out "$fake" --judge "$ok_log"
-fake_report 0
-expect 6 "panic overrides the report tool's 0" -- "$run" --out "$fake" --judge "$tmp/panic2.log"
-fake_report 1
-expect 6 "watchdog FAIL overrides the report tool's 1" -- "$run" --out "$fake" --judge "$tmp/wd.log"
-
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

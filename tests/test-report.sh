@@ -20,11 +20,8 @@ else
 	make -s -C "$top/report" O="$tmp" >/dev/null
 	bin=$tmp/isobench-report
 fi
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); printf 'FAIL: %s\n' "$*"; }
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
 
 # run EXPECTED_STATUS OUTFILE ARGS... — run the tool, compare its exit status.
 run() {
@@ -32,20 +29,10 @@ run() {
 	shift 2
 	"$bin" "$@" >"$out" 2>"$out.err" || rc=$?
 	if [[ $rc -ne $want ]]; then
-		bad "isobench-report $* exited $rc, expected $want"
+		fail "isobench-report $* exited $rc, expected $want"
 		return 1
 	fi
-	ok
-}
-
-# contains FILE STRING — fixed-string match.
-contains() {
-	if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks '$2'"; fi
-}
-
-# lacks FILE STRING — the fixed string must not be there.
-lacks() {
-	if grep -qF -- "$2" "$1"; then bad "$1 holds '$2'"; else ok; fi
+	pass "isobench-report $*: status $rc"
 }
 
 # 1. Fixtures: exit status and verdict line.
@@ -60,7 +47,7 @@ while IFS=$'\t' read -r file want verdict opts; do
 	elif [[ $line != *"$verdict"* ]]; then
 		bad "$file ${opts:-}: verdict '$line' lacks '$verdict'"
 	else
-		ok
+		pass "$file ${opts:-}: $line"
 	fi
 done <"$fix/expected.tsv"
 
@@ -71,7 +58,9 @@ contains "$tmp/flip.err" "flipped.log:14: damaged record (checksum mismatch), no
 # 2. The single-run report.
 run 0 "$tmp/one" "$fix/native.log" || true
 contains "$tmp/one" "System Benchmarks Index Values               BASELINE       RESULT    INDEX"
-contains "$tmp/one" "System Benchmarks Index Score (Partial Only)"
+#    The headline score as a number: 10 x sqrt(1904387.362/12440 x 1491095.644/15000) =
+#    1233.6 (pipe and syscall; getpid is outside the index), computed by hand.
+contains "$tmp/one" "System Benchmarks Index Score (Partial Only)                         1233.6"
 contains "$tmp/one" "hypervisor:  cpuid \"KVMKVMKVM\""
 contains "$tmp/one" "System Call Overhead (getpid)"
 run 1 "$tmp/qemu" "$fix/qemu-tcg.log" || true
@@ -85,12 +74,63 @@ run 0 "$tmp/same" "$fix/native.log" "$fix/crlf.log" || true
 contains "$tmp/same" "0 beyond noise, 3 within noise"
 run 4 "$tmp/cmp" --label bare,loaded "$fix/native.log" "$fix/native-loaded.log" || true
 contains "$tmp/cmp" "loaded   ratio"
-contains "$tmp/cmp" " *"
+#    The flag on a row, not in the legend (which always prints "* beyond noise"): some row of
+#    the table ends in a ratio and '*'.
+if grep -Eq '^[A-Z].* [0-9]+\.[0-9]{2} \*$' "$tmp/cmp"; then pass "no row flagged '*' in $tmp/cmp"; else fail "no row flagged '*' in $tmp/cmp"; fi
 run 1 "$tmp/cmp3" "$fix/native.log" "$fix/native-loaded.log" "$fix/qemu-tcg.log" || true
 contains "$tmp/cmp3" "QEMU/TCG, 2 CPUs"
 contains "$tmp/cmp3" "warning: not comparable: build.version differs"
 run 3 "$tmp/cmpbad" "$fix/native.log" "$fix/flipped.log" || true
 run 2 "$tmp/lab" --label a "$fix/native.log" "$fix/crlf.log" || true
+
+# 3a. Direction comes from the records (better=), never from the unit: the paced socket
+#     write's CPU share (unit %cpu, lower is better), 18.3 then 19.6, is 18.3 / 19.6 = 0.93 —
+#     worse — in every format, and says "lower is better".
+pa=$fix/paced-a.log pb=$fix/paced-b.log
+run 4 "$tmp/paced" "$pa" "$pb" || true
+if grep -Eq '^Socket write 64 B paced 50k/s +1 %cpu +18\.3! +19\.6! +0\.93 \*  lower is better$' "$tmp/paced"
+then pass "paced comparison row: $(grep -m1 '^Socket' "$tmp/paced")"; else fail "paced comparison row: $(grep -m1 '^Socket' "$tmp/paced")"; fi
+run 4 "$tmp/paced.json" --format json "$pa" "$pb" || true
+if python3 - "$tmp/paced.json" <<'PY'; then pass "paced JSON: ratio 0.93, lower is better"; else fail "paced JSON: ratio 0.93, lower is better"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["runs"][0]["tests"][0]
+assert t["better"] == "lower" and t["direction"] == "lower is better", t
+assert "bigger_is_better" not in t
+r = d["comparison"]["rows"][0]
+assert r["better"] == "lower" and r["direction"] == "lower is better", r
+assert round(r["cells"][1]["ratio"], 2) == 0.93, r["cells"][1]["ratio"]
+# the CI comes from the samples' own value= (the CPU share), not from loops/ns
+assert t["median_ci95_from"] == "samples" and t["median_ci95_lo"] == 18.2, t
+PY
+run 4 "$tmp/paced.csv" --format csv "$pa" "$pb" || true
+if python3 - "$tmp/paced.csv" <<'PY'; then pass "paced CSV: ratio 0.93, lower is better"; else fail "paced CSV: ratio 0.93, lower is better"; fi
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+get = lambda k, run: [r for r in rows if r[3] == "derived" and r[9] == k and r[2] == run]
+assert get("direction", "00000000000000a1")[0][10] == "lower is better"
+assert get("better", "00000000000000b2")[0][10] == "lower"
+assert round(float(get("ratio_to_run1", "00000000000000b2")[0][10]), 2) == 0.93
+PY
+run 0 "$tmp/paced.jb" --format json-bench-smaller "$pa" || true
+if python3 - "$tmp/paced.jb" <<'PY'; then pass "paced json-bench-smaller"; else fail "paced json-bench-smaller"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d) == 1 and d[0]["unit"] == "%cpu" and "lower is better" in d[0]["extra"], d
+PY
+run 0 "$tmp/paced.jbb" --format json-bench "$pa" || true
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert not any("paced" in e["name"] for e in d), d' "$tmp/paced.jbb"
+then pass "a lower-is-better test listed as bigger-is-better"; else fail "a lower-is-better test listed as bigger-is-better"; fi
+run 4 "$tmp/paced.svgout" --svg "$tmp/paced.svg" "$pa" "$pb" || true
+contains "$tmp/paced.svg" "(1 copy; lower is better)"
+if grep -q '>0.93 \*' "$tmp/paced.svg"; then pass "SVG bar label 0.93 *"; else fail "SVG bar label 0.93 *"; fi
+#     A log written before better= existed: read, tabled, but compared without a ratio.
+run 0 "$tmp/old" "$fix/before-better.log" || true
+contains "$tmp/old" "System Benchmarks Index Score (Partial Only)                         1233.6"
+run 0 "$tmp/oldcmp" "$fix/native.log" "$fix/before-better.log" || true
+contains "$tmp/oldcmp" "3 row(s) without a ratio: their logs do not say which way is better"
+if grep -Eq '^Pipe Throughput +1 lps +1904387\.4 +1904387\.4 +--- +direction unknown' "$tmp/oldcmp"
+then pass "old log: no ratio and the direction named unknown"; else fail "old log: no ratio and the direction named unknown"; fi
 
 # 3b. A native run (host) beside the image (init): one note, not identity/mode/cmdline warnings.
 run 0 "$tmp/nat-img" "$fix/native.log" "$fix/image-init.log" || true
@@ -112,35 +152,35 @@ contains "$tmp/nat-tmpfs" "file tests ran on ext4 in one run and tmpfs in anothe
 contains "$tmp/nat-img" "run 1: KVM, 2 CPUs  (file: $fix/native.log)"
 #     Convergence: marked per cell in comparisons, explained in the legend.
 if grep -Eq '^Pipe Throughput +1 lps +1904387\.4 +1904387\.4!  1\.00 ~$' "$tmp/nat-img"
-then ok; else bad "unconverged cell not marked with !"; fi
+then pass "unconverged cell not marked with !"; else fail "unconverged cell not marked with !"; fi
 if grep -Eq '^System Call Overhead +1 lps +1491095\.6 +1491095\.6   1\.00 ~$' "$tmp/nat-img"
-then ok; else bad "converged cell marked"; fi
+then pass "converged cell marked"; else fail "converged cell marked"; fi
 contains "$tmp/nat-img" "! after a value: that run's sampling did not converge"
 contains "$tmp/nat-img" "Index Score rows carry no noise mark"
 #     Convergence in the single-run detail block.
 run 0 "$tmp/img" "$fix/image-init.log" || true
 contains "$tmp/img" "Pipe Throughput                                 1904387.4 lps          6  +/-28.15%  not converged (ci95 +/-28.1% > target 20%)"
 if grep -Eq '^System Call Overhead +1491095\.6 lps +6 +\+/-13\.90%$' "$tmp/img"
-then ok; else bad "converged test in the detail block"; fi
+then pass "converged test in the detail block"; else fail "converged test in the detail block"; fi
 lacks "$tmp/one" "not converged"
 contains "$tmp/one" "(this log does not say whether sampling met the CI target"
 #     The classic table is unchanged: header, rows, score.
-if grep -Eq '^Pipe Throughput +12440\.0 +1904387\.4 +1530\.9$' "$tmp/one"; then ok; else
-	bad "classic UnixBench row changed"; fi
+if grep -Eq '^Pipe Throughput +12440\.0 +1904387\.4 +1530\.9$' "$tmp/one"; then pass "classic UnixBench row changed"; else
+	fail "classic UnixBench row changed"; fi
 # 3c. QEMU/TCG beside anything: column header, note in JSON/CSV, SVG legend.
 run 1 "$tmp/tcg" "$fix/native.log" "$fix/qemu-tcg.log" || true
 contains "$tmp/tcg" "run 2: QEMU/TCG, 2 CPUs (TCG: emulation, not a hypervisor cost)  (file: "
 contains "$tmp/tcg" "QEMU/TCG, 2 CPUs (TCG)   ratio"
 lacks "$tmp/nat-img" "(TCG"
 run 1 "$tmp/tcg.json" --format json "$fix/native.log" "$fix/qemu-tcg.log" || true
-if python3 - "$tmp/tcg.json" <<'PY'; then ok; else bad "JSON TCG note"; fi
+if python3 - "$tmp/tcg.json" <<'PY'; then pass "JSON TCG note"; else fail "JSON TCG note"; fi
 import json, sys
 c = json.load(open(sys.argv[1]))["comparison"]
 assert c["tcg"] == [False, True], c["tcg"]
 assert any("TCG" in n and "not a hypervisor cost" in n for n in c["notes"]), c["notes"]
 PY
 run 1 "$tmp/tcg.csv" --format csv "$fix/native.log" "$fix/qemu-tcg.log" || true
-if python3 - "$tmp/tcg.csv" <<'PY'; then ok; else bad "CSV TCG note row"; fi
+if python3 - "$tmp/tcg.csv" <<'PY'; then pass "CSV TCG note row"; else fail "CSV TCG note row"; fi
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
 assert all(len(r) == 12 for r in rows)
@@ -153,8 +193,8 @@ contains "$tmp/tcg.svg" "Index Score rows: no noise mark"
 # 3d. Cosmetics: ERROR shows the value and the kept default; header values trimmed; a run
 #     without results prints no empty banner.
 contains "$tmp/qemu" "ERROR isobench.frob=1: unknown parameter; default kept (line 2)"
-if grep -qx 'clocksource: hpet (available: hpet acpi_pm)' "$tmp/qemu"; then ok; else
-	bad "clocksource header line not trimmed"; fi
+if grep -qx 'clocksource: hpet (available: hpet acpi_pm)' "$tmp/qemu"; then pass "clocksource header line not trimmed"; else
+	fail "clocksource header line not trimmed"; fi
 run 0 "$tmp/skip" "$fix/all-skipped.log" || true
 lacks "$tmp/skip" "parallel cop"
 lacks "$tmp/skip" "System Benchmarks Index"
@@ -169,18 +209,18 @@ run 2 "$tmp/badfmt" --format yaml "$fix/native.log" || true
 
 # 5. JSON: valid, and the expected shape.
 run 4 "$tmp/j" --format json "$fix/native.log" "$fix/native-loaded.log" || true
-if python3 -m json.tool "$tmp/j" >/dev/null; then ok; else bad "JSON does not parse"; fi
-if python3 - "$tmp/j" <<'PY'; then ok; else bad "JSON shape"; fi
+if python3 -m json.tool "$tmp/j" >/dev/null; then pass "JSON does not parse"; else fail "JSON does not parse"; fi
+if python3 - "$tmp/j" <<'PY'; then pass "JSON shape"; else fail "JSON shape"; fi
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["format"] == "isobench-report/1" and len(d["runs"]) == 2
+assert d["format"] == "isobench-report/2" and len(d["runs"]) == 2
 r = d["runs"][0]
 assert r["records"][0]["kind"] == "BEGIN" and r["tests"][0]["unit"] == "lps"
 assert all(t["median_ci95_from"] == "samples" for t in r["tests"])
 assert d["comparison"]["flagged"] >= 1 and len(d["comparison"]["rows"]) == 3
 PY
 run 0 "$tmp/jb" --format json-bench "$fix/native.log" || true
-if python3 - "$tmp/jb" <<'PY'; then ok; else bad "json-bench shape"; fi
+if python3 - "$tmp/jb" <<'PY'; then pass "json-bench shape"; else fail "json-bench shape"; fi
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert isinstance(d, list) and len(d) == 4
@@ -190,7 +230,7 @@ PY
 lacks "$tmp/jb" "e+0"
 contains "$tmp/jb" "median=1786892.33 "
 run 0 "$tmp/jf" --format json "$fix/native.log" || true
-if python3 - "$tmp/jf" <<'PY'; then ok; else bad "JSON numbers lost precision"; fi
+if python3 - "$tmp/jf" <<'PY'; then pass "JSON numbers lost precision"; else fail "JSON numbers lost precision"; fi
 import json, sys
 t = json.load(open(sys.argv[1]))["runs"][0]["tests"]
 assert [x["value"] for x in t] == [1904387.362, 1491095.644, 6711331.058], [x["value"] for x in t]
@@ -198,7 +238,7 @@ PY
 
 # 6. CSV: RFC 4180, every row 12 columns, records and derived figures present.
 run 1 "$tmp/c" --format csv "$fix/qemu-tcg.log" || true
-if python3 - "$tmp/c" <<'PY'; then ok; else bad "CSV columns"; fi
+if python3 - "$tmp/c" <<'PY'; then pass "CSV columns"; else fail "CSV columns"; fi
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
 assert rows[0][0] == "source" and all(len(r) == 12 for r in rows), set(map(len, rows))
@@ -209,28 +249,80 @@ PY
 # 7. SVG: well-formed; rendered by a real browser into a non-blank picture.
 run 4 "$tmp/s" --svg "$tmp/chart.svg" "$fix/native.log" "$fix/native-loaded.log" || true
 if command -v xmllint >/dev/null; then
-	if xmllint --noout "$tmp/chart.svg"; then ok; else bad "SVG not well-formed"; fi
+	if xmllint --noout "$tmp/chart.svg"; then pass "SVG not well-formed"; else fail "SVG not well-formed"; fi
 else
 	if python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$tmp/chart.svg"
-	then ok; else bad "SVG not well-formed"; fi
+	then pass "SVG not well-formed"; else fail "SVG not well-formed"; fi
 fi
 # --follow: live progress from verified records only (qemu/run shows it while QEMU runs).
-"$bin" --follow "$fix/native.log" >"$tmp/follow" 2>&1
+run 0 "$tmp/follow" --follow "$fix/native.log" || true
 if grep -Eq '^\[1/[0-9]+\] .*copies=1$' "$tmp/follow" && grep -q '^END results=3 ' "$tmp/follow"
-then ok; else bad "--follow progress on native.log"; fi
-"$bin" --follow "$fix/flipped.log" >"$tmp/follow" 2>&1
-if grep -q 'line 14: damaged record (checksum mismatch)' "$tmp/follow"; then ok; else
-	bad "--follow reports a damaged record"; fi
+then pass "--follow progress on native.log"; else fail "--follow progress on native.log"; fi
+run 3 "$tmp/follow" --follow "$fix/flipped.log" || true
+contains "$tmp/follow" "line 14: damaged record (checksum mismatch)"
+contains "$tmp/follow.err" "the newest run is not complete (records lost or damaged)"
+
+# --follow's endings (each bounded by timeout: a follower that never ends fails, not hangs).
+#   The newest run: an old complete run is in the file; the writer appends a new one. With
+#   --pid the old END must not end it.
+follow() { # follow WANT OUT ARGS...: --follow with a 20 s guard
+	local want=$1 out=$2
+	shift 2
+	run "$want" "$out" timeout 20 "$bin_saved" --follow "$@"
+}
+bin_saved=$bin
+bin=$(command -v env)
+cp "$fix/native.log" "$tmp/grow.log"
+(sleep 1; cat "$fix/paced-a.log" >>"$tmp/grow.log"; sleep 1) & wpid=$!
+follow 0 "$tmp/f1" "$tmp/grow.log" --pid "$wpid" || true
+wait "$wpid" || true
+contains "$tmp/f1" "BEGIN run=00000000000000a1"
+contains "$tmp/f1" "END results=1 fails=0"
+#   Truncated and rewritten: noticed, followed from the start, not spliced into one run.
+cp "$fix/native.log" "$tmp/trunc.log"
+(sleep 1; cat "$fix/paced-b.log" >"$tmp/trunc.log"; sleep 1) & wpid=$!
+follow 0 "$tmp/f2" "$tmp/trunc.log" --pid "$wpid" || true
+wait "$wpid" || true
+contains "$tmp/f2" "trunc.log shrank (truncated or rewritten): following it again from its start"
+contains "$tmp/f2" "BEGIN run=00000000000000b2"
+#   A directory: refused at once.
+follow 3 "$tmp/f3" "$tmp" || true
+contains "$tmp/f3.err" "not a log file (a directory)"
+#   The writer dies before END: 3, not 0.
+(sleep 1) & wpid=$!
+follow 3 "$tmp/f4" "$fix/cut-last-line.log" --pid "$wpid" || true
+contains "$tmp/f4.err" "the newest run is not complete (the writer exited before END)"
+#   No END and no --pid: an idle limit, not forever.
+follow 3 "$tmp/f5" "$fix/cut-last-line.log" --idle 1 || true
+contains "$tmp/f5.err" "nothing new for 1 s (--idle): giving up"
+bin=$bin_saved
+
+# Output that cannot be written is a usage error (2), whatever the comparison found.
+full_status() { local rc=0; "$bin" "$@" >/dev/full 2>"$tmp/full.err" || rc=$?; echo "$rc"; }
+for args in "--format csv $fix/native.log $fix/native-loaded.log" \
+	"--format json $fix/native.log" "--check $fix/native.log" "$fix/native.log"; do
+	# shellcheck disable=SC2086  # the words are meant to split
+	st=$(full_status $args)
+	if [[ $st -eq 2 ]] && grep -q "output failed" "$tmp/full.err"; then pass "$args >/dev/full: 2"
+	else fail "isobench-report $args >/dev/full: status $st, want 2 and 'output failed'"; fi
+done
+run 2 "$tmp/svgfull" --svg /dev/full "$fix/native.log" "$fix/native-loaded.log" || true
+contains "$tmp/svgfull.err" "/dev/full: cannot write the chart"
+
+# A complete run followed by a cut-off boot: still run 1, but the verdict names the latest.
+run 0 "$tmp/cut2" --check "$fix/complete-then-cut.log" || true
+contains "$tmp/cut2" "run 1 of 2 complete: 3 results"
+contains "$tmp/cut2" "but the latest boot (run 2, from line 56) is incomplete: no END record"
 
 # report/variability.sh: the same log twice has CV 0 for every test; a broken log stops it.
 ISOBENCH_REPORT=$bin "$top/report/variability.sh" "$fix/native.log" "$fix/native.log" \
 	>"$tmp/var" 2>&1 || true
 if [[ $(grep -c ' x1 ' "$tmp/var") -ge 3 ]] && ! awk 'NR > 1 && $4 != "0.00" { bad = 1 } END { exit bad }' "$tmp/var"
-then ok; else bad "variability.sh on one log twice: $(head -3 "$tmp/var" | tr '\n' '|')"; fi
+then pass "variability.sh on one log twice: $(head -3 "$tmp/var" | tr '\n' '|')"; else fail "variability.sh on one log twice: $(head -3 "$tmp/var" | tr '\n' '|')"; fi
 vrc=0
 ISOBENCH_REPORT=$bin "$top/report/variability.sh" "$fix/native.log" "$fix/cut-last-line.log" \
 	>/dev/null 2>&1 || vrc=$?
-if [[ $vrc -eq 3 ]]; then ok; else bad "variability.sh with an incomplete log: status $vrc, want 3"; fi
+if [[ $vrc -eq 3 ]]; then pass "variability.sh with an incomplete log: status $vrc, want 3"; else fail "variability.sh with an incomplete log: status $vrc, want 3"; fi
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [[ -n $browser ]]; then
@@ -245,13 +337,12 @@ if [[ -n $browser ]]; then
 	read -r _ colours dark <<<"$stats"
 	# A blank page has 1 colour; the chart has bars, text and grid (dozens), mostly white.
 	if [[ $colours -ge 20 ]] && awk -v d="$dark" 'BEGIN { exit !(d > 0.2 && d < 40) }'; then
-		ok
+		pass "the chart renders in Chromium ($stats)"
 	else
-		bad "chart screenshot looks blank ($stats)"
+		fail "chart screenshot looks blank ($stats)"
 	fi
 else
-	bad "no chromium: the SVG was not rendered (apt-get install chromium; build.sh test does)"
+	fail "no chromium: the SVG was not rendered (apt-get install chromium; build.sh test does)"
 fi
 
-printf '%d passed, %d failed\n' "$pass" "$fail"
-[[ $fail -eq 0 ]]
+finish
