@@ -22,7 +22,11 @@ step() { printf 'build.sh: %s\n' "$*" >&2; }
 
 # Debian packages, by what needs them.
 PKGS_BUILD=(gcc make bc flex bison libelf-dev libssl-dev xz-utils musl-tools busybox-static
-	linux-source lz4 syslinux isolinux syslinux-common syslinux-efi xorriso mtools)
+	linux-source lz4 syslinux isolinux syslinux-common syslinux-efi xorriso mtools
+	libc6 libc6-dev dash coreutils grep libpcre2-8-0 binutils)
+# (libc6, libc6-dev: isobench-proc is built against and ships with Debian's glibc; dash,
+# coreutils, grep, libpcre2-8-0: the shell tests' dynamically linked tools in the image;
+# binutils: readelf finds what they load)
 PKGS_RUN=(qemu-system-x86 ovmf)
 PKGS_TEST=(libcmocka-dev zlib1g-dev libjansson-dev shellcheck cpio clang libclang-rt-14-dev
 	libxml2-utils python3 chromium)
@@ -61,10 +65,13 @@ build() {
 	fi
 	step "payload (static musl)"
 	make -s -C payload O="$out" >&2 || die "payload build failed"
+	step "isobench-proc (dynamic glibc, for execl and spawn)"
+	make -s -C payload/proc O="$out" >&2 || die "isobench-proc build failed"
 	step "report tool"
 	make -s -C report O="$out" >&2 || die "report tool build failed"
 	step "initramfs"
-	initramfs/build.sh "$out/initramfs.cpio.gz" "$out/isobench" || die "initramfs build failed"
+	initramfs/build.sh "$out/initramfs.cpio.gz" "$out/isobench" /bin/busybox "$out/isobench-proc" ||
+		die "initramfs build failed"
 	cat "$out/bzImage" "$out/initramfs.cpio.gz" | sha256sum | cut -c1-64 >"$out/IDENTITY"
 	step "image (hybrid ISO)"
 	image/build-iso.sh "$out/isobench.iso" "$out/bzImage" "$out/initramfs.cpio.gz" \

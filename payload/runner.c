@@ -399,6 +399,12 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 			o->b = sel[i];
 			o->copies = p->copies[c];
 			k++;
+			if (o->b->info) {	/* what the test executes (bench.h) */
+				rec_begin(&b, "INFO");
+				o->b->info(cfg->self, &b);
+				if (b.len > 4)
+					out_record(&b);
+			}
 			rec_begin(&b, "TEST");
 			rec_str(&b, "test", o->b->name);
 			rec_u64(&b, "k", (uint64_t)k);
