@@ -6,7 +6,10 @@
 # In:  UB_DIR: a built byte-unixbench UnixBench/ folder (outside this repository), run from
 #      the repository root (it builds payload/proc three ways into a temporary directory, and
 #      needs /bin/busybox, dash, coreutils, grep).
-# Out: TSV lines: round shape variant rate unit loadavg1, where shape is
+# Out: TSV lines: round shape variant rate unit loadavg1 cpu_rate, where rate is per second
+#      (or minute) of wall time and cpu_rate per second (minute) of CPU time (user + sys of
+#      the program and everything it waited for: robust when other work shares the CPUs);
+#      shape is
 #      execl  (N execve()s in one process: isobench-proc execl N, or byte-unixbench's execl)
 #      spawn  (N fork+exit+wait by the program: isobench-proc spawn N, or byte-unixbench's spawn)
 #      shell1 (fork+exec of multi.sh 1 for SECONDS, counted per minute: our scripts with
@@ -51,6 +54,12 @@ mkshell "$work/dist" dist
 mkshell "$work/busybox" busybox
 
 now() { date +%s%N; }
+TIMEFORMAT='%U %S'
+# cpu CMD...: run CMD (its stdout goes to $work/out), print its user+sys CPU seconds.
+cpu() {
+	{ time "$@" >"$work/out" 2>"$work/err"; } 2>"$work/time"
+	tail -n 1 "$work/time" | awk '{ print $1 + $2 }'
+}
 # loops SECONDS DIR PATH CMD...: run CMD in DIR with PATH until SECONDS pass, print loops
 # per minute.
 loops() {
@@ -61,7 +70,7 @@ loops() {
 		(cd "$d" && PATH=$p LC_ALL=C "$@") || exit 1
 		n=$((n + 1))
 	done
-	echo "$n $t0 $t" | awk '{ printf "%.1f", $1 * 60e9 / ($3 - $2) }'
+	echo "$n $t0 $t" | awk '{ printf "%.1f %d\n", $1 * 60e9 / ($3 - $2), $1 }'
 }
 # count SHAPE PROGRAM: calibrated N for ~SECONDS, then the rate of N.
 chain() {
@@ -73,30 +82,39 @@ chain() {
 	done
 	n=$((n * secs * 1000000000 / (t1 - t0)))
 	t0=$(now); "$2" "$1" "$n"; t1=$(now)
-	echo "$n $t0 $t1" | awk '{ printf "%.1f", $1 * 1e9 / ($3 - $2) }'
+	echo "$n $t0 $t1" | awk '{ printf "%.1f %d\n", $1 * 1e9 / ($3 - $2), $1 }'
 }
 ubrate() { # ubrate PROGRAM: byte-unixbench's own count over its own duration
 	(cd "$ub/testdir" && UB_BINDIR=$ub/pgms "$ub/pgms/$1" "$secs" 2>&1) |
-		awk -F'|' -v s="$secs" '/^COUNT/ { printf "%.1f", $2 / s }'
+		awk -F'|' -v s="$secs" '/^COUNT/ { printf "%.1f %d\n", $2 / s, $2 }'
 }
-emit() { printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$(cut -d' ' -f1 /proc/loadavg)"; }
+# emit ROUND SHAPE VARIANT UNIT SCALE CMD...: run CMD (prints "rate count"), time its CPU.
+emit() {
+	local r=$1 s=$2 v=$3 u=$4 k=$5 c rate n
+	shift 5
+	c=$(cpu "$@")
+	read -r rate n <"$work/out"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%.1f\n' "$r" "$s" "$v" "$rate" "$u" \
+		"$(cut -d' ' -f1 /proc/loadavg)" "$(echo "$n $k $c" | awk '{ print ($3 > 0) ? $1 * $2 / $3 : 0 }')"
+}
 
 for ((r = 1; r <= rounds; r++)); do
 	vs=(byte-unixbench dynamic-glibc dynamic-musl static-musl)
 	((r % 2)) || vs=(static-musl dynamic-musl dynamic-glibc byte-unixbench)
 	for shape in execl spawn; do
 		for v in "${vs[@]}"; do
-			if [ "$v" = byte-unixbench ]; then emit "$r" "$shape" "$v" "$(ubrate "$shape")" lps
-			else emit "$r" "$shape" "$v" "$(chain "$shape" "$work/$v")" lps; fi
+			if [ "$v" = byte-unixbench ]; then emit "$r" "$shape" "$v" lps 1 ubrate "$shape"
+			else emit "$r" "$shape" "$v" lps 1 chain "$shape" "$work/$v"; fi
 		done
 	done
 	sv=(byte-unixbench dist busybox)
 	((r % 2)) || sv=(busybox dist byte-unixbench)
 	for v in "${sv[@]}"; do
 		if [ "$v" = byte-unixbench ]; then
-			emit "$r" shell1 "$v" "$(UB_BINDIR=$ub/pgms loops "$secs" "$ub/testdir" "$PATH" "$ub/pgms/multi.sh" 1)" lpm
+			UB_BINDIR=$ub/pgms emit "$r" shell1 "$v" lpm 60 loops "$secs" "$ub/testdir" "$PATH" \
+				"$ub/pgms/multi.sh" 1
 		else
-			emit "$r" shell1 "$v" "$(loops "$secs" "$work/$v" "$work/$v/bin" "$work/$v/multi.sh" 1)" lpm
+			emit "$r" shell1 "$v" lpm 60 loops "$secs" "$work/$v" "$work/$v/bin" "$work/$v/multi.sh" 1
 		fi
 	done
 done
