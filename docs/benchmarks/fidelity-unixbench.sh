@@ -8,7 +8,10 @@
 #      outside this repository (see fidelity-unixbench.md); OUT_DIR: isobench's out/ (isobench,
 #      isobench-proc); ROUNDS (default 3), SECONDS per measurement (default 5), COPIES (default
 #      "1 2"), TESTS (default: the 12 index tests).
-# Out: one TSV line per measurement on stdout: round test copies tool value unit loadavg1;
+# Out: one TSV line per measurement on stdout: round test copies tool value unit loadavg1
+#      cpu_value, where cpu_value = value x wall seconds / CPU seconds (user + sys of the whole
+#      run and everything it waited for): the rate per CPU-second actually received, which a
+#      host shared with other work does not skew the way it skews the wall-clock value;
 #      progress on stderr.  Each round runs every test and copy count once with each tool,
 #      alternating which tool goes first, so load drifting on a shared host hits both alike.
 # byte-unixbench's programs run as its Run script runs them (same options, cwd testdir,
@@ -26,16 +29,17 @@ if [ "${1:-}" = --table ]; then
 			for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]; a[j + 1] = t }
 			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 		}
-		{ k = $2 "\t" $3; v[k, $4] = v[k, $4] " " $5; u[k] = $6
+		{ k = $2 "\t" $3; v[k, $4] = v[k, $4] " " $5; u[k] = $6; cv[k, $4] = cv[k, $4] " " $8
 		  if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
 		  if (!(k in lo) || $7 < lo[k]) lo[k] = $7; if ($7 > hi[k]) hi[k] = $7 }
 		END {
-			print "| test | copies | byte-unixbench | isobench | ours / theirs | unit | loadavg |"
-			print "|---|---:|---:|---:|---:|---|---|"
+			print "| test | copies | unit | byte-unixbench | isobench | ours / theirs | per CPU-s: byte-unixbench | isobench | ours / theirs | loadavg |"
+			print "|---|---:|---|---:|---:|---:|---:|---:|---:|---|"
 			for (i = 1; i <= nk; i++) {
 				k = order[i]; split(k, tc, "\t")
 				t = median(v[k, "ub"]); o = median(v[k, "ours"])
-				printf "| %s | %s | %.1f | %.1f | %.2f | %s | %.1f-%.1f |\n", tc[1], tc[2], t, o, t ? o / t : 0, u[k], lo[k], hi[k]
+				ct = median(cv[k, "ub"]); co = median(cv[k, "ours"])
+				printf "| %s | %s | %s | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f | %.1f-%.1f |\n", tc[1], tc[2], u[k], t, o, t ? o / t : 0, ct, co, ct ? co / ct : 0, lo[k], hi[k]
 			}
 		}'
 	exit 0
@@ -65,6 +69,17 @@ ub_cmd() {
 	shell8) echo "$p/looper $secs $p/multi.sh 8" ;;
 	*) echo "unknown test $1" >&2; exit 2 ;;
 	esac
+}
+
+TIMEFORMAT='%R %U %S'
+# timed FUNCTION ARGS...: run it (its stdout to $work/res), print "value unit cpu_value".
+timed() {
+	local rt
+	{ time "$@" >"$work/res"; } 2>"$work/time"
+	rt=$(tail -n 1 "$work/time")
+	read -r v u <"$work/res" || true
+	[ -n "${v:-}" ] || return 0
+	echo "$v $u $rt" | awk '{ c = $4 + $5; printf "%s %s %.3f\n", $1, $2, (c > 0) ? $1 * $3 / c : 0 }'
 }
 
 # run_ub TEST COPIES: prints the summed rate and unit.
@@ -105,10 +120,11 @@ for ((r = 1; r <= rounds; r++)); do
 			(((r + k) % 2)) && order=(ours ub)
 			for tool in "${order[@]}"; do
 				echo "round $r $t copies=$c $tool ..." >&2
-				if [ "$tool" = ub ]; then v=$(run_ub "$t" "$c"); else v=$(run_ours "$t" "$c"); fi
+				if [ "$tool" = ub ]; then v=$(timed run_ub "$t" "$c"); else v=$(timed run_ours "$t" "$c"); fi
 				[ -n "$v" ] || { echo "$tool $t copies=$c gave no result" >&2; exit 1; }
-				printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$t" "$c" "$tool" "${v// /	}" \
-					"$(cut -d' ' -f1 /proc/loadavg)"
+				read -r val unit cval <<<"$v"
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$t" "$c" "$tool" "$val" "$unit" \
+					"$(cut -d' ' -f1 /proc/loadavg)" "$cval"
 			done
 		done
 	done
