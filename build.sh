@@ -30,7 +30,9 @@ PKGS_BUILD=(
 	gcc make libc6-dev bc flex bison libelf-dev libssl-dev xz-utils lz4 linux-source # kernel
 	musl-tools                             # payload: the runner, static musl
 	libjansson-dev                         # report tool: JSON output
-	busybox-static                         # initramfs: the shell workload's tools
+	busybox-static                         # initramfs: PID 1's shell and tools
+	libc6 dash coreutils grep libpcre2-8-0 # initramfs: glibc's runtime and the shell tests'
+	binutils                               #   dynamically linked tools (readelf: what they load)
 	syslinux isolinux syslinux-common syslinux-efi xorriso mtools # image: BIOS + UEFI ISO
 	pxelinux                               # image/build-netboot.sh: BIOS PXE loader
 	qemu-utils                             # image/build-disks.sh (./build.sh disks): qemu-img
@@ -79,10 +81,13 @@ build() {
 	fi
 	step "payload (static musl)"
 	make -s -C payload O="$out" >&2 || die "payload build failed"
+	step "isobench-proc (dynamic glibc, for execl and spawn)"
+	make -s -C payload/proc O="$out" >&2 || die "isobench-proc build failed"
 	step "report tool"
 	make -s -C report O="$out" >&2 || die "report tool build failed"
 	step "initramfs"
-	initramfs/build.sh "$out/initramfs.cpio.gz" "$out/isobench" || die "initramfs build failed"
+	initramfs/build.sh "$out/initramfs.cpio.gz" "$out/isobench" /bin/busybox "$out/isobench-proc" ||
+		die "initramfs build failed"
 	cat "$out/bzImage" "$out/initramfs.cpio.gz" | sha256sum | cut -c1-64 >"$out/IDENTITY"
 	step "image (hybrid ISO)"
 	image/build-iso.sh "$out/isobench.iso" "$out/bzImage" "$out/initramfs.cpio.gz" \

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# initramfs/build.sh OUT.cpio.gz INIT_BINARY [BUSYBOX] — reproducible, root-free initramfs.
+# initramfs/build.sh OUT.cpio.gz INIT_BINARY [BUSYBOX [PROC]] — reproducible, root-free initramfs.
 #
 # In:  INIT_BINARY (becomes /init, mode 0755; a static ELF or a #! script for busybox sh),
 #      BUSYBOX (default /bin/busybox, Debian's busybox-static; must be static),
+#      PROC (default INIT_BINARY's directory/isobench-proc when it exists): the dynamically
+#      linked program the execl and spawn tests execute,
+#      the host's Debian dash, coreutils (sort od tee wc rm) and grep: the dynamically linked
+#      tools the shell1/shell8 tests run, as on a distribution (see payload/bench/shell.c),
 #      SOURCE_DATE_EPOCH (default 0): the mtime of every entry,
 #      the kernel's usr/gen_init_cpio.c (from the extracted source under $ISOBENCH_CACHE/src,
 #      else from /usr/src/linux-source-*.tar.xz), compiled with host gcc into
@@ -10,25 +14,35 @@
 # Out: OUT.cpio.gz, a newc cpio compressed with `gzip -n -9`: same inputs, same bytes.
 #      Contents: dirs /dev /proc /sys /tmp /bin /sbin /usr/bin /usr/sbin /root /etc,
 #      /dev/console (c 5 1), /dev/null (c 1 3), /init, /bin/busybox and /bin/<applet> symlinks;
+#      /usr/lib/isobench/isobench-proc (with PROC), /usr/lib/isobench/bin/<tool>, and what
+#      they load: the loader at its PT_INTERP path (/lib64/ld-linux-x86-64.so.2) and every
+#      DT_NEEDED library (libc.so.6, libpcre2-8.so.0) in /lib/x86_64-linux-gnu, copied from
+#      the host (Debian packages libc6, libpcre2-8-0, dash, coreutils, grep);
 #      with TBENCH_LOAD=FILE (a dbench load file, e.g. /usr/share/dbench/client.txt) also
 #      /etc/isobench/tbench-load.txt, which the tbench tests then replay by default.
 # Errors: exits 1 with one line "initramfs: <reason>" on stderr; exits 2 on a usage error.
 set -euo pipefail
 
 die() { echo "initramfs: $*" >&2; exit 1; }
-if [ $# -lt 2 ] || [ $# -gt 3 ]; then
-	echo "usage: initramfs/build.sh OUT.cpio.gz INIT_BINARY [BUSYBOX]" >&2
+if [ $# -lt 2 ] || [ $# -gt 4 ]; then
+	echo "usage: initramfs/build.sh OUT.cpio.gz INIT_BINARY [BUSYBOX [PROC]]" >&2
 	exit 2
 fi
 
 out=$1
 init=$2
 busybox=${3:-/bin/busybox}
+proc=${4:-}
+[ -n "$proc" ] || [ ! -x "$(dirname "$init")/isobench-proc" ] || proc=$(dirname "$init")/isobench-proc
 epoch=${SOURCE_DATE_EPOCH:-0}
 cache=${ISOBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/isobench}
 
 # Applets the UnixBench shell workload needs, plus a few for a human at the console.
 applets=(sh sort od grep tee wc rm cat echo ls mkdir cp mv sleep dd head tail)
+# The shell workload's dynamically linked tools (name in the image: host path).
+tools=(dash:/bin/dash sort:/usr/bin/sort od:/usr/bin/od grep:/bin/grep tee:/usr/bin/tee
+	wc:/usr/bin/wc rm:/bin/rm)
+libdirs=(/lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu /lib64 /usr/lib64 /lib /usr/lib)
 
 case "$epoch" in '' | *[!0-9]*) die "SOURCE_DATE_EPOCH must be a non-negative integer, got '$epoch'" ;; esac
 [ -f "$init" ] || die "no such file: $init"
@@ -43,6 +57,8 @@ elif [ "$(head -c 2 "$init")" != '#!' ]; then
 	die "$init is neither an ELF binary nor a #! script"
 fi
 ! is_dynamic "$busybox" || die "$busybox is dynamically linked; use busybox-static"
+[ -z "$proc" ] || [ -f "$proc" ] || die "no such file: $proc"
+[ -z "$proc" ] || is_dynamic "$proc" || die "$proc must be dynamically linked (payload/proc)"
 have=$("$busybox" --list 2>/dev/null) || die "$busybox --list failed; is it busybox?"
 for a in "${applets[@]}"; do
 	grep -qx "$a" <<<"$have" || die "$busybox has no applet '$a'"
@@ -73,10 +89,47 @@ fi
 help=$("$gen" -h 2>&1 || true)
 grep -q -- '-t <timestamp>' <<<"$help" || die "$gen has no -t option; cannot fix mtimes"
 
+# --- the dynamically linked programs and what they load ----------------------------------------
+interp_of() { LC_ALL=C readelf -lW "$1" | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p'; }
+needed_of() { LC_ALL=C readelf -dW "$1" | sed -n 's/.*(NEEDED).*Shared library: \[\(.*\)\]$/\1/p'; }
+dyn=()
+for t in "${tools[@]}"; do
+	[ -f "${t#*:}" ] || die "no ${t#*:} (apt-get install dash coreutils grep)"
+	is_dynamic "${t#*:}" || die "${t#*:} is not dynamically linked"
+	dyn+=("${t#*:}")
+done
+[ -z "$proc" ] || dyn+=("$proc")
+declare -A interps=() libs=()
+todo=("${dyn[@]}")
+while [ ${#todo[@]} -gt 0 ]; do	# libraries and what they need in turn
+	f=${todo[0]}
+	todo=("${todo[@]:1}")
+	i=$(interp_of "$f")
+	[ -z "$i" ] || interps[$i]=1
+	for n in $(needed_of "$f"); do
+		[ -z "${libs[$n]:-}" ] || continue
+		case $n in ld-linux*) continue ;; esac	# the loader, placed by its PT_INTERP path
+		found=
+		for d in "${libdirs[@]}"; do
+			[ -f "$d/$n" ] && { found=$(realpath "$d/$n"); break; }
+		done
+		[ -n "$found" ] || die "$f needs $n, found in none of ${libdirs[*]}"
+		libs[$n]=$found
+		todo+=("$found")
+	done
+done
+[ ${#interps[@]} -gt 0 ] || die "no loader found for ${dyn[*]}"
+
 # --- staging and list ---------------------------------------------------------------------------
 cp "$init" "$tmp/init"
 cp "$busybox" "$tmp/busybox"
 touch -d "@$epoch" "$tmp/init" "$tmp/busybox"
+mkdir "$tmp/dyn"
+for t in "${tools[@]}"; do cp "${t#*:}" "$tmp/dyn/tool-${t%%:*}"; done
+[ -z "$proc" ] || cp "$proc" "$tmp/dyn/isobench-proc"
+for n in "${!libs[@]}"; do cp "${libs[$n]}" "$tmp/dyn/lib-$n"; done
+for i in "${!interps[@]}"; do cp "$(realpath "$i")" "$tmp/dyn/interp-$(basename "$i")"; done
+touch -d "@$epoch" "$tmp"/dyn/*
 if [ -n "${TBENCH_LOAD:-}" ]; then
 	cp "$TBENCH_LOAD" "$tmp/tbench-load.txt"
 	touch -d "@$epoch" "$tmp/tbench-load.txt"
@@ -97,6 +150,21 @@ fi
 	for a in "${applets[@]}"; do
 		echo "slink /bin/$a busybox 0777 0 0"
 	done
+	for d in /lib /lib/x86_64-linux-gnu /usr/lib /usr/lib/isobench /usr/lib/isobench/bin; do
+		echo "dir $d 0755 0 0"
+	done
+	for i in "${!interps[@]}"; do
+		[ "$(dirname "$i")" = /lib ] || [ "$(dirname "$i")" = /lib/x86_64-linux-gnu ] ||
+			echo "dir $(dirname "$i") 0755 0 0"
+		echo "file $i $tmp/dyn/interp-$(basename "$i") 0755 0 0"
+	done
+	for n in "${!libs[@]}"; do
+		echo "file /lib/x86_64-linux-gnu/$n $tmp/dyn/lib-$n 0755 0 0"
+	done
+	for t in "${tools[@]}"; do
+		echo "file /usr/lib/isobench/bin/${t%%:*} $tmp/dyn/tool-${t%%:*} 0755 0 0"
+	done
+	[ -z "$proc" ] || echo "file /usr/lib/isobench/isobench-proc $tmp/dyn/isobench-proc 0755 0 0"
 	if [ -n "${TBENCH_LOAD:-}" ]; then
 		echo "dir /etc/isobench 0755 0 0"
 		echo "file /etc/isobench/tbench-load.txt $tmp/tbench-load.txt 0644 0 0"

@@ -14,6 +14,8 @@
 
 #include <stdint.h>
 
+struct rec_body;
+
 #define BENCH_SKIP 1
 #define BENCH_MAX_EXTRA 8
 
@@ -51,6 +53,10 @@ struct bench {
 	 * kind only says which way is better (RATE: higher, TIME: lower). */
 	const char *value_extra;
 	double value_scale;
+	/* If set, called by the runner (not in the test's process) before each pass's TEST
+	 * record with the runner's own path; fields it adds to b go out as one INFO record
+	 * (e.g. what a process test executes: bench/proc.h). */
+	void (*info)(const char *self, struct rec_body *b);
 	int (*setup)(struct bench_ctx *);
 	int (*run)(struct bench_ctx *, uint64_t iters);
 	void (*teardown)(struct bench_ctx *);

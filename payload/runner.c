@@ -555,6 +555,12 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 			o->b = sel[i];
 			o->copies = p->copies[c];
 			k++;
+			if (o->b->info) {	/* what the test executes (bench.h) */
+				rec_begin(&b, RK_INFO);
+				o->b->info(cfg->self, &b);
+				if (b.len > 4)
+					out_record(&b);
+			}
 			rec_begin(&b, RK_TEST);
 			rec_str(&b, RK_TESTNAME, o->b->name);
 			rec_u64(&b, RK_K, (uint64_t)k);

@@ -39,6 +39,7 @@ STEPS = ("build", "run", "test")
 # Makefiles and the goals each step builds; a tracked Makefile missing here is a failure.
 MAKE_GOALS = [
     ("build", "payload", []),
+    ("build", "payload/proc", []),
     ("build", "report", []),
     ("test", "report", ["fuzz"]),
     ("test", "tests/unit", ["all"]),

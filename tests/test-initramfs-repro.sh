@@ -60,6 +60,43 @@ check '^-rwxr-xr-x .* bin/busybox$' "/bin/busybox is present"
 for d in dev proc sys tmp bin sbin usr/bin usr/sbin root etc; do
 	check "^d.* $d\$" "directory /$d"
 done
+# The process tests' dynamically linked programs and what they load (initramfs/build.sh).
+check '^-rwxr-xr-x .* lib64/ld-linux-x86-64.so.2$' "glibc's loader at its PT_INTERP path"
+check '^-rwxr-xr-x .* lib/x86_64-linux-gnu/libc.so.6$' "glibc's shared libc.so.6"
+for t in dash sort od grep tee wc rm; do
+	check "^-rwxr-xr-x .* usr/lib/isobench/bin/$t\$" "shell tool /usr/lib/isobench/bin/$t"
+done
+# With PROC (a dynamically linked program) it lands in /usr/lib/isobench; every dynamic ELF
+# in the archive finds its loader and each DT_NEEDED library inside the archive itself.
+printf 'int main(void) { return 0; }\n' >"$tmp/p.c"
+gcc -O2 -fPIE -pie -o "$tmp/isobench-proc" "$tmp/p.c"
+"$here/initramfs/build.sh" "$tmp/p.cpio.gz" "$init" /bin/busybox "$tmp/isobench-proc"
+mkdir "$tmp/root"
+gzip -dc "$tmp/p.cpio.gz" | (cd "$tmp/root" && cpio -id --quiet 2>/dev/null)
+if cmp -s "$tmp/isobench-proc" "$tmp/root/usr/lib/isobench/isobench-proc"; then
+	ok "PROC lands in /usr/lib/isobench/isobench-proc"
+else bad "PROC is not /usr/lib/isobench/isobench-proc"; fi
+unresolved=0 ndyn=0
+while read -r f; do
+	interp=$( (LC_ALL=C readelf -lW "$f" 2>/dev/null || true) | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
+	[ -n "$interp" ] || continue
+	ndyn=$((ndyn + 1))
+	[ -f "$tmp/root$interp" ] || { echo "  $f: no loader $interp"; unresolved=$((unresolved + 1)); }
+	for n in $(LC_ALL=C readelf -dW "$f" | sed -n 's/.*Shared library: \[\(.*\)\]$/\1/p'); do
+		case $n in ld-linux*) continue ;; esac	# the loader itself, matched by its soname
+		[ -f "$tmp/root/lib/x86_64-linux-gnu/$n" ] ||
+			{ echo "  $f: no $n"; unresolved=$((unresolved + 1)); }
+	done
+done < <(find "$tmp/root" -type f)
+if [ "$ndyn" -ge 8 ] && [ "$unresolved" -eq 0 ]; then
+	ok "all $ndyn dynamically linked programs find their loader and libraries in the archive"
+else bad "$ndyn dynamic programs, $unresolved unresolved loader/library references"; fi
+st=0
+"$here/initramfs/build.sh" "$tmp/s.cpio.gz" "$init" /bin/busybox /bin/busybox 2>/dev/null || st=$?
+if [ "$st" -eq 1 ]; then ok "a static PROC stops the build"; else bad "static PROC: status $st"; fi
+if grep -Eq '^[^-]|/isobench-proc$' <<<"$(grep isobench-proc <<<"$list")"; then
+	bad "isobench-proc without PROC"; else ok "no isobench-proc without PROC"; fi
+
 if grep -q 'Jan  1  1970' <<<"$list" && ! grep -vq 'Jan  1  1970' <<<"$list"; then
 	ok "every entry has mtime 0"
 else

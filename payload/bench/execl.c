@@ -1,16 +1,44 @@
-/* execl — UnixBench "Execl Throughput" (execl.c): the binary re-executes itself, carrying
- * the remaining count in argv, until it reaches zero; one loop is one execve(). run(iters)
- * forks once and the child performs iters exec()s (main.c handles "--execl-child N" first
- * thing, before any other work). Unit lps; baseline 43.0 lps. */
+/* execl — UnixBench "Execl Throughput" (execl.c): a program re-executes itself, carrying the
+ * remaining count in argv, until it reaches zero; one loop is one execve().  As in UnixBench
+ * the program is dynamically linked and position-independent: isobench-proc (payload/proc/,
+ * glibc), so each loop pays for the loader and the shared C library as a distribution's
+ * program does.  run(iters) forks once; the child execs "isobench-proc execl iters-1", which
+ * makes iters execve()s in all.  info() records what is executed (INFO exec.execl.*).
+ * Unit lps; baseline 43.0 lps. */
 #include "../bench.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+static void info(const char *self, struct rec_body *b)
+{
+	proc_info_helper(self, b, "execl");
+}
+
+static int setup(struct bench_ctx *ctx)
+{
+	char *path;
+
+	if (!(path = malloc(256)))
+		return -ENOMEM;
+	if (proc_helper(ctx->self, path, 256)) {
+		free(path);
+		bench_note(ctx, "no isobench-proc next to %s or in %s", ctx->self ? ctx->self : "-",
+			   PROC_LIBEXEC);
+		return BENCH_SKIP;
+	}
+	ctx->state = path;
+	return 0;
+}
+
 static int run(struct bench_ctx *ctx, uint64_t iters)
 {
+	const char *path = ctx->state;
 	char n[24];
 	int st;
 	pid_t pid;
@@ -20,17 +48,28 @@ static int run(struct bench_ctx *ctx, uint64_t iters)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		execl(ctx->self, ctx->self, "--execl-child", n, (char *)NULL);
+		execl(path, path, "execl", n, (char *)NULL);
 		_exit(127);
 	}
-	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		bench_note(ctx, "%s execl %s: status %#x", path, n, st);
 		return -ENOEXEC;
+	}
 	ctx->sink += (uint64_t)pid;
 	return 0;
+}
+
+static void teardown(struct bench_ctx *ctx)
+{
+	free(ctx->state);
+	ctx->state = NULL;
 }
 
 const struct bench bench_execl = {
 	.name = "execl", .title = "Execl Throughput", .group = "index",
 	.unit = "lps", .kind = BENCH_RATE, .per_loop = 1, .baseline = 43.0,
-	.run = run,
+	.info = info, .setup = setup, .run = run, .teardown = teardown,
 };

@@ -1,16 +1,25 @@
 /* shell.c — "Shell Scripts (1 concurrent)" and "(8 concurrent)", UnixBench's shell1/shell8.
  *
- * Our own scripts in the spirit of UnixBench's multi.sh + tst.sh:
+ * Our own scripts doing UnixBench's multi.sh + tst.sh work, process for process:
  *   tst.sh i:  sort sort.src > sort.i;  od sort.i | sort -n -k 1 > od.i;
  *              grep the sort.i | tee grep.i | wc > wc.i;  rm the four files
+ *              (one shell + 7 programs per instance)
  *   multi.sh n: start n "sh tst.sh i" in the background, then wait.
- * One loop = one fork+exec of "busybox sh multi.sh n", waited for; unit lpm, so per_loop = 60.
+ * One loop = fork + execve of multi.sh (a "#!.../bin/sh" script, so the kernel starts the
+ * shell, as UnixBench's looper does), waited for; unit lpm, so per_loop = 60.
  *
- * sort.src is our own text, generated identically every time (shell_text below): 400 lines,
- * line i has 4 + (7i mod 9) words, word j taken from the fixed 64-word list at index
- * (37i + 11j + (ij mod 13)) mod 64.  The scripts run with PATH set to a private bin/ of links to
- * /bin/busybox, so the same busybox applets run on a host as in the image (where /bin/sh is
- * busybox); without /bin/busybox the tests skip.  Each copy works in <workdir>/shell.
+ * The tools are a distribution's, dynamically linked: dash, coreutils' sort od tee wc rm and
+ * GNU grep, from /usr/lib/isobench/bin (the image: initramfs/build.sh copies Debian's) or
+ * else /usr/bin, /bin (a host).  Only when one is missing does the workload fall back to
+ * /bin/busybox for all seven; INFO exec.shell.tools says which ran (the info hook).
+ * docs/benchmarks/fidelity-unixbench.md measures both against byte-unixbench.
+ *
+ * sort.src is our own text with the size and shape of UnixBench's input (362 lines, ~8.5 KB,
+ * ~1,270 words, 35 lines containing "the"), generated identically every time (shell_text):
+ * line i has 1 + (5i mod 6) words, a tab first when i mod 3 = 2, "the" as first word when
+ * i mod 10 = 7 and i < 350, other words from the fixed 64-word list at index
+ * (37i + 11j + (ij mod 13)) mod 64.  PATH is a private bin/ of links to the tools, LC_ALL=C.
+ * Each copy works in <workdir>/shell.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,17 +31,20 @@
 #include <unistd.h>
 
 #include "../bench.h"
+#include "../record.h"
+#include "proc.h"
 #include "shell.h"
 
+/* No word contains "the": only the lines that start with it match tst.sh's grep. */
 static const char *const words[64] = {
-	"the", "quick", "benchmark", "other", "kernel", "then", "page", "theory",
-	"process", "pipe", "weather", "cache", "signal", "thread", "bathe", "loop",
-	"north", "copy", "shell", "mother", "sort", "octal", "dump", "there",
-	"word", "count", "these", "file", "block", "write", "read", "athlete",
-	"clock", "tick", "virtual", "machine", "guest", "host", "them", "timer",
-	"index", "baseline", "score", "theme", "system", "call", "fork", "exec",
-	"wait", "exit", "together", "memory", "buffer", "disk", "lathe", "stone",
-	"dhry", "whet", "float", "integer", "breathe", "string", "record", "array",
+	"quickly", "benchmark", "kernel", "pages", "process", "pipeline", "rainfall", "cached",
+	"signal", "threads", "looping", "north", "copying", "shell", "sorted", "octal",
+	"dumping", "words", "counter", "filename", "blocks", "writes", "reader", "clocks",
+	"ticking", "virtual", "machine", "guests", "host", "timer", "index", "baseline",
+	"scores", "system", "call", "fork", "execute", "wait", "exit", "memory",
+	"buffer", "disk", "stone", "dhrystone", "whet", "float", "integer", "string",
+	"records", "array", "umask", "mortal", "export", "return", "while", "done",
+	"case", "esac", "elif", "shift", "trap", "local", "unset", "tail",
 };
 
 static size_t shell_text(char *buf, size_t cap)
@@ -40,10 +52,15 @@ static size_t shell_text(char *buf, size_t cap)
 	size_t n = 0;
 
 	for (int i = 0; i < SHELL_SRC_LINES; i++) {
-		int nw = 4 + (7 * i) % 9;
+		int nw = 1 + (5 * i) % 6, the = i % 10 == 7 && i < 350;
 
+		if (n + 2 > cap)
+			return 0;
+		if (i % 3 == 2)
+			buf[n++] = '\t';
 		for (int j = 0; j < nw; j++) {
-			const char *w = words[(37 * i + 11 * j + (i * j) % 13) % 64];
+			const char *w = the && j == 0 ? "the" : words[(37 * i + 11 * (j - the) +
+								 (i * (j - the)) % 13) % 64];
 			size_t l = strlen(w);
 
 			if (n + l + 2 > cap)
@@ -65,6 +82,7 @@ static const char tst_sh[] =
 	"grep the sort.$1 | tee grep.$1 | wc >wc.$1\n"
 	"[ -n \"$KEEP\" ] || rm sort.$1 od.$1 grep.$1 wc.$1\n";
 
+/* After "#!<dir>/bin/sh\n", written by shell_prepare(). */
 static const char multi_sh[] =
 	"# isobench shell workload: multi.sh <n> runs n tst.sh at once and waits\n"
 	"i=1\n"
@@ -74,16 +92,54 @@ static const char multi_sh[] =
 	"done\n"
 	"wait\n";
 
-static int put_file(const char *dir, const char *name, const char *data, size_t len)
+/* The tools, by the name the scripts call them; the program looked for (sh is dash). */
+static const char *const tool_name[SHELL_NTOOLS] = { "sh", "sort", "od", "grep", "tee", "wc", "rm" };
+static const char *const tool_prog[SHELL_NTOOLS] = { "dash", "sort", "od", "grep", "tee", "wc", "rm" };
+
+int shell_find_tools(char path[SHELL_NTOOLS][256])
+{
+	static const char *const dirs[] = { PROC_LIBEXEC "/bin", "/usr/bin", "/bin" };
+	int found = 0;
+
+	for (int t = 0; t < SHELL_NTOOLS; t++) {
+		path[t][0] = 0;
+		for (size_t d = 0; d < sizeof dirs / sizeof *dirs && !path[t][0]; d++) {
+			struct proc_desc pd;
+			char p[256];
+
+			snprintf(p, sizeof p, "%s/%s", dirs[d], tool_prog[t]);
+			/* A distribution's tool: an ELF program with a loader (not a busybox link). */
+			if (access(p, X_OK) == 0 && proc_describe(p, &pd) == 0 &&
+			    !strncmp(pd.linkage, "dynamic", 7)) {
+				char real[256];
+				ssize_t n = readlink(p, real, sizeof real - 1);
+
+				if (n > 0 && (real[n] = 0, strstr(real, "busybox")))
+					continue;
+				snprintf(path[t], 256, "%s", p);
+			}
+		}
+		found += path[t][0] != 0;
+	}
+	if (found == SHELL_NTOOLS)
+		return SHELL_TOOLS_DIST;
+	for (int t = 0; t < SHELL_NTOOLS; t++)
+		snprintf(path[t], 256, "%s", SHELL_BUSYBOX);
+	return access(SHELL_BUSYBOX, X_OK) == 0 ? SHELL_TOOLS_BUSYBOX : -ENOENT;
+}
+
+static int put_file(const char *dir, const char *name, const char *head, const char *data,
+		    size_t len)
 {
 	char path[512];
 	int fd, err = 0;
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
 	if (fd < 0)
 		return -errno;
-	if (write(fd, data, len) != (ssize_t)len)
+	if ((head && write(fd, head, strlen(head)) != (ssize_t)strlen(head)) ||
+	    write(fd, data, len) != (ssize_t)len)
 		err = -EIO;
 	if (close(fd) && !err)
 		err = -errno;
@@ -92,47 +148,50 @@ static int put_file(const char *dir, const char *name, const char *data, size_t 
 
 int shell_prepare(const char *dir)
 {
-	static const char *const applets[] = { "sh", "sort", "od", "grep", "tee", "wc", "rm" };
-	char path[512], text[65536];
+	char path[512], text[65536], tools[SHELL_NTOOLS][256], shebang[600];
 	size_t len;
-	int err;
+	int err, set;
 
+	if ((set = shell_find_tools(tools)) < 0)
+		return set;
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return -errno;
 	snprintf(path, sizeof path, "%s/bin", dir);
 	if (mkdir(path, 0755) && errno != EEXIST)
 		return -errno;
-	for (size_t i = 0; i < sizeof applets / sizeof *applets; i++) {
-		snprintf(path, sizeof path, "%s/bin/%s", dir, applets[i]);
+	for (int t = 0; t < SHELL_NTOOLS; t++) {
+		snprintf(path, sizeof path, "%s/bin/%s", dir, tool_name[t]);
 		unlink(path);
-		if (symlink(SHELL_BUSYBOX, path))
+		if (symlink(tools[t], path))
 			return -errno;
 	}
 	if (!(len = shell_text(text, sizeof text)))
 		return -ENOBUFS;
-	if ((err = put_file(dir, "sort.src", text, len)) ||
-	    (err = put_file(dir, "tst.sh", tst_sh, sizeof tst_sh - 1)) ||
-	    (err = put_file(dir, "multi.sh", multi_sh, sizeof multi_sh - 1)))
+	snprintf(shebang, sizeof shebang, "#!%s/bin/sh\n", dir);
+	if ((err = put_file(dir, "sort.src", NULL, text, len)) ||
+	    (err = put_file(dir, "tst.sh", NULL, tst_sh, sizeof tst_sh - 1)) ||
+	    (err = put_file(dir, "multi.sh", shebang, multi_sh, sizeof multi_sh - 1)))
 		return err;
-	return 0;
+	return set;
 }
 
 int shell_run_once(const char *dir, int n, int keep)
 {
-	char num[16], pathenv[560];
-	char *argv[] = { "sh", "multi.sh", num, NULL };
+	char num[16], pathenv[560], script[560];
+	char *argv[] = { script, num, NULL };
 	char *envp[] = { pathenv, "LC_ALL=C", keep ? "KEEP=1" : NULL, NULL };
 	int status;
 	pid_t pid;
 
 	snprintf(num, sizeof num, "%d", n);
 	snprintf(pathenv, sizeof pathenv, "PATH=%s/bin", dir);
+	snprintf(script, sizeof script, "%s/multi.sh", dir);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
 		if (chdir(dir) == 0)
-			execve(SHELL_BUSYBOX, argv, envp);
+			execve(script, argv, envp);	/* #!<dir>/bin/sh, as UnixBench's looper */
 		_exit(127);
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -146,21 +205,41 @@ struct shell_state {
 	char dir[512];
 };
 
+/* The info hook: which tools the workload runs and what the shell is. */
+static void shell_info(const char *self, struct rec_body *b)
+{
+	char tools[SHELL_NTOOLS][256], list[SHELL_NTOOLS * 260] = "";
+	struct proc_desc d;
+	int set = shell_find_tools(tools);
+
+	(void)self;
+	rec_str(b, "exec.shell.tools", set == SHELL_TOOLS_DIST ? "distribution" :
+				       set == SHELL_TOOLS_BUSYBOX ? "busybox" : "-");
+	if (set < 0)
+		return;
+	for (int t = 0; t < SHELL_NTOOLS; t++)
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", t ? "," : "",
+			 tools[t]);
+	rec_str(b, "exec.shell.programs", list);
+	proc_describe(tools[0], &d);
+	proc_info(b, "shell", &d);	/* the shell (dash); the others share its loader and libc */
+}
+
 static int shell_setup(struct bench_ctx *ctx, int n)
 {
 	struct shell_state *s;
 	int err;
 
-	if (access(SHELL_BUSYBOX, X_OK)) {
-		bench_note(ctx, "no %s: the shell workload needs busybox", SHELL_BUSYBOX);
-		return BENCH_SKIP;
-	}
 	if (!(s = calloc(1, sizeof *s)))
 		return -ENOMEM;
 	s->n = n;
 	snprintf(s->dir, sizeof s->dir, "%s/shell", ctx->workdir);
 	ctx->state = s;
-	if ((err = shell_prepare(s->dir))) {
+	if ((err = shell_prepare(s->dir)) == -ENOENT) {
+		bench_note(ctx, "neither dash+coreutils+grep nor %s found", SHELL_BUSYBOX);
+		return BENCH_SKIP;
+	}
+	if (err < 0) {
 		bench_note(ctx, "cannot prepare %s: %s", s->dir, strerror(-err));
 		return err;
 	}
@@ -175,7 +254,7 @@ static int shell_run(struct bench_ctx *ctx, uint64_t iters)
 		int err = shell_run_once(s->dir, s->n, 0);
 
 		if (err) {
-			bench_note(ctx, "busybox sh multi.sh %d failed", s->n);
+			bench_note(ctx, "multi.sh %d failed", s->n);
 			return err;
 		}
 	}
@@ -214,6 +293,7 @@ const struct bench bench_shell1 = {
 	.kind = BENCH_RATE,
 	.per_loop = 60,		/* loops per minute from loops per second */
 	.baseline = 42.4,
+	.info = shell_info,
 	.setup = setup_shell1,
 	.run = shell_run,
 	.teardown = shell_teardown,
@@ -227,6 +307,7 @@ const struct bench bench_shell8 = {
 	.kind = BENCH_RATE,
 	.per_loop = 60,
 	.baseline = 6.0,
+	.info = shell_info,
 	.setup = setup_shell8,
 	.run = shell_run,
 	.teardown = shell_teardown,

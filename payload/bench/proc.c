@@ -1,0 +1,178 @@
+#define _GNU_SOURCE
+/* proc.c — see proc.h.  The ELF reading follows the System V ABI / ELF-64 object format:
+ * e_type ET_EXEC or ET_DYN, PT_INTERP names the loader, PT_DYNAMIC present means shared
+ * objects are loaded at run time.  The C library is named from the loader: ld-linux-* is
+ * glibc's, ld-musl-* musl's. */
+#include "proc.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../record.h"
+
+int proc_helper(const char *self, char *path, size_t cap)
+{
+	char dir[256];
+
+	if (self && self[0] == '/') {
+		snprintf(dir, sizeof dir, "%s", self);
+		snprintf(path, cap, "%s/isobench-proc", dirname(dir));
+		if (access(path, X_OK) == 0)
+			return 0;
+	}
+	snprintf(path, cap, "%s/isobench-proc", PROC_LIBEXEC);
+	return access(path, X_OK) == 0 ? 0 : -ENOENT;
+}
+
+/* glibc's libc.so.6 carries "GNU C Library (...) stable release version X.Y": find X.Y. */
+static void glibc_version(const char *lib, char *out, size_t cap)
+{
+	static char buf[1 << 16];
+	static const char key[] = "release version ";
+	FILE *f = fopen(lib, "re");
+	size_t n, keep = 0;
+
+	if (!f)
+		return;
+	while ((n = fread(buf + keep, 1, sizeof buf - 1 - keep, f)) > 0) {
+		char *p;
+
+		n += keep;
+		buf[n] = 0;
+		for (p = buf; (p = memmem(p, n - (size_t)(p - buf), key, sizeof key - 1)); p++) {
+			char *v = p + sizeof key - 1;
+			size_t l = strspn(v, "0123456789.");
+
+			if (l && v + l < buf + n) {
+				snprintf(out, cap, "glibc %.*s", (int)(l && v[l - 1] == '.' ? l - 1 : l), v);
+				fclose(f);
+				return;
+			}
+		}
+		keep = n > 64 ? 64 : n;	/* a key split across two reads */
+		memmove(buf, buf + n - keep, keep);
+	}
+	fclose(f);
+}
+
+static void find_libc(struct proc_desc *d)
+{
+	static const char *const glibc[] = {
+		"/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6",
+		"/lib64/libc.so.6", "/usr/lib64/libc.so.6", "/lib/libc.so.6", NULL,
+	};
+	struct stat st;
+
+	if (strstr(d->interp, "ld-musl")) {
+		snprintf(d->libc, sizeof d->libc, "musl");
+		snprintf(d->libc_path, sizeof d->libc_path, "%s", d->interp); /* loader = libc */
+	} else if (strstr(d->interp, "ld-linux")) {
+		snprintf(d->libc, sizeof d->libc, "glibc");
+		for (int i = 0; glibc[i]; i++)
+			if (stat(glibc[i], &st) == 0) {
+				snprintf(d->libc_path, sizeof d->libc_path, "%s", glibc[i]);
+				glibc_version(glibc[i], d->libc, sizeof d->libc);
+				break;
+			}
+	}
+	if (strcmp(d->libc_path, "-") && stat(d->libc_path, &st) == 0)
+		d->libc_bytes = (long long)st.st_size;
+}
+
+int proc_describe(const char *path, struct proc_desc *d)
+{
+	Elf64_Ehdr eh;
+	struct stat st;
+	int fd, dyn = 0, err = 0;
+
+	memset(d, 0, sizeof *d);
+	snprintf(d->path, sizeof d->path, "%s", path);
+	d->bytes = d->libc_bytes = -1;
+	strcpy(d->linkage, "-");
+	strcpy(d->interp, "-");
+	strcpy(d->libc, "-");
+	strcpy(d->libc_path, "-");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) == 0)
+		d->bytes = (long long)st.st_size;
+	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64) {
+		char two[2];
+
+		if (pread(fd, two, 2, 0) == 2 && two[0] == '#' && two[1] == '!')
+			strcpy(d->linkage, "script");
+		else
+			err = -ENOEXEC;
+		goto out;
+	}
+	for (int i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+
+		if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (uint64_t)i * eh.e_phentsize)) !=
+		    (ssize_t)sizeof ph) {
+			err = -EIO;
+			goto out;
+		}
+		if (ph.p_type == PT_DYNAMIC)
+			dyn = 1;
+		if (ph.p_type == PT_INTERP) {
+			size_t n = ph.p_filesz < sizeof d->interp ? ph.p_filesz : sizeof d->interp - 1;
+
+			if (pread(fd, d->interp, n, (off_t)ph.p_offset) != (ssize_t)n) {
+				err = -EIO;
+				goto out;
+			}
+			d->interp[n] = 0;
+		}
+	}
+	if (strcmp(d->interp, "-"))
+		strcpy(d->linkage, eh.e_type == ET_DYN ? "dynamic-pie" : "dynamic");
+	else
+		strcpy(d->linkage, eh.e_type == ET_DYN && dyn ? "static-pie" : "static");
+	if (strcmp(d->interp, "-"))
+		find_libc(d);
+	else
+		strcpy(d->libc, "static");
+out:
+	close(fd);
+	return err;
+}
+
+void proc_info(struct rec_body *b, const char *what, const struct proc_desc *d)
+{
+	char key[64];
+
+#define KEY(k) (snprintf(key, sizeof key, "exec.%s." k, what), key)
+	rec_str(b, KEY("path"), d->path);
+	rec_str(b, KEY("linkage"), d->linkage);
+	rec_str(b, KEY("interp"), d->interp);
+	rec_str(b, KEY("libc"), d->libc);
+	rec_i64(b, KEY("bytes"), d->bytes);
+	rec_str(b, KEY("libc_path"), d->libc_path);
+	rec_i64(b, KEY("libc_bytes"), d->libc_bytes);
+#undef KEY
+}
+
+void proc_info_helper(const char *self, struct rec_body *b, const char *what)
+{
+	struct proc_desc d;
+	char path[256];
+
+	if (proc_helper(self, path, sizeof path)) {
+		char key[64];
+
+		snprintf(key, sizeof key, "exec.%s.path", what);
+		rec_str(b, key, "-");
+		return;
+	}
+	proc_describe(path, &d);
+	proc_info(b, what, &d);
+}

@@ -1,0 +1,39 @@
+/* proc.h — what the process tests execute: finding isobench-proc, describing an ELF program
+ * (linkage, loader, C library, size) and saying so in an INFO record. */
+#ifndef ISOBENCH_PROC_H
+#define ISOBENCH_PROC_H
+
+#include <stddef.h>
+
+#include "../bench.h"
+#include "../record.h"
+
+/* Where the image keeps the programs tests execute (initramfs/build.sh puts them there). */
+#define PROC_LIBEXEC "/usr/lib/isobench"
+
+struct proc_desc {
+	char path[256];
+	long long bytes;	/* file size, -1 if unreadable */
+	char linkage[16];	/* "dynamic-pie", "dynamic", "static-pie", "static", "script", "-" */
+	char interp[128];	/* PT_INTERP (the loader), "-" if none */
+	char libc[96];		/* "glibc 2.36", "glibc", "musl", "static", "-" */
+	char libc_path[160];	/* the shared C library file, "-" if none found */
+	long long libc_bytes;	/* its size, -1 if none */
+};
+
+/* Path of isobench-proc: next to the running binary (self; a host's out/), else in
+ * PROC_LIBEXEC (the image, where the runner is /init). 0, or -ENOENT. */
+int proc_helper(const char *self, char *path, size_t cap);
+
+/* Describe the program at path (symlinks followed). Always fills d; returns 0, or -errno
+ * when the file cannot be read (then bytes = -1 and the rest "-"). */
+int proc_describe(const char *path, struct proc_desc *d);
+
+/* Add "exec.<what>.path/.linkage/.interp/.libc/.bytes/.libc_path/.libc_bytes" for the
+ * program a test executes to an INFO body (the bench's info hook, bench.h). */
+void proc_info(struct rec_body *b, const char *what, const struct proc_desc *d);
+
+/* The info hook of execl and spawn: describes isobench-proc, or says it is missing. */
+void proc_info_helper(const char *self, struct rec_body *b, const char *what);
+
+#endif

@@ -1,0 +1,119 @@
+/* isobench-proc — the program UnixBench's process tests execute, in UnixBench's shape.
+ *
+ * Built as a dynamically linked, position-independent executable against the distribution's
+ * C library (payload/proc/Makefile; Debian's glibc), because UnixBench's execl and spawn
+ * programs are: their cost includes the kernel mapping the loader, the loader mapping and
+ * relocating the shared C library, and fork() copying the page tables of such a process.
+ * docs/benchmarks/fidelity-unixbench.md has the measurements behind the choice of C library.
+ * The runner (static musl) starts this program; it never links it.
+ *
+ *   isobench-proc              exit 0 at once (a trivial dynamically linked program)
+ *   isobench-proc execl N      re-execute argv[0] with N-1 until N is 0, then exit 0: N
+ *                              execve()s in one process, as UnixBench's execl.c re-executes
+ *                              itself carrying its counter in argv (argv[0] must be a path)
+ *   isobench-proc spawn N      N times: fork(), the child exit(0)s, wait for it (spawn.c)
+ *   isobench-proc spawn-serve  the same loop on request: read a count N (8 bytes, native
+ *                              order) from fd 0, run N loops, write 8 bytes to fd 1 (0, or
+ *                              the errno that stopped it); exit 0 at end of input.  One
+ *                              process serves every batch of a spawn copy, so the measured
+ *                              loops fork this dynamically linked process and nothing else.
+ * Exit status: 0 done, 1 a system call failed (message on stderr), 2 usage error.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static unsigned long long count(const char *s)
+{
+	char *end;
+	unsigned long long n;
+
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno || end == s || *end) {
+		fprintf(stderr, "isobench-proc: bad count '%s'\n", s);
+		exit(2);
+	}
+	return n;
+}
+
+/* n x (fork, child exit(0), wait): 0 or an errno value. */
+static int spawn(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		int st;
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return errno;
+		if (pid == 0)
+			exit(0);
+		if (waitpid(pid, &st, 0) != pid)
+			return errno;
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			return ECHILD;
+	}
+	return 0;
+}
+
+static int full(ssize_t (*io)(int, void *, size_t), int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t r = io(fd, p, len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+static ssize_t write_rw(int fd, void *buf, size_t len)
+{
+	return write(fd, buf, len);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return 0;
+	if (argc == 2 && !strcmp(argv[1], "spawn-serve")) {
+		uint64_t n, err;
+
+		while (full(read, 0, &n, sizeof n) == 0) {
+			err = (uint64_t)spawn(n);
+			if (full(write_rw, 1, &err, sizeof err))
+				return 1;
+		}
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "execl")) {
+		unsigned long long n = count(argv[2]);
+		char next[24];
+
+		if (n == 0)
+			return 0;
+		snprintf(next, sizeof next, "%llu", n - 1);
+		execl(argv[0], argv[0], "execl", next, (char *)NULL);
+		perror("isobench-proc: execl");
+		return 1;
+	}
+	if (argc == 3 && !strcmp(argv[1], "spawn")) {
+		int err = spawn(count(argv[2]));
+
+		if (err)
+			fprintf(stderr, "isobench-proc: spawn: %s\n", strerror(err));
+		return !!err;
+	}
+	fprintf(stderr, "usage: isobench-proc [execl N | spawn N | spawn-serve]\n");
+	return 2;
+}
