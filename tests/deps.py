@@ -18,7 +18,7 @@ that step and the steps before it, or of the base system (Essential: yes or Prio
 what `debootstrap --variant=minbase` installs).
 
 Steps: build (build.sh, kernel-config/, payload/, report/'s default target, initramfs/, image/,
-and any other folder), run (qemu/, report/variability.sh), test (tests/, .ci/, report's fuzz
+and any other folder), run (qemu/, report/variability.sh, the measuring scripts in docs/), test (tests/, .ci/, report's fuzz
 target). Usage: tests/deps.py [--drop PKG]... (--drop removes a package from the lists first, to
 show the check failing). Output: "ok: ..." / "FAIL: <file> needs <package> ..." lines, then
 "N passed, M failed". Exit 0 when nothing failed, 1 otherwise, 2 on a usage error.
@@ -49,7 +49,7 @@ MAKE_FRAGMENT = re.compile(r"^tests/unit/Makefile\.[a-z]+$")
 
 # Which step a tracked file belongs to, by path prefix; the first match wins.
 STEP_BY_PATH = [("tests/", "test"), (".ci/", "test"), ("qemu/", "run"),
-                ("report/variability.sh", "run"), ("", "build")]
+                ("report/variability.sh", "run"), ("docs/", "run"), ("", "build")]
 
 # Commands that run the command that follows them, with the options they take a value for.
 WRAPPERS = {
@@ -273,6 +273,10 @@ def strip_shell(text):
         elif c == "#" and (i == 0 or text[i - 1] in " \t\n;(|&"):
             j = text.find("\n", i)
             i = n if j < 0 else j
+        elif text.startswith("((", i) or text.startswith("$((", i):
+            j = text.find("))", i)  # arithmetic: the names in it are variables
+            i = n if j < 0 else j + 2
+            out.append(" 0 ")
         elif text.startswith("<<", i) and not text.startswith("<<<", i):
             m = re.match(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1", text[i:])
             if m:
