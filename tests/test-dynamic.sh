@@ -42,7 +42,7 @@ done
 has "$log" "INFO exec\.shell\.tools=distribution exec\.shell\.programs=/usr/lib/isobench/bin/dash,.* exec\.shell\.path=/usr/lib/isobench/bin/dash $(printf "$glibc" shell shell shell shell shell shell)" \
 	"shell1 runs Debian's dash and tools, dynamically linked"
 for t in execl spawn shell1; do
-	has "$log" "RESULT test=$t copies=1 unit=[a-z]+ value=[0-9]*[1-9][0-9]*\.[0-9]+ " "$t: RESULT"
+	has "$log" "RESULT test=$t copies=1 unit=[a-z]+ better=higher value=[0-9]*[1-9][0-9]*\.[0-9]+ " "$t: RESULT"
 done
 has "$log" "END records=[0-9]+ results=3 fails=0 skips=0 errors=0 status=ok" "END, 3 results"
 finish
