@@ -233,8 +233,25 @@ static int same_run(const struct run *a, const struct run *b)
 	return 0;
 }
 
+/* 1 if every record of a is in b, byte for byte (b's sequence numbers ascend in a valid
+ * run, but the lookup does not rely on it). */
+static int subset(const struct run *a, const struct run *b)
+{
+	for (size_t i = 0; i < a->nrecs; i++) {
+		size_t k;
+		for (k = 0; k < b->nrecs; k++)
+			if (b->recs[k].seq == a->recs[i].seq &&
+			    !strcmp(b->recs[k].text, a->recs[i].text))
+				break;
+		if (k == b->nrecs)
+			return 0;
+	}
+	return 1;
+}
+
 /* A replayed run is one run: keep the better copy (complete before incomplete, then the
- * one with more records) in the first copy's place, and drop the other. */
+ * one with more records) in the first copy's place, and drop the other — only when every
+ * record of the dropped copy is in the kept one, so that folding never hides a record. */
 static void fold_replays(struct log *log)
 {
 	for (size_t j = 1; j < log->nruns; j++) {
@@ -248,6 +265,8 @@ static void fold_replays(struct log *log)
 		struct run *A = &log->runs[a], *B = &log->runs[j];
 		int take_b = (B->complete && !A->complete) ||
 			     (B->complete == A->complete && B->nrecs > A->nrecs);
+		if (!(take_b ? subset(A, B) : subset(B, A)))
+			continue;	/* the copies disagree: two runs, as read */
 		int copies = (A->copies ? A->copies : 1) + 1;
 		if (take_b) {
 			size_t first = A->first_line;
