@@ -348,13 +348,16 @@ int harness_test(const struct bench *b, int copies_in, const struct params *p,
 		struct rec_body rb;
 
 		atomic_store(&sh->stop, 0);
+		out_quiet(1);	/* no console write while the sample is measured (out.h) */
 		for (int k = 0; k < copies; k++)
 			write_all(cmd[k], &c, sizeof c);
 		while (nanosleep(&d, &d) && errno == EINTR)
 			;
 		atomic_store(&sh->stop, 1);
 		memset(pending, 1, ncop);
-		if ((r = collect(res[0], pending, copies, pids, stall_ms, &sig))) {
+		r = collect(res[0], pending, copies, pids, stall_ms, &sig);
+		out_quiet(0);
+		if (r) {
 			fail(fd, b, copies, collect_reason(r, sig, reason, sizeof reason), NULL);
 			goto out;
 		}

@@ -25,6 +25,9 @@ struct params {
 	int watchdog_s;			/* whole run (PID 1 only); 0: derived */
 	enum halt halt;
 	char image[96];			/* image identity, set by the build */
+	char console[128];		/* PID 1: "auto", "all" or a comma list of devices */
+	int delay_s;			/* PID 1: seconds to wait before BEGIN */
+	int replay;			/* PID 1: resend the records after END */
 	unsigned set;			/* bit per table row: given explicitly */
 };
 
