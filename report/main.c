@@ -14,6 +14,7 @@
  *   4 comparison only: some row differs beyond the runs' noise
  * When several apply the first in the order 2, 3, 1, 4 wins. */
 #define _GNU_SOURCE
+#include "image.h"
 #include "csv.h"
 #include "follow.h"
 #include "json.h"
@@ -77,7 +78,8 @@ struct input {
  * to vout. Returns 0 when the chosen run is complete, else EXIT_INCOMPLETE / EXIT_USAGE. */
 static int load(struct input *in, int want, FILE *vout)
 {
-	FILE *f = fopen(in->path, "rb");
+	int is_image;
+	FILE *f = image_fopen(in->path, &is_image);	/* a log, or a disk image holding one */
 
 	in->run = -1;
 	if (!f) {
