@@ -131,7 +131,7 @@ find "$esp" -exec touch -h -d "@$epoch" {} +
 # Results: booted as a disk, the runner writes its log to \ISOBENCH\RESULTS on this
 # partition (payload/resultsfile.c), which it finds by the label ISOBENCHEFI and a volume
 # serial that is the CRC-32 of the image identity (unique per image, still reproducible).
-mkdir -p "$esp/ISOBENCH/RESULTS"
+mkdir -p "$esp/isobench/RESULTS"	# FAT is case-insensitive: \ISOBENCH\RESULTS
 results_mib=${ISOBENCH_RESULTS_MIB:-4}
 case "$results_mib" in '' | *[!0-9]*) die "ISOBENCH_RESULTS_MIB must be a whole number of MiB, got '$results_mib'" ;; esac
 # FAT size: the files plus 10% and 256 KiB for FAT and directories, plus the results space,
