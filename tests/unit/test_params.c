@@ -116,6 +116,30 @@ static void samples_range(void **st)
 	assert_int_not_equal(params_set(&p, "copies", "1,2,3,4,5,6,7,8,9", err, sizeof err), 0);
 }
 
+/* isobench.console=, delay=, replay= (issue 11): defaults, good values, bad ones refused. */
+static void console_delay_replay(void **st)
+{
+	(void)st;
+	struct params p;
+	char err[160];
+	params_init(&p);
+	assert_string_equal(p.console, "auto");
+	assert_int_equal(p.delay_s, 0);
+	assert_int_equal(p.replay, 0);
+	assert_int_equal(params_set(&p, "console", "ttyS1,hvc0,tty0", err, sizeof err), 0);
+	assert_string_equal(p.console, "ttyS1,hvc0,tty0");
+	assert_int_not_equal(params_set(&p, "console", "../sda", err, sizeof err), 0);
+	assert_int_not_equal(params_set(&p, "console", "", err, sizeof err), 0);
+	assert_string_equal(p.console, "ttyS1,hvc0,tty0");	/* a bad value keeps the last */
+	assert_int_equal(params_set(&p, "delay", "30", err, sizeof err), 0);
+	assert_int_equal(p.delay_s, 30);
+	assert_int_not_equal(params_set(&p, "delay", "3601", err, sizeof err), 0);
+	assert_int_not_equal(params_set(&p, "delay", "-1", err, sizeof err), 0);
+	assert_int_equal(params_set(&p, "replay", "1", err, sizeof err), 0);
+	assert_int_equal(p.replay, 1);
+	assert_int_not_equal(params_set(&p, "replay", "yes", err, sizeof err), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -124,6 +148,7 @@ int main(void)
 		cmocka_unit_test(bad_input_reported),
 		cmocka_unit_test(quoted_words),
 		cmocka_unit_test(samples_range),
+		cmocka_unit_test(console_delay_replay),
 	};
 	return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }
