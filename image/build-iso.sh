@@ -6,8 +6,10 @@
 #      the default menu entry only; a key=value word there replaces the entry's own word with
 #      the same key, so "isobench.suite=quick" switches the suite). image/isolinux.cfg (menu
 #      template), Debian's isolinux + syslinux-common + syslinux-efi, mtools, xorriso.
-#      SOURCE_DATE_EPOCH (default 0) fixes every date, the volume UUID, the GPT GUIDs and the
-#      FAT volume serial, so the same inputs give the same bytes. ISOBENCH_MENU_TIMEOUT
+#      SOURCE_DATE_EPOCH (default 0) fixes every date, the volume UUID and the GPT GUIDs; the
+#      FAT volume serial is the CRC-32 of IDENTITY; so the same inputs give the same bytes.
+#      ISOBENCH_RESULTS_MIB (default 4) is the free space for results files on the FAT
+#      partition; an EFI image past El Torito's 65,535 sectors is refused. ISOBENCH_MENU_TIMEOUT
 #      (tenths of a second, default 10) is the menu's wait; qemu/run's throw-away ISOs use 1.
 # Out: OUT.iso, bootable
 #      - by BIOS as a CD (El Torito, isolinux) and, written raw to a USB stick or used as a
@@ -126,12 +128,26 @@ default_append=$(awk '/^DEFAULT /{d=$2} /^LABEL /{l=$2} /^ *APPEND /&&l==d{sub(/
 printf 'echo "isobench: booting the kernel EFI stub (no syslinux.efi)"\r\nfs0:\r\nfor %%m in 0 1 2 3 4 5 6 7 8 9\r\n  if exist fs%%m:\\isobench\\bzImage.efi then\r\n    fs%%m:\r\n    \\isobench\\bzImage.efi initrd=\\isobench\\initramfs.gz %s\r\n  endif\r\nendfor\r\n' \
 	"$default_append" >"$esp/startup.nsh"
 find "$esp" -exec touch -h -d "@$epoch" {} +
-# FAT size: the files plus 10% and 256 KiB for FAT and directories, in whole MiB.
+# Results: booted as a disk, the runner writes its log to \ISOBENCH\RESULTS on this
+# partition (payload/resultsfile.c), which it finds by the label ISOBENCHEFI and a volume
+# serial that is the CRC-32 of the image identity (unique per image, still reproducible).
+mkdir -p "$esp/isobench/RESULTS"	# FAT is case-insensitive: \ISOBENCH\RESULTS
+results_mib=${ISOBENCH_RESULTS_MIB:-4}
+case "$results_mib" in '' | *[!0-9]*) die "ISOBENCH_RESULTS_MIB must be a whole number of MiB, got '$results_mib'" ;; esac
+# FAT size: the files plus 10% and 256 KiB for FAT and directories, plus the results space,
+# in whole MiB.
 kib=$(du -sk --apparent-size "$esp" | cut -f1)
-mib=$(((kib * 11 / 10 + 256 + 1023) / 1024))
+mib=$(((kib * 11 / 10 + 256 + 1023) / 1024 + results_mib))
+# El Torito names the EFI image's size as a 16-bit count of 512-byte sectors: past 65,535
+# sectors (32 MiB - 512 bytes) the count would be cut. Refuse rather than write a wrong one.
+[ $((mib * 2048)) -le 65535 ] ||
+	die "EFI system partition of ${mib} MiB exceeds El Torito's 65,535 sectors of 512 bytes (ISOBENCH_RESULTS_MIB=$results_mib)"
 efi_img=$tmp/efi.img
 truncate -s "${mib}M" "$efi_img"
-serial=$(printf '%08X' $((epoch & 0xffffffff)))
+# CRC-32 of the identity, from gzip's trailer (the same CRC as zlib's crc32(); gzip is
+# Essential in Debian).
+serial=$(printf '%s' "$id" | gzip -c | tail -c 8 | head -c 4 | od -An -tx4 | tr -d ' \n' | tr a-f A-F)
+[[ "$serial" =~ ^[0-9A-F]{8}$ ]] || die "cannot compute the FAT serial from the identity"
 # mtools honours SOURCE_DATE_EPOCH for the dates it writes; -m keeps the files' fixed mtimes.
 SOURCE_DATE_EPOCH=$epoch mformat -i "$efi_img" -N "$serial" -v ISOBENCHEFI ::  >"$tmp/mtools.log" 2>&1 ||
 	die "mformat failed: $(head -n 1 "$tmp/mtools.log")"

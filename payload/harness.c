@@ -504,10 +504,13 @@ static int phase_sample(struct hrun *h)
 
 	atomic_store(&h->sh->stop, 0);
 	atomic_store(&h->sh->armed, 0);
+	out_quiet(1);	/* no console write while the sample is measured (out.h) */
 	for (int k = 0; k < h->copies; k++)
 		write_all(h->cmd[k], &c, sizeof c);
-	if ((r = await_armed(h, &sig)))
+	if ((r = await_armed(h, &sig))) {
+		out_quiet(0);
 		return fail_collect(h, r, sig, "at the start line");
+	}
 	h->t_go = now_ns();
 	atomic_store(&h->sh->go, h->gen);
 	futex(&h->sh->go, FUTEX_WAKE, INT_MAX, NULL);
@@ -519,7 +522,9 @@ static int phase_sample(struct hrun *h)
 	atomic_store(&h->sh->stop, 1);
 	h->t_stop = now_ns();
 	memset(h->pending, 1, (size_t)h->copies);
-	if ((r = collect(h->res, h->pending, h->copies, h->pids, h->stall_ms, &sig)))
+	r = collect(h->res, h->pending, h->copies, h->pids, h->stall_ms, &sig);
+	out_quiet(0);
+	if (r)
 		return fail_collect(h, r, sig, NULL);
 	return fail_run_error(h, h->copies);
 }

@@ -5,10 +5,15 @@
 #include "out.h"
 #include "params.h"
 #include "runner.h"
+#include "console.h"
+#include "summary.h"
+#include "resultsfile.h"
+#include "version.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,27 +23,31 @@
 #include <sys/reboot.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
-static void note(const char *fmt, const char *arg)
-{
-	char buf[256];
-	int n = snprintf(buf, sizeof buf, fmt, arg);
-	if (n > 0)
-		write_all(2, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-}
+/* Power-off waits at most DRAIN_MS for the consoles to send everything; a console without
+ * progress for STALL_MS (no byte left its output queue) is given up on. At 115200 baud the
+ * final tables take ~0.3 s; a slow emulated line may pause for seconds and go on. */
+#define DRAIN_MS 120000
+#define STALL_MS 10000
+
+static struct params p;
+static struct runner_cfg cfg;
+static int have_begin;
 
 static int do_mounts(char *err, size_t len)
 {
 	static const struct {
 		const char *src, *dst, *type, *opts;
 	} m[] = {
+		{"devtmpfs", "/dev", "devtmpfs", NULL},
 		{"proc", "/proc", "proc", NULL},
 		{"sysfs", "/sys", "sysfs", NULL},
-		{"devtmpfs", "/dev", "devtmpfs", NULL},
 		{"tmpfs", "/tmp", "tmpfs", "mode=1777"},
 	};
 
@@ -52,30 +61,54 @@ static int do_mounts(char *err, size_t len)
 	return 0;
 }
 
-/* Open every console the kernel writes to (/proc/consoles), so records reach serial and
- * screen alike; /dev/console alone is only the last console= named. */
-static int open_consoles(void)
+/* The earliest console: /dev/console as the kernel gave it to us (fd 1), else the node we
+ * make. Used only when setup fails before the consoles are known. */
+static int early_console(void)
 {
-	char line[256], path[80];
-	int n = 0;
-	FILE *f = fopen("/proc/consoles", "r");
-
-	while (f && fgets(line, sizeof line, f)) {
-		char name[64];
-		if (sscanf(line, "%63s", name) != 1)
-			continue;
-		snprintf(path, sizeof path, "/dev/%s", name);
-		int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-		if (fd >= 0) {
-			out_add_fd(fd);
-			n++;
-		}
+	int fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		mkdir("/dev", 0755);
+		mknod("/dev/.console", S_IFCHR | 0600, makedev(5, 1));
+		fd = open("/dev/.console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
 	}
-	if (f)
-		fclose(f);
-	if (!n)
-		out_add_fd(1);
-	return n;
+	return fd >= 0 ? fd : 1;
+}
+
+static void halt_system(enum halt h);
+static void wait_for_enter(void);
+
+/* Setup failed before the runner could start: a run of its own (BEGIN, FAIL test=setup,
+ * END) so the host sees what went wrong, on every console found so far (or /dev/console),
+ * then power off. Never returns. */
+static void fatal(const char *what, const char *reason)
+{
+	struct rec_body b;
+
+	if (!have_begin) {
+		rec_begin(&b, "BEGIN");
+		rec_str(&b, "run", "0000000000000000");
+		rec_str(&b, "version", isobench_version);
+		rec_str(&b, "mode", "init");
+		out_record(&b);
+	}
+	rec_begin(&b, "FAIL");
+	rec_str(&b, "test", "setup");
+	rec_str(&b, "what", what);
+	rec_str(&b, "reason", reason);
+	out_record(&b);
+	const struct out_counts *ct = out_counts();
+	rec_begin(&b, "END");
+	rec_u64(&b, "records", ct->records);
+	rec_u64(&b, "results", ct->results);
+	rec_u64(&b, "fails", ct->fails);
+	rec_u64(&b, "skips", ct->skips);
+	rec_u64(&b, "errors", ct->errors);
+	rec_str(&b, "status", "fatal");
+	out_record(&b);
+	out_text("isobench: fatal: %s: %s; powering off\n", what, reason);
+	if (!out_consoles_start())
+		out_stream_flush_to(early_console(), 10);
+	halt_system(HALT_POWEROFF);
 }
 
 /* Bring the loopback interface up; the kernel then adds 127.0.0.1/8 itself. */
@@ -103,15 +136,20 @@ static void halt_system(enum halt h)
 {
 	sync();
 	if (h == HALT_WAIT) {
-		/* Keep the tables on screen until a key is pressed on the console. */
-		out_text("\nisobench: done. Press Enter to power off.\n");
-		int fd = open("/dev/tty0", O_RDONLY | O_NOCTTY);
-		char c;
-		if (fd < 0)
-			fd = 0;
-		while (read(fd, &c, 1) < 0 && errno == EINTR)
-			;
+		static char page[4096];
+		int scr = consoles_screen_fd();
+		out_drain(DRAIN_MS, STALL_MS);
+		if (scr >= 0) {	/* the screen ends with a summary that fits 80x25 */
+			int n = summary_build(page, sizeof page, isobench_version);
+			write_all(scr, page, (size_t)n);
+		}
+		out_text("isobench: done. Press Enter (keyboard or serial) or the power button.\n");
+		out_drain(DRAIN_MS, STALL_MS);
+		wait_for_enter();
 	}
+	/* The last bytes must reach a slow line before the power goes (bounded: a stalled
+	 * console is given up on after STALL_MS without progress). */
+	out_drain(DRAIN_MS, STALL_MS);
 	for (;;) {
 		pid_t pid = vfork();
 		if (pid == 0) {
@@ -127,6 +165,100 @@ static void halt_system(enum halt h)
 			nanosleep(&t, NULL);
 			while (waitpid(-1, NULL, WNOHANG) > 0)
 				;
+		}
+	}
+}
+
+/* Enter on any console (serial or screen keyboard): read until a newline or CR. */
+static void wait_for_enter(void)
+{
+	struct pollfd pf[OUT_MAX_CONSOLES + 1];
+	int fds[OUT_MAX_CONSOLES], n = consoles_read_fds(fds, OUT_MAX_CONSOLES);
+
+	for (int i = 0; i < n; i++) {
+		struct termios t;
+		pf[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+		if (tcgetattr(fds[i], &t) == 0) {	/* one byte at a time, no echo */
+			t.c_lflag &= ~(ICANON | ECHO);
+			t.c_cc[VMIN] = 1;
+			t.c_cc[VTIME] = 0;
+			tcsetattr(fds[i], TCSANOW, &t);
+		}
+	}
+	if (!n) {
+		pf[0] = (struct pollfd){.fd = 0, .events = POLLIN};
+		n = 1;
+	}
+	for (;;) {
+		if (poll(pf, (nfds_t)n, -1) < 0 && errno != EINTR)
+			return;
+		for (int i = 0; i < n; i++) {
+			char c[64];
+			ssize_t k;
+			if (!(pf[i].revents & POLLIN))
+				continue;
+			k = read(pf[i].fd, c, sizeof c);
+			if (k <= 0)
+				pf[i].fd = -1;	/* a port that hung up is not waited on */
+			for (ssize_t j = 0; j < k; j++)
+				if (c[j] == '\n' || c[j] == '\r')
+					return;
+		}
+	}
+}
+
+/* The ACPI power button (an input device with KEY_POWER, drivers/acpi/button.c): a process
+ * that reads every /dev/input/event* and, on a press, reports it, drains the consoles and
+ * powers off. Linux ABI (include/uapi/linux/input.h): struct input_event on x86-64 is a
+ * struct timeval, u16 type, u16 code, s32 value; EV_KEY = 1, KEY_POWER = 116. */
+static pid_t start_power_button(enum halt h)
+{
+	struct pollfd pf[16];
+	int n = 0;
+
+	for (int i = 0; i < 16 && n < 16; i++) {
+		char path[32];
+		snprintf(path, sizeof path, "/dev/input/event%d", i);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			pf[n++] = (struct pollfd){.fd = fd, .events = POLLIN};
+	}
+	if (!n)
+		return 0;
+	pid_t pid = fork();
+	if (pid != 0) {
+		for (int i = 0; i < n; i++)
+			close(pf[i].fd);
+		return pid;
+	}
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (;;) {
+		struct {
+			struct timeval t;
+			uint16_t type, code;
+			int32_t value;
+		} ev[16];
+		if (poll(pf, (nfds_t)n, -1) < 0)
+			continue;
+		for (int i = 0; i < n; i++) {
+			if (!(pf[i].revents & POLLIN))
+				continue;
+			ssize_t k = read(pf[i].fd, ev, sizeof ev);
+			if (k <= 0) {
+				pf[i].fd = -1;
+				continue;
+			}
+			for (size_t j = 0; j < (size_t)k / sizeof ev[0]; j++) {
+				if (ev[j].type != 1 || ev[j].code != 116 || ev[j].value != 1)
+					continue;
+				out_text("\nisobench: power button pressed: powering off\n");
+				out_drain(DRAIN_MS, STALL_MS);
+				sync();
+				reboot(h == HALT_REBOOT ? RB_AUTOBOOT : RB_POWER_OFF);
+				_exit(1);
+			}
 		}
 	}
 }
@@ -148,6 +280,7 @@ static pid_t start_watchdog(int seconds, enum halt h)
 		rec_str(&b, "test", "watchdog");
 		rec_fmt(&b, "reason", "the run exceeded its %d s budget; powering off", seconds);
 		out_record(&b);
+		out_drain(DRAIN_MS, STALL_MS);	/* never blocks on a stalled console */
 		sync();
 		reboot(h == HALT_REBOOT ? RB_AUTOBOOT : RB_POWER_OFF);
 		_exit(1);
@@ -155,26 +288,40 @@ static pid_t start_watchdog(int seconds, enum halt h)
 	return pid;
 }
 
-static pid_t watchdog_pid;
+static pid_t watchdog_pid, button_pid;
 
 static void other_child(pid_t pid)
 {
 	if (pid == watchdog_pid)
 		watchdog_pid = 0;
+	if (pid == button_pid)
+		button_pid = 0;
+}
+
+/* Countdown before BEGIN (isobench.delay=): time to attach a capture after power-on. */
+static void delay_start(int seconds)
+{
+	for (int left = seconds; left > 0; left--) {
+		if (left == seconds || left <= 5 || left % 10 == 0)
+			out_text("isobench: the run starts in %d s (isobench.delay=%d)\n", left, seconds);
+		struct timespec t = {1, 0};
+		while (nanosleep(&t, &t) && errno == EINTR)
+			;
+	}
 }
 
 int init_main(int argc, char **argv)
 {
-	static struct runner_cfg cfg;
-	struct params p;
 	char err[200], cmdline[4096] = "";
 	int fd;
 
 	(void)argc;
-	if (do_mounts(err, sizeof err)) {
-		note("isobench: fatal: %s\n", err);
-		halt_system(HALT_POWEROFF);
-	}
+	/* Records go to an in-memory stream from the first moment, so that a failure anywhere
+	 * below is reported (fatal()) on whatever console exists. */
+	out_init();
+	out_stream_init();
+	if (do_mounts(err, sizeof err))
+		fatal("mount", err);
 	/* Make sure fds 0-2 exist (no /dev/console in the archive leaves them closed). */
 	while ((fd = open("/dev/null", O_RDWR)) >= 0 && fd < 3)
 		;
@@ -185,9 +332,6 @@ int init_main(int argc, char **argv)
 	setenv("HOME", "/root", 1);
 	setenv("TERM", "linux", 1);
 	chdir("/");
-	if (out_init())
-		note("isobench: %s\n", "cannot map the shared sequence counter");
-	open_consoles();
 
 	cfg.mode = "init";
 	cfg.self = argv[0][0] == '/' ? argv[0] : "/init";
@@ -201,13 +345,27 @@ int init_main(int argc, char **argv)
 	}
 	params_from_cmdline(&p, cmdline, runner_pending_error, &cfg);
 	params_finish(&p, (int)sysconf(_SC_NPROCESSORS_ONLN));
+	if (!consoles_open(p.console) && strcmp(p.console, "auto"))
+		consoles_open("auto");	/* none of the named ports exists: do not go silent */
+	if (!out_consoles_start())
+		out_add_fd(early_console());
 	if (loopback_up())
 		runner_pending_error(&cfg, "setup.loopback", "lo", "cannot bring lo up");
+	if (p.delay_s)
+		delay_start(p.delay_s);
 
+	button_pid = start_power_button(p.halt);
 	watchdog_pid = start_watchdog(p.watchdog_s ? p.watchdog_s : runner_budget(&p), p.halt);
+	have_begin = 1;
 	runner_run(&p, &cfg, other_child);
 	if (watchdog_pid > 0)
 		kill(watchdog_pid, SIGKILL);
+	if (p.replay)
+		out_replay();
+	/* The complete log as a file on the image's own FAT partition, when booted from it. */
+	char msg[300];
+	resultsfile_write(p.image, msg, sizeof msg);
+	out_text("isobench: %s\n", msg);
 	halt_system(p.halt);
 	return 0;
 }

@@ -1,6 +1,18 @@
-/* out.h — where records and human text go: every console the run writes to.
+/* out.h — where records and human text go.
+ *
  * Each record is sealed with the next sequence number (a counter in shared memory, so the
- * watchdog process continues the same sequence) and written with one write(2) per fd. */
+ * watchdog process continues the same sequence) and written with one write(2).
+ *
+ * Two ways out:
+ * - direct fds (out_add_fd, the host CLI's stdout): written synchronously, as before;
+ * - consoles (PID 1 in the image, out_stream_init + out_console_add + out_consoles_start):
+ *   every record and every line of text is appended to one in-memory stream (a memfd), and
+ *   one pump process per console copies the stream to its device. The process that writes a
+ *   record never waits for a console: a slow or stalled UART delays only its own pump, is
+ *   never charged to a test's timeout, and never blocks the watchdog or the power-off.
+ *   While a sample is measured (out_quiet(1)) pumps start no write. out_drain() waits,
+ *   bounded, until every live console has sent (and the UART transmitted) the whole stream.
+ */
 #ifndef ISOBENCH_OUT_H
 #define ISOBENCH_OUT_H
 
@@ -18,5 +30,34 @@ uint64_t out_record(struct rec_body *b);	/* returns the sequence number used */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const struct out_counts *out_counts(void);
 int write_all(int fd, const void *buf, size_t len);
+
+/* ---- consoles (PID 1) ---- */
+#define OUT_MAX_CONSOLES 12
+
+/* Start keeping the stream (a memfd). 0 or -errno; without it output goes to direct fds. */
+int out_stream_init(void);
+/* Devices looked for and not found (comma list), for the log's console.absent. */
+extern char out_console_absent[128];
+/* Register a console: name (e.g. "ttyS1"), an open fd for writing. -1 when full. */
+int out_console_add(const char *name, int fd);
+/* Fork one pump per registered console; returns how many started. */
+int out_consoles_start(void);
+/* 1: a sample is being measured — pumps start no write; out_quiet(1) waits (at most
+ * ~200 ms) for a chunk in flight to finish. 0: pumps may write again. Any process. */
+void out_quiet(int on);
+/* Wait until every live console has sent the whole stream so far, at most max_ms; a
+ * console whose current write has not finished within stall_ms is given up on (stalled).
+ * Returns the number of consoles that did not catch up. */
+int out_drain(int max_ms, int stall_ms);
+/* One INFO record: bytes sent, milliseconds spent writing (write + drain) and state of
+ * each console. Call before END. */
+void out_console_info(void);
+/* Append the stream's record lines again (isobench.replay=1): after END, for late capture. */
+void out_replay(void);
+/* The stream so far (for the results file): copies up to cap bytes into buf; returns the
+ * stream's length (may exceed cap), or -1 without a stream. */
+long out_stream_read(char *buf, size_t cap, size_t off);
+/* Emergency path (PID 1 before consoles exist): write the stream to fd, bounded by alarm. */
+void out_stream_flush_to(int fd, unsigned seconds);
 
 #endif

@@ -22,6 +22,10 @@ const struct param_info param_table[] = {
 	{"halt", "poweroff|reboot|wait", "what PID 1 does at the end"},
 	{"pin", "0|1", "1: pin copy c (and what it starts) to the c-th usable CPU; default 0"},
 	{"image", "ID", "image identity, set by the build (sha256 of kernel + initramfs)"},
+	{"console", "auto|all|DEV[,DEV...]", "PID 1: consoles to write to (ttyS0-3, hvc0-7, tty0); "
+	 "auto (default): every UART the kernel found, hvc, the screen"},
+	{"delay", "SECONDS", "PID 1: wait with a countdown before BEGIN (late capture), 0..3600"},
+	{"replay", "0|1", "PID 1: send every record again after END (late capture)"},
 	{NULL, NULL, NULL},
 };
 
@@ -54,6 +58,7 @@ void params_init(struct params *p)
 	p->copies[1] = 0;
 	p->ncopies = 2;
 	p->halt = HALT_POWEROFF;
+	strcpy(p->console, "auto");
 }
 
 static int row(const char *key)
@@ -170,6 +175,20 @@ int params_set(struct params *p, const char *key, const char *val, char *err, si
 		if (!*val || strlen(val) >= sizeof p->image)
 			FAIL("expected an identity string");
 		strcpy(p->image, val);
+	} else if (!strcmp(key, "console")) {
+		if (!*val || strlen(val) >= sizeof p->console ||
+		    strspn(val, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,") !=
+			    strlen(val))
+			FAIL("expected auto, all or a comma list of device names (ttyS1,hvc0,tty0)");
+		strcpy(p->console, val);
+	} else if (!strcmp(key, "delay")) {
+		if (parse_int(val, 0, 3600, &a))
+			FAIL("expected seconds, 0..3600");
+		p->delay_s = (int)a;
+	} else if (!strcmp(key, "replay")) {
+		if (parse_int(val, 0, 1, &a))
+			FAIL("expected 0 or 1");
+		p->replay = (int)a;
 	}
 	p->set |= 1u << r;
 	return 0;

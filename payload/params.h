@@ -26,6 +26,9 @@ struct params {
 	enum halt halt;
 	int pin;			/* 1: copy c runs on the c-th allowed CPU only */
 	char image[96];			/* image identity, set by the build */
+	char console[128];		/* PID 1: "auto", "all" or a comma list of devices */
+	int delay_s;			/* PID 1: seconds to wait before BEGIN */
+	int replay;			/* PID 1: resend the records after END */
 	unsigned set;			/* bit per table row: given explicitly */
 };
 

@@ -592,6 +592,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 		print_tables(p, c);
 	}
 
+	out_console_info();	/* time spent per console (image only; a no-op on a host) */
 	const struct out_counts *ct = out_counts();
 	char clk[64];
 	clocksource_current(clk, sizeof clk);

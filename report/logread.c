@@ -6,26 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void strip_escapes(char *s)
+/* Record bytes are printable ASCII (docs/records.md); anything else (NUL, 0xFF, CR, backspace,
+ * XON/XOFF, ESC of a terminal escape) is noise between records. A line is read as the
+ * maximal runs of such bytes it holds, so noise never glues itself to a record or hides
+ * one, and a record with noise inside it fails its checksum and is never used. */
+static int rec_byte(unsigned char c)
 {
-	/* Remove ANSI CSI sequences (ESC [ ... final byte) and other ESC x pairs. */
-	char *w = s;
-	for (char *p = s; *p; p++) {
-		if (*p == 0x1b) {
-			if (p[1] == '[') {
-				p += 2;
-				while (*p && !(*p >= 0x40 && *p <= 0x7e))
-					p++;
-				if (!*p)
-					break;
-			} else if (p[1]) {
-				p++;
-			}
-			continue;
-		}
-		*w++ = *p;
-	}
-	*w = 0;
+	return (c >= 0x20 && c <= 0x7e) || c == '\t';
 }
 
 static struct run *new_run(struct log *log, size_t line)
@@ -135,6 +122,178 @@ out:
 	free(r);
 }
 
+static int lowhex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+/* Find a record in seg: the last tag up to the segment's end (rec_parse's rule); or else,
+ * as noise may follow a record on the same line ("...*1a2b3c4djunk"), each tag (last first)
+ * up to the first " *" and eight hex digits after it — a record's own checksum, since values
+ * hold no space and keys no '*' — if that checksum holds. Linear in the segment.
+ * Out: start and rlen, the record's text. */
+static enum rec_status find_record(const char *seg, size_t len, struct record *r,
+				   const char **start, size_t *rlen)
+{
+	const size_t tl = strlen(REC_TAG);
+	enum rec_status st = rec_parse(seg, len, r);
+	const char *end = seg + len;
+
+	if (st == REC_NONE)
+		return st;
+	for (const char *p = end; p > seg;) {
+		const char *tag = NULL;
+		for (const char *q = p - 1; q >= seg && !tag; q--)	/* the last tag before p */
+			if (*q == '@' && q + tl < end && !memcmp(q, REC_TAG, tl) && q[tl] == ' ' &&
+			    (q + tl < p || p == end))
+				tag = q;
+		if (!tag)
+			break;
+		if (p == end) {
+			*start = tag;
+			*rlen = len - (size_t)(tag - seg);
+			if (st == REC_OK)
+				return st;
+		}
+		/* Its checksum lies before the next tag (p), if the record is whole. */
+		for (const char *c = tag + tl; c + 10 <= end && c < p; c++) {
+			if (c[0] != ' ' || c[1] != '*')
+				continue;
+			int hex = 1;
+			for (int k = 2; k < 10; k++)
+				hex &= lowhex(c[k]);
+			if (hex && rec_parse(tag, (size_t)(c + 10 - tag), r) == REC_OK) {
+				*start = tag;
+				*rlen = (size_t)(c + 10 - tag);
+				return REC_OK;
+			}
+			break;
+		}
+		p = tag;
+	}
+	return st;
+}
+
+/* One run of record bytes from line lineno: a record (added to the current run, or a new
+ * one at BEGIN), a damaged record (noted), or nothing. -1: no memory. */
+static int segment(struct log *log, struct run **curp, struct record *r, const char *seg,
+		   size_t len, size_t lineno)
+{
+	struct run *cur = *curp;
+	const char *t = NULL;
+	size_t n = 0;
+	enum rec_status st = find_record(seg, len, r, &t, &n);
+
+	if (st == REC_NONE)
+		return 0;
+	if (st != REC_OK) {
+		struct damage *d = realloc(log->damage, (log->ndamage + 1) * sizeof *d);
+		if (!d)
+			return -1;
+		log->damage = d;
+		d[log->ndamage].line = lineno;
+		d[log->ndamage].status = st;
+		d[log->ndamage].run = cur ? (int)(cur - log->runs) : -1;
+		log->ndamage++;
+		return 0;
+	}
+	if (!strcmp(r->kind, RK_BEGIN)) {
+		if (!(cur = new_run(log, lineno)))
+			return -1;
+	} else if (!cur) {
+		/* Records before any BEGIN: the start of the run was lost. */
+		if (!(cur = new_run(log, lineno)))
+			return -1;
+		snprintf(cur->why, sizeof cur->why,
+			 "no BEGIN record: the log starts mid-run (line %zu)", lineno);
+	}
+	*curp = cur;
+	if (!strcmp(r->kind, RK_FAIL) && rec_get(r, RK_TESTNAME) &&
+	    !strcmp(rec_get(r, RK_TESTNAME), "watchdog"))
+		log->watchdog = cur->watchdog = 1;
+	while (n && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+		n--;
+	return add_rec(cur, lineno, r, t, n);
+}
+
+static void free_run(struct run *run)
+{
+	for (size_t k = 0; k < run->nrecs; k++)
+		free(run->recs[k].text);
+	free(run->recs);
+}
+
+/* 1 if run b holds a's first record, byte for byte (same sequence number, same checksum):
+ * b is a copy of the run a belongs to (isobench.replay=1 sends every record again). */
+static int same_run(const struct run *a, const struct run *b)
+{
+	if (!a->nrecs)
+		return 0;
+	for (size_t k = 0; k < b->nrecs; k++)
+		if (b->recs[k].seq == a->recs[0].seq)
+			return !strcmp(b->recs[k].text, a->recs[0].text);
+	return 0;
+}
+
+/* 1 if every record of a is in b, byte for byte (b's sequence numbers ascend in a valid
+ * run, but the lookup does not rely on it). */
+static int subset(const struct run *a, const struct run *b)
+{
+	for (size_t i = 0; i < a->nrecs; i++) {
+		size_t k;
+		for (k = 0; k < b->nrecs; k++)
+			if (b->recs[k].seq == a->recs[i].seq &&
+			    !strcmp(b->recs[k].text, a->recs[i].text))
+				break;
+		if (k == b->nrecs)
+			return 0;
+	}
+	return 1;
+}
+
+/* A replayed run is one run: keep the better copy (complete before incomplete, then the
+ * one with more records) in the first copy's place, and drop the other — only when every
+ * record of the dropped copy is in the kept one, so that folding never hides a record. */
+static void fold_replays(struct log *log)
+{
+	for (size_t j = 1; j < log->nruns; j++) {
+		size_t a;
+		for (a = 0; a < j && !same_run(&log->runs[a], &log->runs[j]) &&
+			    !same_run(&log->runs[j], &log->runs[a]);
+		     a++)
+			;
+		if (a == j)
+			continue;
+		struct run *A = &log->runs[a], *B = &log->runs[j];
+		int take_b = (B->complete && !A->complete) ||
+			     (B->complete == A->complete && B->nrecs > A->nrecs);
+		if (!(take_b ? subset(A, B) : subset(B, A)))
+			continue;	/* the copies disagree: two runs, as read */
+		int copies = (A->copies ? A->copies : 1) + 1;
+		if (take_b) {
+			size_t first = A->first_line;
+			free_run(A);
+			*A = *B;
+			A->first_line = first;
+		} else {
+			A->last_line = B->last_line > A->last_line ? B->last_line : A->last_line;
+			A->powered_off |= B->powered_off;
+			free_run(B);
+		}
+		A->copies = copies;
+		for (size_t d = 0; d < log->ndamage; d++) {
+			int *r = &log->damage[d].run;
+			if (*r == (int)j)
+				*r = A->complete ? -1 : (int)a;
+			else if (*r > (int)j)
+				(*r)--;
+		}
+		memmove(&log->runs[j], &log->runs[j + 1], (log->nruns - j - 1) * sizeof *log->runs);
+		log->nruns--;
+		j--;
+	}
+}
+
 int log_read(FILE *f, struct log *log)
 {
 	char *line = NULL;
@@ -148,58 +307,29 @@ int log_read(FILE *f, struct log *log)
 		return -1;
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		lineno++;
-		/* A NUL inside a line (a garbled UART) ends it for our purposes. */
-		len = (ssize_t)strnlen(line, (size_t)len);
-		line[len] = 0;
-		strip_escapes(line);
-		len = (ssize_t)strlen(line);
-		if (cur && strstr(line, "reboot: Power down"))
+		/* The kernel's own words (kernel/panic.c), not any text naming a panic. */
+		if (memmem(line, (size_t)len, "Kernel panic - not syncing", 26)) {
+			log->panic = 1;
+			log->panic_line = lineno;
+		}
+		if (cur && memmem(line, (size_t)len, "reboot: Power down", 18))
 			cur->powered_off = 1;
-		if (cur && strstr(line, "reboot: Restarting system"))
+		if (cur && memmem(line, (size_t)len, "reboot: Restarting system", 25))
 			cur->rebooted = 1;
-		enum rec_status st = rec_parse(line, (size_t)len, r);
-		if (st == REC_NONE) {
-			/* The kernel's own words (kernel/panic.c), not any text naming a panic. */
-			if (strstr(line, "Kernel panic - not syncing")) {
-				log->panic = 1;
-				log->panic_line = lineno;
-			}
-			continue;
+		for (ssize_t i = 0; i < len;) {
+			while (i < len && !rec_byte((unsigned char)line[i]))
+				i++;
+			ssize_t s0 = i;
+			while (i < len && rec_byte((unsigned char)line[i]))
+				i++;
+			if (i == s0)
+				continue;
+			line[i] = 0;	/* a noise byte (or getline's NUL): the segment ends here */
+			if (segment(log, &cur, r, line + s0, (size_t)(i - s0), lineno))
+				goto oom;
 		}
-		if (st != REC_OK) {
-			struct damage *d = realloc(log->damage, (log->ndamage + 1) * sizeof *d);
-			if (!d)
-				break;
-			log->damage = d;
-			d[log->ndamage].line = lineno;
-			d[log->ndamage].status = st;
-			d[log->ndamage].run = cur ? (int)(cur - log->runs) : -1;
-			log->ndamage++;
-			continue;
-		}
-		if (!strcmp(r->kind, RK_BEGIN)) {
-			if (!(cur = new_run(log, lineno)))
-				break;
-		} else if (!cur) {
-			/* Records before any BEGIN: the start of the run was lost. */
-			if (!(cur = new_run(log, lineno)))
-				break;
-			snprintf(cur->why, sizeof cur->why,
-				 "no BEGIN record: the log starts mid-run (line %zu)", lineno);
-		}
-		if (!strcmp(r->kind, RK_FAIL) && rec_get(r, RK_TESTNAME) &&
-		    !strcmp(rec_get(r, RK_TESTNAME), "watchdog"))
-			log->watchdog = cur->watchdog = 1;
-		const char *tag = strstr(line, REC_TAG " ");
-		const char *t = tag, *next;
-		while ((next = strstr(t + 1, REC_TAG " ")))
-			t = next;	/* the last tag, as rec_parse chose */
-		size_t n = strlen(t);
-		while (n && (t[n - 1] == '\r' || t[n - 1] == '\n' || t[n - 1] == ' '))
-			n--;
-		if (add_rec(cur, lineno, r, t, n))
-			break;
 	}
+oom:
 	log->lines = lineno;
 	free(line);
 	free(r);
@@ -226,6 +356,7 @@ int log_read(FILE *f, struct log *log)
 				break;
 			}
 	}
+	fold_replays(log);
 	return ferror(f) ? -1 : 0;
 }
 

@@ -3,7 +3,9 @@
  * In: any text; lines may end in \n or \r\n, carry ANSI escapes, kernel messages before a
  * record on the same line, or be cut. Out: the runs it holds (a BEGIN starts one) with their
  * valid records in order, every damaged line with its line number, and per run a verdict:
- * complete (BEGIN, no sequence gap, END whose counts match) or why not.
+ * complete (BEGIN, no sequence gap, END whose counts match) or why not. Bytes outside
+ * 0x20-0x7e (NUL, 0xFF, CR, XON/XOFF, ESC...) are noise: they separate records, never
+ * hide one. A run received twice (isobench.replay=1) is one run: the better copy is kept.
  * Errors: log_read() returns -1 only when the input cannot be read; bad content is data. */
 #ifndef ISOBENCH_LOGREAD_H
 #define ISOBENCH_LOGREAD_H
@@ -33,6 +35,8 @@ struct run {
 	int powered_off;	/* the kernel's "reboot: Power down" follows the run */
 	int rebooted;		/* the kernel's "reboot: Restarting system" follows it */
 	int watchdog;		/* a verified FAIL test=watchdog in the run */
+	int copies;		/* >1: the run was received that many times (isobench.replay=1);
+				 * the best copy is the one kept */
 	char why[200];		/* why not complete ("" when complete) */
 	uint64_t fails, errors, results, skips;
 };

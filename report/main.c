@@ -17,6 +17,7 @@
  *     without powering off or rebooting
  * When several apply the first in the order 2, 6, 3, 1, 4 wins. */
 #define _GNU_SOURCE
+#include "image.h"
 #include "csv.h"
 #include "fleet.h"
 #include "follow.h"
@@ -247,7 +248,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
  * EXIT_USAGE. */
 static int load(struct input *in, const struct opts *o, FILE *vout)
 {
-	FILE *f = fopen(in->path, "rb");
+	int is_image;
+	FILE *f = image_fopen(in->path, &is_image);	/* a log, or a disk image holding one */
 	struct stat st;
 
 	in->run = -1;

@@ -108,12 +108,14 @@ cfg() { xorriso -osirrox on -indev "$1" -extract /isolinux/isolinux.cfg "$tmp/cf
 c=$(cfg "$tmp/a.iso")
 check "default entry is standard" has '^DEFAULT standard$'
 check "menu has a TIMEOUT" has '^TIMEOUT [0-9]+$'
-check "four menu entries" [ "$(grep -c '^ *APPEND ' <<<"$c")" -eq 4 ]
+check "five menu entries" [ "$(grep -c '^ *APPEND ' <<<"$c")" -eq 5 ]
 for s in standard quick thorough; do
 	check "entry for suite $s has the full command line" \
 		has "^ *APPEND console=tty0 console=ttyS0,115200 loglevel=4 isobench.suite=$s isobench.image=test-id\$"
 done
-check "screen-only entry" has '^ *APPEND console=tty0 loglevel=4 isobench.suite=standard isobench.halt=wait isobench.image=test-id$'
+check "screen-only entry (replay on: bare metal)" has '^ *APPEND console=tty0 loglevel=4 isobench.suite=standard isobench.halt=wait isobench.replay=1 isobench.image=test-id$'
+check "bare-metal entry: serial + screen, replay, wait" \
+	has '^ *APPEND console=tty0 console=ttyS0,115200 loglevel=4 isobench.suite=standard isobench.replay=1 isobench.halt=wait isobench.image=test-id$'
 
 "$here/image/build-iso.sh" "$tmp/x.iso" "$kernel" "$tmp/initramfs.cpio.gz" test-id "isobench.suite=quick isobench.tests=pipe"
 c=$(cfg "$tmp/x.iso")

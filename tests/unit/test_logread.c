@@ -1,5 +1,6 @@
 /* test_logread.c — judging logs: complete runs, lost and damaged records, END counts,
- * several boots in one file, and the noise real captures carry (CRLF, ANSI, kernel text). */
+ * several boots in one file, and the noise real captures carry (CRLF, ANSI, kernel text, NUL,
+ * 0xFF, lone CR, backspace, XON/XOFF, long garbage), replayed runs (isobench.replay=1). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -146,6 +147,152 @@ static void two_boots(void **st)
 	log_free(&log);
 }
 
+static void read_mem(const char *s, size_t len, struct log *log)
+{
+	FILE *f = fmemopen((void *)s, len, "r");
+	assert_non_null(f);
+	assert_int_equal(log_read(f, log), 0);
+	fclose(f);
+}
+
+/* The capture from issue 11: lines 2-4 begin with one NUL byte, the records intact. */
+static void nul_bytes(void **st)
+{
+	(void)st;
+	static char buf[65536];
+	struct log log;
+	size_t len = 0;
+	const char *body[] = {"BEGIN run=00 version=t mode=host",
+			      "TEST test=pipe k=1 n=1 copies=1 unit=lps title=Pipe",
+			      "RESULT test=pipe copies=1 unit=lps value=5 samples=1",
+			      "END records=3 results=1 fails=0 skips=0 errors=0 status=ok"};
+	for (int i = 0; i < 4; i++) {
+		char line[REC_MAX];
+		size_t n = rec_seal(line, sizeof line, (uint64_t)i + 1, body[i], strlen(body[i]));
+		if (i > 0)
+			buf[len++] = 0;
+		memcpy(buf + len, line, n);
+		len += n;
+	}
+	read_mem(buf, len, &log);
+	assert_int_equal(log.ndamage, 0);
+	assert_int_equal(log.nruns, 1);
+	assert_true(log.runs[0].complete);
+	assert_int_equal(log.runs[0].nrecs, 4);
+	log_free(&log);
+}
+
+/* Every kind of noise before and after every record (on the same line) hides nothing. */
+static void noise_never_hides(void **st)
+{
+	(void)st;
+	static char buf[1 << 20], garbage[2048];
+	static const char *const noise[] = {
+		"\x00", "\xff\xff", "\r", "junk\b\b\b\b", "\x11", "\x13", "\x1b[", "\x1b[0;37m",
+		"\x1b[2J\x1b[H", "\x1b]0;title\x07", "\x1b", "\xfe\xfd\x80", "garbage", "\t",
+		"@isobench/1 ", "@isobench/1 9 RESULT x *0", garbage,
+	};
+	unsigned x = 12345;
+	for (size_t i = 0; i < sizeof garbage - 1; i++) {
+		x = x * 1103515245u + 12345u;
+		garbage[i] = (char)((x >> 16) % 255 + 1);	/* any byte but NUL */
+		if (garbage[i] == '\n' || garbage[i] == '@')
+			garbage[i] = '.';
+	}
+	for (size_t k = 0; k < sizeof noise / sizeof noise[0]; k++) {
+		const char *nz = noise[k];
+		size_t nl = k == 0 ? 1 : strlen(nz);
+		const char *body[] = {"BEGIN run=00 version=t mode=host",
+				      "TEST test=pipe k=1 n=1 copies=1 unit=lps title=Pipe",
+				      "RESULT test=pipe copies=1 unit=lps value=5 samples=1",
+				      "END records=3 results=1 fails=0 skips=0 errors=0 status=ok"};
+		size_t len = 0;
+		struct log log;
+		for (int i = 0; i < 4; i++) {
+			char line[REC_MAX];
+			size_t n = rec_seal(line, sizeof line, (uint64_t)i + 1, body[i],
+					    strlen(body[i]));
+			memcpy(buf + len, nz, nl), len += nl;	/* before, same line */
+			memcpy(buf + len, line, n - 1), len += n - 1;
+			if (nz[0] != '@')	/* after the checksum, same line */
+				memcpy(buf + len, nz, nl), len += nl;
+			buf[len++] = '\r';
+			buf[len++] = '\n';
+			memcpy(buf + len, nz, nl), len += nl;	/* a line of its own */
+			buf[len++] = '\n';
+		}
+		read_mem(buf, len, &log);
+		if (log.nruns != 1)
+			fail_msg("noise %zu: %zu runs", k, log.nruns);
+		/* A tag in the noise is a damaged record: reported, and it makes the run
+		 * doubtful, but it hides none of the good records around it. */
+		if (!log.runs[0].complete && nz[0] != '@')
+			fail_msg("noise %zu hid a record: %s", k, log.runs[0].why);
+		assert_int_equal(log.runs[0].nrecs, 4);
+		log_free(&log);
+	}
+}
+
+/* Noise inside a record damages it: it is reported and never used. */
+static void noise_inside_damages(void **st)
+{
+	(void)st;
+	static const char ins[] = {0, '\r', '\b', 0x11, (char)0xff, 0x1b};
+	for (size_t k = 0; k < sizeof ins; k++) {
+		char buf[4096], line[REC_MAX];
+		const char *body = "RESULT test=pipe copies=1 unit=lps value=5 samples=1";
+		size_t n = rec_seal(line, sizeof line, 1, body, strlen(body)), len = 0;
+		struct log log;
+		memcpy(buf, line, 30);
+		len = 30;
+		buf[len++] = ins[k];
+		memcpy(buf + len, line + 30, n - 30);
+		len += n - 30;
+		read_mem(buf, len, &log);
+		assert_int_equal(log.nruns, 0);	/* the value=5 record is not in any run */
+		assert_true(log.ndamage >= 1);
+		log_free(&log);
+	}
+}
+
+/* isobench.replay=1: the run sent twice is one run; a cut first copy yields to the replay. */
+static void replay(void **st)
+{
+	(void)st;
+	static char buf[65536], cut[65536];
+	struct log log;
+	buf[0] = 0;
+	good_run(buf, "\r\n");
+	strcat(buf, "isobench: replay of the run's records follows\r\n");
+	good_run(buf, "\r\n");
+	read_str(buf, &log);
+	assert_int_equal(log.nruns, 1);
+	assert_true(log.runs[0].complete);
+	assert_int_equal(log.runs[0].copies, 2);
+	assert_int_equal(log.ndamage, 0);
+	log_free(&log);
+	/* The capture started late: only records 3-4 of the first copy, then the replay. */
+	cut[0] = 0;
+	put(cut, 3, "RESULT test=pipe copies=1 unit=lps value=5 samples=1", "", "\n");
+	put(cut, 4, "END records=3 results=1 fails=0 skips=0 errors=0 status=ok", "", "\n");
+	good_run(cut, "\n");
+	read_str(cut, &log);
+	assert_int_equal(log.nruns, 1);
+	assert_true(log.runs[0].complete);
+	assert_int_equal(log.runs[0].nrecs, 4);
+	log_free(&log);
+	/* The first copy was cut at its end (power-off on a slow line) and the replay too:
+	 * one incomplete run, never a "second boot". */
+	cut[0] = 0;
+	put(cut, 1, "BEGIN run=00 version=t mode=host", "", "\n");
+	put(cut, 2, "TEST test=pipe k=1 n=1 copies=1 unit=lps title=Pipe", "", "\n");
+	put(cut, 1, "BEGIN run=00 version=t mode=host", "", "\n");
+	read_str(cut, &log);
+	assert_int_equal(log.nruns, 1);
+	assert_false(log.runs[0].complete);
+	log_free(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +301,10 @@ int main(void)
 		cmocka_unit_test(lost_and_damaged),
 		cmocka_unit_test(end_counts_must_match),
 		cmocka_unit_test(two_boots),
+		cmocka_unit_test(nul_bytes),
+		cmocka_unit_test(noise_never_hides),
+		cmocka_unit_test(noise_inside_damages),
+		cmocka_unit_test(replay),
 	};
 	return cmocka_run_group_tests_name("logread", tests, NULL, NULL);
 }

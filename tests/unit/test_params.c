@@ -135,6 +135,30 @@ static void pin_key(void **st)
 	assert_int_equal(p.pin, 0);
 }
 
+/* isobench.console=, delay=, replay= (issue 11): defaults, good values, bad ones refused. */
+static void console_delay_replay(void **st)
+{
+	(void)st;
+	struct params p;
+	char err[160];
+	params_init(&p);
+	assert_string_equal(p.console, "auto");
+	assert_int_equal(p.delay_s, 0);
+	assert_int_equal(p.replay, 0);
+	assert_int_equal(params_set(&p, "console", "ttyS1,hvc0,tty0", err, sizeof err), 0);
+	assert_string_equal(p.console, "ttyS1,hvc0,tty0");
+	assert_int_not_equal(params_set(&p, "console", "../sda", err, sizeof err), 0);
+	assert_int_not_equal(params_set(&p, "console", "", err, sizeof err), 0);
+	assert_string_equal(p.console, "ttyS1,hvc0,tty0");	/* a bad value keeps the last */
+	assert_int_equal(params_set(&p, "delay", "30", err, sizeof err), 0);
+	assert_int_equal(p.delay_s, 30);
+	assert_int_not_equal(params_set(&p, "delay", "3601", err, sizeof err), 0);
+	assert_int_not_equal(params_set(&p, "delay", "-1", err, sizeof err), 0);
+	assert_int_equal(params_set(&p, "replay", "1", err, sizeof err), 0);
+	assert_int_equal(p.replay, 1);
+	assert_int_not_equal(params_set(&p, "replay", "yes", err, sizeof err), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +168,7 @@ int main(void)
 		cmocka_unit_test(quoted_words),
 		cmocka_unit_test(samples_range),
 		cmocka_unit_test(pin_key),
+		cmocka_unit_test(console_delay_replay),
 	};
 	return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }

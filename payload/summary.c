@@ -1,0 +1,167 @@
+/* summary.c — see summary.h. */
+#define _GNU_SOURCE
+#include "summary.h"
+#include "out.h"
+#include "record.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ROWS 32
+#define MAX_PASS 4
+
+struct row {
+	char test[32], title[41], baseline[16];
+	char cell[MAX_PASS][12];	/* index, or SKIP/FAIL */
+	char value[MAX_PASS][16];	/* the RESULT's value */
+};
+
+struct sum {
+	struct row rows[MAX_ROWS];
+	int nrows, copies[MAX_PASS], npass;
+	char score[MAX_PASS][16];
+	int nscore;
+	char end[128];
+};
+
+static struct row *row_of(struct sum *s, const char *test)
+{
+	for (int i = 0; i < s->nrows; i++)
+		if (!strcmp(s->rows[i].test, test))
+			return &s->rows[i];
+	if (s->nrows == MAX_ROWS)
+		return NULL;
+	struct row *r = &s->rows[s->nrows++];
+	memset(r, 0, sizeof *r);
+	snprintf(r->test, sizeof r->test, "%s", test);
+	snprintf(r->title, sizeof r->title, "%s", test);
+	return r;
+}
+
+static int pass_of(struct sum *s, int copies)
+{
+	for (int i = 0; i < s->npass; i++)
+		if (s->copies[i] == copies)
+			return i;
+	if (s->npass == MAX_PASS)
+		return -1;
+	s->copies[s->npass] = copies;
+	return s->npass++;
+}
+
+/* One line of the stream: a record (TEST with a baseline, RESULT/SKIP/FAIL of an index test,
+ * END) or the runner's own score line. */
+static void take(struct sum *s, const char *line, size_t len, struct record *r)
+{
+	static const char score[] = "System Benchmarks Index Score";
+	if (!strncmp(line, score, sizeof score - 1)) {
+		const char *v = line + len;
+		while (v > line && (v[-1] == '\n' || v[-1] == ' '))
+			v--;
+		while (v > line && v[-1] != ' ')
+			v--;
+		if (s->nscore < MAX_PASS)
+			snprintf(s->score[s->nscore++], sizeof s->score[0], "%.*s",
+				 (int)strcspn(v, "\n"), v);
+		return;
+	}
+	if (rec_parse(line, len, r) != REC_OK)
+		return;
+	const char *test = rec_get(r, "test"), *c = rec_get(r, "copies");
+	if (!strcmp(r->kind, "END")) {
+		snprintf(s->end, sizeof s->end, "%s results, %s fails, %s skips, %s errors",
+			 rec_get(r, "results") ?: "?", rec_get(r, "fails") ?: "?",
+			 rec_get(r, "skips") ?: "?", rec_get(r, "errors") ?: "?");
+		return;
+	}
+	if (!test || !c)
+		return;
+	if (!strcmp(r->kind, "TEST")) {
+		struct row *w;
+		if (!rec_get(r, "baseline") || !(w = row_of(s, test)))
+			return;
+		snprintf(w->title, sizeof w->title, "%s", rec_get(r, "title") ?: test);
+		snprintf(w->baseline, sizeof w->baseline, "%s", rec_get(r, "baseline"));
+		pass_of(s, atoi(c));
+		return;
+	}
+	int p;
+	struct row *w;
+	for (int i = 0; i < s->nrows; i++)
+		if (!strcmp(s->rows[i].test, test))
+			goto known;
+	return;	/* not an index test */
+known:
+	p = pass_of(s, atoi(c));
+	w = row_of(s, test);
+	if (p < 0 || !w)
+		return;
+	if (!strcmp(r->kind, "RESULT")) {
+		snprintf(w->cell[p], sizeof w->cell[0], "%s", rec_get(r, "index") ?: "-");
+		snprintf(w->value[p], sizeof w->value[0], "%.1f", atof(rec_get(r, "value") ?: "0"));
+	}
+	else if (!strcmp(r->kind, "SKIP") || !strcmp(r->kind, "FAIL"))
+		snprintf(w->cell[p], sizeof w->cell[0], "%.4s", r->kind);
+}
+
+int summary_build(char *out, size_t cap, const char *version)
+{
+	static char buf[65536], line[REC_MAX];
+	static struct sum s;
+	static struct record r;
+	size_t off = 0, ll = 0, o = 0;
+	long len;
+
+	memset(&s, 0, sizeof s);
+	while ((len = out_stream_read(buf, sizeof buf, off)) > (long)off) {
+		size_t n = (size_t)len - off < sizeof buf ? (size_t)len - off : sizeof buf;
+		for (size_t i = 0; i < n; i++) {
+			if (ll < sizeof line - 1)
+				line[ll++] = buf[i];
+			if (buf[i] == '\n') {
+				line[ll] = 0;
+				take(&s, line, ll, &r);
+				ll = 0;
+			}
+		}
+		off += n;
+	}
+#define PUT(...) (o += (size_t)snprintf(out + o, o < cap ? cap - o : 0, __VA_ARGS__))
+	/* Clear the screen and home the cursor: the summary is all a photograph needs. */
+	PUT("\033[2J\033[H");
+	PUT("isobench %.30s: summary (details on serial and in the results file)\n", version);
+	/* One pass: UnixBench's own columns (BASELINE RESULT INDEX, 75 wide). More passes:
+	 * BASELINE and each pass's INDEX side by side, the title narrowed to stay within 80. */
+	int np = s.npass > 5 ? 5 : s.npass, tw = np <= 1 ? 40 : 80 - 10 - 12 * np;
+	PUT("%-*s%10s", tw, "System Benchmarks Index Values", "BASELINE");
+	if (np <= 1) {
+		PUT("%13s%9s\n", "RESULT", "INDEX");
+	} else {
+		for (int p = 0; p < np; p++) {
+			char h[16];
+			snprintf(h, sizeof h, "%dx INDEX", s.copies[p]);
+			PUT("%12s", h);
+		}
+		PUT("\n");
+	}
+	for (int i = 0; i < s.nrows; i++) {
+		const struct row *w = &s.rows[i];
+		PUT("%-*.*s%10s", tw, tw, w->title, w->baseline);
+		if (np <= 1)
+			PUT("%13s%9s\n", w->value[0][0] ? w->value[0] : w->cell[0][0] ? w->cell[0] : "-",
+			    w->value[0][0] ? w->cell[0] : "-");
+		else {
+			for (int p = 0; p < np; p++)
+				PUT("%12s", w->cell[p][0] ? w->cell[p] : "-");
+			PUT("\n");
+		}
+	}
+	PUT("%-*s%10s", tw, "System Benchmarks Index Score", "");
+	for (int p = 0; p < (np ? np : 1); p++)
+		PUT(np <= 1 ? "%22s" : "%12s", p < s.nscore ? s.score[p] : "-");
+	PUT("\n");
+	PUT("Run: %s\n", s.end[0] ? s.end : "incomplete (no END record)");
+#undef PUT
+	return o < cap ? (int)o : (int)cap - 1;
+}
