@@ -81,7 +81,7 @@ done
 # ---- 2. the qemu job, run by lava-run ---------------------------------------------------------
 # lava_job DIR EXTRA: make the jobs from a throw-away ISO whose default entry adds EXTRA, run the
 # qemu one with lava-run; DIR gets lava.log, serial.log (the console LAVA captured: its
-# "target" messages, in order) and lava-results.tsv (definition, case, result, measurement,
+# "target" and "feedback" messages, in order) and lava-results.tsv (definition, case, result, measurement,
 # units of every test case LAVA recorded).
 lava_job() {
 	local dir=$1 x=$2 st=0 t0
@@ -116,7 +116,9 @@ for line in open(log, errors="replace"):
         continue
     if not isinstance(e, dict):
         continue
-    if e.get("lvl") == "target":
+    # "target": console lines while a test action runs; "feedback": the ones LAVA reads after
+    # it (the monitor stops at END's first bytes, so END itself may arrive as feedback).
+    if e.get("lvl") in ("target", "feedback"):
         s.write(str(e["msg"]) + "\n")
     elif e.get("lvl") == "results":
         m = e["msg"]
