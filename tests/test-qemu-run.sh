@@ -115,7 +115,7 @@ good=("$B" "R 2 INFO kernel.release=6.1"
 	"R 4 RESULT test=pipe copies=1 unit=lps better=higher value=1 samples=1")
 end="R 5 END records=4 results=1 fails=0 skips=0 errors=0 status=ok"
 off="[    9.0] reboot: Power down"
-wd=("$B" "R 2 FAIL test=watchdog reason=stalled" "R 3 END records=2 results=0 fails=1 skips=0 errors=0 status=ok")
+wd=("${B/0123456789abcdef/0000000000000001}" "R 2 FAIL test=watchdog reason=stalled" "R 3 END records=2 results=0 fails=1 skips=0 errors=0 status=ok")
 
 judge() { "$run" --out "$tools" --judge "$1"; }
 expect 0 "complete run, powered off (noise, CRLF, record after kernel text)" -- judge "$(mklog ok "${good[@]}" "$end" "$off")"
@@ -137,8 +137,9 @@ expect 0 "a watchdog run, then a complete boot: the latest boot counts" -- judge
 	"${wd[@]}" "${good[@]}" "$end" "$off")"
 expect 0 "a text line naming a Kernel panic is not one" -- judge "$(mklog textpanic \
 	"${good[@]}" "isobench: note: grep 'Kernel panic' found nothing" "$end" "$off")"
+# A second boot has its own run id (the same id again is the run replayed: isobench.replay=1).
 expect 3 "a complete run, then a boot cut off: the latest boot failed" -- judge "$(mklog cutlast \
-	"${good[@]}" "$end" "$off" "${good[@]}")"
+	"${good[@]}" "$end" "$off" "${good[0]/0123456789abcdef/fedcba9876543210}" "${good[@]:1}")"
 expect 1 "complete run with a FAIL" -- judge "$(mklog failrec "${good[@]}" \
 	"R 5 FAIL test=spawn reason=crashed signal=11" \
 	"R 6 END records=5 results=1 fails=1 skips=0 errors=0 status=ok" "$off")"
@@ -148,6 +149,7 @@ expect 1 "complete run with an ERROR" -- judge "$(mklog errrec "${good[@]}" \
 expect 3 "sequence gap (lost record)" -- judge "$(mklog gap "${good[0]}" "${good[1]}" "${good[3]}" "$end" "$off")"
 expect 3 "END count disagrees" -- judge "$(mklog count "${good[@]}" \
 	"R 5 END records=9 results=1 fails=0 skips=0 errors=0 status=ok" "$off")"
-expect 0 "two complete boots in one log" -- judge "$(mklog twice "${good[@]}" "$end" "$off" "${good[@]}" "$end" "$off")"
+expect 0 "two complete boots in one log" -- judge "$(mklog twice "${good[@]}" "$end" "$off" \
+	"${good[0]/0123456789abcdef/fedcba9876543210}" "${good[@]:1}" "$end" "$off")"
 
 finish
