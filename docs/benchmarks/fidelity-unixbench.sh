@@ -108,7 +108,7 @@ run_ub() {
 # run_ours TEST COPIES: one sample of secs seconds (after isobench's warm-up).
 run_ours() {
 	TMPDIR=$work "$out/isobench" --tests "$1" --copies "$2" --sample_ms $((secs * 1000)) \
-		--samples 1 2>/dev/null | sed -n 's/.* RESULT test=[^ ]* copies=[0-9]* unit=\([^ ]*\) value=\([^ ]*\) .*/\2 \1/p'
+		--samples 1 2>/dev/null | sed -n 's/.* RESULT test=[^ ]* copies=[0-9]* unit=\([^ ]*\) \(better=[a-z]* \)\{0,1\}value=\([^ ]*\) .*/\3 \1/p'
 }
 
 for ((r = 1; r <= rounds; r++)); do
