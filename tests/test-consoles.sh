@@ -28,8 +28,7 @@ dir=$top/results/consoles
 rm -rf "$dir"
 mkdir -p "$dir"
 report=$out/isobench-report
-# no_timer_check: a loaded TCG host can fail the kernel's IO-APIC timer check (a panic at boot).
-base="console=tty0 console=ttyS0,115200 loglevel=4 panic=-1 no_timer_check isobench.suite=quick isobench.copies=1"
+base="console=tty0 console=ttyS0,115200 loglevel=4 panic=-1 isobench.suite=quick isobench.copies=1"
 pids=()
 cleanup() {
 	local p

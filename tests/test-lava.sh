@@ -31,11 +31,7 @@ out=${OUT:-$top/out}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 res=$top/results/lava-qemu
-# no_timer_check: under TCG on an overloaded host the kernel's early check that the timer
-# interrupt arrives through the IO-APIC can miss its window and panic ("IO-APIC + timer
-# doesn't work!", seen here at load 16 on 2 CPUs); the kernel then skips that check. It is
-# consumed by the kernel (never reaches isobench) and only in these tests' default entry.
-extra="isobench.suite=quick isobench.tests=syscall,pipe isobench.copies=1 no_timer_check"
+extra="isobench.suite=quick isobench.tests=syscall,pipe isobench.copies=1"
 
 for f in bzImage initramfs.cpio.gz IDENTITY isobench-report lava/isobench-qemu.yaml lava/isobench-x86-ipxe.yaml; do
 	[ -e "$out/$f" ] || { bad "no $out/$f (run ./build.sh first)"; finish; exit 1; }
@@ -161,7 +157,7 @@ else
 fi
 
 # A run holding an ERROR record (an unknown parameter) completes, and LAVA says so: fail.
-lava_job "$res-error" "isobench.suite=quick isobench.tests=syscall isobench.copies=1 isobench.nosuchkey=1 no_timer_check"
+lava_job "$res-error" "isobench.suite=quick isobench.tests=syscall isobench.copies=1 isobench.nosuchkey=1"
 has "$res-error/lava-results.tsv" $'^isobench-complete\tend\tfail\t' "LAVA: an ERROR record makes isobench-complete/end fail"
 count_is "$res-error/lava-results.tsv" $'^isobench\t' 1 "LAVA: ... and the run's RESULT is still a test case"
 finish

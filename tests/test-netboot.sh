@@ -32,11 +32,7 @@ tmp=$(mktemp -d)
 cleanup() { [ -z "$boot_pid" ] || kill "$boot_pid" 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
 mkdir -p "$top/results"
-# no_timer_check: under TCG on an overloaded host the kernel's early check that the timer
-# interrupt arrives through the IO-APIC can miss its window and panic ("IO-APIC + timer
-# doesn't work!", seen here at load 16 on 2 CPUs); the kernel then skips that check. It is
-# consumed by the kernel (never reaches isobench) and only in these tests' default entry.
-extra="isobench.suite=quick isobench.tests=syscall isobench.copies=1 no_timer_check"
+extra="isobench.suite=quick isobench.tests=syscall isobench.copies=1"
 timeout_s=${NETBOOT_TIMEOUT:-150}
 
 for f in bzImage initramfs.cpio.gz IDENTITY isobench-report isobench.iso netboot/pxelinux.0; do

@@ -24,7 +24,7 @@ rm -rf "$dir"
 mkdir -p "$dir"
 id=$(cut -c1-64 "$out/IDENTITY")
 report=$out/isobench-report
-base="console=ttyS0,115200 loglevel=4 panic=-1 no_timer_check isobench.suite=quick isobench.copies=1 isobench.tests=syscall isobench.image=$id"
+base="console=ttyS0,115200 loglevel=4 panic=-1 isobench.suite=quick isobench.copies=1 isobench.tests=syscall isobench.image=$id"
 
 # The FAT partition's byte offset in an image: the MBR partition entry whose type is 0xef.
 esp_offset() {
