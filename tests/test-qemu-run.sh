@@ -84,6 +84,13 @@ expect 2 "--check-args --tests nosuch" -- "$run" --out "$tools" --check-args --t
 expect_msg "unknown test or group: nosuch" "the unknown test is named"
 expect 2 "--check-args --copies 0" -- "$run" --out "$tools" --check-args --copies 0
 expect 0 "--check-args --tests pipe" -- "$run" --out "$tools" --check-args --tests pipe
+# An isobench key without its prefix would go to the kernel and be ignored: refused with the fix.
+expect 2 "--check-args --params 'sample_ms=50' (no isobench. prefix)" -- \
+	"$run" --out "$tools" --check-args --params 'quiet sample_ms=50'
+expect_msg "'sample_ms=50' would not reach isobench; write isobench.sample_ms=50" "the fix is named"
+expect 0 "--params with the kernel's own words (clocksource=, console=, a.b=)" -- \
+	"$run" --out "$tools" --check-args --params 'clocksource=acpi_pm console=ttyS1 i8042.noaux=1'
+expect 0 "--params isobench.sample_ms=50" -- "$run" --out "$tools" --check-args --params 'isobench.sample_ms=50'
 expect 7 "no isobench-report: qemu/run does not judge by itself" -- "$run" --out "$empty" --judge "$0"
 expect_msg "qemu/run judges and follows logs only through it" "the missing report tool is named"
 
