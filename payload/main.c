@@ -118,7 +118,8 @@ int main(int argc, char **argv)
 	params_init(&p);
 	cfg.mode = "host";
 	cfg.tmpdir = default_tmpdir();
-	while ((opt = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
+	opterr = 0;	/* one line of ours per usage error, not getopt's plus the usage text */
+	while ((opt = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
 		char err[160], kv[1200], *eq;
 		switch (opt) {
 		case 'l':
@@ -160,7 +161,12 @@ int main(int argc, char **argv)
 				}
 				break;
 			}
-			usage(stderr);
+			if (opt == ':')
+				fprintf(stderr, "isobench: option '%s' needs a value (see --help)\n",
+					argv[optind - 1]);
+			else
+				fprintf(stderr, "isobench: unknown option '%s' (see --help)\n",
+					argv[optind - 1]);
 			return 2;
 		}
 	}
