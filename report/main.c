@@ -254,7 +254,7 @@ static int load(struct input *in, const struct opts *o, FILE *vout)
 
 	in->run = -1;
 	if (!f || fstat(fileno(f), &st) || S_ISDIR(st.st_mode)) {
-		fprintf(vout, "isobench-report: %s: cannot be read: %s\n", in->path,
+		fprintf(stderr, "isobench-report: %s: cannot be read: %s\n", in->path,
 			f ? "a directory" : strerror(errno));
 		if (f)
 			fclose(f);
@@ -264,7 +264,7 @@ static int load(struct input *in, const struct opts *o, FILE *vout)
 	fclose(f);
 	in->read = 1;
 	if (rc) {
-		fprintf(vout, "isobench-report: %s: read error\n", in->path);
+		fprintf(stderr, "isobench-report: %s: read error\n", in->path);
 		return EXIT_INCOMPLETE;
 	}
 	for (size_t d = 0; d < in->log.ndamage; d++)

@@ -345,4 +345,14 @@ else
 	fail "no chromium: the SVG was not rendered (apt-get install chromium; build.sh test does)"
 fi
 
+# A log that cannot be read: status 3, the reason on stderr, nothing on stdout (so that
+# `isobench-report x.log > report.txt` never hides the error inside the report).
+rc=0
+"$bin" "$tmp/no-such.log" >"$tmp/nf.out" 2>"$tmp/nf.err" || rc=$?
+if [ "$rc" -eq 3 ] && [ ! -s "$tmp/nf.out" ] && grep -q "no-such.log: cannot be read" "$tmp/nf.err"; then
+	pass "a missing log: status 3, its reason on stderr, stdout empty"
+else
+	fail "a missing log: status $rc, stdout '$(head -c 120 "$tmp/nf.out")', stderr '$(head -c 120 "$tmp/nf.err")'"
+fi
+
 finish
