@@ -75,19 +75,6 @@ static const char *default_tmpdir(void)
 	return "/tmp";
 }
 
-/* "--execl-child N": the execl test's re-exec chain; must run before anything else. */
-static void execl_child(char **argv)
-{
-	unsigned long long n = strtoull(argv[2], NULL, 10);
-	char next[24];
-
-	if (n == 0)
-		_exit(0);
-	snprintf(next, sizeof next, "%llu", n - 1);
-	execl(argv[0], argv[0], "--execl-child", next, (char *)NULL);
-	_exit(127);
-}
-
 int main(int argc, char **argv)
 {
 	static struct runner_cfg cfg;
@@ -95,8 +82,6 @@ int main(int argc, char **argv)
 	struct params p;
 	int opt, idx, check_only = 0;
 
-	if (argc >= 3 && !strcmp(argv[1], "--execl-child"))
-		execl_child(argv);
 	if (argc >= 2 && !strcmp(argv[1], "--exit-now"))
 		_exit(0);
 	if (getpid() == 1)
