@@ -476,7 +476,7 @@ static void print_tables(const struct params *p, int pass)
 	}
 	if (!any_index)
 		return;
-	/* UnixBench's table and score: payload/unixbench.c, shared with isobench-report. */
+	/* UnixBench's table and score: lib/unixbench.c, shared with isobench-report. */
 	out_text("\n%s\n", UB_TABLE_HEAD);
 	ub_score_init(&score);
 	for (int i = 0; i < nresults; i++) {

@@ -2,8 +2,8 @@
 #define _GNU_SOURCE
 #include "fleet.h"
 #include "compare.h"
-#include "../payload/stats.h"
-#include "../payload/unixbench.h"
+#include "stats.h"
+#include "unixbench.h"
 
 #include <dirent.h>
 #include <jansson.h>

@@ -10,7 +10,7 @@
  * Rows are test x pass; the pass is "1" for 1 copy and "N" when a run's copies equal its
  * online CPUs (UnixBench's N-copy pass), so machines with different CPU counts share a row.
  * Per group and row, over the runs that have it: n, median, min, max and the 95% CI of the
- * median (payload/stats.c's order-statistics CI; min..max when n < 6), in the test's unit;
+ * median (lib/stats.c's order-statistics CI; min..max when n < 6), in the test's unit;
  * the ratio is a performance ratio (compare.h's perf_ratio) of the group median to the
  * reference group's, with '~' when the two CIs overlap, '*' when they do not, '?' when either
  * group holds one run (no spread to judge noise by). The

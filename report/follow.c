@@ -1,8 +1,8 @@
 /* follow.c — see follow.h. */
 #define _GNU_SOURCE
 #include "follow.h"
-#include "../payload/keys.h"
-#include "../payload/record.h"
+#include "keys.h"
+#include "record.h"
 
 #include <errno.h>
 #include <fcntl.h>

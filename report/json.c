@@ -1,7 +1,7 @@
 /* json.c — see json.h. */
 #define _GNU_SOURCE
 #include "json.h"
-#include "../payload/keys.h"
+#include "keys.h"
 
 #include <jansson.h>
 #include <math.h>

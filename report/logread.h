@@ -10,7 +10,7 @@
 #ifndef ISOBENCH_LOGREAD_H
 #define ISOBENCH_LOGREAD_H
 
-#include "../payload/record.h"
+#include "record.h"
 #include <stdio.h>
 
 struct logrec {

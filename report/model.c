@@ -1,8 +1,8 @@
 /* model.c — see model.h. */
 #define _GNU_SOURCE
 #include "model.h"
-#include "../payload/keys.h"
-#include "../payload/stats.h"
+#include "keys.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #define ISOBENCH_MODEL_H
 
 #include "logread.h"
-#include "../payload/unixbench.h"
+#include "unixbench.h"
 
 #define MODEL_MAX_PASSES 64
 
@@ -71,7 +71,7 @@ struct mevent {
 
 struct mpass {
 	int copies;
-	struct ub_score ub;	/* UnixBench's score of the pass (payload/unixbench.h) */
+	struct ub_score ub;	/* UnixBench's score of the pass (lib/unixbench.h) */
 	int nindex;		/* index tests with a valid result (ub.n) */
 	double score;		/* ub_score_value(); NAN when nindex == 0 */
 };

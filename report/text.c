@@ -142,7 +142,7 @@ void text_run(FILE *out, const struct model *m, const char *source)
 			continue;	/* only FAIL/SKIP: listed below, no empty table */
 		shown++;
 		fprintf(out, "\n--- %d parallel cop%s of tests ---\n", copies, copies == 1 ? "y" : "ies");
-		/* UnixBench's table and score: payload/unixbench.c, shared with the runner. */
+		/* UnixBench's table and score: lib/unixbench.c, shared with the runner. */
 		char line[512];
 		fprintf(out, "%s\n", UB_TABLE_HEAD);
 		for (size_t i = 0; i < m->ntests; i++) {

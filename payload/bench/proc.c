@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../record.h"
+#include "record.h"
 
 int proc_helper(const char *self, char *path, size_t cap)
 {

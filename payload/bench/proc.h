@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "../bench.h"
-#include "../record.h"
+#include "record.h"
 
 /* Where the image keeps the programs tests execute (initramfs/build.sh puts them there). */
 #define PROC_LIBEXEC "/usr/lib/isobench"

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "../bench.h"
-#include "../record.h"
+#include "record.h"
 #include "proc.h"
 #include "shell.h"
 

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "../../payload/bench/proc.h"
-#include "../../payload/record.h"
+#include "record.h"
 
 static void test_dynamic_glibc_pie(void **st)
 {

@@ -9,8 +9,8 @@
 #include <cmocka.h>
 #include <zlib.h>
 
-#include "../../payload/crc32.h"
-#include "../../payload/record.h"
+#include "crc32.h"
+#include "record.h"
 
 static void crc_matches_zlib(void **st)
 {

@@ -1,6 +1,6 @@
 /* test_registry.c — the one registry check: every test in payload/registry.c has a unique
  * name, a known group and unit, a direction, a positive per_loop, and every index test its
- * UnixBench baseline; the index holds exactly UB_INDEX_TESTS tests (payload/unixbench.h). */
+ * UnixBench baseline; the index holds exactly UB_INDEX_TESTS tests (lib/unixbench.h). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,8 +11,8 @@
 #include <cmocka.h>
 
 #include "../../payload/bench.h"
-#include "../../payload/keys.h"
-#include "../../payload/unixbench.h"
+#include "keys.h"
+#include "unixbench.h"
 
 static int in(const char *s, const char *const *list)
 {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../payload/stats.h"
+#include "stats.h"
 
 static void unixbench_drops_lowest_third(void **st)
 {
@@ -67,7 +67,7 @@ static void geomean_values(void **st)
 	double v[] = {1, 10, 100};
 	assert_float_equal(geomean(v, 3), 10, 1e-9);
 	assert_float_equal(geomean(v, 0), 0, 0);
-	/* (The index score is payload/unixbench.c's, tested in test_unixbench.c.) */
+	/* (The index score is lib/unixbench.c's, tested in test_unixbench.c.) */
 }
 
 static void window_prorates_final_batch(void **st)

@@ -1,4 +1,4 @@
-/* test_unixbench.c — payload/unixbench.c (the index, score and classic table that the runner
+/* test_unixbench.c — lib/unixbench.c (the index, score and classic table that the runner
  * and isobench-report share) against numbers computed by hand. */
 #include <math.h>
 #include <setjmp.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../payload/unixbench.h"
+#include "unixbench.h"
 
 static void index_is_result_over_baseline_times_ten(void **st)
 {

@@ -2,7 +2,7 @@
  *
  * Sources: UnixBench 5.1.3 `Run` (combineRunResults): a test's result is the geometric mean
  * of its samples after dropping the worst third (int(n/3) samples). The index and the score
- * built on results are payload/unixbench.h's. The median's confidence interval is the distribution-
+ * built on results are lib/unixbench.h's. The median's confidence interval is the distribution-
  * free one from order statistics (normal approximation to the binomial, e.g. Conover,
  * "Practical Nonparametric Statistics", 3rd ed., sec. 3.2). */
 #ifndef ISOBENCH_STATS_H

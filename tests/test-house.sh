@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# tests/test-house.sh — the rooms of the tree keep to docs/architecture.md:
+#   * the report tool compiles and links nothing from payload/ (what it shares with the runner
+#     lives in lib/);
+#   * lib/ includes only its own and the system's headers (never payload/ or report/);
+# and each check fails on a planted violation in a copy of the tree.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# report_links_payload ROOT: prints the payload/ files report/'s build would read (none: 0).
+# A build that make cannot even plan counts as a violation too.
+report_links_payload() {
+	local plan
+	plan=$(make -n -B -C "$1/report" O="$tmp/o" "$tmp/o/isobench-report" fuzz 2>&1) || {
+		echo "make -n failed: $(tail -n 1 <<<"$plan")"
+		return
+	}
+	grep -oE '(\.\./)+payload/[^ ]*' <<<"$plan" | sort -u
+}
+
+# lib_includes_outside ROOT: prints lib/ files' #include lines naming a header that is not in
+# lib/ and not a system header (<...>).
+lib_includes_outside() {
+	local f h
+	for f in "$1"/lib/*.[ch]; do
+		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
+			while read -r h; do
+				[ -f "$1/lib/$h" ] && [ "$(basename "$h")" = "$h" ] || echo "${f#"$1"/}: $h"
+			done
+	done
+}
+
+judge() { # judge ROOT LABEL: the two checks on one tree
+	local got
+	got=$(report_links_payload "$1")
+	if [ -z "$got" ]; then pass "$2: report/ builds from report/ and lib/ only"
+	else fail "$2: report/ uses payload/ files: $(echo "$got" | tr '\n' ' ')"; fi
+	got=$(lib_includes_outside "$1")
+	if [ -z "$got" ]; then pass "$2: lib/ includes only lib/ and system headers"
+	else fail "$2: lib/ includes outside itself: $(echo "$got" | tr '\n' ' ')"; fi
+}
+
+judge "$top" "tree"
+if [ -n "$(ls "$top"/lib/*.c 2>/dev/null)" ]; then pass "lib/ holds the shared sources"
+else fail "lib/ holds no .c file"; fi
+
+# The same checks must fail on planted violations.
+mkdir -p "$tmp/tree"
+(cd "$top" && git ls-files -co --exclude-standard lib report payload | cpio -pdm --quiet "$tmp/tree")
+sed -i 's#^READ_SRCS := #vpath %.c ../payload\nREAD_SRCS := params.c #' "$tmp/tree/report/Makefile"
+printf '#include "../payload/out.h"\n' >>"$tmp/tree/lib/stats.c"
+(judge "$tmp/tree" "planted") >"$tmp/planted.out"
+sed -n "s/^FAIL: /  (expected) /p" "$tmp/planted.out"
+n=$(grep -c '^FAIL: planted' "$tmp/planted.out")
+if [ "$n" -eq 2 ]; then pass "both checks fail on a planted violation"
+else fail "planted violations: want 2 FAIL lines, got $n: $(tr '\n' '|' <"$tmp/planted.out")"; fi
+
+finish
