@@ -25,15 +25,16 @@ report_links_payload() {
 
 # lib_includes_outside ROOT: prints lib/ files' #include lines naming a header that is not in
 # lib/ and not a system header (<...>).
-lib_includes_outside() {
+lib_includes_outside() ( # a subshell: it changes directory
 	local f h
-	for f in "$1"/lib/*.[ch]; do
+	cd "$1" || return
+	for f in lib/*.[ch]; do
 		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
 			while read -r h; do
-				[ -f "$1/lib/$h" ] && [ "$(basename "$h")" = "$h" ] || echo "${f#"$1"/}: $h"
+				[ -f "lib/$h" ] && [ "$(basename "$h")" = "$h" ] || echo "$f: $h"
 			done
 	done
-}
+)
 
 judge() { # judge ROOT LABEL: the two checks on one tree
 	local got
@@ -46,7 +47,7 @@ judge() { # judge ROOT LABEL: the two checks on one tree
 }
 
 judge "$top" "tree"
-if [ -n "$(ls "$top"/lib/*.c 2>/dev/null)" ]; then pass "lib/ holds the shared sources"
+if [ -n "$(cd "$top" && ls lib/*.c 2>/dev/null)" ]; then pass "lib/ holds the shared sources"
 else fail "lib/ holds no .c file"; fi
 
 # The same checks must fail on planted violations.
