@@ -16,7 +16,8 @@
 #      /dev/console (c 5 1), /dev/null (c 1 3), /init, /bin/busybox and /bin/<applet> symlinks;
 #      /usr/lib/isobench/isobench-proc (with PROC), /usr/lib/isobench/bin/<tool>, and what
 #      they load: the loader at its PT_INTERP path (/lib64/ld-linux-x86-64.so.2) and every
-#      DT_NEEDED library (libc.so.6, libpcre2-8.so.0) in /lib/x86_64-linux-gnu, copied from
+#      DT_NEEDED library (libc.so.6, libpcre2-8.so.0) in /lib/<multiarch> (Debian's multiarch
+#      triplet of the host gcc, `gcc -print-multiarch`: x86_64-linux-gnu on x86-64), copied from
 #      the host (Debian packages libc6, libpcre2-8-0, dash, coreutils, grep);
 #      with TBENCH_LOAD=FILE (a dbench load file, e.g. /usr/share/dbench/client.txt) also
 #      /etc/isobench/tbench-load.txt, which the tbench tests then replay by default.
@@ -42,7 +43,11 @@ applets=(sh sort od grep tee wc rm cat echo ls mkdir cp mv sleep dd head tail)
 # The shell workload's dynamically linked tools (name in the image: host path).
 tools=(dash:/bin/dash sort:/usr/bin/sort od:/usr/bin/od grep:/bin/grep tee:/usr/bin/tee
 	wc:/usr/bin/wc rm:/bin/rm)
-libdirs=(/lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu /lib64 /usr/lib64 /lib /usr/lib)
+# The tools and their libraries are the host's (its gcc builds isobench-proc): Debian's
+# multiarch triplet names their folder; this is the one place the script knows it.
+multiarch=$(gcc -print-multiarch 2>/dev/null) || multiarch=
+[ -n "$multiarch" ] || die "gcc -print-multiarch gave no triplet (apt-get install gcc)"
+libdirs=("/lib/$multiarch" "/usr/lib/$multiarch" /lib64 /usr/lib64 /lib /usr/lib)
 
 case "$epoch" in '' | *[!0-9]*) die "SOURCE_DATE_EPOCH must be a non-negative integer, got '$epoch'" ;; esac
 [ -f "$init" ] || die "no such file: $init"
@@ -150,16 +155,16 @@ fi
 	for a in "${applets[@]}"; do
 		echo "slink /bin/$a busybox 0777 0 0"
 	done
-	for d in /lib /lib/x86_64-linux-gnu /usr/lib /usr/lib/isobench /usr/lib/isobench/bin; do
+	for d in /lib "/lib/$multiarch" /usr/lib /usr/lib/isobench /usr/lib/isobench/bin; do
 		echo "dir $d 0755 0 0"
 	done
 	for i in "${!interps[@]}"; do
-		[ "$(dirname "$i")" = /lib ] || [ "$(dirname "$i")" = /lib/x86_64-linux-gnu ] ||
+		[ "$(dirname "$i")" = /lib ] || [ "$(dirname "$i")" = "/lib/$multiarch" ] ||
 			echo "dir $(dirname "$i") 0755 0 0"
 		echo "file $i $tmp/dyn/interp-$(basename "$i") 0755 0 0"
 	done
 	for n in "${!libs[@]}"; do
-		echo "file /lib/x86_64-linux-gnu/$n $tmp/dyn/lib-$n 0755 0 0"
+		echo "file /lib/$multiarch/$n $tmp/dyn/lib-$n 0755 0 0"
 	done
 	for t in "${tools[@]}"; do
 		echo "file /usr/lib/isobench/bin/${t%%:*} $tmp/dyn/tool-${t%%:*} 0755 0 0"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # build-kernel.sh OUTDIR — build isobench's kernel from Debian's linux-source package.
 #
-# In:  kernel-config/*.config fragments (merged over `allnoconfig`), the newest
-#      /usr/src/linux-source-*.tar.xz, the host gcc, lz4 (the kernel is LZ4-compressed).
+# In:  kernel-config/isobench.config (every architecture) and kernel-config/arch/<arch>.config
+#      (<arch>: the first field of `gcc -dumpmachine`, the compiler that builds the kernel),
+#      merged over `allnoconfig` in that order; the newest /usr/src/linux-source-*.tar.xz, the
+#      host gcc, lz4 (the kernel is LZ4-compressed).
 # Out: OUTDIR/bzImage, OUTDIR/vmlinux (uncompressed ELF, for PVH boot), OUTDIR/kernel.config,
 #      OUTDIR/kernel.release. Results are cached under $ISOBENCH_CACHE/kernel/<key>, where key
 #      hashes every input above (package version, fragments, this script, compiler version), so
@@ -25,7 +27,10 @@ srcname=$(basename "$tarball" .tar.xz)
 pkgver=$(dpkg-query -W -f='${Version}' "$srcname" 2>/dev/null) || pkgver=unknown
 
 command -v lz4 >/dev/null || die "lz4 not found (apt-get install lz4)"
-frags=("$here"/*.config)
+arch=$(gcc -dumpmachine) || die "gcc -dumpmachine failed"
+arch=${arch%%-*}
+[ -f "$here/arch/$arch.config" ] || die "no kernel fragment for $arch (kernel-config/arch/$arch.config)"
+frags=("$here/isobench.config" "$here/arch/$arch.config")
 key=$( {
 	echo "$srcname $pkgver"
 	cat "${frags[@]}" "$0"
@@ -72,12 +77,15 @@ if [ ! -f "$dest/bzImage" ]; then
 	KBUILD_BUILD_TIMESTAMP=@$(stat -c %Y "$tarball")
 	export KBUILD_BUILD_TIMESTAMP
 	export KBUILD_BUILD_USER=isobench KBUILD_BUILD_HOST=isobench KBUILD_BUILD_VERSION=1
-	make -C "$src" O="$build" -j"$jobs" bzImage >"$build/build.log" 2>&1 ||
+	# The architecture's boot image (x86: arch/x86/boot/bzImage), as the kernel names it.
+	image=$(make -s -C "$src" O="$build" image_name) || die "cannot ask the kernel for its image name"
+	make -C "$src" O="$build" -j"$jobs" "$(basename "$image")" >"$build/build.log" 2>&1 ||
 		die "kernel build failed, see $build/build.log (last line: $(tail -n 1 "$build/build.log"))"
 
 	tmp=$dest.tmp.$$
 	rm -rf "$tmp" && mkdir -p "$tmp"
-	cp "$build/arch/x86/boot/bzImage" "$build/vmlinux" "$tmp/"
+	cp "$build/$image" "$tmp/bzImage"
+	cp "$build/vmlinux" "$tmp/"
 	cp "$build/.config" "$tmp/kernel.config"
 	make -s -C "$src" O="$build" kernelrelease >"$tmp/kernel.release"
 	rm -rf "$dest" && mv "$tmp" "$dest"

@@ -9,6 +9,7 @@
 #include "summary.h"
 #include "resultsfile.h"
 #include "version.h"
+#include "arch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -209,8 +210,8 @@ static void wait_for_enter(void)
 
 /* The ACPI power button (an input device with KEY_POWER, drivers/acpi/button.c): a process
  * that reads every /dev/input/event* and, on a press, reports it, drains the consoles and
- * powers off. Linux ABI (include/uapi/linux/input.h): struct input_event on x86-64 is a
- * struct timeval, u16 type, u16 code, s32 value; EV_KEY = 1, KEY_POWER = 116. */
+ * powers off. Linux ABI (include/uapi/linux/input.h): struct input_event's layout is the
+ * architecture's (struct arch_input_event); EV_KEY = 1, KEY_POWER = 116. */
 static pid_t start_power_button(enum halt h)
 {
 	struct pollfd pf[16];
@@ -235,11 +236,7 @@ static pid_t start_power_button(enum halt h)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	for (;;) {
-		struct {
-			struct timeval t;
-			uint16_t type, code;
-			int32_t value;
-		} ev[16];
+		struct arch_input_event ev[16];
 		if (poll(pf, (nfds_t)n, -1) < 0)
 			continue;
 		for (int i = 0; i < n; i++) {

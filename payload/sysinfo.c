@@ -6,8 +6,8 @@
 #include "version.h"
 #include "crc32.h"
 #include "out.h"
+#include "arch.h"
 
-#include <cpuid.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,33 +62,10 @@ static void proc_field(const char *path, const char *key, char *out, size_t cap)
 	fclose(f);
 }
 
-void cpuid_hypervisor(char *out)
-{
-	unsigned a, b, c, d;
-
-	out[0] = 0;
-	__cpuid(1, a, b, c, d);
-	if (!(c & (1u << 31)))
-		return;
-	__cpuid(0x40000000, a, b, c, d);
-	memcpy(out, &b, 4);
-	memcpy(out + 4, &c, 4);
-	memcpy(out + 8, &d, 4);
-	out[12] = 0;
-}
-
+/* The CPU's brand string (arch_cpu_brand) into out (>= 49 bytes), blanks squeezed. */
 static void cpu_brand(char *out)
 {
-	unsigned r[12], max;
-
-	out[0] = 0;
-	max = __get_cpuid_max(0x80000000, NULL);
-	if (max < 0x80000004)
-		return;
-	for (unsigned i = 0; i < 3; i++)
-		__cpuid(0x80000002 + i, r[i * 4], r[i * 4 + 1], r[i * 4 + 2], r[i * 4 + 3]);
-	memcpy(out, r, 48);
-	out[48] = 0;
+	arch_cpu_brand(out);
 	/* Trim leading and repeated blanks. */
 	char *s = out, *w = out;
 	while (*s == ' ')
@@ -245,7 +222,7 @@ static void f_sys(const struct ctx *c, const char *arg, char *o, size_t n)
 	} else if (!strcmp(arg, "fs.workdir")) {
 		snprintf(o, n, "%s", fs_name(c->workdir));
 	} else if (!strcmp(arg, "cpuid_hv")) {
-		cpuid_hypervisor(b);
+		arch_hypervisor_id(b);
 		snprintf(o, n, "%s", b[0] ? b : "none");
 	} else if (!strcmp(arg, "flags")) {
 		snprintf(o, n, "%s", c->flags);

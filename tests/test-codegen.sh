@@ -45,7 +45,7 @@ done
 if grep -qxE 'sin|sincos' <<<"$wp" && grep -qxE 'cos|sincos' <<<"$wp"; then ok "whetstone pass calls sin/cos"; else bad "whetstone pass calls no sin/cos"; fi
 
 # No link-time optimisation anywhere: it could merge and fold across the files above.
-lto=$(for o in "$obj"/*.o "$obj"/bench/*.o; do objdump -h "$o" | grep -l '\.gnu\.lto_' >/dev/null && echo "$o"; done || true)
+lto=$(for o in "$obj"/*.o "$obj"/bench/*.o "$obj"/arch/*/*.o; do objdump -h "$o" | grep -l '\.gnu\.lto_' >/dev/null && echo "$o"; done || true)
 if [ -z "$lto" ]; then ok "no object carries LTO bytecode"; else bad "LTO objects: $lto"; fi
 
 finish

@@ -18,10 +18,8 @@
  *   clock-gettimeofday     gettimeofday()
  *   clock-time             time() (musl: a full clock_gettime(CLOCK_REALTIME))
  *   clock-syscall          syscall(SYS_clock_gettime, CLOCK_MONOTONIC): always the kernel
- *   clock-rdtsc            the RDTSC instruction           extra: cycles_x100 per call
- *   clock-rdtscp           the RDTSCP instruction          extra: cycles_x100 per call
- * cycles_x100 is measured with rdtsc around the batch inside run() (TSC cycles, i.e. at
- * the TSC's nominal rate, not core clocks), summed over the sample. */
+ * The family's instruction reads (x86-64: clock-rdtsc, clock-rdtscp, extra cycles_x100) are
+ * the architecture's: payload/arch/<arch>/insn.c. */
 #define _GNU_SOURCE
 #include "probe_util.h"
 
@@ -35,7 +33,6 @@
 struct clk_state {
 	int vdso;
 	int64_t syscall_ns;
-	struct probe_cycles cycles;	/* per sample */
 };
 
 static uint64_t fold_ts(const struct timespec *ts)
@@ -43,7 +40,7 @@ static uint64_t fold_ts(const struct timespec *ts)
 	return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
 }
 
-int probe_clk_setup(struct bench_ctx *ctx)
+static int probe_clk_setup(struct bench_ctx *ctx)
 {
 	struct clk_state *s = calloc(1, sizeof *s);
 	if (!s)
@@ -52,7 +49,7 @@ int probe_clk_setup(struct bench_ctx *ctx)
 	return 0;
 }
 
-void probe_clk_teardown(struct bench_ctx *ctx)
+static void probe_clk_teardown(struct bench_ctx *ctx)
 {
 	free(ctx->state);
 }
@@ -164,45 +161,6 @@ static int sys_run(struct bench_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-static void cycles_extra(struct bench_ctx *ctx, uint64_t cyc, uint64_t iters)
-{
-	struct clk_state *s = ctx->state;
-	probe_cycles_extra(ctx, &s->cycles, cyc, iters);
-}
-
-int probe_rdtsc_run(struct bench_ctx *ctx, uint64_t iters)
-{
-	uint64_t acc = 0, t0 = probe_rdtsc();
-
-	for (uint64_t i = 0; i < iters; i++)
-		acc += probe_rdtsc();
-	uint64_t t1 = probe_rdtsc();
-	ctx->sink += acc;
-	cycles_extra(ctx, t1 - t0, iters);
-	return 0;
-}
-
-int probe_rdtscp_setup(struct bench_ctx *ctx)
-{
-	if (!probe_has_rdtscp()) {
-		bench_note(ctx, "CPU does not advertise RDTSCP (CPUID 0x80000001 EDX bit 27)");
-		return BENCH_SKIP;
-	}
-	return probe_clk_setup(ctx);
-}
-
-int probe_rdtscp_run(struct bench_ctx *ctx, uint64_t iters)
-{
-	uint64_t acc = 0, t0 = probe_rdtsc();
-
-	for (uint64_t i = 0; i < iters; i++)
-		acc += probe_rdtscp();
-	uint64_t t1 = probe_rdtsc();
-	ctx->sink += acc;
-	cycles_extra(ctx, t1 - t0, iters);
-	return 0;
-}
-
 #define CLOCK_BENCH(var, nm, ttl, su, ru) \
 	const struct bench var = { .name = nm, .title = ttl, .group = "probes", .unit = "ns", \
 		.kind = BENCH_TIME, .per_loop = 1, .setup = su, .run = ru, \
@@ -225,6 +183,3 @@ CLOCK_BENCH(bench_clock_gettimeofday, "clock-gettimeofday", "gettimeofday()", pr
 CLOCK_BENCH(bench_clock_time, "clock-time", "time()", probe_clk_setup, time_run);
 CLOCK_BENCH(bench_clock_syscall, "clock-syscall",
 	    "syscall(SYS_clock_gettime, CLOCK_MONOTONIC)", probe_clk_setup, sys_run);
-CLOCK_BENCH(bench_clock_rdtsc, "clock-rdtsc", "RDTSC instruction", probe_clk_setup, probe_rdtsc_run);
-CLOCK_BENCH(bench_clock_rdtscp, "clock-rdtscp", "RDTSCP instruction", probe_rdtscp_setup,
-	    probe_rdtscp_run);

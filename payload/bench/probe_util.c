@@ -120,17 +120,6 @@ int probe_pin(int pid, int cpu)
 	return sched_setaffinity(pid, sizeof set, &set) ? -errno : 0;
 }
 
-int probe_has_rdtscp(void)
-{
-	uint32_t r[4];
-
-	probe_cpuid(0x80000000u, 0, r);
-	if (r[0] < 0x80000001u)
-		return 0;
-	probe_cpuid(0x80000001u, 0, r);
-	return (r[3] >> 27) & 1;
-}
-
 void probe_cycles_extra(struct bench_ctx *ctx, struct probe_cycles *pc, uint64_t cyc,
 			uint64_t iters)
 {

@@ -8,8 +8,8 @@
  *   every sample, so `probe_new_sample(ctx)` (nextra == 0) tells a test that a new sample
  *   has begun; tests then restart their per-sample accumulators and re-emit their extras
  *   after every batch (the harness keeps the values of the last bench_extra() call).
- * - rdtsc/rdtscp/cpuid wrappers (asm volatile, so never optimized away), CPU pinning and
- *   timer-slack helpers. */
+ * - CPU pinning and timer-slack helpers. The processor's own instructions (cycle counter,
+ *   spin hint) are payload/arch/<arch>/arch.h's. */
 #ifndef ISOBENCH_PROBE_UTIL_H
 #define ISOBENCH_PROBE_UTIL_H
 
@@ -35,50 +35,23 @@ uint64_t lh_pct(const struct lathist *h, const struct lathist *snap, double p, u
 /* Largest value in the interval (bucket upper bound, capped by the true max). */
 uint64_t lh_max(const struct lathist *h, const struct lathist *snap);
 
-/* TSC cycles per loop over a sample, reported as the extra cycles_x100 (cycles x 100). */
+/* Cycle-counter ticks per loop over a sample (arch_cycles(): TSC cycles on x86-64), reported
+ * as the extra cycles_x100 (cycles x 100). */
 struct probe_cycles {
 	uint64_t cyc, loops;
 };
-/* Add one batch (cyc TSC cycles for iters loops); restarts at each new sample. */
+/* Add one batch (cyc ticks for iters loops); restarts at each new sample. */
 void probe_cycles_extra(struct bench_ctx *ctx, struct probe_cycles *pc, uint64_t cyc,
 			uint64_t iters);
-
-/* clock.c's state and the RDTSC/RDTSCP loops (extra cycles_x100), shared with vmexit.c. */
-int probe_clk_setup(struct bench_ctx *ctx);
-void probe_clk_teardown(struct bench_ctx *ctx);
-int probe_rdtsc_run(struct bench_ctx *ctx, uint64_t iters);
-int probe_rdtscp_setup(struct bench_ctx *ctx);
-int probe_rdtscp_run(struct bench_ctx *ctx, uint64_t iters);
 
 static inline int probe_new_sample(const struct bench_ctx *ctx)
 {
 	return ctx->nextra == 0;
 }
 
-static inline uint64_t probe_rdtsc(void)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
-
-static inline uint64_t probe_rdtscp(void)
-{
-	uint32_t lo, hi, aux;
-	__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
-	return (uint64_t)hi << 32 | lo;
-}
-
-static inline void probe_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
-{
-	__asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
-			 : "a"(leaf), "c"(sub));
-}
-
 uint64_t probe_now(void);		/* CLOCK_MONOTONIC ns */
 /* The first two CPUs of this process's affinity mask; returns how many it found (0..2). */
 int probe_two_cpus(int cpu[2]);
 int probe_pin(int pid, int cpu);	/* 0 or -errno; pid 0 = caller */
-int probe_has_rdtscp(void);
 
 #endif

@@ -4,6 +4,7 @@
  * objects are loaded at run time.  The C library is named from the loader: ld-linux-* is
  * glibc's, ld-musl-* musl's. */
 #include "proc.h"
+#include "arch.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -64,8 +65,7 @@ static void glibc_version(const char *lib, char *out, size_t cap)
 static void find_libc(struct proc_desc *d)
 {
 	static const char *const glibc[] = {
-		"/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6",
-		"/lib64/libc.so.6", "/usr/lib64/libc.so.6", "/lib/libc.so.6", NULL,
+		ARCH_GLIBC_PATHS, "/lib/libc.so.6", NULL,
 	};
 	struct stat st;
 

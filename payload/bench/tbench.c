@@ -38,6 +38,7 @@
 #define _GNU_SOURCE
 #include "probe_util.h"
 #include "tbench_load.h"
+#include "arch.h"
 #include "../out.h"
 
 #include <arpa/inet.h>
@@ -199,7 +200,7 @@ static int wait_gen(struct tb_shared *sh, uint32_t *seen)
 			return atomic_load(&sh->quit);
 		}
 		if (i % 1024)
-			__asm__ volatile("pause" ::: "memory");
+			arch_cpu_relax();
 		else if (probe_now() - t0 > TB_SPIN_NS) {
 			atomic_fetch_add(&sh->waiters, 1);
 			struct timespec ts = {1, 0};

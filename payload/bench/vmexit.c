@@ -1,17 +1,10 @@
 /* vmexit.c — the `vmexit-*` probes: what single VM exits and virtual hardware cost, in ns
- * (the value, BENCH_TIME) and TSC cycles (extra cycles_x100, measured with rdtsc around each
- * batch inside run() and summed over the sample). All are meaningful on bare metal too: there
- * they show the native cost the virtualized figure is compared with.
+ * (the value, BENCH_TIME) and, for the shootdown, cycle-counter ticks (extra cycles_x100,
+ * arch_cycles() around each batch inside run(), summed over the sample). All are meaningful
+ * on bare metal too: there they show the native cost the virtualized figure is compared with.
+ * The family's single instructions (x86-64: vmexit-cpuid, -rdtsc, -rdtscp, -pause) are the
+ * architecture's: payload/arch/<arch>/insn.c.
  *
- *   vmexit-cpuid     one loop = one CPUID leaf 0. Always intercepted under VT-x/AMD-V, so in
- *                    a guest this is a full exit + re-entry round trip (~1-2 us); ~100 cycles
- *                    natively.
- *   vmexit-rdtsc     one loop = one RDTSC (exits only if the hypervisor traps it: TSC
- *                    scaling off/unstable TSC, or some nested setups).
- *   vmexit-rdtscp    one loop = one RDTSCP (SKIP if the CPU does not advertise it).
- *   vmexit-pause     one loop = one PAUSE. Pause-loop exiting only triggers for spinning at
- *                    CPL 0, so from user space this shows the instruction's own latency
- *                    (~10 cycles before Skylake, ~140 after), not an exit.
  *   vmexit-pagefault one loop = one first-touch fault on fresh anonymous memory: mmap up to
  *                    1024 pages (MADV_NOHUGEPAGE so every 4 KiB page faults), write one byte
  *                    each, munmap; mmap/munmap amortized over the chunk. Under EPT/NPT with
@@ -37,6 +30,7 @@
  */
 #define _GNU_SOURCE
 #include "probe_util.h"
+#include "arch.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -91,35 +85,6 @@ static void cycles_extra(struct bench_ctx *ctx, uint64_t cyc, uint64_t iters)
 	probe_cycles_extra(ctx, &s->cycles, cyc, iters);
 }
 
-/* ---- instructions ---- */
-
-static int cpuid_run(struct bench_ctx *ctx, uint64_t iters)
-{
-	uint32_t r[4];
-	uint64_t acc = 0, t0 = probe_rdtsc();
-
-	for (uint64_t i = 0; i < iters; i++) {
-		probe_cpuid(0, 0, r);
-		acc += r[0];
-	}
-	uint64_t t1 = probe_rdtsc();
-	ctx->sink += acc;
-	cycles_extra(ctx, t1 - t0, iters);
-	return 0;
-}
-
-static int pause_run(struct bench_ctx *ctx, uint64_t iters)
-{
-	uint64_t t0 = probe_rdtsc();
-
-	for (uint64_t i = 0; i < iters; i++)
-		__asm__ volatile("pause" ::: "memory");
-	uint64_t t1 = probe_rdtsc();
-	ctx->sink += iters;
-	cycles_extra(ctx, t1 - t0, iters);
-	return 0;
-}
-
 /* ---- first-touch page faults ---- */
 
 static int pf_run(struct bench_ctx *ctx, uint64_t iters)
@@ -169,7 +134,7 @@ static void *spin(void *arg)
 
 	probe_pin(0, s->cpu[1]);
 	while (!atomic_load_explicit(&s->stop, memory_order_relaxed))
-		__asm__ volatile("pause" ::: "memory");
+		arch_cpu_relax();
 	return NULL;
 }
 
@@ -209,9 +174,9 @@ static int shoot_setup(struct bench_ctx *ctx)
 static int shoot_run(struct bench_ctx *ctx, uint64_t iters)
 {
 	struct vx_state *s = ctx->state;
-	uint64_t acc = 0, t0 = probe_rdtsc();
+	uint64_t acc = 0, t0 = arch_cycles();
 	int r = map_touch_unmap(s, iters, &acc);
-	uint64_t t1 = probe_rdtsc();
+	uint64_t t1 = arch_cycles();
 
 	ctx->sink += acc;
 	cycles_extra(ctx, t1 - t0, iters);
@@ -349,15 +314,6 @@ static int sleep_run(struct bench_ctx *ctx, uint64_t iters)
 		.kind = BENCH_TIME, .per_loop = 1, .max_copies = 1, .setup = su, .run = ru, \
 		.teardown = td }
 
-VX(bench_vmexit_cpuid, "vmexit-cpuid", "CPUID leaf 0 (intercepted in a VM)", vx_alloc,
-   cpuid_run, vx_free);
-/* The same measurement as clock-rdtsc / clock-rdtscp (clock.c), listed with the VM-exit
- * family too; one implementation. */
-VX(bench_vmexit_rdtsc, "vmexit-rdtsc", "RDTSC", probe_clk_setup, probe_rdtsc_run,
-   probe_clk_teardown);
-VX(bench_vmexit_rdtscp, "vmexit-rdtscp", "RDTSCP", probe_rdtscp_setup, probe_rdtscp_run,
-   probe_clk_teardown);
-VX(bench_vmexit_pause, "vmexit-pause", "PAUSE", vx_alloc, pause_run, vx_free);
 VX(bench_vmexit_pagefault, "vmexit-pagefault", "First-touch page fault (per 4 KiB page)",
    vx_alloc, pf_run, vx_free);
 VX(bench_vmexit_shootdown, "vmexit-shootdown", "mmap+munmap with a TLB shootdown",

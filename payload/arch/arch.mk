@@ -1,0 +1,17 @@
+# payload/arch/arch.mk — which architecture folder a build uses, as musl does: ARCH is the
+# first field of the compiler's target triple ($(CC) -dumpmachine: x86_64-linux-gnu ->
+# x86_64), or `make ARCH=...`. Included (after CC is set) by payload/Makefile,
+# payload/proc/Makefile and tests/unit/Makefile, which get:
+#   ARCH_DIR           payload/arch/$(ARCH), put on the include path (its arch.h)
+#   ARCH_SRCS          its .c files (the architecture's own tests and CPU facts)
+#   ARCH_TARGET_FLAGS  the fixed code-generation target (never -march=native)
+# A new architecture is a new folder beside x86_64/ with the same files; nothing generic
+# changes (tests/test-arch.sh builds one). A target without a folder is an error.
+ARCH_ROOT := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+ARCH := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
+ARCH_DIR := $(ARCH_ROOT)/$(ARCH)
+ifeq ($(wildcard $(ARCH_DIR)/arch.mk),)
+$(error no $(ARCH_DIR)/arch.mk: isobench has no support for ARCH '$(ARCH)' ($(CC) -dumpmachine))
+endif
+include $(ARCH_DIR)/arch.mk
+ARCH_SRCS := $(sort $(wildcard $(ARCH_DIR)/*.c))

@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# tests/test-arch.sh — the architecture stays in its folder (payload/arch/<arch>/, as musl's
+# arch/<arch>/):
+#   * no file of payload/, lib/ or report/ outside payload/arch/ holds inline assembly
+#     (asm, __asm__), an x86-only header (<cpuid.h>, <*intrin.h>, <sys/io.h>), a multiarch
+#     triplet (x86_64-linux-gnu, ...) or an #if on an architecture's predefined macro;
+#   * the folder the build selects (payload/arch/arch.mk: ARCH from the compiler's target)
+#     exists with its arch.h and arch.mk, and so does the kernel's kernel-config/arch/<arch>.config;
+#   * a new architecture is a new folder only: a C-only stub beside x86_64/ (the x86 probes
+#     declared unsupported, payload/arch/unsupported.h) builds the runner with `make ARCH=stub`
+#     from unchanged generic files, and its vmexit-cpuid SKIPs with the stub's reason;
+# and each check fails on a planted violation in a copy of the tree.
+# In: the tree (git ls-files), musl-gcc, make. Out: ok/FAIL lines, then finish's summary.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# generic_files ROOT: the files of payload/, lib/, report/ outside payload/arch/, one a line.
+generic_files() {
+	find "$1/payload" "$1/lib" "$1/report" -path "$1/payload/arch" -prune -o -type f -print |
+		sort
+}
+
+# grep_generic ROOT ERE: "file:line: text" of each generic line matching ERE.
+grep_generic() {
+	generic_files "$1" | while read -r f; do
+		grep -nIE "$2" "$f" | sed "s#^#${f#"$1"/}:#"
+	done
+}
+
+ASM_RE='(^|[^A-Za-z0-9_])(__asm__|__asm|asm)([^A-Za-z0-9_]|$)'
+HDR_RE='^[[:space:]]*#[[:space:]]*include[[:space:]]*<(cpuid\.h|[a-z0-9]*intrin\.h|sys/io\.h|sys/perm\.h)>'
+TRIPLET_RE='[a-z0-9_]+-(linux|kfreebsd|hurd)-(gnu|musl)[a-z0-9]*'
+IFARCH_RE='^[[:space:]]*#[[:space:]]*(if|ifdef|ifndef|elif).*__(x86_64|amd64|i386|aarch64|arm|riscv|powerpc64|s390x)__'
+
+# arch_dirs ROOT: the payload folder and kernel fragment the build selects, or why not.
+arch_dirs() {
+	local dir arch
+	# shellcheck disable=SC2016 # $(ARCH_DIR) is make's, not the shell's
+	dir=$(make -s -C "$1/payload" O="$tmp/o" --eval 'print-arch-dir: ; @echo $(ARCH_DIR)' \
+		print-arch-dir 2>&1) || { echo "make: $(tail -n 1 <<<"$dir")"; return; }
+	arch=$(basename "$dir")
+	for f in arch.h arch.mk; do
+		[ -f "$1/payload/$dir/$f" ] || echo "payload/$dir/$f missing"
+	done
+	[ -f "$1/kernel-config/arch/$arch.config" ] || echo "kernel-config/arch/$arch.config missing"
+}
+
+judge() { # judge ROOT LABEL: the five checks on one tree
+	local got
+	got=$(grep_generic "$1" "$ASM_RE")
+	if [ -z "$got" ]; then pass "$2: no inline assembly outside payload/arch/"
+	else fail "$2: inline assembly outside payload/arch/: $(head -n 3 <<<"$got" | tr '\n' ' ')"; fi
+	got=$(grep_generic "$1" "$HDR_RE")
+	if [ -z "$got" ]; then pass "$2: no x86-only header outside payload/arch/"
+	else fail "$2: x86-only header outside payload/arch/: $(head -n 3 <<<"$got" | tr '\n' ' ')"; fi
+	got=$(grep_generic "$1" "$TRIPLET_RE")
+	if [ -z "$got" ]; then pass "$2: no multiarch triplet outside payload/arch/"
+	else fail "$2: multiarch triplet outside payload/arch/: $(head -n 3 <<<"$got" | tr '\n' ' ')"; fi
+	got=$(grep_generic "$1" "$IFARCH_RE")
+	if [ -z "$got" ]; then pass "$2: no #if on an architecture outside payload/arch/"
+	else fail "$2: #if on an architecture outside payload/arch/: $(head -n 3 <<<"$got" | tr '\n' ' ')"; fi
+	got=$(arch_dirs "$1")
+	if [ -z "$got" ]; then pass "$2: the selected architecture has its folder and kernel fragment"
+	else fail "$2: the selected architecture is incomplete: $(tr '\n' ' ' <<<"$got")"; fi
+}
+
+# The tree as git sees it (tracked, or new and not ignored), copied.
+copy_tree() {
+	mkdir -p "$1"
+	(cd "$top" && git ls-files -co --exclude-standard lib report payload kernel-config |
+		cpio -pdm --quiet "$1")
+}
+
+# The tree itself, as a copy: what git would commit, without stray local files.
+copy_tree "$tmp/tree"
+judge "$tmp/tree" "tree"
+if [ -n "$(generic_files "$tmp/tree" | head -n 1)" ]; then pass "the checks see the generic files"
+else fail "no generic file found under payload/, lib/, report/"; fi
+
+# The same checks must fail on planted violations, one per check.
+copy_tree "$tmp/planted"
+p=$tmp/planted
+printf 'static inline void nop(void) { __asm__ volatile("nop"); }\n' >>"$p/payload/bench/pipe.c"
+printf '#include <cpuid.h>\n' >>"$p/lib/stats.c"
+printf 'static const char *lib = "/usr/lib/aarch64-linux-gnu";\n' >>"$p/report/model.c"
+printf '#ifdef __x86_64__\n#endif\n' >>"$p/payload/out.c"
+mv "$p/payload/arch/x86_64" "$p/payload/arch/gone"
+(judge "$p" "planted") >"$tmp/planted.out"
+sed -n "s/^FAIL: /  (expected) /p" "$tmp/planted.out"
+n=$(grep -c '^FAIL: planted' "$tmp/planted.out")
+if [ "$n" -eq 5 ]; then pass "each check fails on its planted violation"
+else fail "planted violations: want 5 FAIL lines, got $n: $(tr '\n' '|' <"$tmp/planted.out")"; fi
+# The kernel fragment alone missing is caught too.
+copy_tree "$tmp/nokernel"
+rm "$tmp/nokernel/kernel-config/arch/x86_64.config"
+got=$(arch_dirs "$tmp/nokernel")
+if [ "$got" = "kernel-config/arch/x86_64.config missing" ]; then
+	pass "a missing kernel fragment is caught ($got)"
+else fail "a missing kernel fragment: got '$got'"; fi
+
+# A second architecture is a folder only. The stub is C without instructions; the x86 probes
+# stay listed (registry.c names them) and SKIP with the stub's reason.
+# add_stub ROOT: writes ROOT/payload/arch/stub/.
+add_stub() {
+	local s=$1/payload/arch/stub
+	mkdir -p "$s"
+	printf 'ARCH_TARGET_FLAGS :=\n' >"$s/arch.mk"
+	cat >"$s/arch.h" <<'EOF'
+#ifndef ISOBENCH_ARCH_H
+#define ISOBENCH_ARCH_H
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/time.h>
+#define ARCH_GLIBC_PATHS "/lib64/libc.so.6"
+static inline uint64_t arch_cycles(void) { return 0; }
+static inline void arch_cpu_relax(void) { atomic_signal_fence(memory_order_seq_cst); }
+void arch_hypervisor_id(char *out);
+void arch_cpu_brand(char *out);
+struct arch_input_event { struct timeval time; uint16_t type, code; int32_t value; };
+#endif
+EOF
+	cat >"$s/stub.c" <<'EOF'
+#include "arch.h"
+#include "../unsupported.h"
+void arch_hypervisor_id(char *out) { out[0] = 0; }
+void arch_cpu_brand(char *out) { out[0] = 0; }
+#define X86(var, nm, ttl) ARCH_UNSUPPORTED(var, nm, ttl, "probes", "ns", "stub: no " ttl)
+X86(bench_clock_rdtsc, "clock-rdtsc", "RDTSC instruction");
+X86(bench_clock_rdtscp, "clock-rdtscp", "RDTSCP instruction");
+X86(bench_vmexit_cpuid, "vmexit-cpuid", "CPUID");
+X86(bench_vmexit_rdtsc, "vmexit-rdtsc", "RDTSC");
+X86(bench_vmexit_rdtscp, "vmexit-rdtscp", "RDTSCP");
+X86(bench_vmexit_pause, "vmexit-pause", "PAUSE");
+EOF
+}
+
+# stub_builds ROOT: builds ROOT's runner for the stub into ROOT.out; prints why not (the first
+# error line; nothing when it builds).
+stub_builds() {
+	make -s -C "$1/payload" O="$1.out" ARCH=stub >"$1.log" 2>&1 ||
+		grep -m 1 -E 'error|undefined' "$1.log" || echo "make failed"
+}
+
+copy_tree "$tmp/stub"
+add_stub "$tmp/stub"
+got=$(stub_builds "$tmp/stub")
+if [ -z "$got" ]; then
+	pass "a stub architecture builds the runner from unchanged generic files"
+	"$tmp/stub.out/isobench" --suite quick --tests vmexit-cpuid --copies 1 >"$tmp/stub.run" 2>&1
+	has "$tmp/stub.run" '^@isobench/1 [0-9]+ SKIP test=vmexit-cpuid .*reason=stub:%20no%20CPUID' \
+		"the stub's vmexit-cpuid SKIPs with its reason"
+else
+	fail "a stub architecture does not build: $(tr '\n' ' ' <<<"$got")"
+fi
+# Planted: a generic file that leans on something only x86-64's folder would define.
+copy_tree "$tmp/stub2"
+add_stub "$tmp/stub2"
+printf 'int x86_has_rdtscp(void);\nint clock_has_rdtscp(void) { return x86_has_rdtscp(); }\n' \
+	>>"$tmp/stub2/payload/bench/clock.c"
+got=$(stub_builds "$tmp/stub2")
+if [ -n "$got" ]; then
+	echo "  (expected) planted: the stub does not build: $got"
+	pass "the stub build fails when a generic file needs an x86-only function"
+else fail "the stub built although clock.c calls x86_has_rdtscp()"; fi
+
+finish
