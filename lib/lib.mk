@@ -14,4 +14,8 @@ $(LIB_OBJDIR)/%.o: $(LIB)/%.c $(LIB)/lib.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -I$(LIB) -MMD -MP -c $< -o $@
 
+# The dependency files define targets: keep them from becoming the including Makefile's
+# default goal (its own first rule, e.g. $(O)/isobench, must stay it).
+LIB_GOAL := $(.DEFAULT_GOAL)
 -include $(LIB_OBJS:.o=.d)
+.DEFAULT_GOAL := $(LIB_GOAL)
