@@ -7,6 +7,8 @@
 # and link $(LIB_OBJS). Nothing here may include a payload/ or report/ header (tests/test-house.sh).
 LIB := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 LIB_SRCS := record.c crc32.c stats.c unixbench.c
+# Whole-buffer read/write loops (io.h), also linked by payload/proc/ (glibc).
+LIB_SRCS += io.c
 LIB_OBJS := $(patsubst %.c,$(LIB_OBJDIR)/%.o,$(LIB_SRCS))
 LIB_CPPFLAGS := -I$(LIB)
 

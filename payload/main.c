@@ -12,6 +12,7 @@
 #include "out.h"
 #include "params.h"
 #include "runner.h"
+#include "sys.h"
 #include "version.h"
 
 #include <errno.h>
@@ -69,7 +70,7 @@ static const char *default_tmpdir(void)
 
 	if (getenv("TMPDIR") && *getenv("TMPDIR"))
 		return getenv("TMPDIR");
-	if (statfs("/dev/shm", &sf) == 0 && sf.f_type == 0x01021994 /* TMPFS_MAGIC */ &&
+	if (statfs("/dev/shm", &sf) == 0 && sf.f_type == SYS_TMPFS_MAGIC &&
 	    access("/dev/shm", W_OK) == 0)
 		return "/dev/shm";
 	return "/tmp";

@@ -7,13 +7,13 @@
 #include "keys.h"
 #include "out.h"
 #include "record.h"
+#include "sys.h"
 #include "sysinfo.h"
 #include "unixbench.h"
 #include "version.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -157,17 +157,6 @@ static void reap_children(pid_t want, int *status, int *have, void (*on_other)(p
 	}
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;	/* go on: remove what can be removed */
-}
-
 /* Remove the work directory of the test child pid (harness.c names it TMPDIR/isobench.PID):
  * after a crash, a stall, a timeout or an interrupt the harness could not clean up itself, and
  * files left on a tmpfs fill the next file test's RAM. */
@@ -176,7 +165,7 @@ static void remove_workdir(const struct runner_cfg *cfg, pid_t pid)
 	char dir[4200];
 
 	snprintf(dir, sizeof dir, "%s/isobench.%d", cfg->tmpdir, (int)pid);
-	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	rm_tree(dir);
 }
 
 /* The kernel's count of OOM kills so far (/proc/vmstat oom_kill, Linux 4.13+; the path can be

@@ -75,7 +75,6 @@ static inline void probe_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 			 : "a"(leaf), "c"(sub));
 }
 
-uint64_t probe_now(void);		/* CLOCK_MONOTONIC ns */
 /* The first two CPUs of this process's affinity mask; returns how many it found (0..2). */
 int probe_two_cpus(int cpu[2]);
 int probe_pin(int pid, int cpu);	/* 0 or -errno; pid 0 = caller */
