@@ -714,7 +714,7 @@ static int phase_result(struct hrun *h)
 	rec_dbl(&rb, "max", sm.max, 3);
 	rec_dbl(&rb, "ci95_pct", sm.ci_half_pct, 2);
 	rec_str(&rb, "converged", sm.ci_half_pct <= h->p->target_ci_pct ? "1" : "0");
-	if (b->baseline > 0) {
+	if (bench_is_index(b)) {
 		rec_dbl(&rb, "baseline", b->baseline, 1);
 		rec_dbl(&rb, RK_INDEX, ub_index(sm.unixbench, b->baseline), 1);
 	}

@@ -68,7 +68,7 @@ static int selected(const struct params *p, const struct bench **sel, int cap, i
 		int hit = 0;
 		for (int i = 0; bench_registry[i]; i++) {
 			const struct bench *b = bench_registry[i];
-			int all = !strcmp(tok, "all") && strcmp(b->group, "selftest");
+			int all = !strcmp(tok, "all") && strcmp(b->group, BENCH_GROUP_SELFTEST);
 			if (!all && strcmp(tok, b->name) && strcmp(tok, b->group))
 				continue;
 			hit = 1;
@@ -454,7 +454,7 @@ static void print_tables(const struct params *p, int pass)
 		struct outcome *o = &results[i];
 		if (o->copies != copies)
 			continue;
-		any_index |= o->b->baseline > 0;
+		any_index |= bench_is_index(o->b);
 		if (o->state == 1)
 			out_text("%-44.44s %14.1f %-5s (%d samples, ci95 +/-%.2f%%%s)\n", o->b->title,
 				 o->value, o->b->unit, o->samples, o->ci,
@@ -470,7 +470,7 @@ static void print_tables(const struct params *p, int pass)
 	ub_score_init(&score);
 	for (int i = 0; i < nresults; i++) {
 		struct outcome *o = &results[i];
-		if (o->copies != copies || !(o->b->baseline > 0))
+		if (o->copies != copies || !bench_is_index(o->b))
 			continue;
 		double v = o->state == 1 ? o->value : 0;
 		ub_score_add(&score, v, o->b->baseline);
@@ -559,7 +559,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 			rec_str(&b, RK_BETTER, bench_better(o->b));
 			rec_str(&b, RK_GROUP, o->b->group);
 			rec_str(&b, RK_TITLE, o->b->title);
-			if (o->b->baseline > 0)
+			if (bench_is_index(o->b))
 				rec_dbl(&b, RK_BASELINE, o->b->baseline, 1);
 			clocksource_current(clk, sizeof clk);
 			rec_str(&b, RK_CLOCKSOURCE, clk);
