@@ -15,4 +15,8 @@
 #define EXIT_CRASHED 6		/* the guest crashed, or neither powered off nor rebooted */
 #define EXIT_NOSTART 7		/* qemu/run: could not start (image, QEMU, firmware, KVM) */
 
+/* A status as a string literal, for help texts: EXIT_STR(EXIT_USAGE) is "2". */
+#define EXIT_STR_(n) #n
+#define EXIT_STR(name) EXIT_STR_(name)
+
 #endif

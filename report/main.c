@@ -68,13 +68,16 @@ static void usage(FILE *f)
 		"  records' value=, warmups excluded) overlap, * when they do not (docs/report.md)\n"
 		"direction: each test's better= (higher or lower), as the runner wrote it\n"
 		"exit status:\n"
-		"  0 complete, no FAIL/ERROR (and, comparing, no difference beyond noise)\n"
-		"  1 complete, but holds FAIL or ERROR records\n"
-		"  2 usage error (or the output cannot be written)\n"
-		"  3 incomplete or corrupt log (no complete run), or it cannot be read\n"
-		"  4 comparing: some row differs beyond the runs' noise\n"
-		"  6 --boot: the boot crashed or did not power off\n"
-		"  (several apply: the first of 2, 6, 3, 1, 4)\n");
+		"  " EXIT_STR(EXIT_OK) " complete, no FAIL/ERROR (and, comparing, no difference beyond "
+		"noise)\n"
+		"  " EXIT_STR(EXIT_FAILS) " complete, but holds FAIL or ERROR records\n"
+		"  " EXIT_STR(EXIT_USAGE) " usage error (or the output cannot be written)\n"
+		"  " EXIT_STR(EXIT_INCOMPLETE) " incomplete or corrupt log (no complete run), or it "
+		"cannot be read\n"
+		"  " EXIT_STR(EXIT_DIFFERS) " comparing: some row differs beyond the runs' noise\n"
+		"  " EXIT_STR(EXIT_CRASHED) " --boot: the boot crashed or did not power off\n"
+		"  (several apply: the first of " EXIT_STR(EXIT_USAGE) ", " EXIT_STR(EXIT_CRASHED) ", "
+		EXIT_STR(EXIT_INCOMPLETE) ", " EXIT_STR(EXIT_FAILS) ", " EXIT_STR(EXIT_DIFFERS) ")\n");
 }
 
 struct opts {
