@@ -7,7 +7,7 @@
 #   meanings "index test" (bench_is_index(), payload/bench.c; UB_INDEX_TESTS once; no list
 #            of index names in a script), the groups and the units (payload/registry.c;
 #            README's groups are the binary's), the exit statuses (lib/status.h; README's
-#            table has its numbers, qemu/run reads them from it), the boot entries' console
+#            and docs/report.md's tables have its numbers, qemu/run reads them), the boot entries' console
 #            and log-level words (image/cmdline, read by qemu/run and image/build-iso.sh).
 # Then each check must fail on its own planted violation in a copy of the tree.
 #
@@ -82,6 +82,11 @@ statuses_of_readme() {
 	sed -n '/^## Exit status/,/^## /p' "$1/README.md" | sed -n 's/^| \([0-9]\{1,\}\) |.*/\1/p' |
 		sort -n | tr '\n' ' '
 }
+# statuses_of_report_doc ROOT: those of docs/report.md's table (the report tool's subset).
+statuses_of_report_doc() {
+	sed -n '/^## Exit status/,/^## /p' "$1/docs/report.md" | sed -n 's/^| \([0-9]\{1,\}\) |.*/\1/p' |
+		sort -n | tr '\n' ' '
+}
 
 # qemu_run_status_literals ROOT: lines of qemu/run that spell one of our exit statuses as a
 # number (exit N; the report's status rc/jrc set, compared or matched in a case arm to N)
@@ -132,6 +137,11 @@ judge() { # judge ROOT LABEL: every check on one tree
 	a=$(statuses_of_readme "$r") b=$(statuses_of_header "$r")
 	if [ -n "$b" ] && [ "$a" = "$b" ]; then pass "$l: README's exit statuses are lib/status.h's ($b)"
 	else fail "$l: README's exit statuses ($a) are not lib/status.h's ($b)"; fi
+	a=$(statuses_of_report_doc "$r")
+	if [ -n "$a" ] && [ -z "$(comm -23 <(tr ' ' '\n' <<<"$a" | sed '/^$/d' | sort) \
+		<(tr ' ' '\n' <<<"$b" | sed '/^$/d' | sort))" ]; then
+		pass "$l: docs/report.md's exit statuses are among lib/status.h's ($a)"
+	else fail "$l: docs/report.md's exit statuses ($a) are not all lib/status.h's ($b)"; fi
 	if [ -x "$out/isobench" ]; then
 		a=$(groups_of_readme "$r") b=$(groups_of_binary)
 		if [ -n "$b" ] && [ "$a" = "$b" ]; then pass "$l: README's groups are bench_groups[] ($b)"
@@ -145,7 +155,7 @@ judge "$top" "tree"
 
 # The same checks on a copy of the tree with one violation planted per check.
 mkdir -p "$tmp/tree"
-(cd "$top" && git ls-files -co --exclude-standard lib payload report tests qemu image README.md |
+(cd "$top" && git ls-files -co --exclude-standard lib payload report tests qemu image README.md docs |
 	cpio -pdm --quiet "$tmp/tree")
 t=$tmp/tree
 printf '#define X_TMPFS 0x01021994\n' >>"$t/payload/main.c"
@@ -175,6 +185,7 @@ printf '#define EXIT_USAGE 2\n' >>"$t/report/main.c"
 sed -i 's/exit "${st\[TIMEOUT\]}"/exit 5/' "$t/qemu/run"
 sed -i 's/^common=.*image\/cmdline.*/common="console=tty0 console=ttyS0,115200 loglevel=4"/' "$t/qemu/run"
 sed -i 's/^| 7 |/| 8 |/' "$t/README.md"
+sed -i 's/^| 6 |/| 9 |/' "$t/docs/report.md"
 sed -i 's/, `probes` ([^)]*)//' "$t/README.md"
 (judge "$t" "planted") >"$tmp/planted.out"
 sed -n "s/^FAIL: /  (expected) /p" "$tmp/planted.out"
