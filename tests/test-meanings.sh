@@ -7,8 +7,9 @@
 #   meanings "index test" (bench_is_index(), payload/bench.c; UB_INDEX_TESTS once; no list
 #            of index names in a script), the groups and the units (payload/registry.c;
 #            README's groups are the binary's), the exit statuses (lib/status.h; README's
-#            and docs/report.md's tables have its numbers, qemu/run reads them), the boot entries' console
-#            and log-level words (image/cmdline, read by qemu/run and image/build-iso.sh).
+#            and docs/report.md's tables have its numbers, qemu/run reads them), the boot
+#            entries' console and log-level words (image/cmdline, read by qemu/run and
+#            image/build-iso.sh).
 # Then each check must fail on its own planted violation in a copy of the tree.
 #
 # In:  the tree; $OUT/isobench (OUT defaults to out/) for the groups --list prints.
