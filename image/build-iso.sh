@@ -5,7 +5,7 @@
 #      passed to the guest as isobench.image=), optional EXTRA_APPEND (kernel parameters for
 #      the default menu entry only; a key=value word there replaces the entry's own word with
 #      the same key, so "isobench.suite=quick" switches the suite). image/isolinux.cfg (menu
-#      template), Debian's isolinux + syslinux-common + syslinux-efi, mtools, xorriso.
+#      template), image/cmdline (the entries' console and log-level words), Debian's isolinux + syslinux-common + syslinux-efi, mtools, xorriso.
 #      SOURCE_DATE_EPOCH (default 0) fixes every date, the volume UUID and the GPT GUIDs; the
 #      FAT volume serial is the CRC-32 of IDENTITY; so the same inputs give the same bytes.
 #      ISOBENCH_RESULTS_MIB (default 4) is the free space for results files on the FAT
@@ -31,7 +31,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 epoch=${SOURCE_DATE_EPOCH:-0}
 isolinux_dir=${ISOLINUX_DIR:-/usr/lib/ISOLINUX}
 syslinux_dir=${SYSLINUX_BIOS_DIR:-/usr/lib/syslinux/modules/bios}
-common="console=tty0 console=ttyS0,115200 loglevel=4"
+common=$(grep -v '^#' "$here/cmdline" 2>/dev/null | tr -s ' \n' ' ' | sed 's/^ //; s/ $//') || true
 menu_timeout=${ISOBENCH_MENU_TIMEOUT:-10}
 
 [[ "$menu_timeout" =~ ^[1-9][0-9]{0,3}$ ]] || die "ISOBENCH_MENU_TIMEOUT must be 1-9999 (tenths of a second), got '$menu_timeout'"
@@ -41,6 +41,7 @@ case "$epoch" in '' | *[!0-9]*) die "SOURCE_DATE_EPOCH must be a non-negative in
 [ -f "$bzimage" ] || die "no such file: $bzimage"
 [ -f "$initramfs" ] || die "no such file: $initramfs"
 [ -f "$here/isolinux.cfg" ] || die "no template $here/isolinux.cfg"
+[ -n "$common" ] || die "no kernel command line in $here/cmdline"
 command -v xorriso >/dev/null || die "xorriso not found (apt-get install xorriso)"
 for f in "$isolinux_dir/isolinux.bin" "$isolinux_dir/isohdpfx.bin" \
 	"$syslinux_dir/ldlinux.c32" "$syslinux_dir/menu.c32" "$syslinux_dir/libutil.c32"; do

@@ -7,6 +7,8 @@
 # and link $(LIB_OBJS). Nothing here may include a payload/ or report/ header (tests/test-house.sh).
 LIB := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 LIB_SRCS := record.c crc32.c stats.c unixbench.c
+# Whole-buffer read/write loops (io.h), also linked by payload/proc/ (glibc).
+LIB_SRCS += io.c
 LIB_OBJS := $(patsubst %.c,$(LIB_OBJDIR)/%.o,$(LIB_SRCS))
 LIB_CPPFLAGS := -I$(LIB)
 
@@ -14,4 +16,8 @@ $(LIB_OBJDIR)/%.o: $(LIB)/%.c $(LIB)/lib.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -I$(LIB) -MMD -MP -c $< -o $@
 
+# The dependency files define targets: keep them from becoming the including Makefile's
+# default goal (its own first rule, e.g. $(O)/isobench, must stay it).
+LIB_GOAL := $(.DEFAULT_GOAL)
 -include $(LIB_OBJS:.o=.d)
+.DEFAULT_GOAL := $(LIB_GOAL)

@@ -1,4 +1,5 @@
-/* bench.c — the helpers bench.h promises: bench_note(), bench_extra(), bench_better().
+/* bench.c — the helpers bench.h promises: bench_note(), bench_extra(), bench_better(),
+ * bench_is_index().
  * Linked into the payload and into the unit tests of individual tests. */
 #include "bench.h"
 #include "keys.h"
@@ -34,6 +35,11 @@ void bench_extra(struct bench_ctx *ctx, const char *key, int64_t val)
 int bench_higher_is_better(const struct bench *b)
 {
 	return b->kind == BENCH_RATE;
+}
+
+int bench_is_index(const struct bench *b)
+{
+	return !strcmp(b->group, BENCH_GROUP_INDEX);
 }
 
 const char *bench_better(const struct bench *b)

@@ -1,6 +1,8 @@
 /* harness.c — see harness.h. */
 #define _GNU_SOURCE
 #include "harness.h"
+#include "io.h"
+#include "sys.h"
 #include "keys.h"
 #include "out.h"
 #include "record.h"
@@ -26,8 +28,6 @@
 
 #define CAL_MAX_STEPS 40
 #define READY_TIMEOUT_MS 60000
-#define FUTEX_WAIT 0	/* linux/futex.h (kernel ABI; musl ships no kernel headers) */
-#define FUTEX_WAKE 1
 
 /* One copy's report of its last command, in shared memory. */
 struct slot {
@@ -78,18 +78,6 @@ struct hrun {
 	int stall_ms, gen, failed;
 };
 
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static long futex(atomic_int *addr, int op, int val, const struct timespec *ts)
-{
-	return syscall(SYS_futex, addr, op, val, ts, NULL, 0);
-}
-
 static void send_body(int fd, struct rec_body *b)
 {
 	b->buf[b->len] = '\n';
@@ -116,9 +104,9 @@ static void usage_now(int64_t *nivcsw, int64_t *cpu_ns)
 static void await_go(struct shared *sh, int gen, int copies)
 {
 	if (atomic_fetch_add(&sh->armed, 1) + 1 == copies)
-		futex(&sh->armed, FUTEX_WAKE, 1, NULL);
+		futex_wake(&sh->armed, 1);
 	for (int v; (v = atomic_load(&sh->go)) != gen;)
-		futex(&sh->go, FUTEX_WAIT, v, NULL);
+		futex_wait(&sh->go, (uint32_t)v, NULL);
 }
 
 /* Run one command: batches of c->iters until the stop flag ('S') or once ('C'). The clock
@@ -265,7 +253,7 @@ static int await_armed(struct hrun *h, int *sig)
 	for (int v; (v = atomic_load(&h->sh->armed)) < h->copies;) {
 		if (now_ns() >= deadline)
 			return -ETIMEDOUT;
-		futex(&h->sh->armed, FUTEX_WAIT, v, &tick);
+		futex_wait(&h->sh->armed, (uint32_t)v, &tick);
 		for (int c = 0; c < h->copies; c++) {
 			int st;
 			if (waitpid(h->pids[c], &st, WNOHANG) == h->pids[c]) {
@@ -276,18 +264,6 @@ static int await_armed(struct hrun *h, int *sig)
 		}
 	}
 	return 0;
-}
-
-static void rm_tree(const char *path)
-{
-	pid_t pid = fork();
-	if (pid == 0) {
-		execl("/bin/rm", "rm", "-rf", path, (char *)NULL);
-		execl("/bin/busybox", "rm", "-rf", path, (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
 }
 
 static uint64_t read_steal(void)
@@ -513,7 +489,7 @@ static int phase_sample(struct hrun *h)
 	}
 	h->t_go = now_ns();
 	atomic_store(&h->sh->go, h->gen);
-	futex(&h->sh->go, FUTEX_WAKE, INT_MAX, NULL);
+	futex_wake(&h->sh->go, INT_MAX);
 	uint64_t t_end = h->t_go + (uint64_t)h->p->sample_ms * 1000000u;
 	end.tv_sec = (time_t)(t_end / 1000000000u);
 	end.tv_nsec = (long)(t_end % 1000000000u);
@@ -738,7 +714,7 @@ static int phase_result(struct hrun *h)
 	rec_dbl(&rb, "max", sm.max, 3);
 	rec_dbl(&rb, "ci95_pct", sm.ci_half_pct, 2);
 	rec_str(&rb, "converged", sm.ci_half_pct <= h->p->target_ci_pct ? "1" : "0");
-	if (b->baseline > 0) {
+	if (bench_is_index(b)) {
 		rec_dbl(&rb, "baseline", b->baseline, 1);
 		rec_dbl(&rb, RK_INDEX, ub_index(sm.unixbench, b->baseline), 1);
 	}

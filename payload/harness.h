@@ -35,7 +35,4 @@ struct harness_env {
 int harness_test(const struct bench *b, int copies, const struct params *p,
 		 const struct harness_env *env, int fd);
 
-/* Monotonic time in ns (CLOCK_MONOTONIC). */
-uint64_t now_ns(void);
-
 #endif

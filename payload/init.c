@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "init.h"
 #include "harness.h"
+#include "io.h"
 #include "out.h"
 #include "params.h"
 #include "runner.h"

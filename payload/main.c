@@ -1,10 +1,9 @@
 /* main.c — entry point. Run as PID 1 it is the image's /init (init.c); run anywhere else it
  * is a CLI that runs the same tests and prints the same records to standard output.
  *
- * Exit status (host CLI; the same table as qemu/run and isobench-report, see README):
- *   0 run complete, no FAIL or ERROR record   1 run complete with FAIL or ERROR records
- *   2 usage error (found before anything runs), or standard output closed or not writable
- *     (at the start, or still at the end: a full disk)
+ * Exit status (lib/status.h, the one table of every isobench tool): EXIT_OK, EXIT_FAILS, or
+ * EXIT_USAGE: a usage error (found before anything runs), or standard output closed or not
+ * writable (at the start, or still at the end: a full disk).
  * SIGINT/SIGTERM/SIGHUP: the runner stops the test, removes its files, dies of the signal. */
 #define _GNU_SOURCE
 #include "bench.h"
@@ -12,6 +11,8 @@
 #include "out.h"
 #include "params.h"
 #include "runner.h"
+#include "status.h"
+#include "sys.h"
 #include "version.h"
 
 #include <errno.h>
@@ -33,11 +34,13 @@ static void usage(FILE *f)
 		"Runs isobench's tests natively and prints records and tables to stdout.\n"
 		"As PID 1 (the image's /init) it reads the same parameters from /proc/cmdline\n"
 		"as isobench.KEY=VALUE words. On a host a bad option, value or test name is a\n"
-		"usage error (exit 2); in the image it is an ERROR record and the run goes on.\n"
+		"usage error (exit " EXIT_STR(EXIT_USAGE) "); in the image it is an ERROR record and the "
+		"run goes on.\n"
 		"Records and tables go to stdout; progress also goes to stderr when stdout is\n"
 		"not a terminal.\n\n"
 		"  --list              list tests and groups, then exit\n"
-		"  --check-params      only check the options, values and test names (exit 0 or 2)\n"
+		"  --check-params      only check the options, values and test names (exit "
+		EXIT_STR(EXIT_OK) " or " EXIT_STR(EXIT_USAGE) ")\n"
 		"  --KEY VALUE         set a parameter (table below), e.g. --suite quick\n"
 		"  --param KEY=VALUE   the same, in command-line form\n"
 		"  --tmpdir DIR        where tests make their files (default: $TMPDIR, else\n"
@@ -54,11 +57,15 @@ static void list_tests(void)
 	for (int i = 0; bench_registry[i]; i++) {
 		const struct bench *b = bench_registry[i];
 		char base[24] = "-";
-		if (b->baseline > 0)
+		if (bench_is_index(b))
 			snprintf(base, sizeof base, "%.1f", b->baseline);
 		printf("%-24s %-8s %-6s %9s  %s\n", b->name, b->group, b->unit, base, b->title);
 	}
-	printf("\nGroups: index (UnixBench's index tests), extra, probes, all (all but selftest).\n");
+	printf("\nGroups:");
+	for (int i = 0; bench_groups[i]; i++)
+		printf("%s %s%s", i ? "," : "", bench_groups[i],
+		       !strcmp(bench_groups[i], BENCH_GROUP_INDEX) ? " (UnixBench's index tests)" : "");
+	printf("; all (all but %s).\n", BENCH_GROUP_SELFTEST);
 }
 
 /* Where tests make their files on a host: $TMPDIR if set, else /dev/shm when it is a tmpfs
@@ -69,7 +76,7 @@ static const char *default_tmpdir(void)
 
 	if (getenv("TMPDIR") && *getenv("TMPDIR"))
 		return getenv("TMPDIR");
-	if (statfs("/dev/shm", &sf) == 0 && sf.f_type == 0x01021994 /* TMPFS_MAGIC */ &&
+	if (statfs("/dev/shm", &sf) == 0 && sf.f_type == SYS_TMPFS_MAGIC &&
 	    access("/dev/shm", W_OK) == 0)
 		return "/dev/shm";
 	return "/tmp";
@@ -109,16 +116,16 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case 'l':
 			list_tests();
-			return 0;
+			return EXIT_OK;
 		case 'c':
 			check_only = 1;
 			break;
 		case 'V':
 			printf("isobench %s\n", isobench_version);
-			return 0;
+			return EXIT_OK;
 		case 'h':
 			usage(stdout);
-			return 0;
+			return EXIT_OK;
 		case 't':
 			cfg.tmpdir = optarg;
 			break;
@@ -127,14 +134,14 @@ int main(int argc, char **argv)
 			eq = strchr(kv, '=');
 			if (!eq) {
 				fprintf(stderr, "isobench: --param wants KEY=VALUE, got '%s'\n", optarg);
-				return 2;
+				return EXIT_USAGE;
 			}
 			*eq = 0;
 			if (!strncmp(kv, "isobench.", 9))
 				memmove(kv, kv + 9, strlen(kv + 9) + 1);
 			if (params_set(&p, kv, eq + 1, err, sizeof err)) {
 				fprintf(stderr, "isobench: --param %s=%s: %s\n", kv, eq + 1, err);
-				return 2;
+				return EXIT_USAGE;
 			}
 			break;
 		default:
@@ -142,7 +149,7 @@ int main(int argc, char **argv)
 				const char *key = param_table[opt - 1000].key;
 				if (params_set(&p, key, optarg, err, sizeof err)) {
 					fprintf(stderr, "isobench: --%s %s: %s\n", key, optarg, err);
-					return 2;
+					return EXIT_USAGE;
 				}
 				break;
 			}
@@ -152,12 +159,12 @@ int main(int argc, char **argv)
 			else
 				fprintf(stderr, "isobench: unknown option '%s' (see --help)\n",
 					argv[optind - 1]);
-			return 2;
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "isobench: unexpected argument '%s' (see --help)\n", argv[optind]);
-		return 2;
+		return EXIT_USAGE;
 	}
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n > 0)
@@ -169,22 +176,22 @@ int main(int argc, char **argv)
 	if (runner_unknown_tests(&p, unknown, sizeof unknown)) {
 		fprintf(stderr, "isobench: unknown test or group: %s (isobench --list shows them)\n",
 			unknown);
-		return 2;
+		return EXIT_USAGE;
 	}
 	struct stat st;
 	errno = 0;
 	if (stat(cfg.tmpdir, &st) || !S_ISDIR(st.st_mode) || access(cfg.tmpdir, W_OK | X_OK)) {
 		fprintf(stderr, "isobench: --tmpdir %s: not a writable directory (%s)\n", cfg.tmpdir,
 			errno ? strerror(errno) : "not a directory");
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (check_only)
-		return 0;	/* every option, value and test name is valid */
+		return EXIT_OK;	/* every option, value and test name is valid */
 	int fl = fcntl(1, F_GETFL);
 	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
 		fprintf(stderr, "isobench: standard output is %s: nowhere to write the records\n",
 			fl < 0 ? "closed" : "not writable");
-		return 2;
+		return EXIT_USAGE;
 	}
 	params_finish(&p, (int)sysconf(_SC_NPROCESSORS_ONLN));
 	out_init();
@@ -199,7 +206,7 @@ int main(int argc, char **argv)
 	if (write(1, "\n", 1) != 1) {
 		fprintf(stderr, "isobench: standard output could not be written (%s): the log is "
 				"incomplete\n", strerror(errno));
-		return 2;
+		return EXIT_USAGE;
 	}
-	return rc;
+	return rc ? EXIT_FAILS : EXIT_OK;
 }

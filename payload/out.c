@@ -1,14 +1,12 @@
 /* out.c — see out.h. */
 #define _GNU_SOURCE
 #include "out.h"
+#include "io.h"
+#include "sys.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-/* FUTEX_WAIT / FUTEX_WAKE: Linux ABI values (include/uapi/linux/futex.h); musl-gcc has no
- * kernel headers. */
-#define FUTEX_WAIT 0
-#define FUTEX_WAKE 1
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -56,22 +54,15 @@ static int stream_fd = -1;
 static struct out_counts counts;
 char out_console_absent[128];
 
-static uint64_t mono_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 static void fwait(_Atomic uint32_t *w, uint32_t v, int ms)
 {
 	struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
-	syscall(SYS_futex, w, FUTEX_WAIT, v, &t, NULL, 0);
+	futex_wait(w, v, &t);
 }
 
 static void fwake(_Atomic uint32_t *w)
 {
-	syscall(SYS_futex, w, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	futex_wake(w, INT_MAX);
 }
 
 static void bump(void)
@@ -105,21 +96,6 @@ void out_add_text_fd(int fd)
 {
 	if (ntext < MAX_FDS)
 		text_fds[ntext++] = fd;
-}
-
-int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 static uint64_t stream_len(void)
@@ -240,18 +216,18 @@ static void pump(struct con_state *c)
 			fwait(&sh->gen, g, 1000);
 			continue;
 		}
-		atomic_store(&c->busy_since, mono_ns());
+		atomic_store(&c->busy_since, now_ns());
 		if (atomic_load(&sh->quiet)) {	/* quiet began: back off (out_quiet waits on us) */
 			atomic_store(&c->busy_since, 0);
 			continue;
 		}
 		size_t want = have - done > CHUNK ? CHUNK : (size_t)(have - done);
 		ssize_t n = pread(stream_fd, buf, want, (off_t)done);
-		uint64_t t0 = mono_ns();
+		uint64_t t0 = now_ns();
 		int bad = n <= 0 || write_all(c->fd, buf, (size_t)n);
 		if (!bad && tty)
 			tcdrain(c->fd);	/* the bytes have left the UART, not just the buffer */
-		atomic_fetch_add(&c->write_ns, mono_ns() - t0);
+		atomic_fetch_add(&c->write_ns, now_ns() - t0);
 		atomic_store(&c->busy_since, 0);
 		if (bad) {
 			atomic_store(&c->err, n < 0 || n == 0 ? EIO : errno);
@@ -307,9 +283,9 @@ void out_quiet(int on)
 		return;
 	}
 	/* Let a chunk in flight finish (a stalled console is not waited for). */
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = now_ns();
 	for (;;) {
-		uint64_t now = mono_ns();
+		uint64_t now = now_ns();
 		int busy = 0;
 		for (int i = 0; i < sh->ncon; i++)
 			busy |= atomic_load(&sh->con[i].state) == CON_LIVE &&
@@ -330,14 +306,14 @@ int out_drain(int max_ms, int stall_ms)
 		return 0;
 	atomic_store(&sh->quiet, 0);
 	bump();
-	uint64_t t0 = mono_ns(), target = stream_len();
+	uint64_t t0 = now_ns(), target = stream_len();
 	for (int i = 0; i < sh->ncon; i++) {
 		last[i] = t0;
 		prev_done[i] = atomic_load(&sh->con[i].done);
 		prev_q[i] = -1;
 	}
 	for (;;) {
-		uint64_t now = mono_ns();
+		uint64_t now = now_ns();
 		int behind = 0;
 		uint32_t g = atomic_load(&sh->gen);
 		for (int i = 0; i < sh->ncon; i++) {
@@ -389,7 +365,7 @@ void out_console_info(void)
 	struct rec_body b;
 	char bytes[OUT_MAX_CONSOLES * 40] = "", ms[sizeof bytes] = "", st[sizeof bytes] = "";
 	size_t ob = 0, om = 0, os = 0;
-	uint64_t now = mono_ns(), have = stream_len();
+	uint64_t now = now_ns(), have = stream_len();
 
 	if (!sh || !sh->ncon)
 		return;

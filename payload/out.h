@@ -29,7 +29,6 @@ void out_add_text_fd(int fd);
 uint64_t out_record(struct rec_body *b);	/* returns the sequence number used */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const struct out_counts *out_counts(void);
-int write_all(int fd, const void *buf, size_t len);
 
 /* ---- consoles (PID 1) ---- */
 #define OUT_MAX_CONSOLES 12

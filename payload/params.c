@@ -1,5 +1,6 @@
 /* params.c — the parameter table and its parser. See params.h. */
 #include "params.h"
+#include "bench.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,8 +12,8 @@ const struct param_info param_table[] = {
 	{"suite", "quick|standard|thorough",
 	 "sample length and repetitions: quick (CI smoke), standard (default), thorough "
 	 "(UnixBench-length samples)"},
-	{"tests", "NAME[,NAME...]", "tests or groups to run (index, extra, probes, all); "
-	 "default: index"},
+	{"tests", "NAME[,NAME...]", "tests or groups to run (isobench --list shows them); "
+	 "default: " BENCH_GROUP_INDEX},
 	{"copies", "C[,C...]", "passes and their copies; N = online CPUs; default 1,N"},
 	{"sample_ms", "MS", "length of one sample in milliseconds (10..60000)"},
 	{"samples", "MIN[-MAX]", "samples per test: at least MIN, at most MAX (1..1000)"},
@@ -53,7 +54,7 @@ void params_init(struct params *p)
 {
 	memset(p, 0, sizeof *p);
 	p->suite = SUITE_STANDARD;
-	strcpy(p->tests, "index");
+	strcpy(p->tests, BENCH_GROUP_INDEX);
 	p->copies[0] = 1;
 	p->copies[1] = 0;
 	p->ncopies = 2;

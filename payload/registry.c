@@ -1,5 +1,6 @@
 /* registry.c — the one list of tests, in run order: UnixBench's index in UnixBench's order
- * (its `Run` script), then the tests outside the index.
+ * (its `Run` script), then the tests outside the index; and the one list of their groups
+ * and units.
  * Adding a test: write payload/bench/<name>.c exporting `const struct bench bench_<name>`,
  * declare it below and put it in the list. Nothing else names tests. */
 #include "bench.h"
@@ -92,6 +93,14 @@ const struct bench *const bench_registry[] = {
 	&bench_selftest_skip,
 	&bench_selftest_error,
 	NULL,
+};
+
+const char *const bench_groups[] = {
+	BENCH_GROUP_INDEX, "extra", "probes", BENCH_GROUP_SELFTEST, NULL,
+};
+
+const char *const bench_units[] = {
+	"lps", "lpm", "KBps", "MWIPS", "MB/s", "ns", "%cpu", NULL,
 };
 
 const struct bench *bench_find(const char *name)

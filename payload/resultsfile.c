@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "resultsfile.h"
 #include "crc32.h"
+#include "io.h"
 #include "out.h"
 
 #include <dirent.h>
@@ -148,8 +149,7 @@ int resultsfile_write(const char *image, char *msg, size_t msglen)
 		if (len < 0 || (size_t)len <= off)
 			break;
 		size_t k = (size_t)len - off < sizeof buf ? (size_t)len - off : sizeof buf;
-		if (write_all(fd, buf, k))
-			err = errno;
+		err = -write_all(fd, buf, k);
 		off += k;
 	}
 	if (fd >= 0 && fsync(fd) && !err)

@@ -7,13 +7,13 @@
 #include "keys.h"
 #include "out.h"
 #include "record.h"
+#include "sys.h"
 #include "sysinfo.h"
 #include "unixbench.h"
 #include "version.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -68,7 +68,7 @@ static int selected(const struct params *p, const struct bench **sel, int cap, i
 		int hit = 0;
 		for (int i = 0; bench_registry[i]; i++) {
 			const struct bench *b = bench_registry[i];
-			int all = !strcmp(tok, "all") && strcmp(b->group, "selftest");
+			int all = !strcmp(tok, "all") && strcmp(b->group, BENCH_GROUP_SELFTEST);
 			if (!all && strcmp(tok, b->name) && strcmp(tok, b->group))
 				continue;
 			hit = 1;
@@ -157,17 +157,6 @@ static void reap_children(pid_t want, int *status, int *have, void (*on_other)(p
 	}
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;	/* go on: remove what can be removed */
-}
-
 /* Remove the work directory of the test child pid (harness.c names it TMPDIR/isobench.PID):
  * after a crash, a stall, a timeout or an interrupt the harness could not clean up itself, and
  * files left on a tmpfs fill the next file test's RAM. */
@@ -176,7 +165,7 @@ static void remove_workdir(const struct runner_cfg *cfg, pid_t pid)
 	char dir[4200];
 
 	snprintf(dir, sizeof dir, "%s/isobench.%d", cfg->tmpdir, (int)pid);
-	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	rm_tree(dir);
 }
 
 /* The kernel's count of OOM kills so far (/proc/vmstat oom_kill, Linux 4.13+; the path can be
@@ -465,7 +454,7 @@ static void print_tables(const struct params *p, int pass)
 		struct outcome *o = &results[i];
 		if (o->copies != copies)
 			continue;
-		any_index |= o->b->baseline > 0;
+		any_index |= bench_is_index(o->b);
 		if (o->state == 1)
 			out_text("%-44.44s %14.1f %-5s (%d samples, ci95 +/-%.2f%%%s)\n", o->b->title,
 				 o->value, o->b->unit, o->samples, o->ci,
@@ -481,7 +470,7 @@ static void print_tables(const struct params *p, int pass)
 	ub_score_init(&score);
 	for (int i = 0; i < nresults; i++) {
 		struct outcome *o = &results[i];
-		if (o->copies != copies || !(o->b->baseline > 0))
+		if (o->copies != copies || !bench_is_index(o->b))
 			continue;
 		double v = o->state == 1 ? o->value : 0;
 		ub_score_add(&score, v, o->b->baseline);
@@ -570,7 +559,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 			rec_str(&b, RK_BETTER, bench_better(o->b));
 			rec_str(&b, RK_GROUP, o->b->group);
 			rec_str(&b, RK_TITLE, o->b->title);
-			if (o->b->baseline > 0)
+			if (bench_is_index(o->b))
 				rec_dbl(&b, RK_BASELINE, o->b->baseline, 1);
 			clocksource_current(clk, sizeof clk);
 			rec_str(&b, RK_CLOCKSOURCE, clk);

@@ -7,6 +7,7 @@
 #include "crc32.h"
 #include "out.h"
 #include "arch.h"
+#include "sys.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -108,7 +109,7 @@ static const char *fs_name(const char *path)
 	if (statfs(path, &s))
 		return "-";
 	switch ((unsigned long)s.f_type) {
-	case 0x01021994: return "tmpfs";
+	case SYS_TMPFS_MAGIC: return "tmpfs";
 	case 0x858458f6: return "ramfs";
 	case 0xEF53: return "ext4";
 	case 0x58465342: return "xfs";

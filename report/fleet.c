@@ -3,6 +3,7 @@
 #include "fleet.h"
 #include "compare.h"
 #include "stats.h"
+#include "status.h"
 #include "unixbench.h"
 
 #include <dirent.h>
@@ -238,7 +239,7 @@ static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machin
 
 	if (!d) {
 		fprintf(stderr, "isobench-report: %s: cannot be read: %m\n", dir);
-		return 2;
+		return EXIT_USAGE;
 	}
 	while ((e = readdir(d))) {
 		char *p;
@@ -258,12 +259,12 @@ static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machin
 	if (!nnames) {
 		fprintf(stderr, "isobench-report: %s holds no log files\n", dir);
 		free(names);
-		return 2;
+		return EXIT_USAGE;
 	}
 	qsort(names, nnames, sizeof *names, cmp_str);
 	f->runs = calloc(nnames, sizeof *f->runs);
 	if (!f->runs)
-		return 3;
+		return EXIT_INCOMPLETE;
 	for (size_t i = 0; i < nnames; i++) {
 		struct frun *r = &f->runs[f->nruns];
 		FILE *fp = fopen(names[i], "rb");
@@ -285,7 +286,7 @@ static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machin
 		    !(r->group = group_key(&r->m, by_hv, by_machine))) {
 			free(names[i]);
 			free(names);
-			return 3;
+			return EXIT_INCOMPLETE;
 		}
 		f->fails |= r->log.runs[idx].fails || r->log.runs[idx].errors;
 		r->path = names[i];
@@ -295,7 +296,7 @@ static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machin
 	/* Groups: distinct keys in name order, bare-metal (the usual reference) first. */
 	f->groups = calloc(f->nruns ? f->nruns : 1, sizeof *f->groups);
 	if (!f->groups)
-		return 3;
+		return EXIT_INCOMPLETE;
 	for (size_t i = 0; i < f->nruns; i++) {
 		size_t g = 0;
 		while (g < f->ngroups && strcmp(f->groups[g], f->runs[i].group))
@@ -469,21 +470,21 @@ int fleet_report(const char *dir, const char *by, const char *format, FILE *out)
 	if (!by_hv && !by_machine) {
 		fprintf(stderr, "isobench-report: --group-by: hypervisor, machine or "
 				"hypervisor,machine\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (strcmp(format, "text") && strcmp(format, "json")) {
 		fprintf(stderr, "isobench-report: a directory of logs is reported as text or json\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	memset(&f, 0, sizeof f);
 	rc = fleet_load(&f, dir, by_hv, by_machine, &incomplete);
 	if (!rc && !f.nruns) {
 		fprintf(stderr, "isobench-report: %s: no log holds a complete run\n", dir);
-		rc = 3;
+		rc = EXIT_INCOMPLETE;
 	}
 	if (!rc && (check_comparable(&f) || build_rows(&f))) {
 		fprintf(stderr, "isobench-report: out of memory\n");
-		rc = 3;
+		rc = EXIT_INCOMPLETE;
 	}
 	if (!rc) {
 		for (size_t w = 0; w < f.nwarn && strcmp(format, "text"); w++)
@@ -491,13 +492,13 @@ int fleet_report(const char *dir, const char *by, const char *format, FILE *out)
 		if (!strcmp(format, "text"))
 			fleet_text(out, &f, dir, by);
 		else if (fleet_json(out, &f, by))
-			rc = 2;
+			rc = EXIT_USAGE;
 		if (fflush(out) || ferror(out)) {
 			fprintf(stderr, "isobench-report: output failed\n");
-			rc = 2;
+			rc = EXIT_USAGE;
 		}
 		if (!rc)
-			rc = incomplete ? 3 : f.fails ? 1 : 0;
+			rc = incomplete ? EXIT_INCOMPLETE : f.fails ? EXIT_FAILS : EXIT_OK;
 	}
 	fleet_free(&f);
 	return rc;

@@ -17,9 +17,9 @@
  * reference group is bare-metal when present, else the first group in name order. Index
  * scores per pass ("index" rows, unit "score") are grouped the same way.
  * Out: text (a table per row group) or JSON (jansson) on out.
- * Errors: returns the exit status of docs/report.md: 2 usage (bad --group-by, not a
- * directory, no log in it), 3 when some log had no complete run (the others are still
- * reported), 1 when a run holds FAIL/ERROR records, else 0. */
+ * Errors: returns an exit status (lib/status.h): EXIT_USAGE (bad --group-by, not a
+ * directory, no log in it), EXIT_INCOMPLETE when some log had no complete run (the others
+ * are still reported), EXIT_FAILS when a run holds FAIL/ERROR records, else EXIT_OK. */
 #ifndef ISOBENCH_FLEET_H
 #define ISOBENCH_FLEET_H
 

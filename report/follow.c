@@ -3,6 +3,7 @@
 #include "follow.h"
 #include "keys.h"
 #include "record.h"
+#include "status.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -131,13 +132,13 @@ int follow_log(const char *path, pid_t pid, int idle_s, FILE *out)
 
 	if (fd < 0 || !r || !buf || fstat(fd, &st)) {
 		fprintf(stderr, "isobench-report: %s: cannot be read: %s\n", path, strerror(errno));
-		rc = 3;
+		rc = EXIT_INCOMPLETE;
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode)) {
 		fprintf(stderr, "isobench-report: %s: not a log file (%s)\n", path,
 			S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
-		rc = 3;
+		rc = EXIT_INCOMPLETE;
 		goto out;
 	}
 	if (S_ISREG(st.st_mode)) {
@@ -202,13 +203,13 @@ int follow_log(const char *path, pid_t pid, int idle_s, FILE *out)
 	if (!s.begun) {
 		fprintf(stderr, "isobench-report: %s: no BEGIN record%s%s\n", path, why ? ": " : "",
 			why ? why : "");
-		rc = 3;
+		rc = EXIT_INCOMPLETE;
 	} else if (!s.ended || s.broken) {
 		fprintf(stderr, "isobench-report: %s: the newest run is not complete (%s)\n", path,
 			!s.ended ? (why ? why : "no END") : "records lost or damaged");
-		rc = 3;
+		rc = EXIT_INCOMPLETE;
 	} else {
-		rc = s.bad ? 1 : 0;
+		rc = s.bad ? EXIT_FAILS : EXIT_OK;
 	}
 out:
 	if (fd >= 0)

@@ -7,9 +7,9 @@
  * so. Ends: with pid > 0, when that process has exited (an END does not end it: the writer may
  * boot again); without, at the newest run's END, or after idle_s seconds without new data
  * (idle_s 0: no limit).
- * Returns an exit status of the README's table: 0 the followed run ended complete without
- * FAIL/ERROR, 1 complete with FAIL/ERROR, 3 no complete run (cut off, writer gone, idle limit,
- * LOG unreadable or a directory); a message on stderr says why for 3. */
+ * Returns an exit status (lib/status.h): EXIT_OK the followed run ended complete without
+ * FAIL/ERROR, EXIT_FAILS complete with FAIL/ERROR, EXIT_INCOMPLETE no complete run (cut off,
+ * writer gone, idle limit, LOG unreadable or a directory); a message on stderr says why. */
 #ifndef ISOBENCH_FOLLOW_H
 #define ISOBENCH_FOLLOW_H
 

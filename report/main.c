@@ -7,15 +7,11 @@
  * One LOG: the run as the classic UnixBench table per pass. Several: side by side, ratios to
  * the first run, noise marks (compare.h), comparability warnings. Details: docs/report.md.
  *
- * Exit status (one table for every isobench tool; shared with qemu/run and the payload CLI):
- *   0 fine: every chosen run is complete, no FAIL/ERROR record, no flagged difference
- *   1 complete, but a chosen run holds FAIL or ERROR records
- *   2 usage error, or the output (stdout, --svg FILE) cannot be written
- *   3 incomplete or corrupt log: no complete run (or the --run chosen is not), unreadable file
- *   4 comparison only: some row differs beyond the runs' noise
- *   6 --boot only: the latest boot crashed (kernel panic, the runner's watchdog) or ended
- *     without powering off or rebooting
- * When several apply the first in the order 2, 6, 3, 1, 4 wins. */
+ * Exit status: lib/status.h, the one table of every isobench tool (README "Exit status"); this
+ * tool returns EXIT_OK, _FAILS, _USAGE (also: the output, stdout or --svg FILE, cannot be
+ * written), _INCOMPLETE (also: the --run chosen is not complete, a file cannot be read),
+ * _DIFFERS (comparisons only) and _CRASHED (--boot only). When several apply the first in
+ * the order USAGE, CRASHED, INCOMPLETE, FAILS, DIFFERS wins. */
 #define _GNU_SOURCE
 #include "image.h"
 #include "csv.h"
@@ -23,6 +19,7 @@
 #include "follow.h"
 #include "json.h"
 #include "svg.h"
+#include "status.h"
 #include "text.h"
 
 #include <errno.h>
@@ -33,11 +30,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define EXIT_FAILS 1
-#define EXIT_USAGE 2
-#define EXIT_INCOMPLETE 3
-#define EXIT_DIFFERS 4
-#define EXIT_CRASHED 6
 
 #define MAX_LOGS 8
 
@@ -76,13 +68,16 @@ static void usage(FILE *f)
 		"  records' value=, warmups excluded) overlap, * when they do not (docs/report.md)\n"
 		"direction: each test's better= (higher or lower), as the runner wrote it\n"
 		"exit status:\n"
-		"  0 complete, no FAIL/ERROR (and, comparing, no difference beyond noise)\n"
-		"  1 complete, but holds FAIL or ERROR records\n"
-		"  2 usage error (or the output cannot be written)\n"
-		"  3 incomplete or corrupt log (no complete run), or it cannot be read\n"
-		"  4 comparing: some row differs beyond the runs' noise\n"
-		"  6 --boot: the boot crashed or did not power off\n"
-		"  (several apply: the first of 2, 6, 3, 1, 4)\n");
+		"  " EXIT_STR(EXIT_OK) " complete, no FAIL/ERROR (and, comparing, no difference beyond "
+		"noise)\n"
+		"  " EXIT_STR(EXIT_FAILS) " complete, but holds FAIL or ERROR records\n"
+		"  " EXIT_STR(EXIT_USAGE) " usage error (or the output cannot be written)\n"
+		"  " EXIT_STR(EXIT_INCOMPLETE) " incomplete or corrupt log (no complete run), or it "
+		"cannot be read\n"
+		"  " EXIT_STR(EXIT_DIFFERS) " comparing: some row differs beyond the runs' noise\n"
+		"  " EXIT_STR(EXIT_CRASHED) " --boot: the boot crashed or did not power off\n"
+		"  (several apply: the first of " EXIT_STR(EXIT_USAGE) ", " EXIT_STR(EXIT_CRASHED) ", "
+		EXIT_STR(EXIT_INCOMPLETE) ", " EXIT_STR(EXIT_FAILS) ", " EXIT_STR(EXIT_DIFFERS) ")\n");
 }
 
 struct opts {
@@ -470,7 +465,7 @@ int main(int argc, char **argv)
 	if (!flushed())
 		werr = 1;
 	rc = usage_err || werr ? EXIT_USAGE : crashed ? EXIT_CRASHED : incomplete ? EXIT_INCOMPLETE
-	     : fails ? EXIT_FAILS : have_cmp && o.n > 1 && c.flagged ? EXIT_DIFFERS : 0;
+	     : fails ? EXIT_FAILS : have_cmp && o.n > 1 && c.flagged ? EXIT_DIFFERS : EXIT_OK;
 	if (have_cmp)
 		cmp_free(&c);
 	for (size_t j = 0; j < o.n; j++) {

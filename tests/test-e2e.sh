@@ -18,8 +18,11 @@ log1=$top/results/e2e-iso.log
 log2=$top/results/e2e-direct-bad-input.log
 log3=$top/results/e2e-direct-watchdog.log
 log4=$top/results/e2e-direct-clocksource.log
-index_tests="dhry2reg whetstone-double execl fstime fsbuffer fsdisk pipe context1 spawn
-shell1 shell8 syscall"
+# The index tests, from the registry (its group "index"), not a second list here.
+index_tests=$("$out/isobench" --list | awk '/^$/ { exit } $2 == "index" { print $1 }')
+n_index=$(sed -n 's/^#define UB_INDEX_TESTS \([0-9]*\).*/\1/p' "$top/lib/unixbench.h")
+if [ "$(wc -w <<<"$index_tests")" -eq "${n_index:-0}" ]; then pass "isobench --list names the $n_index index tests"
+else fail "isobench --list names $(wc -w <<<"$index_tests") index tests, not UB_INDEX_TESTS ($n_index)"; fi
 
 # 1. The ISO, quick suite, the whole index, 1 and 2 copies.  Under TCG one loop of shell8
 #    (64 starts of glibc-linked dash and coreutils) took 10-27 s on a loaded host: more than

@@ -22,6 +22,7 @@
  * the architecture's: payload/arch/<arch>/insn.c. */
 #define _GNU_SOURCE
 #include "probe_util.h"
+#include "../sys.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -72,7 +73,7 @@ static int loop_clock(struct bench_ctx *ctx, clockid_t id, uint64_t iters)
 static double per_call(clockid_t id, int forced, int ms)
 {
 	struct timespec ts;
-	uint64_t n = 0, acc = 0, t0 = probe_now(), t1;
+	uint64_t n = 0, acc = 0, t0 = now_ns(), t1;
 
 	do {
 		for (int i = 0; i < 256; i++) {
@@ -83,7 +84,7 @@ static double per_call(clockid_t id, int forced, int ms)
 			acc += (uint64_t)ts.tv_nsec;
 		}
 		n += 256;
-		t1 = probe_now();
+		t1 = now_ns();
 	} while (t1 - t0 < (uint64_t)ms * 1000000u);
 	*(volatile uint64_t *)&acc = acc;
 	return (double)(t1 - t0) / (double)n;

@@ -10,8 +10,8 @@
  * Honesty note: in the image the root and every workdir are RAM-backed (tmpfs), and on a host
  * the files are small enough to stay cached, and nothing is fsync()ed; these tests measure the
  * page cache and the read/write system-call path, not a disk.  setup() says so in the note,
- * and each sample carries the workdir's statfs f_type as the extra "fs_magic" (0x1021994 is
- * tmpfs), so a reader can tell what was measured.
+ * and each sample carries the workdir's statfs f_type as the extra "fs_magic" (tmpfs:
+ * SYS_TMPFS_MAGIC, sys.h), so a reader can tell what was measured.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +23,8 @@
 
 #include "../bench.h"
 #include "fs.h"
+#include "../sys.h"
+#include "io.h"
 
 enum fs_mode { FS_COPY, FS_READ, FS_WRITE };
 
@@ -53,22 +55,6 @@ static void fs_teardown(struct bench_ctx *ctx)
 	free(s->buf);
 	free(s);
 	ctx->state = NULL;
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 static int fs_setup(struct bench_ctx *ctx, enum fs_mode mode, int bufsize, int maxblocks)
@@ -123,7 +109,7 @@ static int fs_setup(struct bench_ctx *ctx, enum fs_mode mode, int bufsize, int m
 	}
 	s->fs_magic = statfs(ctx->workdir, &sf) == 0 ? (int64_t)sf.f_type : -1;
 	bench_note(ctx, "measures the page cache (%s), not a disk",
-		   s->fs_magic == 0x01021994 ? "tmpfs" : "workdir");
+		   s->fs_magic == SYS_TMPFS_MAGIC ? "tmpfs" : "workdir");
 	return 0;
 }
 

@@ -91,13 +91,6 @@ uint64_t lh_max(const struct lathist *h, const struct lathist *snap)
 	return 0;
 }
 
-uint64_t probe_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 int probe_two_cpus(int cpu[2])
 {
 	cpu_set_t set;

@@ -49,7 +49,6 @@ static inline int probe_new_sample(const struct bench_ctx *ctx)
 	return ctx->nextra == 0;
 }
 
-uint64_t probe_now(void);		/* CLOCK_MONOTONIC ns */
 /* The first two CPUs of this process's affinity mask; returns how many it found (0..2). */
 int probe_two_cpus(int cpu[2]);
 int probe_pin(int pid, int cpu);	/* 0 or -errno; pid 0 = caller */

@@ -36,7 +36,9 @@
  *       same CPU; -crosscpu = pinned to two CPUs (BENCH_SKIP on a 1-CPU machine).
  */
 #define _GNU_SOURCE
+#include "io.h"
 #include "probe_util.h"
+#include "../sys.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -93,7 +95,7 @@ static void reader_paced(int fd, size_t size, struct lathist *h)
 		ssize_t k = recv(fd, msg, size, MSG_WAITALL);
 		if (k != (ssize_t)size)
 			_exit(0);
-		uint64_t now = probe_now(), stamp;
+		uint64_t now = now_ns(), stamp;
 		memcpy(&stamp, msg, sizeof stamp);
 		lh_add(h, now > stamp ? now - stamp : 0);
 	}
@@ -168,19 +170,12 @@ static int sw_setup(struct bench_ctx *ctx, size_t size, int paced, enum place pl
 	return 0;
 }
 
+/* write_all(), its send timeout (SO_SNDTIMEO's EAGAIN) reported as -ETIMEDOUT. */
 static int write_all_sock(int fd, const char *p, size_t n)
 {
-	while (n) {
-		ssize_t k = write(fd, p, n);
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno == EAGAIN ? -ETIMEDOUT : -errno;
-		}
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
+	int r = write_all(fd, p, n);
+
+	return r == -EAGAIN ? -ETIMEDOUT : r;
 }
 
 static int b2b_run(struct bench_ctx *ctx, uint64_t iters)
@@ -189,7 +184,7 @@ static int b2b_run(struct bench_ctx *ctx, uint64_t iters)
 	int r;
 
 	if (probe_new_sample(ctx)) {
-		s->t_s0 = probe_now();
+		s->t_s0 = now_ns();
 		s->bytes = 0;
 	}
 	for (uint64_t i = 0; i < iters; i++) {
@@ -198,7 +193,7 @@ static int b2b_run(struct bench_ctx *ctx, uint64_t iters)
 			return r;
 	}
 	s->bytes += iters * s->size;
-	uint64_t dt = probe_now() - s->t_s0;
+	uint64_t dt = now_ns() - s->t_s0;
 	bench_extra(ctx, "mbps_x100", (int64_t)(dt ? s->bytes * 100000 / dt : 0));
 	return 0;
 }
@@ -206,7 +201,7 @@ static int b2b_run(struct bench_ctx *ctx, uint64_t iters)
 static int paced_run(struct bench_ctx *ctx, uint64_t iters)
 {
 	struct sw_state *s = ctx->state;
-	uint64_t now = probe_now();
+	uint64_t now = now_ns();
 	int r;
 
 	if (probe_new_sample(ctx)) {
@@ -220,11 +215,11 @@ static int paced_run(struct bench_ctx *ctx, uint64_t iters)
 					      (long)(s->next % 1000000000u)};
 			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 				;
-			now = probe_now();
+			now = now_ns();
 		}
 		memcpy(s->buf, &now, sizeof now);
 		r = write_all_sock(s->fd, s->buf, s->size);
-		uint64_t t1 = probe_now();
+		uint64_t t1 = now_ns();
 		if (r)
 			return r;
 		s->busy += t1 - now;
@@ -234,7 +229,7 @@ static int paced_run(struct bench_ctx *ctx, uint64_t iters)
 		now = t1;
 	}
 	s->writes += iters;
-	uint64_t wall = probe_now() - s->t_s0;
+	uint64_t wall = now_ns() - s->t_s0;
 	bench_extra(ctx, "busy_pct_x100", (int64_t)(wall ? s->busy * 10000 / wall : 0));
 	bench_extra(ctx, "write_ns", (int64_t)(s->busy / s->writes));
 	bench_extra(ctx, "p50_ns", (int64_t)lh_pct(s->h, &s->snap, 50, NULL));

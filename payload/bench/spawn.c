@@ -7,7 +7,7 @@
  * executed (INFO exec.spawn.*).  Unit lps; baseline 126 lps. */
 #define _GNU_SOURCE	/* pipe2 */
 #include "../bench.h"
-#include "../out.h"
+#include "io.h"
 #include "proc.h"
 
 #include <errno.h>
@@ -20,22 +20,6 @@ struct spawn_state {
 	pid_t pid;
 	int to, from;	/* pipes to the server's fd 0 and from its fd 1 */
 };
-
-static int full_read(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t r = read(fd, p, len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r < 0 ? -errno : -EPIPE;
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
 
 static void info(const char *self, struct rec_body *b)
 {
@@ -87,8 +71,8 @@ static int run(struct bench_ctx *ctx, uint64_t iters)
 	uint64_t err;
 	int r;
 
-	if ((r = write_all(s->to, &iters, sizeof iters) ? -EPIPE : 0) ||
-	    (r = full_read(s->from, &err, sizeof err))) {
+	if ((r = write_all(s->to, &iters, sizeof iters)) ||
+	    (r = read_all(s->from, &err, sizeof err))) {
 		bench_note(ctx, "isobench-proc spawn-serve stopped answering");
 		return r;
 	}

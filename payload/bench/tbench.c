@@ -39,7 +39,8 @@
 #include "probe_util.h"
 #include "tbench_load.h"
 #include "arch.h"
-#include "../out.h"
+#include "io.h"
+#include "../sys.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -62,8 +63,6 @@
 #define TB_SYNTH_SEED 1
 #define TB_MAX_CLIENTS 256
 #define TB_IO_TIMEOUT_S 30
-#define FUTEX_WAIT 0		/* <linux/futex.h>, which musl-gcc does not ship */
-#define FUTEX_WAKE 1
 #define TB_SPIN_NS 50000000u	/* clients spin this long between batches before sleeping */
 
 struct tb_client_shm {
@@ -92,21 +91,6 @@ struct tb_state {
 	uint64_t ops0, r0, w0, t_s0;
 };
 
-static int full_read(int fd, char *p, size_t n)
-{
-	while (n) {
-		ssize_t k = read(fd, p, n);
-		if (k <= 0) {
-			if (k < 0 && errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 static void io_timeouts(int fd)
 {
 	struct timeval tv = {TB_IO_TIMEOUT_S, 0};
@@ -127,12 +111,12 @@ static void handler(int fd, uint32_t bufsize)
 	io_timeouts(fd);
 	for (;;) {
 		uint32_t hdr[2];
-		if (full_read(fd, (char *)hdr, sizeof hdr))
+		if (read_all(fd, hdr, sizeof hdr))
 			_exit(0);
 		uint32_t follow = ntohl(hdr[0]), want = ntohl(hdr[1]);
 		if (follow > bufsize || want > bufsize || want < 4)
 			_exit(3);	/* out of sync: the client sees EOF and fails */
-		if (full_read(fd, buf, follow))
+		if (read_all(fd, buf, follow))
 			_exit(0);
 		uint32_t echo = htonl(want);
 		memcpy(buf, &echo, 4);
@@ -169,7 +153,7 @@ static int exchange(int fd, char *buf, const struct tb_op *o)
 	memcpy(buf, hdr, sizeof hdr);
 	if (write_all(fd, buf, o->req))
 		return -EPIPE;
-	if (full_read(fd, (char *)&echo, 4) || ntohl(echo) != o->rep)
+	if (read_all(fd, &echo, 4) || ntohl(echo) != o->rep)
 		return -EPROTO;
 	size_t rest = o->rep - 4;
 	while (rest) {
@@ -191,7 +175,7 @@ static int exchange(int fd, char *buf, const struct tb_op *o)
  * than by the load. Returns 1 when told to quit (teardown). */
 static int wait_gen(struct tb_shared *sh, uint32_t *seen)
 {
-	uint64_t t0 = probe_now();
+	uint64_t t0 = now_ns();
 
 	for (unsigned i = 1;; i++) {
 		uint32_t g = atomic_load_explicit(&sh->gen, memory_order_acquire);
@@ -201,10 +185,10 @@ static int wait_gen(struct tb_shared *sh, uint32_t *seen)
 		}
 		if (i % 1024)
 			arch_cpu_relax();
-		else if (probe_now() - t0 > TB_SPIN_NS) {
+		else if (now_ns() - t0 > TB_SPIN_NS) {
 			atomic_fetch_add(&sh->waiters, 1);
 			struct timespec ts = {1, 0};
-			syscall(SYS_futex, &sh->gen, FUTEX_WAIT, g, &ts, NULL, 0);
+			futex_wait(&sh->gen, g, &ts);
 			atomic_fetch_sub(&sh->waiters, 1);
 		}
 	}
@@ -231,9 +215,9 @@ static void client(struct tb_state *s, int id, const struct sockaddr_in *sa)
 			if (atomic_load_explicit(&s->sh->budget, memory_order_relaxed) <= 0)
 				break;
 			atomic_fetch_sub(&s->sh->budget, (int64_t)o->payload);
-			uint64_t t0 = probe_now();
+			uint64_t t0 = now_ns();
 			int r = exchange(fd, buf, o);
-			uint64_t t1 = probe_now();
+			uint64_t t1 = now_ns();
 			if (r) {
 				atomic_store(&me->err, -r);
 				_exit(1);	/* the coordinator sees done-pipe EOF or the error */
@@ -350,7 +334,7 @@ static void sample_extras(struct bench_ctx *ctx, struct tb_state *s, int fresh)
 		s->w0 = wb;
 		return;
 	}
-	uint64_t wall = probe_now() - s->t_s0, dr = rb - s->r0, dw = wb - s->w0;
+	uint64_t wall = now_ns() - s->t_s0, dr = rb - s->r0, dw = wb - s->w0;
 	bench_extra(ctx, "ops_per_s", (int64_t)(wall ? (ops - s->ops0) * 1000000000u / wall : 0));
 	bench_extra(ctx, "p50_ns", (int64_t)lh_pct(&s->merged, &s->snap, 50, NULL));
 	bench_extra(ctx, "p99_ns", (int64_t)lh_pct(&s->merged, &s->snap, 99, NULL));
@@ -365,12 +349,12 @@ static int tb_run(struct bench_ctx *ctx, uint64_t iters)
 
 	if (probe_new_sample(ctx)) {
 		sample_extras(ctx, s, 1);
-		s->t_s0 = probe_now();
+		s->t_s0 = now_ns();
 	}
 	atomic_fetch_add(&s->sh->budget, (int64_t)(iters * 1000000u));
 	atomic_fetch_add_explicit(&s->sh->gen, 1, memory_order_release);
 	if (atomic_load(&s->sh->waiters))
-		syscall(SYS_futex, &s->sh->gen, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+		futex_wake(&s->sh->gen, INT32_MAX);
 	for (int left = s->nclients; left > 0;) {
 		struct pollfd p = {.fd = s->done, .events = POLLIN};
 		char buf[TB_MAX_CLIENTS];
@@ -406,7 +390,7 @@ static void tb_teardown(struct bench_ctx *ctx)
 	if (s->sh) {
 		atomic_store(&s->sh->quit, 1);
 		atomic_fetch_add(&s->sh->gen, 1);
-		syscall(SYS_futex, &s->sh->gen, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+		futex_wake(&s->sh->gen, INT32_MAX);
 	}
 	for (int i = 0; i < s->nclients; i++)
 		if (s->client[i] > 0)

@@ -31,6 +31,7 @@
 #define _GNU_SOURCE
 #include "probe_util.h"
 #include "arch.h"
+#include "../sys.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -153,12 +154,12 @@ static int shoot_setup(struct bench_ctx *ctx)
 	/* Baseline without a second thread: no other CPU runs this mm, no IPI. */
 	uint64_t best = UINT64_MAX, acc = 0;
 	for (int round = 0; round < 3; round++) {
-		uint64_t n = 0, t0 = probe_now(), t1;
+		uint64_t n = 0, t0 = now_ns(), t1;
 		do {
 			if ((r = map_touch_unmap(s, 64, &acc)))
 				return r;
 			n += 64;
-			t1 = probe_now();
+			t1 = now_ns();
 		} while (t1 - t0 < 10000000u);
 		if ((t1 - t0) / n < best)
 			best = (t1 - t0) / n;
@@ -295,10 +296,10 @@ static int sleep_run(struct bench_ctx *ctx, uint64_t iters)
 	if (probe_new_sample(ctx))
 		lh_snapshot(&s->h, &s->snap);
 	for (uint64_t i = 0; i < iters; i++) {
-		uint64_t t0 = probe_now();
+		uint64_t t0 = now_ns();
 		if (nanosleep(&req, NULL) && errno != EINTR)
 			return -errno;
-		uint64_t dt = probe_now() - t0;
+		uint64_t dt = now_ns() - t0;
 		lh_add(&s->h, dt > (uint64_t)s->req_ns ? dt - (uint64_t)s->req_ns : 0);
 	}
 	bench_extra(ctx, "p50_late_ns", (int64_t)lh_pct(&s->h, &s->snap, 50, NULL));

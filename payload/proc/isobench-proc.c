@@ -19,6 +19,8 @@
  *                              loops fork this dynamically linked process and nothing else.
  * Exit status: 0 done, 1 a system call failed (message on stderr), 2 usage error.
  */
+#include "io.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,28 +62,6 @@ static int spawn(uint64_t n)
 	return 0;
 }
 
-static int full(ssize_t (*io)(int, void *, size_t), int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t r = io(fd, p, len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
-static ssize_t write_rw(int fd, void *buf, size_t len)
-{
-	return write(fd, buf, len);
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -89,9 +69,9 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "spawn-serve")) {
 		uint64_t n, err;
 
-		while (full(read, 0, &n, sizeof n) == 0) {
+		while (read_all(0, &n, sizeof n) == 0) {
 			err = (uint64_t)spawn(n);
-			if (full(write_rw, 1, &err, sizeof err))
+			if (write_all(1, &err, sizeof err))
 				return 1;
 		}
 		return 0;

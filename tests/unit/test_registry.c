@@ -25,21 +25,18 @@ static int in(const char *s, const char *const *list)
 static void names_unique_and_known(void **st)
 {
 	(void)st;
-	static const char *const groups[] = {"index", "extra", "probes", "selftest", NULL};
-	static const char *const units[] = {"lps", "lpm", "KBps", "MWIPS", "MB/s", "ns", "%cpu",
-					    NULL};
 	int n = 0;
 
 	for (int i = 0; bench_registry[i]; i++, n++) {
 		const struct bench *b = bench_registry[i];
 		assert_non_null(b->name);
 		assert_non_null(b->title);
-		if (!in(b->group, groups))
+		if (!in(b->group, bench_groups))
 			fail_msg("%s: unknown group '%s'", b->name, b->group);
-		if (!in(b->unit, units))
+		if (!in(b->unit, bench_units))
 			fail_msg("%s: unknown unit '%s'", b->name, b->unit);
 		/* a name must not shadow a group name or "all" (selection by name) */
-		if (in(b->name, groups) || !strcmp(b->name, "all"))
+		if (in(b->name, bench_groups) || !strcmp(b->name, "all"))
 			fail_msg("%s: a test named like a group", b->name);
 		for (int j = 0; j < i; j++)
 			if (!strcmp(bench_registry[j]->name, b->name))
@@ -76,7 +73,7 @@ static void index_tests_have_baselines(void **st)
 	int n = 0;
 	for (int i = 0; bench_registry[i]; i++) {
 		const struct bench *b = bench_registry[i];
-		int idx = !strcmp(b->group, "index");
+		int idx = bench_is_index(b);
 		if (idx && !(b->baseline > 0))
 			fail_msg("%s: index test without its UnixBench baseline", b->name);
 		if (!idx && b->baseline != 0)
