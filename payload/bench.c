@@ -1,7 +1,7 @@
 /* bench.c — the helpers bench.h promises: bench_note(), bench_extra(), bench_better().
  * Linked into the payload and into the unit tests of individual tests. */
 #include "bench.h"
-#include "keys.h"
+#include "vocab.h"
 
 #include <stdarg.h>
 #include <stdio.h>

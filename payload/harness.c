@@ -1,7 +1,7 @@
 /* harness.c — see harness.h. */
 #define _GNU_SOURCE
 #include "harness.h"
-#include "keys.h"
+#include "vocab.h"
 #include "out.h"
 #include "record.h"
 #include "stats.h"

@@ -4,7 +4,7 @@
 #include "bench.h"
 #include "clocksrc.h"
 #include "harness.h"
-#include "keys.h"
+#include "vocab.h"
 #include "out.h"
 #include "record.h"
 #include "sysinfo.h"

@@ -2,7 +2,7 @@
 #define _GNU_SOURCE
 #include "sysinfo.h"
 #include "bench.h"
-#include "keys.h"
+#include "vocab.h"
 #include "version.h"
 #include "crc32.h"
 #include "out.h"

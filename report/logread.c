@@ -1,7 +1,7 @@
 /* logread.c — see logread.h. */
 #define _GNU_SOURCE
 #include "logread.h"
-#include "keys.h"
+#include "vocab.h"
 
 #include <stdlib.h>
 #include <string.h>

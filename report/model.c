@@ -1,7 +1,7 @@
 /* model.c — see model.h. */
 #define _GNU_SOURCE
 #include "model.h"
-#include "keys.h"
+#include "vocab.h"
 #include "stats.h"
 
 #include <math.h>
