@@ -236,7 +236,7 @@ int model_build(const struct run *run, struct model *m)
 				const char *cv = rec_get(r, RK_CONVERGED);
 				t->converged = !cv ? -1 : !strcmp(cv, "1") ? 1 : !strcmp(cv, "0") ? 0 : -1;
 			} else if (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_SKIP)) {
-				t->status = !strcmp(r->kind, RK_FAIL) ? "FAIL" : "SKIP";
+				t->status = !strcmp(r->kind, RK_FAIL) ? RK_FAIL : RK_SKIP;
 				set(&t->reason, rec_get(r, RK_REASON));
 				t->line = lr->line;
 			}
