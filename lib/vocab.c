@@ -127,7 +127,7 @@ static int entry_ok(const struct vocab_field *f, int cpus, const char *s, const 
 
 static int list_ok(const struct vocab_field *f, const char *v)
 {
-	int cpus = f->values && !strcmp(f->values, VOCAB_LIST_CPUS);
+	int cpus = f->type == VT_CPUS;
 
 	for (const char *s = v;; s++) {
 		const char *e = s + strcspn(s, ",");
@@ -173,6 +173,7 @@ int vocab_value_ok(const struct vocab_field *f, const char *val)
 			return 0;
 		return strspn(val, "0123456789abcdef") == n;
 	case VT_LIST:
+	case VT_CPUS:
 		return list_ok(f, val);
 	case VT_STR:
 		return 1;

@@ -83,7 +83,6 @@
 	X(CONSOLE_STATE, "console.state")
 
 #define VOCAB_NOMAX 0	/* hi of an integer without an upper bound */
-#define VOCAB_LIST_CPUS "+"	/* lo/hi unused; entries are CPU numbers joined by '+' */
 
 /* Fields: X(KIND, KEY, presence, type, lo, hi, values)
  *   KIND    a kind's ID, or ANY: any kind may carry it;
@@ -91,9 +90,9 @@
  *   presence REQ: always there; ONE: exactly one of the kind's ONE keys is; OPT: may be;
  *   type    UINT (decimal integer in lo..hi, hi VOCAB_NOMAX: no bound), INT (signed decimal
  *           integer), DEC (decimal number, finite), ENUM (one of values, '|'-separated), HEX
- *           (lo..hi lower-case hex digits), LIST (comma list of UINT lo.., one per copy; in
- *           cpus each entry is CPU numbers joined by '+', or '-'), STR (free string), DASH_*:
- *           the type, or '-' when the fact cannot be read.
+ *           (lo..hi lower-case hex digits), DASH_HEX (HEX, or '-' when the fact cannot be
+ *           read), LIST (comma list of UINT lo.., one entry per copy), CPUS (comma list, one
+ *           entry per copy, of CPU numbers joined by '+', or '-'), STR (free string).
  * A STR may always be '-' (the grammar's "none"). */
 #define VOCAB_FIELDS(X) \
 	X(BEGIN, RUN, REQ, HEX, 16, 16, NULL) \
@@ -124,7 +123,7 @@
 	X(SAMPLE, VALUE, REQ, DEC, 0, 0, NULL) \
 	X(SAMPLE, RAN_LOOPS, REQ, LIST, 0, VOCAB_NOMAX, NULL) \
 	X(SAMPLE, RAN_NS, REQ, LIST, 0, VOCAB_NOMAX, NULL) \
-	X(SAMPLE, CPUS, REQ, LIST, 0, VOCAB_NOMAX, VOCAB_LIST_CPUS) \
+	X(SAMPLE, CPUS, REQ, CPUS, 0, VOCAB_NOMAX, NULL) \
 	X(SAMPLE, MIGRATIONS, REQ, LIST, 0, VOCAB_NOMAX, NULL) \
 	X(SAMPLE, NIVCSW, REQ, LIST, 0, VOCAB_NOMAX, NULL) \
 	X(SAMPLE, CPU_NS, REQ, LIST, 0, VOCAB_NOMAX, NULL) \
@@ -250,7 +249,9 @@ enum vocab_key_id { VOCAB_KEYS(VOCAB_KEY_ID) VKEY_COUNT };
 #undef VOCAB_KEY_ID
 
 enum vocab_presence { VP_REQ, VP_ONE, VP_OPT };
-enum vocab_type { VT_UINT, VT_INT, VT_DEC, VT_ENUM, VT_HEX, VT_LIST, VT_STR, VT_DASH_HEX };
+enum vocab_type {
+	VT_UINT, VT_INT, VT_DEC, VT_ENUM, VT_HEX, VT_DASH_HEX, VT_LIST, VT_CPUS, VT_STR
+};
 
 /* One row of VOCAB_FIELDS. */
 struct vocab_field {
@@ -259,7 +260,7 @@ struct vocab_field {
 	enum vocab_presence presence;
 	enum vocab_type type;
 	unsigned long long lo, hi;	/* integer range (hi 0: none), HEX digits, LIST entries' lo */
-	const char *values;		/* ENUM: "a|b"; LIST: VOCAB_LIST_CPUS for cpus; else NULL */
+	const char *values;		/* ENUM: "a|b"; else NULL */
 };
 
 extern const struct vocab_field vocab_fields[];	/* in table order */

@@ -56,10 +56,10 @@ static void type_text(const struct vocab_field *f, char *o, size_t n)
 		snprintf(o, n, "%llu hex digits%s", f->lo, f->type == VT_DASH_HEX ? " or `-`" : "");
 		break;
 	case VT_LIST:
-		if (f->values && !strcmp(f->values, VOCAB_LIST_CPUS))
-			snprintf(o, n, "comma list of CPU numbers joined by `+` (or `-`)");
-		else
-			snprintf(o, n, "comma list of integers >= %llu", f->lo);
+		snprintf(o, n, "comma list of integers >= %llu", f->lo);
+		break;
+	case VT_CPUS:
+		snprintf(o, n, "comma list of CPU numbers joined by `+` (or `-`)");
 		break;
 	case VT_STR:
 		snprintf(o, n, "string");
