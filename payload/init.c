@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "init.h"
 #include "harness.h"
+#include "vocab.h"
 #include "out.h"
 #include "params.h"
 #include "runner.h"
@@ -9,7 +10,6 @@
 #include "summary.h"
 #include "resultsfile.h"
 #include "version.h"
-#include "vocab.h"
 
 #include <errno.h>
 #include <fcntl.h>
