@@ -1,12 +1,12 @@
 # lib/lib.mk — the code shared by the runner (payload/, musl), the report tool (report/, host
-# gcc) and the unit tests: the record grammar (record, crc32), its vocabulary (keys.h), the
+# gcc) and the unit tests: the record grammar (record, crc32), its vocabulary (vocab: kinds, keys, types), the
 # statistics (stats) and UnixBench's index (unixbench). Included by those Makefiles, which
 # each compile it with their own compiler into their own object folder:
 #   LIB_OBJDIR := $(O)/obj-lib-<tag>   (set before including)
 #   include ../lib/lib.mk              -> LIB (this folder), LIB_SRCS, LIB_OBJS, LIB_CPPFLAGS
 # and link $(LIB_OBJS). Nothing here may include a payload/ or report/ header (tests/test-house.sh).
 LIB := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
-LIB_SRCS := record.c crc32.c stats.c unixbench.c
+LIB_SRCS := record.c vocab.c crc32.c stats.c unixbench.c
 # Whole-buffer read/write loops (io.h), also linked by payload/proc/ (glibc).
 LIB_SRCS += io.c
 LIB_OBJS := $(patsubst %.c,$(LIB_OBJDIR)/%.o,$(LIB_SRCS))

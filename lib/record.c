@@ -1,22 +1,23 @@
 /* record.c — writer and parser of isobench records (docs/records.md). */
 #include "record.h"
 #include "crc32.h"
+#include "vocab.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kinds[] = {
-	"BEGIN", "INFO", "ERROR", "TEST", "SAMPLE", "RESULT", "SKIP", "FAIL", "END", "WARN", NULL
-};
-
 int rec_kind_known(const char *kind)
 {
-	for (int i = 0; kinds[i]; i++)
-		if (!strcmp(kinds[i], kind))
-			return 1;
-	return 0;
+	return vocab_kind(kind) >= 0;
+}
+
+int rec_body_is(const struct rec_body *b, const char *kind)
+{
+	size_t n = strlen(kind);
+
+	return b->len >= n && !memcmp(b->buf, kind, n) && (b->len == n || b->buf[n] == ' ');
 }
 
 static int key_ok(const char *k)

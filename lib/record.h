@@ -62,7 +62,9 @@ enum rec_status rec_parse(const char *line, size_t len, struct record *r);
 enum rec_status rec_parse_body(const char *body, size_t len, struct record *r);
 /* Value of key, or NULL. */
 const char *rec_get(const struct record *r, const char *key);
-/* 1 if kind is one of the grammar's kinds. */
+/* 1 if kind is one of the grammar's kinds (vocab.h). */
 int rec_kind_known(const char *kind);
+/* 1 if the body under construction (or relayed) is a record of kind (RK_FAIL, ...). */
+int rec_body_is(const struct rec_body *b, const char *kind);
 
 #endif

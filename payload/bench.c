@@ -2,7 +2,7 @@
  * bench_is_index().
  * Linked into the payload and into the unit tests of individual tests. */
 #include "bench.h"
-#include "keys.h"
+#include "vocab.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
 #include "harness.h"
 #include "io.h"
 #include "sys.h"
-#include "keys.h"
+#include "vocab.h"
 #include "out.h"
 #include "record.h"
 #include "stats.h"
@@ -299,12 +299,12 @@ static void fail(struct hrun *h, const char *reason, const char *note)
 {
 	struct rec_body r;
 	h->failed = 1;	/* workers may be stuck: kill rather than wait */
-	rec_begin(&r, "FAIL");
-	rec_str(&r, "test", h->b->name);
-	rec_u64(&r, "copies", (uint64_t)h->copies);
-	rec_str(&r, "reason", reason);
+	rec_begin(&r, RK_FAIL);
+	rec_str(&r, RK_TESTNAME, h->b->name);
+	rec_u64(&r, RK_COPIES, (uint64_t)h->copies);
+	rec_str(&r, RK_REASON, reason);
 	if (note && *note)
-		rec_str(&r, "note", note);
+		rec_str(&r, RK_NOTE, note);
 	send_body(h->fd, &r);
 }
 
@@ -419,10 +419,10 @@ static int phase_setup(struct hrun *h)
 		struct slot *s = &h->sh->slot[c];
 		if (s->err == BENCH_SKIP) {
 			struct rec_body rb;
-			rec_begin(&rb, "SKIP");
-			rec_str(&rb, "test", h->b->name);
-			rec_u64(&rb, "copies", (uint64_t)h->copies);
-			rec_str(&rb, "reason", s->note[0] ? s->note : "not supported here");
+			rec_begin(&rb, RK_SKIP);
+			rec_str(&rb, RK_TESTNAME, h->b->name);
+			rec_u64(&rb, RK_COPIES, (uint64_t)h->copies);
+			rec_str(&rb, RK_REASON, s->note[0] ? s->note : "not supported here");
 			send_body(h->fd, &rb);
 			return 1;
 		}
@@ -612,8 +612,8 @@ static void emit_sample(struct hrun *h, int i, const double *wl, double value, u
 	struct rec_body rb;
 
 	rec_begin(&rb, RK_SAMPLE);
-	rec_str(&rb, "test", h->b->name);
-	rec_u64(&rb, "copies", (uint64_t)h->copies);
+	rec_str(&rb, RK_TESTNAME, h->b->name);
+	rec_u64(&rb, RK_COPIES, (uint64_t)h->copies);
 	if (i < 0)
 		rec_str(&rb, RK_WARMUP, "1");
 	else
@@ -703,19 +703,19 @@ static int phase_result(struct hrun *h)
 		return -1;
 	}
 	rec_begin(&rb, RK_RESULT);
-	rec_str(&rb, "test", b->name);
-	rec_u64(&rb, "copies", (uint64_t)h->copies);
-	rec_str(&rb, "unit", b->unit);
+	rec_str(&rb, RK_TESTNAME, b->name);
+	rec_u64(&rb, RK_COPIES, (uint64_t)h->copies);
+	rec_str(&rb, RK_UNIT, b->unit);
 	rec_str(&rb, RK_BETTER, bench_better(b));
-	rec_dbl(&rb, "value", sm.unixbench, 3);
-	rec_u64(&rb, "samples", (uint64_t)h->n);
-	rec_dbl(&rb, "median", sm.median, 3);
-	rec_dbl(&rb, "min", sm.min, 3);
-	rec_dbl(&rb, "max", sm.max, 3);
-	rec_dbl(&rb, "ci95_pct", sm.ci_half_pct, 2);
-	rec_str(&rb, "converged", sm.ci_half_pct <= h->p->target_ci_pct ? "1" : "0");
+	rec_dbl(&rb, RK_VALUE, sm.unixbench, 3);
+	rec_u64(&rb, RK_SAMPLES, (uint64_t)h->n);
+	rec_dbl(&rb, RK_MEDIAN, sm.median, 3);
+	rec_dbl(&rb, RK_MIN, sm.min, 3);
+	rec_dbl(&rb, RK_MAX, sm.max, 3);
+	rec_dbl(&rb, RK_CI95, sm.ci_half_pct, 2);
+	rec_str(&rb, RK_CONVERGED, sm.ci_half_pct <= h->p->target_ci_pct ? "1" : "0");
 	if (bench_is_index(b)) {
-		rec_dbl(&rb, "baseline", b->baseline, 1);
+		rec_dbl(&rb, RK_BASELINE, b->baseline, 1);
 		rec_dbl(&rb, RK_INDEX, ub_index(sm.unixbench, b->baseline), 1);
 	}
 	send_body(h->fd, &rb);

@@ -3,6 +3,7 @@
 #include "init.h"
 #include "harness.h"
 #include "io.h"
+#include "vocab.h"
 #include "out.h"
 #include "params.h"
 #include "runner.h"
@@ -87,25 +88,25 @@ static void fatal(const char *what, const char *reason)
 	struct rec_body b;
 
 	if (!have_begin) {
-		rec_begin(&b, "BEGIN");
-		rec_str(&b, "run", "0000000000000000");
-		rec_str(&b, "version", isobench_version);
-		rec_str(&b, "mode", "init");
+		rec_begin(&b, RK_BEGIN);
+		rec_str(&b, RK_RUN, "0000000000000000");
+		rec_str(&b, RK_VERSION, isobench_version);
+		rec_str(&b, RK_MODE, REC_MODE_INIT);
 		out_record(&b);
 	}
-	rec_begin(&b, "FAIL");
-	rec_str(&b, "test", "setup");
-	rec_str(&b, "what", what);
-	rec_str(&b, "reason", reason);
+	rec_begin(&b, RK_FAIL);
+	rec_str(&b, RK_TESTNAME, REC_SETUP);
+	rec_str(&b, RK_WHAT, what);
+	rec_str(&b, RK_REASON, reason);
 	out_record(&b);
 	const struct out_counts *ct = out_counts();
-	rec_begin(&b, "END");
-	rec_u64(&b, "records", ct->records);
-	rec_u64(&b, "results", ct->results);
-	rec_u64(&b, "fails", ct->fails);
-	rec_u64(&b, "skips", ct->skips);
-	rec_u64(&b, "errors", ct->errors);
-	rec_str(&b, "status", "fatal");
+	rec_begin(&b, RK_END);
+	rec_u64(&b, RK_RECORDS, ct->records);
+	rec_u64(&b, RK_RESULTS, ct->results);
+	rec_u64(&b, RK_FAILS, ct->fails);
+	rec_u64(&b, RK_SKIPS, ct->skips);
+	rec_u64(&b, RK_ERRORS, ct->errors);
+	rec_str(&b, RK_STATUS, REC_STATUS_FATAL);
 	out_record(&b);
 	out_text("isobench: fatal: %s: %s; powering off\n", what, reason);
 	if (!out_consoles_start())
@@ -274,9 +275,9 @@ static pid_t start_watchdog(int seconds, enum halt h)
 		while (nanosleep(&t, &t) && errno == EINTR)
 			;
 		struct rec_body b;
-		rec_begin(&b, "FAIL");
-		rec_str(&b, "test", "watchdog");
-		rec_fmt(&b, "reason", "the run exceeded its %d s budget; powering off", seconds);
+		rec_begin(&b, RK_FAIL);
+		rec_str(&b, RK_TESTNAME, REC_WATCHDOG);
+		rec_fmt(&b, RK_REASON, "the run exceeded its %d s budget; powering off", seconds);
 		out_record(&b);
 		out_drain(DRAIN_MS, STALL_MS);	/* never blocks on a stalled console */
 		sync();
@@ -331,7 +332,7 @@ int init_main(int argc, char **argv)
 	setenv("TERM", "linux", 1);
 	chdir("/");
 
-	cfg.mode = "init";
+	cfg.mode = REC_MODE_INIT;
 	cfg.self = argv[0][0] == '/' ? argv[0] : "/init";
 	cfg.tmpdir = "/tmp";
 	params_init(&p);

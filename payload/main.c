@@ -14,6 +14,7 @@
 #include "status.h"
 #include "sys.h"
 #include "version.h"
+#include "vocab.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -108,7 +109,7 @@ int main(int argc, char **argv)
 	opts[no] = (struct option){NULL, 0, NULL, 0};
 
 	params_init(&p);
-	cfg.mode = "host";
+	cfg.mode = REC_MODE_HOST;
 	cfg.tmpdir = default_tmpdir();
 	opterr = 0;	/* one line of ours per usage error, not getopt's plus the usage text */
 	while ((opt = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {

@@ -3,6 +3,7 @@
 #include "out.h"
 #include "io.h"
 #include "sys.h"
+#include "vocab.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -130,26 +131,26 @@ uint64_t out_record(struct rec_body *b)
 	size_t len;
 
 	if (b->dropped)
-		rec_u64(b, "dropped_fields", (uint64_t)b->dropped);
+		rec_u64(b, RK_DROPPED, (uint64_t)b->dropped);
 	len = rec_seal(line, sizeof line, n, b->buf, b->len);
 	if (!len)
 		return 0;
 	/* A record that PID 1 writes between tests ends any quiet window a killed test left. */
-	if (strncmp(b->buf, "SAMPLE", 6) && atomic_load(&sh->quiet)) {
+	if (!rec_body_is(b, RK_SAMPLE) && atomic_load(&sh->quiet)) {
 		atomic_store(&sh->quiet, 0);
 		bump();
 	}
 	broadcast(line, len);
 	counts.records = n;
-	if (!strncmp(b->buf, "RESULT", 6))
+	if (rec_body_is(b, RK_RESULT))
 		counts.results++;
-	else if (!strncmp(b->buf, "FAIL", 4))
+	else if (rec_body_is(b, RK_FAIL))
 		counts.fails++;
-	else if (!strncmp(b->buf, "SKIP", 4))
+	else if (rec_body_is(b, RK_SKIP))
 		counts.skips++;
-	else if (!strncmp(b->buf, "ERROR", 5))
+	else if (rec_body_is(b, RK_ERROR))
 		counts.errors++;
-	else if (!strncmp(b->buf, "BEGIN", 5) && sh->ncon)
+	else if (rec_body_is(b, RK_BEGIN) && sh->ncon)
 		console_list_info();
 	return n;
 }
@@ -351,12 +352,12 @@ static void console_list_info(void)
 	for (int i = 0; i < sh->ncon && off < sizeof list - 18; i++)
 		off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", i ? "," : "",
 					sh->con[i].name);
-	rec_begin(&b, "INFO");
-	rec_str(&b, "console.used", list);
+	rec_begin(&b, RK_INFO);
+	rec_str(&b, RK_CONSOLE_USED, list);
 	if (out_console_absent[0])
-		rec_str(&b, "console.absent", out_console_absent);
+		rec_str(&b, RK_CONSOLE_ABSENT, out_console_absent);
 	else
-		rec_str(&b, "console.absent", "-");
+		rec_str(&b, RK_CONSOLE_ABSENT, "-");
 	out_record(&b);
 }
 
@@ -381,10 +382,10 @@ void out_console_info(void)
 				       (unsigned long long)(atomic_load(&c->write_ns) / 1000000u));
 		os += (size_t)snprintf(st + os, sizeof st - os, "%s%s:%s", i ? "," : "", c->name, s);
 	}
-	rec_begin(&b, "INFO");
-	rec_str(&b, "console.bytes", bytes);
-	rec_str(&b, "console.write_ms", ms);
-	rec_str(&b, "console.state", st);
+	rec_begin(&b, RK_INFO);
+	rec_str(&b, RK_CONSOLE_BYTES, bytes);
+	rec_str(&b, RK_CONSOLE_WRITE_MS, ms);
+	rec_str(&b, RK_CONSOLE_STATE, st);
 	out_record(&b);
 }
 
@@ -405,6 +406,7 @@ void out_replay(void)
 {
 	static char buf[65536];
 	uint64_t len = stream_len(), off = 0, begin = UINT64_MAX;
+	static struct record r;
 	char line[REC_MAX];
 	size_t ll = 0;
 	int tl = (int)strlen(REC_TAG);
@@ -425,7 +427,8 @@ void out_replay(void)
 				continue;
 			line[ll] = 0;
 			if (ll > (size_t)tl && !memcmp(line, REC_TAG, (size_t)tl)) {
-				if (begin == UINT64_MAX && strstr(line, " BEGIN "))
+				if (begin == UINT64_MAX && rec_parse(line, ll, &r) == REC_OK &&
+				    !strcmp(r.kind, RK_BEGIN))
 					begin = off;
 				if (begin != UINT64_MAX)
 					append(line, ll);

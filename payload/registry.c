@@ -4,6 +4,7 @@
  * Adding a test: write payload/bench/<name>.c exporting `const struct bench bench_<name>`,
  * declare it below and put it in the list. Nothing else names tests. */
 #include "bench.h"
+#include "vocab.h"
 
 #include <string.h>
 
@@ -121,6 +122,6 @@ static const char *tbench_load_fact(void)
 }
 
 const struct bench_fact bench_facts[] = {
-	{"run.tbench_load", tbench_load_fact},
+	{RK_RUN_TBENCH_LOAD, tbench_load_fact},
 	{NULL, NULL},
 };

@@ -4,7 +4,7 @@
 #include "bench.h"
 #include "clocksrc.h"
 #include "harness.h"
-#include "keys.h"
+#include "vocab.h"
 #include "out.h"
 #include "record.h"
 #include "sys.h"
@@ -81,7 +81,7 @@ static int selected(const struct params *p, const struct bench **sel, int cap, i
 		if (!hit && report) {
 			struct rec_body rb;
 			rec_begin(&rb, RK_ERROR);
-			rec_str(&rb, RK_WHAT, "test");
+			rec_str(&rb, RK_WHAT, REC_WHAT_TEST);
 			rec_str(&rb, RK_TESTNAME, tok);
 			rec_str(&rb, RK_REASON, "unknown test or group (isobench --list shows them)");
 			out_record(&rb);
@@ -220,7 +220,7 @@ static void relay_line(const char *line, size_t len, struct outcome *o)
 
 	if (rec_parse_body(line, len, &r) != REC_OK) {
 		rec_begin(&b, RK_ERROR);
-		rec_str(&b, RK_WHAT, "test");
+		rec_str(&b, RK_WHAT, REC_WHAT_TEST);
 		rec_str(&b, RK_TESTNAME, o->b->name);
 		rec_str(&b, RK_REASON, "malformed record from the test process");
 		out_record(&b);
@@ -409,7 +409,7 @@ static void warn_clocksource_not_taken(void)
 	    !strcmp(cur, "-"))
 		return;
 	rec_begin(&b, RK_WARN);
-	rec_str(&b, RK_WHAT, RK_CLOCKSOURCE);
+	rec_str(&b, RK_WHAT, REC_WHAT_CLOCKSOURCE);
 	rec_str(&b, RK_REQUESTED, want);
 	rec_str(&b, RK_CURRENT, cur);
 	rec_fmt(&b, RK_REASON, "the kernel command line asks for clocksource=%s but the kernel "
@@ -429,7 +429,7 @@ static void warn_clocksource_changed(const struct outcome *o, const char *before
 	if (!strcmp(before, after))
 		return;
 	rec_begin(&b, RK_WARN);
-	rec_str(&b, RK_WHAT, RK_CLOCKSOURCE);
+	rec_str(&b, RK_WHAT, REC_WHAT_CLOCKSOURCE);
 	rec_str(&b, RK_TESTNAME, o->b->name);
 	rec_u64(&b, RK_COPIES, (uint64_t)o->copies);
 	rec_str(&b, RK_BEFORE, before);
@@ -492,7 +492,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, &orig);
 	sigemptyset(&stops);
-	if (!strcmp(cfg->mode, "host")) {
+	if (!strcmp(cfg->mode, REC_MODE_HOST)) {
 		/* A user's ^C or kill while a test runs: run_one() blocks these and takes them from
 		 * the signalfd, so the test's files go too. Between tests they act at once. PID 1
 		 * keeps its own signal handling (init.c). */
@@ -517,7 +517,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	out_record(&b);
 	for (int i = 0; i < cfg->npending; i++) {
 		rec_begin(&b, RK_ERROR);
-		rec_str(&b, RK_WHAT, "param");
+		rec_str(&b, RK_WHAT, REC_WHAT_PARAM);
 		rec_str(&b, RK_PARAM, cfg->pending_param[i]);
 		rec_str(&b, RK_VALUE, cfg->pending_value[i]);
 		rec_str(&b, RK_REASON, cfg->pending_reason[i]);
@@ -591,7 +591,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	rec_u64(&b, RK_FAILS, ct->fails);
 	rec_u64(&b, RK_SKIPS, ct->skips);
 	rec_u64(&b, RK_ERRORS, ct->errors);
-	rec_str(&b, RK_STATUS, "ok");
+	rec_str(&b, RK_STATUS, REC_STATUS_OK);
 	rec_str(&b, RK_CLOCKSOURCE, clk);
 	int bad = ct->fails || ct->errors;
 	out_record(&b);

@@ -3,6 +3,8 @@
 #include "summary.h"
 #include "out.h"
 #include "record.h"
+#include "unixbench.h"
+#include "vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,13 +17,12 @@ struct row {
 	char test[32], title[41], baseline[16];
 	char cell[MAX_PASS][12];	/* index, or SKIP/FAIL */
 	char value[MAX_PASS][16];	/* the RESULT's value */
+	double result[MAX_PASS];	/* the RESULT's value, 0 without one (FAIL, SKIP) */
 };
 
 struct sum {
 	struct row rows[MAX_ROWS];
 	int nrows, copies[MAX_PASS], npass;
-	char score[MAX_PASS][16];
-	int nscore;
 	char end[128];
 };
 
@@ -50,39 +51,42 @@ static int pass_of(struct sum *s, int copies)
 	return s->npass++;
 }
 
+/* The pass's System Benchmarks Index Score from its index tests' RESULT records (lib/
+ * unixbench.c, as the runner's table computes it): "%.1f", or "---" without a result. */
+static void pass_score(const struct sum *s, int p, char *out, size_t cap)
+{
+	struct ub_score sc;
+
+	ub_score_init(&sc);
+	for (int i = 0; i < s->nrows; i++)
+		ub_score_add(&sc, s->rows[i].result[p], atof(s->rows[i].baseline));
+	if (sc.n > 0)
+		snprintf(out, cap, "%.1f", ub_score_value(&sc));
+	else
+		snprintf(out, cap, "---");
+}
+
 /* One line of the stream: a record (TEST with a baseline, RESULT/SKIP/FAIL of an index test,
- * END) or the runner's own score line. */
+ * END); anything else is ignored. */
 static void take(struct sum *s, const char *line, size_t len, struct record *r)
 {
-	static const char score[] = "System Benchmarks Index Score";
-	if (!strncmp(line, score, sizeof score - 1)) {
-		const char *v = line + len;
-		while (v > line && (v[-1] == '\n' || v[-1] == ' '))
-			v--;
-		while (v > line && v[-1] != ' ')
-			v--;
-		if (s->nscore < MAX_PASS)
-			snprintf(s->score[s->nscore++], sizeof s->score[0], "%.*s",
-				 (int)strcspn(v, "\n"), v);
-		return;
-	}
 	if (rec_parse(line, len, r) != REC_OK)
 		return;
-	const char *test = rec_get(r, "test"), *c = rec_get(r, "copies");
-	if (!strcmp(r->kind, "END")) {
+	const char *test = rec_get(r, RK_TESTNAME), *c = rec_get(r, RK_COPIES);
+	if (!strcmp(r->kind, RK_END)) {
 		snprintf(s->end, sizeof s->end, "%s results, %s fails, %s skips, %s errors",
-			 rec_get(r, "results") ?: "?", rec_get(r, "fails") ?: "?",
-			 rec_get(r, "skips") ?: "?", rec_get(r, "errors") ?: "?");
+			 rec_get(r, RK_RESULTS) ?: "?", rec_get(r, RK_FAILS) ?: "?",
+			 rec_get(r, RK_SKIPS) ?: "?", rec_get(r, RK_ERRORS) ?: "?");
 		return;
 	}
 	if (!test || !c)
 		return;
-	if (!strcmp(r->kind, "TEST")) {
+	if (!strcmp(r->kind, RK_TEST)) {
 		struct row *w;
-		if (!rec_get(r, "baseline") || !(w = row_of(s, test)))
+		if (!rec_get(r, RK_BASELINE) || !(w = row_of(s, test)))
 			return;
-		snprintf(w->title, sizeof w->title, "%s", rec_get(r, "title") ?: test);
-		snprintf(w->baseline, sizeof w->baseline, "%s", rec_get(r, "baseline"));
+		snprintf(w->title, sizeof w->title, "%s", rec_get(r, RK_TITLE) ?: test);
+		snprintf(w->baseline, sizeof w->baseline, "%s", rec_get(r, RK_BASELINE));
 		pass_of(s, atoi(c));
 		return;
 	}
@@ -97,11 +101,12 @@ known:
 	w = row_of(s, test);
 	if (p < 0 || !w)
 		return;
-	if (!strcmp(r->kind, "RESULT")) {
-		snprintf(w->cell[p], sizeof w->cell[0], "%s", rec_get(r, "index") ?: "-");
-		snprintf(w->value[p], sizeof w->value[0], "%.1f", atof(rec_get(r, "value") ?: "0"));
+	if (!strcmp(r->kind, RK_RESULT)) {
+		w->result[p] = atof(rec_get(r, RK_VALUE) ?: "0");
+		snprintf(w->cell[p], sizeof w->cell[0], "%s", rec_get(r, RK_INDEX) ?: "-");
+		snprintf(w->value[p], sizeof w->value[0], "%.1f", w->result[p]);
 	}
-	else if (!strcmp(r->kind, "SKIP") || !strcmp(r->kind, "FAIL"))
+	else if (!strcmp(r->kind, RK_SKIP) || !strcmp(r->kind, RK_FAIL))
 		snprintf(w->cell[p], sizeof w->cell[0], "%.4s", r->kind);
 }
 
@@ -158,8 +163,12 @@ int summary_build(char *out, size_t cap, const char *version)
 		}
 	}
 	PUT("%-*s%10s", tw, "System Benchmarks Index Score", "");
-	for (int p = 0; p < (np ? np : 1); p++)
-		PUT(np <= 1 ? "%22s" : "%12s", p < s.nscore ? s.score[p] : "-");
+	for (int p = 0; p < (np ? np : 1); p++) {
+		char sc[16] = "-";
+		if (p < s.npass)
+			pass_score(&s, p, sc, sizeof sc);
+		PUT(np <= 1 ? "%22s" : "%12s", sc);
+	}
 	PUT("\n");
 	PUT("Run: %s\n", s.end[0] ? s.end : "incomplete (no END record)");
 #undef PUT

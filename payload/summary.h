@@ -1,10 +1,11 @@
 /* summary.h — the screen's last page (issue 11 item 6): the UnixBench index of every pass
- * side by side, the score of each pass as the runner printed it, and the run's counts, in
- * at most 80 columns and 19 rows (12 index tests), so that one photograph of an 80x25 text
- * screen holds the result. Details (samples, CIs, extras) stay on serial and in the log.
+ * side by side, the score of each pass (computed from the RESULT records with lib/unixbench.c,
+ * as the runner's own table is) and the run's counts, in at most 80 columns and 19 rows (12
+ * index tests), so that one photograph of an 80x25 text screen holds the result. Details
+ * (samples, CIs, extras) stay on serial and in the log.
  *
- * In:  the console stream kept by out.c (TEST/RESULT/SKIP/FAIL/END records and the runner's
- *      "System Benchmarks Index Score" lines); version, a short build name.
+ * In:  the console stream kept by out.c (its TEST/RESULT/SKIP/FAIL/END records); version, a
+ *      short build name.
  * Out: the text (starting with a clear-screen escape) in out; returns its length.
  * Errors: none; a missing value shows as "-", a run without END says "incomplete".
  */

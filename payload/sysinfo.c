@@ -2,7 +2,7 @@
 #define _GNU_SOURCE
 #include "sysinfo.h"
 #include "bench.h"
-#include "keys.h"
+#include "vocab.h"
 #include "version.h"
 #include "crc32.h"
 #include "out.h"
@@ -249,54 +249,54 @@ static void f_sys(const struct ctx *c, const char *arg, char *o, size_t n)
 
 /* The machine header, in the order of the log; the table of docs/records.md ("INFO keys"). */
 static const struct fact facts[] = {
-	{"build.version", CONST, isobench_version, NULL},
-	{"build.cc", CONST, "gcc " __VERSION__, NULL},
-	{"build.cflags", CONST, isobench_cflags, NULL},
-	{"image.identity", FN, "image", f_run},
-	{"run.mode", FN, "mode", f_run},
-	{"run.suite", FN, "suite", f_run},
-	{"run.tests", FN, "tests", f_run},
-	{"run.copies", FN, "copies", f_run},
-	{"run.sample_ms", FN, "sample_ms", f_run},
-	{"run.samples", FN, "samples", f_run},
-	{"run.ci_target_pct", FN, "ci", f_run},
-	{"run.utc", FN, "utc", f_run},
-	{"run.loadavg", FILE_LINE, "/proc/loadavg", NULL},
-	{"run.workdir", FN, "workdir", f_run},
+	{RK_BUILD_VERSION, CONST, isobench_version, NULL},
+	{RK_BUILD_CC, CONST, "gcc " __VERSION__, NULL},
+	{RK_BUILD_CFLAGS, CONST, isobench_cflags, NULL},
+	{RK_IMAGE_IDENTITY, FN, "image", f_run},
+	{RK_RUN_MODE, FN, "mode", f_run},
+	{RK_RUN_SUITE, FN, "suite", f_run},
+	{RK_RUN_TESTS, FN, "tests", f_run},
+	{RK_RUN_COPIES, FN, "copies", f_run},
+	{RK_RUN_SAMPLE_MS, FN, "sample_ms", f_run},
+	{RK_RUN_SAMPLES, FN, "samples", f_run},
+	{RK_RUN_CI_TARGET, FN, "ci", f_run},
+	{RK_RUN_UTC, FN, "utc", f_run},
+	{RK_RUN_LOADAVG, FILE_LINE, "/proc/loadavg", NULL},
+	{RK_RUN_WORKDIR, FN, "workdir", f_run},
 	BREAK,	/* (then the tests' own facts: bench_facts, registry.c) */
-	{"kernel.release", FN, "uname.release", f_sys},
-	{"kernel.version", FN, "uname.version", f_sys},
-	{"kernel.machine", FN, "uname.machine", f_sys},
-	{"kernel.cmdline", FILE_LINE, "/proc/cmdline", NULL},
-	{"kernel.config_crc32", FN, "config_crc", f_sys},
-	{"kernel.hypervisor", FN, "klog_hv", f_sys},
+	{RK_KERNEL_RELEASE, FN, "uname.release", f_sys},
+	{RK_KERNEL_VERSION, FN, "uname.version", f_sys},
+	{RK_KERNEL_MACHINE, FN, "uname.machine", f_sys},
+	{RK_KERNEL_CMDLINE, FILE_LINE, "/proc/cmdline", NULL},
+	{RK_KERNEL_CONFIG_CRC, FN, "config_crc", f_sys},
+	{RK_KERNEL_HYPERVISOR, FN, "klog_hv", f_sys},
 	BREAK,
-	{"cpu.model", FN, "brand", f_sys},
-	{"cpu.vendor", CPUINFO, "vendor_id", NULL},
-	{"cpu.family", CPUINFO, "cpu family", NULL},
-	{"cpu.model_id", CPUINFO, "model", NULL},
-	{"cpu.stepping", CPUINFO, "stepping", NULL},
-	{"cpu.mhz", CPUINFO, "cpu MHz", NULL},
-	{"cpu.online", FN, "online", f_sys},
-	{"cpu.possible", FILE_LINE, SYS_CPU "possible", NULL},
-	{"mem.total_kib", MEMINFO_NUM, "MemTotal", NULL},
-	{"fs.root", FN, "fs./", f_sys},
-	{"fs.workdir", FN, "fs.workdir", f_sys},
-	{"cpu.smt", FILE_LINE, SYS_CPU "smt/active", NULL},
-	{"cpu.governor", FILE_LINE, SYS_CPU "cpu0/cpufreq/scaling_governor", NULL},
-	{"cpu.no_turbo", FILE_LINE, SYS_CPU "intel_pstate/no_turbo", NULL},
-	{"cpu.microcode", CPUINFO, "microcode", NULL},
-	{"mm.thp", FILE_LINE, "/sys/kernel/mm/transparent_hugepage/enabled", NULL},
+	{RK_CPU_MODEL, FN, "brand", f_sys},
+	{RK_CPU_VENDOR, CPUINFO, "vendor_id", NULL},
+	{RK_CPU_FAMILY, CPUINFO, "cpu family", NULL},
+	{RK_CPU_MODEL_ID, CPUINFO, "model", NULL},
+	{RK_CPU_STEPPING, CPUINFO, "stepping", NULL},
+	{RK_CPU_MHZ, CPUINFO, "cpu MHz", NULL},
+	{RK_CPU_ONLINE, FN, "online", f_sys},
+	{RK_CPU_POSSIBLE, FILE_LINE, SYS_CPU "possible", NULL},
+	{RK_MEM_TOTAL_KIB, MEMINFO_NUM, "MemTotal", NULL},
+	{RK_FS_ROOT, FN, "fs./", f_sys},
+	{RK_FS_WORKDIR, FN, "fs.workdir", f_sys},
+	{RK_CPU_SMT, FILE_LINE, SYS_CPU "smt/active", NULL},
+	{RK_CPU_GOVERNOR, FILE_LINE, SYS_CPU "cpu0/cpufreq/scaling_governor", NULL},
+	{RK_CPU_NO_TURBO, FILE_LINE, SYS_CPU "intel_pstate/no_turbo", NULL},
+	{RK_CPU_MICROCODE, CPUINFO, "microcode", NULL},
+	{RK_MM_THP, FILE_LINE, "/sys/kernel/mm/transparent_hugepage/enabled", NULL},
 	BREAK,
-	{"hv.cpuid", FN, "cpuid_hv", f_sys},
-	{"hv.sys_type", FILE_LINE, "/sys/hypervisor/type", NULL},
-	{"dmi.sys_vendor", FILE_LINE, "/sys/class/dmi/id/sys_vendor", NULL},
-	{"dmi.product_name", FILE_LINE, "/sys/class/dmi/id/product_name", NULL},
-	{"clocksource.current", FILE_LINE, SYS_CS "current_clocksource", NULL},
-	{"clocksource.available", FILE_LINE, SYS_CS "available_clocksource", NULL},
-	{"tsc.flags", FN, "tsc", f_sys},
+	{RK_HV_CPUID, FN, "cpuid_hv", f_sys},
+	{RK_HV_SYS_TYPE, FILE_LINE, "/sys/hypervisor/type", NULL},
+	{RK_DMI_SYS_VENDOR, FILE_LINE, "/sys/class/dmi/id/sys_vendor", NULL},
+	{RK_DMI_PRODUCT_NAME, FILE_LINE, "/sys/class/dmi/id/product_name", NULL},
+	{RK_CLOCKSOURCE_CURRENT, FILE_LINE, SYS_CS "current_clocksource", NULL},
+	{RK_CLOCKSOURCE_AVAILABLE, FILE_LINE, SYS_CS "available_clocksource", NULL},
+	{RK_TSC_FLAGS, FN, "tsc", f_sys},
 	BREAK,
-	{"cpu.flags", FN, "flags", f_sys},
+	{RK_CPU_FLAGS, FN, "flags", f_sys},
 	BREAK,
 };
 
@@ -370,11 +370,10 @@ void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
 			char path[160], key[80];
 			snprintf(path, sizeof path, SYS_CPU "vulnerabilities/%.63s", names[i]);
 			read_line(path, v, sizeof v);
-			snprintf(key, sizeof key, "vuln.%.63s", names[i]);
-			rec_str(&b, key, v);
+			rec_str(&b, vocab_fill(key, sizeof key, RK_VULN_NAME, names[i]), v);
 		}
 	} else {
-		rec_str(&b, "vuln", "-");
+		rec_str(&b, RK_VULN, "-");
 	}
 	out_record(&b);
 }

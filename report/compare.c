@@ -1,6 +1,7 @@
 /* compare.c — see compare.h. */
 #define _GNU_SOURCE
 #include "compare.h"
+#include "vocab.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -158,12 +159,12 @@ static int add_note(struct cmp *c, const char *text)
 static int check_comparable(struct cmp *c)
 {
 	static const char *const keys[] = {
-		"image.identity", "build.version", "run.suite", "run.copies", "run.tests",
-		"run.mode", "run.samples", "run.sample_ms", NULL,
+		RK_IMAGE_IDENTITY, RK_BUILD_VERSION, RK_RUN_SUITE, RK_RUN_COPIES, RK_RUN_TESTS,
+		RK_RUN_MODE, RK_RUN_SAMPLES, RK_RUN_SAMPLE_MS, NULL,
 	};
 	for (size_t j = 0; j < c->nruns; j++)	/* the runner's WARN records (clocksource) */
 		for (size_t i = 0; i < c->m[j]->nev; i++)
-			if (!strcmp(c->m[j]->ev[i].kind, "WARN") &&
+			if (!strcmp(c->m[j]->ev[i].kind, RK_WARN) &&
 			    add_warnv(c, "%s: %s", c->label[j], c->m[j]->ev[i].reason))
 				return -1;
 	for (size_t j = 0; j < c->nruns; j++)
@@ -174,8 +175,9 @@ static int check_comparable(struct cmp *c)
 		/* The README's bare-metal column: the payload run natively (host) beside the image
 		 * booted (init). Identity, mode and command line differ by design. */
 		const char *ma = model_mode(c->m[0]), *mb = model_mode(c->m[j]);
-		int native_vs_image = (!strcmp(ma, "host") && !strcmp(mb, "init")) ||
-				      (!strcmp(ma, "init") && !strcmp(mb, "host"));
+		int native_vs_image =
+			(!strcmp(ma, REC_MODE_HOST) && !strcmp(mb, REC_MODE_INIT)) ||
+			(!strcmp(ma, REC_MODE_INIT) && !strcmp(mb, REC_MODE_HOST));
 		if (native_vs_image &&
 		    add_note(c, "native run beside image runs: identity, mode and kernel command "
 				"line differ by design"))
@@ -183,7 +185,7 @@ static int check_comparable(struct cmp *c)
 		for (int k = 0; keys[k]; k++) {
 			const char *a = model_info(c->m[0], keys[k]), *b = model_info(c->m[j], keys[k]);
 			if (native_vs_image &&
-			    (!strcmp(keys[k], "image.identity") || !strcmp(keys[k], "run.mode")))
+			    (!strcmp(keys[k], RK_IMAGE_IDENTITY) || !strcmp(keys[k], RK_RUN_MODE)))
 				continue;
 			if (strcmp(a, b) &&
 			    add_warn(c, keys[k], a, c->label[0], b, c->label[j]))
@@ -197,8 +199,8 @@ static int check_comparable(struct cmp *c)
 			return -1;
 		if (native_vs_image)
 			continue;
-		char *a = canon_cmdline(model_info(c->m[0], "kernel.cmdline"));
-		char *b = canon_cmdline(model_info(c->m[j], "kernel.cmdline"));
+		char *a = canon_cmdline(model_info(c->m[0], RK_KERNEL_CMDLINE));
+		char *b = canon_cmdline(model_info(c->m[j], RK_KERNEL_CMDLINE));
 		int rc = 0;
 		if (!a || !b)
 			rc = -1;

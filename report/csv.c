@@ -1,5 +1,6 @@
 /* csv.c — see csv.h. */
 #include "csv.h"
+#include "vocab.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -61,12 +62,12 @@ static void drow(const struct rowctx *x, size_t line, const char *test, int copi
 /* The unit a record field is in, where the grammar says. */
 static const char *field_unit(const char *kind, const char *key, const char *rec_unit)
 {
-	static const char *const in_unit[] = {"value", "median", "min", "max", "baseline", NULL};
-	if (!strcmp(key, "ci95_pct"))
+	static const char *const in_unit[] = {RK_VALUE, RK_MEDIAN, RK_MIN, RK_MAX, RK_BASELINE, NULL};
+	if (!strcmp(key, RK_CI95))
 		return "%";
-	if (!strcmp(key, "ns") && !strcmp(kind, "SAMPLE"))
+	if (!strcmp(key, RK_NS) && !strcmp(kind, RK_SAMPLE))
 		return "ns";
-	if (!strcmp(key, "index"))
+	if (!strcmp(key, RK_INDEX))
 		return "index";
 	for (int i = 0; in_unit[i]; i++)
 		if (!strcmp(key, in_unit[i]))
@@ -102,11 +103,11 @@ int csv_report(FILE *out, const struct report_in *in, size_t n, const struct cmp
 			const char *test = "", *unit = NULL;
 			int copies = 0;
 			for (size_t k = 0; k < r->nf; k++) {
-				if (!strcmp(r->f[k].key, "test"))
+				if (!strcmp(r->f[k].key, RK_TESTNAME))
 					test = r->f[k].val;
-				else if (!strcmp(r->f[k].key, "unit"))
+				else if (!strcmp(r->f[k].key, RK_UNIT))
 					unit = r->f[k].val;
-				else if (!strcmp(r->f[k].key, "copies"))
+				else if (!strcmp(r->f[k].key, RK_COPIES))
 					{
 					long v = strtol(r->f[k].val, NULL, 10);
 					copies = v > 0 && v <= 1000000 ? (int)v : 0;

@@ -5,6 +5,7 @@
 #include "stats.h"
 #include "status.h"
 #include "unixbench.h"
+#include "vocab.h"
 
 #include <dirent.h>
 #include <jansson.h>
@@ -69,9 +70,9 @@ static char *group_key(const struct model *m, int by_hv, int by_machine)
 			*c = '\0';
 	}
 	if (by_machine)
-		snprintf(mach, sizeof mach, "%s, %s CPUs, %s %s", model_info(m, "cpu.model"),
-			 model_info(m, "cpu.online"), model_info(m, "dmi.sys_vendor"),
-			 model_info(m, "dmi.product_name"));
+		snprintf(mach, sizeof mach, "%s, %s CPUs, %s %s", model_info(m, RK_CPU_MODEL),
+			 model_info(m, RK_CPU_ONLINE), model_info(m, RK_DMI_SYS_VENDOR),
+			 model_info(m, RK_DMI_PRODUCT_NAME));
 	if (asprintf(&key, "%s%s%s", hv, by_hv && by_machine ? " | " : "", mach) < 0)
 		return NULL;
 	return key;
@@ -80,7 +81,7 @@ static char *group_key(const struct model *m, int by_hv, int by_machine)
 /* Row pass label: "1" for one copy, "N" for copies == online CPUs, else the number. */
 static void pass_label(const struct model *m, int copies, char *buf, size_t cap)
 {
-	const char *on = model_info(m, "cpu.online");
+	const char *on = model_info(m, RK_CPU_ONLINE);
 	if (copies == 1)
 		snprintf(buf, cap, "1");
 	else if (strcmp(on, "-") && atoi(on) == copies)
@@ -130,8 +131,8 @@ static int add_warn(struct fleet *f, char *msg)
 /* Runs that should match but do not: the image, build, suite, tests and copies. */
 static int check_comparable(struct fleet *f)
 {
-	static const char *const keys[] = {"image.identity", "build.version", "run.suite",
-					   "run.tests", "run.copies"};
+	static const char *const keys[] = {RK_IMAGE_IDENTITY, RK_BUILD_VERSION, RK_RUN_SUITE,
+					   RK_RUN_TESTS, RK_RUN_COPIES};
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
 		size_t distinct = 0;
 		for (size_t i = 0; i < f->nruns; i++) {

@@ -1,7 +1,7 @@
 /* follow.c — see follow.h. */
 #define _GNU_SOURCE
 #include "follow.h"
-#include "keys.h"
+#include "vocab.h"
 #include "record.h"
 #include "status.h"
 

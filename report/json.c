@@ -1,7 +1,7 @@
 /* json.c — see json.h. */
 #define _GNU_SOURCE
 #include "json.h"
-#include "keys.h"
+#include "vocab.h"
 
 #include <jansson.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* logread.c — see logread.h. */
 #define _GNU_SOURCE
 #include "logread.h"
-#include "keys.h"
+#include "vocab.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +102,7 @@ static void judge(struct run *run)
 		snprintf(run->why, sizeof run->why, "END record unreadable");
 		goto out;
 	}
-	static const char *const keys[] = {"results", "fails", "skips", "errors"};
+	static const char *const keys[] = {RK_RESULTS, RK_FAILS, RK_SKIPS, RK_ERRORS};
 	const char *v = rec_get(r, RK_RECORDS);
 	if (!v || strtoull(v, NULL, 10) != end->seq - 1) {
 		snprintf(run->why, sizeof run->why, "END says records=%s, %llu were sent",
@@ -209,7 +209,7 @@ static int segment(struct log *log, struct run **curp, struct record *r, const c
 	}
 	*curp = cur;
 	if (!strcmp(r->kind, RK_FAIL) && rec_get(r, RK_TESTNAME) &&
-	    !strcmp(rec_get(r, RK_TESTNAME), "watchdog"))
+	    !strcmp(rec_get(r, RK_TESTNAME), REC_WATCHDOG))
 		log->watchdog = cur->watchdog = 1;
 	while (n && (t[n - 1] == ' ' || t[n - 1] == '\t'))
 		n--;

@@ -1,7 +1,7 @@
 /* model.c — see model.h. */
 #define _GNU_SOURCE
 #include "model.h"
-#include "keys.h"
+#include "vocab.h"
 #include "stats.h"
 
 #include <math.h>
@@ -236,7 +236,7 @@ int model_build(const struct run *run, struct model *m)
 				const char *cv = rec_get(r, RK_CONVERGED);
 				t->converged = !cv ? -1 : !strcmp(cv, "1") ? 1 : !strcmp(cv, "0") ? 0 : -1;
 			} else if (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_SKIP)) {
-				t->status = !strcmp(r->kind, RK_FAIL) ? "FAIL" : "SKIP";
+				t->status = !strcmp(r->kind, RK_FAIL) ? RK_FAIL : RK_SKIP;
 				set(&t->reason, rec_get(r, RK_REASON));
 				t->line = lr->line;
 			}
@@ -252,7 +252,7 @@ int model_build(const struct run *run, struct model *m)
 		m->version = dup(NULL);
 	if (!m->mode)
 		m->mode = dup(NULL);
-	m->ci_target_pct = num(model_info(m, "run.ci_target_pct"));
+	m->ci_target_pct = num(model_info(m, RK_RUN_CI_TARGET));
 	for (size_t i = 0; i < m->ntests; i++) {
 		struct mtest *t = &m->tests[i];
 		int p;
@@ -344,16 +344,16 @@ void model_label(const struct model *m, char *buf, size_t cap)
 		{"Linux KVM Hv", "KVM"},	{"VBoxVBoxVBox", "VirtualBox"},
 		{"bhyve bhyve ", "bhyve"},	{"ACRNACRNACRN", "ACRN"},
 	};
-	const char *hv = model_info(m, "hv.cpuid"), *name = NULL;
+	const char *hv = model_info(m, RK_HV_CPUID), *name = NULL;
 
 	if (!strcmp(hv, "-"))
-		hv = model_info(m, "kernel.hypervisor");
+		hv = model_info(m, RK_KERNEL_HYPERVISOR);
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
 		if (!strcmp(hv, map[i][0]))
 			name = map[i][1];
 	if (!name)
 		name = strcmp(hv, "-") ? hv : "unknown";
-	const char *cpus = model_info(m, "cpu.online");
+	const char *cpus = model_info(m, RK_CPU_ONLINE);
 	if (strcmp(cpus, "-"))
 		snprintf(buf, cap, "%s, %s CPU%s", name, cpus, strcmp(cpus, "1") ? "s" : "");
 	else
@@ -370,21 +370,21 @@ const struct mtest *model_find(const struct model *m, const char *test, int copi
 
 int model_is_tcg(const struct model *m)
 {
-	const char *hv = model_info(m, "hv.cpuid");
+	const char *hv = model_info(m, RK_HV_CPUID);
 	if (!strcmp(hv, "-"))
-		hv = model_info(m, "kernel.hypervisor");
+		hv = model_info(m, RK_KERNEL_HYPERVISOR);
 	return !strcmp(hv, "TCGTCGTCGTCG");
 }
 
 const char *model_mode(const struct model *m)
 {
-	const char *v = model_info(m, "run.mode");
+	const char *v = model_info(m, RK_RUN_MODE);
 	return strcmp(v, "-") ? v : m->mode ? m->mode : "-";
 }
 
 const char *model_workdir_fs(const struct model *m)
 {
-	const char *v = model_info(m, "fs.workdir");
+	const char *v = model_info(m, RK_FS_WORKDIR);
 	return strcmp(v, "-") ? v : model_info(m, "fs.tmp");
 }
 

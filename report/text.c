@@ -1,5 +1,6 @@
 /* text.c — see text.h. */
 #include "text.h"
+#include "vocab.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -29,29 +30,29 @@ static const char *S(const char *s)
 static void header(FILE *out, const struct model *m, const char *source)
 {
 	char label[200];
-	const char *hv = model_info(m, "hv.cpuid");
+	const char *hv = model_info(m, RK_HV_CPUID);
 
 	model_label(m, label, sizeof label);
 	fprintf(out, "isobench run %s from %s, log lines %zu-%zu\n", S(m->run_id), S(source),
 		m->first_line, m->last_line);
-	double kib = atof(model_info(m, "mem.total_kib"));
-	fprintf(out, "machine:     %s | %s | %.0f MiB RAM\n", S(label), S(model_info(m, "cpu.model")),
+	double kib = atof(model_info(m, RK_MEM_TOTAL_KIB));
+	fprintf(out, "machine:     %s | %s | %.0f MiB RAM\n", S(label), S(model_info(m, RK_CPU_MODEL)),
 		kib / 1024);
 	fprintf(out, "hypervisor:  cpuid \"%s\", kernel says \"%s\", DMI %s / %s\n",
-		S(strcmp(hv, "-") ? hv : "?"), S(model_info(m, "kernel.hypervisor")),
-		S(model_info(m, "dmi.sys_vendor")), S(model_info(m, "dmi.product_name")));
-	fprintf(out, "clocksource: %s (available: %s)\n", S(model_info(m, "clocksource.current")),
-		S(model_info(m, "clocksource.available")));
-	fprintf(out, "kernel:      %s %s %s\n", S(model_info(m, "kernel.release")),
-		S(model_info(m, "kernel.version")), S(model_info(m, "kernel.machine")));
-	fprintf(out, "cmdline:     %s\n", S(model_info(m, "kernel.cmdline")));
+		S(strcmp(hv, "-") ? hv : "?"), S(model_info(m, RK_KERNEL_HYPERVISOR)),
+		S(model_info(m, RK_DMI_SYS_VENDOR)), S(model_info(m, RK_DMI_PRODUCT_NAME)));
+	fprintf(out, "clocksource: %s (available: %s)\n", S(model_info(m, RK_CLOCKSOURCE_CURRENT)),
+		S(model_info(m, RK_CLOCKSOURCE_AVAILABLE)));
+	fprintf(out, "kernel:      %s %s %s\n", S(model_info(m, RK_KERNEL_RELEASE)),
+		S(model_info(m, RK_KERNEL_VERSION)), S(model_info(m, RK_KERNEL_MACHINE)));
+	fprintf(out, "cmdline:     %s\n", S(model_info(m, RK_KERNEL_CMDLINE)));
 	fprintf(out, "image:       identity %s | build %s (%s) | mode %s\n",
-		S(model_info(m, "image.identity")), S(m->version), S(model_info(m, "build.cc")),
+		S(model_info(m, RK_IMAGE_IDENTITY)), S(m->version), S(model_info(m, RK_BUILD_CC)),
 		S(m->mode));
 	fprintf(out, "suite:       %s | tests %s | copies %s | samples %s x %s ms\n",
-		S(model_info(m, "run.suite")), S(model_info(m, "run.tests")),
-		S(model_info(m, "run.copies")), S(model_info(m, "run.samples")),
-		S(model_info(m, "run.sample_ms")));
+		S(model_info(m, RK_RUN_SUITE)), S(model_info(m, RK_RUN_TESTS)),
+		S(model_info(m, RK_RUN_COPIES)), S(model_info(m, RK_RUN_SAMPLES)),
+		S(model_info(m, RK_RUN_SAMPLE_MS)));
 }
 
 /* A pass is worth a banner when one of its tests produced a RESULT. */
@@ -112,7 +113,7 @@ static void details(FILE *out, const struct model *m, int copies)
 	if (unknown)
 		fprintf(out, "(this log does not say whether sampling met the CI target%s%s%s)\n",
 			isfinite(m->ci_target_pct) ? " of +/-" : "",
-			isfinite(m->ci_target_pct) ? S(model_info(m, "run.ci_target_pct")) : "",
+			isfinite(m->ci_target_pct) ? S(model_info(m, RK_RUN_CI_TARGET)) : "",
 			isfinite(m->ci_target_pct) ? "%" : "");
 }
 
@@ -122,12 +123,12 @@ static void event_line(FILE *out, const struct mevent *e)
 
 	if (e->copies)
 		snprintf(cop, sizeof cop, " (%d cop%s)", e->copies, e->copies == 1 ? "y" : "ies");
-	if (!strcmp(e->kind, "ERROR") && strcmp(e->value, "-"))
+	if (!strcmp(e->kind, RK_ERROR) && strcmp(e->value, "-"))
 		snprintf(what, sizeof what, "%s=%s", S(e->test), S(e->value));
 	else
 		snprintf(what, sizeof what, "%s", S(e->test));
 	fprintf(out, "%-5s %s%s: %s%s (line %zu)\n", e->kind, what, cop, S(e->reason),
-		!strcmp(e->kind, "ERROR") && !strcmp(e->what, "param") ? "; default kept" : "",
+		!strcmp(e->kind, RK_ERROR) && !strcmp(e->what, REC_WHAT_PARAM) ? "; default kept" : "",
 		e->line);
 }
 
@@ -216,8 +217,8 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 		fprintf(out, "run %zu: %s%s  (file: %s)\n", j + 1, S(c->label[j]),
 			c->tcg[j] ? " (TCG: emulation, not a hypervisor cost)" : "", S(sources[j]));
 		fprintf(out, "       %s | kernel %s | clocksource %s | build %s | mode %s\n",
-			S(model_info(m, "cpu.model")), S(model_info(m, "kernel.release")),
-			S(model_info(m, "clocksource.current")), S(m->version), S(model_mode(m)));
+			S(model_info(m, RK_CPU_MODEL)), S(model_info(m, RK_KERNEL_RELEASE)),
+			S(model_info(m, RK_CLOCKSOURCE_CURRENT)), S(m->version), S(model_mode(m)));
 	}
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t j = 0; j < c->nruns; j++)

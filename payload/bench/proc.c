@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "record.h"
+#include "vocab.h"
 
 int proc_helper(const char *self, char *path, size_t cap)
 {
@@ -150,14 +151,14 @@ void proc_info(struct rec_body *b, const char *what, const struct proc_desc *d)
 {
 	char key[64];
 
-#define KEY(k) (snprintf(key, sizeof key, "exec.%s." k, what), key)
-	rec_str(b, KEY("path"), d->path);
-	rec_str(b, KEY("linkage"), d->linkage);
-	rec_str(b, KEY("interp"), d->interp);
-	rec_str(b, KEY("libc"), d->libc);
-	rec_i64(b, KEY("bytes"), d->bytes);
-	rec_str(b, KEY("libc_path"), d->libc_path);
-	rec_i64(b, KEY("libc_bytes"), d->libc_bytes);
+#define KEY(name) vocab_fill(key, sizeof key, name, what)
+	rec_str(b, KEY(RK_EXEC_PATH), d->path);
+	rec_str(b, KEY(RK_EXEC_LINKAGE), d->linkage);
+	rec_str(b, KEY(RK_EXEC_INTERP), d->interp);
+	rec_str(b, KEY(RK_EXEC_LIBC), d->libc);
+	rec_i64(b, KEY(RK_EXEC_BYTES), d->bytes);
+	rec_str(b, KEY(RK_EXEC_LIBC_PATH), d->libc_path);
+	rec_i64(b, KEY(RK_EXEC_LIBC_BYTES), d->libc_bytes);
 #undef KEY
 }
 
@@ -169,8 +170,7 @@ void proc_info_helper(const char *self, struct rec_body *b, const char *what)
 	if (proc_helper(self, path, sizeof path)) {
 		char key[64];
 
-		snprintf(key, sizeof key, "exec.%s.path", what);
-		rec_str(b, key, "-");
+		rec_str(b, vocab_fill(key, sizeof key, RK_EXEC_PATH, what), "-");
 		return;
 	}
 	proc_describe(path, &d);

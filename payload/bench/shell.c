@@ -32,6 +32,7 @@
 
 #include "../bench.h"
 #include "record.h"
+#include "vocab.h"
 #include "proc.h"
 #include "shell.h"
 
@@ -213,14 +214,14 @@ static void shell_info(const char *self, struct rec_body *b)
 	int set = shell_find_tools(tools);
 
 	(void)self;
-	rec_str(b, "exec.shell.tools", set == SHELL_TOOLS_DIST ? "distribution" :
+	rec_str(b, RK_EXEC_SHELL_TOOLS, set == SHELL_TOOLS_DIST ? "distribution" :
 				       set == SHELL_TOOLS_BUSYBOX ? "busybox" : "-");
 	if (set < 0)
 		return;
 	for (int t = 0; t < SHELL_NTOOLS; t++)
 		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", t ? "," : "",
 			 tools[t]);
-	rec_str(b, "exec.shell.programs", list);
+	rec_str(b, RK_EXEC_SHELL_PROGRAMS, list);
 	proc_describe(tools[0], &d);
 	proc_info(b, "shell", &d);	/* the shell (dash); the others share its loader and libc */
 }

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "../../payload/bench.h"
-#include "keys.h"
+#include "vocab.h"
 #include "unixbench.h"
 
 static int in(const char *s, const char *const *list)

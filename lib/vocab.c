@@ -1,0 +1,182 @@
+/* vocab.c — the names, rows and lookups vocab.h derives from its tables. */
+#include "vocab.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KIND_DEF(id) const char RK_##id[] = #id;
+#define KEY_DEF(id, name) const char RK_##id[] = name;
+VOCAB_KINDS(KIND_DEF)
+VOCAB_KEYS(KEY_DEF)
+
+#define KIND_NAME(id) RK_##id,
+#define KEY_NAME(id, name) RK_##id,
+const char *const vocab_kind_names[VK_COUNT + 1] = {VOCAB_KINDS(KIND_NAME) "*"};
+const char *const vocab_key_names[VKEY_COUNT] = {VOCAB_KEYS(KEY_NAME)};
+
+#define FIELD(kind, key, pres, type, lo, hi, values) \
+	{VK_##kind, VKEY_##key, VP_##pres, VT_##type, lo, hi, values},
+const struct vocab_field vocab_fields[] = {VOCAB_FIELDS(FIELD)};
+const size_t vocab_nfields = sizeof vocab_fields / sizeof vocab_fields[0];
+
+int vocab_kind(const char *kind)
+{
+	for (int k = 0; k < VK_COUNT; k++)
+		if (!strcmp(vocab_kind_names[k], kind))
+			return k;
+	return -1;
+}
+
+static int word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+int vocab_match(const char *name, const char *key)
+{
+	const char *star = strchr(name, '*');
+	size_t pre, post, kl = strlen(key);
+
+	if (!star)
+		return !strcmp(name, key);
+	pre = (size_t)(star - name);
+	post = strlen(star + 1);
+	if (kl < pre + post + 1 || memcmp(key, name, pre) || strcmp(key + kl - post, star + 1))
+		return 0;
+	for (size_t i = pre; i < kl - post; i++)
+		if (!word_char(key[i]))
+			return 0;
+	return 1;
+}
+
+const struct vocab_field *vocab_key(const char *kind, const char *key)
+{
+	int k = vocab_kind(kind);
+
+	if (k < 0)
+		return NULL;
+	/* Pass 0: exact names; pass 1: names with '*'. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < vocab_nfields; i++) {
+			const struct vocab_field *f = &vocab_fields[i];
+			const char *name = vocab_key_names[f->key];
+			if ((f->kind != (enum vocab_kind)k && f->kind != VK_ANY) ||
+			    (strchr(name, '*') != NULL) != pass)
+				continue;
+			if (pass ? vocab_match(name, key) : !strcmp(name, key))
+				return f;
+		}
+	return NULL;
+}
+
+const char *vocab_fill(char *buf, size_t cap, const char *name, const char *word)
+{
+	const char *star = strchr(name, '*');
+
+	if (!star)
+		snprintf(buf, cap, "%s", name);
+	else
+		snprintf(buf, cap, "%.*s%s%s", (int)(star - name), name, word, star + 1);
+	return buf;
+}
+
+/* One decimal integer s..e (an optional '-' when sign), in [lo, hi] (hi 0: no bound). */
+static int int_ok(const char *s, const char *e, int sign, unsigned long long lo,
+		  unsigned long long hi)
+{
+	char tmp[32], *end;
+
+	if (e - s <= 0 || (size_t)(e - s) >= sizeof tmp)
+		return 0;
+	memcpy(tmp, s, (size_t)(e - s));
+	tmp[e - s] = 0;
+	errno = 0;
+	if (sign) {
+		if (!((tmp[0] >= '0' && tmp[0] <= '9') || (tmp[0] == '-' && tmp[1])))
+			return 0;
+		(void)strtoll(tmp, &end, 10);
+		return !*end && !errno;
+	}
+	if (tmp[0] < '0' || tmp[0] > '9')
+		return 0;
+	unsigned long long v = strtoull(tmp, &end, 10);
+	return !*end && !errno && v >= lo && (hi == VOCAB_NOMAX || v <= hi);
+}
+
+/* One entry s..e of a LIST; in cpus '-' (no CPU seen) or CPU numbers joined by '+'. */
+static int entry_ok(const struct vocab_field *f, int cpus, const char *s, const char *e)
+{
+	if (!cpus)
+		return int_ok(s, e, 0, f->lo, VOCAB_NOMAX);
+	if (e - s == 1 && *s == '-')
+		return 1;
+	for (const char *p = s;; p++) {
+		const char *q = p;
+		while (q < e && *q != '+')
+			q++;
+		if (!int_ok(p, q, 0, 0, VOCAB_NOMAX))
+			return 0;
+		if (q == e)
+			return 1;
+		p = q;
+	}
+}
+
+static int list_ok(const struct vocab_field *f, const char *v)
+{
+	int cpus = f->type == VT_CPUS;
+
+	for (const char *s = v;; s++) {
+		const char *e = s + strcspn(s, ",");
+		if (!entry_ok(f, cpus, s, e))
+			return 0;
+		if (!*e)
+			return 1;
+		s = e;
+	}
+}
+
+int vocab_value_ok(const struct vocab_field *f, const char *val)
+{
+	size_t n = strlen(val);
+	char *end;
+
+	if (!n)
+		return 0;
+	switch (f->type) {
+	case VT_UINT:
+		return int_ok(val, val + n, 0, f->lo, f->hi);
+	case VT_INT:
+		return int_ok(val, val + n, 1, 0, VOCAB_NOMAX);
+	case VT_DEC: {
+		double d = strtod(val, &end);
+		return !*end && isfinite(d) && ((val[0] >= '0' && val[0] <= '9') || val[0] == '-');
+	}
+	case VT_ENUM:
+		for (const char *s = f->values;; s++) {
+			size_t l = strcspn(s, "|");
+			if (l == n && !memcmp(s, val, n))
+				return 1;
+			if (!s[l])
+				return 0;
+			s += l;
+		}
+	case VT_DASH_HEX:
+		if (!strcmp(val, "-"))
+			return 1;
+		/* fall through */
+	case VT_HEX:
+		if (n < f->lo || n > f->hi)
+			return 0;
+		return strspn(val, "0123456789abcdef") == n;
+	case VT_LIST:
+	case VT_CPUS:
+		return list_ok(f, val);
+	case VT_STR:
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# tests/test-vocab.sh — the record vocabulary has one owner, lib/vocab.h:
+#   * lint: no rec_*()/out_*() call in payload/, lib/ or report/ spells a kind or key in
+#     quotes — no string literal where a kind or key goes (rec_begin's kind, the key of
+#     rec_str/u64/i64/dbl/fmt/get), and no literal anywhere in such a call that equals a
+#     kind or key of the table (out_text() excepted: human text);
+#   * docs: docs/records.md's generated "Key types" table is what the table prints, its kinds
+#     table lists each kind's keys (always / optional) as the table does, and its INFO table
+#     names the table's INFO keys;
+#   * the records of a native run (out/isobench) fit the table (types, ranges, required keys);
+# and each check fails on planted violations in a copy of the tree.
+# shellcheck disable=SC2016  # the backticks in quotes here are markdown, not commands
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+out=${OUT:-$top/out}
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# dump_of ROOT: builds ROOT's vocab-dump (tests/unit/vocab_dump.c + ROOT's lib/) and prints
+# its path; nothing when it does not build.
+dump_of() {
+	local o
+	o=$tmp/o-$(echo "$1" | cksum | cut -d' ' -f1)
+	make -s -C "$1/tests/unit" O="$o" "$o/vocab-dump" >"$o.log" 2>&1 && echo "$o/vocab-dump"
+}
+
+# vocab_lint ROOT DUMP: prints "FILE:LINE: why" for every quoted kind or key in a rec_*/out_*
+# call of ROOT's payload/, lib/ and report/ C sources.
+vocab_lint() {
+	"$2" --list | python3 -c '
+import os, re, sys
+root = sys.argv[1]
+names = set()
+for line in sys.stdin:
+    kind, key, _ = line.rstrip("\n").split("\t")
+    names.add(kind)
+    names.add(key)
+names.discard("*")
+# out_text() writes human text (its "SKIP" and "FAIL" are table labels), not records.
+HUMAN = {"out_text"}
+KEY_ARG = {"rec_begin": 1, "rec_str": 1, "rec_u64": 1, "rec_i64": 1, "rec_dbl": 1,
+           "rec_fmt": 1, "rec_get": 1}
+lit = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"")
+def strip_comments(s):
+    # Blank comments out, keeping string literals and line numbers.
+    out, i, n = [], 0, len(s)
+    while i < n:
+        if s.startswith("/*", i):
+            j = s.find("*/", i + 2); j = n if j < 0 else j + 2
+            out.append(re.sub(r"[^\n]", " ", s[i:j])); i = j
+        elif s.startswith("//", i):
+            j = s.find("\n", i); j = n if j < 0 else j
+            out.append(" " * (j - i)); i = j
+        elif s[i] in "\"\x27":
+            m = re.compile(s[i] + r"(?:[^" + s[i] + r"\\\n]|\\.)*" + s[i]).match(s, i)
+            j = m.end() if m else i + 1
+            out.append(s[i:j]); i = j
+        else:
+            out.append(s[i]); i += 1
+    return "".join(out)
+def args_of(s, i):
+    # The top-level arguments of the call whose "(" is at s[i], and where it ends.
+    depth, start, args, j = 0, i + 1, [], i
+    while j < len(s):
+        c = s[j]
+        if c in "\"\x27":
+            m = re.compile(c + r"(?:[^" + c + r"\\\n]|\\.)*" + c).match(s, j)
+            j = m.end() if m else j + 1
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                args.append(s[start:j]); return args
+        elif c == "," and depth == 1:
+            args.append(s[start:j]); start = j + 1
+        j += 1
+    return args
+for sub in ("payload", "lib", "report"):
+    for dp, _, files in os.walk(os.path.join(root, sub)):
+        for f in sorted(files):
+            if not f.endswith((".c", ".h")):
+                continue
+            path = os.path.join(dp, f)
+            s = strip_comments(open(path, encoding="utf-8", errors="replace").read())
+            for m in re.finditer(r"\b((?:rec|out)_[a-z0-9_]+)\s*\(", s):
+                args = args_of(s, m.end() - 1)
+                line = s.count("\n", 0, m.start()) + 1
+                where = "%s:%d: %s()" % (os.path.relpath(path, root), line, m.group(1))
+                k = KEY_ARG.get(m.group(1))
+                if k is not None and len(args) > k and lit.fullmatch(args[k].strip()):
+                    print("%s: literal %s where a kind or key goes" % (where, args[k].strip()))
+                    continue
+                for a in ([] if m.group(1) in HUMAN else args):
+                    for q in lit.findall(a):
+                        if q[1:-1] in names:
+                            print("%s: %s is a vocabulary name" % (where, q))
+' "$1"
+}
+
+# docs_diff ROOT DUMP: prints how ROOT's docs/records.md and the table disagree (nothing when
+# they agree).
+docs_diff() {
+	local doc=$1/docs/records.md
+	sed -n '/^<!-- vocab:begin/,/^<!-- vocab:end/p' "$doc" | sed '1d;$d' >"$tmp/doc-gen"
+	"$2" --markdown >"$tmp/table-gen"
+	diff "$tmp/table-gen" "$tmp/doc-gen" | sed -n 's/^\([<>]\) /generated table \1 /p'
+	"$2" --list >"$tmp/list"
+	python3 -c '
+import re, sys
+doc, lst = open(sys.argv[1], encoding="utf-8").read(), open(sys.argv[2]).read()
+table_kinds, table_info = set(), set()
+for line in lst.splitlines():
+    kind, key, pres = line.split("\t")
+    if kind == "INFO":
+        table_info.add(key)
+    elif kind != "*" and key != "*":
+        table_kinds.add((kind, key, "optional" if pres == "optional" else "always"))
+def names(cell):
+    # Backticked names outside parentheses; "pin=1" names pin, "vuln.<name>" vuln.*.
+    flat, depth = [], 0
+    for c in cell:
+        depth += c == "("
+        if depth == 0:
+            flat.append(c)
+        depth -= c == ")" and depth > 0
+    got = []
+    for t in re.findall(r"`([^`]+)`", "".join(flat)):
+        got.append(re.sub(r"<[^>]*>", "*", t.split("=")[0]))
+    return got
+def cells(line):
+    return [c.strip() for c in line.strip().strip("|").split(" | ")]
+doc_kinds, doc_info, section = set(), set(), ""
+for line in doc.splitlines():
+    if line.startswith("#"):
+        section = line
+    m = re.match(r"\| `([A-Z]+)` \|", line)
+    if section == "## Kinds" and m and m.group(1) != "INFO":
+        c = cells(line)
+        for key in names(c[2]):
+            doc_kinds.add((m.group(1), key, "always"))
+        for key in names(c[3]):
+            doc_kinds.add((m.group(1), key, "optional"))
+    if section == "### INFO keys" and line.startswith("| `"):
+        doc_info.update(names(cells(line)[0]))
+for t in sorted(table_kinds - doc_kinds):
+    print("kinds table lacks %s %s (%s)" % t)
+for t in sorted(doc_kinds - table_kinds):
+    print("kinds table has %s %s (%s), the vocabulary does not" % t)
+for k in sorted(table_info - doc_info):
+    print("INFO table lacks %s" % k)
+for k in sorted(doc_info - table_info):
+    print("INFO table has %s, the vocabulary does not" % k)
+' "$doc" "$tmp/list"
+}
+
+judge() { # judge ROOT LABEL
+	local dump got
+	dump=$(dump_of "$1")
+	if [ -z "$dump" ]; then
+		fail "$2: vocab-dump does not build"
+		return
+	fi
+	got=$(vocab_lint "$1" "$dump")
+	if [ -z "$got" ]; then pass "$2: no rec_*/out_* call spells a kind or key in quotes"
+	else fail "$2: quoted kinds or keys: $(echo "$got" | tr '\n' '|')"; fi
+	got=$(docs_diff "$1" "$dump")
+	if [ -z "$got" ]; then pass "$2: docs/records.md agrees with lib/vocab.h"
+	else fail "$2: docs/records.md and lib/vocab.h disagree: $(echo "$got" | tr '\n' '|')"; fi
+}
+
+judge "$top" "tree"
+
+# The records of a real run fit the table; a record that breaks it is found.
+dump=$(dump_of "$top")
+if [ -x "$out/isobench" ] && [ -n "$dump" ]; then
+	"$out/isobench" --suite quick --tests syscall,exec,shell1,selftest-skip,selftest-error \
+		--copies 1,2 >"$tmp/run.log" 2>/dev/null
+	got=$("$dump" --check <"$tmp/run.log")
+	n=$(grep -c '^@isobench/1 ' "$tmp/run.log")
+	if [ "$n" -gt 20 ] && [ "$(tail -n 1 <<<"$got")" = "$n records, 0 problems" ]; then
+		pass "a native run's $n records fit the table"
+	else
+		fail "a native run's records ($n) do not fit the table: $(tr '\n' '|' <<<"$got")"
+	fi
+	python3 -c '
+import zlib
+for body in ("BEGIN run=xyz version=v mode=other", "SAMPLE test=t copies=1 i=0 warmup=1"):
+    line = "@isobench/1 1 " + body
+    print("%s *%08x" % (line, zlib.crc32(line.encode())))
+' >"$tmp/bad.log"
+	got=$("$dump" --check <"$tmp/bad.log")
+	if grep -q 'run=xyz is not of its type' <<<"$got" && grep -q 'mode=other' <<<"$got" &&
+		grep -q 'SAMPLE: no loops' <<<"$got" && grep -q '2 of its one-of keys' <<<"$got"; then
+		pass "records that break the table are found (bad hex, bad enum, missing key, i and warmup)"
+	else
+		fail "broken records not all found: $(tr '\n' '|' <<<"$got")"
+	fi
+else
+	skip "no $out/isobench or vocab-dump: the native run's records are not checked"
+fi
+
+# The same checks must fail on planted violations.
+mkdir -p "$tmp/tree"
+(cd "$top" && git ls-files -co --exclude-standard lib report payload docs/records.md tests/unit |
+	cpio -pdm --quiet "$tmp/tree")
+t=$tmp/tree
+sed -i 's/rec_u64(b, RK_DROPPED, /rec_u64(b, "dropped_fields", /' "$t/payload/out.c"
+sed -i 's/rec_str(&rb, RK_WHAT, REC_WHAT_TEST);/rec_str(\&rb, RK_WHAT, "test");/' "$t/payload/runner.c"
+sed -i 's/`note`, `signal`, `status`, `what`, `oom_kills`/`note`, `signal`, `status`, `what`/' \
+	"$t/docs/records.md"
+sed -i '/^| `mm.thp` |/d' "$t/docs/records.md"
+sed -i 's/X(BEGIN, RUN, REQ, HEX, 16, 16, NULL)/X(BEGIN, RUN, REQ, HEX, 8, 8, NULL)/' "$t/lib/vocab.h"
+(judge "$t" "planted") >"$tmp/planted.out"
+sed -n "s/^FAIL: /  (expected) /p" "$tmp/planted.out"
+n=$(grep -c '^FAIL: planted' "$tmp/planted.out")
+lint=$(grep -o 'out\.c:[0-9]*: rec_u64(): literal "dropped_fields"\|runner\.c:[0-9]*: rec_str(): "test" is a vocabulary name' \
+	"$tmp/planted.out" | wc -l)
+docs=$(grep -o 'kinds table lacks FAIL oom_kills\|INFO table lacks mm.thp\|generated table [<>] | `run` | 8 hex' \
+	"$tmp/planted.out" | wc -l)
+if [ "$n" -eq 2 ] && [ "$lint" -eq 2 ] && [ "$docs" -ge 3 ]; then
+	pass "both checks fail on planted violations (2 quoted names, 3 docs disagreements)"
+else
+	fail "planted violations: want 2 FAIL lines naming 2 + 3 violations, got $n, $lint, $docs: $(tr '\n' '|' <"$tmp/planted.out")"
+fi
+
+finish
