@@ -210,12 +210,12 @@ qboot() {
 		"$(if [ -n "$t_end" ]; then _lib_secs $((t_end - t0)); else echo -; fi)" "$(_lib_secs $((t_exit - t0)))")")
 }
 
-# boot_table [WHAT]: the rows, with a header and the conditions (WHAT: the run the guests made).
+# boot_table WHAT: the rows, with a header and the conditions (WHAT: the run the guests made).
 boot_table() {
 	echo
 	printf '%-12s %-5s %8s %8s\n' boot result "END (s)" "exit (s)"
 	printf '%s\n' "${boot_rows[@]}"
-	echo "(TCG, host wall clock from QEMU's start; ${1:-quick suite, syscall, 1 copy}; the host is shared)"
+	echo "(TCG, host wall clock from QEMU's start; $1; the host is shared)"
 }
 
 finish() {

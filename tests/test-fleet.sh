@@ -20,8 +20,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$top/out}
 # shellcheck source=lib.sh
 . "$top/tests/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 rep=$out/isobench-report
 [ -x "$rep" ] || { bad "no $rep (run ./build.sh first)"; finish; exit 1; }
 

@@ -12,8 +12,7 @@ bin=$out/isobench
 report=$out/isobench-report
 # shellcheck source=lib.sh
 . "$top/tests/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 export TMPDIR=$tmp
 
 st=0

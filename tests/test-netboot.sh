@@ -25,12 +25,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$top/out}
 # shellcheck source=lib.sh
 . "$top/tests/lib.sh"
-tmp=$(mktemp -d)
-# shellcheck source=boot-lib.sh
-. "$top/tests/boot-lib.sh"
-# shellcheck disable=SC2317 # called through the EXIT trap
-cleanup() { [ -z "$boot_pid" ] || kill "$boot_pid" 2>/dev/null || true; rm -rf "$tmp"; }
-trap cleanup EXIT
+use_tmp
 mkdir -p "$top/results"
 extra="isobench.suite=quick isobench.tests=syscall isobench.copies=1"
 timeout_s=${NETBOOT_TIMEOUT:-150}
@@ -82,5 +77,5 @@ netboot bios-pxe pxelinux.0 bios
 netboot uefi-pxe efi64/syslinux.efi uefi
 netboot ipxe isobench.ipxe bios
 
-boot_table
+boot_table "quick suite, syscall, 1 copy"
 finish

@@ -12,16 +12,15 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 fix=$top/tests/fixtures/logs
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
+use_tmp
 if [[ $# -ge 1 ]]; then
 	bin=$1
 else
 	make -s -C "$top/report" O="$tmp" >/dev/null
 	bin=$tmp/isobench-report
 fi
-# shellcheck source=lib.sh
-. "$top/tests/lib.sh"
 
 # run EXPECTED_STATUS OUTFILE ARGS... — run the tool, compare its exit status.
 run() {
