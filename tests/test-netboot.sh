@@ -69,8 +69,7 @@ netboot() {
 	qboot "$1" "$3" "$top/results/netboot-$1.log" "$timeout_s" \
 		-netdev "user,id=n0,restrict=on,tftp=$tmp/tftp,bootfile=$2" \
 		-device e1000,netdev=n0,bootindex=1 -boot n
-	grep -aq "isobench.tests=syscall" "$top/results/netboot-$1.log" ||
-		bad "$1: the kernel command line lacks the menu's parameters"
+	has "$top/results/netboot-$1.log" "isobench.tests=syscall" "$1: the kernel command line has the menu's parameters"
 }
 
 netboot bios-pxe pxelinux.0 bios
