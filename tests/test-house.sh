@@ -26,7 +26,7 @@ report_links_payload() {
 # lib/ and not a system header (<...>).
 lib_includes_outside() {
 	local f h
-	for f in "$1"/lib/*.[ch]; do
+	for f in "$1/lib/"*.[ch]; do
 		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
 			while read -r h; do
 				[ -f "$1/lib/$h" ] && [ "$(basename "$h")" = "$h" ] || echo "${f#"$1"/}: $h"
@@ -45,7 +45,7 @@ judge() { # judge ROOT LABEL: the two checks on one tree
 }
 
 judge "$top" "tree"
-if [ -n "$(ls "$top"/lib/*.c 2>/dev/null)" ]; then pass "lib/ holds the shared sources"
+if [ -n "$(ls "$top/lib/"*.c 2>/dev/null)" ]; then pass "lib/ holds the shared sources"
 else fail "lib/ holds no .c file"; fi
 
 # The same checks must fail on planted violations.
