@@ -315,10 +315,11 @@ contains "$tmp/cut2" "run 1 of 2 complete: 3 results"
 contains "$tmp/cut2" "but the latest boot (run 2, from line 56) is incomplete: no END record"
 
 # report/variability.sh: the same log twice has CV 0 for every test; a broken log stops it.
+vrc=0
 ISOBENCH_REPORT=$bin "$top/report/variability.sh" "$fix/native.log" "$fix/native.log" \
-	>"$tmp/var" 2>&1 || true
-if [[ $(grep -c ' x1 ' "$tmp/var") -ge 3 ]] && ! awk 'NR > 1 && $4 != "0.00" { bad = 1 } END { exit bad }' "$tmp/var"
-then pass "variability.sh on one log twice: $(head -3 "$tmp/var" | tr '\n' '|')"; else fail "variability.sh on one log twice: $(head -3 "$tmp/var" | tr '\n' '|')"; fi
+	>"$tmp/var" 2>&1 || vrc=$?
+if [[ $vrc -eq 0 && $(grep -c ' x1 ' "$tmp/var") -ge 3 ]] && ! awk 'NR > 1 && $4 != "0.00" { bad = 1 } END { exit bad }' "$tmp/var"
+then pass "variability.sh on one log twice: $(head -3 "$tmp/var" | tr '\n' '|')"; else fail "variability.sh on one log twice (status $vrc): $(head -3 "$tmp/var" | tr '\n' '|')"; fi
 vrc=0
 ISOBENCH_REPORT=$bin "$top/report/variability.sh" "$fix/native.log" "$fix/cut-last-line.log" \
 	>/dev/null 2>&1 || vrc=$?
