@@ -110,39 +110,39 @@ end="R 5 END records=4 results=1 fails=0 skips=0 errors=0 status=ok"
 off="[    9.0] reboot: Power down"
 wd=("${B/0123456789abcdef/0000000000000001}" "R 2 FAIL test=watchdog reason=stalled" "R 3 END records=2 results=0 fails=1 skips=0 errors=0 status=ok")
 
-judge() { "$run" --out "$tools" --judge "$1"; }
-expect_status 0 "complete run, powered off (noise, CRLF, record after kernel text)" -- judge "$(mklog ok "${good[@]}" "$end" "$off")"
-expect_status 0 "halt=reboot: rebooted, as asked" -- judge "$(mklog reboot "${good[@]}" "$end" "[    9.0] reboot: Restarting system")"
+qemu_judge() { "$run" --out "$tools" --judge "$1"; }
+expect_status 0 "complete run, powered off (noise, CRLF, record after kernel text)" -- qemu_judge "$(mklog ok "${good[@]}" "$end" "$off")"
+expect_status 0 "halt=reboot: rebooted, as asked" -- qemu_judge "$(mklog reboot "${good[@]}" "$end" "[    9.0] reboot: Restarting system")"
 contains "$tmp/stdout" "guest rebooted" "the verdict says it rebooted, not powered off"
-expect_status 6 "complete run that neither powered off nor rebooted" -- judge "$(mklog nooff "${good[@]}" "$end")"
+expect_status 6 "complete run that neither powered off nor rebooted" -- qemu_judge "$(mklog nooff "${good[@]}" "$end")"
 has "$tmp/stderr" "crashed" "no power-off is named"
-expect_status 3 "missing END" -- judge "$(mklog noend "${good[@]}")"
-expect_status 3 "no records at all" -- judge "$(mklog none)"
-expect_status 6 "Kernel panic" -- judge "$(mklog panic "${good[@]}" \
+expect_status 3 "missing END" -- qemu_judge "$(mklog noend "${good[@]}")"
+expect_status 3 "no records at all" -- qemu_judge "$(mklog none)"
+expect_status 6 "Kernel panic" -- qemu_judge "$(mklog panic "${good[@]}" \
 	'[    2.0] Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b')"
 contains "$tmp/stdout" "the kernel panicked (line 7)" "the panic's line is named"
-expect_status 6 "Kernel panic after a complete run" -- judge "$(mklog panic2 "${good[@]}" "$end" \
+expect_status 6 "Kernel panic after a complete run" -- qemu_judge "$(mklog panic2 "${good[@]}" "$end" \
 	'[    9.0] Kernel panic - not syncing: Fatal exception')"
-expect_status 6 "watchdog FAIL" -- judge "$(mklog wd "${wd[@]}" "$off")"
-expect_status 0 "a damaged watchdog FAIL line before a good run is not a crash" -- judge "$(mklog wdbad \
+expect_status 6 "watchdog FAIL" -- qemu_judge "$(mklog wd "${wd[@]}" "$off")"
+expect_status 0 "a damaged watchdog FAIL line before a good run is not a crash" -- qemu_judge "$(mklog wdbad \
 	"X 9 FAIL test=watchdog reason=stalled" "${good[@]}" "$end" "$off")"
-expect_status 0 "a watchdog run, then a complete boot: the latest boot counts" -- judge "$(mklog wdthen \
+expect_status 0 "a watchdog run, then a complete boot: the latest boot counts" -- qemu_judge "$(mklog wdthen \
 	"${wd[@]}" "${good[@]}" "$end" "$off")"
-expect_status 0 "a text line naming a Kernel panic is not one" -- judge "$(mklog textpanic \
+expect_status 0 "a text line naming a Kernel panic is not one" -- qemu_judge "$(mklog textpanic \
 	"${good[@]}" "isobench: note: grep 'Kernel panic' found nothing" "$end" "$off")"
 # A second boot has its own run id (the same id again is the run replayed: isobench.replay=1).
-expect_status 3 "a complete run, then a boot cut off: the latest boot failed" -- judge "$(mklog cutlast \
+expect_status 3 "a complete run, then a boot cut off: the latest boot failed" -- qemu_judge "$(mklog cutlast \
 	"${good[@]}" "$end" "$off" "${good[0]/0123456789abcdef/fedcba9876543210}" "${good[@]:1}")"
-expect_status 1 "complete run with a FAIL" -- judge "$(mklog failrec "${good[@]}" \
+expect_status 1 "complete run with a FAIL" -- qemu_judge "$(mklog failrec "${good[@]}" \
 	"R 5 FAIL test=spawn reason=crashed signal=11" \
 	"R 6 END records=5 results=1 fails=1 skips=0 errors=0 status=ok" "$off")"
-expect_status 1 "complete run with an ERROR" -- judge "$(mklog errrec "${good[@]}" \
+expect_status 1 "complete run with an ERROR" -- qemu_judge "$(mklog errrec "${good[@]}" \
 	"R 5 ERROR what=test reason=unknown test=nope" \
 	"R 6 END records=5 results=1 fails=0 skips=0 errors=1 status=ok" "$off")"
-expect_status 3 "sequence gap (lost record)" -- judge "$(mklog gap "${good[0]}" "${good[1]}" "${good[3]}" "$end" "$off")"
-expect_status 3 "END count disagrees" -- judge "$(mklog count "${good[@]}" \
+expect_status 3 "sequence gap (lost record)" -- qemu_judge "$(mklog gap "${good[0]}" "${good[1]}" "${good[3]}" "$end" "$off")"
+expect_status 3 "END count disagrees" -- qemu_judge "$(mklog count "${good[@]}" \
 	"R 5 END records=9 results=1 fails=0 skips=0 errors=0 status=ok" "$off")"
-expect_status 0 "two complete boots in one log" -- judge "$(mklog twice "${good[@]}" "$end" "$off" \
+expect_status 0 "two complete boots in one log" -- qemu_judge "$(mklog twice "${good[@]}" "$end" "$off" \
 	"${good[0]/0123456789abcdef/fedcba9876543210}" "${good[@]:1}" "$end" "$off")"
 
 finish
