@@ -41,7 +41,7 @@ unmount_all() {
 	# Deepest first; a bind of the host's /dev must never be deleted through.
 	while read -r m; do umount -l "$m" 2>/dev/null; done < <(findmnt -rn -o TARGET | grep -F "$root/" | sort -r)
 }
-cleanup() {
+remove_root() {
 	unmount_all
 	if [ "${ISOBENCH_FRESH_KEEP:-0}" != 1 ]; then
 		if findmnt -rn -o TARGET | grep -qF "$root/"; then
@@ -51,7 +51,7 @@ cleanup() {
 		fi
 	fi
 }
-trap cleanup EXIT
+at_exit remove_root
 
 unmount_all
 rm -rf "$dir"

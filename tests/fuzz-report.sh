@@ -8,12 +8,14 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
 secs=${1:-30}
 if [ -n "${FUZZ_OUT:-}" ]; then
 	out=$FUZZ_OUT
 else
-	out=$(mktemp -d)
-	trap 'rm -rf "$out"' EXIT
+	use_tmp
+	out=$tmp
 fi
 mkdir -p "$out/corpus" "$out/artifacts"
 make -s -C "$top/report" O="$out" fuzz >/dev/null
@@ -24,7 +26,12 @@ rc=0
 runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$out/fuzz.log" | grep -o '[0-9]*$' || true)
 if [[ $rc -ne 0 ]]; then
 	tail -n 40 "$out/fuzz.log"
-	echo "fuzz-report: FAILED after ${runs:-?} executions; inputs in $out/artifacts" >&2
-	exit 1
+	fail "fuzz-report: $rc after ${runs:-?} executions; inputs in $out/artifacts"
+elif [[ ${runs:-0} -lt 1 ]]; then
+	# Status 0 and no executions: the fuzzer did not run (its final stats are missing).
+	tail -n 20 "$out/fuzz.log"
+	fail "fuzz-report: status 0, but no executions in its final stats"
+else
+	pass "fuzz-report: $runs executions in ${secs}s ran clean"
 fi
-echo "fuzz-report: ${runs:-?} executions in ${secs}s ran clean"
+finish

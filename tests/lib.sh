@@ -1,4 +1,5 @@
-# tests/lib.sh — the one shell test library (source it; bash). Three verbs count every check:
+# tests/lib.sh — the one shell test library (source it; bash): every helper the test scripts
+# share is defined here, once. Three verbs count every check:
 #   pass WHAT    the check held                    -> "ok: WHAT"
 #   fail WHAT    it did not                        -> "FAIL: WHAT"
 #   skip WHAT    it could not run here, and why    -> "SKIP: WHAT"
@@ -6,9 +7,15 @@
 # skipped part may be absent in older suites) and returns non-zero when something failed.
 # A skip is never a pass: tests/run adds skips up and prints them in its summary.
 # The assertions below are built on the verbs; ok/bad are the older names of pass/fail.
-# shellcheck shell=bash
+# Every assertion can fail: an absence (hasnt, lacks, count_is ... 0) is looked for only in
+# output that exists and holds something, since a program that never ran leaves none.
+# Also here: use_tmp/at_exit/kill_at_exit (a temporary directory and what to undo at exit),
+# complete and ran (isobench-report's verdict on a log), qboot/boot_table (one QEMU boot, judged).
+# tests/test-testlib.sh checks that each of them fails when it should.
+# shellcheck shell=bash disable=SC2154 # $tmp and $id (qboot) are the sourcing script's
 
 pass=0 fail=0 skip=0
+_lib_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 pass() { echo "ok: $*"; pass=$((pass + 1)); }
 fail() { echo "FAIL: $*"; fail=$((fail + 1)); }
@@ -16,7 +23,7 @@ skip() { echo "SKIP: $*"; skip=$((skip + 1)); }
 ok() { pass "$@"; }
 bad() { fail "$@"; }
 
-# check DESCRIPTION COMMAND...: the command must succeed.
+# check DESCRIPTION COMMAND...: the command must succeed (its output is discarded).
 check() {
 	local what=$1
 	shift
@@ -25,7 +32,7 @@ check() {
 
 # status_is WANT GOT DESCRIPTION
 status_is() {
-	if [ "$2" -eq "$1" ]; then pass "$3 (status $2)"; else fail "$3: want status $1, got $2"; fi
+	if [ "$2" -eq "$1" ] 2>/dev/null; then pass "$3 (status $2)"; else fail "$3: want status $1, got $2"; fi
 }
 
 # expect_status WANT DESCRIPTION -- COMMAND...: run COMMAND (stdout and stderr into
@@ -33,7 +40,6 @@ status_is() {
 expect_status() {
 	local want=$1 what=$2 got=0
 	shift 3
-	# shellcheck disable=SC2154  # $tmp belongs to the sourcing script
 	"$@" >"$tmp/stdout" 2>"$tmp/stderr" || got=$?
 	if [ "$got" -eq "$want" ]; then
 		pass "$what (status $got)"
@@ -47,26 +53,169 @@ has() {
 	if grep -Eq -- "$2" "$1"; then pass "$3"; else fail "$3: no line matches '$2' in $1"; fi
 }
 
-# hasnt FILE REGEX DESCRIPTION
-hasnt() {
-	if grep -Eq -- "$2" "$1"; then fail "$3: '$2' found in $1"; else pass "$3"; fi
+# _lib_look FILE DESCRIPTION: 0 when FILE holds something to look in; else counts a failure
+# (an absence in a missing or empty file proves nothing) and returns 1.
+_lib_look() {
+	[ -s "$1" ] && [ -r "$1" ] && return 0
+	fail "$2: $1 is missing or empty, so nothing can be absent from it"
+	return 1
 }
 
-# contains FILE STRING [DESCRIPTION]: a fixed-string match; lacks: none.
+# _lib_absent FILE DESCRIPTION WHAT GREP-OPTION: pass when FILE (non-empty) has no match.
+_lib_absent() {
+	local st=0
+	_lib_look "$1" "$2" || return 0
+	grep -q "$4" -- "$3" "$1" || st=$?
+	case $st in
+	0) fail "$2: '$3' found in $1" ;;
+	1) pass "$2" ;;
+	*) fail "$2: grep could not read $1 (status $st)" ;;
+	esac
+}
+
+# hasnt FILE REGEX DESCRIPTION: no line of FILE matches, and FILE is not empty.
+hasnt() { _lib_absent "$1" "$3" "$2" -E; }
+
+# contains FILE STRING [DESCRIPTION]: a fixed-string match; lacks: none (FILE not empty).
 contains() {
 	local what=${3:-$1 holds \"$2\"}
 	if grep -qF -- "$2" "$1"; then pass "$what"; else fail "$what: \"$2\" not in $1"; fi
 }
-lacks() {
-	local what=${3:-$1 lacks \"$2\"}
-	if grep -qF -- "$2" "$1"; then fail "$what: \"$2\" found in $1"; else pass "$what"; fi
+lacks() { _lib_absent "$1" "${3:-$1 lacks \"$2\"}" "$2" -F; }
+
+# count_is FILE REGEX N DESCRIPTION: exactly N lines match (N = 0 needs a non-empty FILE).
+count_is() {
+	local n st=0
+	n=$(grep -Ec -- "$2" "$1" 2>/dev/null) || st=$?
+	if [ "$st" -gt 1 ]; then fail "$4: cannot read $1"; return 0; fi
+	if [ "$3" -eq 0 ]; then _lib_look "$1" "$4" || return 0; fi
+	if [ "$n" -eq "$3" ]; then pass "$4 ($n)"; else fail "$4: want $3 lines matching '$2', got $n"; fi
 }
 
-# count_is FILE REGEX N DESCRIPTION: exactly N lines match.
-count_is() {
-	local n
-	n=$(grep -Ec -- "$2" "$1" || true)
-	if [ "$n" -eq "$3" ]; then pass "$4 ($n)"; else fail "$4: want $3 lines matching '$2', got $n"; fi
+# report_tool: the isobench-report that judges logs: $ISOBENCH_REPORT, else OUT's (default
+# the repository's out/).
+report_tool() { echo "${ISOBENCH_REPORT:-${OUT:-$_lib_top/out}/isobench-report}"; }
+
+# complete LOG DESCRIPTION [WANT]: `isobench-report --check LOG` exits WANT (default 0: a
+# complete run without FAIL or ERROR records; 1: complete, with some; 3: no complete run).
+# Its verdict stays in LOG.check.
+complete() {
+	local want=${3:-0} rc=0
+	"$(report_tool)" --check "$1" >"$1.check" 2>&1 || rc=$?
+	if [ "$rc" -eq "$want" ]; then pass "$2"
+	else fail "$2: isobench-report --check status $rc, want $want: $(head -c 300 "$1.check")"; fi
+}
+
+# ran WANT GOT LOG DESCRIPTION: a run of the runner exited WANT (its status GOT) and wrote LOG,
+# a complete run that isobench-report --check gives the same status (0: no FAIL or ERROR
+# records, 1: some). The status alone is not enough: /bin/false exits 1 too.
+ran() {
+	local rc=0
+	"$(report_tool)" --check "$3" >"$3.check" 2>&1 || rc=$?
+	if [ "$2" -eq "$1" ] 2>/dev/null && [ "$rc" -eq "$1" ]; then pass "$4 (status $2, a complete run)"
+	else fail "$4: status $2, isobench-report --check $rc (want $1 and $1): $(head -c 200 "$3.check")"; fi
+}
+
+# ---- a temporary directory, and what to undo when the script exits --------------------------
+# use_tmp: $tmp becomes a new directory (mktemp -d), removed when the script exits.
+# at_exit COMMAND...: run COMMAND (the words joined, eval'd) when the script exits, the last
+#   registered first, before $tmp is removed; it cannot change the script's exit status.
+# kill_at_exit VAR: at exit, kill the processes whose ids the variable (or array) VAR holds
+#   then (an empty entry is skipped: clear VAR once the process is waited for).
+_lib_exit=()
+_lib_tmp=
+_lib_on_exit() {
+	local rc=$? c
+	set +e
+	[ -z "${boot_pid:-}" ] || kill "$boot_pid" 2>/dev/null
+	for c in ${_lib_exit[@]+"${_lib_exit[@]}"}; do eval "$c"; done
+	[ -z "$_lib_tmp" ] || rm -rf "$_lib_tmp"
+	exit "$rc"
+}
+at_exit() {
+	_lib_exit=("$*" ${_lib_exit[@]+"${_lib_exit[@]}"})
+	trap _lib_on_exit EXIT
+}
+_lib_kill() {
+	local -n _lib_ids=$1
+	local p
+	for p in ${_lib_ids[@]+"${_lib_ids[@]}"}; do [ -z "$p" ] || kill "$p" 2>/dev/null; done
+}
+kill_at_exit() { at_exit "_lib_kill $1"; }
+use_tmp() {
+	tmp=$(mktemp -d) || { echo "cannot make a temporary directory" >&2; exit 1; }
+	_lib_tmp=$tmp
+	trap _lib_on_exit EXIT
+}
+
+# ---- one QEMU boot, judged by isobench-report (tests/test-netboot.sh, test-disks.sh, test-iso.sh:
+# firmware paths and media qemu/run does not offer) ----------------------------------------------
+# Paths: OVMF firmware (Debian package ovmf).
+OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
+OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
+
+_lib_usec() { local t=$EPOCHREALTIME; echo "${t//[!0-9]/}"; }
+_lib_secs() { printf '%d.%02d' $(($1 / 1000000)) $(($1 % 1000000 / 10000)); }
+
+# qboot NAME FIRMWARE LOG TIMEOUT QEMU-ARGS...: boot qemu-system-x86_64 under TCG (2 vCPUs,
+# 512 MiB, serial to LOG, -no-reboot, FIRMWARE bios|uefi; machine pc unless QEMU-ARGS name
+# one with -M) plus QEMU-ARGS; wait at most TIMEOUT s for it to exit. Then assert: QEMU exited
+# by itself, `isobench-report --check LOG` is 0, the kernel powered off, the log carries
+# image.identity=$id. Appends a row "NAME RESULT END EXIT" to the array boot_rows (seconds
+# from QEMU's start to the END record, as `isobench-report --follow` sees it, and to QEMU's
+# exit; host wall clock). Needs $id and $tmp; QEMU is killed if the script exits meanwhile.
+boot_rows=()
+boot_pid=
+qboot() {
+	local name=$1 fw=$2 log=$3 tmo=$4 t0 t_end='' t_exit st=0 rst=0 fwopts=() verdict=ok
+	local machine=(-M pc) a line rep
+	shift 4
+	rep=$(report_tool)
+	for a in "$@"; do case $a in -M | -machine) machine=() ;; esac; done
+	if [ "$fw" = uefi ]; then
+		cp "$OVMF_VARS" "$tmp/$name.vars.fd"
+		fwopts=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE"
+			-drive "if=pflash,format=raw,unit=1,file=$tmp/$name.vars.fd")
+	fi
+	: >"$log"
+	t0=$(_lib_usec)
+	timeout -k 5 "$tmo" qemu-system-x86_64 -nodefaults -accel tcg -cpu max "${machine[@]}" -m 512 \
+		-smp 2 -vga std -display none -no-reboot -serial "file:$log" "${fwopts[@]}" "$@" \
+		</dev/null >"$tmp/$name.qemu" 2>&1 &
+	boot_pid=$!
+	# The report's own reader follows the log (verified records only, as qemu/run does).
+	while IFS= read -r line; do
+		case $line in END\ *) [ -n "$t_end" ] || t_end=$(_lib_usec) ;; esac
+	done < <("$rep" --follow "$log" --pid "$boot_pid" 2>/dev/null)
+	wait "$boot_pid" || st=$?
+	boot_pid=
+	t_exit=$(_lib_usec)
+	"$rep" --check "$log" >"$tmp/$name.check" 2>&1 || rst=$?
+	if [ "$st" -ne 0 ]; then
+		fail "$name: QEMU status $st (124: no power-off within ${tmo} s): $(head -c 300 "$tmp/$name.qemu")"
+		verdict=FAIL
+	elif [ "$rst" -ne 0 ]; then
+		fail "$name: isobench-report --check status $rst: $(tail -n 1 "$tmp/$name.check")"
+		verdict=FAIL
+	elif ! grep -aq 'reboot: Power down' "$log"; then
+		fail "$name: no 'reboot: Power down' in $log (QEMU ended another way)"
+		verdict=FAIL
+	elif ! grep -aqF "image.identity=$id" "$log"; then
+		fail "$name: the log does not carry image.identity=$id"
+		verdict=FAIL
+	else
+		pass "$name: END, valid log, powered off"
+	fi
+	boot_rows+=("$(printf '%-12s %-5s %8s %8s' "$name" "$verdict" \
+		"$(if [ -n "$t_end" ]; then _lib_secs $((t_end - t0)); else echo -; fi)" "$(_lib_secs $((t_exit - t0)))")")
+}
+
+# boot_table WHAT: the rows, with a header and the conditions (WHAT: the run the guests made).
+boot_table() {
+	echo
+	printf '%-12s %-5s %8s %8s\n' boot result "END (s)" "exit (s)"
+	printf '%s\n' "${boot_rows[@]}"
+	echo "(TCG, host wall clock from QEMU's start; $1; the host is shared)"
 }
 
 finish() {

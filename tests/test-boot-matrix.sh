@@ -24,10 +24,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$top/out}
 # shellcheck source=lib.sh
 . "$top/tests/lib.sh"
-tmp=$(mktemp -d)
-# shellcheck disable=SC2317 # called through the EXIT trap
-cleanup() { [ -z "${qpid:-}" ] || kill "$qpid" 2>/dev/null || true; rm -rf "$tmp"; }
-trap cleanup EXIT
+use_tmp
+qpid=
+kill_at_exit qpid
 mkdir -p "$top/results"
 run_params=(--suite quick --tests syscall --copies 1)
 extra="isobench.suite=quick isobench.tests=syscall isobench.copies=1"

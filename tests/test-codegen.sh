@@ -45,7 +45,15 @@ done
 if grep -qxE 'sin|sincos' <<<"$wp" && grep -qxE 'cos|sincos' <<<"$wp"; then ok "whetstone pass calls sin/cos"; else bad "whetstone pass calls no sin/cos"; fi
 
 # No link-time optimisation anywhere: it could merge and fold across the files above.
-lto=$(for o in "$obj"/*.o "$obj"/bench/*.o "$obj"/arch/*/*.o; do objdump -h "$o" | grep -l '\.gnu\.lto_' >/dev/null && echo "$o"; done || true)
-if [ -z "$lto" ]; then ok "no object carries LTO bytecode"; else bad "LTO objects: $lto"; fi
+#    (Every object must be read: a missing one or an objdump error is a failure, not "none".)
+lto='' nobj=0 unread=''
+for o in "$obj"/*.o "$obj"/bench/*.o "$obj"/arch/*/*.o; do
+	h=$(objdump -h "$o" 2>/dev/null) || { unread="$unread $o"; continue; }
+	nobj=$((nobj + 1))
+	if grep -q '\.gnu\.lto_' <<<"$h"; then lto="$lto $o"; fi
+done
+if [ -n "$unread" ] || [ "$nobj" -lt 10 ]; then bad "LTO check: $nobj objects read, unreadable:${unread:- none}"
+elif [ -z "$lto" ]; then ok "no object carries LTO bytecode ($nobj objects)"
+else bad "LTO objects:$lto"; fi
 
 finish

@@ -27,14 +27,9 @@ out=${OUT:-$top/out}
 dir=$top/results/consoles
 rm -rf "$dir"
 mkdir -p "$dir"
-report=$out/isobench-report
 base="console=tty0 console=ttyS0,115200 loglevel=4 panic=-1 isobench.suite=quick isobench.copies=1"
 pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-}
-trap cleanup EXIT
+kill_at_exit pids
 
 # boot NAME SECONDS PARAMS QEMU-ARGS...: direct boot; sets $st (QEMU's status, 124 on timeout)
 # and $secs (wall time).
@@ -48,13 +43,6 @@ boot() {
 		-initrd "${INITRD:-$out/initramfs.cpio.gz}" -append "$base $params" "$@" \
 		>"$dir/$name.qemu" 2>&1 || st=$?
 	secs=$(($(date +%s) - t0))
-}
-
-# complete LOG DESCRIPTION: isobench-report --check accepts the log.
-complete() {
-	local rc=0
-	"$report" --check "$1" >"$1.check" 2>&1 || rc=$?
-	if [ "$rc" -eq 0 ]; then ok "$2"; else bad "$2: isobench-report --check: $(head -c 300 "$1.check")"; fi
 }
 
 # 1. COM2 only: COM1 has no reader at all (-serial null).
@@ -174,7 +162,7 @@ cat "$out/initramfs.cpio.gz" "$dir/broken/extra.gz" >"$dir/broken/initramfs.gz"
 INITRD=$dir/broken/initramfs.gz boot fatal 120 "isobench.tests=syscall" -serial "file:$dir/fatal.log"
 status_is 0 "$st" "setup failure: QEMU ends ($secs s)"
 has "$dir/fatal.log" "FAIL test=setup what=mount reason=mount%20/tmp" "setup failure: a FAIL record says what failed"
-"$report" --check "$dir/fatal.log" >"$dir/fatal.log.check" 2>&1 || true
+complete "$dir/fatal.log" "setup failure: a complete run holding a FAIL (isobench-report status 1)" 1
 has "$dir/fatal.log.check" "run 1 of 1 complete: 0 results, 1 fails" "setup failure: BEGIN, FAIL, END make a complete run for isobench-report"
 has "$dir/fatal.log" "reboot: Power down" "setup failure: powered off"
 

@@ -19,12 +19,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$top/out}
 # shellcheck source=lib.sh
 . "$top/tests/lib.sh"
-# shellcheck source=boot-lib.sh
-. "$top/tests/boot-lib.sh"
-tmp=$(mktemp -d)
-# shellcheck disable=SC2317 # called through the EXIT trap
-cleanup() { [ -z "$boot_pid" ] || kill "$boot_pid" 2>/dev/null || true; rm -rf "$tmp"; }
-trap cleanup EXIT
+use_tmp
 mkdir -p "$top/results"
 extra="isobench.suite=quick isobench.tests=syscall isobench.copies=1"
 
@@ -59,5 +54,5 @@ qboot raw-bios bios "$top/results/disk-raw-bios.log" 150 \
 	-drive "file=$d/isobench.raw,format=raw,media=disk,snapshot=on"
 qboot qcow2-uefi uefi "$top/results/disk-qcow2-uefi.log" 150 \
 	-drive "file=$d/isobench.qcow2,format=qcow2,media=disk,snapshot=on"
-boot_table
+boot_table "quick suite, syscall, 1 copy"
 finish

@@ -17,8 +17,7 @@ out=${OUT:-$top/out}
 . "$top/tests/lib.sh"
 mkdir -p "$top/results"
 log=$top/results/e2e-dynamic.log
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 
 gzip -dc "$out/initramfs.cpio.gz" | TZ=UTC cpio -itv --quiet >"$tmp/list" 2>/dev/null
 has "$tmp/list" "^-rwxr-xr-x .* lib64/ld-linux-x86-64\.so\.2$" "the image holds glibc's loader"

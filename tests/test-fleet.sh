@@ -20,8 +20,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$top/out}
 # shellcheck source=lib.sh
 . "$top/tests/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 rep=$out/isobench-report
 [ -x "$rep" ] || { bad "no $rep (run ./build.sh first)"; finish; exit 1; }
 
@@ -69,7 +68,9 @@ count_is "$tmp/text" '^ +3 +3 .* 0\.500 \*$' 3 "VMware/bare = 0.500, beyond nois
 count_is "$tmp/text" '^ +2 +1 .* 0\.900 \?$' 3 "KVM (one run) = 0.900, no noise verdict"
 hasnt "$tmp/text" '^warning:' "no comparability warning: same image, build and run parameters"
 
-"$rep" --format json "$tmp/fleet" >"$tmp/json" 2>"$tmp/err" || true
+st=0
+"$rep" --format json "$tmp/fleet" >"$tmp/json" 2>"$tmp/err" || st=$?
+status_is 0 "$st" "JSON of the fleet"
 v=$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -88,10 +89,14 @@ else
 	bad "JSON: pipe figures: $v (capture $base_pipe)"
 fi
 
-"$rep" --group-by machine "$tmp/fleet" >"$tmp/mach" 2>&1 || true
+st=0
+"$rep" --group-by machine "$tmp/fleet" >"$tmp/mach" 2>&1 || st=$?
+status_is 0 "$st" "--group-by machine"
 has "$tmp/mach" 'in 2 group\(s\) by machine' "by machine: CPU A and CPU B"
 has "$tmp/mach" '^group 1: CPU A, 2 CPUs, - - \(5 runs\)$' "by machine: CPU A holds 5 runs"
-"$rep" --group-by hypervisor,machine "$tmp/fleet" >"$tmp/both" 2>&1 || true
+st=0
+"$rep" --group-by hypervisor,machine "$tmp/fleet" >"$tmp/both" 2>&1 || st=$?
+status_is 0 "$st" "--group-by hypervisor,machine"
 has "$tmp/both" 'in 5 group\(s\) by hypervisor,machine; reference group: bare-metal \| CPU A' \
 	"by hypervisor and machine: 5 groups, bare metal on CPU A the reference"
 

@@ -15,8 +15,7 @@ bin=$out/isobench
 report=$out/isobench-report
 # shellcheck source=lib.sh
 . "$top/tests/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 export TMPDIR=$tmp
 
 # field LOG KIND TEST COPIES KEY: the values of KEY in those records, one line each.
@@ -29,7 +28,7 @@ field() {
 #    entries; no copy counts more loops in the window than it ran.
 st=0
 "$bin" --suite quick --sample_ms 50 --tests syscall --copies 6 >"$tmp/six.log" 2>/dev/null || st=$?
-status_is 0 "$st" "syscall with 6 copies"
+ran 0 "$st" "$tmp/six.log" "syscall with 6 copies"
 count_is "$tmp/six.log" "SAMPLE test=syscall copies=6 " 4 "a warm-up and 3 samples"
 if awk '/ SAMPLE test=syscall copies=6 / {
 	for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
@@ -44,7 +43,8 @@ if awk '/ SAMPLE test=syscall copies=6 / {
 else
 	bad "SAMPLE lists of the 6-copy run: $(grep -m1 'SAMPLE test=syscall copies=6 i=0' "$tmp/six.log")"
 fi
-hasnt "$tmp/six.log" "TEST .* pin=" "unpinned by default: no pin in TEST"
+count_is "$tmp/six.log" " TEST test=syscall " 1 "one TEST record for the 6-copy run"
+count_is "$tmp/six.log" " TEST .* pin=" 0 "unpinned by default: no pin in TEST"
 
 # 2. pin=1: copy c runs on the c-th allowed CPU only (round robin), never migrating; the log
 #    says so. Two allowed CPUs where the machine has them, so that "pinned" shows.
@@ -53,7 +53,7 @@ cpus=0 want=0,0,0
 st=0
 taskset -c "$cpus" "$bin" --suite quick --sample_ms 50 --tests syscall --copies 1,3 --pin 1 \
 	>"$tmp/pin.log" 2>"$tmp/pin.err" || st=$?
-status_is 0 "$st" "pinned run"
+ran 0 "$st" "$tmp/pin.log" "pinned run"
 has "$tmp/pin.log" "TEST test=syscall .*copies=3 .* pin=1 " "TEST says pin=1"
 has "$tmp/pin.err" "syscall\), 3 copies, pinned" "progress says pinned"
 if [ "$(field "$tmp/pin.log" SAMPLE syscall 3 cpus | sort -u)" = "$want" ] &&
@@ -80,7 +80,7 @@ st=0
 ISOBENCH_CLOCKSOURCE_FILE=$tmp/cs "$bin" --suite quick --sample_ms 300 --tests pipe,syscall \
 	--copies 1 >"$tmp/cs.log" 2>/dev/null || st=$?
 wait
-status_is 0 "$st" "run with a clocksource change"
+ran 0 "$st" "$tmp/cs.log" "run with a clocksource change"
 has "$tmp/cs.log" "TEST test=pipe .* clocksource=tsc " "TEST records the clocksource before"
 has "$tmp/cs.log" "WARN what=clocksource test=pipe copies=1 before=tsc after=hpet " \
 	"the change is a WARN record naming the test"
@@ -94,21 +94,31 @@ has "$tmp/cs.txt" "^WARN +pipe \(1 copy\): the clocksource changed from tsc to h
 	"report lists the change"
 st=0
 "$report" "$tmp/cs.log" "$tmp/six.log" >"$tmp/cmp.txt" 2>&1 || st=$?
+status_is 0 "$st" "comparison: no row in common, a WARN is no failure"
 has "$tmp/cmp.txt" "warning: .*clocksource changed from tsc to hpet during this test" \
 	"comparison warns about the change"
 st=0
 "$bin" --suite quick --sample_ms 50 --tests syscall --copies 1 >"$tmp/same.log" 2>/dev/null || st=$?
+ran 0 "$st" "$tmp/same.log" "run without a clocksource change"
 hasnt "$tmp/same.log" " WARN " "no change, no WARN"
 
 # 4. A copy that skipped, crashed or failed has closed its command pipe; the controller's
 #    goodbye to it must not kill the controller (SIGPIPE) before it removes the work directory.
+#    The run must have happened there: status 1 (FAILs), its records, its work directory named.
 mkdir "$tmp/wd"
+st=0
 TMPDIR=$tmp/wd "$bin" --suite quick --tests selftest-skip,selftest-crash,selftest-error \
-	--copies 2 >/dev/null 2>&1 || true
-if [ -z "$(find "$tmp/wd" -mindepth 1 -maxdepth 1)" ]; then
-	ok "no work directory left after skip, crash and error with 2 copies"
+	--copies 2 >"$tmp/wd.log" 2>/dev/null || st=$?
+ran 1 "$st" "$tmp/wd.log" "skip, crash and error with 2 copies: FAILs in a complete run"
+has "$tmp/wd.log" "INFO .*run.workdir=$tmp/wd " "the run worked in $tmp/wd"
+has "$tmp/wd.log" " END records=[0-9]+ results=0 fails=2 skips=1 errors=0 " "END: 2 FAILs, 1 SKIP"
+left=$(find "$tmp/wd" -mindepth 1 -maxdepth 1 -printf "%f ")
+if ! grep -q " END " "$tmp/wd.log"; then
+	bad "no work directory left: the run in $tmp/wd did not reach END"
+elif [ -n "$left" ]; then
+	bad "work directories left: $left"
 else
-	bad "work directories left: $(find "$tmp/wd" -mindepth 1 -maxdepth 1 -printf "%f ")"
+	ok "no work directory left after skip, crash and error with 2 copies"
 fi
 
 # 5. The image under TCG (2 vCPUs): clocksource=tsc is not taken (TCG has no stable TSC, the
@@ -123,7 +133,7 @@ if [ -f "$out/bzImage" ] && [ -f "$out/initramfs.cpio.gz" ]; then
 	"$top/qemu/run" --out "$out" --direct --accel tcg --cpus 2 --mem 128M --suite quick \
 		--tests syscall --copies 2,64 --params "clocksource=tsc" --log "$log" \
 		>"$tmp/tcg.out" 2>&1 || st=$?
-	status_is 0 "$st" "TCG boot, syscall with 2 and 64 copies, clocksource=tsc"
+	ran 0 "$st" "$log" "TCG boot, syscall with 2 and 64 copies, clocksource=tsc"
 	has "$log" "WARN what=clocksource requested=tsc current=[a-z_]+ " \
 		"clocksource=tsc not taken: WARN"
 	if awk '/ SAMPLE test=syscall copies=64 / {
@@ -144,7 +154,7 @@ if [ -f "$out/bzImage" ] && [ -f "$out/initramfs.cpio.gz" ]; then
 	fi
 	echo "info: syscall under TCG: 64 copies $v64 lps, 2 copies $v2 lps"
 else
-	echo "skip: no $out/bzImage: the TCG part needs ./build.sh"
+	skip "the TCG part: no $out/bzImage (it needs ./build.sh)"
 fi
 
 finish

@@ -9,8 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$here/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 
 # report_links_payload ROOT: prints the payload/ files report/'s build would read (none: 0).
 # A build that make cannot even plan counts as a violation too.

@@ -28,8 +28,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$top/out}
 # shellcheck source=lib.sh
 . "$top/tests/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 res=$top/results/lava-qemu
 extra="isobench.suite=quick isobench.tests=syscall,pipe isobench.copies=1"
 

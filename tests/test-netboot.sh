@@ -25,12 +25,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$top/out}
 # shellcheck source=lib.sh
 . "$top/tests/lib.sh"
-tmp=$(mktemp -d)
-# shellcheck source=boot-lib.sh
-. "$top/tests/boot-lib.sh"
-# shellcheck disable=SC2317 # called through the EXIT trap
-cleanup() { [ -z "$boot_pid" ] || kill "$boot_pid" 2>/dev/null || true; rm -rf "$tmp"; }
-trap cleanup EXIT
+use_tmp
 mkdir -p "$top/results"
 extra="isobench.suite=quick isobench.tests=syscall isobench.copies=1"
 timeout_s=${NETBOOT_TIMEOUT:-150}
@@ -74,13 +69,12 @@ netboot() {
 	qboot "$1" "$3" "$top/results/netboot-$1.log" "$timeout_s" \
 		-netdev "user,id=n0,restrict=on,tftp=$tmp/tftp,bootfile=$2" \
 		-device e1000,netdev=n0,bootindex=1 -boot n
-	grep -aq "isobench.tests=syscall" "$top/results/netboot-$1.log" ||
-		bad "$1: the kernel command line lacks the menu's parameters"
+	has "$top/results/netboot-$1.log" "isobench.tests=syscall" "$1: the kernel command line has the menu's parameters"
 }
 
 netboot bios-pxe pxelinux.0 bios
 netboot uefi-pxe efi64/syslinux.efi uefi
 netboot ipxe isobench.ipxe bios
 
-boot_table
+boot_table "quick suite, syscall, 1 copy"
 finish

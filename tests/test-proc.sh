@@ -13,8 +13,7 @@ out=${OUT:-$top/out}
 p=$out/isobench-proc
 # shellcheck source=lib.sh
 . "$top/tests/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 
 LC_ALL=C readelf -hlW "$p" >"$tmp/elf"
 has "$tmp/elf" "Type: +DYN " "isobench-proc is position-independent"

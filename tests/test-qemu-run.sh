@@ -10,10 +10,9 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 run=$here/qemu/run
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=lib.sh
 . "$here/tests/lib.sh"
+use_tmp
 tools=${OUT:-$here/out}
 if [ ! -x "$tools/isobench-report" ] || [ ! -x "$tools/isobench" ]; then
 	tools=$tmp/tools
@@ -21,22 +20,9 @@ if [ ! -x "$tools/isobench-report" ] || [ ! -x "$tools/isobench" ]; then
 	make -s -C "$here/payload" O="$tools" >/dev/null
 fi
 
-# expect_msg REGEX DESCRIPTION: the last command's stderr must match (every non-zero status
-# comes with a line saying what went wrong).
-expect_msg() {
-	if grep -Eq "$1" "$tmp/stderr"; then pass "$2"; else fail "$2: stderr has no line matching '$1'"; fi
-}
-expect() { expect_status "$@"; }
-
-# The library itself must be able to fail: a wrong expectation has to count as a failure.
-before=$fail
-expect 0 "meta" -- false >/dev/null
-if [ "$fail" -eq $((before + 1)) ]; then
-	fail=$before
-	pass "expect_status detects a wrong status"
-else
-	fail "expect_status accepted a wrong status"
-fi
+# expect_status (tests/lib.sh) leaves the command's stderr in $tmp/stderr: every non-zero
+# status comes with a line there saying what went wrong. (tests/test-testlib.sh checks that
+# expect_status itself fails on a wrong status.)
 
 empty=$tmp/empty-out	# nothing built at all
 noimg=$tmp/noimage-out	# the tools, but no image or kernel
@@ -44,25 +30,25 @@ mkdir -p "$empty" "$noimg"
 ln -s "$tools/isobench-report" "$tools/isobench" "$noimg/"
 
 # --- usage errors: 2 -----------------------------------------------------------------------
-expect 2 "unknown option" -- "$run" --bogus
-expect_msg "^qemu/run: unknown option '--bogus'" "unknown option is named"
-expect 2 "--cpus not a number" -- "$run" --cpus two
-expect 2 "--cpus 0" -- "$run" --cpus 0
-expect 2 "--accel invalid" -- "$run" --accel xen
-expect 2 "--machine invalid" -- "$run" --machine arm
-expect 2 "--machine microvm with the ISO" -- "$run" --machine microvm
-expect 2 "--firmware invalid" -- "$run" --firmware efi
-expect 2 "--medium invalid" -- "$run" --medium usb
-expect 2 "--firmware uefi with --direct" -- "$run" --direct --firmware uefi
-expect 2 "--medium disk with --pvh" -- "$run" --pvh --medium disk
-expect 2 "--kernel without --direct" -- "$run" --kernel x
-expect 2 "--suite invalid" -- "$run" --suite huge
-expect 2 "--timeout invalid" -- "$run" --timeout 10s
-expect 2 "--mem invalid" -- "$run" --mem lots
-expect 2 "option without value" -- "$run" --iso
-expect 2 "--tests with a space" -- "$run" --tests 'pipe spawn'
-expect 2 "--iso with --direct" -- "$run" --direct --iso x.iso
-expect 0 "--help" -- "$run" --help
+expect_status 2 "unknown option" -- "$run" --bogus
+has "$tmp/stderr" "^qemu/run: unknown option '--bogus'" "unknown option is named"
+expect_status 2 "--cpus not a number" -- "$run" --cpus two
+expect_status 2 "--cpus 0" -- "$run" --cpus 0
+expect_status 2 "--accel invalid" -- "$run" --accel xen
+expect_status 2 "--machine invalid" -- "$run" --machine arm
+expect_status 2 "--machine microvm with the ISO" -- "$run" --machine microvm
+expect_status 2 "--firmware invalid" -- "$run" --firmware efi
+expect_status 2 "--medium invalid" -- "$run" --medium usb
+expect_status 2 "--firmware uefi with --direct" -- "$run" --direct --firmware uefi
+expect_status 2 "--medium disk with --pvh" -- "$run" --pvh --medium disk
+expect_status 2 "--kernel without --direct" -- "$run" --kernel x
+expect_status 2 "--suite invalid" -- "$run" --suite huge
+expect_status 2 "--timeout invalid" -- "$run" --timeout 10s
+expect_status 2 "--mem invalid" -- "$run" --mem lots
+expect_status 2 "option without value" -- "$run" --iso
+expect_status 2 "--tests with a space" -- "$run" --tests 'pipe spawn'
+expect_status 2 "--iso with --direct" -- "$run" --direct --iso x.iso
+expect_status 0 "--help" -- "$run" --help
 if grep -q '^  5  timeout' "$tmp/stdout" && grep -q '^  7  could not start' "$tmp/stdout"; then
 	pass "--help documents the exit-status table"
 else
@@ -70,29 +56,29 @@ else
 fi
 
 # --- could not start: 7 ----------------------------------------------------------------------
-expect 7 "missing ISO" -- "$run" --out "$noimg" --iso "$tmp/nonexistent.iso" --accel tcg
-expect_msg "^qemu/run: no ISO " "missing ISO is named"
-expect 7 "missing vmlinux for --pvh" -- "$run" --pvh --out "$noimg" --accel tcg
-expect 7 "missing UEFI firmware" -- env OVMF_CODE="$tmp/none.fd" "$run" --out "$noimg" --firmware uefi --iso "$0" --accel tcg
-expect 7 "missing default ISO in --out" -- "$run" --out "$noimg" --accel tcg
-expect 7 "--direct without a kernel" -- "$run" --direct --out "$noimg" --accel tcg
-expect_msg "^qemu/run: no .*/bzImage" "missing kernel is named"
-expect 7 "--judge a missing log" -- "$run" --out "$noimg" --judge "$tmp/nonexistent.log"
+expect_status 7 "missing ISO" -- "$run" --out "$noimg" --iso "$tmp/nonexistent.iso" --accel tcg
+has "$tmp/stderr" "^qemu/run: no ISO " "missing ISO is named"
+expect_status 7 "missing vmlinux for --pvh" -- "$run" --pvh --out "$noimg" --accel tcg
+expect_status 7 "missing UEFI firmware" -- env OVMF_CODE="$tmp/none.fd" "$run" --out "$noimg" --firmware uefi --iso "$0" --accel tcg
+expect_status 7 "missing default ISO in --out" -- "$run" --out "$noimg" --accel tcg
+expect_status 7 "--direct without a kernel" -- "$run" --direct --out "$noimg" --accel tcg
+has "$tmp/stderr" "^qemu/run: no .*/bzImage" "missing kernel is named"
+expect_status 7 "--judge a missing log" -- "$run" --out "$noimg" --judge "$tmp/nonexistent.log"
 
 # --- check-args: test names, copies and suite with the runner's own parser, before a build --
-expect 2 "--check-args --tests nosuch" -- "$run" --out "$tools" --check-args --tests nosuch
-expect_msg "unknown test or group: nosuch" "the unknown test is named"
-expect 2 "--check-args --copies 0" -- "$run" --out "$tools" --check-args --copies 0
-expect 0 "--check-args --tests pipe" -- "$run" --out "$tools" --check-args --tests pipe
+expect_status 2 "--check-args --tests nosuch" -- "$run" --out "$tools" --check-args --tests nosuch
+has "$tmp/stderr" "unknown test or group: nosuch" "the unknown test is named"
+expect_status 2 "--check-args --copies 0" -- "$run" --out "$tools" --check-args --copies 0
+expect_status 0 "--check-args --tests pipe" -- "$run" --out "$tools" --check-args --tests pipe
 # An isobench key without its prefix would go to the kernel and be ignored: refused with the fix.
-expect 2 "--check-args --params 'sample_ms=50' (no isobench. prefix)" -- \
+expect_status 2 "--check-args --params 'sample_ms=50' (no isobench. prefix)" -- \
 	"$run" --out "$tools" --check-args --params 'quiet sample_ms=50'
-expect_msg "'sample_ms=50' would not reach isobench; write isobench.sample_ms=50" "the fix is named"
-expect 0 "--params with the kernel's own words (clocksource=, console=, a.b=)" -- \
+has "$tmp/stderr" "'sample_ms=50' would not reach isobench; write isobench.sample_ms=50" "the fix is named"
+expect_status 0 "--params with the kernel's own words (clocksource=, console=, a.b=)" -- \
 	"$run" --out "$tools" --check-args --params 'clocksource=acpi_pm console=ttyS1 i8042.noaux=1'
-expect 0 "--params isobench.sample_ms=50" -- "$run" --out "$tools" --check-args --params 'isobench.sample_ms=50'
-expect 7 "no isobench-report: qemu/run does not judge by itself" -- "$run" --out "$empty" --judge "$0"
-expect_msg "qemu/run judges and follows logs only through it" "the missing report tool is named"
+expect_status 0 "--params isobench.sample_ms=50" -- "$run" --out "$tools" --check-args --params 'isobench.sample_ms=50'
+expect_status 7 "no isobench-report: qemu/run does not judge by itself" -- "$run" --out "$empty" --judge "$0"
+has "$tmp/stderr" "qemu/run judges and follows logs only through it" "the missing report tool is named"
 
 # --- judgement, only through isobench-report --boot ---------------------------------------------
 # mklog NAME LINE...: a serial log with CRLF line ends and kernel noise around the records.
@@ -124,39 +110,39 @@ end="R 5 END records=4 results=1 fails=0 skips=0 errors=0 status=ok"
 off="[    9.0] reboot: Power down"
 wd=("${B/0123456789abcdef/0000000000000001}" "R 2 FAIL test=watchdog reason=stalled" "R 3 END records=2 results=0 fails=1 skips=0 errors=0 status=ok")
 
-judge() { "$run" --out "$tools" --judge "$1"; }
-expect 0 "complete run, powered off (noise, CRLF, record after kernel text)" -- judge "$(mklog ok "${good[@]}" "$end" "$off")"
-expect 0 "halt=reboot: rebooted, as asked" -- judge "$(mklog reboot "${good[@]}" "$end" "[    9.0] reboot: Restarting system")"
+qemu_judge() { "$run" --out "$tools" --judge "$1"; }
+expect_status 0 "complete run, powered off (noise, CRLF, record after kernel text)" -- qemu_judge "$(mklog ok "${good[@]}" "$end" "$off")"
+expect_status 0 "halt=reboot: rebooted, as asked" -- qemu_judge "$(mklog reboot "${good[@]}" "$end" "[    9.0] reboot: Restarting system")"
 contains "$tmp/stdout" "guest rebooted" "the verdict says it rebooted, not powered off"
-expect 6 "complete run that neither powered off nor rebooted" -- judge "$(mklog nooff "${good[@]}" "$end")"
-expect_msg "crashed" "no power-off is named"
-expect 3 "missing END" -- judge "$(mklog noend "${good[@]}")"
-expect 3 "no records at all" -- judge "$(mklog none)"
-expect 6 "Kernel panic" -- judge "$(mklog panic "${good[@]}" \
+expect_status 6 "complete run that neither powered off nor rebooted" -- qemu_judge "$(mklog nooff "${good[@]}" "$end")"
+has "$tmp/stderr" "crashed" "no power-off is named"
+expect_status 3 "missing END" -- qemu_judge "$(mklog noend "${good[@]}")"
+expect_status 3 "no records at all" -- qemu_judge "$(mklog none)"
+expect_status 6 "Kernel panic" -- qemu_judge "$(mklog panic "${good[@]}" \
 	'[    2.0] Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b')"
 contains "$tmp/stdout" "the kernel panicked (line 7)" "the panic's line is named"
-expect 6 "Kernel panic after a complete run" -- judge "$(mklog panic2 "${good[@]}" "$end" \
+expect_status 6 "Kernel panic after a complete run" -- qemu_judge "$(mklog panic2 "${good[@]}" "$end" \
 	'[    9.0] Kernel panic - not syncing: Fatal exception')"
-expect 6 "watchdog FAIL" -- judge "$(mklog wd "${wd[@]}" "$off")"
-expect 0 "a damaged watchdog FAIL line before a good run is not a crash" -- judge "$(mklog wdbad \
+expect_status 6 "watchdog FAIL" -- qemu_judge "$(mklog wd "${wd[@]}" "$off")"
+expect_status 0 "a damaged watchdog FAIL line before a good run is not a crash" -- qemu_judge "$(mklog wdbad \
 	"X 9 FAIL test=watchdog reason=stalled" "${good[@]}" "$end" "$off")"
-expect 0 "a watchdog run, then a complete boot: the latest boot counts" -- judge "$(mklog wdthen \
+expect_status 0 "a watchdog run, then a complete boot: the latest boot counts" -- qemu_judge "$(mklog wdthen \
 	"${wd[@]}" "${good[@]}" "$end" "$off")"
-expect 0 "a text line naming a Kernel panic is not one" -- judge "$(mklog textpanic \
+expect_status 0 "a text line naming a Kernel panic is not one" -- qemu_judge "$(mklog textpanic \
 	"${good[@]}" "isobench: note: grep 'Kernel panic' found nothing" "$end" "$off")"
 # A second boot has its own run id (the same id again is the run replayed: isobench.replay=1).
-expect 3 "a complete run, then a boot cut off: the latest boot failed" -- judge "$(mklog cutlast \
+expect_status 3 "a complete run, then a boot cut off: the latest boot failed" -- qemu_judge "$(mklog cutlast \
 	"${good[@]}" "$end" "$off" "${good[0]/0123456789abcdef/fedcba9876543210}" "${good[@]:1}")"
-expect 1 "complete run with a FAIL" -- judge "$(mklog failrec "${good[@]}" \
+expect_status 1 "complete run with a FAIL" -- qemu_judge "$(mklog failrec "${good[@]}" \
 	"R 5 FAIL test=spawn reason=crashed signal=11" \
 	"R 6 END records=5 results=1 fails=1 skips=0 errors=0 status=ok" "$off")"
-expect 1 "complete run with an ERROR" -- judge "$(mklog errrec "${good[@]}" \
+expect_status 1 "complete run with an ERROR" -- qemu_judge "$(mklog errrec "${good[@]}" \
 	"R 5 ERROR what=test reason=unknown test=nope" \
 	"R 6 END records=5 results=1 fails=0 skips=0 errors=1 status=ok" "$off")"
-expect 3 "sequence gap (lost record)" -- judge "$(mklog gap "${good[0]}" "${good[1]}" "${good[3]}" "$end" "$off")"
-expect 3 "END count disagrees" -- judge "$(mklog count "${good[@]}" \
+expect_status 3 "sequence gap (lost record)" -- qemu_judge "$(mklog gap "${good[0]}" "${good[1]}" "${good[3]}" "$end" "$off")"
+expect_status 3 "END count disagrees" -- qemu_judge "$(mklog count "${good[@]}" \
 	"R 5 END records=9 results=1 fails=0 skips=0 errors=0 status=ok" "$off")"
-expect 0 "two complete boots in one log" -- judge "$(mklog twice "${good[@]}" "$end" "$off" \
+expect_status 0 "two complete boots in one log" -- qemu_judge "$(mklog twice "${good[@]}" "$end" "$off" \
 	"${good[0]/0123456789abcdef/fedcba9876543210}" "${good[@]:1}" "$end" "$off")"
 
 finish

@@ -21,8 +21,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=lib.sh
 . "$top/tests/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 unset SOURCE_DATE_EPOCH KERNEL
 cache=${ISOBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/isobench}
 cache2=${ISOBENCH_REPRO_CACHE2:-${XDG_CACHE_HOME:-$HOME/.cache}/isobench-repro}

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# tests/test-testlib.sh — tests/lib.sh's own verbs: each assertion fails when it should (a
+# wrong status, a missing match, and an absence looked for in a missing or empty file), passes
+# when it should, and the exit helpers keep the script's status, run in order and kill what
+# they were given.
+#
+# In:  tests/lib.sh, tests/fixtures/logs (complete, cut and FAIL-holding logs), OUT's
+#      isobench-report (OUT defaults to the repository's out/) for complete and ran.
+# Out: one line per assertion, then "N passed, M failed, K skipped". Errors: exit 1 on any failure.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+fix=$here/fixtures/logs
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+use_tmp
+
+# verdict COMMAND...: what one verb says, run in a fresh shell that sourced lib.sh (with this
+# $tmp): "ok", "FAIL", or "none" when its first line is neither.
+verdict() {
+	local line
+	line=$(bash -c '. "$1"; tmp=$2; shift 2; "$@"' _ "$here/lib.sh" "$tmp" "$@" 2>/dev/null | head -n 1)
+	case $line in ok:*) echo ok ;; FAIL:*) echo FAIL ;; *) echo none ;; esac
+}
+# want VERDICT DESCRIPTION -- COMMAND...: the verb's verdict must be VERDICT.
+want() {
+	local w=$1 what=$2 got
+	shift 3
+	got=$(verdict "$@")
+	if [ "$got" = "$w" ]; then pass "$what: $got"; else fail "$what: want $w, got $got"; fi
+}
+
+empty=$tmp/empty none=$tmp/none text=$tmp/text
+: >"$empty"
+printf 'alpha\nbeta\n' >"$text"
+
+# ---- the verbs and finish ---------------------------------------------------------------------
+out=$(bash -c '. "$1"; pass a; fail b; skip c; finish' _ "$here/lib.sh")
+st=$?
+if [ "$(tail -n 1 <<<"$out")" = "1 passed, 1 failed, 1 skipped" ] && [ "$st" -ne 0 ]; then
+	pass "finish counts each verb and fails after a FAIL (status $st)"
+else fail "finish: '$(tail -n 1 <<<"$out")', status $st"; fi
+out=$(bash -c '. "$1"; pass a; skip c; finish' _ "$here/lib.sh")
+st=$?
+if [ "$(tail -n 1 <<<"$out")" = "1 passed, 0 failed, 1 skipped" ] && [ "$st" -eq 0 ]; then
+	pass "finish: status 0 without a FAIL (a skip is not one)"
+else fail "finish without FAIL: '$(tail -n 1 <<<"$out")', status $st"; fi
+
+want FAIL "check on a failing command" -- check d false
+want ok "check on a succeeding command" -- check d true
+want FAIL "status_is with another status" -- status_is 0 1 d
+want FAIL "status_is with no status at all" -- status_is 0 "" d
+want ok "status_is with that status" -- status_is 2 2 d
+want FAIL "expect_status with another status" -- expect_status 0 d -- false
+want ok "expect_status with that status" -- expect_status 1 d -- false
+
+want FAIL "has on a missing file" -- has "$none" . d
+want FAIL "has on an empty file" -- has "$empty" . d
+want FAIL "has without a match" -- has "$text" '^gamma$' d
+want ok "has with a match" -- has "$text" '^b.ta$' d
+want FAIL "hasnt on a missing file" -- hasnt "$none" gamma d
+want FAIL "hasnt on an empty file" -- hasnt "$empty" gamma d
+want FAIL "hasnt with a match (a regex)" -- hasnt "$text" 'a.p' d
+want ok "hasnt without a match" -- hasnt "$text" gamma d
+want FAIL "contains on an empty file" -- contains "$empty" alpha d
+want FAIL "contains without the string (fixed, not a regex)" -- contains "$text" 'a.p' d
+want ok "contains with the string" -- contains "$text" lph d
+want FAIL "lacks on a missing file" -- lacks "$none" gamma d
+want FAIL "lacks on an empty file" -- lacks "$empty" gamma d
+want FAIL "lacks with the string" -- lacks "$text" eta d
+want ok "lacks without the string (fixed, not a regex)" -- lacks "$text" 'a.p' d
+want FAIL "count_is with another count" -- count_is "$text" a 1 d
+want ok "count_is with that count" -- count_is "$text" a 2 d
+want FAIL "count_is 0 on an empty file" -- count_is "$empty" gamma 0 d
+want FAIL "count_is 0 on a missing file" -- count_is "$none" gamma 0 d
+want ok "count_is 0 on a file without a match" -- count_is "$text" gamma 0 d
+
+# ---- the report's verdict ---------------------------------------------------------------------
+if [ -x "$(report_tool)" ]; then
+	cp "$fix/native.log" "$fix/cut-last-line.log" "$fix/qemu-tcg.log" "$tmp/"
+	want FAIL "complete on an empty log" -- complete "$empty" d
+	want FAIL "complete on a cut log" -- complete "$tmp/cut-last-line.log" d
+	want ok "complete on a complete log" -- complete "$tmp/native.log" d
+	want FAIL "complete 0 on a log with FAIL/ERROR records" -- complete "$tmp/qemu-tcg.log" d
+	want ok "complete 1 on a log with FAIL/ERROR records" -- complete "$tmp/qemu-tcg.log" d 1
+	want FAIL "ran: status 1 and an empty log (what /bin/false leaves)" -- ran 1 1 "$empty" d
+	want FAIL "ran: status 0 and an empty log (/bin/true)" -- ran 0 0 "$empty" d
+	want FAIL "ran: status 0 and a cut log" -- ran 0 0 "$tmp/cut-last-line.log" d
+	want FAIL "ran: status 1, the log complete without FAIL" -- ran 1 1 "$tmp/native.log" d
+	want FAIL "ran: another status" -- ran 0 1 "$tmp/native.log" d
+	want ok "ran: status 0 and a complete log" -- ran 0 0 "$tmp/native.log" d
+else
+	skip "complete and ran: no $(report_tool) (run ./build.sh)"
+fi
+
+# ---- use_tmp, at_exit, kill_at_exit -------------------------------------------------------------
+# shellcheck disable=SC2016  # expanded by the inner shell
+out=$(bash -c 'set -e; . "$1"; use_tmp; echo "$tmp"; at_exit echo registered first
+	at_exit echo registered last; at_exit false; exit 3' _ "$here/lib.sh")
+st=$?
+dir=$(head -n 1 <<<"$out")
+if [ "$st" -eq 3 ]; then pass "at_exit keeps the script's status, with set -e and a failing hook (3)"
+else fail "at_exit changed the script's status: 3 became $st"; fi
+if [ "$(sed -n '2,3p' <<<"$out" | tr '\n' '|')" = "registered last|registered first|" ]; then
+	pass "at_exit runs the last registered first"
+else fail "at_exit order: $(tr '\n' '|' <<<"$out")"; fi
+if [ -n "$dir" ] && [ ! -e "$dir" ]; then pass "use_tmp's directory is gone at exit"
+else fail "use_tmp's directory '$dir' is still there (or none was made)"; fi
+sleep 300 &
+victim=$!
+# shellcheck disable=SC2016
+bash -c '. "$1"; use_tmp; ids=("" "$2"); kill_at_exit ids; exit 0' _ "$here/lib.sh" "$victim"
+st=$?
+gone=1
+for _ in $(seq 20); do kill -0 "$victim" 2>/dev/null || { gone=0; break; }; sleep 0.1; done
+if [ "$gone" -eq 0 ] && [ "$st" -eq 0 ]; then pass "kill_at_exit kills the ids its array holds, skips an empty one"
+else fail "kill_at_exit: process $victim still runs (status $st)"; kill "$victim" 2>/dev/null; fi
+wait "$victim" 2>/dev/null
+
+finish
