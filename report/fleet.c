@@ -228,8 +228,9 @@ static int build_rows(struct fleet *f)
 	return 0;
 }
 
-/* Read every regular file of dir; group the complete runs. Returns 0, or an exit status. */
-static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machine, int *incomplete)
+/* Phase 1: the regular files of dir, sorted by name, into *names_out (*n of them).
+ * Returns 0, or 2 after a line on stderr (dir unreadable or without files). */
+static int list_logs(const char *dir, char ***names_out, size_t *n)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -261,6 +262,17 @@ static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machin
 		return 2;
 	}
 	qsort(names, nnames, sizeof *names, cmp_str);
+	*names_out = names;
+	*n = nnames;
+	return 0;
+}
+
+/* Phase 2: each file's last complete run into f->runs, with its group key; a file without
+ * one is left out, said on stderr and in *incomplete. Takes names (and frees it). Returns 0,
+ * or 3 when out of memory. */
+static int read_runs(struct fleet *f, char **names, size_t nnames, int by_hv, int by_machine,
+		     int *incomplete)
+{
 	f->runs = calloc(nnames, sizeof *f->runs);
 	if (!f->runs)
 		return 3;
@@ -292,7 +304,13 @@ static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machin
 		f->nruns++;
 	}
 	free(names);
-	/* Groups: distinct keys in name order, bare-metal (the usual reference) first. */
+	return 0;
+}
+
+/* Phase 3: groups are the distinct keys in name order, bare-metal (the usual reference)
+ * first. Returns 0, or 3 when out of memory. */
+static int group_runs(struct fleet *f)
+{
 	f->groups = calloc(f->nruns ? f->nruns : 1, sizeof *f->groups);
 	if (!f->groups)
 		return 3;
@@ -312,6 +330,19 @@ static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machin
 			break;
 		}
 	return 0;
+}
+
+/* Read every regular file of dir; group the complete runs. Returns 0, or an exit status. */
+static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machine, int *incomplete)
+{
+	char **names;
+	size_t nnames;
+	int rc;
+
+	if ((rc = list_logs(dir, &names, &nnames)) ||
+	    (rc = read_runs(f, names, nnames, by_hv, by_machine, incomplete)))
+		return rc;
+	return group_runs(f);
 }
 
 static void fleet_free(struct fleet *f)
