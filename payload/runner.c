@@ -42,8 +42,10 @@ static int nresults;
 void runner_pending_error(void *arg, const char *param, const char *value, const char *reason)
 {
 	struct runner_cfg *cfg = arg;
-	if (cfg->npending >= RUNNER_MAX_PENDING)
+	if (cfg->npending >= RUNNER_MAX_PENDING) {
+		cfg->ndropped++;
 		return;
+	}
 	snprintf(cfg->pending_param[cfg->npending], 64, "%s", param);
 	snprintf(cfg->pending_value[cfg->npending], 128, "%s", value);
 	snprintf(cfg->pending_reason[cfg->npending], 160, "%s", reason);
@@ -574,6 +576,17 @@ static void begin_run(const struct runner_cfg *cfg)
 		out_record(&b);
 		out_text("isobench: parameter %s=%s: %s (default kept)\n", cfg->pending_param[i],
 			 cfg->pending_value[i], cfg->pending_reason[i]);
+	}
+	if (cfg->ndropped) {	/* never a silent cap: say how many more there were */
+		rec_begin(&b, RK_ERROR);
+		rec_str(&b, RK_WHAT, "param");
+		rec_str(&b, RK_PARAM, "isobench.*");
+		rec_str(&b, RK_VALUE, "-");
+		rec_fmt(&b, RK_REASON, "%d more input errors not shown (the first %d are)",
+			cfg->ndropped, RUNNER_MAX_PENDING);
+		out_record(&b);
+		out_text("isobench: %d more input errors not shown (defaults kept)\n",
+			 cfg->ndropped);
 	}
 }
 
