@@ -250,9 +250,11 @@ static int add_to_test(struct model *m, size_t *tcap, const struct record *r, co
 }
 
 /* Phase 2: what the records imply: defaults for what BEGIN did not say, each test's CI and
- * index, the passes and their UnixBench scores. */
-static void derive(struct model *m)
+ * index, the passes and their UnixBench scores. Returns 0, or -1 when out of memory. */
+static int derive(struct model *m)
 {
+	size_t pcap = 0;
+
 	if (!m->run_id)
 		m->run_id = dup(NULL);
 	if (!m->version)
@@ -270,8 +272,8 @@ static void derive(struct model *m)
 		for (p = 0; p < m->npass && m->pass[p].copies != t->copies; p++)
 			;
 		if (p == m->npass) {
-			if (m->npass == MODEL_MAX_PASSES)
-				continue;
+			if (grow((void **)&m->pass, (size_t)m->npass, &pcap, sizeof *m->pass))
+				return -1;
 			m->pass[m->npass].copies = t->copies;
 			ub_score_init(&m->pass[m->npass].ub);
 			m->npass++;
@@ -283,6 +285,7 @@ static void derive(struct model *m)
 		m->pass[p].nindex = m->pass[p].ub.n;
 		m->pass[p].score = m->pass[p].nindex ? ub_score_value(&m->pass[p].ub) : NAN;
 	}
+	return 0;
 }
 
 int model_build(const struct run *run, struct model *m)
@@ -328,7 +331,8 @@ int model_build(const struct run *run, struct model *m)
 			if (add_event(m, &ecap, r, lr->line))
 				goto out;
 	}
-	derive(m);
+	if (derive(m))
+		goto out;
 	rc = 0;
 out:
 	free(r);
@@ -369,6 +373,7 @@ void model_free(struct model *m)
 	free(m->recs);
 	free(m->tests);
 	free(m->ev);
+	free(m->pass);
 	free(m->run_id);
 	free(m->version);
 	free(m->mode);
