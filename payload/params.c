@@ -1,5 +1,6 @@
 /* params.c — the parameter table and its parser. See params.h. */
 #include "params.h"
+#include "out.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -253,6 +254,11 @@ static int parse_console(struct params *p, const struct param_info *row, const c
 		FAIL("expected auto, all or a comma list of device names (ttyS1,hvc0,tty0)");
 	if (strlen(val) >= row->size)
 		TOO_LONG(row);
+	int n = 1;
+	for (const char *c = val; *c; c++)
+		n += *c == ',';
+	if (n > OUT_MAX_CONSOLES)	/* out.c writes to at most that many */
+		FAIL("at most %d consoles", OUT_MAX_CONSOLES);
 	strcpy(p->console, val);
 	return 0;
 }

@@ -304,14 +304,23 @@ static void overlong_lists_refused(void **st)
 	assert_int_equal(params_set(&p, "tests", val, err, sizeof err), -EINVAL);
 	assert_string_equal(err, "list too long (at most 1023 characters)");
 
+	/* 9 long names: 116 characters fit; one more passes 127 (at 10 of the 12 consoles). */
 	memset(val, 0, sizeof val);
-	for (size_t i = 0; i + 5 < sizeof p.console; i += 5)
-		memcpy(val + i, "tty0,", 5);
+	for (int i = 0; i < 9; i++)
+		strcat(val, "consolename0,");
+	val[strlen(val) - 1] = 0;
 	assert_true(strlen(val) < sizeof p.console);
 	assert_int_equal(params_set(&p, "console", val, err, sizeof err), 0);
-	strcat(val, "tty0,tty0");
+	strcat(val, ",consolename0");
 	assert_int_equal(params_set(&p, "console", val, err, sizeof err), -EINVAL);
 	assert_string_equal(err, "list too long (at most 127 characters)");
+
+	/* More consoles than out.c writes to: refused, not the last ones silently unused. */
+	assert_int_equal(params_set(&p, "console", "ttyS0,ttyS1,ttyS2,ttyS3,hvc0,hvc1,hvc2,hvc3,"
+				    "hvc4,hvc5,hvc6,tty0", err, sizeof err), 0);
+	assert_int_equal(params_set(&p, "console", "ttyS0,ttyS1,ttyS2,ttyS3,hvc0,hvc1,hvc2,hvc3,"
+				    "hvc4,hvc5,hvc6,hvc7,tty0", err, sizeof err), -EINVAL);
+	assert_string_equal(err, "at most 12 consoles");
 
 	assert_int_equal(params_set(&p, "copies", "1,2,3,4,5,6,7,8", err, sizeof err), 0);
 	assert_int_equal(p.ncopies, PARAM_MAX_COPIES);
