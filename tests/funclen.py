@@ -12,7 +12,8 @@ both included (the measure issue 16 quotes: main() 127 lines); FILE:LINE is wher
 declarator begins. The scanner blanks
 comments, string and character literals and preprocessor lines, then takes every '{' at file
 scope whose header (the text since the previous top-level ';' or '}') ends in ')' as a function
-body; an initialiser ('=' in the header) or a struct/union/enum body is not a function.
+body; an initialiser ('=' in the header) or a struct/union/enum body (a header of the tag and
+attributes only) is not a function.
 """
 import re
 import signal
@@ -80,8 +81,11 @@ def functions(path, src):
                 header = text[header_start:i]
                 body = None
                 h = header.strip()
-                if h.endswith(')') and '=' not in h and not re.match(
-                        r'(typedef\s+)?(struct|union|enum)\b', h):
+                # A struct/union/enum body's header is its tag (and attributes) only; a
+                # function may return one ("struct tb_op tb_synth_op(...)").
+                tag = re.fullmatch(r'(typedef\s+)?(struct|union|enum)(\s+\w+)?'
+                                   r'(\s*__attribute__\s*\(\(.*\)\))*\s*', h, re.S)
+                if h.endswith(')') and '=' not in h and not tag:
                     # The name is the identifier before the first top-level '('.
                     m = re.search(r'([A-Za-z_]\w*)\s*\(', h)
                     if m:

@@ -70,6 +70,27 @@ else
 	fail "only $under of $total functions are at most 60 lines"
 fi
 
+# The scanner itself, on what C puts in its way: braces in strings, characters, comments and
+# macros; a long struct and a long initialiser (no functions); a function returning a struct;
+# a declarator over two lines. Want exactly: 5 f_strings, 4 g_struct, 3 h_two_lines.
+{
+	printf 'struct big {\n'
+	for i in $(seq 100); do printf '\tint m%d;\n' "$i"; done
+	printf '};\nstatic const int table[] = {\n'
+	for i in $(seq 100); do printf '\t%d,\n' "$i"; done
+	printf '};\n#define OPEN {\n'
+	printf 'int f_strings(void)\n{\n\tconst char *s = "}}{";\n\tchar c = %s;\n' "'}'"
+	printf '\t/* } */ return s[0] + c; // }\n}\n'
+	printf 'struct big g_struct(void)\n{\n\tstruct big b = {0};\n\treturn b;\n}\n'
+	printf 'static int\nh_two_lines(int x)\n{\n\treturn x;\n}\n'
+} >"$tmp/scan.c"
+got=$(python3 "$here/funclen.py" "$tmp/scan.c" | sed 's/ [^ ]*:[0-9]* / /' | tr '\n' ' ')
+if [ "$got" = "5 f_strings 4 g_struct 3 h_two_lines " ]; then
+	pass "funclen.py measures the scanner's test file right ($got)"
+else
+	fail "funclen.py on the scanner's test file: got '$got'"
+fi
+
 # The check must fail on a planted violation: an 81-line function (and pass on an 80-line
 # one), in a copy of the tree.
 plant() { # plant FILE NAME LINES: append a function whose body is LINES lines
