@@ -83,22 +83,19 @@ static const char *default_tmpdir(void)
 	return "/tmp";
 }
 
-int main(int argc, char **argv)
+/* Every parameter of the table is also a long option (val 1000 + its row), then the CLI's
+ * own; as many as the table has rows. NULL when out of memory. */
+static struct option *long_options(void)
 {
-	static struct runner_cfg cfg;
-	static char self[PATH_MAX];
-	struct params p;
-	int opt, idx, check_only = 0;
-
-	if (argc >= 2 && !strcmp(argv[1], "--exit-now"))
-		_exit(0);
-	if (getpid() == 1)
-		return init_main(argc, argv);
-
-	/* Every parameter of the table is also a long option. */
-	static struct option opts[32];
+	size_t rows = 0;
 	int no = 0;
-	for (int i = 0; param_table[i].key && no < 27; i++)
+
+	while (param_table[rows].key)
+		rows++;
+	struct option *opts = calloc(rows + 7, sizeof *opts);	/* + the 6 below + the end */
+	if (!opts)
+		return NULL;
+	for (int i = 0; param_table[i].key; i++)
 		opts[no++] = (struct option){param_table[i].key, required_argument, NULL, 1000 + i};
 	opts[no++] = (struct option){"param", required_argument, NULL, 'p'};
 	opts[no++] = (struct option){"tmpdir", required_argument, NULL, 't'};
@@ -107,100 +104,149 @@ int main(int argc, char **argv)
 	opts[no++] = (struct option){"version", no_argument, NULL, 'V'};
 	opts[no++] = (struct option){"help", no_argument, NULL, 'h'};
 	opts[no] = (struct option){NULL, 0, NULL, 0};
+	return opts;
+}
 
-	params_init(&p);
-	cfg.mode = REC_MODE_HOST;
-	cfg.tmpdir = default_tmpdir();
+/* --param KEY=VALUE (KEY may carry the command line's "isobench." prefix). Returns 0, or
+ * EXIT_USAGE after a line on stderr. */
+static int set_param_kv(struct params *p, const char *arg)
+{
+	char err[160], kv[1200], *eq;
+
+	snprintf(kv, sizeof kv, "%s", arg);
+	eq = strchr(kv, '=');
+	if (!eq) {
+		fprintf(stderr, "isobench: --param wants KEY=VALUE, got '%s'\n", arg);
+		return EXIT_USAGE;
+	}
+	*eq = 0;
+	if (!strncmp(kv, "isobench.", 9))
+		memmove(kv, kv + 9, strlen(kv + 9) + 1);
+	if (params_set(p, kv, eq + 1, err, sizeof err)) {
+		fprintf(stderr, "isobench: --param %s=%s: %s\n", kv, eq + 1, err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* getopt's answer opt that is none of the CLI's own options: a parameter (--KEY VALUE), or a
+ * usage error. Returns 0, or EXIT_USAGE after a line on stderr. */
+static int set_param_opt(struct params *p, int opt, char **argv)
+{
+	char err[160];
+
+	if (opt >= 1000) {
+		const char *key = param_table[opt - 1000].key;
+		if (params_set(p, key, optarg, err, sizeof err)) {
+			fprintf(stderr, "isobench: --%s %s: %s\n", key, optarg, err);
+			return EXIT_USAGE;
+		}
+		return 0;
+	}
+	if (opt == ':')
+		fprintf(stderr, "isobench: option '%s' needs a value (see --help)\n",
+			argv[optind - 1]);
+	else
+		fprintf(stderr, "isobench: unknown option '%s' (see --help)\n",
+			argv[optind - 1]);
+	return EXIT_USAGE;
+}
+
+/* Phase 1: the options into p and cfg. Returns -1 to go on, else the exit status (--list,
+ * --version, --help: EXIT_OK; a usage error: EXIT_USAGE). */
+static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg *cfg,
+		     int *check_only)
+{
+	struct option *opts = long_options();
+	int opt, idx, rc = -1;
+
+	if (!opts) {
+		fprintf(stderr, "isobench: out of memory\n");
+		return EXIT_USAGE;
+	}
 	opterr = 0;	/* one line of ours per usage error, not getopt's plus the usage text */
-	while ((opt = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
-		char err[160], kv[1200], *eq;
+	while (rc < 0 && (opt = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
 		switch (opt) {
 		case 'l':
 			list_tests();
-			return EXIT_OK;
+			rc = EXIT_OK;
+			break;
 		case 'c':
-			check_only = 1;
+			*check_only = 1;
 			break;
 		case 'V':
 			printf("isobench %s\n", isobench_version);
-			return EXIT_OK;
+			rc = EXIT_OK;
+			break;
 		case 'h':
 			usage(stdout);
-			return EXIT_OK;
+			rc = EXIT_OK;
+			break;
 		case 't':
-			cfg.tmpdir = optarg;
+			cfg->tmpdir = optarg;
 			break;
 		case 'p':
-			snprintf(kv, sizeof kv, "%s", optarg);
-			eq = strchr(kv, '=');
-			if (!eq) {
-				fprintf(stderr, "isobench: --param wants KEY=VALUE, got '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			*eq = 0;
-			if (!strncmp(kv, "isobench.", 9))
-				memmove(kv, kv + 9, strlen(kv + 9) + 1);
-			if (params_set(&p, kv, eq + 1, err, sizeof err)) {
-				fprintf(stderr, "isobench: --param %s=%s: %s\n", kv, eq + 1, err);
-				return EXIT_USAGE;
-			}
+			if (set_param_kv(p, optarg))
+				rc = EXIT_USAGE;
 			break;
 		default:
-			if (opt >= 1000) {
-				const char *key = param_table[opt - 1000].key;
-				if (params_set(&p, key, optarg, err, sizeof err)) {
-					fprintf(stderr, "isobench: --%s %s: %s\n", key, optarg, err);
-					return EXIT_USAGE;
-				}
-				break;
-			}
-			if (opt == ':')
-				fprintf(stderr, "isobench: option '%s' needs a value (see --help)\n",
-					argv[optind - 1]);
-			else
-				fprintf(stderr, "isobench: unknown option '%s' (see --help)\n",
-					argv[optind - 1]);
-			return EXIT_USAGE;
+			if (set_param_opt(p, opt, argv))
+				rc = EXIT_USAGE;
+			break;
 		}
 	}
-	if (optind < argc) {
+	free(opts);
+	if (rc < 0 && optind < argc) {
 		fprintf(stderr, "isobench: unexpected argument '%s' (see --help)\n", argv[optind]);
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
 	}
+	return rc;
+}
+
+/* Phase 2: what the options name must exist: the tests, a writable --tmpdir. Also fills
+ * cfg->self. Returns -1 to go on, else EXIT_USAGE after a line on stderr. */
+static int check_cli(const struct params *p, struct runner_cfg *cfg, const char *argv0)
+{
+	static char self[PATH_MAX];
+
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n > 0)
 		self[n] = 0;
 	else
-		snprintf(self, sizeof self, "%s", argv[0]);
-	cfg.self = self;
+		snprintf(self, sizeof self, "%s", argv0);
+	cfg->self = self;
 	char unknown[256];
-	if (runner_unknown_tests(&p, unknown, sizeof unknown)) {
+	if (runner_unknown_tests(p, unknown, sizeof unknown)) {
 		fprintf(stderr, "isobench: unknown test or group: %s (isobench --list shows them)\n",
 			unknown);
 		return EXIT_USAGE;
 	}
 	struct stat st;
 	errno = 0;
-	if (stat(cfg.tmpdir, &st) || !S_ISDIR(st.st_mode) || access(cfg.tmpdir, W_OK | X_OK)) {
-		fprintf(stderr, "isobench: --tmpdir %s: not a writable directory (%s)\n", cfg.tmpdir,
+	if (stat(cfg->tmpdir, &st) || !S_ISDIR(st.st_mode) || access(cfg->tmpdir, W_OK | X_OK)) {
+		fprintf(stderr, "isobench: --tmpdir %s: not a writable directory (%s)\n", cfg->tmpdir,
 			errno ? strerror(errno) : "not a directory");
 		return EXIT_USAGE;
 	}
-	if (check_only)
-		return EXIT_OK;	/* every option, value and test name is valid */
+	return -1;
+}
+
+/* Phase 3: the run itself, records to stdout. Returns the exit status. */
+static int run_cli(struct params *p, struct runner_cfg *cfg)
+{
 	int fl = fcntl(1, F_GETFL);
 	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
 		fprintf(stderr, "isobench: standard output is %s: nowhere to write the records\n",
 			fl < 0 ? "closed" : "not writable");
 		return EXIT_USAGE;
 	}
-	params_finish(&p, (int)sysconf(_SC_NPROCESSORS_ONLN));
+	params_finish(p, (int)sysconf(_SC_NPROCESSORS_ONLN));
 	out_init();
 	out_add_fd(1);
 	/* Records and tables go to stdout; when that is a file, people still see progress. */
 	if (!isatty(1))
 		out_add_text_fd(2);
-	int rc = runner_run(&p, &cfg, NULL);
+	int rc = runner_run(p, cfg, NULL);
 	/* Records lost to a full disk would leave a log that ends early and a status of 0: the
 	 * closing blank line must still reach stdout (write errors are remembered nowhere else;
 	 * a disk that fills during the run stays full, so this write fails too). */
@@ -210,4 +256,27 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	return rc ? EXIT_FAILS : EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	static struct runner_cfg cfg;
+	struct params p;
+	int rc, check_only = 0;
+
+	if (argc >= 2 && !strcmp(argv[1], "--exit-now"))
+		_exit(0);
+	if (getpid() == 1)
+		return init_main(argc, argv);
+
+	params_init(&p);
+	cfg.mode = REC_MODE_HOST;
+	cfg.tmpdir = default_tmpdir();
+	if ((rc = parse_cli(argc, argv, &p, &cfg, &check_only)) >= 0)
+		return rc;
+	if ((rc = check_cli(&p, &cfg, argv[0])) >= 0)
+		return rc;
+	if (check_only)
+		return EXIT_OK;	/* every option, value and test name is valid */
+	return run_cli(&p, &cfg);
 }

@@ -1,33 +1,59 @@
 /* params.c — the parameter table and its parser. See params.h. */
 #include "params.h"
 #include "bench.h"
+#include "out.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The one table of parameters (README "Parameters" is generated from the same words). */
+static param_parse_fn parse_word, parse_range, parse_string, parse_tests, parse_copies,
+	parse_samples, parse_ci, parse_console;
+static const char *const suites[] = {"quick", "standard", "thorough", NULL};
+static const char *const halts[] = {"poweroff", "reboot", "wait", NULL};
+static const char *const switch_words[] = {"0", "1", NULL};
+
+/* Where a row's value goes in struct params: offset and size. */
+#define FIELD(f) .field = offsetof(struct params, f), .size = sizeof ((struct params *)0)->f
+
+/* The one table of parameters (README "Parameters" is generated from the same words); each
+ * row is parsed by its own callback, with the row's field, range and words. */
 const struct param_info param_table[] = {
 	{"suite", "quick|standard|thorough",
 	 "sample length and repetitions: quick (CI smoke), standard (default), thorough "
-	 "(UnixBench-length samples)"},
+	 "(UnixBench-length samples)",
+	 .parse = parse_word, FIELD(suite), .words = suites},
 	{"tests", "NAME[,NAME...]", "tests or groups to run (isobench --list shows them); "
-	 "default: " BENCH_GROUP_INDEX},
-	{"copies", "C[,C...]", "passes and their copies; N = online CPUs; default 1,N"},
-	{"sample_ms", "MS", "length of one sample in milliseconds (10..60000)"},
-	{"samples", "MIN[-MAX]", "samples per test: at least MIN, at most MAX (1..1000)"},
-	{"ci", "PCT", "stop sampling when the median's 95% CI half-width is within PCT%"},
-	{"timeout", "SECONDS", "per test and pass; a test past it is killed and FAILs"},
-	{"watchdog", "SECONDS", "whole run as PID 1: past it, report and power off"},
-	{"halt", "poweroff|reboot|wait", "what PID 1 does at the end"},
-	{"pin", "0|1", "1: pin copy c (and what it starts) to the c-th usable CPU; default 0"},
-	{"image", "ID", "image identity, set by the build (sha256 of kernel + initramfs)"},
+	 "default: " BENCH_GROUP_INDEX,
+	 .parse = parse_tests, FIELD(tests)},
+	{"copies", "C[,C...]", "passes and their copies; N = online CPUs; default 1,N",
+	 .parse = parse_copies, FIELD(copies), .lo = 1, .hi = 4096},
+	{"sample_ms", "MS", "length of one sample in milliseconds (10..60000)",
+	 .parse = parse_range, FIELD(sample_ms), .lo = 10, .hi = 60000, .unit = "milliseconds"},
+	{"samples", "MIN[-MAX]", "samples per test: at least MIN, at most MAX (1..1000)",
+	 .parse = parse_samples, FIELD(min_samples), .lo = 1, .hi = 1000},
+	{"ci", "PCT", "stop sampling when the median's 95% CI half-width is within PCT%",
+	 .parse = parse_ci, FIELD(target_ci_pct), .lo = 0, .hi = 100},
+	{"timeout", "SECONDS", "per test and pass; a test past it is killed and FAILs",
+	 .parse = parse_range, FIELD(test_timeout_s), .lo = 1, .hi = 86400, .unit = "seconds"},
+	{"watchdog", "SECONDS", "whole run as PID 1: past it, report and power off",
+	 .parse = parse_range, FIELD(watchdog_s), .lo = 1, .hi = 7 * 86400, .unit = "seconds"},
+	{"halt", "poweroff|reboot|wait", "what PID 1 does at the end",
+	 .parse = parse_word, FIELD(halt), .words = halts},
+	{"pin", "0|1", "1: pin copy c (and what it starts) to the c-th usable CPU; default 0",
+	 .parse = parse_word, FIELD(pin), .words = switch_words},
+	{"image", "ID", "image identity, set by the build (sha256 of kernel + initramfs)",
+	 .parse = parse_string, FIELD(image), .unit = "an identity string"},
 	{"console", "auto|all|DEV[,DEV...]", "PID 1: consoles to write to (ttyS0-3, hvc0-7, tty0); "
-	 "auto (default): every UART the kernel found, hvc, the screen"},
-	{"delay", "SECONDS", "PID 1: wait with a countdown before BEGIN (late capture), 0..3600"},
-	{"replay", "0|1", "PID 1: send every record again after END (late capture)"},
-	{NULL, NULL, NULL},
+	 "auto (default): every UART the kernel found, hvc, the screen",
+	 .parse = parse_console, FIELD(console)},
+	{"delay", "SECONDS", "PID 1: wait with a countdown before BEGIN (late capture), 0..3600",
+	 .parse = parse_range, FIELD(delay_s), .lo = 0, .hi = 3600, .unit = "seconds"},
+	{"replay", "0|1", "PID 1: send every record again after END (late capture)",
+	 .parse = parse_range, FIELD(replay), .lo = 0, .hi = 1},
+	{.key = NULL},
 };
 
 /* Suites. quick: CI smoke, the whole index and both passes in well under a minute natively.
@@ -42,8 +68,6 @@ static const struct {
 	[SUITE_STANDARD] = {500, 5, 20, 1.0},
 	[SUITE_THOROUGH] = {10000, 10, 10, 100.0},
 };
-
-static const char *const suites[] = {"quick", "standard", "thorough"};
 
 const char *suite_name(enum suite s)
 {
@@ -62,7 +86,7 @@ void params_init(struct params *p)
 	strcpy(p->console, "auto");
 }
 
-static int row(const char *key)
+static int row_of(const char *key)
 {
 	for (int i = 0; param_table[i].key; i++)
 		if (!strcmp(param_table[i].key, key))
@@ -88,124 +112,181 @@ static int parse_int(const char *s, long lo, long hi, long *out)
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -EINVAL; } while (0)
 
+/* An int field (an enum's too: both are int-sized, checked below). */
+static int *int_field(struct params *p, const struct param_info *row)
+{
+	return (int *)(void *)((char *)p + row->field);
+}
+_Static_assert(sizeof(enum suite) == sizeof(int) && sizeof(enum halt) == sizeof(int),
+	       "parse_word stores enums as int");
+
+/* One of row->words (its index is stored): "expected A, B or C" otherwise. */
+static int parse_word(struct params *p, const struct param_info *row, const char *val,
+		      char *err, size_t errlen)
+{
+	size_t n = 0, l = 0;
+	int i;
+
+	for (i = 0; row->words[i] && strcmp(val, row->words[i]); i++)
+		;
+	if (row->words[i]) {
+		*int_field(p, row) = i;
+		return 0;
+	}
+	while (row->words[n])
+		n++;
+	l += (size_t)snprintf(err, errlen, "expected");
+	for (size_t k = 0; k < n && l < errlen; k++)
+		l += (size_t)snprintf(err + l, errlen - l, "%s%s", k == 0 ? " " : k + 1 < n ?
+				      ", " : " or ", row->words[k]);
+	return -EINVAL;
+}
+
+/* An integer in [row->lo, row->hi]: "expected UNIT, LO..HI" otherwise (a row without a unit
+ * is a switch: "expected LO or HI"). */
+static int parse_range(struct params *p, const struct param_info *row, const char *val,
+		       char *err, size_t errlen)
+{
+	long a;
+
+	if (parse_int(val, row->lo, row->hi, &a)) {
+		if (row->unit)
+			FAIL("expected %s, %ld..%ld", row->unit, row->lo, row->hi);
+		FAIL("expected %ld or %ld", row->lo, row->hi);
+	}
+	*int_field(p, row) = (int)a;
+	return 0;
+}
+
+/* A non-empty string that fits its field: "expected UNIT" otherwise. */
+static int parse_string(struct params *p, const struct param_info *row, const char *val,
+			char *err, size_t errlen)
+{
+	if (!*val || strlen(val) >= row->size)
+		FAIL("expected %s", row->unit);
+	strcpy((char *)p + row->field, val);
+	return 0;
+}
+
+/* A list longer than its field is refused, never cut. */
+#define TOO_LONG(row) FAIL("list too long (at most %zu characters)", (row)->size - 1)
+
+static int parse_tests(struct params *p, const struct param_info *row, const char *val,
+		       char *err, size_t errlen)
+{
+	if (!*val || !val[strspn(val, ",")])
+		FAIL("expected a comma list of names");	/* "" and "," name nothing */
+	if (strlen(val) >= row->size)
+		TOO_LONG(row);
+	strcpy(p->tests, val);
+	return 0;
+}
+
+/* Comma list of copy counts (row->lo..row->hi) or N, at most PARAM_MAX_COPIES of them. */
+static int parse_copies(struct params *p, const struct param_info *row, const char *val,
+			char *err, size_t errlen)
+{
+	int c[PARAM_MAX_COPIES], n = 0;
+	char tmp[128], *tok, *save = NULL;
+	long a;
+
+	if (!*val)
+		FAIL("expected a comma list such as 1,N");
+	if (strlen(val) >= sizeof tmp)
+		FAIL("list too long (at most %zu characters)", sizeof tmp - 1);
+	strcpy(tmp, val);
+	for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == PARAM_MAX_COPIES)
+			FAIL("at most %d passes", PARAM_MAX_COPIES);
+		if (!strcmp(tok, "N"))
+			c[n++] = 0;
+		else if (parse_int(tok, row->lo, row->hi, &a) == 0)
+			c[n++] = (int)a;
+		else
+			FAIL("'%s' is not a copy count (%ld..%ld or N)", tok, row->lo, row->hi);
+	}
+	if (!n)
+		FAIL("expected a comma list such as 1,N");
+	memcpy(p->copies, c, sizeof c);
+	p->ncopies = n;
+	return 0;
+}
+
+/* MIN or MIN-MAX, each in row->lo..row->hi, MIN <= MAX. */
+static int parse_samples(struct params *p, const struct param_info *row, const char *val,
+			 char *err, size_t errlen)
+{
+	char tmp[32], *dash;
+	long a, b;
+
+	if (strlen(val) >= sizeof tmp)
+		FAIL("expected MIN or MIN-MAX");
+	strcpy(tmp, val);
+	dash = strchr(tmp, '-');
+	if (dash)
+		*dash++ = 0;
+	if (parse_int(tmp, row->lo, row->hi, &a) || (dash && parse_int(dash, row->lo, row->hi, &b)) ||
+	    (dash && b < a))
+		FAIL("expected MIN or MIN-MAX, %ld..%ld", row->lo, row->hi);
+	p->min_samples = (int)a;
+	p->max_samples = dash ? (int)b : (int)a;
+	return 0;
+}
+
+/* A percentage, row->lo < PCT <= row->hi. */
+static int parse_ci(struct params *p, const struct param_info *row, const char *val,
+		    char *err, size_t errlen)
+{
+	char *end;
+	double d = strtod(val, &end);
+
+	if (!*val || *end || !(d > row->lo && d <= row->hi))
+		FAIL("expected a percentage, %ld < PCT <= %ld", row->lo, row->hi);
+	p->target_ci_pct = d;
+	return 0;
+}
+
+static int parse_console(struct params *p, const struct param_info *row, const char *val,
+			 char *err, size_t errlen)
+{
+	if (!*val ||
+	    strspn(val, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,") !=
+		    strlen(val))
+		FAIL("expected auto, all or a comma list of device names (ttyS1,hvc0,tty0)");
+	if (strlen(val) >= row->size)
+		TOO_LONG(row);
+	int n = 1;
+	for (const char *c = val; *c; c++)
+		n += *c == ',';
+	if (n > OUT_MAX_CONSOLES)	/* out.c writes to at most that many */
+		FAIL("at most %d consoles", OUT_MAX_CONSOLES);
+	strcpy(p->console, val);
+	return 0;
+}
+
 int params_set(struct params *p, const char *key, const char *val, char *err, size_t errlen)
 {
-	int r = row(key);
-	long a, b;
+	int r = row_of(key);
 
 	if (r < 0) {
 		snprintf(err, errlen, "unknown parameter");
 		return -ENOENT;
 	}
-	if (!strcmp(key, "suite")) {
-		int i;
-		for (i = 0; i < 3 && strcmp(val, suites[i]); i++)
-			;
-		if (i == 3)
-			FAIL("expected quick, standard or thorough");
-		p->suite = (enum suite)i;
-	} else if (!strcmp(key, "tests")) {
-		if (!*val || strlen(val) >= sizeof p->tests || !val[strspn(val, ",")])
-			FAIL("expected a comma list of names");	/* "" and "," name nothing */
-		strcpy(p->tests, val);
-	} else if (!strcmp(key, "copies")) {
-		int c[PARAM_MAX_COPIES], n = 0;
-		char tmp[128], *tok, *save = NULL;
-		if (!*val || strlen(val) >= sizeof tmp)
-			FAIL("expected a comma list such as 1,N");
-		strcpy(tmp, val);
-		for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			if (n == PARAM_MAX_COPIES)
-				FAIL("at most %d passes", PARAM_MAX_COPIES);
-			if (!strcmp(tok, "N"))
-				c[n++] = 0;
-			else if (parse_int(tok, 1, 4096, &a) == 0)
-				c[n++] = (int)a;
-			else
-				FAIL("'%s' is not a copy count (1..4096 or N)", tok);
-		}
-		if (!n)
-			FAIL("expected a comma list such as 1,N");
-		memcpy(p->copies, c, sizeof c);
-		p->ncopies = n;
-	} else if (!strcmp(key, "sample_ms")) {
-		if (parse_int(val, 10, 60000, &a))
-			FAIL("expected milliseconds, 10..60000");
-		p->sample_ms = (int)a;
-	} else if (!strcmp(key, "samples")) {
-		char tmp[32], *dash;
-		if (strlen(val) >= sizeof tmp)
-			FAIL("expected MIN or MIN-MAX");
-		strcpy(tmp, val);
-		dash = strchr(tmp, '-');
-		if (dash)
-			*dash++ = 0;
-		if (parse_int(tmp, 1, 1000, &a) || (dash && parse_int(dash, 1, 1000, &b)) ||
-		    (dash && b < a))
-			FAIL("expected MIN or MIN-MAX, 1..1000");
-		p->min_samples = (int)a;
-		p->max_samples = dash ? (int)b : (int)a;
-	} else if (!strcmp(key, "ci")) {
-		char *end;
-		double d = strtod(val, &end);
-		if (!*val || *end || !(d > 0 && d <= 100))
-			FAIL("expected a percentage, 0 < PCT <= 100");
-		p->target_ci_pct = d;
-	} else if (!strcmp(key, "timeout")) {
-		if (parse_int(val, 1, 86400, &a))
-			FAIL("expected seconds, 1..86400");
-		p->test_timeout_s = (int)a;
-	} else if (!strcmp(key, "watchdog")) {
-		if (parse_int(val, 1, 7 * 86400, &a))
-			FAIL("expected seconds, 1..604800");
-		p->watchdog_s = (int)a;
-	} else if (!strcmp(key, "halt")) {
-		if (!strcmp(val, "poweroff"))
-			p->halt = HALT_POWEROFF;
-		else if (!strcmp(val, "reboot"))
-			p->halt = HALT_REBOOT;
-		else if (!strcmp(val, "wait"))
-			p->halt = HALT_WAIT;
-		else
-			FAIL("expected poweroff, reboot or wait");
-	} else if (!strcmp(key, "pin")) {
-		if (strcmp(val, "0") && strcmp(val, "1"))
-			FAIL("expected 0 or 1");
-		p->pin = val[0] == '1';
-	} else if (!strcmp(key, "image")) {
-		if (!*val || strlen(val) >= sizeof p->image)
-			FAIL("expected an identity string");
-		strcpy(p->image, val);
-	} else if (!strcmp(key, "console")) {
-		if (!*val || strlen(val) >= sizeof p->console ||
-		    strspn(val, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,") !=
-			    strlen(val))
-			FAIL("expected auto, all or a comma list of device names (ttyS1,hvc0,tty0)");
-		strcpy(p->console, val);
-	} else if (!strcmp(key, "delay")) {
-		if (parse_int(val, 0, 3600, &a))
-			FAIL("expected seconds, 0..3600");
-		p->delay_s = (int)a;
-	} else if (!strcmp(key, "replay")) {
-		if (parse_int(val, 0, 1, &a))
-			FAIL("expected 0 or 1");
-		p->replay = (int)a;
-	}
-	p->set |= 1u << r;
-	return 0;
+	return param_table[r].parse(p, &param_table[r], val, err, errlen);
 }
 
 void params_finish(struct params *p, int ncpus)
 {
 	int n = 0;
 
-	if (!(p->set & 1u << row("sample_ms")))
+	/* What was not given (still 0, which no row accepts) comes from the suite. */
+	if (!p->sample_ms)
 		p->sample_ms = presets[p->suite].sample_ms;
-	if (!(p->set & 1u << row("samples"))) {
+	if (!p->min_samples) {
 		p->min_samples = presets[p->suite].min_samples;
 		p->max_samples = presets[p->suite].max_samples;
 	}
-	if (!(p->set & 1u << row("ci")))
+	if (!(p->target_ci_pct > 0))
 		p->target_ci_pct = presets[p->suite].ci;
 	/* Resolve N; drop a repeated pass (1,N on a 1-CPU machine is one pass). */
 	for (int i = 0; i < p->ncopies; i++) {

@@ -2,7 +2,8 @@
  * (`isobench.KEY=VALUE` words in /proc/cmdline) and the host CLI (`--KEY VALUE`).
  *
  * params_set() returns 0, or -EINVAL/-ENOENT with a one-line reason in err: the caller
- * reports it as an ERROR record and the run goes on with the default. */
+ * reports it as an ERROR record (image) or a usage error (host CLI), and the run goes on
+ * with the default. Every row of param_table is parsed by its own callback. */
 #ifndef ISOBENCH_PARAMS_H
 #define ISOBENCH_PARAMS_H
 
@@ -18,9 +19,10 @@ struct params {
 	char tests[1024];		/* comma list of test or group names */
 	int copies[PARAM_MAX_COPIES];	/* passes; 0 means "N = online CPUs" */
 	int ncopies;
-	int sample_ms;			/* length of one sample */
-	int min_samples, max_samples;
-	double target_ci_pct;		/* stop when the median's 95% CI half-width is within */
+	int sample_ms;			/* length of one sample; 0: from the suite */
+	int min_samples, max_samples;	/* 0: from the suite */
+	double target_ci_pct;		/* stop when the median's 95% CI half-width is within;
+					 * 0: from the suite */
 	int test_timeout_s;		/* per test and copies pass; 0: derived */
 	int watchdog_s;			/* whole run (PID 1 only); 0: derived */
 	enum halt halt;
@@ -29,13 +31,25 @@ struct params {
 	char console[128];		/* PID 1: "auto", "all" or a comma list of devices */
 	int delay_s;			/* PID 1: seconds to wait before BEGIN */
 	int replay;			/* PID 1: resend the records after END */
-	unsigned set;			/* bit per table row: given explicitly */
 };
 
+struct param_info;
+/* A row's parser: checks val against the row and stores it in p. Returns 0, or -EINVAL with
+ * a one-line reason in err (p unchanged). */
+typedef int param_parse_fn(struct params *p, const struct param_info *row, const char *val,
+			   char *err, size_t errlen);
+
+/* One row per parameter, as stress-ng's option table: name, what it takes, parser, and the
+ * parser's arguments. */
 struct param_info {
 	const char *key;	/* without the "isobench." prefix */
 	const char *values;	/* what it takes */
 	const char *help;
+	param_parse_fn *parse;
+	size_t field, size;	/* offsetof and sizeof the struct params field it sets */
+	long lo, hi;		/* allowed range (integers, copy counts, samples, ci) */
+	const char *unit;	/* in the error: "expected UNIT, LO..HI" (none: a 0|1 switch) */
+	const char *const *words; /* the words a word row accepts, NULL-terminated */
 };
 extern const struct param_info param_table[];
 

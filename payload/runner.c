@@ -42,8 +42,10 @@ static int nresults;
 void runner_pending_error(void *arg, const char *param, const char *value, const char *reason)
 {
 	struct runner_cfg *cfg = arg;
-	if (cfg->npending >= RUNNER_MAX_PENDING)
+	if (cfg->npending >= RUNNER_MAX_PENDING) {
+		cfg->ndropped++;
 		return;
+	}
 	snprintf(cfg->pending_param[cfg->npending], 64, "%s", param);
 	snprintf(cfg->pending_value[cfg->npending], 128, "%s", value);
 	snprintf(cfg->pending_reason[cfg->npending], 160, "%s", reason);
@@ -296,45 +298,54 @@ static void run_one(struct outcome *o, const struct params *p, const struct runn
 	sigprocmask(SIG_UNBLOCK, &stops, NULL);	/* a stop signal pending now ends us here */
 }
 
-static void run_test(struct outcome *o, const struct params *p, const struct runner_cfg *cfg,
-		     int sigfd, const sigset_t *orig, void (*on_child_exit)(pid_t))
+/* The test child: its own process group, the signal mask the runner started with, stdio
+ * on /dev/null, records into pfd[1]; never returns. */
+static void test_child(const struct outcome *o, const struct params *p,
+		       const struct runner_cfg *cfg, int sigfd, const sigset_t *orig, int pfd[2],
+		       int timeout_s)
 {
-	int pfd[2], status = 0, have_status = 0, timeout_s = runner_test_timeout(p);
+	struct harness_env env = {cfg->self, cfg->tmpdir, timeout_s};
+	setpgid(0, 0);
+	sigprocmask(SIG_SETMASK, orig, NULL);
+	close(pfd[0]);
+	close(sigfd);
+	int null = open("/dev/null", O_RDWR);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+	}
+	_exit(harness_test(o->b, o->copies, p, &env, pfd[1]));
+}
+
+/* A stop signal or SIGCHLD arrived on sigfd: reap, and on a stop end the run (interrupted). */
+static void take_signals(const struct outcome *o, const struct runner_cfg *cfg, pid_t pid,
+			 int sigfd, const sigset_t *orig, void (*on_child_exit)(pid_t),
+			 int *status, int *have_status)
+{
+	struct signalfd_siginfo si;
+	int stop = 0;
+	while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si)
+		if (si.ssi_signo != SIGCHLD)
+			stop = (int)si.ssi_signo;
+	reap_children(pid, status, have_status, on_child_exit);
+	if (stop)
+		interrupted(o, cfg, pid, stop, orig);
+}
+
+/* Relay the records the test child writes to fd until it closes the pipe or the deadline
+ * passes (then a FAIL); reaps on the way. */
+static void relay_test(struct outcome *o, const struct runner_cfg *cfg, pid_t pid, int fd,
+		       int sigfd, const sigset_t *orig, void (*on_child_exit)(pid_t),
+		       int timeout_s, int *status, int *have_status)
+{
 	char buf[REC_MAX * 2];
 	size_t used = 0;
 	uint64_t deadline;
-	pid_t pid;
 
-	if (pipe(pfd)) {
-		fail_record(o, "runner: pipe failed", 0, -1);
-		return;
-	}
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		fail_record(o, "runner: fork failed", 0, -1);
-		return;
-	}
-	if (pid == 0) {
-		struct harness_env env = {cfg->self, cfg->tmpdir, timeout_s};
-		setpgid(0, 0);
-		sigprocmask(SIG_SETMASK, orig, NULL);
-		close(pfd[0]);
-		close(sigfd);
-		int null = open("/dev/null", O_RDWR);
-		if (null >= 0) {
-			dup2(null, 0);
-			dup2(null, 1);
-			dup2(null, 2);
-		}
-		_exit(harness_test(o->b, o->copies, p, &env, pfd[1]));
-	}
-	setpgid(pid, pid);
-	close(pfd[1]);
 	deadline = now_ns() + (uint64_t)timeout_s * 1000000000u;
 	for (;;) {
-		struct pollfd fds[2] = {{.fd = pfd[0], .events = POLLIN},
+		struct pollfd fds[2] = {{.fd = fd, .events = POLLIN},
 					{.fd = sigfd, .events = POLLIN}};
 		uint64_t t = now_ns();
 		if (t >= deadline) {
@@ -347,18 +358,10 @@ static void run_test(struct outcome *o, const struct params *p, const struct run
 		int pr = poll(fds, 2, (int)((deadline - t) / 1000000u) + 1);
 		if (pr < 0 && errno != EINTR)
 			break;
-		if (fds[1].revents & POLLIN) {
-			struct signalfd_siginfo si;
-			int stop = 0;
-			while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si)
-				if (si.ssi_signo != SIGCHLD)
-					stop = (int)si.ssi_signo;
-			reap_children(pid, &status, &have_status, on_child_exit);
-			if (stop)
-				interrupted(o, cfg, pid, stop, orig);
-		}
+		if (fds[1].revents & POLLIN)
+			take_signals(o, cfg, pid, sigfd, orig, on_child_exit, status, have_status);
 		if (fds[0].revents & (POLLIN | POLLHUP)) {
-			ssize_t k = read(pfd[0], buf + used, sizeof buf - used - 1);
+			ssize_t k = read(fd, buf + used, sizeof buf - used - 1);
 			if (k <= 0)
 				break;	/* EOF: the test child has finished (or died) */
 			used += (size_t)k;
@@ -372,7 +375,13 @@ static void run_test(struct outcome *o, const struct params *p, const struct run
 				used = 0;	/* a runaway line: drop it */
 		}
 	}
-	close(pfd[0]);
+}
+
+/* After the pipe closed: the child's status, its leftovers killed, its files removed, and a
+ * FAIL when it ended without a RESULT, SKIP or FAIL of its own. */
+static void end_test(struct outcome *o, const struct runner_cfg *cfg, pid_t pid,
+		     void (*on_child_exit)(pid_t), int status, int have_status)
+{
 	/* Collect the child's status (bounded: it has closed its pipe or been killed). */
 	for (int i = 0; !have_status && i < 500; i++) {
 		reap_children(pid, &status, &have_status, on_child_exit);
@@ -389,6 +398,33 @@ static void run_test(struct outcome *o, const struct params *p, const struct run
 		else
 			fail_record(o, "lost (no exit status)", 0, -1);
 	}
+}
+
+static void run_test(struct outcome *o, const struct params *p, const struct runner_cfg *cfg,
+		     int sigfd, const sigset_t *orig, void (*on_child_exit)(pid_t))
+{
+	int pfd[2], status = 0, have_status = 0, timeout_s = runner_test_timeout(p);
+	pid_t pid;
+
+	if (pipe(pfd)) {
+		fail_record(o, "runner: pipe failed", 0, -1);
+		return;
+	}
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		fail_record(o, "runner: fork failed", 0, -1);
+		return;
+	}
+	if (pid == 0)
+		test_child(o, p, cfg, sigfd, orig, pfd, timeout_s);
+	setpgid(pid, pid);
+	close(pfd[1]);
+	relay_test(o, cfg, pid, pfd[0], sigfd, orig, on_child_exit, timeout_s, &status,
+		   &have_status);
+	close(pfd[0]);
+	end_test(o, cfg, pid, on_child_exit, status, have_status);
 }
 
 /* A WARN record (and a line of text) when the command line asks for a clocksource the
@@ -480,17 +516,15 @@ static void print_tables(const struct params *p, int pass)
 	out_text("%s\n\n", ub_footer(line, sizeof line, &score));
 }
 
-int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(pid_t))
+/* SIGCHLD (and on a host the stop signals, see stops) blocked and taken from the signalfd
+ * returned (-1 on failure); *orig gets the mask before. */
+static int take_signal_fd(const struct runner_cfg *cfg, sigset_t *orig)
 {
-	const struct bench *sel[MAX_SEL];
-	struct rec_body b;
-	sigset_t chld, orig;
-	int sigfd, n, total = 0, k = 0;
-	const unsigned char *rnd = (const unsigned char *)getauxval(AT_RANDOM);
+	sigset_t chld;
 
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &orig);
+	sigprocmask(SIG_BLOCK, &chld, orig);
 	sigemptyset(&stops);
 	if (!strcmp(cfg->mode, REC_MODE_HOST)) {
 		/* A user's ^C or kill while a test runs: run_one() blocks these and takes them from
@@ -504,7 +538,14 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sigismember(&stops, sig))
 			sigaddset(&both, sig);
-	sigfd = signalfd(-1, &both, SFD_NONBLOCK | SFD_CLOEXEC);
+	return signalfd(-1, &both, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+/* BEGIN (with a random run id), then the input errors found before it. */
+static void begin_run(const struct runner_cfg *cfg)
+{
+	struct rec_body b;
+	const unsigned char *rnd = (const unsigned char *)getauxval(AT_RANDOM);
 
 	rec_begin(&b, RK_BEGIN);
 	if (rnd)
@@ -525,61 +566,86 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 		out_text("isobench: parameter %s=%s: %s (default kept)\n", cfg->pending_param[i],
 			 cfg->pending_value[i], cfg->pending_reason[i]);
 	}
-	sysinfo_emit(p, cfg->mode, cfg->tmpdir);
-	warn_clocksource_not_taken();
-
-	n = selected(p, sel, MAX_SEL, 1);
-	for (int c = 0; c < p->ncopies; c++)
-		for (int i = 0; i < n; i++)
-			total += runs_in_pass(sel[i], p->copies[c]);
-
-	for (int c = 0; c < p->ncopies; c++) {
-		for (int i = 0; i < n; i++) {
-			struct outcome *o;
-			char clk[64];
-			if (!runs_in_pass(sel[i], p->copies[c]))
-				continue;
-			o = &results[nresults++];
-			memset(o, 0, sizeof *o);
-			o->b = sel[i];
-			o->copies = p->copies[c];
-			k++;
-			if (o->b->info) {	/* what the test executes (bench.h) */
-				rec_begin(&b, RK_INFO);
-				o->b->info(cfg->self, &b);
-				if (b.len > 4)
-					out_record(&b);
-			}
-			rec_begin(&b, RK_TEST);
-			rec_str(&b, RK_TESTNAME, o->b->name);
-			rec_u64(&b, RK_K, (uint64_t)k);
-			rec_u64(&b, RK_N, (uint64_t)total);
-			rec_u64(&b, RK_COPIES, (uint64_t)o->copies);
-			rec_str(&b, RK_UNIT, o->b->unit);
-			rec_str(&b, RK_BETTER, bench_better(o->b));
-			rec_str(&b, RK_GROUP, o->b->group);
-			rec_str(&b, RK_TITLE, o->b->title);
-			if (bench_is_index(o->b))
-				rec_dbl(&b, RK_BASELINE, o->b->baseline, 1);
-			clocksource_current(clk, sizeof clk);
-			rec_str(&b, RK_CLOCKSOURCE, clk);
-			if (p->pin)
-				rec_str(&b, RK_PIN, "1");
-			out_record(&b);
-			out_text("isobench: [%d/%d] %s (%s), %d cop%s%s ...\n", k, total,
-				 o->b->title, o->b->name, o->copies, o->copies == 1 ? "y" : "ies",
-				 p->pin ? ", pinned" : "");
-			run_one(o, p, cfg, sigfd, &orig, on_child_exit);
-			warn_clocksource_changed(o, clk);
-			if (o->state == 1)
-				out_text("isobench: [%d/%d] %s: %.1f %s (%d samples, ci95 +/-%.2f%%)\n",
-					 k, total, o->b->name, o->value, o->b->unit, o->samples, o->ci);
-			else
-				out_text("isobench: [%d/%d] %s: %s (%s)\n", k, total, o->b->name,
-					 o->state == 2 ? "SKIP" : "FAIL", o->why);
-		}
-		print_tables(p, c);
+	if (cfg->ndropped) {	/* never a silent cap: say how many more there were */
+		rec_begin(&b, RK_ERROR);
+		rec_str(&b, RK_WHAT, REC_WHAT_PARAM);
+		rec_str(&b, RK_PARAM, "isobench.*");
+		rec_str(&b, RK_VALUE, "-");
+		rec_fmt(&b, RK_REASON, "%d more input errors not shown (the first %d are)",
+			cfg->ndropped, RUNNER_MAX_PENDING);
+		out_record(&b);
+		out_text("isobench: %d more input errors not shown (defaults kept)\n",
+			 cfg->ndropped);
 	}
+}
+
+/* The test's INFO (what it executes) and TEST records and the progress line; clk gets the
+ * clocksource at its start. k of total. */
+static void announce_test(const struct outcome *o, const struct params *p,
+			  const struct runner_cfg *cfg, int k, int total, char *clk, size_t clklen)
+{
+	struct rec_body b;
+
+	if (o->b->info) {	/* what the test executes (bench.h) */
+		rec_begin(&b, RK_INFO);
+		o->b->info(cfg->self, &b);
+		if (b.len > 4)
+			out_record(&b);
+	}
+	rec_begin(&b, RK_TEST);
+	rec_str(&b, RK_TESTNAME, o->b->name);
+	rec_u64(&b, RK_K, (uint64_t)k);
+	rec_u64(&b, RK_N, (uint64_t)total);
+	rec_u64(&b, RK_COPIES, (uint64_t)o->copies);
+	rec_str(&b, RK_UNIT, o->b->unit);
+	rec_str(&b, RK_BETTER, bench_better(o->b));
+	rec_str(&b, RK_GROUP, o->b->group);
+	rec_str(&b, RK_TITLE, o->b->title);
+	if (bench_is_index(o->b))
+		rec_dbl(&b, RK_BASELINE, o->b->baseline, 1);
+	clocksource_current(clk, clklen);
+	rec_str(&b, RK_CLOCKSOURCE, clk);
+	if (p->pin)
+		rec_str(&b, RK_PIN, "1");
+	out_record(&b);
+	out_text("isobench: [%d/%d] %s (%s), %d cop%s%s ...\n", k, total,
+		 o->b->title, o->b->name, o->copies, o->copies == 1 ? "y" : "ies",
+		 p->pin ? ", pinned" : "");
+}
+
+/* One pass (copies c): every selected test that runs with that many copies, then the
+ * tables. *k counts the tests run so far, of total. */
+static void run_pass(const struct params *p, const struct runner_cfg *cfg, int c,
+		     const struct bench **sel, int n, int *k, int total, int sigfd,
+		     const sigset_t *orig, void (*on_child_exit)(pid_t))
+{
+	for (int i = 0; i < n; i++) {
+		struct outcome *o;
+		char clk[64];
+		if (!runs_in_pass(sel[i], p->copies[c]))
+			continue;
+		o = &results[nresults++];
+		memset(o, 0, sizeof *o);
+		o->b = sel[i];
+		o->copies = p->copies[c];
+		++*k;
+		announce_test(o, p, cfg, *k, total, clk, sizeof clk);
+		run_one(o, p, cfg, sigfd, orig, on_child_exit);
+		warn_clocksource_changed(o, clk);
+		if (o->state == 1)
+			out_text("isobench: [%d/%d] %s: %.1f %s (%d samples, ci95 +/-%.2f%%)\n",
+				 *k, total, o->b->name, o->value, o->b->unit, o->samples, o->ci);
+		else
+			out_text("isobench: [%d/%d] %s: %s (%s)\n", *k, total, o->b->name,
+				 o->state == 2 ? "SKIP" : "FAIL", o->why);
+	}
+	print_tables(p, c);
+}
+
+/* END with the run's counts; returns 1 when a FAIL or ERROR record was written, else 0. */
+static int end_run(void)
+{
+	struct rec_body b;
 
 	out_console_info();	/* time spent per console (image only; a no-op on a host) */
 	const struct out_counts *ct = out_counts();
@@ -595,6 +661,29 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	rec_str(&b, RK_CLOCKSOURCE, clk);
 	int bad = ct->fails || ct->errors;
 	out_record(&b);
+	return bad;
+}
+
+int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(pid_t))
+{
+	const struct bench *sel[MAX_SEL];
+	sigset_t orig;
+	int sigfd, n, total = 0, k = 0;
+
+	sigfd = take_signal_fd(cfg, &orig);
+	begin_run(cfg);
+	sysinfo_emit(p, cfg->mode, cfg->tmpdir);
+	warn_clocksource_not_taken();
+
+	n = selected(p, sel, MAX_SEL, 1);
+	for (int c = 0; c < p->ncopies; c++)
+		for (int i = 0; i < n; i++)
+			total += runs_in_pass(sel[i], p->copies[c]);
+
+	for (int c = 0; c < p->ncopies; c++)
+		run_pass(p, cfg, c, sel, n, &k, total, sigfd, &orig, on_child_exit);
+
+	int bad = end_run();
 	if (sigfd >= 0)
 		close(sigfd);
 	sigprocmask(SIG_SETMASK, &orig, NULL);

@@ -18,9 +18,11 @@ struct runner_cfg {
 	char pending_param[RUNNER_MAX_PENDING][64];
 	char pending_value[RUNNER_MAX_PENDING][128];
 	char pending_reason[RUNNER_MAX_PENDING][160];
+	int ndropped;		/* errors past RUNNER_MAX_PENDING: counted in one more ERROR */
 };
 
-/* Remember an input error for the run's ERROR records (a param_error_fn). */
+/* Remember an input error for the run's ERROR records (a param_error_fn). Past
+ * RUNNER_MAX_PENDING of them the rest are counted, and one more ERROR says how many. */
 void runner_pending_error(void *cfg, const char *param, const char *value, const char *reason);
 
 /* Names in p->tests that match no test or group, comma-separated into out (cap bytes);

@@ -248,6 +248,74 @@ static int add_row(struct cmp *c, const struct mtest *t, size_t *cap)
 	return 0;
 }
 
+/* Each run's column label: labels[j], else the machine's (model_label), numbered when two
+ * runs would look alike. Returns 0, or -1 when out of memory. */
+static int label_runs(struct cmp *c, char *const *labels)
+{
+	const struct model *const *m = c->m;
+	size_t nruns = c->nruns;
+
+	for (size_t j = 0; j < nruns; j++) {
+		char buf[200];
+		if (labels)
+			snprintf(buf, sizeof buf, "%s", labels[j]);
+		else
+			model_label(m[j], buf, sizeof buf);
+		/* Two runs of one machine kind: number them so the columns stay apart. */
+		int dup = 0;
+		for (size_t k = 0; k < j; k++)
+			dup |= !strcmp(c->label[k], buf);
+		if (dup ? asprintf(&c->label[j], "%s #%zu", buf, j + 1) < 0
+			: !(c->label[j] = strdup(buf)))
+			return -1;
+	}
+	return 0;
+}
+
+/* Row r's cells: each run's result, its ratio to run 1's by the row's direction (which
+ * every run holding the row must agree on) and its noise mark. */
+static void fill_row(struct cmp *c, struct cmp_row *r)
+{
+	const struct model *const *m = c->m;
+	size_t nruns = c->nruns;
+	const struct mtest *t0 = NULL;
+
+	/* The direction every run holding the row agrees on, else unknown (-1). */
+	for (size_t j = 0, seen = 0; j < nruns; j++) {
+		const struct mtest *t = model_find(m[j], r->test, r->copies);
+		if (t && !seen++)
+			r->higher = t->higher;
+		else if (t && t->higher != r->higher)
+			r->higher = -1;
+	}
+	c->no_direction += r->higher < 0;
+	for (size_t j = 0; j < nruns; j++) {
+		struct cmp_cell *cell = &r->cell[j];
+		const struct mtest *t = model_find(m[j], r->test, r->copies);
+		cell->t = t && t->has_result ? t : NULL;
+		cell->ratio = NAN;
+		cell->mark = ' ';
+		if (j == 0) {
+			t0 = cell->t;
+			if (t0)
+				cell->ratio = 1;
+			continue;
+		}
+		if (!t0 || !cell->t)
+			continue;
+		/* Runs that disagree on the direction (or do not say it) get no ratio. */
+		cell->ratio = perf_ratio(t0->value, cell->t->value, r->higher);
+		if (!isfinite(t0->ci_lo) || !isfinite(cell->t->ci_lo)) {
+			cell->mark = '?';
+		} else if (cell->t->ci_hi < t0->ci_lo || cell->t->ci_lo > t0->ci_hi) {
+			cell->mark = '*';
+			c->flagged++;
+		} else {
+			cell->mark = '~';
+		}
+	}
+}
+
 int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, struct cmp *c)
 {
 	size_t cap = 0;
@@ -265,62 +333,14 @@ int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, s
 	}
 	for (size_t j = 0; j < nruns; j++)
 		c->tcg[j] = model_is_tcg(m[j]);
-	for (size_t j = 0; j < nruns; j++) {
-		char buf[200];
-		if (labels)
-			snprintf(buf, sizeof buf, "%s", labels[j]);
-		else
-			model_label(m[j], buf, sizeof buf);
-		/* Two runs of one machine kind: number them so the columns stay apart. */
-		int dup = 0;
-		for (size_t k = 0; k < j; k++)
-			dup |= !strcmp(c->label[k], buf);
-		if (dup ? asprintf(&c->label[j], "%s #%zu", buf, j + 1) < 0
-			: !(c->label[j] = strdup(buf)))
-			goto fail;
-	}
+	if (label_runs(c, labels))
+		goto fail;
 	for (size_t j = 0; j < nruns; j++)
 		for (size_t i = 0; i < m[j]->ntests; i++)
 			if (add_row(c, &m[j]->tests[i], &cap))
 				goto fail;
-	for (size_t i = 0; i < c->nrows; i++) {
-		struct cmp_row *r = &c->rows[i];
-		const struct mtest *t0 = NULL;
-		/* The direction every run holding the row agrees on, else unknown (-1). */
-		for (size_t j = 0, seen = 0; j < nruns; j++) {
-			const struct mtest *t = model_find(m[j], r->test, r->copies);
-			if (t && !seen++)
-				r->higher = t->higher;
-			else if (t && t->higher != r->higher)
-				r->higher = -1;
-		}
-		c->no_direction += r->higher < 0;
-		for (size_t j = 0; j < nruns; j++) {
-			struct cmp_cell *cell = &r->cell[j];
-			const struct mtest *t = model_find(m[j], r->test, r->copies);
-			cell->t = t && t->has_result ? t : NULL;
-			cell->ratio = NAN;
-			cell->mark = ' ';
-			if (j == 0) {
-				t0 = cell->t;
-				if (t0)
-					cell->ratio = 1;
-				continue;
-			}
-			if (!t0 || !cell->t)
-				continue;
-			/* Runs that disagree on the direction (or do not say it) get no ratio. */
-			cell->ratio = perf_ratio(t0->value, cell->t->value, r->higher);
-			if (!isfinite(t0->ci_lo) || !isfinite(cell->t->ci_lo)) {
-				cell->mark = '?';
-			} else if (cell->t->ci_hi < t0->ci_lo || cell->t->ci_lo > t0->ci_hi) {
-				cell->mark = '*';
-				c->flagged++;
-			} else {
-				cell->mark = '~';
-			}
-		}
-	}
+	for (size_t i = 0; i < c->nrows; i++)
+		fill_row(c, &c->rows[i]);
 	if (check_comparable(c))
 		goto fail;
 	return 0;

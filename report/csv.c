@@ -75,6 +75,92 @@ static const char *field_unit(const char *kind, const char *key, const char *rec
 	return "";
 }
 
+/* One run's damaged lines, one row each. */
+static void damage_rows(const struct rowctx *x, const struct log *log)
+{
+	for (size_t d = 0; d < log->ndamage; d++)
+		row(x, "damage", log->damage[d].line, -1, "", "", 0, "damaged",
+		    log->damage[d].status == REC_BAD_CRC ? "checksum mismatch"
+							: "malformed", "");
+}
+
+/* Every record of m, a row per field (a record without fields: one row). */
+static void record_rows(const struct rowctx *x, const struct model *m)
+{
+	for (size_t i = 0; i < m->nrecs; i++) {
+		const struct mrec *r = &m->recs[i];
+		const char *test = "", *unit = NULL;
+		int copies = 0;
+		for (size_t k = 0; k < r->nf; k++) {
+			if (!strcmp(r->f[k].key, RK_TESTNAME))
+				test = r->f[k].val;
+			else if (!strcmp(r->f[k].key, RK_UNIT))
+				unit = r->f[k].val;
+			else if (!strcmp(r->f[k].key, RK_COPIES))
+				{
+				long v = strtol(r->f[k].val, NULL, 10);
+				copies = v > 0 && v <= 1000000 ? (int)v : 0;
+			}
+		}
+		if (!r->nf)
+			row(x, "record", r->line, (long long)r->seq, r->kind, test, copies, "",
+			    "", "");
+		for (size_t k = 0; k < r->nf; k++)
+			row(x, "record", r->line, (long long)r->seq, r->kind, test, copies,
+			    r->f[k].key, r->f[k].val, field_unit(r->kind, r->f[k].key, unit));
+	}
+}
+
+/* What the report derives per test (figures, CI, direction, index) and per pass (score). */
+static void derived_rows(const struct rowctx *x, const struct model *m)
+{
+	for (size_t i = 0; i < m->ntests; i++) {
+		const struct mtest *t = &m->tests[i];
+		if (!t->has_result) {
+			row(x, "derived", t->line, -1, "", t->test, t->copies, "status",
+			    t->status, "");
+			continue;
+		}
+		drow(x, t->line, t->test, t->copies, "value", t->value, t->unit);
+		drow(x, t->line, t->test, t->copies, "median", t->median, t->unit);
+		drow(x, t->line, t->test, t->copies, "min", t->min, t->unit);
+		drow(x, t->line, t->test, t->copies, "max", t->max, t->unit);
+		drow(x, t->line, t->test, t->copies, "ci95_pct", t->ci95_pct, "%");
+		drow(x, t->line, t->test, t->copies, "median_ci95_lo", t->ci_lo, t->unit);
+		drow(x, t->line, t->test, t->copies, "median_ci95_hi", t->ci_hi, t->unit);
+		if (t->converged >= 0)
+			row(x, "derived", t->line, -1, "", t->test, t->copies, "converged",
+			    t->converged ? "1" : "0", "");
+		row(x, "derived", t->line, -1, "", t->test, t->copies, "better",
+		    model_better(t), "");
+		row(x, "derived", t->line, -1, "", t->test, t->copies, "direction",
+		    cmp_direction(t->higher), "");
+		if (t->has_baseline && t->baseline > 0) {
+			drow(x, t->line, t->test, t->copies, "baseline", t->baseline, t->unit);
+			drow(x, t->line, t->test, t->copies, "index", t->index, "index");
+		}
+	}
+	for (int p = 0; p < m->npass; p++)
+		drow(x, 0, ub_score_partial(&m->pass[p].ub) ? "(index score, partial)"
+							     : "(index score)",
+		     m->pass[p].copies, "score", m->pass[p].score, "index");
+}
+
+/* Run j's ratios to run 1 and their noise marks. */
+static void ratio_rows(const struct rowctx *x, const struct cmp *c, size_t j)
+{
+	for (size_t i = 0; c && j > 0 && i < c->nrows; i++) {
+		const struct cmp_cell *cl = &c->rows[i].cell[j];
+		char mk[2] = {cl->mark, 0};
+		if (!cl->t)
+			continue;
+		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "ratio_to_run1",
+		     cl->ratio, "ratio");
+		row(x, "derived", cl->t->line, -1, "", c->rows[i].test, c->rows[i].copies,
+		    "noise_mark", mk, "");
+	}
+}
+
 int csv_report(FILE *out, const struct report_in *in, size_t n, const struct cmp *c)
 {
 	static const char *const head[CSV_COLUMNS] = {"source", "label", "run_id", "section",
@@ -94,72 +180,10 @@ int csv_report(FILE *out, const struct report_in *in, size_t n, const struct cmp
 		else
 			model_label(m, label, sizeof label);
 		struct rowctx x = {out, in[j].source, label, m->run_id};
-		for (size_t d = 0; d < in[j].log->ndamage; d++)
-			row(&x, "damage", in[j].log->damage[d].line, -1, "", "", 0, "damaged",
-			    in[j].log->damage[d].status == REC_BAD_CRC ? "checksum mismatch"
-								       : "malformed", "");
-		for (size_t i = 0; i < m->nrecs; i++) {
-			const struct mrec *r = &m->recs[i];
-			const char *test = "", *unit = NULL;
-			int copies = 0;
-			for (size_t k = 0; k < r->nf; k++) {
-				if (!strcmp(r->f[k].key, RK_TESTNAME))
-					test = r->f[k].val;
-				else if (!strcmp(r->f[k].key, RK_UNIT))
-					unit = r->f[k].val;
-				else if (!strcmp(r->f[k].key, RK_COPIES))
-					{
-					long v = strtol(r->f[k].val, NULL, 10);
-					copies = v > 0 && v <= 1000000 ? (int)v : 0;
-				}
-			}
-			if (!r->nf)
-				row(&x, "record", r->line, (long long)r->seq, r->kind, test, copies, "",
-				    "", "");
-			for (size_t k = 0; k < r->nf; k++)
-				row(&x, "record", r->line, (long long)r->seq, r->kind, test, copies,
-				    r->f[k].key, r->f[k].val, field_unit(r->kind, r->f[k].key, unit));
-		}
-		for (size_t i = 0; i < m->ntests; i++) {
-			const struct mtest *t = &m->tests[i];
-			if (!t->has_result) {
-				row(&x, "derived", t->line, -1, "", t->test, t->copies, "status",
-				    t->status, "");
-				continue;
-			}
-			drow(&x, t->line, t->test, t->copies, "value", t->value, t->unit);
-			drow(&x, t->line, t->test, t->copies, "median", t->median, t->unit);
-			drow(&x, t->line, t->test, t->copies, "min", t->min, t->unit);
-			drow(&x, t->line, t->test, t->copies, "max", t->max, t->unit);
-			drow(&x, t->line, t->test, t->copies, "ci95_pct", t->ci95_pct, "%");
-			drow(&x, t->line, t->test, t->copies, "median_ci95_lo", t->ci_lo, t->unit);
-			drow(&x, t->line, t->test, t->copies, "median_ci95_hi", t->ci_hi, t->unit);
-			if (t->converged >= 0)
-				row(&x, "derived", t->line, -1, "", t->test, t->copies, "converged",
-				    t->converged ? "1" : "0", "");
-			row(&x, "derived", t->line, -1, "", t->test, t->copies, "better",
-			    model_better(t), "");
-			row(&x, "derived", t->line, -1, "", t->test, t->copies, "direction",
-			    cmp_direction(t->higher), "");
-			if (t->has_baseline && t->baseline > 0) {
-				drow(&x, t->line, t->test, t->copies, "baseline", t->baseline, t->unit);
-				drow(&x, t->line, t->test, t->copies, "index", t->index, "index");
-			}
-		}
-		for (int p = 0; p < m->npass; p++)
-			drow(&x, 0, ub_score_partial(&m->pass[p].ub) ? "(index score, partial)"
-								      : "(index score)",
-			     m->pass[p].copies, "score", m->pass[p].score, "index");
-		for (size_t i = 0; c && j > 0 && i < c->nrows; i++) {
-			const struct cmp_cell *cl = &c->rows[i].cell[j];
-			char mk[2] = {cl->mark, 0};
-			if (!cl->t)
-				continue;
-			drow(&x, cl->t->line, c->rows[i].test, c->rows[i].copies, "ratio_to_run1",
-			     cl->ratio, "ratio");
-			row(&x, "derived", cl->t->line, -1, "", c->rows[i].test, c->rows[i].copies,
-			    "noise_mark", mk, "");
-		}
+		damage_rows(&x, in[j].log);
+		record_rows(&x, m);
+		derived_rows(&x, m);
+		ratio_rows(&x, c, j);
 	}
 	/* Comparison notes (a native run beside image runs, QEMU/TCG), one row each, and the
 	 * TCG flag per run: the label alone does not say "emulation" to a spreadsheet. */

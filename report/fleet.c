@@ -152,7 +152,9 @@ static int check_comparable(struct fleet *f)
 	return 0;
 }
 
-static int build_rows(struct fleet *f)
+/* The rows: every test with a result in some run (per pass label), and the index score of
+ * each pass that holds all the index tests. Returns 0, or -1 when out of memory. */
+static int add_rows(struct fleet *f)
 {
 	char pass[16];
 	for (size_t i = 0; i < f->nruns; i++) {
@@ -172,66 +174,90 @@ static int build_rows(struct fleet *f)
 					return -1;
 			}
 	}
+	return 0;
+}
+
+/* Row's values in the runs of group g into v; returns how many. */
+static size_t group_values(const struct fleet *f, const struct frow *row, size_t g, double *v)
+{
+	char pass[16];
+	size_t n = 0;
+	for (size_t i = 0; i < f->nruns; i++) {
+		const struct model *m = &f->runs[i].m;
+		if (strcmp(f->runs[i].group, f->groups[g]))
+			continue;
+		if (!strcmp(row->test, "index")) {
+			for (int p = 0; p < m->npass; p++) {
+				pass_label(m, m->pass[p].copies, pass, sizeof pass);
+				if (!strcmp(pass, row->pass) && m->pass[p].score > 0 &&
+				    m->pass[p].nindex == UB_INDEX_TESTS)
+					v[n++] = m->pass[p].score;
+			}
+			continue;
+		}
+		for (size_t t = 0; t < m->ntests; t++) {
+			const struct mtest *mt = &m->tests[t];
+			if (!mt->has_result || strcmp(mt->status, "ok") || !(mt->value > 0) ||
+			    strcmp(mt->test, row->test) || strcmp(mt->unit, row->unit))
+				continue;
+			pass_label(m, mt->copies, pass, sizeof pass);
+			if (!strcmp(pass, row->pass))
+				v[n++] = mt->value;
+		}
+	}
+	return n;
+}
+
+/* Row's cells: each group's summary, then each group's ratio to the reference (group 0)
+ * and noise mark. v: room for one value per run. Returns 0, or -1 when out of memory. */
+static int fill_cells(const struct fleet *f, struct frow *row, double *v)
+{
+	row->cell = calloc(f->ngroups, sizeof *row->cell);
+	if (!row->cell)
+		return -1;
+	for (size_t g = 0; g < f->ngroups; g++) {
+		size_t n = group_values(f, row, g, v);
+		struct fcell *c = &row->cell[g];
+		c->n = n;
+		c->ratio = NAN;
+		c->mark = ' ';
+		if (n && summarize(v, n, row->higher != 0, &c->s))
+			c->n = 0;
+	}
+	const struct fcell *ref = &row->cell[0];
+	for (size_t g = 1; g < f->ngroups && ref->n && row->higher >= 0; g++) {
+		struct fcell *c = &row->cell[g];
+		if (!c->n)
+			continue;
+		c->ratio = perf_ratio(ref->s.median, c->s.median, row->higher);
+		if (c->n < 2 || ref->n < 2)
+			c->mark = '?';	/* one run has no spread to judge noise by */
+		else
+			c->mark = c->s.ci_hi < ref->s.ci_lo || c->s.ci_lo > ref->s.ci_hi ? '*' : '~';
+	}
+	return 0;
+}
+
+static int build_rows(struct fleet *f)
+{
+	if (add_rows(f))
+		return -1;
 	double *v = malloc((f->nruns ? f->nruns : 1) * sizeof *v);
 	if (!v)
 		return -1;
 	for (size_t r = 0; r < f->nrows; r++) {
-		struct frow *row = &f->rows[r];
-		row->cell = calloc(f->ngroups, sizeof *row->cell);
-		if (!row->cell) {
+		if (fill_cells(f, &f->rows[r], v)) {
 			free(v);
 			return -1;
-		}
-		for (size_t g = 0; g < f->ngroups; g++) {
-			size_t n = 0;
-			for (size_t i = 0; i < f->nruns; i++) {
-				const struct model *m = &f->runs[i].m;
-				if (strcmp(f->runs[i].group, f->groups[g]))
-					continue;
-				if (!strcmp(row->test, "index")) {
-					for (int p = 0; p < m->npass; p++) {
-						pass_label(m, m->pass[p].copies, pass, sizeof pass);
-						if (!strcmp(pass, row->pass) && m->pass[p].score > 0 &&
-						    m->pass[p].nindex == UB_INDEX_TESTS)
-							v[n++] = m->pass[p].score;
-					}
-					continue;
-				}
-				for (size_t t = 0; t < m->ntests; t++) {
-					const struct mtest *mt = &m->tests[t];
-					if (!mt->has_result || strcmp(mt->status, "ok") || !(mt->value > 0) ||
-					    strcmp(mt->test, row->test) || strcmp(mt->unit, row->unit))
-						continue;
-					pass_label(m, mt->copies, pass, sizeof pass);
-					if (!strcmp(pass, row->pass))
-						v[n++] = mt->value;
-				}
-			}
-			struct fcell *c = &row->cell[g];
-			c->n = n;
-			c->ratio = NAN;
-			c->mark = ' ';
-			if (n && summarize(v, n, row->higher != 0, &c->s))
-				c->n = 0;
-		}
-		const struct fcell *ref = &row->cell[0];
-		for (size_t g = 1; g < f->ngroups && ref->n && row->higher >= 0; g++) {
-			struct fcell *c = &row->cell[g];
-			if (!c->n)
-				continue;
-			c->ratio = perf_ratio(ref->s.median, c->s.median, row->higher);
-			if (c->n < 2 || ref->n < 2)
-				c->mark = '?';	/* one run has no spread to judge noise by */
-			else
-				c->mark = c->s.ci_hi < ref->s.ci_lo || c->s.ci_lo > ref->s.ci_hi ? '*' : '~';
 		}
 	}
 	free(v);
 	return 0;
 }
 
-/* Read every regular file of dir; group the complete runs. Returns 0, or an exit status. */
-static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machine, int *incomplete)
+/* Phase 1: the regular files of dir, sorted by name, into *names_out (*n of them).
+ * Returns 0, or 2 after a line on stderr (dir unreadable or without files). */
+static int list_logs(const char *dir, char ***names_out, size_t *n)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -263,6 +289,17 @@ static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machin
 		return EXIT_USAGE;
 	}
 	qsort(names, nnames, sizeof *names, cmp_str);
+	*names_out = names;
+	*n = nnames;
+	return 0;
+}
+
+/* Phase 2: each file's last complete run into f->runs, with its group key; a file without
+ * one is left out, said on stderr and in *incomplete. Takes names (and frees it). Returns 0,
+ * or 3 when out of memory. */
+static int read_runs(struct fleet *f, char **names, size_t nnames, int by_hv, int by_machine,
+		     int *incomplete)
+{
 	f->runs = calloc(nnames, sizeof *f->runs);
 	if (!f->runs)
 		return EXIT_INCOMPLETE;
@@ -294,7 +331,13 @@ static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machin
 		f->nruns++;
 	}
 	free(names);
-	/* Groups: distinct keys in name order, bare-metal (the usual reference) first. */
+	return 0;
+}
+
+/* Phase 3: groups are the distinct keys in name order, bare-metal (the usual reference)
+ * first. Returns 0, or 3 when out of memory. */
+static int group_runs(struct fleet *f)
+{
 	f->groups = calloc(f->nruns ? f->nruns : 1, sizeof *f->groups);
 	if (!f->groups)
 		return EXIT_INCOMPLETE;
@@ -314,6 +357,19 @@ static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machin
 			break;
 		}
 	return 0;
+}
+
+/* Read every regular file of dir; group the complete runs. Returns 0, or an exit status. */
+static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machine, int *incomplete)
+{
+	char **names;
+	size_t nnames;
+	int rc;
+
+	if ((rc = list_logs(dir, &names, &nnames)) ||
+	    (rc = read_runs(f, names, nnames, by_hv, by_machine, incomplete)))
+		return rc;
+	return group_runs(f);
 }
 
 static void fleet_free(struct fleet *f)

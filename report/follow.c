@@ -2,8 +2,8 @@
 #define _GNU_SOURCE
 #include "follow.h"
 #include "vocab.h"
-#include "record.h"
 #include "status.h"
+#include "record.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -118,103 +118,154 @@ static void newest_run(int fd, off_t size, struct record *r, off_t *at, size_t *
 	lseek(fd, *at, SEEK_SET);
 }
 
+/* A log being followed: where in it, what is left of a line, the run's state. */
+struct follower {
+	const char *path;
+	FILE *out;
+	pid_t pid;
+	int fd;
+	struct stat st;
+	struct record *r;
+	char *buf;
+	size_t cap, used, lineno;
+	off_t pos;
+	time_t last;		/* when data last came */
+	struct fstate s;
+};
+
+/* Phase 1: path opened into f->fd, a file, pipe or character device. Returns 0, or
+ * EXIT_INCOMPLETE after a line on stderr. */
+static int open_log(struct follower *f)
+{
+	const char *path = f->path;
+
+	if (f->fd < 0 || !f->r || !f->buf || fstat(f->fd, &f->st)) {
+		fprintf(stderr, "isobench-report: %s: cannot be read: %s\n", path, strerror(errno));
+		return EXIT_INCOMPLETE;
+	}
+	if (!S_ISREG(f->st.st_mode) && !S_ISFIFO(f->st.st_mode) && !S_ISCHR(f->st.st_mode)) {
+		fprintf(stderr, "isobench-report: %s: not a log file (%s)\n", path,
+			S_ISDIR(f->st.st_mode) ? "a directory" : "not a regular file");
+		return EXIT_INCOMPLETE;
+	}
+	return 0;
+}
+
+/* k new bytes are in f->buf: show each whole line. Returns 1 when a verified END ends the
+ * following (no writer to wait for), else 0. */
+static int take_lines(struct follower *f, ssize_t k)
+{
+	char *buf = f->buf, *nl;
+	int done = 0;
+
+	f->pos += k;
+	f->used += (size_t)k;
+	f->last = time(NULL);
+	while ((nl = memchr(buf, '\n', f->used))) {
+		size_t len = (size_t)(nl - buf);
+		buf[len] = 0;
+		/* With a writer to wait for, END does not end it: it may boot again. */
+		if (show(buf, len, ++f->lineno, f->r, &f->s, f->out) && f->pid <= 0)
+			done = 1;
+		f->used -= len + 1;
+		memmove(buf, nl + 1, f->used);
+	}
+	if (f->used == f->cap) {	/* a line longer than any record: drop it */
+		f->used = 0;
+		f->lineno++;
+	}
+	return done;
+}
+
+/* A regular file shorter than what was read: follow it again from its start. Returns 1
+ * when it did. */
+static int restart_if_shrunk(struct follower *f)
+{
+	if (S_ISREG(f->st.st_mode) && fstat(f->fd, &f->st) == 0 && f->st.st_size < f->pos) {
+		fprintf(f->out, "isobench-report: %s shrank (truncated or rewritten): following it "
+				"again from its start\n", f->path);
+		lseek(f->fd, 0, SEEK_SET);
+		f->pos = 0;
+		f->used = 0;
+		f->lineno = 0;
+		memset(&f->s, 0, sizeof f->s);
+		return 1;
+	}
+	return 0;
+}
+
+/* Nothing new (the last read gave k): why to stop following, or NULL to wait on. */
+static const char *why_stop(struct follower *f, ssize_t k, int idle_s)
+{
+	if (f->pid > 0 && kill(f->pid, 0) && errno == ESRCH) {
+		if (f->used) {
+			f->buf[f->used] = 0;
+			show(f->buf, f->used, ++f->lineno, f->r, &f->s, f->out);
+		}
+		return "the writer exited before END";
+	}
+	if (k == 0 && !S_ISREG(f->st.st_mode) && f->pid <= 0)
+		return "end of input before END";
+	if (idle_s > 0 && time(NULL) - f->last >= idle_s) {
+		fprintf(stderr, "isobench-report: %s: nothing new for %d s (--idle): giving up\n",
+			f->path, idle_s);
+		return "idle limit";
+	}
+	return NULL;
+}
+
+/* Phase 3: the exit status of the run followed (why: why following stopped, or NULL). */
+static int verdict(const char *path, const struct fstate *s, const char *why)
+{
+	if (!s->begun) {
+		fprintf(stderr, "isobench-report: %s: no BEGIN record%s%s\n", path, why ? ": " : "",
+			why ? why : "");
+		return EXIT_INCOMPLETE;
+	} else if (!s->ended || s->broken) {
+		fprintf(stderr, "isobench-report: %s: the newest run is not complete (%s)\n", path,
+			!s->ended ? (why ? why : "no END") : "records lost or damaged");
+		return EXIT_INCOMPLETE;
+	}
+	return s->bad ? EXIT_FAILS : EXIT_OK;
+}
+
 int follow_log(const char *path, pid_t pid, int idle_s, FILE *out)
 {
-	struct record *r = malloc(sizeof *r);
-	size_t cap = REC_MAX * 2, used = 0, lineno = 0;
-	char *buf = malloc(cap + 1);
-	int fd = open(path, O_RDONLY | O_CLOEXEC), done = 0, rc;
-	struct fstate s = {0};
-	struct stat st;
-	off_t pos = 0;
-	time_t last = time(NULL);
+	struct follower f = {.path = path, .out = out, .pid = pid, .cap = REC_MAX * 2};
+	int done = 0, rc;
 	const char *why = NULL;
 
-	if (fd < 0 || !r || !buf || fstat(fd, &st)) {
-		fprintf(stderr, "isobench-report: %s: cannot be read: %s\n", path, strerror(errno));
-		rc = EXIT_INCOMPLETE;
+	f.r = malloc(sizeof *f.r);
+	f.buf = malloc(f.cap + 1);
+	f.fd = open(path, O_RDONLY | O_CLOEXEC);
+	f.last = time(NULL);
+	if ((rc = open_log(&f)))
 		goto out;
+	if (S_ISREG(f.st.st_mode)) {
+		newest_run(f.fd, f.st.st_size, f.r, &f.pos, &f.lineno);
 	}
-	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode)) {
-		fprintf(stderr, "isobench-report: %s: not a log file (%s)\n", path,
-			S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
-		rc = EXIT_INCOMPLETE;
-		goto out;
-	}
-	if (S_ISREG(st.st_mode)) {
-		newest_run(fd, st.st_size, r, &pos, &lineno);
-	}
+	/* Phase 2: show what comes until END, the writer's exit, the input's end or --idle. */
 	while (!done) {
-		ssize_t k = read(fd, buf + used, cap - used);
+		ssize_t k = read(f.fd, f.buf + f.used, f.cap - f.used);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k > 0) {
-			char *nl;
-			pos += k;
-			used += (size_t)k;
-			last = time(NULL);
-			while ((nl = memchr(buf, '\n', used))) {
-				size_t len = (size_t)(nl - buf);
-				buf[len] = 0;
-				/* With a writer to wait for, END does not end it: it may boot again. */
-				if (show(buf, len, ++lineno, r, &s, out) && pid <= 0)
-					done = 1;
-				used -= len + 1;
-				memmove(buf, nl + 1, used);
-			}
-			if (used == cap) {	/* a line longer than any record: drop it */
-				used = 0;
-				lineno++;
-			}
+			done = take_lines(&f, k);
 			continue;
 		}
-		if (S_ISREG(st.st_mode) && fstat(fd, &st) == 0 && st.st_size < pos) {
-			fprintf(out, "isobench-report: %s shrank (truncated or rewritten): following it "
-				     "again from its start\n", path);
-			lseek(fd, 0, SEEK_SET);
-			pos = 0;
-			used = 0;
-			lineno = 0;
-			memset(&s, 0, sizeof s);
+		if (restart_if_shrunk(&f))
 			continue;
-		}
 		/* Nothing new: stop if the writer is gone, else wait a little. */
-		if (pid > 0 && kill(pid, 0) && errno == ESRCH) {
-			if (used) {
-				buf[used] = 0;
-				show(buf, used, ++lineno, r, &s, out);
-			}
-			why = "the writer exited before END";
+		if ((why = why_stop(&f, k, idle_s)))
 			break;
-		}
-		if (k == 0 && !S_ISREG(st.st_mode) && pid <= 0) {
-			why = "end of input before END";
-			break;
-		}
-		if (idle_s > 0 && time(NULL) - last >= idle_s) {
-			fprintf(stderr, "isobench-report: %s: nothing new for %d s (--idle): giving up\n",
-				path, idle_s);
-			why = "idle limit";
-			break;
-		}
 		struct timespec t = {0, 100 * 1000 * 1000};
 		nanosleep(&t, NULL);
 	}
-	if (!s.begun) {
-		fprintf(stderr, "isobench-report: %s: no BEGIN record%s%s\n", path, why ? ": " : "",
-			why ? why : "");
-		rc = EXIT_INCOMPLETE;
-	} else if (!s.ended || s.broken) {
-		fprintf(stderr, "isobench-report: %s: the newest run is not complete (%s)\n", path,
-			!s.ended ? (why ? why : "no END") : "records lost or damaged");
-		rc = EXIT_INCOMPLETE;
-	} else {
-		rc = s.bad ? EXIT_FAILS : EXIT_OK;
-	}
+	rc = verdict(path, &f.s, why);
 out:
-	if (fd >= 0)
-		close(fd);
-	free(r);
-	free(buf);
+	if (f.fd >= 0)
+		close(f.fd);
+	free(f.r);
+	free(f.buf);
 	return rc;
 }

@@ -84,6 +84,76 @@ static json_t *test_obj(const struct mtest *t)
 	return o;
 }
 
+/* The parts of a run's object, each into its array (or object) a; nonzero on error. */
+static int fill_info(json_t *info, const struct model *m)
+{
+	int e = 0;
+	for (size_t i = 0; !e && i < m->ninfo; i++)
+		e |= put(info, m->info[i].key, jstr(m->info[i].val));
+	return e;
+}
+
+static int fill_passes(json_t *passes, const struct model *m)
+{
+	int e = 0;
+	for (int p = 0; !e && p < m->npass; p++)
+		e |= json_array_append_new(
+			passes, json_pack("{s:i,s:i,s:o,s:b,s:s}", "copies", m->pass[p].copies,
+					  "index_tests", m->pass[p].nindex, "score",
+					  jnum(m->pass[p].score), "partial",
+					  ub_score_partial(&m->pass[p].ub), "unit", "index"));
+	return e;
+}
+
+static int fill_tests(json_t *tests, const struct model *m)
+{
+	int e = 0;
+	for (size_t i = 0; !e && i < m->ntests; i++) {
+		json_t *t = test_obj(&m->tests[i]);
+		e |= !t || json_array_append_new(tests, t);
+	}
+	return e;
+}
+
+static int fill_events(json_t *ev, const struct model *m)
+{
+	int e = 0;
+	for (size_t i = 0; !e && i < m->nev; i++)
+		e |= json_array_append_new(
+			ev, json_pack("{s:s,s:o,s:o,s:o,s:o,s:i,s:I}", "kind", m->ev[i].kind, "test",
+				      jstr(m->ev[i].test), "reason", jstr(m->ev[i].reason), "what",
+				      jstr(m->ev[i].what), "value", jstr(m->ev[i].value), "copies",
+				      m->ev[i].copies, "line", (json_int_t)m->ev[i].line));
+	return e;
+}
+
+static int fill_records(json_t *recs, const struct model *m)
+{
+	int e = 0;
+	for (size_t i = 0; !e && i < m->nrecs; i++) {
+		json_t *f = json_object();
+		for (size_t k = 0; f && !e && k < m->recs[i].nf; k++)
+			e |= put(f, m->recs[i].f[k].key, jstr(m->recs[i].f[k].val));
+		e |= !f || json_array_append_new(
+				   recs, json_pack("{s:I,s:I,s:s,s:o}", "line",
+						   (json_int_t)m->recs[i].line, "seq",
+						   (json_int_t)m->recs[i].seq, "kind", m->recs[i].kind,
+						   "fields", f));
+	}
+	return e;
+}
+
+static int fill_damage(json_t *dmg, const struct log *log)
+{
+	int e = 0;
+	for (size_t d = 0; !e && d < log->ndamage; d++)
+		e |= json_array_append_new(
+			dmg, json_pack("{s:I,s:s}", "line", (json_int_t)log->damage[d].line, "why",
+				       log->damage[d].status == REC_BAD_CRC ? "checksum mismatch"
+									    : "malformed"));
+	return e;
+}
+
 static json_t *model_obj(const struct report_in *in, const char *label)
 {
 	const struct model *m = in->m;
@@ -107,51 +177,24 @@ static json_t *model_obj(const struct report_in *in, const char *label)
 	e |= put(o, "counts", json_pack("{s:I,s:I,s:I,s:I}", "results", (json_int_t)m->results,
 					"fails", (json_int_t)m->fails, "skips",
 					(json_int_t)m->skips, "errors", (json_int_t)m->errors));
-	for (size_t i = 0; !e && i < m->ninfo; i++)
-		e |= put(info, m->info[i].key, jstr(m->info[i].val));
+	e = e || fill_info(info, m);
 	e |= put(o, "info", info);
 	info = NULL;
-	for (int p = 0; !e && p < m->npass; p++)
-		e |= json_array_append_new(
-			passes, json_pack("{s:i,s:i,s:o,s:b,s:s}", "copies", m->pass[p].copies,
-					  "index_tests", m->pass[p].nindex, "score",
-					  jnum(m->pass[p].score), "partial",
-					  ub_score_partial(&m->pass[p].ub), "unit", "index"));
+	e = e || fill_passes(passes, m);
 	e |= put(o, "passes", passes);
 	passes = NULL;
-	for (size_t i = 0; !e && i < m->ntests; i++) {
-		json_t *t = test_obj(&m->tests[i]);
-		e |= !t || json_array_append_new(tests, t);
-	}
+	e = e || fill_tests(tests, m);
 	e |= put(o, "tests", tests);
 	tests = NULL;
 	e |= put(o, "ci_target_pct", jnum(m->ci_target_pct));
 	e |= put(o, "tcg", json_boolean(model_is_tcg(m)));
-	for (size_t i = 0; !e && i < m->nev; i++)
-		e |= json_array_append_new(
-			ev, json_pack("{s:s,s:o,s:o,s:o,s:o,s:i,s:I}", "kind", m->ev[i].kind, "test",
-				      jstr(m->ev[i].test), "reason", jstr(m->ev[i].reason), "what",
-				      jstr(m->ev[i].what), "value", jstr(m->ev[i].value), "copies",
-				      m->ev[i].copies, "line", (json_int_t)m->ev[i].line));
+	e = e || fill_events(ev, m);
 	e |= put(o, "events", ev);
 	ev = NULL;
-	for (size_t i = 0; !e && i < m->nrecs; i++) {
-		json_t *f = json_object();
-		for (size_t k = 0; f && !e && k < m->recs[i].nf; k++)
-			e |= put(f, m->recs[i].f[k].key, jstr(m->recs[i].f[k].val));
-		e |= !f || json_array_append_new(
-				   recs, json_pack("{s:I,s:I,s:s,s:o}", "line",
-						   (json_int_t)m->recs[i].line, "seq",
-						   (json_int_t)m->recs[i].seq, "kind", m->recs[i].kind,
-						   "fields", f));
-	}
+	e = e || fill_records(recs, m);
 	e |= put(o, "records", recs);
 	recs = NULL;
-	for (size_t d = 0; !e && d < log->ndamage; d++)
-		e |= json_array_append_new(
-			dmg, json_pack("{s:I,s:s}", "line", (json_int_t)log->damage[d].line, "why",
-				       log->damage[d].status == REC_BAD_CRC ? "checksum mismatch"
-									    : "malformed"));
+	e = e || fill_damage(dmg, log);
 	e |= put(o, "damaged_lines", dmg);
 	dmg = NULL;
 	if (e) {

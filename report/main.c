@@ -109,92 +109,90 @@ static size_t split_labels(char *s, char **out, size_t max)
 	return n;
 }
 
-/* Phase 1: options into o. Returns -1 to go on, else the exit status (help: 0). */
-static int parse_args(int argc, char **argv, struct opts *o)
+/* --run N, --pid PID, --idle S (opt 'r', 'p', 'i'): a whole decimal number in range.
+ * Returns -1 to go on, else EXIT_USAGE after a line on stderr. */
+static int take_number(int opt, struct opts *o)
 {
-	static const struct option opts[] = {
-		{"check", no_argument, NULL, 'c'},
-		{"run", required_argument, NULL, 'r'},
-		{"boot", no_argument, NULL, 'b'},
-		{"format", required_argument, NULL, 'f'},
-		{"label", required_argument, NULL, 'l'},
-		{"svg", required_argument, NULL, 's'},
-		{"follow", no_argument, NULL, 'F'},
-		{"pid", required_argument, NULL, 'p'},
-		{"idle", required_argument, NULL, 'i'},
-		{"group-by", required_argument, NULL, 'g'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int opt;
+	char *end;
+	long v;
 
-	memset(o, 0, sizeof *o);
-	o->format = "text";
-	o->idle = -1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		char *end;
-		long v;
-		switch (opt) {
-		case 'c':
-			o->check = 1;
-			break;
-		case 'b':
-			o->boot = 1;
-			break;
-		case 'r':
-			v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > 1000000) {
-				fprintf(stderr, "isobench-report: --run wants a number >= 1\n");
-				return EXIT_USAGE;
-			}
-			o->want = (int)v;
-			break;
-		case 'f':
-			o->format = optarg;
-			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "csv") &&
-			    strcmp(optarg, "json-bench") && strcmp(optarg, "json-bench-smaller")) {
-				fprintf(stderr, "isobench-report: --format: text, json, csv, json-bench "
-						"or json-bench-smaller\n");
-				return EXIT_USAGE;
-			}
-			break;
-		case 'l':
-			o->labelarg = optarg;
-			o->nlabels = split_labels(optarg, o->labels, MAX_LOGS + 1);
-			break;
-		case 's':
-			o->svg = optarg;
-			break;
-		case 'F':
-			o->follow = 1;
-			break;
-		case 'g':
-			o->group_by = optarg;
-			break;
-		case 'p':
-		case 'i':
-			v = strtol(optarg, &end, 10);
-			if (*end || *optarg == 0 || v < (opt == 'p') || v > 1000000000) {
-				fprintf(stderr, "isobench-report: --%s wants %s\n",
-					opt == 'p' ? "pid" : "idle",
-					opt == 'p' ? "a process id" : "a number of seconds");
-				return EXIT_USAGE;
-			}
-			if (opt == 'p')
-				o->pid = v;
-			else
-				o->idle = (int)v;
-			break;
-		case 'h':
-			usage(stdout);
-			return fflush(stdout) || ferror(stdout) ? EXIT_USAGE : 0;
-		default:
-			usage(stderr);
+	switch (opt) {
+	case 'r':
+		v = strtol(optarg, &end, 10);
+		if (*end || v < 1 || v > 1000000) {
+			fprintf(stderr, "isobench-report: --run wants a number >= 1\n");
 			return EXIT_USAGE;
 		}
+		o->want = (int)v;
+		break;
+	case 'p':
+	case 'i':
+		v = strtol(optarg, &end, 10);
+		if (*end || *optarg == 0 || v < (opt == 'p') || v > 1000000000) {
+			fprintf(stderr, "isobench-report: --%s wants %s\n",
+				opt == 'p' ? "pid" : "idle",
+				opt == 'p' ? "a process id" : "a number of seconds");
+			return EXIT_USAGE;
+		}
+		if (opt == 'p')
+			o->pid = v;
+		else
+			o->idle = (int)v;
+		break;
 	}
-	o->logs = argv + optind;
-	o->n = (size_t)(argc - optind);
+	return -1;
+}
+
+/* One option getopt returned into o. Returns -1 to go on, else the exit status (help: 0). */
+static int take_option(int opt, struct opts *o)
+{
+	switch (opt) {
+	case 'c':
+		o->check = 1;
+		break;
+	case 'b':
+		o->boot = 1;
+		break;
+	case 'r':
+	case 'p':
+	case 'i':
+		return take_number(opt, o);
+	case 'f':
+		o->format = optarg;
+		if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "csv") &&
+		    strcmp(optarg, "json-bench") && strcmp(optarg, "json-bench-smaller")) {
+			fprintf(stderr, "isobench-report: --format: text, json, csv, json-bench "
+					"or json-bench-smaller\n");
+			return EXIT_USAGE;
+		}
+		break;
+	case 'l':
+		o->labelarg = optarg;
+		o->nlabels = split_labels(optarg, o->labels, MAX_LOGS + 1);
+		break;
+	case 's':
+		o->svg = optarg;
+		break;
+	case 'F':
+		o->follow = 1;
+		break;
+	case 'g':
+		o->group_by = optarg;
+		break;
+	case 'h':
+		usage(stdout);
+		return fflush(stdout) || ferror(stdout) ? EXIT_USAGE : 0;
+	default:
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* The options together: what goes with what, how many LOGs. Returns -1 to go on (o->fleet
+ * set for a DIR), else EXIT_USAGE after a line on stderr. */
+static int check_options(struct opts *o)
+{
 	if (o->follow) {
 		if (o->n != 1) {
 			fprintf(stderr, "isobench-report: --follow takes one LOG\n");
@@ -235,6 +233,36 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return EXIT_USAGE;
 	}
 	return -1;
+}
+
+/* Phase 1: options into o. Returns -1 to go on, else the exit status (help: 0). */
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option opts[] = {
+		{"check", no_argument, NULL, 'c'},
+		{"run", required_argument, NULL, 'r'},
+		{"boot", no_argument, NULL, 'b'},
+		{"format", required_argument, NULL, 'f'},
+		{"label", required_argument, NULL, 'l'},
+		{"svg", required_argument, NULL, 's'},
+		{"follow", no_argument, NULL, 'F'},
+		{"pid", required_argument, NULL, 'p'},
+		{"idle", required_argument, NULL, 'i'},
+		{"group-by", required_argument, NULL, 'g'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int opt, rc;
+
+	memset(o, 0, sizeof *o);
+	o->format = "text";
+	o->idle = -1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1)
+		if ((rc = take_option(opt, o)) >= 0)
+			return rc;
+	o->logs = argv + optind;
+	o->n = (size_t)(argc - optind);
+	return check_options(o);
 }
 
 /* Phase 2, per log: read it, report its damaged lines on stderr, choose its run (--run N,

@@ -130,6 +130,164 @@ static int add_event(struct model *m, size_t *cap, const struct record *r, size_
 	return e->test && e->reason && e->what && e->value ? 0 : -1;
 }
 
+/* Every field of r, decoded, as the model's copy of record lr (JSON/CSV "every record"). */
+static int copy_record(struct model *m, const struct logrec *lr, const struct record *r)
+{
+	struct mrec *mr = &m->recs[m->nrecs++];
+	mr->line = lr->line;
+	mr->seq = r->seq;
+	snprintf(mr->kind, sizeof mr->kind, "%s", r->kind);
+	mr->f = calloc((size_t)r->nfields + 1, sizeof *mr->f);
+	if (!mr->f)
+		return -1;
+	for (int k = 0; k < r->nfields; k++) {
+		mr->f[k].key = strdup(r->key[k]);
+		mr->f[k].val = strdup(r->val[k]);
+		mr->nf++;
+		if (!mr->f[k].key || !mr->f[k].val)
+			return -1;
+	}
+	return 0;
+}
+
+/* An INFO record's fields into the header facts. */
+static int add_info(struct model *m, size_t *icap, const struct record *r)
+{
+	for (int k = 0; k < r->nfields; k++) {
+		if (grow((void **)&m->info, m->ninfo, icap, sizeof *m->info))
+			return -1;
+		m->info[m->ninfo].key = strdup(r->key[k]);
+		m->info[m->ninfo].val = strdup(r->val[k]);
+		/* "hpet acpi_pm " (sysfs lists end in a space): trailing
+		 * white space is not part of the fact */
+		for (char *v = m->info[m->ninfo].val, *e = v ? v + strlen(v) : NULL;
+		     e && e > v && (e[-1] == ' ' || e[-1] == '\t'); *--e = 0)
+			;
+		if (!m->info[m->ninfo].key || !m->info[m->ninfo].val) {
+			free(m->info[m->ninfo].key);
+			free(m->info[m->ninfo].val);
+			return -1;
+		}
+		m->ninfo++;
+	}
+	return 0;
+}
+
+/* A record about one test in one pass: TEST, SAMPLE, RESULT, or a FAIL/SKIP that names
+ * its copies. */
+static int about_a_test(const struct record *r, const char *test)
+{
+	return test && (!strcmp(r->kind, RK_TEST) || !strcmp(r->kind, RK_SAMPLE) ||
+			!strcmp(r->kind, RK_RESULT) ||
+			(copies_of(r) && rec_get(r, RK_COPIES) &&
+			 (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_SKIP))));
+}
+
+static int add_sample(struct mtest *t, const struct record *r, size_t line)
+{
+	struct msample *ns = realloc(t->smp, (t->nsmp + 1) * sizeof *ns), *s;
+	if (!ns)
+		return -1;
+	t->smp = ns;
+	s = &t->smp[t->nsmp++];
+	s->warmup = rec_get(r, RK_WARMUP) && strcmp(rec_get(r, RK_WARMUP), "0");
+	s->i = s->warmup || !rec_get(r, RK_I) ? -1 : strtol(rec_get(r, RK_I), NULL, 10);
+	s->value = num(rec_get(r, RK_VALUE));
+	s->line = line;
+	return 0;
+}
+
+static void take_result(struct mtest *t, const struct record *r, size_t line)
+{
+	t->has_result = 1;
+	t->line = line;
+	t->value = num(rec_get(r, RK_VALUE));
+	t->median = num(rec_get(r, RK_MEDIAN));
+	t->min = num(rec_get(r, RK_MIN));
+	t->max = num(rec_get(r, RK_MAX));
+	t->ci95_pct = num(rec_get(r, RK_CI95));
+	t->index = num(rec_get(r, RK_INDEX));
+	t->samples = rec_get(r, RK_SAMPLES) ? strtol(rec_get(r, RK_SAMPLES), NULL, 10) : -1;
+	if (!isfinite(t->median))
+		t->median = t->value;
+	const char *cv = rec_get(r, RK_CONVERGED);
+	t->converged = !cv ? -1 : !strcmp(cv, "1") ? 1 : !strcmp(cv, "0") ? 0 : -1;
+}
+
+/* A record about_a_test() into its test (found or added): what every such record may say
+ * (unit, group, title, direction, baseline), then what its kind says. */
+static int add_to_test(struct model *m, size_t *tcap, const struct record *r, const char *test,
+		       size_t line)
+{
+	struct mtest *t = find_or_add(m, tcap, test, copies_of(r));
+	if (!t)
+		return -1;
+	if (!t->line)
+		t->line = line;
+	set(&t->unit, rec_get(r, RK_UNIT));
+	set(&t->group, rec_get(r, RK_GROUP));
+	set(&t->title, rec_get(r, RK_TITLE));
+	const char *better = rec_get(r, RK_BETTER);
+	if (better && !strcmp(better, REC_BETTER_HIGHER))
+		t->higher = 1;
+	else if (better && !strcmp(better, REC_BETTER_LOWER))
+		t->higher = 0;
+	if (rec_get(r, RK_BASELINE) && isfinite(num(rec_get(r, RK_BASELINE)))) {
+		t->has_baseline = 1;
+		t->baseline = num(rec_get(r, RK_BASELINE));
+	}
+	if (!strcmp(r->kind, RK_SAMPLE)) {
+		if (add_sample(t, r, line))
+			return -1;
+	} else if (!strcmp(r->kind, RK_RESULT)) {
+		take_result(t, r, line);
+	} else if (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_SKIP)) {
+		t->status = !strcmp(r->kind, RK_FAIL) ? RK_FAIL : RK_SKIP;
+		set(&t->reason, rec_get(r, RK_REASON));
+		t->line = line;
+	}
+	return 0;
+}
+
+/* Phase 2: what the records imply: defaults for what BEGIN did not say, each test's CI and
+ * index, the passes and their UnixBench scores. Returns 0, or -1 when out of memory. */
+static int derive(struct model *m)
+{
+	size_t pcap = 0;
+
+	if (!m->run_id)
+		m->run_id = dup(NULL);
+	if (!m->version)
+		m->version = dup(NULL);
+	if (!m->mode)
+		m->mode = dup(NULL);
+	m->ci_target_pct = num(model_info(m, RK_RUN_CI_TARGET));
+	for (size_t i = 0; i < m->ntests; i++) {
+		struct mtest *t = &m->tests[i];
+		int p;
+		derive_ci(t);
+		if (!isfinite(t->index) && t->has_result && t->has_baseline &&
+		    ub_valid(t->value, t->baseline))
+			t->index = ub_index(t->value, t->baseline);
+		for (p = 0; p < m->npass && m->pass[p].copies != t->copies; p++)
+			;
+		if (p == m->npass) {
+			if (grow((void **)&m->pass, (size_t)m->npass, &pcap, sizeof *m->pass))
+				return -1;
+			m->pass[m->npass].copies = t->copies;
+			ub_score_init(&m->pass[m->npass].ub);
+			m->npass++;
+		}
+		if (t->has_result && t->has_baseline)
+			ub_score_add(&m->pass[p].ub, t->value, t->baseline);
+	}
+	for (int p = 0; p < m->npass; p++) {
+		m->pass[p].nindex = m->pass[p].ub.n;
+		m->pass[p].score = m->pass[p].nindex ? ub_score_value(&m->pass[p].ub) : NAN;
+	}
+	return 0;
+}
+
 int model_build(const struct run *run, struct model *m)
 {
 	struct record *r = malloc(sizeof *r);
@@ -149,133 +307,32 @@ int model_build(const struct run *run, struct model *m)
 	m->recs = calloc(run->nrecs + 1, sizeof *m->recs);
 	if (!m->recs)
 		goto out;
+	/* Phase 1: each record into the model. */
 	for (size_t i = 0; i < run->nrecs; i++) {
 		const struct logrec *lr = &run->recs[i];
 		if (logrec_parse(lr, r) != REC_OK)
 			continue;
-		struct mrec *mr = &m->recs[m->nrecs++];
-		mr->line = lr->line;
-		mr->seq = r->seq;
-		snprintf(mr->kind, sizeof mr->kind, "%s", r->kind);
-		mr->f = calloc((size_t)r->nfields + 1, sizeof *mr->f);
-		if (!mr->f)
+		if (copy_record(m, lr, r))
 			goto out;
-		for (int k = 0; k < r->nfields; k++) {
-			mr->f[k].key = strdup(r->key[k]);
-			mr->f[k].val = strdup(r->val[k]);
-			mr->nf++;
-			if (!mr->f[k].key || !mr->f[k].val)
-				goto out;
-		}
 		const char *test = rec_get(r, RK_TESTNAME);
 		if (!strcmp(r->kind, RK_BEGIN)) {
 			set(&m->run_id, rec_get(r, RK_RUN));
 			set(&m->version, rec_get(r, RK_VERSION));
 			set(&m->mode, rec_get(r, RK_MODE));
 		} else if (!strcmp(r->kind, RK_INFO)) {
-			for (int k = 0; k < r->nfields; k++) {
-				if (grow((void **)&m->info, m->ninfo, &icap, sizeof *m->info))
-					goto out;
-				m->info[m->ninfo].key = strdup(r->key[k]);
-				m->info[m->ninfo].val = strdup(r->val[k]);
-				/* "hpet acpi_pm " (sysfs lists end in a space): trailing
-				 * white space is not part of the fact */
-				for (char *v = m->info[m->ninfo].val, *e = v ? v + strlen(v) : NULL;
-				     e && e > v && (e[-1] == ' ' || e[-1] == '\t'); *--e = 0)
-					;
-				if (!m->info[m->ninfo].key || !m->info[m->ninfo].val) {
-					free(m->info[m->ninfo].key);
-					free(m->info[m->ninfo].val);
-					goto out;
-				}
-				m->ninfo++;
-			}
-		} else if (test && (!strcmp(r->kind, RK_TEST) || !strcmp(r->kind, RK_SAMPLE) ||
-				    !strcmp(r->kind, RK_RESULT) ||
-				    (copies_of(r) && rec_get(r, RK_COPIES) &&
-				     (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_SKIP))))) {
-			struct mtest *t = find_or_add(m, &tcap, test, copies_of(r));
-			if (!t)
+			if (add_info(m, &icap, r))
 				goto out;
-			if (!t->line)
-				t->line = lr->line;
-			set(&t->unit, rec_get(r, RK_UNIT));
-			set(&t->group, rec_get(r, RK_GROUP));
-			set(&t->title, rec_get(r, RK_TITLE));
-			const char *better = rec_get(r, RK_BETTER);
-			if (better && !strcmp(better, REC_BETTER_HIGHER))
-				t->higher = 1;
-			else if (better && !strcmp(better, REC_BETTER_LOWER))
-				t->higher = 0;
-			if (rec_get(r, RK_BASELINE) && isfinite(num(rec_get(r, RK_BASELINE)))) {
-				t->has_baseline = 1;
-				t->baseline = num(rec_get(r, RK_BASELINE));
-			}
-			if (!strcmp(r->kind, RK_SAMPLE)) {
-				struct msample *ns = realloc(t->smp, (t->nsmp + 1) * sizeof *ns), *s;
-				if (!ns)
-					goto out;
-				t->smp = ns;
-				s = &t->smp[t->nsmp++];
-				s->warmup = rec_get(r, RK_WARMUP) && strcmp(rec_get(r, RK_WARMUP), "0");
-				s->i = s->warmup || !rec_get(r, RK_I) ? -1 : strtol(rec_get(r, RK_I), NULL, 10);
-				s->value = num(rec_get(r, RK_VALUE));
-				s->line = lr->line;
-			} else if (!strcmp(r->kind, RK_RESULT)) {
-				t->has_result = 1;
-				t->line = lr->line;
-				t->value = num(rec_get(r, RK_VALUE));
-				t->median = num(rec_get(r, RK_MEDIAN));
-				t->min = num(rec_get(r, RK_MIN));
-				t->max = num(rec_get(r, RK_MAX));
-				t->ci95_pct = num(rec_get(r, RK_CI95));
-				t->index = num(rec_get(r, RK_INDEX));
-				t->samples = rec_get(r, RK_SAMPLES) ? strtol(rec_get(r, RK_SAMPLES), NULL, 10) : -1;
-				if (!isfinite(t->median))
-					t->median = t->value;
-				const char *cv = rec_get(r, RK_CONVERGED);
-				t->converged = !cv ? -1 : !strcmp(cv, "1") ? 1 : !strcmp(cv, "0") ? 0 : -1;
-			} else if (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_SKIP)) {
-				t->status = !strcmp(r->kind, RK_FAIL) ? RK_FAIL : RK_SKIP;
-				set(&t->reason, rec_get(r, RK_REASON));
-				t->line = lr->line;
-			}
+		} else if (about_a_test(r, test)) {
+			if (add_to_test(m, &tcap, r, test, lr->line))
+				goto out;
 		}
 		if (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_SKIP) || !strcmp(r->kind, RK_ERROR) ||
 		    !strcmp(r->kind, RK_WARN))
 			if (add_event(m, &ecap, r, lr->line))
 				goto out;
 	}
-	if (!m->run_id)
-		m->run_id = dup(NULL);
-	if (!m->version)
-		m->version = dup(NULL);
-	if (!m->mode)
-		m->mode = dup(NULL);
-	m->ci_target_pct = num(model_info(m, RK_RUN_CI_TARGET));
-	for (size_t i = 0; i < m->ntests; i++) {
-		struct mtest *t = &m->tests[i];
-		int p;
-		derive_ci(t);
-		if (!isfinite(t->index) && t->has_result && t->has_baseline &&
-		    ub_valid(t->value, t->baseline))
-			t->index = ub_index(t->value, t->baseline);
-		for (p = 0; p < m->npass && m->pass[p].copies != t->copies; p++)
-			;
-		if (p == m->npass) {
-			if (m->npass == MODEL_MAX_PASSES)
-				continue;
-			m->pass[m->npass].copies = t->copies;
-			ub_score_init(&m->pass[m->npass].ub);
-			m->npass++;
-		}
-		if (t->has_result && t->has_baseline)
-			ub_score_add(&m->pass[p].ub, t->value, t->baseline);
-	}
-	for (int p = 0; p < m->npass; p++) {
-		m->pass[p].nindex = m->pass[p].ub.n;
-		m->pass[p].score = m->pass[p].nindex ? ub_score_value(&m->pass[p].ub) : NAN;
-	}
+	if (derive(m))
+		goto out;
 	rc = 0;
 out:
 	free(r);
@@ -316,6 +373,7 @@ void model_free(struct model *m)
 	free(m->recs);
 	free(m->tests);
 	free(m->ev);
+	free(m->pass);
 	free(m->run_id);
 	free(m->version);
 	free(m->mode);

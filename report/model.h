@@ -12,8 +12,6 @@
 #include "logread.h"
 #include "unixbench.h"
 
-#define MODEL_MAX_PASSES 64
-
 struct kv {
 	char *key, *val;
 };
@@ -87,7 +85,7 @@ struct model {
 	size_t ntests;
 	struct mevent *ev;
 	size_t nev;
-	struct mpass pass[MODEL_MAX_PASSES];
+	struct mpass *pass;	/* one per distinct copies, as many as the run has */
 	int npass;
 	uint64_t results, fails, skips, errors;
 	int powered_off;

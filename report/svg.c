@@ -45,17 +45,25 @@ static double xpos(double r, double lo, double hi)
 	return LEFT + (l - lo) / (hi - lo) * PLOT;
 }
 
-int svg_chart(FILE *out, const struct cmp *c)
-{
-	size_t nr = c->nruns > 8 ? 8 : c->nruns, nrows = 0;
-	int npass = c->m[0]->npass;
-	struct bar_row *rows = calloc(c->nrows + (size_t)npass + 1, sizeof *rows);
-	double lo = -1, hi = 1;	/* log2 of the axis ends: at least 1/2 .. 2 */
+/* A chart being drawn: its rows and layout. */
+struct chart {
+	const struct cmp *c;
+	struct bar_row *rows;
+	size_t nr, nrows;	/* runs drawn (at most 8), rows */
+	double lo, hi;		/* log2 of the axis ends */
+	double rowh, top, height;
+	int unconverged;	/* some run's sampling did not converge */
+};
 
-	if (!rows)
-		return -1;
+/* Phase 1: one row per compared test, then one per pass's index score. */
+static void collect_rows(struct chart *ch)
+{
+	const struct cmp *c = ch->c;
+	size_t nr = ch->nr;
+	int npass = c->m[0]->npass;
+
 	for (size_t i = 0; i < c->nrows; i++) {
-		struct bar_row *b = &rows[nrows++];
+		struct bar_row *b = &ch->rows[ch->nrows++];
 		b->title = c->rows[i].title;
 		b->copies = c->rows[i].copies;
 		b->r = &c->rows[i];
@@ -65,7 +73,7 @@ int svg_chart(FILE *out, const struct cmp *c)
 		}
 	}
 	for (int p = 0; p < npass; p++) {
-		struct bar_row *b = &rows[nrows++];
+		struct bar_row *b = &ch->rows[ch->nrows++];
 		int copies = c->m[0]->pass[p].copies;
 		b->title = "System Benchmarks Index Score";
 		b->copies = copies;
@@ -76,6 +84,17 @@ int svg_chart(FILE *out, const struct cmp *c)
 			b->mark[j] = ' ';
 		}
 	}
+}
+
+/* Phase 2: the axis (powers of two covering every ratio, at least 1/2 .. 2, at most
+ * 2^-12 .. 2^12) and the rows' geometry. */
+static void layout(struct chart *ch)
+{
+	const struct cmp *c = ch->c;
+	const struct bar_row *rows = ch->rows;
+	size_t nr = ch->nr, nrows = ch->nrows;
+	double lo = -1, hi = 1;	/* log2 of the axis ends: at least 1/2 .. 2 */
+
 	for (size_t i = 0; i < nrows; i++)
 		for (size_t j = 1; j < nr; j++)
 			if (isfinite(rows[i].ratio[j]) && rows[i].ratio[j] > 0) {
@@ -100,6 +119,20 @@ int svg_chart(FILE *out, const struct cmp *c)
 	double rowh = nr > 1 ? 18.0 * (double)(nr - 1) + 12 : 24,
 	       top = 92 + 18.0 * (double)nr + extra;
 	double height = top + rowh * (double)nrows + 70;
+	ch->lo = lo;
+	ch->hi = hi;
+	ch->unconverged = unconverged;
+	ch->rowh = rowh;
+	ch->top = top;
+	ch->height = height;
+}
+
+/* Phase 3: the SVG element, title and legend (one line per run, then the notes). */
+static void draw_legend(FILE *out, const struct chart *ch)
+{
+	const struct cmp *c = ch->c;
+	size_t nr = ch->nr;
+	double height = ch->height;
 
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		     "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
@@ -129,11 +162,19 @@ int svg_chart(FILE *out, const struct cmp *c)
 			     "Score rows: no noise mark (a geometric mean has no confidence interval "
 			     "of its own); compared only when both runs hold the same index tests"
 			     "</text>\n", y);
-		if (unconverged)
+		if (ch->unconverged)
 			fprintf(out, "<text x=\"20\" y=\"%.0f\" fill=\"#555555\" font-size=\"12\">! "
 				     "= that run's sampling did not converge (95%% CI wider than its "
 				     "target): treat the bar with care</text>\n", y + 18);
 	}
+}
+
+/* Phase 4: the row stripes, the grid and the axis' labels. */
+static void draw_grid(FILE *out, const struct chart *ch)
+{
+	size_t nrows = ch->nrows;
+	double lo = ch->lo, hi = ch->hi, rowh = ch->rowh, top = ch->top;
+
 	for (size_t i = 0; i < nrows; i += 2)
 		fprintf(out, "<rect x=\"10\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
 			     "fill=\"#f4f4f4\"/>\n", top + rowh * (double)i - 6, WIDTH - 20, rowh);
@@ -157,53 +198,81 @@ int svg_chart(FILE *out, const struct cmp *c)
 		     "run 1 (by each test's direction: lower-is-better rows are inverted, so &gt; 1 is "
 		     "always better)"
 		     "</text>\n", LEFT + PLOT / 2, gy1 + 40);
-	for (size_t i = 0; i < nrows; i++) {
-		const struct bar_row *b = &rows[i];
-		double y = top + rowh * (double)i;
-		fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\"%s>", LEFT - 10,
-			y + rowh / 2, b->score ? " font-weight=\"bold\"" : "");
-		esc(out, b->title);
-		fprintf(out, " (%d cop%s%s%s)</text>\n", b->copies, b->copies == 1 ? "y" : "ies",
-			b->r && b->r->higher != 1 ? "; " : "",
-			b->r && b->r->higher != 1 ? cmp_direction(b->r->higher) : "");
-		if (nr < 2)
-			continue;
-		int any = 0;
-		for (size_t j = 1; j < nr; j++)
-			any |= isfinite(b->ratio[j]) && b->ratio[j] > 0;
-		if (!any) {
-			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#999999\">%s</text>\n",
-				LEFT + 6, y + rowh / 2,
-				b->score ? "not compared: the runs hold different index tests"
-					 : "not compared: not in every run");
-			continue;
-		}
-		for (size_t j = 1; j < nr; j++) {
-			double by = y + 18.0 * (double)(j - 1), r = b->ratio[j];
-			if (!isfinite(r) || !(r > 0)) {
-				fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#999999\" font-size=\"12\">"
-					     "no result</text>\n", xpos(1, lo, hi) + 6, by + 11);
-				continue;
-			}
-			double x1 = xpos(1, lo, hi), x2 = xpos(r, lo, hi);
-			double xa = x1 < x2 ? x1 : x2, w = fabs(x2 - x1);
-			int faded = b->mark[j] == '~';
-			fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" "
-				     "fill=\"%s\" fill-opacity=\"%s\"><title>", xa, by, w < 1 ? 1 : w,
-				palette[j % 8], faded ? "0.35" : "1");
-			esc(out, c->label[j]);
-			fprintf(out, ": %.3f</title></rect>\n", r);
-			int right = r >= 1;
-			double tx = right ? x2 + 5 : x2 - 5;
-			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"12\">"
-				     "%.2f%s%s</text>\n", tx, by + 11, right ? "start" : "end", r,
-				b->mark[j] == '*' ? " *" : b->mark[j] == '?' ? " ?" : "",
-				b->r && ((b->r->cell[j].t && b->r->cell[j].t->converged == 0) ||
-					 (b->r->cell[0].t && b->r->cell[0].t->converged == 0))
-					? " !" : "");
-		}
+}
+
+/* Phase 5, per bar: run j's ratio in row b, at height by; "no result" when it has none. */
+static void draw_bar(FILE *out, const struct chart *ch, const struct bar_row *b, size_t j,
+		     double by)
+{
+	const struct cmp *c = ch->c;
+	double lo = ch->lo, hi = ch->hi, r = b->ratio[j];
+
+	if (!isfinite(r) || !(r > 0)) {
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#999999\" font-size=\"12\">"
+			     "no result</text>\n", xpos(1, lo, hi) + 6, by + 11);
+		return;
 	}
+	double x1 = xpos(1, lo, hi), x2 = xpos(r, lo, hi);
+	double xa = x1 < x2 ? x1 : x2, w = fabs(x2 - x1);
+	int faded = b->mark[j] == '~';
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" "
+		     "fill=\"%s\" fill-opacity=\"%s\"><title>", xa, by, w < 1 ? 1 : w,
+		palette[j % 8], faded ? "0.35" : "1");
+	esc(out, c->label[j]);
+	fprintf(out, ": %.3f</title></rect>\n", r);
+	int right = r >= 1;
+	double tx = right ? x2 + 5 : x2 - 5;
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"12\">"
+		     "%.2f%s%s</text>\n", tx, by + 11, right ? "start" : "end", r,
+		b->mark[j] == '*' ? " *" : b->mark[j] == '?' ? " ?" : "",
+		b->r && ((b->r->cell[j].t && b->r->cell[j].t->converged == 0) ||
+			 (b->r->cell[0].t && b->r->cell[0].t->converged == 0))
+			? " !" : "");
+}
+
+/* Phase 5: row i's title and its bars (one per run after the first). */
+static void draw_row(FILE *out, const struct chart *ch, size_t i)
+{
+	const struct bar_row *b = &ch->rows[i];
+	size_t nr = ch->nr;
+	double rowh = ch->rowh, y = ch->top + rowh * (double)i;
+
+	fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\"%s>", LEFT - 10,
+		y + rowh / 2, b->score ? " font-weight=\"bold\"" : "");
+	esc(out, b->title);
+	fprintf(out, " (%d cop%s%s%s)</text>\n", b->copies, b->copies == 1 ? "y" : "ies",
+		b->r && b->r->higher != 1 ? "; " : "",
+		b->r && b->r->higher != 1 ? cmp_direction(b->r->higher) : "");
+	if (nr < 2)
+		return;
+	int any = 0;
+	for (size_t j = 1; j < nr; j++)
+		any |= isfinite(b->ratio[j]) && b->ratio[j] > 0;
+	if (!any) {
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#999999\">%s</text>\n",
+			LEFT + 6, y + rowh / 2,
+			b->score ? "not compared: the runs hold different index tests"
+				 : "not compared: not in every run");
+		return;
+	}
+	for (size_t j = 1; j < nr; j++)
+		draw_bar(out, ch, b, j, y + 18.0 * (double)(j - 1));
+}
+
+int svg_chart(FILE *out, const struct cmp *c)
+{
+	struct chart ch = {.c = c, .nr = c->nruns > 8 ? 8 : c->nruns};
+
+	ch.rows = calloc(c->nrows + (size_t)c->m[0]->npass + 1, sizeof *ch.rows);
+	if (!ch.rows)
+		return -1;
+	collect_rows(&ch);
+	layout(&ch);
+	draw_legend(out, &ch);
+	draw_grid(out, &ch);
+	for (size_t i = 0; i < ch.nrows; i++)
+		draw_row(out, &ch, i);
 	fprintf(out, "</svg>\n");
-	free(rows);
+	free(ch.rows);
 	return ferror(out) ? -1 : 0;
 }

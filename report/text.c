@@ -201,11 +201,9 @@ static const char *colhead(const struct cmp *c, size_t j, int w, char *buf, size
 	return buf;
 }
 
-void text_compare(FILE *out, const struct cmp *c, char *const *sources)
+/* The comparison's preamble: warnings and notes, one line per run, how to read the table. */
+static void compare_head(FILE *out, const struct cmp *c, char *const *sources, int unconverged)
 {
-	int w = colw(c), unconverged = 0;
-	char head[64];
-
 	for (size_t i = 0; i < c->nwarn; i++)
 		fprintf(out, "warning: %s\n", S(c->warn[i]));
 	for (size_t i = 0; i < c->nnote; i++)
@@ -220,9 +218,6 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 			S(model_info(m, RK_CPU_MODEL)), S(model_info(m, RK_KERNEL_RELEASE)),
 			S(model_info(m, RK_CLOCKSOURCE_CURRENT)), S(m->version), S(model_mode(m)));
 	}
-	for (size_t i = 0; i < c->nrows; i++)
-		for (size_t j = 0; j < c->nruns; j++)
-			unconverged |= c->rows[i].cell[j].t && c->rows[i].cell[j].t->converged == 0;
 	fprintf(out, "\nratio = performance relative to run 1 (%s) by each test's direction, "
 		     "> 1 is better; ~ within noise, * beyond noise, ? no noise estimate\n",
 		S(c->label[0]));
@@ -236,37 +231,37 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 		     "values without its own confidence interval; it is compared only when both "
 		     "runs hold the same index tests\n");
 	fputc('\n', out);
-	fprintf(out, "%-36s %6s %-6s", "TEST", "COPIES", "UNIT");
+}
+
+/* One test's row: each run's value and, after the first, its ratio and noise mark. */
+static void compare_row(FILE *out, const struct cmp *c, const struct cmp_row *r, int w,
+			int unconverged)
+{
+	fprintf(out, "%-36.36s %6d %-6.6s", S(r->title), r->copies, S(r->unit));
 	for (size_t j = 0; j < c->nruns; j++) {
-		fprintf(out, " %*s", w, colhead(c, j, w, head, sizeof head));
-		if (j)
-			fprintf(out, " %7s", "ratio");
+		const struct cmp_cell *cell = &r->cell[j];
+		if (cell->t && unconverged)
+			fprintf(out, " %*.1f%c", w - 1, cell->t->value,
+				cell->t->converged == 0 ? '!' : ' ');
+		else if (cell->t)
+			fprintf(out, " %*.1f", w, cell->t->value);
+		else
+			fprintf(out, " %*s", w, "---");
+		if (!j)
+			continue;
+		if (isfinite(cell->ratio))
+			fprintf(out, " %5.2f %c", cell->ratio, cell->mark);
+		else
+			fprintf(out, " %7s", "---");
 	}
+	if (r->higher != 1)
+		fprintf(out, "  %s", cmp_direction(r->higher));
 	fputc('\n', out);
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct cmp_row *r = &c->rows[i];
-		fprintf(out, "%-36.36s %6d %-6.6s", S(r->title), r->copies, S(r->unit));
-		for (size_t j = 0; j < c->nruns; j++) {
-			const struct cmp_cell *cell = &r->cell[j];
-			if (cell->t && unconverged)
-				fprintf(out, " %*.1f%c", w - 1, cell->t->value,
-					cell->t->converged == 0 ? '!' : ' ');
-			else if (cell->t)
-				fprintf(out, " %*.1f", w, cell->t->value);
-			else
-				fprintf(out, " %*s", w, "---");
-			if (!j)
-				continue;
-			if (isfinite(cell->ratio))
-				fprintf(out, " %5.2f %c", cell->ratio, cell->mark);
-			else
-				fprintf(out, " %7s", "---");
-		}
-		if (r->higher != 1)
-			fprintf(out, "  %s", cmp_direction(r->higher));
-		fputc('\n', out);
-	}
-	/* Index scores per pass, for every pass the first run has. */
+}
+
+/* Index scores per pass, for every pass the first run has. */
+static void compare_scores(FILE *out, const struct cmp *c, int w)
+{
 	for (int p = 0; p < c->m[0]->npass; p++) {
 		int copies = c->m[0]->pass[p].copies;
 		char name[64];
@@ -288,4 +283,25 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 		}
 		fputc('\n', out);
 	}
+}
+
+void text_compare(FILE *out, const struct cmp *c, char *const *sources)
+{
+	int w = colw(c), unconverged = 0;
+	char head[64];
+
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t j = 0; j < c->nruns; j++)
+			unconverged |= c->rows[i].cell[j].t && c->rows[i].cell[j].t->converged == 0;
+	compare_head(out, c, sources, unconverged);
+	fprintf(out, "%-36s %6s %-6s", "TEST", "COPIES", "UNIT");
+	for (size_t j = 0; j < c->nruns; j++) {
+		fprintf(out, " %*s", w, colhead(c, j, w, head, sizeof head));
+		if (j)
+			fprintf(out, " %7s", "ratio");
+	}
+	fputc('\n', out);
+	for (size_t i = 0; i < c->nrows; i++)
+		compare_row(out, c, &c->rows[i], w, unconverged);
+	compare_scores(out, c, w);
 }

@@ -107,10 +107,10 @@ static int parse_num(const struct tok *t, uint64_t *out)
 	return 0;
 }
 
-int tb_parse_line(const char *line, unsigned lineno, struct tb_op *op, char *err,
-		  size_t errlen)
+/* Phase 1: line into at most MAXTOK tokens (a quoted path is one, quotes dropped). Returns
+ * their count, or -1 with err set. */
+static int tokenize(const char *line, struct tok *t, unsigned lineno, char *err, size_t errlen)
 {
-	struct tok t[MAXTOK];
 	int nt = 0;
 	const char *p = line;
 
@@ -135,9 +135,14 @@ int tb_parse_line(const char *line, unsigned lineno, struct tb_op *op, char *err
 			p = q;
 		}
 	}
-	if (nt == 0 || (!t[0].quoted && t[0].s[0] == '#'))
-		return 0;
+	return nt;
+}
 
+/* Phase 2: an optional leading timestamp. Returns the index of the operation's name (0 or
+ * 1), or -1 with err set. */
+static int skip_timestamp(const struct tok *t, int nt, unsigned lineno, char *err,
+			  size_t errlen)
+{
 	int first = 0;
 	if (!t[0].quoted && isdigit((unsigned char)t[0].s[0])) {	/* timestamp */
 		char buf[40], *end;
@@ -152,7 +157,14 @@ int tb_parse_line(const char *line, unsigned lineno, struct tb_op *op, char *err
 		if (nt == 1)
 			ERR("timestamp without an operation");
 	}
+	return first;
+}
 
+/* Phase 3: the operation t[first] names, with its status last and as many fields between
+ * as specs[] says. Returns its kind, or -1 with err set. */
+static int op_kind(const struct tok *t, int first, int nt, unsigned lineno, char *err,
+		   size_t errlen)
+{
 	const struct tok *opt = &t[first];
 	int kind = -1;
 	for (int k = 0; k < TB_NKINDS; k++)
@@ -173,10 +185,15 @@ int tb_parse_line(const char *line, unsigned lineno, struct tb_op *op, char *err
 		ERR("%s: expected %d path%s and %d number%s, got %d field%s", sp->name, sp->paths,
 		    sp->paths == 1 ? "" : "s", sp->nums, sp->nums == 1 ? "" : "s", nargs,
 		    nargs == 1 ? "" : "s");
+	return kind;
+}
 
-	uint32_t len[2] = {0, 0};
-	uint64_t num[4] = {0, 0, 0, 0};
-	const struct tok *a = &t[first + 1];
+/* Phase 4: the fields a[] of an operation of this kind: path lengths (strlen + 1) into len,
+ * numbers into num, each within its limit. Returns 0, or -1 with err set. */
+static int op_fields(int kind, const struct tok *a, uint32_t *len, uint64_t *num,
+		     unsigned lineno, char *err, size_t errlen)
+{
+	const struct spec *sp = &specs[kind];
 	for (int i = 0; i < sp->paths; i++) {
 		if (!a[i].quoted)
 			ERR("%s: field %d must be a quoted path", sp->name, i + 1);
@@ -200,6 +217,25 @@ int tb_parse_line(const char *line, unsigned lineno, struct tb_op *op, char *err
 		ERR("WriteX: size %llu exceeds %u", (unsigned long long)num[2], TB_MAX_IO);
 	if (kind == TB_FINDFIRST && num[2] > TB_MAX_FIND)
 		ERR("FIND_FIRST: count %llu exceeds %u", (unsigned long long)num[2], TB_MAX_FIND);
+	return 0;
+}
+
+int tb_parse_line(const char *line, unsigned lineno, struct tb_op *op, char *err,
+		  size_t errlen)
+{
+	struct tok t[MAXTOK];
+	int nt, first, kind;
+	uint32_t len[2] = {0, 0};
+	uint64_t num[4] = {0, 0, 0, 0};
+
+	if ((nt = tokenize(line, t, lineno, err, errlen)) < 0)
+		return -1;
+	if (nt == 0 || (!t[0].quoted && t[0].s[0] == '#'))
+		return 0;
+	if ((first = skip_timestamp(t, nt, lineno, err, errlen)) < 0 ||
+	    (kind = op_kind(t, first, nt, lineno, err, errlen)) < 0 ||
+	    op_fields(kind, &t[first + 1], len, num, lineno, err, errlen))
+		return -1;
 	if (kind == TB_DELTREE)
 		return 0;
 	*op = make_op(kind, len[0], len[1], num);

@@ -159,6 +159,189 @@ static void console_delay_replay(void **st)
 	assert_int_not_equal(params_set(&p, "replay", "yes", err, sizeof err), 0);
 }
 
+/* Every row of the table is parsed by its own callback: a key the table names is never
+ * "unknown", and a key it does not name always is. */
+static void table_drives_parsing(void **st)
+{
+	(void)st;
+	struct params p;
+	char err[160];
+	int rows = 0;
+
+	params_init(&p);
+	for (int i = 0; param_table[i].key; i++, rows++) {
+		assert_non_null(param_table[i].parse);
+		assert_non_null(param_table[i].values);
+		assert_non_null(param_table[i].help);
+		assert_true(param_table[i].field + param_table[i].size <= sizeof p);
+		/* "" is no valid value of any row: refused by the row, not as unknown. */
+		assert_int_equal(params_set(&p, param_table[i].key, "", err, sizeof err), -EINVAL);
+		assert_string_not_equal(err, "unknown parameter");
+	}
+	assert_int_equal(rows, 14);
+	assert_int_equal(params_set(&p, "Suite", "quick", err, sizeof err), -ENOENT);
+	assert_string_equal(err, "unknown parameter");
+	assert_int_equal(params_set(&p, "", "1", err, sizeof err), -ENOENT);
+}
+
+/* Each row: a good value and where it lands, each bad value and its one-line reason, the
+ * value before the bad one kept. */
+static const struct {
+	const char *key, *good, *bad, *reason;
+} cases[] = {
+	{"suite", "thorough", "fast", "expected quick, standard or thorough"},
+	{"suite", "quick", "Quick", "expected quick, standard or thorough"},
+	{"tests", "pipe,syscall", ",", "expected a comma list of names"},
+	{"tests", "index", "", "expected a comma list of names"},
+	{"copies", "1,N", "0", "'0' is not a copy count (1..4096 or N)"},
+	{"copies", "4096", "4097", "'4097' is not a copy count (1..4096 or N)"},
+	{"copies", "N", ",", "expected a comma list such as 1,N"},
+	{"copies", "2", "", "expected a comma list such as 1,N"},
+	{"sample_ms", "10", "9", "expected milliseconds, 10..60000"},
+	{"sample_ms", "60000", "60001", "expected milliseconds, 10..60000"},
+	{"sample_ms", "50", "+50", "expected milliseconds, 10..60000"},
+	{"sample_ms", "50", "50ms", "expected milliseconds, 10..60000"},
+	{"samples", "3-9", "9-3", "expected MIN or MIN-MAX, 1..1000"},
+	{"samples", "1000", "1001", "expected MIN or MIN-MAX, 1..1000"},
+	{"samples", "5", "5-", "expected MIN or MIN-MAX, 1..1000"},
+	{"samples", "5", "123456789012345678901234567890123", "expected MIN or MIN-MAX"},
+	{"ci", "100", "0", "expected a percentage, 0 < PCT <= 100"},
+	{"ci", "0.5", "100.1", "expected a percentage, 0 < PCT <= 100"},
+	{"ci", "1", "1%", "expected a percentage, 0 < PCT <= 100"},
+	{"timeout", "86400", "0", "expected seconds, 1..86400"},
+	{"watchdog", "604800", "604801", "expected seconds, 1..604800"},
+	{"halt", "reboot", "halt", "expected poweroff, reboot or wait"},
+	{"pin", "1", "01", "expected 0 or 1"},
+	{"image", "abc", "", "expected an identity string"},
+	{"console", "all", "tty S0", "expected auto, all or a comma list of device names "
+				     "(ttyS1,hvc0,tty0)"},
+	{"delay", "3600", "3601", "expected seconds, 0..3600"},
+	{"replay", "1", "2", "expected 0 or 1"},
+	{"replay", "0", "yes", "expected 0 or 1"},
+};
+
+static void every_row_good_and_bad(void **st)
+{
+	(void)st;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct params p, before;
+		char err[160] = "";
+		params_init(&p);
+		assert_int_equal(params_set(&p, cases[i].key, cases[i].good, err, sizeof err), 0);
+		before = p;
+		if (params_set(&p, cases[i].key, cases[i].bad, err, sizeof err) != -EINVAL)
+			fail_msg("%s=%s was accepted", cases[i].key, cases[i].bad);
+		if (strcmp(err, cases[i].reason))
+			fail_msg("%s=%s: reason '%s', want '%s'", cases[i].key, cases[i].bad, err,
+				 cases[i].reason);
+		assert_memory_equal(&p, &before, sizeof p);
+	}
+}
+
+/* Where each good value lands. */
+static void values_land(void **st)
+{
+	(void)st;
+	struct params p;
+	char err[160];
+	struct errs e = {0};
+
+	params_init(&p);
+	params_from_cmdline(&p, "isobench.suite=thorough isobench.copies=3,N,2 "
+			    "isobench.samples=7-9 isobench.ci=2.5 isobench.timeout=77 "
+			    "isobench.watchdog=900 isobench.halt=reboot isobench.image=x1 "
+			    "isobench.console=ttyS1,tty0 isobench.delay=5 isobench.replay=1 "
+			    "isobench.pin=1 isobench.tests=index,probes isobench.sample_ms=1000",
+			    collect, &e);
+	assert_int_equal(e.n, 0);
+	assert_int_equal(p.suite, SUITE_THOROUGH);
+	assert_int_equal(p.ncopies, 3);
+	assert_int_equal(p.copies[0], 3);
+	assert_int_equal(p.copies[1], 0);
+	assert_int_equal(p.copies[2], 2);
+	assert_int_equal(p.min_samples, 7);
+	assert_int_equal(p.max_samples, 9);
+	assert_true(p.target_ci_pct == 2.5);
+	assert_int_equal(p.test_timeout_s, 77);
+	assert_int_equal(p.watchdog_s, 900);
+	assert_int_equal(p.halt, HALT_REBOOT);
+	assert_string_equal(p.image, "x1");
+	assert_string_equal(p.console, "ttyS1,tty0");
+	assert_int_equal(p.delay_s, 5);
+	assert_int_equal(p.replay, 1);
+	assert_int_equal(p.pin, 1);
+	assert_string_equal(p.tests, "index,probes");
+	assert_int_equal(p.sample_ms, 1000);
+	/* Explicit values survive the suite's presets; the rest comes from them. */
+	params_finish(&p, 4);
+	assert_int_equal(p.sample_ms, 1000);
+	assert_int_equal(p.min_samples, 7);
+	assert_true(p.target_ci_pct == 2.5);
+	assert_int_equal(p.copies[1], 4);
+	params_init(&p);
+	assert_int_equal(params_set(&p, "suite", "thorough", err, sizeof err), 0);
+	params_finish(&p, 4);
+	assert_int_equal(p.sample_ms, 10000);
+	assert_int_equal(p.min_samples, 10);
+	assert_int_equal(p.max_samples, 10);
+	assert_true(p.target_ci_pct == 100.0);
+}
+
+/* A list longer than its field is an error that says so, never silently cut. */
+static void overlong_lists_refused(void **st)
+{
+	(void)st;
+	struct params p;
+	char err[160], val[2048];
+	struct errs e = {0};
+
+	params_init(&p);
+	memset(val, 'a', sizeof p.tests - 1);	/* the longest that fits */
+	val[sizeof p.tests - 1] = 0;
+	assert_int_equal(params_set(&p, "tests", val, err, sizeof err), 0);
+	assert_int_equal(strlen(p.tests), sizeof p.tests - 1);
+	strcpy(val + sizeof p.tests - 1, ",b");
+	assert_int_equal(params_set(&p, "tests", val, err, sizeof err), -EINVAL);
+	assert_string_equal(err, "list too long (at most 1023 characters)");
+
+	/* 9 long names: 116 characters fit; one more passes 127 (at 10 of the 12 consoles). */
+	memset(val, 0, sizeof val);
+	for (int i = 0; i < 9; i++)
+		strcat(val, "consolename0,");
+	val[strlen(val) - 1] = 0;
+	assert_true(strlen(val) < sizeof p.console);
+	assert_int_equal(params_set(&p, "console", val, err, sizeof err), 0);
+	strcat(val, ",consolename0");
+	assert_int_equal(params_set(&p, "console", val, err, sizeof err), -EINVAL);
+	assert_string_equal(err, "list too long (at most 127 characters)");
+
+	/* More consoles than out.c writes to: refused, not the last ones silently unused. */
+	assert_int_equal(params_set(&p, "console", "ttyS0,ttyS1,ttyS2,ttyS3,hvc0,hvc1,hvc2,hvc3,"
+				    "hvc4,hvc5,hvc6,tty0", err, sizeof err), 0);
+	assert_int_equal(params_set(&p, "console", "ttyS0,ttyS1,ttyS2,ttyS3,hvc0,hvc1,hvc2,hvc3,"
+				    "hvc4,hvc5,hvc6,hvc7,tty0", err, sizeof err), -EINVAL);
+	assert_string_equal(err, "at most 12 consoles");
+
+	assert_int_equal(params_set(&p, "copies", "1,2,3,4,5,6,7,8", err, sizeof err), 0);
+	assert_int_equal(p.ncopies, PARAM_MAX_COPIES);
+	assert_int_equal(params_set(&p, "copies", "1,2,3,4,5,6,7,8,9", err, sizeof err), -EINVAL);
+	assert_string_equal(err, "at most 8 passes");
+	memset(val, 0, sizeof val);
+	for (int i = 0; i < 40; i++)
+		strcat(val, "001,");
+	assert_int_equal(params_set(&p, "copies", val, err, sizeof err), -EINVAL);
+	assert_string_equal(err, "list too long (at most 127 characters)");
+	assert_int_equal(p.ncopies, PARAM_MAX_COPIES);	/* unchanged */
+
+	/* The same on the kernel command line: an ERROR, and the value kept. */
+	snprintf(val, sizeof val, "isobench.tests=%01100d isobench.halt=wait", 0);
+	params_from_cmdline(&p, val, collect, &e);
+	assert_int_equal(e.n, 1);
+	assert_string_equal(e.param[0], "isobench.tests");
+	assert_string_equal(e.reason[0], "list too long (at most 1023 characters)");
+	assert_int_equal(p.halt, HALT_WAIT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +352,10 @@ int main(void)
 		cmocka_unit_test(samples_range),
 		cmocka_unit_test(pin_key),
 		cmocka_unit_test(console_delay_replay),
+		cmocka_unit_test(table_drives_parsing),
+		cmocka_unit_test(every_row_good_and_bad),
+		cmocka_unit_test(values_land),
+		cmocka_unit_test(overlong_lists_refused),
 	};
 	return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }
