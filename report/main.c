@@ -2,7 +2,7 @@
  *
  *   isobench-report [--check] [--run N] [--format F] [--svg FILE] [--label A,B,..] LOG [LOG..]
  *   isobench-report --follow LOG [--pid PID] [--idle S]   live progress while LOG grows
- *   isobench-report --boot [--check] LOG         judge the latest boot, as qemu/run does
+ *   isobench-report --boot [--killed] [--check] LOG   judge the latest boot, as qemu/run does
  *
  * One LOG: the run as the classic UnixBench table per pass. Several: side by side, ratios to
  * the first run, noise marks (compare.h), comparability warnings. Details: docs/report.md.
@@ -48,6 +48,9 @@ static void usage(FILE *f)
 		"                  not the last complete one; status 6 when that boot crashed\n"
 		"                  (the kernel's \"Kernel panic - not syncing\" after its BEGIN, or a\n"
 		"                  verified watchdog FAIL) or did not power off or reboot\n"
+		"  --killed        with --boot: the guest was stopped from outside (qemu/run's\n"
+		"                  timeout), so a missing power-off is not a crash; only a panic\n"
+		"                  or the watchdog give status 6\n"
 		"  --format F      text (default), json (every record + derived figures), csv\n"
 		"                  (same, one long table), json-bench / json-bench-smaller\n"
 		"                  (github-action-benchmark customBiggerIsBetter /\n"
@@ -81,7 +84,7 @@ static void usage(FILE *f)
 }
 
 struct opts {
-	int check, want, follow, boot, idle, fleet;
+	int check, want, follow, boot, killed, idle, fleet;
 	long pid;
 	const char *format, *svg, *group_by;
 	char *labels[MAX_LOGS + 1], *labelarg;
@@ -152,6 +155,9 @@ static int take_option(int opt, struct opts *o)
 		break;
 	case 'b':
 		o->boot = 1;
+		break;
+	case 'k':
+		o->killed = 1;
 		break;
 	case 'r':
 	case 'p':
@@ -227,6 +233,10 @@ static int check_options(struct opts *o)
 		fprintf(stderr, "isobench-report: --boot judges one LOG's latest run (no --run)\n");
 		return EXIT_USAGE;
 	}
+	if (o->killed && !o->boot) {
+		fprintf(stderr, "isobench-report: --killed goes with --boot\n");
+		return EXIT_USAGE;
+	}
 	if (o->labelarg && o->nlabels != o->n) {
 		fprintf(stderr, "isobench-report: --label gives %zu label(s) for %zu log(s)\n",
 			o->nlabels, o->n);
@@ -242,6 +252,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"check", no_argument, NULL, 'c'},
 		{"run", required_argument, NULL, 'r'},
 		{"boot", no_argument, NULL, 'b'},
+		{"killed", no_argument, NULL, 'k'},
 		{"format", required_argument, NULL, 'f'},
 		{"label", required_argument, NULL, 'l'},
 		{"svg", required_argument, NULL, 's'},
@@ -319,8 +330,9 @@ static int load(struct input *in, const struct opts *o, FILE *vout)
 }
 
 /* --boot: why the latest boot of in crashed (status 6), or NULL. A kernel panic counts when
- * it comes after the latest run's BEGIN (or when no run began). */
-static const char *boot_crash(const struct input *in, char *buf, size_t cap)
+ * it comes after the latest run's BEGIN (or when no run began); a complete run without a
+ * power-off counts unless the guest was killed from outside (--killed). */
+static const char *boot_crash(const struct input *in, int killed, char *buf, size_t cap)
 {
 	const struct log *l = &in->log;
 	const struct run *last = l->nruns ? &l->runs[l->nruns - 1] : NULL;
@@ -329,7 +341,7 @@ static const char *boot_crash(const struct input *in, char *buf, size_t cap)
 		snprintf(buf, cap, "the kernel panicked (line %zu)", l->panic_line);
 	else if (last && last->watchdog)
 		snprintf(buf, cap, "the runner's watchdog fired (FAIL test=watchdog)");
-	else if (last && last->complete && !last->powered_off && !last->rebooted)
+	else if (!killed && last && last->complete && !last->powered_off && !last->rebooted)
 		snprintf(buf, cap, "the run completed but the guest neither powered off nor "
 				   "rebooted (no \"reboot: Power down\" after END)");
 	else
@@ -458,7 +470,7 @@ int main(int argc, char **argv)
 		int r = load(&in[j], &o, vout);
 		usage_err |= r == EXIT_USAGE;
 		incomplete |= r == EXIT_INCOMPLETE;
-		if (o.boot && in[j].read && boot_crash(&in[j], why, sizeof why)) {
+		if (o.boot && in[j].read && boot_crash(&in[j], o.killed, why, sizeof why)) {
 			fprintf(vout, "isobench-report: %s: the guest crashed: %s\n", in[j].path, why);
 			crashed = 1;
 		}

@@ -130,6 +130,14 @@ expect_status 0 "a watchdog run, then a complete boot: the latest boot counts" -
 	"${wd[@]}" "${good[@]}" "$end" "$off")"
 expect_status 0 "a text line naming a Kernel panic is not one" -- qemu_judge "$(mklog textpanic \
 	"${good[@]}" "isobench: note: grep 'Kernel panic' found nothing" "$end" "$off")"
+# --killed (qemu/run's timeout: QEMU was stopped here): a missing power-off is the timeout's
+# doing, not a crash; a panic or the watchdog still are.
+rep_killed() { "$tools/isobench-report" --boot --killed --check "$1"; }
+expect_status 0 "--killed: a complete run that did not power off is no crash" -- rep_killed "$tmp/nooff.log"
+expect_status 6 "--killed: a Kernel panic still is" -- rep_killed "$tmp/panic.log"
+contains "$tmp/stdout" "the kernel panicked (line 7)" "--killed: the panic's line is named"
+expect_status 6 "--killed: a watchdog FAIL still is" -- rep_killed "$tmp/wd.log"
+expect_status 2 "--killed without --boot is a usage error" -- "$tools/isobench-report" --killed "$tmp/ok.log"
 # A second boot has its own run id (the same id again is the run replayed: isobench.replay=1).
 expect_status 3 "a complete run, then a boot cut off: the latest boot failed" -- qemu_judge "$(mklog cutlast \
 	"${good[@]}" "$end" "$off" "${good[0]/0123456789abcdef/fedcba9876543210}" "${good[@]:1}")"
