@@ -10,6 +10,7 @@
 # Every assertion can fail: an absence (hasnt, lacks, count_is ... 0) is looked for only in
 # output that exists and holds something, since a program that never ran leaves none.
 # Also here: use_tmp/at_exit/kill_at_exit (a temporary directory and what to undo at exit),
+# tree_copy/planted_fails (the lint suites' copy of the tree and their planted violations),
 # complete and ran (isobench-report's verdict on a log), qboot/boot_table (one QEMU boot, judged).
 # tests/test-testlib.sh checks that each of them fails when it should.
 # shellcheck shell=bash disable=SC2154 # $tmp and $id (qboot) are the sourcing script's
@@ -146,6 +147,29 @@ use_tmp() {
 	tmp=$(mktemp -d) || { echo "cannot make a temporary directory" >&2; exit 1; }
 	_lib_tmp=$tmp
 	trap _lib_on_exit EXIT
+}
+
+# ---- lint suites: checks on a copy of the tree, and on planted violations -----------------------
+# tree_copy DEST PATH...: the checkout's files under PATH... as git sees them (tracked, or new
+#   and not ignored) copied to DEST, so a check can run on a tree with a violation planted.
+tree_copy() {
+	local dest=$1
+	shift
+	mkdir -p "$dest"
+	(cd "$_lib_top" && git ls-files -co --exclude-standard "$@" | cpio -pdm --quiet "$dest")
+}
+
+# planted_fails JUDGE ROOT WANT DESC: run `JUDGE ROOT planted` (a function of the script that
+#   reports each check with pass/fail, labelled by its second argument) in a subshell, so its
+#   FAILs are not the script's; show them as "(expected)" lines; pass DESC when exactly WANT
+#   checks failed. The FAIL lines stay in $tmp/planted.out for further greps.
+planted_fails() {
+	local judge=$1 root=$2 want=$3 what=$4 n
+	("$judge" "$root" planted) >"$tmp/planted.out"
+	sed -n "s/^FAIL: /  (expected) /p" "$tmp/planted.out"
+	n=$(grep -c '^FAIL: planted' "$tmp/planted.out")
+	if [ "$n" -eq "$want" ]; then pass "$what ($want checks fail)"
+	else fail "$what: want $want FAIL lines, got $n: $(grep -v '^FAIL' "$tmp/planted.out" | tr '\n' '|')"; fi
 }
 
 # ---- one QEMU boot, judged by isobench-report (tests/test-netboot.sh, test-disks.sh, test-iso.sh:

@@ -13,11 +13,9 @@
 # In: the tree (git ls-files), musl-gcc, make. Out: ok/FAIL lines, then finish's summary.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$here/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 
 # generic_files ROOT: the files of payload/, lib/, report/ outside payload/arch/, one a line.
 generic_files() {
@@ -70,11 +68,7 @@ judge() { # judge ROOT LABEL: the five checks on one tree
 }
 
 # The tree as git sees it (tracked, or new and not ignored), copied.
-copy_tree() {
-	mkdir -p "$1"
-	(cd "$top" && git ls-files -co --exclude-standard lib report payload kernel-config |
-		cpio -pdm --quiet "$1")
-}
+copy_tree() { tree_copy "$1" lib report payload kernel-config; }
 
 # The tree itself, as a copy: what git would commit, without stray local files.
 copy_tree "$tmp/tree"
@@ -90,11 +84,7 @@ printf '#include <cpuid.h>\n' >>"$p/lib/stats.c"
 printf 'static const char *lib = "/usr/lib/aarch64-linux-gnu";\n' >>"$p/report/model.c"
 printf '#ifdef __x86_64__\n#endif\n' >>"$p/payload/out.c"
 mv "$p/payload/arch/x86_64" "$p/payload/arch/gone"
-(judge "$p" "planted") >"$tmp/planted.out"
-sed -n "s/^FAIL: /  (expected) /p" "$tmp/planted.out"
-n=$(grep -c '^FAIL: planted' "$tmp/planted.out")
-if [ "$n" -eq 5 ]; then pass "each check fails on its planted violation"
-else fail "planted violations: want 5 FAIL lines, got $n: $(tr '\n' '|' <"$tmp/planted.out")"; fi
+planted_fails judge "$p" 5 "each check fails on its planted violation"
 # The kernel fragment alone missing is caught too.
 copy_tree "$tmp/nokernel"
 rm "$tmp/nokernel/kernel-config/arch/x86_64.config"

@@ -21,8 +21,7 @@ top=$(cd "$here/.." && pwd)
 out=${OUT:-$top/out}
 # shellcheck source=tests/lib.sh
 . "$here/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 
 # c_files ROOT: the C sources and headers of the runner, lib/, the report tool and the unit
 # tests, relative to ROOT.
@@ -155,9 +154,7 @@ judge() { # judge ROOT LABEL: every check on one tree
 judge "$top" "tree"
 
 # The same checks on a copy of the tree with one violation planted per check.
-mkdir -p "$tmp/tree"
-(cd "$top" && git ls-files -co --exclude-standard lib payload report tests qemu image README.md docs |
-	cpio -pdm --quiet "$tmp/tree")
+tree_copy "$tmp/tree" lib payload report tests qemu image README.md docs
 t=$tmp/tree
 printf '#define X_TMPFS 0x01021994\n' >>"$t/payload/main.c"
 printf '#define FUTEX_WAIT 0\n' >>"$t/payload/bench/tbench.c"
@@ -188,11 +185,7 @@ sed -i 's/^common=.*image\/cmdline.*/common="console=tty0 console=ttyS0,115200 l
 sed -i 's/^| 7 |/| 8 |/' "$t/README.md"
 sed -i 's/^| 6 |/| 9 |/' "$t/docs/report.md"
 sed -i 's/, `probes` ([^)]*)//' "$t/README.md"
-(judge "$t" "planted") >"$tmp/planted.out"
-sed -n "s/^FAIL: /  (expected) /p" "$tmp/planted.out"
-want=$(judge "$top" "count" | grep -c '^\(ok\|FAIL\): count')
-n=$(grep -c '^FAIL: planted' "$tmp/planted.out")
-if [ "$n" -eq "$want" ]; then pass "every check ($want) fails on its planted violation"
-else fail "planted violations: want $want FAIL lines, got $n: $(grep -v '^FAIL' "$tmp/planted.out" | tr '\n' '|')"; fi
+want=$( (judge "$top" "count") | grep -c '^\(ok\|FAIL\): count')
+planted_fails judge "$t" "$want" "every check fails on its planted violation"
 
 finish

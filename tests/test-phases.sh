@@ -13,8 +13,7 @@ top=$(cd "$here/.." && pwd)
 out=${OUT:-$top/out}
 # shellcheck source=tests/lib.sh
 . "$here/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 
 max=80
 # The published bodies, kept whole so that they stay the benchmark their authors specified.
@@ -100,8 +99,7 @@ plant() { # plant FILE NAME LINES: append a function whose body is LINES lines
 		printf '\treturn x;\n}\n'
 	} >>"$1"
 }
-mkdir -p "$tmp/tree"
-(cd "$top" && git ls-files -co --exclude-standard payload lib report | cpio -pdm --quiet "$tmp/tree")
+tree_copy "$tmp/tree" payload lib report
 plant "$tmp/tree/payload/runner.c" planted_eighty 80
 (judge "$tmp/tree" "planted 80") >"$tmp/p80.out"
 if grep -q '^ok: planted 80' "$tmp/p80.out"; then pass "an 80-line function passes"

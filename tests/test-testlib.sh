@@ -54,6 +54,20 @@ want ok "status_is with that status" -- status_is 2 2 d
 want FAIL "expect_status with another status" -- expect_status 0 d -- false
 want ok "expect_status with that status" -- expect_status 1 d -- false
 
+# planted_fails JUDGE ROOT WANT: its verdict (the last line) is ok only for exactly WANT FAILs of
+# the judge; the judge's own FAILs never count as the script's. Here ROOT is how many fail.
+pf() {
+	bash -c '. "$1"; tmp=$2
+		j() { local i; for ((i = 0; i < $1; i++)); do fail "$2: c$i"; done; pass "$2: other"; }
+		planted_fails j "$3" "$4" d; echo "fails=$fail"' _ "$here/lib.sh" "$tmp" "$1" "$2" 2>/dev/null | tail -n 2 | tr '\n' ' '
+}
+for c in "2 2 ok: d (2 checks fail) fails=0" "1 2 FAIL" "3 2 FAIL" "0 0 ok: d (0 checks fail) fails=0"; do
+	read -r n w v <<<"$c"
+	got=$(pf "$n" "$w")
+	case $got in "$v"*) pass "planted_fails with $n of $w failing: ${got% }" ;;
+	*) fail "planted_fails with $n of $w failing: want '$v...', got '$got'" ;; esac
+done
+
 want FAIL "has on a missing file" -- has "$none" . d
 want FAIL "has on an empty file" -- has "$empty" . d
 want FAIL "has without a match" -- has "$text" '^gamma$' d
