@@ -99,15 +99,7 @@ static void fatal(const char *what, const char *reason)
 	rec_str(&b, RK_WHAT, what);
 	rec_str(&b, RK_REASON, reason);
 	out_record(&b);
-	const struct out_counts *ct = out_counts();
-	rec_begin(&b, RK_END);
-	rec_u64(&b, RK_RECORDS, ct->records);
-	rec_u64(&b, RK_RESULTS, ct->results);
-	rec_u64(&b, RK_FAILS, ct->fails);
-	rec_u64(&b, RK_SKIPS, ct->skips);
-	rec_u64(&b, RK_ERRORS, ct->errors);
-	rec_str(&b, RK_STATUS, REC_STATUS_FATAL);
-	out_record(&b);
+	out_end(REC_STATUS_FATAL, NULL);
 	out_text("isobench: fatal: %s: %s; powering off\n", what, reason);
 	if (!out_consoles_start())
 		out_stream_flush_to(early_console(), 10);

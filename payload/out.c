@@ -173,6 +173,22 @@ void out_text(const char *fmt, ...)
 	}
 }
 
+uint64_t out_end(const char *status, const char *clocksource)
+{
+	struct rec_body b;
+
+	rec_begin(&b, RK_END);
+	rec_u64(&b, RK_RECORDS, counts.records);
+	rec_u64(&b, RK_RESULTS, counts.results);
+	rec_u64(&b, RK_FAILS, counts.fails);
+	rec_u64(&b, RK_SKIPS, counts.skips);
+	rec_u64(&b, RK_ERRORS, counts.errors);
+	rec_str(&b, RK_STATUS, status);
+	if (clocksource)
+		rec_str(&b, RK_CLOCKSOURCE, clocksource);
+	return out_record(&b);
+}
+
 const struct out_counts *out_counts(void)
 {
 	return &counts;

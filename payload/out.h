@@ -29,6 +29,10 @@ void out_add_text_fd(int fd);
 uint64_t out_record(struct rec_body *b);	/* returns the sequence number used */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const struct out_counts *out_counts(void);
+/* The END record (docs/records.md): the counts of every record sealed before it, status
+ * (REC_STATUS_OK, or REC_STATUS_FATAL for PID 1's setup failure) and, when not NULL, the
+ * clocksource at the end. The one writer of END; returns its sequence number. */
+uint64_t out_end(const char *status, const char *clocksource);
 
 /* ---- consoles (PID 1) ---- */
 #define OUT_MAX_CONSOLES 12

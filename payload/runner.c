@@ -645,22 +645,12 @@ static void run_pass(const struct params *p, const struct runner_cfg *cfg, int c
 /* END with the run's counts; returns 1 when a FAIL or ERROR record was written, else 0. */
 static int end_run(void)
 {
-	struct rec_body b;
-
 	out_console_info();	/* time spent per console (image only; a no-op on a host) */
 	const struct out_counts *ct = out_counts();
 	char clk[64];
 	clocksource_current(clk, sizeof clk);
-	rec_begin(&b, RK_END);
-	rec_u64(&b, RK_RECORDS, ct->records);
-	rec_u64(&b, RK_RESULTS, ct->results);
-	rec_u64(&b, RK_FAILS, ct->fails);
-	rec_u64(&b, RK_SKIPS, ct->skips);
-	rec_u64(&b, RK_ERRORS, ct->errors);
-	rec_str(&b, RK_STATUS, REC_STATUS_OK);
-	rec_str(&b, RK_CLOCKSOURCE, clk);
 	int bad = ct->fails || ct->errors;
-	out_record(&b);
+	out_end(REC_STATUS_OK, clk);
 	return bad;
 }
 
