@@ -31,7 +31,7 @@ void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const struct out_counts *out_counts(void);
 
 /* ---- consoles (PID 1) ---- */
-#define OUT_MAX_CONSOLES 12
+#define OUT_MAX_CONSOLES 16	/* every console a list may name (console.h), and more */
 
 /* Start keeping the stream (a memfd). 0 or -errno; without it output goes to direct fds. */
 int out_stream_init(void);

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# tests/test-newcomer.sh — what a new user types from the README alone, and what README
+# promises back: for each input, the exit status of README's "Exit status" table and one
+# clear line on stderr. Each check here failed before the fix that came with it:
+#   * list parameters (--copies, --tests, --console): an empty item ("1,,2", "1,", ",1") is a
+#     usage error, never read as a shorter list;
+#   * --console names only consoles (ttyS0-3, hvc0-7, tty0): PID 1 opens a named device
+#     read-write and writes records to it, so "sda" would write to a disk; every one of them
+#     together fits.
+#
+# In:  $OUT/isobench, $OUT/isobench-report (OUT defaults to the repository's out/);
+#      qemu/run and out/bzImage for the one boot (skipped without them).
+# Out: one line per assertion, then "N passed, M failed, K skipped". Exit 1 on any failure.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$top/out}
+bin=$out/isobench
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
+use_tmp
+
+# usage_line WHAT REGEX -- COMMAND...: COMMAND exits 2 (usage error) with exactly one line on
+# stderr, matching REGEX.
+usage_line() {
+	local what=$1 re=$2
+	shift 3
+	expect_status 2 "$what" -- "$@"
+	count_is "$tmp/stderr" . 1 "$what: one line on stderr"
+	has "$tmp/stderr" "$re" "$what: the line says why"
+}
+
+# ---- the host CLI: list parameters ----------------------------------------------------------
+if [ -x "$bin" ]; then
+	for v in 1,,2 "1," ,1 N,,N; do
+		usage_line "--copies $v" "^isobench: --copies $v: item [12] of the list is empty$" -- \
+			"$bin" --check-params --copies "$v"
+	done
+	for v in syscall,,getpid "syscall," ,syscall; do
+		usage_line "--tests $v" "^isobench: --tests $v: item [12] of the list is empty$" -- \
+			"$bin" --check-params --tests "$v"
+	done
+	usage_line "--param copies=1,,2" "item 2 of the list is empty$" -- \
+		"$bin" --check-params --param copies=1,,2
+	expect_status 0 "--copies 1,2,N still accepted" -- "$bin" --check-params --copies 1,2,N
+	expect_status 0 "--tests syscall,getpid still accepted" -- \
+		"$bin" --check-params --tests syscall,getpid
+
+	# ---- --console: consoles only, all of them at once ----------------------------------
+	for v in sda nvme0n1 null ttyS4 hvc8 AUTO; do
+		usage_line "--console $v" "^isobench: --console $v: '$v' is not a console: " -- \
+			"$bin" --check-params --console "$v"
+	done
+	usage_line "--console auto,ttyS0 (auto stands alone)" "'auto' is not a console" -- \
+		"$bin" --check-params --console auto,ttyS0
+	usage_line "--console ttyS0,," "item 2 of the list is empty$" -- \
+		"$bin" --check-params --console ttyS0,,
+	every=ttyS0,ttyS1,ttyS2,ttyS3,hvc0,hvc1,hvc2,hvc3,hvc4,hvc5,hvc6,hvc7,tty0
+	expect_status 0 "--console naming each of the 13 consoles once" -- \
+		"$bin" --check-params --console "$every"
+	usage_line "--console with 17 names" "at most 16 consoles$" -- \
+		"$bin" --check-params --console "$every,ttyS0,ttyS1,ttyS2,ttyS3"
+	for v in auto all ttyS1 hvc0,tty0; do
+		expect_status 0 "--console $v accepted" -- "$bin" --check-params --console "$v"
+	done
+
+else
+	skip "$bin not built: the CLI's checks"
+fi
+
+finish
