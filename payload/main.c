@@ -152,8 +152,18 @@ static int set_param_opt(struct params *p, int opt, char **argv)
 	return EXIT_USAGE;
 }
 
+/* After --list, --version or --help: EXIT_OK when what they printed reached stdout, else
+ * EXIT_USAGE after a line on stderr (stdout closed or full, as for a run's records). */
+static int printed(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return EXIT_OK;
+	fprintf(stderr, "isobench: standard output could not be written (%s)\n", strerror(errno));
+	return EXIT_USAGE;
+}
+
 /* Phase 1: the options into p and cfg. Returns -1 to go on, else the exit status (--list,
- * --version, --help: EXIT_OK; a usage error: EXIT_USAGE). */
+ * --version, --help: printed(); a usage error: EXIT_USAGE). */
 static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg *cfg,
 		     int *check_only)
 {
@@ -169,18 +179,18 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 		switch (opt) {
 		case 'l':
 			list_tests();
-			rc = EXIT_OK;
+			rc = printed();
 			break;
 		case 'c':
 			*check_only = 1;
 			break;
 		case 'V':
 			printf("isobench %s\n", isobench_version);
-			rc = EXIT_OK;
+			rc = printed();
 			break;
 		case 'h':
 			usage(stdout);
-			rc = EXIT_OK;
+			rc = printed();
 			break;
 		case 't':
 			cfg->tmpdir = optarg;

@@ -6,7 +6,8 @@
 #     usage error, never read as a shorter list;
 #   * --console names only consoles (ttyS0-3, hvc0-7, tty0): PID 1 opens a named device
 #     read-write and writes records to it, so "sda" would write to a disk; every one of them
-#     together fits.
+#     together fits;
+#   * --list, --help, --version with stdout full or closed: status 2, like a run's records.
 #
 # In:  $OUT/isobench, $OUT/isobench-report (OUT defaults to the repository's out/);
 #      qemu/run and out/bzImage for the one boot (skipped without them).
@@ -29,6 +30,10 @@ usage_line() {
 	count_is "$tmp/stderr" . 1 "$what: one line on stderr"
 	has "$tmp/stderr" "$re" "$what: the line says why"
 }
+
+# to_full COMMAND...: COMMAND with stdout on a full device; to_closed: with stdout closed.
+to_full() { "$@" >/dev/full; }
+to_closed() { "$@" >&-; }
 
 # ---- the host CLI: list parameters ----------------------------------------------------------
 if [ -x "$bin" ]; then
@@ -64,6 +69,15 @@ if [ -x "$bin" ]; then
 		expect_status 0 "--console $v accepted" -- "$bin" --check-params --console "$v"
 	done
 
+	# ---- what --list, --help and --version print must arrive ----------------------------
+	for o in --list --help --version; do
+		usage_line "$o >/dev/full" "^isobench: standard output could not be written" -- \
+			to_full "$bin" "$o"
+		usage_line "$o >&-" "^isobench: standard output could not be written" -- \
+			to_closed "$bin" "$o"
+	done
+	expect_status 0 "--list to a file" -- "$bin" --list
+	has "$tmp/stdout" "^syscall +index " "--list printed the tests"
 else
 	skip "$bin not built: the CLI's checks"
 fi
