@@ -7,7 +7,8 @@
 #   * --console names only consoles (ttyS0-3, hvc0-7, tty0): PID 1 opens a named device
 #     read-write and writes records to it, so "sda" would write to a disk; every one of them
 #     together fits;
-#   * --list, --help, --version with stdout full or closed: status 2, like a run's records.
+#   * --list, --help, --version with stdout full or closed: status 2, like a run's records;
+#   * the build: an empty or unknown ARCH is one line naming the supported ones.
 #
 # In:  $OUT/isobench, $OUT/isobench-report (OUT defaults to the repository's out/);
 #      qemu/run and out/bzImage for the one boot (skipped without them).
@@ -80,6 +81,24 @@ if [ -x "$bin" ]; then
 	has "$tmp/stdout" "^syscall +index " "--list printed the tests"
 else
 	skip "$bin not built: the CLI's checks"
+fi
+
+# ---- the build: ARCH ----------------------------------------------------------------------------
+# An empty ARCH once named payload/arch/arch.mk itself (arch//arch.mk), included over and over
+# into a line of thousands of slashes; a word that is no folder is one line, with the list.
+if command -v musl-gcc >/dev/null; then
+	for a in "" aarch64 ../../etc "x86_64 x86_64"; do
+		st=0
+		make -s -C "$top/payload" O="$tmp/arch-build" ARCH="$a" >"$tmp/arch.out" 2>&1 || st=$?
+		status_is 2 "$st" "make -C payload ARCH='$a' is an error"
+		count_is "$tmp/arch.out" . 1 "ARCH='$a': one line"
+		has "$tmp/arch.out" "no support for ARCH '$a' \\(from make ARCH=\\); supported: x86_64\\." \
+			"ARCH='$a': the line names the supported architectures"
+		if [ ! -e "$tmp/arch-build" ]; then pass "ARCH='$a': nothing built"
+		else fail "ARCH='$a': $tmp/arch-build was made"; fi
+	done
+else
+	skip "no musl-gcc: the build's ARCH checks"
 fi
 
 finish
