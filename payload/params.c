@@ -197,11 +197,11 @@ static int list_items(const char *val, int max, const char *what, const char *em
 static int parse_tests(struct params *p, const struct param_info *row, const char *val,
 		       char *err, size_t errlen)
 {
+	if (strlen(val) >= row->size)
+		TOO_LONG(row);
 	if (list_items(val, (int)row->size, "names", "expected a comma list of names", err,
 		       errlen) < 0)
 		return -EINVAL;
-	if (strlen(val) >= row->size)
-		TOO_LONG(row);
 	strcpy(p->tests, val);
 	return 0;
 }
