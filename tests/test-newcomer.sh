@@ -8,7 +8,10 @@
 #     read-write and writes records to it, so "sda" would write to a disk; every one of them
 #     together fits;
 #   * --list, --help, --version with stdout full or closed: status 2, like a run's records;
-#   * the build: an empty or unknown ARCH is one line naming the supported ones.
+#   * the build: an empty or unknown ARCH is one line naming the supported ones;
+#   * isobench-report: an unknown option or no LOG is one line (not getopt's and the whole
+#     usage); a DIR beside other LOGs or with --check/--boot is a usage error, not a log that
+#     "cannot be read" (3); an empty label in --label is refused.
 #
 # In:  $OUT/isobench, $OUT/isobench-report (OUT defaults to the repository's out/);
 #      qemu/run and out/bzImage for the one boot (skipped without them).
@@ -81,6 +84,37 @@ if [ -x "$bin" ]; then
 	has "$tmp/stdout" "^syscall +index " "--list printed the tests"
 else
 	skip "$bin not built: the CLI's checks"
+fi
+
+# ---- isobench-report: usage errors are one line, a DIR is a fleet and only that ---------------
+report=$out/isobench-report
+if [ -x "$report" ] && [ -x "$bin" ]; then
+	"$bin" --suite quick --sample_ms 20 --tests getpid --copies 1 >"$tmp/run.log" 2>/dev/null ||
+		true
+	complete "$tmp/run.log" "a native run to report on"
+	mkdir -p "$tmp/fleet"
+	cp "$tmp/run.log" "$tmp/fleet/a.log"
+	usage_line "report --bogus" "^isobench-report: unknown option '--bogus' \(see --help\)$" \
+		-- "$report" --bogus "$tmp/run.log"
+	usage_line "report --run (no value)" "^isobench-report: option '--run' needs a value" -- \
+		"$report" "$tmp/run.log" --run
+	usage_line "report --check and no LOG" "^isobench-report: no LOG to read \(see --help\)$" \
+		-- "$report" --check
+	usage_line "report --check DIR" "fleet is a directory of logs: give it alone, without --check$" \
+		-- "$report" --check "$tmp/fleet"
+	usage_line "report --boot DIR" "without --boot$" -- "$report" --boot "$tmp/fleet"
+	usage_line "report DIR LOG" "without other LOGs$" -- "$report" "$tmp/fleet" "$tmp/run.log"
+	usage_line "report DIR DIR" "without other LOGs$" -- "$report" "$tmp/fleet" "$tmp/fleet"
+	expect_status 0 "report DIR alone is a fleet" -- "$report" "$tmp/fleet"
+	has "$tmp/stdout" "^fleet: 1 run\(s\)" "the fleet report is printed"
+	for v in a,,b "a," ,b; do
+		usage_line "report --label $v" "^isobench-report: --label $v: a label is empty$" -- \
+			"$report" --label "$v" "$tmp/run.log" "$tmp/run.log"
+	done
+	expect_status 0 "report --label a,b with two LOGs" -- \
+		"$report" --label a,b "$tmp/run.log" "$tmp/run.log"
+else
+	skip "$report or $bin not built: the report's usage checks"
 fi
 
 # ---- the build: ARCH ----------------------------------------------------------------------------
