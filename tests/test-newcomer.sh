@@ -11,10 +11,11 @@
 #   * the build: an empty or unknown ARCH is one line naming the supported ones;
 #   * isobench-report: an unknown option or no LOG is one line (not getopt's and the whole
 #     usage); a DIR beside other LOGs or with --check/--boot is a usage error, not a log that
-#     "cannot be read" (3); an empty label in --label is refused.
+#     "cannot be read" (3); an empty label in --label is refused;
+#   * qemu/run --mem 32M: the guest resets before the kernel prints anything; qemu/run says so.
 #
 # In:  $OUT/isobench, $OUT/isobench-report (OUT defaults to the repository's out/);
-#      qemu/run and out/bzImage for the one boot (skipped without them).
+#      qemu/run, QEMU and $OUT/bzImage for two short TCG boots (skipped without them).
 # Out: one line per assertion, then "N passed, M failed, K skipped". Exit 1 on any failure.
 set -euo pipefail
 
@@ -115,6 +116,27 @@ if [ -x "$report" ] && [ -x "$bin" ]; then
 		"$report" --label a,b "$tmp/run.log" "$tmp/run.log"
 else
 	skip "$report or $bin not built: the report's usage checks"
+fi
+
+# ---- qemu/run: a guest too small to start says so ----------------------------------------------
+# With --mem 32M the guest resets before the kernel's first message: QEMU ends by itself at
+# once with an empty serial log. Status 3 (no complete run), and a line that says why.
+if command -v qemu-system-x86_64 >/dev/null && [ -r "$out/bzImage" ] && [ -x "$report" ]; then
+	expect_status 3 "qemu/run --mem 32M: no complete run" -- "$top/qemu/run" --out "$out" \
+		--direct --accel tcg --suite quick --tests syscall --copies 1 --mem 32M --timeout 60 \
+		--log "$tmp/mem32.log"
+	has "$tmp/stderr" "^qemu/run: note: the guest wrote nothing before QEMU ended: .*--mem 32M" \
+		"qemu/run --mem 32M: says the guest wrote nothing and names the memory"
+	# One real boot: a console that is no console is an ERROR record, the default kept.
+	expect_status 1 "qemu/run --params isobench.console=sda: an ERROR record" -- \
+		"$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --tests syscall \
+		--copies 1 --params isobench.console=sda --timeout 120 --log "$tmp/sda.log"
+	has "$tmp/sda.log" "ERROR what=param param=isobench.console value=sda reason='sda'%20is%20not%20a%20console" \
+		"console=sda: the ERROR record says why"
+	has "$tmp/sda.log" "INFO console.used=ttyS0" "console=sda: the default consoles are used"
+	lacks "$tmp/sda.log" "console.used=sda" "console=sda: sda is never written to"
+else
+	skip "no QEMU, $out/bzImage or $report: the qemu/run boots"
 fi
 
 # ---- the build: ARCH ----------------------------------------------------------------------------
