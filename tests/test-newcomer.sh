@@ -6,7 +6,7 @@
 #     usage error, never read as a shorter list;
 #   * --console names only consoles (ttyS0-3, hvc0-7, tty0): PID 1 opens a named device
 #     read-write and writes records to it, so "sda" would write to a disk; every one of them
-#     together fits;
+#     together fits; many unknown test names are listed whole, then "and N more";
 #   * --list, --help, --version with stdout full or closed: status 2, like a run's records;
 #   * the build: an empty or unknown ARCH is one line naming the supported ones;
 #   * isobench-report: an unknown option or no LOG is one line (not getopt's and the whole
@@ -55,6 +55,12 @@ if [ -x "$bin" ]; then
 	expect_status 0 "--copies 1,2,N still accepted" -- "$bin" --check-params --copies 1,2,N
 	expect_status 0 "--tests syscall,getpid still accepted" -- \
 		"$bin" --check-params --tests syscall,getpid
+
+	# Many unknown names: whole names, then how many more, never a name cut in two.
+	many=$(seq -f 'nosuch%g' 1 60 | paste -sd,)
+	usage_line "--tests with 60 unknown names" \
+		"^isobench: unknown test or group: nosuch1,.*,nosuch[0-9]+ and [0-9]+ more \(isobench --list shows them\)$" \
+		-- "$bin" --check-params --tests "$many"
 
 	# ---- --console: consoles only, all of them at once ----------------------------------
 	for v in sda nvme0n1 null ttyS4 hvc8 AUTO; do
