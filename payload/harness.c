@@ -357,7 +357,13 @@ static int phase_init(struct hrun *h)
 		for (int c = 0; c < CPU_SETSIZE; c++)
 			if (CPU_ISSET(c, &set))
 				h->cpu_list[h->ncpu++] = c;
-	snprintf(h->dir, sizeof h->dir, "%s/isobench.%d", h->env->tmpdir, (int)getpid());
+	/* A cut path would name another directory, which rm_tree() removes at the end. */
+	if ((size_t)snprintf(h->dir, sizeof h->dir, "%s/isobench.%d", h->env->tmpdir,
+			     (int)getpid()) >= sizeof h->dir) {
+		h->dir[0] = 0;
+		fail(h, "work directory path too long", h->env->tmpdir);
+		return -1;
+	}
 	if (mkdir(h->dir, 0700) && errno != EEXIST) {
 		fail(h, "cannot create work directory", strerror(errno));
 		h->dir[0] = 0;

@@ -7,6 +7,9 @@
 #   * --console names only consoles (ttyS0-3, hvc0-7, tty0): PID 1 opens a named device
 #     read-write and writes records to it, so "sda" would write to a disk; every one of them
 #     together fits; many unknown test names are listed whole, then "and N more";
+#   * --tmpdir is resolved (a relative one broke shell1; "DIR" + 300 slashes was cut back to DIR,
+#     which the run then removed), and refused when its paths cannot work: white space or ':'
+#     (shell1 FAILed, or with ':' counted loops that did nothing: 9x its figure), too long;
 #   * --list, --help, --version with stdout full or closed: status 2, like a run's records;
 #   * the build: an empty or unknown ARCH is one line naming the supported ones;
 #   * isobench-report: an unknown option or no LOG is one line (not getopt's and the whole
@@ -79,6 +82,34 @@ if [ -x "$bin" ]; then
 	for v in auto all ttyS1 hvc0,tty0; do
 		expect_status 0 "--console $v accepted" -- "$bin" --check-params --console "$v"
 	done
+
+	# ---- --tmpdir: resolved, and only where the tests' paths work ------------------------
+	# "DIR////..." (300 slashes) once cut the work directory's path back to DIR itself, which
+	# the run then removed: the user's directory and its files were gone.
+	mkdir -p "$tmp/keep"
+	echo precious >"$tmp/keep/file"
+	slashes=$(printf '/%.0s' $(seq 300))
+	st=0
+	"$bin" --suite quick --sample_ms 10 --tests getpid --copies 1 --tmpdir "$tmp/keep$slashes" \
+		>"$tmp/keep.log" 2>/dev/null || st=$?
+	ran 0 "$st" "$tmp/keep.log" "--tmpdir DIR followed by 300 slashes"
+	if [ -f "$tmp/keep/file" ]; then pass "--tmpdir DIR////...: DIR and its file are still there"
+	else fail "--tmpdir DIR////...: the run removed DIR"; fi
+	has "$tmp/keep.log" "INFO .*run.workdir=$tmp/keep " "--tmpdir DIR////...: resolved to DIR"
+	# A relative --tmpdir: the shell tests chdir before they exec their script.
+	st=0
+	(cd "$tmp/keep" && "$bin" --suite quick --sample_ms 20 --tests shell1 --copies 1 --tmpdir . \
+		>"$tmp/rel.log" 2>/dev/null) || st=$?
+	ran 0 "$st" "$tmp/rel.log" "--tmpdir . runs shell1"
+	mkdir -p "$tmp/sp ace" "$tmp/a:b"
+	for d in "$tmp/sp ace" "$tmp/a:b"; do
+		usage_line "--tmpdir '$d'" "^isobench: --tmpdir $d: white space or ':' in the path" -- \
+			"$bin" --check-params --tmpdir "$d"
+	done
+	deep=$tmp/$(printf 'd%.0s' $(seq 120))/$(printf 'e%.0s' $(seq 120))
+	mkdir -p "$deep"
+	usage_line "--tmpdir of ${#deep} characters" "path too long \([0-9]+ characters, at most 200\)$" \
+		-- "$bin" --check-params --tmpdir "$deep"
 
 	# ---- what --list, --help and --version print must arrive ----------------------------
 	for o in --list --help --version; do
