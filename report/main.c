@@ -63,6 +63,7 @@ static void usage(FILE *f)
 		"                  followed again from its start\n"
 		"  --idle S        with --follow and no --pid: give up after S s without new\n"
 		"                  data (default 600; 0: never)\n"
+		"  -               as LOG: standard input (once; not with --follow)\n"
 		"  DIR             a directory of logs (one per machine): runs grouped, per\n"
 		"                  group median, spread and ratio to a reference group\n"
 		"  --group-by G    with DIR: hypervisor (default), machine, hypervisor,machine\n"
@@ -208,6 +209,12 @@ static int take_option(int opt, struct opts *o)
  * set for a DIR), else EXIT_USAGE after a line on stderr. */
 static int check_options(struct opts *o)
 {
+	for (size_t j = 0, dash = 0; j < o->n; j++)
+		if (!strcmp(o->logs[j], "-") && (dash++ || o->follow)) {
+			fprintf(stderr, "isobench-report: '-' (standard input) is one LOG, "
+					"not followed\n");
+			return EXIT_USAGE;
+		}
 	if (o->follow) {
 		if (o->n != 1) {
 			fprintf(stderr, "isobench-report: --follow takes one LOG\n");
@@ -304,7 +311,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 static int load(struct input *in, const struct opts *o, FILE *vout)
 {
 	int is_image;
-	FILE *f = image_fopen(in->path, &is_image);	/* a log, or a disk image holding one */
+	/* a log ("-": standard input, a pipe from the capture), or a disk image holding one */
+	FILE *f = image_fopen(strcmp(in->path, "-") ? in->path : "/dev/stdin", &is_image);
 	struct stat st;
 
 	in->run = -1;

@@ -14,7 +14,7 @@
 #   * the build: an empty or unknown ARCH is one line naming the supported ones;
 #   * isobench-report: an unknown option or no LOG is one line (not getopt's and the whole
 #     usage); a DIR beside other LOGs or with --check/--boot is a usage error, not a log that
-#     "cannot be read" (3); an empty label in --label is refused;
+#     "cannot be read" (3); an empty label in --label is refused; "-" reads standard input;
 #   * qemu/run --mem 32M: the guest resets before the kernel prints anything; qemu/run says so.
 #
 # In:  $OUT/isobench, $OUT/isobench-report (OUT defaults to the repository's out/);
@@ -151,6 +151,14 @@ if [ -x "$report" ] && [ -x "$bin" ]; then
 	done
 	expect_status 0 "report --label a,b with two LOGs" -- \
 		"$report" --label a,b "$tmp/run.log" "$tmp/run.log"
+	# "-" is standard input (a pipe from the capture), once, and not followed.
+	stdin_check() { "$report" --check - <"$tmp/run.log"; }
+	expect_status 0 "report --check - reads standard input" -- stdin_check
+	has "$tmp/stdout" "^isobench-report: run 1 of 1 complete: 1 results" "report -: the run's verdict"
+	usage_line "report - -" "^isobench-report: '-' \(standard input\) is one LOG" -- \
+		"$report" - -
+	usage_line "report --follow -" "^isobench-report: '-' \(standard input\) is one LOG" -- \
+		"$report" --follow -
 else
 	skip "$report or $bin not built: the report's usage checks"
 fi
