@@ -70,7 +70,7 @@ void rec_raw(struct rec_body *b, const char *fields)
 {
 	size_t n = strlen(fields);
 
-	if (b->len + n + 1 > sizeof b->buf) {
+	if (b->len + n + 1 > sizeof b->buf - REC_DROPPED_ROOM) {
 		b->dropped++;
 		return;
 	}
@@ -83,8 +83,10 @@ void rec_str(struct rec_body *b, const char *key, const char *val)
 	char enc[sizeof b->buf];
 	size_t klen = strlen(key);
 	size_t vlen = rec_encode(enc, sizeof enc, val);
+	/* Only dropped_fields, the writer's last field, may use the room kept for it. */
+	size_t cap = sizeof b->buf - (strcmp(key, RK_DROPPED) ? REC_DROPPED_ROOM : 0);
 
-	if (!key_ok(key) || b->len + 2 + klen + vlen + 1 > sizeof b->buf) {
+	if (!key_ok(key) || b->len + 2 + klen + vlen + 1 > cap) {
 		b->dropped++;
 		return;
 	}

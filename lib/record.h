@@ -16,6 +16,10 @@
 #define REC_MAX_FIELDS 256
 
 /* A record body under construction. Overflowing fields are dropped and counted. */
+/* Bytes of a body kept free for " dropped_fields=N": the count of fields left out because they
+ * would not fit is itself never left out. */
+#define REC_DROPPED_ROOM 24
+
 struct rec_body {
 	char buf[REC_MAX - 64];
 	size_t len;

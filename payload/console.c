@@ -136,7 +136,7 @@ int consoles_open(const char *spec)
 			if (sscanf(l, "%15s", name) == 1 && strcmp(name, "ttyprintk"))
 				n += use(name);
 		}
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i <= CONSOLE_UART_LAST; i++) {
 		snprintf(name, sizeof name, "ttyS%d", i);
 		if (known(name))
 			continue;
@@ -145,7 +145,7 @@ int consoles_open(const char *spec)
 		else
 			absent(name);
 	}
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i <= CONSOLE_HVC_LAST; i++) {
 		snprintf(name, sizeof name, "hvc%d", i);
 		if (known(name))
 			continue;

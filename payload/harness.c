@@ -80,6 +80,10 @@ struct hrun {
 
 static void send_body(int fd, struct rec_body *b)
 {
+	/* The runner relays the body as it is: what was left out must be said here. */
+	if (b->dropped)
+		rec_u64(b, RK_DROPPED, (uint64_t)b->dropped);
+	b->dropped = 0;
 	b->buf[b->len] = '\n';
 	write_all(fd, b->buf, b->len + 1);
 	b->buf[b->len] = 0;
@@ -357,7 +361,13 @@ static int phase_init(struct hrun *h)
 		for (int c = 0; c < CPU_SETSIZE; c++)
 			if (CPU_ISSET(c, &set))
 				h->cpu_list[h->ncpu++] = c;
-	snprintf(h->dir, sizeof h->dir, "%s/isobench.%d", h->env->tmpdir, (int)getpid());
+	/* A cut path would name another directory, which rm_tree() removes at the end. */
+	if ((size_t)snprintf(h->dir, sizeof h->dir, "%s/isobench.%d", h->env->tmpdir,
+			     (int)getpid()) >= sizeof h->dir) {
+		h->dir[0] = 0;
+		fail(h, "work directory path too long", h->env->tmpdir);
+		return -1;
+	}
 	if (mkdir(h->dir, 0700) && errno != EEXIST) {
 		fail(h, "cannot create work directory", strerror(errno));
 		h->dir[0] = 0;
@@ -543,8 +553,12 @@ static void put_list(struct rec_body *rb, const char *key, const struct hrun *h,
 	for (int k = 0; k < h->copies; k++) {
 		char one[80];
 		int len = fmt(one, sizeof one, h, k, arg);
-		if (len < 0 || off + (size_t)len + 2 > sizeof list)
-			break;
+		/* A list with fewer entries than copies would pair values with the wrong copy:
+		 * left out whole, and counted in dropped_fields (docs/records.md). */
+		if (len < 0 || off + (size_t)len + 2 > sizeof list) {
+			rb->dropped++;
+			return;
+		}
 		off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", k ? "," : "", one);
 	}
 	rec_str(rb, key, off ? list : "-");

@@ -25,6 +25,11 @@
 #include "bench.h"
 #include "params.h"
 
+/* The longest parent of the work directories (harness_env.tmpdir) whose derived paths work:
+ * TMPDIR/isobench.PID/copyC/shell/bin/sh (+ 42 characters) must fit the harness's 255 and
+ * the kernel's #! line (it reads 255 bytes: shell.c's multi.sh names its shell there). */
+#define HARNESS_TMPDIR_MAX 200
+
 struct harness_env {
 	const char *self;	/* path of this binary (exec tests) */
 	const char *tmpdir;	/* parent of the copies' private work directories */

@@ -7,6 +7,7 @@
  * SIGINT/SIGTERM/SIGHUP: the runner stops the test, removes its files, dies of the signal. */
 #define _GNU_SOURCE
 #include "bench.h"
+#include "harness.h"
 #include "init.h"
 #include "out.h"
 #include "params.h"
@@ -152,8 +153,18 @@ static int set_param_opt(struct params *p, int opt, char **argv)
 	return EXIT_USAGE;
 }
 
+/* After --list, --version or --help: EXIT_OK when what they printed reached stdout, else
+ * EXIT_USAGE after a line on stderr (stdout closed or full, as for a run's records). */
+static int printed(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return EXIT_OK;
+	fprintf(stderr, "isobench: standard output could not be written (%s)\n", strerror(errno));
+	return EXIT_USAGE;
+}
+
 /* Phase 1: the options into p and cfg. Returns -1 to go on, else the exit status (--list,
- * --version, --help: EXIT_OK; a usage error: EXIT_USAGE). */
+ * --version, --help: printed(); a usage error: EXIT_USAGE). */
 static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg *cfg,
 		     int *check_only)
 {
@@ -169,18 +180,18 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 		switch (opt) {
 		case 'l':
 			list_tests();
-			rc = EXIT_OK;
+			rc = printed();
 			break;
 		case 'c':
 			*check_only = 1;
 			break;
 		case 'V':
 			printf("isobench %s\n", isobench_version);
-			rc = EXIT_OK;
+			rc = printed();
 			break;
 		case 'h':
 			usage(stdout);
-			rc = EXIT_OK;
+			rc = printed();
 			break;
 		case 't':
 			cfg->tmpdir = optarg;
@@ -203,6 +214,37 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 	return rc;
 }
 
+/* --tmpdir (or $TMPDIR): a writable directory, resolved (cfg->tmpdir becomes its absolute
+ * path: the shell tests chdir before they exec, and "dir////..." would outgrow the paths made
+ * from it), whose paths the tests can use: at most HARNESS_TMPDIR_MAX characters, no white
+ * space or ':' (shell.c's #! line and PATH split there). Returns -1 to go on, else
+ * EXIT_USAGE after a line on stderr. */
+static int check_tmpdir(struct runner_cfg *cfg)
+{
+	static char real[PATH_MAX];
+	struct stat st;
+
+	errno = 0;
+	if (!realpath(cfg->tmpdir, real) || stat(real, &st) || !S_ISDIR(st.st_mode) ||
+	    access(real, W_OK | X_OK)) {
+		fprintf(stderr, "isobench: --tmpdir %s: not a writable directory (%s)\n", cfg->tmpdir,
+			errno ? strerror(errno) : "not a directory");
+		return EXIT_USAGE;
+	}
+	if (strlen(real) > HARNESS_TMPDIR_MAX) {
+		fprintf(stderr, "isobench: --tmpdir %s: path too long (%zu characters, at most %d)\n",
+			cfg->tmpdir, strlen(real), HARNESS_TMPDIR_MAX);
+		return EXIT_USAGE;
+	}
+	if (real[strcspn(real, " \t\n:")]) {
+		fprintf(stderr, "isobench: --tmpdir %s: white space or ':' in the path (the shell "
+				"tests' #! line and PATH would split there)\n", cfg->tmpdir);
+		return EXIT_USAGE;
+	}
+	cfg->tmpdir = real;
+	return -1;
+}
+
 /* Phase 2: what the options name must exist: the tests, a writable --tmpdir. Also fills
  * cfg->self. Returns -1 to go on, else EXIT_USAGE after a line on stderr. */
 static int check_cli(const struct params *p, struct runner_cfg *cfg, const char *argv0)
@@ -221,14 +263,7 @@ static int check_cli(const struct params *p, struct runner_cfg *cfg, const char 
 			unknown);
 		return EXIT_USAGE;
 	}
-	struct stat st;
-	errno = 0;
-	if (stat(cfg->tmpdir, &st) || !S_ISDIR(st.st_mode) || access(cfg->tmpdir, W_OK | X_OK)) {
-		fprintf(stderr, "isobench: --tmpdir %s: not a writable directory (%s)\n", cfg->tmpdir,
-			errno ? strerror(errno) : "not a directory");
-		return EXIT_USAGE;
-	}
-	return -1;
+	return check_tmpdir(cfg);
 }
 
 /* Phase 3: the run itself, records to stdout. Returns the exit status. */

@@ -1,6 +1,7 @@
 /* params.c — the parameter table and its parser. See params.h. */
 #include "params.h"
 #include "bench.h"
+#include "console.h"
 #include "out.h"
 
 #include <errno.h>
@@ -46,7 +47,7 @@ const struct param_info param_table[] = {
 	 .parse = parse_word, FIELD(pin), .words = switch_words},
 	{"image", "ID", "image identity, set by the build (sha256 of kernel + initramfs)",
 	 .parse = parse_string, FIELD(image), .unit = "an identity string"},
-	{"console", "auto|all|DEV[,DEV...]", "PID 1: consoles to write to (ttyS0-3, hvc0-7, tty0); "
+	{"console", "auto|all|DEV[,DEV...]", "PID 1: consoles to write to (" CONSOLE_NAMES "); "
 	 "auto (default): every UART the kernel found, hvc, the screen",
 	 .parse = parse_console, FIELD(console)},
 	{"delay", "SECONDS", "PID 1: wait with a countdown before BEGIN (late capture), 0..3600",
@@ -171,13 +172,36 @@ static int parse_string(struct params *p, const struct param_info *row, const ch
 /* A list longer than its field is refused, never cut. */
 #define TOO_LONG(row) FAIL("list too long (at most %zu characters)", (row)->size - 1)
 
+/* A comma list is checked whole before its items are: every item non-empty ("1,,2", "1,"
+ * and ",1" are typos, never read as "1,2" or "1"), at most max items. Returns the number of
+ * items, or -EINVAL with the reason in err (empty: "" or only commas, which name nothing). */
+static int list_items(const char *val, int max, const char *what, const char *empty, char *err,
+		      size_t errlen)
+{
+	int n = 1;
+
+	if (!val[strspn(val, ",")])
+		FAIL("%s", empty);
+	for (const char *c = val;; c++) {
+		if ((c == val || c[-1] == ',') && (*c == ',' || !*c))
+			FAIL("item %d of the list is empty", n);
+		if (!*c)
+			break;
+		n += *c == ',';
+	}
+	if (n > max)
+		FAIL("at most %d %s", max, what);
+	return n;
+}
+
 static int parse_tests(struct params *p, const struct param_info *row, const char *val,
 		       char *err, size_t errlen)
 {
-	if (!*val || !val[strspn(val, ",")])
-		FAIL("expected a comma list of names");	/* "" and "," name nothing */
 	if (strlen(val) >= row->size)
 		TOO_LONG(row);
+	if (list_items(val, (int)row->size, "names", "expected a comma list of names", err,
+		       errlen) < 0)
+		return -EINVAL;
 	strcpy(p->tests, val);
 	return 0;
 }
@@ -190,14 +214,13 @@ static int parse_copies(struct params *p, const struct param_info *row, const ch
 	char tmp[128], *tok, *save = NULL;
 	long a;
 
-	if (!*val)
-		FAIL("expected a comma list such as 1,N");
 	if (strlen(val) >= sizeof tmp)
 		FAIL("list too long (at most %zu characters)", sizeof tmp - 1);
+	if (list_items(val, PARAM_MAX_COPIES, "passes", "expected a comma list such as 1,N", err,
+		       errlen) < 0)
+		return -EINVAL;
 	strcpy(tmp, val);
 	for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == PARAM_MAX_COPIES)
-			FAIL("at most %d passes", PARAM_MAX_COPIES);
 		if (!strcmp(tok, "N"))
 			c[n++] = 0;
 		else if (parse_int(tok, row->lo, row->hi, &a) == 0)
@@ -246,20 +269,27 @@ static int parse_ci(struct params *p, const struct param_info *row, const char *
 	return 0;
 }
 
+_Static_assert(OUT_MAX_CONSOLES >= CONSOLE_NAMEABLE, "a list may name every console once");
+
+/* auto, all, or a comma list of the consoles console.c knows (console_name_ok()): a name
+ * is opened read-write and written to, so any other device (a disk: "sda") is refused. */
 static int parse_console(struct params *p, const struct param_info *row, const char *val,
 			 char *err, size_t errlen)
 {
-	if (!*val ||
-	    strspn(val, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,") !=
-		    strlen(val))
-		FAIL("expected auto, all or a comma list of device names (ttyS1,hvc0,tty0)");
+	char tmp[sizeof p->console], *tok, *save = NULL;
+
 	if (strlen(val) >= row->size)
 		TOO_LONG(row);
-	int n = 1;
-	for (const char *c = val; *c; c++)
-		n += *c == ',';
-	if (n > OUT_MAX_CONSOLES)	/* out.c writes to at most that many */
-		FAIL("at most %d consoles", OUT_MAX_CONSOLES);
+	if (strcmp(val, "auto") && strcmp(val, "all")) {
+		if (list_items(val, OUT_MAX_CONSOLES, "consoles", "expected auto, all or a comma "
+			       "list of " CONSOLE_NAMES, err, errlen) < 0)
+			return -EINVAL;
+		strcpy(tmp, val);
+		for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			if (!console_name_ok(tok))
+				FAIL("'%s' is not a console: expected auto or all alone, or "
+				     "devices among " CONSOLE_NAMES, tok);
+	}
 	strcpy(p->console, val);
 	return 0;
 }

@@ -107,7 +107,8 @@ static int selected(const struct params *p, const struct bench **sel, int cap, i
 int runner_unknown_tests(const struct params *p, char *out, size_t cap)
 {
 	char list[sizeof p->tests], *tok, *save = NULL;
-	int n = 0;
+	int n = 0, shown = 0;
+	const size_t more = 24;	/* room kept for " and 1000 more" */
 
 	out[0] = 0;
 	snprintf(list, sizeof list, "%s", p->tests);
@@ -116,12 +117,22 @@ int runner_unknown_tests(const struct params *p, char *out, size_t cap)
 		for (int i = 0; !hit && bench_registry[i]; i++)
 			hit = !strcmp(tok, bench_registry[i]->name) ||
 			      !strcmp(tok, bench_registry[i]->group);
-		if (!hit) {
-			size_t l = strlen(out);
+		if (hit)
+			continue;
+		size_t l = strlen(out);
+		/* Whole names (a name cut in the middle would name another test), but for a
+		 * first one too long for the line: its start, marked "...". */
+		if (shown == n && l + strlen(tok) + 1 + more < cap) {
 			snprintf(out + l, cap - l, "%s%s", n ? "," : "", tok);
-			n++;
+			shown++;
+		} else if (!n) {
+			snprintf(out, cap, "%.*s...", (int)(cap - more - 4), tok);
+			shown++;
 		}
+		n++;
 	}
+	if (shown < n)
+		snprintf(out + strlen(out), cap - strlen(out), " and %d more", n - shown);
 	return n;
 }
 

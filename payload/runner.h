@@ -25,8 +25,8 @@ struct runner_cfg {
  * RUNNER_MAX_PENDING of them the rest are counted, and one more ERROR says how many. */
 void runner_pending_error(void *cfg, const char *param, const char *value, const char *reason);
 
-/* Names in p->tests that match no test or group, comma-separated into out (cap bytes);
- * returns how many. */
+/* Names in p->tests that match no test or group, comma-separated into out (cap bytes, at
+ * least 32): whole names, then " and N more" for those that do not fit; returns how many. */
 int runner_unknown_tests(const struct params *p, char *out, size_t cap);
 
 /* Per-test timeout in seconds for these parameters. */

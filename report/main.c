@@ -63,6 +63,7 @@ static void usage(FILE *f)
 		"                  followed again from its start\n"
 		"  --idle S        with --follow and no --pid: give up after S s without new\n"
 		"                  data (default 600; 0: never)\n"
+		"  -               as LOG: standard input (once; not with --follow)\n"
 		"  DIR             a directory of logs (one per machine): runs grouped, per\n"
 		"                  group median, spread and ratio to a reference group\n"
 		"  --group-by G    with DIR: hypervisor (default), machine, hypervisor,machine\n"
@@ -91,6 +92,7 @@ struct opts {
 	size_t nlabels;
 	char **logs;
 	size_t n;
+	char **argv;		/* for the option named in a usage error */
 };
 
 struct input {
@@ -173,6 +175,12 @@ static int take_option(int opt, struct opts *o)
 		}
 		break;
 	case 'l':
+		/* "a,,b" or "a,": a typo, never read as fewer labels that may still fit */
+		if (!*optarg || *optarg == ',' || strstr(optarg, ",,") ||
+		    optarg[strlen(optarg) - 1] == ',') {
+			fprintf(stderr, "isobench-report: --label %s: a label is empty\n", optarg);
+			return EXIT_USAGE;
+		}
 		o->labelarg = optarg;
 		o->nlabels = split_labels(optarg, o->labels, MAX_LOGS + 1);
 		break;
@@ -188,8 +196,10 @@ static int take_option(int opt, struct opts *o)
 	case 'h':
 		usage(stdout);
 		return fflush(stdout) || ferror(stdout) ? EXIT_USAGE : 0;
-	default:
-		usage(stderr);
+	default:	/* one line of ours, not getopt's plus the whole usage text */
+		fprintf(stderr, opt == ':' ? "isobench-report: option '%s' needs a value (see --help)\n"
+					   : "isobench-report: unknown option '%s' (see --help)\n",
+			o->argv[optind - 1]);
 		return EXIT_USAGE;
 	}
 	return -1;
@@ -199,6 +209,12 @@ static int take_option(int opt, struct opts *o)
  * set for a DIR), else EXIT_USAGE after a line on stderr. */
 static int check_options(struct opts *o)
 {
+	for (size_t j = 0, dash = 0; j < o->n; j++)
+		if (!strcmp(o->logs[j], "-") && (dash++ || o->follow)) {
+			fprintf(stderr, "isobench-report: '-' (standard input) is one LOG, "
+					"not followed\n");
+			return EXIT_USAGE;
+		}
 	if (o->follow) {
 		if (o->n != 1) {
 			fprintf(stderr, "isobench-report: --follow takes one LOG\n");
@@ -226,9 +242,19 @@ static int check_options(struct opts *o)
 	if (o->n < 1 || o->n > MAX_LOGS) {
 		if (o->n > MAX_LOGS)
 			fprintf(stderr, "isobench-report: at most %d logs\n", MAX_LOGS);
-		usage(stderr);
+		else
+			fprintf(stderr, "isobench-report: no LOG to read (see --help)\n");
 		return EXIT_USAGE;
 	}
+	/* A DIR is a fleet, read alone: beside other LOGs or with --check/--boot it is not a
+	 * log that "cannot be read" (status 3) but a usage error. */
+	for (size_t j = 0; j < o->n; j++)
+		if (fleet_is_dir(o->logs[j])) {
+			fprintf(stderr, "isobench-report: %s is a directory of logs: give it alone, "
+					"without %s\n", o->logs[j], o->n > 1 ? "other LOGs" :
+					o->boot ? "--boot" : "--check");
+			return EXIT_USAGE;
+		}
 	if (o->boot && (o->n != 1 || o->want)) {
 		fprintf(stderr, "isobench-report: --boot judges one LOG's latest run (no --run)\n");
 		return EXIT_USAGE;
@@ -268,7 +294,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof *o);
 	o->format = "text";
 	o->idle = -1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1)
+	o->argv = argv;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1)
 		if ((rc = take_option(opt, o)) >= 0)
 			return rc;
 	o->logs = argv + optind;
@@ -283,7 +311,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 static int load(struct input *in, const struct opts *o, FILE *vout)
 {
 	int is_image;
-	FILE *f = image_fopen(in->path, &is_image);	/* a log, or a disk image holding one */
+	/* a log ("-": standard input, a pipe from the capture), or a disk image holding one */
+	FILE *f = image_fopen(strcmp(in->path, "-") ? in->path : "/dev/stdin", &is_image);
 	struct stat st;
 
 	in->run = -1;

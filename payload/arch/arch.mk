@@ -9,9 +9,13 @@
 # changes (tests/test-arch.sh builds one). A target without a folder is an error.
 ARCH_ROOT := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 ARCH := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
-ARCH_DIR := $(ARCH_ROOT)/$(ARCH)
-ifeq ($(wildcard $(ARCH_DIR)/arch.mk),)
-$(error no $(ARCH_DIR)/arch.mk: isobench has no support for ARCH '$(ARCH)' ($(CC) -dumpmachine))
+# ARCH must be one word naming a folder that has an arch.mk: an empty ARCH would name this
+# file itself (arch//arch.mk, included over and over), a path another folder.
+ARCH_SUPPORTED := $(sort $(patsubst $(ARCH_ROOT)/%/arch.mk,%,$(wildcard $(ARCH_ROOT)/*/arch.mk)))
+ifneq ($(words $(ARCH)) $(filter $(ARCH),$(ARCH_SUPPORTED)),1 $(strip $(ARCH)))
+$(error isobench has no support for ARCH '$(ARCH)' (from $(if $(filter command line,\
+$(origin ARCH)),make ARCH=,$(CC) -dumpmachine)); supported: $(ARCH_SUPPORTED))
 endif
+ARCH_DIR := $(ARCH_ROOT)/$(strip $(ARCH))
 include $(ARCH_DIR)/arch.mk
 ARCH_SRCS := $(sort $(wildcard $(ARCH_DIR)/*.c))

@@ -201,6 +201,32 @@ int shell_run_once(const char *dir, int n, int keep)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
 }
 
+/* multi.sh's `wait` exits 0 even when every tst.sh failed (a tool it cannot find, a PATH
+ * that splits): the loop would be counted with none of its work done, a figure many times
+ * too high. So before timing, one kept run must leave each instance's wc.<i> holding the
+ * counts of the lines with "the" (more than none). 0, or -EIO; the files are removed. */
+int shell_verify(const char *dir, int n)
+{
+	static const char *const out[] = {"sort", "od", "grep", "wc"};
+	char path[600];
+	int err = shell_run_once(dir, n, 1);
+
+	for (int i = 1; i <= n; i++) {
+		long lines = 0, words, chars;
+		snprintf(path, sizeof path, "%s/wc.%d", dir, i);
+		FILE *f = fopen(path, "r");
+		if (!f || fscanf(f, "%ld %ld %ld", &lines, &words, &chars) != 3 || lines <= 0)
+			err = err ? err : -EIO;
+		if (f)
+			fclose(f);
+		for (size_t k = 0; k < sizeof out / sizeof *out; k++) {
+			snprintf(path, sizeof path, "%s/%s.%d", dir, out[k], i);
+			unlink(path);
+		}
+	}
+	return err;
+}
+
 struct shell_state {
 	int n;
 	char dir[512];
@@ -242,6 +268,10 @@ static int shell_setup(struct bench_ctx *ctx, int n)
 	}
 	if (err < 0) {
 		bench_note(ctx, "cannot prepare %s: %s", s->dir, strerror(-err));
+		return err;
+	}
+	if ((err = shell_verify(s->dir, n))) {
+		bench_note(ctx, "multi.sh %d in %s did not do tst.sh's work (no wc.<i>)", n, s->dir);
 		return err;
 	}
 	return 0;

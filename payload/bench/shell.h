@@ -23,5 +23,9 @@ int shell_prepare(const char *dir);
  * keep != 0 leaves each instance's sort.<i>, od.<i>, grep.<i>, wc.<i> in place (tests only).
  * 0, -errno, or -EIO when the script exits non-zero. */
 int shell_run_once(const char *dir, int n, int keep);
+/* One kept run of "multi.sh n" in dir that must leave every instance's wc.<i> with a line
+ * count > 0 (the shell's `wait` says 0 whatever its jobs did); removes their files. 0 or
+ * -errno / -EIO. */
+int shell_verify(const char *dir, int n);
 
 #endif

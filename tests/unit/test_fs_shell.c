@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,6 +331,26 @@ static void test_shell_failure_reported(void **st)
 	assert_int_not_equal(shell_run_once("/nonexistent/isobench", 1, 0), 0);
 }
 
+/* A workload that does nothing must not be timed: with a tool gone from the private bin/
+ * multi.sh still exits 0 (its `wait` ignores the jobs), shell_verify() does not. */
+static void test_shell_verify(void **st)
+{
+	char dir[128], path[160];
+
+	(void)st;
+	if (!have_tools())
+		skip();
+	snprintf(dir, sizeof dir, "%s/sh-verify", workdir);
+	assert_true(shell_prepare(dir) > 0);
+	assert_int_equal(shell_verify(dir, 8), 0);
+	snprintf(path, sizeof path, "%s/wc.8", dir);
+	assert_int_not_equal(access(path, F_OK), 0);	/* removed again */
+	snprintf(path, sizeof path, "%s/bin/grep", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(shell_run_once(dir, 1, 0), 0);	/* the blindness shell_verify covers */
+	assert_int_equal(shell_verify(dir, 1), -EIO);
+}
+
 static void test_shell_descriptors(void **st)
 {
 	struct bench_ctx ctx = { .workdir = workdir };
@@ -357,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_shell_tools_are_dynamic),
 		cmocka_unit_test(test_shell_output),
 		cmocka_unit_test(test_shell_failure_reported),
+		cmocka_unit_test(test_shell_verify),
 		cmocka_unit_test(test_shell_descriptors),
 	};
 

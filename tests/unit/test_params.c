@@ -213,8 +213,15 @@ static const struct {
 	{"halt", "reboot", "halt", "expected poweroff, reboot or wait"},
 	{"pin", "1", "01", "expected 0 or 1"},
 	{"image", "abc", "", "expected an identity string"},
-	{"console", "all", "tty S0", "expected auto, all or a comma list of device names "
-				     "(ttyS1,hvc0,tty0)"},
+	{"console", "all", "tty S0", "'tty S0' is not a console: expected auto or all alone, or "
+				     "devices among ttyS0-3, hvc0-7, tty0"},
+	{"console", "ttyS1", "sda", "'sda' is not a console: expected auto or all alone, or "
+				    "devices among ttyS0-3, hvc0-7, tty0"},
+	{"console", "ttyS1", "ttyS0,,tty0", "item 2 of the list is empty"},
+	{"console", "ttyS1", ",", "expected auto, all or a comma list of ttyS0-3, hvc0-7, tty0"},
+	{"copies", "1,2", "1,,2", "item 2 of the list is empty"},
+	{"copies", "1,2", "1,", "item 2 of the list is empty"},
+	{"tests", "pipe", ",pipe", "item 1 of the list is empty"},
 	{"delay", "3600", "3601", "expected seconds, 0..3600"},
 	{"replay", "1", "2", "expected 0 or 1"},
 	{"replay", "0", "yes", "expected 0 or 1"},
@@ -304,23 +311,26 @@ static void overlong_lists_refused(void **st)
 	assert_int_equal(params_set(&p, "tests", val, err, sizeof err), -EINVAL);
 	assert_string_equal(err, "list too long (at most 1023 characters)");
 
-	/* 9 long names: 116 characters fit; one more passes 127 (at 10 of the 12 consoles). */
+	/* 25 names: 124 characters fit; one more passes 127. */
 	memset(val, 0, sizeof val);
-	for (int i = 0; i < 9; i++)
-		strcat(val, "consolename0,");
+	for (int i = 0; i < 25; i++)
+		strcat(val, "hvc0,");
 	val[strlen(val) - 1] = 0;
 	assert_true(strlen(val) < sizeof p.console);
-	assert_int_equal(params_set(&p, "console", val, err, sizeof err), 0);
-	strcat(val, ",consolename0");
+	assert_int_equal(params_set(&p, "console", val, err, sizeof err), -EINVAL);
+	assert_string_equal(err, "at most 16 consoles");
+	strcat(val, ",hvc0");
 	assert_int_equal(params_set(&p, "console", val, err, sizeof err), -EINVAL);
 	assert_string_equal(err, "list too long (at most 127 characters)");
 
-	/* More consoles than out.c writes to: refused, not the last ones silently unused. */
+	/* Every console a list may name, once: accepted (out.c writes to that many); more
+	 * names than out.c writes to are refused, not the last ones silently unused. */
 	assert_int_equal(params_set(&p, "console", "ttyS0,ttyS1,ttyS2,ttyS3,hvc0,hvc1,hvc2,hvc3,"
-				    "hvc4,hvc5,hvc6,tty0", err, sizeof err), 0);
+				    "hvc4,hvc5,hvc6,hvc7,tty0", err, sizeof err), 0);
 	assert_int_equal(params_set(&p, "console", "ttyS0,ttyS1,ttyS2,ttyS3,hvc0,hvc1,hvc2,hvc3,"
-				    "hvc4,hvc5,hvc6,hvc7,tty0", err, sizeof err), -EINVAL);
-	assert_string_equal(err, "at most 12 consoles");
+				    "hvc4,hvc5,hvc6,hvc7,tty0,ttyS0,ttyS1,ttyS2,ttyS3", err,
+				    sizeof err), -EINVAL);
+	assert_string_equal(err, "at most 16 consoles");
 
 	assert_int_equal(params_set(&p, "copies", "1,2,3,4,5,6,7,8", err, sizeof err), 0);
 	assert_int_equal(p.ncopies, PARAM_MAX_COPIES);

@@ -10,6 +10,7 @@
 #include "vocab.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const presence[] = {"always", "one", "optional"};
@@ -125,7 +126,8 @@ static void markdown(void)
 /* One record against the table; prints what breaks it, returns how many things did. */
 static int check_record(const struct record *r, size_t lineno)
 {
-	int bad = 0, k = vocab_kind(r->kind), ones = 0, has_one = 0;
+	int bad = 0, k = vocab_kind(r->kind), ones = 0, has_one = 0, missing = 0;
+	const char *dropped = rec_get(r, RK_DROPPED);
 
 	for (int i = 0; i < r->nfields; i++) {
 		const struct vocab_field *f = vocab_key(r->kind, r->key[i]);
@@ -148,13 +150,22 @@ static int check_record(const struct record *r, size_t lineno)
 			ones += there;
 		} else if (!there) {
 			printf("line %zu: %s: no %s\n", lineno, r->kind, vocab_key_names[f->key]);
-			bad++;
+			missing++;
 		}
 	}
 	if (has_one && ones != 1) {
 		printf("line %zu: %s: %d of its one-of keys\n", lineno, r->kind, ones);
-		bad++;
+		if (ones)
+			bad++;
+		else
+			missing++;
 	}
+	/* Keys the writer said it left out (dropped_fields=N, docs/records.md) may be absent. */
+	if (missing && dropped && missing <= atoi(dropped))
+		printf("line %zu: %s: the %d missing are among its dropped_fields=%s\n", lineno,
+		       r->kind, missing, dropped);
+	else
+		bad += missing;
 	return bad;
 }
 
