@@ -66,6 +66,16 @@ void rec_begin(struct rec_body *b, const char *kind)
 	b->len = (size_t)snprintf(b->buf, sizeof b->buf, "%s", kind);
 }
 
+void rec_close(struct rec_body *b)
+{
+	if (!b->dropped)
+		return;
+	/* The room kept by every rec_*() call: this field always fits. */
+	b->len += (size_t)snprintf(b->buf + b->len, sizeof b->buf - b->len, " %s=%d", RK_DROPPED,
+				   b->dropped);
+	b->dropped = 0;
+}
+
 void rec_raw(struct rec_body *b, const char *fields)
 {
 	size_t n = strlen(fields);
@@ -83,10 +93,8 @@ void rec_str(struct rec_body *b, const char *key, const char *val)
 	char enc[sizeof b->buf];
 	size_t klen = strlen(key);
 	size_t vlen = rec_encode(enc, sizeof enc, val);
-	/* Only dropped_fields, the writer's last field, may use the room kept for it. */
-	size_t cap = sizeof b->buf - (strcmp(key, RK_DROPPED) ? REC_DROPPED_ROOM : 0);
 
-	if (!key_ok(key) || b->len + 2 + klen + vlen + 1 > cap) {
+	if (!key_ok(key) || b->len + 2 + klen + vlen + 1 > sizeof b->buf - REC_DROPPED_ROOM) {
 		b->dropped++;
 		return;
 	}

@@ -33,6 +33,10 @@ void rec_i64(struct rec_body *b, const char *key, int64_t v);
 void rec_dbl(struct rec_body *b, const char *key, double v, int decimals);
 void rec_fmt(struct rec_body *b, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* End a body: append dropped_fields=N when rec_*() left fields out (into the room they keep
+ * for it, so it always fits), once; a body then takes no more fields that were dropped. Every
+ * writer calls it before the body leaves: out_record(), the harness's send_body(). */
+void rec_close(struct rec_body *b);
 /* Append an already-encoded " key=value" run (used when relaying a body). */
 void rec_raw(struct rec_body *b, const char *fields);
 

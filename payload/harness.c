@@ -80,10 +80,7 @@ struct hrun {
 
 static void send_body(int fd, struct rec_body *b)
 {
-	/* The runner relays the body as it is: what was left out must be said here. */
-	if (b->dropped)
-		rec_u64(b, RK_DROPPED, (uint64_t)b->dropped);
-	b->dropped = 0;
+	rec_close(b);	/* the runner relays the body as it is: what was left out is said here */
 	b->buf[b->len] = '\n';
 	write_all(fd, b->buf, b->len + 1);
 	b->buf[b->len] = 0;

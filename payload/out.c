@@ -130,8 +130,7 @@ uint64_t out_record(struct rec_body *b)
 	uint64_t n = atomic_fetch_add(&sh->seq, 1) + 1;
 	size_t len;
 
-	if (b->dropped)
-		rec_u64(b, RK_DROPPED, (uint64_t)b->dropped);
+	rec_close(b);
 	len = rec_seal(line, sizeof line, n, b->buf, b->len);
 	if (!len)
 		return 0;
