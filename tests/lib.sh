@@ -84,6 +84,13 @@ contains() {
 }
 lacks() { _lib_absent "$1" "${3:-$1 lacks \"$2\"}" "$2" -F; }
 
+# none GOT OK BAD: a check that finds nothing passes ("OK"); found lines fail it ("BAD: "
+#   with the first five of them, joined by " | ").
+none() {
+	if [ -z "$1" ]; then pass "$2"
+	else fail "$3: $(head -n 5 <<<"$1" | sed ':a;N;$!ba;s/\n/ | /g')"; fi
+}
+
 # count_is FILE REGEX N DESCRIPTION: exactly N lines match (N = 0 needs a non-empty FILE).
 count_is() {
 	local n st=0

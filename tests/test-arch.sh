@@ -51,20 +51,20 @@ arch_dirs() {
 judge() { # judge ROOT LABEL: the five checks on one tree
 	local got
 	got=$(grep_generic "$1" "$ASM_RE")
-	if [ -z "$got" ]; then pass "$2: no inline assembly outside payload/arch/"
-	else fail "$2: inline assembly outside payload/arch/: $(head -n 3 <<<"$got" | tr '\n' ' ')"; fi
+	none "$got" "$2: no inline assembly outside payload/arch/" \
+		"$2: inline assembly outside payload/arch/"
 	got=$(grep_generic "$1" "$HDR_RE")
-	if [ -z "$got" ]; then pass "$2: no x86-only header outside payload/arch/"
-	else fail "$2: x86-only header outside payload/arch/: $(head -n 3 <<<"$got" | tr '\n' ' ')"; fi
+	none "$got" "$2: no x86-only header outside payload/arch/" \
+		"$2: x86-only header outside payload/arch/"
 	got=$(grep_generic "$1" "$TRIPLET_RE")
-	if [ -z "$got" ]; then pass "$2: no multiarch triplet outside payload/arch/"
-	else fail "$2: multiarch triplet outside payload/arch/: $(head -n 3 <<<"$got" | tr '\n' ' ')"; fi
+	none "$got" "$2: no multiarch triplet outside payload/arch/" \
+		"$2: multiarch triplet outside payload/arch/"
 	got=$(grep_generic "$1" "$IFARCH_RE")
-	if [ -z "$got" ]; then pass "$2: no #if on an architecture outside payload/arch/"
-	else fail "$2: #if on an architecture outside payload/arch/: $(head -n 3 <<<"$got" | tr '\n' ' ')"; fi
+	none "$got" "$2: no #if on an architecture outside payload/arch/" \
+		"$2: #if on an architecture outside payload/arch/"
 	got=$(arch_dirs "$1")
-	if [ -z "$got" ]; then pass "$2: the selected architecture has its folder and kernel fragment"
-	else fail "$2: the selected architecture is incomplete: $(tr '\n' ' ' <<<"$got")"; fi
+	none "$got" "$2: the selected architecture has its folder and kernel fragment" \
+		"$2: the selected architecture is incomplete"
 }
 
 # The tree as git sees it (tracked, or new and not ignored), copied.

@@ -38,11 +38,11 @@ lib_includes_outside() ( # a subshell: it changes directory
 judge() { # judge ROOT LABEL: the two checks on one tree
 	local got
 	got=$(report_links_payload "$1")
-	if [ -z "$got" ]; then pass "$2: report/ builds from report/ and lib/ only"
-	else fail "$2: report/ uses payload/ files: $(echo "$got" | tr '\n' ' ')"; fi
+	none "$got" "$2: report/ builds from report/ and lib/ only" \
+		"$2: report/ uses payload/ files"
 	got=$(lib_includes_outside "$1")
-	if [ -z "$got" ]; then pass "$2: lib/ includes only lib/ and system headers"
-	else fail "$2: lib/ includes outside itself: $(echo "$got" | tr '\n' ' ')"; fi
+	none "$got" "$2: lib/ includes only lib/ and system headers" \
+		"$2: lib/ includes outside itself"
 }
 
 judge "$top" "tree"

@@ -68,6 +68,9 @@ for c in "2 2 ok: d (2 checks fail) fails=0" "1 2 FAIL" "3 2 FAIL" "0 0 ok: d (0
 	*) fail "planted_fails with $n of $w failing: want '$v...', got '$got'" ;; esac
 done
 
+want ok "none on nothing found" -- none "" d d
+want FAIL "none on a line found" -- none "x.c:1: asm" d d
+
 want FAIL "has on a missing file" -- has "$none" . d
 want FAIL "has on an empty file" -- has "$empty" . d
 want FAIL "has without a match" -- has "$text" '^gamma$' d

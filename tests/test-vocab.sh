@@ -165,11 +165,11 @@ judge() { # judge ROOT LABEL
 		return
 	fi
 	got=$(vocab_lint "$1" "$dump")
-	if [ -z "$got" ]; then pass "$2: no rec_*/out_* call spells a kind or key in quotes"
-	else fail "$2: quoted kinds or keys: $(echo "$got" | tr '\n' '|')"; fi
+	none "$got" "$2: no rec_*/out_* call spells a kind or key in quotes" \
+		"$2: quoted kinds or keys"
 	got=$(docs_diff "$1" "$dump")
-	if [ -z "$got" ]; then pass "$2: docs/records.md agrees with lib/vocab.h"
-	else fail "$2: docs/records.md and lib/vocab.h disagree: $(echo "$got" | tr '\n' '|')"; fi
+	none "$got" "$2: docs/records.md agrees with lib/vocab.h" \
+		"$2: docs/records.md and lib/vocab.h disagree"
 }
 
 judge "$top" "tree"
