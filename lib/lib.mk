@@ -9,6 +9,8 @@ LIB := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 LIB_SRCS := record.c vocab.c crc32.c stats.c unixbench.c
 # Whole-buffer read/write loops (io.h), also linked by payload/proc/ (glibc).
 LIB_SRCS += io.c
+# Per-operation latency percentiles (latency.h): the disk and net tests.
+LIB_SRCS += latency.c
 LIB_OBJS := $(patsubst %.c,$(LIB_OBJDIR)/%.o,$(LIB_SRCS))
 LIB_CPPFLAGS := -I$(LIB)
 
