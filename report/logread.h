@@ -3,7 +3,8 @@
  * In: any text; lines may end in \n or \r\n, carry ANSI escapes, kernel messages before a
  * record on the same line, or be cut. Out: the runs it holds (a BEGIN starts one) with their
  * valid records in order, every damaged line with its line number, and per run a verdict:
- * complete (BEGIN, no sequence gap, END whose counts match) or why not. Bytes outside
+ * complete (BEGIN, no sequence gap, records that say the possible (validate.h), END whose
+ * counts match) or why not. Bytes outside
  * 0x20-0x7e (NUL, 0xFF, CR, XON/XOFF, ESC...) are noise: they separate records, never
  * hide one. A run received twice (isobench.replay=1) is one run: the better copy is kept.
  * Errors: log_read() returns -1 only when the input cannot be read; bad content is data. */
