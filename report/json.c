@@ -84,6 +84,20 @@ static json_t *test_obj(const struct mtest *t)
 	return o;
 }
 
+/* A compared cell's significance (compare.h): how its mark was decided, the p-value, the
+ * ratio's 95% bootstrap interval and the noise floor it had to pass. 0, or 1 on error. */
+static int significance(json_t *cell, const struct cmp_cell *cl)
+{
+	int e = !cell;
+	e |= put(cell, "method", json_string(cl->method));
+	e |= put(cell, "p_value", jnum(cl->p));
+	e |= put(cell, "ratio_ci95_lo", jnum(cl->ratio_lo));
+	e |= put(cell, "ratio_ci95_hi", jnum(cl->ratio_hi));
+	e |= put(cell, "noise_floor_pct", jnum(cl->floor_pct));
+	e |= put(cell, "noise_floor_from", json_string(cl->floor_from));
+	return e;
+}
+
 /* The parts of a run's object, each into its array (or object) a; nonzero on error. */
 static int fill_info(json_t *info, const struct model *m)
 {
@@ -246,6 +260,7 @@ static json_t *cmp_obj(const struct cmp *c)
 						 : cl->mark == '~' ? "within-noise"
 						 : cl->mark == '*' ? "beyond-noise"
 						 : cl->mark == '?' ? "unknown" : "missing"));
+			e |= j > 0 && significance(json_array_get(cells, j), cl);
 		}
 		e |= !cells || json_array_append_new(
 				       rows, json_pack("{s:o,s:o,s:o,s:s,s:s,s:i,s:b,s:o}", "test",
