@@ -1,6 +1,7 @@
 /* json.c — see json.h. */
 #define _GNU_SOURCE
 #include "json.h"
+#include "signif.h"
 #include "vocab.h"
 
 #include <jansson.h>
@@ -279,8 +280,12 @@ static json_t *cmp_obj(const struct cmp *c)
 	e |= put(o, "flagged", json_integer((json_int_t)c->flagged));
 	e |= put(o, "ratio", json_string("performance relative to the first run by each row's "
 					 "direction (better); > 1 is better"));
-	e |= put(o, "noise_rule",
-		 json_string("95% CIs of the medians overlap: within-noise; else beyond-noise"));
+	char rule[300];
+	snprintf(rule, sizeof rule, "method mann-whitney (>= %d samples a side): beyond-noise when "
+		 "p_value < %g and |ratio - 1| x 100 > noise_floor_pct, else within-noise; method "
+		 "ci-overlap (fewer samples): beyond-noise when the medians' 95%% CIs do not overlap",
+		 SIG_MIN_N, SIG_ALPHA);
+	e |= put(o, "noise_rule", json_string(rule));
 	e |= put(o, "index_score_rows",
 		 json_string("no noise mark: a score is a geometric mean without its own "
 			     "confidence interval; compared only when both runs hold the same "

@@ -17,6 +17,7 @@
 #include "csv.h"
 #include "fleet.h"
 #include "follow.h"
+#include "html.h"
 #include "json.h"
 #include "svg.h"
 #include "status.h"
@@ -52,7 +53,9 @@ static void usage(FILE *f)
 		"                  timeout), so a missing power-off is not a crash; only a panic\n"
 		"                  or the watchdog give status 6\n"
 		"  --format F      text (default), json (every record + derived figures), csv\n"
-		"                  (same, one long table), json-bench / json-bench-smaller\n"
+		"                  (same, one long table), html (one self-contained page: warnings,\n"
+		"                  machines, index tables side by side, ratios with CI and p, chart),\n"
+		"                  json-bench / json-bench-smaller\n"
 		"                  (github-action-benchmark customBiggerIsBetter /\n"
 		"                  customSmallerIsBetter lists of {name, unit, value})\n"
 		"  --label A,B,..  column labels, one per LOG (default: from the machine header)\n"
@@ -168,8 +171,9 @@ static int take_option(int opt, struct opts *o)
 	case 'f':
 		o->format = optarg;
 		if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "csv") &&
-		    strcmp(optarg, "json-bench") && strcmp(optarg, "json-bench-smaller")) {
-			fprintf(stderr, "isobench-report: --format: text, json, csv, json-bench "
+		    strcmp(optarg, "html") && strcmp(optarg, "json-bench") &&
+		    strcmp(optarg, "json-bench-smaller")) {
+			fprintf(stderr, "isobench-report: --format: text, json, csv, html, json-bench "
 					"or json-bench-smaller\n");
 			return EXIT_USAGE;
 		}
@@ -425,6 +429,8 @@ static int render(const struct opts *o, const struct input *in, const struct cmp
 			werr = json_report(stdout, ri, o->n, c);
 		else if (!strcmp(o->format, "csv"))
 			werr = csv_report(stdout, ri, o->n, c);
+		else if (!strcmp(o->format, "html"))
+			werr = html_report(stdout, ri, o->n, c);
 		else
 			werr = json_bench(stdout, ri, o->n, c, !strcmp(o->format, "json-bench-smaller"));
 	}

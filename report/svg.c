@@ -145,8 +145,8 @@ static void draw_legend(FILE *out, const struct chart *ch)
 		     "isobench: performance relative to ");
 	esc(out, c->label[0]);
 	fprintf(out, "</text>\n<text x=\"20\" y=\"52\" fill=\"#555555\">log scale; right of 1 = "
-		     "better, left = worse; solid bar and * = beyond noise, faded = within noise "
-		     "(95%% CIs of the medians overlap)</text>\n");
+		     "better, left = worse; solid bar and * = beyond noise, faded = within noise; "
+		     "whisker = the ratio's 95%% CI (docs/report.md, noise rule)</text>\n");
 	for (size_t j = 0; j < nr; j++) {
 		double y = 76 + 18.0 * (double)j;
 		fprintf(out, "<rect x=\"20\" y=\"%.0f\" width=\"14\" height=\"12\" fill=\"%s\"%s/>\n",
