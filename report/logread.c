@@ -316,6 +316,9 @@ int log_read(FILE *f, struct log *log)
 			log->panic = 1;
 			log->panic_line = lineno;
 		}
+		/* init/initramfs.c's words when the archive cannot be unpacked (no room). */
+		if (memmem(line, (size_t)len, "Initramfs unpacking failed", 26))
+			log->unpack_line = lineno;
 		if (cur && memmem(line, (size_t)len, "reboot: Power down", 18))
 			cur->powered_off = 1;
 		if (cur && memmem(line, (size_t)len, "reboot: Restarting system", 25))

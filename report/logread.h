@@ -50,6 +50,8 @@ struct log {
 	size_t lines;
 	int panic;		/* the kernel's "Kernel panic - not syncing" seen (outside records) */
 	size_t panic_line;	/* line of the last one, 0 if none */
+	size_t unpack_line;	/* line of the kernel's "Initramfs unpacking failed", 0 if none:
+				 * most often a machine with too little memory for the image */
 	int watchdog;		/* a verified FAIL test=watchdog record seen */
 };
 

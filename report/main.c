@@ -347,9 +347,15 @@ static int load(struct input *in, const struct opts *o, FILE *vout)
 	int idx = o->want ? o->want - 1 : o->boot ? (int)l->nruns - 1 : log_last_complete(l);
 	if (idx < 0) {
 		const struct run *last = l->nruns ? &l->runs[l->nruns - 1] : NULL;
-		fprintf(vout, "isobench-report: no complete run in %s (%zu run(s)%s%s)%s\n", in->path,
-			l->nruns, last ? "; last: " : "", last ? last->why : "",
-			l->panic ? "; the kernel panicked" : l->watchdog ? "; watchdog fired" : "");
+		char unpack[160] = "";
+		if (l->unpack_line && !l->nruns)
+			snprintf(unpack, sizeof unpack, "; the initramfs did not unpack (line %zu): "
+				 "most often too little memory for it; give the machine more "
+				 "(qemu/run --mem)", l->unpack_line);
+		fprintf(vout, "isobench-report: no complete run in %s (%zu run(s)%s%s)%s%s\n",
+			in->path, l->nruns, last ? "; last: " : "", last ? last->why : "",
+			l->panic ? "; the kernel panicked" : l->watchdog ? "; watchdog fired" : "",
+			unpack);
 		return EXIT_INCOMPLETE;
 	}
 	const struct run *run = &l->runs[idx];
@@ -370,7 +376,11 @@ static const char *boot_crash(const struct input *in, int killed, char *buf, siz
 	const struct log *l = &in->log;
 	const struct run *last = l->nruns ? &l->runs[l->nruns - 1] : NULL;
 
-	if (l->panic_line && (!last || l->panic_line >= last->first_line))
+	if (l->panic_line && !last && l->unpack_line)
+		snprintf(buf, cap, "the kernel panicked (line %zu) after the initramfs did not unpack "
+			 "(line %zu): most often too little memory; give the machine more",
+			 l->panic_line, l->unpack_line);
+	else if (l->panic_line && (!last || l->panic_line >= last->first_line))
 		snprintf(buf, cap, "the kernel panicked (line %zu)", l->panic_line);
 	else if (last && last->watchdog)
 		snprintf(buf, cap, "the runner's watchdog fired (FAIL test=watchdog)");
