@@ -151,9 +151,13 @@ int vocab_value_ok(const struct vocab_field *f, const char *val)
 		return int_ok(val, val + n, 0, f->lo, f->hi);
 	case VT_INT:
 		return int_ok(val, val + n, 1, 0, VOCAB_NOMAX);
-	case VT_DEC: {
+	case VT_DEC:
+	case VT_POS:
+	case VT_NONNEG: {
 		double d = strtod(val, &end);
-		return !*end && isfinite(d) && ((val[0] >= '0' && val[0] <= '9') || val[0] == '-');
+		if (*end || !isfinite(d) || !((val[0] >= '0' && val[0] <= '9') || val[0] == '-'))
+			return 0;
+		return f->type == VT_DEC || (f->type == VT_POS ? d > 0 : d >= 0);
 	}
 	case VT_ENUM:
 		for (const char *s = f->values;; s++) {
@@ -179,4 +183,53 @@ int vocab_value_ok(const struct vocab_field *f, const char *val)
 		return 1;
 	}
 	return 0;
+}
+
+void vocab_type_text(const struct vocab_field *f, char *o, size_t n)
+{
+	switch (f->type) {
+	case VT_UINT:
+		if (f->hi != VOCAB_NOMAX)
+			snprintf(o, n, "integer %llu..%llu", f->lo, f->hi);
+		else
+			snprintf(o, n, "integer >= %llu", f->lo);
+		break;
+	case VT_INT:
+		snprintf(o, n, "signed integer");
+		break;
+	case VT_DEC:
+		snprintf(o, n, "decimal (finite)");
+		break;
+	case VT_POS:
+		snprintf(o, n, "decimal > 0 (finite)");
+		break;
+	case VT_NONNEG:
+		snprintf(o, n, "decimal >= 0 (finite)");
+		break;
+	case VT_ENUM: {
+		size_t off = (size_t)snprintf(o, n, "one of ");
+		for (const char *s = f->values; off < n;) {
+			size_t l = strcspn(s, "|");
+			off += (size_t)snprintf(o + off, n - off, "%s`%.*s`", s == f->values ? "" : ", ",
+						(int)l, s);
+			if (!s[l])
+				break;
+			s += l + 1;
+		}
+		break;
+	}
+	case VT_HEX:
+	case VT_DASH_HEX:
+		snprintf(o, n, "%llu hex digits%s", f->lo, f->type == VT_DASH_HEX ? " or `-`" : "");
+		break;
+	case VT_LIST:
+		snprintf(o, n, "comma list of integers >= %llu", f->lo);
+		break;
+	case VT_CPUS:
+		snprintf(o, n, "comma list of CPU numbers joined by `+` (or `-`)");
+		break;
+	case VT_STR:
+		snprintf(o, n, "string");
+		break;
+	}
 }

@@ -89,8 +89,9 @@
  *   KEY     a key's ID;
  *   presence REQ: always there; ONE: exactly one of the kind's ONE keys is; OPT: may be;
  *   type    UINT (decimal integer in lo..hi, hi VOCAB_NOMAX: no bound), INT (signed decimal
- *           integer), DEC (decimal number, finite), ENUM (one of values, '|'-separated), HEX
- *           (lo..hi lower-case hex digits), DASH_HEX (HEX, or '-' when the fact cannot be
+ *           integer), DEC (decimal number, finite), POS (DEC > 0: a rate, a time, a
+ *           statistic of positive samples), NONNEG (DEC >= 0), ENUM (one of values,
+ *           '|'-separated), HEX (lo..hi lower-case hex digits), DASH_HEX (HEX, or '-' when the fact cannot be
  *           read), LIST (comma list of UINT lo.., one entry per copy), CPUS (comma list, one
  *           entry per copy, of CPU numbers joined by '+', or '-'), STR (free string).
  * A STR may always be '-' (the grammar's "none"). */
@@ -112,7 +113,7 @@
 	X(TEST, GROUP, REQ, STR, 0, 0, NULL) \
 	X(TEST, TITLE, REQ, STR, 0, 0, NULL) \
 	X(TEST, CLOCKSOURCE, REQ, STR, 0, 0, NULL) \
-	X(TEST, BASELINE, OPT, DEC, 0, 0, NULL) \
+	X(TEST, BASELINE, OPT, POS, 0, 0, NULL) \
 	X(TEST, PIN, OPT, ENUM, 0, 0, "1") \
 	X(SAMPLE, TESTNAME, REQ, STR, 0, 0, NULL) \
 	X(SAMPLE, COPIES, REQ, UINT, 1, VOCAB_NOMAX, NULL) \
@@ -120,7 +121,7 @@
 	X(SAMPLE, NS, REQ, LIST, 0, VOCAB_NOMAX, NULL) \
 	X(SAMPLE, STEAL, REQ, UINT, 0, VOCAB_NOMAX, NULL) \
 	X(SAMPLE, BATCH, REQ, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(SAMPLE, VALUE, REQ, DEC, 0, 0, NULL) \
+	X(SAMPLE, VALUE, REQ, NONNEG, 0, 0, NULL) \
 	X(SAMPLE, RAN_LOOPS, REQ, LIST, 0, VOCAB_NOMAX, NULL) \
 	X(SAMPLE, RAN_NS, REQ, LIST, 0, VOCAB_NOMAX, NULL) \
 	X(SAMPLE, CPUS, REQ, CPUS, 0, VOCAB_NOMAX, NULL) \
@@ -142,15 +143,15 @@
 	X(RESULT, COPIES, REQ, UINT, 1, VOCAB_NOMAX, NULL) \
 	X(RESULT, UNIT, REQ, STR, 0, 0, NULL) \
 	X(RESULT, BETTER, REQ, ENUM, 0, 0, REC_BETTER_HIGHER "|" REC_BETTER_LOWER) \
-	X(RESULT, VALUE, REQ, DEC, 0, 0, NULL) \
+	X(RESULT, VALUE, REQ, POS, 0, 0, NULL) \
 	X(RESULT, SAMPLES, REQ, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(RESULT, MEDIAN, REQ, DEC, 0, 0, NULL) \
-	X(RESULT, MIN, REQ, DEC, 0, 0, NULL) \
-	X(RESULT, MAX, REQ, DEC, 0, 0, NULL) \
-	X(RESULT, CI95, REQ, DEC, 0, 0, NULL) \
+	X(RESULT, MEDIAN, REQ, POS, 0, 0, NULL) \
+	X(RESULT, MIN, REQ, POS, 0, 0, NULL) \
+	X(RESULT, MAX, REQ, POS, 0, 0, NULL) \
+	X(RESULT, CI95, REQ, NONNEG, 0, 0, NULL) \
 	X(RESULT, CONVERGED, REQ, ENUM, 0, 0, "0|1") \
-	X(RESULT, BASELINE, OPT, DEC, 0, 0, NULL) \
-	X(RESULT, INDEX, OPT, DEC, 0, 0, NULL) \
+	X(RESULT, BASELINE, OPT, POS, 0, 0, NULL) \
+	X(RESULT, INDEX, OPT, POS, 0, 0, NULL) \
 	X(SKIP, TESTNAME, REQ, STR, 0, 0, NULL) \
 	X(SKIP, COPIES, REQ, UINT, 1, VOCAB_NOMAX, NULL) \
 	X(SKIP, REASON, REQ, STR, 0, 0, NULL) \
@@ -180,7 +181,7 @@
 	X(INFO, RUN_COPIES, OPT, LIST, 1, VOCAB_NOMAX, NULL) \
 	X(INFO, RUN_SAMPLE_MS, OPT, UINT, 1, VOCAB_NOMAX, NULL) \
 	X(INFO, RUN_SAMPLES, OPT, STR, 0, 0, NULL) \
-	X(INFO, RUN_CI_TARGET, OPT, DEC, 0, 0, NULL) \
+	X(INFO, RUN_CI_TARGET, OPT, POS, 0, 0, NULL) \
 	X(INFO, RUN_UTC, OPT, STR, 0, 0, NULL) \
 	X(INFO, RUN_LOADAVG, OPT, STR, 0, 0, NULL) \
 	X(INFO, RUN_WORKDIR, OPT, STR, 0, 0, NULL) \
@@ -250,7 +251,8 @@ enum vocab_key_id { VOCAB_KEYS(VOCAB_KEY_ID) VKEY_COUNT };
 
 enum vocab_presence { VP_REQ, VP_ONE, VP_OPT };
 enum vocab_type {
-	VT_UINT, VT_INT, VT_DEC, VT_ENUM, VT_HEX, VT_DASH_HEX, VT_LIST, VT_CPUS, VT_STR
+	VT_UINT, VT_INT, VT_DEC, VT_POS, VT_NONNEG, VT_ENUM, VT_HEX, VT_DASH_HEX, VT_LIST,
+	VT_CPUS, VT_STR
 };
 
 /* One row of VOCAB_FIELDS. */
@@ -280,5 +282,8 @@ int vocab_match(const char *name, const char *key);
 const char *vocab_fill(char *buf, size_t cap, const char *name, const char *word);
 /* 1 when val is a valid value of f (type and range as above), else 0. */
 int vocab_value_ok(const struct vocab_field *f, const char *val);
+/* f's type and range in words ("integer >= 1", "decimal > 0 (finite)", "one of `a`, `b`"),
+ * into o (n bytes): the validator's "expected ..." and docs/records.md's type column. */
+void vocab_type_text(const struct vocab_field *f, char *o, size_t n);
 
 #endif

@@ -254,8 +254,9 @@ static pid_t start_power_button(enum halt h)
 	}
 }
 
-/* A separate process that ends the run if it outlives its budget. */
-static pid_t start_watchdog(int seconds, enum halt h)
+/* A separate process that ends the run if it outlives its budget: a FAIL record, the results
+ * file (image: isobench.image=, as at a normal end), power-off. */
+static pid_t start_watchdog(int seconds, enum halt h, const char *image)
 {
 	pid_t pid = fork();
 
@@ -272,6 +273,12 @@ static pid_t start_watchdog(int seconds, enum halt h)
 		rec_fmt(&b, RK_REASON, "the run exceeded its %d s budget; powering off", seconds);
 		out_record(&b);
 		out_drain(DRAIN_MS, STALL_MS);	/* never blocks on a stalled console */
+		/* The log so far as the results file too: a stalled run is the one a user most
+		 * needs to read afterwards. */
+		char msg[300];
+		resultsfile_write(image, msg, sizeof msg);
+		out_text("isobench: %s\n", msg);
+		out_drain(DRAIN_MS, STALL_MS);
 		sync();
 		reboot(h == HALT_REBOOT ? RB_AUTOBOOT : RB_POWER_OFF);
 		_exit(1);
@@ -346,7 +353,8 @@ int init_main(int argc, char **argv)
 		delay_start(p.delay_s);
 
 	button_pid = start_power_button(p.halt);
-	watchdog_pid = start_watchdog(p.watchdog_s ? p.watchdog_s : runner_budget(&p), p.halt);
+	watchdog_pid = start_watchdog(p.watchdog_s ? p.watchdog_s : runner_budget(&p), p.halt,
+				      p.image);
 	have_begin = 1;
 	runner_run(&p, &cfg, other_child);
 	if (watchdog_pid > 0)

@@ -1,6 +1,8 @@
 /* compare.c — see compare.h. */
 #define _GNU_SOURCE
 #include "compare.h"
+#include "noisefloor.h"
+#include "signif.h"
 #include "vocab.h"
 
 #include <math.h>
@@ -171,6 +173,12 @@ static int check_comparable(struct cmp *c)
 		if (c->tcg[j] && add_note(c, "QEMU/TCG (columns marked (TCG)): emulation, not a "
 					  "hypervisor cost: its ratios measure QEMU's CPU emulator"))
 			return -1;
+	for (size_t j = 1; j < c->nruns; j++)	/* a run beside itself shows only its own noise */
+		if (!strcmp(c->m[0]->run_id, c->m[j]->run_id) &&
+		    add_warnv(c, "%s and %s are the same run (run id %s): a comparison with itself "
+				 "shows no difference by construction", c->label[0], c->label[j],
+			      c->m[j]->run_id))
+			return -1;
 	for (size_t j = 1; j < c->nruns; j++) {
 		/* The README's bare-metal column: the payload run natively (host) beside the image
 		 * booted (init). Identity, mode and command line differ by design. */
@@ -272,9 +280,54 @@ static int label_runs(struct cmp *c, char *const *labels)
 	return 0;
 }
 
+/* The non-warm-up SAMPLE values of t into a fresh array (*n of them); NULL when out of
+ * memory, or *n = 0 when the log's SAMPLEs do not carry value= (older logs). */
+static double *sample_values(const struct mtest *t, size_t *n)
+{
+	double *v = malloc((t->nsmp + 1) * sizeof *v);
+
+	*n = 0;
+	for (size_t i = 0; v && i < t->nsmp; i++)
+		if (!t->smp[i].warmup && isfinite(t->smp[i].value))
+			v[(*n)++] = t->smp[i].value;
+	return v;
+}
+
+/* Cell's mark against t0's (compare.h's noise rule). -1: out of memory. */
+static int decide(const struct mtest *t0, struct cmp_cell *cell, int higher)
+{
+	size_t na, nb;
+	double *a = sample_values(t0, &na), *b = sample_values(cell->t, &nb);
+
+	cell->method = "none";
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -1;
+	}
+	if (na >= SIG_MIN_N && nb >= SIG_MIN_N && higher >= 0) {
+		cell->method = "mann-whitney";
+		cell->p = sig_mwu_p(a, na, b, nb);
+		sig_ratio_ci(a, na, b, nb, higher, &cell->ratio_lo, &cell->ratio_hi);
+		cell->floor_pct = noise_floor_pct(cell->t->test, cell->t->copies, &cell->floor_from);
+		cell->mark = cell->p < SIG_ALPHA && isfinite(cell->ratio) &&
+				     fabs(cell->ratio - 1) * 100 > cell->floor_pct
+			     ? '*'
+			     : '~';
+	} else if (!isfinite(t0->ci_lo) || !isfinite(cell->t->ci_lo)) {
+		cell->mark = '?';
+	} else {
+		cell->method = "ci-overlap";
+		cell->mark = cell->t->ci_hi < t0->ci_lo || cell->t->ci_lo > t0->ci_hi ? '*' : '~';
+	}
+	free(a);
+	free(b);
+	return 0;
+}
+
 /* Row r's cells: each run's result, its ratio to run 1's by the row's direction (which
- * every run holding the row must agree on) and its noise mark. */
-static void fill_row(struct cmp *c, struct cmp_row *r)
+ * every run holding the row must agree on) and its noise mark. -1: out of memory. */
+static int fill_row(struct cmp *c, struct cmp_row *r)
 {
 	const struct model *const *m = c->m;
 	size_t nruns = c->nruns;
@@ -295,6 +348,9 @@ static void fill_row(struct cmp *c, struct cmp_row *r)
 		cell->t = t && t->has_result ? t : NULL;
 		cell->ratio = NAN;
 		cell->mark = ' ';
+		cell->method = "none";
+		cell->p = cell->ratio_lo = cell->ratio_hi = cell->floor_pct = NAN;
+		cell->floor_from = "-";
 		if (j == 0) {
 			t0 = cell->t;
 			if (t0)
@@ -305,15 +361,11 @@ static void fill_row(struct cmp *c, struct cmp_row *r)
 			continue;
 		/* Runs that disagree on the direction (or do not say it) get no ratio. */
 		cell->ratio = perf_ratio(t0->value, cell->t->value, r->higher);
-		if (!isfinite(t0->ci_lo) || !isfinite(cell->t->ci_lo)) {
-			cell->mark = '?';
-		} else if (cell->t->ci_hi < t0->ci_lo || cell->t->ci_lo > t0->ci_hi) {
-			cell->mark = '*';
-			c->flagged++;
-		} else {
-			cell->mark = '~';
-		}
+		if (decide(t0, cell, r->higher) < 0)
+			return -1;
+		c->flagged += cell->mark == '*';
 	}
+	return 0;
 }
 
 int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, struct cmp *c)
@@ -340,7 +392,8 @@ int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, s
 			if (add_row(c, &m[j]->tests[i], &cap))
 				goto fail;
 	for (size_t i = 0; i < c->nrows; i++)
-		fill_row(c, &c->rows[i]);
+		if (fill_row(c, &c->rows[i]))
+			goto fail;
 	if (check_comparable(c))
 		goto fail;
 	return 0;

@@ -1,10 +1,12 @@
 /* compare.h — several runs side by side: rows = test x copies, one cell per run, a ratio to
  * the first run and a noise verdict, plus warnings when the runs are not comparable.
  *
- * The noise rule (docs/report.md): each cell carries the 95% confidence interval of its test's
- * median (model.h: from the SAMPLE records, warmups excluded, else RESULT ci95_pct, else
- * min..max). A cell whose interval overlaps the first run's is within noise ('~'); one whose
- * interval does not is flagged ('*'); without an interval on either side it is unknown ('?').
+ * The noise rule (docs/report.md): with at least SIG_MIN_N non-warm-up SAMPLE values on both
+ * sides, a cell is flagged ('*') when the Mann-Whitney U test gives p < SIG_ALPHA and its
+ * ratio is beyond the test's noise floor, else within noise ('~') (signif.h, noisefloor.h).
+ * With fewer samples (a quick run, an older log) the medians' 95% intervals decide (model.h:
+ * from the SAMPLEs, else RESULT ci95_pct, else min..max): overlapping is '~', disjoint '*',
+ * no interval on either side '?'.
  * The ratio is a performance ratio against the first run, by the test's own direction (TEST
  * and RESULT better=, set by the runner): value/value0 when higher is better, value0/value
  * when lower is better, so < 1 always means "worse than the first run". A log that does not
@@ -24,6 +26,14 @@ struct cmp_cell {
 	const struct mtest *t;	/* NULL: the run lacks this row */
 	double ratio;		/* performance ratio to run 0; NAN when not computable */
 	char mark;		/* ' ' run 0 / no data, '~' within noise, '*' flagged, '?' unknown */
+	/* How the mark was decided: "mann-whitney" (signif.h: p, the ratio's bootstrap CI and
+	 * the test's noise floor), "ci-overlap" (fewer than SIG_MIN_N samples a side: the
+	 * medians' intervals), or "none". */
+	const char *method;
+	double p;		/* two-sided p-value; NAN unless method is mann-whitney */
+	double ratio_lo, ratio_hi;	/* 95% bootstrap CI of ratio; NAN likewise */
+	double floor_pct;	/* the test's noise floor (noisefloor.h); NAN likewise */
+	const char *floor_from;	/* "measured" or "default" */
 };
 
 struct cmp_row {

@@ -158,6 +158,15 @@ static void ratio_rows(const struct rowctx *x, const struct cmp *c, size_t j)
 		     cl->ratio, "ratio");
 		row(x, "derived", cl->t->line, -1, "", c->rows[i].test, c->rows[i].copies,
 		    "noise_mark", mk, "");
+		row(x, "derived", cl->t->line, -1, "", c->rows[i].test, c->rows[i].copies,
+		    "noise_method", cl->method, "");
+		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "p_value", cl->p, "");
+		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "ratio_ci95_lo",
+		     cl->ratio_lo, "ratio");
+		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "ratio_ci95_hi",
+		     cl->ratio_hi, "ratio");
+		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "noise_floor_pct",
+		     cl->floor_pct, "%");
 	}
 }
 

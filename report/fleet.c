@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "fleet.h"
 #include "compare.h"
+#include "noisefloor.h"
+#include "signif.h"
 #include "stats.h"
 #include "status.h"
 #include "unixbench.h"
@@ -25,8 +27,11 @@ struct fcell {			/* one group's figures for one row */
 	size_t n;
 	struct summary s;
 	double ratio;		/* to the reference group; NAN when not computable */
-	char mark;		/* ' ' reference or no data, '~' CIs overlap, '*' they do not,
-				 * '?' a group of one run (no spread) */
+	char mark;		/* ' ' reference or no data; with >= SIG_MIN_N pooled samples a
+				 * side '*' p < SIG_ALPHA and beyond the noise floor, else '~';
+				 * with fewer, '~' CIs overlap, '*' they do not, '?' a group of one
+				 * run (no spread) */
+	double p;		/* Mann-Whitney U on the groups' pooled SAMPLE values; NAN if none */
 };
 
 struct frow {
@@ -208,6 +213,71 @@ static size_t group_values(const struct fleet *f, const struct frow *row, size_t
 	return n;
 }
 
+/* Row's SAMPLE values (warm-ups left out) pooled over the runs of group g, in a fresh array
+ * (*n of them; *copies: the row's copies); NULL when out of memory. Index rows have none. */
+static double *group_samples(const struct fleet *f, const struct frow *row, size_t g,
+			     size_t *n, int *copies)
+{
+	char pass[16];
+	size_t cap = 16;
+	double *v = malloc(cap * sizeof *v);
+
+	*n = 0;
+	for (size_t i = 0; v && i < f->nruns && strcmp(row->test, "index"); i++) {
+		const struct model *m = &f->runs[i].m;
+		if (strcmp(f->runs[i].group, f->groups[g]))
+			continue;
+		for (size_t t = 0; v && t < m->ntests; t++) {
+			const struct mtest *mt = &m->tests[t];
+			pass_label(m, mt->copies, pass, sizeof pass);
+			if (!mt->has_result || strcmp(mt->status, "ok") || strcmp(mt->test, row->test) ||
+			    strcmp(pass, row->pass))
+				continue;
+			*copies = mt->copies;
+			for (size_t k = 0; v && k < mt->nsmp; k++) {
+				if (mt->smp[k].warmup || !isfinite(mt->smp[k].value))
+					continue;
+				if (*n == cap) {
+					double *nv = realloc(v, (cap *= 2) * sizeof *v);
+					if (!nv)
+						free(v);
+					v = nv;
+				}
+				if (v)
+					v[(*n)++] = mt->smp[k].value;
+			}
+		}
+	}
+	return v;
+}
+
+/* Group g's mark against the reference's (see struct fcell). -1: out of memory. */
+static int fleet_mark(const struct fleet *f, const struct frow *row, size_t g, struct fcell *c)
+{
+	size_t na = 0, nb = 0;
+	int copies = 1;
+	double *a = group_samples(f, row, 0, &na, &copies);
+	double *b = group_samples(f, row, g, &nb, &copies);
+	const struct fcell *ref = &row->cell[0];
+	int rc = a && b ? 0 : -1;
+	const char *from;
+
+	if (rc == 0 && na >= SIG_MIN_N && nb >= SIG_MIN_N) {
+		c->p = sig_mwu_p(a, na, b, nb);
+		c->mark = c->p < SIG_ALPHA &&
+				  fabs(c->ratio - 1) * 100 > noise_floor_pct(row->test, copies, &from)
+			  ? '*'
+			  : '~';
+	} else if (c->n < 2 || ref->n < 2) {
+		c->mark = '?';	/* one run has no spread to judge noise by */
+	} else {
+		c->mark = c->s.ci_hi < ref->s.ci_lo || c->s.ci_lo > ref->s.ci_hi ? '*' : '~';
+	}
+	free(a);
+	free(b);
+	return rc;
+}
+
 /* Row's cells: each group's summary, then each group's ratio to the reference (group 0)
  * and noise mark. v: room for one value per run. Returns 0, or -1 when out of memory. */
 static int fill_cells(const struct fleet *f, struct frow *row, double *v)
@@ -221,6 +291,7 @@ static int fill_cells(const struct fleet *f, struct frow *row, double *v)
 		c->n = n;
 		c->ratio = NAN;
 		c->mark = ' ';
+		c->p = NAN;
 		if (n && summarize(v, n, row->higher != 0, &c->s))
 			c->n = 0;
 	}
@@ -230,10 +301,8 @@ static int fill_cells(const struct fleet *f, struct frow *row, double *v)
 		if (!c->n)
 			continue;
 		c->ratio = perf_ratio(ref->s.median, c->s.median, row->higher);
-		if (c->n < 2 || ref->n < 2)
-			c->mark = '?';	/* one run has no spread to judge noise by */
-		else
-			c->mark = c->s.ci_hi < ref->s.ci_lo || c->s.ci_lo > ref->s.ci_hi ? '*' : '~';
+		if (fleet_mark(f, row, g, c))
+			return -1;
 	}
 	return 0;
 }
@@ -496,6 +565,7 @@ static int fleet_json(FILE *out, const struct fleet *f, const char *by)
 			json_object_set_new(c, "median_ci95_hi", cl->n ? jnum(cl->s.ci_hi) : json_null());
 			json_object_set_new(c, "ratio", g == 0 && cl->n ? json_real(1) : jnum(cl->ratio));
 			json_object_set_new(c, "mark", cl->mark == ' ' ? json_null() : json_string(mk));
+			json_object_set_new(c, "p_value", jnum(cl->p));
 			json_array_append_new(cells, c);
 		}
 		json_object_set_new(o, "groups", cells);

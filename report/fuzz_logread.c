@@ -8,6 +8,8 @@
  * input is noise, a valid record is embedded at the offset the second byte picks, and the
  * reader must find it byte for byte ('P'); or the record is damaged by one byte (position
  * and value from the input) and must never be used ('D'). Any other input is read as it is.
+ * In every mode, a run the reader calls complete must be sound: each field its kind has is
+ * of its type and range (validate.h's rule, re-checked here field by field).
  * Out: nothing; a crash, hang, leak, sanitizer report or a broken property (abort) is the
  * finding. Build: make -C report O=DIR fuzz. */
 #define _GNU_SOURCE
@@ -15,6 +17,8 @@
 #include "json.h"
 #include "svg.h"
 #include "text.h"
+
+#include "vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +68,23 @@ static int property(const uint8_t *data, size_t size)
 	return 1;
 }
 
+/* The validation property: no field of a complete run breaks the vocabulary. */
+static void sound(const struct log *log)
+{
+	static struct record r;
+
+	for (size_t i = 0; i < log->nruns; i++)
+		for (size_t k = 0; log->runs[i].complete && k < log->runs[i].nrecs; k++) {
+			if (logrec_parse(&log->runs[i].recs[k], &r) != REC_OK)
+				abort();
+			for (int j = 0; j < r.nfields; j++) {
+				const struct vocab_field *f = vocab_key(r.kind, r.key[j]);
+				if (f && !vocab_value_ok(f, r.val[j]))
+					abort();	/* a complete run with an impossible value */
+			}
+		}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *sink;
@@ -105,7 +126,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(sealed);
 		return 0;
 	}
-	if (log_read(f, &log) == 0 && !reader_only) {
+	int rd = log_read(f, &log);
+	if (rd == 0)
+		sound(&log);
+	if (rd == 0 && !reader_only) {
 		size_t n = log.nruns > 4 ? 4 : log.nruns;
 		struct model m[4];
 		const struct model *mp[4];

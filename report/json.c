@@ -1,6 +1,7 @@
 /* json.c — see json.h. */
 #define _GNU_SOURCE
 #include "json.h"
+#include "signif.h"
 #include "vocab.h"
 
 #include <jansson.h>
@@ -82,6 +83,20 @@ static json_t *test_obj(const struct mtest *t)
 		return NULL;
 	}
 	return o;
+}
+
+/* A compared cell's significance (compare.h): how its mark was decided, the p-value, the
+ * ratio's 95% bootstrap interval and the noise floor it had to pass. 0, or 1 on error. */
+static int significance(json_t *cell, const struct cmp_cell *cl)
+{
+	int e = !cell;
+	e |= put(cell, "method", json_string(cl->method));
+	e |= put(cell, "p_value", jnum(cl->p));
+	e |= put(cell, "ratio_ci95_lo", jnum(cl->ratio_lo));
+	e |= put(cell, "ratio_ci95_hi", jnum(cl->ratio_hi));
+	e |= put(cell, "noise_floor_pct", jnum(cl->floor_pct));
+	e |= put(cell, "noise_floor_from", json_string(cl->floor_from));
+	return e;
 }
 
 /* The parts of a run's object, each into its array (or object) a; nonzero on error. */
@@ -246,6 +261,7 @@ static json_t *cmp_obj(const struct cmp *c)
 						 : cl->mark == '~' ? "within-noise"
 						 : cl->mark == '*' ? "beyond-noise"
 						 : cl->mark == '?' ? "unknown" : "missing"));
+			e |= j > 0 && significance(json_array_get(cells, j), cl);
 		}
 		e |= !cells || json_array_append_new(
 				       rows, json_pack("{s:o,s:o,s:o,s:s,s:s,s:i,s:b,s:o}", "test",
@@ -264,8 +280,12 @@ static json_t *cmp_obj(const struct cmp *c)
 	e |= put(o, "flagged", json_integer((json_int_t)c->flagged));
 	e |= put(o, "ratio", json_string("performance relative to the first run by each row's "
 					 "direction (better); > 1 is better"));
-	e |= put(o, "noise_rule",
-		 json_string("95% CIs of the medians overlap: within-noise; else beyond-noise"));
+	char rule[300];
+	snprintf(rule, sizeof rule, "method mann-whitney (>= %d samples a side): beyond-noise when "
+		 "p_value < %g and |ratio - 1| x 100 > noise_floor_pct, else within-noise; method "
+		 "ci-overlap (fewer samples): beyond-noise when the medians' 95%% CIs do not overlap",
+		 SIG_MIN_N, SIG_ALPHA);
+	e |= put(o, "noise_rule", json_string(rule));
 	e |= put(o, "index_score_rows",
 		 json_string("no noise mark: a score is a geometric mean without its own "
 			     "confidence interval; compared only when both runs hold the same "

@@ -1,6 +1,7 @@
 /* logread.c — see logread.h. */
 #define _GNU_SOURCE
 #include "logread.h"
+#include "validate.h"
 #include "vocab.h"
 
 #include <stdlib.h>
@@ -88,6 +89,9 @@ static void judge(struct run *run)
 	run->errors = counts[3];
 	run->has_end = end != NULL;
 	if (run->why[0])
+		goto out;
+	/* Sealed is not sound: what the records say must be possible (validate.h). */
+	if (validate_run(run, run->why, sizeof run->why))
 		goto out;
 	if (!end) {
 		snprintf(run->why, sizeof run->why,
@@ -312,6 +316,9 @@ int log_read(FILE *f, struct log *log)
 			log->panic = 1;
 			log->panic_line = lineno;
 		}
+		/* init/initramfs.c's words when the archive cannot be unpacked (no room). */
+		if (memmem(line, (size_t)len, "Initramfs unpacking failed", 26))
+			log->unpack_line = lineno;
 		if (cur && memmem(line, (size_t)len, "reboot: Power down", 18))
 			cur->powered_off = 1;
 		if (cur && memmem(line, (size_t)len, "reboot: Restarting system", 25))

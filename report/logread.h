@@ -3,7 +3,8 @@
  * In: any text; lines may end in \n or \r\n, carry ANSI escapes, kernel messages before a
  * record on the same line, or be cut. Out: the runs it holds (a BEGIN starts one) with their
  * valid records in order, every damaged line with its line number, and per run a verdict:
- * complete (BEGIN, no sequence gap, END whose counts match) or why not. Bytes outside
+ * complete (BEGIN, no sequence gap, records that say the possible (validate.h), END whose
+ * counts match) or why not. Bytes outside
  * 0x20-0x7e (NUL, 0xFF, CR, XON/XOFF, ESC...) are noise: they separate records, never
  * hide one. A run received twice (isobench.replay=1) is one run: the better copy is kept.
  * Errors: log_read() returns -1 only when the input cannot be read; bad content is data. */
@@ -49,6 +50,8 @@ struct log {
 	size_t lines;
 	int panic;		/* the kernel's "Kernel panic - not syncing" seen (outside records) */
 	size_t panic_line;	/* line of the last one, 0 if none */
+	size_t unpack_line;	/* line of the kernel's "Initramfs unpacking failed", 0 if none:
+				 * most often a machine with too little memory for the image */
 	int watchdog;		/* a verified FAIL test=watchdog record seen */
 };
 

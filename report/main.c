@@ -17,6 +17,7 @@
 #include "csv.h"
 #include "fleet.h"
 #include "follow.h"
+#include "html.h"
 #include "json.h"
 #include "svg.h"
 #include "status.h"
@@ -52,7 +53,9 @@ static void usage(FILE *f)
 		"                  timeout), so a missing power-off is not a crash; only a panic\n"
 		"                  or the watchdog give status 6\n"
 		"  --format F      text (default), json (every record + derived figures), csv\n"
-		"                  (same, one long table), json-bench / json-bench-smaller\n"
+		"                  (same, one long table), html (one self-contained page: warnings,\n"
+		"                  machines, index tables side by side, ratios with CI and p, chart),\n"
+		"                  json-bench / json-bench-smaller\n"
 		"                  (github-action-benchmark customBiggerIsBetter /\n"
 		"                  customSmallerIsBetter lists of {name, unit, value})\n"
 		"  --label A,B,..  column labels, one per LOG (default: from the machine header)\n"
@@ -168,8 +171,9 @@ static int take_option(int opt, struct opts *o)
 	case 'f':
 		o->format = optarg;
 		if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "csv") &&
-		    strcmp(optarg, "json-bench") && strcmp(optarg, "json-bench-smaller")) {
-			fprintf(stderr, "isobench-report: --format: text, json, csv, json-bench "
+		    strcmp(optarg, "html") && strcmp(optarg, "json-bench") &&
+		    strcmp(optarg, "json-bench-smaller")) {
+			fprintf(stderr, "isobench-report: --format: text, json, csv, html, json-bench "
 					"or json-bench-smaller\n");
 			return EXIT_USAGE;
 		}
@@ -343,9 +347,15 @@ static int load(struct input *in, const struct opts *o, FILE *vout)
 	int idx = o->want ? o->want - 1 : o->boot ? (int)l->nruns - 1 : log_last_complete(l);
 	if (idx < 0) {
 		const struct run *last = l->nruns ? &l->runs[l->nruns - 1] : NULL;
-		fprintf(vout, "isobench-report: no complete run in %s (%zu run(s)%s%s)%s\n", in->path,
-			l->nruns, last ? "; last: " : "", last ? last->why : "",
-			l->panic ? "; the kernel panicked" : l->watchdog ? "; watchdog fired" : "");
+		char unpack[160] = "";
+		if (l->unpack_line && !l->nruns)
+			snprintf(unpack, sizeof unpack, "; the initramfs did not unpack (line %zu): "
+				 "most often too little memory for it; give the machine more "
+				 "(qemu/run --mem)", l->unpack_line);
+		fprintf(vout, "isobench-report: no complete run in %s (%zu run(s)%s%s)%s%s\n",
+			in->path, l->nruns, last ? "; last: " : "", last ? last->why : "",
+			l->panic ? "; the kernel panicked" : l->watchdog ? "; watchdog fired" : "",
+			unpack);
 		return EXIT_INCOMPLETE;
 	}
 	const struct run *run = &l->runs[idx];
@@ -366,7 +376,11 @@ static const char *boot_crash(const struct input *in, int killed, char *buf, siz
 	const struct log *l = &in->log;
 	const struct run *last = l->nruns ? &l->runs[l->nruns - 1] : NULL;
 
-	if (l->panic_line && (!last || l->panic_line >= last->first_line))
+	if (l->panic_line && !last && l->unpack_line)
+		snprintf(buf, cap, "the kernel panicked (line %zu) after the initramfs did not unpack "
+			 "(line %zu): most often too little memory; give the machine more",
+			 l->panic_line, l->unpack_line);
+	else if (l->panic_line && (!last || l->panic_line >= last->first_line))
 		snprintf(buf, cap, "the kernel panicked (line %zu)", l->panic_line);
 	else if (last && last->watchdog)
 		snprintf(buf, cap, "the runner's watchdog fired (FAIL test=watchdog)");
@@ -425,6 +439,8 @@ static int render(const struct opts *o, const struct input *in, const struct cmp
 			werr = json_report(stdout, ri, o->n, c);
 		else if (!strcmp(o->format, "csv"))
 			werr = csv_report(stdout, ri, o->n, c);
+		else if (!strcmp(o->format, "html"))
+			werr = html_report(stdout, ri, o->n, c);
 		else
 			werr = json_bench(stdout, ri, o->n, c, !strcmp(o->format, "json-bench-smaller"));
 	}

@@ -145,8 +145,8 @@ static void draw_legend(FILE *out, const struct chart *ch)
 		     "isobench: performance relative to ");
 	esc(out, c->label[0]);
 	fprintf(out, "</text>\n<text x=\"20\" y=\"52\" fill=\"#555555\">log scale; right of 1 = "
-		     "better, left = worse; solid bar and * = beyond noise, faded = within noise "
-		     "(95%% CIs of the medians overlap)</text>\n");
+		     "better, left = worse; solid bar and * = beyond noise, faded = within noise; "
+		     "whisker = the ratio's 95%% CI (docs/report.md, noise rule)</text>\n");
 	for (size_t j = 0; j < nr; j++) {
 		double y = 76 + 18.0 * (double)j;
 		fprintf(out, "<rect x=\"20\" y=\"%.0f\" width=\"14\" height=\"12\" fill=\"%s\"%s/>\n",
@@ -220,6 +220,15 @@ static void draw_bar(FILE *out, const struct chart *ch, const struct bar_row *b,
 		palette[j % 8], faded ? "0.35" : "1");
 	esc(out, c->label[j]);
 	fprintf(out, ": %.3f</title></rect>\n", r);
+	/* The ratio's 95% bootstrap interval as a whisker (compare.h: mann-whitney cells). */
+	const struct cmp_cell *cl = b->r ? &b->r->cell[j] : NULL;
+	if (cl && isfinite(cl->ratio_lo) && isfinite(cl->ratio_hi) && cl->ratio_lo > 0) {
+		double wl = xpos(cl->ratio_lo, lo, hi), wh = xpos(cl->ratio_hi, lo, hi);
+		fprintf(out, "<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\" "
+			     "stroke=\"#222222\" fill=\"none\"><title>95%% CI %.3f..%.3f, p=%.2g"
+			     "</title></path>\n", wl, by + 7, wh, wl, by + 3, by + 11, wh, by + 3,
+			by + 11, cl->ratio_lo, cl->ratio_hi, cl->p);
+	}
 	int right = r >= 1;
 	double tx = right ? x2 + 5 : x2 - 5;
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"12\">"

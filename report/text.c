@@ -1,5 +1,6 @@
 /* text.c — see text.h. */
 #include "text.h"
+#include "signif.h"
 #include "vocab.h"
 
 #include <math.h>
@@ -221,6 +222,10 @@ static void compare_head(FILE *out, const struct cmp *c, char *const *sources, i
 	fprintf(out, "\nratio = performance relative to run 1 (%s) by each test's direction, "
 		     "> 1 is better; ~ within noise, * beyond noise, ? no noise estimate\n",
 		S(c->label[0]));
+	fprintf(out, "noise: with >= %d samples a side, * needs a Mann-Whitney U p < %g on the "
+		     "per-sample values and a ratio beyond the test's noise floor (the table after "
+		     "the scores); with fewer, the medians' 95%% intervals must not overlap\n",
+		SIG_MIN_N, SIG_ALPHA);
 	if (c->no_direction)
 		fprintf(out, "%zu row(s) without a ratio: their logs do not say which way is better "
 			     "(written before TEST/RESULT better= existed)\n", c->no_direction);
@@ -285,6 +290,33 @@ static void compare_scores(FILE *out, const struct cmp *c, int w)
 	}
 }
 
+/* Each cell decided by the significance test: p, the ratio's interval, the floor. */
+static void compare_significance(FILE *out, const struct cmp *c)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t j = 1; j < c->nruns; j++) {
+			const struct cmp_cell *cl = &c->rows[i].cell[j];
+			if (strcmp(cl->method, "mann-whitney"))
+				continue;
+			if (!any++)
+				fprintf(out, "\nsignificance: Mann-Whitney U, two-sided, on each run's "
+					     "non-warm-up SAMPLE values; ratio 95%% CI: bootstrap of "
+					     "the RESULT values (%d resamples, fixed seed); * needs p < %g "
+					     "and |ratio - 1| beyond the floor\n%-36s %6s %-12s %9s "
+					     "%20s %16s\n", SIG_BOOT, SIG_ALPHA, "TEST", "COPIES",
+					"RUN", "p", "ratio [95% CI]", "noise floor");
+			char ci[48], fl[32];
+			snprintf(ci, sizeof ci, "%.3f [%.3f, %.3f]", cl->ratio, cl->ratio_lo,
+				 cl->ratio_hi);
+			snprintf(fl, sizeof fl, "%.1f%% %s", cl->floor_pct, cl->floor_from);
+			fprintf(out, "%-36.36s %6d %-12.12s %9.2g %20s %16s %c\n",
+				S(c->rows[i].title), c->rows[i].copies, S(c->label[j]), cl->p, ci,
+				fl, cl->mark);
+		}
+}
+
 void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 {
 	int w = colw(c), unconverged = 0;
@@ -304,4 +336,5 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 	for (size_t i = 0; i < c->nrows; i++)
 		compare_row(out, c, &c->rows[i], w, unconverged);
 	compare_scores(out, c, w);
+	compare_significance(out, c);
 }

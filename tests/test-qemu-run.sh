@@ -153,4 +153,9 @@ expect_status 3 "END count disagrees" -- qemu_judge "$(mklog count "${good[@]}" 
 expect_status 0 "two complete boots in one log" -- qemu_judge "$(mklog twice "${good[@]}" "$end" "$off" \
 	"${good[0]/0123456789abcdef/fedcba9876543210}" "${good[@]:1}" "$end" "$off")"
 
+# A guest that printed nothing (only qemu/run's own '#' lines): the memory hint.
+printf '# qemu/run: accel=tcg machine=pc mem=24M\n# qemu/run: host x\n' >"$tmp/silent.log"
+expect_status 3 "a log with nothing from the guest" -- qemu_judge "$tmp/silent.log"
+contains "$tmp/stderr" "the guest printed nothing at all; with --mem" "... suggests more memory"
+
 finish

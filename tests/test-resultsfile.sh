@@ -7,6 +7,7 @@
 #   - the file is read back with mtools and isobench-report accepts it as a complete run;
 #     isobench-report also reads it straight out of the image file;
 #   - the second disk's bytes do not change;
+#   - the run's watchdog, firing on a stalled test, writes the results file before powering off;
 #   - image/build-iso.sh refuses an EFI image larger than El Torito's 65,535 sectors.
 #
 # In:  OUT/isobench.iso, OUT/bzImage, OUT/initramfs.cpio.gz, OUT/IDENTITY, OUT/isobench-report,
@@ -91,6 +92,31 @@ bus ahci -M q35 -drive "if=none,id=d0,format=raw,file=$dir/ahci.img" -device ide
 	-drive "if=none,id=dec,format=raw,file=$decoy" -device ide-hd,drive=dec,bus=ide.1
 bus nvme -M pc -drive "if=none,id=n0,format=raw,file=$dir/nvme.img" -device nvme,serial=isob1,drive=n0 \
 	-drive "if=none,id=dec,format=raw,file=$decoy" -device nvme,serial=decoy,drive=dec
+
+# The watchdog's power-off writes the results file too: a test that stalls (selftest-stall,
+# its own timeout far away) past the run's budget (isobench.watchdog=6), on the NVMe bus.
+wd=$dir/watchdog.img
+cp "$out/isobench.iso" "$wd"
+st=0
+timeout -k 5 300 qemu-system-x86_64 -nodefaults -accel tcg -cpu max -m 512M -smp 1 \
+	-display none -no-reboot -kernel "$out/bzImage" -initrd "$out/initramfs.cpio.gz" \
+	-append "${base/isobench.tests=syscall/isobench.tests=selftest-stall} isobench.timeout=120 isobench.watchdog=6" \
+	-serial "file:$dir/watchdog.log" -M pc -drive "if=none,id=n0,format=raw,file=$wd" \
+	-device nvme,serial=isob1,drive=n0 >"$dir/watchdog.qemu" 2>&1 || st=$?
+status_is 0 "$st" "watchdog: QEMU ends"
+has "$dir/watchdog.log" "FAIL test=watchdog reason=the%20run%20exceeded" "watchdog: it fired"
+has "$dir/watchdog.log" "isobench: results file written: [a-z0-9]+:/ISOBENCH/RESULTS/" \
+	"watchdog: the watchdog says where it wrote the results file"
+rm -rf "$dir/watchdog.got" && mkdir -p "$dir/watchdog.got"
+if off=$(esp_offset "$wd") && mcopy -n -i "$wd@@$off" "::/ISOBENCH/RESULTS/*" "$dir/watchdog.got/" \
+	>/dev/null 2>&1 && [ "$(find "$dir/watchdog.got" -name '*.LOG' | wc -l)" -eq 1 ]; then
+	has "$dir/watchdog.got"/*.LOG "FAIL test=watchdog" "watchdog: the results file holds the watchdog's FAIL"
+	st=0
+	"$report" --check "$dir/watchdog.got"/*.LOG >"$dir/watchdog.check" 2>&1 || st=$?
+	status_is 3 "$st" "watchdog: the results file is read as the incomplete run it is"
+else
+	bad "watchdog: no results file in ::/ISOBENCH/RESULTS of $wd"
+fi
 
 # A log file that is not an image still reads as itself.
 st=0

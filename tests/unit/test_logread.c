@@ -26,7 +26,7 @@ static void put(char *buf, uint64_t seq, const char *body, const char *prefix,
 
 static void good_run(char *buf, const char *eol)
 {
-	put(buf, 1, "BEGIN run=00 version=t mode=host", "", eol);
+	put(buf, 1, "BEGIN run=0000000000000000 version=t mode=host", "", eol);
 	put(buf, 2, "TEST test=pipe k=1 n=1 copies=1 unit=lps title=Pipe", "", eol);
 	put(buf, 3, "RESULT test=pipe copies=1 unit=lps value=5 samples=1", "", eol);
 	put(buf, 4, "END records=3 results=1 fails=0 skips=0 errors=0 status=ok", "", eol);
@@ -64,7 +64,7 @@ static void noisy_capture(void **st)
 	static char buf[65536];
 	struct log log;
 	buf[0] = 0;
-	put(buf, 1, "BEGIN run=00 version=t mode=host", "\x1b[2J\x1b[0;37m", "\r\n");
+	put(buf, 1, "BEGIN run=0000000000000000 version=t mode=host", "\x1b[2J\x1b[0;37m", "\r\n");
 	put(buf, 2, "TEST test=pipe k=1 n=1 copies=1 unit=lps title=Pipe", "[ 1.2] rcu: x", "\r\n");
 	put(buf, 3, "RESULT test=pipe copies=1 unit=lps value=5 samples=1", "", "\x1b[0m\r\n");
 	put(buf, 4, "END records=3 results=1 fails=0 skips=0 errors=0 status=ok", "", "\r\n");
@@ -111,7 +111,7 @@ static void end_counts_must_match(void **st)
 	static char buf[65536];
 	struct log log;
 	buf[0] = 0;
-	put(buf, 1, "BEGIN run=00 version=t mode=host", "", "\n");
+	put(buf, 1, "BEGIN run=0000000000000000 version=t mode=host", "", "\n");
 	put(buf, 2, "RESULT test=pipe copies=1 unit=lps value=5 samples=1", "", "\n");
 	put(buf, 3, "END records=2 results=2 fails=0 skips=0 errors=0 status=ok", "", "\n");
 	read_str(buf, &log);
@@ -127,7 +127,7 @@ static void two_boots(void **st)
 	struct log log;
 	buf[0] = 0;
 	good_run(buf, "\n");
-	put(buf, 1, "BEGIN run=01 version=t mode=init", "", "\n");
+	put(buf, 1, "BEGIN run=0000000000000001 version=t mode=init", "", "\n");
 	put(buf, 2, "TEST test=pipe k=1 n=1 copies=1 unit=lps title=Pipe", "", "\n");
 	strcat(buf, "[   3.0] Kernel panic - not syncing: Attempted to kill init!\n");
 	read_str(buf, &log);
@@ -162,7 +162,7 @@ static void nul_bytes(void **st)
 	static char buf[65536];
 	struct log log;
 	size_t len = 0;
-	const char *body[] = {"BEGIN run=00 version=t mode=host",
+	const char *body[] = {"BEGIN run=0000000000000000 version=t mode=host",
 			      "TEST test=pipe k=1 n=1 copies=1 unit=lps title=Pipe",
 			      "RESULT test=pipe copies=1 unit=lps value=5 samples=1",
 			      "END records=3 results=1 fails=0 skips=0 errors=0 status=ok"};
@@ -202,7 +202,7 @@ static void noise_never_hides(void **st)
 	for (size_t k = 0; k < sizeof noise / sizeof noise[0]; k++) {
 		const char *nz = noise[k];
 		size_t nl = k == 0 ? 1 : strlen(nz);
-		const char *body[] = {"BEGIN run=00 version=t mode=host",
+		const char *body[] = {"BEGIN run=0000000000000000 version=t mode=host",
 				      "TEST test=pipe k=1 n=1 copies=1 unit=lps title=Pipe",
 				      "RESULT test=pipe copies=1 unit=lps value=5 samples=1",
 				      "END records=3 results=1 fails=0 skips=0 errors=0 status=ok"};
@@ -284,9 +284,9 @@ static void replay(void **st)
 	/* The first copy was cut at its end (power-off on a slow line) and the replay too:
 	 * one incomplete run, never a "second boot". */
 	cut[0] = 0;
-	put(cut, 1, "BEGIN run=00 version=t mode=host", "", "\n");
+	put(cut, 1, "BEGIN run=0000000000000000 version=t mode=host", "", "\n");
 	put(cut, 2, "TEST test=pipe k=1 n=1 copies=1 unit=lps title=Pipe", "", "\n");
-	put(cut, 1, "BEGIN run=00 version=t mode=host", "", "\n");
+	put(cut, 1, "BEGIN run=0000000000000000 version=t mode=host", "", "\n");
 	read_str(cut, &log);
 	assert_int_equal(log.nruns, 1);
 	assert_false(log.runs[0].complete);

@@ -81,8 +81,8 @@ static void lookup(void **st)
 	assert_int_equal(f->lo, 16);
 	assert_int_equal(f->presence, VP_REQ);
 	/* value is a decimal in RESULT and SAMPLE, the rejected text in ERROR. */
-	assert_int_equal(vocab_key("RESULT", "value")->type, VT_DEC);
-	assert_int_equal(vocab_key("SAMPLE", "value")->type, VT_DEC);
+	assert_int_equal(vocab_key("RESULT", "value")->type, VT_POS);
+	assert_int_equal(vocab_key("SAMPLE", "value")->type, VT_NONNEG);
 	assert_int_equal(vocab_key("ERROR", "value")->type, VT_STR);
 	assert_int_equal(vocab_key("ERROR", "value")->presence, VP_OPT);
 	assert_int_equal(vocab_key("END", "status")->type, VT_ENUM);
@@ -145,7 +145,14 @@ static void values(void **st)
 	assert_false(vocab_value_ok(loops, "-"));
 	assert_false(vocab_value_ok(loops, "1,-2"));
 	assert_true(vocab_value_ok(median, "501939.603"));
-	assert_true(vocab_value_ok(median, "-2"));
+	assert_false(vocab_value_ok(median, "-2"));	/* POS: a statistic of positive samples */
+	assert_false(vocab_value_ok(median, "0"));
+	assert_false(vocab_value_ok(median, "-0.000"));
+	assert_true(vocab_value_ok(median, "0.001"));
+	assert_true(vocab_value_ok(vocab_key("SAMPLE", "value"), "0.000"));	/* NONNEG */
+	assert_false(vocab_value_ok(vocab_key("SAMPLE", "value"), "-0.001"));
+	assert_true(vocab_value_ok(vocab_key("TEST", "baseline"), "-2") == 0);
+	assert_true(vocab_value_ok(vocab_key("FAIL", "signal"), "-2"));
 	assert_false(vocab_value_ok(median, "nan"));
 	assert_false(vocab_value_ok(median, "inf"));
 	assert_false(vocab_value_ok(median, "1e999"));

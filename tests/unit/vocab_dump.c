@@ -24,50 +24,6 @@ static void list(void)
 	}
 }
 
-/* The type of f in words (a markdown cell). */
-static void type_text(const struct vocab_field *f, char *o, size_t n)
-{
-	switch (f->type) {
-	case VT_UINT:
-		if (f->hi != VOCAB_NOMAX)
-			snprintf(o, n, "integer %llu..%llu", f->lo, f->hi);
-		else
-			snprintf(o, n, "integer >= %llu", f->lo);
-		break;
-	case VT_INT:
-		snprintf(o, n, "signed integer");
-		break;
-	case VT_DEC:
-		snprintf(o, n, "decimal (finite)");
-		break;
-	case VT_ENUM: {
-		size_t off = (size_t)snprintf(o, n, "one of ");
-		for (const char *s = f->values; off < n;) {
-			size_t l = strcspn(s, "|");
-			off += (size_t)snprintf(o + off, n - off, "%s`%.*s`", s == f->values ? "" : ", ",
-						(int)l, s);
-			if (!s[l])
-				break;
-			s += l + 1;
-		}
-		break;
-	}
-	case VT_HEX:
-	case VT_DASH_HEX:
-		snprintf(o, n, "%llu hex digits%s", f->lo, f->type == VT_DASH_HEX ? " or `-`" : "");
-		break;
-	case VT_LIST:
-		snprintf(o, n, "comma list of integers >= %llu", f->lo);
-		break;
-	case VT_CPUS:
-		snprintf(o, n, "comma list of CPU numbers joined by `+` (or `-`)");
-		break;
-	case VT_STR:
-		snprintf(o, n, "string");
-		break;
-	}
-}
-
 /* "exactly one of `i`, `warmup`": the ONE keys of kind k. */
 static void ones_text(enum vocab_kind k, char *o, size_t n)
 {
@@ -94,12 +50,12 @@ static void markdown(void)
 		char type[160], t2[160], in[3][200] = {"", "", ""}, one[100] = "";
 		if (done[i] || (f->kind == VK_INFO && f->type == VT_STR))
 			continue;
-		type_text(f, type, sizeof type);
+		vocab_type_text(f, type, sizeof type);
 		for (size_t j = i; j < vocab_nfields && j < sizeof done; j++) {
 			const struct vocab_field *g = &vocab_fields[j];
 			if (g->key != f->key)
 				continue;
-			type_text(g, t2, sizeof t2);
+			vocab_type_text(g, t2, sizeof t2);
 			if (strcmp(type, t2))
 				continue;
 			done[j] = 1;

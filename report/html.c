@@ -1,0 +1,255 @@
+/* html.c — see html.h. */
+#define _GNU_SOURCE
+#include "html.h"
+#include "svg.h"
+#include "signif.h"
+#include "unixbench.h"
+#include "vocab.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* s as HTML text: markup characters escaped, bytes outside printable ASCII as '?'. */
+static void esc(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: fputc(*s >= 0x20 && *s <= 0x7e ? *s : '?', out);
+		}
+	}
+}
+
+static const char style[] =
+	"body{font:14px/1.4 sans-serif;margin:2em;color:#222}"
+	"table{border-collapse:collapse;margin:.5em 0 1.5em}"
+	"th,td{border:1px solid #ccc;padding:3px 8px}td.n{text-align:right;"
+	"font-variant-numeric:tabular-nums}th{background:#f2f2f2}"
+	".warn{background:#fff3cd;border:1px solid #e0c060;padding:.5em 1em}"
+	".note{background:#eef4ff;border:1px solid #9ab;padding:.5em 1em}"
+	".flag{background:#fde2e2;font-weight:bold}.tcg{color:#a50}";
+
+static void page_head(FILE *out, const struct cmp *c)
+{
+	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		     "<title>isobench report: ");
+	for (size_t j = 0; j < c->nruns; j++) {
+		esc(out, c->label[j]);
+		fputs(j + 1 < c->nruns ? " vs " : "", out);
+	}
+	fprintf(out, "</title><style>%s</style></head><body>\n<h1>isobench report</h1>\n", style);
+	if (c->nwarn) {
+		fputs("<div class=\"warn\"><h2>Warnings</h2><ul>\n", out);
+		for (size_t i = 0; i < c->nwarn; i++) {
+			fputs("<li>", out);
+			esc(out, c->warn[i]);
+			fputs("</li>\n", out);
+		}
+		fputs("</ul></div>\n", out);
+	}
+	if (c->nnote) {
+		fputs("<div class=\"note\"><ul>\n", out);
+		for (size_t i = 0; i < c->nnote; i++) {
+			fputs("<li>", out);
+			esc(out, c->note[i]);
+			fputs("</li>\n", out);
+		}
+		fputs("</ul></div>\n", out);
+	}
+}
+
+/* One row of the identity table: a heading and each run's INFO key (or a fixed text). */
+static void ident_row(FILE *out, const struct cmp *c, const char *head, const char *key)
+{
+	fprintf(out, "<tr><th>%s</th>", head);
+	for (size_t j = 0; j < c->nruns; j++) {
+		fputs("<td>", out);
+		esc(out, model_info(c->m[j], key));
+		fputs("</td>", out);
+	}
+	fputs("</tr>\n", out);
+}
+
+static void identities(FILE *out, const struct report_in *in, const struct cmp *c)
+{
+	fputs("<h2>Machines</h2>\n<table><tr><th></th>", out);
+	for (size_t j = 0; j < c->nruns; j++) {
+		fprintf(out, "<th>run %zu: ", j + 1);
+		esc(out, c->label[j]);
+		fprintf(out, "%s</th>", c->tcg[j] ? " <span class=\"tcg\">(TCG: emulation)</span>" : "");
+	}
+	fputs("</tr>\n<tr><th>file</th>", out);
+	for (size_t j = 0; j < c->nruns; j++) {
+		fputs("<td>", out);
+		esc(out, in[j].source);
+		fputs("</td>", out);
+	}
+	fputs("</tr>\n<tr><th>run id / build / mode</th>", out);
+	for (size_t j = 0; j < c->nruns; j++) {
+		fputs("<td>", out);
+		esc(out, c->m[j]->run_id);
+		fputs(" / ", out);
+		esc(out, c->m[j]->version);
+		fputs(" / ", out);
+		esc(out, model_mode(c->m[j]));
+		fputs("</td>", out);
+	}
+	fputs("</tr>\n", out);
+	ident_row(out, c, "CPU", RK_CPU_MODEL);
+	ident_row(out, c, "hypervisor (CPUID)", RK_HV_CPUID);
+	ident_row(out, c, "DMI vendor", RK_DMI_SYS_VENDOR);
+	ident_row(out, c, "DMI product", RK_DMI_PRODUCT_NAME);
+	ident_row(out, c, "kernel", RK_KERNEL_RELEASE);
+	ident_row(out, c, "kernel command line", RK_KERNEL_CMDLINE);
+	ident_row(out, c, "clocksource", RK_CLOCKSOURCE_CURRENT);
+	ident_row(out, c, "image", RK_IMAGE_IDENTITY);
+	ident_row(out, c, "suite", RK_RUN_SUITE);
+	fputs("</table>\n", out);
+}
+
+/* A number cell naming its JSON field; "---" when v is not finite. */
+static void num(FILE *out, size_t row, size_t run, const char *key, const char *fmt, double v,
+		int flag)
+{
+	fprintf(out, "<td class=\"n%s\" data-row=\"%zu\" data-run=\"%zu\" data-key=\"%s\">",
+		flag ? " flag" : "", row, run, key);
+	if (isfinite(v))
+		fprintf(out, fmt, v);
+	else
+		fputs("---", out);
+	fputs("</td>", out);
+}
+
+static void table_head(FILE *out, const struct cmp *c, int index)
+{
+	fputs("<table><tr><th>test</th><th>copies</th><th>unit</th>", out);
+	for (size_t j = 0; j < c->nruns; j++) {
+		fputs("<th>", out);
+		esc(out, c->label[j]);
+		fputs(index ? " value</th><th>index</th>" : "</th>", out);
+		if (j)
+			fputs("<th>ratio</th><th>95% CI</th><th>p</th><th>mark</th>", out);
+	}
+	fputs("</tr>\n", out);
+}
+
+static void table_row(FILE *out, const struct cmp *c, size_t i, int index)
+{
+	const struct cmp_row *r = &c->rows[i];
+	fputs("<tr><td>", out);
+	esc(out, r->title);
+	fprintf(out, "%s</td><td class=\"n\">%d</td><td>", r->higher == 0 ? " (lower is better)" : "",
+		r->copies);
+	esc(out, r->unit);
+	fputs("</td>", out);
+	for (size_t j = 0; j < c->nruns; j++) {
+		const struct cmp_cell *cl = &r->cell[j];
+		num(out, i, j, "value", "%.1f", cl->t ? cl->t->value : NAN, 0);
+		if (index)
+			num(out, i, j, "index", "%.1f", cl->t ? cl->t->index : NAN, 0);
+		if (!j)
+			continue;
+		num(out, i, j, "ratio", "%.3f", cl->ratio, cl->mark == '*');
+		fprintf(out, "<td class=\"n\">");
+		if (isfinite(cl->ratio_lo))
+			fprintf(out, "<span data-row=\"%zu\" data-run=\"%zu\" data-key=\"ratio_ci95_lo\">"
+				     "%.3f</span>..<span data-row=\"%zu\" data-run=\"%zu\" "
+				     "data-key=\"ratio_ci95_hi\">%.3f</span>", i, j, cl->ratio_lo, i, j,
+				cl->ratio_hi);
+		fputs("</td>", out);
+		num(out, i, j, "p_value", "%.2g", cl->p, 0);
+		fprintf(out, "<td>%s</td>", cl->mark == '*' ? "beyond noise" : cl->mark == '~' ? "within noise"
+					    : cl->mark == '?' ? "no estimate" : "");
+	}
+	fputs("</tr>\n", out);
+}
+
+/* The index tests of pass copies, then its Index Score row. */
+static void index_table(FILE *out, const struct cmp *c, int copies)
+{
+	fprintf(out, "<h2>UnixBench index, %d cop%s</h2>\n", copies, copies == 1 ? "y" : "ies");
+	table_head(out, c, 1);
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].is_index && c->rows[i].copies == copies)
+			table_row(out, c, i, 1);
+	fputs("<tr><th colspan=\"3\">System Benchmarks Index Score</th>", out);
+	for (size_t j = 0; j < c->nruns; j++) {
+		double s, r = cmp_score_ratio(c, j, copies, &s);
+		fprintf(out, "<td></td><td class=\"n\" data-copies=\"%d\" data-run=\"%zu\" "
+			     "data-key=\"score\">", copies, j);
+		if (isfinite(s))
+			fprintf(out, "%.1f", s);
+		fputs("</td>", out);
+		if (j) {
+			fputs("<td class=\"n\">", out);
+			if (isfinite(r))
+				fprintf(out, "%.3f", r);
+			fputs("</td><td></td><td></td><td></td>", out);
+		}
+	}
+	fputs("</tr></table>\n", out);
+}
+
+/* The ratio chart (svg.c), inline: its XML declaration left out. -1: no memory. */
+static int chart(FILE *out, const struct cmp *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return -1;
+	int bad = svg_chart(m, c);
+	if (fclose(m) || bad) {
+		free(buf);
+		return -1;
+	}
+	const char *svg = strstr(buf, "<svg");
+	fputs("<h2>Ratios to run 1</h2>\n", out);
+	fputs(svg ? svg : "", out);
+	free(buf);
+	return 0;
+}
+
+int html_report(FILE *out, const struct report_in *in, size_t n, const struct cmp *c)
+{
+	int passes[64], np = 0, others = 0;
+
+	(void)n;
+	page_head(out, c);
+	identities(out, in, c);
+	if (c->nruns > 1)
+		fprintf(out, "<p>ratio = performance relative to run 1 by each test's direction "
+			     "(&gt; 1 is better). <b>beyond noise</b>: with &ge; %d samples a side, "
+			     "Mann-Whitney U p &lt; %g on the two runs' samples and a ratio beyond "
+			     "the test's noise floor; with fewer, disjoint 95%% intervals of the "
+			     "medians. 95%% CI: bootstrap of the ratio (%d resamples).</p>\n",
+			SIG_MIN_N, SIG_ALPHA, SIG_BOOT);
+	for (size_t i = 0; i < c->nrows; i++) {
+		int seen = 0;
+		for (int k = 0; k < np; k++)
+			seen |= passes[k] == c->rows[i].copies;
+		if (c->rows[i].is_index && !seen && np < 64)
+			passes[np++] = c->rows[i].copies;
+		others += !c->rows[i].is_index;
+	}
+	for (int k = 0; k < np; k++)
+		index_table(out, c, passes[k]);
+	if (others) {
+		fputs("<h2>Other tests</h2>\n", out);
+		table_head(out, c, 0);
+		for (size_t i = 0; i < c->nrows; i++)
+			if (!c->rows[i].is_index)
+				table_row(out, c, i, 0);
+		fputs("</table>\n", out);
+	}
+	if (c->nruns > 1 && chart(out, c))
+		return -1;
+	fputs("</body></html>\n", out);
+	return ferror(out) ? -1 : 0;
+}

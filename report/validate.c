@@ -1,0 +1,283 @@
+/* validate.c — see validate.h. */
+#define _GNU_SOURCE
+#include "validate.h"
+#include "logread.h"
+#include "stats.h"
+#include "unixbench.h"
+#include "vocab.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The non-warm-up SAMPLE values of one (test, copies) since its TEST record. */
+struct agg {
+	char *test;
+	unsigned long copies;
+	double *v;
+	size_t n, cap;
+	double half;		/* the largest half-unit of the samples' printed precision */
+	int unknown;		/* a SAMPLE without value= (an older writer): no recomputation */
+};
+
+struct vstate {
+	struct agg *aggs;
+	size_t naggs;
+	double target;		/* INFO run.ci_target_pct, or -1 when the run does not say */
+	char *why;
+	size_t cap;
+};
+
+static int bad(struct vstate *st, const struct logrec *lr, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int bad(struct vstate *st, const struct logrec *lr, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(st->why, st->cap, "line %zu: %s ", lr->line, lr->kind);
+
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < st->cap)
+		vsnprintf(st->why + n, st->cap - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A field's value, "" when absent (an older writer's record). */
+static const char *field(const struct record *r, const char *key)
+{
+	const char *v = rec_get(r, key);
+	return v ? v : "";
+}
+
+/* Half a unit in the last printed digit of a decimal ("12.345" -> 0.0005; "12" -> 0.5). */
+static double half_unit(const char *s)
+{
+	const char *dot = strchr(s, '.');
+	int d = dot ? (int)strspn(dot + 1, "0123456789") : 0;
+	return 0.5 * pow(10, -d);
+}
+
+/* Entries of a comma list. */
+static unsigned long entries(const char *v)
+{
+	unsigned long n = 1;
+	for (; *v; v++)
+		n += *v == ',';
+	return n;
+}
+
+/* Each field the kind has of its type; lists one entry per copy. (A key given twice is
+ * malformed: rec_parse() refuses the line.) */
+static int check_fields(struct vstate *st, const struct logrec *lr, const struct record *r)
+{
+	const char *cp = rec_get(r, RK_COPIES);
+	unsigned long copies = cp ? strtoul(cp, NULL, 10) : 0;
+
+	for (int i = 0; i < r->nfields; i++) {
+		const struct vocab_field *f = vocab_key(r->kind, r->key[i]);
+		char want[160];
+		if (!f)
+			continue;	/* another build's field: a reader ignores it (records.md) */
+		if (!vocab_value_ok(f, r->val[i])) {
+			vocab_type_text(f, want, sizeof want);
+			return bad(st, lr, "%s=%.40s: expected %s", r->key[i], r->val[i], want);
+		}
+		if ((f->type == VT_LIST || f->type == VT_CPUS) && f->kind != VK_INFO && copies &&
+		    entries(r->val[i]) != copies)
+			return bad(st, lr, "%s=%.40s: %lu entries, expected one per copy (copies=%lu)",
+				   r->key[i], r->val[i], entries(r->val[i]), copies);
+	}
+	return 0;
+}
+
+/* Exactly one of the kind's ONE fields. A REQ field may be absent: version 1's writers
+ * added fields over time (better=, SAMPLE value=, TEST clocksource=, ...) and older logs
+ * stay readable; what is present is checked, and a RESULT is recomputed when its inputs are. */
+static int check_presence(struct vstate *st, const struct logrec *lr, const struct record *r)
+{
+	int k = vocab_kind(r->kind), ones = 0, has_one = 0;
+	char names[120] = "";
+
+	for (size_t i = 0; i < vocab_nfields; i++) {
+		const struct vocab_field *f = &vocab_fields[i];
+		const char *name = vocab_key_names[f->key];
+		if ((int)f->kind != k || strchr(name, '*'))
+			continue;
+		if (f->presence == VP_ONE) {
+			has_one = 1;
+			ones += rec_get(r, name) != NULL;
+			size_t l = strlen(names);
+			snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", name);
+		}
+	}
+	if (has_one && ones != 1)
+		return bad(st, lr, "has %d of %s: expected exactly one", ones, names);
+	return 0;
+}
+
+static struct agg *find_agg(struct vstate *st, const char *test, unsigned long copies, int add)
+{
+	for (size_t i = 0; i < st->naggs; i++)
+		if (st->aggs[i].copies == copies && !strcmp(st->aggs[i].test, test))
+			return &st->aggs[i];
+	if (!add)
+		return NULL;
+	struct agg *a = realloc(st->aggs, (st->naggs + 1) * sizeof *a);
+	if (!a)
+		return NULL;
+	st->aggs = a;
+	a = &st->aggs[st->naggs];
+	memset(a, 0, sizeof *a);
+	if (!(a->test = strdup(test)))
+		return NULL;
+	a->copies = copies;
+	st->naggs++;
+	return a;
+}
+
+static int add_sample(struct vstate *st, const struct logrec *lr, const struct record *r)
+{
+	const char *v = rec_get(r, RK_VALUE);
+	struct agg *a = find_agg(st, field(r, RK_TESTNAME),
+				 strtoul(field(r, RK_COPIES), NULL, 10), 0);
+
+	if (!a)
+		return bad(st, lr, "test=%s: a SAMPLE before the test's TEST record",
+			   field(r, RK_TESTNAME));
+	if (rec_get(r, RK_WARMUP))
+		return 0;	/* never in the statistics (docs/records.md) */
+	if (!v) {
+		a->unknown = 1;
+		return 0;
+	}
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 16;
+		double *nv = realloc(a->v, cap * sizeof *nv);
+		if (!nv)
+			return bad(st, lr, "out of memory");
+		a->v = nv;
+		a->cap = cap;
+	}
+	a->v[a->n++] = strtod(v, NULL);
+	if (half_unit(v) > a->half)
+		a->half = half_unit(v);
+	return 0;
+}
+
+/* |printed - computed| within the printed precision plus the samples' own (tol). */
+static int agree(const char *printed, double computed, double tol)
+{
+	return fabs(strtod(printed, NULL) - computed) <=
+	       half_unit(printed) + tol + 1e-9 * fabs(computed);
+}
+
+/* A RESULT against the SAMPLEs since its TEST: what the runner's summarize() gives. */
+static int check_result(struct vstate *st, const struct logrec *lr, const struct record *r)
+{
+	const char *test = field(r, RK_TESTNAME);
+	struct agg *a = find_agg(st, test, strtoul(field(r, RK_COPIES), NULL, 10), 0);
+	struct summary sm;
+
+	if (!rec_get(r, RK_BETTER) || !rec_get(r, RK_SAMPLES) || !rec_get(r, RK_VALUE) ||
+	    !rec_get(r, RK_MEDIAN) || !rec_get(r, RK_MIN) || !rec_get(r, RK_MAX) ||
+	    !rec_get(r, RK_CI95) || !rec_get(r, RK_CONVERGED))
+		return 0;	/* an older writer's RESULT: not recomputable */
+	if (!a || (!a->n && !a->unknown))
+		return bad(st, lr, "test=%s: no SAMPLE of the test precedes it", test);
+	if (a->unknown)
+		return 0;	/* its SAMPLEs carry no value= (an older writer) */
+	unsigned long n = strtoul(rec_get(r, RK_SAMPLES), NULL, 10);
+	if (n != a->n)
+		return bad(st, lr, "test=%s samples=%lu: the log holds %zu SAMPLEs", test, n, a->n);
+	int higher = !strcmp(rec_get(r, RK_BETTER), REC_BETTER_HIGHER);
+	if (summarize(a->v, a->n, higher, &sm))
+		return bad(st, lr, "test=%s: a SAMPLE value <= 0 cannot give a RESULT", test);
+	/* Samples rounded by h move the median, min and max by h and a geometric mean by up to
+	 * its relative share h/min; the CI's half-width in % follows its ends and the median. */
+	double h = a->half, rel = h / sm.min;
+	struct {
+		const char *key;
+		double got, tol;
+	} chk[] = {
+		{RK_VALUE, sm.unixbench, sm.unixbench * rel},
+		{RK_MEDIAN, sm.median, h},
+		{RK_MIN, sm.min, h},
+		{RK_MAX, sm.max, h},
+		{RK_CI95, sm.ci_half_pct, 100 * h / sm.median + sm.ci_half_pct * h / sm.median},
+	};
+	for (size_t i = 0; i < sizeof chk / sizeof chk[0]; i++)
+		if (!agree(rec_get(r, chk[i].key), chk[i].got, chk[i].tol))
+			return bad(st, lr, "test=%s %s=%s: its SAMPLEs give %.6g", test, chk[i].key,
+				   rec_get(r, chk[i].key), chk[i].got);
+	const char *base = rec_get(r, RK_BASELINE), *idx = rec_get(r, RK_INDEX);
+	if ((base != NULL) != (idx != NULL))
+		return bad(st, lr, "test=%s: baseline and index come together", test);
+	double v = strtod(rec_get(r, RK_VALUE), NULL);
+	if (base && !agree(idx, ub_index(v, strtod(base, NULL)),
+			   ub_index(half_unit(rec_get(r, RK_VALUE)), strtod(base, NULL))))
+		return bad(st, lr, "test=%s index=%s: value/baseline x 10 is %.6g", test, idx,
+			   ub_index(v, strtod(base, NULL)));
+	/* The runner writes converged=1 exactly when its unrounded CI is within the target. */
+	double ci = strtod(rec_get(r, RK_CI95), NULL), hu = half_unit(rec_get(r, RK_CI95));
+	int conv = !strcmp(rec_get(r, RK_CONVERGED), "1");
+	if (st->target > 0 && ((conv && ci > st->target + hu) || (!conv && ci < st->target - hu)))
+		return bad(st, lr, "test=%s converged=%d: ci95_pct=%s against the run's target %g%%",
+			   test, conv, rec_get(r, RK_CI95), st->target);
+	a->n = 0;
+	return 0;
+}
+
+static int check_record(struct vstate *st, const struct logrec *lr, const struct record *r)
+{
+	if (vocab_kind(r->kind) < 0)
+		return bad(st, lr, "is no kind of the grammar");
+	if (check_fields(st, lr, r) || check_presence(st, lr, r))
+		return -1;
+	if (!strcmp(r->kind, RK_INFO) && rec_get(r, RK_RUN_CI_TARGET))
+		st->target = strtod(rec_get(r, RK_RUN_CI_TARGET), NULL);
+	if (!strcmp(r->kind, RK_TEST)) {
+		struct agg *a = find_agg(st, field(r, RK_TESTNAME),
+					 strtoul(field(r, RK_COPIES), NULL, 10), 1);
+		if (!a)
+			return bad(st, lr, "out of memory");
+		a->n = 0;
+		a->half = 0;
+		a->unknown = 0;
+	} else if (!strcmp(r->kind, RK_SAMPLE)) {
+		return add_sample(st, lr, r);
+	} else if (!strcmp(r->kind, RK_RESULT)) {
+		return check_result(st, lr, r);
+	}
+	return 0;
+}
+
+int validate_run(const struct run *run, char *why, size_t cap)
+{
+	struct vstate st = {NULL, 0, -1, why, cap};
+	struct record *r = malloc(sizeof *r);
+	int rc = 0;
+
+	if (!r) {
+		snprintf(why, cap, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < run->nrecs && !rc; i++) {
+		const struct logrec *lr = &run->recs[i];
+		if (logrec_parse(lr, r) != REC_OK) {
+			snprintf(why, cap, "line %zu: %s unreadable", lr->line, lr->kind);
+			rc = -1;
+		} else {
+			rc = check_record(&st, lr, r);
+		}
+	}
+	for (size_t i = 0; i < st.naggs; i++) {
+		free(st.aggs[i].test);
+		free(st.aggs[i].v);
+	}
+	free(st.aggs);
+	free(r);
+	return rc;
+}

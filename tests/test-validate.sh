@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# tests/test-validate.sh — a sealed record that says the impossible is caught
+# (report/validate.c): a native run is valid as written; then one field at a time is changed
+# and the record resealed with a correct checksum — a non-finite or negative figure, a
+# RESULT that its SAMPLEs contradict (samples, median, min, max, value, ci95_pct, index,
+# converged), an unknown enum word, a per-copy list of the wrong length, a field given twice —
+# and each must make `isobench-report --check` exit 3 (a run not to be used, README's table)
+# naming the line, the field and what was expected. The damaged-log fixtures and the older
+# logs (tests/fixtures/logs) stay as tests/test-report.sh expects.
+# shellcheck disable=SC2016  # backticks in single quotes are the verdict's markdown, not commands
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+out=${OUT:-$top/out}
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+use_tmp
+report=$(report_tool)
+
+# A real run: rate tests with 1 and 2 copies, a time test, and two tests whose value is an
+# extra (vmexit-nanosleep-50us: p50_late_ns; sockwrite-paced: busy_pct_x100 / 100).
+"$out/isobench" --suite quick --tests pipe,getpid,clock-monotonic,vmexit-nanosleep-50us,sockwrite-paced \
+	--copies 1,2 >"$tmp/run.log" 2>"$tmp/run.err"
+expect_status 0 "a native run as written is valid" -- "$report" --check "$tmp/run.log"
+
+# forge KIND TEST KEY VALUE [NTH]: the log with field KEY of the NTH (default 1st) KIND record
+# of TEST (any test when TEST is -) set to VALUE (appended when absent; removed when VALUE is
+# "DROP"; given twice when VALUE starts with "+"), resealed with a correct checksum; prints
+# the line number changed. The forged log is $tmp/forged.log.
+forge() {
+	python3 - "$tmp/run.log" "$tmp/forged.log" "$@" <<'EOF'
+import re, sys, zlib
+src, dst, kind, test, key, value = sys.argv[1:7]
+nth = int(sys.argv[7]) if len(sys.argv) > 7 else 1
+lines = open(src).read().split("\n")
+seen = 0
+for n, line in enumerate(lines):
+    m = re.match(r"(@isobench/1 \d+ (\w+)( .*)?) \*[0-9a-f]{8}$", line)
+    if not m or m.group(2) != kind:
+        continue
+    fields = (m.group(3) or "").split()
+    if test != "-" and "test=" + test not in fields:
+        continue
+    seen += 1
+    if seen != nth:
+        continue
+    head = m.group(1).split()[:3]
+    keep = [f for f in fields if not f.startswith(key + "=")]
+    if value == "DROP":
+        fields = keep
+    elif value.startswith("+"):
+        fields = fields + [key + "=" + value[1:]]
+    elif len(keep) == len(fields):
+        fields = fields + [key + "=" + value]
+    else:
+        fields = [key + "=" + value if f.startswith(key + "=") else f for f in fields]
+    body = " ".join(head + fields)
+    lines[n] = "%s *%08x" % (body, zlib.crc32(body.encode()) & 0xffffffff)
+    open(dst, "w").write("\n".join(lines))
+    print(n + 1)
+    sys.exit(0)
+sys.exit("forge: no %s record of %s" % (kind, test))
+EOF
+}
+
+# caught DESCRIPTION MESSAGE-REGEX FORGE-ARGS...: the forged log is status 3, and the verdict
+# names the changed line and says MESSAGE-REGEX.
+caught() {
+	local what=$1 want=$2 line got=0
+	shift 2
+	if ! line=$(forge "$@"); then
+		fail "$what: cannot forge $*"
+		return
+	fi
+	"$report" --check "$tmp/forged.log" >"$tmp/stderr" 2>&1 || got=$?
+	if [ "$got" -ne 3 ]; then
+		fail "$what: want status 3, got $got: $(tail -n 1 "$tmp/stderr")"
+	elif ! grep -Eq -- "line $line: $want" "$tmp/stderr"; then
+		fail "$what: the verdict does not say 'line $line: $want': $(tail -n 1 "$tmp/stderr")"
+	else
+		pass "$what (status 3: $(grep -Eo -- "line $line: .*" "$tmp/stderr" | head -c 150))"
+	fi
+}
+
+# Values of the wrong type or range, in sealed records.
+caught "RESULT value=nan" 'RESULT value=nan: expected decimal > 0' RESULT pipe value nan
+caught "RESULT value=inf" 'RESULT value=inf: expected decimal > 0' RESULT pipe value inf
+caught "a negative rate" 'RESULT value=-5.000: expected decimal > 0' RESULT pipe value -5.000
+caught "a zero median" 'RESULT median=0: expected decimal > 0' RESULT getpid median 0
+caught "a negative CI" 'RESULT ci95_pct=-1.00: expected decimal >= 0' RESULT pipe ci95_pct -1.00
+caught "a negative SAMPLE value" 'SAMPLE value=-1.000: expected decimal >= 0' SAMPLE pipe value -1.000 2
+caught "samples=0" 'RESULT samples=0: expected integer >= 1' RESULT pipe samples 0
+caught "samples as a decimal" 'RESULT samples=2.5: expected integer >= 1' RESULT pipe samples 2.5
+caught "an unknown better=" 'RESULT better=sideways: expected one of `higher`, `lower`' RESULT pipe better sideways
+caught "an unknown END status=" 'END status=great: expected one of `ok`, `fatal`' END - status great
+caught "an unknown converged=" 'RESULT converged=yes: expected one of `0`, `1`' RESULT pipe converged yes
+caught "a negative END count" 'END skips=-1: expected integer >= 0' END - skips -1
+caught "BEGIN run= not 16 hex digits" 'BEGIN run=xyz: expected 16 hex digits' BEGIN - run xyz
+caught "a SAMPLE with both i= and warmup=" 'SAMPLE has 2 of i, warmup: expected exactly one' SAMPLE pipe warmup 1 2
+# Per-copy lists: a 2-copy SAMPLE with one entry.
+caught "a 2-copy SAMPLE with one loops entry" 'SAMPLE loops=5: 1 entries, expected one per copy \(copies=2\)' \
+	SAMPLE pipe loops 5 "$(grep -c 'SAMPLE test=pipe copies=1 ' "$tmp/run.log" | awk '{print $1 + 1}')"
+
+# A RESULT its SAMPLEs contradict (every figure resealed; the CRC cannot tell).
+caught "RESULT samples= more than the SAMPLEs" 'RESULT test=pipe samples=99: the log holds [0-9]+ SAMPLEs' \
+	RESULT pipe samples 99
+caught "RESULT median= not the SAMPLEs' median" 'RESULT test=getpid median=1.000: its SAMPLEs give' \
+	RESULT getpid median 1.000
+caught "RESULT min= below every SAMPLE" 'RESULT test=pipe min=0.001: its SAMPLEs give' RESULT pipe min 0.001
+caught "RESULT max= doubled" 'RESULT test=clock-monotonic max=1000000.000: its SAMPLEs give' \
+	RESULT clock-monotonic max 1000000.000
+caught "RESULT value= of a time test off" 'RESULT test=clock-monotonic value=123456.000: its SAMPLEs give' \
+	RESULT clock-monotonic value 123456.000
+caught "RESULT value= of an extra-valued test off" \
+	'RESULT test=vmexit-nanosleep-50us value=1.000: its SAMPLEs give' RESULT vmexit-nanosleep-50us value 1.000
+caught "RESULT ci95_pct= off" 'RESULT test=pipe ci95_pct=99.00: its SAMPLEs give' RESULT pipe ci95_pct 99.00
+caught "converged= against the run's target" 'RESULT test=pipe converged=[01]: ci95_pct=.* against the run.s target' \
+	RESULT pipe converged "$(awk '/RESULT test=pipe copies=1 /{print (/converged=1/ ? "0" : "1"); exit}' "$tmp/run.log")"
+caught "index= not value/baseline x 10" 'RESULT test=pipe index=9999.9: value/baseline x 10 is' RESULT pipe index 9999.9
+caught "a SAMPLE before its TEST" 'SAMPLE test=nosuch: a SAMPLE before the test.s TEST record' SAMPLE pipe test nosuch 2
+
+# A key given twice is malformed: the parser refuses the line (its checksum holds).
+forge RESULT pipe value +1.000 >"$tmp/line"
+expect_status 3 "a RESULT with value= twice is refused" -- "$report" --check "$tmp/forged.log"
+contains "$tmp/stdout" "damaged record at line $(cat "$tmp/line") (malformed)" \
+	"the verdict names the line of the RESULT with value= twice"
+
+# The checks are real: a run whose converged= agrees needs no change to pass (the forge
+# itself does not break a log).
+forge RESULT pipe note kept >/dev/null
+expect_status 0 "a resealed record with an unknown field is still valid (a reader ignores it)" -- \
+	"$report" --check "$tmp/forged.log"
+forge RESULT pipe better DROP >/dev/null
+expect_status 0 "a RESULT without better= (an older writer) is read, not recomputed" -- \
+	"$report" --check "$tmp/forged.log"
+
+# The table never prints an impossible figure: the run is refused, in every mode that picks a
+# run (the last complete one, --boot's latest, --run N).
+forge RESULT pipe value nan >/dev/null
+for mode in "" --boot "--run 1"; do
+	# shellcheck disable=SC2086 # $mode is zero or two words
+	"$report" $mode "$tmp/forged.log" >"$tmp/table" 2>&1
+	hasnt "$tmp/table" 'Pipe Throughput' "a run with value=nan is not tabulated (${mode:-default})"
+	contains "$tmp/table" 'value=nan: expected decimal > 0' "... and the verdict says why (${mode:-default})"
+done
+finish

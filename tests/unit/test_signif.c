@@ -1,0 +1,232 @@
+/* test_signif.c — the comparison's significance test and ratio interval (report/signif.h)
+ * against values computed independently: exact p-values by enumerating every split of the
+ * pooled samples (a Python brute force over all C(m+n, m) of them, with mid-ranks for ties,
+ * run once; its results are the constants below), the tie-corrected normal approximation by
+ * the textbook formula (also computed apart). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../report/compare.h"
+#include "../../report/logread.h"
+#include "../../report/signif.h"
+#include "stats.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void exact_p_values(void **st)
+{
+	(void)st;
+	const double lo5[] = {1, 2, 3, 4, 5}, hi5[] = {6, 7, 8, 9, 10};
+	const double odd[] = {1, 3, 5, 7, 9}, even[] = {2, 4, 6, 8, 10};
+	const double a6[] = {1, 2, 3, 4, 6, 8}, b6[] = {5, 7, 9, 10, 11, 12};
+	/* Complete separation of 5 + 5: 2 of 252 arrangements are as extreme. */
+	assert_float_equal(sig_mwu_p(lo5, 5, hi5, 5), 2.0 / 252, 1e-12);
+	assert_float_equal(sig_mwu_p(hi5, 5, lo5, 5), 2.0 / 252, 1e-12);	/* two-sided */
+	assert_float_equal(sig_mwu_p(odd, 5, even, 5), 0.6904761904761905, 1e-12);
+	assert_float_equal(sig_mwu_p(a6, 6, b6, 6), 0.015151515151515152, 1e-12);
+	assert_float_equal(sig_mwu_p(odd, 5, odd, 5), 1, 1e-12);
+}
+
+/* Ties: the exact permutation distribution of the mid-rank sum (brute force: 0.012987...). */
+static void exact_with_ties(void **st)
+{
+	(void)st;
+	const double a[] = {1, 1, 2, 2, 3, 3}, b[] = {3, 3, 4, 4, 5, 5};
+	assert_float_equal(sig_mwu_p(a, 6, b, 6), 0.012987012987012988, 1e-12);
+	/* Complete separation with ties inside each side is as extreme as without them. */
+	const double pa[] = {18.2, 18.3, 18.3, 18.4, 18.6}, pb[] = {19.5, 19.6, 19.6, 19.7, 19.9};
+	assert_float_equal(sig_mwu_p(pa, 5, pb, 5), 2.0 / 252, 1e-12);
+	const double same[] = {7, 7, 7, 7, 7};
+	assert_float_equal(sig_mwu_p(same, 5, same, 5), 1, 0);
+}
+
+/* Above SIG_EXACT_MAX_N values: the normal approximation of U with tie and continuity
+ * corrections, against the textbook formula computed apart (60 + 60 values, 90 distinct). */
+static void normal_approximation(void **st)
+{
+	(void)st;
+	static const double a[] = {
+		106.4, 107.2, 100.3, 96.2, 94.5, 100.2, 94.9, 92.8, 101.0, 100.7, 102.7, 95.4, 100.0,
+		99.7, 92.5, 102.7, 101.6, 111.9, 101.0, 99.3, 106.2, 101.0, 104.5, 98.2, 101.1, 105.1,
+		103.5, 100.6, 94.6, 102.2, 100.4, 103.6, 101.1, 105.4, 99.7, 101.0, 103.3, 94.6, 98.0,
+		97.5, 109.9, 99.5, 103.3, 103.1, 98.6, 92.2, 104.8, 98.0, 103.6, 93.5, 97.8, 106.3, 107.2,
+		93.5, 93.3, 99.8, 103.6, 100.8, 101.5, 95.1}, b[] = {
+		104.9, 107.6, 99.8, 94.8, 98.2, 105.8, 93.3, 101.5, 97.0, 101.3, 100.8, 102.1, 109.5,
+		104.1, 108.7, 101.3, 99.6, 103.9, 87.8, 101.8, 102.8, 95.8, 104.3, 99.2, 89.7, 100.9,
+		97.1, 99.4, 101.2, 108.3, 102.5, 101.9, 103.9, 92.9, 108.2, 96.6, 104.2, 96.4, 97.1,
+		100.0, 111.5, 105.5, 99.0, 100.6, 96.2, 101.8, 99.1, 105.6, 95.2, 100.3, 97.8, 98.4,
+		105.6, 102.6, 104.9, 107.9, 107.7, 95.1, 104.7, 93.2};
+	assert_true(60 + 60 > SIG_EXACT_MAX_N);
+	assert_float_equal(sig_mwu_p(a, 60, b, 60), 0.4560558206020679, 1e-9);
+}
+
+static void too_few(void **st)
+{
+	(void)st;
+	const double v[] = {1, 2, 3, 4, 5};
+	double lo, hi;
+	assert_true(isnan(sig_mwu_p(v, 4, v, 5)));
+	assert_true(isnan(sig_mwu_p(v, 5, v, SIG_MIN_N - 1)));
+	assert_int_equal(sig_ratio_ci(v, 4, v, 5, 1, &lo, &hi), -1);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(sig_ratio_ci(v, 5, v, 5, -1, &lo, &hi), -1);	/* direction unknown */
+}
+
+static void ratio_interval(void **st)
+{
+	(void)st;
+	const double a[] = {100, 101, 99, 100, 102, 98, 100}, b[] = {50, 51, 49, 50, 52, 48, 50};
+	double lo, hi, lo2, hi2;
+	/* b is half of a: higher is better -> ratio 0.5, its interval around it, far from 1. */
+	assert_int_equal(sig_ratio_ci(a, 7, b, 7, 1, &lo, &hi), 0);
+	assert_true(lo <= 0.5 && 0.5 <= hi && hi < 0.6 && lo > 0.4);
+	/* Lower is better (a time): b's halving is a 2x improvement. */
+	assert_int_equal(sig_ratio_ci(a, 7, b, 7, 0, &lo, &hi), 0);
+	assert_true(lo <= 2 && 2 <= hi && lo > 1.6);
+	/* A fixed seed: the same interval every time. */
+	assert_int_equal(sig_ratio_ci(a, 7, b, 7, 0, &lo2, &hi2), 0);
+	assert_float_equal(lo, lo2, 0);
+	assert_float_equal(hi, hi2, 0);
+	const double z[] = {1, 2, 0, 4, 5};
+	assert_int_equal(sig_ratio_ci(z, 5, a, 5, 1, &lo, &hi), -1);	/* a value <= 0 */
+}
+
+static void median(void **st)
+{
+	(void)st;
+	const double v[] = {5, 1, 3}, w[] = {4, 1, 3, 2};
+	assert_float_equal(sig_median(v, 3), 3, 0);
+	assert_float_equal(sig_median(w, 4), 2.5, 0);
+}
+
+/* A run's log: per test its sample values, the RESULT from lib/stats.c as the runner makes it,
+ * sealed; read back into a model. */
+struct spec {
+	const char *test;
+	double v[8];
+	int n;
+};
+
+static void log_of(const char *run_id, const struct spec *sp, int ntests, struct log *log,
+		   struct model *m)
+{
+	static char buf[65536];
+	char body[512], line[REC_MAX];
+	uint64_t seq = 1;
+	FILE *f;
+
+	buf[0] = 0;
+#define PUT(...)                                                                             \
+	do {                                                                                 \
+		snprintf(body, sizeof body, __VA_ARGS__);                                    \
+		size_t len = rec_seal(line, sizeof line, seq++, body, strlen(body));         \
+		assert_true(len > 0);                                                        \
+		strncat(buf, line, len);                                                     \
+	} while (0)
+	PUT("BEGIN run=%s version=t mode=host", run_id);
+	for (int t = 0; t < ntests; t++) {
+		struct summary sm;
+		PUT("TEST test=%s k=%d n=%d copies=1 unit=lps better=higher group=index title=%s "
+		    "clocksource=tsc", sp[t].test, t + 1, ntests, sp[t].test);
+		for (int i = 0; i < sp[t].n; i++)
+			PUT("SAMPLE test=%s copies=1 i=%d value=%.3f", sp[t].test, i, sp[t].v[i]);
+		assert_int_equal(summarize(sp[t].v, (size_t)sp[t].n, 1, &sm), 0);
+		PUT("RESULT test=%s copies=1 unit=lps better=higher value=%.3f samples=%d "
+		    "median=%.3f min=%.3f max=%.3f ci95_pct=%.2f converged=1", sp[t].test,
+		    sm.unixbench, sp[t].n, sm.median, sm.min, sm.max, sm.ci_half_pct);
+	}
+	PUT("END records=%llu results=%d fails=0 skips=0 errors=0 status=ok",
+	    (unsigned long long)seq - 1, ntests);
+#undef PUT
+	assert_non_null(f = fmemopen(buf, strlen(buf), "r"));
+	assert_int_equal(log_read(f, log), 0);
+	fclose(f);
+	assert_int_equal(log->nruns, 1);
+	if (!log->runs[0].complete)
+		fail_msg("the test's log is not complete: %s", log->runs[0].why);
+	assert_int_equal(model_build(&log->runs[0], m), 0);
+}
+
+/* Marks: halved with separated samples is flagged; interleaved samples are not; a change
+ * the test calls significant but smaller than the noise floor (1% < 5%) is not. */
+static void compare_marks(void **st)
+{
+	(void)st;
+	const struct spec a[] = {
+		{"pipe", {100, 101, 99, 100, 102, 98}, 6},
+		{"syscall", {50, 51, 49, 50, 52, 48}, 6},
+		{"getpid", {10.00, 10.01, 10.02, 10.03, 10.04, 10.05}, 6},
+		{"spawn", {7, 8, 9}, 3},
+	};
+	const struct spec b[] = {
+		{"pipe", {50, 50.5, 49.5, 50, 51, 49}, 6},
+		{"syscall", {50.5, 51.5, 48.5, 49.5, 52.5, 47.5}, 6},
+		{"getpid", {10.10, 10.11, 10.12, 10.13, 10.14, 10.15}, 6},
+		{"spawn", {70, 80, 90}, 3},
+	};
+	struct log la, lb;
+	struct model ma, mb;
+	struct cmp c;
+	log_of("00000000000000aa", a, 4, &la, &ma);
+	log_of("00000000000000bb", b, 4, &lb, &mb);
+	const struct model *m[] = {&ma, &mb};
+	assert_int_equal(cmp_build(m, 2, NULL, &c), 0);
+	assert_int_equal(c.nrows, 4);
+	for (size_t i = 0; i < c.nrows; i++) {
+		const struct cmp_cell *cl = &c.rows[i].cell[1];
+		const char *t = c.rows[i].test;
+		if (!strcmp(t, "pipe")) {
+			assert_string_equal(cl->method, "mann-whitney");
+			assert_float_equal(cl->p, 2.0 / 924, 1e-12);	/* 6 + 6 separated */
+			assert_int_equal(cl->mark, '*');
+			assert_true(cl->ratio_lo <= cl->ratio && cl->ratio <= cl->ratio_hi);
+			assert_true(cl->ratio_hi < 0.6);
+		} else if (!strcmp(t, "syscall")) {
+			assert_true(cl->p > 0.5);
+			assert_int_equal(cl->mark, '~');
+		} else if (!strcmp(t, "getpid")) {
+			assert_true(cl->p < SIG_ALPHA);	/* significant, */
+			assert_true(fabs(cl->ratio - 1) * 100 < cl->floor_pct);	/* but tiny */
+			assert_string_equal(cl->floor_from, "default");
+			assert_int_equal(cl->mark, '~');
+		} else {
+			/* 3 samples a side: no test, the medians' intervals decide (disjoint). */
+			assert_string_equal(t, "spawn");
+			assert_string_equal(cl->method, "ci-overlap");
+			assert_true(isnan(cl->p));
+			assert_int_equal(cl->mark, '*');
+		}
+	}
+	assert_int_equal(c.flagged, 2);
+	assert_int_equal(c.nwarn, 0);
+	cmp_free(&c);
+	/* A run beside itself is a warning. */
+	const struct model *self[] = {&ma, &ma};
+	assert_int_equal(cmp_build(self, 2, NULL, &c), 0);
+	assert_int_equal(c.nwarn, 1);
+	assert_non_null(strstr(c.warn[0], "the same run (run id 00000000000000aa)"));
+	cmp_free(&c);
+	model_free(&ma);
+	model_free(&mb);
+	log_free(&la);
+	log_free(&lb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(exact_p_values),
+		cmocka_unit_test(exact_with_ties),
+		cmocka_unit_test(normal_approximation),
+		cmocka_unit_test(too_few),
+		cmocka_unit_test(ratio_interval),
+		cmocka_unit_test(median),
+		cmocka_unit_test(compare_marks),
+	};
+	return cmocka_run_group_tests(t, NULL, NULL);
+}
