@@ -12,6 +12,7 @@
 #include "out.h"
 #include "params.h"
 #include "runner.h"
+#include "scratch.h"
 #include "status.h"
 #include "sys.h"
 #include "version.h"
@@ -47,6 +48,9 @@ static void usage(FILE *f)
 		"  --param KEY=VALUE   the same, in command-line form\n"
 		"  --tmpdir DIR        where tests make their files (default: $TMPDIR, else\n"
 		"                      /dev/shm if it is a tmpfs like the image's, else /tmp)\n"
+		"  --make-scratch PATH SIZE|all\n"
+		"                      sign a file or an unmounted disk as the scratch area the\n"
+		"                      disk tests may write (its content is overwritten), then exit\n"
 		"  --version, --help\n\nParameters:\n");
 	for (int i = 0; param_table[i].key; i++)
 		fprintf(f, "  %-10s %-24s %s\n", param_table[i].key, param_table[i].values,
@@ -303,6 +307,8 @@ int main(int argc, char **argv)
 		_exit(0);
 	if (getpid() == 1)
 		return init_main(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "--make-scratch"))
+		return scratch_make_main(argc, argv);	/* sign a scratch disk (scratch.h) */
 
 	params_init(&p);
 	cfg.mode = REC_MODE_HOST;

@@ -31,6 +31,10 @@ struct params {
 	char console[128];		/* PID 1: "auto", "all" or a comma list of devices */
 	int delay_s;			/* PID 1: seconds to wait before BEGIN */
 	int replay;			/* PID 1: resend the records after END */
+	/* The disk group (payload/bench/disk_dev.c): which disk, and the span of its random
+	 * offsets (bytes; 0: the whole scratch area). */
+	char disk[128];			/* auto, a path, or serial:XYZ */
+	long long disk_span;
 };
 
 struct param_info;
