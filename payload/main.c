@@ -297,6 +297,30 @@ static int run_cli(struct params *p, struct runner_cfg *cfg)
 	return rc ? EXIT_FAILS : EXIT_OK;
 }
 
+/* `isobench --make-scratch PATH SIZE|all` (scratch.h): sign PATH; returns the exit status. */
+static int make_scratch(int argc, char **argv)
+{
+	struct scratch_hdr h;
+	char err[300];
+	int64_t size = 0;
+
+	if (argc != 4 || (strcmp(argv[3], "all") && (size = params_parse_size(argv[3])) < 0)) {
+		fprintf(stderr, "usage: isobench --make-scratch PATH SIZE|all\n"
+			"  signs PATH (a file, created if missing, or a whole unmounted disk) as a\n"
+			"  scratch area the disk tests may write; SIZE in bytes or with K, M, G, T;\n"
+			"  all: the whole device or file. Everything in it is overwritten.\n");
+		return EXIT_USAGE;
+	}
+	if (scratch_make(argv[2], (uint64_t)size, &h, err, sizeof err)) {
+		fprintf(stderr, "isobench: --make-scratch: %s\n", err);
+		return EXIT_USAGE;
+	}
+	printf("isobench: %s signed as scratch: %llu bytes, id %016llx, tests write bytes "
+	       "%u..%llu\n", argv[2], (unsigned long long)h.size, (unsigned long long)h.id,
+	       h.data_off, (unsigned long long)h.size);
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	static struct runner_cfg cfg;
@@ -308,7 +332,7 @@ int main(int argc, char **argv)
 	if (getpid() == 1)
 		return init_main(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "--make-scratch"))
-		return scratch_make_main(argc, argv);	/* sign a scratch disk (scratch.h) */
+		return make_scratch(argc, argv);	/* sign a scratch disk (scratch.h) */
 
 	params_init(&p);
 	cfg.mode = REC_MODE_HOST;

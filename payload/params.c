@@ -3,10 +3,10 @@
 #include "bench.h"
 #include "console.h"
 #include "out.h"
-#include "scratch.h"
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,6 +303,28 @@ static int parse_console(struct params *p, const struct param_info *row, const c
 	return 0;
 }
 
+int64_t params_parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	int shift = 0;
+	switch (*end) {
+	case 'T': shift += 10; /* fall through */
+	case 'G': shift += 10; /* fall through */
+	case 'M': shift += 10; /* fall through */
+	case 'K': shift += 10; end++; break;
+	default: break;
+	}
+	if (errno || *end || !v || v > (unsigned long long)INT64_MAX >> shift)
+		return -EINVAL;
+	return (int64_t)(v << shift);
+}
+
 /* The disk group: auto, a path (/dev/vdb, a file), or serial:XYZ (non-empty). */
 static int parse_disk(struct params *p, const struct param_info *row, const char *val,
 		      char *err, size_t errlen)
@@ -319,7 +341,7 @@ static int parse_disk(struct params *p, const struct param_info *row, const char
 static int parse_span(struct params *p, const struct param_info *row, const char *val,
 		      char *err, size_t errlen)
 {
-	int64_t v = scratch_parse_size(val);
+	int64_t v = params_parse_size(val);
 
 	(void)row;
 	if (v < (1 << 20))

@@ -113,7 +113,7 @@ const char *const bench_groups[] = {
 };
 
 const char *const bench_units[] = {
-	"lps", "lpm", "KBps", "MWIPS", "MB/s", "ns", "%cpu", "IOPS", NULL,
+	"lps", "lpm", "KBps", "MWIPS", "MB/s", "ns", "%cpu", "IOPS", "MiB/s", NULL,
 };
 
 const struct bench *bench_find(const char *name)

@@ -3,7 +3,6 @@
 #include "scratch.h"
 #include "crc32.h"
 #include "resultsfile.h"
-#include "status.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -91,28 +90,6 @@ int64_t scratch_fd_size(int fd)
 	if (ioctl(fd, BLKGETSIZE64_, &sz))
 		return -errno;
 	return (int64_t)sz;
-}
-
-int64_t scratch_parse_size(const char *s)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	int shift = 0;
-	switch (*end) {
-	case 'T': shift += 10; /* fall through */
-	case 'G': shift += 10; /* fall through */
-	case 'M': shift += 10; /* fall through */
-	case 'K': shift += 10; end++; break;
-	default: break;
-	}
-	if (errno || *end || !v || v > (unsigned long long)INT64_MAX >> shift)
-		return -EINVAL;
-	return (int64_t)(v << shift);
 }
 
 /* ---- may this device be written at all ---- */
@@ -413,27 +390,4 @@ int scratch_make(const char *path, uint64_t size, struct scratch_hdr *out, char 
 	}
 	*out = h;
 	return 0;
-}
-
-int scratch_make_main(int argc, char **argv)
-{
-	struct scratch_hdr h;
-	char err[300];
-	int64_t size = 0;
-
-	if (argc != 4 || (strcmp(argv[3], "all") && (size = scratch_parse_size(argv[3])) < 0)) {
-		fprintf(stderr, "usage: isobench --make-scratch PATH SIZE|all\n"
-			"  signs PATH (a file, created if missing, or a whole unmounted disk) as a\n"
-			"  scratch area the disk tests may write; SIZE in bytes or with K, M, G, T;\n"
-			"  all: the whole device or file. Everything in it is overwritten.\n");
-		return EXIT_USAGE;
-	}
-	if (scratch_make(argv[2], (uint64_t)size, &h, err, sizeof err)) {
-		fprintf(stderr, "isobench: --make-scratch: %s\n", err);
-		return EXIT_USAGE;
-	}
-	printf("isobench: %s signed as scratch: %llu bytes, id %016llx, tests write bytes "
-	       "%u..%llu\n", argv[2], (unsigned long long)h.size, (unsigned long long)h.id,
-	       h.data_off, (unsigned long long)h.size);
-	return EXIT_OK;
 }

@@ -39,9 +39,6 @@ int scratch_decode(const unsigned char *blk, struct scratch_hdr *h, char *err, s
 /* Size of an open block device or regular file in bytes; -errno on failure. */
 int64_t scratch_fd_size(int fd);
 
-/* "64M", "1G", "4096", "512K": bytes (binary suffixes K, M, G, T); -EINVAL otherwise. */
-int64_t scratch_parse_size(const char *s);
-
 /* May path be written at all? Refuses (-EBUSY, reason in err): a block device that is
  * mounted (/proc/self/mounts; its partitions or, for a partition, its disk, too), held by
  * another device (holders/), has partitions, or is the boot medium or the results partition
@@ -62,8 +59,5 @@ int scratch_check(int fd, const char *path, struct scratch_hdr *h, char *err, si
  * reason in err. */
 int scratch_make(const char *path, uint64_t size, struct scratch_hdr *out, char *err,
 		 size_t errlen);
-
-/* The CLI: `isobench --make-scratch PATH SIZE`; returns the exit status (lib/status.h). */
-int scratch_make_main(int argc, char **argv);
 
 #endif

@@ -2,8 +2,8 @@
  * fio's terms (bs, iodepth, randread, randwrite, read, write):
  *   disk-randread-4k-qd1   latency of one 4 KiB random read at a time (value: median ns)
  *   disk-randread-4k-qd32  IOPS with 32 random 4 KiB reads in flight (io_uring, uring.h)
- *   disk-read-1m           sequential 1 MiB reads, MB/s (10^6 bytes)
- *   disk-write-1m          sequential 1 MiB writes, MB/s, no flush
+ *   disk-read-1m           sequential 1 MiB reads, MiB/s
+ *   disk-write-1m          sequential 1 MiB writes, MiB/s, no flush
  *   disk-randwrite-4k-qd1  latency of one 4 KiB random write at a time, no flush
  *   disk-flush             latency of a 4 KiB random write followed by fdatasync(2): whether
  *                          a flush reaches a medium (bench.h judge: WARN below 20 us)
@@ -55,7 +55,7 @@ struct dtest {
 };
 
 /* The tests: X(id, name, op, bs, iodepth, title, unit, kind, per_loop, value extra,
- * method). MB/s is 10^6 bytes per second (per_loop: a 1 MiB loop is 1.048576 MB); the latency
+ * method). MiB/s: one loop is one 1 MiB I/O (fio's unit); the latency
  * tests' value is the sample's median (lib/latency.h's first key, p50_ns). */
 #define DISK_TESTS(X) \
 	X(randread_4k_qd1, "disk-randread-4k-qd1", RANDREAD, 4096, 1, \
@@ -66,10 +66,10 @@ struct dtest {
 	  "io_uring (raw syscalls, IORING_OP_READ) O_DIRECT, 32 in flight, each completion " \
 	  "replaced at once") \
 	X(read_1m, "disk-read-1m", SEQREAD, 1 << 20, 1, \
-	  "Disk 1 MiB sequential read", "MB/s", BENCH_RATE, 1.048576, NULL, \
+	  "Disk 1 MiB sequential read", "MiB/s", BENCH_RATE, 1, NULL, \
 	  "pread(2) O_DIRECT, sequential, one at a time") \
 	X(write_1m, "disk-write-1m", SEQWRITE, 1 << 20, 1, \
-	  "Disk 1 MiB sequential write", "MB/s", BENCH_RATE, 1.048576, NULL, \
+	  "Disk 1 MiB sequential write", "MiB/s", BENCH_RATE, 1, NULL, \
 	  "pwrite(2) O_DIRECT, sequential, one at a time, no flush") \
 	X(randwrite_4k_qd1, "disk-randwrite-4k-qd1", RANDWRITE, 4096, 1, \
 	  "Disk 4 KiB random write latency, qd1", "ns", BENCH_TIME, 1, "p50_ns", \
