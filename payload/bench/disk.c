@@ -334,8 +334,9 @@ static int djudge(const struct dtest *t, double v, char *why, size_t len)
 		double floor = sel->rotational ? READ_MIN_ROT_NS : READ_MIN_SSD_NS;
 		if (v < floor) {
 			snprintf(why, len, "a 4 KiB random read takes %.1f us (median), faster than a "
-				 "%s medium allows (%.0f us): a cache answers the reads", v / 1000,
-				 sel->rotational ? "rotating" : "solid-state", floor / 1000);
+				 "%s medium allows (%.0f us; the disk says rotational=%d): a cache "
+				 "answers the reads", v / 1000, sel->rotational ? "rotating" :
+				 "solid-state", floor / 1000, sel->rotational);
 			return 1;
 		}
 	}
