@@ -7,6 +7,7 @@
 #   - natively on an unsigned file, one with a damaged signature, and a mounted loop device
 #     carrying a valid signature: the read tests run, the write tests SKIP with the reason,
 #     the bytes do not change;
+#   - natively, disk-flush on a tmpfs file (a flush no medium gives) draws the WARN;
 #   - in the image (TCG, kernel booted directly): a 64 MiB scratch disk with the default span
 #     as virtio-blk (beside a second, unlabelled disk of known content, byte-identical
 #     afterwards), as NVMe and as AHCI, each a complete disk group with the device truth of
@@ -112,6 +113,30 @@ mounted_case() {
 	refused mounted "$loop" "is%20mounted%20on"
 }
 mounted_case
+
+# A flush no medium can give: a signed file on tmpfs (O_DIRECT there needs Linux 6.6+), whose
+# fdatasync is a no-op, must draw the WARN; the same test on the real disk above must not.
+flush_warn() {
+	local shm
+	if ! shm=$(mktemp -d /dev/shm/isobench-disk.XXXXXX 2>/dev/null); then
+		skip "flush WARN: no /dev/shm here"
+		return
+	fi
+	at_exit "rm -rf $shm"
+	"$bin" --make-scratch "$shm/s.img" 4M >/dev/null
+	if ! dd if="$shm/s.img" of=/dev/null bs=4096 count=1 iflag=direct status=none 2>/dev/null; then
+		skip "flush WARN: this kernel's tmpfs refuses O_DIRECT (Linux < 6.6)"
+		return
+	fi
+	st=0
+	"$bin" --suite quick --sample_ms 50 --samples 2 --copies 1 --tests disk-flush --disk "$shm/s.img" \
+		>"$dir/tmpfs.log" 2>/dev/null || st=$?
+	ran 0 "$st" "$dir/tmpfs.log" "disk-flush on a tmpfs file"
+	has "$dir/tmpfs.log" "WARN what=result test=disk-flush copies=1 reason=a%204%20KiB%20write%20\+%20flush%20takes%20[0-9.]+%20us%20\(median\),%20faster%20than%20any%20medium" \
+		"disk-flush on tmpfs (no medium): WARN, the host absorbs the writes"
+	hasnt "$dir/native.log" "WARN what=result test=disk-flush" "disk-flush on the real disk: no WARN"
+}
+flush_warn
 
 # ---- in the image ---------------------------------------------------------------------------
 # boot NAME IF DISKS PARAMS: boot with the --scratch DISKS on interface IF; $st, $dir/NAME.log.
