@@ -37,7 +37,9 @@ PKGS_BUILD=(
 	pxelinux                               # image/build-netboot.sh: BIOS PXE loader
 	qemu-utils                             # image/build-disks.sh (./build.sh disks): qemu-img
 )
-PKGS_RUN=(qemu-system-x86 ovmf)             # qemu/run: boot the image (BIOS and UEFI)
+PKGS_RUN=(qemu-system-x86 ovmf             # qemu/run: boot the image (BIOS and UEFI)
+	fio python3                            # docs/benchmarks/disk-vs-fio.sh: the peer, its JSON
+)
 PKGS_TEST=(
 	libcmocka-dev zlib1g-dev               # unit tests (cmocka; zlib's CRC-32 as a reference)
 	cpio                                   # reading the initramfs back

@@ -24,6 +24,9 @@
 #define REC_WHAT_PARAM "param"		/* ERROR what= */
 #define REC_WHAT_TEST "test"
 #define REC_WHAT_CLOCKSOURCE "clocksource"	/* WARN what= */
+#define REC_WHAT_RESULT "result"	/* WARN what=: a result the device cannot give (bench.h judge) */
+#define REC_DISK_BLOCK "block"		/* INFO disk.kind= */
+#define REC_DISK_FILE "file"
 /* FAIL test= of the run's watchdog and of PID 1's failed setup (init.c). */
 #define REC_WATCHDOG "watchdog"
 #define REC_SETUP "setup"
@@ -80,7 +83,23 @@
 	X(EXEC_SHELL_TOOLS, "exec.shell.tools") X(EXEC_SHELL_PROGRAMS, "exec.shell.programs") \
 	X(CONSOLE_USED, "console.used") X(CONSOLE_ABSENT, "console.absent") \
 	X(CONSOLE_BYTES, "console.bytes") X(CONSOLE_WRITE_MS, "console.write_ms") \
-	X(CONSOLE_STATE, "console.state")
+	X(CONSOLE_STATE, "console.state") \
+	/* INFO: the disk the disk tests use (payload/bench/disk_dev.c) */ \
+	X(DISK_SELECT, "disk.select") X(DISK_DEVICE, "disk.device") X(DISK_KIND, "disk.kind") \
+	X(DISK_REASON, "disk.reason") X(DISK_SIGNED, "disk.signed") \
+	X(DISK_SCRATCH_ID, "disk.scratch_id") X(DISK_WRITES, "disk.writes") \
+	X(DISK_SPAN_OFFSET, "disk.span_offset") X(DISK_SPAN_BYTES, "disk.span_bytes") \
+	X(DISK_FS_MAGIC, "disk.fs_magic") X(DISK_NAME, "disk.name") X(DISK_DRIVER, "disk.driver") \
+	X(DISK_CTRL_DRIVER, "disk.controller_driver") X(DISK_PCI, "disk.pci") \
+	X(DISK_PCI_SLOT, "disk.pci_slot") X(DISK_MODEL, "disk.model") \
+	X(DISK_FIRMWARE, "disk.firmware") X(DISK_SERIAL, "disk.serial") \
+	X(DISK_SIZE, "disk.size_bytes") X(DISK_LBS, "disk.logical_block") \
+	X(DISK_PBS, "disk.physical_block") X(DISK_ROTATIONAL, "disk.rotational") \
+	X(DISK_QUEUES, "disk.queues") X(DISK_QDEPTH, "disk.queue_depth") \
+	X(DISK_SCHEDULER, "disk.scheduler") X(DISK_WRITE_CACHE, "disk.write_cache") \
+	/* INFO before a disk test's TEST: what it touches and how */ \
+	X(DISK_TEST, "disk.test") X(DISK_METHOD, "disk.method") X(DISK_SEED, "disk.seed") \
+	X(DISK_BS, "disk.bs") X(DISK_IODEPTH, "disk.iodepth")
 
 #define VOCAB_NOMAX 0	/* hi of an integer without an upper bound */
 
@@ -131,7 +150,7 @@
 	X(SAMPLE, I, ONE, UINT, 0, VOCAB_NOMAX, NULL) \
 	X(SAMPLE, WARMUP, ONE, ENUM, 0, 0, "1") \
 	X(SAMPLE, EXTRA, OPT, INT, 0, 0, NULL) \
-	X(WARN, WHAT, REQ, ENUM, 0, 0, REC_WHAT_CLOCKSOURCE) \
+	X(WARN, WHAT, REQ, ENUM, 0, 0, REC_WHAT_CLOCKSOURCE "|" REC_WHAT_RESULT) \
 	X(WARN, REASON, REQ, STR, 0, 0, NULL) \
 	X(WARN, TESTNAME, OPT, STR, 0, 0, NULL) \
 	X(WARN, COPIES, OPT, UINT, 1, VOCAB_NOMAX, NULL) \
@@ -231,7 +250,38 @@
 	X(INFO, CONSOLE_ABSENT, OPT, STR, 0, 0, NULL) \
 	X(INFO, CONSOLE_BYTES, OPT, STR, 0, 0, NULL) \
 	X(INFO, CONSOLE_WRITE_MS, OPT, STR, 0, 0, NULL) \
-	X(INFO, CONSOLE_STATE, OPT, STR, 0, 0, NULL)
+	X(INFO, CONSOLE_STATE, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_SELECT, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_DEVICE, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_KIND, OPT, ENUM, 0, 0, REC_DISK_BLOCK "|" REC_DISK_FILE) \
+	X(INFO, DISK_REASON, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_SIGNED, OPT, ENUM, 0, 0, "0|1") \
+	X(INFO, DISK_SCRATCH_ID, OPT, DASH_HEX, 16, 16, NULL) \
+	X(INFO, DISK_WRITES, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_SPAN_OFFSET, OPT, UINT, 0, VOCAB_NOMAX, NULL) \
+	X(INFO, DISK_SPAN_BYTES, OPT, UINT, 0, VOCAB_NOMAX, NULL) \
+	X(INFO, DISK_FS_MAGIC, OPT, DASH_HEX, 1, 16, NULL) \
+	X(INFO, DISK_NAME, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_DRIVER, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_CTRL_DRIVER, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_PCI, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_PCI_SLOT, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_MODEL, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_FIRMWARE, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_SERIAL, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_SIZE, OPT, UINT, 0, VOCAB_NOMAX, NULL) \
+	X(INFO, DISK_LBS, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_PBS, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_ROTATIONAL, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_QUEUES, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_QDEPTH, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_SCHEDULER, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_WRITE_CACHE, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_TEST, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_METHOD, OPT, STR, 0, 0, NULL) \
+	X(INFO, DISK_SEED, OPT, UINT, 0, VOCAB_NOMAX, NULL) \
+	X(INFO, DISK_BS, OPT, UINT, 1, VOCAB_NOMAX, NULL) \
+	X(INFO, DISK_IODEPTH, OPT, UINT, 1, VOCAB_NOMAX, NULL)
 
 /* The writer's names: RK_<kind> and RK_<key> hold the wire names (lib/vocab.c). */
 #define VOCAB_KIND_DECL(id) extern const char RK_##id[];

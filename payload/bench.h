@@ -12,6 +12,7 @@
 #ifndef ISOBENCH_BENCH_H
 #define ISOBENCH_BENCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct rec_body;
@@ -57,6 +58,10 @@ struct bench {
 	 * record with the runner's own path; fields it adds to b go out as one INFO record
 	 * (e.g. what a process test executes: bench/proc.h). */
 	void (*info)(const char *self, struct rec_body *b);
+	/* If set, called by the runner after the test's RESULT with its value: 1 and a reason
+	 * when the value is one the machine cannot give (a flush faster than any medium), which
+	 * becomes a WARN what=result; else 0. */
+	int (*judge)(const struct bench *b, double value, char *reason, size_t len);
 	int (*setup)(struct bench_ctx *);
 	int (*run)(struct bench_ctx *, uint64_t iters);
 	void (*teardown)(struct bench_ctx *);
@@ -83,6 +88,14 @@ struct bench_fact {
 	const char *(*value)(void);
 };
 extern const struct bench_fact bench_facts[];	/* {NULL, NULL}-terminated */
+
+/* A block of the machine header a test family contributes from the run's parameters (the
+ * disk the disk tests use): adds fields to b, an INFO record already begun; sysinfo.c sends
+ * it when fields were added. Called once per run, in the runner, before any test.
+ * NULL-terminated, listed in registry.c. */
+struct params;
+typedef void bench_header_fn(const struct params *p, struct rec_body *b);
+extern bench_header_fn *const bench_headers[];
 
 /* registry.c: every test, in run order; NULL-terminated. */
 extern const struct bench *const bench_registry[];

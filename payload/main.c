@@ -12,6 +12,7 @@
 #include "out.h"
 #include "params.h"
 #include "runner.h"
+#include "scratch.h"
 #include "status.h"
 #include "sys.h"
 #include "version.h"
@@ -47,6 +48,9 @@ static void usage(FILE *f)
 		"  --param KEY=VALUE   the same, in command-line form\n"
 		"  --tmpdir DIR        where tests make their files (default: $TMPDIR, else\n"
 		"                      /dev/shm if it is a tmpfs like the image's, else /tmp)\n"
+		"  --make-scratch PATH SIZE|all\n"
+		"                      sign a file or an unmounted disk as the scratch area the\n"
+		"                      disk tests may write (its content is overwritten), then exit\n"
 		"  --version, --help\n\nParameters:\n");
 	for (int i = 0; param_table[i].key; i++)
 		fprintf(f, "  %-10s %-24s %s\n", param_table[i].key, param_table[i].values,
@@ -293,6 +297,30 @@ static int run_cli(struct params *p, struct runner_cfg *cfg)
 	return rc ? EXIT_FAILS : EXIT_OK;
 }
 
+/* `isobench --make-scratch PATH SIZE|all` (scratch.h): sign PATH; returns the exit status. */
+static int make_scratch(int argc, char **argv)
+{
+	struct scratch_hdr h;
+	char err[300];
+	int64_t size = 0;
+
+	if (argc != 4 || (strcmp(argv[3], "all") && (size = params_parse_size(argv[3])) < 0)) {
+		fprintf(stderr, "usage: isobench --make-scratch PATH SIZE|all\n"
+			"  signs PATH (a file, created if missing, or a whole unmounted disk) as a\n"
+			"  scratch area the disk tests may write; SIZE in bytes or with K, M, G, T;\n"
+			"  all: the whole device or file. Everything in it is overwritten.\n");
+		return EXIT_USAGE;
+	}
+	if (scratch_make(argv[2], (uint64_t)size, &h, err, sizeof err)) {
+		fprintf(stderr, "isobench: --make-scratch: %s\n", err);
+		return EXIT_USAGE;
+	}
+	printf("isobench: %s signed as scratch: %llu bytes, id %016llx, tests write bytes "
+	       "%u..%llu\n", argv[2], (unsigned long long)h.size, (unsigned long long)h.id,
+	       h.data_off, (unsigned long long)h.size);
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	static struct runner_cfg cfg;
@@ -303,6 +331,8 @@ int main(int argc, char **argv)
 		_exit(0);
 	if (getpid() == 1)
 		return init_main(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "--make-scratch"))
+		return make_scratch(argc, argv);	/* sign a scratch disk (scratch.h) */
 
 	params_init(&p);
 	cfg.mode = REC_MODE_HOST;

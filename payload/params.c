@@ -6,12 +6,13 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static param_parse_fn parse_word, parse_range, parse_string, parse_tests, parse_copies,
-	parse_samples, parse_ci, parse_console;
+	parse_samples, parse_ci, parse_console, parse_disk, parse_span;
 static const char *const suites[] = {"quick", "standard", "thorough", NULL};
 static const char *const halts[] = {"poweroff", "reboot", "wait", NULL};
 static const char *const switch_words[] = {"0", "1", NULL};
@@ -54,6 +55,13 @@ const struct param_info param_table[] = {
 	 .parse = parse_range, FIELD(delay_s), .lo = 0, .hi = 3600, .unit = "seconds"},
 	{"replay", "0|1", "PID 1: send every record again after END (late capture)",
 	 .parse = parse_range, FIELD(replay), .lo = 0, .hi = 1},
+	/* The disk group (payload/bench/disk_dev.c) */
+	{"disk", "auto|PATH|serial:XYZ", "disk tests: the disk or file to use; auto (default): "
+	 "the one disk signed by isobench --make-scratch. Writes only ever go to a signed one",
+	 .parse = parse_disk, FIELD(disk)},
+	{"disk.span", "SIZE", "disk tests: span of the random offsets (bytes, or with K, M, G); "
+	 "default: the whole scratch area",
+	 .parse = parse_span, FIELD(disk_span)},
 	{.key = NULL},
 };
 
@@ -85,6 +93,7 @@ void params_init(struct params *p)
 	p->ncopies = 2;
 	p->halt = HALT_POWEROFF;
 	strcpy(p->console, "auto");
+	strcpy(p->disk, "auto");
 }
 
 static int row_of(const char *key)
@@ -291,6 +300,53 @@ static int parse_console(struct params *p, const struct param_info *row, const c
 				     "devices among " CONSOLE_NAMES, tok);
 	}
 	strcpy(p->console, val);
+	return 0;
+}
+
+int64_t params_parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	int shift = 0;
+	switch (*end) {
+	case 'T': shift += 10; /* fall through */
+	case 'G': shift += 10; /* fall through */
+	case 'M': shift += 10; /* fall through */
+	case 'K': shift += 10; end++; break;
+	default: break;
+	}
+	if (errno || *end || !v || v > (unsigned long long)INT64_MAX >> shift)
+		return -EINVAL;
+	return (int64_t)(v << shift);
+}
+
+/* The disk group: auto, a path (/dev/vdb, a file), or serial:XYZ (non-empty). */
+static int parse_disk(struct params *p, const struct param_info *row, const char *val,
+		      char *err, size_t errlen)
+{
+	if (!*val || strlen(val) >= row->size || !strcmp(val, "serial:") ||
+	    (strcmp(val, "auto") && strncmp(val, "serial:", 7) && val[0] != '/'))
+		FAIL("expected auto, an absolute path or serial:XYZ (at most %zu characters)",
+		     row->size - 1);
+	strcpy(p->disk, val);
+	return 0;
+}
+
+/* A size in bytes (suffixes K, M, G, T: scratch.h), at least 1 MiB. */
+static int parse_span(struct params *p, const struct param_info *row, const char *val,
+		      char *err, size_t errlen)
+{
+	int64_t v = params_parse_size(val);
+
+	(void)row;
+	if (v < (1 << 20))
+		FAIL("expected a size of at least 1M (bytes, or with K, M, G, T)");
+	p->disk_span = v;
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #define ISOBENCH_PARAMS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define PARAM_MAX_COPIES 8
 
@@ -31,6 +32,10 @@ struct params {
 	char console[128];		/* PID 1: "auto", "all" or a comma list of devices */
 	int delay_s;			/* PID 1: seconds to wait before BEGIN */
 	int replay;			/* PID 1: resend the records after END */
+	/* The disk group (payload/bench/disk_dev.c): which disk, and the span of its random
+	 * offsets (bytes; 0: the whole scratch area). */
+	char disk[128];			/* auto, a path, or serial:XYZ */
+	long long disk_span;
 };
 
 struct param_info;
@@ -52,6 +57,10 @@ struct param_info {
 	const char *const *words; /* the words a word row accepts, NULL-terminated */
 };
 extern const struct param_info param_table[];
+
+/* "64M", "1G", "4096", "512K": bytes (binary suffixes K, M, G, T), > 0; -EINVAL otherwise.
+ * The one size parser (isobench.disk.span=, --make-scratch). */
+int64_t params_parse_size(const char *s);
 
 void params_init(struct params *p);
 int params_set(struct params *p, const char *key, const char *val, char *err, size_t errlen);

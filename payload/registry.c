@@ -5,6 +5,7 @@
  * declare it below and put it in the list. Nothing else names tests. */
 #include "bench.h"
 #include "vocab.h"
+#include "bench/disk.h"
 
 #include <string.h>
 
@@ -31,6 +32,10 @@ extern const struct bench
 	bench_sockwrite_paced_samecpu, bench_sockwrite_paced_crosscpu,
 	/* payload/bench/tbench.c */
 	bench_tbench_1, bench_tbench_n;
+extern const struct bench
+	/* disk: payload/bench/disk.c */
+	bench_disk_randread_4k_qd1, bench_disk_randread_4k_qd32, bench_disk_read_1m,
+	bench_disk_write_1m, bench_disk_randwrite_4k_qd1, bench_disk_flush;
 extern const struct bench
 	/* selftest: misbehave on purpose; only when named (runner.c keeps them out of "all") */
 	bench_selftest_crash, bench_selftest_stall, bench_selftest_skip, bench_selftest_error;
@@ -89,6 +94,13 @@ const struct bench *const bench_registry[] = {
 	&bench_tbench_1,
 	&bench_tbench_n,
 
+	&bench_disk_randread_4k_qd1,
+	&bench_disk_randread_4k_qd32,
+	&bench_disk_read_1m,
+	&bench_disk_write_1m,
+	&bench_disk_randwrite_4k_qd1,
+	&bench_disk_flush,
+
 	&bench_selftest_crash,
 	&bench_selftest_stall,
 	&bench_selftest_skip,
@@ -97,11 +109,11 @@ const struct bench *const bench_registry[] = {
 };
 
 const char *const bench_groups[] = {
-	BENCH_GROUP_INDEX, "extra", "probes", BENCH_GROUP_SELFTEST, NULL,
+	BENCH_GROUP_INDEX, "extra", "probes", "disk", BENCH_GROUP_SELFTEST, NULL,
 };
 
 const char *const bench_units[] = {
-	"lps", "lpm", "KBps", "MWIPS", "MB/s", "ns", "%cpu", NULL,
+	"lps", "lpm", "KBps", "MWIPS", "MB/s", "ns", "%cpu", "IOPS", "MiB/s", NULL,
 };
 
 const struct bench *bench_find(const char *name)
@@ -124,4 +136,10 @@ static const char *tbench_load_fact(void)
 const struct bench_fact bench_facts[] = {
 	{RK_RUN_TBENCH_LOAD, tbench_load_fact},
 	{NULL, NULL},
+};
+
+/* Blocks of the machine header from the run's parameters (bench.h). */
+bench_header_fn *const bench_headers[] = {
+	disk_header,	/* payload/bench/disk_dev.c: the disk the disk group uses */
+	NULL,
 };

@@ -29,8 +29,9 @@ static uint32_t le32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* 1 if dev's first sector is a FAT boot sector with our label and serial. Read-only. */
-static int fat_matches(const char *dev, uint32_t serial)
+/* 1 if dev's first sector is a FAT boot sector with our label and serial (any serial when
+ * any_serial). Read-only. */
+static int fat_label(const char *dev, uint32_t serial, int any_serial)
 {
 	unsigned char bs[512];
 	int fd = open(dev, O_RDONLY | O_CLOEXEC);
@@ -43,7 +44,18 @@ static int fat_matches(const char *dev, uint32_t serial)
 	/* FAT12/16: extended boot signature 0x29 at 0x26, serial 0x27, label 0x2b.
 	 * FAT32 (16-bit sectors-per-FAT 0): signature at 0x42, serial 0x43, label 0x47. */
 	const unsigned char *e = (bs[0x16] | bs[0x17]) ? bs + 0x26 : bs + 0x42;
-	return e[0] == 0x29 && le32(e + 1) == serial && !memcmp(e + 5, LABEL, strlen(LABEL));
+	return e[0] == 0x29 && (any_serial || le32(e + 1) == serial) &&
+	       !memcmp(e + 5, LABEL, strlen(LABEL));
+}
+
+static int fat_matches(const char *dev, uint32_t serial)
+{
+	return fat_label(dev, serial, 0);
+}
+
+int resultsfile_labelled(const char *dev)
+{
+	return fat_label(dev, 0, 1);
 }
 
 /* Every partition the kernel knows, matched; returns the number of matches, the first in

@@ -24,4 +24,8 @@ int resultsfile_write(const char *image, char *msg, size_t msglen);
 /* The FAT volume serial for an identity: CRC-32 (IEEE) of its bytes. */
 uint32_t resultsfile_serial(const char *image);
 
+/* 1 when dev's first sector is a FAT boot sector labelled as the results partition's, of any
+ * image (the scratch disk's refusal: scratch.c); 0 otherwise. Read-only. */
+int resultsfile_labelled(const char *dev);
+
 #endif

@@ -488,6 +488,24 @@ static void warn_clocksource_changed(const struct outcome *o, const char *before
 		 after, o->b->name);
 }
 
+/* A WARN record when the test judges its own result impossible for the machine (bench.h
+ * judge: a flush faster than any medium says a cache absorbs the writes). */
+static void warn_judged(const struct outcome *o)
+{
+	char why[240];
+	struct rec_body b;
+
+	if (o->state != 1 || !o->b->judge || !o->b->judge(o->b, o->value, why, sizeof why))
+		return;
+	rec_begin(&b, RK_WARN);
+	rec_str(&b, RK_WHAT, REC_WHAT_RESULT);
+	rec_str(&b, RK_TESTNAME, o->b->name);
+	rec_u64(&b, RK_COPIES, (uint64_t)o->copies);
+	rec_str(&b, RK_REASON, why);
+	out_record(&b);
+	out_text("isobench: warning: %s: %s\n", o->b->name, why);
+}
+
 static void print_tables(const struct params *p, int pass)
 {
 	int copies = p->copies[pass], any_index = 0;
@@ -643,6 +661,7 @@ static void run_pass(const struct params *p, const struct runner_cfg *cfg, int c
 		announce_test(o, p, cfg, *k, total, clk, sizeof clk);
 		run_one(o, p, cfg, sigfd, orig, on_child_exit);
 		warn_clocksource_changed(o, clk);
+		warn_judged(o);
 		if (o->state == 1)
 			out_text("isobench: [%d/%d] %s: %.1f %s (%d samples, ci95 +/-%.2f%%)\n",
 				 *k, total, o->b->name, o->value, o->b->unit, o->samples, o->ci);

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "json.h"
 #include "signif.h"
+#include "pct.h"
 #include "vocab.h"
 
 #include <jansson.h>
@@ -71,6 +72,7 @@ static json_t *test_obj(const struct mtest *t)
 	e |= put(o, "median_ci95_lo", jnum(t->ci_lo));
 	e |= put(o, "median_ci95_hi", jnum(t->ci_hi));
 	e |= put(o, "median_ci95_from", jstr(t->ci_from));
+	e |= put(o, "latency_ns", pct_json(t));	/* percentiles, lower is better (pct.h) */
 	for (size_t i = 0; i < t->nsmp; i++) {
 		json_t *s = json_pack("{s:I, s:b, s:o, s:I}", "i", (json_int_t)t->smp[i].i, "warmup",
 				      t->smp[i].warmup, "value", jnum(t->smp[i].value), "line",
@@ -245,7 +247,7 @@ static json_t *cmp_obj(const struct cmp *c)
 		for (size_t j = 0; cells && !e && j < c->nruns; j++) {
 			const struct cmp_cell *cl = &r->cell[j];
 			e |= json_array_append_new(
-				cells, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "label",
+				cells, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o}", "label",
 						 jstr(c->label[j]), "value",
 						 cl->t ? jnum(cl->t->value) : json_null(), "ratio",
 						 jnum(cl->ratio), "median_ci95_lo",
@@ -260,7 +262,8 @@ static json_t *cmp_obj(const struct cmp *c)
 						 j == 0 ? "reference"
 						 : cl->mark == '~' ? "within-noise"
 						 : cl->mark == '*' ? "beyond-noise"
-						 : cl->mark == '?' ? "unknown" : "missing"));
+						 : cl->mark == '?' ? "unknown" : "missing",
+						 "latency_ratio", pct_json_ratio(r, j)));
 			e |= j > 0 && significance(json_array_get(cells, j), cl);
 		}
 		e |= !cells || json_array_append_new(

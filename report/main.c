@@ -20,6 +20,7 @@
 #include "html.h"
 #include "json.h"
 #include "svg.h"
+#include "pct.h"
 #include "status.h"
 #include "text.h"
 
@@ -60,6 +61,10 @@ static void usage(FILE *f)
 		"                  customSmallerIsBetter lists of {name, unit, value})\n"
 		"  --label A,B,..  column labels, one per LOG (default: from the machine header)\n"
 		"  --svg FILE      also write a chart of the ratios to the first run (log scale)\n"
+		"  --svg-latency FILE\n"
+		"                  also write a chart of the latency percentiles (p50, p99, p99.9,\n"
+		"                  max) of the tests that report them, run beside run (a bare vs\n"
+		"                  VM pair), log scale\n"
 		"  --follow        progress while LOG grows, from its newest run: one line per\n"
 		"                  verified record; ends at that run's END, or with --pid PID\n"
 		"                  when PID has exited (qemu/run uses it); a shrunk LOG is\n"
@@ -91,6 +96,7 @@ struct opts {
 	int check, want, follow, boot, killed, idle, fleet;
 	long pid;
 	const char *format, *svg, *group_by;
+	const char *svg_lat;	/* --svg-latency FILE: the percentiles chart (pct.h) */
 	char *labels[MAX_LOGS + 1], *labelarg;
 	size_t nlabels;
 	char **logs;
@@ -191,6 +197,9 @@ static int take_option(int opt, struct opts *o)
 	case 's':
 		o->svg = optarg;
 		break;
+	case 'L':
+		o->svg_lat = optarg;
+		break;
 	case 'F':
 		o->follow = 1;
 		break;
@@ -231,7 +240,7 @@ static int check_options(struct opts *o)
 		return EXIT_USAGE;
 	}
 	if (o->n == 1 && !o->check && !o->boot && fleet_is_dir(o->logs[0])) {	/* fleet.h */
-		if (o->svg || o->labelarg || o->want) {
+		if (o->svg || o->svg_lat || o->labelarg || o->want) {
 			fprintf(stderr, "isobench-report: --svg, --label and --run take LOG files, "
 					"not a DIR\n");
 			return EXIT_USAGE;
@@ -286,6 +295,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"format", required_argument, NULL, 'f'},
 		{"label", required_argument, NULL, 'l'},
 		{"svg", required_argument, NULL, 's'},
+		{"svg-latency", required_argument, NULL, 'L'},
 		{"follow", no_argument, NULL, 'F'},
 		{"pid", required_argument, NULL, 'p'},
 		{"idle", required_argument, NULL, 'i'},
@@ -451,6 +461,16 @@ static int render(const struct opts *o, const struct input *in, const struct cmp
 			bad = 1;
 		if (bad) {
 			fprintf(stderr, "isobench-report: %s: cannot write the chart\n", o->svg);
+			werr = -1;
+		}
+	}
+	if (o->svg_lat) {	/* latency percentiles of the compared runs (pct.h) */
+		FILE *f = fopen(o->svg_lat, "w");
+		int bad = !f || pct_svg(f, c);
+		if (f && fclose(f))
+			bad = 1;
+		if (bad) {
+			fprintf(stderr, "isobench-report: %s: cannot write the chart\n", o->svg_lat);
 			werr = -1;
 		}
 	}

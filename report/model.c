@@ -1,6 +1,7 @@
 /* model.c — see model.h. */
 #define _GNU_SOURCE
 #include "model.h"
+#include "pct.h"
 #include "vocab.h"
 #include "stats.h"
 
@@ -194,6 +195,7 @@ static int add_sample(struct mtest *t, const struct record *r, size_t line)
 	s->i = s->warmup || !rec_get(r, RK_I) ? -1 : strtol(rec_get(r, RK_I), NULL, 10);
 	s->value = num(rec_get(r, RK_VALUE));
 	s->line = line;
+	pct_sample(s, r);	/* latency percentiles, if the test reports them (pct.h) */
 	return 0;
 }
 
@@ -266,6 +268,7 @@ static int derive(struct model *m)
 		struct mtest *t = &m->tests[i];
 		int p;
 		derive_ci(t);
+		pct_derive(t);
 		if (!isfinite(t->index) && t->has_result && t->has_baseline &&
 		    ub_valid(t->value, t->baseline))
 			t->index = ub_index(t->value, t->baseline);

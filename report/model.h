@@ -11,6 +11,7 @@
 
 #include "logread.h"
 #include "unixbench.h"
+#include "latency.h"
 
 struct kv {
 	char *key, *val;
@@ -31,6 +32,8 @@ struct msample {
 	double value;		/* SAMPLE value=: what the sample contributes to RESULT, in the
 				 * test's unit; NAN when the record does not say (older logs) */
 	size_t line;
+	double lat[LAT_NQ];	/* the latency percentiles the SAMPLE carries (lib/latency.h
+				 * LAT_QUANTILES extras, ns); NAN where absent (pct.c) */
 };
 
 struct mtest {
@@ -58,6 +61,8 @@ struct mtest {
 	const char *status;	/* "ok", "FAIL" or "SKIP" */
 	char *reason;		/* FAIL/SKIP reason or NULL */
 	size_t line;		/* line of the RESULT (or FAIL/SKIP, or TEST) */
+	int has_lat;		/* some sample carries latency percentiles (pct.h) */
+	double lat[LAT_NQ];	/* per quantile the median over the samples, ns; NAN if none */
 };
 
 struct mevent {

@@ -1,6 +1,7 @@
 /* text.c — see text.h. */
 #include "text.h"
 #include "signif.h"
+#include "pct.h"
 #include "vocab.h"
 
 #include <math.h>
@@ -172,6 +173,7 @@ void text_run(FILE *out, const struct model *m, const char *source)
 					S(t->status));
 		}
 		details(out, m, copies);
+		pct_text_run(out, m, copies);	/* latency percentiles (pct.h) */
 	}
 	if (!shown)
 		fprintf(out, "\nno test produced a result in this run\n");
@@ -337,4 +339,5 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 		compare_row(out, c, &c->rows[i], w, unconverged);
 	compare_scores(out, c, w);
 	compare_significance(out, c);
+	pct_text_compare(out, c);	/* latency percentiles, lower is better (pct.h) */
 }

@@ -1,0 +1,360 @@
+/* disk.c — the `disk` group: a raw block device (or, natively, a file) with O_DIRECT, in
+ * fio's terms (bs, iodepth, randread, randwrite, read, write):
+ *   disk-randread-4k-qd1   latency of one 4 KiB random read at a time (value: median ns)
+ *   disk-randread-4k-qd32  IOPS with 32 random 4 KiB reads in flight (io_uring, uring.h)
+ *   disk-read-1m           sequential 1 MiB reads, MiB/s
+ *   disk-write-1m          sequential 1 MiB writes, MiB/s, no flush
+ *   disk-randwrite-4k-qd1  latency of one 4 KiB random write at a time, no flush
+ *   disk-flush             latency of a 4 KiB random write followed by fdatasync(2): whether
+ *                          a flush reaches a medium (bench.h judge: WARN below 20 us)
+ * Which disk: disk.h (isobench.disk=, --disk). Writes only ever go to a disk carrying our
+ * scratch signature (scratch.h), inside its scratch area (the header MiB excluded), and the
+ * signature is re-read from the medium (scratch_check()) in setup and again before every
+ * sample of a write test; a disk that fails the check SKIPs (setup) or FAILs (later).
+ * Offsets: uniform over the span (default the whole scratch area), aligned to bs, from a
+ * xorshift64* generator with a fixed seed per test (INFO disk.seed); sequential tests walk
+ * the span and wrap.
+ * The latency tests read the clock around every I/O: per-I/O latency is what they measure
+ * (~25 ns against tens of microseconds). Extras per sample (copy 0): p50_ns, p99_ns, p999_ns,
+ * max_ns (lib/latency.h, every test), bytes_read, bytes_written (what the sample touched),
+ * and disk-flush's flush_p50_ns (the fdatasync alone). INFO before each test: device, span,
+ * seed, bs, iodepth, method. An I/O error FAILs the test with the errno and the offset. */
+#define _GNU_SOURCE
+#include "disk.h"
+#include "probe_util.h"
+#include "uring.h"
+#include "latency.h"
+#include "record.h"
+#include "vocab.h"
+#include "../sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DISK_SEED 20261201u		/* + the test's index in the table below */
+#define DISK_QD_MAX 32
+/* No physical medium commits a write in less (fastest enterprise NVMe with power-loss
+ * protection: ~10-20 us write + flush); faster means a cache the guest cannot see. */
+#define FLUSH_MIN_NS 20000
+/* A 4 KiB random read below these is no medium's: rotating disks need part of a rotation
+ * (15k rpm: 2 ms for half of one), the fastest solid-state media (3D XPoint) ~5-10 us. */
+#define READ_MIN_ROT_NS 1000000
+#define READ_MIN_SSD_NS 5000
+
+enum op { RANDREAD, SEQREAD, SEQWRITE, RANDWRITE, FLUSH };
+
+struct dtest {
+	const char *name;
+	enum op op;
+	unsigned bs, qd;
+	const char *method;
+};
+
+/* The tests: X(id, name, op, bs, iodepth, title, unit, kind, per_loop, value extra,
+ * method). MiB/s: one loop is one 1 MiB I/O (fio's unit); the latency
+ * tests' value is the sample's median (lib/latency.h's first key, p50_ns). */
+#define DISK_TESTS(X) \
+	X(randread_4k_qd1, "disk-randread-4k-qd1", RANDREAD, 4096, 1, \
+	  "Disk 4 KiB random read latency, qd1", "ns", BENCH_TIME, 1, "p50_ns", \
+	  "pread(2) O_DIRECT, one at a time, clock read around each I/O") \
+	X(randread_4k_qd32, "disk-randread-4k-qd32", RANDREAD, 4096, 32, \
+	  "Disk 4 KiB random read IOPS, qd32", "IOPS", BENCH_RATE, 1, NULL, \
+	  "io_uring (raw syscalls, IORING_OP_READ) O_DIRECT, 32 in flight, each completion " \
+	  "replaced at once") \
+	X(read_1m, "disk-read-1m", SEQREAD, 1 << 20, 1, \
+	  "Disk 1 MiB sequential read", "MiB/s", BENCH_RATE, 1, NULL, \
+	  "pread(2) O_DIRECT, sequential, one at a time") \
+	X(write_1m, "disk-write-1m", SEQWRITE, 1 << 20, 1, \
+	  "Disk 1 MiB sequential write", "MiB/s", BENCH_RATE, 1, NULL, \
+	  "pwrite(2) O_DIRECT, sequential, one at a time, no flush") \
+	X(randwrite_4k_qd1, "disk-randwrite-4k-qd1", RANDWRITE, 4096, 1, \
+	  "Disk 4 KiB random write latency, qd1", "ns", BENCH_TIME, 1, "p50_ns", \
+	  "pwrite(2) O_DIRECT, one at a time, no flush") \
+	X(flush, "disk-flush", FLUSH, 4096, 1, \
+	  "Disk 4 KiB write + flush latency", "ns", BENCH_TIME, 1, "p50_ns", \
+	  "pwrite(2) O_DIRECT 4 KiB then fdatasync(2), one pair at a time")
+
+#define ROW(id, name, op, bs, qd, title, unit, kind, per_loop, vextra, method) \
+	{name, op, bs, qd, method},
+static const struct dtest dtests[] = {DISK_TESTS(ROW)};
+#undef ROW
+#define IDX(id, ...) DI_##id,
+enum { DISK_TESTS(IDX) DI_COUNT };
+#undef IDX
+
+struct dstate {
+	const struct dtest *t;
+	const struct disk_sel *sel;
+	int fd;
+	unsigned char *buf;
+	uint64_t rng, nblocks, pos;
+	uint64_t bytes_r, bytes_w;
+	struct lat_hist h, hf;
+	struct uring u;
+	uint64_t t_sub[DISK_QD_MAX];
+};
+
+static uint64_t seed_of(const struct dtest *t)
+{
+	return DISK_SEED + (uint64_t)(t - dtests);
+}
+
+/* xorshift64* (Vigna, "An experimental exploration of Marsaglia's xorshift generators"). */
+static uint64_t next_block(struct dstate *s)
+{
+	s->rng ^= s->rng >> 12, s->rng ^= s->rng << 25, s->rng ^= s->rng >> 27;
+	return (s->rng * 0x2545F4914F6CDD1Dull) % s->nblocks;
+}
+
+/* Byte offset of the next I/O: random, or the next one of the sequential walk. */
+static uint64_t next_off(struct dstate *s)
+{
+	uint64_t blk = s->t->op == SEQREAD || s->t->op == SEQWRITE ? s->pos++ % s->nblocks
+								  : next_block(s);
+	return s->sel->span_off + blk * s->t->bs;
+}
+
+static int writes(const struct dtest *t)
+{
+	return t->op == SEQWRITE || t->op == RANDWRITE || t->op == FLUSH;
+}
+
+/* Why the test cannot run on this disk (a SKIP), or NULL. */
+static const char *cannot_run(const struct dtest *t, const struct disk_sel *sel)
+{
+	if (!sel)
+		return "no disk chosen (the runner's header did not run)";
+	if (!sel->path[0])
+		return sel->reason;
+	if (writes(t) && sel->no_write[0])
+		return sel->no_write;
+	if (sel->span_len < t->bs)
+		return "span smaller than one block";
+	return NULL;
+}
+
+static int dsetup(struct bench_ctx *ctx, const struct dtest *t)
+{
+	const struct disk_sel *sel = disk_current();
+	const char *why = cannot_run(t, sel);
+	char err[240];
+	struct scratch_hdr h;
+
+	if (why) {
+		bench_note(ctx, "%s", why);
+		return BENCH_SKIP;
+	}
+	struct dstate *s = calloc(1, sizeof *s);
+	if (!s || posix_memalign((void **)&s->buf, 4096, (size_t)t->bs * t->qd)) {
+		free(s);
+		return -ENOMEM;
+	}
+	ctx->state = s;
+	s->t = t;
+	s->sel = sel;
+	s->rng = seed_of(t);
+	s->nblocks = sel->span_len / t->bs;
+	memset(s->buf, 0x5a, (size_t)t->bs * t->qd);
+	s->fd = open(sel->path, (writes(t) ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);
+	if (s->fd < 0) {
+		bench_note(ctx, "%s: O_DIRECT open: %s", sel->path, strerror(errno));
+		return errno == EINVAL ? BENCH_SKIP : -errno;
+	}
+	if (writes(t) && scratch_check(s->fd, sel->path, &h, err, sizeof err)) {
+		bench_note(ctx, "%s", err);
+		return BENCH_SKIP;
+	}
+	if (t->qd > 1) {
+		int r = uring_init(&s->u, t->qd);
+		if (r) {
+			bench_note(ctx, "io_uring_setup: %s", strerror(-r));
+			return r == -ENOSYS ? BENCH_SKIP : r;
+		}
+	}
+	return 0;
+}
+
+static void dteardown(struct bench_ctx *ctx)
+{
+	struct dstate *s = ctx->state;
+	if (!s)
+		return;
+	if (s->u.fd > 0)
+		uring_exit(&s->u);
+	if (s->fd > 0)
+		close(s->fd);
+	free(s->buf);
+	free(s);
+}
+
+/* The note and return value of a failed I/O: -errno (-EIO for a short transfer). */
+static int io_error(struct bench_ctx *ctx, const struct dstate *s, const char *call,
+		    uint64_t off, long got)
+{
+	int e = got < 0 ? (int)-got : EIO;
+	bench_note(ctx, "%s of %u B at byte %llu of %s: %s (errno %d)%s", call, s->t->bs,
+		   (unsigned long long)off, s->sel->path, strerror(e), e,
+		   got >= 0 ? ", short transfer" : "");
+	return -e;
+}
+
+/* One synchronous I/O (and, for disk-flush, the fdatasync after it), timed. */
+static int one_io(struct bench_ctx *ctx, struct dstate *s)
+{
+	uint64_t off = next_off(s), t0 = now_ns();
+	int wr = writes(s->t);
+	ssize_t n = wr ? pwrite(s->fd, s->buf, s->t->bs, (off_t)off)
+		       : pread(s->fd, s->buf, s->t->bs, (off_t)off);
+
+	if (n != (ssize_t)s->t->bs)
+		return io_error(ctx, s, wr ? "pwrite" : "pread", off, n < 0 ? -errno : n);
+	if (s->t->op == FLUSH) {
+		uint64_t t1 = now_ns();
+		if (fdatasync(s->fd))
+			return io_error(ctx, s, "fdatasync", off, -errno);
+		lat_record(&s->hf, now_ns() - t1);
+	}
+	lat_record(&s->h, now_ns() - t0);
+	*(wr ? &s->bytes_w : &s->bytes_r) += s->t->bs;
+	ctx->sink += s->buf[0];
+	return 0;
+}
+
+/* iters reads with up to qd in flight: each completion is replaced at once; returns when
+ * all have completed. Latency: submission to the reap that saw the completion. */
+static int ring_ios(struct bench_ctx *ctx, struct dstate *s, uint64_t iters)
+{
+	uint64_t issued = 0, done = 0, offs[DISK_QD_MAX];
+	int r = 0;
+
+	while (done < iters) {
+		for (unsigned slot = 0; issued < iters && issued - done < s->t->qd && !r; issued++) {
+			while (slot < s->t->qd && s->t_sub[slot])
+				slot++;	/* a slot (buffer) not in flight: t_sub 0 */
+			offs[slot] = next_off(s);
+			r = uring_read(&s->u, s->fd, s->buf + (size_t)slot * s->t->bs, s->t->bs,
+				       offs[slot], slot);
+			s->t_sub[slot] = now_ns();
+		}
+		if (r || (r = uring_submit_wait(&s->u, 1)))
+			break;
+		struct uring_cqe c;
+		while (uring_reap(&s->u, &c)) {
+			unsigned slot = (unsigned)c.user_data;
+			if (c.res != (int32_t)s->t->bs && !r)
+				r = io_error(ctx, s, "io_uring read", offs[slot], c.res);
+			lat_record(&s->h, now_ns() - s->t_sub[slot]);
+			s->t_sub[slot] = 0;
+			s->bytes_r += s->t->bs;
+			done++;
+		}
+	}
+	if (r)	/* drain what is still in flight before the buffers go */
+		for (struct uring_cqe c; done < issued && !uring_submit_wait(&s->u, 1);)
+			while (uring_reap(&s->u, &c))
+				done++, s->t_sub[c.user_data] = 0;
+	ctx->sink += s->buf[0];
+	return r;
+}
+
+static void put_extras(struct bench_ctx *ctx, const struct dstate *s)
+{
+	uint64_t q[LAT_NQ];
+
+	lat_quantiles(&s->h, q);
+	for (int i = 0; i < LAT_NQ; i++)
+		bench_extra(ctx, lat_keys[i], (int64_t)q[i]);
+	bench_extra(ctx, "bytes_read", (int64_t)s->bytes_r);
+	bench_extra(ctx, "bytes_written", (int64_t)s->bytes_w);
+	if (s->t->op == FLUSH)
+		bench_extra(ctx, "flush_p50_ns", (int64_t)lat_quantile(&s->hf, 50000));
+}
+
+static int drun(struct bench_ctx *ctx, uint64_t iters)
+{
+	struct dstate *s = ctx->state;
+	int r = 0;
+
+	if (probe_new_sample(ctx)) {
+		lat_reset(&s->h);
+		lat_reset(&s->hf);
+		s->bytes_r = s->bytes_w = 0;
+		struct scratch_hdr h;
+		char err[240];
+		/* Before every write phase: the signature as the medium holds it now. */
+		if (writes(s->t) && scratch_check(s->fd, s->sel->path, &h, err, sizeof err)) {
+			bench_note(ctx, "scratch check before writing: %s", err);
+			return -EPERM;
+		}
+	}
+	if (s->t->qd > 1)
+		r = ring_ios(ctx, s, iters);
+	else
+		for (uint64_t i = 0; i < iters && !r; i++)
+			r = one_io(ctx, s);
+	put_extras(ctx, s);
+	return r;
+}
+
+/* INFO before the test's TEST: what it touches and how (bench.h info). */
+static void dinfo(const struct dtest *t, struct rec_body *b)
+{
+	const struct disk_sel *sel = disk_current();
+
+	rec_str(b, RK_DISK_TEST, t->name);
+	rec_str(b, RK_DISK_DEVICE, sel && sel->path[0] ? sel->path : "-");
+	if (sel && sel->path[0]) {
+		rec_str(b, RK_DISK_KIND, sel->is_file ? REC_DISK_FILE : REC_DISK_BLOCK);
+		rec_u64(b, RK_DISK_SPAN_OFFSET, sel->span_off);
+		rec_u64(b, RK_DISK_SPAN_BYTES, sel->span_len);
+	}
+	rec_u64(b, RK_DISK_SEED, seed_of(t));
+	rec_u64(b, RK_DISK_BS, t->bs);
+	rec_u64(b, RK_DISK_IODEPTH, t->qd);
+	rec_str(b, RK_DISK_METHOD, t->method);
+}
+
+/* A result no medium gives (bench.h judge): a flush under FLUSH_MIN_NS, a 4 KiB random read
+ * under the medium class's floor. */
+static int djudge(const struct dtest *t, double v, char *why, size_t len)
+{
+	const struct disk_sel *sel = disk_current();
+
+	if (t->op == FLUSH && v < FLUSH_MIN_NS) {
+		snprintf(why, len, "a 4 KiB write + flush takes %.1f us (median), faster than any "
+			 "medium commits data (%d us): the host or a volatile cache absorbs writes",
+			 v / 1000, FLUSH_MIN_NS / 1000);
+		return 1;
+	}
+	if (t->op == RANDREAD && t->qd == 1 && sel) {
+		double floor = sel->rotational ? READ_MIN_ROT_NS : READ_MIN_SSD_NS;
+		if (v < floor) {
+			snprintf(why, len, "a 4 KiB random read takes %.1f us (median), faster than a "
+				 "%s medium allows (%.0f us; the disk says rotational=%d): a cache "
+				 "answers the reads", v / 1000, sel->rotational ? "rotating" :
+				 "solid-state", floor / 1000, sel->rotational);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* One descriptor per row of DISK_TESTS: its setup, info and judge pick the row. */
+#define DISK_BENCH(id, name_, op, bs, qd, title_, unit_, kind_, per_loop_, vextra, method)	\
+	static int setup_##id(struct bench_ctx *c) { return dsetup(c, &dtests[DI_##id]); }	\
+	static void info_##id(const char *self, struct rec_body *b)			\
+	{ (void)self; dinfo(&dtests[DI_##id], b); }					\
+	static int judge_##id(const struct bench *b, double v, char *w, size_t l)	\
+	{ (void)b; return djudge(&dtests[DI_##id], v, w, l); }				\
+	const struct bench bench_disk_##id = {						\
+		.name = name_, .title = title_, .group = "disk", .unit = unit_,		\
+		.kind = kind_, .per_loop = per_loop_, .max_copies = 1,			\
+		.value_extra = vextra, .info = info_##id, .judge = judge_##id,		\
+		.setup = setup_##id, .run = drun, .teardown = dteardown,		\
+	};
+DISK_TESTS(DISK_BENCH)
+#undef DISK_BENCH

@@ -1,0 +1,38 @@
+/* disk.h — the disk the `disk` group uses (disk_dev.c) and what its tests share (disk.c).
+ *
+ * The disk is chosen once per run, in the runner, from isobench.disk= / --disk
+ * (disk_select(), called by the machine header's block: bench_headers[]); the test processes
+ * are forked from the runner afterwards and see the same choice (disk_current()). */
+#ifndef ISOBENCH_BENCH_DISK_H
+#define ISOBENCH_BENCH_DISK_H
+
+#include "../scratch.h"
+
+#include <stdint.h>
+
+struct params;
+struct rec_body;
+
+struct disk_sel {
+	int resolved;		/* disk_select() ran */
+	char asked[128];	/* isobench.disk= as given */
+	char path[256];		/* "" when there is no disk: reason says why */
+	char reason[240];
+	int is_file;		/* a regular file (natively), else a block device */
+	uint64_t size;		/* bytes of the device or file */
+	int signed_ok;		/* carries a valid scratch signature */
+	struct scratch_hdr hdr;
+	char no_write[240];	/* "" when writes are allowed, else why not */
+	uint64_t span_off, span_len;	/* where random offsets fall: the scratch area
+					 * (signed) or the whole device (reads of an unsigned one) */
+	int rotational;		/* the medium's queue/rotational (a file: its filesystem's) */
+};
+
+/* Choose the disk for p (auto: the one signed scratch disk among /sys/class/block). */
+void disk_select(const struct params *p, struct disk_sel *s);
+/* The run's choice (made by the header block); NULL before it. */
+const struct disk_sel *disk_current(void);
+/* The machine header's disk block (bench_headers[]): the choice and the device truth. */
+void disk_header(const struct params *p, struct rec_body *b);
+
+#endif

@@ -1,0 +1,318 @@
+/* disk_dev.c — which disk the disk group uses, and the device truth of the machine header
+ * (disk.h). Everything here reads: sysfs, and the first 4 KiB of the disks it looks at.
+ *
+ * Device truth, from sysfs (Documentation/ABI/stable/sysfs-block): the medium's queue
+ * (logical/physical block size, rotational, nr_requests as the queue depth, the number of
+ * hardware queues under mq/, the scheduler, write_cache), the device's model, firmware and
+ * serial (SCSI/ATA: model, rev, vpd_pg80; NVMe: model, firmware_rev, serial; virtio-blk:
+ * serial), the first driver bound above the disk (virtio_blk, sd, nvme) and the PCI function
+ * above it: the storage controller as the guest sees it (vendor:device IDs, its driver:
+ * virtio-pci, ahci, nvme, vmw_pvscsi, mpt3sas, ...). For a file: the device its filesystem
+ * is on. */
+#define _GNU_SOURCE
+#include "disk.h"
+#include "../bench.h"
+#include "../params.h"
+#include "record.h"
+#include "vocab.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+static struct disk_sel current;
+
+const struct disk_sel *disk_current(void)
+{
+	return current.resolved ? &current : NULL;
+}
+
+/* First line of dir/rel, trimmed, into buf ("-" when absent or empty). */
+static const char *attr(const char *dir, const char *rel, char *buf, size_t len)
+{
+	char p[PATH_MAX + 64];
+	snprintf(p, sizeof p, "%s/%s", dir, rel);
+	FILE *f = fopen(p, "r");
+	if (!f || !fgets(buf, (int)len, f))
+		snprintf(buf, len, "-");
+	if (f)
+		fclose(f);
+	size_t n = strlen(buf);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = 0;
+	char *s = buf + strspn(buf, " ");
+	memmove(buf, s, strlen(s) + 1);
+	if (!*buf)
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+/* The sysfs dir of the whole disk holding device dev (a partition's parent). */
+static int disk_dir(dev_t dev, char *dir)
+{
+	char link[64], p[PATH_MAX + 16];
+	struct stat st;
+	snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	if (!realpath(link, dir))
+		return -errno;
+	snprintf(p, sizeof p, "%s/partition", dir);
+	if (stat(p, &st) == 0)
+		*strrchr(dir, '/') = 0;
+	return 0;
+}
+
+/* Read the 4 KiB at 0 of path and decode a scratch signature: 1 signed, 0 not, -errno. */
+static int read_signature(const char *path, struct scratch_hdr *h)
+{
+	static unsigned char blk[SCRATCH_BLOCK] __attribute__((aligned(SCRATCH_BLOCK)));
+	char err[200];
+	int fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0 && errno == EINVAL)
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = pread(fd, blk, SCRATCH_BLOCK, 0);
+	int e = errno;
+	close(fd);
+	if (n != (ssize_t)SCRATCH_BLOCK)
+		return n < 0 ? -e : 0;
+	return scratch_decode(blk, h, err, sizeof err) == 0;
+}
+
+/* The serial number the kernel shows for disk dir (virtio, NVMe, SCSI/ATA VPD page 0x80). */
+static const char *serial_of(const char *dir, char *buf, size_t len)
+{
+	if (strcmp(attr(dir, "serial", buf, len), "-") ||
+	    strcmp(attr(dir, "device/serial", buf, len), "-"))
+		return buf;
+	char p[PATH_MAX + 32];
+	unsigned char v[256];
+	snprintf(p, sizeof p, "%s/device/vpd_pg80", dir);
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, v, sizeof v - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	snprintf(buf, len, "-");
+	if (n > 4) {	/* SPC: 4-byte header, then the serial, space padded */
+		v[n] = 0;
+		snprintf(buf, len, "%s", (char *)v + 4 + strspn((char *)v + 4, " "));
+		for (size_t k = strlen(buf); k && buf[k - 1] == ' '; k--)
+			buf[k - 1] = 0;
+	}
+	return buf;
+}
+
+/* Scan /sys/class/block: auto (want NULL) keeps the signed ones, serial:XYZ the disk whose
+ * serial is want. Returns how many matched, the first in path. */
+static int scan(const char *want, char *path, size_t len, char *names, size_t nlen)
+{
+	DIR *d = opendir("/sys/class/block");
+	struct dirent *e;
+	int n = 0;
+
+	names[0] = 0;
+	while (d && (e = readdir(d))) {
+		char dev[300], dir[PATH_MAX + 300], ser[128];
+		struct scratch_hdr h;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(dev, sizeof dev, "/dev/%s", e->d_name);
+		snprintf(dir, sizeof dir, "/sys/class/block/%s", e->d_name);
+		if (want ? strcmp(serial_of(dir, ser, sizeof ser), want) != 0
+			 : read_signature(dev, &h) != 1)
+			continue;
+		if (n++ == 0)
+			snprintf(path, len, "%.250s", dev);
+		size_t l = strlen(names);
+		snprintf(names + l, nlen - l, "%s%s", l ? ", " : "", e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* isobench.disk= into s->path, or s->reason. */
+static void resolve_path(const struct params *p, struct disk_sel *s)
+{
+	char names[160];
+	int n;
+
+	if (strcmp(p->disk, "auto") && strncmp(p->disk, "serial:", 7)) {
+		snprintf(s->path, sizeof s->path, "%s", p->disk);
+		return;
+	}
+	int byserial = p->disk[0] == 's';
+	n = scan(byserial ? p->disk + 7 : NULL, s->path, sizeof s->path, names, sizeof names);
+	if (n == 1)
+		return;
+	s->path[0] = 0;
+	if (!n && byserial)
+		snprintf(s->reason, sizeof s->reason, "no disk with serial %s", p->disk + 7);
+	else if (!n)
+		snprintf(s->reason, sizeof s->reason, "no disk named (isobench.disk= or --disk) and "
+			 "no disk signed by isobench --make-scratch found");
+	else
+		snprintf(s->reason, sizeof s->reason, "%d disks match (%s): name one with "
+			 "isobench.disk=", n, names);
+}
+
+/* Size, signature, span and whether writes are allowed, for s->path. */
+static void probe(const struct params *p, struct disk_sel *s)
+{
+	struct stat st;
+	char dir[PATH_MAX], b[16];
+
+	int fd = open(s->path, O_RDONLY | O_CLOEXEC);
+	int64_t sz = fd >= 0 ? scratch_fd_size(fd) : -errno;
+	if (fd >= 0)
+		close(fd);
+	if (sz < 0 || stat(s->path, &st)) {
+		snprintf(s->reason, sizeof s->reason, "%.120s: %s", s->path, strerror((int)-sz));
+		s->path[0] = 0;
+		return;
+	}
+	s->size = (uint64_t)sz;
+	s->is_file = S_ISREG(st.st_mode);
+	s->signed_ok = read_signature(s->path, &s->hdr) == 1;
+	dev_t dev = s->is_file ? st.st_dev : st.st_rdev;
+	s->rotational = disk_dir(dev, dir) == 0 && !strcmp(attr(dir, "queue/rotational", b,
+								    sizeof b), "1");
+	if (!s->signed_ok)
+		snprintf(s->no_write, sizeof s->no_write, "refused: %.120s carries no scratch signature "
+			 "(isobench --make-scratch PATH SIZE writes one); read tests only", s->path);
+	else if (scratch_may_write(s->path, s->no_write, sizeof s->no_write) == 0)
+		s->no_write[0] = 0;
+	s->span_off = s->signed_ok ? s->hdr.data_off : 0;
+	uint64_t end = s->signed_ok && s->hdr.size < s->size ? s->hdr.size : s->size;
+	s->span_len = end > s->span_off ? end - s->span_off : 0;
+	if (p->disk_span > 0 && (uint64_t)p->disk_span < s->span_len)
+		s->span_len = (uint64_t)p->disk_span;
+	s->span_len &= ~(uint64_t)(SCRATCH_DATA_OFF - 1);	/* whole MiBs: 1 MiB I/O fits */
+}
+
+void disk_select(const struct params *p, struct disk_sel *s)
+{
+	memset(s, 0, sizeof *s);
+	s->resolved = 1;
+	snprintf(s->asked, sizeof s->asked, "%s", p->disk);
+	resolve_path(p, s);
+	if (s->path[0])
+		probe(p, s);
+}
+
+/* The basename of dir/driver's link target into buf, or NULL when dir has no driver. */
+static const char *driver_of(const char *dir, char *buf, size_t len)
+{
+	char p[PATH_MAX + 16], t[PATH_MAX];
+	snprintf(p, sizeof p, "%s/driver", dir);
+	ssize_t n = readlink(p, t, sizeof t - 1);
+	if (n <= 0)
+		return NULL;
+	t[n] = 0;
+	snprintf(buf, len, "%.63s", strrchr(t, '/') ? strrchr(t, '/') + 1 : t);
+	return buf;
+}
+
+/* 1 when name is a PCI address (DDDD:BB:DD.F). */
+static int pci_name(const char *name)
+{
+	unsigned a, b, c, d;
+	char end;
+	return sscanf(name, "%x:%x:%x.%x%c", &a, &b, &c, &d, &end) == 4;
+}
+
+/* From the disk's device upwards: the first driver bound (the disk's), and the PCI function
+ * (the controller): its IDs, slot and driver. */
+static void controller(const char *disk, struct rec_body *b)
+{
+	char dir[PATH_MAX], p[PATH_MAX + 16], drv[64] = "-", v[32], d[32];
+	int have_drv = 0;
+
+	snprintf(p, sizeof p, "%s/device", disk);
+	if (!realpath(p, dir))
+		snprintf(dir, sizeof dir, "%s", disk);
+	for (char *slash; dir[0] && strcmp(dir, "/sys/devices"); *slash = 0) {
+		if (!have_drv && driver_of(dir, drv, sizeof drv))
+			have_drv = 1;
+		const char *base = strrchr(dir, '/') + 1;
+		if (pci_name(base) && strcmp(attr(dir, "vendor", v, sizeof v), "-")) {
+			attr(dir, "device", d, sizeof d);
+			rec_fmt(b, RK_DISK_PCI, "%s:%s", v + (v[1] == 'x' ? 2 : 0),
+				d + (d[1] == 'x' ? 2 : 0));
+			rec_str(b, RK_DISK_PCI_SLOT, base);
+			rec_str(b, RK_DISK_CTRL_DRIVER, driver_of(dir, v, sizeof v) ? v : "-");
+			break;
+		}
+		if (!(slash = strrchr(dir, '/')) || slash == dir)
+			break;
+	}
+	rec_str(b, RK_DISK_DRIVER, drv);
+}
+
+/* The queue and identity facts of the disk at sysfs dir. */
+static void truth(const char *disk, struct rec_body *b)
+{
+	static const struct {
+		const char *key, *rel;
+	} q[] = {
+		{RK_DISK_LBS, "queue/logical_block_size"}, {RK_DISK_PBS, "queue/physical_block_size"},
+		{RK_DISK_ROTATIONAL, "queue/rotational"}, {RK_DISK_QDEPTH, "queue/nr_requests"},
+		{RK_DISK_SCHEDULER, "queue/scheduler"}, {RK_DISK_WRITE_CACHE, "queue/write_cache"},
+		{RK_DISK_MODEL, "device/model"},
+	};
+	char v[256], p[PATH_MAX + 8];
+
+	rec_str(b, RK_DISK_NAME, strrchr(disk, '/') + 1);
+	controller(disk, b);
+	for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+		rec_str(b, q[i].key, attr(disk, q[i].rel, v, sizeof v));
+	if (!strcmp(attr(disk, "device/firmware_rev", v, sizeof v), "-"))
+		attr(disk, "device/rev", v, sizeof v);
+	rec_str(b, RK_DISK_FIRMWARE, v);
+	rec_str(b, RK_DISK_SERIAL, serial_of(disk, v, sizeof v));
+	snprintf(p, sizeof p, "%s/mq", disk);
+	DIR *d = opendir(p);
+	struct dirent *e;
+	int n = 0;
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	rec_fmt(b, RK_DISK_QUEUES, d ? "%d" : "-", n);
+}
+
+void disk_header(const struct params *p, struct rec_body *b)
+{
+	struct disk_sel *s = &current;
+	char dir[PATH_MAX];
+	struct stat st;
+	struct statfs sf;
+
+	disk_select(p, s);
+	rec_str(b, RK_DISK_SELECT, s->asked);
+	rec_str(b, RK_DISK_DEVICE, s->path[0] ? s->path : "-");
+	if (!s->path[0]) {
+		rec_str(b, RK_DISK_REASON, s->reason);
+		return;
+	}
+	rec_str(b, RK_DISK_KIND, s->is_file ? REC_DISK_FILE : REC_DISK_BLOCK);
+	rec_str(b, RK_DISK_SIGNED, s->signed_ok ? "1" : "0");
+	rec_fmt(b, RK_DISK_SCRATCH_ID, s->signed_ok ? "%016llx" : "-",
+		(unsigned long long)s->hdr.id);
+	rec_str(b, RK_DISK_WRITES, s->no_write[0] ? s->no_write : "allowed");
+	rec_u64(b, RK_DISK_SPAN_OFFSET, s->span_off);
+	rec_u64(b, RK_DISK_SPAN_BYTES, s->span_len);
+	rec_u64(b, RK_DISK_SIZE, s->size);
+	if (s->is_file && statfs(s->path, &sf) == 0)
+		rec_fmt(b, RK_DISK_FS_MAGIC, "%lx", (unsigned long)sf.f_type);
+	if (stat(s->path, &st) == 0 && disk_dir(s->is_file ? st.st_dev : st.st_rdev, dir) == 0)
+		truth(dir, b);
+}

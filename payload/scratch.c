@@ -1,0 +1,393 @@
+/* scratch.c — the scratch signature and the checks before a write (scratch.h). */
+#define _GNU_SOURCE
+#include "scratch.h"
+#include "crc32.h"
+#include "resultsfile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BLKGETSIZE64_ _IOR(0x12, 114, size_t)	/* include/uapi/linux/fs.h BLKGETSIZE64 */
+#define HDR_CRC_OFF 40
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+void scratch_encode(const struct scratch_hdr *h, unsigned char *blk)
+{
+	memset(blk, 0, SCRATCH_BLOCK);
+	memcpy(blk, SCRATCH_MAGIC, 16);
+	put32(blk + 16, h->version);
+	put32(blk + 20, h->data_off);
+	put64(blk + 24, h->size);
+	put64(blk + 32, h->id);
+	put32(blk + HDR_CRC_OFF, crc32_ieee(blk, HDR_CRC_OFF));
+}
+
+int scratch_decode(const unsigned char *blk, struct scratch_hdr *h, char *err, size_t errlen)
+{
+	if (memcmp(blk, SCRATCH_MAGIC, 16)) {
+		snprintf(err, errlen, "no scratch signature (isobench --make-scratch writes one)");
+		return -EINVAL;
+	}
+	if (get_le(blk + HDR_CRC_OFF, 4) != crc32_ieee(blk, HDR_CRC_OFF)) {
+		snprintf(err, errlen, "scratch signature damaged (CRC mismatch)");
+		return -EINVAL;
+	}
+	h->version = (uint32_t)get_le(blk + 16, 4);
+	h->data_off = (uint32_t)get_le(blk + 20, 4);
+	h->size = get_le(blk + 24, 8);
+	h->id = get_le(blk + 32, 8);
+	if (h->version != SCRATCH_VERSION || h->data_off != SCRATCH_DATA_OFF ||
+	    h->size < SCRATCH_MIN_SIZE) {
+		snprintf(err, errlen, "scratch signature of version %u, data at %u, size %llu: not "
+			 "one this build writes to", h->version, h->data_off,
+			 (unsigned long long)h->size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int64_t scratch_fd_size(int fd)
+{
+	struct stat st;
+	uint64_t sz;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (S_ISREG(st.st_mode))
+		return st.st_size;
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	if (ioctl(fd, BLKGETSIZE64_, &sz))
+		return -errno;
+	return (int64_t)sz;
+}
+
+/* ---- may this device be written at all ---- */
+
+/* The sysfs directory of block device dev (/sys/devices/.../block/sda[/sda1]) into dir. */
+static int sys_dir(dev_t dev, char *dir, size_t len)
+{
+	char link[64];
+
+	snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	if (!realpath(link, dir))
+		return -errno;
+	(void)len;
+	return 0;
+}
+
+static int is_file(const char *dir, const char *name)
+{
+	char p[PATH_MAX + 64];
+	struct stat st;
+	snprintf(p, sizeof p, "%.2000s/%.255s", dir, name);
+	return stat(p, &st) == 0;
+}
+
+/* Number of entries in dir/sub (holders/), 0 when absent. */
+static int count_entries(const char *dir, const char *sub)
+{
+	char p[PATH_MAX + 64];
+	snprintf(p, sizeof p, "%.2000s/%.255s", dir, sub);
+	DIR *d = opendir(p);
+	struct dirent *e;
+	int n = 0;
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* The whole disk's sysfs dir and its partitions' names: names[0] is the disk. */
+struct disk_family {
+	char disk[PATH_MAX];
+	char names[64][64];
+	dev_t devs[64];
+	int n;
+};
+
+static unsigned dev_file(const char *dir, const char *name, dev_t *out)
+{
+	char p[PATH_MAX + 80];
+	unsigned ma, mi;
+	snprintf(p, sizeof p, "%s/%s/dev", dir, name);
+	FILE *f = fopen(p, "r");
+	int ok = f && fscanf(f, "%u:%u", &ma, &mi) == 2;
+	if (f)
+		fclose(f);
+	if (ok)
+		*out = makedev(ma, mi);
+	return (unsigned)ok;
+}
+
+static int family_of(const char *dir, struct disk_family *fam)
+{
+	snprintf(fam->disk, sizeof fam->disk, "%s", dir);
+	if (is_file(dir, "partition"))
+		*strrchr(fam->disk, '/') = 0;
+	const char *base = strrchr(fam->disk, '/') + 1;
+	char up[PATH_MAX];
+	snprintf(up, sizeof up, "%.*s", (int)(base - 1 - fam->disk), fam->disk);
+	fam->n = 0;
+	if (!dev_file(up, base, &fam->devs[0]))
+		return -ENODEV;
+	snprintf(fam->names[fam->n++], sizeof fam->names[0], "%.63s", base);
+	DIR *d = opendir(fam->disk);
+	struct dirent *e;
+	while (d && (e = readdir(d)) && fam->n < 64) {
+		char sub[PATH_MAX + 64];
+		snprintf(sub, sizeof sub, "%.2000s/%.255s", fam->disk, e->d_name);
+		if (e->d_name[0] != '.' && is_file(sub, "partition") &&
+		    dev_file(fam->disk, e->d_name, &fam->devs[fam->n]))
+			snprintf(fam->names[fam->n++], sizeof fam->names[0], "%.63s", e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return 0;
+}
+
+/* The mount point of a device of fam, or NULL. */
+static const char *mounted(const struct disk_family *fam, char *where, size_t len)
+{
+	FILE *f = fopen("/proc/self/mounts", "r");
+	char line[1024];
+	const char *hit = NULL;
+
+	while (f && !hit && fgets(line, sizeof line, f)) {
+		char src[512], dst[512];
+		struct stat st;
+		if (sscanf(line, "%511s %511s", src, dst) != 2 || stat(src, &st) ||
+		    !S_ISBLK(st.st_mode))
+			continue;
+		for (int i = 0; i < fam->n; i++)
+			if (st.st_rdev == fam->devs[i]) {
+				snprintf(where, len, "/dev/%s is mounted on %s", fam->names[i], dst);
+				hit = where;
+			}
+	}
+	if (f)
+		fclose(f);
+	return hit;
+}
+
+/* 1 when /dev/name holds an ISO 9660 volume ("CD001" at byte 0x8001). */
+static int iso9660(const char *name)
+{
+	char p[96], b[6] = {0};
+	snprintf(p, sizeof p, "/dev/%s", name);
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? pread(fd, b, 5, 0x8001) : -1;
+	if (fd >= 0)
+		close(fd);
+	return n == 5 && !memcmp(b, "CD001", 5);
+}
+
+/* Why fam may not be written (mounted, held, the boot medium, the results partition), or
+ * NULL. self is the index of the device named (0: the disk itself). */
+static const char *family_refusal(const struct disk_family *fam, int self, char *why,
+				  size_t len)
+{
+	char p[PATH_MAX + 64];
+
+	if (mounted(fam, why, len))
+		return why;
+	if (self == 0 && fam->n > 1) {
+		snprintf(why, len, "/dev/%s has partitions (a scratch disk has none)", fam->names[0]);
+		return why;
+	}
+	for (int i = 0; i < fam->n; i++) {
+		snprintf(p, sizeof p, "%.2000s/%.255s", fam->disk, i ? fam->names[i] : "");
+		if (count_entries(p, "holders")) {
+			snprintf(why, len, "/dev/%s is held by another device (holders/)",
+				 fam->names[i]);
+			return why;
+		}
+		snprintf(p, sizeof p, "/dev/%s", fam->names[i]);
+		if (resultsfile_labelled(p) || iso9660(fam->names[i])) {
+			snprintf(why, len, "/dev/%s is the boot medium or the results partition "
+				 "(isobench image)", fam->names[i]);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+int scratch_may_write(const char *path, char *err, size_t errlen)
+{
+	static struct disk_family fam;
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (S_ISREG(st.st_mode))
+		return 0;
+	if (!S_ISBLK(st.st_mode)) {
+		snprintf(err, errlen, "%s is neither a block device nor a regular file", path);
+		return -ENOTBLK;
+	}
+	if (sys_dir(st.st_rdev, dir, sizeof dir) || family_of(dir, &fam)) {
+		snprintf(err, errlen, "%s: not found in /sys/dev/block", path);
+		return -ENODEV;
+	}
+	int self = 0;
+	for (int i = 0; i < fam.n; i++)
+		if (fam.devs[i] == st.st_rdev)
+			self = i;
+	if (family_refusal(&fam, self, err, errlen))
+		return -EBUSY;
+	return 0;
+}
+
+/* ---- the signature on the medium ---- */
+
+/* Read the header block at 0 of fd into an aligned buffer (O_DIRECT needs it). */
+static int read_hdr_block(int fd, unsigned char *blk)
+{
+	ssize_t n = pread(fd, blk, SCRATCH_BLOCK, 0);
+	if (n < 0)
+		return -errno;
+	return n == (ssize_t)SCRATCH_BLOCK ? 0 : -ENODATA;
+}
+
+int scratch_check(int fd, const char *path, struct scratch_hdr *h, char *err, size_t errlen)
+{
+	static unsigned char blk[SCRATCH_BLOCK] __attribute__((aligned(SCRATCH_BLOCK)));
+	int r = scratch_may_write(path, err, errlen);
+
+	if (r)
+		return r;
+	/* The signature as the medium holds it now: a direct read, not a cached copy. */
+	int dfd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	r = read_hdr_block(dfd >= 0 ? dfd : fd, blk);
+	if (dfd >= 0)
+		close(dfd);
+	if (r) {
+		snprintf(err, errlen, "%s: reading the scratch signature: %s", path, strerror(-r));
+		return r;
+	}
+	if (scratch_decode(blk, h, err, errlen))
+		return -EPERM;
+	int64_t sz = scratch_fd_size(fd);
+	if (sz < 0 || (uint64_t)sz < h->size) {
+		snprintf(err, errlen, "%s: signed for %llu bytes but holds %lld", path,
+			 (unsigned long long)h->size, (long long)sz);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* Fill [off, end) of fd with xorshift64 bytes (a zeroed header MiB before). */
+static int fill(int fd, uint64_t end, uint64_t seed)
+{
+	static unsigned char buf[SCRATCH_DATA_OFF] __attribute__((aligned(SCRATCH_BLOCK)));
+
+	memset(buf, 0, sizeof buf);
+	for (uint64_t off = 0; off < end; off += sizeof buf) {
+		size_t len = end - off < sizeof buf ? (size_t)(end - off) : sizeof buf;
+		if (off) {
+			uint64_t *w = (uint64_t *)(void *)buf;
+			for (size_t i = 0; i < sizeof buf / 8; i++) {
+				seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+				w[i] = seed;
+			}
+		}
+		if (pwrite(fd, buf, len, (off_t)off) != (ssize_t)len)
+			return errno ? -errno : -EIO;
+	}
+	return 0;
+}
+
+/* Open path for signing: O_DIRECT where the filesystem allows it, created if missing. */
+static int open_for_make(const char *path, uint64_t *size, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_DIRECT | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EINVAL)
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	int64_t have = scratch_fd_size(fd);
+	struct stat st;
+	fstat(fd, &st);
+	if (!*size)
+		*size = have > 0 ? (uint64_t)have : 0;
+	if (S_ISBLK(st.st_mode) && (have < 0 || (uint64_t)have < *size)) {
+		snprintf(err, errlen, "%s holds %lld bytes, fewer than %llu", path, (long long)have,
+			 (unsigned long long)*size);
+		close(fd);
+		return -ENOSPC;
+	}
+	*size &= ~(uint64_t)(SCRATCH_BLOCK - 1);
+	if (*size < SCRATCH_MIN_SIZE) {
+		snprintf(err, errlen, "%s: %llu bytes is less than the %u a scratch area needs",
+			 path, (unsigned long long)*size, SCRATCH_MIN_SIZE);
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+int scratch_make(const char *path, uint64_t size, struct scratch_hdr *out, char *err,
+		 size_t errlen)
+{
+	static unsigned char blk[SCRATCH_BLOCK] __attribute__((aligned(SCRATCH_BLOCK)));
+	struct stat st;
+	int r;
+
+	if (stat(path, &st) == 0 && (r = scratch_may_write(path, err, errlen)))
+		return r;
+	int fd = open_for_make(path, &size, err, errlen);
+	if (fd < 0)
+		return fd;
+	struct scratch_hdr h = {SCRATCH_VERSION, SCRATCH_DATA_OFF, size, 0};
+	if (getrandom(&h.id, sizeof h.id, 0) != (ssize_t)sizeof h.id)
+		h.id = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
+	r = fill(fd, size, h.id | 1);
+	scratch_encode(&h, blk);
+	if (!r && pwrite(fd, blk, SCRATCH_BLOCK, 0) != (ssize_t)SCRATCH_BLOCK)
+		r = errno ? -errno : -EIO;
+	if (!r && fsync(fd))
+		r = -errno;
+	close(fd);
+	if (r) {
+		snprintf(err, errlen, "%s: writing: %s", path, strerror(-r));
+		return r;
+	}
+	*out = h;
+	return 0;
+}

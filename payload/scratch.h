@@ -1,0 +1,63 @@
+/* scratch.h — the scratch signature: the one mark that makes a disk (or a file) ours to
+ * write, the host command that writes it (`isobench --make-scratch PATH SIZE`), and the
+ * checks every write phase of the disk tests passes first.
+ *
+ * Layout (little-endian, at byte 0 of the device or file, inside one 4096-byte block so it
+ * can be read and written with O_DIRECT on any logical block size up to 4 KiB):
+ *   0  magic[16]  "ISOBENCH-SCRATCH"
+ *  16  u32 version (SCRATCH_VERSION)
+ *  20  u32 data_off: where the area the tests may write starts (SCRATCH_DATA_OFF, 1 MiB:
+ *      keeps 1 MiB I/O aligned; the header block and the rest of that MiB are never
+ *      written by a test)
+ *  24  u64 size: bytes signed, from 0 (the tests write [data_off, size) only)
+ *  32  u64 id: random (getrandom), to tell two scratch disks apart in a log
+ *  40  u32 crc: CRC-32 (lib/crc32.h) of bytes 0..39
+ * Errors are -errno with a one-line reason in err. */
+#ifndef ISOBENCH_SCRATCH_H
+#define ISOBENCH_SCRATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SCRATCH_MAGIC "ISOBENCH-SCRATCH"
+#define SCRATCH_VERSION 1u
+#define SCRATCH_BLOCK 4096u
+#define SCRATCH_DATA_OFF (1u << 20)
+/* The smallest area worth signing: the header MiB plus 1 MiB a 1 MiB test can use. */
+#define SCRATCH_MIN_SIZE (2u * SCRATCH_DATA_OFF)
+
+struct scratch_hdr {
+	uint32_t version, data_off;
+	uint64_t size, id;
+};
+
+/* Encode h into the first 44 bytes of blk (SCRATCH_BLOCK bytes, the rest zeroed). */
+void scratch_encode(const struct scratch_hdr *h, unsigned char *blk);
+/* Decode blk: 0 and *h, or -EINVAL with why in err (no magic, version, CRC, layout). */
+int scratch_decode(const unsigned char *blk, struct scratch_hdr *h, char *err, size_t errlen);
+
+/* Size of an open block device or regular file in bytes; -errno on failure. */
+int64_t scratch_fd_size(int fd);
+
+/* May path be written at all? Refuses (-EBUSY, reason in err): a block device that is
+ * mounted (/proc/self/mounts; its partitions or, for a partition, its disk, too), held by
+ * another device (holders/), has partitions, or is the boot medium or the results partition
+ * (a FAT boot sector labelled as resultsfile.c's, or an ISO 9660 volume, on it or on its
+ * disk or the disk's partitions). Regular files pass. Read-only: reads sectors, writes
+ * nothing. */
+int scratch_may_write(const char *path, char *err, size_t errlen);
+
+/* The full check before a write phase, on an fd open for writing (O_DIRECT or not):
+ * scratch_may_write(path), then the signature re-read from the medium with O_DIRECT (falls
+ * back to a plain read where O_DIRECT is refused), valid, and its size within the device.
+ * 0 and *h, else -errno (-EPERM: unsigned) with the reason in err. */
+int scratch_check(int fd, const char *path, struct scratch_hdr *h, char *err, size_t errlen);
+
+/* Sign path (created if missing; a regular file grows to size): zero the header MiB, fill
+ * [data_off, size) with pseudo-random bytes (so reads touch real blocks, never holes),
+ * write the header, fsync. Refuses what scratch_may_write() refuses. 0 or -errno, the
+ * reason in err. */
+int scratch_make(const char *path, uint64_t size, struct scratch_hdr *out, char *err,
+		 size_t errlen);
+
+#endif

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# tests/test-pct.sh — latency percentiles in isobench-report (report/pct.c): any test whose
+# SAMPLE records carry lib/latency.h's extras (p50_ns, p99_ns, p999_ns, max_ns), in text, JSON,
+# CSV and the --svg-latency chart, compared lower-is-better whatever the test's direction.
+#
+# Two synthetic runs ("bare", "vm"), records with real CRCs (zlib's, as the grammar says):
+#   lat-qd1   (ns, lower is better)   bare p50 100 us, p99 400 us; vm twice as slow
+#   lat-iops  (IOPS, higher is better) bare p99 800 us; vm p99 200 us (4x better latency)
+#   plain     (lps) without percentiles: no latency output
+# In:  OUT/isobench-report, python3, xmllint. Out: "N passed, M failed, K skipped".
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
+use_tmp
+rep=$(report_tool)
+[ -x "$rep" ] || { fail "no $rep (make -C report)"; finish; exit 1; }
+
+# mklog FILE SCALE_QD1 P99_IOPS: one run; SAMPLE extras scaled as named above.
+mklog() {
+	python3 - "$1" "$2" "$3" <<'EOF'
+import sys, zlib
+path, scale, p99iops = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+recs = ["BEGIN run=%016x version=t mode=host" % int(scale * 1000 + p99iops)]
+def test(name, unit, better, n):
+    recs.append("TEST test=%s k=%d n=3 copies=1 unit=%s better=%s group=disk title=%s "
+                "clocksource=tsc" % (name, n, unit, better, name))
+def sample(name, i, value, extra):
+    recs.append("SAMPLE test=%s copies=1 i=%d loops=1 ns=1 steal_ticks=0 batch=1 ran_loops=1 "
+                "ran_ns=1 cpus=0 migrations=0 nivcsw=0 cpu_ns=1 %s value=%s"
+                % (name, i, extra, value))
+def result(name, unit, better, v):
+    recs.append("RESULT test=%s copies=1 unit=%s better=%s value=%s samples=3 median=%s "
+                "min=%s max=%s ci95_pct=1.00 converged=1" % (name, unit, better, v, v, v, v))
+test("lat-qd1", "ns", "lower", 1)
+for i, f in enumerate((0.99, 1.0, 1.01)):
+    p50, p99 = 100000 * scale, 400000 * scale
+    sample("lat-qd1", i, p50 * f, "p50_ns=%d p99_ns=%d p999_ns=%d max_ns=%d"
+           % (p50 * f, p99 * f, p99 * 2 * f, p99 * 3 * f))
+result("lat-qd1", "ns", "lower", 100000 * scale)
+test("lat-iops", "IOPS", "higher", 2)
+for i in range(3):
+    sample("lat-iops", i, 50000, "p50_ns=100000 p99_ns=%d p999_ns=%d max_ns=%d"
+           % (p99iops, p99iops, p99iops))
+result("lat-iops", "IOPS", "higher", 50000)
+test("plain", "lps", "higher", 3)
+for i in range(3):
+    sample("plain", i, 1000, "other=7")
+result("plain", "lps", "higher", 1000)
+recs.append("END records=%d results=3 fails=0 skips=0 errors=0 status=ok" % len(recs))
+with open(path, "w") as f:
+    for n, body in enumerate(recs, 1):
+        line = "@isobench/1 %d %s" % (n, body)
+        f.write("%s *%08x\n" % (line, zlib.crc32(line.encode()) & 0xffffffff))
+EOF
+}
+mklog "$tmp/bare.log" 1 800000
+mklog "$tmp/vm.log" 2 200000
+complete "$tmp/bare.log" "the synthetic bare run is a complete run"
+complete "$tmp/vm.log" "the synthetic vm run is a complete run"
+
+# ---- text ----------------------------------------------------------------------------------
+"$rep" "$tmp/bare.log" >"$tmp/one.txt" 2>&1 || true
+has "$tmp/one.txt" '^Latency percentiles \(us, lower better\) +p50 +p99 +p99.9 +max$' \
+	"text, one run: the percentile table's head"
+has "$tmp/one.txt" '^lat-qd1 +100\.0 +400\.0 +800\.0 +1200\.0$' \
+	"text, one run: lat-qd1's medians over the samples, in us"
+sed -n '/^Latency percentiles/,/^(medians/p' "$tmp/one.txt" >"$tmp/one.pct"
+lacks "$tmp/one.pct" "plain" "text, one run: a test without percentiles has no row in that table"
+"$rep" --label bare,vm --svg-latency "$tmp/lat.svg" "$tmp/bare.log" "$tmp/vm.log" >"$tmp/cmp.txt" 2>&1 || true
+has "$tmp/cmp.txt" '^lat-qd1 +p50 +100\.0 +200\.0 +0\.50$' \
+	"text, compared: twice the latency is a ratio of 0.50 (lower is better)"
+has "$tmp/cmp.txt" '^lat-iops +p99 +800\.0 +200\.0 +4\.00$' \
+	"text, compared: an IOPS test's p99 four times lower is 4.00, whatever the test's direction"
+
+# ---- JSON and CSV --------------------------------------------------------------------------
+"$rep" --format json "$tmp/bare.log" "$tmp/vm.log" >"$tmp/r.json" 2>/dev/null || true
+python3 - "$tmp/r.json" >"$tmp/json.out" <<'EOF' || true
+import json, sys
+d = json.load(open(sys.argv[1]))
+def find(o, pred, acc):
+    if isinstance(o, dict):
+        if pred(o):
+            acc.append(o)
+        for v in o.values():
+            find(v, pred, acc)
+    elif isinstance(o, list):
+        for v in o:
+            find(v, pred, acc)
+    return acc
+tests = find(d, lambda o: o.get("test") == "lat-qd1" and "latency_ns" in o, [])
+plain = find(d, lambda o: o.get("test") == "plain" and "latency_ns" in o, [])
+rows = find(d, lambda o: o.get("test") == "lat-iops" and "cells" in o, [])
+print("qd1_p50", tests[0]["latency_ns"]["p50_ns"] if tests else None)
+print("plain", plain[0]["latency_ns"] if plain else "absent")
+print("iops_ratio_p99", rows[0]["cells"][1]["latency_ratio"]["p99_ns"] if rows else None)
+print("ref_ratio", rows[0]["cells"][0]["latency_ratio"] if rows else "absent")
+EOF
+has "$tmp/json.out" '^qd1_p50 100000(\.0)?$' "JSON: latency_ns.p50_ns of a test"
+has "$tmp/json.out" '^plain None$' "JSON: latency_ns is null for a test without percentiles"
+has "$tmp/json.out" '^iops_ratio_p99 4(\.0)?$' "JSON: a cell's latency_ratio, lower is better"
+has "$tmp/json.out" '^ref_ratio None$' "JSON: the reference cell has no latency ratio"
+"$rep" --format csv "$tmp/bare.log" "$tmp/vm.log" >"$tmp/r.csv" 2>/dev/null || true
+has "$tmp/r.csv" ',derived,[0-9]*,,,lat-qd1,1,p999_ns,800000,ns' "CSV: a derived p999_ns row, in ns"
+has "$tmp/r.csv" ',derived,[0-9]*,,,lat-qd1,1,p50_ns_ratio_to_run1,0\.5,ratio' \
+	"CSV: a p50_ns ratio row of the second run"
+hasnt "$tmp/r.csv" ',plain,1,p50_ns' "CSV: no percentile rows for a test without them"
+
+# ---- SVG -----------------------------------------------------------------------------------
+check "SVG: --svg-latency writes valid XML" xmllint --noout "$tmp/lat.svg"
+count_is "$tmp/lat.svg" "^<rect x='300.0'" 16 "SVG: a bar per run, quantile and test (2 x 4 x 2)"
+contains "$tmp/lat.svg" ">p99.9</text>" "SVG: the quantiles are labelled"
+contains "$tmp/lat.svg" "(x0.50)</text>" "SVG: the second run's bars carry the ratio the right way round"
+lacks "$tmp/lat.svg" ">plain (" "SVG: a test without percentiles has no block"
+
+finish
