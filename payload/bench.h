@@ -84,6 +84,10 @@ struct bench_fact {
 };
 extern const struct bench_fact bench_facts[];	/* {NULL, NULL}-terminated */
 
+/* The net tests' peer, HOST[:PORT] (isobench.peer), "" when none: set by the runner before
+ * the header and the tests (bench.c). */
+extern char bench_peer[128];
+
 /* registry.c: every test, in run order; NULL-terminated. */
 extern const struct bench *const bench_registry[];
 const struct bench *bench_find(const char *name);

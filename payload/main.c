@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "harness.h"
 #include "init.h"
+#include "netserve.h"
 #include "out.h"
 #include "params.h"
 #include "runner.h"
@@ -47,6 +48,8 @@ static void usage(FILE *f)
 		"  --param KEY=VALUE   the same, in command-line form\n"
 		"  --tmpdir DIR        where tests make their files (default: $TMPDIR, else\n"
 		"                      /dev/shm if it is a tmpfs like the image's, else /tmp)\n"
+		"  --serve [--port P] [--bind ADDR] [--max-seconds S]\n"
+		"                      be the network peer of the net tests (port 0: any)\n"
 		"  --version, --help\n\nParameters:\n");
 	for (int i = 0; param_table[i].key; i++)
 		fprintf(f, "  %-10s %-24s %s\n", param_table[i].key, param_table[i].values,
@@ -303,6 +306,8 @@ int main(int argc, char **argv)
 		_exit(0);
 	if (getpid() == 1)
 		return init_main(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "--serve"))	/* the network peer (netserve.c) */
+		return netserve_main(argc, argv);
 
 	params_init(&p);
 	cfg.mode = REC_MODE_HOST;

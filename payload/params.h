@@ -31,6 +31,7 @@ struct params {
 	char console[128];		/* PID 1: "auto", "all" or a comma list of devices */
 	int delay_s;			/* PID 1: seconds to wait before BEGIN */
 	int replay;			/* PID 1: resend the records after END */
+	char peer[128];			/* the net tests' peer, HOST[:PORT]; "" none */
 };
 
 struct param_info;
