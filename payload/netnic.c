@@ -1,6 +1,7 @@
 /* netnic.c — the NIC facts of netproto.h (nic.* INFO keys): what the kernel says about the
  * interface the traffic leaves by. Sources: /sys/class/net/<if>/ (driver link, PCI vendor and
- * device, speed, mtu, queues/, the PCI function's msi_irqs/), SIOCETHTOOL's legacy get
+ * device, speed, mtu, queues/, the PCI function's msi_irqs/ — for virtio-net the parent of
+ * the virtio device), SIOCETHTOOL's legacy get
  * commands for the offloads (include/uapi/linux/ethtool.h: ETHTOOL_GTSO 0x1e, ETHTOOL_GGSO
  * 0x23, ETHTOOL_GGRO 0x2b, ETHTOOL_GRXCSUM 0x14, ETHTOOL_GTXCSUM 0x16, each answering a
  * struct ethtool_value {cmd, data}), SIOCGIFADDR for the address. */
@@ -81,6 +82,44 @@ static const char *sysline(const char *rel, char *out, size_t cap)
 	return out;
 }
 
+/* The NIC's PCI function in sysfs (device/, or its parent when device/ is a virtio device on
+ * a virtio-pci function) into out; "" when it has none. */
+static void pci_dir(char *out, size_t cap)
+{
+	char path[300], real[4096];
+
+	out[0] = 0;
+	snprintf(path, sizeof path, SYS_NET "%s/device", nic());
+	if (!*nic() || !realpath(path, real))
+		return;
+	char *base = strrchr(real, '/');
+	if (base && !strncmp(base + 1, "virtio", 6))
+		*base = 0;
+	snprintf(path, sizeof path, "%.280s/vendor", real);
+	if (access(path, R_OK) == 0)
+		snprintf(out, cap, "%.280s", real);
+}
+
+/* The first line of the PCI function's file name into out, "-" when there is none. */
+static const char *pciline(const char *name, char *out, size_t cap)
+{
+	char dir[300], path[400];
+
+	snprintf(out, cap, "-");
+	pci_dir(dir, sizeof dir);
+	if (!dir[0])
+		return out;
+	snprintf(path, sizeof path, "%.300s/%.40s", dir, name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return out;
+	if (!fgets(out, (int)cap, f) || !out[0] || out[0] == '\n')
+		snprintf(out, cap, "-");
+	out[strcspn(out, "\n")] = 0;
+	fclose(f);
+	return out;
+}
+
 const char *net_nic_name(void)
 {
 	return *nic() ? nic() : "-";
@@ -106,8 +145,8 @@ const char *net_nic_pci_id(void)
 	static char out[32];
 	char v[16], d[16];
 
-	sysline("device/vendor", v, sizeof v);
-	sysline("device/device", d, sizeof d);
+	pciline("vendor", v, sizeof v);
+	pciline("device", d, sizeof d);
 	if (!strcmp(v, "-") || !strcmp(d, "-"))
 		return strcpy(out, "-");
 	snprintf(out, sizeof out, "%s:%s", v + (v[1] == 'x' ? 2 : 0), d + (d[1] == 'x' ? 2 : 0));
@@ -190,24 +229,30 @@ const char *net_nic_offloads(void)
 const char *net_nic_irq(void)
 {
 	static char out[16];
-	char path[300], mode[16] = "";
+	char dir[300], path[340], mode[16] = "";
 
 	snprintf(out, sizeof out, "-");
-	snprintf(path, sizeof path, SYS_NET "%s/device/vendor", nic());
-	if (!*nic() || access(path, R_OK))
+	pci_dir(dir, sizeof dir);
+	if (!dir[0])
 		return out;	/* not a PCI function */
-	snprintf(path, sizeof path, SYS_NET "%s/device/msi_irqs", nic());
+	snprintf(path, sizeof path, "%.300s/msi_irqs", dir);
 	DIR *d = opendir(path);
 	struct dirent *e;
 	while (d && (e = readdir(d)) && !mode[0]) {
 		if (e->d_name[0] == '.')
 			continue;
 		char mp[400];
-		snprintf(mp, sizeof mp, "%.300s/%.60s/mode", path, e->d_name);
+		/* msi_irqs/<irq> is a file holding "msi" or "msix" (older kernels: <irq>/mode) */
+		snprintf(mp, sizeof mp, "%.330s/%.60s", path, e->d_name);
 		FILE *f = fopen(mp, "r");
+		if (!f) {
+			snprintf(mp, sizeof mp, "%.330s/%.60s/mode", path, e->d_name);
+			f = fopen(mp, "r");
+		}
 		if (f) {
-			if (fgets(mode, sizeof mode, f))
-				mode[strcspn(mode, "\n")] = 0;
+			if (!fgets(mode, sizeof mode, f))
+				mode[0] = 0;
+			mode[strcspn(mode, "\n")] = 0;
 			fclose(f);
 		}
 		if (!mode[0])
