@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -142,6 +143,7 @@ static void start_session(struct srv *v, int fd, const struct in_addr *a, const 
 		pid_t pid = fork();
 		if (pid == 0) {
 			sigset_t none;
+			prctl(PR_SET_PDEATHSIG, SIGKILL);	/* the peer killed: its sessions too */
 			sigemptyset(&none);
 			sigprocmask(SIG_SETMASK, &none, NULL);
 			close(v->lst);

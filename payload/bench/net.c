@@ -1,7 +1,8 @@
 /* net.c — the `net` group: request/response, connection rate, throughput and small-write CPU
  * against a peer (`isobench --serve` on another machine, the VM's host, or this one), over a
  * real NIC. Run only when a peer is given (isobench.peer=HOST[:PORT], natively --peer); else
- * SKIP at once. Protocol and caps: payload/netproto.h. Single-copy tests.
+ * SKIP at once; with a peer but no network interface (only the loopback) as well.
+ * Protocol and caps: payload/netproto.h. Single-copy tests.
  *
  * Setup opens a session (the request line; its "ok" answer's round trip is rtt0_ns, the
  * first exchange), reads the path MTU (IP_MTU) and, for TCP, the MSS (TCP_MAXSEG). Every
@@ -166,6 +167,13 @@ static int net_setup(struct bench_ctx *ctx, enum net_mode mode, size_t size)
 	if (net_parse_addr(bench_peer, &s->peer, err, sizeof err)) {
 		bench_note(ctx, "%s", err);
 		return -EINVAL;
+	}
+	/* No network at all (no interface but the loopback) is a fact of the machine, not a
+	 * failure of the path: SKIP. A peer on the loopback needs none. */
+	if (!strcmp(net_nic_name(), "-") && (ntohl(s->peer.sin_addr.s_addr) >> 24) != 127) {
+		bench_note(ctx, "no network: no interface but the loopback (no NIC, or no driver "
+			   "for it in this kernel), so peer %s cannot be reached", bench_peer);
+		return BENCH_SKIP;
 	}
 	if (!(s->buf = calloc(1, size < NET_CHUNK ? NET_CHUNK : size)) ||
 	    !(s->h = malloc(sizeof *s->h)))
