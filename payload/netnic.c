@@ -43,7 +43,7 @@ static const char *nic(void)
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lo") || strlen(e->d_name) > IF_NAMESIZE)
 			continue;
 		if (!first[0])
-			snprintf(first, sizeof first, "%s", e->d_name);
+			snprintf(first, sizeof first, "%.16s", e->d_name);
 		snprintf(path, sizeof path, SYS_NET "%s/flags", e->d_name);
 		FILE *f = fopen(path, "r");
 		if (f) {
@@ -52,7 +52,7 @@ static const char *nic(void)
 			fclose(f);
 		}
 		if (strtoul(flags, NULL, 16) & IFF_UP) {
-			snprintf(name, sizeof name, "%s", e->d_name);
+			snprintf(name, sizeof name, "%.16s", e->d_name);
 			break;
 		}
 	}

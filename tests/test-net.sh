@@ -54,8 +54,7 @@ ask() {
 
 # ---- the peer by itself --------------------------------------------------------------------
 start_peer p1
-[ -n "$peer_port" ] && pass "--serve --port 0 prints the port it got (serve.port=$peer_port)" ||
-	fail "--serve: no serve.port record within 5 s: $(head -c 300 "$tmp/p1.peer.err")"
+if [ -n "$peer_port" ]; then pass "--serve --port 0 prints the port it got (serve.port=$peer_port)"; else fail "--serve: no serve.port record within 5 s: $(head -c 300 "$tmp/p1.peer.err")"; fi
 has "$tmp/p1.peer" ' BEGIN .*mode=host' "the peer's own BEGIN"
 has "$tmp/p1.peer" ' INFO .*kernel\.release=' "the peer's machine header (kernel)"
 has "$tmp/p1.peer" ' INFO .*nic\.name=[^ ]+ nic\.driver=' "the peer's NIC facts"
@@ -70,7 +69,7 @@ case $ans in *"refused request too large: seconds=999999"*) pass "an over-long s
 ans=$(ask "$peer_port" "ISOBENCH-NET 1 mode=\$(touch $tmp/pwned) size=1")
 case $ans in *"refused unknown mode"*) pass "a request is parsed, never run: an unknown mode is refused" ;;
 *) fail "a shell word as the mode: answer '$ans'" ;; esac
-[ ! -e "$tmp/pwned" ] && pass "nothing a client sent was executed" || fail "the peer ran a client's word"
+if [ ! -e "$tmp/pwned" ]; then pass "nothing a client sent was executed"; else fail "the peer ran a client's word"; fi
 ans=$(ask "$peer_port" "ISOBENCH-NET 2 mode=rr")
 case $ans in *"refused protocol version 2, this peer speaks 1"*) pass "another protocol version is refused" ;;
 *) fail "version 2: answer '$ans'" ;; esac
@@ -101,15 +100,14 @@ wait "$peer_pid" 2>/dev/null || true
 peer_pid=
 has "$tmp/p1.peer" ' END .*status=ok' "SIGTERM: the peer writes END and stops"
 complete "$tmp/p1.peer" "the peer's log is a complete run"
-grep -q "session .*: source\|session .*: sink" "$tmp/p1.peer.err" && pass "the peer logged its sessions" ||
-	fail "no session lines on the peer's stderr"
+if grep -q "session .*: source\|session .*: sink" "$tmp/p1.peer.err"; then pass "the peer logged its sessions"; else fail "no session lines on the peer's stderr"; fi
 
 start_peer p2 --max-seconds 2
 t0=$(_lib_usec)
 wait "$peer_pid" 2>/dev/null || true
 peer_pid=
 dt=$((($(_lib_usec) - t0) / 1000))
-[ "$dt" -lt 4000 ] && pass "--max-seconds 2: the peer stopped by itself (${dt} ms)" || fail "--max-seconds 2 took ${dt} ms"
+if [ "$dt" -lt 4000 ]; then pass "--max-seconds 2: the peer stopped by itself (${dt} ms)"; else fail "--max-seconds 2 took ${dt} ms"; fi
 has "$tmp/p2.peer" ' END .*status=ok' "--max-seconds: END written"
 expect_status 2 "--serve with a bad option is a usage error" -- "$bin" --serve --port 99999
 
@@ -120,7 +118,7 @@ st=0
 dt=$((($(_lib_usec) - t0) / 1000))
 ran 0 "$st" "$tmp/nopeer.log" "no peer: a complete run"
 count_is "$tmp/nopeer.log" " SKIP test=net-[a-z-]+ copies=1 reason=no%20peer" 6 "no peer: all six net tests SKIP, saying why"
-[ "$dt" -lt 3000 ] && pass "no peer: the run took ${dt} ms" || fail "no peer: the run took ${dt} ms"
+if [ "$dt" -lt 3000 ]; then pass "no peer: the run took ${dt} ms"; else fail "no peer: the run took ${dt} ms"; fi
 
 start_peer p3
 "$bin" "${quick[@]}" --sample_ms 500 --samples 6 --tests net-tcp-rr,net-tcp-stream \
@@ -139,7 +137,7 @@ ran 1 "$st" "$tmp/killed.log" "peer killed mid-test: the run completes, with FAI
 has "$tmp/killed.log" " FAIL test=net-tcp-rr .*note=peer%20127\.0\.0\.1:$peer_port:%20request/response:%20(connection%20reset|the%20peer%20closed)" \
 	"the test under way FAILs, naming the peer and what happened"
 has "$tmp/killed.log" " FAIL test=net-tcp-stream .*connection%20refused" "the next net test FAILs at once: connection refused"
-[ "$dt" -lt 10000 ] && pass "peer killed: the run ended ${dt} ms later" || fail "peer killed: the run took ${dt} ms more"
+if [ "$dt" -lt 10000 ]; then pass "peer killed: the run ended ${dt} ms later"; else fail "peer killed: the run took ${dt} ms more"; fi
 
 # ---- guests under TCG -------------------------------------------------------------------------
 if [ ! -f "$out/bzImage" ] || [ ! -f "$out/initramfs.cpio.gz" ] || ! command -v qemu-system-x86_64 >/dev/null; then
@@ -168,8 +166,7 @@ for t in net-tcp-rr net-tcp-crr net-tcp-stream net-tcp-maerts net-paced-write; d
 done
 has "$tmp/virtio-user.log" " INFO .*run\.peer=10\.0\.2\.100:$peer_port peer\.host=[^ -]" "guest virtio-user: the header names the peer"
 has "$tmp/virtio-user.log" " INFO .*nic\.driver=virtio_net nic\.pci_id=1af4:1000 " "guest virtio-user: the NIC is virtio-net (PCI 1af4:1000)"
-grep -q "session .* from 127\.0\.0\.1" "$tmp/gfwd.peer.err" && pass "the peer on the host's loopback served the guest" ||
-	fail "the loopback peer saw no session from the guest"
+if grep -q "session .* from 127\.0\.0\.1" "$tmp/gfwd.peer.err"; then pass "the peer on the host's loopback served the guest"; else fail "the loopback peer saw no session from the guest"; fi
 
 # A network namespace with a tap: UDP reaches the peer; nothing else exists in it.
 if ! command -v unshare >/dev/null || ! command -v ip >/dev/null || [ ! -c /dev/net/tun ] || [ "$(id -u)" -ne 0 ]; then
@@ -212,5 +209,5 @@ t0=$(_lib_usec)
 guest nonic 0 --tests net --params "isobench.samples=2 isobench.sample_ms=100 isobench.peer=10.0.2.100:7117"
 dt=$((($(_lib_usec) - t0) / 1000))
 count_is "$tmp/nonic.log" " SKIP test=net-[a-z-]+ copies=1 reason=no%20network" 6 "guest without a NIC: six SKIPs (no network)"
-[ "$dt" -lt 30000 ] && pass "guest without a NIC: boot to power-off in ${dt} ms (TCG)" || fail "guest without a NIC took ${dt} ms"
+if [ "$dt" -lt 30000 ]; then pass "guest without a NIC: boot to power-off in ${dt} ms (TCG)"; else fail "guest without a NIC took ${dt} ms"; fi
 finish

@@ -16,10 +16,11 @@
  *   net-tcp-crr     one loop = connect, 1-byte request, 1-byte response, close: transactions/s
  *                   (latency percentiles per transaction, as for rr). The peer closes first, so
  *                   TIME_WAIT stays on its side, not on the client's ports.
- *   net-tcp-stream  one loop = one write() of NET_CHUNK (64 KiB) to the peer, which discards:
+ *   net-tcp-stream  one loop = one write() of NET_CHUNK (10^6 bytes) to the peer, which discards:
  *                   MB/s (10^6 bytes); extra cpu_pct_x100: the sender's (this process's) CPU
  *                   time / wall time x 10000.
- *   net-tcp-maerts  one loop = NET_CHUNK bytes received from the peer, which sends: MB/s; the
+ *   net-tcp-maerts  one loop = NET_CHUNK bytes received from the peer, which sends them in
+ *                   NET_SRC_WRITE (64 KiB) writes: MB/s; the
  *                   sender is the peer, whose CPU is not on this wire: the extra is the
  *                   receiver's share (rcv_cpu_pct_x100).
  *   net-udp-rr      as tcp-rr over UDP: a datagram with no answer within 1 s is lost: counted
@@ -57,7 +58,8 @@
 #ifndef NET_RR_SIZE
 #define NET_RR_SIZE 1		/* bytes per request and per response (netperf's TCP_RR) */
 #endif
-#define NET_CHUNK 65536		/* bytes per write (stream) or read (maerts) */
+#define NET_CHUNK 1000000	/* bytes per loop: one write (stream) or read (maerts), 1 MB */
+#define NET_SRC_WRITE 65536	/* the peer's write size in maerts */
 #define NET_SESSION_S 3600	/* the session length asked for: NET_CAP_SECONDS */
 #define IP_MTU_OPT 14		/* IP_MTU, include/uapi/linux/in.h (musl may lack it) */
 
@@ -389,8 +391,8 @@ static void net_info(const char *self, struct rec_body *b)
 
 static int rr_setup(struct bench_ctx *c) { return net_setup(c, NET_RR, NET_RR_SIZE); }
 static int crr_setup(struct bench_ctx *c) { return net_setup(c, NET_CRR, 1); }
-static int stream_setup(struct bench_ctx *c) { return net_setup(c, NET_SINK, NET_CHUNK); }
-static int maerts_setup(struct bench_ctx *c) { return net_setup(c, NET_SOURCE, NET_CHUNK); }
+static int stream_setup(struct bench_ctx *c) { return net_setup(c, NET_SINK, NET_SRC_WRITE); }
+static int maerts_setup(struct bench_ctx *c) { return net_setup(c, NET_SOURCE, NET_SRC_WRITE); }
 static int udp_setup(struct bench_ctx *c) { return net_setup(c, NET_UDP, NET_RR_SIZE); }
 
 #define NET(var, nm, ttl, unt, knd, pl, su, ru, ...) \
@@ -403,9 +405,9 @@ NET(bench_net_tcp_rr, "net-tcp-rr", "TCP 1-byte request/response with a peer", "
 NET(bench_net_tcp_crr, "net-tcp-crr", "TCP connect/request/response/close with a peer",
     "tps", BENCH_RATE, 1, crr_setup, tcp_crr_run);
 NET(bench_net_tcp_stream, "net-tcp-stream", "TCP bulk send to a peer", "MB/s", BENCH_RATE,
-    NET_CHUNK / 1e6, stream_setup, stream_run);
+    1, stream_setup, stream_run);
 NET(bench_net_tcp_maerts, "net-tcp-maerts", "TCP bulk receive from a peer", "MB/s",
-    BENCH_RATE, NET_CHUNK / 1e6, maerts_setup, maerts_run);
+    BENCH_RATE, 1, maerts_setup, maerts_run);
 NET(bench_net_udp_rr, "net-udp-rr", "UDP 1-byte request/response with a peer", "tps",
     BENCH_RATE, 1, udp_setup, udp_rr_run);
 NET(bench_net_paced_write, "net-paced-write", "TCP write() 512 B at 50k/s to a peer", "%cpu",
