@@ -139,6 +139,32 @@ has "$tmp/killed.log" " FAIL test=net-tcp-rr .*note=peer%20127\.0\.0\.1:$peer_po
 has "$tmp/killed.log" " FAIL test=net-tcp-stream .*connection%20refused" "the next net test FAILs at once: connection refused"
 if [ "$dt" -lt 10000 ]; then pass "peer killed: the run ended ${dt} ms later"; else fail "peer killed: the run took ${dt} ms more"; fi
 
+# ---- the report: both ends named; a different peer is a warning ----------------------------
+rep=$out/isobench-report
+"$rep" "$tmp/native.log" >"$tmp/native.txt" 2>&1 || true
+has "$tmp/native.txt" "^network: +this end [^ ]+ .* \| peer 127\.0\.0\.1:[0-9]+: host [^ ,-][^,]*, kernel [^ ,]+, nic " \
+	"report text header: this end's NIC and the peer's identity"
+"$rep" --format json "$tmp/native.log" >"$tmp/native.json" 2>/dev/null || true
+if python3 -c 'import json,sys; n=json.load(open(sys.argv[1]))["runs"][0]["network"]; assert n["peer"]["host"] not in ("", "-") and n["this_end"]["driver"]' "$tmp/native.json" 2>/dev/null
+then pass "report JSON: runs[].network names both ends"; else fail "report JSON: no runs[].network with both ends"; fi
+if command -v unshare >/dev/null && [ "$(id -u)" -eq 0 ]; then
+	: >"$tmp/p4.peer"
+	# shellcheck disable=SC2016 # $0 is expanded by the inner sh: the binary
+	unshare --uts sh -c 'hostname isobench-other-peer; exec "$0" --serve --port 0 --max-seconds 60' "$bin" >"$tmp/p4.peer" 2>/dev/null &
+	peer_pid=$!
+	for _ in $(seq 50); do grep -q serve.port "$tmp/p4.peer" && break; sleep 0.1; done
+	port=$(sed -n 's/.*serve\.port=\([0-9]*\).*/\1/p' "$tmp/p4.peer")
+	"$bin" "${quick[@]}" --tests net --peer "127.0.0.1:$port" >"$tmp/other.log" 2>/dev/null || true
+	stop_peer
+	"$rep" "$tmp/native.log" "$tmp/other.log" >"$tmp/cmp.txt" 2>&1 || true
+	has "$tmp/cmp.txt" "warning: different peers: .*host isobench-other-peer" \
+		"comparing runs against two different peers warns"
+	"$rep" "$tmp/native.log" "$tmp/native.log" >"$tmp/same.txt" 2>&1 || true
+	lacks "$tmp/same.txt" "different peers" "the same peer twice: no such warning"
+else
+	skip "different-peer warning: needs root and unshare (a peer with another host name)"
+fi
+
 # ---- guests under TCG -------------------------------------------------------------------------
 if [ ! -f "$out/bzImage" ] || [ ! -f "$out/initramfs.cpio.gz" ] || ! command -v qemu-system-x86_64 >/dev/null; then
 	skip "guest runs: no $out/bzImage + initramfs or no QEMU (./build.sh)"
