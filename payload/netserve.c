@@ -30,6 +30,7 @@
 #include "vocab.h"
 
 #include <arpa/inet.h>
+#include <netinet/tcp.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -301,6 +302,8 @@ static void accept_one(struct srv *v)
 		close(fd);
 		return;
 	}
+	int one = 1;	/* every reply is a segment at once, as the client's requests are */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	v->p[v->npend++] = (struct pend){fd, a.sin_addr, now_ns()};
 }
 

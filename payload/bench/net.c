@@ -10,8 +10,8 @@
  * 1 s), so a peer killed mid-test is a FAIL naming it, never a hang. SIGPIPE is ignored: a
  * write to a dead peer is -EPIPE.
  *
- *   net-tcp-rr      one loop = one NET_RR_SIZE-byte (1) request and its response on one
- *                   connection (TCP_NODELAY): transactions/s. The clock IS read around each
+ *   net-tcp-rr      one loop = one NET_RR_SIZE-byte (1; $ISOBENCH_NET_RR_SIZE) request and its
+ *                   response on one connection (TCP_NODELAY): transactions/s. The clock IS read around each
  *                   transaction: its latency is the measurement (lib/latency.h percentiles).
  *   net-tcp-crr     one loop = connect, 1-byte request, 1-byte response, close: transactions/s
  *                   (latency percentiles per transaction, as for rr). The peer closes first, so
@@ -58,6 +58,9 @@
 #ifndef NET_RR_SIZE
 #define NET_RR_SIZE 1		/* bytes per request and per response (netperf's TCP_RR) */
 #endif
+/* Another rr/udp-rr message size, for a side by side with a tool whose minimum is larger
+ * (sockperf: 14 bytes): 1..NET_CAP_SIZE bytes, in the SAMPLE extra msg_bytes. */
+#define NET_RR_SIZE_ENV "ISOBENCH_NET_RR_SIZE"
 #define NET_CHUNK 1000000	/* bytes per loop: one write (stream) or read (maerts), 1 MB */
 #define NET_SRC_WRITE 65536	/* the peer's write size in maerts */
 #define NET_SESSION_S 3600	/* the session length asked for: NET_CAP_SECONDS */
@@ -230,6 +233,7 @@ static int tcp_rr_run(struct bench_ctx *ctx, uint64_t iters)
 	}
 	net_lat_extras(ctx, s);
 	bench_extra(ctx, "mss", s->mss);
+	bench_extra(ctx, "msg_bytes", (int64_t)s->size);
 	ctx->sink += (uint8_t)s->buf[0];
 	return 0;
 }
@@ -305,7 +309,7 @@ static int udp_one(struct net_state *s)
 	if (send(s->udp, s->buf, s->size, 0) != (ssize_t)s->size)
 		return -errno;
 	for (;;) {
-		char c[NET_RR_SIZE + 1];
+		static char c[NET_CAP_SIZE];
 		ssize_t k = recv(s->udp, c, sizeof c, 0);
 		uint64_t now = now_ns();
 		if (k >= 1 && (uint8_t)c[0] == s->seq) {
@@ -333,6 +337,7 @@ static int udp_rr_run(struct bench_ctx *ctx, uint64_t iters)
 			return net_err(ctx, rc, "UDP request/response");
 	net_lat_extras(ctx, s);
 	bench_extra(ctx, "lost", (int64_t)s->lost);
+	bench_extra(ctx, "msg_bytes", (int64_t)s->size);
 	ctx->sink += s->seq;
 	return 0;
 }
@@ -389,11 +394,20 @@ static void net_info(const char *self, struct rec_body *b)
 	rec_str(b, RK_NET_PEER, bench_peer[0] ? bench_peer : "-");
 }
 
-static int rr_setup(struct bench_ctx *c) { return net_setup(c, NET_RR, NET_RR_SIZE); }
+/* The rr message size: $ISOBENCH_NET_RR_SIZE when it is 1..NET_CAP_SIZE, else NET_RR_SIZE. */
+static size_t rr_size(void)
+{
+	const char *e = getenv(NET_RR_SIZE_ENV);
+	long v = e ? atol(e) : 0;
+
+	return v >= 1 && v <= NET_CAP_SIZE ? (size_t)v : NET_RR_SIZE;
+}
+
+static int rr_setup(struct bench_ctx *c) { return net_setup(c, NET_RR, rr_size()); }
 static int crr_setup(struct bench_ctx *c) { return net_setup(c, NET_CRR, 1); }
 static int stream_setup(struct bench_ctx *c) { return net_setup(c, NET_SINK, NET_SRC_WRITE); }
 static int maerts_setup(struct bench_ctx *c) { return net_setup(c, NET_SOURCE, NET_SRC_WRITE); }
-static int udp_setup(struct bench_ctx *c) { return net_setup(c, NET_UDP, NET_RR_SIZE); }
+static int udp_setup(struct bench_ctx *c) { return net_setup(c, NET_UDP, rr_size()); }
 
 #define NET(var, nm, ttl, unt, knd, pl, su, ru, ...) \
 	const struct bench var = { .name = nm, .title = ttl, .group = "net", .unit = unt, \
