@@ -40,7 +40,7 @@
 #define NET_CRR_BYTE 'c'	/* a crr transaction's request; never NET_MAGIC's first byte */
 
 /* What one client may ask for: per session. */
-#define NET_CAP_SIZE 65536			/* bytes per message */
+#define NET_CAP_SIZE 131072			/* bytes per message (and per stream read) */
 #define NET_CAP_BYTES (64ull << 30)		/* bytes per stream/maerts session */
 #define NET_CAP_CONNS 10000000u			/* crr connections per session */
 #define NET_CAP_SECONDS 3600u			/* session length */

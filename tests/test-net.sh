@@ -58,9 +58,9 @@ if [ -n "$peer_port" ]; then pass "--serve --port 0 prints the port it got (serv
 has "$tmp/p1.peer" ' BEGIN .*mode=host' "the peer's own BEGIN"
 has "$tmp/p1.peer" ' INFO .*kernel\.release=' "the peer's machine header (kernel)"
 has "$tmp/p1.peer" ' INFO .*nic\.name=[^ ]+ nic\.driver=' "the peer's NIC facts"
-ans=$(ask "$peer_port" "ISOBENCH-NET 1 mode=rr size=70000")
+ans=$(ask "$peer_port" "ISOBENCH-NET 1 mode=rr size=200000")
 case $ans in
-*"refused request too large: size=70000, this peer allows 1..65536"*) pass "an over-large message size is refused, naming field, value and cap" ;;
+*"refused request too large: size=200000, this peer allows 1..131072"*) pass "an over-large message size is refused, naming field, value and cap" ;;
 *) fail "over-large size: answer '$ans'" ;;
 esac
 ans=$(ask "$peer_port" "ISOBENCH-NET 1 mode=source size=1024 seconds=999999")

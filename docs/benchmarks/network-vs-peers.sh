@@ -17,8 +17,8 @@
 #   - ours blocks in read(); sockperf's client waits in select() (10 ms timeout) before
 #     recvfrom(). Both servers echo from one process (ours: a forked session child for TCP,
 #     the poll loop for UDP; sockperf: its select loop).
-#   - stream: ours writes 10^6 bytes per write() to a peer that reads 64 KiB at a time;
-#     iperf3 writes 128 KiB blocks, its server reads 128 KiB. MB/s = 10^6 bytes/s for both.
+#   - stream: both write and read 128 KiB blocks (ours: 10^6 bytes per loop in 128 KiB
+#     writes); MB/s = 10^6 bytes/s for both; iperf3 counts the whole test, ours 1 s samples.
 set -euo pipefail
 export LC_ALL=C
 

@@ -16,11 +16,12 @@
  *   net-tcp-crr     one loop = connect, 1-byte request, 1-byte response, close: transactions/s
  *                   (latency percentiles per transaction, as for rr). The peer closes first, so
  *                   TIME_WAIT stays on its side, not on the client's ports.
- *   net-tcp-stream  one loop = one write() of NET_CHUNK (10^6 bytes) to the peer, which discards:
+ *   net-tcp-stream  one loop = NET_CHUNK (10^6) bytes to the peer in write()s of NET_WRITE
+ *                   (128 KiB, iperf3's size; the last one shorter); the peer discards them:
  *                   MB/s (10^6 bytes); extra cpu_pct_x100: the sender's (this process's) CPU
  *                   time / wall time x 10000.
  *   net-tcp-maerts  one loop = NET_CHUNK bytes received from the peer, which sends them in
- *                   NET_SRC_WRITE (64 KiB) writes: MB/s; the
+ *                   NET_WRITE (128 KiB) writes: MB/s; the
  *                   sender is the peer, whose CPU is not on this wire: the extra is the
  *                   receiver's share (rcv_cpu_pct_x100).
  *   net-udp-rr      as tcp-rr over UDP: a datagram with no answer within 1 s is lost: counted
@@ -62,7 +63,7 @@
  * (sockperf: 14 bytes): 1..NET_CAP_SIZE bytes, in the SAMPLE extra msg_bytes. */
 #define NET_RR_SIZE_ENV "ISOBENCH_NET_RR_SIZE"
 #define NET_CHUNK 1000000	/* bytes per loop: one write (stream) or read (maerts), 1 MB */
-#define NET_SRC_WRITE 65536	/* the peer's write size in maerts */
+#define NET_WRITE 131072	/* bytes per write() of a stream, either way (iperf3's 128 KiB) */
 #define NET_SESSION_S 3600	/* the session length asked for: NET_CAP_SECONDS */
 #define IP_MTU_OPT 14		/* IP_MTU, include/uapi/linux/in.h (musl may lack it) */
 
@@ -280,8 +281,10 @@ static int stream_run(struct bench_ctx *ctx, uint64_t iters)
 
 	net_sample(ctx, s);
 	for (uint64_t i = 0; i < iters; i++)
-		if ((rc = sock_write_all(s->fd, s->buf, NET_CHUNK)))
-			return net_err(ctx, rc, "stream write");
+		for (size_t off = 0; off < NET_CHUNK; off += NET_WRITE)
+			if ((rc = sock_write_all(s->fd, s->buf, NET_CHUNK - off < NET_WRITE
+							 ? NET_CHUNK - off : NET_WRITE)))
+				return net_err(ctx, rc, "stream write");
 	cpu_extra(ctx, s, "cpu_pct_x100");
 	return 0;
 }
@@ -405,8 +408,8 @@ static size_t rr_size(void)
 
 static int rr_setup(struct bench_ctx *c) { return net_setup(c, NET_RR, rr_size()); }
 static int crr_setup(struct bench_ctx *c) { return net_setup(c, NET_CRR, 1); }
-static int stream_setup(struct bench_ctx *c) { return net_setup(c, NET_SINK, NET_SRC_WRITE); }
-static int maerts_setup(struct bench_ctx *c) { return net_setup(c, NET_SOURCE, NET_SRC_WRITE); }
+static int stream_setup(struct bench_ctx *c) { return net_setup(c, NET_SINK, NET_WRITE); }
+static int maerts_setup(struct bench_ctx *c) { return net_setup(c, NET_SOURCE, NET_WRITE); }
 static int udp_setup(struct bench_ctx *c) { return net_setup(c, NET_UDP, rr_size()); }
 
 #define NET(var, nm, ttl, unt, knd, pl, su, ru, ...) \

@@ -56,7 +56,7 @@ static void refused(const char *line, const char *want)
 static void refusals(void **st)
 {
 	(void)st;
-	refused("ISOBENCH-NET 1 mode=rr size=65537", "request too large: size=65537, this peer allows 1..65536");
+	refused("ISOBENCH-NET 1 mode=rr size=131073", "request too large: size=131073, this peer allows 1..131072");
 	refused("ISOBENCH-NET 1 mode=rr size=0", "size=0");
 	refused("ISOBENCH-NET 1 mode=source seconds=3601", "request too large: seconds=3601");
 	refused("ISOBENCH-NET 1 mode=crr conns=10000001", "request too large: conns=10000001");
