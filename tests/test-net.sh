@@ -52,6 +52,21 @@ ask() {
 	echo "$ans"
 }
 
+# ---- QEMU user networking only with restrict=on (a lint over the tree, then a planted copy) ----
+# unrestricted ROOT: lines of ROOT's scripts that start QEMU user networking without
+# restrict=on (which would route a guest to any address the host reaches).
+unrestricted() {
+	local hits
+	hits=$(cd "$1" && grep -rnE -- '(-netdev|-nic)[ "]+user|"user,id=' qemu tests image lava docs 2>/dev/null) || true
+	grep -v -e 'restrict=on' -e '^tests/test-net.sh:' <<<"$hits" || true
+}
+none "$(unrestricted "$top")" "QEMU user networking is started only with restrict=on" \
+	"user networking without restrict=on"
+mkdir -p "$tmp/plant/qemu"
+sed 's/user,id=n0,restrict=on,/user,id=n0,/' "$top/qemu/run" >"$tmp/plant/qemu/run"
+if [ -n "$(unrestricted "$tmp/plant")" ]; then pass "planted: qemu/run without restrict=on is found"
+else fail "planted: qemu/run without restrict=on is not found"; fi
+
 # ---- the peer by itself --------------------------------------------------------------------
 start_peer p1
 if [ -n "$peer_port" ]; then pass "--serve --port 0 prints the port it got (serve.port=$peer_port)"; else fail "--serve: no serve.port record within 5 s: $(head -c 300 "$tmp/p1.peer.err")"; fi
