@@ -10,10 +10,14 @@
 # Usage: docs/benchmarks/network-vs-peers.sh [ROUNDS (default 3)] [SECONDS per run (default 3)]
 # Needs: out/isobench (./build.sh), sockperf, iperf3 (apt-get install sockperf iperf3).
 # What differs between the programs (network.md says more):
-#   - ours: a transaction's latency is timed with CLOCK_MONOTONIC around write()+read(); tps =
-#     loops / window; the figure is the median of SECONDS one-second samples. sockperf: rdtsc
+#   - ours: a transaction's latency is timed with CLOCK_MONOTONIC around write()+read(); tps
+#     here = all loops / all time of SECONDS one-second samples (the RESULT would be
+#     UnixBench's aggregate of the samples instead); percentiles: the samples' median. sockperf: rdtsc
 #     time stamps, avg over its "valid duration" (the run minus warm-up); tps here =
 #     ReceivedMessages / RunTime of that duration.
+#   - placement: every client on CPU 0, every server on the last CPU (taskset), so each
+#     transaction is a cross-CPU wake-up for both programs, as with a real NIC between two
+#     machines (unpinned, the scheduler's choice varies run to run and swamps the ratio).
 #   - ours blocks in read(); sockperf's client waits in select() (10 ms timeout) before
 #     recvfrom(). Both servers echo from one process (ours: a forked session child for TCP,
 #     the poll loop for UDP; sockperf: its select loop).
@@ -27,7 +31,7 @@ bin=$here/out/isobench
 rounds=${1:-3}
 secs=${2:-3}
 size=14
-for p in sockperf iperf3 python3; do
+for p in sockperf iperf3 python3 taskset; do
 	command -v "$p" >/dev/null || { echo "$0: $p not found (apt-get install sockperf iperf3)" >&2; exit 2; }
 done
 [ -x "$bin" ] || { echo "$0: no $bin (./build.sh)" >&2; exit 2; }
@@ -37,30 +41,37 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -r
 trap cleanup EXIT
 freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-"$bin" --serve --port 0 --bind 127.0.0.1 >"$tmp/peer.out" 2>/dev/null &
+# Placement, the same for both programs: every server on the last CPU, every client on the
+# first (fewer scheduler surprises on a loaded machine; one CPU: both on it).
+last=$(($(nproc) - 1))
+srv=(taskset -c "$last") cli=(taskset -c 0)
+"${srv[@]}" "$bin" --serve --port 0 --bind 127.0.0.1 >"$tmp/peer.out" 2>/dev/null &
 pids+=($!)
 sp_udp=$(freeport) sp_tcp=$(freeport) ip3=$(freeport)
-sockperf server -i 127.0.0.1 -p "$sp_udp" >/dev/null 2>&1 &
+"${srv[@]}" sockperf server -i 127.0.0.1 -p "$sp_udp" >/dev/null 2>&1 &
 pids+=($!)
-sockperf server --tcp -i 127.0.0.1 -p "$sp_tcp" >/dev/null 2>&1 &
+"${srv[@]}" sockperf server --tcp -i 127.0.0.1 -p "$sp_tcp" >/dev/null 2>&1 &
 pids+=($!)
-iperf3 -s -p "$ip3" >/dev/null 2>&1 &
+"${srv[@]}" iperf3 -s -p "$ip3" >/dev/null 2>&1 &
 pids+=($!)
 sleep 1
 port=$(sed -n 's/.*serve\.port=\([0-9]*\).*/\1/p' "$tmp/peer.out")
 [ -n "$port" ] || { echo "$0: our peer did not start" >&2; exit 1; }
 
-# ours TEST: "tps_or_MBps p50_us p99_us p999_us" (medians over the samples; "-" for streams).
+# ours TEST: "tps_or_MBps p50_us p99_us p999_us": the rate over all measured samples, the
+# percentiles the median of the samples' ("-" for streams).
 ours() {
-	ISOBENCH_NET_RR_SIZE=$size "$bin" --suite quick --copies 1 --sample_ms 1000 --samples "$secs" \
+	ISOBENCH_NET_RR_SIZE=$size "${cli[@]}" "$bin" --suite quick --copies 1 --sample_ms 1000 --samples "$secs" \
 		--tests "$1" --peer "127.0.0.1:$port" 2>/dev/null >"$tmp/ours.log"
 	python3 - "$tmp/ours.log" <<'EOF'
 import re, statistics, sys
 s = [dict(re.findall(r'(\w+)=([^ ]+)', l)) for l in open(sys.argv[1]) if ' SAMPLE ' in l and ' i=' in l]
 med = lambda k: statistics.median(float(x[k]) for x in s) if s and k in s[0] else None
-v = med('value')
-if v is None:
+if not s:
     print('- - - -'); sys.exit()
+# the whole measured time, as sockperf and iperf3 count theirs: all loops / all ns (one
+# loop = one transaction or 10^6 bytes), not the median of the samples
+v = sum(int(x['loops']) for x in s) / (sum(int(x['ns']) for x in s) / 1e9)
 lat = [med(k) for k in ('p50_ns', 'p99_ns', 'p999_ns')]
 print('%.1f %s' % (v, ' '.join('-' if x is None else '%.1f' % (x / 1000) for x in lat)))
 EOF
@@ -70,7 +81,7 @@ EOF
 sp() {
 	local p=$sp_udp
 	[ "${1:-}" != --tcp ] || p=$sp_tcp
-	sockperf ping-pong "$@" -i 127.0.0.1 -p "$p" -m "$size" -t "$secs" --full-rtt 2>&1 >"$tmp/sp.out" |
+	"${cli[@]}" sockperf ping-pong "$@" -i 127.0.0.1 -p "$p" -m "$size" -t "$secs" --full-rtt 2>&1 >"$tmp/sp.out" |
 		cat >>"$tmp/sp.out"
 	python3 - "$tmp/sp.out" <<'EOF'
 import re, sys
@@ -83,7 +94,7 @@ EOF
 
 # iperf3 [-R]: "MBps - - -" (received bytes / s, 10^6).
 ip() {
-	iperf3 -c 127.0.0.1 -p "$ip3" -t "$secs" -J "$@" >"$tmp/ip.json"
+	"${cli[@]}" iperf3 -c 127.0.0.1 -p "$ip3" -t "$secs" -J "$@" >"$tmp/ip.json"
 	python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["end"]; print("%.1f - - -" % (e["sum_received"]["bits_per_second"] / 8e6))' "$tmp/ip.json"
 }
 
