@@ -40,6 +40,8 @@ PKGS_BUILD=(
 PKGS_RUN=(qemu-system-x86 ovmf             # qemu/run: boot the image (BIOS and UEFI)
 	fio python3                            # docs/benchmarks/disk-vs-fio.sh: the peer, its JSON
 )
+PKGS_RUN+=(socat iproute2)                  # qemu/run --peer: guestfwd's relay per connection; --tap: ip
+PKGS_RUN+=(sockperf iperf3 python3)         # docs/benchmarks/network-vs-peers.sh: the peers, its parsing
 PKGS_TEST=(
 	libcmocka-dev zlib1g-dev               # unit tests (cmocka; zlib's CRC-32 as a reference)
 	cpio                                   # reading the initramfs back

@@ -99,7 +99,15 @@
 	X(DISK_SCHEDULER, "disk.scheduler") X(DISK_WRITE_CACHE, "disk.write_cache") \
 	/* INFO before a disk test's TEST: what it touches and how */ \
 	X(DISK_TEST, "disk.test") X(DISK_METHOD, "disk.method") X(DISK_SEED, "disk.seed") \
-	X(DISK_BS, "disk.bs") X(DISK_IODEPTH, "disk.iodepth")
+	X(DISK_BS, "disk.bs") X(DISK_IODEPTH, "disk.iodepth") \
+	/* INFO of the net group (registry.c's facts, payload/netserve.c, bench/net.c) */ \
+	X(RUN_PEER, "run.peer") X(PEER_HOST, "peer.host") X(PEER_KERNEL, "peer.kernel") \
+	X(PEER_MACHINE, "peer.machine") X(PEER_NIC, "peer.nic") X(NET_PEER, "net.peer") \
+	X(NIC_NAME, "nic.name") X(NIC_DRIVER, "nic.driver") X(NIC_PCI_ID, "nic.pci_id") \
+	X(NIC_SPEED, "nic.speed_mbps") X(NIC_MTU, "nic.mtu") X(NIC_QUEUES, "nic.queues") \
+	X(NIC_OFFLOADS, "nic.offloads") X(NIC_IRQ, "nic.irq") X(NIC_ADDR, "nic.addr") \
+	X(SERVE_PORT, "serve.port") X(SERVE_BIND, "serve.bind") \
+	X(SERVE_MAX_SECONDS, "serve.max_seconds")
 
 #define VOCAB_NOMAX 0	/* hi of an integer without an upper bound */
 
@@ -281,7 +289,25 @@
 	X(INFO, DISK_METHOD, OPT, STR, 0, 0, NULL) \
 	X(INFO, DISK_SEED, OPT, UINT, 0, VOCAB_NOMAX, NULL) \
 	X(INFO, DISK_BS, OPT, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(INFO, DISK_IODEPTH, OPT, UINT, 1, VOCAB_NOMAX, NULL)
+	X(INFO, DISK_IODEPTH, OPT, UINT, 1, VOCAB_NOMAX, NULL) \
+	X(INFO, RUN_PEER, OPT, STR, 0, 0, NULL) \
+	X(INFO, PEER_HOST, OPT, STR, 0, 0, NULL) \
+	X(INFO, PEER_KERNEL, OPT, STR, 0, 0, NULL) \
+	X(INFO, PEER_MACHINE, OPT, STR, 0, 0, NULL) \
+	X(INFO, PEER_NIC, OPT, STR, 0, 0, NULL) \
+	X(INFO, NET_PEER, OPT, STR, 0, 0, NULL) \
+	X(INFO, NIC_NAME, OPT, STR, 0, 0, NULL) \
+	X(INFO, NIC_DRIVER, OPT, STR, 0, 0, NULL) \
+	X(INFO, NIC_PCI_ID, OPT, STR, 0, 0, NULL) \
+	X(INFO, NIC_SPEED, OPT, STR, 0, 0, NULL) \
+	X(INFO, NIC_MTU, OPT, STR, 0, 0, NULL) \
+	X(INFO, NIC_QUEUES, OPT, STR, 0, 0, NULL) \
+	X(INFO, NIC_OFFLOADS, OPT, STR, 0, 0, NULL) \
+	X(INFO, NIC_IRQ, OPT, STR, 0, 0, NULL) \
+	X(INFO, NIC_ADDR, OPT, STR, 0, 0, NULL) \
+	X(INFO, SERVE_PORT, OPT, UINT, 0, 65535, NULL) \
+	X(INFO, SERVE_BIND, OPT, STR, 0, 0, NULL) \
+	X(INFO, SERVE_MAX_SECONDS, OPT, UINT, 0, VOCAB_NOMAX, NULL)
 
 /* The writer's names: RK_<kind> and RK_<key> hold the wire names (lib/vocab.c). */
 #define VOCAB_KIND_DECL(id) extern const char RK_##id[];

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+char bench_peer[128];
+
 void bench_note(struct bench_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;

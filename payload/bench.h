@@ -97,6 +97,10 @@ struct params;
 typedef void bench_header_fn(const struct params *p, struct rec_body *b);
 extern bench_header_fn *const bench_headers[];
 
+/* The net tests' peer, HOST[:PORT] (isobench.peer), "" when none: set by the runner before
+ * the header and the tests (bench.c). */
+extern char bench_peer[128];
+
 /* registry.c: every test, in run order; NULL-terminated. */
 extern const struct bench *const bench_registry[];
 const struct bench *bench_find(const char *name);

@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "harness.h"
 #include "init.h"
+#include "netserve.h"
 #include "out.h"
 #include "params.h"
 #include "runner.h"
@@ -51,6 +52,8 @@ static void usage(FILE *f)
 		"  --make-scratch PATH SIZE|all\n"
 		"                      sign a file or an unmounted disk as the scratch area the\n"
 		"                      disk tests may write (its content is overwritten), then exit\n"
+		"  --serve [--port P] [--bind ADDR] [--max-seconds S]\n"
+		"                      be the network peer of the net tests (port 0: any)\n"
 		"  --version, --help\n\nParameters:\n");
 	for (int i = 0; param_table[i].key; i++)
 		fprintf(f, "  %-10s %-24s %s\n", param_table[i].key, param_table[i].values,
@@ -333,6 +336,8 @@ int main(int argc, char **argv)
 		return init_main(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "--make-scratch"))
 		return make_scratch(argc, argv);	/* sign a scratch disk (scratch.h) */
+	if (argc >= 2 && !strcmp(argv[1], "--serve"))	/* the network peer (netserve.c) */
+		return netserve_main(argc, argv);
 
 	params_init(&p);
 	cfg.mode = REC_MODE_HOST;

@@ -2,6 +2,7 @@
 #include "params.h"
 #include "bench.h"
 #include "console.h"
+#include "netproto.h"
 #include "out.h"
 
 #include <errno.h>
@@ -12,7 +13,7 @@
 #include <string.h>
 
 static param_parse_fn parse_word, parse_range, parse_string, parse_tests, parse_copies,
-	parse_samples, parse_ci, parse_console, parse_disk, parse_span;
+	parse_samples, parse_ci, parse_console, parse_disk, parse_span, parse_peer;
 static const char *const suites[] = {"quick", "standard", "thorough", NULL};
 static const char *const halts[] = {"poweroff", "reboot", "wait", NULL};
 static const char *const switch_words[] = {"0", "1", NULL};
@@ -62,6 +63,9 @@ const struct param_info param_table[] = {
 	{"disk.span", "SIZE", "disk tests: span of the random offsets (bytes, or with K, M, G); "
 	 "default: the whole scratch area",
 	 .parse = parse_span, FIELD(disk_span)},
+	{"peer", "HOST[:PORT]", "the net tests' peer (isobench --serve on it; port default "
+	 "7117); none: the net tests SKIP",
+	 .parse = parse_peer, FIELD(peer)},
 	{.key = NULL},
 };
 
@@ -174,6 +178,20 @@ static int parse_string(struct params *p, const struct param_info *row, const ch
 {
 	if (!*val || strlen(val) >= row->size)
 		FAIL("expected %s", row->unit);
+	strcpy((char *)p + row->field, val);
+	return 0;
+}
+
+/* A peer address netproto.c can use: IPv4 or a name this machine resolves, port 1..65535. */
+static int parse_peer(struct params *p, const struct param_info *row, const char *val,
+		      char *err, size_t errlen)
+{
+	struct sockaddr_in sa;
+
+	if (strlen(val) >= row->size)
+		FAIL("address too long (at most %zu characters)", row->size - 1);
+	if (net_parse_addr(val, &sa, err, errlen))
+		return -EINVAL;
 	strcpy((char *)p + row->field, val);
 	return 0;
 }

@@ -36,6 +36,7 @@ struct params {
 	 * offsets (bytes; 0: the whole scratch area). */
 	char disk[128];			/* auto, a path, or serial:XYZ */
 	long long disk_span;
+	char peer[128];			/* the net tests' peer, HOST[:PORT]; "" none */
 };
 
 struct param_info;

@@ -4,6 +4,7 @@
  * Adding a test: write payload/bench/<name>.c exporting `const struct bench bench_<name>`,
  * declare it below and put it in the list. Nothing else names tests. */
 #include "bench.h"
+#include "netproto.h"
 #include "vocab.h"
 #include "bench/disk.h"
 
@@ -35,7 +36,10 @@ extern const struct bench
 extern const struct bench
 	/* disk: payload/bench/disk.c */
 	bench_disk_randread_4k_qd1, bench_disk_randread_4k_qd32, bench_disk_read_1m,
-	bench_disk_write_1m, bench_disk_randwrite_4k_qd1, bench_disk_flush;
+	bench_disk_write_1m, bench_disk_randwrite_4k_qd1, bench_disk_flush,
+	/* net: against a peer (payload/bench/net.c) */
+	bench_net_tcp_rr, bench_net_tcp_crr, bench_net_tcp_stream, bench_net_tcp_maerts,
+	bench_net_udp_rr, bench_net_paced_write;
 extern const struct bench
 	/* selftest: misbehave on purpose; only when named (runner.c keeps them out of "all") */
 	bench_selftest_crash, bench_selftest_stall, bench_selftest_skip, bench_selftest_error;
@@ -101,6 +105,13 @@ const struct bench *const bench_registry[] = {
 	&bench_disk_randwrite_4k_qd1,
 	&bench_disk_flush,
 
+	&bench_net_tcp_rr,
+	&bench_net_tcp_crr,
+	&bench_net_tcp_stream,
+	&bench_net_tcp_maerts,
+	&bench_net_udp_rr,
+	&bench_net_paced_write,
+
 	&bench_selftest_crash,
 	&bench_selftest_stall,
 	&bench_selftest_skip,
@@ -109,11 +120,11 @@ const struct bench *const bench_registry[] = {
 };
 
 const char *const bench_groups[] = {
-	BENCH_GROUP_INDEX, "extra", "probes", "disk", BENCH_GROUP_SELFTEST, NULL,
+	BENCH_GROUP_INDEX, "extra", "probes", "disk", "net", BENCH_GROUP_SELFTEST, NULL,
 };
 
 const char *const bench_units[] = {
-	"lps", "lpm", "KBps", "MWIPS", "MB/s", "ns", "%cpu", "IOPS", "MiB/s", NULL,
+	"lps", "lpm", "KBps", "MWIPS", "MB/s", "ns", "%cpu", "IOPS", "MiB/s", "tps", NULL,
 };
 
 const struct bench *bench_find(const char *name)
@@ -133,8 +144,29 @@ static const char *tbench_load_fact(void)
 	return tbench_load_path() ? tbench_load_path() : "synthetic";
 }
 
+/* The net group's: the peer given, its identity (a hello session), this machine's NIC. */
+static const char *peer_fact(void) { return bench_peer[0] ? bench_peer : "-"; }
+static const char *peer_host(void) { return net_peer_field(bench_peer, "host"); }
+static const char *peer_kernel(void) { return net_peer_field(bench_peer, "kernel"); }
+static const char *peer_machine(void) { return net_peer_field(bench_peer, "machine"); }
+static const char *peer_nic(void) { return net_peer_field(bench_peer, "nic"); }
+
 const struct bench_fact bench_facts[] = {
 	{RK_RUN_TBENCH_LOAD, tbench_load_fact},
+	{RK_RUN_PEER, peer_fact},
+	{RK_PEER_HOST, peer_host},
+	{RK_PEER_KERNEL, peer_kernel},
+	{RK_PEER_MACHINE, peer_machine},
+	{RK_PEER_NIC, peer_nic},
+	{RK_NIC_NAME, net_nic_name},
+	{RK_NIC_DRIVER, net_nic_driver},
+	{RK_NIC_PCI_ID, net_nic_pci_id},
+	{RK_NIC_SPEED, net_nic_speed},
+	{RK_NIC_MTU, net_nic_mtu},
+	{RK_NIC_QUEUES, net_nic_queues},
+	{RK_NIC_OFFLOADS, net_nic_offloads},
+	{RK_NIC_IRQ, net_nic_irq},
+	{RK_NIC_ADDR, net_nic_addr},
 	{NULL, NULL},
 };
 

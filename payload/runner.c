@@ -692,6 +692,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 
 	sigfd = take_signal_fd(cfg, &orig);
 	begin_run(cfg);
+	snprintf(bench_peer, sizeof bench_peer, "%s", p->peer);	/* the net tests' (bench.h) */
 	sysinfo_emit(p, cfg->mode, cfg->tmpdir);
 	warn_clocksource_not_taken();
 

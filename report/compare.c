@@ -158,6 +158,33 @@ static int add_note(struct cmp *c, const char *text)
 	return 0;
 }
 
+/* The net tests' peer, as the run's header names it: "host H kernel K nic N" into out, or
+ * "" when the run had none (run.peer "-" or absent). */
+static void peer_identity(const struct model *m, char *out, size_t cap)
+{
+	const char *addr = model_info(m, RK_RUN_PEER);
+
+	out[0] = 0;
+	if (strcmp(addr, "-"))
+		snprintf(out, cap, "host %s kernel %s nic %s", model_info(m, RK_PEER_HOST),
+			 model_info(m, RK_PEER_KERNEL), model_info(m, RK_PEER_NIC));
+}
+
+/* Two runs whose net tests talked to different peers: their ratios compare the peers too. */
+static int check_peers(struct cmp *c, size_t j)
+{
+	char a[400], b[400];
+
+	peer_identity(c->m[0], a, sizeof a);
+	peer_identity(c->m[j], b, sizeof b);
+	if (!a[0] || !b[0] || !strcmp(a, b))
+		return 0;
+	return add_warnv(c, "different peers: the net tests of %s talked to %s (%s), those of %s "
+			    "to %s (%s): their ratios compare the peers too, not only this end",
+			 c->label[0], model_info(c->m[0], RK_RUN_PEER), a, c->label[j],
+			 model_info(c->m[j], RK_RUN_PEER), b);
+}
+
 static int check_comparable(struct cmp *c)
 {
 	static const char *const keys[] = {
@@ -189,6 +216,8 @@ static int check_comparable(struct cmp *c)
 		if (native_vs_image &&
 		    add_note(c, "native run beside image runs: identity, mode and kernel command "
 				"line differ by design"))
+			return -1;
+		if (check_peers(c, j))
 			return -1;
 		for (int k = 0; keys[k]; k++) {
 			const char *a = model_info(c->m[0], keys[k]), *b = model_info(c->m[j], keys[k]);

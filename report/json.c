@@ -196,6 +196,16 @@ static json_t *model_obj(const struct report_in *in, const char *label)
 					(json_int_t)m->skips, "errors", (json_int_t)m->errors));
 	e = e || fill_info(info, m);
 	e |= put(o, "info", info);
+	if (strcmp(model_info(m, RK_RUN_PEER), "-"))	/* the net tests' two ends */
+		e |= put(o, "network", json_pack(
+			"{s:{s:s,s:s,s:s,s:s,s:s},s:{s:s,s:s,s:s,s:s,s:s}}",
+			"this_end", "nic", model_info(m, RK_NIC_NAME), "driver",
+			model_info(m, RK_NIC_DRIVER), "pci_id", model_info(m, RK_NIC_PCI_ID),
+			"addr", model_info(m, RK_NIC_ADDR), "mtu", model_info(m, RK_NIC_MTU),
+			"peer", "addr", model_info(m, RK_RUN_PEER), "host",
+			model_info(m, RK_PEER_HOST), "kernel", model_info(m, RK_PEER_KERNEL),
+			"machine", model_info(m, RK_PEER_MACHINE), "nic",
+			model_info(m, RK_PEER_NIC)));
 	info = NULL;
 	e = e || fill_passes(passes, m);
 	e |= put(o, "passes", passes);

@@ -51,6 +51,16 @@ static void header(FILE *out, const struct model *m, const char *source)
 	fprintf(out, "image:       identity %s | build %s (%s) | mode %s\n",
 		S(model_info(m, RK_IMAGE_IDENTITY)), S(m->version), S(model_info(m, RK_BUILD_CC)),
 		S(m->mode));
+	if (strcmp(model_info(m, RK_RUN_PEER), "-")) {	/* the net tests' two ends */
+		fprintf(out, "network:     this end %s %s %s (%s, mtu %s, %s, irq %s)",
+			S(model_info(m, RK_NIC_NAME)), S(model_info(m, RK_NIC_DRIVER)),
+			S(model_info(m, RK_NIC_PCI_ID)), S(model_info(m, RK_NIC_ADDR)),
+			S(model_info(m, RK_NIC_MTU)), S(model_info(m, RK_NIC_OFFLOADS)),
+			S(model_info(m, RK_NIC_IRQ)));
+		fprintf(out, " | peer %s: host %s, kernel %s, nic %s\n",
+			S(model_info(m, RK_RUN_PEER)), S(model_info(m, RK_PEER_HOST)),
+			S(model_info(m, RK_PEER_KERNEL)), S(model_info(m, RK_PEER_NIC)));
+	}
 	fprintf(out, "suite:       %s | tests %s | copies %s | samples %s x %s ms\n",
 		S(model_info(m, RK_RUN_SUITE)), S(model_info(m, RK_RUN_TESTS)),
 		S(model_info(m, RK_RUN_COPIES)), S(model_info(m, RK_RUN_SAMPLES)),

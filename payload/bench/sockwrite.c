@@ -16,11 +16,11 @@
  *   sockwrite-paced[-samecpu|-crosscpu]   paced: one loop = one write() of
  *       SOCKWRITE_PACED_SIZE (512) bytes at SOCKWRITE_PACED_RATE (50,000) writes/s, both
  *       compile-time defaults (-DSOCKWRITE_PACED_RATE=...). The writer sleeps until each
- *       write's slot (clock_nanosleep TIMER_ABSTIME, timer slack 1 ns), as a server blocked in
- *       epoll between requests does; slots are absolute, so a late write is followed by the
- *       next ones without sleeping until the schedule is caught up (as queued requests would
- *       be), unless it is over SOCKWRITE_PACED_CATCHUP_NS (1 ms) behind: then the missed
- *       slots are dropped (the achieved rate, loops / ns of each SAMPLE, shows it). (A
+ *       write's slot (paced.h, shared with net-paced-write: clock_nanosleep TIMER_ABSTIME,
+ *       timer slack 1 ns), as a server blocked in epoll between requests does; slots are
+ *       absolute, so a late write is followed by the next ones without sleeping until the
+ *       schedule is caught up, unless it is over PACED_CATCHUP_NS (1 ms) behind: then the
+ *       missed slots are dropped (the achieved rate, loops / ns of each SAMPLE, shows it). (A
  *       busy-waiting writer was tried first: on the same CPU the woken reader then waited
  *       for the writer's time slice to end, p99 ~3.5 ms, which measured the scheduler, not
  *       the wake-up.) The reader sleeps in recv(MSG_WAITALL) per message.
@@ -37,6 +37,7 @@
  */
 #define _GNU_SOURCE
 #include "io.h"
+#include "paced.h"
 #include "probe_util.h"
 #include "../sys.h"
 
@@ -55,13 +56,10 @@
 #include <unistd.h>
 
 #ifndef SOCKWRITE_PACED_RATE
-#define SOCKWRITE_PACED_RATE 50000	/* writes per second */
-#endif
-#ifndef SOCKWRITE_PACED_CATCHUP_NS
-#define SOCKWRITE_PACED_CATCHUP_NS 1000000	/* late by more: drop slots, do not burst */
+#define SOCKWRITE_PACED_RATE PACED_RATE_HZ	/* writes per second (paced.h) */
 #endif
 #ifndef SOCKWRITE_PACED_SIZE
-#define SOCKWRITE_PACED_SIZE 512	/* bytes per write */
+#define SOCKWRITE_PACED_SIZE PACED_SIZE	/* bytes per write (paced.h) */
 #endif
 
 enum place { PLACE_ANY, PLACE_SAME, PLACE_CROSS };
@@ -73,7 +71,8 @@ struct sw_state {
 	char *buf;
 	struct lathist *h;	/* shared with the reader (paced) */
 	struct lathist snap;
-	uint64_t period, next, t_s0, busy, writes, bytes;
+	uint64_t t_s0, bytes;	/* back to back */
+	struct paced pc;	/* paced (paced.h) */
 };
 
 static void reader_drain(int fd)
@@ -126,7 +125,6 @@ static int sw_setup(struct bench_ctx *ctx, size_t size, int paced, enum place pl
 			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		if (s->h == MAP_FAILED)
 			return -ENOMEM;
-		s->period = 1000000000u / SOCKWRITE_PACED_RATE;
 		if (prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL))
 			return -errno;
 	}
@@ -170,14 +168,6 @@ static int sw_setup(struct bench_ctx *ctx, size_t size, int paced, enum place pl
 	return 0;
 }
 
-/* write_all(), its send timeout (SO_SNDTIMEO's EAGAIN) reported as -ETIMEDOUT. */
-static int write_all_sock(int fd, const char *p, size_t n)
-{
-	int r = write_all(fd, p, n);
-
-	return r == -EAGAIN ? -ETIMEDOUT : r;
-}
-
 static int b2b_run(struct bench_ctx *ctx, uint64_t iters)
 {
 	struct sw_state *s = ctx->state;
@@ -189,7 +179,7 @@ static int b2b_run(struct bench_ctx *ctx, uint64_t iters)
 	}
 	for (uint64_t i = 0; i < iters; i++) {
 		s->buf[0] = (char)i;
-		if ((r = write_all_sock(s->fd, s->buf, s->size)))
+		if ((r = sock_write_all(s->fd, s->buf, s->size)))
 			return r;
 	}
 	s->bytes += iters * s->size;
@@ -201,42 +191,21 @@ static int b2b_run(struct bench_ctx *ctx, uint64_t iters)
 static int paced_run(struct bench_ctx *ctx, uint64_t iters)
 {
 	struct sw_state *s = ctx->state;
-	uint64_t now = now_ns();
 	int r;
 
 	if (probe_new_sample(ctx)) {
 		lh_snapshot(s->h, &s->snap);
-		s->t_s0 = s->next = now;
-		s->busy = s->writes = 0;
+		paced_start(&s->pc, 1000000000u / SOCKWRITE_PACED_RATE);
 	}
-	for (uint64_t i = 0; i < iters; i++) {
-		if (now < s->next) {
-			struct timespec ts = {(time_t)(s->next / 1000000000u),
-					      (long)(s->next % 1000000000u)};
-			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-				;
-			now = now_ns();
-		}
-		memcpy(s->buf, &now, sizeof now);
-		r = write_all_sock(s->fd, s->buf, s->size);
-		uint64_t t1 = now_ns();
-		if (r)
-			return r;
-		s->busy += t1 - now;
-		s->next += s->period;
-		if (s->next + SOCKWRITE_PACED_CATCHUP_NS < t1)
-			s->next = t1;	/* too far behind: drop the missed slots */
-		now = t1;
-	}
-	s->writes += iters;
-	uint64_t wall = now_ns() - s->t_s0;
-	bench_extra(ctx, "busy_pct_x100", (int64_t)(wall ? s->busy * 10000 / wall : 0));
-	bench_extra(ctx, "write_ns", (int64_t)(s->busy / s->writes));
+	if ((r = paced_writes(&s->pc, s->fd, s->buf, s->size, iters)))
+		return r;
+	bench_extra(ctx, "busy_pct_x100", paced_busy_x10000(&s->pc));
+	bench_extra(ctx, "write_ns", (int64_t)(s->pc.busy / s->pc.writes));
 	bench_extra(ctx, "p50_ns", (int64_t)lh_pct(s->h, &s->snap, 50, NULL));
 	bench_extra(ctx, "p99_ns", (int64_t)lh_pct(s->h, &s->snap, 99, NULL));
 	bench_extra(ctx, "max_ns", (int64_t)lh_max(s->h, &s->snap));
 	bench_extra(ctx, "target_hz", SOCKWRITE_PACED_RATE);
-	ctx->sink += s->writes;
+	ctx->sink += s->pc.writes;
 	return 0;
 }
 

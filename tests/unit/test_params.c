@@ -178,7 +178,7 @@ static void table_drives_parsing(void **st)
 		assert_int_equal(params_set(&p, param_table[i].key, "", err, sizeof err), -EINVAL);
 		assert_string_not_equal(err, "unknown parameter");
 	}
-	assert_int_equal(rows, 16);	/* + disk, disk.span (issue 20) */
+	assert_int_equal(rows, 17);	/* + disk, disk.span (issue 20), peer (issue 17) */
 	assert_int_equal(params_set(&p, "Suite", "quick", err, sizeof err), -ENOENT);
 	assert_string_equal(err, "unknown parameter");
 	assert_int_equal(params_set(&p, "", "1", err, sizeof err), -ENOENT);

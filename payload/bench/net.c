@@ -1,0 +1,432 @@
+/* net.c — the `net` group: request/response, connection rate, throughput and small-write CPU
+ * against a peer (`isobench --serve` on another machine, the VM's host, or this one), over a
+ * real NIC. Run only when a peer is given (isobench.peer=HOST[:PORT], natively --peer); else
+ * SKIP at once; with a peer but no network interface (only the loopback) as well.
+ * Protocol and caps: payload/netproto.h. Single-copy tests.
+ *
+ * Setup opens a session (the request line; its "ok" answer's round trip is rtt0_ns, the
+ * first exchange), reads the path MTU (IP_MTU) and, for TCP, the MSS (TCP_MAXSEG). Every
+ * socket operation has a timeout (netproto.h: connect 3 s, each send/recv 5 s, a UDP answer
+ * 1 s), so a peer killed mid-test is a FAIL naming it, never a hang. SIGPIPE is ignored: a
+ * write to a dead peer is -EPIPE.
+ *
+ *   net-tcp-rr      one loop = one NET_RR_SIZE-byte (1; $ISOBENCH_NET_RR_SIZE) request and its
+ *                   response on one connection (TCP_NODELAY): transactions/s. The clock IS read around each
+ *                   transaction: its latency is the measurement (lib/latency.h percentiles).
+ *   net-tcp-crr     one loop = connect, 1-byte request, 1-byte response, close: transactions/s
+ *                   (latency percentiles per transaction, as for rr). The peer closes first, so
+ *                   TIME_WAIT stays on its side, not on the client's ports.
+ *   net-tcp-stream  one loop = NET_CHUNK (10^6) bytes to the peer in write()s of NET_WRITE
+ *                   (128 KiB, iperf3's size; the last one shorter); the peer discards them:
+ *                   MB/s (10^6 bytes); extra cpu_pct_x100: the sender's (this process's) CPU
+ *                   time / wall time x 10000.
+ *   net-tcp-maerts  one loop = NET_CHUNK bytes received from the peer, which sends them in
+ *                   NET_WRITE (128 KiB) writes: MB/s; the
+ *                   sender is the peer, whose CPU is not on this wire: the extra is the
+ *                   receiver's share (rcv_cpu_pct_x100).
+ *   net-udp-rr      as tcp-rr over UDP: a datagram with no answer within 1 s is lost: counted
+ *                   (extra lost), its 1 s wait recorded in the latency histogram (max shows
+ *                   it), never retried or hidden; an answer to an earlier datagram (its
+ *                   sequence byte differs) is dropped and waited past.
+ *   net-paced-write PACED_RATE_HZ (50,000) writes/s of PACED_SIZE (512) bytes to the peer
+ *                   (paced.h, the loop of sockwrite-paced): value = % of one CPU inside write()
+ *                   (busy_pct_x100 / 100, lower is better); extras rate_hz (achieved),
+ *                   target_hz, behind = 1 when the achieved rate is under 95% of the target
+ *                   (this machine cannot keep the pace: the value is then for a lower rate).
+ */
+#define _GNU_SOURCE
+#include "io.h"
+#include "latency.h"
+#include "paced.h"
+#include "probe_util.h"
+#include "record.h"
+#include "vocab.h"
+#include "../netproto.h"
+#include "../sys.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef NET_RR_SIZE
+#define NET_RR_SIZE 1		/* bytes per request and per response (netperf's TCP_RR) */
+#endif
+/* Another rr/udp-rr message size, for a side by side with a tool whose minimum is larger
+ * (sockperf: 14 bytes): 1..NET_CAP_SIZE bytes, in the SAMPLE extra msg_bytes. */
+#define NET_RR_SIZE_ENV "ISOBENCH_NET_RR_SIZE"
+#define NET_CHUNK 1000000	/* bytes per loop: one write (stream) or read (maerts), 1 MB */
+#define NET_WRITE 131072	/* bytes per write() of a stream, either way (iperf3's 128 KiB) */
+#define NET_SESSION_S 3600	/* the session length asked for: NET_CAP_SECONDS */
+#define IP_MTU_OPT 14		/* IP_MTU, include/uapi/linux/in.h (musl may lack it) */
+
+struct net_state {
+	int fd, udp;
+	struct sockaddr_in peer;
+	enum net_mode mode;
+	size_t size;
+	char *buf;
+	struct lat_hist *h;
+	struct paced pc;
+	uint64_t rtt0, lost, t0, cpu0;
+	int mtu, mss;
+	uint8_t seq;
+};
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ctx->note for an error rc met while doing what; returns rc. */
+static int net_err(struct bench_ctx *ctx, int rc, const char *what)
+{
+	const char *why = rc == -EPIPE ? "the peer closed the connection (killed, or one of its "
+					 "caps reached)"
+			: rc == -ECONNRESET ? "connection reset by the peer (killed?)"
+			: rc == -EAGAIN || rc == -ETIMEDOUT ? "no answer from the peer in time"
+			: rc == -ECONNREFUSED ? "connection refused (no isobench --serve there?)"
+			: strerror(-rc);
+
+	bench_note(ctx, "peer %s: %s: %s", bench_peer, what, why);
+	return rc == -EAGAIN ? -ETIMEDOUT : rc;
+}
+
+static int getint(int fd, int level, int opt)
+{
+	int v = 0;
+	socklen_t l = sizeof v;
+
+	return getsockopt(fd, level, opt, &v, &l) ? -1 : v;
+}
+
+/* The request line for mode, its answer; rtt0 = that exchange. 0 or -errno (note set). */
+static int net_hello(struct bench_ctx *ctx, struct net_state *s)
+{
+	struct net_req r = {.mode = s->mode, .size = s->size, .bytes = NET_CAP_BYTES,
+			    .conns = NET_CAP_CONNS, .seconds = NET_SESSION_S};
+	char line[NET_LINE_MAX], ans[NET_LINE_MAX];
+	size_t n = net_req_format(&r, line, sizeof line);
+	uint64_t t0 = now_ns();
+	int rc = sock_write_all(s->fd, line, n);
+
+	if (rc || (rc = net_read_line(s->fd, ans, sizeof ans)))
+		return net_err(ctx, rc, "session request");
+	s->rtt0 = now_ns() - t0;
+	if (!strncmp(ans, NET_MAGIC " 1 ok", strlen(NET_MAGIC " 1 ok")))
+		return 0;
+	const char *why = strstr(ans, " refused ");
+	bench_note(ctx, "peer %s refused the session: %.100s", bench_peer,
+		   why ? why + 9 : ans);
+	return -ECONNREFUSED;
+}
+
+/* The session's UDP socket, connected to the peer's port, and the first datagram answered
+ * (three tries). 0 or -errno (note set). */
+static int net_udp_open(struct bench_ctx *ctx, struct net_state *s)
+{
+	char c = 0;
+
+	s->udp = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s->udp < 0 || connect(s->udp, (struct sockaddr *)&s->peer, sizeof s->peer))
+		return net_err(ctx, -errno, "UDP socket");
+	net_set_timeouts(s->udp, NET_UDP_WAIT_MS);
+	for (int i = 0; i < 3; i++)
+		if (send(s->udp, &c, 1, 0) == 1 && recv(s->udp, &c, 1, 0) == 1) {
+			s->mtu = getint(s->udp, IPPROTO_IP, IP_MTU_OPT);
+			return 0;
+		}
+	bench_note(ctx, "peer %s: no UDP answer in 3 s: UDP does not reach it (QEMU user "
+		   "networking carries TCP only: use a tap)", bench_peer);
+	return -EHOSTUNREACH;
+}
+
+/* Common setup: the peer, the session, MTU/MSS; buf of size bytes. */
+static int net_setup(struct bench_ctx *ctx, enum net_mode mode, size_t size)
+{
+	struct net_state *s = calloc(1, sizeof *s);
+	char err[200];
+	int rc;
+
+	if (!s)
+		return -ENOMEM;
+	ctx->state = s;
+	s->fd = s->udp = -1;
+	s->mode = mode;
+	s->size = size;
+	if (!bench_peer[0]) {
+		bench_note(ctx, "no peer: give isobench.peer=HOST[:PORT] (natively --peer "
+			   "HOST:PORT) of a machine running isobench --serve");
+		return BENCH_SKIP;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	if (net_parse_addr(bench_peer, &s->peer, err, sizeof err)) {
+		bench_note(ctx, "%s", err);
+		return -EINVAL;
+	}
+	/* No network at all (no interface but the loopback) is a fact of the machine, not a
+	 * failure of the path: SKIP. A peer on the loopback needs none. */
+	if (!strcmp(net_nic_name(), "-") && (ntohl(s->peer.sin_addr.s_addr) >> 24) != 127) {
+		bench_note(ctx, "no network: no interface but the loopback (no NIC, or no driver "
+			   "for it in this kernel), so peer %s cannot be reached", bench_peer);
+		return BENCH_SKIP;
+	}
+	if (!(s->buf = calloc(1, size < NET_CHUNK ? NET_CHUNK : size)) ||
+	    !(s->h = malloc(sizeof *s->h)))
+		return -ENOMEM;
+	if ((s->fd = net_connect(&s->peer, 1)) < 0)
+		return net_err(ctx, s->fd, "connect");
+	if ((rc = net_hello(ctx, s)))
+		return rc;
+	s->mtu = getint(s->fd, IPPROTO_IP, IP_MTU_OPT);
+	s->mss = getint(s->fd, IPPROTO_TCP, TCP_MAXSEG);
+	if (mode == NET_UDP)
+		return net_udp_open(ctx, s);
+	return 0;
+}
+
+/* At a sample's first batch: restart the per-sample counters. */
+static void net_sample(struct bench_ctx *ctx, struct net_state *s)
+{
+	if (!probe_new_sample(ctx))
+		return;
+	lat_reset(s->h);
+	s->lost = 0;
+	s->t0 = now_ns();
+	s->cpu0 = cpu_ns();
+}
+
+/* The sample's latency percentiles and the path facts, as extras. */
+static void net_lat_extras(struct bench_ctx *ctx, const struct net_state *s)
+{
+	uint64_t q[LAT_NQ];
+
+	lat_quantiles(s->h, q);
+	for (int i = 0; i < LAT_NQ; i++)
+		bench_extra(ctx, lat_keys[i], (int64_t)q[i]);
+	bench_extra(ctx, "mtu", s->mtu);
+	bench_extra(ctx, "rtt0_ns", (int64_t)s->rtt0);
+}
+
+static int tcp_rr_run(struct bench_ctx *ctx, uint64_t iters)
+{
+	struct net_state *s = ctx->state;
+	int rc;
+
+	net_sample(ctx, s);
+	for (uint64_t i = 0; i < iters; i++) {
+		uint64_t t = now_ns();
+		s->buf[0] = (char)i;
+		if ((rc = sock_write_all(s->fd, s->buf, s->size)) ||
+		    (rc = read_all(s->fd, s->buf, s->size)))
+			return net_err(ctx, rc, "request/response");
+		lat_record(s->h, now_ns() - t);
+	}
+	net_lat_extras(ctx, s);
+	bench_extra(ctx, "mss", s->mss);
+	bench_extra(ctx, "msg_bytes", (int64_t)s->size);
+	ctx->sink += (uint8_t)s->buf[0];
+	return 0;
+}
+
+static int tcp_crr_run(struct bench_ctx *ctx, uint64_t iters)
+{
+	struct net_state *s = ctx->state;
+	char c = NET_CRR_BYTE;
+	int rc;
+
+	net_sample(ctx, s);
+	for (uint64_t i = 0; i < iters; i++) {
+		uint64_t t = now_ns();
+		int fd = net_connect(&s->peer, 1);
+		if (fd < 0)
+			return net_err(ctx, fd, "connect (crr)");
+		rc = sock_write_all(fd, &c, 1);
+		if (!rc)
+			rc = read_all(fd, &c, 1);
+		close(fd);
+		if (rc)
+			return net_err(ctx, rc, "crr transaction");
+		lat_record(s->h, now_ns() - t);
+	}
+	net_lat_extras(ctx, s);
+	ctx->sink += (uint8_t)c;
+	return 0;
+}
+
+static void cpu_extra(struct bench_ctx *ctx, const struct net_state *s, const char *key)
+{
+	uint64_t wall = now_ns() - s->t0;
+
+	bench_extra(ctx, key, (int64_t)(wall ? (cpu_ns() - s->cpu0) * 10000 / wall : 0));
+	bench_extra(ctx, "mtu", s->mtu);
+	bench_extra(ctx, "mss", s->mss);
+	bench_extra(ctx, "rtt0_ns", (int64_t)s->rtt0);
+}
+
+static int stream_run(struct bench_ctx *ctx, uint64_t iters)
+{
+	struct net_state *s = ctx->state;
+	int rc;
+
+	net_sample(ctx, s);
+	for (uint64_t i = 0; i < iters; i++)
+		for (size_t off = 0; off < NET_CHUNK; off += NET_WRITE)
+			if ((rc = sock_write_all(s->fd, s->buf, NET_CHUNK - off < NET_WRITE
+							 ? NET_CHUNK - off : NET_WRITE)))
+				return net_err(ctx, rc, "stream write");
+	cpu_extra(ctx, s, "cpu_pct_x100");
+	return 0;
+}
+
+static int maerts_run(struct bench_ctx *ctx, uint64_t iters)
+{
+	struct net_state *s = ctx->state;
+	int rc;
+
+	net_sample(ctx, s);
+	for (uint64_t i = 0; i < iters; i++)
+		if ((rc = read_all(s->fd, s->buf, NET_CHUNK)))
+			return net_err(ctx, rc, "maerts read");
+	cpu_extra(ctx, s, "rcv_cpu_pct_x100");
+	ctx->sink += (uint8_t)s->buf[0];
+	return 0;
+}
+
+/* One UDP exchange; its answer, or lost after NET_UDP_WAIT_MS. 0 or -errno. */
+static int udp_one(struct net_state *s)
+{
+	uint64_t t = now_ns(), deadline = t + NET_UDP_WAIT_MS * 1000000ull;
+
+	s->buf[0] = (char)++s->seq;
+	if (send(s->udp, s->buf, s->size, 0) != (ssize_t)s->size)
+		return -errno;
+	for (;;) {
+		static char c[NET_CAP_SIZE];
+		ssize_t k = recv(s->udp, c, sizeof c, 0);
+		uint64_t now = now_ns();
+		if (k >= 1 && (uint8_t)c[0] == s->seq) {
+			lat_record(s->h, now - t);
+			return 0;
+		}
+		if (k < 0 && errno != EAGAIN && errno != EINTR)
+			return errno == ECONNREFUSED ? -ECONNREFUSED : -errno;
+		if (now >= deadline || k < 0) {
+			s->lost++;
+			lat_record(s->h, now - t);
+			return 0;
+		}
+	}
+}
+
+static int udp_rr_run(struct bench_ctx *ctx, uint64_t iters)
+{
+	struct net_state *s = ctx->state;
+	int rc;
+
+	net_sample(ctx, s);
+	for (uint64_t i = 0; i < iters; i++)
+		if ((rc = udp_one(s)))
+			return net_err(ctx, rc, "UDP request/response");
+	net_lat_extras(ctx, s);
+	bench_extra(ctx, "lost", (int64_t)s->lost);
+	bench_extra(ctx, "msg_bytes", (int64_t)s->size);
+	ctx->sink += s->seq;
+	return 0;
+}
+
+static int paced_setup(struct bench_ctx *ctx)
+{
+	int rc = net_setup(ctx, NET_SINK, PACED_SIZE);
+
+	if (rc)
+		return rc;
+	return prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL) ? -errno : 0;
+}
+
+static int paced_run(struct bench_ctx *ctx, uint64_t iters)
+{
+	struct net_state *s = ctx->state;
+	int rc;
+
+	if (probe_new_sample(ctx))
+		paced_start(&s->pc, 1000000000u / PACED_RATE_HZ);
+	if ((rc = paced_writes(&s->pc, s->fd, s->buf, s->size, iters)))
+		return net_err(ctx, rc, "paced write");
+	int64_t rate = paced_rate(&s->pc);
+	bench_extra(ctx, "busy_pct_x100", paced_busy_x10000(&s->pc));
+	bench_extra(ctx, "write_ns", (int64_t)(s->pc.busy / s->pc.writes));
+	bench_extra(ctx, "rate_hz", rate);
+	bench_extra(ctx, "target_hz", PACED_RATE_HZ);
+	bench_extra(ctx, "behind", rate * 100 < PACED_RATE_HZ * 95);
+	bench_extra(ctx, "mtu", s->mtu);
+	bench_extra(ctx, "rtt0_ns", (int64_t)s->rtt0);
+	ctx->sink += s->pc.writes;
+	return 0;
+}
+
+static void net_teardown(struct bench_ctx *ctx)
+{
+	struct net_state *s = ctx->state;
+
+	if (!s)
+		return;
+	if (s->fd >= 0)
+		close(s->fd);
+	if (s->udp >= 0)
+		close(s->udp);
+	free(s->buf);
+	free(s->h);
+	free(s);
+}
+
+/* INFO net.peer: the address the test talks to (the runner calls it before TEST). */
+static void net_info(const char *self, struct rec_body *b)
+{
+	(void)self;
+	rec_str(b, RK_NET_PEER, bench_peer[0] ? bench_peer : "-");
+}
+
+/* The rr message size: $ISOBENCH_NET_RR_SIZE when it is 1..NET_CAP_SIZE, else NET_RR_SIZE. */
+static size_t rr_size(void)
+{
+	const char *e = getenv(NET_RR_SIZE_ENV);
+	long v = e ? atol(e) : 0;
+
+	return v >= 1 && v <= NET_CAP_SIZE ? (size_t)v : NET_RR_SIZE;
+}
+
+static int rr_setup(struct bench_ctx *c) { return net_setup(c, NET_RR, rr_size()); }
+static int crr_setup(struct bench_ctx *c) { return net_setup(c, NET_CRR, 1); }
+static int stream_setup(struct bench_ctx *c) { return net_setup(c, NET_SINK, NET_WRITE); }
+static int maerts_setup(struct bench_ctx *c) { return net_setup(c, NET_SOURCE, NET_WRITE); }
+static int udp_setup(struct bench_ctx *c) { return net_setup(c, NET_UDP, rr_size()); }
+
+#define NET(var, nm, ttl, unt, knd, pl, su, ru, ...) \
+	const struct bench var = { .name = nm, .title = ttl, .group = "net", .unit = unt, \
+		.kind = knd, .per_loop = pl, .max_copies = 1, .info = net_info, .setup = su, \
+		.run = ru, .teardown = net_teardown, __VA_ARGS__ }
+
+NET(bench_net_tcp_rr, "net-tcp-rr", "TCP 1-byte request/response with a peer", "tps",
+    BENCH_RATE, 1, rr_setup, tcp_rr_run);
+NET(bench_net_tcp_crr, "net-tcp-crr", "TCP connect/request/response/close with a peer",
+    "tps", BENCH_RATE, 1, crr_setup, tcp_crr_run);
+NET(bench_net_tcp_stream, "net-tcp-stream", "TCP bulk send to a peer", "MB/s", BENCH_RATE,
+    1, stream_setup, stream_run);
+NET(bench_net_tcp_maerts, "net-tcp-maerts", "TCP bulk receive from a peer", "MB/s",
+    BENCH_RATE, 1, maerts_setup, maerts_run);
+NET(bench_net_udp_rr, "net-udp-rr", "UDP 1-byte request/response with a peer", "tps",
+    BENCH_RATE, 1, udp_setup, udp_rr_run);
+NET(bench_net_paced_write, "net-paced-write", "TCP write() 512 B at 50k/s to a peer", "%cpu",
+    BENCH_TIME, 1, paced_setup, paced_run, .value_extra = "busy_pct_x100",
+    .value_scale = 0.01);

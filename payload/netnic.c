@@ -1,0 +1,283 @@
+/* netnic.c — the NIC facts of netproto.h (nic.* INFO keys): what the kernel says about the
+ * interface the traffic leaves by. Sources: /sys/class/net/<if>/ (driver link, PCI vendor and
+ * device, speed, mtu, queues/, the PCI function's msi_irqs/ — for virtio-net the parent of
+ * the virtio device), SIOCETHTOOL's legacy get
+ * commands for the offloads (include/uapi/linux/ethtool.h: ETHTOOL_GTSO 0x1e, ETHTOOL_GGSO
+ * 0x23, ETHTOOL_GGRO 0x2b, ETHTOOL_GRXCSUM 0x14, ETHTOOL_GTXCSUM 0x16, each answering a
+ * struct ethtool_value {cmd, data}), SIOCGIFADDR for the address. */
+#define _GNU_SOURCE
+#include "netproto.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define SYS_NET "/sys/class/net/"
+#define NIC_SIOCETHTOOL 0x8946	/* include/uapi/linux/sockios.h */
+
+struct nic_ethtool_value {
+	uint32_t cmd, data;
+};
+
+/* The interface: first up non-loopback one, else the first non-loopback; "" if none. */
+static const char *nic(void)
+{
+	static char name[IF_NAMESIZE + 1];
+	static int done;
+
+	if (done)
+		return name;
+	done = 1;
+	DIR *d = opendir(SYS_NET);
+	struct dirent *e;
+	char first[IF_NAMESIZE + 1] = "";
+	while (d && (e = readdir(d))) {
+		char path[300], flags[32] = "";
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lo") || strlen(e->d_name) > IF_NAMESIZE)
+			continue;
+		if (!first[0])
+			snprintf(first, sizeof first, "%.16s", e->d_name);
+		snprintf(path, sizeof path, SYS_NET "%s/flags", e->d_name);
+		FILE *f = fopen(path, "r");
+		if (f) {
+			if (!fgets(flags, sizeof flags, f))
+				flags[0] = 0;
+			fclose(f);
+		}
+		if (strtoul(flags, NULL, 16) & IFF_UP) {
+			snprintf(name, sizeof name, "%.16s", e->d_name);
+			break;
+		}
+	}
+	if (d)
+		closedir(d);
+	if (!name[0])
+		snprintf(name, sizeof name, "%s", first);
+	return name;
+}
+
+/* The first line of SYS_NET<if>/<rel> into out (cap), "-" when unreadable or no NIC. */
+static const char *sysline(const char *rel, char *out, size_t cap)
+{
+	char path[300];
+
+	snprintf(out, cap, "-");
+	if (!*nic())
+		return out;
+	snprintf(path, sizeof path, SYS_NET "%s/%s", nic(), rel);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return out;
+	if (!fgets(out, (int)cap, f) || !out[0] || out[0] == '\n')
+		snprintf(out, cap, "-");
+	out[strcspn(out, "\n")] = 0;
+	fclose(f);
+	return out;
+}
+
+/* The NIC's PCI function in sysfs (device/, or its parent when device/ is a virtio device on
+ * a virtio-pci function) into out; "" when it has none. */
+static void pci_dir(char *out, size_t cap)
+{
+	char path[300], real[4096];
+
+	out[0] = 0;
+	snprintf(path, sizeof path, SYS_NET "%s/device", nic());
+	if (!*nic() || !realpath(path, real))
+		return;
+	char *base = strrchr(real, '/');
+	if (base && !strncmp(base + 1, "virtio", 6))
+		*base = 0;
+	snprintf(path, sizeof path, "%.280s/vendor", real);
+	if (access(path, R_OK) == 0)
+		snprintf(out, cap, "%.280s", real);
+}
+
+/* The first line of the PCI function's file name into out, "-" when there is none. */
+static const char *pciline(const char *name, char *out, size_t cap)
+{
+	char dir[300], path[400];
+
+	snprintf(out, cap, "-");
+	pci_dir(dir, sizeof dir);
+	if (!dir[0])
+		return out;
+	snprintf(path, sizeof path, "%.300s/%.40s", dir, name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return out;
+	if (!fgets(out, (int)cap, f) || !out[0] || out[0] == '\n')
+		snprintf(out, cap, "-");
+	out[strcspn(out, "\n")] = 0;
+	fclose(f);
+	return out;
+}
+
+const char *net_nic_name(void)
+{
+	return *nic() ? nic() : "-";
+}
+
+const char *net_nic_driver(void)
+{
+	static char out[64];
+	char path[300], link[300];
+
+	snprintf(out, sizeof out, "-");
+	snprintf(path, sizeof path, SYS_NET "%s/device/driver", nic());
+	ssize_t n = *nic() ? readlink(path, link, sizeof link - 1) : -1;
+	if (n > 0) {
+		link[n] = 0;
+		snprintf(out, sizeof out, "%.63s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
+	}
+	return out;
+}
+
+const char *net_nic_pci_id(void)
+{
+	static char out[32];
+	char v[16], d[16];
+
+	pciline("vendor", v, sizeof v);
+	pciline("device", d, sizeof d);
+	if (!strcmp(v, "-") || !strcmp(d, "-"))
+		return strcpy(out, "-");
+	snprintf(out, sizeof out, "%s:%s", v + (v[1] == 'x' ? 2 : 0), d + (d[1] == 'x' ? 2 : 0));
+	return out;
+}
+
+const char *net_nic_speed(void)
+{
+	static char out[24];
+
+	return sysline("speed", out, sizeof out);
+}
+
+const char *net_nic_mtu(void)
+{
+	static char out[24];
+
+	return sysline("mtu", out, sizeof out);
+}
+
+/* Entries of SYS_NET<if>/<rel> whose names start with prefix. */
+static int count_entries(const char *rel, const char *prefix)
+{
+	char path[300];
+	int n = 0;
+
+	snprintf(path, sizeof path, SYS_NET "%s/%s", nic(), rel);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		n += !strncmp(e->d_name, prefix, strlen(prefix));
+	if (d)
+		closedir(d);
+	return n;
+}
+
+const char *net_nic_queues(void)
+{
+	static char out[48];
+
+	if (!*nic())
+		return strcpy(out, "-");
+	snprintf(out, sizeof out, "rx=%d,tx=%d", count_entries("queues", "rx-"),
+		 count_entries("queues", "tx-"));
+	return out;
+}
+
+/* One legacy ethtool get: 0/1, or -1 when the driver does not answer it. */
+static int ethtool_get(int fd, uint32_t cmd)
+{
+	struct nic_ethtool_value ev = {.cmd = cmd};
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof ifr);
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%.15s", nic());
+	ifr.ifr_data = (char *)&ev;
+	return ioctl(fd, NIC_SIOCETHTOOL, &ifr) ? -1 : ev.data != 0;
+}
+
+const char *net_nic_offloads(void)
+{
+	static const struct { const char *name; uint32_t cmd; } feats[] = {
+		{"tso", 0x1e}, {"gso", 0x23}, {"gro", 0x2b}, {"rxcsum", 0x14}, {"txcsum", 0x16},
+	};
+	static char out[96];
+	int fd = *nic() ? socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0) : -1;
+	size_t len = 0;
+
+	if (fd < 0)
+		return strcpy(out, "-");
+	for (size_t i = 0; i < sizeof feats / sizeof feats[0]; i++) {
+		int v = ethtool_get(fd, feats[i].cmd);
+		len += (size_t)snprintf(out + len, sizeof out - len, "%s%s=%s", i ? "," : "",
+					feats[i].name, v < 0 ? "-" : v ? "1" : "0");
+	}
+	close(fd);
+	return out;
+}
+
+const char *net_nic_irq(void)
+{
+	static char out[16];
+	char dir[300], path[340], mode[16] = "";
+
+	snprintf(out, sizeof out, "-");
+	pci_dir(dir, sizeof dir);
+	if (!dir[0])
+		return out;	/* not a PCI function */
+	snprintf(path, sizeof path, "%.300s/msi_irqs", dir);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	while (d && (e = readdir(d)) && !mode[0]) {
+		if (e->d_name[0] == '.')
+			continue;
+		char mp[400];
+		/* msi_irqs/<irq> is a file holding "msi" or "msix" (older kernels: <irq>/mode) */
+		snprintf(mp, sizeof mp, "%.330s/%.60s", path, e->d_name);
+		FILE *f = fopen(mp, "r");
+		if (!f) {
+			snprintf(mp, sizeof mp, "%.330s/%.60s/mode", path, e->d_name);
+			f = fopen(mp, "r");
+		}
+		if (f) {
+			if (!fgets(mode, sizeof mode, f))
+				mode[0] = 0;
+			mode[strcspn(mode, "\n")] = 0;
+			fclose(f);
+		}
+		if (!mode[0])
+			snprintf(mode, sizeof mode, "msi");
+	}
+	if (d)
+		closedir(d);
+	snprintf(out, sizeof out, "%s", mode[0] ? mode : "intx");
+	return out;
+}
+
+const char *net_nic_addr(void)
+{
+	static char out[INET_ADDRSTRLEN];
+	struct ifreq ifr;
+	int fd = *nic() ? socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0) : -1;
+
+	snprintf(out, sizeof out, "-");
+	if (fd < 0)
+		return out;
+	memset(&ifr, 0, sizeof ifr);
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%.15s", nic());
+	if (ioctl(fd, SIOCGIFADDR, &ifr) == 0)
+		inet_ntop(AF_INET, &((struct sockaddr_in *)(void *)&ifr.ifr_addr)->sin_addr, out,
+			  sizeof out);
+	close(fd);
+	return out;
+}

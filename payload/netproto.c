@@ -1,0 +1,258 @@
+/* netproto.c — see netproto.h. */
+#define _GNU_SOURCE
+#include "netproto.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+const char *const net_mode_names[NET_NMODES] = {
+	[NET_RR] = "rr", [NET_SINK] = "sink", [NET_SOURCE] = "source",
+	[NET_CRR] = "crr", [NET_UDP] = "udp", [NET_HELLO] = "hello",
+};
+
+size_t net_req_format(const struct net_req *r, char *out, size_t cap)
+{
+	int n = snprintf(out, cap, NET_MAGIC " %d mode=%s size=%" PRIu64 " bytes=%" PRIu64
+			 " conns=%" PRIu64 " seconds=%" PRIu64 "\n", NET_VERSION,
+			 net_mode_names[r->mode], r->size, r->bytes, r->conns, r->seconds);
+	return n < 0 ? 0 : (size_t)n >= cap ? cap - 1 : (size_t)n;
+}
+
+/* One "key=value" word of a request into r. 0 or -EINVAL (why in err). */
+static int req_word(const char *w, struct net_req *r, char *err, size_t errlen)
+{
+	static const struct { const char *key; uint64_t cap; size_t off; } nums[] = {
+		{"size", NET_CAP_SIZE, offsetof(struct net_req, size)},
+		{"bytes", NET_CAP_BYTES, offsetof(struct net_req, bytes)},
+		{"conns", NET_CAP_CONNS, offsetof(struct net_req, conns)},
+		{"seconds", NET_CAP_SECONDS, offsetof(struct net_req, seconds)},
+	};
+	const char *eq = strchr(w, '=');
+
+	if (!eq) {
+		snprintf(err, errlen, "'%.40s' is not key=value", w);
+		return -EINVAL;
+	}
+	if (!strncmp(w, "mode=", 5)) {
+		for (int m = 0; m < NET_NMODES; m++)
+			if (!strcmp(eq + 1, net_mode_names[m])) {
+				r->mode = (enum net_mode)m;
+				return 0;
+			}
+		snprintf(err, errlen, "unknown mode '%.40s'", eq + 1);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+		size_t kl = strlen(nums[i].key);
+		if ((size_t)(eq - w) != kl || strncmp(w, nums[i].key, kl))
+			continue;
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(eq + 1, &end, 10);
+		if (errno || *end || end == eq + 1 || eq[1] == '-') {
+			snprintf(err, errlen, "%s: '%.40s' is not a number", nums[i].key, eq + 1);
+			return -EINVAL;
+		}
+		if (v > nums[i].cap || (v == 0 && i == 0)) {
+			snprintf(err, errlen, "request too large: %s=%llu, this peer allows 1..%" PRIu64,
+				 nums[i].key, v, nums[i].cap);
+			return -EINVAL;
+		}
+		*(uint64_t *)(void *)((char *)r + nums[i].off) = v;
+		return 0;
+	}
+	snprintf(err, errlen, "unknown field '%.40s'", w);
+	return -EINVAL;
+}
+
+int net_req_parse(const char *line, struct net_req *r, char *err, size_t errlen)
+{
+	char buf[NET_LINE_MAX], *save = NULL, *w;
+	int have_mode = 0;
+
+	*r = (struct net_req){.mode = NET_HELLO, .size = 1, .bytes = NET_CAP_BYTES,
+			      .conns = NET_CAP_CONNS, .seconds = 60};
+	snprintf(buf, sizeof buf, "%s", line);
+	w = strtok_r(buf, " ", &save);
+	if (!w || strcmp(w, NET_MAGIC)) {
+		snprintf(err, errlen, "not an " NET_MAGIC " request");
+		return -EINVAL;
+	}
+	w = strtok_r(NULL, " ", &save);
+	if (!w || atoi(w) != NET_VERSION) {
+		snprintf(err, errlen, "protocol version %.20s, this peer speaks %d", w ? w : "none",
+			 NET_VERSION);
+		return -EINVAL;
+	}
+	while ((w = strtok_r(NULL, " ", &save))) {
+		int rc = req_word(w, r, err, errlen);
+		if (rc)
+			return rc;
+		have_mode |= !strncmp(w, "mode=", 5);
+	}
+	if (!have_mode) {
+		snprintf(err, errlen, "no mode= in the request");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* s with every character outside [A-Za-z0-9._:-] made '_' (a value of the "ok" line). */
+static void word(char *s)
+{
+	for (; *s; s++)
+		if (!strchr("._:-", *s) && !(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') &&
+		    !(*s >= '0' && *s <= '9'))
+			*s = '_';
+}
+
+void net_identity(char *out, size_t cap)
+{
+	struct utsname u;
+	char host[65] = "-", rel[65] = "-", mach[65] = "-", nic[64];
+
+	if (uname(&u) == 0) {
+		snprintf(host, sizeof host, "%s", u.nodename);
+		snprintf(rel, sizeof rel, "%s", u.release);
+		snprintf(mach, sizeof mach, "%s", u.machine);
+	}
+	snprintf(nic, sizeof nic, "%s", net_nic_driver());
+	word(host);
+	word(rel);
+	word(mach);
+	word(nic);
+	snprintf(out, cap, "host=%s kernel=%s machine=%s nic=%s", host, rel, mach, nic);
+}
+
+int net_parse_addr(const char *spec, struct sockaddr_in *sa, char *err, size_t errlen)
+{
+	char host[256];
+	const char *colon = strrchr(spec, ':');
+	long port = NET_DEFAULT_PORT;
+	struct addrinfo hints = {.ai_family = AF_INET, .ai_socktype = SOCK_STREAM}, *res;
+
+	snprintf(host, sizeof host, "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
+	if (colon) {
+		char *end;
+		port = strtol(colon + 1, &end, 10);
+		if (*end || end == colon + 1 || port < 1 || port > 65535) {
+			snprintf(err, errlen, "peer %s: port must be 1..65535", spec);
+			return -EINVAL;
+		}
+	}
+	if (!host[0] || getaddrinfo(host, NULL, &hints, &res) || !res) {
+		snprintf(err, errlen, "peer %s: '%s' is not an IPv4 address or a name this "
+			 "machine resolves", spec, host);
+		return -EINVAL;
+	}
+	*sa = *(struct sockaddr_in *)(void *)res->ai_addr;
+	sa->sin_port = htons((uint16_t)port);
+	freeaddrinfo(res);
+	return 0;
+}
+
+void net_set_timeouts(int fd, int ms)
+{
+	struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+}
+
+int net_connect(const struct sockaddr_in *sa, int nodelay)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), one = 1, e = 0;
+	socklen_t el = sizeof e;
+	struct pollfd p = {.fd = fd, .events = POLLOUT};
+
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (const struct sockaddr *)sa, sizeof *sa) && errno != EINPROGRESS) {
+		e = errno;
+		close(fd);
+		return -e;
+	}
+	int r = poll(&p, 1, NET_CONNECT_MS);
+	if (r <= 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el) || e) {
+		e = r == 0 ? ETIMEDOUT : e ? e : errno;
+		close(fd);
+		return -e;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	net_set_timeouts(fd, NET_IO_MS);
+	if (nodelay)
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	return fd;
+}
+
+int net_read_line(int fd, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	for (;;) {
+		char c;
+		ssize_t k = read(fd, &c, 1);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			return -EPIPE;
+		if (c == '\n')
+			break;
+		if (n + 1 >= cap)
+			return -EMSGSIZE;
+		out[n++] = c;
+	}
+	out[n] = 0;
+	if (n && out[n - 1] == '\r')
+		out[n - 1] = 0;
+	return 0;
+}
+
+const char *net_peer_field(const char *peer, const char *field)
+{
+	static char ans[NET_LINE_MAX], out[128];
+	static int done;
+	struct net_req r = {.mode = NET_HELLO, .size = 1, .seconds = 1};
+	struct sockaddr_in sa;
+	char line[NET_LINE_MAX], err[200];
+
+	if (!peer[0])
+		return "-";
+	if (!done) {
+		done = 1;
+		int fd = net_parse_addr(peer, &sa, err, sizeof err) ? -EINVAL : net_connect(&sa, 1);
+		size_t n = net_req_format(&r, line, sizeof line);
+		int rc = fd < 0 ? fd : write(fd, line, n) != (ssize_t)n ? -errno
+			 : net_read_line(fd, ans, sizeof ans);
+		if (fd >= 0)
+			close(fd);
+		if (rc)
+			snprintf(ans, sizeof ans, "unreachable: %s", strerror(-rc));
+	}
+	if (!strncmp(ans, "unreachable", 11))
+		return ans;
+	char key[32];
+	snprintf(key, sizeof key, " %s=", field);
+	const char *v = strstr(ans, key);
+	if (!v)
+		return "-";
+	v += strlen(key);
+	snprintf(out, sizeof out, "%.*s", (int)strcspn(v, " "), v);
+	return out;
+}

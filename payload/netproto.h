@@ -1,0 +1,104 @@
+/* netproto.h — the network peer's control protocol, version 1: the one owner of its words,
+ * caps and timeouts, shared by the peer (netserve.c, `isobench --serve`) and the `net` tests
+ * (bench/net.c). Also the NIC facts both ends print (nic.* INFO keys) and the socket helpers
+ * with a timeout on every operation.
+ *
+ * A session: the client connects TCP to the peer's port and sends one line (at most
+ * NET_LINE_MAX bytes)
+ *   "ISOBENCH-NET 1 mode=M size=S bytes=B conns=C seconds=D\n"
+ * and the peer answers one line, either
+ *   "ISOBENCH-NET 1 ok host=H kernel=K machine=A nic=N\n"      (no spaces inside values)
+ * or
+ *   "ISOBENCH-NET 1 refused <reason>\n" and closes the connection.
+ * After "ok", by mode:
+ *   rr      the connection carries S-byte requests, each answered with S bytes (an echo);
+ *   sink    the client sends, the peer reads and discards (stream, paced-write), <= B bytes;
+ *   source  the peer sends S-byte writes until B bytes or the client closes (maerts);
+ *   crr     the control connection stays open and idle; each transaction is a new TCP
+ *           connection to the same port carrying the one byte NET_CRR_BYTE, answered with
+ *           one byte, then closed; at most C of them, from the session's address only;
+ *   udp     the control connection stays open; the client sends S-byte datagrams to the same
+ *           port number over UDP, the peer echoes each one to its sender (session's address
+ *           only);
+ *   hello   no data: the "ok" line's identity is all the client wants (the header's peer.*).
+ * A session ends when the client closes the control connection, after D seconds, or at a cap
+ * (the peer closes). Every number has a cap (NET_CAP_*); a request over one is refused with a
+ * line naming the field, the value and the cap. The peer parses these fields and nothing
+ * else: it never runs anything a client sends. IPv4 only.
+ */
+#ifndef ISOBENCH_NETPROTO_H
+#define ISOBENCH_NETPROTO_H
+
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NET_MAGIC "ISOBENCH-NET"
+#define NET_VERSION 1
+#define NET_LINE_MAX 512
+#define NET_DEFAULT_PORT 7117	/* --serve's port and a peer address's, when none is given */
+#define NET_CRR_BYTE 'c'	/* a crr transaction's request; never NET_MAGIC's first byte */
+
+/* What one client may ask for: per session. */
+#define NET_CAP_SIZE 131072			/* bytes per message (and per stream read) */
+#define NET_CAP_BYTES (64ull << 30)		/* bytes per stream/maerts session */
+#define NET_CAP_CONNS 10000000u			/* crr connections per session */
+#define NET_CAP_SECONDS 3600u			/* session length */
+#define NET_CAP_SESSIONS 16			/* sessions open at once (all clients) */
+
+/* Timeouts (ms): every socket operation of both ends has one, so a vanished end is an
+ * error, never a hang. */
+#define NET_CONNECT_MS 3000	/* connect() */
+#define NET_IO_MS 5000		/* each send/recv (SO_SNDTIMEO / SO_RCVTIMEO) */
+#define NET_UDP_WAIT_MS 1000	/* one datagram's answer; past it the datagram is lost */
+
+enum net_mode { NET_RR, NET_SINK, NET_SOURCE, NET_CRR, NET_UDP, NET_HELLO, NET_NMODES };
+extern const char *const net_mode_names[NET_NMODES];	/* "rr", "sink", ... */
+
+struct net_req {
+	enum net_mode mode;
+	uint64_t size, bytes, conns, seconds;
+};
+
+/* Format req as the request line (with '\n') into out; returns its length. */
+size_t net_req_format(const struct net_req *req, char *out, size_t cap);
+/* Parse a request line (without '\n'). 0, or -EINVAL with why (which field, value and cap)
+ * in err. Missing numbers take the defaults: size 1, bytes NET_CAP_BYTES, conns
+ * NET_CAP_CONNS, seconds 60. */
+int net_req_parse(const char *line, struct net_req *req, char *err, size_t errlen);
+
+/* This machine's identity for the "ok" line: "host=H kernel=K machine=A nic=N". */
+void net_identity(char *out, size_t cap);
+
+/* "HOST[:PORT]" (PORT default NET_DEFAULT_PORT; HOST numeric or a name getaddrinfo
+ * resolves) into sa. 0 or -EINVAL (why in err). */
+int net_parse_addr(const char *spec, struct sockaddr_in *sa, char *err, size_t errlen);
+
+/* Set SO_RCVTIMEO and SO_SNDTIMEO to ms. */
+void net_set_timeouts(int fd, int ms);
+/* A TCP socket connected to sa within NET_CONNECT_MS, blocking, with NET_IO_MS timeouts;
+ * TCP_NODELAY when nodelay. fd, or -errno (-ETIMEDOUT when the connect took too long). */
+int net_connect(const struct sockaddr_in *sa, int nodelay);
+/* Read one line ending in '\n' (stripped) of at most cap-1 bytes, byte by byte (the data
+ * after it stays in the socket). 0, -EPIPE at end of file, -EMSGSIZE, or -errno. */
+int net_read_line(int fd, char *out, size_t cap);
+
+/* A field ("host", "kernel", "machine", "nic") of the identity peer (HOST[:PORT]) answers a
+ * hello session with, for the header's peer.* keys: "-" when peer is "" or the field is
+ * missing, "unreachable: <why>" when the session fails. One session per run (cached). */
+const char *net_peer_field(const char *peer, const char *field);
+
+/* The NIC the machine's traffic leaves by (the first interface that is up and not the
+ * loopback; else the first one), for the nic.* INFO keys: each returns "-" when there is no
+ * such interface or the fact cannot be read. Static buffers. */
+const char *net_nic_name(void);
+const char *net_nic_driver(void);
+const char *net_nic_pci_id(void);	/* "vendor:device" in hex, from sysfs */
+const char *net_nic_speed(void);	/* Mb/s from sysfs speed (-1: unknown/no carrier) */
+const char *net_nic_mtu(void);
+const char *net_nic_queues(void);	/* "rx=N,tx=M": the queues/ directories */
+const char *net_nic_offloads(void);	/* "tso=1,gso=1,gro=1,rxcsum=1,txcsum=1": ethtool */
+const char *net_nic_irq(void);		/* msix, msi, intx, or "-" (not PCI) */
+const char *net_nic_addr(void);		/* its IPv4 address */
+
+#endif

@@ -1,0 +1,254 @@
+#!/usr/bin/env bash
+# tests/test-net.sh — the net group and its peer (issue 17): `isobench --serve` natively (its
+# records, caps, refusals, stopping, surviving a vanished client), the six net tests natively
+# on the loopback, no peer (SKIPs at once), the peer killed mid-test (FAIL with the reason,
+# the run completes); then under QEMU TCG the guest reaching a peer this script starts: on
+# restricted user networking (guestfwd to the host's loopback; TCP) with virtio-net, and on
+# a tap inside a network namespace made here (UDP too) with e1000 and virtio-net; and a
+# guest given a peer but no NIC (SKIPs within seconds). Short samples throughout.
+#
+# In:  $OUT/isobench, $OUT/isobench-report, and for the boots $OUT/bzImage +
+#      $OUT/initramfs.cpio.gz, qemu-system-x86_64, socat, unshare + ip (root, /dev/net/tun).
+# Out: one line per assertion, then "N passed, M failed, K skipped". Exit 1 on a failure.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$top/out}
+bin=$out/isobench
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
+use_tmp
+export TMPDIR=$tmp
+peer_pid=
+kill_at_exit peer_pid
+quick=(--suite quick --copies 1 --sample_ms 100 --samples 2)
+NET_TESTS=(net-tcp-rr net-tcp-crr net-tcp-stream net-tcp-maerts net-udp-rr net-paced-write)
+
+# start_peer NAME [ARGS...]: isobench --serve --port 0 ARGS in the background (stdout
+# $tmp/NAME.peer, stderr $tmp/NAME.peer.err); sets peer_pid and peer_port (from its
+# serve.port record; "" if none came within 5 s).
+start_peer() {
+	local name=$1 i
+	shift
+	: >"$tmp/$name.peer"
+	"$bin" --serve --port 0 "$@" >"$tmp/$name.peer" 2>"$tmp/$name.peer.err" &
+	peer_pid=$!
+	peer_port=
+	for ((i = 0; i < 50; i++)); do
+		peer_port=$(sed -n 's/.* INFO .*serve\.port=\([0-9]*\).*/\1/p' "$tmp/$name.peer" || true)
+		[ -z "$peer_port" ] || return 0
+		sleep 0.1
+	done
+}
+stop_peer() { [ -z "$peer_pid" ] || { kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null || true; peer_pid=; }; }
+
+# ask PORT LINE: send one request line to the peer, print its answer line (1 s at most).
+ask() {
+	local ans=
+	exec 3<>"/dev/tcp/127.0.0.1/$1"
+	printf '%s\n' "$2" >&3
+	IFS= read -r -t 2 ans <&3 || true
+	exec 3>&-
+	echo "$ans"
+}
+
+# ---- QEMU user networking only with restrict=on (a lint over the tree, then a planted copy) ----
+# unrestricted ROOT: lines of ROOT's scripts that start QEMU user networking without
+# restrict=on (which would route a guest to any address the host reaches).
+unrestricted() {
+	local hits
+	hits=$(cd "$1" && grep -rnE -- '(-netdev|-nic)[ "]+user|"user,id=' qemu tests image lava docs 2>/dev/null) || true
+	grep -v -e 'restrict=on' -e '^tests/test-net.sh:' <<<"$hits" || true
+}
+none "$(unrestricted "$top")" "QEMU user networking is started only with restrict=on" \
+	"user networking without restrict=on"
+mkdir -p "$tmp/plant/qemu"
+sed 's/user,id=n0,restrict=on,/user,id=n0,/' "$top/qemu/run" >"$tmp/plant/qemu/run"
+if [ -n "$(unrestricted "$tmp/plant")" ]; then pass "planted: qemu/run without restrict=on is found"
+else fail "planted: qemu/run without restrict=on is not found"; fi
+
+# ---- the peer by itself --------------------------------------------------------------------
+start_peer p1
+if [ -n "$peer_port" ]; then pass "--serve --port 0 prints the port it got (serve.port=$peer_port)"; else fail "--serve: no serve.port record within 5 s: $(head -c 300 "$tmp/p1.peer.err")"; fi
+has "$tmp/p1.peer" ' BEGIN .*mode=host' "the peer's own BEGIN"
+has "$tmp/p1.peer" ' INFO .*kernel\.release=' "the peer's machine header (kernel)"
+has "$tmp/p1.peer" ' INFO .*nic\.name=[^ ]+ nic\.driver=' "the peer's NIC facts"
+ans=$(ask "$peer_port" "ISOBENCH-NET 1 mode=rr size=200000")
+case $ans in
+*"refused request too large: size=200000, this peer allows 1..131072"*) pass "an over-large message size is refused, naming field, value and cap" ;;
+*) fail "over-large size: answer '$ans'" ;;
+esac
+ans=$(ask "$peer_port" "ISOBENCH-NET 1 mode=source size=1024 seconds=999999")
+case $ans in *"refused request too large: seconds=999999"*) pass "an over-long session is refused" ;;
+*) fail "over-long session: answer '$ans'" ;; esac
+ans=$(ask "$peer_port" "ISOBENCH-NET 1 mode=\$(touch $tmp/pwned) size=1")
+case $ans in *"refused unknown mode"*) pass "a request is parsed, never run: an unknown mode is refused" ;;
+*) fail "a shell word as the mode: answer '$ans'" ;; esac
+if [ ! -e "$tmp/pwned" ]; then pass "nothing a client sent was executed"; else fail "the peer ran a client's word"; fi
+ans=$(ask "$peer_port" "ISOBENCH-NET 2 mode=rr")
+case $ans in *"refused protocol version 2, this peer speaks 1"*) pass "another protocol version is refused" ;;
+*) fail "version 2: answer '$ans'" ;; esac
+# A client that vanishes mid-session (a stream killed with SIGKILL), then a full client run.
+"$bin" "${quick[@]}" --sample_ms 500 --samples 5 --tests net-tcp-stream --peer "127.0.0.1:$peer_port" \
+	>"$tmp/vanish.log" 2>&1 &
+vpid=$!
+sleep 1.5
+kill -9 "$vpid" 2>/dev/null || true
+wait "$vpid" 2>/dev/null || true
+st=0
+"$bin" "${quick[@]}" --tests net --peer "127.0.0.1:$peer_port" >"$tmp/native.log" 2>"$tmp/native.err" || st=$?
+ran 0 "$st" "$tmp/native.log" "natively on the loopback, after a client vanished: every net test"
+for t in "${NET_TESTS[@]}"; do
+	has "$tmp/native.log" " RESULT test=$t copies=1 " "native $t: a RESULT"
+done
+has "$tmp/native.log" " SAMPLE test=net-tcp-rr .*p50_ns=[0-9]+ p99_ns=[0-9]+ p999_ns=[0-9]+ max_ns=[0-9]+ mtu=[0-9]+ rtt0_ns=[1-9]" \
+	"net-tcp-rr: latency percentiles, path MTU and the first exchange's round trip"
+has "$tmp/native.log" " SAMPLE test=net-udp-rr .* lost=0 " "net-udp-rr: loss counted (none on the loopback)"
+has "$tmp/native.log" " SAMPLE test=net-tcp-stream .*cpu_pct_x100=[1-9]" "net-tcp-stream: the sender's CPU share"
+has "$tmp/native.log" " SAMPLE test=net-paced-write .*rate_hz=[0-9]+ target_hz=50000 behind=[01] " \
+	"net-paced-write: achieved and target rate, and whether it fell behind"
+has "$tmp/native.log" " INFO .*run\.peer=127\.0\.0\.1:$peer_port peer\.host=[^ -]" "the client's header names the peer (run.peer, peer.host)"
+count_is "$tmp/native.log" " INFO net\.peer=127\.0\.0\.1:$peer_port " 6 "each net test records the peer's address"
+t0=$(_lib_usec)
+kill -TERM "$peer_pid"
+wait "$peer_pid" 2>/dev/null || true
+peer_pid=
+has "$tmp/p1.peer" ' END .*status=ok' "SIGTERM: the peer writes END and stops"
+complete "$tmp/p1.peer" "the peer's log is a complete run"
+if grep -q "session .*: source\|session .*: sink" "$tmp/p1.peer.err"; then pass "the peer logged its sessions"; else fail "no session lines on the peer's stderr"; fi
+
+start_peer p2 --max-seconds 2
+t0=$(_lib_usec)
+wait "$peer_pid" 2>/dev/null || true
+peer_pid=
+dt=$((($(_lib_usec) - t0) / 1000))
+if [ "$dt" -lt 4000 ]; then pass "--max-seconds 2: the peer stopped by itself (${dt} ms)"; else fail "--max-seconds 2 took ${dt} ms"; fi
+has "$tmp/p2.peer" ' END .*status=ok' "--max-seconds: END written"
+expect_status 2 "--serve with a bad option is a usage error" -- "$bin" --serve --port 99999
+
+# ---- no peer; the peer killed mid-test -------------------------------------------------------
+t0=$(_lib_usec)
+st=0
+"$bin" "${quick[@]}" --tests net >"$tmp/nopeer.log" 2>&1 || st=$?
+dt=$((($(_lib_usec) - t0) / 1000))
+ran 0 "$st" "$tmp/nopeer.log" "no peer: a complete run"
+count_is "$tmp/nopeer.log" " SKIP test=net-[a-z-]+ copies=1 reason=no%20peer" 6 "no peer: all six net tests SKIP, saying why"
+if [ "$dt" -lt 3000 ]; then pass "no peer: the run took ${dt} ms"; else fail "no peer: the run took ${dt} ms"; fi
+
+start_peer p3
+"$bin" "${quick[@]}" --sample_ms 500 --samples 6 --tests net-tcp-rr,net-tcp-stream \
+	--peer "127.0.0.1:$peer_port" >"$tmp/killed.log" 2>&1 &
+cpid=$!
+for _ in $(seq 100); do grep -q ' TEST test=net-tcp-rr ' "$tmp/killed.log" && break; sleep 0.1; done
+sleep 1
+kill -9 "$peer_pid"
+wait "$peer_pid" 2>/dev/null || true
+peer_pid=
+st=0
+t0=$(_lib_usec)
+wait "$cpid" || st=$?
+dt=$((($(_lib_usec) - t0) / 1000))
+ran 1 "$st" "$tmp/killed.log" "peer killed mid-test: the run completes, with FAILs"
+has "$tmp/killed.log" " FAIL test=net-tcp-rr .*note=peer%20127\.0\.0\.1:$peer_port:%20request/response:%20(connection%20reset|the%20peer%20closed)" \
+	"the test under way FAILs, naming the peer and what happened"
+has "$tmp/killed.log" " FAIL test=net-tcp-stream .*connection%20refused" "the next net test FAILs at once: connection refused"
+if [ "$dt" -lt 10000 ]; then pass "peer killed: the run ended ${dt} ms later"; else fail "peer killed: the run took ${dt} ms more"; fi
+
+# ---- the report: both ends named; a different peer is a warning ----------------------------
+rep=$out/isobench-report
+"$rep" "$tmp/native.log" >"$tmp/native.txt" 2>&1 || true
+has "$tmp/native.txt" "^network: +this end [^ ]+ .* \| peer 127\.0\.0\.1:[0-9]+: host [^ ,-][^,]*, kernel [^ ,]+, nic " \
+	"report text header: this end's NIC and the peer's identity"
+"$rep" --format json "$tmp/native.log" >"$tmp/native.json" 2>/dev/null || true
+if python3 -c 'import json,sys; n=json.load(open(sys.argv[1]))["runs"][0]["network"]; assert n["peer"]["host"] not in ("", "-") and n["this_end"]["driver"]' "$tmp/native.json" 2>/dev/null
+then pass "report JSON: runs[].network names both ends"; else fail "report JSON: no runs[].network with both ends"; fi
+if command -v unshare >/dev/null && [ "$(id -u)" -eq 0 ]; then
+	: >"$tmp/p4.peer"
+	# shellcheck disable=SC2016 # $0 is expanded by the inner sh: the binary
+	unshare --uts sh -c 'hostname isobench-other-peer; exec "$0" --serve --port 0 --max-seconds 60' "$bin" >"$tmp/p4.peer" 2>/dev/null &
+	peer_pid=$!
+	for _ in $(seq 50); do grep -q serve.port "$tmp/p4.peer" && break; sleep 0.1; done
+	port=$(sed -n 's/.*serve\.port=\([0-9]*\).*/\1/p' "$tmp/p4.peer")
+	"$bin" "${quick[@]}" --tests net --peer "127.0.0.1:$port" >"$tmp/other.log" 2>/dev/null || true
+	stop_peer
+	"$rep" "$tmp/native.log" "$tmp/other.log" >"$tmp/cmp.txt" 2>&1 || true
+	has "$tmp/cmp.txt" "warning: different peers: .*host isobench-other-peer" \
+		"comparing runs against two different peers warns"
+	"$rep" "$tmp/native.log" "$tmp/native.log" >"$tmp/same.txt" 2>&1 || true
+	lacks "$tmp/same.txt" "different peers" "the same peer twice: no such warning"
+else
+	skip "different-peer warning: needs root and unshare (a peer with another host name)"
+fi
+
+# ---- guests under TCG -------------------------------------------------------------------------
+if [ ! -f "$out/bzImage" ] || [ ! -f "$out/initramfs.cpio.gz" ] || ! command -v qemu-system-x86_64 >/dev/null; then
+	skip "guest runs: no $out/bzImage + initramfs or no QEMU (./build.sh)"
+	finish
+	exit $?
+fi
+gq=(--direct --accel tcg --cpus 2 --mem 512M --suite quick --copies 1 --timeout 150
+	--params "isobench.samples=2 isobench.sample_ms=100")
+# guest NAME WANT [qemu/run ARGS]: one boot; status WANT (0: no FAIL); its log $tmp/NAME.log.
+guest() {
+	local name=$1 want=$2 st=0
+	shift 2
+	"$top/qemu/run" "${gq[@]}" --log "$tmp/$name.log" "$@" >"$tmp/$name.out" 2>&1 || st=$?
+	status_is "$want" "$st" "guest $name: qemu/run"
+	complete "$tmp/$name.log" "guest $name: a complete run" "$want"
+}
+
+command -v socat >/dev/null || { fail "socat not installed (tests/deps.py lists it)"; finish; exit 1; }
+start_peer gfwd --bind 127.0.0.1 --max-seconds 150
+guest virtio-user 0 --nic virtio --peer "127.0.0.1:$peer_port" \
+	--tests net-tcp-rr,net-tcp-crr,net-tcp-stream,net-tcp-maerts,net-paced-write
+stop_peer
+for t in net-tcp-rr net-tcp-crr net-tcp-stream net-tcp-maerts net-paced-write; do
+	has "$tmp/virtio-user.log" " RESULT test=$t copies=1 " "guest virtio-user (restrict=on, guestfwd): $t"
+done
+has "$tmp/virtio-user.log" " INFO .*run\.peer=10\.0\.2\.100:$peer_port peer\.host=[^ -]" "guest virtio-user: the header names the peer"
+has "$tmp/virtio-user.log" " INFO .*nic\.driver=virtio_net nic\.pci_id=1af4:1000 " "guest virtio-user: the NIC is virtio-net (PCI 1af4:1000)"
+if grep -q "session .* from 127\.0\.0\.1" "$tmp/gfwd.peer.err"; then pass "the peer on the host's loopback served the guest"; else fail "the loopback peer saw no session from the guest"; fi
+
+# A network namespace with a tap: UDP reaches the peer; nothing else exists in it.
+if ! command -v unshare >/dev/null || ! command -v ip >/dev/null || [ ! -c /dev/net/tun ] || [ "$(id -u)" -ne 0 ]; then
+	skip "tap guests: need root, unshare, ip and /dev/net/tun"
+else
+	cat >"$tmp/ns.sh" <<'EOF'
+set -eu
+bin=$1 top=$2 tmp=$3 nic=$4 tests=$5 name=$6
+ip link set lo up
+ip tuntap add dev tapnb mode tap
+ip addr add 10.0.3.1/24 dev tapnb
+ip link set tapnb up
+"$bin" --serve --port 0 --bind 10.0.3.1 --max-seconds 150 >"$tmp/$name.peer" 2>"$tmp/$name.peer.err" &
+for _ in $(seq 50); do grep -q serve.port "$tmp/$name.peer" && break; sleep 0.1; done
+port=$(sed -n 's/.*serve\.port=\([0-9]*\).*/\1/p' "$tmp/$name.peer")
+st=0
+"$top/qemu/run" --direct --accel tcg --cpus 2 --mem 512M --suite quick --copies 1 --timeout 150 \
+	--params "isobench.samples=2 isobench.sample_ms=100" --log "$tmp/$name.log" \
+	--nic "$nic" --tap tapnb --peer "10.0.3.1:$port" --tests "$tests" >"$tmp/$name.out" 2>&1 || st=$?
+kill %1
+exit "$st"
+EOF
+	st=0
+	unshare --net bash "$tmp/ns.sh" "$bin" "$top" "$tmp" e1000 "$(IFS=,; echo "${NET_TESTS[*]}")" e1000-tap || st=$?
+	status_is 0 "$st" "guest e1000-tap: qemu/run in a network namespace"
+	complete "$tmp/e1000-tap.log" "guest e1000-tap: a complete run"
+	for t in "${NET_TESTS[@]}"; do
+		has "$tmp/e1000-tap.log" " RESULT test=$t copies=1 " "guest e1000-tap: $t"
+	done
+	has "$tmp/e1000-tap.log" " INFO .*nic\.driver=e1000 nic\.pci_id=8086:100e " "guest e1000-tap: the NIC is e1000 (PCI 8086:100e)"
+	st=0
+	unshare --net bash "$tmp/ns.sh" "$bin" "$top" "$tmp" virtio net-udp-rr virtio-tap || st=$?
+	status_is 0 "$st" "guest virtio-tap: qemu/run in a network namespace"
+	has "$tmp/virtio-tap.log" " RESULT test=net-udp-rr copies=1 " "guest virtio-tap: net-udp-rr over virtio-net"
+	has "$tmp/virtio-tap.log" " SAMPLE test=net-udp-rr .* lost=[0-9]+ " "guest virtio-tap: loss is counted"
+fi
+
+# A guest told of a peer but given no NIC: the net tests SKIP (no network), at once.
+t0=$(_lib_usec)
+guest nonic 0 --tests net --params "isobench.samples=2 isobench.sample_ms=100 isobench.peer=10.0.2.100:7117"
+dt=$((($(_lib_usec) - t0) / 1000))
+count_is "$tmp/nonic.log" " SKIP test=net-[a-z-]+ copies=1 reason=no%20network" 6 "guest without a NIC: six SKIPs (no network)"
+if [ "$dt" -lt 30000 ]; then pass "guest without a NIC: boot to power-off in ${dt} ms (TCG)"; else fail "guest without a NIC took ${dt} ms"; fi
+finish

@@ -1,0 +1,100 @@
+/* test_netproto.c — the peer's request line (payload/netproto.h): what is accepted, what is
+ * refused and how the refusal reads, and peer addresses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <cmocka.h>
+
+#include "../../payload/netproto.h"
+
+static char err[200];
+
+/* What the client formats, the peer parses back unchanged. */
+static void round_trip(void **st)
+{
+	struct net_req a = {.mode = NET_UDP, .size = 1, .bytes = 5, .conns = 7, .seconds = 9}, b;
+	char line[NET_LINE_MAX];
+
+	(void)st;
+	size_t n = net_req_format(&a, line, sizeof line);
+	assert_true(n > 0 && line[n - 1] == '\n');
+	line[n - 1] = 0;
+	assert_string_equal(line, "ISOBENCH-NET 1 mode=udp size=1 bytes=5 conns=7 seconds=9");
+	assert_int_equal(net_req_parse(line, &b, err, sizeof err), 0);
+	assert_int_equal(b.mode, a.mode);
+	assert_true(b.size == a.size && b.bytes == a.bytes && b.conns == a.conns &&
+		    b.seconds == a.seconds);
+}
+
+/* Missing numbers take the defaults. */
+static void defaults(void **st)
+{
+	struct net_req r;
+
+	(void)st;
+	assert_int_equal(net_req_parse("ISOBENCH-NET 1 mode=rr", &r, err, sizeof err), 0);
+	assert_int_equal(r.mode, NET_RR);
+	assert_int_equal(r.size, 1);
+	assert_int_equal(r.seconds, 60);
+	assert_true(r.bytes == NET_CAP_BYTES && r.conns == NET_CAP_CONNS);
+}
+
+/* line -> refused, err containing want. */
+static void refused(const char *line, const char *want)
+{
+	struct net_req r;
+
+	err[0] = 0;
+	assert_int_equal(net_req_parse(line, &r, err, sizeof err), -22);
+	if (!strstr(err, want))
+		fail_msg("'%s': reason '%s' lacks '%s'", line, err, want);
+}
+
+static void refusals(void **st)
+{
+	(void)st;
+	refused("ISOBENCH-NET 1 mode=rr size=131073", "request too large: size=131073, this peer allows 1..131072");
+	refused("ISOBENCH-NET 1 mode=rr size=0", "size=0");
+	refused("ISOBENCH-NET 1 mode=source seconds=3601", "request too large: seconds=3601");
+	refused("ISOBENCH-NET 1 mode=crr conns=10000001", "request too large: conns=10000001");
+	refused("ISOBENCH-NET 1 mode=sink bytes=68719476737", "request too large: bytes=");
+	refused("ISOBENCH-NET 1 mode=rr size=-1", "not a number");
+	refused("ISOBENCH-NET 1 mode=rr size=12x", "not a number");
+	refused("ISOBENCH-NET 1 mode=sh", "unknown mode 'sh'");
+	refused("ISOBENCH-NET 1 mode=rr exec=/bin/sh", "unknown field 'exec=/bin/sh'");
+	refused("ISOBENCH-NET 1 mode=rr junk", "not key=value");
+	refused("ISOBENCH-NET 2 mode=rr", "protocol version 2, this peer speaks 1");
+	refused("ISOBENCH-NET 1 size=1", "no mode=");
+	refused("GET / HTTP/1.0", "not an ISOBENCH-NET request");
+	refused("", "not an ISOBENCH-NET request");
+}
+
+static void addresses(void **st)
+{
+	struct sockaddr_in sa;
+
+	(void)st;
+	assert_int_equal(net_parse_addr("127.0.0.1", &sa, err, sizeof err), 0);
+	assert_int_equal(ntohs(sa.sin_port), NET_DEFAULT_PORT);
+	assert_int_equal(ntohl(sa.sin_addr.s_addr), 0x7f000001);
+	assert_int_equal(net_parse_addr("10.0.2.100:4000", &sa, err, sizeof err), 0);
+	assert_int_equal(ntohs(sa.sin_port), 4000);
+	assert_int_equal(net_parse_addr("10.0.2.100:0", &sa, err, sizeof err), -22);
+	assert_int_equal(net_parse_addr("10.0.2.100:65536", &sa, err, sizeof err), -22);
+	assert_int_equal(net_parse_addr("10.0.2.100:", &sa, err, sizeof err), -22);
+	assert_int_equal(net_parse_addr(":80", &sa, err, sizeof err), -22);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(round_trip),
+		cmocka_unit_test(defaults),
+		cmocka_unit_test(refusals),
+		cmocka_unit_test(addresses),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
