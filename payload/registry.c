@@ -32,6 +32,14 @@ extern const struct bench
 	/* payload/bench/tbench.c */
 	bench_tbench_1, bench_tbench_n;
 extern const struct bench
+	/* memory: payload/bench/mem_latency.c, mem_stream.c, mem_fault.c */
+	bench_mem_latency_16k_4k, bench_mem_latency_16k_2m, bench_mem_latency_512k_4k,
+	bench_mem_latency_512k_2m, bench_mem_latency_16m_4k, bench_mem_latency_16m_2m,
+	bench_mem_latency_256m_4k, bench_mem_latency_256m_2m, bench_mem_latency_1g_4k,
+	bench_mem_latency_1g_2m, bench_mem_bandwidth_copy, bench_mem_bandwidth_scale,
+	bench_mem_bandwidth_add, bench_mem_bandwidth_triad, bench_mem_fault_4k,
+	bench_mem_fault_2m, bench_mem_fault_tmpfs;
+extern const struct bench
 	/* selftest: misbehave on purpose; only when named (runner.c keeps them out of "all") */
 	bench_selftest_crash, bench_selftest_stall, bench_selftest_skip, bench_selftest_error;
 
@@ -89,6 +97,24 @@ const struct bench *const bench_registry[] = {
 	&bench_tbench_1,
 	&bench_tbench_n,
 
+	&bench_mem_latency_16k_4k,
+	&bench_mem_latency_16k_2m,
+	&bench_mem_latency_512k_4k,
+	&bench_mem_latency_512k_2m,
+	&bench_mem_latency_16m_4k,
+	&bench_mem_latency_16m_2m,
+	&bench_mem_latency_256m_4k,
+	&bench_mem_latency_256m_2m,
+	&bench_mem_latency_1g_4k,
+	&bench_mem_latency_1g_2m,
+	&bench_mem_bandwidth_copy,
+	&bench_mem_bandwidth_scale,
+	&bench_mem_bandwidth_add,
+	&bench_mem_bandwidth_triad,
+	&bench_mem_fault_4k,
+	&bench_mem_fault_2m,
+	&bench_mem_fault_tmpfs,
+
 	&bench_selftest_crash,
 	&bench_selftest_stall,
 	&bench_selftest_skip,
@@ -97,7 +123,7 @@ const struct bench *const bench_registry[] = {
 };
 
 const char *const bench_groups[] = {
-	BENCH_GROUP_INDEX, "extra", "probes", BENCH_GROUP_SELFTEST, NULL,
+	BENCH_GROUP_INDEX, "extra", "probes", "memory", BENCH_GROUP_SELFTEST, NULL,
 };
 
 const char *const bench_units[] = {
@@ -121,7 +147,15 @@ static const char *tbench_load_fact(void)
 	return tbench_load_path() ? tbench_load_path() : "synthetic";
 }
 
+/* payload/bench/mem.h: the memory group's machine facts. */
+const char *mem_fact_page_sizes(void), *mem_fact_numa_nodes(void), *mem_fact_llc(void),
+	*mem_fact_llc_total_kib(void);
+
 const struct bench_fact bench_facts[] = {
 	{RK_RUN_TBENCH_LOAD, tbench_load_fact},
+	{RK_MEM_PAGE_SIZES, mem_fact_page_sizes},
+	{RK_MEM_NUMA_NODES, mem_fact_numa_nodes},
+	{RK_MEM_LLC, mem_fact_llc},
+	{RK_MEM_LLC_TOTAL_KIB, mem_fact_llc_total_kib},
 	{NULL, NULL},
 };
