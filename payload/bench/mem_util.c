@@ -74,7 +74,12 @@ int mem_thp_usable(struct bench_ctx *ctx)
 		return BENCH_SKIP;
 	}
 	if (strstr(mode, "[never]")) {
-		bench_note(ctx, "transparent huge pages disabled (mode never)");
+		/* mm/huge_memory.c hugepage_init(): below 512 MiB of RAM the kernel starts with
+		 * THP off whatever its configured default, so say why a small guest has none. */
+		int64_t total = meminfo_kib("MemTotal");
+		bench_note(ctx, "transparent huge pages disabled (mode never)%s",
+			   total >= 0 && total < (512 << 10) ?
+				   "; the kernel's default below 512 MiB of RAM" : "");
 		return BENCH_SKIP;
 	}
 	return 0;
