@@ -1,6 +1,7 @@
 /* isobench-report — check isobench console logs and turn them into answers.
  *
- *   isobench-report [--check] [--run N] [--format F] [--svg FILE] [--label A,B,..] LOG [LOG..]
+ *   isobench-report [--check] [--run N] [--format F] [--svg FILE] [--mem-svg FILE]
+ *                   [--label A,B,..] LOG [LOG..]
  *   isobench-report --follow LOG [--pid PID] [--idle S]   live progress while LOG grows
  *   isobench-report --boot [--killed] [--check] LOG   judge the latest boot, as qemu/run does
  *
@@ -19,6 +20,7 @@
 #include "follow.h"
 #include "json.h"
 #include "svg.h"
+#include "memsvg.h"
 #include "status.h"
 #include "text.h"
 
@@ -57,6 +59,8 @@ static void usage(FILE *f)
 		"                  customSmallerIsBetter lists of {name, unit, value})\n"
 		"  --label A,B,..  column labels, one per LOG (default: from the machine header)\n"
 		"  --svg FILE      also write a chart of the ratios to the first run (log scale)\n"
+		"  --mem-svg FILE  also write the memory group's latency curve: ns per load by\n"
+		"                  working set, 4 KiB and 2 MiB pages, every run (log scales)\n"
 		"  --follow        progress while LOG grows, from its newest run: one line per\n"
 		"                  verified record; ends at that run's END, or with --pid PID\n"
 		"                  when PID has exited (qemu/run uses it); a shrunk LOG is\n"
@@ -88,6 +92,7 @@ struct opts {
 	int check, want, follow, boot, killed, idle, fleet;
 	long pid;
 	const char *format, *svg, *group_by;
+	const char *mem_svg;	/* --mem-svg FILE (memsvg.h) */
 	char *labels[MAX_LOGS + 1], *labelarg;
 	size_t nlabels;
 	char **logs;
@@ -187,6 +192,9 @@ static int take_option(int opt, struct opts *o)
 	case 's':
 		o->svg = optarg;
 		break;
+	case 'M':
+		o->mem_svg = optarg;
+		break;
 	case 'F':
 		o->follow = 1;
 		break;
@@ -227,7 +235,7 @@ static int check_options(struct opts *o)
 		return EXIT_USAGE;
 	}
 	if (o->n == 1 && !o->check && !o->boot && fleet_is_dir(o->logs[0])) {	/* fleet.h */
-		if (o->svg || o->labelarg || o->want) {
+		if (o->svg || o->mem_svg || o->labelarg || o->want) {
 			fprintf(stderr, "isobench-report: --svg, --label and --run take LOG files, "
 					"not a DIR\n");
 			return EXIT_USAGE;
@@ -282,6 +290,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"format", required_argument, NULL, 'f'},
 		{"label", required_argument, NULL, 'l'},
 		{"svg", required_argument, NULL, 's'},
+		{"mem-svg", required_argument, NULL, 'M'},
 		{"follow", no_argument, NULL, 'F'},
 		{"pid", required_argument, NULL, 'p'},
 		{"idle", required_argument, NULL, 'i'},
@@ -396,6 +405,19 @@ static void verdict(FILE *out, const struct input *in, int name)
 	fputc('\n', out);
 }
 
+/* --mem-svg FILE: the memory latency curve; 0, or -1 after a line on stderr. */
+static int write_mem_svg(const char *path, const struct cmp *c)
+{
+	FILE *f = fopen(path, "w");
+	int bad = !f || memsvg_chart(f, c);
+	if (f && fclose(f))
+		bad = 1;
+	if (bad)
+		fprintf(stderr, "isobench-report: %s: cannot write the memory chart (no "
+				"mem-latency RESULT, or a write error)\n", path);
+	return bad ? -1 : 0;
+}
+
 /* Phase 3: the chosen format to stdout (and the chart); returns 0, or -1 when an output
  * could not be written. */
 static int render(const struct opts *o, const struct input *in, const struct cmp *c)
@@ -438,6 +460,8 @@ static int render(const struct opts *o, const struct input *in, const struct cmp
 			werr = -1;
 		}
 	}
+	if (o->mem_svg && write_mem_svg(o->mem_svg, c))
+		werr = -1;
 	return werr ? -1 : 0;
 }
 

@@ -166,4 +166,37 @@ for t in mem-latency-16k-2m mem-fault-2m; do
 		"TCG 512 MiB: $t SKIPs naming THP's mode and why"
 done
 has "$tmp/tcg512.log" "RESULT test=mem-latency-16k-4k copies=1 " "TCG 512 MiB: the 4k point still runs"
+
+# ---- the report's latency curve (isobench-report --mem-svg, report/memsvg.c) ----
+# svg_check SVG LOG: the chart holds LOG's 4k/2m ratio at its largest point with both, in bold,
+# and a curve per page size; prints what does not hold.
+svg_check() {
+	local p v4 v2 want
+	for p in 1g 256m 16m 512k 16k; do
+		v4=$(value "$2" "mem-latency-$p-4k") v2=$(value "$2" "mem-latency-$p-2m")
+		[ -z "$v4" ] || [ -z "$v2" ] || break
+	done
+	want=$(awk -v a="$v4" -v b="$v2" 'BEGIN { if (b > 0) printf "%.2fx", a / b }')
+	grep -q "font-weight=\"bold\">$want</text>" "$1" || echo "no bold 4k/2m ratio $want (at $p) in $1"
+	[ "$(grep -c '<polyline' "$1")" -ge 2 ] || echo "fewer than 2 curves in $1"
+	grep -q 'stroke-dasharray="6 4"' "$1" || echo "no dashed (2 MiB) curve in $1"
+}
+rep=$(report_tool)
+st=0
+"$rep" --mem-svg "$tmp/mem.svg" --label native,TCG "$tmp/native.log" "$tmp/tcg.log" >"$tmp/mem-svg.out" 2>&1 || st=$?
+if [ "$st" -le 4 ] && [ -s "$tmp/mem.svg" ]; then ok "--mem-svg: native and TCG on one chart (status $st: the runs differ, as they do)"
+else bad "--mem-svg: status $st: $(head -c 300 "$tmp/mem-svg.out")"; fi
+check "--mem-svg: the chart is well-formed XML" python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$tmp/mem.svg"
+why=$(svg_check "$tmp/mem.svg" "$tmp/native.log")
+if [ -z "$why" ]; then ok "--mem-svg: the native run's page-walk ratio (4k/2m at its largest point) is the log's, in bold; 4 KiB solid, 2 MiB dashed"
+else bad "--mem-svg: $why"; fi
+contains "$tmp/mem.svg" "TCG runs are emulation: plumbing, not a hypervisor cost" "--mem-svg: the TCG run is marked as emulation"
+count_is "$tmp/mem.svg" "<polyline " 4 "--mem-svg: one curve per run and page size"
+why=$(svg_check "$tmp/mem.svg" "$tmp/planted-slow2m.log")
+if [ -n "$why" ]; then ok "planted: a chart whose ratio is not the log's is caught"; else bad "planted: the chart's ratio check passes against another log"; fi
+"$bin" --suite quick --sample_ms 20 --tests mem-fault-4k --copies 1 >"$tmp/nolat.log" 2>&1 || true
+st=0
+"$rep" --mem-svg "$tmp/none.svg" "$tmp/nolat.log" >"$tmp/none.out" 2>&1 || st=$?
+status_is 2 "$st" "--mem-svg of a run without mem-latency RESULTs: an output error"
+contains "$tmp/none.out" "cannot write the memory chart (no mem-latency RESULT" "--mem-svg: says why"
 finish
