@@ -3,7 +3,7 @@
 # under TCG: every memory test completes or SKIPs with its reason, the machine header names
 # the memory facts, and natively the figures are plausible:
 #   * load latency grows with the working set (4 KiB pages: 16k < 512k < 16m < 1g, and 256m
-#     not above 1g by more than 15%);
+#     not above 1g by more than 30%: both are DRAM, and a loaded host moves them by 2x);
 #   * at the largest point both page sizes ran, 2 MiB <= 4 KiB within 10%;
 #   * each 2m point really ran on huge pages (thp_kib = its mapping) and each 4k point on
 #     none; STREAM's arrays are >= 4x the LLC (array_kib vs mem.llc_total_kib);
@@ -57,7 +57,7 @@ memory_verdict() {
 	done
 	v=$(value "$l" mem-latency-256m-4k)
 	v4=$(value "$l" mem-latency-1g-4k)
-	[ -z "$v" ] || [ -z "$v4" ] || lt "$v" "$v4" 1.15 || echo "256m ($v ns) above 1g ($v4 ns) by > 15%"
+	[ -z "$v" ] || [ -z "$v4" ] || lt "$v" "$v4" 1.3 || echo "256m ($v ns) above 1g ($v4 ns) by > 30%"
 	for p in 1g 256m 16m 512k 16k; do
 		v4=$(value "$l" "mem-latency-$p-4k") v2=$(value "$l" "mem-latency-$p-2m")
 		if [ -n "$v4" ] && [ -n "$v2" ]; then big=$p; break; fi
@@ -97,7 +97,7 @@ else bad "--list: memory tests: $tests"; fi
 shm=/dev/shm
 if [ "$(stat -f -c %T "$shm" 2>/dev/null)" != tmpfs ]; then shm=$tmp; fi
 st=0
-"$bin" --suite quick --sample_ms 50 --tmpdir "$shm" --tests memory --copies 1,2 >"$tmp/native.log" 2>&1 || st=$?
+"$bin" --suite quick --sample_ms 100 --samples 5 --tmpdir "$shm" --tests memory --copies 1,2 >"$tmp/native.log" 2>&1 || st=$?
 ran 0 "$st" "$tmp/native.log" "native run of the memory group, 1 and 2 copies"
 why=$(outcome_verdict "$tmp/native.log" "$tests" 1; outcome_verdict "$tmp/native.log" "$multi" 2)
 if [ -z "$why" ]; then ok "natively every memory test has a RESULT or a SKIP with its reason (1 copy; 2 copies but latency)"
