@@ -70,6 +70,8 @@
 	X(CPU_POSSIBLE, "cpu.possible") X(CPU_SMT, "cpu.smt") X(CPU_GOVERNOR, "cpu.governor") \
 	X(CPU_NO_TURBO, "cpu.no_turbo") X(CPU_FLAGS, "cpu.flags") \
 	X(MEM_TOTAL_KIB, "mem.total_kib") X(MM_THP, "mm.thp") \
+	X(MEM_PAGE_SIZES, "mem.page_sizes") X(MEM_NUMA_NODES, "mem.numa_nodes") \
+	X(MEM_LLC, "mem.llc") X(MEM_LLC_TOTAL_KIB, "mem.llc_total_kib") \
 	X(FS_ROOT, "fs.root") X(FS_WORKDIR, "fs.workdir") \
 	X(HV_CPUID, "hv.cpuid") X(HV_SYS_TYPE, "hv.sys_type") \
 	X(DMI_SYS_VENDOR, "dmi.sys_vendor") X(DMI_PRODUCT_NAME, "dmi.product_name") \
@@ -234,6 +236,10 @@
 	X(INFO, CPU_FLAGS, OPT, STR, 0, 0, NULL) \
 	X(INFO, MEM_TOTAL_KIB, OPT, UINT, 0, VOCAB_NOMAX, NULL) \
 	X(INFO, MM_THP, OPT, STR, 0, 0, NULL) \
+	X(INFO, MEM_PAGE_SIZES, OPT, STR, 0, 0, NULL) \
+	X(INFO, MEM_NUMA_NODES, OPT, STR, 0, 0, NULL) \
+	X(INFO, MEM_LLC, OPT, STR, 0, 0, NULL) \
+	X(INFO, MEM_LLC_TOTAL_KIB, OPT, STR, 0, 0, NULL) \
 	X(INFO, FS_ROOT, OPT, STR, 0, 0, NULL) \
 	X(INFO, FS_WORKDIR, OPT, STR, 0, 0, NULL) \
 	X(INFO, HV_CPUID, OPT, STR, 0, 0, NULL) \

@@ -39,7 +39,14 @@ extern const struct bench
 	bench_disk_write_1m, bench_disk_randwrite_4k_qd1, bench_disk_flush,
 	/* net: against a peer (payload/bench/net.c) */
 	bench_net_tcp_rr, bench_net_tcp_crr, bench_net_tcp_stream, bench_net_tcp_maerts,
-	bench_net_udp_rr, bench_net_paced_write;
+	bench_net_udp_rr, bench_net_paced_write,
+	/* memory: payload/bench/mem_latency.c, mem_stream.c, mem_fault.c */
+	bench_mem_latency_16k_4k, bench_mem_latency_16k_2m, bench_mem_latency_512k_4k,
+	bench_mem_latency_512k_2m, bench_mem_latency_16m_4k, bench_mem_latency_16m_2m,
+	bench_mem_latency_256m_4k, bench_mem_latency_256m_2m, bench_mem_latency_1g_4k,
+	bench_mem_latency_1g_2m, bench_mem_bandwidth_copy, bench_mem_bandwidth_scale,
+	bench_mem_bandwidth_add, bench_mem_bandwidth_triad, bench_mem_fault_4k,
+	bench_mem_fault_2m, bench_mem_fault_tmpfs;
 extern const struct bench
 	/* selftest: misbehave on purpose; only when named (runner.c keeps them out of "all") */
 	bench_selftest_crash, bench_selftest_stall, bench_selftest_skip, bench_selftest_error;
@@ -112,6 +119,24 @@ const struct bench *const bench_registry[] = {
 	&bench_net_udp_rr,
 	&bench_net_paced_write,
 
+	&bench_mem_latency_16k_4k,
+	&bench_mem_latency_16k_2m,
+	&bench_mem_latency_512k_4k,
+	&bench_mem_latency_512k_2m,
+	&bench_mem_latency_16m_4k,
+	&bench_mem_latency_16m_2m,
+	&bench_mem_latency_256m_4k,
+	&bench_mem_latency_256m_2m,
+	&bench_mem_latency_1g_4k,
+	&bench_mem_latency_1g_2m,
+	&bench_mem_bandwidth_copy,
+	&bench_mem_bandwidth_scale,
+	&bench_mem_bandwidth_add,
+	&bench_mem_bandwidth_triad,
+	&bench_mem_fault_4k,
+	&bench_mem_fault_2m,
+	&bench_mem_fault_tmpfs,
+
 	&bench_selftest_crash,
 	&bench_selftest_stall,
 	&bench_selftest_skip,
@@ -120,7 +145,7 @@ const struct bench *const bench_registry[] = {
 };
 
 const char *const bench_groups[] = {
-	BENCH_GROUP_INDEX, "extra", "probes", "disk", "net", BENCH_GROUP_SELFTEST, NULL,
+	BENCH_GROUP_INDEX, "extra", "probes", "disk", "net", "memory", BENCH_GROUP_SELFTEST, NULL,
 };
 
 const char *const bench_units[] = {
@@ -151,6 +176,10 @@ static const char *peer_kernel(void) { return net_peer_field(bench_peer, "kernel
 static const char *peer_machine(void) { return net_peer_field(bench_peer, "machine"); }
 static const char *peer_nic(void) { return net_peer_field(bench_peer, "nic"); }
 
+/* payload/bench/mem.h: the memory group's machine facts. */
+const char *mem_fact_page_sizes(void), *mem_fact_numa_nodes(void), *mem_fact_llc(void),
+	*mem_fact_llc_total_kib(void);
+
 const struct bench_fact bench_facts[] = {
 	{RK_RUN_TBENCH_LOAD, tbench_load_fact},
 	{RK_RUN_PEER, peer_fact},
@@ -167,6 +196,10 @@ const struct bench_fact bench_facts[] = {
 	{RK_NIC_OFFLOADS, net_nic_offloads},
 	{RK_NIC_IRQ, net_nic_irq},
 	{RK_NIC_ADDR, net_nic_addr},
+	{RK_MEM_PAGE_SIZES, mem_fact_page_sizes},
+	{RK_MEM_NUMA_NODES, mem_fact_numa_nodes},
+	{RK_MEM_LLC, mem_fact_llc},
+	{RK_MEM_LLC_TOTAL_KIB, mem_fact_llc_total_kib},
 	{NULL, NULL},
 };
 

@@ -1,6 +1,7 @@
 /* isobench-report — check isobench console logs and turn them into answers.
  *
- *   isobench-report [--check] [--run N] [--format F] [--svg FILE] [--label A,B,..] LOG [LOG..]
+ *   isobench-report [--check] [--run N] [--format F] [--svg FILE] [--mem-svg FILE]
+ *                   [--label A,B,..] LOG [LOG..]
  *   isobench-report --follow LOG [--pid PID] [--idle S]   live progress while LOG grows
  *   isobench-report --boot [--killed] [--check] LOG   judge the latest boot, as qemu/run does
  *
@@ -21,6 +22,7 @@
 #include "json.h"
 #include "svg.h"
 #include "pct.h"
+#include "memsvg.h"
 #include "status.h"
 #include "text.h"
 
@@ -65,6 +67,8 @@ static void usage(FILE *f)
 		"                  also write a chart of the latency percentiles (p50, p99, p99.9,\n"
 		"                  max) of the tests that report them, run beside run (a bare vs\n"
 		"                  VM pair), log scale\n"
+		"  --mem-svg FILE  also write the memory group's latency curve: ns per load by\n"
+		"                  working set, 4 KiB and 2 MiB pages, every run (log scales)\n"
 		"  --follow        progress while LOG grows, from its newest run: one line per\n"
 		"                  verified record; ends at that run's END, or with --pid PID\n"
 		"                  when PID has exited (qemu/run uses it); a shrunk LOG is\n"
@@ -97,6 +101,7 @@ struct opts {
 	long pid;
 	const char *format, *svg, *group_by;
 	const char *svg_lat;	/* --svg-latency FILE: the percentiles chart (pct.h) */
+	const char *mem_svg;	/* --mem-svg FILE (memsvg.h) */
 	char *labels[MAX_LOGS + 1], *labelarg;
 	size_t nlabels;
 	char **logs;
@@ -199,6 +204,8 @@ static int take_option(int opt, struct opts *o)
 		break;
 	case 'L':
 		o->svg_lat = optarg;
+	case 'M':
+		o->mem_svg = optarg;
 		break;
 	case 'F':
 		o->follow = 1;
@@ -241,6 +248,7 @@ static int check_options(struct opts *o)
 	}
 	if (o->n == 1 && !o->check && !o->boot && fleet_is_dir(o->logs[0])) {	/* fleet.h */
 		if (o->svg || o->svg_lat || o->labelarg || o->want) {
+		if (o->svg || o->mem_svg || o->labelarg || o->want) {
 			fprintf(stderr, "isobench-report: --svg, --label and --run take LOG files, "
 					"not a DIR\n");
 			return EXIT_USAGE;
@@ -296,6 +304,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"label", required_argument, NULL, 'l'},
 		{"svg", required_argument, NULL, 's'},
 		{"svg-latency", required_argument, NULL, 'L'},
+		{"mem-svg", required_argument, NULL, 'M'},
 		{"follow", no_argument, NULL, 'F'},
 		{"pid", required_argument, NULL, 'p'},
 		{"idle", required_argument, NULL, 'i'},
@@ -420,6 +429,19 @@ static void verdict(FILE *out, const struct input *in, int name)
 	fputc('\n', out);
 }
 
+/* --mem-svg FILE: the memory latency curve; 0, or -1 after a line on stderr. */
+static int write_mem_svg(const char *path, const struct cmp *c)
+{
+	FILE *f = fopen(path, "w");
+	int bad = !f || memsvg_chart(f, c);
+	if (f && fclose(f))
+		bad = 1;
+	if (bad)
+		fprintf(stderr, "isobench-report: %s: cannot write the memory chart (no "
+				"mem-latency RESULT, or a write error)\n", path);
+	return bad ? -1 : 0;
+}
+
 /* Phase 3: the chosen format to stdout (and the chart); returns 0, or -1 when an output
  * could not be written. */
 static int render(const struct opts *o, const struct input *in, const struct cmp *c)
@@ -474,6 +496,8 @@ static int render(const struct opts *o, const struct input *in, const struct cmp
 			werr = -1;
 		}
 	}
+	if (o->mem_svg && write_mem_svg(o->mem_svg, c))
+		werr = -1;
 	return werr ? -1 : 0;
 }
 

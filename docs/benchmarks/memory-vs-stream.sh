@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# docs/benchmarks/memory-vs-stream.sh — isobench's mem-bandwidth-{copy,scale,add,triad} against
+# STREAM (McCalpin's stream.c, github.com/jeffhammond/STREAM) built from its public source in a
+# temporary directory with the runner's own compiler and flags (musl-gcc -static and
+# payload/Makefile's BASE_CFLAGS), at the array size our tests chose (their array_kib extra:
+# 4x the LLC, at least 10,000,000 elements). Interleaved in one session: ROUNDS x (isobench,
+# STREAM), medians per kernel; 1 copy against one STREAM process, and N copies against N STREAM
+# processes started together (their Best Rates summed; STREAM is built without OpenMP, as our
+# flags have none).
+#
+# What differs between the two programs: STREAM prints the best of NTIMES (20) single passes
+# over its arrays (its "Best Rate") and the average pass time; a sample of ours is a sample_ms
+# window (here the runner's standard 500 ms, 10 samples). Our RESULT max (best window) is set
+# beside STREAM's Best Rate, and our median beside STREAM's average pass (bytes / avg time):
+# on a loaded host the best single pass runs well above the average one. The window matters
+# for copy: gcc makes both copies a memcpy, and musl's (rep movsq) runs faster on long spans
+# (here 11.4 GB/s in 8 MiB pieces, 18.6 GB/s in 64 MiB ones); with 500 ms samples the harness's
+# batches (50 ms) cover whole arrays, as STREAM's one memcpy per pass does. STREAM's
+# arrays are static (.bss), ours one anonymous mmap; neither asks for a page size. Both count
+# bytes the same way (copy/scale 16, add/triad 24 per element, no write-allocate traffic).
+#
+# Usage: docs/benchmarks/memory-vs-stream.sh [ROUNDS (default 3)] [STREAM git dir]
+# Needs: out/isobench (./build.sh), musl-gcc, git; a local clone or the mirror of
+# jeffhammond/STREAM (default /work/.mirror/jeffhammond+STREAM/repo; else git clone from GitHub).
+# Out: per round the raw figures, then the table of medians (MB/s) and STREAM/isobench ratios.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+rounds=${1:-3}
+src=${2:-/work/.mirror/jeffhammond+STREAM/repo}
+bin=$top/out/isobench
+ncpu=$(nproc)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+[ -x "$bin" ] || { echo "memory-vs-stream: build first (./build.sh)" >&2; exit 2; }
+if [ -d "$src" ]; then git clone -q "$src" "$work/stream"
+else git clone -q https://github.com/jeffhammond/STREAM "$work/stream"; fi
+# shellcheck disable=SC2016  # $(BASE_CFLAGS) is make's
+flags=$(make -s -C "$top/payload" O="$work/o" --eval 'print-flags: ; @echo $(BASE_CFLAGS)' print-flags)
+
+# The array size our tests use: one short run, its array_kib extra.
+"$bin" --suite quick --sample_ms 20 --tests mem-bandwidth-copy --copies 1 >"$work/probe.log" 2>&1
+kib=$(grep -aoE 'SAMPLE test=mem-bandwidth-copy .*array_kib=[0-9]+' "$work/probe.log" | head -1 | sed 's/.*array_kib=//')
+n=$((kib * 1024 / 8))
+# shellcheck disable=SC2086  # flags are words
+musl-gcc -static $flags -DSTREAM_ARRAY_SIZE="$n" -DNTIMES=20 -o "$work/stream_c" "$work/stream/stream.c" -lm
+echo "# STREAM $(git -C "$work/stream" log -1 --format=%h), array $n elements ($kib KiB), musl-gcc -static $flags"
+echo "# machine: $(nproc) CPUs, $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# stream_run COPIES: per kernel the summed Best Rate and average-pass rate (MB/s: Best Rate x
+# min time / avg time) of COPIES concurrent STREAMs.
+stream_run() {
+	local c pids=()
+	for ((c = 0; c < $1; c++)); do "$work/stream_c" >"$work/s.$c" & pids+=($!); done
+	wait "${pids[@]}"
+	for k in Copy Scale Add Triad; do
+		cat "$work"/s.* | awk -v k="$k:" '$1 == k { s += $2; a += $2 * $4 / $3 }
+			END { printf "%s %.1f %.1f\n", tolower(substr(k, 1, length(k) - 1)), s, a }'
+	done
+	rm -f "$work"/s.*
+}
+# ours_run: max and median per kernel and copies from one isobench run (1 and N copies).
+ours_run() {
+	"$bin" --suite quick --sample_ms 500 --samples 10 --tests mem-bandwidth-copy,mem-bandwidth-scale,mem-bandwidth-add,mem-bandwidth-triad \
+		--copies "1,$ncpu" >"$work/ours.log" 2>&1
+	grep -aE '@isobench/1 [0-9]+ RESULT test=mem-bandwidth-' "$work/ours.log" |
+		sed -E 's/.*test=mem-bandwidth-([a-z]+) copies=([0-9]+) .* median=([0-9.]+) .* max=([0-9.]+) .*/\1 \2 \4 \3/'
+}
+
+: >"$work/all"
+for ((r = 1; r <= rounds; r++)); do
+	ours_run | while read -r k c mx val; do echo "ours $c $k $mx $val" >>"$work/all"; done
+	stream_run 1 | while read -r k v a; do echo "stream 1 $k $v $a" >>"$work/all"; done
+	stream_run "$ncpu" | while read -r k v a; do echo "stream $ncpu $k $v $a" >>"$work/all"; done
+	echo "# round $r done (load $(cut -d' ' -f1 /proc/loadavg))"
+done
+sed 's/^/# raw: /' "$work/all"
+
+median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+printf '%-7s %6s %12s %10s %9s %12s %11s %9s\n' kernel copies STREAM_best ours_max best/max STREAM_avg ours_median avg/med
+for c in 1 "$ncpu"; do
+	for k in copy scale add triad; do
+		col() { awk -v c="$c" -v k="$k" -v w="$1" -v f="$2" '$1 == w && $2 == c && $3 == k { print $f }' "$work/all" | median; }
+		s=$(col stream 4) a=$(col stream 5) m=$(col ours 4) v=$(col ours 5)
+		printf '%-7s %6s %12.0f %10.0f %9.3f %12.0f %11.0f %9.3f\n' "$k" "$c" "$s" "$m" \
+			"$(awk -v a="$s" -v b="$m" 'BEGIN { print a / b }')" "$a" "$v" "$(awk -v a="$a" -v b="$v" 'BEGIN { print a / b }')"
+	done
+done

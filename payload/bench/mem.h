@@ -1,0 +1,56 @@
+/* mem.h — what the `memory` group's tests share (payload/bench/mem_*.c; not a test itself):
+ * the memory the machine can spare, mappings with a chosen page size and the check that the
+ * kernel gave it, the last-level cache from sysfs, and the machine-header facts.
+ *
+ * Page sizes: MEM_PAGE_4K maps with MADV_NOHUGEPAGE (base pages even under THP "always"),
+ * MEM_PAGE_2M aligns the mapping to 2 MiB and asks for transparent huge pages with
+ * MADV_HUGEPAGE before the first touch; after touching, mem_map_verify() reads the mapping's
+ * AnonHugePages in /proc/self/smaps, so a test never reports 2 MiB figures measured on 4 KiB
+ * pages (a refusal is a SKIP with the counts). Errors: -errno, or BENCH_SKIP after
+ * bench_note() with the reason. */
+#ifndef ISOBENCH_MEM_H
+#define ISOBENCH_MEM_H
+
+#include "../bench.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MEM_HUGE_BYTES (2u << 20)	/* x86-64's PMD page, the THP size we ask for */
+
+enum mem_page { MEM_PAGE_4K, MEM_PAGE_2M };
+
+struct mem_map {
+	void *base;		/* len bytes, 2 MiB aligned for MEM_PAGE_2M */
+	size_t len;
+	enum mem_page page;
+};
+
+/* BENCH_SKIP (with the reason noted) unless MemAvailable covers bytes x ctx->copies plus a
+ * margin (64 MiB + MemTotal/32) — a point too large for this machine skips, never OOMs. */
+int mem_spare(struct bench_ctx *ctx, uint64_t bytes);
+/* BENCH_SKIP unless THP is built and its mode is not "never" (for MEM_PAGE_2M only). */
+int mem_thp_usable(struct bench_ctx *ctx);
+/* Map len bytes (rounded up to whole pages of the size asked) of private anonymous memory
+ * with the page-size advice, untouched. 0 or -errno. */
+int mem_map(struct mem_map *m, size_t len, enum mem_page page);
+/* After the first touch: 0 when the whole mapping has the page size asked (AnonHugePages
+ * equals its length for 2 MiB, is 0 for 4 KiB), else BENCH_SKIP with the counts noted. */
+int mem_map_verify(struct bench_ctx *ctx, const struct mem_map *m);
+void mem_unmap(struct mem_map *m);
+/* AnonHugePages of the mapping starting at addr, in KiB (/proc/self/smaps); -errno. */
+int64_t mem_anon_huge_kib(const void *addr);
+
+/* Sum of the sizes of the distinct last-level caches (highest level in
+ * /sys/devices/system/cpu/cpu* /cache, unified or data, each instance counted once by its
+ * shared_cpu_list), in bytes; 0 when sysfs does not say. *level gets that level. */
+uint64_t mem_llc_bytes(int *level);
+
+/* Machine-header facts (bench_facts[] in registry.c): mem.page_sizes, mem.numa_nodes,
+ * mem.llc, mem.llc_total_kib. */
+const char *mem_fact_page_sizes(void);
+const char *mem_fact_numa_nodes(void);
+const char *mem_fact_llc(void);
+const char *mem_fact_llc_total_kib(void);
+
+#endif

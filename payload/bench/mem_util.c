@@ -1,0 +1,273 @@
+/* mem_util.c — see mem.h. */
+#define _GNU_SOURCE
+#include "mem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define THP_DIR "/sys/kernel/mm/transparent_hugepage/"
+#define SYS_CPU "/sys/devices/system/cpu/"
+
+/* First line of path into buf (newline cut); 0 or -errno. */
+static int read_line(const char *path, char *buf, size_t cap)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	char *r = fgets(buf, (int)cap, f);
+	fclose(f);
+	if (!r)
+		return -EIO;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+/* A /proc/meminfo field in KiB, or -1. */
+static int64_t meminfo_kib(const char *field)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[128];
+	size_t n = strlen(field);
+	int64_t v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (!strncmp(line, field, n) && line[n] == ':') {
+			v = atoll(line + n + 1);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+int mem_spare(struct bench_ctx *ctx, uint64_t bytes)
+{
+	int64_t avail = meminfo_kib("MemAvailable"), total = meminfo_kib("MemTotal");
+	if (avail < 0 || total < 0) {
+		bench_note(ctx, "cannot read MemAvailable in /proc/meminfo");
+		return BENCH_SKIP;
+	}
+	uint64_t need = bytes * (uint64_t)ctx->copies >> 10;
+	uint64_t margin = (64u << 10) + (uint64_t)total / 32;
+	if (need + margin > (uint64_t)avail) {
+		bench_note(ctx, "needs %" PRIu64 " MiB (%d cop%s) + %" PRIu64
+			   " MiB margin, MemAvailable is %" PRId64 " MiB",
+			   need >> 10, ctx->copies, ctx->copies == 1 ? "y" : "ies", margin >> 10,
+			   avail >> 10);
+		return BENCH_SKIP;
+	}
+	return 0;
+}
+
+int mem_thp_usable(struct bench_ctx *ctx)
+{
+	char mode[128];
+	if (read_line(THP_DIR "enabled", mode, sizeof mode)) {
+		bench_note(ctx, "no transparent huge pages (" THP_DIR "enabled absent)");
+		return BENCH_SKIP;
+	}
+	if (strstr(mode, "[never]")) {
+		/* mm/huge_memory.c hugepage_init(): below 512 MiB of RAM the kernel starts with
+		 * THP off whatever its configured default, so say why a small guest has none. */
+		int64_t total = meminfo_kib("MemTotal");
+		bench_note(ctx, "transparent huge pages disabled (mode never)%s",
+			   total >= 0 && total < (512 << 10) ?
+				   "; the kernel's default below 512 MiB of RAM" : "");
+		return BENCH_SKIP;
+	}
+	return 0;
+}
+
+int mem_map(struct mem_map *m, size_t len, enum mem_page page)
+{
+	size_t unit = page == MEM_PAGE_2M ? MEM_HUGE_BYTES : (size_t)sysconf(_SC_PAGESIZE);
+	size_t want = (len + unit - 1) / unit * unit, slack = page == MEM_PAGE_2M ? unit : 0;
+	char *p = mmap(NULL, want + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	if (slack) {	/* keep the 2 MiB-aligned part only: one VMA, whole huge pages */
+		char *a = (char *)(((uintptr_t)p + unit - 1) & ~(uintptr_t)(unit - 1));
+		if (a > p)
+			munmap(p, (size_t)(a - p));
+		if (a + want < p + want + slack)
+			munmap(a + want, (size_t)(p + want + slack - (a + want)));
+		p = a;
+	}
+	if (madvise(p, want, page == MEM_PAGE_2M ? MADV_HUGEPAGE : MADV_NOHUGEPAGE)) {
+		int e = -errno;
+		munmap(p, want);
+		return e;
+	}
+	m->base = p;
+	m->len = want;
+	m->page = page;
+	return 0;
+}
+
+int64_t mem_anon_huge_kib(const void *addr)
+{
+	FILE *f = fopen("/proc/self/smaps", "re");
+	char line[256];
+	int in = 0;
+	int64_t kib = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		/* A VMA's header is "lo-hi perms ..." (lower-case hex); its fields follow as
+		 * "Name:  value kB", names starting with an upper-case letter. */
+		if (((line[0] >= '0' && line[0] <= '9') || (line[0] >= 'a' && line[0] <= 'f')) &&
+		    sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+			in = lo == (uintptr_t)addr;
+		else if (in && !strncmp(line, "AnonHugePages:", 14)) {
+			kib = atoll(line + 14);
+			break;
+		}
+	}
+	fclose(f);
+	return kib;
+}
+
+int mem_map_verify(struct bench_ctx *ctx, const struct mem_map *m)
+{
+	int64_t huge = mem_anon_huge_kib(m->base), want = (int64_t)(m->len >> 10);
+	if (huge < 0) {
+		bench_note(ctx, "cannot read AnonHugePages of the mapping in /proc/self/smaps");
+		return BENCH_SKIP;
+	}
+	if (m->page == MEM_PAGE_2M && huge != want) {
+		bench_note(ctx, "THP granted %" PRId64 " of %" PRId64 " KiB (AnonHugePages)",
+			   huge, want);
+		return BENCH_SKIP;
+	}
+	if (m->page == MEM_PAGE_4K && huge != 0) {
+		bench_note(ctx, "MADV_NOHUGEPAGE ignored: AnonHugePages %" PRId64 " KiB", huge);
+		return BENCH_SKIP;
+	}
+	return 0;
+}
+
+void mem_unmap(struct mem_map *m)
+{
+	if (m->base)
+		munmap(m->base, m->len);
+	m->base = NULL;
+}
+
+/* Size in bytes of "32768K"/"1M"-style sysfs cache size text. */
+static uint64_t cache_size(const char *s)
+{
+	char *end;
+	uint64_t v = strtoull(s, &end, 10);
+	return *end == 'K' ? v << 10 : *end == 'M' ? v << 20 : *end == 'G' ? v << 30 : v;
+}
+
+/* One cache index of one CPU: level, size and sharing; 0 when it is data or unified. */
+static int cache_index(int cpu, int idx, int *level, uint64_t *size, char *shared, size_t cap)
+{
+	char path[128], buf[64];
+	snprintf(path, sizeof path, SYS_CPU "cpu%d/cache/index%d/type", cpu, idx);
+	if (read_line(path, buf, sizeof buf))
+		return -ENOENT;
+	if (!strcmp(buf, "Instruction"))
+		return 1;
+	snprintf(path, sizeof path, SYS_CPU "cpu%d/cache/index%d/level", cpu, idx);
+	if (read_line(path, buf, sizeof buf))
+		return -ENOENT;
+	*level = atoi(buf);
+	snprintf(path, sizeof path, SYS_CPU "cpu%d/cache/index%d/size", cpu, idx);
+	if (read_line(path, buf, sizeof buf))
+		return -ENOENT;
+	*size = cache_size(buf);
+	snprintf(path, sizeof path, SYS_CPU "cpu%d/cache/index%d/shared_cpu_list", cpu, idx);
+	if (read_line(path, shared, cap))
+		snprintf(shared, cap, "cpu%d", cpu);
+	return 0;
+}
+
+#define MEM_MAX_LLC 64
+
+uint64_t mem_llc_bytes(int *level)
+{
+	char seen[MEM_MAX_LLC][64];
+	int nseen = 0, best = 0;
+	uint64_t total = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	for (int cpu = 0; cpu < ncpu && cpu < 4096; cpu++)
+		for (int idx = 0; idx < 8; idx++) {
+			int lv;
+			uint64_t sz;
+			char sh[64];
+			int r = cache_index(cpu, idx, &lv, &sz, sh, sizeof sh);
+			if (r < 0)
+				break;
+			if (r > 0 || lv < best)
+				continue;
+			if (lv > best) {	/* a higher level: start over */
+				best = lv;
+				nseen = 0;
+				total = 0;
+			}
+			int dup = 0;
+			for (int k = 0; k < nseen; k++)
+				dup |= !strcmp(seen[k], sh);
+			if (dup || nseen == MEM_MAX_LLC)
+				continue;
+			snprintf(seen[nseen++], sizeof seen[0], "%s", sh);
+			total += sz;
+		}
+	*level = best;
+	return total;
+}
+
+const char *mem_fact_page_sizes(void)
+{
+	static char out[64];
+	char pmd[32];
+	long base = sysconf(_SC_PAGESIZE);
+	if (read_line(THP_DIR "hpage_pmd_size", pmd, sizeof pmd))
+		snprintf(out, sizeof out, "%ld", base);
+	else
+		snprintf(out, sizeof out, "%ld,%s", base, pmd);
+	return out;
+}
+
+const char *mem_fact_numa_nodes(void)
+{
+	static char out[128];
+	if (read_line("/sys/devices/system/node/online", out, sizeof out))
+		snprintf(out, sizeof out, "-");
+	return out;
+}
+
+const char *mem_fact_llc(void)
+{
+	static char out[64];
+	int level;
+	uint64_t b = mem_llc_bytes(&level);
+	if (!b)
+		return "-";
+	snprintf(out, sizeof out, "L%d", level);
+	return out;
+}
+
+const char *mem_fact_llc_total_kib(void)
+{
+	static char out[32];
+	int level;
+	uint64_t b = mem_llc_bytes(&level);
+	if (!b)
+		return "-";
+	snprintf(out, sizeof out, "%" PRIu64, b >> 10);
+	return out;
+}

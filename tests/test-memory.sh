@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# tests/test-memory.sh — the `memory` group (payload/bench/mem_*.c) natively and in the image
+# under TCG: every memory test completes or SKIPs with its reason, the machine header names
+# the memory facts, and natively the figures are plausible:
+#   * load latency grows with the working set (4 KiB pages: 16k < 512k < 16m < 1g, and 256m
+#     not above 1g by more than 30%: both are DRAM, and a loaded host moves them by 2x);
+#   * at the largest point both page sizes ran, 2 MiB <= 4 KiB within 10%;
+#   * each 2m point really ran on huge pages (thp_kib = its mapping) and each 4k point on
+#     none; STREAM's arrays are >= 4x the LLC (array_kib vs mem.llc_total_kib);
+#   * first touch per KiB is cheaper with 2 MiB pages than with 4 KiB.
+# The checks read a log (memory_verdict LOG), so each is also shown failing on a planted log.
+# Under TCG (plumbing, not figures): a 1 GiB guest (THP on: the kernel turns it off below
+# 512 MiB of RAM), where the 1 GiB point must SKIP for memory instead of OOMing, and a 512 MiB
+# guest where the 2m tests must SKIP naming THP's mode.
+#
+# In:  $OUT/isobench, isobench-report, bzImage, initramfs.cpio.gz; qemu/run (OUT defaults to
+#      the repository's out/). Out: one line per assertion, then "N passed, M failed".
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$top/out}
+bin=$out/isobench
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
+use_tmp
+
+# field LOG KIND TEST COPIES KEY: KEY of the first KIND record of TEST with COPIES copies.
+field() {
+	grep -aE "@isobench/1 [0-9]+ $2 test=$3 copies=$4 " "$1" | head -1 |
+		sed -nE "s/.* $5=([^ ]*).*/\1/p"
+}
+# value LOG TEST: the 1-copy RESULT value of TEST, empty when it did not run.
+value() { field "$1" RESULT "$2" 1 value; }
+# lt A B SLACK: A < B x SLACK (decimals).
+lt() { awk -v a="$1" -v b="$2" -v s="$3" 'BEGIN { exit !(a + 0 < b * s) }'; }
+
+# outcome_verdict LOG TESTS COPIES: why some of TESTS (space-separated) has neither a RESULT
+# nor a SKIP with a reason at COPIES copies in LOG, or has a FAIL; nothing when all are fine.
+outcome_verdict() {
+	local t
+	for t in $2; do
+		if grep -aqE "@isobench/1 [0-9]+ FAIL test=$t( |$)" "$1"; then echo "$t: FAIL"
+		elif [ -z "$(field "$1" RESULT "$t" "$3" value)" ] && [ -z "$(field "$1" SKIP "$t" "$3" reason)" ]; then
+			echo "$t ($3 cop.): neither RESULT nor SKIP with a reason"
+		fi
+	done
+}
+
+# memory_verdict LOG: the native plausibility checks above; prints what does not hold.
+memory_verdict() {
+	local l=$1 prev='' prevp='' p v v4 v2 big='' thp want llc arr
+	for p in 16k 512k 16m 1g; do
+		v=$(value "$l" "mem-latency-$p-4k")
+		if [ -z "$v" ]; then echo "mem-latency-$p-4k did not run"; continue; fi
+		[ -z "$prev" ] || lt "$prev" "$v" 1 || echo "latency does not grow: $prevp $prev ns, $p $v ns"
+		prev=$v prevp=$p
+	done
+	v=$(value "$l" mem-latency-256m-4k)
+	v4=$(value "$l" mem-latency-1g-4k)
+	[ -z "$v" ] || [ -z "$v4" ] || lt "$v" "$v4" 1.3 || echo "256m ($v ns) above 1g ($v4 ns) by > 30%"
+	for p in 1g 256m 16m 512k 16k; do
+		v4=$(value "$l" "mem-latency-$p-4k") v2=$(value "$l" "mem-latency-$p-2m")
+		if [ -n "$v4" ] && [ -n "$v2" ]; then big=$p; break; fi
+	done
+	if [ -z "$big" ]; then echo "no point ran with both page sizes"
+	else lt "$v2" "$v4" 1.10 || echo "at $big 2 MiB pages ($v2 ns) are slower than 4 KiB ($v4 ns) by > 10%"; fi
+	for p in 16k:2048 512k:2048 16m:16384 256m:262144 1g:1048576; do
+		[ -n "$(value "$l" "mem-latency-${p%:*}-2m")" ] || continue
+		thp=$(field "$l" SAMPLE "mem-latency-${p%:*}-2m" 1 thp_kib)
+		[ "$thp" = "${p#*:}" ] || echo "mem-latency-${p%:*}-2m: thp_kib '$thp', want ${p#*:}"
+		thp=$(field "$l" SAMPLE "mem-latency-${p%:*}-4k" 1 thp_kib)
+		[ -z "$(value "$l" "mem-latency-${p%:*}-4k")" ] || [ "$thp" = 0 ] || echo "mem-latency-${p%:*}-4k: thp_kib '$thp', want 0"
+	done
+	llc=$(grep -aoE ' mem\.llc_total_kib=[0-9]+' "$l" | head -1 | cut -d= -f2)
+	for want in copy scale add triad; do
+		arr=$(field "$l" SAMPLE "mem-bandwidth-$want" 1 array_kib)
+		if [ -z "$arr" ] || [ -z "$llc" ] || [ "$arr" -lt $((4 * llc)) ]; then
+			echo "mem-bandwidth-$want: array_kib '$arr' not >= 4 x LLC '$llc' KiB"
+		fi
+		v=$(value "$l" "mem-bandwidth-$want")
+		[ -n "$v" ] && lt 100 "$v" 1 || echo "mem-bandwidth-$want: '$v' MB/s"
+	done
+	v4=$(value "$l" mem-fault-4k) v2=$(value "$l" mem-fault-2m)
+	[ -n "$v4" ] && [ -n "$v2" ] && lt "$v2" "$v4" 1 || echo "first touch: 2m '$v2' not below 4k '$v4' ns/KiB"
+}
+
+# The memory tests, from the runner's own list.
+"$bin" --list >"$tmp/list"
+tests=$(awk '$2 == "memory" { print $1 }' "$tmp/list" | tr '\n' ' ')
+multi=$(tr ' ' '\n' <<<"$tests" | grep -v '^mem-latency-' | tr '\n' ' ')
+n=$(wc -w <<<"$tests")
+if [ "$n" -ge 17 ] && grep -q mem-latency-1g-2m <<<"$tests" && grep -q mem-bandwidth-triad <<<"$tests" &&
+	grep -q mem-fault-tmpfs <<<"$tests"; then ok "--list: $n memory tests"
+else bad "--list: memory tests: $tests"; fi
+
+# ---- natively ----
+shm=/dev/shm
+if [ "$(stat -f -c %T "$shm" 2>/dev/null)" != tmpfs ]; then shm=$tmp; fi
+st=0
+"$bin" --suite quick --sample_ms 100 --samples 5 --tmpdir "$shm" --tests memory --copies 1,2 >"$tmp/native.log" 2>&1 || st=$?
+ran 0 "$st" "$tmp/native.log" "native run of the memory group, 1 and 2 copies"
+why=$(outcome_verdict "$tmp/native.log" "$tests" 1; outcome_verdict "$tmp/native.log" "$multi" 2)
+if [ -z "$why" ]; then ok "natively every memory test has a RESULT or a SKIP with its reason (1 copy; 2 copies but latency)"
+else bad "natively: $why"; fi
+count_is "$tmp/native.log" "RESULT test=mem-latency-[a-z0-9]+-(4k|2m) copies=2 " 0 "latency is single-copy (no 2-copy RESULT)"
+has "$tmp/native.log" "INFO .*mm\.thp=[^ ]+" "header: THP mode"
+has "$tmp/native.log" "INFO .*mem\.page_sizes=4096(,[0-9]+)? mem\.numa_nodes=[-0-9,]+ mem\.llc=L[0-9] mem\.llc_total_kib=[0-9]+ " \
+	"header: page sizes, NUMA nodes, LLC level and size"
+grep -aE "(RESULT|SKIP) test=mem-" "$tmp/native.log" | sed -E 's/^.*(RESULT|SKIP) test=([^ ]+) copies=([0-9]+) .*(value|reason)=([^ ]+).*/  \2 x\3: \5/' | head -40
+if grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
+	skip "native plausibility: this host's THP mode is never"
+else
+	why=$(memory_verdict "$tmp/native.log")
+	if [ -z "$why" ]; then ok "native plausibility: latency grows with the working set, 2m <= 4k at the largest point, THP verified, arrays >= 4x LLC, 2m first touch cheaper"
+	else bad "native plausibility: $why"; fi
+fi
+
+# The checks fail on planted logs: latency falling, 2m slower than 4k, a test without outcome.
+planted_log() {	# planted_log NAME SED: the native log with SED applied
+	sed -E "$2" "$tmp/native.log" >"$tmp/planted-$1.log"
+	echo "$tmp/planted-$1.log"
+}
+why=$(memory_verdict "$(planted_log fall 's/(RESULT test=mem-latency-1g-4k copies=1 unit=ns better=lower value=)[0-9.]+/\10.5/')")
+if grep -q "does not grow" <<<"$why"; then ok "planted: latency falling at 1g is caught ($(head -1 <<<"$why"))"; else bad "planted falling latency passes: $why"; fi
+why=$(memory_verdict "$(planted_log slow2m 's/(RESULT test=mem-latency-1g-2m copies=1 unit=ns better=lower value=)[0-9.]+/\19999.0/')")
+if grep -q "slower than 4 KiB" <<<"$why"; then ok "planted: 2m slower than 4k is caught"; else bad "planted slow 2m passes: $why"; fi
+why=$(memory_verdict "$(planted_log nothp 's/(SAMPLE test=mem-latency-1g-2m .*thp_kib=)[0-9]+/\10/')")
+if grep -q "thp_kib '0'" <<<"$why"; then ok "planted: a 2m point without huge pages is caught"; else bad "planted no-THP passes: $why"; fi
+why=$(outcome_verdict "$(planted_log gone '/(RESULT|SKIP) test=mem-fault-tmpfs copies=1 /d')" "$tests" 1)
+if grep -q "mem-fault-tmpfs" <<<"$why"; then ok "planted: a memory test without outcome is caught"; else bad "planted missing outcome passes: $why"; fi
+
+# A work directory that is not a tmpfs: mem-fault-tmpfs SKIPs with the reason.
+if [ "$(stat -f -c %T "$tmp")" != tmpfs ]; then
+	st=0
+	"$bin" --suite quick --sample_ms 20 --tmpdir "$tmp" --tests mem-fault-tmpfs --copies 1 >"$tmp/notmpfs.log" 2>&1 || st=$?
+	ran 0 "$st" "$tmp/notmpfs.log" "mem-fault-tmpfs on a non-tmpfs work directory"
+	has "$tmp/notmpfs.log" "SKIP test=mem-fault-tmpfs copies=1 reason=work%20directory%20.*is%20not%20a%20tmpfs" "it SKIPs saying the work directory is not a tmpfs"
+else
+	skip "non-tmpfs work directory: $tmp is a tmpfs"
+fi
+
+# ---- in the image under TCG (plumbing: emulated figures) ----
+if [ ! -e "$out/bzImage" ] || [ ! -e "$out/initramfs.cpio.gz" ]; then
+	skip "TCG boots: no $out/bzImage (run ./build.sh)"
+	finish
+	exit
+fi
+st=0
+"$top/qemu/run" --out "$out" --direct --accel tcg --cpus 2 --mem 1G --suite quick --tests memory \
+	--copies 1,2 --params 'isobench.sample_ms=50' --timeout 240 --log "$tmp/tcg.log" >"$tmp/tcg.out" 2>&1 || st=$?
+status_is 0 "$st" "TCG, 1 GiB guest: the memory group, 1 and 2 copies (qemu/run)"
+why=$(outcome_verdict "$tmp/tcg.log" "$tests" 1; outcome_verdict "$tmp/tcg.log" "$multi" 2)
+if [ -z "$why" ]; then ok "TCG: every memory test has a RESULT or a SKIP with its reason"; else bad "TCG: $why"; fi
+has "$tmp/tcg.log" "SKIP test=mem-latency-1g-4k copies=1 reason=needs%201024%20MiB%20.*MemAvailable%20is%20[0-9]+%20MiB" \
+	"TCG: the 1 GiB point SKIPs for memory the guest cannot spare (no OOM)"
+count_is "$tmp/tcg.log" "RESULT test=mem-latency-(16k|512k|16m|256m)-(4k|2m) copies=1 " 8 "TCG: the points the guest can hold ran, with both page sizes"
+hasnt "$tmp/tcg.log" "oom_kills=|Out of memory" "TCG: no OOM"
+st=0
+"$top/qemu/run" --out "$out" --direct --accel tcg --cpus 1 --mem 512M --suite quick \
+	--tests mem-latency-16k-2m,mem-fault-2m,mem-latency-16k-4k --copies 1 --params 'isobench.sample_ms=20' \
+	--timeout 120 --log "$tmp/tcg512.log" >"$tmp/tcg512.out" 2>&1 || st=$?
+status_is 0 "$st" "TCG, 512 MiB guest: 2m and 4k tests (qemu/run)"
+has "$tmp/tcg512.log" "INFO .*mm\.thp=always%20madvise%20\[never\]" "TCG 512 MiB: the kernel started with THP off"
+for t in mem-latency-16k-2m mem-fault-2m; do
+	has "$tmp/tcg512.log" "SKIP test=$t copies=1 reason=transparent%20huge%20pages%20disabled%20\(mode%20never\);%20the%20kernel's%20default%20below%20512%20MiB" \
+		"TCG 512 MiB: $t SKIPs naming THP's mode and why"
+done
+has "$tmp/tcg512.log" "RESULT test=mem-latency-16k-4k copies=1 " "TCG 512 MiB: the 4k point still runs"
+
+# ---- the report's latency curve (isobench-report --mem-svg, report/memsvg.c) ----
+# svg_check SVG LOG: the chart holds LOG's 4k/2m ratio at its largest point with both, in bold,
+# and a curve per page size; prints what does not hold.
+svg_check() {
+	local p v4 v2 want
+	for p in 1g 256m 16m 512k 16k; do
+		v4=$(value "$2" "mem-latency-$p-4k") v2=$(value "$2" "mem-latency-$p-2m")
+		[ -z "$v4" ] || [ -z "$v2" ] || break
+	done
+	want=$(awk -v a="$v4" -v b="$v2" 'BEGIN { if (b > 0) printf "%.2fx", a / b }')
+	grep -q "font-weight=\"bold\">$want</text>" "$1" || echo "no bold 4k/2m ratio $want (at $p) in $1"
+	[ "$(grep -c '<polyline' "$1")" -ge 2 ] || echo "fewer than 2 curves in $1"
+	grep -q 'stroke-dasharray="6 4"' "$1" || echo "no dashed (2 MiB) curve in $1"
+}
+rep=$(report_tool)
+st=0
+"$rep" --mem-svg "$tmp/mem.svg" --label native,TCG "$tmp/native.log" "$tmp/tcg.log" >"$tmp/mem-svg.out" 2>&1 || st=$?
+if [ "$st" -le 4 ] && [ -s "$tmp/mem.svg" ]; then ok "--mem-svg: native and TCG on one chart (status $st: the runs differ, as they do)"
+else bad "--mem-svg: status $st: $(head -c 300 "$tmp/mem-svg.out")"; fi
+check "--mem-svg: the chart is well-formed XML" python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$tmp/mem.svg"
+why=$(svg_check "$tmp/mem.svg" "$tmp/native.log")
+if [ -z "$why" ]; then ok "--mem-svg: the native run's page-walk ratio (4k/2m at its largest point) is the log's, in bold; 4 KiB solid, 2 MiB dashed"
+else bad "--mem-svg: $why"; fi
+contains "$tmp/mem.svg" "TCG runs are emulation: plumbing, not a hypervisor cost" "--mem-svg: the TCG run is marked as emulation"
+count_is "$tmp/mem.svg" "<polyline " 4 "--mem-svg: one curve per run and page size"
+why=$(svg_check "$tmp/mem.svg" "$tmp/planted-slow2m.log")
+if [ -n "$why" ]; then ok "planted: a chart whose ratio is not the log's is caught"; else bad "planted: the chart's ratio check passes against another log"; fi
+"$bin" --suite quick --sample_ms 20 --tests mem-fault-4k --copies 1 >"$tmp/nolat.log" 2>&1 || true
+st=0
+"$rep" --mem-svg "$tmp/none.svg" "$tmp/nolat.log" >"$tmp/none.out" 2>&1 || st=$?
+status_is 2 "$st" "--mem-svg of a run without mem-latency RESULTs: an output error"
+contains "$tmp/none.out" "cannot write the memory chart (no mem-latency RESULT" "--mem-svg: says why"
+finish
