@@ -204,6 +204,7 @@ static int take_option(int opt, struct opts *o)
 		break;
 	case 'L':
 		o->svg_lat = optarg;
+		break;
 	case 'M':
 		o->mem_svg = optarg;
 		break;
@@ -247,8 +248,7 @@ static int check_options(struct opts *o)
 		return EXIT_USAGE;
 	}
 	if (o->n == 1 && !o->check && !o->boot && fleet_is_dir(o->logs[0])) {	/* fleet.h */
-		if (o->svg || o->svg_lat || o->labelarg || o->want) {
-		if (o->svg || o->mem_svg || o->labelarg || o->want) {
+		if (o->svg || o->svg_lat || o->mem_svg || o->labelarg || o->want) {
 			fprintf(stderr, "isobench-report: --svg, --label and --run take LOG files, "
 					"not a DIR\n");
 			return EXIT_USAGE;
