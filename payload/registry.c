@@ -4,6 +4,7 @@
  * Adding a test: write payload/bench/<name>.c exporting `const struct bench bench_<name>`,
  * declare it below and put it in the list. Nothing else names tests. */
 #include "bench.h"
+#include "bench/ring0.h"
 #include "vocab.h"
 
 #include <string.h>
@@ -31,6 +32,9 @@ extern const struct bench
 	bench_sockwrite_paced_samecpu, bench_sockwrite_paced_crosscpu,
 	/* payload/bench/tbench.c */
 	bench_tbench_1, bench_tbench_n;
+/* ring0: one per probe of the driver's list (payload/arch/<arch>/ring0.c, bench/ring0.h) */
+#define RING0_EXTERN(id, nm, ttl) extern const struct bench bench_ring0_##nm;
+ISOBENCH_PROBES(RING0_EXTERN)
 extern const struct bench
 	/* selftest: misbehave on purpose; only when named (runner.c keeps them out of "all") */
 	bench_selftest_crash, bench_selftest_stall, bench_selftest_skip, bench_selftest_error;
@@ -89,6 +93,9 @@ const struct bench *const bench_registry[] = {
 	&bench_tbench_1,
 	&bench_tbench_n,
 
+#define RING0_ENTRY(id, nm, ttl) &bench_ring0_##nm,
+	ISOBENCH_PROBES(RING0_ENTRY)
+
 	&bench_selftest_crash,
 	&bench_selftest_stall,
 	&bench_selftest_skip,
@@ -97,7 +104,7 @@ const struct bench *const bench_registry[] = {
 };
 
 const char *const bench_groups[] = {
-	BENCH_GROUP_INDEX, "extra", "probes", BENCH_GROUP_SELFTEST, NULL,
+	BENCH_GROUP_INDEX, "extra", "probes", RING0_GROUP, BENCH_GROUP_SELFTEST, NULL,
 };
 
 const char *const bench_units[] = {
