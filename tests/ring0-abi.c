@@ -8,7 +8,7 @@
  * with CPU 1 offlined through sysfs a probe on it fails with ENODEV, an IPI to it with
  * ENODEV and an IPI to "any other CPU" with EOPNOTSUPP and a reason; CPU 1 back online runs
  * again; a call asking for far more than the time cap returns in time with done < iters. */
-#include "isobench_probe.h"
+#include "../kernel-config/driver/isobench_probe.h"
 
 #include <errno.h>
 #include <fcntl.h>

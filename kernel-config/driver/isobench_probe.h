@@ -3,8 +3,8 @@
  * (/dev/isobench-probe, kernel-config/driver/isobench_probe.c), the one definition of its
  * ioctl, request layout, limits and probe list. Included by the driver (the kernel build
  * copies this folder into the tree as drivers/misc/isobench/) and by the runner
- * (payload/bench/ring0.c, payload/arch/x86_64/ring0.c, through payload/Makefile's
- * -I../kernel-config/driver): one header, so the two sides cannot disagree. It needs no
+ * (payload/bench/ring0.h names it by its path from there) and tests/ring0-abi.c: one header,
+ * so the two sides cannot disagree. It needs no
  * kernel header in user space (musl ships none): fixed-width types from <stdint.h> and the
  * _IOWR() macro from <sys/ioctl.h>.
  *

@@ -16,7 +16,7 @@
 #define ISOBENCH_RING0_H
 
 #include "../bench.h"
-#include "isobench_probe.h"
+#include "../../kernel-config/driver/isobench_probe.h"
 
 #define RING0_GROUP "ring0"
 #define RING0_PREFIX "ring0-"
