@@ -520,16 +520,29 @@ static void ibp_work(struct work_struct *w)
 	r->err = err;
 }
 
-/* The ipi probe's target: spins (preemption off, interrupts on) until told to stop. */
+/* The ipi probe's target: spins (preemption off, interrupts on) until told to stop, at most
+ * about 4 x ISOBENCH_PROBE_CALL_NS. The bound is kept with the TSC, not ktime_get_ns(): a
+ * clocksource read in the loop (the HPET under QEMU TCG takes QEMU's global lock) would slow
+ * the very interrupt delivery the probe measures (seen under TCG: 12 ms per IPI), and it is
+ * read only every 1024 turns. No PAUSE either: under KVM a PAUSE loop in ring 0 triggers
+ * pause-loop exits (the target would be descheduled, not spinning), and under TCG each PAUSE
+ * leaves the translated code (2 ms per IPI with it). */
 static void ibp_spin(struct work_struct *w)
 {
 	struct ibp_run *r = container_of(w, struct ibp_run, spin_work);
-	u64 end = ktime_get_ns() + 4ull * ISOBENCH_PROBE_CALL_NS;
+	u64 limit = (u64)tsc_khz * (4ull * ISOBENCH_PROBE_CALL_NS / 1000000u), c0;
+	unsigned long i;
 
+	if (!limit)
+		limit = 1ull << 32;
 	preempt_disable();
 	WRITE_ONCE(r->spinning, 1);
-	while (!READ_ONCE(r->stop) && ktime_get_ns() < end)
-		cpu_relax();
+	c0 = rdtsc();
+	for (i = 1; !READ_ONCE(r->stop); i++) {
+		barrier();	/* no PAUSE: see above */
+		if (!(i % 1024) && rdtsc() - c0 > limit)
+			break;
+	}
 	preempt_enable();
 }
 

@@ -20,6 +20,8 @@
  *   EOPNOTSUPP  this machine lacks what the probe needs (no second CPU, no PM timer, a
  *               hypercall that faults with #UD, ...): `reason` says what
  *   ETIMEDOUT   an interrupt the probe waits for did not come within 20 ms
+ *   EBUSY       the ipi probe's spinner did not start on the target within 200 ms
+ *   EPERM       the caller lacks CAP_SYS_RAWIO
  *   EINTR       interrupted while waiting for another caller (the driver runs one at a time)
  * The request is copied back on every outcome, so `reason` and `version` are readable. */
 #ifndef ISOBENCH_PROBE_H
