@@ -49,21 +49,21 @@ typedef uint64_t ibp_u64;
 #define ISOBENCH_PROBE_ANY_CPU (-1)		/* target: the next online CPU after cpu */
 #define ISOBENCH_PROBE_REASON 96
 
-/* The probes: X(ID, name, title). Names follow kvm-unit-tests' x86/vmexit.c where one
+/* The probes: X(ID, name, title); a title fits the report's 40 columns. Names follow kvm-unit-tests' x86/vmexit.c where one
  * matches (cpuid, vmcall, mov_from_cr8, mov_to_cr8, rd/wr_tsc_adjust_msr, inl_from_pmtimer,
  * ipi, ipi+halt spelled ipi_halt); the others are ours. What each does, and what it
  * exercises on each hypervisor: the driver's comment and docs/benchmarks/probes.md. The
  * order is the ABI (the probe number): append only. */
 #define ISOBENCH_PROBES(X) \
 	X(CPUID, cpuid, "CPUID leaf 0") \
-	X(VMCALL, vmcall, "hypercall (KVM/Xen/Hyper-V, VMware backdoor)") \
+	X(VMCALL, vmcall, "hypercall (KVM, Xen, Hyper-V, VMware)") \
 	X(MOV_FROM_CR8, mov_from_cr8, "MOV from CR8 (task priority)") \
 	X(MOV_TO_CR8, mov_to_cr8, "MOV to CR8 (the value just read)") \
 	X(RD_TSC_ADJUST, rd_tsc_adjust_msr, "RDMSR IA32_TSC_ADJUST") \
-	X(WR_TSC_ADJUST, wr_tsc_adjust_msr, "WRMSR IA32_TSC_ADJUST (the value just read)") \
+	X(WR_TSC_ADJUST, wr_tsc_adjust_msr, "WRMSR IA32_TSC_ADJUST (value just read)") \
 	X(INL_PMTIMER, inl_from_pmtimer, "INL from the ACPI PM timer") \
 	X(OUTB_0X80, outb_0x80, "OUTB to port 0x80") \
-	X(MMIO_LAPIC, mmio_lapic, "MMIO read of the local APIC (version register)") \
+	X(MMIO_LAPIC, mmio_lapic, "MMIO read of the LAPIC version register") \
 	X(MMIO_HPET, mmio_hpet, "MMIO read of the HPET counter") \
 	X(EOI, eoi, "local APIC end-of-interrupt write") \
 	X(SELF_IPI, self_ipi, "self-IPI, sent and handled") \
