@@ -3,12 +3,17 @@
 #
 # In:  kernel-config/isobench.config (every architecture) and kernel-config/arch/<arch>.config
 #      (<arch>: the first field of `gcc -dumpmachine`, the compiler that builds the kernel),
-#      merged over `allnoconfig` in that order; the newest /usr/src/linux-source-*.tar.xz, the
-#      host gcc, lz4 (the kernel is LZ4-compressed).
+#      merged over `allnoconfig` in that order; kernel-config/driver/ (our ring-0 probe driver,
+#      added to the tree as drivers/misc/isobench/); the newest
+#      /usr/src/linux-source-*.tar.xz, the host gcc, lz4 (the kernel is LZ4-compressed).
 # Out: OUTDIR/bzImage, OUTDIR/vmlinux (uncompressed ELF, for PVH boot), OUTDIR/kernel.config,
 #      OUTDIR/kernel.release. Results are cached under $ISOBENCH_CACHE/kernel/<key>, where key
-#      hashes every input above (package version, fragments, this script, compiler version), so
-#      the kernel is rebuilt only when one of them changes.
+#      hashes every input above (package version, fragments, driver sources, this script,
+#      compiler version), so the kernel is rebuilt only when one of them changes.
+#      The extracted source ($ISOBENCH_CACHE/src/<package>) is shared by every build and
+#      worktree and never written: each build compiles a per-key tree
+#      ($ISOBENCH_CACHE/tree/<key>, removed afterwards), a hard-link farm of it in which every
+#      file we add or change is a new file, never one written through a link (patch_tree).
 # Errors: exits non-zero with one line "build-kernel: <reason>" on stderr; a symbol requested by
 #      a fragment that did not survive the merge is an error (merge_config.sh only warns).
 set -euo pipefail
@@ -31,12 +36,32 @@ arch=$(gcc -dumpmachine) || die "gcc -dumpmachine failed"
 arch=${arch%%-*}
 [ -f "$here/arch/$arch.config" ] || die "no kernel fragment for $arch (kernel-config/arch/$arch.config)"
 frags=("$here/isobench.config" "$here/arch/$arch.config")
+drivers=("$here"/driver/*)
 key=$( {
 	echo "$srcname $pkgver"
 	cat "${frags[@]}" "$0"
+	for f in "${drivers[@]}"; do
+		echo "driver/${f##*/}"
+		cat "$f"
+	done
 	gcc --version | head -n 1
 } | sha256sum | cut -c1-16)
 dest=$cache/kernel/$key
+
+# patch_tree SRC TREE: TREE = SRC as hard links (cp -al copies no file data) plus our driver
+# in drivers/misc/isobench/ and the two lines that hook it into drivers/misc/Kconfig and
+# Makefile. A changed file is written beside its link and renamed over it, so SRC's files
+# (shared with other builds) are never written.
+patch_tree() {
+	local src=$1 tree=$2 m=$2/drivers/misc
+	rm -rf "$tree" && mkdir -p "$(dirname "$tree")" || return 1
+	cp -al "$src" "$tree" || return 1
+	mkdir "$m/isobench" && cp "${drivers[@]}" "$m/isobench/" || return 1
+	{ cat "$src/drivers/misc/Kconfig" && echo 'source "drivers/misc/isobench/Kconfig"'; } \
+		>"$m/Kconfig.isobench" && mv -f "$m/Kconfig.isobench" "$m/Kconfig" || return 1
+	{ cat "$src/drivers/misc/Makefile" && echo 'obj-y += isobench/'; } \
+		>"$m/Makefile.isobench" && mv -f "$m/Makefile.isobench" "$m/Makefile"
+}
 
 if [ ! -f "$dest/bzImage" ]; then
 	src=$cache/src/$srcname-$pkgver
@@ -46,6 +71,9 @@ if [ ! -f "$dest/bzImage" ]; then
 		tar -xf "$tarball" -C "$src" --strip-components=1 || die "cannot extract $tarball"
 		touch "$src/.extracted"
 	fi
+	tree=$cache/tree/$key
+	patch_tree "$src" "$tree" || die "cannot make the build's tree $tree from $src"
+	src=$tree
 	build=$cache/build/$key
 	rm -rf "$build" && mkdir -p "$build"
 	echo "build-kernel: configuring ($srcname $pkgver, key $key)" >&2
@@ -89,7 +117,7 @@ if [ ! -f "$dest/bzImage" ]; then
 	cp "$build/.config" "$tmp/kernel.config"
 	make -s -C "$src" O="$build" kernelrelease >"$tmp/kernel.release"
 	rm -rf "$dest" && mv "$tmp" "$dest"
-	rm -rf "$build"
+	rm -rf "$build" "$tree"
 fi
 
 mkdir -p "$outdir"

@@ -5,6 +5,7 @@
  * declare it below and put it in the list. Nothing else names tests. */
 #include "bench.h"
 #include "netproto.h"
+#include "bench/ring0.h"
 #include "vocab.h"
 #include "bench/disk.h"
 
@@ -33,6 +34,9 @@ extern const struct bench
 	bench_sockwrite_paced_samecpu, bench_sockwrite_paced_crosscpu,
 	/* payload/bench/tbench.c */
 	bench_tbench_1, bench_tbench_n;
+/* ring0: one per probe of the driver's list (payload/arch/<arch>/ring0.c, bench/ring0.h) */
+#define RING0_EXTERN(id, nm, ttl) extern const struct bench bench_ring0_##nm;
+ISOBENCH_PROBES(RING0_EXTERN)
 extern const struct bench
 	/* disk: payload/bench/disk.c */
 	bench_disk_randread_4k_qd1, bench_disk_randread_4k_qd32, bench_disk_read_1m,
@@ -137,6 +141,9 @@ const struct bench *const bench_registry[] = {
 	&bench_mem_fault_2m,
 	&bench_mem_fault_tmpfs,
 
+#define RING0_ENTRY(id, nm, ttl) &bench_ring0_##nm,
+	ISOBENCH_PROBES(RING0_ENTRY)
+
 	&bench_selftest_crash,
 	&bench_selftest_stall,
 	&bench_selftest_skip,
@@ -145,7 +152,8 @@ const struct bench *const bench_registry[] = {
 };
 
 const char *const bench_groups[] = {
-	BENCH_GROUP_INDEX, "extra", "probes", "disk", "net", "memory", BENCH_GROUP_SELFTEST, NULL,
+	BENCH_GROUP_INDEX, "extra", "probes", "disk", "net", "memory", RING0_GROUP,
+	BENCH_GROUP_SELFTEST, NULL,
 };
 
 const char *const bench_units[] = {

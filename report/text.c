@@ -144,6 +144,60 @@ static void event_line(FILE *out, const struct mevent *e)
 		e->line);
 }
 
+/* The probes' TSC cycles per operation: the mean of the cycles_x100 extra (cycles x 100,
+ * written by the ring0 and vmexit probes) over the test's measured SAMPLE records of that
+ * pass, / 100; NAN when its samples have none. */
+static double sample_cycles(const struct model *m, const struct mtest *t)
+{
+	double sum = 0;
+	long n = 0;
+
+	for (size_t i = 0; i < m->nrecs; i++) {
+		const struct mrec *r = &m->recs[i];
+		const char *test = NULL, *cop = NULL, *cyc = NULL;
+		int warm = 0;
+		if (strcmp(r->kind, RK_SAMPLE))
+			continue;
+		for (size_t k = 0; k < r->nf; k++) {
+			const char *key = r->f[k].key;
+			if (!strcmp(key, RK_TESTNAME))
+				test = r->f[k].val;
+			else if (!strcmp(key, RK_COPIES))
+				cop = r->f[k].val;
+			else if (!strcmp(key, RK_WARMUP))
+				warm = 1;
+			else if (!strcmp(key, "cycles_x100"))
+				cyc = r->f[k].val;
+		}
+		if (warm || !test || !cop || !cyc || strcmp(test, t->test) || atoi(cop) != t->copies)
+			continue;
+		sum += strtod(cyc, NULL) / 100;
+		n++;
+	}
+	return n ? sum / (double)n : NAN;
+}
+
+/* One row of "Other tests and probes", under a line naming its group when the group changes;
+ * a probe that counts TSC cycles shows them beside its value. */
+static void other_row(FILE *out, const struct model *m, const struct mtest *t, const char **grp)
+{
+	char cyc[48] = "";
+	double c = sample_cycles(m, t);
+
+	if (strcmp(*grp, t->group))
+		fprintf(out, "  [%s]\n", S(t->group));
+	*grp = t->group;
+	if (isfinite(c))
+		snprintf(cyc, sizeof cyc, "  %.1f TSC cycles", c);
+	if (t->has_result)
+		fprintf(out, "%-40.40s%17.1f %-6.6s +/-%.2f%%%s%s\n", S(t->title), t->value,
+			S(t->unit), isfinite(t->ci95_pct) ? t->ci95_pct : NAN, cyc,
+			t->higher == 0 ? "  (lower is better)" : "");
+	else
+		fprintf(out, "%-40.40s%17s %-6.6s %s\n", S(t->title), "---", S(t->unit),
+			S(t->status));
+}
+
 void text_run(FILE *out, const struct model *m, const char *source)
 {
 	int shown = 0;
@@ -167,6 +221,7 @@ void text_run(FILE *out, const struct model *m, const char *source)
 						     t->has_result ? "" : S(t->status)));
 		}
 		fprintf(out, "%s\n", ub_footer(line, sizeof line, &m->pass[p].ub));
+		const char *grp = "";
 		for (size_t i = 0; i < m->ntests; i++) {
 			const struct mtest *t = &m->tests[i];
 			if (t->copies != copies || t->has_baseline)
@@ -174,13 +229,7 @@ void text_run(FILE *out, const struct model *m, const char *source)
 			if (!others++)
 				fprintf(out, "\nOther tests and probes                             "
 					     "RESULT UNIT      ci95\n");
-			if (t->has_result)
-				fprintf(out, "%-40.40s%17.1f %-6.6s +/-%.2f%%%s\n", S(t->title),
-					t->value, S(t->unit), isfinite(t->ci95_pct) ? t->ci95_pct : NAN,
-					t->higher == 0 ? "  (lower is better)" : "");
-			else
-				fprintf(out, "%-40.40s%17s %-6.6s %s\n", S(t->title), "---", S(t->unit),
-					S(t->status));
+			other_row(out, m, t, &grp);
 		}
 		details(out, m, copies);
 		pct_text_run(out, m, copies);	/* latency percentiles (pct.h) */

@@ -44,8 +44,9 @@ MAKE_GOALS = [
     ("test", "report", ["fuzz"]),
     ("test", "tests/unit", ["all"]),
 ]
-# Fragments included by a Makefile above (not run on their own).
-MAKE_FRAGMENT = re.compile(r"^tests/unit/Makefile\.[a-z]+$")
+# Fragments included by a Makefile above (not run on their own), and the probe driver's kbuild
+# Makefile, which only the kernel's build reads (kernel-config/build-kernel.sh).
+MAKE_FRAGMENT = re.compile(r"^(tests/unit/Makefile\.[a-z]+|kernel-config/driver/Makefile)$")
 
 # Which step a tracked file belongs to, by path prefix; the first match wins.
 STEP_BY_PATH = [("tests/", "test"), (".ci/", "test"), ("qemu/", "run"),

@@ -126,6 +126,10 @@ X86(bench_vmexit_cpuid, "vmexit-cpuid", "CPUID");
 X86(bench_vmexit_rdtsc, "vmexit-rdtsc", "RDTSC");
 X86(bench_vmexit_rdtscp, "vmexit-rdtscp", "RDTSCP");
 X86(bench_vmexit_pause, "vmexit-pause", "PAUSE");
+#include "../../bench/ring0.h"
+#define R0(id, nm, ttl) ARCH_UNSUPPORTED(bench_ring0_##nm, RING0_PREFIX #nm, ttl, RING0_GROUP, \
+					 "ns", "stub: no ring-0 probes");
+ISOBENCH_PROBES(R0)
 EOF
 }
 

@@ -64,7 +64,7 @@ owner_is() {
 # out (it is no group but every group except selftest).
 groups_of_readme() {
 	grep '^| `tests` |' "$1/README.md" | sed -n 's/.*groups: \(.*\); `isobench --list`.*/\1/p' |
-		grep -o '`[a-z]*`' | tr -d '`' | grep -vx all | LC_ALL=C sort | tr '\n' ' '
+		grep -o '`[a-z0-9]*`' | tr -d '`' | grep -vx all | LC_ALL=C sort | tr '\n' ' '
 }
 
 # groups_of_binary: the groups `isobench --list` prints (from bench_groups[]), sorted.

@@ -99,7 +99,7 @@ plant() { # plant FILE NAME LINES: append a function whose body is LINES lines
 		printf '\treturn x;\n}\n'
 	} >>"$1"
 }
-tree_copy "$tmp/tree" payload lib report
+tree_copy "$tmp/tree" payload lib report kernel-config/driver
 plant "$tmp/tree/payload/runner.c" planted_eighty 80
 (judge "$tmp/tree" "planted 80") >"$tmp/p80.out"
 if grep -q '^ok: planted 80' "$tmp/p80.out"; then pass "an 80-line function passes"

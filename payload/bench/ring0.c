@@ -1,0 +1,114 @@
+/* ring0.c — the `ring0` tests' calls into the probe driver (what they measure: ring0.h and
+ * kernel-config/driver/isobench_probe.c). No instruction here: the driver executes the
+ * probes; this file only opens the device and issues ISOBENCH_PROBE_IOC_RUN. */
+#include "ring0.h"
+#include "probe_util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+struct ring0_state {
+	int fd;
+	struct isobench_probe_req req;	/* probe, cpu, target as set up */
+	uint64_t cyc, ns, loops;	/* this sample's */
+};
+
+/* One call: req's probe for n iterations; 0 or -errno (req.reason says why EOPNOTSUPP). */
+static int ring0_call(struct ring0_state *s, uint64_t n)
+{
+	s->req.version = ISOBENCH_PROBE_VERSION;
+	s->req.iters = n;
+	memset(s->req.reason, 0, sizeof s->req.reason);
+	if (ioctl(s->fd, ISOBENCH_PROBE_IOC_RUN, &s->req) < 0)
+		return -errno;
+	return s->req.done ? 0 : -EIO;	/* a successful call always does at least one */
+}
+
+static int ring0_open(struct bench_ctx *ctx, struct ring0_state *s)
+{
+	s->fd = open(ISOBENCH_PROBE_DEVICE, O_RDWR | O_CLOEXEC);
+	if (s->fd >= 0)
+		return 0;
+	if (errno == ENOENT || errno == ENODEV || errno == ENXIO) {
+		bench_note(ctx, "needs the image's kernel (no %s: isobench's probe driver)",
+			   ISOBENCH_PROBE_DEVICE);
+		return BENCH_SKIP;
+	}
+	if (errno == EACCES || errno == EPERM) {
+		bench_note(ctx, "%s needs root", ISOBENCH_PROBE_DEVICE);
+		return BENCH_SKIP;
+	}
+	return -errno;
+}
+
+int ring0_setup(struct bench_ctx *ctx, unsigned int probe)
+{
+	struct ring0_state *s = calloc(1, sizeof *s);
+	int cpu[2], r;
+
+	if (!s)
+		return -ENOMEM;
+	s->fd = -1;
+	ctx->state = s;
+	if ((r = ring0_open(ctx, s)))
+		return r;
+	if (probe_two_cpus(cpu) < 1)
+		return -EINVAL;
+	s->req.probe = probe;
+	s->req.cpu = cpu[0];
+	s->req.target = ISOBENCH_PROBE_ANY_CPU;
+	r = ring0_call(s, 1);
+	if (r == -EOPNOTSUPP) {
+		bench_note(ctx, "%.140s", s->req.reason);
+		return BENCH_SKIP;
+	}
+	if (r)
+		bench_note(ctx, "%s probe %u on CPU %d: %s", ISOBENCH_PROBE_DEVICE, probe, cpu[0],
+			   strerror(-r));
+	return r;
+}
+
+int ring0_run(struct bench_ctx *ctx, uint64_t iters)
+{
+	struct ring0_state *s = ctx->state;
+
+	if (probe_new_sample(ctx))
+		s->cyc = s->ns = s->loops = 0;
+	while (iters) {
+		uint64_t n = iters < ISOBENCH_PROBE_MAX_ITERS ? iters : ISOBENCH_PROBE_MAX_ITERS;
+		int r = ring0_call(s, n);
+		if (r) {
+			bench_note(ctx, "probe %u on CPU %d: %s%s%.100s", s->req.probe, s->req.cpu,
+				   strerror(-r), s->req.reason[0] ? ": " : "", s->req.reason);
+			return r;
+		}
+		s->cyc += s->req.cycles;
+		s->ns += s->req.ns;
+		s->loops += s->req.done;
+		iters -= s->req.done;
+	}
+	ctx->sink += s->cyc;
+	if (!s->loops)
+		return 0;
+	bench_extra(ctx, "op_ns_x100", (int64_t)(s->ns * 100 / s->loops));
+	bench_extra(ctx, "cycles_x100", (int64_t)(s->cyc * 100 / s->loops));
+	bench_extra(ctx, "cpu", s->req.cpu);
+	if (s->req.target != ISOBENCH_PROBE_ANY_CPU)
+		bench_extra(ctx, "target_cpu", s->req.target);
+	return 0;
+}
+
+void ring0_teardown(struct bench_ctx *ctx)
+{
+	struct ring0_state *s = ctx->state;
+
+	if (!s)
+		return;
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s);
+}

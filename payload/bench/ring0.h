@@ -1,0 +1,42 @@
+/* ring0.h — the `ring0` group: the runner's side of isobench's ring-0 probe driver
+ * (/dev/isobench-probe, kernel-config/driver/; its interface, limits and probe list are
+ * kernel-config/driver/isobench_probe.h, the one header both sides include).
+ *
+ * One test per probe of the driver's list, named RING0_PREFIX + the probe's name
+ * (ring0-cpuid, ring0-vmcall, ...). An architecture whose kernel has the driver defines the
+ * descriptors with RING0_BENCH (payload/arch/x86_64/ring0.c); another lists the same names as
+ * unsupported (payload/arch/unsupported.h). One loop = one probe iteration in the kernel.
+ * The value is the driver's own measurement, ns per iteration inside the kernel (extra
+ * op_ns_x100 = ns x 100, through value_extra), not the harness's wall time, which also holds
+ * the ioctl and the hand-over to the probe CPU's worker; extra cycles_x100 = TSC cycles per
+ * iteration x 100; extra cpu = the CPU the probe ran on, target_cpu = the IPI probes' target.
+ * Natively (no driver) every test SKIPs with "needs the image's kernel"; a probe the machine
+ * lacks SKIPs with the driver's reason (e.g. the IPI probes on one CPU). */
+#ifndef ISOBENCH_RING0_H
+#define ISOBENCH_RING0_H
+
+#include "../bench.h"
+#include "../../kernel-config/driver/isobench_probe.h"
+
+#define RING0_GROUP "ring0"
+#define RING0_PREFIX "ring0-"
+
+/* setup for the probe numbered `probe` (enum isobench_probe): opens the device, checks with
+ * one iteration that the probe runs here; BENCH_SKIP with the reason, or -errno. */
+int ring0_setup(struct bench_ctx *ctx, unsigned int probe);
+/* Exactly iters iterations (as many ioctl calls as the driver's time cap needs). */
+int ring0_run(struct bench_ctx *ctx, uint64_t iters);
+void ring0_teardown(struct bench_ctx *ctx);
+
+/* const struct bench bench_ring0_<name> for one X(ID, name, title) of ISOBENCH_PROBES. */
+#define RING0_BENCH(id, nm, ttl) \
+	static int ring0_##nm##_setup(struct bench_ctx *ctx) \
+	{ \
+		return ring0_setup(ctx, ISOBENCH_PROBE_##id); \
+	} \
+	const struct bench bench_ring0_##nm = { .name = RING0_PREFIX #nm, .title = ttl, \
+		.group = RING0_GROUP, .unit = "ns", .kind = BENCH_TIME, .per_loop = 1, \
+		.max_copies = 1, .value_extra = "op_ns_x100", .value_scale = 0.01, \
+		.setup = ring0_##nm##_setup, .run = ring0_run, .teardown = ring0_teardown };
+
+#endif
