@@ -308,7 +308,8 @@ static int make_scratch(int argc, char **argv)
 		fprintf(stderr, "usage: isobench --make-scratch PATH SIZE|all\n"
 			"  signs PATH (a file, created if missing, or a whole unmounted disk) as a\n"
 			"  scratch area the disk tests may write; SIZE in bytes or with K, M, G, T;\n"
-			"  all: the whole device or file. Everything in it is overwritten.\n");
+			"  all: the whole device or file. Only a new file, one holding nothing but\n"
+			"  zeros, a zeroed disk (first MiB) or one signed before is overwritten.\n");
 		return EXIT_USAGE;
 	}
 	if (scratch_make(argv[2], (uint64_t)size, &h, err, sizeof err)) {
