@@ -109,4 +109,25 @@ ran 0 "$st" "$dir/copies12.log" "a disk test with --copies 1,2"
 count_is "$dir/copies12.log" "RESULT test=disk-read-1m copies=1 " 1 "--copies 1,2: the 1-copy pass runs it"
 hasnt "$dir/copies12.log" "SKIP test=disk-read-1m" "--copies 1,2: no SKIP (the 2-copy pass leaves it out, as before)"
 
+# ---- qemu/run --scratch: what QEMU cannot attach is said before, or as "could not start" ----
+run=(timeout 120 "$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --copies 1 --tests disk-read-1m)
+expect_status 2 "qemu/run --scratch DIR is a usage error" -- "${run[@]}" --scratch "$dir" --check-args
+contains "$tmp/stderr" "is a directory, not a disk image" "qemu/run --scratch DIR says it is a directory"
+expect_status 2 "qemu/run --scratch F --scratch F is a usage error" -- \
+	"${run[@]}" --scratch "$dir/s.img" --scratch "$dir/../disk-break/s.img" --check-args
+contains "$tmp/stderr" "is already attached" "qemu/run: the image named twice is said before booting"
+# An image another process holds a lock on: QEMU refuses to start (status 7, its message),
+# not "log incomplete, try more memory" (status 3).
+python3 -c 'import fcntl,sys,time; f=open(sys.argv[1],"r+"); fcntl.lockf(f, fcntl.LOCK_EX); time.sleep(60)' \
+	"$dir/s.img" &
+locker=$!
+kill_at_exit locker
+sleep 0.5
+expect_status 7 "qemu/run: QEMU cannot lock the scratch image: could not start" -- \
+	"${run[@]}" --scratch "$dir/s.img" --log "$dir/locked.log"
+contains "$tmp/stderr" "QEMU failed (status 1)" "qemu/run: the locked image: QEMU's own message is shown"
+lacks "$tmp/stderr" "try more memory" "qemu/run: the locked image: no advice about memory"
+kill "$locker" 2>/dev/null || true
+locker=
+
 finish
