@@ -7,9 +7,13 @@
 #     before a byte is written; a refused size or "all" on a missing path leaves no file
 #     behind; a file of zeros (truncate, dd) or one signed before is signed;
 #   - a single-copy test (the disk group) in a run whose every pass has more copies SKIPs
-#     with the reason instead of vanishing from the log.
+#     with the reason instead of vanishing from the log;
+#   - natively, `--disk FILE` takes a relative path as --make-scratch does;
+#   - qemu/run --scratch: a directory or an image named twice is a usage error before
+#     booting; an image QEMU cannot lock is "could not start" (7), not "log incomplete".
 #
-# In:  OUT/isobench, OUT/isobench-report; losetup, mkfs.ext4 (root) for the block device.
+# In:  OUT/isobench, OUT/isobench-report, OUT/bzImage (qemu/run), qemu/run, python3 (the lock);
+#      losetup, mkfs.ext4 (root) for the block device.
 # Out: one line per assertion, then "N passed, M failed, K skipped"; files in results/disk-break/
 #      (on the repository's filesystem: O_DIRECT needs a real one).
 # Errors: exit 1 on any failure.
@@ -108,6 +112,15 @@ st=0
 ran 0 "$st" "$dir/copies12.log" "a disk test with --copies 1,2"
 count_is "$dir/copies12.log" "RESULT test=disk-read-1m copies=1 " 1 "--copies 1,2: the 1-copy pass runs it"
 hasnt "$dir/copies12.log" "SKIP test=disk-read-1m" "--copies 1,2: no SKIP (the 2-copy pass leaves it out, as before)"
+
+# ---- natively, --disk with a relative path: the file under the working directory -----------
+st=0
+(cd "$dir" && "$bin" --suite quick --sample_ms 20 --samples 2 --copies 1 --tests disk-write-1m \
+	--disk s.img) >"$dir/relative.log" 2>"$dir/relative.err" || st=$?
+ran 0 "$st" "$dir/relative.log" "--disk s.img (relative, as --make-scratch s.img takes it)"
+has "$dir/relative.log" "INFO disk.select=$dir/s.img disk.device=$dir/s.img disk.kind=file disk.signed=1 " \
+	"--disk s.img: the records name the file's absolute path"
+count_is "$dir/relative.log" "RESULT test=disk-write-1m " 1 "--disk s.img: the write test runs on it"
 
 # ---- qemu/run --scratch: what QEMU cannot attach is said before, or as "could not start" ----
 run=(timeout 120 "$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --copies 1 --tests disk-read-1m)
