@@ -8,6 +8,8 @@
 #     behind; a file of zeros (truncate, dd) or one signed before is signed;
 #   - a single-copy test (the disk group) in a run whose every pass has more copies SKIPs
 #     with the reason instead of vanishing from the log;
+#   - a signed file truncated after signing: the header's disk.writes gives the reason the
+#     write tests SKIP with (not "allowed"), the reads run on what is left;
 #   - natively, `--disk FILE` takes a relative path as --make-scratch does;
 #   - qemu/run --scratch: a directory or an image named twice is a usage error before
 #     booting; an image QEMU cannot lock is "could not start" (7), not "log incomplete".
@@ -112,6 +114,19 @@ st=0
 ran 0 "$st" "$dir/copies12.log" "a disk test with --copies 1,2"
 count_is "$dir/copies12.log" "RESULT test=disk-read-1m copies=1 " 1 "--copies 1,2: the 1-copy pass runs it"
 hasnt "$dir/copies12.log" "SKIP test=disk-read-1m" "--copies 1,2: no SKIP (the 2-copy pass leaves it out, as before)"
+
+# ---- a scratch file cut short after signing: the header's verdict is the write phase's ------
+cp "$dir/s.img" "$dir/cut.img"
+truncate -s 3M "$dir/cut.img"
+st=0
+"$bin" --suite quick --sample_ms 20 --samples 2 --copies 1 --tests disk-randread-4k-qd1,disk-write-1m \
+	--disk "$dir/cut.img" >"$dir/cut.log" 2>/dev/null || st=$?
+ran 0 "$st" "$dir/cut.log" "a signed file truncated to 3 MiB"
+has "$dir/cut.log" "INFO disk.select=.* disk.signed=1 .*disk.writes=[^ ]*signed%20for%204194304%20bytes%20but%20holds%203145728 .*disk.span_bytes=2097152 " \
+	"cut short: the header says why writes are refused, and the span is what the file still holds"
+count_is "$dir/cut.log" "SKIP test=disk-write-1m copies=1 reason=[^ ]*signed%20for%204194304%20bytes%20but%20holds%203145728" 1 \
+	"cut short: the write test SKIPs with the same reason"
+count_is "$dir/cut.log" "RESULT test=disk-randread-4k-qd1 " 1 "cut short: the read test runs on what is left"
 
 # ---- natively, --disk with a relative path: the file under the working directory -----------
 st=0
