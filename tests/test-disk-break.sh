@@ -10,6 +10,7 @@
 #     with the reason instead of vanishing from the log;
 #   - a signed file truncated after signing: the header's disk.writes gives the reason the
 #     write tests SKIP with (not "allowed"), the reads run on what is left;
+#   - the report's percentile table names each run by its whole label;
 #   - natively, `--disk FILE` takes a relative path as --make-scratch does;
 #   - qemu/run --scratch: a directory or an image named twice is a usage error before
 #     booting; an image QEMU cannot lock is "could not start" (7), not "log incomplete".
@@ -127,6 +128,17 @@ has "$dir/cut.log" "INFO disk.select=.* disk.signed=1 .*disk.writes=[^ ]*signed%
 count_is "$dir/cut.log" "SKIP test=disk-write-1m copies=1 reason=[^ ]*signed%20for%204194304%20bytes%20but%20holds%203145728" 1 \
 	"cut short: the write test SKIPs with the same reason"
 count_is "$dir/cut.log" "RESULT test=disk-randread-4k-qd1 " 1 "cut short: the read test runs on what is left"
+
+# ---- the report: two disk runs whose labels differ only past the 12th character ------------
+"$bin" --suite quick --sample_ms 20 --samples 2 --copies 1 --tests disk-randread-4k-qd1 \
+	--disk "$dir/s.img" >"$dir/second.log" 2>/dev/null || true
+st=0
+"$out/isobench-report" --label disk-run-on-a,disk-run-on-b "$dir/cut.log" "$dir/second.log" \
+	>"$dir/compare.txt" 2>/dev/null || st=$?
+check "the report compares the two disk runs (status 0 or 4, got $st)" test "$st" -eq 0 -o "$st" -eq 4
+grep -A1 '^Latency percentiles (us; lower is better; ratio' "$dir/compare.txt" | tail -1 >"$dir/pct-head.txt" || true
+has "$dir/pct-head.txt" "disk-run-on-a +disk-run-on-b +ratio" \
+	"the percentile table heads each run's column with its whole label"
 
 # ---- natively, --disk with a relative path: the file under the working directory -----------
 st=0
