@@ -13,7 +13,9 @@
 #   - the report's percentile table names each run by its whole label;
 #   - natively, `--disk FILE` takes a relative path as --make-scratch does;
 #   - qemu/run --scratch: a directory or an image named twice is a usage error before
-#     booting; an image QEMU cannot lock is "could not start" (7), not "log incomplete".
+#     booting; an image QEMU cannot lock is "could not start" (7), not "log incomplete";
+#   - in the image (TCG, one short boot): the host file system under the scratch image full
+#     (blkdebug ENOSPC) gives a FAIL with the errno and a complete run, not a paused guest.
 #
 # In:  OUT/isobench, OUT/isobench-report, OUT/bzImage (qemu/run), qemu/run, python3 (the lock);
 #      losetup, mkfs.ext4 (root) for the block device.
@@ -169,5 +171,29 @@ contains "$tmp/stderr" "QEMU failed (status 1)" "qemu/run: the locked image: QEM
 lacks "$tmp/stderr" "try more memory" "qemu/run: the locked image: no advice about memory"
 kill "$locker" 2>/dev/null || true
 locker=
+
+# ---- in the image: the host file system under a file-backed scratch fills (ENOSPC) ----------
+# QEMU blkdebug answers writes at 4 MiB with ENOSPC. QEMU's default for ENOSPC is to pause the
+# guest (werror=enospc), whose own timeouts then never run: the boot only ended at qemu/run's
+# timeout (status 5). The guest must see the error: a FAIL with the errno, the run complete.
+cat >"$dir/enospc.conf" <<EOF
+[inject-error]
+event = "write_aio"
+iotype = "write"
+errno = "28"
+sector = "8192"
+once = "off"
+EOF
+"$bin" --make-scratch "$dir/full.img" 8M >/dev/null
+st=0
+"$top/qemu/run" --out "$out" --direct --accel tcg --timeout 120 --suite quick --copies 1 \
+	--tests disk-randread-4k-qd1,disk-write-1m --scratch "blkdebug:$dir/enospc.conf:$dir/full.img" \
+	--params "isobench.sample_ms=20 isobench.samples=2 isobench.disk=/dev/vda loglevel=1" \
+	--log "$dir/enospc.log" >"$dir/enospc.out" 2>&1 || st=$?
+ran 1 "$st" "$dir/enospc.log" "a full host file system under the scratch image: the run completes (with a FAIL)"
+has "$dir/enospc.log" "FAIL test=disk-write-1m .*note=pwrite%20of%201048576%20B%20at%20byte%204194304%20of%20/dev/vda:%20[^ ]*\(errno%20[0-9]+\)" \
+	"the full file system: disk-write-1m FAILs with the offset and the errno"
+count_is "$dir/enospc.log" "RESULT test=disk-randread-4k-qd1 " 1 "the full file system: the read test still runs"
+contains "$dir/enospc.log" "reboot: Power down" "the full file system: the guest powers off"
 
 finish
