@@ -115,11 +115,25 @@ static struct option *long_options(void)
 	return opts;
 }
 
+/* On a host a relative --disk PATH means one under the working directory, as for
+ * --make-scratch: val made absolute into buf (len bytes); any other key or value unchanged.
+ * (In the image there is no working directory to mean: params.c wants an absolute path.) */
+static const char *host_value(const char *key, const char *val, char *buf, size_t len)
+{
+	char cwd[PATH_MAX];
+
+	if (strcmp(key, "disk") || !*val || val[0] == '/' || !strcmp(val, "auto") ||
+	    !strncmp(val, "serial:", 7) || !getcwd(cwd, sizeof cwd))
+		return val;
+	snprintf(buf, len, "%s/%s", cwd, val);
+	return buf;
+}
+
 /* --param KEY=VALUE (KEY may carry the command line's "isobench." prefix). Returns 0, or
  * EXIT_USAGE after a line on stderr. */
 static int set_param_kv(struct params *p, const char *arg)
 {
-	char err[160], kv[1200], *eq;
+	char err[160], kv[1200], abs[PATH_MAX + 1200], *eq;
 
 	snprintf(kv, sizeof kv, "%s", arg);
 	eq = strchr(kv, '=');
@@ -130,7 +144,7 @@ static int set_param_kv(struct params *p, const char *arg)
 	*eq = 0;
 	if (!strncmp(kv, "isobench.", 9))
 		memmove(kv, kv + 9, strlen(kv + 9) + 1);
-	if (params_set(p, kv, eq + 1, err, sizeof err)) {
+	if (params_set(p, kv, host_value(kv, eq + 1, abs, sizeof abs), err, sizeof err)) {
 		fprintf(stderr, "isobench: --param %s=%s: %s\n", kv, eq + 1, err);
 		return EXIT_USAGE;
 	}
@@ -141,11 +155,11 @@ static int set_param_kv(struct params *p, const char *arg)
  * usage error. Returns 0, or EXIT_USAGE after a line on stderr. */
 static int set_param_opt(struct params *p, int opt, char **argv)
 {
-	char err[160];
+	char err[160], abs[PATH_MAX + 1200];
 
 	if (opt >= 1000) {
 		const char *key = param_table[opt - 1000].key;
-		if (params_set(p, key, optarg, err, sizeof err)) {
+		if (params_set(p, key, host_value(key, optarg, abs, sizeof abs), err, sizeof err)) {
 			fprintf(stderr, "isobench: --%s %s: %s\n", key, optarg, err);
 			return EXIT_USAGE;
 		}
@@ -311,7 +325,8 @@ static int make_scratch(int argc, char **argv)
 		fprintf(stderr, "usage: isobench --make-scratch PATH SIZE|all\n"
 			"  signs PATH (a file, created if missing, or a whole unmounted disk) as a\n"
 			"  scratch area the disk tests may write; SIZE in bytes or with K, M, G, T;\n"
-			"  all: the whole device or file. Everything in it is overwritten.\n");
+			"  all: the whole device or file. Only a new file, one holding nothing but\n"
+			"  zeros, a zeroed disk (first MiB) or one signed before is overwritten.\n");
 		return EXIT_USAGE;
 	}
 	if (scratch_make(argv[2], (uint64_t)size, &h, err, sizeof err)) {

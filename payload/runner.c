@@ -141,6 +141,23 @@ static int runs_in_pass(const struct bench *b, int copies)
 	return !(b->max_copies && copies > b->max_copies);
 }
 
+/* 1 when b runs in no pass of this run (a single-copy test and every pass has more copies):
+ * it is still announced, in the first pass, and SKIPs with the reason (skip_no_pass), so a
+ * test the user asked for never vanishes from the log without a word. */
+static int runs_in_no_pass(const struct bench *b, const struct params *p)
+{
+	for (int c = 0; c < p->ncopies; c++)
+		if (runs_in_pass(b, p->copies[c]))
+			return 0;
+	return 1;
+}
+
+/* Does b take a slot (run or SKIP) in pass c? */
+static int in_pass(const struct bench *b, const struct params *p, int c)
+{
+	return runs_in_pass(b, p->copies[c]) || (c == 0 && runs_in_no_pass(b, p));
+}
+
 int runner_budget(const struct params *p)
 {
 	const struct bench *sel[MAX_SEL];
@@ -148,7 +165,7 @@ int runner_budget(const struct params *p)
 
 	for (int c = 0; c < p->ncopies; c++)
 		for (int i = 0; i < n; i++)
-			if (runs_in_pass(sel[i], p->copies[c]))
+			if (in_pass(sel[i], p, c))
 				total += runner_test_timeout(p) + 5;
 	return total + 120;
 }
@@ -642,6 +659,22 @@ static void announce_test(const struct outcome *o, const struct params *p,
 		 p->pin ? ", pinned" : "");
 }
 
+/* The SKIP of a single-copy test in a run with no pass of that few copies (runs_in_no_pass). */
+static void skip_no_pass(struct outcome *o)
+{
+	struct rec_body b;
+
+	snprintf(o->why, sizeof o->why, "runs with at most %d cop%s; no pass of this run has "
+		 "so few (add one: copies=1,N)", o->b->max_copies,
+		 o->b->max_copies == 1 ? "y" : "ies");
+	rec_begin(&b, RK_SKIP);
+	rec_str(&b, RK_TESTNAME, o->b->name);
+	rec_u64(&b, RK_COPIES, (uint64_t)o->copies);
+	rec_str(&b, RK_REASON, o->why);
+	out_record(&b);
+	o->state = 2;
+}
+
 /* One pass (copies c): every selected test that runs with that many copies, then the
  * tables. *k counts the tests run so far, of total. */
 static void run_pass(const struct params *p, const struct runner_cfg *cfg, int c,
@@ -651,7 +684,7 @@ static void run_pass(const struct params *p, const struct runner_cfg *cfg, int c
 	for (int i = 0; i < n; i++) {
 		struct outcome *o;
 		char clk[64];
-		if (!runs_in_pass(sel[i], p->copies[c]))
+		if (!in_pass(sel[i], p, c))
 			continue;
 		o = &results[nresults++];
 		memset(o, 0, sizeof *o);
@@ -659,7 +692,10 @@ static void run_pass(const struct params *p, const struct runner_cfg *cfg, int c
 		o->copies = p->copies[c];
 		++*k;
 		announce_test(o, p, cfg, *k, total, clk, sizeof clk);
-		run_one(o, p, cfg, sigfd, orig, on_child_exit);
+		if (runs_in_pass(sel[i], p->copies[c]))
+			run_one(o, p, cfg, sigfd, orig, on_child_exit);
+		else
+			skip_no_pass(o);
 		warn_clocksource_changed(o, clk);
 		warn_judged(o);
 		if (o->state == 1)
@@ -699,7 +735,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	n = selected(p, sel, MAX_SEL, 1);
 	for (int c = 0; c < p->ncopies; c++)
 		for (int i = 0; i < n; i++)
-			total += runs_in_pass(sel[i], p->copies[c]);
+			total += in_pass(sel[i], p, c);
 
 	for (int c = 0; c < p->ncopies; c++)
 		run_pass(p, cfg, c, sel, n, &k, total, sigfd, &orig, on_child_exit);

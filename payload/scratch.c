@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -362,18 +363,153 @@ static int open_for_make(const char *path, uint64_t *size, char *err, size_t err
 	return fd;
 }
 
+/* ---- is an existing target ours to overwrite ---- */
+
+/* 1 when [from, to) of fd holds a byte that is not zero; holes of a regular file are skipped
+ * (SEEK_DATA), so a file made by truncate(1) is scanned in no time. -errno on a read error. */
+static int nonzero_in(int fd, int64_t from, int64_t to, int sparse)
+{
+	static unsigned char buf[1 << 16] __attribute__((aligned(SCRATCH_BLOCK)));
+
+	for (int64_t off = from; off < to;) {
+		if (sparse) {
+			off_t d = lseek(fd, (off_t)off, SEEK_DATA);
+			if (d < 0)
+				return errno == ENXIO ? 0 : nonzero_in(fd, off, to, 0);
+			off = d;
+			if (off >= to)
+				return 0;
+		}
+		size_t len = to - off < (int64_t)sizeof buf ? (size_t)(to - off) : sizeof buf;
+		ssize_t n = pread(fd, buf, len, (off_t)off);
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 0;
+		for (ssize_t i = 0; i < n; i++)
+			if (buf[i])
+				return 1;
+		off += n;
+	}
+	return 0;
+}
+
+/* May --make-scratch overwrite the existing path (stat st, open as fd)? It may when it is
+ * already signed, or holds nothing but zeros: a regular file all of it (empty, truncate(1),
+ * qemu-img create), a block device its first MiB (where partition tables and file-system,
+ * LVM, RAID and swap headers live). Anything else is somebody's data: -EEXIST with the way
+ * out in err. A regular file without any write permission bit is refused too (root would
+ * write it anyway). */
+/* 0 when fd (buffered) is signed or holds only zeros where ours_to_overwrite() looks, 1 when
+ * it holds data, -errno on a read error. */
+static int ours_or_zero(int fd, int reg)
+{
+	static unsigned char blk[SCRATCH_BLOCK];
+	struct scratch_hdr h;
+	char why[160];
+	int64_t size = scratch_fd_size(fd);
+
+	if (size < 0)
+		return (int)size;
+	if (size >= SCRATCH_BLOCK && read_hdr_block(fd, blk) == 0 &&
+	    scratch_decode(blk, &h, why, sizeof why) == 0)
+		return 0;	/* ours already: signed again */
+	return nonzero_in(fd, 0, reg || size < SCRATCH_DATA_OFF ? size : SCRATCH_DATA_OFF, reg);
+}
+
+static int ours_to_overwrite(const char *path, const struct stat *st, char *err,
+			     size_t errlen)
+{
+	int reg = S_ISREG(st->st_mode);
+
+	if (reg && !(st->st_mode & 0222)) {
+		snprintf(err, errlen, "%s is read-only (mode %04o): not overwritten", path,
+			 (unsigned)(st->st_mode & 07777));
+		return -EACCES;
+	}
+	int fd = open(path, O_RDONLY | O_CLOEXEC);	/* buffered: any length, any offset */
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	int r = ours_or_zero(fd, reg);
+	close(fd);
+	if (r == 1) {
+		snprintf(err, errlen, "%s holds data and no scratch signature: not overwritten (%s)",
+			 path, reg ? "remove the file first if it is yours to lose" :
+			 "if it is yours to lose, zero its first MiB first: dd if=/dev/zero "
+			 "of=DEVICE bs=1M count=1");
+		return -EEXIST;
+	}
+	if (r < 0)
+		snprintf(err, errlen, "%s: reading what it holds: %s", path, strerror(-r));
+	return r;
+}
+
+/* Is there room for a regular file fd to grow to size? -ENOSPC with err when not, before
+ * anything is written (a full file system under a half-signed file helps nobody). */
+static int room_for(int fd, const char *path, uint64_t size, char *err, size_t errlen)
+{
+	struct statvfs vf;
+	struct stat st;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || fstatvfs(fd, &vf))
+		return 0;
+	uint64_t have = (uint64_t)st.st_blocks * 512, free_b = (uint64_t)vf.f_bavail * vf.f_frsize;
+	if (size > have && size - have > free_b) {
+		snprintf(err, errlen, "%s: %llu bytes do not fit: its file system has %llu free",
+			 path, (unsigned long long)size, (unsigned long long)free_b);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/* Undo a failed signing of a regular file: remove it when we created it, else cut it back
+ * to the size it had (its first MiB was zeros or an old signature: now zeros). */
+static void undo_make(int fd, const char *path, int created, off_t old_size)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return;
+	if (created)
+		unlink(path);
+	else if (ftruncate(fd, old_size))
+		return;
+}
+
 int scratch_make(const char *path, uint64_t size, struct scratch_hdr *out, char *err,
 		 size_t errlen)
 {
 	static unsigned char blk[SCRATCH_BLOCK] __attribute__((aligned(SCRATCH_BLOCK)));
 	struct stat st;
-	int r;
+	int r, created = stat(path, &st) != 0;
 
-	if (stat(path, &st) == 0 && (r = scratch_may_write(path, err, errlen)))
+	if (!created && (r = scratch_may_write(path, err, errlen)))
 		return r;
+	if (created && size && (size & ~(uint64_t)(SCRATCH_BLOCK - 1)) < SCRATCH_MIN_SIZE) {
+		snprintf(err, errlen, "%s: %llu bytes is less than the %u a scratch area needs",
+			 path, (unsigned long long)size, SCRATCH_MIN_SIZE);
+		return -EINVAL;
+	}
+	if (created && !size) {
+		snprintf(err, errlen, "%s does not exist: \"all\" needs an existing file or device",
+			 path);
+		return -ENOENT;
+	}
 	int fd = open_for_make(path, &size, err, errlen);
-	if (fd < 0)
+	if (fd < 0) {
+		if (created)
+			unlink(path);
 		return fd;
+	}
+	if ((!created && (r = ours_to_overwrite(path, &st, err, errlen))) ||
+	    (r = room_for(fd, path, size, err, errlen))) {
+		if (created)
+			unlink(path);
+		close(fd);
+		return r;
+	}
 	struct scratch_hdr h = {SCRATCH_VERSION, SCRATCH_DATA_OFF, size, 0};
 	if (getrandom(&h.id, sizeof h.id, 0) != (ssize_t)sizeof h.id)
 		h.id = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
@@ -383,6 +519,8 @@ int scratch_make(const char *path, uint64_t size, struct scratch_hdr *out, char 
 		r = errno ? -errno : -EIO;
 	if (!r && fsync(fd))
 		r = -errno;
+	if (r)
+		undo_make(fd, path, created, created ? 0 : st.st_size);
 	close(fd);
 	if (r) {
 		snprintf(err, errlen, "%s: writing: %s", path, strerror(-r));

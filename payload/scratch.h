@@ -55,8 +55,12 @@ int scratch_check(int fd, const char *path, struct scratch_hdr *h, char *err, si
 
 /* Sign path (created if missing; a regular file grows to size): zero the header MiB, fill
  * [data_off, size) with pseudo-random bytes (so reads touch real blocks, never holes),
- * write the header, fsync. Refuses what scratch_may_write() refuses. 0 or -errno, the
- * reason in err. */
+ * write the header, fsync. Refuses what scratch_may_write() refuses, and anything that is
+ * not ours to overwrite: an existing target that holds data and no scratch signature
+ * (-EEXIST: a regular file with any non-zero byte, a block device with one in its first MiB),
+ * a regular file without write permission bits (-EACCES), a size its file system has no
+ * room for (-ENOSPC, checked before writing). A file it created is removed again on any
+ * failure; size 0 ("all") needs an existing target. 0 or -errno, the reason in err. */
 int scratch_make(const char *path, uint64_t size, struct scratch_hdr *out, char *err,
 		 size_t errlen);
 

@@ -110,10 +110,18 @@ void pct_text_compare(FILE *out, const struct cmp *c)
 
 	if (!pct_comparable(c))
 		return;
+	/* Each run's column as wide as its longest label (12..40): cut to 12, "KVM, 2 CPUs" and
+	 * "KVM, 2 CPUs #2" headed two columns alike. */
+	int w = 12;
+	for (size_t j = 0; j < c->nruns; j++) {
+		int l = (int)strlen(text_safe(c->label[j], b, sizeof b));
+		w = l > w ? (l < 40 ? l : 40) : w;
+	}
 	fprintf(out, "\nLatency percentiles (us; lower is better; ratio = run 1 / this run, < 1 "
 		     "slower)\n%-36s %-6s", "TEST", "");
 	for (size_t j = 0; j < c->nruns; j++)
-		fprintf(out, " %12.12s%s", text_safe(c->label[j], b, sizeof b), j ? "   ratio" : "");
+		fprintf(out, " %*.*s%s", w, w, text_safe(c->label[j], b, sizeof b),
+			j ? "   ratio" : "");
 	fputc('\n', out);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
@@ -123,7 +131,7 @@ void pct_text_compare(FILE *out, const struct cmp *c)
 		for (int q = 0; n >= 2 && q < LAT_NQ; q++) {
 			fprintf(out, "%-36.36s %-6s", text_safe(r->title, b, sizeof b), label[q]);
 			for (size_t j = 0; j < c->nruns; j++) {
-				us(out, row_has(r, j) ? r->cell[j].t->lat[q] : NAN, 12);
+				us(out, row_has(r, j) ? r->cell[j].t->lat[q] : NAN, w);
 				double x = pct_ratio(r, j, q);
 				if (j && isfinite(x))
 					fprintf(out, " %7.2f", x);

@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# tests/test-disk-break.sh — the disk group under a user trying to break it (issue 20),
+# natively, in seconds:
+#   - `isobench --make-scratch` never destroys what it was not meant to: an existing file that
+#     holds data, a read-only file, an unmounted block device holding a file system are
+#     refused and left byte-identical; a size that does not fit the file system is refused
+#     before a byte is written; a refused size or "all" on a missing path leaves no file
+#     behind; a file of zeros (truncate, dd) or one signed before is signed;
+#   - a single-copy test (the disk group) in a run whose every pass has more copies SKIPs
+#     with the reason instead of vanishing from the log;
+#   - a signed file truncated after signing: the header's disk.writes gives the reason the
+#     write tests SKIP with (not "allowed"), the reads run on what is left;
+#   - the report's percentile table names each run by its whole label;
+#   - natively, `--disk FILE` takes a relative path as --make-scratch does;
+#   - qemu/run --scratch: a directory or an image named twice is a usage error before
+#     booting; an image QEMU cannot lock is "could not start" (7), not "log incomplete";
+#   - in the image (TCG, one short boot): the host file system under the scratch image full
+#     (blkdebug ENOSPC) gives a FAIL with the errno and a complete run, not a paused guest.
+#
+# In:  OUT/isobench, OUT/isobench-report, OUT/bzImage (qemu/run), qemu/run, python3 (the lock);
+#      losetup, mkfs.ext4 (root) for the block device.
+# Out: one line per assertion, then "N passed, M failed, K skipped"; files in results/disk-break/
+#      (on the repository's filesystem: O_DIRECT needs a real one).
+# Errors: exit 1 on any failure.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$top/out}
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
+use_tmp
+dir=$top/results/disk-break
+rm -rf "$dir"
+mkdir -p "$dir"
+bin=$out/isobench
+for f in isobench isobench-report; do
+	[ -e "$out/$f" ] || { fail "no $out/$f (run ./build.sh first)"; finish; exit 1; }
+done
+sum() { sha256sum "$1" | cut -c1-64; }
+
+# ---- --make-scratch on what is not ours -----------------------------------------------------
+# kept NAME FILE SIZE WHY: --make-scratch FILE SIZE is refused (status 2, WHY on stderr) and
+# FILE is byte-identical.
+kept() {
+	local before
+	before=$(sum "$2")
+	expect_status 2 "$1: --make-scratch refuses" -- "$bin" --make-scratch "$2" "$3"
+	contains "$tmp/stderr" "$4" "$1: it says why ($4)"
+	check "$1: not one byte changed" test "$before" = "$(sum "$2")"
+}
+seq 1 500000 >"$dir/data.txt"	# 3.4 MB: above the smallest scratch size
+kept "a file holding data" "$dir/data.txt" 4M "holds data and no scratch signature: not overwritten"
+kept "a file holding data, all" "$dir/data.txt" all "holds data"
+dd if=/dev/zero of="$dir/tail.img" bs=1M count=3 status=none
+echo x >>"$dir/tail.img"
+kept "zeros with data after the first MiB" "$dir/tail.img" 4M "holds data"
+truncate -s 4M "$dir/ro.img"
+chmod 444 "$dir/ro.img"
+kept "a read-only file" "$dir/ro.img" 4M "is read-only (mode 0444)"
+
+# Under a 64 MiB file-size limit: a build that writes first would otherwise fill the disk
+# the whole machine shares (SIGXFSZ stops it: status 153, not 2).
+# shellcheck disable=SC2016 # $0 and $@ are the inner shell's
+expect_status 2 "a size beyond the file system's free space is refused" -- \
+	bash -c 'ulimit -f 65536; exec "$0" "$@"' "$bin" --make-scratch "$dir/huge.img" 9000T
+contains "$tmp/stderr" "do not fit: its file system has" "the refusal says the file system is too small"
+check "nothing of the huge file is left behind" test ! -e "$dir/huge.img"
+expect_status 2 "1 byte is refused" -- "$bin" --make-scratch "$dir/one.img" 1
+check "the refused 1-byte file is not created" test ! -e "$dir/one.img"
+expect_status 2 "all on a missing path is refused" -- "$bin" --make-scratch "$dir/none.img" all
+check "all on a missing path creates nothing" test ! -e "$dir/none.img"
+
+truncate -s 4M "$dir/sparse.img"
+expect_status 0 "a file of holes (truncate) is signed, all of it" -- "$bin" --make-scratch "$dir/sparse.img" all
+contains "$tmp/stdout" "signed as scratch: 4194304 bytes" "the file of holes: all 4 MiB signed"
+dd if=/dev/zero of="$dir/zeros.img" bs=1M count=3 status=none
+expect_status 0 "a file of written zeros is signed" -- "$bin" --make-scratch "$dir/zeros.img" 4M
+expect_status 0 "a signed file is signed again" -- "$bin" --make-scratch "$dir/zeros.img" 4M
+
+# An unmounted block device holding a file system: refused, unchanged; once its first MiB is
+# zeroed (the way out the refusal names), signed.
+block_case() {
+	local loop before
+	if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null || ! command -v mkfs.ext4 >/dev/null; then
+		skip "block device: needs root, losetup and mkfs.ext4"
+		return
+	fi
+	truncate -s 8M "$dir/fs.img"
+	mkfs.ext4 -q -F "$dir/fs.img"
+	if ! loop=$(losetup -f --show "$dir/fs.img" 2>/dev/null); then
+		skip "block device: no loop device here"
+		return
+	fi
+	at_exit "losetup -d $loop"
+	before=$(sum "$loop")
+	expect_status 2 "an unmounted device holding ext4: --make-scratch refuses" -- \
+		"$bin" --make-scratch "$loop" all
+	contains "$tmp/stderr" "zero its first MiB first" "the device refusal names the way out"
+	check "the ext4 device: not one byte changed" test "$before" = "$(sum "$loop")"
+	dd if=/dev/zero of="$loop" bs=1M count=1 conv=fsync status=none
+	expect_status 0 "the same device, first MiB zeroed: signed" -- "$bin" --make-scratch "$loop" all
+}
+block_case
+
+# ---- a single-copy test in a run with no 1-copy pass ----------------------------------------
+"$bin" --make-scratch "$dir/s.img" 4M >/dev/null
+st=0
+"$bin" --suite quick --sample_ms 20 --samples 2 --copies 4 --tests disk-read-1m,disk-flush \
+	--disk "$dir/s.img" >"$dir/copies4.log" 2>/dev/null || st=$?
+ran 0 "$st" "$dir/copies4.log" "disk tests with --copies 4 only"
+count_is "$dir/copies4.log" "SKIP test=disk-(read-1m|flush) copies=4 reason=runs%20with%20at%20most%201%20copy" 2 \
+	"--copies 4: both disk tests SKIP, saying they run with 1 copy only"
+count_is "$dir/copies4.log" "TEST test=disk-(read-1m|flush) " 2 "--copies 4: both are announced (TEST)"
+st=0
+"$bin" --suite quick --sample_ms 20 --samples 2 --copies 1,2 --tests disk-read-1m \
+	--disk "$dir/s.img" >"$dir/copies12.log" 2>/dev/null || st=$?
+ran 0 "$st" "$dir/copies12.log" "a disk test with --copies 1,2"
+count_is "$dir/copies12.log" "RESULT test=disk-read-1m copies=1 " 1 "--copies 1,2: the 1-copy pass runs it"
+hasnt "$dir/copies12.log" "SKIP test=disk-read-1m" "--copies 1,2: no SKIP (the 2-copy pass leaves it out, as before)"
+
+# ---- a scratch file cut short after signing: the header's verdict is the write phase's ------
+cp "$dir/s.img" "$dir/cut.img"
+truncate -s 3M "$dir/cut.img"
+st=0
+"$bin" --suite quick --sample_ms 20 --samples 2 --copies 1 --tests disk-randread-4k-qd1,disk-write-1m \
+	--disk "$dir/cut.img" >"$dir/cut.log" 2>/dev/null || st=$?
+ran 0 "$st" "$dir/cut.log" "a signed file truncated to 3 MiB"
+has "$dir/cut.log" "INFO disk.select=.* disk.signed=1 .*disk.writes=[^ ]*signed%20for%204194304%20bytes%20but%20holds%203145728 .*disk.span_bytes=2097152 " \
+	"cut short: the header says why writes are refused, and the span is what the file still holds"
+count_is "$dir/cut.log" "SKIP test=disk-write-1m copies=1 reason=[^ ]*signed%20for%204194304%20bytes%20but%20holds%203145728" 1 \
+	"cut short: the write test SKIPs with the same reason"
+count_is "$dir/cut.log" "RESULT test=disk-randread-4k-qd1 " 1 "cut short: the read test runs on what is left"
+
+# ---- the report: two disk runs whose labels differ only past the 12th character ------------
+"$bin" --suite quick --sample_ms 20 --samples 2 --copies 1 --tests disk-randread-4k-qd1 \
+	--disk "$dir/s.img" >"$dir/second.log" 2>/dev/null || true
+st=0
+"$out/isobench-report" --label disk-run-on-a,disk-run-on-b "$dir/cut.log" "$dir/second.log" \
+	>"$dir/compare.txt" 2>/dev/null || st=$?
+check "the report compares the two disk runs (status 0 or 4, got $st)" test "$st" -eq 0 -o "$st" -eq 4
+grep -A1 '^Latency percentiles (us; lower is better; ratio' "$dir/compare.txt" | tail -1 >"$dir/pct-head.txt" || true
+has "$dir/pct-head.txt" "disk-run-on-a +disk-run-on-b +ratio" \
+	"the percentile table heads each run's column with its whole label"
+
+# ---- natively, --disk with a relative path: the file under the working directory -----------
+st=0
+(cd "$dir" && "$bin" --suite quick --sample_ms 20 --samples 2 --copies 1 --tests disk-write-1m \
+	--disk s.img) >"$dir/relative.log" 2>"$dir/relative.err" || st=$?
+ran 0 "$st" "$dir/relative.log" "--disk s.img (relative, as --make-scratch s.img takes it)"
+has "$dir/relative.log" "INFO disk.select=$dir/s.img disk.device=$dir/s.img disk.kind=file disk.signed=1 " \
+	"--disk s.img: the records name the file's absolute path"
+count_is "$dir/relative.log" "RESULT test=disk-write-1m " 1 "--disk s.img: the write test runs on it"
+
+# ---- qemu/run --scratch: what QEMU cannot attach is said before, or as "could not start" ----
+run=(timeout 120 "$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --copies 1 --tests disk-read-1m)
+expect_status 2 "qemu/run --scratch DIR is a usage error" -- "${run[@]}" --scratch "$dir" --check-args
+contains "$tmp/stderr" "is a directory, not a disk image" "qemu/run --scratch DIR says it is a directory"
+expect_status 2 "qemu/run --scratch F --scratch F is a usage error" -- \
+	"${run[@]}" --scratch "$dir/s.img" --scratch "$dir/../disk-break/s.img" --check-args
+contains "$tmp/stderr" "is already attached" "qemu/run: the image named twice is said before booting"
+# An image another process holds a lock on: QEMU refuses to start (status 7, its message),
+# not "log incomplete, try more memory" (status 3).
+python3 -c 'import fcntl,sys,time; f=open(sys.argv[1],"r+"); fcntl.lockf(f, fcntl.LOCK_EX); time.sleep(60)' \
+	"$dir/s.img" &
+locker=$!
+kill_at_exit locker
+sleep 0.5
+expect_status 7 "qemu/run: QEMU cannot lock the scratch image: could not start" -- \
+	"${run[@]}" --scratch "$dir/s.img" --log "$dir/locked.log"
+contains "$tmp/stderr" "QEMU failed (status 1)" "qemu/run: the locked image: QEMU's own message is shown"
+lacks "$tmp/stderr" "try more memory" "qemu/run: the locked image: no advice about memory"
+kill "$locker" 2>/dev/null || true
+locker=
+
+# ---- in the image: the host file system under a file-backed scratch fills (ENOSPC) ----------
+# QEMU blkdebug answers writes at 4 MiB with ENOSPC. QEMU's default for ENOSPC is to pause the
+# guest (werror=enospc), whose own timeouts then never run: the boot only ended at qemu/run's
+# timeout (status 5). The guest must see the error: a FAIL with the errno, the run complete.
+cat >"$dir/enospc.conf" <<EOF
+[inject-error]
+event = "write_aio"
+iotype = "write"
+errno = "28"
+sector = "8192"
+once = "off"
+EOF
+"$bin" --make-scratch "$dir/full.img" 8M >/dev/null
+st=0
+"$top/qemu/run" --out "$out" --direct --accel tcg --timeout 120 --suite quick --copies 1 \
+	--tests disk-randread-4k-qd1,disk-write-1m --scratch "blkdebug:$dir/enospc.conf:$dir/full.img" \
+	--params "isobench.sample_ms=20 isobench.samples=2 isobench.disk=/dev/vda loglevel=1" \
+	--log "$dir/enospc.log" >"$dir/enospc.out" 2>&1 || st=$?
+ran 1 "$st" "$dir/enospc.log" "a full host file system under the scratch image: the run completes (with a FAIL)"
+has "$dir/enospc.log" "FAIL test=disk-write-1m .*note=pwrite%20of%201048576%20B%20at%20byte%204194304%20of%20/dev/vda:%20[^ ]*\(errno%20[0-9]+\)" \
+	"the full file system: disk-write-1m FAILs with the offset and the errno"
+count_is "$dir/enospc.log" "RESULT test=disk-randread-4k-qd1 " 1 "the full file system: the read test still runs"
+contains "$dir/enospc.log" "reboot: Power down" "the full file system: the guest powers off"
+
+finish
