@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# tests/test-memory-break.sh — the memory group and `isobench-report --mem-svg` under a user
+# trying to break them (issue 21), natively, in seconds:
+#   - mem-fault-tmpfs on a tmpfs too small for every copy's 4 MiB chunk SKIPs with the free
+#     and needed figures, instead of the copy dying of SIGBUS at the first touch past the
+#     tmpfs's size limit (a FAIL "crashed (signal 7)"); with room it still gives a RESULT;
+#   - --mem-svg on logs without a 1-copy mem-latency RESULT is status 2 and leaves an
+#     existing FILE byte-identical (it used to be truncated to nothing); an unwritable path
+#     and a full device are status 2 naming the errno; one run gives a chart, status 0.
+#
+# In:  OUT/isobench, OUT/isobench-report; mount (root) for the small tmpfs, else that part
+#      SKIPs.
+# Out: one line per assertion, then "N passed, M failed, K skipped".
+# Errors: exit 1 on any failure.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$top/out}
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
+use_tmp
+bin=$out/isobench
+rep=$(report_tool)
+for f in "$bin" "$rep"; do
+	[ -x "$f" ] || { fail "no $f (run ./build.sh first)"; finish; exit 1; }
+done
+quick=(--suite quick --sample_ms 10 --samples 1)
+
+# ---- mem-fault-tmpfs on a small tmpfs ---------------------------------------------------------
+small=$tmp/small
+mkdir -p "$small"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$small" 2>/dev/null; then
+	at_exit "umount $small"
+	# 1 MiB: less than one copy's chunk; the first batches past 1 MiB used to SIGBUS.
+	expect_status 0 "mem-fault-tmpfs on a 1 MiB tmpfs: a complete run" -- \
+		"$bin" "${quick[@]}" --tmpdir "$small" --tests mem-fault-tmpfs --copies 1
+	cp "$tmp/stdout" "$tmp/tiny.log"
+	hasnt "$tmp/tiny.log" ' FAIL ' "1 MiB tmpfs: no FAIL (no SIGBUS crash)"
+	has "$tmp/tiny.log" " SKIP test=mem-fault-tmpfs copies=1 reason=work%20directory's%20tmpfs%20has%201024%20KiB%20free,%20needs%204096%20KiB%20\\(1%20copy\\)" \
+		"1 MiB tmpfs: SKIP with the free and needed figures"
+	mount -o remount,size=6m "$small"
+	# 6 MiB: room for one copy's 4 MiB chunk, not for two.
+	expect_status 0 "mem-fault-tmpfs on a 6 MiB tmpfs, copies 1,2: a complete run" -- \
+		"$bin" "${quick[@]}" --tmpdir "$small" --tests mem-fault-tmpfs --copies 1,2
+	log=$tmp/tmpfs.log
+	cp "$tmp/stdout" "$log"
+	hasnt "$log" ' FAIL ' "mem-fault-tmpfs: no FAIL (no SIGBUS crash)"
+	has "$log" ' RESULT test=mem-fault-tmpfs copies=1 ' "1 copy fits: a RESULT"
+	has "$log" " SKIP test=mem-fault-tmpfs copies=2 reason=work%20directory's%20tmpfs%20has%20[0-9]+%20KiB%20free,%20needs%208192%20KiB%20\\(2%20copies\\)" \
+		"2 copies do not fit: SKIP with the free and needed figures"
+else
+	skip "mem-fault-tmpfs on a small tmpfs: cannot mount a tmpfs here (not root?)"
+fi
+
+# ---- --mem-svg ---------------------------------------------------------------------------------
+"$bin" "${quick[@]}" --tmpdir "$tmp" --tests pipe --copies 1 >"$tmp/nomem.log" 2>/dev/null || true
+"$bin" "${quick[@]}" --tmpdir "$tmp" --tests mem-latency-16k-4k,mem-latency-512k-4k --copies 1 \
+	>"$tmp/mem.log" 2>/dev/null || true
+has "$tmp/mem.log" ' RESULT test=mem-latency-512k-4k ' "a log with latency RESULTs to draw"
+echo '<svg>an earlier chart</svg>' >"$tmp/chart.svg"
+before=$(sha256sum "$tmp/chart.svg")
+expect_status 2 "--mem-svg, no latency RESULT in the log" -- \
+	"$rep" --mem-svg "$tmp/chart.svg" "$tmp/nomem.log"
+contains "$tmp/stderr" "not written: no run holds a 1-copy mem-latency RESULT" "it says why"
+check "an existing chart is left byte-identical" test "$before" = "$(sha256sum "$tmp/chart.svg")"
+expect_status 2 "--mem-svg into a missing directory" -- \
+	"$rep" --mem-svg "$tmp/no/such/dir.svg" "$tmp/mem.log"
+contains "$tmp/stderr" "cannot write the memory chart: No such file or directory" "it names the errno"
+if [ -w /dev/full ]; then
+	expect_status 2 "--mem-svg into a full device" -- "$rep" --mem-svg /dev/full "$tmp/mem.log"
+	contains "$tmp/stderr" "cannot write the memory chart: No space left on device" "it names the errno"
+fi
+expect_status 0 "--mem-svg, one run" -- "$rep" --mem-svg "$tmp/chart.svg" "$tmp/mem.log"
+count_is "$tmp/chart.svg" '<circle ' 2 "one run: a point per latency RESULT"
+
+finish
