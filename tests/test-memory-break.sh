@@ -6,9 +6,12 @@
 #     tmpfs's size limit (a FAIL "crashed (signal 7)"); with room it still gives a RESULT;
 #   - --mem-svg on logs without a 1-copy mem-latency RESULT is status 2 and leaves an
 #     existing FILE byte-identical (it used to be truncated to nothing); an unwritable path
-#     and a full device are status 2 naming the errno; one run gives a chart, status 0.
+#     and a full device are status 2 naming the errno; one run gives a chart, status 0;
+#   - in the image (TCG, one short boot): mem-fault-4k and -2m with more copies than CPUs and
+#     a 10 ms sample complete (the harness widens a window shorter than one batch per copy,
+#     and redoes a sample in which a copy did no loop) instead of FAILing "no valid sample".
 #
-# In:  OUT/isobench, OUT/isobench-report; mount (root) for the small tmpfs, else that part
+# In:  OUT/isobench, OUT/isobench-report, OUT/bzImage + qemu/run (else the boot SKIPs); mount (root) for the small tmpfs, else that part
 #      SKIPs.
 # Out: one line per assertion, then "N passed, M failed, K skipped".
 # Errors: exit 1 on any failure.
@@ -72,5 +75,24 @@ if [ -w /dev/full ]; then
 fi
 expect_status 0 "--mem-svg, one run" -- "$rep" --mem-svg "$tmp/chart.svg" "$tmp/mem.log"
 count_is "$tmp/chart.svg" '<circle ' 2 "one run: a point per latency RESULT"
+
+# ---- more copies than CPUs, a loop longer than the window (TCG) ----------------------------
+# mem-fault-2m's one loop (a 2 MiB first touch) takes 20-60 ms under TCG: with 4 copies on 2
+# vCPUs and sample_ms 10 some copy did no loop in each window, and both fault tests FAILed
+# "no valid sample". One short boot.
+if [ -e "$out/bzImage" ]; then
+	glog=$tmp/copies.log
+	"$top/qemu/run" --direct --accel tcg --cpus 2 --mem 1G --suite quick \
+		--tests mem-fault-4k,mem-fault-2m --copies 4 --log "$glog" \
+		--params 'isobench.sample_ms=10 isobench.samples=2' >"$tmp/qrun.out" 2>&1 &&
+		st=0 || st=$?
+	status_is 0 "$st" "TCG, mem-fault-4k,-2m with 4 copies on 2 vCPUs, sample_ms 10: a clean run"
+	hasnt "$glog" ' FAIL ' "no FAIL (no 'no valid sample')"
+	has "$glog" ' RESULT test=mem-fault-4k copies=4 ' "mem-fault-4k: a RESULT"
+	has "$glog" ' RESULT test=mem-fault-2m copies=4 ' "mem-fault-2m: a RESULT"
+	expect_status 0 "the log validates (a redone sample is warmup=1)" -- "$rep" --check "$glog"
+else
+	skip "more copies than CPUs under TCG: no $out/bzImage (run ./build.sh)"
+fi
 
 finish
