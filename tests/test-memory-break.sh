@@ -6,7 +6,8 @@
 #     tmpfs's size limit (a FAIL "crashed (signal 7)"); with room it still gives a RESULT;
 #   - --mem-svg on logs without a 1-copy mem-latency RESULT is status 2 and leaves an
 #     existing FILE byte-identical (it used to be truncated to nothing); an unwritable path
-#     and a full device are status 2 naming the errno; one run gives a chart, status 0;
+#     and a full device are status 2 naming the errno; one run gives a chart, status 0; a
+#     run without 2m points (THP off) gets no legend entry for a curve that is not drawn;
 #   - in the image (TCG, one short boot): mem-fault-4k and -2m with more copies than CPUs and
 #     a 10 ms sample complete (the harness widens a window shorter than one batch per copy,
 #     and redoes a sample in which a copy did no loop) instead of FAILing "no valid sample".
@@ -75,6 +76,15 @@ if [ -w /dev/full ]; then
 fi
 expect_status 0 "--mem-svg, one run" -- "$rep" --mem-svg "$tmp/chart.svg" "$tmp/mem.log"
 count_is "$tmp/chart.svg" '<circle ' 2 "one run: a point per latency RESULT"
+# A run whose 2m points all SKIPped (THP off in a small guest) beside one with both: no
+# legend entry for the curve that is not drawn.
+"$bin" "${quick[@]}" --tmpdir "$tmp" --tests mem-latency-16k-4k,mem-latency-16k-2m --copies 1 \
+	>"$tmp/both.log" 2>/dev/null || true
+# (status 0 or 4: the two runs' 16k-4k may differ beyond noise)
+"$rep" --mem-svg "$tmp/legend.svg" --label only4k,both "$tmp/mem.log" "$tmp/both.log" \
+	>/dev/null 2>&1 || true
+count_is "$tmp/legend.svg" '>only4k, 2 MiB' 0 "no legend entry for the 4k-only run's missing 2m curve"
+count_is "$tmp/legend.svg" '>both, 2 MiB' 1 "a legend entry for the drawn 2m curve"
 
 # ---- more copies than CPUs, a loop longer than the window (TCG) ----------------------------
 # mem-fault-2m's one loop (a 2 MiB first touch) takes 20-60 ms under TCG: with 4 copies on 2
