@@ -75,6 +75,7 @@ struct hrun {
 	int n;			/* samples kept */
 	char dir[256];
 	uint64_t batch, target_ns, t_start, t_go, t_stop;
+	uint64_t window_ns;	/* a sample's window: sample_ms, or longer (phase_calibrate) */
 	int stall_ms, gen, failed;
 };
 
@@ -443,6 +444,21 @@ static int phase_setup(struct hrun *h)
 	return 0;
 }
 
+/* The window of a sample: sample_ms, widened to twice the wall time in which every copy
+ * can run one batch (loop_ns per loop, copy 0 alone; copies/CPUs rounded up in turn) when
+ * that is longer. With more copies than CPUs and one loop longer than the window (2 MiB
+ * first touches under TCG, 4 copies on 2 CPUs, sample_ms 10), a copy scheduled only after
+ * the close did no loop in it: a time test's value, the mean of ns per loop over the copies,
+ * was then undefined in every sample, and the test FAILed "no valid sample". */
+static uint64_t sample_window(const struct hrun *h, uint64_t loop_ns)
+{
+	uint64_t window = (uint64_t)h->p->sample_ms * 1000000u;
+	uint64_t cpus = h->ncpu > 0 ? (uint64_t)h->ncpu : 1;
+	uint64_t turns = ((uint64_t)h->copies + cpus - 1) / cpus;
+	uint64_t need = 2 * turns * h->batch * loop_ns;
+	return need > window ? need : window;
+}
+
 /* Calibrate on copy 0 alone (this is also its warm-up): a batch of ~sample/10 of its time.
  * With more copies than CPUs a batch takes copies/CPUs times longer in wall time, so it is
  * cut by that factor: a copy looks at the stop flag about as often as a single copy does. */
@@ -472,13 +488,15 @@ static int phase_calibrate(struct hrun *h)
 		h->batch = h->batch * (uint64_t)h->ncpu / (uint64_t)h->copies;
 	if (h->batch < 1)
 		h->batch = 1;
+	h->window_ns = sample_window(h, ns / iters);
 	h->stall_ms = 10000 + 20 * h->p->sample_ms + (int)(ns / 1000000u * 20);
 	return 0;
 }
 
 /* One sample over a common window: every copy gets its command and waits at the start
  * line; the window opens when all are there (one futex wake releases them) and closes
- * sample_ms later, when the stop flag goes up. Copies finish the batch they are in. */
+ * window_ns later (sample_ms, or longer: sample_window()), when the stop flag goes up.
+ * Copies finish the batch they are in. */
 static int phase_sample(struct hrun *h)
 {
 	struct cmd c = {'S', ++h->gen, h->batch};
@@ -497,7 +515,7 @@ static int phase_sample(struct hrun *h)
 	h->t_go = now_ns();
 	atomic_store(&h->sh->go, h->gen);
 	futex_wake(&h->sh->go, INT_MAX);
-	uint64_t t_end = h->t_go + (uint64_t)h->p->sample_ms * 1000000u;
+	uint64_t t_end = h->t_go + h->window_ns;
 	end.tv_sec = (time_t)(t_end / 1000000000u);
 	end.tv_nsec = (long)(t_end % 1000000000u);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) == EINTR)
@@ -664,9 +682,12 @@ static void rebatch(struct hrun *h)
 /* Samples until the CI target, the cap or ~80% of the time budget. Sample -1 is a warm-up
  * of every copy (caches, page tables, frequency): sent as SAMPLE with warmup=1 for
  * transparency, never used in the statistics. */
+#define HARNESS_REDO 4
+
 static int phase_samples(struct hrun *h)
 {
 	double *wl = calloc((size_t)h->copies, sizeof *wl);
+	int redo = 0;
 
 	if (!wl) {
 		fail(h, "harness: out of memory", NULL);
@@ -684,8 +705,19 @@ static int phase_samples(struct hrun *h)
 		}
 		window_loops_all(h, wl);
 		double v = sample_value(h, wl);
-		emit_sample(h, i, wl, v, read_steal() - steal0);
+		/* A window in which some copy did no loop (starved: more copies than CPUs) has
+		 * no time value; kept, it made the whole test FAIL "no valid sample". It goes
+		 * out as warmup=1 (never in the statistics), the window doubles, and the
+		 * sample is taken again, at most HARNESS_REDO times per test. */
+		int starved = i >= 0 && !h->b->value_extra && !(v > 0) && redo < HARNESS_REDO;
+		emit_sample(h, starved ? -1 : i, wl, v, read_steal() - steal0);
 		rebatch(h);
+		if (starved) {
+			redo++;
+			h->window_ns *= 2;
+			i--;
+			continue;
+		}
 		if (i < 0)
 			continue;
 		h->values[h->n++] = v;

@@ -429,16 +429,32 @@ static void verdict(FILE *out, const struct input *in, int name)
 	fputc('\n', out);
 }
 
-/* --mem-svg FILE: the memory latency curve; 0, or -1 after a line on stderr. */
+/* --mem-svg FILE: the memory latency curve; 0, or -1 after a line on stderr. The chart is
+ * drawn in memory first, so logs without a latency RESULT leave an existing FILE as it was
+ * (opening it for writing first truncated a good chart to nothing), and the two failures
+ * say which they are. */
 static int write_mem_svg(const char *path, const struct cmp *c)
 {
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int empty = !m || memsvg_chart(m, c);
+	if (m && fclose(m))
+		empty = 1;
+	if (empty) {
+		free(buf);
+		fprintf(stderr, "isobench-report: %s: not written: no run holds a 1-copy "
+				"mem-latency RESULT\n", path);
+		return -1;
+	}
 	FILE *f = fopen(path, "w");
-	int bad = !f || memsvg_chart(f, c);
+	int bad = !f || fwrite(buf, 1, len, f) != len;
 	if (f && fclose(f))
 		bad = 1;
+	free(buf);
 	if (bad)
-		fprintf(stderr, "isobench-report: %s: cannot write the memory chart (no "
-				"mem-latency RESULT, or a write error)\n", path);
+		fprintf(stderr, "isobench-report: %s: cannot write the memory chart: %s\n", path,
+			strerror(errno));
 	return bad ? -1 : 0;
 }
 

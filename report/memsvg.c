@@ -174,6 +174,8 @@ static void ms_series(FILE *out, const struct cmp *c, const struct ms_data *d)
 					fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\">"
 						     "<title>%.3g ns</title></circle>\n", ms_x(d, i),
 						ms_y(d, d->ns[r][i][p]), ms_colour[r], d->ns[r][i][p]);
+			if (!n)	/* no point (every 2m SKIPped): no legend line for a curve */
+				continue;	/* that is not drawn */
 			double ly = MS_T + 14 + (double)(r * 2 + (size_t)p) * 16;
 			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 				     "stroke-width=\"2\"%s/>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">",

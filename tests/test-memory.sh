@@ -198,5 +198,5 @@ if [ -n "$why" ]; then ok "planted: a chart whose ratio is not the log's is caug
 st=0
 "$rep" --mem-svg "$tmp/none.svg" "$tmp/nolat.log" >"$tmp/none.out" 2>&1 || st=$?
 status_is 2 "$st" "--mem-svg of a run without mem-latency RESULTs: an output error"
-contains "$tmp/none.out" "cannot write the memory chart (no mem-latency RESULT" "--mem-svg: says why"
+contains "$tmp/none.out" "not written: no run holds a 1-copy mem-latency RESULT" "--mem-svg: says why"
 finish

@@ -26,9 +26,15 @@ struct mem_map {
 	enum mem_page page;
 };
 
-/* BENCH_SKIP (with the reason noted) unless MemAvailable covers bytes x ctx->copies plus a
- * margin (64 MiB + MemTotal/32) — a point too large for this machine skips, never OOMs. */
+/* BENCH_SKIP (with the reason noted) unless MemAvailable, and the memory cgroup's room
+ * (mem_cgroup_room()) when smaller, cover bytes x ctx->copies plus a margin (64 MiB +
+ * MemTotal/32) — a point too large for this machine or container skips, never OOMs. */
 int mem_spare(struct bench_ctx *ctx, uint64_t bytes);
+/* Bytes the memory cgroups of this process still allow: the smallest limit - usage over
+ * its cgroup and every ancestor, cgroup v2 (memory.max, memory.current under root) and v1
+ * (memory.limit_in_bytes, memory.usage_in_bytes under root/memory), as proc_cgroup
+ * ("/proc/self/cgroup") names them; UINT64_MAX when none limits (or none is readable). */
+uint64_t mem_cgroup_room(const char *proc_cgroup, const char *root);
 /* BENCH_SKIP unless THP is built and its mode is not "never" (for MEM_PAGE_2M only). */
 int mem_thp_usable(struct bench_ctx *ctx);
 /* Map len bytes (rounded up to whole pages of the size asked) of private anonymous memory

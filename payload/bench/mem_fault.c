@@ -13,7 +13,8 @@
  *                    kernel's thp_fault_fallback count (/proc/vmstat, machine-wide) during
  *                    the sample, read once per run() call (a ~30 us read per 10-50 ms batch).
  *   mem-fault-tmpfs  one loop = one 4 KiB page of a file in the work directory, which must
- *                    be a tmpfs (else SKIP): the file is grown to the chunk (up to 1024
+ *                    be a tmpfs with room for every copy's chunk (else SKIP: past its size
+ *                    limit a touch is a SIGBUS): the file is grown to the chunk (up to 1024
  *                    pages), mapped shared, one byte written per page, unmapped and
  *                    truncated to 0 (its pages freed); per_loop 4.
  * Each copy maps its own memory. */
@@ -23,6 +24,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +104,17 @@ static int setup_tmpfs(struct bench_ctx *ctx)
 	int r;
 	if (statfs(ctx->workdir, &fs) || fs.f_type != SYS_TMPFS_MAGIC) {
 		bench_note(ctx, "work directory %s is not a tmpfs", ctx->workdir);
+		return BENCH_SKIP;
+	}
+	/* A tmpfs with less room than every copy's chunk would SIGBUS the copy at its first
+	 * touch past the limit (a crash, not a figure): SKIP with the figures instead. f_blocks
+	 * 0 is a tmpfs without a size limit (size=0). */
+	uint64_t room = (uint64_t)fs.f_bavail * (uint64_t)fs.f_bsize,
+		 want = (uint64_t)FAULT_CHUNK_4K * SMALL * (uint64_t)ctx->copies;
+	if (fs.f_blocks && room < want) {
+		bench_note(ctx, "work directory's tmpfs has %" PRIu64 " KiB free, needs %" PRIu64
+			   " KiB (%d cop%s)", room >> 10, want >> 10, ctx->copies,
+			   ctx->copies == 1 ? "y" : "ies");
 		return BENCH_SKIP;
 	}
 	if ((r = mem_spare(ctx, FAULT_CHUNK_4K * SMALL)) || (r = flt_alloc(ctx)))

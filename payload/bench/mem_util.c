@@ -47,6 +47,66 @@ static int64_t meminfo_kib(const char *field)
 	return v;
 }
 
+/* A cgroup file's number in bytes; UINT64_MAX for "max", a missing file or a v1 "no limit"
+ * (the page-rounded LONG_MAX, anything >= 2^62). */
+static uint64_t cg_bytes(const char *dir, const char *file)
+{
+	char path[600], buf[64];
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	if (read_line(path, buf, sizeof buf) || !strncmp(buf, "max", 3))
+		return UINT64_MAX;
+	uint64_t v = strtoull(buf, NULL, 10);
+	return v >= (1ull << 62) ? UINT64_MAX : v;
+}
+
+/* The room (limit - usage) of the cgroup directory dir and each ancestor below root. */
+static uint64_t cg_walk(char *dir, size_t rootlen, const char *max, const char *cur)
+{
+	uint64_t room = UINT64_MAX;
+	for (;;) {
+		uint64_t lim = cg_bytes(dir, max), use = cg_bytes(dir, cur);
+		if (lim != UINT64_MAX) {
+			uint64_t r = use == UINT64_MAX ? lim : use >= lim ? 0 : lim - use;
+			room = r < room ? r : room;
+		}
+		char *slash = strrchr(dir + rootlen, '/');
+		if (!slash)
+			return room;
+		*slash = 0;
+	}
+}
+
+uint64_t mem_cgroup_room(const char *proc_cgroup, const char *root)
+{
+	FILE *f = fopen(proc_cgroup, "re");
+	char line[512], dir[600];
+	uint64_t room = UINT64_MAX;
+	if (!f)
+		return room;
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = 0;
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c2)
+			continue;
+		*c2 = 0;
+		const char *ctl = c1 + 1, *path = !strcmp(c2 + 1, "/") ? "" : c2 + 1;
+		uint64_t r = UINT64_MAX;
+		size_t n;
+		if (!*ctl && !strncmp(line, "0:", 2)) {	/* v2: "0::/path" */
+			n = (size_t)snprintf(dir, sizeof dir, "%s", root);
+			snprintf(dir + n, sizeof dir - n, "%s", path);
+			r = cg_walk(dir, n, "memory.max", "memory.current");
+		} else if (strstr(ctl, "memory")) {	/* v1: "N:memory:/path" */
+			n = (size_t)snprintf(dir, sizeof dir, "%s/memory", root);
+			snprintf(dir + n, sizeof dir - n, "%s", path);
+			r = cg_walk(dir, n, "memory.limit_in_bytes", "memory.usage_in_bytes");
+		}
+		room = r < room ? r : room;
+	}
+	fclose(f);
+	return room;
+}
+
 int mem_spare(struct bench_ctx *ctx, uint64_t bytes)
 {
 	int64_t avail = meminfo_kib("MemAvailable"), total = meminfo_kib("MemTotal");
@@ -54,13 +114,18 @@ int mem_spare(struct bench_ctx *ctx, uint64_t bytes)
 		bench_note(ctx, "cannot read MemAvailable in /proc/meminfo");
 		return BENCH_SKIP;
 	}
+	/* A memory cgroup (container, systemd MemoryMax) can allow far less than the machine
+	 * has: past its limit the kernel OOM-kills inside the cgroup, the runner included. */
+	uint64_t cg = mem_cgroup_room("/proc/self/cgroup", "/sys/fs/cgroup") >> 10;
+	int by_cg = cg < (uint64_t)avail;
+	uint64_t room = by_cg ? cg : (uint64_t)avail;
 	uint64_t need = bytes * (uint64_t)ctx->copies >> 10;
 	uint64_t margin = (64u << 10) + (uint64_t)total / 32;
-	if (need + margin > (uint64_t)avail) {
-		bench_note(ctx, "needs %" PRIu64 " MiB (%d cop%s) + %" PRIu64
-			   " MiB margin, MemAvailable is %" PRId64 " MiB",
-			   need >> 10, ctx->copies, ctx->copies == 1 ? "y" : "ies", margin >> 10,
-			   avail >> 10);
+	if (need + margin > room) {
+		bench_note(ctx, "needs %" PRIu64 " MiB (%d cop%s) + %" PRIu64 " MiB margin, %s is %"
+			   PRIu64 " MiB", need >> 10, ctx->copies, ctx->copies == 1 ? "y" : "ies",
+			   margin >> 10, by_cg ? "the memory cgroup's room" : "MemAvailable",
+			   room >> 10);
 		return BENCH_SKIP;
 	}
 	return 0;

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# tests/test-memory-break.sh — the memory group and `isobench-report --mem-svg` under a user
+# trying to break them (issue 21), natively, in seconds:
+#   - mem-fault-tmpfs on a tmpfs too small for every copy's 4 MiB chunk SKIPs with the free
+#     and needed figures, instead of the copy dying of SIGBUS at the first touch past the
+#     tmpfs's size limit (a FAIL "crashed (signal 7)"); with room it still gives a RESULT;
+#   - --mem-svg on logs without a 1-copy mem-latency RESULT is status 2 and leaves an
+#     existing FILE byte-identical (it used to be truncated to nothing); an unwritable path
+#     and a full device are status 2 naming the errno; one run gives a chart, status 0; a
+#     run without 2m points (THP off) gets no legend entry for a curve that is not drawn;
+#   - in the image (TCG, one short boot): mem-fault-4k and -2m with more copies than CPUs and
+#     a 10 ms sample complete (the harness widens a window shorter than one batch per copy,
+#     and redoes a sample in which a copy did no loop) instead of FAILing "no valid sample".
+#
+# In:  OUT/isobench, OUT/isobench-report, OUT/bzImage + qemu/run (else the boot SKIPs); mount (root) for the small tmpfs, else that part
+#      SKIPs.
+# Out: one line per assertion, then "N passed, M failed, K skipped".
+# Errors: exit 1 on any failure.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$top/out}
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
+use_tmp
+bin=$out/isobench
+rep=$(report_tool)
+for f in "$bin" "$rep"; do
+	[ -x "$f" ] || { fail "no $f (run ./build.sh first)"; finish; exit 1; }
+done
+quick=(--suite quick --sample_ms 10 --samples 1)
+
+# ---- mem-fault-tmpfs on a small tmpfs ---------------------------------------------------------
+small=$tmp/small
+mkdir -p "$small"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$small" 2>/dev/null; then
+	at_exit "umount $small"
+	# 1 MiB: less than one copy's chunk; the first batches past 1 MiB used to SIGBUS.
+	expect_status 0 "mem-fault-tmpfs on a 1 MiB tmpfs: a complete run" -- \
+		"$bin" "${quick[@]}" --tmpdir "$small" --tests mem-fault-tmpfs --copies 1
+	cp "$tmp/stdout" "$tmp/tiny.log"
+	hasnt "$tmp/tiny.log" ' FAIL ' "1 MiB tmpfs: no FAIL (no SIGBUS crash)"
+	has "$tmp/tiny.log" " SKIP test=mem-fault-tmpfs copies=1 reason=work%20directory's%20tmpfs%20has%201024%20KiB%20free,%20needs%204096%20KiB%20\\(1%20copy\\)" \
+		"1 MiB tmpfs: SKIP with the free and needed figures"
+	mount -o remount,size=6m "$small"
+	# 6 MiB: room for one copy's 4 MiB chunk, not for two.
+	expect_status 0 "mem-fault-tmpfs on a 6 MiB tmpfs, copies 1,2: a complete run" -- \
+		"$bin" "${quick[@]}" --tmpdir "$small" --tests mem-fault-tmpfs --copies 1,2
+	log=$tmp/tmpfs.log
+	cp "$tmp/stdout" "$log"
+	hasnt "$log" ' FAIL ' "mem-fault-tmpfs: no FAIL (no SIGBUS crash)"
+	has "$log" ' RESULT test=mem-fault-tmpfs copies=1 ' "1 copy fits: a RESULT"
+	has "$log" " SKIP test=mem-fault-tmpfs copies=2 reason=work%20directory's%20tmpfs%20has%20[0-9]+%20KiB%20free,%20needs%208192%20KiB%20\\(2%20copies\\)" \
+		"2 copies do not fit: SKIP with the free and needed figures"
+else
+	skip "mem-fault-tmpfs on a small tmpfs: cannot mount a tmpfs here (not root?)"
+fi
+
+# ---- --mem-svg ---------------------------------------------------------------------------------
+"$bin" "${quick[@]}" --tmpdir "$tmp" --tests pipe --copies 1 >"$tmp/nomem.log" 2>/dev/null || true
+"$bin" "${quick[@]}" --tmpdir "$tmp" --tests mem-latency-16k-4k,mem-latency-512k-4k --copies 1 \
+	>"$tmp/mem.log" 2>/dev/null || true
+has "$tmp/mem.log" ' RESULT test=mem-latency-512k-4k ' "a log with latency RESULTs to draw"
+echo '<svg>an earlier chart</svg>' >"$tmp/chart.svg"
+before=$(sha256sum "$tmp/chart.svg")
+expect_status 2 "--mem-svg, no latency RESULT in the log" -- \
+	"$rep" --mem-svg "$tmp/chart.svg" "$tmp/nomem.log"
+contains "$tmp/stderr" "not written: no run holds a 1-copy mem-latency RESULT" "it says why"
+check "an existing chart is left byte-identical" test "$before" = "$(sha256sum "$tmp/chart.svg")"
+expect_status 2 "--mem-svg into a missing directory" -- \
+	"$rep" --mem-svg "$tmp/no/such/dir.svg" "$tmp/mem.log"
+contains "$tmp/stderr" "cannot write the memory chart: No such file or directory" "it names the errno"
+if [ -w /dev/full ]; then
+	expect_status 2 "--mem-svg into a full device" -- "$rep" --mem-svg /dev/full "$tmp/mem.log"
+	contains "$tmp/stderr" "cannot write the memory chart: No space left on device" "it names the errno"
+fi
+expect_status 0 "--mem-svg, one run" -- "$rep" --mem-svg "$tmp/chart.svg" "$tmp/mem.log"
+count_is "$tmp/chart.svg" '<circle ' 2 "one run: a point per latency RESULT"
+# A run whose 2m points all SKIPped (THP off in a small guest) beside one with both: no
+# legend entry for the curve that is not drawn.
+"$bin" "${quick[@]}" --tmpdir "$tmp" --tests mem-latency-16k-4k,mem-latency-16k-2m --copies 1 \
+	>"$tmp/both.log" 2>/dev/null || true
+# (status 0 or 4: the two runs' 16k-4k may differ beyond noise)
+"$rep" --mem-svg "$tmp/legend.svg" --label only4k,both "$tmp/mem.log" "$tmp/both.log" \
+	>/dev/null 2>&1 || true
+count_is "$tmp/legend.svg" '>only4k, 2 MiB' 0 "no legend entry for the 4k-only run's missing 2m curve"
+count_is "$tmp/legend.svg" '>both, 2 MiB' 1 "a legend entry for the drawn 2m curve"
+
+# ---- more copies than CPUs, a loop longer than the window (TCG) ----------------------------
+# mem-fault-2m's one loop (a 2 MiB first touch) takes 20-60 ms under TCG: with 4 copies on 2
+# vCPUs and sample_ms 10 some copy did no loop in each window, and both fault tests FAILed
+# "no valid sample". One short boot.
+if [ -e "$out/bzImage" ]; then
+	glog=$tmp/copies.log
+	"$top/qemu/run" --direct --accel tcg --cpus 2 --mem 1G --suite quick \
+		--tests mem-fault-4k,mem-fault-2m --copies 4 --log "$glog" \
+		--params 'isobench.sample_ms=10 isobench.samples=2' >"$tmp/qrun.out" 2>&1 &&
+		st=0 || st=$?
+	status_is 0 "$st" "TCG, mem-fault-4k,-2m with 4 copies on 2 vCPUs, sample_ms 10: a clean run"
+	hasnt "$glog" ' FAIL ' "no FAIL (no 'no valid sample')"
+	has "$glog" ' RESULT test=mem-fault-4k copies=4 ' "mem-fault-4k: a RESULT"
+	has "$glog" ' RESULT test=mem-fault-2m copies=4 ' "mem-fault-2m: a RESULT"
+	expect_status 0 "the log validates (a redone sample is warmup=1)" -- "$rep" --check "$glog"
+else
+	skip "more copies than CPUs under TCG: no $out/bzImage (run ./build.sh)"
+fi
+
+finish
