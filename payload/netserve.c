@@ -62,6 +62,8 @@ struct pend {
 	int fd;
 	struct in_addr addr;
 	uint64_t t0;
+	size_t n;		/* bytes of its request line read so far, into line */
+	char line[NET_LINE_MAX];
 };
 
 struct srv {
@@ -164,20 +166,14 @@ static void start_session(struct srv *v, int fd, const struct in_addr *a, const 
 	}
 }
 
-/* A connection whose first line is a request: refuse it or start its session. */
-static void control(struct srv *v, int fd, const struct in_addr *a)
+/* A connection whose request line (without '\n') has come: refuse it or start its session. */
+static void control(struct srv *v, int fd, const struct in_addr *a, const char *line)
 {
-	char line[NET_LINE_MAX], err[200], ok[NET_LINE_MAX];
+	char err[200], ok[NET_LINE_MAX];
 	struct net_req r;
 	struct sess *s;
 
-	net_set_timeouts(fd, 1000);
-	int rc = net_read_line(fd, line, sizeof line);
-	if (rc) {
-		say("%s: no request line (%s)", inet_ntoa(*a), strerror(-rc));
-		close(fd);
-		return;
-	}
+	net_set_timeouts(fd, NET_IO_MS);
 	if (net_req_parse(line, &r, err, sizeof err)) {
 		refuse(v, fd, a, err);
 	} else if (!(s = free_sess(v))) {
@@ -186,7 +182,6 @@ static void control(struct srv *v, int fd, const struct in_addr *a)
 		refuse(v, fd, a, err);
 	} else {
 		int n = snprintf(ok, sizeof ok, NET_MAGIC " %d ok %s\n", NET_VERSION, v->ident);
-		net_set_timeouts(fd, NET_IO_MS);
 		if (write_all(fd, ok, (size_t)n) == 0) {
 			start_session(v, fd, a, &r, s);
 			return;
@@ -216,20 +211,56 @@ static void crr(struct srv *v, int fd, const struct in_addr *a)
 	close(fd);	/* no crr session of that address (or its conns= are used up) */
 }
 
-/* A pending connection is readable: its first byte says control line or crr. */
+static void refuse_long(struct srv *v, const struct pend *c)
+{
+	char why[64];
+
+	snprintf(why, sizeof why, "request line over %d bytes", NET_LINE_MAX - 1);
+	refuse(v, c->fd, &c->addr, why);
+}
+
+/* A pending connection is readable: its first byte says crr or control line. The line is
+ * gathered without blocking across wake-ups (a client that sends half a line and stalls
+ * delays nobody; PEND_MS ends it), read up to its '\n' only; over NET_LINE_MAX-1 bytes or
+ * holding a NUL it is refused with a line saying so. Once it is done with, p[i] leaves the
+ * table (the last entry moves to i) before its session starts: a session child closes the
+ * table's sockets, and must not close its own. */
 static void pending_ready(struct srv *v, int i)
 {
-	struct pend p = v->p[i];
-	char c;
+	struct pend *p = &v->p[i];
+	char peek[NET_LINE_MAX];
+	ssize_t k = recv(p->fd, peek, sizeof p->line - p->n, MSG_PEEK | MSG_DONTWAIT);
+	const char *nl = k > 0 ? memchr(peek, '\n', (size_t)k) : NULL;
+	size_t take = nl ? (size_t)(nl - peek) + 1 : k > 0 ? (size_t)k : 0;	/* never past '\n' */
+	int crr_conn = k > 0 && p->n == 0 && peek[0] == NET_CRR_BYTE, bad = 0;
 
+	if (k < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (k > 0 && !crr_conn) {
+		bad = read(p->fd, p->line + p->n, take) != (ssize_t)take;
+		p->n += bad ? 0 : take;
+		if (!bad && !nl && p->n < sizeof p->line && !memchr(p->line, 0, p->n))
+			return;	/* the rest of the line has not come yet */
+	}
+	struct pend c = *p;
 	v->p[i] = v->p[--v->npend];
-	ssize_t k = recv(p.fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-	if (k == 1 && c == NET_CRR_BYTE)
-		crr(v, p.fd, &p.addr);
-	else if (k == 1)
-		control(v, p.fd, &p.addr);
-	else
-		close(p.fd);
+	if (crr_conn)
+		crr(v, c.fd, &c.addr);
+	else if (k <= 0 || bad)
+		say("%s: no request line (closed after %zu bytes)", inet_ntoa(c.addr), c.n);
+	else if (memchr(c.line, 0, c.n))
+		refuse(v, c.fd, &c.addr, "the request line holds a NUL byte");
+	else if (!nl)
+		refuse_long(v, &c);
+	else {
+		c.line[c.n - 1] = 0;
+		if (c.n >= 2 && c.line[c.n - 2] == '\r')
+			c.line[c.n - 2] = 0;
+		control(v, c.fd, &c.addr, c.line);	/* fd is its session's, or closed */
+		return;
+	}
+	if (!crr_conn)
+		close(c.fd);
 }
 
 /* One datagram: echo it to its sender when that address has a udp session. */
@@ -298,13 +329,20 @@ static void accept_one(struct srv *v)
 
 	if (fd < 0)
 		return;
-	if (v->npend == PEND_MAX) {
-		close(fd);
-		return;
+	if (v->npend == PEND_MAX) {	/* full: the oldest goes, so idle sockets cannot lock
+					 * everyone out (a live client sends its line at once) */
+		int old = 0;
+		for (int i = 1; i < v->npend; i++)
+			if (v->p[i].t0 < v->p[old].t0)
+				old = i;
+		say("%s: dropped, %d connections without a request line",
+		    inet_ntoa(v->p[old].addr), PEND_MAX);
+		close(v->p[old].fd);
+		v->p[old] = v->p[--v->npend];
 	}
 	int one = 1;	/* every reply is a segment at once, as the client's requests are */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	v->p[v->npend++] = (struct pend){fd, a.sin_addr, now_ns()};
+	v->p[v->npend++] = (struct pend){.fd = fd, .addr = a.sin_addr, .t0 = now_ns()};
 }
 
 /* The poll loop until stop. */
@@ -335,7 +373,7 @@ static void serve_loop(struct srv *v)
 			if (pf[3 + np + j].revents && read(v->s[sidx[j]].ctl, buf, sizeof buf) <= 0)
 				end_sess(&v->s[sidx[j]]);	/* the client closed its session */
 		}
-		for (int i = np - 1; i >= 0; i--)	/* from the end: pending_ready() moves the last */
+		for (int i = np - 1; i >= 0; i--)	/* from the end: a removal moves the last */
 			if (pf[3 + i].revents)
 				pending_ready(v, i);
 		if (pf[1].revents)
