@@ -5,13 +5,15 @@
  * one line per session and refusal on stderr.
  *
  * Shape: one process polls the listening TCP socket, the UDP socket of the same port number,
- * a signalfd, new connections (until their first byte says what they are) and the control
+ * a signalfd, new connections (until their request line or crr byte has come; a line is
+ * gathered without blocking, so a client that stalls mid-line delays nobody) and the control
  * connections of crr and udp sessions; it answers crr transactions and UDP echoes itself
  * (one byte or one datagram each: cheap, and it is the one place that knows which address
  * has which session). An rr, sink or source session gets a forked child of its own: its data
  * loop blocks in plain reads and writes, sessions of several clients run on several CPUs at
  * once, and a client that vanishes — or a bug in one loop — ends that child only (its socket
- * timeouts, NET_IDLE_MS, and an alarm at the session's length bound it). Caps (netproto.h):
+ * timeouts, NET_IDLE_MS, and an alarm at the session's length bound it); a crr or udp session
+ * with no transaction or datagram for NET_IDLE_MS ends too. Caps (netproto.h):
  * message size, bytes, connections, seconds per session, NET_CAP_SESSIONS open at once; a
  * request over one is refused with a line naming it.
  * Stops on SIGINT/SIGTERM or after --max-seconds: children get SIGTERM, END is written.
@@ -45,7 +47,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NET_IDLE_MS 30000	/* a session child's socket timeout: a vanished client */
+#define NET_IDLE_MS 30000	/* a session child's socket timeout, a crr/udp session's longest
+				 * pause: a vanished or stalled client frees its slot */
 #define PEND_MAX 64		/* connections whose first byte has not come yet */
 #define PEND_MS 3000		/* ... and how long they may take to send it */
 
@@ -56,6 +59,7 @@ struct sess {
 	enum net_mode mode;
 	struct in_addr addr;	/* the client's address */
 	uint64_t conns_left, deadline;
+	uint64_t last;		/* crr/udp: its last transaction or datagram (or its start) */
 };
 
 struct pend {
@@ -133,7 +137,8 @@ static void start_session(struct srv *v, int fd, const struct in_addr *a, const 
 			  struct sess *s)
 {
 	*s = (struct sess){.used = 1, .ctl = -1, .mode = r->mode, .addr = *a,
-			   .conns_left = r->conns, .deadline = now_ns() + r->seconds * 1000000000ull};
+			   .conns_left = r->conns, .deadline = now_ns() + r->seconds * 1000000000ull,
+			   .last = now_ns()};
 	v->nsessions++;
 	say("session %lu: %s from %s, size %llu, %llu s", v->nsessions, net_mode_names[r->mode],
 	    inet_ntoa(*a), (unsigned long long)r->size, (unsigned long long)r->seconds);
@@ -202,6 +207,7 @@ static void crr(struct srv *v, int fd, const struct in_addr *a)
 		if (!s->conns_left)
 			break;
 		s->conns_left--;
+		s->last = now_ns();
 		if (read(fd, &c, 1) == 1 && write(fd, &c, 1) == 1) {
 			/* answered; the client closes */
 		}
@@ -277,6 +283,7 @@ static void udp_echo(struct srv *v)
 		if (v->s[i].used && v->s[i].mode == NET_UDP &&
 		    v->s[i].addr.s_addr == from.sin_addr.s_addr) {
 			sendto(v->udp, buf, (size_t)k, MSG_DONTWAIT, (struct sockaddr *)&from, fl);
+			v->s[i].last = now_ns();
 			return;
 		}
 }
@@ -313,8 +320,13 @@ static void housekeeping(struct srv *v, int sig_ready)
 			v->p[i--] = v->p[--v->npend];
 		}
 	for (int i = 0; i < NET_CAP_SESSIONS; i++)
-		if (v->s[i].used && v->s[i].ctl >= 0 && now > v->s[i].deadline)
+		if (v->s[i].used && v->s[i].ctl >= 0 &&
+		    (now > v->s[i].deadline || now - v->s[i].last > NET_IDLE_MS * 1000000ull)) {
+			if (now <= v->s[i].deadline)	/* as an rr child's socket timeout does */
+				say("%s session of %s idle for %d s: ended", net_mode_names[v->s[i].mode],
+				    inet_ntoa(v->s[i].addr), NET_IDLE_MS / 1000);
 			end_sess(&v->s[i]);
+		}
 	if (v->max_ns && now - v->t0 > v->max_ns && !v->stop) {
 		say("--max-seconds reached: stopping");
 		v->stop = 1;

@@ -8,6 +8,9 @@
 #   - a request line over 511 bytes, or one holding a NUL byte, is refused with a line saying
 #     so (not a reset, not a truncated line read as valid);
 #   - garbage is refused; a 17th session beyond the cap of 16 is refused "busy";
+#   - crr and udp sessions (served by the peer's loop, not a child) whose client is silent for
+#     30 s are ended, as an rr child's socket timeout ends an rr session: 16 stalled or
+#     vanished clients do not hold every slot for the hour a session may last;
 #   - after all that the peer is alive and a net-tcp-rr run against it gives a RESULT;
 #   - qemu/run --peer: an octet over 255, port 0, a port over 65535, a leading zero are usage
 #     errors (2) before anything starts; so are --nic with a bogus model, --peer without --nic,
@@ -27,6 +30,7 @@ export TMPDIR=$tmp
 peer_pid=
 kill_at_exit peer_pid
 
+: >"$tmp/peer"
 "$bin" --serve --port 0 --max-seconds 120 >"$tmp/peer" 2>"$tmp/peer.err" &
 peer_pid=$!
 port=
@@ -73,6 +77,12 @@ say("seventeenth", ask(b"ISOBENCH-NET 1 mode=rr size=1\n"))
 for s in held: s.close()
 time.sleep(0.5)
 say("after-all", ask(HELLO))
+ctl = []
+for m in ["crr", "udp"] * 8:
+    s = conn(); s.sendall(("ISOBENCH-NET 1 mode=%s size=1 seconds=3600\n" % m).encode()); s.recv(600); ctl.append(s)
+say("sixteen-idle", ask(HELLO))
+time.sleep(32)
+say("after-idle-sessions", ask(HELLO))
 PY
 timeout 60 python3 "$tmp/hostile.py" "$port" >"$tmp/ans" 2>"$tmp/ans.err" || true
 answer() { awk -F'\t' -v n="$1" '$1 == n { print $2 }' "$tmp/ans"; }
@@ -108,6 +118,15 @@ case "$(answer after-all)" in
 "ISOBENCH-NET 1 ok "*) pass "the peer still answers after all of that" ;;
 *) fail "after the hostile clients: answer '$(answer after-all)'; $(head -c 200 "$tmp/ans.err")" ;;
 esac
+case "$(answer sixteen-idle)" in
+*"refused busy"*) pass "16 crr/udp sessions fill the peer" ;;
+*) fail "16 crr/udp sessions: a hello is answered '$(answer sixteen-idle)'" ;;
+esac
+case "$(answer after-idle-sessions)" in
+"ISOBENCH-NET 1 ok "*) pass "crr/udp sessions idle for 30 s are ended: their slots free again" ;;
+*) fail "16 crr/udp sessions idle past 30 s still hold the peer: '$(answer after-idle-sessions)'" ;;
+esac
+has "$tmp/peer.err" 'udp session of 127\.0\.0\.1 idle for 30 s: ended' "... and the peer says so"
 if kill -0 "$peer_pid" 2>/dev/null; then pass "the peer survived the hostile clients"; else fail "the peer died"; fi
 rc=0
 timeout 60 "$bin" --tests net-tcp-rr --peer "127.0.0.1:$port" --copies 1 --sample_ms 100 --samples 2 \
