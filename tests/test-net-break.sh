@@ -11,6 +11,8 @@
 #   - crr and udp sessions (served by the peer's loop, not a child) whose client is silent for
 #     30 s are ended, as an rr child's socket timeout ends an rr session: 16 stalled or
 #     vanished clients do not hold every slot for the hour a session may last;
+#   - --peer naming another service (an SSH banner with " host=evil" in it): the header's
+#     peer.* say "unreachable: not an ISOBENCH-NET ok answer: ...", never the service's words;
 #   - after all that the peer is alive and a net-tcp-rr run against it gives a RESULT;
 #   - qemu/run --peer: an octet over 255, port 0, a port over 65535, a leading zero are usage
 #     errors (2) before anything starts; so are --nic with a bogus model, --peer without --nic,
@@ -133,6 +135,27 @@ timeout 60 "$bin" --tests net-tcp-rr --peer "127.0.0.1:$port" --copies 1 --sampl
 	>"$tmp/rr.log" 2>/dev/null || rc=$?
 status_is 0 "$rc" "net-tcp-rr against the peer after the hostile clients"
 has "$tmp/rr.log" ' RESULT test=net-tcp-rr ' "... gives a RESULT"
+kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null || true
+peer_pid=
+
+# ---- --peer naming a service that is not a peer: the header must not take its words -------
+: >"$tmp/fake.port"
+python3 -c '
+import socket
+l = socket.socket(); l.bind(("127.0.0.1", 0)); l.listen(8); print(l.getsockname()[1], flush=True)
+for _ in range(20):
+    c, _ = l.accept(); c.sendall(b"SSH-2.0-OpenSSH_9.2p1 host=evil kernel=evil\r\n"); c.close()
+' >"$tmp/fake.port" &
+peer_pid=$!
+for ((i = 0; i < 50; i++)); do [ ! -s "$tmp/fake.port" ] || break; sleep 0.1; done
+rc=0
+timeout 60 "$bin" --tests net-tcp-rr --peer "127.0.0.1:$(head -n 1 "$tmp/fake.port")" --copies 1 \
+	--sample_ms 100 --samples 2 >"$tmp/fake.log" 2>/dev/null || rc=$?
+status_is 1 "$rc" "net-tcp-rr against an SSH-like service: a complete run with a FAIL"
+has "$tmp/fake.log" ' INFO .*peer\.host=unreachable:%20not%20an%20ISOBENCH-NET%20ok%20answer:%20SSH-2\.0' \
+	"the header's peer.host says the answer was not a peer's"
+hasnt "$tmp/fake.log" 'peer\.(host|kernel)=evil' "the header takes no identity from a non-peer's words"
+has "$tmp/fake.log" ' FAIL test=net-tcp-rr .*refused%20the%20session:%20SSH-2\.0' "the FAIL quotes what answered"
 kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null || true
 peer_pid=
 
