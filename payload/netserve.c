@@ -17,7 +17,8 @@
  * message size, bytes, connections, seconds per session, NET_CAP_SESSIONS open at once; a
  * request over one is refused with a line naming it.
  * Stops on SIGINT/SIGTERM or after --max-seconds: children get SIGTERM, END is written.
- * Exit: EXIT_OK, or EXIT_USAGE (bad option, address in use). */
+ * Exit: EXIT_OK, or EXIT_USAGE (bad option, address in use, standard output closed or not
+ * writable at the start, or a record that could not be written: the log is incomplete). */
 #define _GNU_SOURCE
 #include "netproto.h"
 #include "netserve.h"
@@ -34,6 +35,7 @@
 #include <arpa/inet.h>
 #include <netinet/tcp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -485,6 +487,12 @@ int netserve_main(int argc, char **argv)
 	addr.sin_addr.s_addr = htonl(INADDR_ANY);
 	if (serve_args(argc, argv, &addr, &max_s))
 		return EXIT_USAGE;
+	int fl = fcntl(1, F_GETFL);	/* as a run's CLI: the records need somewhere to go */
+	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
+		fprintf(stderr, "isobench --serve: standard output is %s: nowhere to write the "
+			"records\n", fl < 0 ? "closed" : "not writable");
+		return EXIT_USAGE;
+	}
 	int rc = open_sockets(&v, &addr);
 	if (rc) {
 		fprintf(stderr, "isobench --serve: cannot listen on port %u: %s\n",
@@ -514,5 +522,10 @@ int netserve_main(int argc, char **argv)
 	say("%lu sessions, %lu refused", v.nsessions, v.nrefused);
 	clocksource_current(clk, sizeof clk);
 	out_end(REC_STATUS_OK, clk);
+	if (write(1, "\n", 1) != 1) {	/* records lost to a closed pipe or a full disk */
+		fprintf(stderr, "isobench --serve: standard output could not be written (%s): the "
+			"log is incomplete\n", strerror(errno));
+		return EXIT_USAGE;
+	}
 	return EXIT_OK;
 }

@@ -14,6 +14,8 @@
 #   - --peer naming another service (an SSH banner with " host=evil" in it): the header's
 #     peer.* say "unreachable: not an ISOBENCH-NET ok answer: ...", never the service's words;
 #   - after all that the peer is alive and a net-tcp-rr run against it gives a RESULT;
+#   - the peer's standard output closed, full (/dev/full) or a pipe closed early: status 2
+#     with a line (its records are its log), as for a run;
 #   - qemu/run --peer: an octet over 255, port 0, a port over 65535, a leading zero are usage
 #     errors (2) before anything starts; so are --nic with a bogus model, --peer without --nic,
 #     --peer to a non-loopback address on user networking (restricted networking only).
@@ -158,6 +160,18 @@ hasnt "$tmp/fake.log" 'peer\.(host|kernel)=evil' "the header takes no identity f
 has "$tmp/fake.log" ' FAIL test=net-tcp-rr .*refused%20the%20session:%20SSH-2\.0' "the FAIL quotes what answered"
 kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null || true
 peer_pid=
+
+# ---- the peer's own log: stdout closed or full is status 2 (README's table), not 0 ----------
+rc=0
+"$bin" --serve --port 0 --max-seconds 1 >&- 2>"$tmp/closed.err" || rc=$?
+status_is 2 "$rc" "--serve with standard output closed is a usage error"
+rc=0
+"$bin" --serve --port 0 --max-seconds 1 >/dev/full 2>"$tmp/full.err" || rc=$?
+status_is 2 "$rc" "--serve with standard output full: the log is incomplete"
+has "$tmp/full.err" 'standard output could not be written .*the log is incomplete' "... and it says so"
+rc=0
+"$bin" --serve --port 0 --max-seconds 1 >/dev/null 2>&1 || rc=$?
+status_is 0 "$rc" "--serve --max-seconds 1 to a writable stdout"
 
 # ---- qemu/run's network options: usage errors before anything starts ----------------------
 q=("$top/qemu/run" --direct --accel tcg --timeout 10 --out "$tmp/noimage")
