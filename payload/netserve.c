@@ -432,7 +432,7 @@ static int serve_args(int argc, char **argv, struct sockaddr_in *addr, long *max
 		const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end = NULL;
 		long n = val ? strtol(val, &end, 10) : -1;
-		int num_ok = val && *val && end && !*end;
+		int num_ok = val && *val >= '0' && *val <= '9' && end && !*end;	/* no sign, space */
 		if (!strcmp(o, "--port") && num_ok && n >= 0 && n <= 65535)
 			addr->sin_port = htons((uint16_t)n);
 		else if (!strcmp(o, "--max-seconds") && num_ok && n >= 1 && n <= 30L * 86400)

@@ -14,6 +14,7 @@
 #   - --peer naming another service (an SSH banner with " host=evil" in it): the header's
 #     peer.* say "unreachable: not an ISOBENCH-NET ok answer: ...", never the service's words;
 #   - after all that the peer is alive and a net-tcp-rr run against it gives a RESULT;
+#   - --serve's numbers are digits only: "+0", " 0", "+1" are usage errors (2), not a peer;
 #   - the peer's standard output closed, full (/dev/full) or a pipe closed early: status 2
 #     with a line (its records are its log), as for a run;
 #   - qemu/run --peer: an octet over 255, port 0, a port over 65535, a leading zero are usage
@@ -160,6 +161,13 @@ hasnt "$tmp/fake.log" 'peer\.(host|kernel)=evil' "the header takes no identity f
 has "$tmp/fake.log" ' FAIL test=net-tcp-rr .*refused%20the%20session:%20SSH-2\.0' "the FAIL quotes what answered"
 kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null || true
 peer_pid=
+
+# ---- the peer's options: digits only (strtol alone took "+5" and " 5") ----------------------
+for bad in "--port +0" "--port  0" "--port 0 --max-seconds +1" "--port 0x10" "--port 0 --bind ::1" "--port 0 --max-seconds 0"; do
+	read -r -a words <<<"$bad"
+	[ "$bad" != "--port  0" ] || words=(--port " 0")
+	expect_status 2 "--serve ${words[*]} is a usage error" -- timeout 5 "$bin" --serve "${words[@]}"
+done
 
 # ---- the peer's own log: stdout closed or full is status 2 (README's table), not 0 ----------
 rc=0
