@@ -244,6 +244,14 @@ const char *net_peer_field(const char *peer, const char *field)
 			close(fd);
 		if (rc)
 			snprintf(ans, sizeof ans, "unreachable: %s", strerror(-rc));
+		else if (strncmp(ans, NET_MAGIC " 1 ok ", strlen(NET_MAGIC " 1 ok "))) {
+			/* a refusal, or not a peer at all (another service; socat's error line
+			 * through QEMU's guestfwd when nothing listens): say so, never "-" */
+			char got[100];
+			snprintf(got, sizeof got, "%.99s", ans);
+			snprintf(ans, sizeof ans, "unreachable: not an " NET_MAGIC " ok answer: %s",
+				 got);
+		}
 	}
 	if (!strncmp(ans, "unreachable", 11))
 		return ans;

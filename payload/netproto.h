@@ -85,7 +85,9 @@ int net_read_line(int fd, char *out, size_t cap);
 
 /* A field ("host", "kernel", "machine", "nic") of the identity peer (HOST[:PORT]) answers a
  * hello session with, for the header's peer.* keys: "-" when peer is "" or the field is
- * missing, "unreachable: <why>" when the session fails. One session per run (cached). */
+ * missing, "unreachable: <why>" when the session fails or the answer is not an "ok" line
+ * (a refusal, another service: its words are never taken for fields). One session per run
+ * (cached). */
 const char *net_peer_field(const char *peer, const char *field);
 
 /* The NIC the machine's traffic leaves by (the first interface that is up and not the

@@ -5,17 +5,20 @@
  * one line per session and refusal on stderr.
  *
  * Shape: one process polls the listening TCP socket, the UDP socket of the same port number,
- * a signalfd, new connections (until their first byte says what they are) and the control
+ * a signalfd, new connections (until their request line or crr byte has come; a line is
+ * gathered without blocking, so a client that stalls mid-line delays nobody) and the control
  * connections of crr and udp sessions; it answers crr transactions and UDP echoes itself
  * (one byte or one datagram each: cheap, and it is the one place that knows which address
  * has which session). An rr, sink or source session gets a forked child of its own: its data
  * loop blocks in plain reads and writes, sessions of several clients run on several CPUs at
  * once, and a client that vanishes — or a bug in one loop — ends that child only (its socket
- * timeouts, NET_IDLE_MS, and an alarm at the session's length bound it). Caps (netproto.h):
+ * timeouts, NET_IDLE_MS, and an alarm at the session's length bound it); a crr or udp session
+ * with no transaction or datagram for NET_IDLE_MS ends too. Caps (netproto.h):
  * message size, bytes, connections, seconds per session, NET_CAP_SESSIONS open at once; a
  * request over one is refused with a line naming it.
  * Stops on SIGINT/SIGTERM or after --max-seconds: children get SIGTERM, END is written.
- * Exit: EXIT_OK, or EXIT_USAGE (bad option, address in use). */
+ * Exit: EXIT_OK, or EXIT_USAGE (bad option, address in use, standard output closed or not
+ * writable at the start, or a record that could not be written: the log is incomplete). */
 #define _GNU_SOURCE
 #include "netproto.h"
 #include "netserve.h"
@@ -32,6 +35,7 @@
 #include <arpa/inet.h>
 #include <netinet/tcp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -45,7 +49,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NET_IDLE_MS 30000	/* a session child's socket timeout: a vanished client */
+#define NET_IDLE_MS 30000	/* a session child's socket timeout, a crr/udp session's longest
+				 * pause: a vanished or stalled client frees its slot */
 #define PEND_MAX 64		/* connections whose first byte has not come yet */
 #define PEND_MS 3000		/* ... and how long they may take to send it */
 
@@ -56,12 +61,15 @@ struct sess {
 	enum net_mode mode;
 	struct in_addr addr;	/* the client's address */
 	uint64_t conns_left, deadline;
+	uint64_t last;		/* crr/udp: its last transaction or datagram (or its start) */
 };
 
 struct pend {
 	int fd;
 	struct in_addr addr;
 	uint64_t t0;
+	size_t n;		/* bytes of its request line read so far, into line */
+	char line[NET_LINE_MAX];
 };
 
 struct srv {
@@ -131,7 +139,8 @@ static void start_session(struct srv *v, int fd, const struct in_addr *a, const 
 			  struct sess *s)
 {
 	*s = (struct sess){.used = 1, .ctl = -1, .mode = r->mode, .addr = *a,
-			   .conns_left = r->conns, .deadline = now_ns() + r->seconds * 1000000000ull};
+			   .conns_left = r->conns, .deadline = now_ns() + r->seconds * 1000000000ull,
+			   .last = now_ns()};
 	v->nsessions++;
 	say("session %lu: %s from %s, size %llu, %llu s", v->nsessions, net_mode_names[r->mode],
 	    inet_ntoa(*a), (unsigned long long)r->size, (unsigned long long)r->seconds);
@@ -164,20 +173,14 @@ static void start_session(struct srv *v, int fd, const struct in_addr *a, const 
 	}
 }
 
-/* A connection whose first line is a request: refuse it or start its session. */
-static void control(struct srv *v, int fd, const struct in_addr *a)
+/* A connection whose request line (without '\n') has come: refuse it or start its session. */
+static void control(struct srv *v, int fd, const struct in_addr *a, const char *line)
 {
-	char line[NET_LINE_MAX], err[200], ok[NET_LINE_MAX];
+	char err[200], ok[NET_LINE_MAX];
 	struct net_req r;
 	struct sess *s;
 
-	net_set_timeouts(fd, 1000);
-	int rc = net_read_line(fd, line, sizeof line);
-	if (rc) {
-		say("%s: no request line (%s)", inet_ntoa(*a), strerror(-rc));
-		close(fd);
-		return;
-	}
+	net_set_timeouts(fd, NET_IO_MS);
 	if (net_req_parse(line, &r, err, sizeof err)) {
 		refuse(v, fd, a, err);
 	} else if (!(s = free_sess(v))) {
@@ -186,7 +189,6 @@ static void control(struct srv *v, int fd, const struct in_addr *a)
 		refuse(v, fd, a, err);
 	} else {
 		int n = snprintf(ok, sizeof ok, NET_MAGIC " %d ok %s\n", NET_VERSION, v->ident);
-		net_set_timeouts(fd, NET_IO_MS);
 		if (write_all(fd, ok, (size_t)n) == 0) {
 			start_session(v, fd, a, &r, s);
 			return;
@@ -207,6 +209,7 @@ static void crr(struct srv *v, int fd, const struct in_addr *a)
 		if (!s->conns_left)
 			break;
 		s->conns_left--;
+		s->last = now_ns();
 		if (read(fd, &c, 1) == 1 && write(fd, &c, 1) == 1) {
 			/* answered; the client closes */
 		}
@@ -216,20 +219,56 @@ static void crr(struct srv *v, int fd, const struct in_addr *a)
 	close(fd);	/* no crr session of that address (or its conns= are used up) */
 }
 
-/* A pending connection is readable: its first byte says control line or crr. */
+static void refuse_long(struct srv *v, const struct pend *c)
+{
+	char why[64];
+
+	snprintf(why, sizeof why, "request line over %d bytes", NET_LINE_MAX - 1);
+	refuse(v, c->fd, &c->addr, why);
+}
+
+/* A pending connection is readable: its first byte says crr or control line. The line is
+ * gathered without blocking across wake-ups (a client that sends half a line and stalls
+ * delays nobody; PEND_MS ends it), read up to its '\n' only; over NET_LINE_MAX-1 bytes or
+ * holding a NUL it is refused with a line saying so. Once it is done with, p[i] leaves the
+ * table (the last entry moves to i) before its session starts: a session child closes the
+ * table's sockets, and must not close its own. */
 static void pending_ready(struct srv *v, int i)
 {
-	struct pend p = v->p[i];
-	char c;
+	struct pend *p = &v->p[i];
+	char peek[NET_LINE_MAX];
+	ssize_t k = recv(p->fd, peek, sizeof p->line - p->n, MSG_PEEK | MSG_DONTWAIT);
+	const char *nl = k > 0 ? memchr(peek, '\n', (size_t)k) : NULL;
+	size_t take = nl ? (size_t)(nl - peek) + 1 : k > 0 ? (size_t)k : 0;	/* never past '\n' */
+	int crr_conn = k > 0 && p->n == 0 && peek[0] == NET_CRR_BYTE, bad = 0;
 
+	if (k < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (k > 0 && !crr_conn) {
+		bad = read(p->fd, p->line + p->n, take) != (ssize_t)take;
+		p->n += bad ? 0 : take;
+		if (!bad && !nl && p->n < sizeof p->line && !memchr(p->line, 0, p->n))
+			return;	/* the rest of the line has not come yet */
+	}
+	struct pend c = *p;
 	v->p[i] = v->p[--v->npend];
-	ssize_t k = recv(p.fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-	if (k == 1 && c == NET_CRR_BYTE)
-		crr(v, p.fd, &p.addr);
-	else if (k == 1)
-		control(v, p.fd, &p.addr);
-	else
-		close(p.fd);
+	if (crr_conn)
+		crr(v, c.fd, &c.addr);
+	else if (k <= 0 || bad)
+		say("%s: no request line (closed after %zu bytes)", inet_ntoa(c.addr), c.n);
+	else if (memchr(c.line, 0, c.n))
+		refuse(v, c.fd, &c.addr, "the request line holds a NUL byte");
+	else if (!nl)
+		refuse_long(v, &c);
+	else {
+		c.line[c.n - 1] = 0;
+		if (c.n >= 2 && c.line[c.n - 2] == '\r')
+			c.line[c.n - 2] = 0;
+		control(v, c.fd, &c.addr, c.line);	/* fd is its session's, or closed */
+		return;
+	}
+	if (!crr_conn)
+		close(c.fd);
 }
 
 /* One datagram: echo it to its sender when that address has a udp session. */
@@ -246,6 +285,7 @@ static void udp_echo(struct srv *v)
 		if (v->s[i].used && v->s[i].mode == NET_UDP &&
 		    v->s[i].addr.s_addr == from.sin_addr.s_addr) {
 			sendto(v->udp, buf, (size_t)k, MSG_DONTWAIT, (struct sockaddr *)&from, fl);
+			v->s[i].last = now_ns();
 			return;
 		}
 }
@@ -282,8 +322,13 @@ static void housekeeping(struct srv *v, int sig_ready)
 			v->p[i--] = v->p[--v->npend];
 		}
 	for (int i = 0; i < NET_CAP_SESSIONS; i++)
-		if (v->s[i].used && v->s[i].ctl >= 0 && now > v->s[i].deadline)
+		if (v->s[i].used && v->s[i].ctl >= 0 &&
+		    (now > v->s[i].deadline || now - v->s[i].last > NET_IDLE_MS * 1000000ull)) {
+			if (now <= v->s[i].deadline)	/* as an rr child's socket timeout does */
+				say("%s session of %s idle for %d s: ended", net_mode_names[v->s[i].mode],
+				    inet_ntoa(v->s[i].addr), NET_IDLE_MS / 1000);
 			end_sess(&v->s[i]);
+		}
 	if (v->max_ns && now - v->t0 > v->max_ns && !v->stop) {
 		say("--max-seconds reached: stopping");
 		v->stop = 1;
@@ -298,13 +343,20 @@ static void accept_one(struct srv *v)
 
 	if (fd < 0)
 		return;
-	if (v->npend == PEND_MAX) {
-		close(fd);
-		return;
+	if (v->npend == PEND_MAX) {	/* full: the oldest goes, so idle sockets cannot lock
+					 * everyone out (a live client sends its line at once) */
+		int old = 0;
+		for (int i = 1; i < v->npend; i++)
+			if (v->p[i].t0 < v->p[old].t0)
+				old = i;
+		say("%s: dropped, %d connections without a request line",
+		    inet_ntoa(v->p[old].addr), PEND_MAX);
+		close(v->p[old].fd);
+		v->p[old] = v->p[--v->npend];
 	}
 	int one = 1;	/* every reply is a segment at once, as the client's requests are */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	v->p[v->npend++] = (struct pend){fd, a.sin_addr, now_ns()};
+	v->p[v->npend++] = (struct pend){.fd = fd, .addr = a.sin_addr, .t0 = now_ns()};
 }
 
 /* The poll loop until stop. */
@@ -335,7 +387,7 @@ static void serve_loop(struct srv *v)
 			if (pf[3 + np + j].revents && read(v->s[sidx[j]].ctl, buf, sizeof buf) <= 0)
 				end_sess(&v->s[sidx[j]]);	/* the client closed its session */
 		}
-		for (int i = np - 1; i >= 0; i--)	/* from the end: pending_ready() moves the last */
+		for (int i = np - 1; i >= 0; i--)	/* from the end: a removal moves the last */
 			if (pf[3 + i].revents)
 				pending_ready(v, i);
 		if (pf[1].revents)
@@ -380,7 +432,7 @@ static int serve_args(int argc, char **argv, struct sockaddr_in *addr, long *max
 		const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end = NULL;
 		long n = val ? strtol(val, &end, 10) : -1;
-		int num_ok = val && *val && end && !*end;
+		int num_ok = val && *val >= '0' && *val <= '9' && end && !*end;	/* no sign, space */
 		if (!strcmp(o, "--port") && num_ok && n >= 0 && n <= 65535)
 			addr->sin_port = htons((uint16_t)n);
 		else if (!strcmp(o, "--max-seconds") && num_ok && n >= 1 && n <= 30L * 86400)
@@ -435,6 +487,12 @@ int netserve_main(int argc, char **argv)
 	addr.sin_addr.s_addr = htonl(INADDR_ANY);
 	if (serve_args(argc, argv, &addr, &max_s))
 		return EXIT_USAGE;
+	int fl = fcntl(1, F_GETFL);	/* as a run's CLI: the records need somewhere to go */
+	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
+		fprintf(stderr, "isobench --serve: standard output is %s: nowhere to write the "
+			"records\n", fl < 0 ? "closed" : "not writable");
+		return EXIT_USAGE;
+	}
 	int rc = open_sockets(&v, &addr);
 	if (rc) {
 		fprintf(stderr, "isobench --serve: cannot listen on port %u: %s\n",
@@ -464,5 +522,10 @@ int netserve_main(int argc, char **argv)
 	say("%lu sessions, %lu refused", v.nsessions, v.nrefused);
 	clocksource_current(clk, sizeof clk);
 	out_end(REC_STATUS_OK, clk);
+	if (write(1, "\n", 1) != 1) {	/* records lost to a closed pipe or a full disk */
+		fprintf(stderr, "isobench --serve: standard output could not be written (%s): the "
+			"log is incomplete\n", strerror(errno));
+		return EXIT_USAGE;
+	}
 	return EXIT_OK;
 }

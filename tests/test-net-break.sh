@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# tests/test-net-break.sh — the net group's peer (`isobench --serve`) and qemu/run's network
+# options under a user trying to break them (issue 17), natively, in seconds:
+#   - clients that send half a request line and stall delay nobody: a hello right after ten
+#     of them is answered at once (the peer gathers a line without blocking its loop);
+#   - more idle connections than the peer keeps pending (64) do not lock others out: the
+#     oldest goes, a hello is still answered;
+#   - a request line over 511 bytes, or one holding a NUL byte, is refused with a line saying
+#     so (not a reset, not a truncated line read as valid);
+#   - garbage is refused; a 17th session beyond the cap of 16 is refused "busy";
+#   - crr and udp sessions (served by the peer's loop, not a child) whose client is silent for
+#     30 s are ended, as an rr child's socket timeout ends an rr session: 16 stalled or
+#     vanished clients do not hold every slot for the hour a session may last;
+#   - --peer naming another service (an SSH banner with " host=evil" in it): the header's
+#     peer.* say "unreachable: not an ISOBENCH-NET ok answer: ...", never the service's words;
+#   - after all that the peer is alive and a net-tcp-rr run against it gives a RESULT;
+#   - --serve's numbers are digits only: "+0", " 0", "+1" are usage errors (2), not a peer;
+#   - the peer's standard output closed, full (/dev/full) or a pipe closed early: status 2
+#     with a line (its records are its log), as for a run;
+#   - qemu/run --peer: an octet over 255, port 0, a port over 65535, a leading zero are usage
+#     errors (2) before anything starts; so are --nic with a bogus model, --peer without --nic,
+#     --peer to a non-loopback address on user networking (restricted networking only).
+#
+# In:  OUT/isobench, qemu/run, python3 (the hostile clients).
+# Out: one line per assertion, then "N passed, M failed, K skipped". Exit 1 on a failure.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$top/out}
+bin=$out/isobench
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
+use_tmp
+export TMPDIR=$tmp
+peer_pid=
+kill_at_exit peer_pid
+
+: >"$tmp/peer"
+"$bin" --serve --port 0 --max-seconds 120 >"$tmp/peer" 2>"$tmp/peer.err" &
+peer_pid=$!
+port=
+for ((i = 0; i < 50; i++)); do
+	port=$(sed -n 's/.* INFO .*serve\.port=\([0-9]*\).*/\1/p' "$tmp/peer" || true)
+	[ -z "$port" ] || break
+	sleep 0.1
+done
+[ -n "$port" ] || { fail "the peer gave no serve.port within 5 s: $(head -c 300 "$tmp/peer.err")"; finish; }
+
+# The hostile clients: one line per case, "NAME<TAB>ANSWER<TAB>SECONDS".
+cat >"$tmp/hostile.py" <<'PY'
+import socket, sys, time
+port = int(sys.argv[1])
+def conn():
+    return socket.create_connection(("127.0.0.1", port), timeout=5)
+def ask(data, wait=5):
+    s = conn(); s.settimeout(wait); t = time.time()
+    try:
+        s.sendall(data); a = s.recv(600).decode(errors="replace").strip()
+    except Exception as e:
+        a = "error: " + type(e).__name__
+    s.close()
+    return a, time.time() - t
+def say(name, r):
+    print("%s\t%s\t%.2f" % (name, r[0], r[1]), flush=True)
+HELLO = b"ISOBENCH-NET 1 mode=hello\n"
+slow = [conn() for _ in range(10)]
+for s in slow: s.sendall(b"I")
+time.sleep(0.2)
+say("after-slow", ask(HELLO, wait=8))
+for s in slow: s.close()
+idle = [conn() for _ in range(70)]
+time.sleep(0.3)
+say("after-idle", ask(HELLO))
+for s in idle: s.close()
+say("overlong", ask(b"ISOBENCH-NET 1 mode=rr " + b"x" * 2000 + b"\n"))
+say("nul", ask(b"ISOBENCH-NET 1 mode=rr\0size=200000\n"))
+say("garbage", ask(b"GET / HTTP/1.0\r\n\r\n"))
+held = []
+for _ in range(16):
+    s = conn(); s.sendall(b"ISOBENCH-NET 1 mode=rr size=1 seconds=30\n"); s.recv(600); held.append(s)
+say("seventeenth", ask(b"ISOBENCH-NET 1 mode=rr size=1\n"))
+for s in held: s.close()
+time.sleep(0.5)
+say("after-all", ask(HELLO))
+ctl = []
+for m in ["crr", "udp"] * 8:
+    s = conn(); s.sendall(("ISOBENCH-NET 1 mode=%s size=1 seconds=3600\n" % m).encode()); s.recv(600); ctl.append(s)
+say("sixteen-idle", ask(HELLO))
+time.sleep(32)
+say("after-idle-sessions", ask(HELLO))
+PY
+timeout 60 python3 "$tmp/hostile.py" "$port" >"$tmp/ans" 2>"$tmp/ans.err" || true
+answer() { awk -F'\t' -v n="$1" '$1 == n { print $2 }' "$tmp/ans"; }
+secs() { awk -F'\t' -v n="$1" '$1 == n { print $3 }' "$tmp/ans"; }
+quick() { awk -v s="$(secs "$1")" 'BEGIN { exit !(s != "" && s < 1.5) }'; }
+
+case "$(answer after-slow)" in
+"ISOBENCH-NET 1 ok "*) if quick after-slow; then pass "ten clients stalled mid-line: a hello is answered at once ($(secs after-slow) s)"
+	else fail "ten clients stalled mid-line delay a hello by $(secs after-slow) s"; fi ;;
+*) fail "after ten stalled clients: answer '$(answer after-slow)' ($(secs after-slow) s)" ;;
+esac
+case "$(answer after-idle)" in
+"ISOBENCH-NET 1 ok "*) pass "70 idle connections (over the 64 pending): a hello is still answered" ;;
+*) fail "70 idle connections lock a client out: answer '$(answer after-idle)'" ;;
+esac
+case "$(answer overlong)" in
+*"refused request line over 511 bytes"*) pass "a 2 KB request line is refused with a line saying so" ;;
+*) fail "a 2 KB request line: answer '$(answer overlong)'" ;;
+esac
+case "$(answer nul)" in
+*"refused "*NUL*) pass "a request line holding a NUL byte is refused, not read up to the NUL" ;;
+*) fail "a request line with a NUL: answer '$(answer nul)'" ;;
+esac
+case "$(answer garbage)" in
+*"refused not an ISOBENCH-NET request"*) pass "an HTTP request is refused" ;;
+*) fail "an HTTP request: answer '$(answer garbage)'" ;;
+esac
+case "$(answer seventeenth)" in
+*"refused busy: 16 sessions open"*) pass "a 17th session is refused busy" ;;
+*) fail "a 17th session: answer '$(answer seventeenth)'" ;;
+esac
+case "$(answer after-all)" in
+"ISOBENCH-NET 1 ok "*) pass "the peer still answers after all of that" ;;
+*) fail "after the hostile clients: answer '$(answer after-all)'; $(head -c 200 "$tmp/ans.err")" ;;
+esac
+case "$(answer sixteen-idle)" in
+*"refused busy"*) pass "16 crr/udp sessions fill the peer" ;;
+*) fail "16 crr/udp sessions: a hello is answered '$(answer sixteen-idle)'" ;;
+esac
+case "$(answer after-idle-sessions)" in
+"ISOBENCH-NET 1 ok "*) pass "crr/udp sessions idle for 30 s are ended: their slots free again" ;;
+*) fail "16 crr/udp sessions idle past 30 s still hold the peer: '$(answer after-idle-sessions)'" ;;
+esac
+has "$tmp/peer.err" 'udp session of 127\.0\.0\.1 idle for 30 s: ended' "... and the peer says so"
+if kill -0 "$peer_pid" 2>/dev/null; then pass "the peer survived the hostile clients"; else fail "the peer died"; fi
+rc=0
+timeout 60 "$bin" --tests net-tcp-rr --peer "127.0.0.1:$port" --copies 1 --sample_ms 100 --samples 2 \
+	>"$tmp/rr.log" 2>/dev/null || rc=$?
+status_is 0 "$rc" "net-tcp-rr against the peer after the hostile clients"
+has "$tmp/rr.log" ' RESULT test=net-tcp-rr ' "... gives a RESULT"
+kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null || true
+peer_pid=
+
+# ---- --peer naming a service that is not a peer: the header must not take its words -------
+: >"$tmp/fake.port"
+python3 -c '
+import socket
+l = socket.socket(); l.bind(("127.0.0.1", 0)); l.listen(8); print(l.getsockname()[1], flush=True)
+for _ in range(20):
+    c, _ = l.accept(); c.sendall(b"SSH-2.0-OpenSSH_9.2p1 host=evil kernel=evil\r\n"); c.close()
+' >"$tmp/fake.port" &
+peer_pid=$!
+for ((i = 0; i < 50; i++)); do [ ! -s "$tmp/fake.port" ] || break; sleep 0.1; done
+rc=0
+timeout 60 "$bin" --tests net-tcp-rr --peer "127.0.0.1:$(head -n 1 "$tmp/fake.port")" --copies 1 \
+	--sample_ms 100 --samples 2 >"$tmp/fake.log" 2>/dev/null || rc=$?
+status_is 1 "$rc" "net-tcp-rr against an SSH-like service: a complete run with a FAIL"
+has "$tmp/fake.log" ' INFO .*peer\.host=unreachable:%20not%20an%20ISOBENCH-NET%20ok%20answer:%20SSH-2\.0' \
+	"the header's peer.host says the answer was not a peer's"
+hasnt "$tmp/fake.log" 'peer\.(host|kernel)=evil' "the header takes no identity from a non-peer's words"
+has "$tmp/fake.log" ' FAIL test=net-tcp-rr .*refused%20the%20session:%20SSH-2\.0' "the FAIL quotes what answered"
+kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null || true
+peer_pid=
+
+# ---- the peer's options: digits only (strtol alone took "+5" and " 5") ----------------------
+for bad in "--port +0" "--port  0" "--port 0 --max-seconds +1" "--port 0x10" "--port 0 --bind ::1" "--port 0 --max-seconds 0"; do
+	read -r -a words <<<"$bad"
+	[ "$bad" != "--port  0" ] || words=(--port " 0")
+	expect_status 2 "--serve ${words[*]} is a usage error" -- timeout 5 "$bin" --serve "${words[@]}"
+done
+
+# ---- the peer's own log: stdout closed or full is status 2 (README's table), not 0 ----------
+rc=0
+"$bin" --serve --port 0 --max-seconds 1 >&- 2>"$tmp/closed.err" || rc=$?
+status_is 2 "$rc" "--serve with standard output closed is a usage error"
+rc=0
+"$bin" --serve --port 0 --max-seconds 1 >/dev/full 2>"$tmp/full.err" || rc=$?
+status_is 2 "$rc" "--serve with standard output full: the log is incomplete"
+has "$tmp/full.err" 'standard output could not be written .*the log is incomplete' "... and it says so"
+rc=0
+"$bin" --serve --port 0 --max-seconds 1 >/dev/null 2>&1 || rc=$?
+status_is 0 "$rc" "--serve --max-seconds 1 to a writable stdout"
+
+# ---- qemu/run's network options: usage errors before anything starts ----------------------
+q=("$top/qemu/run" --direct --accel tcg --timeout 10 --out "$tmp/noimage")
+for bad in 127.0.0.1:0 127.0.0.1:65536 127.0.0.1:99999 127.999.0.1:7117 127.0.0.1:07117 127..0.1:5; do
+	expect_status 2 "qemu/run --nic virtio --peer $bad is a usage error" -- "${q[@]}" --nic virtio --peer "$bad"
+done
+expect_status 2 "qemu/run --nic rtl8139 is a usage error" -- "${q[@]}" --nic rtl8139
+expect_status 2 "qemu/run --peer without --nic is a usage error" -- "${q[@]}" --peer 127.0.0.1:7117
+expect_status 2 "qemu/run --peer to a non-loopback address on user networking is refused" -- \
+	"${q[@]}" --nic virtio --peer 10.0.0.1:7117
+expect_status 7 "qemu/run --nic virtio --peer 127.0.0.1:65535 is valid (fails later: no image)" -- \
+	"${q[@]}" --nic virtio --peer 127.0.0.1:65535
+finish
