@@ -6,8 +6,10 @@
  * (our own code), so the same kernel runs them on bare metal and under every hypervisor.
  *
  * How a call runs: the ioctl holds the CPU-hotplug read lock (no CPU comes or goes), checks
- * that the probe can run here (else EOPNOTSUPP and a reason), queues a worker bound to CPU C
- * and waits for it. The worker runs the iterations in batches of about 500 us: preemption off
+ * that the probe can run here (else EOPNOTSUPP and a reason; also when the kernel's clock is
+ * tick-based and could not time a batch: ibp_check_clock()), queues a worker bound to CPU C
+ * and waits for it (the ipi probe's worker starts and stops the target's spinner itself).
+ * The worker runs the iterations in batches of about 500 us: preemption off
  * and, unless the probe needs interrupts (self_ipi, ipi, ipi_halt, hlt), interrupts off; TSC
  * (RDTSC with a fence, rdtsc_ordered()) and ktime_get_ns() are read around each batch, or
  * around each operation where one operation's latency is the measurement (ipi_halt, hlt).
@@ -88,6 +90,7 @@
 #define IBP_BATCH_MAX 65536u
 #define IBP_WAIT_NS 20000000u		/* an awaited interrupt must come within 20 ms */
 #define IBP_HLT_NS 20000u		/* the hlt probe's timer */
+#define IBP_CLOCK_STEP_NS 10000u	/* a kernel clock moving in coarser steps times no batch */
 #define IBP_HALT_GAP_US 50		/* ipi_halt: the target's time to go idle again */
 #define IBP_KVM_UNUSED_HC 0x49424e43u	/* "IBNC": no KVM_HC_* has this number */
 #define IBP_VMWARE_MAGIC 0x564d5868u	/* VMware backdoor, arch/x86/kernel/cpu/vmware.c */
@@ -161,14 +164,35 @@ IBP_LOOP(from_cr8, unsigned long v = 0,
 IBP_LOOP(to_cr8, unsigned long v; asm volatile("mov %%cr8, %0" : "=r"(v)),
 	 asm volatile("mov %0, %%cr8" : : "r"(v) : "memory"))
 
+/* On the probe's CPU, interrupts off (an IPI handler, or smp_call_function_single()'s local
+ * call): RDMSR IA32_TSC_ADJUST and, for the write probe, WRMSR of the value just read, both
+ * the _safe forms, so an MSR the CPUID bit promises but the hypervisor faults on is caught
+ * here (1: the read faulted, 2: the write) instead of an "unchecked MSR access" per call. */
+static void ibp_tsc_adjust_try(void *info)
+{
+	int *res = info;
+	u64 v;
+
+	if (rdmsrl_safe(MSR_IA32_TSC_ADJUST, &v))
+		*res = 1;
+	else if (*res && wrmsrl_safe(MSR_IA32_TSC_ADJUST, v))
+		*res = 2;
+	else
+		*res = 0;
+}
+
 static int ibp_check_tsc_adjust(struct ibp_run *r)
 {
-	u64 v;
+	int res = r->req->probe == ISOBENCH_PROBE_WR_TSC_ADJUST;
 
 	if (!boot_cpu_has(X86_FEATURE_TSC_ADJUST))
 		return ibp_refuse(r, "CPU lacks IA32_TSC_ADJUST (CPUID.7.EBX bit 1 clear)");
-	if (rdmsrl_safe(MSR_IA32_TSC_ADJUST, &v))
+	if (smp_call_function_single(r->req->cpu, ibp_tsc_adjust_try, &res, 1))
+		return -ENODEV;
+	if (res == 1)
 		return ibp_refuse(r, "RDMSR IA32_TSC_ADJUST faulted");
+	if (res == 2)
+		return ibp_refuse(r, "WRMSR IA32_TSC_ADJUST faulted (read-only here)");
 	return 0;
 }
 
@@ -489,17 +513,28 @@ static u64 ibp_next_batch(struct ibp_run *r, u64 left)
 	return clamp_t(u64, n, 1, min(max, left));
 }
 
-/* The worker bound to the probe's CPU: batches until done or about ISOBENCH_PROBE_CALL_NS. */
+static int ibp_spin_start(struct ibp_run *r);
+
+/* The worker bound to the probe's CPU: batches until done or about ISOBENCH_PROBE_CALL_NS.
+ * The ipi probe's spinner is started, awaited and stopped from here, never from the caller:
+ * the caller may itself run on the target CPU (the runner is not pinned; taskset), where
+ * the spinner (preemption off) would keep it from running for the spinner's whole bound. */
 static void ibp_work(struct work_struct *w)
 {
 	struct ibp_run *r = container_of(w, struct ibp_run, work);
 	u64 start = ktime_get_ns(), want = r->req->iters, n = 1;
-	bool irqs = r->p->flags & IBP_IRQS_ON;
+	bool irqs = r->p->flags & IBP_IRQS_ON, spinner = r->p->flags & IBP_SPINNER;
 	unsigned long flags = 0;
 	int err = 0;
 
 	if (raw_smp_processor_id() != r->req->cpu) {
 		r->err = -EIO;
+		return;
+	}
+	if (spinner)
+		err = ibp_spin_start(r);
+	if (err) {
+		r->err = err;
 		return;
 	}
 	while (!err && r->done < want) {
@@ -516,6 +551,10 @@ static void ibp_work(struct work_struct *w)
 			break;
 		n = ibp_next_batch(r, want - r->done);
 		cond_resched();
+	}
+	if (spinner) {
+		WRITE_ONCE(r->stop, 1);
+		flush_work(&r->spin_work);
 	}
 	r->err = err;
 }
@@ -563,6 +602,46 @@ static int ibp_spin_start(struct ibp_run *r)
 	return -EBUSY;
 }
 
+/* Whether ktime_get_ns() can time a batch: the smallest of three consecutive steps of the
+ * clock (read until it moves; preemption off, interrupts on, at most about IBP_WAIT_NS by
+ * the TSC) must be at most IBP_CLOCK_STEP_NS. A tick-based clocksource (jiffies or
+ * refined-jiffies: no TSC trusted as a clock, no HPET, no PM timer, as in QEMU's microvm
+ * under TCG) moves once a tick and never with interrupts off, so every batch would read
+ * 0 ns: refused with the step seen. A fine clock answers within a few reads. */
+static int ibp_check_clock(struct ibp_run *r)
+{
+	u64 limit = (u64)tsc_khz * (IBP_WAIT_NS / 1000000u), c0, t, now, last = 0;
+	u64 step = U64_MAX;
+	char why[ISOBENCH_PROBE_REASON];
+	int moves = 0;
+
+	if (!limit)
+		limit = 1ull << 32;
+	preempt_disable();
+	c0 = rdtsc();
+	t = ktime_get_ns();
+	while (moves < 4 && rdtsc() - c0 <= limit) {
+		now = ktime_get_ns();
+		if (now == t) {
+			cpu_relax();
+			continue;
+		}
+		if (moves++)	/* the first move ends a partial step */
+			step = min(step, now - last);
+		last = t = now;
+	}
+	preempt_enable();
+	if (step <= IBP_CLOCK_STEP_NS)
+		return 0;
+	if (step == U64_MAX)
+		snprintf(why, sizeof(why), "the kernel's clock did not move in %u ms: no ns figure",
+			 IBP_WAIT_NS / 1000000u);
+	else
+		snprintf(why, sizeof(why), "the kernel's clock moves in %llu us steps "
+			 "(a tick-based clocksource): no ns figure", step / 1000);
+	return ibp_refuse(r, why);
+}
+
 /* The IPI probes' target CPU: the one asked for, or the next online CPU after cpu. */
 static int ibp_pick_target(struct ibp_run *r)
 {
@@ -594,25 +673,20 @@ static int ibp_pick_target(struct ibp_run *r)
 static int ibp_locked_run(struct ibp_run *r)
 {
 	struct isobench_probe_req *q = r->req;
-	bool spinner = r->p->flags & IBP_SPINNER;
 	int err;
 
 	if (!cpu_online(q->cpu))
 		return -ENODEV;
-	err = ibp_pick_target(r);
+	err = ibp_check_clock(r);
+	if (!err)
+		err = ibp_pick_target(r);
 	if (!err && r->p->check)
 		err = r->p->check(r);
-	if (!err && spinner)
-		err = ibp_spin_start(r);
 	if (err)
 		return err;
 	INIT_WORK(&r->work, ibp_work);
 	queue_work_on(q->cpu, system_highpri_wq, &r->work);
 	flush_work(&r->work);
-	if (spinner) {
-		WRITE_ONCE(r->stop, 1);
-		flush_work(&r->spin_work);
-	}
 	return r->err;
 }
 

@@ -18,7 +18,8 @@
  *   EPROTO      version is not ISOBENCH_PROBE_VERSION (the driver writes its own back)
  *   ENODEV      cpu (or target) is offline
  *   EOPNOTSUPP  this machine lacks what the probe needs (no second CPU, no PM timer, a
- *               hypercall that faults with #UD, ...): `reason` says what
+ *               hypercall that faults with #UD, an MSR write that faults, a kernel clock
+ *               that moves only once a tick, ...): `reason` says what
  *   ETIMEDOUT   an interrupt the probe waits for did not come within 20 ms
  *   EBUSY       the ipi probe's spinner did not start on the target within 200 ms
  *   EPERM       the caller lacks CAP_SYS_RAWIO
