@@ -82,6 +82,18 @@ contains "$tmp/cmp3" "warning: not comparable: build.version differs"
 run 3 "$tmp/cmpbad" "$fix/native.log" "$fix/flipped.log" || true
 run 2 "$tmp/lab" --label a "$fix/native.log" "$fix/crlf.log" || true
 
+# 3b. Significance on real data (issue 19's demonstration): two TCG boots of one build, one
+#     with tsc=reliable clocksource=tsc, one on TCG's hpet. Only the three clock reads differ
+#     (p = 0.00016, the smallest two-sided p of 8 against 8 samples); getpid's 1.04 is noise.
+run 4 "$tmp/cs" "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
+for t in 'clock_gettime\(CLOCK_MONOTONIC\)' 'clock_gettime\(CLOCK_REALTIME\)' 'gettimeofday\(\)'; do
+	if grep -Eq "^$t +1 ns .* 0\.[0-9]{2} \*  lower is better$" "$tmp/cs"
+	then pass "clocksource demo: $t beyond noise"; else fail "clocksource demo: $t not flagged in $tmp/cs"; fi
+done
+if grep -Eq '^System Call Overhead \(getpid\) +1 lps .* 1\.04 ~$' "$tmp/cs"
+then pass "clocksource demo: getpid within noise"; else fail "clocksource demo: getpid row in $tmp/cs"; fi
+contains "$tmp/cs" "3 beyond noise, 1 within noise"
+
 # 3a. Direction comes from the records (better=), never from the unit: the paced socket
 #     write's CPU share (unit %cpu, lower is better), 18.3 then 19.6, is 18.3 / 19.6 = 0.93 —
 #     worse — in every format, and says "lower is better".
