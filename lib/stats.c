@@ -11,6 +11,11 @@ static int cmp_dbl(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static double median_of_sorted(const double *v, size_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 double geomean(const double *v, size_t n)
 {
 	double s = 0;
@@ -55,7 +60,7 @@ int summarize(const double *samples, size_t n, int higher_is_better, struct summ
 	out->n = n;
 	out->min = v[0];
 	out->max = v[n - 1];
-	out->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	out->median = median_of_sorted(v, n);
 	drop = n / 3;
 	out->unixbench = higher_is_better ? geomean(v + drop, n - drop) : geomean(v, n - drop);
 	median_ci_ranks(n, &lo, &hi);
@@ -64,6 +69,29 @@ int summarize(const double *samples, size_t n, int higher_is_better, struct summ
 	out->ci_half_pct = (out->ci_hi - out->ci_lo) / 2 / out->median * 100;
 	free(v);
 	return 0;
+}
+
+size_t samples_needed(const double *samples, size_t n, double target_pct)
+{
+	double *v, med, mad, need;
+
+	if (!(target_pct > 0) || n < 2 || !(v = malloc(n * sizeof *v)))
+		return n;
+	memcpy(v, samples, n * sizeof *v);
+	qsort(v, n, sizeof *v, cmp_dbl);
+	med = median_of_sorted(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = fabs(v[i] - med);
+	qsort(v, n, sizeof *v, cmp_dbl);
+	mad = median_of_sorted(v, n);
+	free(v);
+	if (!(med > 0))
+		return n;
+	need = 1.96 * 1.2533141373155003 /* sqrt(pi/2) */ * 1.4826 * mad / med * 100 / target_pct;
+	need = ceil(need * need);
+	if (!(need < STATS_SAMPLES_NEEDED_MAX))
+		return STATS_SAMPLES_NEEDED_MAX;
+	return need > (double)n ? (size_t)need : n;
 }
 
 double window_loops(const struct copy_span *s, uint64_t t_stop)

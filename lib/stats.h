@@ -29,6 +29,17 @@ double geomean(const double *v, size_t n);
 /* Ranks (1-based) of the order statistics bounding the median's 95% CI for n samples. */
 void median_ci_ranks(size_t n, size_t *lo, size_t *hi);
 
+/* About how many samples would bring the median's 95% CI half-width within target_pct (%)
+ * if the n samples' spread stays as it is: the sample median's asymptotic standard error is
+ * sqrt(pi/2) sigma / sqrt(n) (normal data; e.g. Kendall & Stuart, "The Advanced Theory of
+ * Statistics", vol. 1, sec. 10.10), so n' = (1.96 sqrt(pi/2) cv / target)^2, with the
+ * robust cv = 1.4826 MAD / median (the MAD's consistency constant for a normal sigma), so
+ * one outlier does not decide it. The order-statistic CI of summarize() is coarse at small
+ * n (min..max up to 10 samples): this estimate is not. Rounded up, at least n, at most
+ * STATS_SAMPLES_NEEDED_MAX; n when target_pct is not positive or n < 2. */
+#define STATS_SAMPLES_NEEDED_MAX 1000000
+size_t samples_needed(const double *samples, size_t n, double target_pct);
+
 /* N copies over a common window (harness.c): every copy starts when the window opens and
  * runs batches until it sees the stop flag, raised when the window closes at t_stop; the
  * batch running at t_stop finishes after it. One copy's sample: */

@@ -25,6 +25,10 @@
 #define REC_WHAT_TEST "test"
 #define REC_WHAT_CLOCKSOURCE "clocksource"	/* WARN what= */
 #define REC_WHAT_RESULT "result"	/* WARN what=: a result the device cannot give (bench.h judge) */
+#define REC_STOP_TARGET "target"	/* RESULT stop=: why sampling ended (harness.c) */
+#define REC_STOP_CAP "cap"
+#define REC_STOP_FUTILE "futile"
+#define REC_STOP_BUDGET "budget"
 #define REC_DISK_BLOCK "block"		/* INFO disk.kind= */
 #define REC_DISK_FILE "file"
 /* FAIL test= of the run's watchdog and of PID 1's failed setup (init.c). */
@@ -50,6 +54,7 @@
 	X(BEFORE, "before") X(AFTER, "after") X(REQUESTED, "requested") X(CURRENT, "current") \
 	X(VALUE, "value") X(SAMPLES, "samples") X(MEDIAN, "median") X(MIN, "min") \
 	X(MAX, "max") X(CI95, "ci95_pct") X(CONVERGED, "converged") X(INDEX, "index") \
+	X(STOP, "stop") X(SAMPLES_NEEDED, "samples_needed") \
 	X(NOTE, "note") X(SIGNAL, "signal") X(STATUS, "status") X(OOM, "oom_kills") \
 	X(RECORDS, "records") X(RESULTS, "results") X(FAILS, "fails") X(SKIPS, "skips") \
 	X(ERRORS, "errors") X(DROPPED, "dropped_fields") \
@@ -179,6 +184,9 @@
 	X(RESULT, MAX, REQ, POS, 0, 0, NULL) \
 	X(RESULT, CI95, REQ, NONNEG, 0, 0, NULL) \
 	X(RESULT, CONVERGED, REQ, ENUM, 0, 0, "0|1") \
+	X(RESULT, STOP, OPT, ENUM, 0, 0, REC_STOP_TARGET "|" REC_STOP_CAP "|" REC_STOP_FUTILE \
+	  "|" REC_STOP_BUDGET) \
+	X(RESULT, SAMPLES_NEEDED, OPT, UINT, 1, VOCAB_NOMAX, NULL) \
 	X(RESULT, BASELINE, OPT, POS, 0, 0, NULL) \
 	X(RESULT, INDEX, OPT, POS, 0, 0, NULL) \
 	X(SKIP, TESTNAME, REQ, STR, 0, 0, NULL) \

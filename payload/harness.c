@@ -77,6 +77,7 @@ struct hrun {
 	uint64_t batch, target_ns, t_start, t_go, t_stop;
 	uint64_t window_ns;	/* a sample's window: sample_ms, or longer (phase_calibrate) */
 	int stall_ms, gen, failed;
+	const char *stop;	/* why sampling ended: REC_STOP_* */
 };
 
 static void send_body(int fd, struct rec_body *b)
@@ -681,8 +682,36 @@ static void rebatch(struct hrun *h)
 
 /* Samples until the CI target, the cap or ~80% of the time budget. Sample -1 is a warm-up
  * of every copy (caches, page tables, frequency): sent as SAMPLE with warmup=1 for
- * transparency, never used in the statistics. */
+ * transparency, never used in the statistics.
+ * Futility: from half the cap on, a test whose spread would need more than twice the cap
+ * to reach the target (samples_needed(), lib/stats.h) stops there: the cap would not make
+ * it converge, and its RESULT says so (stop=futile, samples_needed=). On a host whose CPU
+ * is taken away in bursts most tests are such, and the suite stays within its time. */
 #define HARNESS_REDO 4
+#define HARNESS_FUTILE_FACTOR 2
+
+/* Why to stop after the samples kept so far, or NULL to take another (REC_STOP_*). */
+static const char *stop_reason(const struct hrun *h)
+{
+	const struct params *p = h->p;
+	struct summary sm;
+
+	if (h->n < p->min_samples)
+		return NULL;
+	if (summarize(h->values, (size_t)h->n, bench_higher_is_better(h->b), &sm))
+		return NULL;
+	if (sm.ci_half_pct <= p->target_ci_pct)
+		return REC_STOP_TARGET;
+	if (h->n >= p->max_samples)
+		return REC_STOP_CAP;
+	if (2 * h->n >= p->max_samples &&
+	    samples_needed(h->values, (size_t)h->n, p->target_ci_pct) >
+		    (size_t)(HARNESS_FUTILE_FACTOR * p->max_samples))
+		return REC_STOP_FUTILE;
+	if (h->env->budget_s && now_ns() - h->t_start > (uint64_t)h->env->budget_s * 800000000u)
+		return REC_STOP_BUDGET;	/* keep what we have; the RESULT says how steady */
+	return NULL;
+}
 
 static int phase_samples(struct hrun *h)
 {
@@ -721,16 +750,11 @@ static int phase_samples(struct hrun *h)
 		if (i < 0)
 			continue;
 		h->values[h->n++] = v;
-		struct summary sm;
-		if (h->n < h->p->min_samples)
-			continue;
-		if (summarize(h->values, (size_t)h->n, bench_higher_is_better(h->b), &sm) == 0 &&
-		    sm.ci_half_pct <= h->p->target_ci_pct)
+		if ((h->stop = stop_reason(h)))
 			break;
-		if (h->env->budget_s &&
-		    now_ns() - h->t_start > (uint64_t)h->env->budget_s * 800000000u)
-			break;	/* keep what we have; the RESULT says how steady */
 	}
+	if (!h->stop)
+		h->stop = REC_STOP_CAP;
 	free(wl);
 	return 0;
 }
@@ -756,7 +780,13 @@ static int phase_result(struct hrun *h)
 	rec_dbl(&rb, RK_MIN, sm.min, 3);
 	rec_dbl(&rb, RK_MAX, sm.max, 3);
 	rec_dbl(&rb, RK_CI95, sm.ci_half_pct, 2);
-	rec_str(&rb, RK_CONVERGED, sm.ci_half_pct <= h->p->target_ci_pct ? "1" : "0");
+	int conv = sm.ci_half_pct <= h->p->target_ci_pct;
+	rec_str(&rb, RK_CONVERGED, conv ? "1" : "0");
+	/* Why sampling ended; unconverged, how many samples this spread would have needed. */
+	rec_str(&rb, RK_STOP, conv ? REC_STOP_TARGET : h->stop ? h->stop : REC_STOP_CAP);
+	if (!conv)
+		rec_u64(&rb, RK_SAMPLES_NEEDED,
+			samples_needed(h->values, (size_t)h->n, h->p->target_ci_pct));
 	if (bench_is_index(b)) {
 		rec_dbl(&rb, RK_BASELINE, b->baseline, 1);
 		rec_dbl(&rb, RK_INDEX, ub_index(sm.unixbench, b->baseline), 1);

@@ -179,7 +179,7 @@ static void f_run(const struct ctx *c, const char *arg, char *o, size_t n)
 	else if (!strcmp(arg, "samples"))
 		snprintf(o, n, "%d-%d", p->min_samples, p->max_samples);
 	else if (!strcmp(arg, "ci"))
-		snprintf(o, n, "%.2f", p->target_ci_pct);
+		snprintf(o, n, "%g", p->target_ci_pct);
 	else if (!strcmp(arg, "workdir"))
 		snprintf(o, n, "%s", c->workdir);
 	else if (!strcmp(arg, "utc")) {

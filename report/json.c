@@ -69,6 +69,9 @@ static json_t *test_obj(const struct mtest *t)
 	e |= put(o, "index", jnum(t->index));
 	e |= put(o, "samples", json_integer(t->samples));
 	e |= put(o, "converged", t->converged < 0 ? json_null() : json_boolean(t->converged));
+	e |= put(o, "stop", jstr(t->stop));
+	e |= put(o, "samples_needed",
+		 t->samples_needed < 0 ? json_null() : json_integer(t->samples_needed));
 	e |= put(o, "median_ci95_lo", jnum(t->ci_lo));
 	e |= put(o, "median_ci95_hi", jnum(t->ci_hi));
 	e |= put(o, "median_ci95_from", jstr(t->ci_from));

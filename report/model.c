@@ -214,6 +214,15 @@ static void take_result(struct mtest *t, const struct record *r, size_t line)
 		t->median = t->value;
 	const char *cv = rec_get(r, RK_CONVERGED);
 	t->converged = !cv ? -1 : !strcmp(cv, "1") ? 1 : !strcmp(cv, "0") ? 0 : -1;
+	/* stop= is one of the grammar's words (validated): kept as the macro's own string. */
+	static const char *const stops[] = {REC_STOP_TARGET, REC_STOP_CAP, REC_STOP_FUTILE,
+					    REC_STOP_BUDGET};
+	const char *sp = rec_get(r, RK_STOP), *sn = rec_get(r, RK_SAMPLES_NEEDED);
+	t->stop = NULL;
+	for (size_t i = 0; sp && i < sizeof stops / sizeof stops[0]; i++)
+		if (!strcmp(sp, stops[i]))
+			t->stop = stops[i];
+	t->samples_needed = sn ? strtol(sn, NULL, 10) : -1;
 }
 
 /* A record about_a_test() into its test (found or added): what every such record may say

@@ -51,6 +51,8 @@ struct mtest {
 	long samples;		/* RESULT samples= */
 	int converged;		/* RESULT converged=: 1 the 95% CI target was met, 0 not, -1 unknown
 				 * (older logs do not say) */
+	const char *stop;	/* RESULT stop= (REC_STOP_*, lib/vocab.h), or NULL (older logs) */
+	long samples_needed;	/* RESULT samples_needed= when unconverged, else -1 */
 	struct msample *smp;
 	size_t nsmp;
 	/* 95% CI of the median, in unit: from the non-warmup SAMPLE records' value= with the

@@ -76,7 +76,9 @@ static int pass_has_result(const struct model *m, int copies)
 	return 0;
 }
 
-/* "not converged (ci95 +/-8.1% > target 1%)" when the RESULT said converged=0, "" otherwise. */
+/* "not converged (ci95 +/-8.1% > target 1%; stop: futile, ~131 samples needed)" when the
+ * RESULT said converged=0 (the part after ';' when it says stop= and samples_needed=), ""
+ * otherwise. */
 static const char *convergence(const struct model *m, const struct mtest *t, char *buf,
 			       size_t cap)
 {
@@ -87,10 +89,14 @@ static const char *convergence(const struct model *m, const struct mtest *t, cha
 		return buf;
 	if (isfinite(m->ci_target_pct))
 		snprintf(tgt, sizeof tgt, " > target %g%%", m->ci_target_pct);
+	char why[64] = "";
+	if (t->stop && t->samples_needed > 0)
+		snprintf(why, sizeof why, "; stop: %s, ~%ld samples needed", t->stop,
+			 t->samples_needed);
 	if (isfinite(t->ci95_pct))
-		snprintf(buf, cap, "not converged (ci95 +/-%.1f%%%s)", t->ci95_pct, tgt);
+		snprintf(buf, cap, "not converged (ci95 +/-%.1f%%%s%s)", t->ci95_pct, tgt, why);
 	else
-		snprintf(buf, cap, "not converged (95%% CI above the target%s)", tgt);
+		snprintf(buf, cap, "not converged (95%% CI above the target%s%s)", tgt, why);
 	return buf;
 }
 
@@ -103,7 +109,7 @@ static void details(FILE *out, const struct model *m, int copies)
 	fprintf(out, "\n%-40s%17s %-6s %7s %10s\n", "Details", "VALUE", "UNIT", "SAMPLES", "ci95");
 	for (size_t i = 0; i < m->ntests; i++) {
 		const struct mtest *t = &m->tests[i];
-		char conv[96], smp[24] = "-", ci[24] = "-";
+		char conv[512], smp[24] = "-", ci[24] = "-";
 		if (t->copies != copies)
 			continue;
 		if (!t->has_result) {

@@ -174,6 +174,29 @@ static int agree(const char *printed, double computed, double tol)
 	       half_unit(printed) + tol + 1e-9 * fabs(computed);
 }
 
+/* stop= and samples_needed= (both absent from an older writer's RESULT): stop=target exactly
+ * when converged; samples_needed only when not, and what samples_needed() gives for the
+ * SAMPLEs' printed values and the run's target, within one sample or 1% (the rounding of
+ * the values can move the MAD a little). */
+static int check_stop(struct vstate *st, const struct logrec *lr, const struct record *r,
+		      int conv, const struct agg *a)
+{
+	const char *test = field(r, RK_TESTNAME), *stop = rec_get(r, RK_STOP);
+	const char *need = rec_get(r, RK_SAMPLES_NEEDED);
+
+	if (stop && conv != !strcmp(stop, REC_STOP_TARGET))
+		return bad(st, lr, "test=%s converged=%d: stop=%s says otherwise", test, conv, stop);
+	if (need && conv)
+		return bad(st, lr, "test=%s: samples_needed with converged=1", test);
+	if (!need || !(st->target > 0))
+		return 0;
+	double got = strtod(need, NULL), want = (double)samples_needed(a->v, a->n, st->target);
+	if (fabs(got - want) > 1 + 0.01 * want)
+		return bad(st, lr, "test=%s samples_needed=%s: its SAMPLEs' spread and the target "
+			   "%g%% give %.0f", test, need, st->target, want);
+	return 0;
+}
+
 /* A RESULT against the SAMPLEs since its TEST: what the runner's summarize() gives. */
 static int check_result(struct vstate *st, const struct logrec *lr, const struct record *r)
 {
@@ -226,6 +249,8 @@ static int check_result(struct vstate *st, const struct logrec *lr, const struct
 	if (st->target > 0 && ((conv && ci > st->target + hu) || (!conv && ci < st->target - hu)))
 		return bad(st, lr, "test=%s converged=%d: ci95_pct=%s against the run's target %g%%",
 			   test, conv, rec_get(r, RK_CI95), st->target);
+	if (check_stop(st, lr, r, conv, a))
+		return -1;
 	a->n = 0;
 	return 0;
 }

@@ -3,7 +3,7 @@
 # (report/validate.c): a native run is valid as written; then one field at a time is changed
 # and the record resealed with a correct checksum — a non-finite or negative figure, a
 # RESULT that its SAMPLEs contradict (samples, median, min, max, value, ci95_pct, index,
-# converged), an unknown enum word, a per-copy list of the wrong length, a field given twice —
+# converged, stop, samples_needed), an unknown enum word, a per-copy list of the wrong length, a field given twice —
 # and each must make `isobench-report --check` exit 3 (a run not to be used, README's table)
 # naming the line, the field and what was expected. The damaged-log fixtures and the older
 # logs (tests/fixtures/logs) stay as tests/test-report.sh expects.
@@ -143,4 +143,30 @@ for mode in "" --boot "--run 1"; do
 	hasnt "$tmp/table" 'Pipe Throughput' "a run with value=nan is not tabulated (${mode:-default})"
 	contains "$tmp/table" 'value=nan: expected decimal > 0' "... and the verdict says why (${mode:-default})"
 done
+# Why sampling stopped (RESULT stop= and samples_needed=, issue 19 item 3): a run that cannot
+# meet a 0.001% target within 5 samples says stop=cap and how many samples its spread needs;
+# each must agree with the converged= and the SAMPLEs beside it.
+"$out/isobench" --suite quick --tests pipe --copies 1 --samples 5 --ci 0.001 >"$tmp/unconv.log" 2>/dev/null
+has "$tmp/unconv.log" 'RESULT test=pipe copies=1 .* converged=0 stop=cap samples_needed=[0-9]+ ' \
+	"an unconverged RESULT says stop=cap and samples_needed="
+has "$tmp/run.log" 'RESULT test=pipe copies=1 .* converged=1 stop=target ' "a converged one says stop=target"
+# Futility (harness.c): from half the cap on, a spread that would need more than twice the
+# cap stops: 4 of at most 8 samples against 0.001%.
+"$out/isobench" --suite quick --tests pipe --copies 1 --samples 4-8 --ci 0.001 >"$tmp/futile.log" 2>/dev/null
+has "$tmp/futile.log" 'RESULT test=pipe copies=1 .* samples=4 .* converged=0 stop=futile samples_needed=[0-9]+ ' \
+	"a hopeless spread stops at half the cap: stop=futile, samples=4"
+expect_status 0 "... and that run is valid" -- "$report" --check "$tmp/futile.log"
+cp "$tmp/run.log" "$tmp/run-quick.log"
+cp "$tmp/unconv.log" "$tmp/run.log"
+expect_status 0 "an unconverged run as written is valid" -- "$report" --check "$tmp/run.log"
+caught "samples_needed= not what the SAMPLEs' spread gives" \
+	'RESULT test=pipe samples_needed=5: its SAMPLEs. spread and the target 0.001% give [0-9]+' \
+	RESULT pipe samples_needed 5
+caught "stop=target with converged=0" 'RESULT test=pipe converged=0: stop=target says otherwise' \
+	RESULT pipe stop target
+caught "an unknown stop=" 'RESULT stop=bored: expected one of `target`, `cap`, `futile`, `budget`' \
+	RESULT pipe stop bored
+cp "$tmp/run-quick.log" "$tmp/run.log"
+caught "samples_needed= on a converged RESULT" 'RESULT test=pipe: samples_needed with converged=1' \
+	RESULT pipe samples_needed 7
 finish

@@ -106,6 +106,29 @@ static void common_window_many_copies(void **st)
 	assert_float_equal(common_window_value(wl, 64, 0, 1, 1), 0, 0);
 }
 
+static void needed_samples(void **st)
+{
+	(void)st;
+	/* 96..105: median 100.5, absolute deviations 0.5,0.5,1.5,1.5,...,4.5,4.5 -> MAD 2.5:
+	 * cv = 1.4826 x 2.5 / 100.5 = 3.688%; (1.96 x 1.25331 x 3.688 / 1)^2 = 82.08 -> 83. */
+	double v[] = {100, 101, 99, 102, 98, 103, 97, 104, 96, 105};
+	assert_int_equal(samples_needed(v, 10, 1.0), 83);
+	/* Twice the target: a quarter of the samples, 82.08 / 4 = 20.52 -> 21. */
+	assert_int_equal(samples_needed(v, 10, 2.0), 21);
+	/* One outlier does not decide it (the MAD ignores it): 1e9 in place of 105. */
+	v[9] = 1e9;
+	assert_int_equal(samples_needed(v, 10, 1.0), 83);
+	/* Spread so small that fewer than n would do: n itself. */
+	double w[] = {100, 100.01, 99.99, 100, 100.01, 99.99};
+	assert_int_equal(samples_needed(w, 6, 1.0), 6);
+	/* No target, or one sample: n. */
+	assert_int_equal(samples_needed(v, 10, 0), 10);
+	assert_int_equal(samples_needed(v, 1, 1.0), 1);
+	/* A spread far beyond the target is capped, never overflows. */
+	double z[] = {1, 1000, 1e6, 1e9};
+	assert_int_equal(samples_needed(z, 4, 1e-9), STATS_SAMPLES_NEEDED_MAX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -115,6 +138,7 @@ int main(void)
 		cmocka_unit_test(geomean_values),
 		cmocka_unit_test(window_prorates_final_batch),
 		cmocka_unit_test(common_window_many_copies),
+		cmocka_unit_test(needed_samples),
 	};
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
 }
