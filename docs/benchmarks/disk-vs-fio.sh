@@ -17,6 +17,10 @@
 #                          (lat_percentiles=1: submission to completion, as we time it)
 #   disk-randread-4k-qd32  fio rw=randread bs=4k iodepth=32 ioengine=io_uring; IOPS
 #   disk-read-1m           fio rw=read bs=1m iodepth=1 ioengine=psync; MiB/s
+# Rounds on a file the host caches (a VM's disk backed by a host file): each tool re-reads
+# its own fixed-seed offsets, so its first rounds fill the host's cache and read slower
+# than the later ones; WARMUP=K (default 0) leaves the first K rounds out of the medians
+# (docs/benchmarks/disk.md, "The qd1 gap explained").
 # Out: one line per run (round, test, tool, value, load1), then per test the medians, ours / fio
 # and whether that is within +-15%. Exit 2 on usage.
 # Needs: out/isobench (./build.sh), fio (apt-get install fio), python3.
@@ -79,11 +83,16 @@ for ((r = 1; r <= rounds; r++)); do
 		done
 	done
 done
-python3 - "$tmp/all" <<'EOF'
+python3 - "$tmp/all" "${WARMUP:-0}" <<'EOF'
 import statistics, sys
 vals = {}
+warm = int(sys.argv[2])
+if warm:
+    print("# medians leave out rounds 1..%d (WARMUP): the host's cache filling" % warm)
 for line in open(sys.argv[1]):
     r, t, tool, v, load = line.split()
+    if int(r) <= warm:
+        continue
     vals.setdefault(t, {}).setdefault(tool, []).append(float(v))
 print("%-24s %14s %14s %8s  %s" % ("test", "isobench", "fio", "ours/fio", "within 15%"))
 for t, d in vals.items():
