@@ -19,7 +19,11 @@
 # arrays are static (.bss), ours one anonymous mmap; neither asks for a page size. Both count
 # bytes the same way (copy/scale 16, add/triad 24 per element, no write-allocate traffic).
 #
-# Usage: docs/benchmarks/memory-vs-stream.sh [ROUNDS (default 3)] [STREAM git dir]
+# PIN=1 pins both sides one copy per CPU (STREAM process c under taskset -c c, ours --pin 1):
+# unpinned, two short STREAM processes can share a CPU for part of their run, which two
+# copies held in one window by our harness rarely do.
+#
+# Usage: [PIN=1] docs/benchmarks/memory-vs-stream.sh [ROUNDS (default 3)] [STREAM git dir]
 # Needs: out/isobench (./build.sh), musl-gcc, git; a local clone or the mirror of
 # jeffhammond/STREAM (default /work/.mirror/jeffhammond+STREAM/repo; else git clone from GitHub).
 # Out: per round the raw figures, then the table of medians (MB/s) and STREAM/isobench ratios.
@@ -30,6 +34,7 @@ rounds=${1:-3}
 src=${2:-/work/.mirror/jeffhammond+STREAM/repo}
 bin=$top/out/isobench
 ncpu=$(nproc)
+pin=${PIN:-0}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -52,7 +57,10 @@ echo "# machine: $(nproc) CPUs, $(uname -r), $(grep -m1 'model name' /proc/cpuin
 # min time / avg time) of COPIES concurrent STREAMs.
 stream_run() {
 	local c pids=()
-	for ((c = 0; c < $1; c++)); do "$work/stream_c" >"$work/s.$c" & pids+=($!); done
+	for ((c = 0; c < $1; c++)); do
+		if [ "$pin" = 1 ]; then taskset -c "$c" "$work/stream_c" >"$work/s.$c" & pids+=($!)
+		else "$work/stream_c" >"$work/s.$c" & pids+=($!); fi
+	done
 	wait "${pids[@]}"
 	for k in Copy Scale Add Triad; do
 		cat "$work"/s.* | awk -v k="$k:" '$1 == k { s += $2; a += $2 * $4 / $3 }
@@ -63,7 +71,7 @@ stream_run() {
 # ours_run: max and median per kernel and copies from one isobench run (1 and N copies).
 ours_run() {
 	"$bin" --suite quick --sample_ms 500 --samples 10 --tests mem-bandwidth-copy,mem-bandwidth-scale,mem-bandwidth-add,mem-bandwidth-triad \
-		--copies "1,$ncpu" >"$work/ours.log" 2>&1
+		--copies "1,$ncpu" --pin "$pin" >"$work/ours.log" 2>&1
 	grep -aE '@isobench/1 [0-9]+ RESULT test=mem-bandwidth-' "$work/ours.log" |
 		sed -E 's/.*test=mem-bandwidth-([a-z]+) copies=([0-9]+) .* median=([0-9.]+) .* max=([0-9.]+) .*/\1 \2 \4 \3/'
 }
