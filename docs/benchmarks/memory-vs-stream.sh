@@ -23,7 +23,11 @@
 # unpinned, two short STREAM processes can share a CPU for part of their run, which two
 # copies held in one window by our harness rarely do.
 #
-# Usage: [PIN=1] docs/benchmarks/memory-vs-stream.sh [ROUNDS (default 3)] [STREAM git dir]
+# OMP=1 measures N copies against one OpenMP STREAM with N threads (STREAM's own multi-core
+# method: all threads in every pass, timed together, as our copies share one window) instead
+# of N separate STREAM processes whose Best Rates are summed.
+#
+# Usage: [PIN=1] [OMP=1] docs/benchmarks/memory-vs-stream.sh [ROUNDS (default 3)] [STREAM git dir]
 # Needs: out/isobench (./build.sh), musl-gcc, git; a local clone or the mirror of
 # jeffhammond/STREAM (default /work/.mirror/jeffhammond+STREAM/repo; else git clone from GitHub).
 # Out: per round the raw figures, then the table of medians (MB/s) and STREAM/isobench ratios.
@@ -35,6 +39,7 @@ src=${2:-/work/.mirror/jeffhammond+STREAM/repo}
 bin=$top/out/isobench
 ncpu=$(nproc)
 pin=${PIN:-0}
+omp=${OMP:-0}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -51,12 +56,27 @@ n=$((kib * 1024 / 8))
 # shellcheck disable=SC2086  # flags are words
 musl-gcc -static $flags -DSTREAM_ARRAY_SIZE="$n" -DNTIMES=20 -o "$work/stream_c" "$work/stream/stream.c" -lm
 echo "# STREAM $(git -C "$work/stream" log -1 --format=%h), array $n elements ($kib KiB), musl-gcc -static $flags"
+if [ "$omp" = 1 ]; then
+	# STREAM's own way to measure N cores: one OpenMP process, N threads through every pass
+	# together, timed as one (arrays N x ours: the same bytes as our N copies). OpenMP needs
+	# glibc's libgomp: gcc, dynamically linked; the kernels' flags are ours.
+	# shellcheck disable=SC2086  # flags are words
+	gcc -fopenmp $flags -DSTREAM_ARRAY_SIZE="$((n * ncpu))" -DNTIMES=20 -o "$work/stream_omp" \
+		"$work/stream/stream.c" -lm
+	echo "# N copies: STREAM with OpenMP, gcc -fopenmp, $((n * ncpu)) elements, OMP_NUM_THREADS=$ncpu"
+fi
 echo "# machine: $(nproc) CPUs, $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # stream_run COPIES: per kernel the summed Best Rate and average-pass rate (MB/s: Best Rate x
 # min time / avg time) of COPIES concurrent STREAMs.
 stream_run() {
 	local c pids=()
+	if [ "$omp" = 1 ] && [ "$1" -gt 1 ]; then
+		if [ "$pin" = 1 ]; then
+			OMP_NUM_THREADS=$1 OMP_PROC_BIND=true OMP_PLACES=cores "$work/stream_omp" >"$work/s.0"
+		else OMP_NUM_THREADS=$1 "$work/stream_omp" >"$work/s.0"; fi
+		set -- 0
+	fi
 	for ((c = 0; c < $1; c++)); do
 		if [ "$pin" = 1 ]; then taskset -c "$c" "$work/stream_c" >"$work/s.$c" & pids+=($!)
 		else "$work/stream_c" >"$work/s.$c" & pids+=($!); fi

@@ -6,7 +6,7 @@
 # show, in percent, rounded up to 0.5 %. A comparison (report/compare.c) never calls a change
 # inside it a difference.
 # Out: the rows of report/noisefloor.c's table on stdout ({"test", copies, pct},), the load
-# average before and after on stderr, the logs in $NOISE_DIR (default a temp dir, kept).
+# average before and after and each run's wall time on stderr, the logs in $NOISE_DIR (default a temp dir, kept).
 # Errors: exits 1 when a run fails or its log is not complete (isobench-report --check).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,10 +18,12 @@ dir=${NOISE_DIR:-$(mktemp -d /tmp/noise-floor.XXXXXX)}
 mkdir -p "$dir"
 echo "noise-floor: $runs x --suite $suite $*, logs in $dir; load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for i in $(seq 1 "$runs"); do
+	t0=$SECONDS
 	"$top/out/isobench" --suite "$suite" "$@" >"$dir/run$i.log" 2>"$dir/run$i.err" ||
 		{ echo "noise-floor: run $i failed (see $dir/run$i.err)" >&2; exit 1; }
 	"$top/out/isobench-report" --check "$dir/run$i.log" >/dev/null ||
 		{ echo "noise-floor: run $i's log is not complete" >&2; exit 1; }
+	echo "noise-floor: run $i: $((SECONDS - t0)) s, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 done
 echo "noise-floor: load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 # RESULT records: "... RESULT test=T copies=C ... value=V ..." (docs/records.md).
