@@ -64,6 +64,9 @@ static void usage(FILE *f)
 		"                  (github-action-benchmark customBiggerIsBetter /\n"
 		"                  customSmallerIsBetter lists of {name, unit, value})\n"
 		"  --label A,B,..  column labels, one per LOG (default: from the machine header)\n"
+		"  --noise-floor PCT\n"
+		"                  every test's noise floor is PCT (what same-build repeats show\n"
+		"                  on your machine: docs/benchmarks/noise-floor.sh measures it)\n"
 		"  --svg FILE      also write a chart of the ratios to the first run (log scale)\n"
 		"  --svg-latency FILE\n"
 		"                  also write a chart of the latency percentiles (p50, p99, p99.9,\n"
@@ -219,6 +222,16 @@ static int take_option(int opt, struct opts *o)
 	case 'g':
 		o->group_by = optarg;
 		break;
+	case 'n': {
+		char *end;
+		double v = strtod(optarg, &end);
+		if (*end || end == optarg || !(v >= 0 && v <= 100)) {
+			fprintf(stderr, "isobench-report: --noise-floor wants a percentage, 0 to 100\n");
+			return EXIT_USAGE;
+		}
+		noise_floor_force(v);
+		break;
+	}
 	case 'h':
 		usage(stdout);
 		return fflush(stdout) || ferror(stdout) ? EXIT_USAGE : 0;
@@ -314,6 +327,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"pid", required_argument, NULL, 'p'},
 		{"idle", required_argument, NULL, 'i'},
 		{"group-by", required_argument, NULL, 'g'},
+		{"noise-floor", required_argument, NULL, 'n'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};

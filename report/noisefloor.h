@@ -12,4 +12,8 @@
 
 double noise_floor_pct(const char *test, int copies, const char **from);
 
+/* isobench-report --noise-floor PCT: every test's floor is pct (from: "option"), the
+ * machine's own measure (noise-floor.sh) instead of the table's. pct < 0: the table again. */
+void noise_floor_force(double pct);
+
 #endif

@@ -93,6 +93,12 @@ done
 if grep -Eq '^System Call Overhead \(getpid\) +1 lps .* 1\.04 ~$' "$tmp/cs"
 then pass "clocksource demo: getpid within noise"; else fail "clocksource demo: getpid row in $tmp/cs"; fi
 contains "$tmp/cs" "3 beyond noise, 1 within noise"
+#     --noise-floor PCT replaces every floor: at 95% a 0.07 ratio (|1 - r| = 93%) is noise.
+run 0 "$tmp/cs95" --noise-floor 95 "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
+contains "$tmp/cs95" "0 beyond noise, 4 within noise"
+contains "$tmp/cs95" "95.0% option ~"
+run 2 "$tmp/csbad" --noise-floor 101 "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
+contains "$tmp/csbad.err" "--noise-floor wants a percentage, 0 to 100"
 
 # 3a. Direction comes from the records (better=), never from the unit: the paced socket
 #     write's CPU share (unit %cpu, lower is better), 18.3 then 19.6, is 18.3 / 19.6 = 0.93 —
