@@ -19,28 +19,9 @@ bin=$out/isobench
 . "$top/tests/lib.sh"
 use_tmp
 export TMPDIR=$tmp
-peer_pid=
 kill_at_exit peer_pid
 quick=(--suite quick --copies 1 --sample_ms 100 --samples 2)
 NET_TESTS=(net-tcp-rr net-tcp-crr net-tcp-stream net-tcp-maerts net-udp-rr net-paced-write)
-
-# start_peer NAME [ARGS...]: isobench --serve --port 0 ARGS in the background (stdout
-# $tmp/NAME.peer, stderr $tmp/NAME.peer.err); sets peer_pid and peer_port (from its
-# serve.port record; "" if none came within 5 s).
-start_peer() {
-	local name=$1 i
-	shift
-	: >"$tmp/$name.peer"
-	"$bin" --serve --port 0 "$@" >"$tmp/$name.peer" 2>"$tmp/$name.peer.err" &
-	peer_pid=$!
-	peer_port=
-	for ((i = 0; i < 50; i++)); do
-		peer_port=$(sed -n 's/.* INFO .*serve\.port=\([0-9]*\).*/\1/p' "$tmp/$name.peer" || true)
-		[ -z "$peer_port" ] || return 0
-		sleep 0.1
-	done
-}
-stop_peer() { [ -z "$peer_pid" ] || { kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null || true; peer_pid=; }; }
 
 # ask PORT LINE: send one request line to the peer, print its answer line (1 s at most).
 ask() {
