@@ -13,6 +13,7 @@
 #include "disk.h"
 #include "../bench.h"
 #include "../params.h"
+#include "../sysfs.h"
 #include "record.h"
 #include "vocab.h"
 
@@ -35,39 +36,6 @@ const struct disk_sel *disk_current(void)
 	return current.resolved ? &current : NULL;
 }
 
-/* First line of dir/rel, trimmed, into buf ("-" when absent or empty). */
-static const char *attr(const char *dir, const char *rel, char *buf, size_t len)
-{
-	char p[PATH_MAX + 64];
-	snprintf(p, sizeof p, "%s/%s", dir, rel);
-	FILE *f = fopen(p, "r");
-	if (!f || !fgets(buf, (int)len, f))
-		snprintf(buf, len, "-");
-	if (f)
-		fclose(f);
-	size_t n = strlen(buf);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = 0;
-	char *s = buf + strspn(buf, " ");
-	memmove(buf, s, strlen(s) + 1);
-	if (!*buf)
-		snprintf(buf, len, "-");
-	return buf;
-}
-
-/* The sysfs dir of the whole disk holding device dev (a partition's parent). */
-static int disk_dir(dev_t dev, char *dir)
-{
-	char link[64], p[PATH_MAX + 16];
-	struct stat st;
-	snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(dev), minor(dev));
-	if (!realpath(link, dir))
-		return -errno;
-	snprintf(p, sizeof p, "%s/partition", dir);
-	if (stat(p, &st) == 0)
-		*strrchr(dir, '/') = 0;
-	return 0;
-}
 
 /* Read the 4 KiB at 0 of path and decode a scratch signature: 1 signed, 0 not, -errno. */
 static int read_signature(const char *path, struct scratch_hdr *h)
@@ -90,8 +58,8 @@ static int read_signature(const char *path, struct scratch_hdr *h)
 /* The serial number the kernel shows for disk dir (virtio, NVMe, SCSI/ATA VPD page 0x80). */
 static const char *serial_of(const char *dir, char *buf, size_t len)
 {
-	if (strcmp(attr(dir, "serial", buf, len), "-") ||
-	    strcmp(attr(dir, "device/serial", buf, len), "-"))
+	if (strcmp(sysfs_line(dir, "serial", buf, len), "-") ||
+	    strcmp(sysfs_line(dir, "device/serial", buf, len), "-"))
 		return buf;
 	char p[PATH_MAX + 32];
 	unsigned char v[256];
@@ -200,8 +168,8 @@ static void probe(const struct params *p, struct disk_sel *s)
 	s->is_file = S_ISREG(st.st_mode);
 	s->signed_ok = read_signature(s->path, &s->hdr) == 1;
 	dev_t dev = s->is_file ? st.st_dev : st.st_rdev;
-	s->rotational = disk_dir(dev, dir) == 0 && !strcmp(attr(dir, "queue/rotational", b,
-								    sizeof b), "1");
+	s->rotational = sysfs_block_dir(dev, 1, dir, sizeof dir) == 0 &&
+			!strcmp(sysfs_line(dir, "queue/rotational", b, sizeof b), "1");
 	if (!s->signed_ok)
 		snprintf(s->no_write, sizeof s->no_write, "refused: %.120s carries no scratch signature "
 			 "(isobench --make-scratch PATH SIZE writes one); read tests only", s->path);
@@ -225,19 +193,6 @@ void disk_select(const struct params *p, struct disk_sel *s)
 		probe(p, s);
 }
 
-/* The basename of dir/driver's link target into buf, or NULL when dir has no driver. */
-static const char *driver_of(const char *dir, char *buf, size_t len)
-{
-	char p[PATH_MAX + 16], t[PATH_MAX];
-	snprintf(p, sizeof p, "%s/driver", dir);
-	ssize_t n = readlink(p, t, sizeof t - 1);
-	if (n <= 0)
-		return NULL;
-	t[n] = 0;
-	snprintf(buf, len, "%.63s", strrchr(t, '/') ? strrchr(t, '/') + 1 : t);
-	return buf;
-}
-
 /* 1 when name is a PCI address (DDDD:BB:DD.F). */
 static int pci_name(const char *name)
 {
@@ -257,15 +212,15 @@ static void controller(const char *disk, struct rec_body *b)
 	if (!realpath(p, dir))
 		snprintf(dir, sizeof dir, "%s", disk);
 	for (char *slash; dir[0] && strcmp(dir, "/sys/devices"); *slash = 0) {
-		if (!have_drv && driver_of(dir, drv, sizeof drv))
+		if (!have_drv && sysfs_link_base(dir, "driver", drv, sizeof drv))
 			have_drv = 1;
 		const char *base = strrchr(dir, '/') + 1;
-		if (pci_name(base) && strcmp(attr(dir, "vendor", v, sizeof v), "-")) {
-			attr(dir, "device", d, sizeof d);
+		if (pci_name(base) && strcmp(sysfs_line(dir, "vendor", v, sizeof v), "-")) {
+			sysfs_line(dir, "device", d, sizeof d);
 			rec_fmt(b, RK_DISK_PCI, "%s:%s", v + (v[1] == 'x' ? 2 : 0),
 				d + (d[1] == 'x' ? 2 : 0));
 			rec_str(b, RK_DISK_PCI_SLOT, base);
-			rec_str(b, RK_DISK_CTRL_DRIVER, driver_of(dir, v, sizeof v) ? v : "-");
+			rec_str(b, RK_DISK_CTRL_DRIVER, sysfs_link_base(dir, "driver", v, sizeof v) ? v : "-");
 			break;
 		}
 		if (!(slash = strrchr(dir, '/')) || slash == dir)
@@ -285,25 +240,18 @@ static void truth(const char *disk, struct rec_body *b)
 		{RK_DISK_SCHEDULER, "queue/scheduler"}, {RK_DISK_WRITE_CACHE, "queue/write_cache"},
 		{RK_DISK_MODEL, "device/model"},
 	};
-	char v[256], p[PATH_MAX + 8];
+	char v[256];
 
 	rec_str(b, RK_DISK_NAME, strrchr(disk, '/') + 1);
 	controller(disk, b);
 	for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
-		rec_str(b, q[i].key, attr(disk, q[i].rel, v, sizeof v));
-	if (!strcmp(attr(disk, "device/firmware_rev", v, sizeof v), "-"))
-		attr(disk, "device/rev", v, sizeof v);
+		rec_str(b, q[i].key, sysfs_line(disk, q[i].rel, v, sizeof v));
+	if (!strcmp(sysfs_line(disk, "device/firmware_rev", v, sizeof v), "-"))
+		sysfs_line(disk, "device/rev", v, sizeof v);
 	rec_str(b, RK_DISK_FIRMWARE, v);
 	rec_str(b, RK_DISK_SERIAL, serial_of(disk, v, sizeof v));
-	snprintf(p, sizeof p, "%s/mq", disk);
-	DIR *d = opendir(p);
-	struct dirent *e;
-	int n = 0;
-	while (d && (e = readdir(d)))
-		n += e->d_name[0] != '.';
-	if (d)
-		closedir(d);
-	rec_fmt(b, RK_DISK_QUEUES, d ? "%d" : "-", n);
+	int n = sysfs_count(disk, "mq", NULL);
+	rec_fmt(b, RK_DISK_QUEUES, n >= 0 ? "%d" : "-", n);
 }
 
 void disk_header(const struct params *p, struct rec_body *b)
@@ -330,6 +278,7 @@ void disk_header(const struct params *p, struct rec_body *b)
 	rec_u64(b, RK_DISK_SIZE, s->size);
 	if (s->is_file && statfs(s->path, &sf) == 0)
 		rec_fmt(b, RK_DISK_FS_MAGIC, "%lx", (unsigned long)sf.f_type);
-	if (stat(s->path, &st) == 0 && disk_dir(s->is_file ? st.st_dev : st.st_rdev, dir) == 0)
+	if (stat(s->path, &st) == 0 &&
+	    sysfs_block_dir(s->is_file ? st.st_dev : st.st_rdev, 1, dir, sizeof dir) == 0)
 		truth(dir, b);
 }
