@@ -7,22 +7,14 @@
 #include "vocab.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* s as HTML text: markup characters escaped, bytes outside printable ASCII as '?'. */
 static void esc(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s >= 0x20 && *s <= 0x7e ? *s : '?', out);
-		}
-	}
+	xml_esc(out, s, SIZE_MAX);
 }
 
 static const char style[] =
