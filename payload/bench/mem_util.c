@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "mem.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -107,8 +108,84 @@ uint64_t mem_cgroup_room(const char *proc_cgroup, const char *root)
 	return room;
 }
 
+/* The "Key:  N kB" field of /proc/PID/status in KiB, -1 when absent. */
+static int64_t status_kib(const char *proc, long pid, const char *key)
+{
+	char path[300], line[128];
+	size_t n = strlen(key);
+	int64_t v = -1;
+	snprintf(path, sizeof path, "%s/%ld/status", proc, pid);
+	FILE *f = fopen(path, "re");
+	while (f && v < 0 && fgets(line, sizeof line, f))
+		if (!strncmp(line, key, n) && line[n] == ':')
+			v = atoll(line + n + 1);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* The parent pid in /proc/PID/stat ("pid (comm) state ppid ...": comm may hold anything,
+ * so after its last ')'); -1 when unreadable. */
+static long stat_ppid(const char *proc, const char *pid)
+{
+	char path[300], buf[512];
+	long ppid = -1;
+	snprintf(path, sizeof path, "%s/%s/stat", proc, pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	char *c = strrchr(buf, ')');
+	if (c && sscanf(c + 1, " %*c %ld", &ppid) != 1)
+		ppid = -1;
+	return ppid;
+}
+
+uint64_t mem_others_kib(const char *proc, long self, long parent)
+{
+	DIR *d = opendir(proc);
+	struct dirent *e;
+	int64_t shared = status_kib(proc, parent, "RssAnon");
+	uint64_t held = 0;
+
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' || atol(e->d_name) == self ||
+		    stat_ppid(proc, e->d_name) != parent)
+			continue;
+		int64_t anon = status_kib(proc, atol(e->d_name), "RssAnon");
+		if (anon > shared)
+			held += (uint64_t)(anon - (shared > 0 ? shared : 0));
+	}
+	if (d)
+		closedir(d);
+	return held;
+}
+
+int mem_budget(const struct mem_budget *b, char *why, size_t len)
+{
+	int by_cg = b->cg_kib < b->avail_kib;
+	uint64_t room = (by_cg ? b->cg_kib : b->avail_kib) + b->others_kib;
+	uint64_t need = b->bytes * (uint64_t)b->copies >> 10;
+	uint64_t margin = (64u << 10) + b->total_kib / 32;
+	if (need + margin <= room)
+		return 0;
+	snprintf(why, len, "needs %" PRIu64 " MiB (%d cop%s) + %" PRIu64 " MiB margin, %s is %"
+		 PRIu64 " MiB", need >> 10, b->copies, b->copies == 1 ? "y" : "ies", margin >> 10,
+		 by_cg ? "the memory cgroup's room" : "MemAvailable", (room - b->others_kib) >> 10);
+	if (b->others_kib) {
+		size_t l = strlen(why);
+		snprintf(why + l, len - l, " + %" PRIu64 " MiB the other copies hold",
+			 b->others_kib >> 10);
+	}
+	return BENCH_SKIP;
+}
+
 int mem_spare(struct bench_ctx *ctx, uint64_t bytes)
 {
+	/* The other copies first: what they touch after this read is still in MemAvailable
+	 * below (counted once, never twice). */
+	uint64_t others = ctx->copies > 1 ? mem_others_kib("/proc", getpid(), getppid()) : 0;
 	int64_t avail = meminfo_kib("MemAvailable"), total = meminfo_kib("MemTotal");
 	if (avail < 0 || total < 0) {
 		bench_note(ctx, "cannot read MemAvailable in /proc/meminfo");
@@ -116,19 +193,12 @@ int mem_spare(struct bench_ctx *ctx, uint64_t bytes)
 	}
 	/* A memory cgroup (container, systemd MemoryMax) can allow far less than the machine
 	 * has: past its limit the kernel OOM-kills inside the cgroup, the runner included. */
-	uint64_t cg = mem_cgroup_room("/proc/self/cgroup", "/sys/fs/cgroup") >> 10;
-	int by_cg = cg < (uint64_t)avail;
-	uint64_t room = by_cg ? cg : (uint64_t)avail;
-	uint64_t need = bytes * (uint64_t)ctx->copies >> 10;
-	uint64_t margin = (64u << 10) + (uint64_t)total / 32;
-	if (need + margin > room) {
-		bench_note(ctx, "needs %" PRIu64 " MiB (%d cop%s) + %" PRIu64 " MiB margin, %s is %"
-			   PRIu64 " MiB", need >> 10, ctx->copies, ctx->copies == 1 ? "y" : "ies",
-			   margin >> 10, by_cg ? "the memory cgroup's room" : "MemAvailable",
-			   room >> 10);
-		return BENCH_SKIP;
-	}
-	return 0;
+	struct mem_budget b = {
+		.avail_kib = (uint64_t)avail, .total_kib = (uint64_t)total,
+		.cg_kib = mem_cgroup_room("/proc/self/cgroup", "/sys/fs/cgroup") >> 10,
+		.others_kib = others, .bytes = bytes, .copies = ctx->copies,
+	};
+	return mem_budget(&b, ctx->note, sizeof ctx->note);
 }
 
 int mem_thp_usable(struct bench_ctx *ctx)
