@@ -149,11 +149,13 @@ static void writes_verdict(struct disk_sel *s)
 	close(fd);
 }
 
-/* Size, signature, span and whether writes are allowed, for s->path. */
+/* Size, signature, span and whether writes are allowed, for s->path: an unsigned device
+ * that may never be written (the boot medium, mounted, partitioned, held: scratch.c's
+ * scratch_may_write()) is refused for that reason, not for lacking a signature. */
 static void probe(const struct params *p, struct disk_sel *s)
 {
 	struct stat st;
-	char dir[PATH_MAX], b[16];
+	char dir[PATH_MAX], b[16], why[200];
 
 	int fd = open(s->path, O_RDONLY | O_CLOEXEC);
 	int64_t sz = fd >= 0 ? scratch_fd_size(fd) : -errno;
@@ -170,11 +172,13 @@ static void probe(const struct params *p, struct disk_sel *s)
 	dev_t dev = s->is_file ? st.st_dev : st.st_rdev;
 	s->rotational = sysfs_block_dir(dev, 1, dir, sizeof dir) == 0 &&
 			!strcmp(sysfs_line(dir, "queue/rotational", b, sizeof b), "1");
-	if (!s->signed_ok)
+	if (s->signed_ok)
+		writes_verdict(s);
+	else if (scratch_may_write(s->path, why, sizeof why))	/* the boot medium, mounted... */
+		snprintf(s->no_write, sizeof s->no_write, "refused: %.200s; read tests only", why);
+	else	/* ...is never to be signed: only a disk signing could make writable is told so */
 		snprintf(s->no_write, sizeof s->no_write, "refused: %.120s carries no scratch signature "
 			 "(isobench --make-scratch PATH SIZE writes one); read tests only", s->path);
-	else
-		writes_verdict(s);
 	s->span_off = s->signed_ok ? s->hdr.data_off : 0;
 	uint64_t end = s->signed_ok && s->hdr.size < s->size ? s->hdr.size : s->size;
 	s->span_len = end > s->span_off ? end - s->span_off : 0;
