@@ -135,6 +135,7 @@
 	I(X, DISK_WRITES, "disk.writes", STR) \
 	I(X, DISK_SPAN_OFFSET, "disk.span_offset", UINT0) \
 	I(X, DISK_SPAN_BYTES, "disk.span_bytes", UINT0) \
+	I(X, DISK_SPAN_NOTE, "disk.span_note", STR) \
 	I(X, DISK_FS_MAGIC, "disk.fs_magic", HEXNUM) \
 	I(X, DISK_NAME, "disk.name", STR) \
 	I(X, DISK_DRIVER, "disk.driver", STR) \

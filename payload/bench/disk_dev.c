@@ -149,6 +149,8 @@ static void writes_verdict(struct disk_sel *s)
 	close(fd);
 }
 
+static void span_of(const struct params *p, struct disk_sel *s);
+
 /* Size, signature, span and whether writes are allowed, for s->path: an unsigned device
  * that may never be written (the boot medium, mounted, partitioned, held: scratch.c's
  * scratch_may_write()) is refused for that reason, not for lacking a signature. */
@@ -179,12 +181,30 @@ static void probe(const struct params *p, struct disk_sel *s)
 	else	/* ...is never to be signed: only a disk signing could make writable is told so */
 		snprintf(s->no_write, sizeof s->no_write, "refused: %.120s carries no scratch signature "
 			 "(isobench --make-scratch PATH SIZE writes one); read tests only", s->path);
+	span_of(p, s);
+}
+
+/* Where the random offsets fall: the scratch area (the whole device or file when unsigned),
+ * or isobench.disk.span= of it, in whole MiBs; a span asked that could not be taken as it
+ * is (larger than the area, not whole MiBs) is said in s->span_note. */
+static void span_of(const struct params *p, struct disk_sel *s)
+{
 	s->span_off = s->signed_ok ? s->hdr.data_off : 0;
 	uint64_t end = s->signed_ok && s->hdr.size < s->size ? s->hdr.size : s->size;
-	s->span_len = end > s->span_off ? end - s->span_off : 0;
-	if (p->disk_span > 0 && (uint64_t)p->disk_span < s->span_len)
-		s->span_len = (uint64_t)p->disk_span;
+	uint64_t area = end > s->span_off ? end - s->span_off : 0, asked = 0;
+	s->span_len = area;
+	if (p->disk_span > 0)
+		s->span_len = (asked = (uint64_t)p->disk_span) < area ? asked : area;
 	s->span_len &= ~(uint64_t)(SCRATCH_DATA_OFF - 1);	/* whole MiBs: 1 MiB I/O fits */
+	if (asked > area)
+		snprintf(s->span_note, sizeof s->span_note, "isobench.disk.span=%llu bytes is larger "
+			 "than %s (%llu bytes): clamped to it", (unsigned long long)asked,
+			 s->signed_ok ? "the scratch area" : s->is_file ? "the file" : "the disk",
+			 (unsigned long long)area);
+	else if (asked && s->span_len != asked)
+		snprintf(s->span_note, sizeof s->span_note, "isobench.disk.span=%llu bytes rounded "
+			 "down to whole MiB (1 MiB I/O fits): %llu", (unsigned long long)asked,
+			 (unsigned long long)s->span_len);
 }
 
 void disk_select(const struct params *p, struct disk_sel *s)
@@ -279,6 +299,8 @@ void disk_header(const struct params *p, struct rec_body *b)
 	rec_str(b, RK_DISK_WRITES, s->no_write[0] ? s->no_write : "allowed");
 	rec_u64(b, RK_DISK_SPAN_OFFSET, s->span_off);
 	rec_u64(b, RK_DISK_SPAN_BYTES, s->span_len);
+	if (s->span_note[0])
+		rec_str(b, RK_DISK_SPAN_NOTE, s->span_note);
 	rec_u64(b, RK_DISK_SIZE, s->size);
 	if (s->is_file && statfs(s->path, &sf) == 0)
 		rec_fmt(b, RK_DISK_FS_MAGIC, "%lx", (unsigned long)sf.f_type);
