@@ -62,6 +62,11 @@ contains "$tmp/one" "System Benchmarks Index Values               BASELINE      
 contains "$tmp/one" "System Benchmarks Index Score (Partial Only)                         1233.6"
 contains "$tmp/one" "hypervisor:  cpuid \"KVMKVMKVM\""
 contains "$tmp/one" "System Call Overhead (getpid)"
+#    A run of no index test (the disk, net or memory group alone; here a probe): no empty
+#    index table with a "---" score, its results under "Other tests" as usual.
+run 0 "$tmp/noindex" "$fix/paced-a.log" || true
+lacks "$tmp/noindex" "System Benchmarks Index" "no index test ran: no index table and no score"
+contains "$tmp/noindex" "Socket write 64 B paced 50k/s" "no index test ran: the probe's result is shown"
 run 1 "$tmp/qemu" "$fix/qemu-tcg.log" || true
 contains "$tmp/qemu" "machine:     QEMU/TCG, 2 CPUs"
 contains "$tmp/qemu" "ERROR nope: unknown test or group"
