@@ -2,17 +2,24 @@
 #include "io.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <unistd.h>
 
-int write_all(int fd, const void *buf, size_t len)
+/* The one write loop: write_all(), and with wait set write_all_wait() (EAGAIN waits for
+ * POLLOUT and writes on). */
+static int write_loop(int fd, const char *p, size_t len, int wait)
 {
-	const char *p = buf;
-
 	while (len) {
 		ssize_t n = write(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && wait && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			struct pollfd pf = {.fd = fd, .events = POLLOUT};
+			if (poll(&pf, 1, -1) < 0 && errno != EINTR)
+				return -errno;
+			continue;
+		}
 		if (n < 0)
 			return -errno;
 		if (n == 0)
@@ -21,6 +28,16 @@ int write_all(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+int write_all(int fd, const void *buf, size_t len)
+{
+	return write_loop(fd, buf, len, 0);
+}
+
+int write_all_wait(int fd, const void *buf, size_t len)
+{
+	return write_loop(fd, buf, len, 1);
 }
 
 int read_all(int fd, void *buf, size_t len)
