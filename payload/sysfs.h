@@ -10,6 +10,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* The directories several readers name (Documentation/ABI: sysfs-devices-system-cpu,
+ * sysfs-kernel-mm-transparent-hugepage). */
+#define SYSFS_CPU "/sys/devices/system/cpu/"
+#define SYSFS_THP "/sys/kernel/mm/transparent_hugepage/"
+
 /* The first line of DIR/REL into buf (len bytes), blanks and the newline trimmed at both
  * ends; "-" (the grammar's "none") when the file is missing, unreadable or that line is
  * empty. Returns buf. */

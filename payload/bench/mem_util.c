@@ -1,6 +1,7 @@
 /* mem_util.c — see mem.h. */
 #define _GNU_SOURCE
 #include "mem.h"
+#include "../sysfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,21 +13,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define THP_DIR "/sys/kernel/mm/transparent_hugepage/"
-#define SYS_CPU "/sys/devices/system/cpu/"
 
-/* First line of path into buf (newline cut); 0 or -errno. */
+/* First line of path into buf (sysfs_line(), trimmed); 0, or -ENOENT when unreadable. */
 static int read_line(const char *path, char *buf, size_t cap)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	char *r = fgets(buf, (int)cap, f);
-	fclose(f);
-	if (!r)
-		return -EIO;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
+	return strcmp(sysfs_line(path, NULL, buf, cap), "-") ? 0 : -ENOENT;
 }
 
 /* A /proc/meminfo field in KiB, or -1. */
@@ -204,8 +195,8 @@ int mem_spare(struct bench_ctx *ctx, uint64_t bytes)
 int mem_thp_usable(struct bench_ctx *ctx)
 {
 	char mode[128];
-	if (read_line(THP_DIR "enabled", mode, sizeof mode)) {
-		bench_note(ctx, "no transparent huge pages (" THP_DIR "enabled absent)");
+	if (read_line(SYSFS_THP "enabled", mode, sizeof mode)) {
+		bench_note(ctx, "no transparent huge pages (" SYSFS_THP "enabled absent)");
 		return BENCH_SKIP;
 	}
 	if (strstr(mode, "[never]")) {
@@ -222,7 +213,7 @@ int mem_thp_usable(struct bench_ctx *ctx)
 				   "whatever transparent_hugepage= says", total >> 10);
 		else
 			bench_note(ctx, "transparent huge pages off (mode never): set so by "
-				   "transparent_hugepage=never or in " THP_DIR "enabled");
+				   "transparent_hugepage=never or in " SYSFS_THP "enabled");
 		return BENCH_SKIP;
 	}
 	return 0;
@@ -318,20 +309,20 @@ static uint64_t cache_size(const char *s)
 static int cache_index(int cpu, int idx, int *level, uint64_t *size, char *shared, size_t cap)
 {
 	char path[128], buf[64];
-	snprintf(path, sizeof path, SYS_CPU "cpu%d/cache/index%d/type", cpu, idx);
+	snprintf(path, sizeof path, SYSFS_CPU "cpu%d/cache/index%d/type", cpu, idx);
 	if (read_line(path, buf, sizeof buf))
 		return -ENOENT;
 	if (!strcmp(buf, "Instruction"))
 		return 1;
-	snprintf(path, sizeof path, SYS_CPU "cpu%d/cache/index%d/level", cpu, idx);
+	snprintf(path, sizeof path, SYSFS_CPU "cpu%d/cache/index%d/level", cpu, idx);
 	if (read_line(path, buf, sizeof buf))
 		return -ENOENT;
 	*level = atoi(buf);
-	snprintf(path, sizeof path, SYS_CPU "cpu%d/cache/index%d/size", cpu, idx);
+	snprintf(path, sizeof path, SYSFS_CPU "cpu%d/cache/index%d/size", cpu, idx);
 	if (read_line(path, buf, sizeof buf))
 		return -ENOENT;
 	*size = cache_size(buf);
-	snprintf(path, sizeof path, SYS_CPU "cpu%d/cache/index%d/shared_cpu_list", cpu, idx);
+	snprintf(path, sizeof path, SYSFS_CPU "cpu%d/cache/index%d/shared_cpu_list", cpu, idx);
 	if (read_line(path, shared, cap))
 		snprintf(shared, cap, "cpu%d", cpu);
 	return 0;
@@ -378,7 +369,7 @@ const char *mem_fact_page_sizes(void)
 	static char out[64];
 	char pmd[32];
 	long base = sysconf(_SC_PAGESIZE);
-	if (read_line(THP_DIR "hpage_pmd_size", pmd, sizeof pmd))
+	if (read_line(SYSFS_THP "hpage_pmd_size", pmd, sizeof pmd))
 		snprintf(out, sizeof out, "%ld", base);
 	else
 		snprintf(out, sizeof out, "%ld,%s", base, pmd);
