@@ -5,12 +5,12 @@
 #include <poll.h>
 #include <unistd.h>
 
-/* The one write loop: write_all(), and with wait set write_all_wait() (EAGAIN waits for
- * POLLOUT and writes on). */
-static int write_loop(int fd, const char *p, size_t len, int wait)
+/* The one whole-buffer loop: read (wr 0) or write (wr 1) len bytes at p; with wait, a write
+ * that would block (EAGAIN) waits in poll(2) for POLLOUT and goes on. */
+static int all(int fd, char *p, size_t len, int wr, int wait)
 {
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = wr ? write(fd, p, len) : read(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -32,29 +32,15 @@ static int write_loop(int fd, const char *p, size_t len, int wait)
 
 int write_all(int fd, const void *buf, size_t len)
 {
-	return write_loop(fd, buf, len, 0);
+	return all(fd, (char *)buf, len, 1, 0);	/* written from, never into */
 }
 
 int write_all_wait(int fd, const void *buf, size_t len)
 {
-	return write_loop(fd, buf, len, 1);
+	return all(fd, (char *)buf, len, 1, 1);
 }
 
 int read_all(int fd, void *buf, size_t len)
 {
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = read(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EPIPE;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return all(fd, buf, len, 0, 0);
 }
