@@ -1,6 +1,7 @@
 /* follow.c — see follow.h. */
 #define _GNU_SOURCE
 #include "follow.h"
+#include "logread.h"
 #include "vocab.h"
 #include "status.h"
 #include "record.h"
@@ -63,7 +64,7 @@ static int show(char *line, size_t len, size_t lineno, struct record *r, struct 
 	}
 	if (st != REC_OK) {
 		fprintf(out, "isobench-report: line %zu: damaged record (%s), not used\n", lineno,
-			st == REC_BAD_CRC ? "checksum mismatch" : "malformed");
+			log_damage_why(st));
 		s->broken |= s->begun && !s->ended;
 		return 0;
 	}

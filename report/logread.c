@@ -464,13 +464,17 @@ oom:
 				run->complete = 0;
 				snprintf(run->why, sizeof run->why, "damaged record at line %zu (%s)",
 					 log->damage[d].line,
-					 log->damage[d].status == REC_BAD_CRC ? "checksum mismatch"
-									      : "malformed");
+					 log_damage_why(log->damage[d].status));
 				break;
 			}
 	}
 	fold_replays(log);
 	return ferror(f) ? -1 : 0;
+}
+
+const char *log_damage_why(int status)
+{
+	return status == REC_BAD_CRC ? "checksum mismatch" : "malformed";
 }
 
 enum rec_status logrec_parse(const struct logrec *rec, struct record *r)

@@ -56,6 +56,9 @@ struct log {
 };
 
 int log_read(FILE *f, struct log *log);
+/* Why a line is damaged, in words: "checksum mismatch" (REC_BAD_CRC) or "malformed" (any other
+ * status of rec_parse()): the one wording of stderr, the verdict, JSON, CSV and --follow. */
+const char *log_damage_why(int status);
 void log_free(struct log *log);
 /* Parse rec->text into r; REC_OK expected (it was checked when read). */
 enum rec_status logrec_parse(const struct logrec *rec, struct record *r);
