@@ -307,8 +307,7 @@ static int more_bytes(const char *line, ssize_t from, ssize_t len)
 	return 0;
 }
 
-/* A kernel console line: "[ seconds.micro] " after blanks (printk's timestamp). */
-static int kernel_line(const char *s, size_t len)
+int log_kernel_line(const char *s, size_t len)
 {
 	size_t i = 0;
 	while (i < len && s[i] == ' ')
@@ -328,37 +327,45 @@ static int kernel_line(const char *s, size_t len)
 	return i > d && i < len && s[i] == ']';
 }
 
-/* A record the kernel's console cut in two: its start ended line pend_line (damaged, the
- * last entry of log->damage), kernel lines followed, and seg (the first record bytes of a
- * later line) may be its end. The start is tried whole and cut where kernel text begins in
- * it (printk writes to the UART between any two bytes of ours); a join whose checksum holds
- * is the record (CRC-32: a wrong join passes 1 time in 2^32), its damage note is dropped;
- * what follows it in seg (on line) is read as usual. 1 when joined, 0 when not, -1: no
- * memory. */
+size_t log_join(const char *start, size_t slen, const char *rest, size_t rlen, char *j,
+		struct record *r, size_t *cut_at)
+{
+	for (size_t cut = slen + 1; cut-- > 0;) {
+		if (cut < slen && (start[cut] != '[' || !log_kernel_line(start + cut, slen - cut)))
+			continue;
+		memcpy(j, start, cut);
+		memcpy(j + cut, rest, rlen);
+		j[cut + rlen] = 0;
+		const char *t = NULL;
+		size_t n = 0;
+		if (find_record(j, cut + rlen, r, &t, &n) != REC_OK || t != j || n <= cut)
+			continue;
+		j[n] = 0;
+		*cut_at = cut;
+		return n;
+	}
+	return 0;
+}
+
+/* A record the kernel's console cut in two (log_join()): its start ended line pend_line
+ * (damaged, the last entry of log->damage) and seg, the first record bytes of line, joins
+ * it: the damage note is dropped, the record added, and what follows it in seg is read as
+ * usual. 1 when joined, 0 when not, -1: no memory. */
 static int rejoin(struct log *log, struct run **cur, struct record *r, const char *pend,
 		  size_t plen, const char *seg, size_t len, size_t pend_line, size_t line)
 {
 	char *j = malloc(plen + len + 1);
+	size_t cut = 0, n = j ? log_join(pend, plen, seg, len, j, r, &cut) : 0;
 	int done = 0;
 
-	for (size_t cut = plen + 1; j && cut-- > 0 && !done;) {
-		if (cut < plen && (pend[cut] != '[' || !kernel_line(pend + cut, plen - cut)))
-			continue;
-		memcpy(j, pend, cut);
-		memcpy(j + cut, seg, len);
-		j[cut + len] = 0;
-		const char *t = NULL;
-		size_t n = 0;
-		if (find_record(j, cut + len, r, &t, &n) != REC_OK || t != j || n <= cut)
-			continue;
+	if (!j)
+		return -1;
+	if (n) {
 		log->ndamage--;	/* not damaged after all */
-		j[n] = 0;	/* the record; what follows it in seg is read as its own */
 		done = segment(log, cur, r, j, n, pend_line) ||
 		       (n < cut + len && segment(log, cur, r, seg + (n - cut), cut + len - n,
 						 line)) ? -1 : 1;
 	}
-	if (!j)
-		return -1;
 	free(j);
 	return done;
 }
@@ -389,7 +396,7 @@ static int line_segments(struct log *log, struct run **cur, struct record *r, ch
 		line[i] = 0;	/* a noise byte (or getline's NUL): the segment ends here */
 		const char *sg = line + s0;
 		size_t sl = (size_t)(i - s0), nd = log->ndamage;
-		if (pd->text && first && kernel_line(sg, sl) && pd->kernel++ < 4)
+		if (pd->text && first && log_kernel_line(sg, sl) && pd->kernel++ < 4)
 			continue;	/* the kernel's line between the two halves */
 		int joined = pd->text && first ? rejoin(log, cur, r, pd->text, pd->len, sg, sl,
 							pd->line, lineno) : 0;
