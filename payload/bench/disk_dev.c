@@ -36,7 +36,6 @@ const struct disk_sel *disk_current(void)
 	return current.resolved ? &current : NULL;
 }
 
-
 /* Read the 4 KiB at 0 of path and decode a scratch signature: 1 signed, 0 not, -errno. */
 static int read_signature(const char *path, struct scratch_hdr *h)
 {
