@@ -164,7 +164,7 @@ int mem_budget(const struct mem_budget *b, char *why, size_t len)
 	snprintf(why, len, "needs %" PRIu64 " MiB (%d cop%s) + %" PRIu64 " MiB margin, %s is %"
 		 PRIu64 " MiB", need >> 10, b->copies, b->copies == 1 ? "y" : "ies", margin >> 10,
 		 by_cg ? "the memory cgroup's room" : "MemAvailable", (room - b->others_kib) >> 10);
-	if (b->others_kib) {
+	if (b->others_kib >> 10) {	/* a whole MiB at least: "+ 0 MiB" says nothing */
 		size_t l = strlen(why);
 		snprintf(why + l, len - l, " + %" PRIu64 " MiB the other copies hold",
 			 b->others_kib >> 10);

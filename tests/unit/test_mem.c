@@ -138,6 +138,9 @@ static void budget_counts_what_siblings_hold(void **st)
 	assert_int_equal(mem_budget(&b, why, sizeof why), BENCH_SKIP);
 	assert_string_equal(why, "needs 3072 MiB (8 copies) + 832 MiB margin, the memory cgroup's "
 				 "room is 3553 MiB");
+	b.others_kib = 512;	/* less than a MiB held (shared pages of a fork): not said */
+	assert_int_equal(mem_budget(&b, why, sizeof why), BENCH_SKIP);
+	assert_null(strstr(why, "other copies"));
 	b.others_kib = 100ull << 10;
 	assert_int_equal(mem_budget(&b, why, sizeof why), BENCH_SKIP);
 	assert_non_null(strstr(why, "room is 3553 MiB + 100 MiB the other copies hold"));
