@@ -2,17 +2,24 @@
 #include "io.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <unistd.h>
 
-int write_all(int fd, const void *buf, size_t len)
+/* The one whole-buffer loop: read (wr 0) or write (wr 1) len bytes at p; with wait, a write
+ * that would block (EAGAIN) waits in poll(2) for POLLOUT and goes on. */
+static int all(int fd, char *p, size_t len, int wr, int wait)
 {
-	const char *p = buf;
-
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = wr ? write(fd, p, len) : read(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && wait && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			struct pollfd pf = {.fd = fd, .events = POLLOUT};
+			if (poll(&pf, 1, -1) < 0 && errno != EINTR)
+				return -errno;
+			continue;
+		}
 		if (n < 0)
 			return -errno;
 		if (n == 0)
@@ -23,21 +30,17 @@ int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+int write_all(int fd, const void *buf, size_t len)
+{
+	return all(fd, (char *)buf, len, 1, 0);	/* written from, never into */
+}
+
+int write_all_wait(int fd, const void *buf, size_t len)
+{
+	return all(fd, (char *)buf, len, 1, 1);
+}
+
 int read_all(int fd, void *buf, size_t len)
 {
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = read(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EPIPE;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return all(fd, buf, len, 0, 0);
 }

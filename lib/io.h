@@ -10,6 +10,10 @@
 #include <stddef.h>
 
 int write_all(int fd, const void *buf, size_t len);
+/* write_all(), but a write that would block (EAGAIN on an fd whose open file description is
+ * O_NONBLOCK, perhaps set by another holder of it) waits in poll(2) for room and goes on,
+ * never returning -EAGAIN: for a console, where "not now" is not an error. */
+int write_all_wait(int fd, const void *buf, size_t len);
 int read_all(int fd, void *buf, size_t len);
 
 #endif

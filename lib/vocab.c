@@ -17,8 +17,11 @@ VOCAB_KEYS(KEY_DEF)
 const char *const vocab_kind_names[VK_COUNT + 1] = {VOCAB_KINDS(KIND_NAME) "*"};
 const char *const vocab_key_names[VKEY_COUNT] = {VOCAB_KEYS(KEY_NAME)};
 
-#define FIELD(kind, key, pres, type, lo, hi, values) \
-	{VK_##kind, VKEY_##key, VP_##pres, VT_##type, lo, hi, values},
+/* A row X(KIND, KEY, presence, shape): the shape's "type, lo, hi, values" spread out by
+ * the extra level of FIELD_, then the four become the struct's last four members. */
+#define FIELD(kind, key, pres, shape) FIELD_(VK_##kind, VKEY_##key, VP_##pres, VOCAB_SHAPE_##shape)
+#define FIELD_(kind, key, pres, ...) FIELD7(kind, key, pres, __VA_ARGS__)
+#define FIELD7(kind, key, pres, type, lo, hi, values) {kind, key, pres, VT_##type, lo, hi, values},
 const struct vocab_field vocab_fields[] = {VOCAB_FIELDS(FIELD)};
 const size_t vocab_nfields = sizeof vocab_fields / sizeof vocab_fields[0];
 

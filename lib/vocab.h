@@ -39,10 +39,11 @@
 #define VOCAB_KINDS(X) \
 	X(BEGIN) X(INFO) X(ERROR) X(TEST) X(SAMPLE) X(WARN) X(RESULT) X(SKIP) X(FAIL) X(END)
 
-/* Keys: X(ID, wire name). A '*' in a name stands for one word ([a-z0-9_]+) the writer fills
- * in with vocab_fill() (vuln.<file>, exec.<test>.path); the bare "*" is a SAMPLE's per-test
- * extras (bench_extra(), named in each test's source). */
-#define VOCAB_KEYS(X) \
+/* Keys: X(ID, wire name), those of every kind but INFO (INFO's follow, each with its shape).
+ * A '*' in a name stands for one word ([a-z0-9_]+) the writer fills in with vocab_fill()
+ * (vuln.<file>, exec.<test>.path); the bare "*" is a SAMPLE's per-test extras
+ * (bench_extra(), named in each test's source). */
+#define VOCAB_CORE_KEYS(X) \
 	X(RUN, "run") X(VERSION, "version") X(MODE, "mode") \
 	X(WHAT, "what") X(PARAM, "param") X(REASON, "reason") \
 	X(TESTNAME, "test") X(K, "k") X(N, "n") X(COPIES, "copies") X(UNIT, "unit") \
@@ -57,71 +58,167 @@
 	X(STOP, "stop") X(SAMPLES_NEEDED, "samples_needed") \
 	X(NOTE, "note") X(SIGNAL, "signal") X(STATUS, "status") X(OOM, "oom_kills") \
 	X(RECORDS, "records") X(RESULTS, "results") X(FAILS, "fails") X(SKIPS, "skips") \
-	X(ERRORS, "errors") X(DROPPED, "dropped_fields") \
+	X(ERRORS, "errors") X(DROPPED, "dropped_fields")
+
+/* INFO keys: I(X, ID, wire name, shape), each OPT in INFO and in no other kind, so one row
+ * gives both its key (VOCAB_KEYS) and its field (VOCAB_FIELDS), in the generated table's
+ * order. */
+#define VOCAB_INFO_KEYS(I, X) \
 	/* INFO: the machine header (sysinfo.c, registry.c), the tests' info hooks, consoles */ \
-	X(BUILD_VERSION, "build.version") X(BUILD_CC, "build.cc") \
-	X(BUILD_CFLAGS, "build.cflags") X(IMAGE_IDENTITY, "image.identity") \
-	X(RUN_MODE, "run.mode") X(RUN_SUITE, "run.suite") X(RUN_TESTS, "run.tests") \
-	X(RUN_COPIES, "run.copies") X(RUN_SAMPLE_MS, "run.sample_ms") \
-	X(RUN_SAMPLES, "run.samples") X(RUN_CI_TARGET, "run.ci_target_pct") \
-	X(RUN_UTC, "run.utc") X(RUN_LOADAVG, "run.loadavg") X(RUN_WORKDIR, "run.workdir") \
-	X(RUN_TBENCH_LOAD, "run.tbench_load") \
-	X(KERNEL_RELEASE, "kernel.release") X(KERNEL_VERSION, "kernel.version") \
-	X(KERNEL_MACHINE, "kernel.machine") X(KERNEL_CMDLINE, "kernel.cmdline") \
-	X(KERNEL_CONFIG_CRC, "kernel.config_crc32") X(KERNEL_HYPERVISOR, "kernel.hypervisor") \
-	X(CPU_MODEL, "cpu.model") X(CPU_VENDOR, "cpu.vendor") X(CPU_FAMILY, "cpu.family") \
-	X(CPU_MODEL_ID, "cpu.model_id") X(CPU_STEPPING, "cpu.stepping") X(CPU_MHZ, "cpu.mhz") \
-	X(CPU_MICROCODE, "cpu.microcode") X(CPU_ONLINE, "cpu.online") \
-	X(CPU_POSSIBLE, "cpu.possible") X(CPU_SMT, "cpu.smt") X(CPU_GOVERNOR, "cpu.governor") \
-	X(CPU_NO_TURBO, "cpu.no_turbo") X(CPU_FLAGS, "cpu.flags") \
-	X(MEM_TOTAL_KIB, "mem.total_kib") X(MM_THP, "mm.thp") \
-	X(MEM_PAGE_SIZES, "mem.page_sizes") X(MEM_NUMA_NODES, "mem.numa_nodes") \
-	X(MEM_LLC, "mem.llc") X(MEM_LLC_TOTAL_KIB, "mem.llc_total_kib") \
-	X(FS_ROOT, "fs.root") X(FS_WORKDIR, "fs.workdir") \
-	X(HV_CPUID, "hv.cpuid") X(HV_SYS_TYPE, "hv.sys_type") \
-	X(DMI_SYS_VENDOR, "dmi.sys_vendor") X(DMI_PRODUCT_NAME, "dmi.product_name") \
-	X(CLOCKSOURCE_CURRENT, "clocksource.current") \
-	X(CLOCKSOURCE_AVAILABLE, "clocksource.available") X(TSC_FLAGS, "tsc.flags") \
-	X(VULN, "vuln") X(VULN_NAME, "vuln.*") \
-	X(EXEC_PATH, "exec.*.path") X(EXEC_LINKAGE, "exec.*.linkage") \
-	X(EXEC_INTERP, "exec.*.interp") X(EXEC_LIBC, "exec.*.libc") \
-	X(EXEC_BYTES, "exec.*.bytes") X(EXEC_LIBC_PATH, "exec.*.libc_path") \
-	X(EXEC_LIBC_BYTES, "exec.*.libc_bytes") \
-	X(EXEC_SHELL_TOOLS, "exec.shell.tools") X(EXEC_SHELL_PROGRAMS, "exec.shell.programs") \
-	X(CONSOLE_USED, "console.used") X(CONSOLE_ABSENT, "console.absent") \
-	X(CONSOLE_BYTES, "console.bytes") X(CONSOLE_WRITE_MS, "console.write_ms") \
-	X(CONSOLE_STATE, "console.state") \
+	I(X, BUILD_VERSION, "build.version", STR) \
+	I(X, BUILD_CC, "build.cc", STR) \
+	I(X, BUILD_CFLAGS, "build.cflags", STR) \
+	I(X, IMAGE_IDENTITY, "image.identity", STR) \
+	I(X, RUN_MODE, "run.mode", MODE) \
+	I(X, RUN_SUITE, "run.suite", STR) \
+	I(X, RUN_TESTS, "run.tests", STR) \
+	I(X, RUN_COPIES, "run.copies", LIST1) \
+	I(X, RUN_SAMPLE_MS, "run.sample_ms", UINT1) \
+	I(X, RUN_SAMPLES, "run.samples", STR) \
+	I(X, RUN_CI_TARGET, "run.ci_target_pct", POS) \
+	I(X, RUN_UTC, "run.utc", STR) \
+	I(X, RUN_LOADAVG, "run.loadavg", STR) \
+	I(X, RUN_WORKDIR, "run.workdir", STR) \
+	I(X, RUN_TBENCH_LOAD, "run.tbench_load", STR) \
+	I(X, KERNEL_RELEASE, "kernel.release", STR) \
+	I(X, KERNEL_VERSION, "kernel.version", STR) \
+	I(X, KERNEL_MACHINE, "kernel.machine", STR) \
+	I(X, KERNEL_CMDLINE, "kernel.cmdline", STR) \
+	I(X, KERNEL_CONFIG_CRC, "kernel.config_crc32", CRC32) \
+	I(X, KERNEL_HYPERVISOR, "kernel.hypervisor", STR) \
+	I(X, CPU_MODEL, "cpu.model", STR) \
+	I(X, CPU_VENDOR, "cpu.vendor", STR) \
+	I(X, CPU_FAMILY, "cpu.family", STR) \
+	I(X, CPU_MODEL_ID, "cpu.model_id", STR) \
+	I(X, CPU_STEPPING, "cpu.stepping", STR) \
+	I(X, CPU_MHZ, "cpu.mhz", STR) \
+	I(X, CPU_MICROCODE, "cpu.microcode", STR) \
+	I(X, CPU_ONLINE, "cpu.online", INT) \
+	I(X, CPU_POSSIBLE, "cpu.possible", STR) \
+	I(X, CPU_SMT, "cpu.smt", STR) \
+	I(X, CPU_GOVERNOR, "cpu.governor", STR) \
+	I(X, CPU_NO_TURBO, "cpu.no_turbo", STR) \
+	I(X, CPU_FLAGS, "cpu.flags", STR) \
+	I(X, MEM_TOTAL_KIB, "mem.total_kib", UINT0) \
+	I(X, MM_THP, "mm.thp", STR) \
+	I(X, MEM_PAGE_SIZES, "mem.page_sizes", STR) \
+	I(X, MEM_NUMA_NODES, "mem.numa_nodes", STR) \
+	I(X, MEM_LLC, "mem.llc", STR) \
+	I(X, MEM_LLC_TOTAL_KIB, "mem.llc_total_kib", STR) \
+	I(X, FS_ROOT, "fs.root", STR) \
+	I(X, FS_WORKDIR, "fs.workdir", STR) \
+	I(X, HV_CPUID, "hv.cpuid", STR) \
+	I(X, HV_SYS_TYPE, "hv.sys_type", STR) \
+	I(X, DMI_SYS_VENDOR, "dmi.sys_vendor", STR) \
+	I(X, DMI_PRODUCT_NAME, "dmi.product_name", STR) \
+	I(X, CLOCKSOURCE_CURRENT, "clocksource.current", STR) \
+	I(X, CLOCKSOURCE_AVAILABLE, "clocksource.available", STR) \
+	I(X, TSC_FLAGS, "tsc.flags", STR) \
+	I(X, VULN_NAME, "vuln.*", STR) \
+	I(X, VULN, "vuln", STR) \
+	I(X, EXEC_PATH, "exec.*.path", STR) \
+	I(X, EXEC_LINKAGE, "exec.*.linkage", STR) \
+	I(X, EXEC_INTERP, "exec.*.interp", STR) \
+	I(X, EXEC_LIBC, "exec.*.libc", STR) \
+	I(X, EXEC_BYTES, "exec.*.bytes", INT) \
+	I(X, EXEC_LIBC_PATH, "exec.*.libc_path", STR) \
+	I(X, EXEC_LIBC_BYTES, "exec.*.libc_bytes", INT) \
+	I(X, EXEC_SHELL_TOOLS, "exec.shell.tools", STR) \
+	I(X, EXEC_SHELL_PROGRAMS, "exec.shell.programs", STR) \
+	I(X, CONSOLE_USED, "console.used", STR) \
+	I(X, CONSOLE_ABSENT, "console.absent", STR) \
+	I(X, CONSOLE_BYTES, "console.bytes", STR) \
+	I(X, CONSOLE_WRITE_MS, "console.write_ms", STR) \
+	I(X, CONSOLE_STATE, "console.state", STR) \
 	/* INFO: the disk the disk tests use (payload/bench/disk_dev.c) */ \
-	X(DISK_SELECT, "disk.select") X(DISK_DEVICE, "disk.device") X(DISK_KIND, "disk.kind") \
-	X(DISK_REASON, "disk.reason") X(DISK_SIGNED, "disk.signed") \
-	X(DISK_SCRATCH_ID, "disk.scratch_id") X(DISK_WRITES, "disk.writes") \
-	X(DISK_SPAN_OFFSET, "disk.span_offset") X(DISK_SPAN_BYTES, "disk.span_bytes") \
-	X(DISK_FS_MAGIC, "disk.fs_magic") X(DISK_NAME, "disk.name") X(DISK_DRIVER, "disk.driver") \
-	X(DISK_CTRL_DRIVER, "disk.controller_driver") X(DISK_PCI, "disk.pci") \
-	X(DISK_PCI_SLOT, "disk.pci_slot") X(DISK_MODEL, "disk.model") \
-	X(DISK_FIRMWARE, "disk.firmware") X(DISK_SERIAL, "disk.serial") \
-	X(DISK_SIZE, "disk.size_bytes") X(DISK_LBS, "disk.logical_block") \
-	X(DISK_PBS, "disk.physical_block") X(DISK_ROTATIONAL, "disk.rotational") \
-	X(DISK_QUEUES, "disk.queues") X(DISK_QDEPTH, "disk.queue_depth") \
-	X(DISK_SCHEDULER, "disk.scheduler") X(DISK_WRITE_CACHE, "disk.write_cache") \
+	I(X, DISK_SELECT, "disk.select", STR) \
+	I(X, DISK_DEVICE, "disk.device", STR) \
+	I(X, DISK_KIND, "disk.kind", DISK_KIND) \
+	I(X, DISK_REASON, "disk.reason", STR) \
+	I(X, DISK_SIGNED, "disk.signed", BOOL) \
+	I(X, DISK_SCRATCH_ID, "disk.scratch_id", ID64) \
+	I(X, DISK_WRITES, "disk.writes", STR) \
+	I(X, DISK_SPAN_OFFSET, "disk.span_offset", UINT0) \
+	I(X, DISK_SPAN_BYTES, "disk.span_bytes", UINT0) \
+	I(X, DISK_SPAN_NOTE, "disk.span_note", STR) \
+	I(X, DISK_FS_MAGIC, "disk.fs_magic", HEXNUM) \
+	I(X, DISK_NAME, "disk.name", STR) \
+	I(X, DISK_DRIVER, "disk.driver", STR) \
+	I(X, DISK_CTRL_DRIVER, "disk.controller_driver", STR) \
+	I(X, DISK_PCI, "disk.pci", STR) \
+	I(X, DISK_PCI_SLOT, "disk.pci_slot", STR) \
+	I(X, DISK_MODEL, "disk.model", STR) \
+	I(X, DISK_FIRMWARE, "disk.firmware", STR) \
+	I(X, DISK_SERIAL, "disk.serial", STR) \
+	I(X, DISK_SIZE, "disk.size_bytes", UINT0) \
+	I(X, DISK_LBS, "disk.logical_block", STR) \
+	I(X, DISK_PBS, "disk.physical_block", STR) \
+	I(X, DISK_ROTATIONAL, "disk.rotational", STR) \
+	I(X, DISK_QUEUES, "disk.queues", STR) \
+	I(X, DISK_QDEPTH, "disk.queue_depth", STR) \
+	I(X, DISK_SCHEDULER, "disk.scheduler", STR) \
+	I(X, DISK_WRITE_CACHE, "disk.write_cache", STR) \
 	/* INFO before a disk test's TEST: what it touches and how */ \
-	X(DISK_TEST, "disk.test") X(DISK_METHOD, "disk.method") X(DISK_SEED, "disk.seed") \
-	X(DISK_BS, "disk.bs") X(DISK_IODEPTH, "disk.iodepth") \
+	I(X, DISK_TEST, "disk.test", STR) \
+	I(X, DISK_METHOD, "disk.method", STR) \
+	I(X, DISK_SEED, "disk.seed", UINT0) \
+	I(X, DISK_BS, "disk.bs", UINT1) \
+	I(X, DISK_IODEPTH, "disk.iodepth", UINT1) \
 	/* INFO of the net group (registry.c's facts, payload/netserve.c, bench/net.c) */ \
-	X(RUN_PEER, "run.peer") X(PEER_HOST, "peer.host") X(PEER_KERNEL, "peer.kernel") \
-	X(PEER_MACHINE, "peer.machine") X(PEER_NIC, "peer.nic") X(NET_PEER, "net.peer") \
-	X(NIC_NAME, "nic.name") X(NIC_DRIVER, "nic.driver") X(NIC_PCI_ID, "nic.pci_id") \
-	X(NIC_SPEED, "nic.speed_mbps") X(NIC_MTU, "nic.mtu") X(NIC_QUEUES, "nic.queues") \
-	X(NIC_OFFLOADS, "nic.offloads") X(NIC_IRQ, "nic.irq") X(NIC_ADDR, "nic.addr") \
-	X(SERVE_PORT, "serve.port") X(SERVE_BIND, "serve.bind") \
-	X(SERVE_MAX_SECONDS, "serve.max_seconds")
+	I(X, RUN_PEER, "run.peer", STR) \
+	I(X, PEER_HOST, "peer.host", STR) \
+	I(X, PEER_KERNEL, "peer.kernel", STR) \
+	I(X, PEER_MACHINE, "peer.machine", STR) \
+	I(X, PEER_NIC, "peer.nic", STR) \
+	I(X, NET_PEER, "net.peer", STR) \
+	I(X, NIC_NAME, "nic.name", STR) \
+	I(X, NIC_DRIVER, "nic.driver", STR) \
+	I(X, NIC_PCI_ID, "nic.pci_id", STR) \
+	I(X, NIC_SPEED, "nic.speed_mbps", STR) \
+	I(X, NIC_MTU, "nic.mtu", STR) \
+	I(X, NIC_QUEUES, "nic.queues", STR) \
+	I(X, NIC_OFFLOADS, "nic.offloads", STR) \
+	I(X, NIC_IRQ, "nic.irq", STR) \
+	I(X, NIC_ADDR, "nic.addr", STR) \
+	I(X, SERVE_PORT, "serve.port", PORT) \
+	I(X, SERVE_BIND, "serve.bind", STR) \
+	I(X, SERVE_MAX_SECONDS, "serve.max_seconds", UINT0)
 
 #define VOCAB_NOMAX 0	/* hi of an integer without an upper bound */
 
-/* Fields: X(KIND, KEY, presence, type, lo, hi, values)
+/* Row shapes: VOCAB_SHAPE_<shape> is a field's "type, lo, hi, values" (see Fields below),
+ * named once for every row that has it. */
+#define VOCAB_SHAPE_STR STR, 0, 0, NULL
+#define VOCAB_SHAPE_INT INT, 0, 0, NULL
+#define VOCAB_SHAPE_POS POS, 0, 0, NULL
+#define VOCAB_SHAPE_NONNEG NONNEG, 0, 0, NULL
+#define VOCAB_SHAPE_UINT0 UINT, 0, VOCAB_NOMAX, NULL	/* a count, 0 allowed */
+#define VOCAB_SHAPE_UINT1 UINT, 1, VOCAB_NOMAX, NULL	/* a count of at least 1 */
+#define VOCAB_SHAPE_LIST0 LIST, 0, VOCAB_NOMAX, NULL
+#define VOCAB_SHAPE_LIST1 LIST, 1, VOCAB_NOMAX, NULL
+#define VOCAB_SHAPE_CPUS CPUS, 0, VOCAB_NOMAX, NULL
+#define VOCAB_SHAPE_PORT UINT, 0, 65535, NULL
+#define VOCAB_SHAPE_FLAG ENUM, 0, 0, "1"	/* there only when set */
+#define VOCAB_SHAPE_BOOL ENUM, 0, 0, "0|1"
+#define VOCAB_SHAPE_BETTER ENUM, 0, 0, REC_BETTER_HIGHER "|" REC_BETTER_LOWER
+#define VOCAB_SHAPE_MODE ENUM, 0, 0, REC_MODE_INIT "|" REC_MODE_HOST
+#define VOCAB_SHAPE_ERROR_WHAT ENUM, 0, 0, REC_WHAT_PARAM "|" REC_WHAT_TEST
+#define VOCAB_SHAPE_WARN_WHAT ENUM, 0, 0, REC_WHAT_CLOCKSOURCE "|" REC_WHAT_RESULT
+#define VOCAB_SHAPE_END_STATUS ENUM, 0, 0, REC_STATUS_OK "|" REC_STATUS_FATAL
+#define VOCAB_SHAPE_STOP ENUM, 0, 0, REC_STOP_TARGET "|" REC_STOP_CAP "|" REC_STOP_FUTILE \
+	"|" REC_STOP_BUDGET
+#define VOCAB_SHAPE_DISK_KIND ENUM, 0, 0, REC_DISK_BLOCK "|" REC_DISK_FILE
+#define VOCAB_SHAPE_RUN_ID HEX, 16, 16, NULL	/* BEGIN run= */
+#define VOCAB_SHAPE_CRC32 DASH_HEX, 8, 8, NULL
+#define VOCAB_SHAPE_ID64 DASH_HEX, 16, 16, NULL
+#define VOCAB_SHAPE_HEXNUM DASH_HEX, 1, 16, NULL
+
+/* Fields: X(KIND, KEY, presence, shape), every kind's but INFO's (VOCAB_FIELDS derives those
+ * from VOCAB_INFO_KEYS):
  *   KIND    a kind's ID, or ANY: any kind may carry it;
  *   KEY     a key's ID;
  *   presence REQ: always there; ONE: exactly one of the kind's ONE keys is; OPT: may be;
+ *   shape   a VOCAB_SHAPE_<shape> above, "type, lo, hi, values", where
  *   type    UINT (decimal integer in lo..hi, hi VOCAB_NOMAX: no bound), INT (signed decimal
  *           integer), DEC (decimal number, finite), POS (DEC > 0: a rate, a time, a
  *           statistic of positive samples), NONNEG (DEC >= 0), ENUM (one of values,
@@ -129,199 +226,91 @@
  *           read), LIST (comma list of UINT lo.., one entry per copy), CPUS (comma list, one
  *           entry per copy, of CPU numbers joined by '+', or '-'), STR (free string).
  * A STR may always be '-' (the grammar's "none"). */
-#define VOCAB_FIELDS(X) \
-	X(BEGIN, RUN, REQ, HEX, 16, 16, NULL) \
-	X(BEGIN, VERSION, REQ, STR, 0, 0, NULL) \
-	X(BEGIN, MODE, REQ, ENUM, 0, 0, REC_MODE_INIT "|" REC_MODE_HOST) \
-	X(ERROR, WHAT, REQ, ENUM, 0, 0, REC_WHAT_PARAM "|" REC_WHAT_TEST) \
-	X(ERROR, REASON, REQ, STR, 0, 0, NULL) \
-	X(ERROR, PARAM, OPT, STR, 0, 0, NULL) \
-	X(ERROR, VALUE, OPT, STR, 0, 0, NULL) \
-	X(ERROR, TESTNAME, OPT, STR, 0, 0, NULL) \
-	X(TEST, TESTNAME, REQ, STR, 0, 0, NULL) \
-	X(TEST, K, REQ, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(TEST, N, REQ, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(TEST, COPIES, REQ, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(TEST, UNIT, REQ, STR, 0, 0, NULL) \
-	X(TEST, BETTER, REQ, ENUM, 0, 0, REC_BETTER_HIGHER "|" REC_BETTER_LOWER) \
-	X(TEST, GROUP, REQ, STR, 0, 0, NULL) \
-	X(TEST, TITLE, REQ, STR, 0, 0, NULL) \
-	X(TEST, CLOCKSOURCE, REQ, STR, 0, 0, NULL) \
-	X(TEST, BASELINE, OPT, POS, 0, 0, NULL) \
-	X(TEST, PIN, OPT, ENUM, 0, 0, "1") \
-	X(SAMPLE, TESTNAME, REQ, STR, 0, 0, NULL) \
-	X(SAMPLE, COPIES, REQ, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(SAMPLE, LOOPS, REQ, LIST, 0, VOCAB_NOMAX, NULL) \
-	X(SAMPLE, NS, REQ, LIST, 0, VOCAB_NOMAX, NULL) \
-	X(SAMPLE, STEAL, REQ, UINT, 0, VOCAB_NOMAX, NULL) \
-	X(SAMPLE, BATCH, REQ, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(SAMPLE, VALUE, REQ, NONNEG, 0, 0, NULL) \
-	X(SAMPLE, RAN_LOOPS, REQ, LIST, 0, VOCAB_NOMAX, NULL) \
-	X(SAMPLE, RAN_NS, REQ, LIST, 0, VOCAB_NOMAX, NULL) \
-	X(SAMPLE, CPUS, REQ, CPUS, 0, VOCAB_NOMAX, NULL) \
-	X(SAMPLE, MIGRATIONS, REQ, LIST, 0, VOCAB_NOMAX, NULL) \
-	X(SAMPLE, NIVCSW, REQ, LIST, 0, VOCAB_NOMAX, NULL) \
-	X(SAMPLE, CPU_NS, REQ, LIST, 0, VOCAB_NOMAX, NULL) \
-	X(SAMPLE, I, ONE, UINT, 0, VOCAB_NOMAX, NULL) \
-	X(SAMPLE, WARMUP, ONE, ENUM, 0, 0, "1") \
-	X(SAMPLE, EXTRA, OPT, INT, 0, 0, NULL) \
-	X(WARN, WHAT, REQ, ENUM, 0, 0, REC_WHAT_CLOCKSOURCE "|" REC_WHAT_RESULT) \
-	X(WARN, REASON, REQ, STR, 0, 0, NULL) \
-	X(WARN, TESTNAME, OPT, STR, 0, 0, NULL) \
-	X(WARN, COPIES, OPT, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(WARN, BEFORE, OPT, STR, 0, 0, NULL) \
-	X(WARN, AFTER, OPT, STR, 0, 0, NULL) \
-	X(WARN, REQUESTED, OPT, STR, 0, 0, NULL) \
-	X(WARN, CURRENT, OPT, STR, 0, 0, NULL) \
-	X(RESULT, TESTNAME, REQ, STR, 0, 0, NULL) \
-	X(RESULT, COPIES, REQ, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(RESULT, UNIT, REQ, STR, 0, 0, NULL) \
-	X(RESULT, BETTER, REQ, ENUM, 0, 0, REC_BETTER_HIGHER "|" REC_BETTER_LOWER) \
-	X(RESULT, VALUE, REQ, POS, 0, 0, NULL) \
-	X(RESULT, SAMPLES, REQ, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(RESULT, MEDIAN, REQ, POS, 0, 0, NULL) \
-	X(RESULT, MIN, REQ, POS, 0, 0, NULL) \
-	X(RESULT, MAX, REQ, POS, 0, 0, NULL) \
-	X(RESULT, CI95, REQ, NONNEG, 0, 0, NULL) \
-	X(RESULT, CONVERGED, REQ, ENUM, 0, 0, "0|1") \
-	X(RESULT, STOP, OPT, ENUM, 0, 0, REC_STOP_TARGET "|" REC_STOP_CAP "|" REC_STOP_FUTILE \
-	  "|" REC_STOP_BUDGET) \
-	X(RESULT, SAMPLES_NEEDED, OPT, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(RESULT, BASELINE, OPT, POS, 0, 0, NULL) \
-	X(RESULT, INDEX, OPT, POS, 0, 0, NULL) \
-	X(SKIP, TESTNAME, REQ, STR, 0, 0, NULL) \
-	X(SKIP, COPIES, REQ, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(SKIP, REASON, REQ, STR, 0, 0, NULL) \
-	X(FAIL, TESTNAME, REQ, STR, 0, 0, NULL) \
-	X(FAIL, REASON, REQ, STR, 0, 0, NULL) \
-	X(FAIL, COPIES, OPT, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(FAIL, NOTE, OPT, STR, 0, 0, NULL) \
-	X(FAIL, SIGNAL, OPT, INT, 0, 0, NULL) \
-	X(FAIL, STATUS, OPT, INT, 0, 0, NULL) \
-	X(FAIL, WHAT, OPT, STR, 0, 0, NULL) \
-	X(FAIL, OOM, OPT, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(END, RECORDS, REQ, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(END, RESULTS, REQ, UINT, 0, VOCAB_NOMAX, NULL) \
-	X(END, FAILS, REQ, UINT, 0, VOCAB_NOMAX, NULL) \
-	X(END, SKIPS, REQ, UINT, 0, VOCAB_NOMAX, NULL) \
-	X(END, ERRORS, REQ, UINT, 0, VOCAB_NOMAX, NULL) \
-	X(END, STATUS, REQ, ENUM, 0, 0, REC_STATUS_OK "|" REC_STATUS_FATAL) \
-	X(END, CLOCKSOURCE, OPT, STR, 0, 0, NULL) \
-	X(ANY, DROPPED, OPT, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(INFO, BUILD_VERSION, OPT, STR, 0, 0, NULL) \
-	X(INFO, BUILD_CC, OPT, STR, 0, 0, NULL) \
-	X(INFO, BUILD_CFLAGS, OPT, STR, 0, 0, NULL) \
-	X(INFO, IMAGE_IDENTITY, OPT, STR, 0, 0, NULL) \
-	X(INFO, RUN_MODE, OPT, ENUM, 0, 0, REC_MODE_INIT "|" REC_MODE_HOST) \
-	X(INFO, RUN_SUITE, OPT, STR, 0, 0, NULL) \
-	X(INFO, RUN_TESTS, OPT, STR, 0, 0, NULL) \
-	X(INFO, RUN_COPIES, OPT, LIST, 1, VOCAB_NOMAX, NULL) \
-	X(INFO, RUN_SAMPLE_MS, OPT, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(INFO, RUN_SAMPLES, OPT, STR, 0, 0, NULL) \
-	X(INFO, RUN_CI_TARGET, OPT, POS, 0, 0, NULL) \
-	X(INFO, RUN_UTC, OPT, STR, 0, 0, NULL) \
-	X(INFO, RUN_LOADAVG, OPT, STR, 0, 0, NULL) \
-	X(INFO, RUN_WORKDIR, OPT, STR, 0, 0, NULL) \
-	X(INFO, RUN_TBENCH_LOAD, OPT, STR, 0, 0, NULL) \
-	X(INFO, KERNEL_RELEASE, OPT, STR, 0, 0, NULL) \
-	X(INFO, KERNEL_VERSION, OPT, STR, 0, 0, NULL) \
-	X(INFO, KERNEL_MACHINE, OPT, STR, 0, 0, NULL) \
-	X(INFO, KERNEL_CMDLINE, OPT, STR, 0, 0, NULL) \
-	X(INFO, KERNEL_CONFIG_CRC, OPT, DASH_HEX, 8, 8, NULL) \
-	X(INFO, KERNEL_HYPERVISOR, OPT, STR, 0, 0, NULL) \
-	X(INFO, CPU_MODEL, OPT, STR, 0, 0, NULL) \
-	X(INFO, CPU_VENDOR, OPT, STR, 0, 0, NULL) \
-	X(INFO, CPU_FAMILY, OPT, STR, 0, 0, NULL) \
-	X(INFO, CPU_MODEL_ID, OPT, STR, 0, 0, NULL) \
-	X(INFO, CPU_STEPPING, OPT, STR, 0, 0, NULL) \
-	X(INFO, CPU_MHZ, OPT, STR, 0, 0, NULL) \
-	X(INFO, CPU_MICROCODE, OPT, STR, 0, 0, NULL) \
-	X(INFO, CPU_ONLINE, OPT, INT, 0, 0, NULL) \
-	X(INFO, CPU_POSSIBLE, OPT, STR, 0, 0, NULL) \
-	X(INFO, CPU_SMT, OPT, STR, 0, 0, NULL) \
-	X(INFO, CPU_GOVERNOR, OPT, STR, 0, 0, NULL) \
-	X(INFO, CPU_NO_TURBO, OPT, STR, 0, 0, NULL) \
-	X(INFO, CPU_FLAGS, OPT, STR, 0, 0, NULL) \
-	X(INFO, MEM_TOTAL_KIB, OPT, UINT, 0, VOCAB_NOMAX, NULL) \
-	X(INFO, MM_THP, OPT, STR, 0, 0, NULL) \
-	X(INFO, MEM_PAGE_SIZES, OPT, STR, 0, 0, NULL) \
-	X(INFO, MEM_NUMA_NODES, OPT, STR, 0, 0, NULL) \
-	X(INFO, MEM_LLC, OPT, STR, 0, 0, NULL) \
-	X(INFO, MEM_LLC_TOTAL_KIB, OPT, STR, 0, 0, NULL) \
-	X(INFO, FS_ROOT, OPT, STR, 0, 0, NULL) \
-	X(INFO, FS_WORKDIR, OPT, STR, 0, 0, NULL) \
-	X(INFO, HV_CPUID, OPT, STR, 0, 0, NULL) \
-	X(INFO, HV_SYS_TYPE, OPT, STR, 0, 0, NULL) \
-	X(INFO, DMI_SYS_VENDOR, OPT, STR, 0, 0, NULL) \
-	X(INFO, DMI_PRODUCT_NAME, OPT, STR, 0, 0, NULL) \
-	X(INFO, CLOCKSOURCE_CURRENT, OPT, STR, 0, 0, NULL) \
-	X(INFO, CLOCKSOURCE_AVAILABLE, OPT, STR, 0, 0, NULL) \
-	X(INFO, TSC_FLAGS, OPT, STR, 0, 0, NULL) \
-	X(INFO, VULN_NAME, OPT, STR, 0, 0, NULL) \
-	X(INFO, VULN, OPT, STR, 0, 0, NULL) \
-	X(INFO, EXEC_PATH, OPT, STR, 0, 0, NULL) \
-	X(INFO, EXEC_LINKAGE, OPT, STR, 0, 0, NULL) \
-	X(INFO, EXEC_INTERP, OPT, STR, 0, 0, NULL) \
-	X(INFO, EXEC_LIBC, OPT, STR, 0, 0, NULL) \
-	X(INFO, EXEC_BYTES, OPT, INT, 0, 0, NULL) \
-	X(INFO, EXEC_LIBC_PATH, OPT, STR, 0, 0, NULL) \
-	X(INFO, EXEC_LIBC_BYTES, OPT, INT, 0, 0, NULL) \
-	X(INFO, EXEC_SHELL_TOOLS, OPT, STR, 0, 0, NULL) \
-	X(INFO, EXEC_SHELL_PROGRAMS, OPT, STR, 0, 0, NULL) \
-	X(INFO, CONSOLE_USED, OPT, STR, 0, 0, NULL) \
-	X(INFO, CONSOLE_ABSENT, OPT, STR, 0, 0, NULL) \
-	X(INFO, CONSOLE_BYTES, OPT, STR, 0, 0, NULL) \
-	X(INFO, CONSOLE_WRITE_MS, OPT, STR, 0, 0, NULL) \
-	X(INFO, CONSOLE_STATE, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_SELECT, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_DEVICE, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_KIND, OPT, ENUM, 0, 0, REC_DISK_BLOCK "|" REC_DISK_FILE) \
-	X(INFO, DISK_REASON, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_SIGNED, OPT, ENUM, 0, 0, "0|1") \
-	X(INFO, DISK_SCRATCH_ID, OPT, DASH_HEX, 16, 16, NULL) \
-	X(INFO, DISK_WRITES, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_SPAN_OFFSET, OPT, UINT, 0, VOCAB_NOMAX, NULL) \
-	X(INFO, DISK_SPAN_BYTES, OPT, UINT, 0, VOCAB_NOMAX, NULL) \
-	X(INFO, DISK_FS_MAGIC, OPT, DASH_HEX, 1, 16, NULL) \
-	X(INFO, DISK_NAME, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_DRIVER, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_CTRL_DRIVER, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_PCI, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_PCI_SLOT, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_MODEL, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_FIRMWARE, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_SERIAL, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_SIZE, OPT, UINT, 0, VOCAB_NOMAX, NULL) \
-	X(INFO, DISK_LBS, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_PBS, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_ROTATIONAL, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_QUEUES, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_QDEPTH, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_SCHEDULER, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_WRITE_CACHE, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_TEST, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_METHOD, OPT, STR, 0, 0, NULL) \
-	X(INFO, DISK_SEED, OPT, UINT, 0, VOCAB_NOMAX, NULL) \
-	X(INFO, DISK_BS, OPT, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(INFO, DISK_IODEPTH, OPT, UINT, 1, VOCAB_NOMAX, NULL) \
-	X(INFO, RUN_PEER, OPT, STR, 0, 0, NULL) \
-	X(INFO, PEER_HOST, OPT, STR, 0, 0, NULL) \
-	X(INFO, PEER_KERNEL, OPT, STR, 0, 0, NULL) \
-	X(INFO, PEER_MACHINE, OPT, STR, 0, 0, NULL) \
-	X(INFO, PEER_NIC, OPT, STR, 0, 0, NULL) \
-	X(INFO, NET_PEER, OPT, STR, 0, 0, NULL) \
-	X(INFO, NIC_NAME, OPT, STR, 0, 0, NULL) \
-	X(INFO, NIC_DRIVER, OPT, STR, 0, 0, NULL) \
-	X(INFO, NIC_PCI_ID, OPT, STR, 0, 0, NULL) \
-	X(INFO, NIC_SPEED, OPT, STR, 0, 0, NULL) \
-	X(INFO, NIC_MTU, OPT, STR, 0, 0, NULL) \
-	X(INFO, NIC_QUEUES, OPT, STR, 0, 0, NULL) \
-	X(INFO, NIC_OFFLOADS, OPT, STR, 0, 0, NULL) \
-	X(INFO, NIC_IRQ, OPT, STR, 0, 0, NULL) \
-	X(INFO, NIC_ADDR, OPT, STR, 0, 0, NULL) \
-	X(INFO, SERVE_PORT, OPT, UINT, 0, 65535, NULL) \
-	X(INFO, SERVE_BIND, OPT, STR, 0, 0, NULL) \
-	X(INFO, SERVE_MAX_SECONDS, OPT, UINT, 0, VOCAB_NOMAX, NULL)
+#define VOCAB_CORE_FIELDS(X) \
+	X(BEGIN, RUN, REQ, RUN_ID) \
+	X(BEGIN, VERSION, REQ, STR) \
+	X(BEGIN, MODE, REQ, MODE) \
+	X(ERROR, WHAT, REQ, ERROR_WHAT) \
+	X(ERROR, REASON, REQ, STR) \
+	X(ERROR, PARAM, OPT, STR) \
+	X(ERROR, VALUE, OPT, STR) \
+	X(ERROR, TESTNAME, OPT, STR) \
+	X(TEST, TESTNAME, REQ, STR) \
+	X(TEST, K, REQ, UINT1) \
+	X(TEST, N, REQ, UINT1) \
+	X(TEST, COPIES, REQ, UINT1) \
+	X(TEST, UNIT, REQ, STR) \
+	X(TEST, BETTER, REQ, BETTER) \
+	X(TEST, GROUP, REQ, STR) \
+	X(TEST, TITLE, REQ, STR) \
+	X(TEST, CLOCKSOURCE, REQ, STR) \
+	X(TEST, BASELINE, OPT, POS) \
+	X(TEST, PIN, OPT, FLAG) \
+	X(SAMPLE, TESTNAME, REQ, STR) \
+	X(SAMPLE, COPIES, REQ, UINT1) \
+	X(SAMPLE, LOOPS, REQ, LIST0) \
+	X(SAMPLE, NS, REQ, LIST0) \
+	X(SAMPLE, STEAL, REQ, UINT0) \
+	X(SAMPLE, BATCH, REQ, UINT1) \
+	X(SAMPLE, VALUE, REQ, NONNEG) \
+	X(SAMPLE, RAN_LOOPS, REQ, LIST0) \
+	X(SAMPLE, RAN_NS, REQ, LIST0) \
+	X(SAMPLE, CPUS, REQ, CPUS) \
+	X(SAMPLE, MIGRATIONS, REQ, LIST0) \
+	X(SAMPLE, NIVCSW, REQ, LIST0) \
+	X(SAMPLE, CPU_NS, REQ, LIST0) \
+	X(SAMPLE, I, ONE, UINT0) \
+	X(SAMPLE, WARMUP, ONE, FLAG) \
+	X(SAMPLE, EXTRA, OPT, INT) \
+	X(WARN, WHAT, REQ, WARN_WHAT) \
+	X(WARN, REASON, REQ, STR) \
+	X(WARN, TESTNAME, OPT, STR) \
+	X(WARN, COPIES, OPT, UINT1) \
+	X(WARN, BEFORE, OPT, STR) \
+	X(WARN, AFTER, OPT, STR) \
+	X(WARN, REQUESTED, OPT, STR) \
+	X(WARN, CURRENT, OPT, STR) \
+	X(RESULT, TESTNAME, REQ, STR) \
+	X(RESULT, COPIES, REQ, UINT1) \
+	X(RESULT, UNIT, REQ, STR) \
+	X(RESULT, BETTER, REQ, BETTER) \
+	X(RESULT, VALUE, REQ, POS) \
+	X(RESULT, SAMPLES, REQ, UINT1) \
+	X(RESULT, MEDIAN, REQ, POS) \
+	X(RESULT, MIN, REQ, POS) \
+	X(RESULT, MAX, REQ, POS) \
+	X(RESULT, CI95, REQ, NONNEG) \
+	X(RESULT, CONVERGED, REQ, BOOL) \
+	X(RESULT, STOP, OPT, STOP) \
+	X(RESULT, SAMPLES_NEEDED, OPT, UINT1) \
+	X(RESULT, BASELINE, OPT, POS) \
+	X(RESULT, INDEX, OPT, POS) \
+	X(SKIP, TESTNAME, REQ, STR) \
+	X(SKIP, COPIES, REQ, UINT1) \
+	X(SKIP, REASON, REQ, STR) \
+	X(FAIL, TESTNAME, REQ, STR) \
+	X(FAIL, REASON, REQ, STR) \
+	X(FAIL, COPIES, OPT, UINT1) \
+	X(FAIL, NOTE, OPT, STR) \
+	X(FAIL, SIGNAL, OPT, INT) \
+	X(FAIL, STATUS, OPT, INT) \
+	X(FAIL, WHAT, OPT, STR) \
+	X(FAIL, OOM, OPT, UINT1) \
+	X(END, RECORDS, REQ, UINT1) \
+	X(END, RESULTS, REQ, UINT0) \
+	X(END, FAILS, REQ, UINT0) \
+	X(END, SKIPS, REQ, UINT0) \
+	X(END, ERRORS, REQ, UINT0) \
+	X(END, STATUS, REQ, END_STATUS) \
+	X(END, CLOCKSOURCE, OPT, STR) \
+	X(ANY, DROPPED, OPT, UINT1)
+
+/* The whole vocabulary: every key, X(ID, wire name), and every field, X(KIND, KEY, presence,
+ * shape); INFO's both from VOCAB_INFO_KEYS. */
+#define VOCAB_INFO_KEY(X, id, name, shape) X(id, name)
+#define VOCAB_INFO_FIELD(X, id, name, shape) X(INFO, id, OPT, shape)
+#define VOCAB_KEYS(X) VOCAB_CORE_KEYS(X) VOCAB_INFO_KEYS(VOCAB_INFO_KEY, X)
+#define VOCAB_FIELDS(X) VOCAB_CORE_FIELDS(X) VOCAB_INFO_KEYS(VOCAB_INFO_FIELD, X)
 
 /* The writer's names: RK_<kind> and RK_<key> hold the wire names (lib/vocab.c). */
 #define VOCAB_KIND_DECL(id) extern const char RK_##id[];

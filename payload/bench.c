@@ -9,6 +9,7 @@
 #include <string.h>
 
 char bench_peer[128];
+char bench_peer_rejected[200];
 
 void bench_note(struct bench_ctx *ctx, const char *fmt, ...)
 {

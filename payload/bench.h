@@ -100,6 +100,9 @@ extern bench_header_fn *const bench_headers[];
 /* The net tests' peer, HOST[:PORT] (isobench.peer), "" when none: set by the runner before
  * the header and the tests (bench.c). */
 extern char bench_peer[128];
+/* The isobench.peer= value refused, "VALUE was rejected (reason)" (params.h), "" when none
+ * was: the net tests' SKIP says it rather than "no peer". Set with bench_peer. */
+extern char bench_peer_rejected[200];
 
 /* registry.c: every test, in run order; NULL-terminated. */
 extern const struct bench *const bench_registry[];

@@ -7,6 +7,7 @@
  * struct ethtool_value {cmd, data}), SIOCGIFADDR for the address. */
 #define _GNU_SOURCE
 #include "netproto.h"
+#include "sysfs.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -39,19 +40,13 @@ static const char *nic(void)
 	struct dirent *e;
 	char first[IF_NAMESIZE + 1] = "";
 	while (d && (e = readdir(d))) {
-		char path[300], flags[32] = "";
+		char dir[300], flags[32];
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lo") || strlen(e->d_name) > IF_NAMESIZE)
 			continue;
 		if (!first[0])
 			snprintf(first, sizeof first, "%.16s", e->d_name);
-		snprintf(path, sizeof path, SYS_NET "%s/flags", e->d_name);
-		FILE *f = fopen(path, "r");
-		if (f) {
-			if (!fgets(flags, sizeof flags, f))
-				flags[0] = 0;
-			fclose(f);
-		}
-		if (strtoul(flags, NULL, 16) & IFF_UP) {
+		snprintf(dir, sizeof dir, SYS_NET "%s", e->d_name);
+		if (strtoul(sysfs_line(dir, "flags", flags, sizeof flags), NULL, 16) & IFF_UP) {
 			snprintf(name, sizeof name, "%.16s", e->d_name);
 			break;
 		}
@@ -63,23 +58,23 @@ static const char *nic(void)
 	return name;
 }
 
+/* The interface's sysfs directory (SYS_NET<if>) into dir; 0, or -ENODEV when no NIC. */
+static int nic_dir(char *dir, size_t cap)
+{
+	if (!*nic())
+		return -ENODEV;
+	snprintf(dir, cap, SYS_NET "%s", nic());
+	return 0;
+}
+
 /* The first line of SYS_NET<if>/<rel> into out (cap), "-" when unreadable or no NIC. */
 static const char *sysline(const char *rel, char *out, size_t cap)
 {
-	char path[300];
+	char dir[300];
 
-	snprintf(out, cap, "-");
-	if (!*nic())
-		return out;
-	snprintf(path, sizeof path, SYS_NET "%s/%s", nic(), rel);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return out;
-	if (!fgets(out, (int)cap, f) || !out[0] || out[0] == '\n')
-		snprintf(out, cap, "-");
-	out[strcspn(out, "\n")] = 0;
-	fclose(f);
-	return out;
+	if (nic_dir(dir, sizeof dir))
+		return strcpy(out, "-");
+	return sysfs_line(dir, rel, out, cap);
 }
 
 /* The NIC's PCI function in sysfs (device/, or its parent when device/ is a virtio device on
@@ -95,29 +90,19 @@ static void pci_dir(char *out, size_t cap)
 	char *base = strrchr(real, '/');
 	if (base && !strncmp(base + 1, "virtio", 6))
 		*base = 0;
-	snprintf(path, sizeof path, "%.280s/vendor", real);
-	if (access(path, R_OK) == 0)
+	if (sysfs_has(real, "vendor"))
 		snprintf(out, cap, "%.280s", real);
 }
 
 /* The first line of the PCI function's file name into out, "-" when there is none. */
 static const char *pciline(const char *name, char *out, size_t cap)
 {
-	char dir[300], path[400];
+	char dir[300];
 
-	snprintf(out, cap, "-");
 	pci_dir(dir, sizeof dir);
 	if (!dir[0])
-		return out;
-	snprintf(path, sizeof path, "%.300s/%.40s", dir, name);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return out;
-	if (!fgets(out, (int)cap, f) || !out[0] || out[0] == '\n')
-		snprintf(out, cap, "-");
-	out[strcspn(out, "\n")] = 0;
-	fclose(f);
-	return out;
+		return strcpy(out, "-");
+	return sysfs_line(dir, name, out, cap);
 }
 
 const char *net_nic_name(void)
@@ -128,15 +113,10 @@ const char *net_nic_name(void)
 const char *net_nic_driver(void)
 {
 	static char out[64];
-	char path[300], link[300];
+	char dir[300];
 
-	snprintf(out, sizeof out, "-");
-	snprintf(path, sizeof path, SYS_NET "%s/device/driver", nic());
-	ssize_t n = *nic() ? readlink(path, link, sizeof link - 1) : -1;
-	if (n > 0) {
-		link[n] = 0;
-		snprintf(out, sizeof out, "%.63s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
-	}
+	if (nic_dir(dir, sizeof dir) || !sysfs_link_base(dir, "device/driver", out, sizeof out))
+		strcpy(out, "-");
 	return out;
 }
 
@@ -167,30 +147,15 @@ const char *net_nic_mtu(void)
 	return sysline("mtu", out, sizeof out);
 }
 
-/* Entries of SYS_NET<if>/<rel> whose names start with prefix. */
-static int count_entries(const char *rel, const char *prefix)
-{
-	char path[300];
-	int n = 0;
-
-	snprintf(path, sizeof path, SYS_NET "%s/%s", nic(), rel);
-	DIR *d = opendir(path);
-	struct dirent *e;
-	while (d && (e = readdir(d)))
-		n += !strncmp(e->d_name, prefix, strlen(prefix));
-	if (d)
-		closedir(d);
-	return n;
-}
-
 const char *net_nic_queues(void)
 {
 	static char out[48];
+	char dir[300];
 
-	if (!*nic())
+	if (nic_dir(dir, sizeof dir))
 		return strcpy(out, "-");
-	snprintf(out, sizeof out, "rx=%d,tx=%d", count_entries("queues", "rx-"),
-		 count_entries("queues", "tx-"));
+	int rx = sysfs_count(dir, "queues", "rx-"), tx = sysfs_count(dir, "queues", "tx-");
+	snprintf(out, sizeof out, "rx=%d,tx=%d", rx > 0 ? rx : 0, tx > 0 ? tx : 0);
 	return out;
 }
 
@@ -241,21 +206,11 @@ const char *net_nic_irq(void)
 	while (d && (e = readdir(d)) && !mode[0]) {
 		if (e->d_name[0] == '.')
 			continue;
-		char mp[400];
+		char irq[80];
 		/* msi_irqs/<irq> is a file holding "msi" or "msix" (older kernels: <irq>/mode) */
-		snprintf(mp, sizeof mp, "%.330s/%.60s", path, e->d_name);
-		FILE *f = fopen(mp, "r");
-		if (!f) {
-			snprintf(mp, sizeof mp, "%.330s/%.60s/mode", path, e->d_name);
-			f = fopen(mp, "r");
-		}
-		if (f) {
-			if (!fgets(mode, sizeof mode, f))
-				mode[0] = 0;
-			mode[strcspn(mode, "\n")] = 0;
-			fclose(f);
-		}
-		if (!mode[0])
+		snprintf(irq, sizeof irq, "%.60s/mode", e->d_name);
+		if (!strcmp(sysfs_line(path, e->d_name, mode, sizeof mode), "-") &&
+		    !strcmp(sysfs_line(path, irq, mode, sizeof mode), "-"))
 			snprintf(mode, sizeof mode, "msi");
 	}
 	if (d)

@@ -240,7 +240,10 @@ static void pump(struct con_state *c)
 		size_t want = have - done > CHUNK ? CHUNK : (size_t)(have - done);
 		ssize_t n = pread(stream_fd, buf, want, (off_t)done);
 		uint64_t t0 = now_ns();
-		int bad = n <= 0 || write_all(c->fd, buf, (size_t)n);
+		/* Blocking writes on a description another holder may have made O_NONBLOCK:
+		 * EAGAIN waits for room (a slow or flow-controlled line) instead of killing the
+		 * console and dropping every record after it (tests/unit/test_pump.c). */
+		int bad = n <= 0 || write_all_wait(c->fd, buf, (size_t)n);
 		if (!bad && tty)
 			tcdrain(c->fd);	/* the bytes have left the UART, not just the buffer */
 		atomic_fetch_add(&c->write_ns, now_ns() - t0);

@@ -182,17 +182,23 @@ static int parse_string(struct params *p, const struct param_info *row, const ch
 	return 0;
 }
 
-/* A peer address netproto.c can use: IPv4 or a name this machine resolves, port 1..65535. */
+/* A peer address netproto.c can use: IPv4 or a name this machine resolves, port 1..65535.
+ * A refusal is also kept in p->peer_rejected (the one change to p on an error). */
 static int parse_peer(struct params *p, const struct param_info *row, const char *val,
 		      char *err, size_t errlen)
 {
 	struct sockaddr_in sa;
+	int bad = strlen(val) >= row->size;
 
-	if (strlen(val) >= row->size)
-		FAIL("address too long (at most %zu characters)", row->size - 1);
-	if (net_parse_addr(val, &sa, err, errlen))
+	if (bad)
+		snprintf(err, errlen, "address too long (at most %zu characters)", row->size - 1);
+	if (bad || net_parse_addr(val, &sa, err, errlen)) {
+		snprintf(p->peer_rejected, sizeof p->peer_rejected, "%.100s was rejected (%.80s)",
+			 val, err);
 		return -EINVAL;
+	}
 	strcpy((char *)p + row->field, val);
+	p->peer_rejected[0] = 0;
 	return 0;
 }
 

@@ -37,11 +37,15 @@ struct params {
 	char disk[128];			/* auto, a path, or serial:XYZ */
 	long long disk_span;
 	char peer[128];			/* the net tests' peer, HOST[:PORT]; "" none */
+	/* A peer value refused (only place a parser keeps a refusal, so the net tests can say
+	 * why they have no peer): "VALUE was rejected (reason)"; "" when none was, or a later
+	 * one was taken. */
+	char peer_rejected[200];
 };
 
 struct param_info;
 /* A row's parser: checks val against the row and stores it in p. Returns 0, or -EINVAL with
- * a one-line reason in err (p unchanged). */
+ * a one-line reason in err (p unchanged, but for the refusal kept in peer_rejected). */
 typedef int param_parse_fn(struct params *p, const struct param_info *row, const char *val,
 			   char *err, size_t errlen);
 

@@ -729,6 +729,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	sigfd = take_signal_fd(cfg, &orig);
 	begin_run(cfg);
 	snprintf(bench_peer, sizeof bench_peer, "%s", p->peer);	/* the net tests' (bench.h) */
+	snprintf(bench_peer_rejected, sizeof bench_peer_rejected, "%s", p->peer_rejected);
 	sysinfo_emit(p, cfg->mode, cfg->tmpdir);
 	warn_clocksource_not_taken();
 

@@ -3,6 +3,7 @@
 #include "scratch.h"
 #include "crc32.h"
 #include "resultsfile.h"
+#include "sysfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -95,41 +96,6 @@ int64_t scratch_fd_size(int fd)
 
 /* ---- may this device be written at all ---- */
 
-/* The sysfs directory of block device dev (/sys/devices/.../block/sda[/sda1]) into dir. */
-static int sys_dir(dev_t dev, char *dir, size_t len)
-{
-	char link[64];
-
-	snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(dev), minor(dev));
-	if (!realpath(link, dir))
-		return -errno;
-	(void)len;
-	return 0;
-}
-
-static int is_file(const char *dir, const char *name)
-{
-	char p[PATH_MAX + 64];
-	struct stat st;
-	snprintf(p, sizeof p, "%.2000s/%.255s", dir, name);
-	return stat(p, &st) == 0;
-}
-
-/* Number of entries in dir/sub (holders/), 0 when absent. */
-static int count_entries(const char *dir, const char *sub)
-{
-	char p[PATH_MAX + 64];
-	snprintf(p, sizeof p, "%.2000s/%.255s", dir, sub);
-	DIR *d = opendir(p);
-	struct dirent *e;
-	int n = 0;
-	while (d && (e = readdir(d)))
-		n += e->d_name[0] != '.';
-	if (d)
-		closedir(d);
-	return n;
-}
-
 /* The whole disk's sysfs dir and its partitions' names: names[0] is the disk. */
 struct disk_family {
 	char disk[PATH_MAX];
@@ -138,15 +104,13 @@ struct disk_family {
 	int n;
 };
 
+/* The device number in dir/name/dev ("MAJ:MIN") into *out: 1, or 0 when unreadable. */
 static unsigned dev_file(const char *dir, const char *name, dev_t *out)
 {
-	char p[PATH_MAX + 80];
+	char rel[300], v[32];
 	unsigned ma, mi;
-	snprintf(p, sizeof p, "%s/%s/dev", dir, name);
-	FILE *f = fopen(p, "r");
-	int ok = f && fscanf(f, "%u:%u", &ma, &mi) == 2;
-	if (f)
-		fclose(f);
+	snprintf(rel, sizeof rel, "%.255s/dev", name);
+	int ok = sscanf(sysfs_line(dir, rel, v, sizeof v), "%u:%u", &ma, &mi) == 2;
 	if (ok)
 		*out = makedev(ma, mi);
 	return (unsigned)ok;
@@ -155,7 +119,7 @@ static unsigned dev_file(const char *dir, const char *name, dev_t *out)
 static int family_of(const char *dir, struct disk_family *fam)
 {
 	snprintf(fam->disk, sizeof fam->disk, "%s", dir);
-	if (is_file(dir, "partition"))
+	if (sysfs_has(dir, "partition"))
 		*strrchr(fam->disk, '/') = 0;
 	const char *base = strrchr(fam->disk, '/') + 1;
 	char up[PATH_MAX];
@@ -169,7 +133,7 @@ static int family_of(const char *dir, struct disk_family *fam)
 	while (d && (e = readdir(d)) && fam->n < 64) {
 		char sub[PATH_MAX + 64];
 		snprintf(sub, sizeof sub, "%.2000s/%.255s", fam->disk, e->d_name);
-		if (e->d_name[0] != '.' && is_file(sub, "partition") &&
+		if (e->d_name[0] != '.' && sysfs_has(sub, "partition") &&
 		    dev_file(fam->disk, e->d_name, &fam->devs[fam->n]))
 			snprintf(fam->names[fam->n++], sizeof fam->names[0], "%.63s", e->d_name);
 	}
@@ -229,7 +193,7 @@ static const char *family_refusal(const struct disk_family *fam, int self, char 
 	}
 	for (int i = 0; i < fam->n; i++) {
 		snprintf(p, sizeof p, "%.2000s/%.255s", fam->disk, i ? fam->names[i] : "");
-		if (count_entries(p, "holders")) {
+		if (sysfs_count(p, "holders", NULL) > 0) {
 			snprintf(why, len, "/dev/%s is held by another device (holders/)",
 				 fam->names[i]);
 			return why;
@@ -260,7 +224,7 @@ int scratch_may_write(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s is neither a block device nor a regular file", path);
 		return -ENOTBLK;
 	}
-	if (sys_dir(st.st_rdev, dir, sizeof dir) || family_of(dir, &fam)) {
+	if (sysfs_block_dir(st.st_rdev, 0, dir, sizeof dir) || family_of(dir, &fam)) {
 		snprintf(err, errlen, "%s: not found in /sys/dev/block", path);
 		return -ENODEV;
 	}

@@ -110,48 +110,49 @@ known:
 		snprintf(w->cell[p], sizeof w->cell[0], "%.4s", r->kind);
 }
 
-int summary_build(char *out, size_t cap, const char *version)
-{
-	static char buf[65536], line[REC_MAX];
-	static struct sum s;
-	static struct record r;
-	size_t off = 0, ll = 0, o = 0;
-	long len;
+/* A line being gathered across the stream's windows. */
+struct gather {
+	char line[REC_MAX];
+	size_t ll;
+	struct record r;
+};
 
-	memset(&s, 0, sizeof s);
-	while ((len = out_stream_read(buf, sizeof buf, off)) > (long)off) {
-		size_t n = (size_t)len - off < sizeof buf ? (size_t)len - off : sizeof buf;
-		for (size_t i = 0; i < n; i++) {
-			if (ll < sizeof line - 1)
-				line[ll++] = buf[i];
-			if (buf[i] == '\n') {
-				line[ll] = 0;
-				take(&s, line, ll, &r);
-				ll = 0;
-			}
+/* text (len bytes) into s: each line, once complete, a record or ignored. */
+static void take_text(struct sum *s, struct gather *g, const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (g->ll < sizeof g->line - 1)
+			g->line[g->ll++] = text[i];
+		if (text[i] == '\n') {
+			g->line[g->ll] = 0;
+			take(s, g->line, g->ll, &g->r);
+			g->ll = 0;
 		}
-		off += n;
 	}
+}
+
 #define PUT(...) (o += (size_t)snprintf(out + o, o < cap ? cap - o : 0, __VA_ARGS__))
-	/* Clear the screen and home the cursor: the summary is all a photograph needs. */
-	PUT("\033[2J\033[H");
-	PUT("isobench %.30s: summary (details on serial and in the results file)\n", version);
+
+/* The passes' index table and score into out; returns its length (as snprintf). */
+static size_t index_table(const struct sum *s, char *out, size_t cap)
+{
+	size_t o = 0;
 	/* One pass: UnixBench's own columns (BASELINE RESULT INDEX, 75 wide). More passes:
 	 * BASELINE and each pass's INDEX side by side, the title narrowed to stay within 80. */
-	int np = s.npass > 5 ? 5 : s.npass, tw = np <= 1 ? 40 : 80 - 10 - 12 * np;
+	int np = s->npass > 5 ? 5 : s->npass, tw = np <= 1 ? 40 : 80 - 10 - 12 * np;
 	PUT("%-*s%10s", tw, "System Benchmarks Index Values", "BASELINE");
 	if (np <= 1) {
 		PUT("%13s%9s\n", "RESULT", "INDEX");
 	} else {
 		for (int p = 0; p < np; p++) {
 			char h[16];
-			snprintf(h, sizeof h, "%dx INDEX", s.copies[p]);
+			snprintf(h, sizeof h, "%dx INDEX", s->copies[p]);
 			PUT("%12s", h);
 		}
 		PUT("\n");
 	}
-	for (int i = 0; i < s.nrows; i++) {
-		const struct row *w = &s.rows[i];
+	for (int i = 0; i < s->nrows; i++) {
+		const struct row *w = &s->rows[i];
 		PUT("%-*.*s%10s", tw, tw, w->title, w->baseline);
 		if (np <= 1)
 			PUT("%13s%9s\n", w->value[0][0] ? w->value[0] : w->cell[0][0] ? w->cell[0] : "-",
@@ -165,12 +166,57 @@ int summary_build(char *out, size_t cap, const char *version)
 	PUT("%-*s%10s", tw, "System Benchmarks Index Score", "");
 	for (int p = 0; p < (np ? np : 1); p++) {
 		char sc[16] = "-";
-		if (p < s.npass)
-			pass_score(&s, p, sc, sizeof sc);
+		if (p < s->npass)
+			pass_score(s, p, sc, sizeof sc);
 		PUT(np <= 1 ? "%22s" : "%12s", sc);
 	}
 	PUT("\n");
-	PUT("Run: %s\n", s.end[0] ? s.end : "incomplete (no END record)");
+	return o;
+}
+
+/* The page for s. A run of no index test (the disk, net or memory group alone) gets one line
+ * instead of an empty table with a "---" score. */
+static int render(const struct sum *s, char *out, size_t cap, const char *version)
+{
+	size_t o = 0;
+
+	/* Clear the screen and home the cursor: the summary is all a photograph needs. */
+	PUT("\033[2J\033[H");
+	PUT("isobench %.30s: summary (details on serial and in the results file)\n", version);
+	if (s->nrows)
+		o += index_table(s, out + (o < cap ? o : cap), o < cap ? cap - o : 0);
+	else
+		PUT("No UnixBench index test ran: the results are on serial and in the results file.\n");
+	PUT("Run: %s\n", s->end[0] ? s->end : "incomplete (no END record)");
+	return o < cap ? (int)o : cap ? (int)cap - 1 : 0;
+}
 #undef PUT
-	return o < cap ? (int)o : (int)cap - 1;
+
+int summary_of(const char *text, size_t len, char *out, size_t cap, const char *version)
+{
+	static struct sum s;
+	static struct gather g;
+
+	memset(&s, 0, sizeof s);
+	g.ll = 0;
+	take_text(&s, &g, text, len);
+	return render(&s, out, cap, version);
+}
+
+int summary_build(char *out, size_t cap, const char *version)
+{
+	static char buf[65536];
+	static struct sum s;
+	static struct gather g;
+	size_t off = 0;
+	long len;
+
+	memset(&s, 0, sizeof s);
+	g.ll = 0;
+	while ((len = out_stream_read(buf, sizeof buf, off)) > (long)off) {
+		size_t n = (size_t)len - off < sizeof buf ? (size_t)len - off : sizeof buf;
+		take_text(&s, &g, buf, n);
+		off += n;
+	}
+	return render(&s, out, cap, version);
 }

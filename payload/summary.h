@@ -6,7 +6,9 @@
  *
  * In:  the console stream kept by out.c (its TEST/RESULT/SKIP/FAIL/END records); version, a
  *      short build name.
- * Out: the text (starting with a clear-screen escape) in out; returns its length.
+ * Out: the text (starting with a clear-screen escape) in out; returns its length. A run of
+ *      no index test (the disk, net or memory group alone) gets one line saying so instead
+ *      of the table.
  * Errors: none; a missing value shows as "-", a run without END says "incomplete".
  */
 #ifndef ISOBENCH_SUMMARY_H
@@ -15,5 +17,8 @@
 #include <stddef.h>
 
 int summary_build(char *out, size_t cap, const char *version);
+/* The same page from text (len bytes of records, one a line) instead of the console stream:
+ * what summary_build() does with the stream's content (tests/unit/test_summary.c). */
+int summary_of(const char *text, size_t len, char *out, size_t cap, const char *version);
 
 #endif

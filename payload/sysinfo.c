@@ -1,6 +1,7 @@
 /* sysinfo.c — see sysinfo.h. */
 #define _GNU_SOURCE
 #include "sysinfo.h"
+#include "sysfs.h"
 #include "bench.h"
 #include "vocab.h"
 #include "version.h"
@@ -19,22 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
-/* Read a small file's first line (without newline) into out; "" if unreadable. */
-static void read_line(const char *path, char *out, size_t cap)
-{
-	FILE *f = fopen(path, "r");
-
-	out[0] = 0;
-	if (!f)
-		return;
-	if (fgets(out, (int)cap, f))
-		out[strcspn(out, "\n")] = 0;
-	fclose(f);
-	/* sysfs lists often end in a blank ("tsc hpet "): trim. */
-	for (size_t n = strlen(out); n && (out[n - 1] == ' ' || out[n - 1] == '\t');)
-		out[--n] = 0;
-}
 
 /* Value of "key<ws>: value" in /proc/cpuinfo (first CPU) or "Key: value" in meminfo. */
 static void proc_field(const char *path, const char *key, char *out, size_t cap)
@@ -243,7 +228,6 @@ static void f_sys(const struct ctx *c, const char *arg, char *o, size_t n)
 	}
 }
 
-#define SYS_CPU "/sys/devices/system/cpu/"
 #define SYS_CS "/sys/devices/system/clocksource/clocksource0/"
 #define BREAK {NULL, CONST, NULL, NULL}	/* ends one INFO record, starts the next */
 
@@ -278,15 +262,15 @@ static const struct fact facts[] = {
 	{RK_CPU_STEPPING, CPUINFO, "stepping", NULL},
 	{RK_CPU_MHZ, CPUINFO, "cpu MHz", NULL},
 	{RK_CPU_ONLINE, FN, "online", f_sys},
-	{RK_CPU_POSSIBLE, FILE_LINE, SYS_CPU "possible", NULL},
+	{RK_CPU_POSSIBLE, FILE_LINE, SYSFS_CPU "possible", NULL},
 	{RK_MEM_TOTAL_KIB, MEMINFO_NUM, "MemTotal", NULL},
 	{RK_FS_ROOT, FN, "fs./", f_sys},
 	{RK_FS_WORKDIR, FN, "fs.workdir", f_sys},
-	{RK_CPU_SMT, FILE_LINE, SYS_CPU "smt/active", NULL},
-	{RK_CPU_GOVERNOR, FILE_LINE, SYS_CPU "cpu0/cpufreq/scaling_governor", NULL},
-	{RK_CPU_NO_TURBO, FILE_LINE, SYS_CPU "intel_pstate/no_turbo", NULL},
+	{RK_CPU_SMT, FILE_LINE, SYSFS_CPU "smt/active", NULL},
+	{RK_CPU_GOVERNOR, FILE_LINE, SYSFS_CPU "cpu0/cpufreq/scaling_governor", NULL},
+	{RK_CPU_NO_TURBO, FILE_LINE, SYSFS_CPU "intel_pstate/no_turbo", NULL},
 	{RK_CPU_MICROCODE, CPUINFO, "microcode", NULL},
-	{RK_MM_THP, FILE_LINE, "/sys/kernel/mm/transparent_hugepage/enabled", NULL},
+	{RK_MM_THP, FILE_LINE, SYSFS_THP "enabled", NULL},
 	BREAK,
 	{RK_HV_CPUID, FN, "cpuid_hv", f_sys},
 	{RK_HV_SYS_TYPE, FILE_LINE, "/sys/hypervisor/type", NULL},
@@ -300,13 +284,13 @@ static const struct fact facts[] = {
 	BREAK,
 };
 
-/* One fact's value into out; "" when it cannot be read. */
+/* One fact's value into out; "" or "-" when it cannot be read (both are written "-"). */
 static void fact_value(const struct fact *f, const struct ctx *c, char *out, size_t cap)
 {
 	out[0] = 0;
 	switch (f->src) {
 	case FILE_LINE:
-		read_line(f->arg, out, cap);
+		sysfs_line(f->arg, NULL, out, cap);
 		break;
 	case CPUINFO:
 		proc_field("/proc/cpuinfo", f->arg, out, cap);
@@ -363,7 +347,7 @@ void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
 	}
 
 	/* CPU vulnerabilities: one key per file, as the kernel reports them. */
-	DIR *d = opendir(SYS_CPU "vulnerabilities");
+	DIR *d = opendir(SYSFS_CPU "vulnerabilities");
 	rec_begin(&b, RK_INFO);
 	if (d) {
 		struct dirent *e;
@@ -376,8 +360,8 @@ void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
 		qsort(names, (size_t)n, sizeof names[0], cmp_name);
 		for (int i = 0; i < n; i++) {
 			char path[160], key[80];
-			snprintf(path, sizeof path, SYS_CPU "vulnerabilities/%.63s", names[i]);
-			read_line(path, v, sizeof v);
+			snprintf(path, sizeof path, SYSFS_CPU "vulnerabilities/%.63s", names[i]);
+			sysfs_line(path, NULL, v, sizeof v);
 			rec_str(&b, vocab_fill(key, sizeof key, RK_VULN_NAME, names[i]), v);
 		}
 	} else {

@@ -81,8 +81,7 @@ static void damage_rows(const struct rowctx *x, const struct log *log)
 {
 	for (size_t d = 0; d < log->ndamage; d++)
 		row(x, "damage", log->damage[d].line, -1, "", "", 0, "damaged",
-		    log->damage[d].status == REC_BAD_CRC ? "checksum mismatch"
-							: "malformed", "");
+		    log_damage_why(log->damage[d].status), "");
 }
 
 /* Every record of m, a row per field (a record without fields: one row). */

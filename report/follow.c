@@ -1,6 +1,7 @@
 /* follow.c — see follow.h. */
 #define _GNU_SOURCE
 #include "follow.h"
+#include "logread.h"
 #include "vocab.h"
 #include "status.h"
 #include "record.h"
@@ -18,6 +19,11 @@
 struct fstate {
 	int begun, ended, broken;
 	uint64_t expect, bad;	/* next sequence number; FAIL + ERROR records */
+	/* A damaged record that ended its line, kept for log_join() with the record bytes after
+	 * up to four kernel lines (plen 0: none), as log_read() does. */
+	char pend[REC_MAX];
+	size_t plen, pline, pkernel;
+	int pst;		/* its rec_parse() status */
 };
 
 static const char *get(const struct record *r, const char *k)
@@ -48,25 +54,9 @@ static void track(struct fstate *s, const struct record *r)
 	}
 }
 
-/* One line of the log (NUL-terminated, len bytes); returns 1 when it was a verified END. */
-static int show(char *line, size_t len, size_t lineno, struct record *r, struct fstate *s,
-		FILE *out)
+/* A verified record: the run's state, and one line of progress. 1 when it was END. */
+static int shown(const struct record *r, struct fstate *s, FILE *out)
 {
-	while (len && (line[len - 1] == '\r' || line[len - 1] == '\n'))
-		line[--len] = 0;
-	enum rec_status st = rec_parse(line, len, r);
-	if (st == REC_NONE) {
-		const char *p = strstr(line, "Kernel panic");
-		if (p)
-			fprintf(out, "guest: %s\n", p);
-		return 0;
-	}
-	if (st != REC_OK) {
-		fprintf(out, "isobench-report: line %zu: damaged record (%s), not used\n", lineno,
-			st == REC_BAD_CRC ? "checksum mismatch" : "malformed");
-		s->broken |= s->begun && !s->ended;
-		return 0;
-	}
 	track(s, r);
 	if (!strcmp(r->kind, RK_BEGIN))
 		fprintf(out, "BEGIN run=%s version=%s\n", get(r, RK_RUN), get(r, RK_VERSION));
@@ -88,6 +78,75 @@ static int show(char *line, size_t len, size_t lineno, struct record *r, struct 
 			get(r, RK_FAILS), get(r, RK_SKIPS), get(r, RK_ERRORS));
 	fflush(out);
 	return !strcmp(r->kind, RK_END);
+}
+
+/* A damaged line: said, and the run marked broken. */
+static void damaged(struct fstate *s, size_t lineno, int st, FILE *out)
+{
+	fprintf(out, "isobench-report: line %zu: damaged record (%s), not used\n", lineno,
+		log_damage_why(st));
+	s->broken |= s->begun && !s->ended;
+}
+
+/* The kept damaged start, if any, joined with line (log_join()): 1 joined (and shown; *end
+ * set when it was END), 0 not (it is said to be damaged now), 2 line is the kernel's (the
+ * start stays kept). */
+static int join_pending(char *line, size_t len, struct record *r, struct fstate *s, FILE *out,
+			int *end)
+{
+	static char j[2 * REC_MAX + 1];
+	size_t cut = 0, n;
+
+	if (log_kernel_line(line, len) && s->pkernel++ < 4)
+		return 2;
+	n = s->plen + len < REC_MAX * 2 ? log_join(s->pend, s->plen, line, len, j, r, &cut) : 0;
+	if (!n)
+		damaged(s, s->pline, s->pst, out);
+	s->plen = 0;
+	if (n)
+		*end = shown(r, s, out);
+	return n ? 1 : 0;
+}
+
+/* One line of the log (NUL-terminated, len bytes); returns 1 when it was a verified END. */
+static int show(char *line, size_t len, size_t lineno, struct record *r, struct fstate *s,
+		FILE *out)
+{
+	int end = 0;
+
+	while (len && (line[len - 1] == '\r' || line[len - 1] == '\n'))
+		line[--len] = 0;
+	if (s->plen) {
+		int k = join_pending(line, len, r, s, out, &end);
+		if (k == 2 || (k == 1 && end))
+			return end;
+		if (k == 1)
+			return 0;
+	}
+	enum rec_status st = rec_parse(line, len, r);
+	if (st == REC_NONE) {
+		const char *p = strstr(line, "Kernel panic");
+		if (p)
+			fprintf(out, "guest: %s\n", p);
+		return 0;
+	}
+	if (st != REC_OK) {
+		const char *tag = strstr(line, REC_TAG), *q;
+		while (tag && (q = strstr(tag + 1, REC_TAG)))
+			tag = q;
+		s->plen = tag ? len - (size_t)(tag - line) : 0;	/* the kernel may have cut it */
+		if (s->plen && s->plen < sizeof s->pend) {
+			memcpy(s->pend, tag, s->plen);
+			s->pline = lineno;
+			s->pkernel = 0;
+			s->pst = st;
+		} else {
+			s->plen = 0;
+			damaged(s, lineno, st, out);
+		}
+		return 0;
+	}
+	return shown(r, s, out);
 }
 
 /* Byte offset and line number of the line holding the last verified BEGIN in fd's first
@@ -261,6 +320,8 @@ int follow_log(const char *path, pid_t pid, int idle_s, FILE *out)
 		struct timespec t = {0, 100 * 1000 * 1000};
 		nanosleep(&t, NULL);
 	}
+	if (f.s.plen)	/* a damaged start nothing mended */
+		damaged(&f.s, f.s.pline, f.s.pst, out);
 	rc = verdict(path, &f.s, why);
 out:
 	if (f.fd >= 0)

@@ -7,22 +7,14 @@
 #include "vocab.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* s as HTML text: markup characters escaped, bytes outside printable ASCII as '?'. */
 static void esc(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s >= 0x20 && *s <= 0x7e ? *s : '?', out);
-		}
-	}
+	xml_esc(out, s, SIZE_MAX);
 }
 
 static const char style[] =
@@ -34,6 +26,20 @@ static const char style[] =
 	".note{background:#eef4ff;border:1px solid #9ab;padding:.5em 1em}"
 	".flag{background:#fde2e2;font-weight:bold}.tcg{color:#a50}";
 
+/* head, then the n strings of item as a list, then the div's end; nothing when n is 0. */
+static void items(FILE *out, const char *head, char *const *item, size_t n)
+{
+	if (!n)
+		return;
+	fprintf(out, "%s<ul>\n", head);
+	for (size_t i = 0; i < n; i++) {
+		fputs("<li>", out);
+		esc(out, item[i]);
+		fputs("</li>\n", out);
+	}
+	fputs("</ul></div>\n", out);
+}
+
 static void page_head(FILE *out, const struct cmp *c)
 {
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -43,24 +49,8 @@ static void page_head(FILE *out, const struct cmp *c)
 		fputs(j + 1 < c->nruns ? " vs " : "", out);
 	}
 	fprintf(out, "</title><style>%s</style></head><body>\n<h1>isobench report</h1>\n", style);
-	if (c->nwarn) {
-		fputs("<div class=\"warn\"><h2>Warnings</h2><ul>\n", out);
-		for (size_t i = 0; i < c->nwarn; i++) {
-			fputs("<li>", out);
-			esc(out, c->warn[i]);
-			fputs("</li>\n", out);
-		}
-		fputs("</ul></div>\n", out);
-	}
-	if (c->nnote) {
-		fputs("<div class=\"note\"><ul>\n", out);
-		for (size_t i = 0; i < c->nnote; i++) {
-			fputs("<li>", out);
-			esc(out, c->note[i]);
-			fputs("</li>\n", out);
-		}
-		fputs("</ul></div>\n", out);
-	}
+	items(out, "<div class=\"warn\"><h2>Warnings</h2>", c->warn, c->nwarn);
+	items(out, "<div class=\"note\">", c->note, c->nnote);
 }
 
 /* One row of the identity table: a heading and each run's INFO key (or a fixed text). */

@@ -169,8 +169,7 @@ static int fill_damage(json_t *dmg, const struct log *log)
 	for (size_t d = 0; !e && d < log->ndamage; d++)
 		e |= json_array_append_new(
 			dmg, json_pack("{s:I,s:s}", "line", (json_int_t)log->damage[d].line, "why",
-				       log->damage[d].status == REC_BAD_CRC ? "checksum mismatch"
-									    : "malformed"));
+				       log_damage_why(log->damage[d].status)));
 	return e;
 }
 

@@ -298,6 +298,127 @@ static void fold_replays(struct log *log)
 	}
 }
 
+/* 1 when line[from, len) holds a record byte (a segment follows on the line). */
+static int more_bytes(const char *line, ssize_t from, ssize_t len)
+{
+	for (ssize_t i = from; i < len; i++)
+		if (rec_byte((unsigned char)line[i]))
+			return 1;
+	return 0;
+}
+
+int log_kernel_line(const char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len && s[i] == ' ')
+		i++;
+	if (i >= len || s[i++] != '[')
+		return 0;
+	while (i < len && s[i] == ' ')
+		i++;
+	size_t d = i;
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i == d || i >= len || s[i++] != '.')
+		return 0;
+	d = i;
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i > d && i < len && s[i] == ']';
+}
+
+size_t log_join(const char *start, size_t slen, const char *rest, size_t rlen, char *j,
+		struct record *r, size_t *cut_at)
+{
+	for (size_t cut = slen + 1; cut-- > 0;) {
+		if (cut < slen && (start[cut] != '[' || !log_kernel_line(start + cut, slen - cut)))
+			continue;
+		memcpy(j, start, cut);
+		memcpy(j + cut, rest, rlen);
+		j[cut + rlen] = 0;
+		const char *t = NULL;
+		size_t n = 0;
+		if (find_record(j, cut + rlen, r, &t, &n) != REC_OK || t != j || n <= cut)
+			continue;
+		j[n] = 0;
+		*cut_at = cut;
+		return n;
+	}
+	return 0;
+}
+
+/* A record the kernel's console cut in two (log_join()): its start ended line pend_line
+ * (damaged, the last entry of log->damage) and seg, the first record bytes of line, joins
+ * it: the damage note is dropped, the record added, and what follows it in seg is read as
+ * usual. 1 when joined, 0 when not, -1: no memory. */
+static int rejoin(struct log *log, struct run **cur, struct record *r, const char *pend,
+		  size_t plen, const char *seg, size_t len, size_t pend_line, size_t line)
+{
+	char *j = malloc(plen + len + 1);
+	size_t cut = 0, n = j ? log_join(pend, plen, seg, len, j, r, &cut) : 0;
+	int done = 0;
+
+	if (!j)
+		return -1;
+	if (n) {
+		log->ndamage--;	/* not damaged after all */
+		done = segment(log, cur, r, j, n, pend_line) ||
+		       (n < cut + len && segment(log, cur, r, seg + (n - cut), cut + len - n,
+						 line)) ? -1 : 1;
+	}
+	free(j);
+	return done;
+}
+
+/* A damaged record that ended its line (its start: text, len bytes, on line), and how many
+ * kernel lines came since: rejoin() may mend it with the next record bytes. */
+struct pending {
+	char *text;
+	size_t len, line, kernel;
+};
+
+/* The record bytes of line (len bytes, number lineno) as segments, each read by segment()
+ * or, the first one after a pending start, by rejoin(). -1: no memory. */
+static int line_segments(struct log *log, struct run **cur, struct record *r, char *line,
+			 ssize_t len, size_t lineno, struct pending *pd)
+{
+	const size_t tl = strlen(REC_TAG);
+	int first = 1;
+
+	for (ssize_t i = 0; i < len; first = 0) {
+		while (i < len && !rec_byte((unsigned char)line[i]))
+			i++;
+		ssize_t s0 = i;
+		while (i < len && rec_byte((unsigned char)line[i]))
+			i++;
+		if (i == s0)
+			continue;
+		line[i] = 0;	/* a noise byte (or getline's NUL): the segment ends here */
+		const char *sg = line + s0;
+		size_t sl = (size_t)(i - s0), nd = log->ndamage;
+		if (pd->text && first && log_kernel_line(sg, sl) && pd->kernel++ < 4)
+			continue;	/* the kernel's line between the two halves */
+		int joined = pd->text && first ? rejoin(log, cur, r, pd->text, pd->len, sg, sl,
+							pd->line, lineno) : 0;
+		free(pd->text);
+		pd->text = NULL;
+		if (joined < 0 || (!joined && segment(log, cur, r, sg, sl, lineno)))
+			return -1;
+		const char *tag = joined ? NULL : memmem(sg, sl, REC_TAG, tl);
+		if (!tag || log->ndamage == nd || more_bytes(line, i + 1, len))
+			continue;	/* a start is kept only when damaged at the line's end */
+		for (const char *q; (q = memmem(tag + 1, sl - (size_t)(tag + 1 - sg), REC_TAG, tl));)
+			tag = q;
+		pd->len = sl - (size_t)(tag - sg);
+		if (!(pd->text = malloc(pd->len)))
+			return -1;
+		memcpy(pd->text, tag, pd->len);
+		pd->line = lineno;
+		pd->kernel = 0;
+	}
+	return 0;
+}
+
 int log_read(FILE *f, struct log *log)
 {
 	char *line = NULL;
@@ -309,6 +430,7 @@ int log_read(FILE *f, struct log *log)
 	memset(log, 0, sizeof *log);
 	if (!r)
 		return -1;
+	struct pending pd = {0};
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		lineno++;
 		/* The kernel's own words (kernel/panic.c), not any text naming a panic. */
@@ -323,20 +445,11 @@ int log_read(FILE *f, struct log *log)
 			cur->powered_off = 1;
 		if (cur && memmem(line, (size_t)len, "reboot: Restarting system", 25))
 			cur->rebooted = 1;
-		for (ssize_t i = 0; i < len;) {
-			while (i < len && !rec_byte((unsigned char)line[i]))
-				i++;
-			ssize_t s0 = i;
-			while (i < len && rec_byte((unsigned char)line[i]))
-				i++;
-			if (i == s0)
-				continue;
-			line[i] = 0;	/* a noise byte (or getline's NUL): the segment ends here */
-			if (segment(log, &cur, r, line + s0, (size_t)(i - s0), lineno))
-				goto oom;
-		}
+		if (line_segments(log, &cur, r, line, len, lineno, &pd))
+			goto oom;
 	}
 oom:
+	free(pd.text);
 	log->lines = lineno;
 	free(line);
 	free(r);
@@ -358,13 +471,17 @@ oom:
 				run->complete = 0;
 				snprintf(run->why, sizeof run->why, "damaged record at line %zu (%s)",
 					 log->damage[d].line,
-					 log->damage[d].status == REC_BAD_CRC ? "checksum mismatch"
-									      : "malformed");
+					 log_damage_why(log->damage[d].status));
 				break;
 			}
 	}
 	fold_replays(log);
 	return ferror(f) ? -1 : 0;
+}
+
+const char *log_damage_why(int status)
+{
+	return status == REC_BAD_CRC ? "checksum mismatch" : "malformed";
 }
 
 enum rec_status logrec_parse(const struct logrec *rec, struct record *r)

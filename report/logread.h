@@ -56,6 +56,20 @@ struct log {
 };
 
 int log_read(FILE *f, struct log *log);
+/* Why a line is damaged, in words: "checksum mismatch" (REC_BAD_CRC) or "malformed" (any other
+ * status of rec_parse()): the one wording of stderr, the verdict, JSON, CSV and --follow. */
+const char *log_damage_why(int status);
+/* 1 when s (len bytes) starts, after blanks, as a kernel console line: "[ seconds.micro]". */
+int log_kernel_line(const char *s, size_t len);
+/* A record the kernel's console cut in two: printk writes to the UART between any two bytes
+ * of the runner's output, so its lines can land inside a record. start (slen bytes, from a
+ * record's tag, damaged) is tried whole and cut where kernel text begins in it, joined with
+ * rest (rlen bytes, the record bytes after the kernel's lines) in j (slen + rlen + 1 bytes);
+ * a join whose checksum holds and reaches into rest is the record (CRC-32: a wrong join
+ * passes 1 time in 2^32). Returns its length in j (NUL-terminated there; *r parsed, *cut_at
+ * the bytes of start used), 0 when no join holds. Used by log_read() and --follow. */
+size_t log_join(const char *start, size_t slen, const char *rest, size_t rlen, char *j,
+		struct record *r, size_t *cut_at);
 void log_free(struct log *log);
 /* Parse rec->text into r; REC_OK expected (it was checked when read). */
 enum rec_status logrec_parse(const struct logrec *rec, struct record *r);

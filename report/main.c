@@ -375,7 +375,7 @@ static int load(struct input *in, const struct opts *o, FILE *vout)
 	for (size_t d = 0; d < in->log.ndamage; d++)
 		fprintf(stderr, "isobench-report: %s:%zu: damaged record (%s), not used\n",
 			in->path, in->log.damage[d].line,
-			in->log.damage[d].status == REC_BAD_CRC ? "checksum mismatch" : "malformed");
+			log_damage_why(in->log.damage[d].status));
 	if (o->want && (size_t)o->want > in->log.nruns) {
 		fprintf(stderr, "isobench-report: --run %d: %s holds %zu run(s)\n", o->want,
 			in->path, in->log.nruns);

@@ -1,12 +1,13 @@
 /* memsvg.c — see memsvg.h. */
 #include "memsvg.h"
+#include "svg.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MS_MAXPT 32
-#define MS_MAXRUN 8
+#define MS_MAXRUN SVG_NCOLOUR
 #define MS_W 900.0
 #define MS_L 90.0	/* plot area: left edge, width, top, height */
 #define MS_PW 620.0
@@ -14,8 +15,6 @@
 #define MS_PH 340.0
 #define MS_ROWH 18.0
 
-static const char *const ms_colour[MS_MAXRUN] = {"#4c72b0", "#dd8452", "#55a868", "#c44e52",
-						 "#8172b3", "#937860", "#da8bc3", "#8c8c8c"};
 static const char *const ms_page[2] = {"4 KiB", "2 MiB"};
 
 /* The points of all runs: working sets (KiB, ascending) and ns per run and page (NAN: none). */
@@ -43,18 +42,6 @@ double memsvg_point(const char *name, int *page)
 	else
 		return 0;
 	return v * mul;
-}
-
-static void esc(FILE *out, const char *s)
-{
-	for (int n = 0; s && *s && n < 60; s++, n++)
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s >= 0x20 && *s <= 0x7e ? *s : '?', out);
-		}
 }
 
 /* Index of kib among the points, adding it in order; -1 when full. */
@@ -167,21 +154,21 @@ static void ms_series(FILE *out, const struct cmp *c, const struct ms_data *d)
 					fprintf(out, "%s%.1f,%.1f", n++ ? " " : "<polyline fill=\"none\" "
 						"stroke-width=\"2\" points=\"", ms_x(d, i), ms_y(d, d->ns[r][i][p]));
 			if (n)
-				fprintf(out, "\" stroke=\"%s\"%s/>\n", ms_colour[r],
+				fprintf(out, "\" stroke=\"%s\"%s/>\n", svg_colour[r],
 					p ? " stroke-dasharray=\"6 4\"" : "");
 			for (size_t i = 0; i < d->npt; i++)
 				if (!isnan(d->ns[r][i][p]))
 					fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\">"
 						     "<title>%.3g ns</title></circle>\n", ms_x(d, i),
-						ms_y(d, d->ns[r][i][p]), ms_colour[r], d->ns[r][i][p]);
+						ms_y(d, d->ns[r][i][p]), svg_colour[r], d->ns[r][i][p]);
 			if (!n)	/* no point (every 2m SKIPped): no legend line for a curve */
 				continue;	/* that is not drawn */
 			double ly = MS_T + 14 + (double)(r * 2 + (size_t)p) * 16;
 			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 				     "stroke-width=\"2\"%s/>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">",
-				MS_L + MS_PW + 10, MS_L + MS_PW + 34, ly - 4, ly - 4, ms_colour[r],
+				MS_L + MS_PW + 10, MS_L + MS_PW + 34, ly - 4, ly - 4, svg_colour[r],
 				p ? " stroke-dasharray=\"6 4\"" : "", MS_L + MS_PW + 40, ly);
-			esc(out, c->label[r]);
+			svg_esc(out, c->label[r]);
 			fprintf(out, ", %s%s</text>\n", ms_page[p], c->tcg[r] ? " (TCG)" : "");
 		}
 }
@@ -261,11 +248,9 @@ int memsvg_chart(FILE *out, const struct cmp *c)
 	}
 	double height = MS_T + MS_PH + 70 + (double)(d->npt + 1) * MS_ROWH + 40;
 	double width = fmax(MS_W, 140 + (double)(d->nrun * 5) * 88);
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/"
-		     "2000/svg\" version=\"1.1\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\">\n"
-		     "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"10\" y=\"24\" "
-		     "font-size=\"15\" font-weight=\"bold\">Memory load latency by working set: 4 KiB "
-		     "pages (solid) and 2 MiB pages (dashed)</text>\n", width, height);
+	svg_begin(out, width, height);
+	fputs("<text x=\"10\" y=\"24\" font-size=\"15\" font-weight=\"bold\">Memory load latency "
+	      "by working set: 4 KiB pages (solid) and 2 MiB pages (dashed)</text>\n", out);
 	for (size_t r = 0; r < d->nrun; r++)
 		if (c->tcg[r]) {
 			fputs("<text x=\"10\" y=\"42\" font-size=\"12\" fill=\"#c44e52\">TCG runs are "

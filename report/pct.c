@@ -1,5 +1,6 @@
 /* pct.c — see pct.h. */
 #include "pct.h"
+#include "svg.h"
 #include "text.h"
 
 #include <math.h>
@@ -177,25 +178,10 @@ void pct_each(const struct mtest *t, void (*fn)(void *arg, const char *key, doub
 
 /* ---- the chart ---- */
 
-static const char *const color[] = {"#4c72b0", "#dd8452", "#55a868", "#c44e52",
-				    "#8172b3", "#937860", "#da8bc3", "#8c8c8c"};
 #define P_LEFT 300.0
 #define P_PLOT 560.0
 #define P_WIDTH 980.0
 #define P_BAR 12.0
-
-/* XML-escaped printable ASCII (at most 60 bytes). */
-static void esc(FILE *out, const char *s)
-{
-	for (int n = 0; s && *s && n < 60; s++, n++)
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s >= 0x20 && *s <= 0x7e ? *s : '?', out);
-		}
-}
 
 /* The axis: decades of ns covering every value drawn. */
 static void range(const struct cmp *c, size_t nr, double *lo, double *hi)
@@ -242,7 +228,7 @@ static double svg_block(FILE *out, const struct cmp_row *r, size_t nr, double y,
 	double y0 = y;
 
 	fprintf(out, "<text x='10' y='%.1f' font-size='13' font-weight='bold'>", y + 12);
-	esc(out, r->title);
+	svg_esc(out, r->title);
 	fprintf(out, " (%d cop%s)</text>\n", r->copies, r->copies == 1 ? "y" : "ies");
 	y += 18;
 	for (int q = 0; q < LAT_NQ; q++) {
@@ -255,7 +241,7 @@ static double svg_block(FILE *out, const struct cmp_row *r, size_t nr, double y,
 			double x = px(v, lo, hi);
 			fprintf(out, "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s'/>\n",
 				P_LEFT, y + 1, x - P_LEFT > 1 ? x - P_LEFT : 1, P_BAR - 2,
-				color[j % 8]);
+				svg_colour[j % SVG_NCOLOUR]);
 			fprintf(out, "<text x='%.1f' y='%.1f' font-size='10'>%.1f us", x + 4,
 				y + P_BAR - 3, v / 1000);
 			if (j) {
@@ -272,7 +258,7 @@ static double svg_block(FILE *out, const struct cmp_row *r, size_t nr, double y,
 
 int pct_svg(FILE *out, const struct cmp *c)
 {
-	size_t nr = c->nruns < 8 ? c->nruns : 8, nblocks = 0;
+	size_t nr = c->nruns < SVG_NCOLOUR ? c->nruns : SVG_NCOLOUR, nblocks = 0;
 	double lo, hi, top = 70;
 
 	for (size_t i = 0; i < c->nrows; i++) {
@@ -284,16 +270,14 @@ int pct_svg(FILE *out, const struct cmp *c)
 	range(c, nr, &lo, &hi);
 	double block = 18 + LAT_NQ * ((double)nr * P_BAR + 6) + 8;
 	double height = top + (double)nblocks * block + 50;
-	fprintf(out, "<?xml version='1.0' encoding='UTF-8'?>\n<svg xmlns='http://www.w3.org/2000/svg' "
-		"version='1.1' width='%.0f' height='%.0f' font-family='sans-serif'>\n"
-		"<rect width='100%%' height='100%%' fill='white'/>\n", P_WIDTH, height);
+	svg_begin(out, P_WIDTH, height);
 	fprintf(out, "<text x='10' y='22' font-size='16' font-weight='bold'>Latency percentiles "
 		"(lower is better; log scale; xN: run 1 / this run, &lt; 1 slower)</text>\n");
 	for (size_t j = 0; j < nr; j++) {
 		fprintf(out, "<rect x='%.1f' y='34' width='12' height='12' fill='%s'/>"
 			"<text x='%.1f' y='45' font-size='12'>", 10 + 240.0 * (double)(j % 4),
-			color[j], 26 + 240.0 * (double)(j % 4));
-		esc(out, c->label[j]);
+			svg_colour[j], 26 + 240.0 * (double)(j % 4));
+		svg_esc(out, c->label[j]);
 		fputs(c->tcg[j] ? " (TCG: emulation)</text>\n" : "</text>\n", out);
 	}
 	if (!nblocks)

@@ -5,21 +5,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const palette[] = {"#4c72b0", "#dd8452", "#55a868", "#c44e52",
-				      "#8172b3", "#937860", "#da8bc3", "#8c8c8c"};
+const char *const svg_colour[SVG_NCOLOUR] = {"#4c72b0", "#dd8452", "#55a868", "#c44e52",
+					     "#8172b3", "#937860", "#da8bc3", "#8c8c8c"};
 
-/* XML-escaped printable-ASCII copy of s (at most 60 bytes of it). */
-static void esc(FILE *out, const char *s)
+void xml_esc(FILE *out, const char *s, size_t max)
 {
-	for (int n = 0; s && *s && n < 60; s++, n++) {
+	for (size_t n = 0; s && *s && n < max; s++, n++) {
 		switch (*s) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
 		default: fputc(*s >= 0x20 && *s <= 0x7e ? *s : '?', out);
 		}
 	}
+}
+
+void svg_esc(FILE *out, const char *s)
+{
+	xml_esc(out, s, 60);
 }
 
 struct bar_row {
@@ -127,6 +132,17 @@ static void layout(struct chart *ch)
 	ch->height = height;
 }
 
+void svg_begin(FILE *out, double width, double height)
+{
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		     "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
+		     "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, "
+		     "Helvetica, Arial, sans-serif\" font-size=\"13\">\n",
+		width, height, width, height);
+	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n",
+		width, height);
+}
+
 /* Phase 3: the SVG element, title and legend (one line per run, then the notes). */
 static void draw_legend(FILE *out, const struct chart *ch)
 {
@@ -134,25 +150,19 @@ static void draw_legend(FILE *out, const struct chart *ch)
 	size_t nr = ch->nr;
 	double height = ch->height;
 
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		     "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
-		     "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, "
-		     "Helvetica, Arial, sans-serif\" font-size=\"13\">\n",
-		WIDTH, height, WIDTH, height);
-	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n",
-		WIDTH, height);
+	svg_begin(out, WIDTH, height);
 	fprintf(out, "<text x=\"20\" y=\"30\" font-size=\"18\" font-weight=\"bold\">"
 		     "isobench: performance relative to ");
-	esc(out, c->label[0]);
+	svg_esc(out, c->label[0]);
 	fprintf(out, "</text>\n<text x=\"20\" y=\"52\" fill=\"#555555\">log scale; right of 1 = "
 		     "better, left = worse; solid bar and * = beyond noise, faded = within noise; "
 		     "whisker = the ratio's 95%% CI (docs/report.md, noise rule)</text>\n");
 	for (size_t j = 0; j < nr; j++) {
 		double y = 76 + 18.0 * (double)j;
 		fprintf(out, "<rect x=\"20\" y=\"%.0f\" width=\"14\" height=\"12\" fill=\"%s\"%s/>\n",
-			y - 10, j ? palette[j % 8] : "#333333", "");
+			y - 10, j ? svg_colour[j % SVG_NCOLOUR] : "#333333", "");
 		fprintf(out, "<text x=\"42\" y=\"%.0f\">run %zu: ", y, j + 1);
-		esc(out, c->label[j]);
+		svg_esc(out, c->label[j]);
 		fprintf(out, "%s%s</text>\n", j ? "" : " (reference, = 1)",
 			c->tcg[j] ? " \xe2\x80\x94 TCG: emulation, not a hypervisor cost" : "");
 	}
@@ -217,8 +227,8 @@ static void draw_bar(FILE *out, const struct chart *ch, const struct bar_row *b,
 	int faded = b->mark[j] == '~';
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" "
 		     "fill=\"%s\" fill-opacity=\"%s\"><title>", xa, by, w < 1 ? 1 : w,
-		palette[j % 8], faded ? "0.35" : "1");
-	esc(out, c->label[j]);
+		svg_colour[j % SVG_NCOLOUR], faded ? "0.35" : "1");
+	svg_esc(out, c->label[j]);
 	fprintf(out, ": %.3f</title></rect>\n", r);
 	/* The ratio's 95% bootstrap interval as a whisker (compare.h: mann-whitney cells). */
 	const struct cmp_cell *cl = b->r ? &b->r->cell[j] : NULL;
@@ -248,7 +258,7 @@ static void draw_row(FILE *out, const struct chart *ch, size_t i)
 
 	fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\"%s>", LEFT - 10,
 		y + rowh / 2, b->score ? " font-weight=\"bold\"" : "");
-	esc(out, b->title);
+	svg_esc(out, b->title);
 	fprintf(out, " (%d cop%s%s%s)</text>\n", b->copies, b->copies == 1 ? "y" : "ies",
 		b->r && b->r->higher != 1 ? "; " : "",
 		b->r && b->r->higher != 1 ? cmp_direction(b->r->higher) : "");
@@ -270,7 +280,7 @@ static void draw_row(FILE *out, const struct chart *ch, size_t i)
 
 int svg_chart(FILE *out, const struct cmp *c)
 {
-	struct chart ch = {.c = c, .nr = c->nruns > 8 ? 8 : c->nruns};
+	struct chart ch = {.c = c, .nr = c->nruns > SVG_NCOLOUR ? SVG_NCOLOUR : c->nruns};
 
 	ch.rows = calloc(c->nrows + (size_t)c->m[0]->npass + 1, sizeof *ch.rows);
 	if (!ch.rows)

@@ -1,14 +1,33 @@
-/* svg.h — a chart of a comparison: per test (and per pass's index score), the performance
- * ratio of each run to the first on a log-2 scale, one coloured bar per run with its value
- * written at the bar's end; faded bars are within noise, solid ones beyond it (marked '*').
- * Plain SVG 1.1 text, no script, no external resources; every string from the log is XML-
- * escaped and reduced to printable ASCII. Returns 0, or -1 when the write fails. */
+/* svg.h — the report's SVG: the scaffolding every chart shares (the document head and its
+ * white background, the run palette, escaping a string from a log), owned here and used by
+ * the ratio chart below, the latency percentiles (pct.c) and the memory curve (memsvg.c);
+ * and the ratio chart of a comparison: per test (and per pass's index score), the
+ * performance ratio of each run to the first on a log-2 scale, one coloured bar per run with
+ * its value written at the bar's end; faded bars are within noise, solid ones beyond it
+ * (marked '*'). Plain SVG 1.1 text, no script, no external resources; every string from the
+ * log is XML-escaped and reduced to printable ASCII. */
 #ifndef ISOBENCH_SVG_H
 #define ISOBENCH_SVG_H
 
 #include "compare.h"
 #include <stdio.h>
 
+/* Colours of runs 1..SVG_NCOLOUR, in order (a chart draws at most that many runs). */
+#define SVG_NCOLOUR 8
+extern const char *const svg_colour[SVG_NCOLOUR];
+
+/* s as XML (and HTML) text: & < > " ' escaped, every byte outside printable ASCII written
+ * as '?', at most max bytes of it; NULL writes nothing. html.c's text goes through it too. */
+void xml_esc(FILE *out, const char *s, size_t max);
+/* xml_esc() of a label drawn in a chart: at most 60 bytes. */
+void svg_esc(FILE *out, const char *s);
+
+/* The document's head: the XML declaration, the <svg> element (width x height px, the
+ * same viewBox, a sans-serif font at 13 px) and its white background. Close it with
+ * fputs("</svg>\n", out). */
+void svg_begin(FILE *out, double width, double height);
+
+/* The ratio chart. Returns 0, or -1 when the write fails. */
 int svg_chart(FILE *out, const struct cmp *c);
 
 #endif

@@ -76,6 +76,16 @@ static int pass_has_result(const struct model *m, int copies)
 	return 0;
 }
 
+/* 1 when the pass of copies holds an index test (one with a baseline: TEST, RESULT, SKIP or
+ * FAIL), else 0. */
+static int pass_has_index(const struct model *m, int copies)
+{
+	for (size_t i = 0; i < m->ntests; i++)
+		if (m->tests[i].copies == copies && m->tests[i].has_baseline)
+			return 1;
+	return 0;
+}
+
 /* "not converged (ci95 +/-8.1% > target 1%; stop: futile, ~131 samples needed)" when the
  * RESULT said converged=0 (the part after ';' when it says stop= and samples_needed=), ""
  * otherwise. */
@@ -215,18 +225,22 @@ void text_run(FILE *out, const struct model *m, const char *source)
 			continue;	/* only FAIL/SKIP: listed below, no empty table */
 		shown++;
 		fprintf(out, "\n--- %d parallel cop%s of tests ---\n", copies, copies == 1 ? "y" : "ies");
-		/* UnixBench's table and score: lib/unixbench.c, shared with the runner. */
+		/* UnixBench's table and score: lib/unixbench.c, shared with the runner; as the
+		 * runner's, only for a pass that holds an index test (a disk, net or memory run
+		 * alone gets no empty table with a "---" score). */
 		char line[512];
-		fprintf(out, "%s\n", UB_TABLE_HEAD);
-		for (size_t i = 0; i < m->ntests; i++) {
-			const struct mtest *t = &m->tests[i];
-			if (t->copies != copies || !t->has_baseline)
-				continue;
-			fprintf(out, "%s\n", ub_row(line, sizeof line, S(t->title), t->baseline,
-						     t->has_result ? t->value : 0,
-						     t->has_result ? "" : S(t->status)));
+		if (pass_has_index(m, copies)) {
+			fprintf(out, "%s\n", UB_TABLE_HEAD);
+			for (size_t i = 0; i < m->ntests; i++) {
+				const struct mtest *t = &m->tests[i];
+				if (t->copies != copies || !t->has_baseline)
+					continue;
+				fprintf(out, "%s\n", ub_row(line, sizeof line, S(t->title), t->baseline,
+							     t->has_result ? t->value : 0,
+							     t->has_result ? "" : S(t->status)));
+			}
+			fprintf(out, "%s\n", ub_footer(line, sizeof line, &m->pass[p].ub));
 		}
-		fprintf(out, "%s\n", ub_footer(line, sizeof line, &m->pass[p].ub));
 		const char *grp = "";
 		for (size_t i = 0; i < m->ntests; i++) {
 			const struct mtest *t = &m->tests[i];

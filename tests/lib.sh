@@ -11,7 +11,8 @@
 # output that exists and holds something, since a program that never ran leaves none.
 # Also here: use_tmp/at_exit/kill_at_exit (a temporary directory and what to undo at exit),
 # tree_copy/planted_fails (the lint suites' copy of the tree and their planted violations),
-# complete and ran (isobench-report's verdict on a log), qboot/boot_table (one QEMU boot, judged).
+# complete and ran (isobench-report's verdict on a log), start_peer/stop_peer (the net tests'
+# peer), qboot/boot_table (one QEMU boot, judged).
 # tests/test-testlib.sh checks that each of them fails when it should.
 # shellcheck shell=bash disable=SC2154 # $tmp and $id (qboot) are the sourcing script's
 
@@ -178,6 +179,29 @@ planted_fails() {
 	if [ "$n" -eq "$want" ]; then pass "$what ($want checks fail)"
 	else fail "$what: want $want FAIL lines, got $n: $(grep -v '^FAIL' "$tmp/planted.out" | tr '\n' '|')"; fi
 }
+
+# ---- the net group's peer (tests/test-net.sh, test-net-break.sh) ------------------------------
+# start_peer NAME [ARGS...]: `isobench --serve --port 0 ARGS` in the background (the runner is
+#   $bin, else OUT's isobench; stdout $tmp/NAME.peer, stderr $tmp/NAME.peer.err); sets peer_pid
+#   and peer_port, the port of its serve.port record ("" when none came within 5 s). The
+#   caller registers `kill_at_exit peer_pid`; stop_peer kills and reaps it, clearing peer_pid.
+peer_pid=
+peer_port=
+start_peer() {
+	local name=$1 i
+	shift
+	: >"$tmp/$name.peer"
+	"${bin:-${OUT:-$_lib_top/out}/isobench}" --serve --port 0 "$@" >"$tmp/$name.peer" \
+		2>"$tmp/$name.peer.err" &
+	peer_pid=$!
+	peer_port=
+	for ((i = 0; i < 50; i++)); do
+		peer_port=$(sed -n 's/.* INFO .*serve\.port=\([0-9]*\).*/\1/p' "$tmp/$name.peer" || true)
+		[ -z "$peer_port" ] || return 0
+		sleep 0.1
+	done
+}
+stop_peer() { [ -z "$peer_pid" ] || { kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null || true; peer_pid=; }; }
 
 # ---- one QEMU boot, judged by isobench-report (tests/test-netboot.sh, test-disks.sh, test-iso.sh:
 # firmware paths and media qemu/run does not offer) ----------------------------------------------

@@ -131,6 +131,25 @@ count_is "$dir/cut.log" "SKIP test=disk-write-1m copies=1 reason=[^ ]*signed%20f
 	"cut short: the write test SKIPs with the same reason"
 count_is "$dir/cut.log" "RESULT test=disk-randread-4k-qd1 " 1 "cut short: the read test runs on what is left"
 
+# ---- isobench.disk.span= larger than the scratch area, or not whole MiBs: the header says ---
+# what it did with the value (disk.span_note) instead of changing the span silently.
+# span_run NAME SIZE: disk-randread-4k-qd1 on the 4 MiB s.img with --disk.span SIZE, $dir/NAME.log.
+span_run() {
+	st=0
+	"$bin" --suite quick --sample_ms 20 --samples 2 --copies 1 --tests disk-randread-4k-qd1 \
+		--disk "$dir/s.img" --disk.span "$2" >"$dir/$1.log" 2>/dev/null || st=$?
+	ran 0 "$st" "$dir/$1.log" "--disk.span $2 on a 4 MiB scratch file"
+}
+span_run span-big 1G
+has "$dir/span-big.log" "INFO disk.select=.* disk.span_bytes=3145728 disk.span_note=isobench\.disk\.span=1073741824%20bytes%20is%20larger%20than%20the%20scratch%20area%20\(3145728%20bytes\):%20clamped%20to%20it " \
+	"--disk.span 1G: the span is the whole area, and the header says it clamped"
+span_run span-odd 1536K
+has "$dir/span-odd.log" "INFO disk.select=.* disk.span_bytes=1048576 disk.span_note=isobench\.disk\.span=1572864%20bytes%20rounded%20down%20to%20whole%20MiB%20\(1%20MiB%20I/O%20fits\):%201048576 " \
+	"--disk.span 1536K: rounded down to a whole MiB, and the header says so"
+span_run span-ok 2M
+has "$dir/span-ok.log" "INFO disk.select=.* disk.span_bytes=2097152 " "--disk.span 2M: taken as it is"
+lacks "$dir/span-ok.log" "disk.span_note" "--disk.span 2M: no note"
+
 # ---- the report: two disk runs whose labels differ only past the 12th character ------------
 "$bin" --suite quick --sample_ms 20 --samples 2 --copies 1 --tests disk-randread-4k-qd1 \
 	--disk "$dir/s.img" >"$dir/second.log" 2>/dev/null || true

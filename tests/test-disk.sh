@@ -4,9 +4,10 @@
 #   - `isobench --make-scratch` signs a file; bad sizes are usage errors;
 #   - natively on a signed file: the whole group, the records say it is a file, the
 #     header MiB (signature included) and the file's size do not change;
-#   - natively on an unsigned file, one with a damaged signature, and a mounted loop device
-#     carrying a valid signature: the read tests run, the write tests SKIP with the reason,
-#     the bytes do not change;
+#   - natively on an unsigned file, one with a damaged signature, a mounted loop device
+#     carrying a valid signature, and the image's ISO on a loop device (the boot medium,
+#     unsigned): the read tests run, the write tests SKIP with the reason (the boot medium
+#     named as such), the bytes do not change;
 #   - natively, disk-flush on a tmpfs file (a flush no medium gives) draws the WARN;
 #   - in the image (TCG, kernel booted directly): a 64 MiB scratch disk with the default span
 #     as virtio-blk (beside a second, unlabelled disk of known content, byte-identical
@@ -113,6 +114,26 @@ mounted_case() {
 	refused mounted "$loop" "is%20mounted%20on"
 }
 mounted_case
+
+# The boot medium, unsigned (the image's ISO on a loop device): the write tests' SKIP says it
+# is the boot medium, not "carries no scratch signature (isobench --make-scratch ... writes
+# one)", which would tell the user to sign (overwrite) the medium they booted from.
+boot_medium_case() {
+	local loop
+	if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null || [ ! -f "$out/isobench.iso" ]; then
+		skip "boot medium: needs root, losetup and $out/isobench.iso"
+		return
+	fi
+	cp "$out/isobench.iso" "$dir/medium.iso"
+	if ! loop=$(losetup -f --show "$dir/medium.iso" 2>/dev/null); then
+		skip "boot medium: no loop device here"
+		return
+	fi
+	at_exit "losetup -d $loop"
+	refused bootmedium "$loop" "refused:%20${loop}%20is%20the%20boot%20medium%20or%20the%20results%20partition%20\(isobench%20image\);%20read%20tests%20only"
+	lacks "$dir/bootmedium.log" "make-scratch" "boot medium: the SKIP does not suggest signing it"
+}
+boot_medium_case
 
 # A flush no medium can give: a signed file on tmpfs (O_DIRECT there needs Linux 6.6+), whose
 # fdatasync is a no-op, must draw the WARN; the same test on the real disk above must not.

@@ -32,19 +32,11 @@ bin=$out/isobench
 . "$top/tests/lib.sh"
 use_tmp
 export TMPDIR=$tmp
-peer_pid=
 kill_at_exit peer_pid
 
-: >"$tmp/peer"
-"$bin" --serve --port 0 --max-seconds 120 >"$tmp/peer" 2>"$tmp/peer.err" &
-peer_pid=$!
-port=
-for ((i = 0; i < 50; i++)); do
-	port=$(sed -n 's/.* INFO .*serve\.port=\([0-9]*\).*/\1/p' "$tmp/peer" || true)
-	[ -z "$port" ] || break
-	sleep 0.1
-done
-[ -n "$port" ] || { fail "the peer gave no serve.port within 5 s: $(head -c 300 "$tmp/peer.err")"; finish; }
+start_peer peer --max-seconds 120
+port=$peer_port
+[ -n "$port" ] || { fail "the peer gave no serve.port within 5 s: $(head -c 300 "$tmp/peer.peer.err")"; finish; }
 
 # The hostile clients: one line per case, "NAME<TAB>ANSWER<TAB>SECONDS".
 cat >"$tmp/hostile.py" <<'PY'
@@ -131,15 +123,14 @@ case "$(answer after-idle-sessions)" in
 "ISOBENCH-NET 1 ok "*) pass "crr/udp sessions idle for 30 s are ended: their slots free again" ;;
 *) fail "16 crr/udp sessions idle past 30 s still hold the peer: '$(answer after-idle-sessions)'" ;;
 esac
-has "$tmp/peer.err" 'udp session of 127\.0\.0\.1 idle for 30 s: ended' "... and the peer says so"
+has "$tmp/peer.peer.err" 'udp session of 127\.0\.0\.1 idle for 30 s: ended' "... and the peer says so"
 if kill -0 "$peer_pid" 2>/dev/null; then pass "the peer survived the hostile clients"; else fail "the peer died"; fi
 rc=0
 timeout 60 "$bin" --tests net-tcp-rr --peer "127.0.0.1:$port" --copies 1 --sample_ms 100 --samples 2 \
 	>"$tmp/rr.log" 2>/dev/null || rc=$?
 status_is 0 "$rc" "net-tcp-rr against the peer after the hostile clients"
 has "$tmp/rr.log" ' RESULT test=net-tcp-rr ' "... gives a RESULT"
-kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null || true
-peer_pid=
+stop_peer
 
 # ---- --peer naming a service that is not a peer: the header must not take its words -------
 : >"$tmp/fake.port"
@@ -159,8 +150,7 @@ has "$tmp/fake.log" ' INFO .*peer\.host=unreachable:%20not%20an%20ISOBENCH-NET%2
 	"the header's peer.host says the answer was not a peer's"
 hasnt "$tmp/fake.log" 'peer\.(host|kernel)=evil' "the header takes no identity from a non-peer's words"
 has "$tmp/fake.log" ' FAIL test=net-tcp-rr .*refused%20the%20session:%20SSH-2\.0' "the FAIL quotes what answered"
-kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null || true
-peer_pid=
+stop_peer
 
 # ---- the peer's options: digits only (strtol alone took "+5" and " 5") ----------------------
 for bad in "--port +0" "--port  0" "--port 0 --max-seconds +1" "--port 0x10" "--port 0 --bind ::1" "--port 0 --max-seconds 0"; do

@@ -5,7 +5,8 @@
 # the run completes); then under QEMU TCG the guest reaching a peer this script starts: on
 # restricted user networking (guestfwd to the host's loopback; TCP) with virtio-net, and on
 # a tap inside a network namespace made here (UDP too) with e1000 and virtio-net; and a
-# guest given a peer but no NIC (SKIPs within seconds). Short samples throughout.
+# guest given a peer but no NIC (SKIPs within seconds), and one given a malformed peer (the
+# SKIP says the value was rejected and why). Short samples throughout.
 #
 # In:  $OUT/isobench, $OUT/isobench-report, and for the boots $OUT/bzImage +
 #      $OUT/initramfs.cpio.gz, qemu-system-x86_64, socat, unshare + ip (root, /dev/net/tun).
@@ -19,28 +20,9 @@ bin=$out/isobench
 . "$top/tests/lib.sh"
 use_tmp
 export TMPDIR=$tmp
-peer_pid=
 kill_at_exit peer_pid
 quick=(--suite quick --copies 1 --sample_ms 100 --samples 2)
 NET_TESTS=(net-tcp-rr net-tcp-crr net-tcp-stream net-tcp-maerts net-udp-rr net-paced-write)
-
-# start_peer NAME [ARGS...]: isobench --serve --port 0 ARGS in the background (stdout
-# $tmp/NAME.peer, stderr $tmp/NAME.peer.err); sets peer_pid and peer_port (from its
-# serve.port record; "" if none came within 5 s).
-start_peer() {
-	local name=$1 i
-	shift
-	: >"$tmp/$name.peer"
-	"$bin" --serve --port 0 "$@" >"$tmp/$name.peer" 2>"$tmp/$name.peer.err" &
-	peer_pid=$!
-	peer_port=
-	for ((i = 0; i < 50; i++)); do
-		peer_port=$(sed -n 's/.* INFO .*serve\.port=\([0-9]*\).*/\1/p' "$tmp/$name.peer" || true)
-		[ -z "$peer_port" ] || return 0
-		sleep 0.1
-	done
-}
-stop_peer() { [ -z "$peer_pid" ] || { kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null || true; peer_pid=; }; }
 
 # ask PORT LINE: send one request line to the peer, print its answer line (1 s at most).
 ask() {
@@ -251,4 +233,11 @@ guest nonic 0 --tests net --params "isobench.samples=2 isobench.sample_ms=100 is
 dt=$((($(_lib_usec) - t0) / 1000))
 count_is "$tmp/nonic.log" " SKIP test=net-[a-z-]+ copies=1 reason=no%20network" 6 "guest without a NIC: six SKIPs (no network)"
 if [ "$dt" -lt 30000 ]; then pass "guest without a NIC: boot to power-off in ${dt} ms (TCG)"; else fail "guest without a NIC took ${dt} ms"; fi
+
+# A malformed isobench.peer= (port 99999): an ERROR what=param, and the net test SKIPs
+# saying the value was rejected and why, not "no peer: give isobench.peer=" as if none came.
+guest badpeer 1 --tests net-tcp-rr --params "isobench.samples=2 isobench.sample_ms=100 isobench.peer=10.0.2.100:99999"
+has "$tmp/badpeer.log" " ERROR what=param param=isobench\.peer value=10\.0\.2\.100:99999 " "guest badpeer: the value is an ERROR record"
+has "$tmp/badpeer.log" " SKIP test=net-tcp-rr copies=1 reason=isobench\.peer=10\.0\.2\.100:99999%20was%20rejected%20\(peer%2010\.0\.2\.100:99999:%20port%20must%20be%201\.\.65535\)" \
+	"guest badpeer: the SKIP says the peer was rejected, and why"
 finish

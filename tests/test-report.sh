@@ -62,6 +62,11 @@ contains "$tmp/one" "System Benchmarks Index Values               BASELINE      
 contains "$tmp/one" "System Benchmarks Index Score (Partial Only)                         1233.6"
 contains "$tmp/one" "hypervisor:  cpuid \"KVMKVMKVM\""
 contains "$tmp/one" "System Call Overhead (getpid)"
+#    A run of no index test (the disk, net or memory group alone; here a probe): no empty
+#    index table with a "---" score, its results under "Other tests" as usual.
+run 0 "$tmp/noindex" "$fix/paced-a.log" || true
+lacks "$tmp/noindex" "System Benchmarks Index" "no index test ran: no index table and no score"
+contains "$tmp/noindex" "Socket write 64 B paced 50k/s" "no index test ran: the probe's result is shown"
 run 1 "$tmp/qemu" "$fix/qemu-tcg.log" || true
 contains "$tmp/qemu" "machine:     QEMU/TCG, 2 CPUs"
 contains "$tmp/qemu" "ERROR nope: unknown test or group"
@@ -279,6 +284,13 @@ then pass "--follow progress on native.log"; else fail "--follow progress on nat
 run 3 "$tmp/follow" --follow "$fix/flipped.log" || true
 contains "$tmp/follow" "line 14: damaged record (checksum mismatch)"
 contains "$tmp/follow.err" "the newest run is not complete (records lost or damaged)"
+#   A record the kernel's console cut in two is joined live too (log_join(), as --check does);
+#   one that also lost a byte is damaged, named by its first line.
+run 0 "$tmp/follow" --follow "$fix/kernel-midline.log" || true
+lacks "$tmp/follow" "damaged" "--follow joins a record the kernel's lines cut in two"
+contains "$tmp/follow" "END results=3 fails=0" "--follow: ... and the run ends complete"
+run 3 "$tmp/follow" --follow "$fix/kernel-midrecord-lost.log" || true
+contains "$tmp/follow" "line 12: damaged record (malformed)"
 
 # --follow's endings (each bounded by timeout: a follower that never ends fails, not hangs).
 #   The newest run: an old complete run is in the file; the writer appends a new one. With

@@ -110,6 +110,21 @@ else
 	skip "complete and ran: no $(report_tool) (run ./build.sh)"
 fi
 
+# ---- start_peer, stop_peer ----------------------------------------------------------------------
+# A stand-in for `isobench --serve`: prints a serve.port record (or nothing) and waits.
+printf '#!/bin/sh\necho "@isobench/1 5 INFO serve.port=4711 *00000000"\nexec sleep 300\n' >"$tmp/peer-ok"
+printf '#!/bin/sh\nexec sleep 300\n' >"$tmp/peer-mute"
+chmod +x "$tmp/peer-ok" "$tmp/peer-mute"
+# shellcheck disable=SC2016  # expanded by the inner shell
+got=$(bash -c '. "$1"; tmp=$2; bin=$3; start_peer t; p=$peer_pid; stop_peer
+	kill -0 "$p" 2>/dev/null && echo "alive"; echo "port=$peer_port pid=$peer_pid"' _ "$here/lib.sh" "$tmp" "$tmp/peer-ok")
+if [ "$got" = "port=4711 pid=" ]; then pass "start_peer reads the port of serve.port; stop_peer kills and clears peer_pid"
+else fail "start_peer/stop_peer: got '$(tr '\n' '|' <<<"$got")'"; fi
+# shellcheck disable=SC2016
+got=$(bash -c '. "$1"; tmp=$2; bin=$3; start_peer t; echo "port=$peer_port"; stop_peer' _ "$here/lib.sh" "$tmp" "$tmp/peer-mute")
+if [ "$got" = "port=" ]; then pass "start_peer: no serve.port record within 5 s leaves peer_port empty"
+else fail "start_peer with a mute peer: got '$got'"; fi
+
 # ---- use_tmp, at_exit, kill_at_exit -------------------------------------------------------------
 # shellcheck disable=SC2016  # expanded by the inner shell
 out=$(bash -c 'set -e; . "$1"; use_tmp; echo "$tmp"; at_exit echo registered first

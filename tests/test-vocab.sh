@@ -211,7 +211,7 @@ sed -i 's/rec_str(&rb, RK_WHAT, REC_WHAT_TEST);/rec_str(\&rb, RK_WHAT, "test");/
 sed -i 's/`note`, `signal`, `status`, `what`, `oom_kills`/`note`, `signal`, `status`, `what`/' \
 	"$t/docs/records.md"
 sed -i '/^| `mm.thp` |/d' "$t/docs/records.md"
-sed -i 's/X(BEGIN, RUN, REQ, HEX, 16, 16, NULL)/X(BEGIN, RUN, REQ, HEX, 8, 8, NULL)/' "$t/lib/vocab.h"
+sed -i 's/^#define VOCAB_SHAPE_RUN_ID HEX, 16, 16, NULL/#define VOCAB_SHAPE_RUN_ID HEX, 8, 8, NULL/' "$t/lib/vocab.h"
 planted_fails judge "$t" 2 "both checks fail on planted violations"
 lint=$(grep -o 'out\.c:[0-9]*: rec_u64(): literal "dropped_fields"\|runner\.c:[0-9]*: rec_str(): "test" is a vocabulary name' \
 	"$tmp/planted.out" | wc -l)

@@ -25,6 +25,8 @@ struct disk_sel {
 	char no_write[240];	/* "" when writes are allowed, else why not */
 	uint64_t span_off, span_len;	/* where random offsets fall: the scratch area
 					 * (signed) or the whole device (reads of an unsigned one) */
+	char span_note[160];	/* "" when isobench.disk.span= was taken as asked (or not given),
+				 * else what was done with it: clamped to the area, rounded down */
 	int rotational;		/* the medium's queue/rotational (a file: its filesystem's) */
 };
 

@@ -13,6 +13,7 @@
 #include "disk.h"
 #include "../bench.h"
 #include "../params.h"
+#include "../sysfs.h"
 #include "record.h"
 #include "vocab.h"
 
@@ -33,40 +34,6 @@ static struct disk_sel current;
 const struct disk_sel *disk_current(void)
 {
 	return current.resolved ? &current : NULL;
-}
-
-/* First line of dir/rel, trimmed, into buf ("-" when absent or empty). */
-static const char *attr(const char *dir, const char *rel, char *buf, size_t len)
-{
-	char p[PATH_MAX + 64];
-	snprintf(p, sizeof p, "%s/%s", dir, rel);
-	FILE *f = fopen(p, "r");
-	if (!f || !fgets(buf, (int)len, f))
-		snprintf(buf, len, "-");
-	if (f)
-		fclose(f);
-	size_t n = strlen(buf);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = 0;
-	char *s = buf + strspn(buf, " ");
-	memmove(buf, s, strlen(s) + 1);
-	if (!*buf)
-		snprintf(buf, len, "-");
-	return buf;
-}
-
-/* The sysfs dir of the whole disk holding device dev (a partition's parent). */
-static int disk_dir(dev_t dev, char *dir)
-{
-	char link[64], p[PATH_MAX + 16];
-	struct stat st;
-	snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(dev), minor(dev));
-	if (!realpath(link, dir))
-		return -errno;
-	snprintf(p, sizeof p, "%s/partition", dir);
-	if (stat(p, &st) == 0)
-		*strrchr(dir, '/') = 0;
-	return 0;
 }
 
 /* Read the 4 KiB at 0 of path and decode a scratch signature: 1 signed, 0 not, -errno. */
@@ -90,8 +57,8 @@ static int read_signature(const char *path, struct scratch_hdr *h)
 /* The serial number the kernel shows for disk dir (virtio, NVMe, SCSI/ATA VPD page 0x80). */
 static const char *serial_of(const char *dir, char *buf, size_t len)
 {
-	if (strcmp(attr(dir, "serial", buf, len), "-") ||
-	    strcmp(attr(dir, "device/serial", buf, len), "-"))
+	if (strcmp(sysfs_line(dir, "serial", buf, len), "-") ||
+	    strcmp(sysfs_line(dir, "device/serial", buf, len), "-"))
 		return buf;
 	char p[PATH_MAX + 32];
 	unsigned char v[256];
@@ -181,11 +148,15 @@ static void writes_verdict(struct disk_sel *s)
 	close(fd);
 }
 
-/* Size, signature, span and whether writes are allowed, for s->path. */
+static void span_of(const struct params *p, struct disk_sel *s);
+
+/* Size, signature, span and whether writes are allowed, for s->path: an unsigned device
+ * that may never be written (the boot medium, mounted, partitioned, held: scratch.c's
+ * scratch_may_write()) is refused for that reason, not for lacking a signature. */
 static void probe(const struct params *p, struct disk_sel *s)
 {
 	struct stat st;
-	char dir[PATH_MAX], b[16];
+	char dir[PATH_MAX], b[16], why[200];
 
 	int fd = open(s->path, O_RDONLY | O_CLOEXEC);
 	int64_t sz = fd >= 0 ? scratch_fd_size(fd) : -errno;
@@ -200,19 +171,39 @@ static void probe(const struct params *p, struct disk_sel *s)
 	s->is_file = S_ISREG(st.st_mode);
 	s->signed_ok = read_signature(s->path, &s->hdr) == 1;
 	dev_t dev = s->is_file ? st.st_dev : st.st_rdev;
-	s->rotational = disk_dir(dev, dir) == 0 && !strcmp(attr(dir, "queue/rotational", b,
-								    sizeof b), "1");
-	if (!s->signed_ok)
+	s->rotational = sysfs_block_dir(dev, 1, dir, sizeof dir) == 0 &&
+			!strcmp(sysfs_line(dir, "queue/rotational", b, sizeof b), "1");
+	if (s->signed_ok)
+		writes_verdict(s);
+	else if (scratch_may_write(s->path, why, sizeof why))	/* the boot medium, mounted... */
+		snprintf(s->no_write, sizeof s->no_write, "refused: %.200s; read tests only", why);
+	else	/* ...is never to be signed: only a disk signing could make writable is told so */
 		snprintf(s->no_write, sizeof s->no_write, "refused: %.120s carries no scratch signature "
 			 "(isobench --make-scratch PATH SIZE writes one); read tests only", s->path);
-	else
-		writes_verdict(s);
+	span_of(p, s);
+}
+
+/* Where the random offsets fall: the scratch area (the whole device or file when unsigned),
+ * or isobench.disk.span= of it, in whole MiBs; a span asked that could not be taken as it
+ * is (larger than the area, not whole MiBs) is said in s->span_note. */
+static void span_of(const struct params *p, struct disk_sel *s)
+{
 	s->span_off = s->signed_ok ? s->hdr.data_off : 0;
 	uint64_t end = s->signed_ok && s->hdr.size < s->size ? s->hdr.size : s->size;
-	s->span_len = end > s->span_off ? end - s->span_off : 0;
-	if (p->disk_span > 0 && (uint64_t)p->disk_span < s->span_len)
-		s->span_len = (uint64_t)p->disk_span;
+	uint64_t area = end > s->span_off ? end - s->span_off : 0, asked = 0;
+	s->span_len = area;
+	if (p->disk_span > 0)
+		s->span_len = (asked = (uint64_t)p->disk_span) < area ? asked : area;
 	s->span_len &= ~(uint64_t)(SCRATCH_DATA_OFF - 1);	/* whole MiBs: 1 MiB I/O fits */
+	if (asked > area)
+		snprintf(s->span_note, sizeof s->span_note, "isobench.disk.span=%llu bytes is larger "
+			 "than %s (%llu bytes): clamped to it", (unsigned long long)asked,
+			 s->signed_ok ? "the scratch area" : s->is_file ? "the file" : "the disk",
+			 (unsigned long long)area);
+	else if (asked && s->span_len != asked)
+		snprintf(s->span_note, sizeof s->span_note, "isobench.disk.span=%llu bytes rounded "
+			 "down to whole MiB (1 MiB I/O fits): %llu", (unsigned long long)asked,
+			 (unsigned long long)s->span_len);
 }
 
 void disk_select(const struct params *p, struct disk_sel *s)
@@ -223,19 +214,6 @@ void disk_select(const struct params *p, struct disk_sel *s)
 	resolve_path(p, s);
 	if (s->path[0])
 		probe(p, s);
-}
-
-/* The basename of dir/driver's link target into buf, or NULL when dir has no driver. */
-static const char *driver_of(const char *dir, char *buf, size_t len)
-{
-	char p[PATH_MAX + 16], t[PATH_MAX];
-	snprintf(p, sizeof p, "%s/driver", dir);
-	ssize_t n = readlink(p, t, sizeof t - 1);
-	if (n <= 0)
-		return NULL;
-	t[n] = 0;
-	snprintf(buf, len, "%.63s", strrchr(t, '/') ? strrchr(t, '/') + 1 : t);
-	return buf;
 }
 
 /* 1 when name is a PCI address (DDDD:BB:DD.F). */
@@ -257,15 +235,15 @@ static void controller(const char *disk, struct rec_body *b)
 	if (!realpath(p, dir))
 		snprintf(dir, sizeof dir, "%s", disk);
 	for (char *slash; dir[0] && strcmp(dir, "/sys/devices"); *slash = 0) {
-		if (!have_drv && driver_of(dir, drv, sizeof drv))
+		if (!have_drv && sysfs_link_base(dir, "driver", drv, sizeof drv))
 			have_drv = 1;
 		const char *base = strrchr(dir, '/') + 1;
-		if (pci_name(base) && strcmp(attr(dir, "vendor", v, sizeof v), "-")) {
-			attr(dir, "device", d, sizeof d);
+		if (pci_name(base) && strcmp(sysfs_line(dir, "vendor", v, sizeof v), "-")) {
+			sysfs_line(dir, "device", d, sizeof d);
 			rec_fmt(b, RK_DISK_PCI, "%s:%s", v + (v[1] == 'x' ? 2 : 0),
 				d + (d[1] == 'x' ? 2 : 0));
 			rec_str(b, RK_DISK_PCI_SLOT, base);
-			rec_str(b, RK_DISK_CTRL_DRIVER, driver_of(dir, v, sizeof v) ? v : "-");
+			rec_str(b, RK_DISK_CTRL_DRIVER, sysfs_link_base(dir, "driver", v, sizeof v) ? v : "-");
 			break;
 		}
 		if (!(slash = strrchr(dir, '/')) || slash == dir)
@@ -285,25 +263,18 @@ static void truth(const char *disk, struct rec_body *b)
 		{RK_DISK_SCHEDULER, "queue/scheduler"}, {RK_DISK_WRITE_CACHE, "queue/write_cache"},
 		{RK_DISK_MODEL, "device/model"},
 	};
-	char v[256], p[PATH_MAX + 8];
+	char v[256];
 
 	rec_str(b, RK_DISK_NAME, strrchr(disk, '/') + 1);
 	controller(disk, b);
 	for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
-		rec_str(b, q[i].key, attr(disk, q[i].rel, v, sizeof v));
-	if (!strcmp(attr(disk, "device/firmware_rev", v, sizeof v), "-"))
-		attr(disk, "device/rev", v, sizeof v);
+		rec_str(b, q[i].key, sysfs_line(disk, q[i].rel, v, sizeof v));
+	if (!strcmp(sysfs_line(disk, "device/firmware_rev", v, sizeof v), "-"))
+		sysfs_line(disk, "device/rev", v, sizeof v);
 	rec_str(b, RK_DISK_FIRMWARE, v);
 	rec_str(b, RK_DISK_SERIAL, serial_of(disk, v, sizeof v));
-	snprintf(p, sizeof p, "%s/mq", disk);
-	DIR *d = opendir(p);
-	struct dirent *e;
-	int n = 0;
-	while (d && (e = readdir(d)))
-		n += e->d_name[0] != '.';
-	if (d)
-		closedir(d);
-	rec_fmt(b, RK_DISK_QUEUES, d ? "%d" : "-", n);
+	int n = sysfs_count(disk, "mq", NULL);
+	rec_fmt(b, RK_DISK_QUEUES, n >= 0 ? "%d" : "-", n);
 }
 
 void disk_header(const struct params *p, struct rec_body *b)
@@ -327,9 +298,12 @@ void disk_header(const struct params *p, struct rec_body *b)
 	rec_str(b, RK_DISK_WRITES, s->no_write[0] ? s->no_write : "allowed");
 	rec_u64(b, RK_DISK_SPAN_OFFSET, s->span_off);
 	rec_u64(b, RK_DISK_SPAN_BYTES, s->span_len);
+	if (s->span_note[0])
+		rec_str(b, RK_DISK_SPAN_NOTE, s->span_note);
 	rec_u64(b, RK_DISK_SIZE, s->size);
 	if (s->is_file && statfs(s->path, &sf) == 0)
 		rec_fmt(b, RK_DISK_FS_MAGIC, "%lx", (unsigned long)sf.f_type);
-	if (stat(s->path, &st) == 0 && disk_dir(s->is_file ? st.st_dev : st.st_rdev, dir) == 0)
+	if (stat(s->path, &st) == 0 &&
+	    sysfs_block_dir(s->is_file ? st.st_dev : st.st_rdev, 1, dir, sizeof dir) == 0)
 		truth(dir, b);
 }

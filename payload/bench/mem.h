@@ -28,8 +28,24 @@ struct mem_map {
 
 /* BENCH_SKIP (with the reason noted) unless MemAvailable, and the memory cgroup's room
  * (mem_cgroup_room()) when smaller, cover bytes x ctx->copies plus a margin (64 MiB +
- * MemTotal/32) — a point too large for this machine or container skips, never OOMs. */
+ * MemTotal/32) — a point too large for this machine or container skips, never OOMs. The
+ * copies run their setups at once, so what the other copies of this test already hold
+ * (mem_others_kib()) is room this copy's check counts in: a copy that checks after the
+ * others have touched their share does not see the machine as fuller than it is. */
 int mem_spare(struct bench_ctx *ctx, uint64_t bytes);
+/* mem_spare()'s readings, in KiB (bytes: one copy's need, in bytes). */
+struct mem_budget {
+	uint64_t avail_kib, total_kib, cg_kib, others_kib, bytes;
+	int copies;
+};
+/* mem_spare()'s verdict on b: 0 when (the smaller of avail and cg) + others covers
+ * bytes x copies + the margin, else BENCH_SKIP with the figures in why (len bytes). */
+int mem_budget(const struct mem_budget *b, char *why, size_t len);
+/* Anonymous memory, in KiB, that the other children of parent (the harness's controller,
+ * which forks only the copies of the test) hold: each one's RssAnon (proc/PID/status) less
+ * the parent's own (pages a fork shares are not extra; never below 0), self left out. proc
+ * is "/proc", or a planted tree. */
+uint64_t mem_others_kib(const char *proc, long self, long parent);
 /* Bytes the memory cgroups of this process still allow: the smallest limit - usage over
  * its cgroup and every ancestor, cgroup v2 (memory.max, memory.current under root) and v1
  * (memory.limit_in_bytes, memory.usage_in_bytes under root/memory), as proc_cgroup

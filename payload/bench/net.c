@@ -164,6 +164,10 @@ static int net_setup(struct bench_ctx *ctx, enum net_mode mode, size_t size)
 	s->fd = s->udp = -1;
 	s->mode = mode;
 	s->size = size;
+	if (!bench_peer[0] && bench_peer_rejected[0]) {
+		bench_note(ctx, "isobench.peer=%.140s: no peer", bench_peer_rejected);
+		return BENCH_SKIP;
+	}
 	if (!bench_peer[0]) {
 		bench_note(ctx, "no peer: give isobench.peer=HOST[:PORT] (natively --peer "
 			   "HOST:PORT) of a machine running isobench --serve");

@@ -352,6 +352,24 @@ static void overlong_lists_refused(void **st)
 	assert_int_equal(p.halt, HALT_WAIT);
 }
 
+/* A refused peer is kept with its reason (the net tests' SKIP says it); a later good one
+ * clears it. */
+static void peer_refusal_kept(void **st)
+{
+	(void)st;
+	struct params p;
+	char err[160];
+	params_init(&p);
+	assert_string_equal(p.peer_rejected, "");
+	assert_int_equal(params_set(&p, "peer", "10.0.2.100:99999", err, sizeof err), -EINVAL);
+	assert_string_equal(p.peer, "");
+	assert_string_equal(p.peer_rejected, "10.0.2.100:99999 was rejected (peer 10.0.2.100:99999: "
+					     "port must be 1..65535)");
+	assert_int_equal(params_set(&p, "peer", "127.0.0.1:7117", err, sizeof err), 0);
+	assert_string_equal(p.peer, "127.0.0.1:7117");
+	assert_string_equal(p.peer_rejected, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +384,7 @@ int main(void)
 		cmocka_unit_test(every_row_good_and_bad),
 		cmocka_unit_test(values_land),
 		cmocka_unit_test(overlong_lists_refused),
+		cmocka_unit_test(peer_refusal_kept),
 	};
 	return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }

@@ -1,0 +1,39 @@
+/* sysfs.h — reading sysfs the one way the runner does (the NIC facts of netnic.c, the disk
+ * facts of bench/disk_dev.c, the device checks of scratch.c): a file's first line, a
+ * directory's entries, a link's target, a block device's directory. Read-only; nothing here
+ * writes. Paths are "DIR/REL" (REL may be NULL or "": DIR itself); a path longer than
+ * PATH_MAX is as unreadable as a missing one. Source of the layout:
+ * Documentation/ABI/stable/sysfs-block, sysfs-class-net, sysfs-bus-pci. */
+#ifndef ISOBENCH_SYSFS_H
+#define ISOBENCH_SYSFS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The directories several readers name (Documentation/ABI: sysfs-devices-system-cpu,
+ * sysfs-kernel-mm-transparent-hugepage). */
+#define SYSFS_CPU "/sys/devices/system/cpu/"
+#define SYSFS_THP "/sys/kernel/mm/transparent_hugepage/"
+
+/* The first line of DIR/REL into buf (len bytes), blanks and the newline trimmed at both
+ * ends; "-" (the grammar's "none") when the file is missing, unreadable or that line is
+ * empty. Returns buf. */
+const char *sysfs_line(const char *dir, const char *rel, char *buf, size_t len);
+
+/* 1 when DIR/REL exists (stat(2) succeeds), else 0. */
+int sysfs_has(const char *dir, const char *rel);
+
+/* The entries of directory DIR/REL whose names start with prefix (NULL: every name that does
+ * not start with '.'); -errno when the directory cannot be opened. */
+int sysfs_count(const char *dir, const char *rel, const char *prefix);
+
+/* The last component of the target of the link DIR/REL (a driver/ link: "virtio_net") into
+ * buf, or NULL when DIR/REL is no readable link. */
+const char *sysfs_link_base(const char *dir, const char *rel, char *buf, size_t len);
+
+/* The sysfs directory of block device dev (the realpath of /sys/dev/block/MAJ:MIN, e.g.
+ * /sys/devices/.../block/sda/sda1) into dir (len bytes); whole != 0: the whole disk's when
+ * dev is a partition. 0, or -errno (-ENOENT: no such block device). */
+int sysfs_block_dir(dev_t dev, int whole, char *dir, size_t len);
+
+#endif
