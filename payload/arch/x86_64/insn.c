@@ -17,6 +17,7 @@
  * The clock-* and vmexit-* names of RDTSC/RDTSCP are one measurement listed in both families
  * (payload/bench/clock.c, vmexit.c). */
 #include "arch.h"
+#include "../unsupported.h"
 #include "../../bench/probe_util.h"
 
 #include <errno.h>
@@ -143,3 +144,16 @@ INSN(bench_vmexit_cpuid, "vmexit-cpuid", "CPUID leaf 0 (intercepted in a VM)", 1
 INSN(bench_vmexit_rdtsc, "vmexit-rdtsc", "RDTSC", 1, insn_setup, rdtsc_run);
 INSN(bench_vmexit_rdtscp, "vmexit-rdtscp", "RDTSCP", 1, rdtscp_setup, rdtscp_run);
 INSN(bench_vmexit_pause, "vmexit-pause", "PAUSE", 1, insn_setup, pause_run);
+
+/* arm64's instruction probes (payload/arch/aarch64/insn.c), listed on every architecture. */
+#define ARM64(var, nm, ttl, insn, alt) \
+	ARCH_UNSUPPORTED(var, nm, ttl, "probes", "ns", insn " is an arm64 instruction" alt)
+ARM64(bench_clock_cntvct, "clock-cntvct", "CNTVCT_EL0 read (virtual counter)", "MRS CNTVCT_EL0",
+      " (x86-64: clock-rdtsc)");
+ARM64(bench_clock_cntpct, "clock-cntpct", "CNTPCT_EL0 read (physical counter)", "MRS CNTPCT_EL0",
+      " (x86-64: clock-rdtsc)");
+ARM64(bench_trap_mrs_idreg, "trap-mrs-idreg", "MRS ID_AA64ISAR0_EL1 from EL0 (kernel-emulated)",
+      "MRS ID_AA64ISAR0_EL1", " (x86-64: vmexit-cpuid)");
+ARM64(bench_trap_wfi, "trap-wfi", "WFI from EL0 (trapped to the kernel, skipped)", "WFI", "");
+ARM64(bench_vmexit_wfe, "vmexit-wfe", "SEVL; WFE (exits where the host sets HCR_EL2.TWE)", "WFE",
+      " (x86-64: vmexit-pause)");
