@@ -25,6 +25,7 @@
 #include "memsvg.h"
 #include "status.h"
 #include "text.h"
+#include "vocab.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -62,6 +63,10 @@ static void usage(FILE *f)
 		"                  (github-action-benchmark customBiggerIsBetter /\n"
 		"                  customSmallerIsBetter lists of {name, unit, value})\n"
 		"  --label A,B,..  column labels, one per LOG (default: from the machine header)\n"
+		"  --cross-arch    compare runs of different architectures (kernel.machine, e.g.\n"
+		"                  x86_64 beside aarch64); refused without it: their tests ran\n"
+		"                  other instructions under another kernel build, so a ratio\n"
+		"                  measures the two CPUs, not a hypervisor or a setting\n"
 		"  --svg FILE      also write a chart of the ratios to the first run (log scale)\n"
 		"  --svg-latency FILE\n"
 		"                  also write a chart of the latency percentiles (p50, p99, p99.9,\n"
@@ -97,7 +102,7 @@ static void usage(FILE *f)
 }
 
 struct opts {
-	int check, want, follow, boot, killed, idle, fleet;
+	int check, want, follow, boot, killed, idle, fleet, cross_arch;
 	long pid;
 	const char *format, *svg, *group_by;
 	const char *svg_lat;	/* --svg-latency FILE: the percentiles chart (pct.h) */
@@ -174,6 +179,9 @@ static int take_option(int opt, struct opts *o)
 		break;
 	case 'k':
 		o->killed = 1;
+		break;
+	case 'X':
+		o->cross_arch = 1;
 		break;
 	case 'r':
 	case 'p':
@@ -300,6 +308,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"run", required_argument, NULL, 'r'},
 		{"boot", no_argument, NULL, 'b'},
 		{"killed", no_argument, NULL, 'k'},
+		{"cross-arch", no_argument, NULL, 'X'},
 		{"format", required_argument, NULL, 'f'},
 		{"label", required_argument, NULL, 'l'},
 		{"svg", required_argument, NULL, 's'},
@@ -598,7 +607,16 @@ int main(int argc, char **argv)
 		const struct model *models[MAX_LOGS];
 		for (size_t j = 0; j < o.n; j++)
 			models[j] = &in[j].m;
-		if (cmp_build(models, o.n, o.labelarg ? o.labels : NULL, &c)) {
+		size_t x = o.cross_arch ? 0 : cmp_arch_mismatch(models, o.n);
+		if (x) {
+			fprintf(stderr, "isobench-report: refusing to compare %s (kernel.machine=%s) with "
+				"%s (kernel.machine=%s): runs of two architectures executed other "
+				"instructions under another kernel build, so their ratios measure the "
+				"CPUs, not a hypervisor or a setting; --cross-arch compares them anyway\n",
+				in[0].path, model_info(models[0], RK_KERNEL_MACHINE), in[x].path,
+				model_info(models[x], RK_KERNEL_MACHINE));
+			usage_err = 1;
+		} else if (cmp_build(models, o.n, o.labelarg ? o.labels : NULL, &c)) {
 			fprintf(stderr, "isobench-report: out of memory\n");
 			incomplete = 1;
 		} else {
