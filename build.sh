@@ -77,21 +77,27 @@ ensure_packages() {
 	apt-get install -y -qq "${missing[@]}" >/dev/null || die "apt-get install ${missing[*]} failed"
 }
 
+# kernel DIR IMAGE [CROSS_COMPILE]: DIR/IMAGE (bzImage, arm64: Image) from KERNEL=FILE when
+# set, else built (kernel-config/build-kernel.sh, cached), with that cross compiler if any.
+kernel() {
+	if [ -n "${KERNEL:-}" ]; then
+		[ -f "$KERNEL" ] || die "KERNEL=$KERNEL: no such file"
+		step "using prebuilt kernel $KERNEL"
+		cp "$KERNEL" "$1/$2"
+		rm -f "$1/vmlinux"
+		echo "prebuilt" >"$1/kernel.release"
+	else
+		step "kernel${3:+ (cross, ${3}gcc)}"
+		CROSS_COMPILE=${3:-} kernel-config/build-kernel.sh "$1" || die "kernel build failed"
+	fi
+}
+
 build() {
 	ensure_packages "${PKGS_BUILD[@]}"
 	# Reproducible timestamps: the commit's time (git is installed just above), else 0.
 	export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$top" log -1 --format=%ct 2>/dev/null || echo 0)}
 	mkdir -p "$out"
-	if [ -n "${KERNEL:-}" ]; then
-		[ -f "$KERNEL" ] || die "KERNEL=$KERNEL: no such file"
-		step "using prebuilt kernel $KERNEL"
-		cp "$KERNEL" "$out/bzImage"
-		rm -f "$out/vmlinux"
-		echo "prebuilt" >"$out/kernel.release"
-	else
-		step "kernel"
-		kernel-config/build-kernel.sh "$out" || die "kernel build failed"
-	fi
+	kernel "$out" bzImage
 	step "payload (static musl)"
 	make -s -C payload O="$out" >&2 || die "payload build failed"
 	step "isobench-proc (dynamic glibc, for execl and spawn)"
@@ -123,16 +129,7 @@ build_arm64() {
 	mkdir -p "$o"
 	step "arm64 packages (Debian's, unpacked into $sys)"
 	cross/sysroot.sh arm64 "$sys" || die "arm64 sysroot failed"
-	if [ -n "${KERNEL:-}" ]; then
-		[ -f "$KERNEL" ] || die "KERNEL=$KERNEL: no such file"
-		step "using prebuilt kernel $KERNEL"
-		cp "$KERNEL" "$o/Image"
-		rm -f "$o/vmlinux"
-		echo "prebuilt" >"$o/kernel.release"
-	else
-		step "arm64 kernel (cross)"
-		CROSS_COMPILE=$cross kernel-config/build-kernel.sh "$o" || die "arm64 kernel build failed"
-	fi
+	kernel "$o" Image "$cross"
 	step "arm64 payload (static musl for arm64)"
 	make -s -C payload O="$o" CC="${cross}gcc -specs=$sys/musl-gcc.specs" >&2 || die "arm64 payload build failed"
 	step "arm64 isobench-proc (dynamic glibc)"

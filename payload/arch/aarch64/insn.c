@@ -32,21 +32,15 @@
  *                   to the host, which treats it as a spin-loop yield (the arm64 cousin of
  *                   x86's pause-loop exiting). */
 #include "arch.h"
+#include "../insn_probe.h"
 #include "../unsupported.h"
-#include "../../bench/probe_util.h"
 
-#include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <sys/auxv.h>
 
 /* HWCAP_CPUID (arch/arm64/include/uapi/asm/hwcap.h): EL0 ID-register reads are emulated. */
 #define AARCH64_HWCAP_CPUID (1ul << 11)
-
-struct insn_state {
-	struct probe_cycles cycles;	/* per sample */
-};
 
 static inline uint64_t cntpct(void)
 {
@@ -62,24 +56,16 @@ static inline uint64_t id_aa64isar0(void)
 	return v;
 }
 
-static int insn_setup(struct bench_ctx *ctx)
+static inline uint64_t wfi1(void)
 {
-	struct insn_state *s = calloc(1, sizeof *s);
-	if (!s)
-		return -ENOMEM;
-	ctx->state = s;
-	return 0;
+	__asm__ volatile("wfi" ::: "memory");
+	return 1;
 }
 
-static void insn_teardown(struct bench_ctx *ctx)
+static inline uint64_t wfe1(void)
 {
-	free(ctx->state);
-}
-
-static void cycles_extra(struct bench_ctx *ctx, uint64_t cyc, uint64_t iters)
-{
-	struct insn_state *s = ctx->state;
-	probe_cycles_extra(ctx, &s->cycles, cyc, iters);
+	__asm__ volatile("sevl\n\twfe" ::: "memory");
+	return 1;
 }
 
 static sigjmp_buf ill_jmp;
@@ -107,18 +93,6 @@ static int cntpct_readable(void)
 	return ok;
 }
 
-static int cntvct_run(struct bench_ctx *ctx, uint64_t iters)
-{
-	uint64_t acc = 0, t0 = arch_cycles();
-
-	for (uint64_t i = 0; i < iters; i++)
-		acc += arch_cycles();
-	uint64_t t1 = arch_cycles();
-	ctx->sink += acc;
-	cycles_extra(ctx, t1 - t0, iters);
-	return 0;
-}
-
 static int cntpct_setup(struct bench_ctx *ctx)
 {
 	if (!cntpct_readable()) {
@@ -127,18 +101,6 @@ static int cntpct_setup(struct bench_ctx *ctx)
 		return BENCH_SKIP;
 	}
 	return insn_setup(ctx);
-}
-
-static int cntpct_run(struct bench_ctx *ctx, uint64_t iters)
-{
-	uint64_t acc = 0, t0 = arch_cycles();
-
-	for (uint64_t i = 0; i < iters; i++)
-		acc += cntpct();
-	uint64_t t1 = arch_cycles();
-	ctx->sink += acc;
-	cycles_extra(ctx, t1 - t0, iters);
-	return 0;
 }
 
 static int idreg_setup(struct bench_ctx *ctx)
@@ -150,47 +112,11 @@ static int idreg_setup(struct bench_ctx *ctx)
 	return insn_setup(ctx);
 }
 
-static int idreg_run(struct bench_ctx *ctx, uint64_t iters)
-{
-	uint64_t acc = 0, t0 = arch_cycles();
-
-	for (uint64_t i = 0; i < iters; i++)
-		acc += id_aa64isar0();
-	uint64_t t1 = arch_cycles();
-	ctx->sink += acc;
-	cycles_extra(ctx, t1 - t0, iters);
-	return 0;
-}
-
-static int wfi_run(struct bench_ctx *ctx, uint64_t iters)
-{
-	uint64_t t0 = arch_cycles();
-
-	for (uint64_t i = 0; i < iters; i++)
-		__asm__ volatile("wfi" ::: "memory");
-	uint64_t t1 = arch_cycles();
-	ctx->sink += iters;
-	cycles_extra(ctx, t1 - t0, iters);
-	return 0;
-}
-
-static int wfe_run(struct bench_ctx *ctx, uint64_t iters)
-{
-	uint64_t t0 = arch_cycles();
-
-	for (uint64_t i = 0; i < iters; i++)
-		__asm__ volatile("sevl\n\twfe" ::: "memory");
-	uint64_t t1 = arch_cycles();
-	ctx->sink += iters;
-	cycles_extra(ctx, t1 - t0, iters);
-	return 0;
-}
-
-/* max_copies: the clock-* family runs with any number of copies, the others alone. */
-#define INSN(var, nm, ttl, maxc, su, ru) \
-	const struct bench var = { .name = nm, .title = ttl, .group = "probes", .unit = "ns", \
-		.kind = BENCH_TIME, .per_loop = 1, .max_copies = maxc, .setup = su, .run = ru, \
-		.teardown = insn_teardown }
+INSN_RUN(cntvct_run, arch_cycles())
+INSN_RUN(cntpct_run, cntpct())
+INSN_RUN(idreg_run, id_aa64isar0())
+INSN_RUN(wfi_run, wfi1())
+INSN_RUN(wfe_run, wfe1())
 
 INSN(bench_clock_cntvct, "clock-cntvct", "CNTVCT_EL0 read (virtual counter)", 0, insn_setup,
      cntvct_run);
