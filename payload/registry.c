@@ -27,7 +27,7 @@ extern const struct bench
 	/* the architectures' instructions (payload/arch/<arch>/insn.c): x86-64's, then arm64's */
 	bench_clock_rdtsc, bench_clock_rdtscp, bench_clock_cntvct, bench_clock_cntpct,
 	bench_vmexit_cpuid, bench_vmexit_rdtsc, bench_vmexit_rdtscp, bench_vmexit_pause,
-	bench_vmexit_wfe, bench_trap_mrs_idreg, bench_trap_wfi,
+	bench_vmexit_wfe, bench_vmexit_wfe_wake, bench_trap_mrs_idreg, bench_trap_wfi,
 	/* payload/bench/vmexit.c */
 	bench_vmexit_pagefault, bench_vmexit_shootdown, bench_vmexit_wake_samecpu,
 	bench_vmexit_wake_crosscpu, bench_vmexit_nanosleep_50us, bench_vmexit_nanosleep_1ms,
@@ -99,6 +99,7 @@ const struct bench *const bench_registry[] = {
 	&bench_vmexit_rdtscp,
 	&bench_vmexit_pause,
 	&bench_vmexit_wfe,
+	&bench_vmexit_wfe_wake,
 	&bench_trap_mrs_idreg,
 	&bench_trap_wfi,
 	&bench_vmexit_pagefault,

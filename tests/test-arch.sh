@@ -151,6 +151,7 @@ X86(bench_clock_cntpct, "clock-cntpct", "CNTPCT_EL0");
 X86(bench_trap_mrs_idreg, "trap-mrs-idreg", "MRS ID_AA64ISAR0_EL1");
 X86(bench_trap_wfi, "trap-wfi", "WFI");
 X86(bench_vmexit_wfe, "vmexit-wfe", "WFE");
+X86(bench_vmexit_wfe_wake, "vmexit-wfe-wake", "WFE wake-up");
 #include "../../bench/ring0.h"
 #define R0(id, nm, ttl) ARCH_UNSUPPORTED(bench_ring0_##nm, RING0_PREFIX #nm, ttl, RING0_GROUP, \
 					 "ns", "stub: no ring-0 probes");

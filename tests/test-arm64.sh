@@ -104,10 +104,10 @@ none "$miss" "the arm64 kernel has ECAM PCIe, GICv2/v3, PL011 + 8250, EFI stub, 
 if ! command -v qemu-aarch64 >/dev/null; then
 	skip "arm64 runner checks: no qemu-aarch64 (apt-get install qemu-user)"
 else
-	probes=clock-cntvct,clock-cntpct,trap-mrs-idreg,trap-wfi,vmexit-wfe,vmexit-cpuid,clock-rdtsc,ring0-cpuid
+	probes=clock-cntvct,clock-cntpct,trap-mrs-idreg,trap-wfi,vmexit-wfe,vmexit-wfe-wake,vmexit-cpuid,clock-rdtsc,ring0-cpuid
 	(cd "$tmp" && qemu-aarch64 "$o/isobench" --suite quick --tests "$probes" --copies 1 >a64.log 2>&1)
 	ran 0 $? "$tmp/a64.log" "the arm64 runner under qemu-aarch64"
-	for t in clock-cntvct trap-mrs-idreg trap-wfi vmexit-wfe; do
+	for t in clock-cntvct trap-mrs-idreg trap-wfi vmexit-wfe vmexit-wfe-wake; do
 		has "$tmp/a64.log" "^@isobench/1 [0-9]+ RESULT test=$t .*value=[0-9.]*[1-9]" "$t gives a result"
 	done
 	has "$tmp/a64.log" 'SKIP test=clock-cntpct .*reason=CNTPCT_EL0%20is%20not%20readable%20at%20EL0' \

@@ -92,3 +92,5 @@ ARM64(bench_trap_mrs_idreg, "trap-mrs-idreg", "MRS ID_AA64ISAR0_EL1 from EL0 (ke
 ARM64(bench_trap_wfi, "trap-wfi", "WFI from EL0 (trapped to the kernel, skipped)", "WFI", "");
 ARM64(bench_vmexit_wfe, "vmexit-wfe", "SEVL; WFE (exits where the host sets HCR_EL2.TWE)", "WFE",
       " (x86-64: vmexit-pause)");
+ARM64(bench_vmexit_wfe_wake, "vmexit-wfe-wake", "WFE wake-up round trip, two CPUs", "WFE",
+      " (x86-64: vmexit-wake-crosscpu)");
