@@ -8,6 +8,8 @@
 #   ./build.sh disks          build, then write the image as raw/qcow2/VMDK/VHDX disks to out/disk/
 #   ./build.sh clean          remove out/ (the kernel cache under ~/.cache/isobench stays)
 #   ./build.sh packages       print the Debian packages each step needs (build, run, test)
+#   ARCH=arm64 ./build.sh     the same image for arm64 into out/arm64/ (README "arm64");
+#                             ARCH=arm64 ./build.sh run [ARGS] boots it (qemu/run --arch arm64)
 #
 # Environment: ARCH=arm64 builds the arm64 image into out/arm64/ instead (cross-built here:
 # Debian's aarch64-linux-gnu gcc, Debian's arm64 packages unpacked by cross/sysroot.sh; the
@@ -159,8 +161,13 @@ unset ARCH
 if [ "$build_arch" = arm64 ]; then
 	case "${1:-build}" in
 	build) build_arm64; exit 0 ;;
-	packages) ;;
-	*) die "ARCH=arm64 supports only building (./build.sh); boot it with qemu/run --arch arm64" ;;
+	run)	# build, then boot it under qemu-system-aarch64 (qemu/run --arch arm64 ARGS)
+		shift
+		build_arm64
+		exec qemu/run --arch arm64 --out "$out" "$@"
+		;;
+	packages | clean | help | -h | --help) ;;
+	*) die "ARCH=arm64: '$1' is x86's only (ARCH=arm64 takes build, run, packages, clean)" ;;
 	esac
 fi
 
@@ -199,7 +206,7 @@ packages)
 		"${PKGS_ARM64[*]}"
 	;;
 -h | --help | help)
-	sed -n '2,16s/^# \{0,1\}//p' "$0"
+	sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"
 	;;
 *)
 	die "unknown command '$1' (build, run, test, disks, clean, packages, help)"
