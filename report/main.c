@@ -555,6 +555,23 @@ static int flushed(void)
 	return 1;
 }
 
+/* 1 (after one line on stderr saying why) when the runs are of two architectures
+ * (cmp_arch_mismatch) and --cross-arch was not given; else 0. */
+static int cross_arch_refused(const struct input *in, const struct model *const *models, size_t n)
+{
+	size_t x = cmp_arch_mismatch(models, n);
+
+	if (!x)
+		return 0;
+	fprintf(stderr, "isobench-report: refusing to compare %s (kernel.machine=%s) with %s "
+		"(kernel.machine=%s): runs of two architectures executed other instructions under "
+		"another kernel build, so their ratios measure the CPUs, not a hypervisor or a "
+		"setting; --cross-arch compares them anyway\n", in[0].path,
+		model_info(models[0], RK_KERNEL_MACHINE), in[x].path,
+		model_info(models[x], RK_KERNEL_MACHINE));
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -607,16 +624,9 @@ int main(int argc, char **argv)
 		const struct model *models[MAX_LOGS];
 		for (size_t j = 0; j < o.n; j++)
 			models[j] = &in[j].m;
-		size_t x = o.cross_arch ? 0 : cmp_arch_mismatch(models, o.n);
-		if (x) {
-			fprintf(stderr, "isobench-report: refusing to compare %s (kernel.machine=%s) with "
-				"%s (kernel.machine=%s): runs of two architectures executed other "
-				"instructions under another kernel build, so their ratios measure the "
-				"CPUs, not a hypervisor or a setting; --cross-arch compares them anyway\n",
-				in[0].path, model_info(models[0], RK_KERNEL_MACHINE), in[x].path,
-				model_info(models[x], RK_KERNEL_MACHINE));
+		if (!o.cross_arch && cross_arch_refused(in, models, o.n))
 			usage_err = 1;
-		} else if (cmp_build(models, o.n, o.labelarg ? o.labels : NULL, &c)) {
+		else if (cmp_build(models, o.n, o.labelarg ? o.labels : NULL, &c)) {
 			fprintf(stderr, "isobench-report: out of memory\n");
 			incomplete = 1;
 		} else {
