@@ -145,6 +145,18 @@ run 0 "$tmp/img-img" "$fix/image-init.log" "$fix/image-tmpfs.log" || true
 contains "$tmp/img-img" "warning: not comparable: kernel.cmdline (apart from volatile words) differs"
 contains "$tmp/img-img" "file tests ran on ext4 in one run and tmpfs in another: fstime/fsbuffer/fsdisk are not comparable"
 lacks "$tmp/img-img" "note: native run"
+#     Two architectures (an x86-64 native run, the arm64 image under TCG): refused unless
+#     --cross-arch, which compares them with a warning; the arm64 run's counter is named.
+run 2 "$tmp/xarch" "$fix/native.log" "$fix/arm64-tcg.log" || true
+contains "$tmp/xarch.err" "refusing to compare $fix/native.log (kernel.machine=x86_64) with $fix/arm64-tcg.log (kernel.machine=aarch64)"
+contains "$tmp/xarch.err" "--cross-arch compares them anyway"
+if [ ! -s "$tmp/xarch" ]; then pass "the refusal prints no comparison"; else fail "a refused comparison printed one"; fi
+run 0 "$tmp/xarch2" --cross-arch "$fix/native.log" "$fix/arm64-tcg.log" || true
+contains "$tmp/xarch2" "warning: not comparable: kernel.machine differs"
+contains "$tmp/xarch2" "(TCG)"
+run 0 "$tmp/a64" "$fix/arm64-tcg.log" || true
+if grep -Eq '^WFE wake-up round trip, two CPUs +[0-9.]+ ns .* [0-9.]+ CNTVCT ticks' "$tmp/a64"
+then pass "an aarch64 run's cycles are CNTVCT ticks"; else fail "an aarch64 run's cycles are not named CNTVCT ticks"; fi
 #     fs.tmp is the fallback of older logs (native.log has no fs.workdir).
 run 0 "$tmp/nat-tmpfs" "$fix/native.log" "$fix/image-tmpfs.log" || true
 contains "$tmp/nat-tmpfs" "file tests ran on ext4 in one run and tmpfs in another"
