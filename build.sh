@@ -131,6 +131,7 @@ build_arm64() {
 	mkdir -p "$o"
 	step "arm64 packages (Debian's, unpacked into $sys)"
 	cross/sysroot.sh arm64 "$sys" || die "arm64 sysroot failed"
+	cp "$sys/PACKAGES" "$o/PACKAGES"	# which Debian arm64 packages the image is made of
 	kernel "$o" Image "$cross"
 	step "arm64 payload (static musl for arm64)"
 	make -s -C payload O="$o" CC="${cross}gcc -specs=$sys/musl-gcc.specs" >&2 || die "arm64 payload build failed"

@@ -32,7 +32,7 @@ boot() {
 	local name=$1 st=0 t0 line
 	shift
 	t0=$(_lib_usec)
-	"$top/qemu/run" --arch arm64 --accel tcg --log "$tmp/$name.log" "$@" >"$tmp/$name.out" 2>&1 || st=$?
+	"$top/qemu/run" --arch arm64 --accel tcg --out "$OUT" --log "$tmp/$name.log" "$@" >"$tmp/$name.out" 2>&1 || st=$?
 	status_is 0 "$st" "$name: qemu/run --arch arm64 $*"
 	has "$tmp/$name.log" '^@isobench/1 [0-9]+ INFO .*kernel.machine=aarch64' "$name: INFO kernel.machine=aarch64"
 	# SKIPs: only the architecture's (x86 instructions, the x86 ring0 driver, CNTPCT_EL0).

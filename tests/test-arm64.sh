@@ -37,9 +37,12 @@ if [ "$st" -ne 0 ]; then
 	finish
 	exit
 fi
-for f in isobench.iso isobench.raw Image initramfs.cpio.gz IDENTITY isobench isobench-proc; do
+for f in isobench.iso isobench.raw Image initramfs.cpio.gz IDENTITY isobench isobench-proc PACKAGES; do
 	if [ -s "$o/$f" ]; then pass "out/arm64/$f written"; else fail "out/arm64/$f missing"; fi
 done
+n=$(grep -cE '^(musl|musl-dev|busybox-static|libc6|libpcre2-8-0|dash|coreutils|grep|systemd-boot-efi) [^ ]+ [0-9a-f]{64}$' "$o/PACKAGES")
+if [ "$n" -eq 9 ]; then pass "PACKAGES names the 9 Debian arm64 packages with version and sha256"
+else fail "PACKAGES: $n of the 9 packages listed with version and sha256"; fi
 # The Image: arm64's header magic at 0x38, and "MZ" at 0, the PE/COFF header of its EFI stub.
 if [ "$(od -An -c -j 56 -N 4 "$o/Image" | tr -d ' ')" = ARMd ] && [ "$(head -c 2 "$o/Image")" = MZ ]; then
 	pass "Image is an arm64 boot image with its EFI stub (ARM\\x64 magic, MZ header)"
@@ -118,6 +121,8 @@ else
 		"the ring0 probes SKIP on arm64 with the reason"
 	has "$tmp/a64.log" 'INFO .*kernel.machine=aarch64' "the header says kernel.machine=aarch64"
 	has "$tmp/a64.log" 'INFO .*hv.cpuid=TCGTCGTCGTCG' "QEMU's emulated max CPU is recognised as TCG"
+	"$rep" "$tmp/a64.log" >"$tmp/a64.txt" 2>&1
+	has "$tmp/a64.txt" '^CNTVCT_EL0 read .* [0-9.]+ CNTVCT ticks' "the report names arm64's counter ticks, not TSC cycles"
 	(cd "$tmp" && qemu-aarch64 -cpu cortex-a72 "$o/isobench" --suite quick --tests getpid --copies 1 >a72.log 2>&1)
 	has "$tmp/a72.log" 'INFO cpu.model=implementer%200x41%20part%200xd08%20' "the brand is MIDR_EL1's (Arm Cortex-A72)"
 	has "$tmp/a72.log" 'INFO .*hv.cpuid=none' "a named CPU model is not taken for QEMU's max"
@@ -165,5 +170,7 @@ has "$log" '^@isobench/1 [0-9]+ INFO .*kernel.machine=aarch64' "the boot's log s
 has "$log" "image.identity=$id" "the boot ran this image (image.identity)"
 count_is "$log" '^@isobench/1 [0-9]+ RESULT ' 4 "the boot's four tests gave results"
 has "$log" 'reboot: Power down' "the guest powered off"
+# The wall clock comes from the RTC (arm64 has no early read of it: HCTOSYS), not 1970.
+has "$log" "INFO .*run.utc=$(date -u +%Y)-" "the guest's clock is the RTC's (run.utc in $(date -u +%Y))"
 grep -a 'first BEGIN after' "$tmp/boot.out" || true
 finish
