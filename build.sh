@@ -8,9 +8,14 @@
 #   ./build.sh disks          build, then write the image as raw/qcow2/VMDK/VHDX disks to out/disk/
 #   ./build.sh clean          remove out/ (the kernel cache under ~/.cache/isobench stays)
 #   ./build.sh packages       print the Debian packages each step needs (build, run, test)
+#   ARCH=arm64 ./build.sh     the same image for arm64 into out/arm64/ (README "arm64");
+#                             ARCH=arm64 ./build.sh run [ARGS] boots it (qemu/run --arch arm64)
 #
-# Environment: KERNEL=/path/to/bzImage uses a prebuilt kernel; ISOBENCH_CACHE (default
-# ~/.cache/isobench) holds kernel builds keyed by their inputs; JOBS (default nproc).
+# Environment: ARCH=arm64 builds the arm64 image into out/arm64/ instead (cross-built here:
+# Debian's aarch64-linux-gnu gcc, Debian's arm64 packages unpacked by cross/sysroot.sh; the
+# host tools stay in out/); KERNEL=/path/to/bzImage (arm64: Image) uses a prebuilt kernel;
+# ISOBENCH_CACHE (default ~/.cache/isobench) holds kernel builds keyed by their inputs and
+# the arm64 packages; JOBS (default nproc).
 # Missing Debian packages are installed when running as root, otherwise the exact
 # apt-get line is printed and the build stops. A failed step stops with one line of reason.
 set -euo pipefail
@@ -36,6 +41,12 @@ PKGS_BUILD=(
 	syslinux isolinux syslinux-common syslinux-efi xorriso mtools # image: BIOS + UEFI ISO
 	pxelinux                               # image/build-netboot.sh: BIOS PXE loader
 	qemu-utils                             # image/build-disks.sh (./build.sh disks): qemu-img
+)
+# ARCH=arm64: the cross compiler (gcc + binutils for aarch64, Debian's arm64 glibc headers for
+# isobench-proc); the arm64 packages themselves are downloaded, never installed (cross/sysroot.sh).
+PKGS_ARM64=(gcc-aarch64-linux-gnu
+	qemu-system-arm qemu-efi-aarch64       # qemu/run --arch arm64: qemu-system-aarch64, AAVMF
+	qemu-user                              # tests: the arm64 runner's own checks, on this host
 )
 PKGS_RUN=(qemu-system-x86 ovmf             # qemu/run: boot the image (BIOS and UEFI)
 	fio python3                            # docs/benchmarks/disk-vs-fio.sh: the peer, its JSON
@@ -68,21 +79,27 @@ ensure_packages() {
 	apt-get install -y -qq "${missing[@]}" >/dev/null || die "apt-get install ${missing[*]} failed"
 }
 
+# kernel DIR IMAGE [CROSS_COMPILE]: DIR/IMAGE (bzImage, arm64: Image) from KERNEL=FILE when
+# set, else built (kernel-config/build-kernel.sh, cached), with that cross compiler if any.
+kernel() {
+	if [ -n "${KERNEL:-}" ]; then
+		[ -f "$KERNEL" ] || die "KERNEL=$KERNEL: no such file"
+		step "using prebuilt kernel $KERNEL"
+		cp "$KERNEL" "$1/$2"
+		rm -f "$1/vmlinux"
+		echo "prebuilt" >"$1/kernel.release"
+	else
+		step "kernel${3:+ (cross, ${3}gcc)}"
+		CROSS_COMPILE=${3:-} kernel-config/build-kernel.sh "$1" || die "kernel build failed"
+	fi
+}
+
 build() {
 	ensure_packages "${PKGS_BUILD[@]}"
 	# Reproducible timestamps: the commit's time (git is installed just above), else 0.
 	export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$top" log -1 --format=%ct 2>/dev/null || echo 0)}
 	mkdir -p "$out"
-	if [ -n "${KERNEL:-}" ]; then
-		[ -f "$KERNEL" ] || die "KERNEL=$KERNEL: no such file"
-		step "using prebuilt kernel $KERNEL"
-		cp "$KERNEL" "$out/bzImage"
-		rm -f "$out/vmlinux"
-		echo "prebuilt" >"$out/kernel.release"
-	else
-		step "kernel"
-		kernel-config/build-kernel.sh "$out" || die "kernel build failed"
-	fi
+	kernel "$out" bzImage
 	step "payload (static musl)"
 	make -s -C payload O="$out" >&2 || die "payload build failed"
 	step "isobench-proc (dynamic glibc, for execl and spawn)"
@@ -101,6 +118,59 @@ build() {
 	lava/make-jobs.sh "$out/lava" "$out/netboot" || die "LAVA job definitions failed"
 	step "done: $out/isobench.iso ($(du -h "$out/isobench.iso" | cut -f1)), identity $(cut -c1-16 "$out/IDENTITY")"
 }
+
+# build_arm64: out/arm64/ — the same image for arm64 (Image, initramfs.cpio.gz, IDENTITY,
+# isobench.iso, isobench.raw, the arm64 runner and isobench-proc), plus the host's report tool
+# in out/. Every step as in build(), with the cross compiler and the arm64 packages.
+build_arm64() {
+	local o=$out/arm64 sys cross=aarch64-linux-gnu-
+	ensure_packages "${PKGS_BUILD[@]}" "${PKGS_ARM64[@]}"
+	command -v aarch64-linux-gnu-gcc >/dev/null || die "aarch64-linux-gnu-gcc not found (gcc-aarch64-linux-gnu)"
+	export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$top" log -1 --format=%ct 2>/dev/null || echo 0)}
+	sys=${ISOBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/isobench}/sysroot/arm64
+	mkdir -p "$o"
+	step "arm64 packages (Debian's, unpacked into $sys)"
+	cross/sysroot.sh arm64 "$sys" || die "arm64 sysroot failed"
+	cp "$sys/PACKAGES" "$o/PACKAGES"	# which Debian arm64 packages the image is made of
+	kernel "$o" Image "$cross"
+	step "arm64 payload (static musl for arm64)"
+	make -s -C payload O="$o" CC="${cross}gcc -specs=$sys/musl-gcc.specs" >&2 || die "arm64 payload build failed"
+	step "arm64 isobench-proc (dynamic glibc)"
+	make -s -C payload/proc O="$o" CC="${cross}gcc" >&2 || die "arm64 isobench-proc build failed"
+	step "host tools: the report tool, and the host runner (qemu/run checks test names with it)"
+	make -s -C report O="$out" >&2 || die "report tool build failed"
+	make -s -C payload O="$out" >&2 || die "payload build failed"
+	step "arm64 initramfs"
+	SYSROOT=$sys CROSS_COMPILE=$cross initramfs/build.sh "$o/initramfs.cpio.gz" "$o/isobench" \
+		"$sys/bin/busybox" "$o/isobench-proc" || die "arm64 initramfs build failed"
+	cat "$o/Image" "$o/initramfs.cpio.gz" | sha256sum | cut -c1-64 >"$o/IDENTITY"
+	step "arm64 image (UEFI ISO, raw disk)"
+	SYSTEMD_BOOT_EFI=$sys/usr/lib/systemd/boot/efi/systemd-bootaa64.efi image/build-iso.sh \
+		"$o/isobench.iso" "$o/Image" "$o/initramfs.cpio.gz" "$(cat "$o/IDENTITY")" || die "arm64 ISO build failed"
+	image/build-disks.sh "$o" "$o/isobench.iso" raw || die "arm64 raw disk failed"
+	step "done: $o/isobench.iso ($(du -h "$o/isobench.iso" | cut -f1)), identity $(cut -c1-16 "$o/IDENTITY")"
+}
+
+# ARCH: x86_64 (default; also empty, x86, amd64) or arm64 (also aarch64). Unset afterwards, so
+# no make below mistakes it for its own ARCH.
+case "${ARCH:-}" in
+'' | x86_64 | x86 | amd64) build_arch=x86_64 ;;
+arm64 | aarch64) build_arch=arm64 ;;
+*) die "ARCH=$ARCH: unknown architecture (x86_64 or arm64)" ;;
+esac
+unset ARCH
+if [ "$build_arch" = arm64 ]; then
+	case "${1:-build}" in
+	build) build_arm64; exit 0 ;;
+	run)	# build, then boot it under qemu-system-aarch64 (qemu/run --arch arm64 ARGS)
+		shift
+		build_arm64
+		exec qemu/run --arch arm64 --out "$out" "$@"
+		;;
+	packages | clean | help | -h | --help) ;;
+	*) die "ARCH=arm64: '$1' is x86's only (ARCH=arm64 takes build, run, packages, clean)" ;;
+	esac
+fi
 
 case "${1:-build}" in
 build)
@@ -121,7 +191,7 @@ run)
 test)
 	shift
 	build
-	ensure_packages "${PKGS_RUN[@]}" "${PKGS_TEST[@]}"
+	ensure_packages "${PKGS_RUN[@]}" "${PKGS_TEST[@]}" "${PKGS_ARM64[@]}"
 	exec tests/run "$@"
 	;;
 disks)
@@ -133,10 +203,11 @@ clean)
 	rm -rf "$out"
 	;;
 packages)
-	printf 'build: %s\nrun: %s\ntest: %s\n' "${PKGS_BUILD[*]}" "${PKGS_RUN[*]}" "${PKGS_TEST[*]}"
+	printf 'build: %s\nrun: %s\ntest: %s\narm64: %s\n' "${PKGS_BUILD[*]}" "${PKGS_RUN[*]}" "${PKGS_TEST[*]}" \
+		"${PKGS_ARM64[*]}"
 	;;
 -h | --help | help)
-	sed -n '2,16s/^# \{0,1\}//p' "$0"
+	sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"
 	;;
 *)
 	die "unknown command '$1' (build, run, test, disks, clean, packages, help)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# image/build-disks.sh OUTDIR ISO — the image as disk files for hypervisors and clouds.
+# image/build-disks.sh OUTDIR ISO [raw] — the image as disk files for hypervisors and clouds.
 #
 # In:  ISO, an isobench hybrid ISO (image/build-iso.sh): as a disk it boots by BIOS through
 #      its MBR and by UEFI through its GPT and EFI system partition. qemu-img (Debian package
@@ -13,23 +13,25 @@
 #      Every file holds the same disk contents (qemu-img compare), so every one boots the same
 #      kernel, initramfs and menu as the ISO. qcow2/vmdk/vhdx carry random identifiers
 #      (VMDK CID, VHDX GUIDs): unlike the ISO they are not byte-reproducible.
+#      With `raw`: OUTDIR/isobench.raw only (no qemu-img; ARCH=arm64 ./build.sh).
 # Errors: exits 1 with one line "build-disks: <reason>" on stderr; 2 on a usage error.
 set -euo pipefail
 
 die() { echo "build-disks: $*" >&2; exit 1; }
-if [ $# -ne 2 ]; then
-	echo "usage: image/build-disks.sh OUTDIR ISO" >&2
+if [ $# -lt 2 ] || [ $# -gt 3 ] || [ "${3:-raw}" != raw ]; then
+	echo "usage: image/build-disks.sh OUTDIR ISO [raw]" >&2
 	exit 2
 fi
-dest=$1 iso=$2
+dest=$1 iso=$2 only=${3:-}
 [ -f "$iso" ] || die "no such file: $iso"
-command -v qemu-img >/dev/null || die "qemu-img not found (apt-get install qemu-utils)"
+[ -n "$only" ] || command -v qemu-img >/dev/null || die "qemu-img not found (apt-get install qemu-utils)"
 mkdir -p "$dest"
 raw=$dest/isobench.raw
 cp "$iso" "$raw.tmp" || die "cannot write $raw"
 mib=$((($(stat -c %s "$iso") + 1048575) / 1048576))
 truncate -s "${mib}M" "$raw.tmp"
 mv "$raw.tmp" "$raw"
+[ -z "$only" ] || exit 0
 # name:format:options
 for spec in qcow2:qcow2: vmdk:vmdk:subformat=monolithicSparse vhdx:vhdx:subformat=dynamic; do
 	IFS=: read -r ext fmt opts <<<"$spec"

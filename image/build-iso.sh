@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # image/build-iso.sh OUT.iso BZIMAGE INITRAMFS IDENTITY [EXTRA_APPEND] — hybrid boot ISO.
 #
+# BZIMAGE is an x86 bzImage or an arm64 Image (told apart by the arm64 header's magic); the
+# arm64 image is described under "arm64" below, everything else here is the x86 one.
+#
 # In:  BZIMAGE, INITRAMFS (gzip cpio), IDENTITY (a word naming this image, [A-Za-z0-9._+:@-],
 #      passed to the guest as isobench.image=), optional EXTRA_APPEND (kernel parameters for
 #      the default menu entry only; a key=value word there replaces the entry's own word with
@@ -18,6 +21,10 @@
 #        table beside it for BIOS), both pointing at one FAT EFI system partition appended
 #        to the ISO (see "UEFI" below).
 #      Both menus come from one template, so they offer the same entries.
+#      arm64: an ISO and GPT disk that UEFI alone boots (there is no BIOS on arm64), from
+#      the same template: \EFI\BOOT\BOOTAA64.EFI is systemd-boot (Debian's systemd-boot-efi
+#      for arm64; its path in SYSTEMD_BOOT_EFI), whose entries are the template's, and the
+#      words of image/cmdline.aarch64 follow image/cmdline's in every entry.
 # Errors: exits 1 with one line "build-iso: <reason>" on stderr; exits 2 on a usage error.
 set -euo pipefail
 
@@ -31,7 +38,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 epoch=${SOURCE_DATE_EPOCH:-0}
 isolinux_dir=${ISOLINUX_DIR:-/usr/lib/ISOLINUX}
 syslinux_dir=${SYSLINUX_BIOS_DIR:-/usr/lib/syslinux/modules/bios}
-common=$(grep -v '^#' "$here/cmdline" 2>/dev/null | tr -s ' \n' ' ' | sed 's/^ //; s/ $//') || true
+# cmdline_words FILE: FILE's words on one line, comments dropped.
+cmdline_words() { grep -v '^#' "$1" 2>/dev/null | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'; }
+common=$(cmdline_words "$here/cmdline") || true
 menu_timeout=${ISOBENCH_MENU_TIMEOUT:-10}
 
 [[ "$menu_timeout" =~ ^[1-9][0-9]{0,3}$ ]] || die "ISOBENCH_MENU_TIMEOUT must be 1-9999 (tenths of a second), got '$menu_timeout'"
@@ -39,12 +48,20 @@ case "$epoch" in '' | *[!0-9]*) die "SOURCE_DATE_EPOCH must be a non-negative in
 [[ "$id" =~ ^[A-Za-z0-9._+:@-]{1,128}$ ]] || die "IDENTITY must be 1-128 chars of [A-Za-z0-9._+:@-], got '$id'"
 [[ "$extra" != *$'\n'* ]] || die "EXTRA_APPEND must be one line"
 [ -f "$bzimage" ] || die "no such file: $bzimage"
+# An arm64 Image carries "ARM\x64" at offset 0x38 (Documentation/arm64/booting.rst).
+if [ "$(od -An -c -j 56 -N 4 "$bzimage" | tr -d ' ')" = ARMd ]; then karch=aarch64; else karch=x86_64; fi
+if [ "$karch" = aarch64 ]; then
+	common="$common $(cmdline_words "$here/cmdline.aarch64")" || die "no $here/cmdline.aarch64"
+	sdboot=${SYSTEMD_BOOT_EFI:-}
+	[ -f "$sdboot" ] || die "arm64: SYSTEMD_BOOT_EFI must name systemd-bootaa64.efi (cross/sysroot.sh unpacks it)"
+fi
 [ -f "$initramfs" ] || die "no such file: $initramfs"
 [ -f "$here/isolinux.cfg" ] || die "no template $here/isolinux.cfg"
 [ -n "$common" ] || die "no kernel command line in $here/cmdline"
 command -v xorriso >/dev/null || die "xorriso not found (apt-get install xorriso)"
 for f in "$isolinux_dir/isolinux.bin" "$isolinux_dir/isohdpfx.bin" \
 	"$syslinux_dir/ldlinux.c32" "$syslinux_dir/menu.c32" "$syslinux_dir/libutil.c32"; do
+	[ "$karch" = x86_64 ] || break
 	[ -f "$f" ] || die "missing $f (apt-get install isolinux syslinux-common)"
 done
 
@@ -52,9 +69,17 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 root=$tmp/root
 mkdir -p "$root/isolinux" "$root/isobench"
-cp "$isolinux_dir/isolinux.bin" "$syslinux_dir/ldlinux.c32" "$syslinux_dir/menu.c32" \
-	"$syslinux_dir/libutil.c32" "$root/isolinux/"
-cp "$bzimage" "$root/isobench/bzImage"
+if [ "$karch" = x86_64 ]; then
+	cp "$isolinux_dir/isolinux.bin" "$syslinux_dir/ldlinux.c32" "$syslinux_dir/menu.c32" \
+		"$syslinux_dir/libutil.c32" "$root/isolinux/"
+	kname=bzImage
+else	# the menu is built into $root/isolinux, then moved out: the arm64 ISO has no isolinux
+	kname=Image
+fi
+cp "$bzimage" "$root/isobench/$kname"
+# arm64: the boot menu's loader rides along in the ISO 9660 tree, so an image can be rebuilt
+# from the ISO alone (qemu/run's throw-away images with a per-run command line).
+[ "$karch" = x86_64 ] || cp "$sdboot" "$root/isobench/BOOTAA64.EFI"
 cp "$initramfs" "$root/isobench/initramfs.gz"
 printf '%s\n' "$id" >"$root/isobench/IDENTITY"
 
@@ -81,6 +106,35 @@ grep -q '@[A-Z]*@' "$root/isolinux/isolinux.cfg" && die "unreplaced placeholder 
 while read -r line; do
 	[ "${#line}" -le 2040 ] || die "kernel command line longer than 2048 bytes: ${line:0:60}..."
 done < <(sed -n 's/^ *APPEND //p' "$root/isolinux/isolinux.cfg")
+
+# systemd_boot_esp MENU ESP EFI: arm64's UEFI menu. ESP gets \EFI\BOOT\BOOTAA64.EFI = EFI
+# (systemd-boot), \loader\loader.conf and one \loader\entries\<n>-<label>.conf per LABEL of
+# MENU (the expanded isolinux template: MENU LABEL -> title, APPEND -> options; numbered in
+# the template's order, which systemd-boot keeps by sorting the names). The kernel is
+# \isobench\Image.efi, started through its EFI stub, which loads the initrd systemd-boot
+# hands it. The menu waits TIMEOUT tenths rounded down to whole seconds; 0 boots the default
+# at once (a key held at start shows the menu).
+# Why a boot menu, not the EFI stub alone with a built-in command line: the command line
+# carries isobench.image=<identity>, a hash of the kernel itself and the initramfs, and
+# qemu/run's throw-away images carry per-run words; neither can be built into the kernel, and
+# in 6.1 a built-in command line cannot name the initrd either (see "UEFI" below).
+systemd_boot_esp() {
+	local menu=$1 dir=$2 efi=$3
+	mkdir -p "$dir/loader/entries"
+	cp "$efi" "$dir/EFI/BOOT/BOOTAA64.EFI"
+	awk -v dir="$dir/loader/entries" -v timeout="$menu_timeout" -v conf="$dir/loader/loader.conf" '
+		function flush() { if (label != "") { n++; f = sprintf("%s/%d-%s.conf", dir, n, label)
+			printf "title   %s\nlinux   /isobench/Image.efi\ninitrd  /isobench/initramfs.gz\noptions %s\n",
+				title, opts > f; close(f)
+			if (label == def) defname = sprintf("%d-%s.conf", n, label) } label = "" }
+		/^DEFAULT / { def = $2 }
+		/^LABEL / { flush(); label = $2; title = label; opts = "" }
+		/^ *MENU LABEL / { sub(/^ *MENU LABEL /, ""); gsub(/\^/, ""); title = $0 }
+		/^ *APPEND / { sub(/^ *APPEND /, ""); opts = $0 }
+		END { flush(); if (defname == "") exit 1
+			printf "timeout %d\ndefault %s\neditor no\n", int(timeout / 10), defname > conf }
+	' "$menu" || die "systemd-boot: the menu has no default entry"
+}
 
 # ---- UEFI ----------------------------------------------------------------------------------
 # Firmware reads only FAT, and syslinux.efi cannot read ISO 9660, so the EFI system partition
@@ -110,24 +164,29 @@ case $loader in syslinux | stub) ;; *) die "ISOBENCH_EFI_LOADER must be syslinux
 for t in mformat mcopy mmd; do command -v "$t" >/dev/null || die "$t not found (apt-get install mtools)"; done
 for f in "$efi_dir/syslinux.efi" "$efi_mod/ldlinux.e64" "$efi_mod/menu.c32" "$efi_mod/libutil.c32" \
 	"$efi_mod/libcom32.c32"; do
+	if [ "$karch" != x86_64 ] || [ "$loader" != syslinux ]; then break; fi
 	[ -f "$f" ] || die "missing $f (apt-get install syslinux-efi syslinux-common)"
 done
-esp=$tmp/esp
+esp=$tmp/esp menu_cfg=$root/isolinux/isolinux.cfg
 mkdir -p "$esp/EFI/BOOT" "$esp/isobench"
-cp "$bzimage" "$esp/isobench/bzImage.efi"
+cp "$bzimage" "$esp/isobench/$kname.efi"
 cp "$initramfs" "$esp/isobench/initramfs.gz"
 cp "$root/isobench/IDENTITY" "$esp/isobench/IDENTITY"
-if [ "$loader" = syslinux ]; then
+if [ "$karch" = aarch64 ]; then
+	[ "$loader" = stub ] || systemd_boot_esp "$root/isolinux/isolinux.cfg" "$esp" "$sdboot"
+	mv "$root/isolinux/isolinux.cfg" "$tmp/menu.cfg" && rmdir "$root/isolinux"
+	menu_cfg=$tmp/menu.cfg
+elif [ "$loader" = syslinux ]; then
 	cp "$efi_dir/syslinux.efi" "$esp/EFI/BOOT/BOOTX64.EFI"
 	cp "$efi_mod/ldlinux.e64" "$efi_mod/menu.c32" "$efi_mod/libutil.c32" "$efi_mod/libcom32.c32" "$esp/EFI/BOOT/"
 	sed 's|/isobench/bzImage$|/isobench/bzImage.efi|' "$root/isolinux/isolinux.cfg" >"$esp/EFI/BOOT/syslinux.cfg"
 fi
 # startup.nsh: the default entry's command line, for the kernel's EFI stub. (CRLF: UEFI shell.)
 default_append=$(awk '/^DEFAULT /{d=$2} /^LABEL /{l=$2} /^ *APPEND /&&l==d{sub(/^ *APPEND /,""); print; exit}' \
-	"$root/isolinux/isolinux.cfg")
+	"$menu_cfg")
 [ -n "$default_append" ] || die "no APPEND line for the default entry"
-printf 'echo "isobench: booting the kernel EFI stub (no syslinux.efi)"\r\nfs0:\r\nfor %%m in 0 1 2 3 4 5 6 7 8 9\r\n  if exist fs%%m:\\isobench\\bzImage.efi then\r\n    fs%%m:\r\n    \\isobench\\bzImage.efi initrd=\\isobench\\initramfs.gz %s\r\n  endif\r\nendfor\r\n' \
-	"$default_append" >"$esp/startup.nsh"
+printf 'echo "isobench: booting the kernel EFI stub (no syslinux.efi)"\r\nfs0:\r\nfor %%m in 0 1 2 3 4 5 6 7 8 9\r\n  if exist fs%%m:\\isobench\\%s.efi then\r\n    fs%%m:\r\n    \\isobench\\%s.efi initrd=\\isobench\\initramfs.gz %s\r\n  endif\r\nendfor\r\n' \
+	"$kname" "$kname" "$default_append" >"$esp/startup.nsh"
 find "$esp" -exec touch -h -d "@$epoch" {} +
 # Results: booted as a disk, the runner writes its log to \ISOBENCH\RESULTS on this
 # partition (payload/resultsfile.c), which it finds by the label ISOBENCHEFI and a volume
@@ -164,16 +223,24 @@ find "$root" -exec touch -h -d "@$epoch" {} +
 date=$(date -u -d "@$epoch" +%Y%m%d%H%M%S00)
 # xorriso honours SOURCE_DATE_EPOCH itself (volume dates, UUID, no "now" timestamps);
 # --modification-date makes the UUID explicit for older versions.
+# x86: isolinux by BIOS (El Torito + isohybrid MBR), then the EFI entry; arm64: the EFI entry
+# only, the FAT partition in a GPT (-appended_part_as_gpt) for firmware that boots it as a disk.
+if [ "$karch" = x86_64 ]; then
+	boot=(-isohybrid-mbr "$isolinux_dir/isohdpfx.bin"
+		-c isolinux/boot.cat -b isolinux/isolinux.bin
+		-no-emul-boot -boot-load-size 4 -boot-info-table
+		-append_partition 2 0xef "$efi_img"
+		-eltorito-alt-boot -e --interval:appended_partition_2:all:: -no-emul-boot
+		-isohybrid-gpt-basdat)
+else
+	boot=(-append_partition 2 0xef "$efi_img" -appended_part_as_gpt
+		-c boot.cat -e --interval:appended_partition_2:all:: -no-emul-boot)
+fi
 SOURCE_DATE_EPOCH=$epoch xorriso -as mkisofs -quiet \
 	-o "$tmp/out.iso" \
 	-V ISOBENCH --modification-date="$date" \
 	-r -J -joliet-long \
-	-isohybrid-mbr "$isolinux_dir/isohdpfx.bin" \
-	-c isolinux/boot.cat -b isolinux/isolinux.bin \
-	-no-emul-boot -boot-load-size 4 -boot-info-table \
-	-append_partition 2 0xef "$efi_img" \
-	-eltorito-alt-boot -e --interval:appended_partition_2:all:: -no-emul-boot \
-	-isohybrid-gpt-basdat \
+	"${boot[@]}" \
 	"$root" >"$tmp/xorriso.log" 2>&1 ||
 	die "xorriso failed: $(grep -m1 -i 'FAILURE\|SORRY\|error' "$tmp/xorriso.log" || tail -n 1 "$tmp/xorriso.log")"
 mkdir -p "$(dirname "$out")"

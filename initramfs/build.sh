@@ -8,6 +8,10 @@
 #      the host's Debian dash, coreutils (sort od tee wc rm) and grep: the dynamically linked
 #      tools the shell1/shell8 tests run, as on a distribution (see payload/bench/shell.c),
 #      SOURCE_DATE_EPOCH (default 0): the mtime of every entry,
+#      SYSROOT (default empty: the host): another architecture's Debian packages unpacked
+#      (cross/sysroot.sh); the tools and libraries above are then taken from SYSROOT, the
+#      multiarch triplet from ${CROSS_COMPILE}gcc, and busybox's applets are checked in its
+#      applet table instead of by running it (it is not the host's architecture),
 #      the kernel's usr/gen_init_cpio.c (from the extracted source under $ISOBENCH_CACHE/src,
 #      else from /usr/src/linux-source-*.tar.xz), compiled with host gcc into
 #      $ISOBENCH_CACHE/tools/ (ISOBENCH_CACHE defaults to ~/.cache/isobench).
@@ -45,9 +49,15 @@ tools=(dash:/bin/dash sort:/usr/bin/sort od:/usr/bin/od grep:/bin/grep tee:/usr/
 	wc:/usr/bin/wc rm:/bin/rm)
 # The tools and their libraries are the host's (its gcc builds isobench-proc): Debian's
 # multiarch triplet names their folder; this is the one place the script knows it.
-multiarch=$(gcc -print-multiarch 2>/dev/null) || multiarch=
-[ -n "$multiarch" ] || die "gcc -print-multiarch gave no triplet (apt-get install gcc)"
+sysroot=${SYSROOT:-}
+[ -z "$sysroot" ] || [ -d "$sysroot" ] || die "SYSROOT=$sysroot: no such directory"
+multiarch=$("${CROSS_COMPILE:-}gcc" -print-multiarch 2>/dev/null) || multiarch=
+[ -n "$multiarch" ] || die "${CROSS_COMPILE:-}gcc -print-multiarch gave no triplet (apt-get install gcc)"
 libdirs=("/lib/$multiarch" "/usr/lib/$multiarch" /lib64 /usr/lib64 /lib /usr/lib)
+libdirs=("${libdirs[@]/#/$sysroot}")
+if [ -n "$sysroot" ]; then
+	for i in "${!tools[@]}"; do tools[i]=${tools[i]%%:*}:$sysroot${tools[i]#*:}; done
+fi
 
 case "$epoch" in '' | *[!0-9]*) die "SOURCE_DATE_EPOCH must be a non-negative integer, got '$epoch'" ;; esac
 [ -f "$init" ] || die "no such file: $init"
@@ -64,7 +74,11 @@ fi
 ! is_dynamic "$busybox" || die "$busybox is dynamically linked; use busybox-static"
 [ -z "$proc" ] || [ -f "$proc" ] || die "no such file: $proc"
 [ -z "$proc" ] || is_dynamic "$proc" || die "$proc must be dynamically linked (payload/proc)"
-have=$("$busybox" --list 2>/dev/null) || die "$busybox --list failed; is it busybox?"
+if [ -z "$sysroot" ]; then
+	have=$("$busybox" --list 2>/dev/null) || die "$busybox --list failed; is it busybox?"
+else	# another architecture's busybox: its applet names are a NUL-separated table in the binary
+	have=$(tr '\0' '\n' <"$busybox" | grep -E '^[a-z0-9_.[-]+$') || die "$busybox: no applet table"
+fi
 for a in "${applets[@]}"; do
 	grep -qx "$a" <<<"$have" || die "$busybox has no applet '$a'"
 done
@@ -133,7 +147,13 @@ mkdir "$tmp/dyn"
 for t in "${tools[@]}"; do cp "${t#*:}" "$tmp/dyn/tool-${t%%:*}"; done
 [ -z "$proc" ] || cp "$proc" "$tmp/dyn/isobench-proc"
 for n in "${!libs[@]}"; do cp "${libs[$n]}" "$tmp/dyn/lib-$n"; done
-for i in "${!interps[@]}"; do cp "$(realpath "$i")" "$tmp/dyn/interp-$(basename "$i")"; done
+for i in "${!interps[@]}"; do
+	interp=$(realpath "$sysroot$i" 2>/dev/null) || interp=
+	[ -f "$interp" ] || die "no loader $sysroot$i"
+	# Debian's packages link relatively; an absolute link would leave SYSROOT for the host's file.
+	[ "${interp#"$sysroot"/}" != "$interp" ] || [ -z "$sysroot" ] || die "$sysroot$i leads out of SYSROOT"
+	cp "$interp" "$tmp/dyn/interp-$(basename "$i")"
+done
 touch -d "@$epoch" "$tmp"/dyn/*
 if [ -n "${TBENCH_LOAD:-}" ]; then
 	cp "$TBENCH_LOAD" "$tmp/tbench-load.txt"

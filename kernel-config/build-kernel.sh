@@ -2,12 +2,14 @@
 # build-kernel.sh OUTDIR — build isobench's kernel from Debian's linux-source package.
 #
 # In:  kernel-config/isobench.config (every architecture) and kernel-config/arch/<arch>.config
-#      (<arch>: the first field of `gcc -dumpmachine`, the compiler that builds the kernel),
-#      merged over `allnoconfig` in that order; kernel-config/driver/ (our ring-0 probe driver,
+#      (<arch>: the first field of `${CROSS_COMPILE}gcc -dumpmachine`, the compiler that builds
+#      the kernel: the host gcc, or with CROSS_COMPILE=aarch64-linux-gnu- Debian's arm64 cross
+#      compiler), merged over `allnoconfig` in that order; kernel-config/driver/ (our ring-0 probe driver,
 #      added to the tree as drivers/misc/isobench/); the newest
 #      /usr/src/linux-source-*.tar.xz, the host gcc, lz4 (the kernel is LZ4-compressed).
-# Out: OUTDIR/bzImage, OUTDIR/vmlinux (uncompressed ELF, for PVH boot), OUTDIR/kernel.config,
-#      OUTDIR/kernel.release. Results are cached under $ISOBENCH_CACHE/kernel/<key>, where key
+# Out: OUTDIR/<image> (x86_64: bzImage; aarch64: Image, the uncompressed arm64 boot image, a
+#      PE/COFF EFI application through the EFI stub), OUTDIR/vmlinux (uncompressed ELF, for PVH
+#      boot), OUTDIR/kernel.config, OUTDIR/kernel.release. Results are cached under $ISOBENCH_CACHE/kernel/<key>, where key
 #      hashes every input above (package version, fragments, driver sources, this script,
 #      compiler version), so the kernel is rebuilt only when one of them changes.
 #      The extracted source ($ISOBENCH_CACHE/src/<package>) is shared by every build and
@@ -32,9 +34,19 @@ srcname=$(basename "$tarball" .tar.xz)
 pkgver=$(dpkg-query -W -f='${Version}' "$srcname" 2>/dev/null) || pkgver=unknown
 
 command -v lz4 >/dev/null || die "lz4 not found (apt-get install lz4)"
-arch=$(gcc -dumpmachine) || die "gcc -dumpmachine failed"
+cross=${CROSS_COMPILE:-}
+cc=${cross}gcc
+command -v "$cc" >/dev/null || die "$cc not found (apt-get install gcc-${cross%-})"
+arch=$("$cc" -dumpmachine) || die "$cc -dumpmachine failed"
 arch=${arch%%-*}
 [ -f "$here/arch/$arch.config" ] || die "no kernel fragment for $arch (kernel-config/arch/$arch.config)"
+# The kernel's name for the architecture (ARCH=) and the boot image we ship, by arch.
+case $arch in
+x86_64) karch=x86 imgname=bzImage ;;
+aarch64) karch=arm64 imgname=Image ;;
+*) die "no kernel ARCH for $arch" ;;
+esac
+kmake=(make ARCH="$karch" CROSS_COMPILE="$cross")
 frags=("$here/isobench.config" "$here/arch/$arch.config")
 drivers=("$here"/driver/*)
 key=$( {
@@ -44,7 +56,7 @@ key=$( {
 		echo "driver/${f##*/}"
 		cat "$f"
 	done
-	gcc --version | head -n 1
+	"$cc" --version | head -n 1
 } | sha256sum | cut -c1-16)
 dest=$cache/kernel/$key
 
@@ -63,7 +75,7 @@ patch_tree() {
 		>"$m/Makefile.isobench" && mv -f "$m/Makefile.isobench" "$m/Makefile"
 }
 
-if [ ! -f "$dest/bzImage" ]; then
+if [ ! -f "$dest/$imgname" ]; then
 	src=$cache/src/$srcname-$pkgver
 	if [ ! -f "$src/.extracted" ]; then
 		echo "build-kernel: extracting $tarball" >&2
@@ -77,7 +89,7 @@ if [ ! -f "$dest/bzImage" ]; then
 	build=$cache/build/$key
 	rm -rf "$build" && mkdir -p "$build"
 	echo "build-kernel: configuring ($srcname $pkgver, key $key)" >&2
-	(cd "$src" && scripts/kconfig/merge_config.sh -n -O "$build" "${frags[@]}") \
+	(cd "$src" && ARCH=$karch CROSS_COMPILE=$cross scripts/kconfig/merge_config.sh -n -O "$build" "${frags[@]}") \
 		>"$build/merge.log" 2>&1 || die "merge_config failed, see $build/merge.log"
 
 	# Every requested symbol must have survived, with the requested value.
@@ -105,23 +117,23 @@ if [ ! -f "$dest/bzImage" ]; then
 	KBUILD_BUILD_TIMESTAMP=@$(stat -c %Y "$tarball")
 	export KBUILD_BUILD_TIMESTAMP
 	export KBUILD_BUILD_USER=isobench KBUILD_BUILD_HOST=isobench KBUILD_BUILD_VERSION=1
-	# The architecture's boot image (x86: arch/x86/boot/bzImage), as the kernel names it.
-	image=$(make -s -C "$src" O="$build" image_name) || die "cannot ask the kernel for its image name"
-	make -C "$src" O="$build" -j"$jobs" "$(basename "$image")" >"$build/build.log" 2>&1 ||
+	# The architecture's boot image (x86: arch/x86/boot/bzImage, arm64: arch/arm64/boot/Image).
+	image=arch/$karch/boot/$imgname
+	"${kmake[@]}" -C "$src" O="$build" -j"$jobs" "$imgname" >"$build/build.log" 2>&1 ||
 		die "kernel build failed, see $build/build.log (last line: $(tail -n 1 "$build/build.log"))"
 
 	tmp=$dest.tmp.$$
 	rm -rf "$tmp" && mkdir -p "$tmp"
-	cp "$build/$image" "$tmp/bzImage"
+	cp "$build/$image" "$tmp/$imgname"
 	cp "$build/vmlinux" "$tmp/"
 	cp "$build/.config" "$tmp/kernel.config"
-	make -s -C "$src" O="$build" kernelrelease >"$tmp/kernel.release"
+	"${kmake[@]}" -s -C "$src" O="$build" kernelrelease >"$tmp/kernel.release"
 	rm -rf "$dest" && mv "$tmp" "$dest"
 	rm -rf "$build" "$tree"
 fi
 
 mkdir -p "$outdir"
-for f in bzImage vmlinux kernel.config kernel.release; do
+for f in "$imgname" vmlinux kernel.config kernel.release; do
 	cp "$dest/$f" "$outdir/$f"
 done
 echo "build-kernel: $(cat "$dest/kernel.release") ($key)" >&2

@@ -23,10 +23,12 @@ extern const struct bench
 	/* probes: where virtualization costs (payload/bench/clock.c) */
 	bench_clock_monotonic, bench_clock_monotonic_raw, bench_clock_monotonic_coarse,
 	bench_clock_realtime, bench_clock_realtime_coarse, bench_clock_boottime,
-	bench_clock_gettimeofday, bench_clock_time, bench_clock_syscall, bench_clock_rdtsc,
-	bench_clock_rdtscp,
-	/* payload/bench/vmexit.c */
+	bench_clock_gettimeofday, bench_clock_time, bench_clock_syscall,
+	/* the architectures' instructions (payload/arch/<arch>/insn.c): x86-64's, then arm64's */
+	bench_clock_rdtsc, bench_clock_rdtscp, bench_clock_cntvct, bench_clock_cntpct,
 	bench_vmexit_cpuid, bench_vmexit_rdtsc, bench_vmexit_rdtscp, bench_vmexit_pause,
+	bench_vmexit_wfe, bench_vmexit_wfe_wake, bench_trap_mrs_idreg, bench_trap_wfi,
+	/* payload/bench/vmexit.c */
 	bench_vmexit_pagefault, bench_vmexit_shootdown, bench_vmexit_wake_samecpu,
 	bench_vmexit_wake_crosscpu, bench_vmexit_nanosleep_50us, bench_vmexit_nanosleep_1ms,
 	/* payload/bench/sockwrite.c */
@@ -90,10 +92,16 @@ const struct bench *const bench_registry[] = {
 	&bench_clock_syscall,
 	&bench_clock_rdtsc,
 	&bench_clock_rdtscp,
+	&bench_clock_cntvct,
+	&bench_clock_cntpct,
 	&bench_vmexit_cpuid,
 	&bench_vmexit_rdtsc,
 	&bench_vmexit_rdtscp,
 	&bench_vmexit_pause,
+	&bench_vmexit_wfe,
+	&bench_vmexit_wfe_wake,
+	&bench_trap_mrs_idreg,
+	&bench_trap_wfi,
 	&bench_vmexit_pagefault,
 	&bench_vmexit_shootdown,
 	&bench_vmexit_wake_samecpu,

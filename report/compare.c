@@ -189,7 +189,7 @@ static int check_comparable(struct cmp *c)
 {
 	static const char *const keys[] = {
 		RK_IMAGE_IDENTITY, RK_BUILD_VERSION, RK_RUN_SUITE, RK_RUN_COPIES, RK_RUN_TESTS,
-		RK_RUN_MODE, RK_RUN_SAMPLES, RK_RUN_SAMPLE_MS, NULL,
+		RK_RUN_MODE, RK_RUN_SAMPLES, RK_RUN_SAMPLE_MS, RK_KERNEL_MACHINE, NULL,
 	};
 	for (size_t j = 0; j < c->nruns; j++)	/* the runner's WARN records (clocksource) */
 		for (size_t i = 0; i < c->m[j]->nev; i++)
@@ -393,6 +393,18 @@ static int fill_row(struct cmp *c, struct cmp_row *r)
 		if (decide(t0, cell, r->higher) < 0)
 			return -1;
 		c->flagged += cell->mark == '*';
+	}
+	return 0;
+}
+
+size_t cmp_arch_mismatch(const struct model *const *m, size_t nruns)
+{
+	const char *a = model_info(m[0], RK_KERNEL_MACHINE);
+
+	for (size_t j = 1; j < nruns && strcmp(a, "-"); j++) {
+		const char *b = model_info(m[j], RK_KERNEL_MACHINE);
+		if (strcmp(b, "-") && strcmp(a, b))
+			return j;
 	}
 	return 0;
 }

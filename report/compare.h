@@ -63,6 +63,12 @@ struct cmp {
 /* labels: NULL, or nruns strings (--label); otherwise derived with model_label(). */
 int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, struct cmp *c);
 void cmp_free(struct cmp *c);
+/* The first run j (1 .. nruns-1) whose architecture (INFO kernel.machine) is known and differs
+ * from run 0's, or 0 when every known one is the same. Such runs executed other instructions
+ * under another kernel build (the clock, VM-exit and ring0 probes are not even the same
+ * tests), so a ratio measures the two CPUs, not the hypervisor or the knob: isobench-report
+ * refuses them unless asked (--cross-arch; then a warning names it). */
+size_t cmp_arch_mismatch(const struct model *const *m, size_t nruns);
 /* Performance ratio of b to a (see above): b/a when higher (1) is better, a/b when lower (0)
  * is; NAN when either is not positive or the direction is unknown (-1). */
 double perf_ratio(double a, double b, int higher);

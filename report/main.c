@@ -27,6 +27,7 @@
 #include "memsvg.h"
 #include "status.h"
 #include "text.h"
+#include "vocab.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -64,9 +65,14 @@ static void usage(FILE *f)
 		"                  (github-action-benchmark customBiggerIsBetter /\n"
 		"                  customSmallerIsBetter lists of {name, unit, value})\n"
 		"  --label A,B,..  column labels, one per LOG (default: from the machine header)\n"
-		"  --noise-floor PCT\n"
-		"                  every test's noise floor is PCT (what same-build repeats show\n"
-		"                  on your machine: docs/benchmarks/noise-floor.sh measures it)\n"
+		"  --noise-floor PCT|FILE\n"
+		"                  every test's noise floor is PCT, or each test's as FILE says\n"
+		"                  (lines \"TEST COPIES PCT\"): what same-build repeats show on your\n"
+		"                  machine; docs/benchmarks/noise-floor.sh measures and prints them\n"
+		"  --cross-arch    compare runs of different architectures (kernel.machine, e.g.\n"
+		"                  x86_64 beside aarch64); refused without it: their tests ran\n"
+		"                  other instructions under another kernel build, so a ratio\n"
+		"                  measures the two CPUs, not a hypervisor or a setting\n"
 		"  --svg FILE      also write a chart of the ratios to the first run (log scale)\n"
 		"  --svg-latency FILE\n"
 		"                  also write a chart of the latency percentiles (p50, p99, p99.9,\n"
@@ -105,7 +111,7 @@ static void usage(FILE *f)
 }
 
 struct opts {
-	int check, want, follow, boot, killed, idle, fleet;
+	int check, want, follow, boot, killed, idle, fleet, cross_arch;
 	long pid;
 	const char *format, *svg, *group_by;
 	const char *svg_lat;	/* --svg-latency FILE: the percentiles chart (pct.h) */
@@ -183,6 +189,9 @@ static int take_option(int opt, struct opts *o)
 	case 'k':
 		o->killed = 1;
 		break;
+	case 'X':
+		o->cross_arch = 1;
+		break;
 	case 'r':
 	case 'p':
 	case 'i':
@@ -222,14 +231,20 @@ static int take_option(int opt, struct opts *o)
 	case 'g':
 		o->group_by = optarg;
 		break;
-	case 'n': {
-		char *end;
+	case 'n': {	/* a number: every test's floor; else a file of them (noisefloor.h) */
+		char *end, err[600];
 		double v = strtod(optarg, &end);
-		if (*end || end == optarg || !(v >= 0 && v <= 100)) {
-			fprintf(stderr, "isobench-report: --noise-floor wants a percentage, 0 to 100\n");
+		if (end != optarg && !*end) {
+			if (!(v >= 0 && v <= 100)) {
+				fprintf(stderr, "isobench-report: --noise-floor wants a percentage, "
+						"0 to 100, or a file\n");
+				return EXIT_USAGE;
+			}
+			noise_floor_force(v);
+		} else if (noise_floor_load(optarg, err, sizeof err)) {
+			fprintf(stderr, "isobench-report: --noise-floor %s\n", err);
 			return EXIT_USAGE;
 		}
-		noise_floor_force(v);
 		break;
 	}
 	case 'h':
@@ -318,6 +333,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"run", required_argument, NULL, 'r'},
 		{"boot", no_argument, NULL, 'b'},
 		{"killed", no_argument, NULL, 'k'},
+		{"cross-arch", no_argument, NULL, 'X'},
 		{"format", required_argument, NULL, 'f'},
 		{"label", required_argument, NULL, 'l'},
 		{"svg", required_argument, NULL, 's'},
@@ -565,6 +581,23 @@ static int flushed(void)
 	return 1;
 }
 
+/* 1 (after one line on stderr saying why) when the runs are of two architectures
+ * (cmp_arch_mismatch) and --cross-arch was not given; else 0. */
+static int cross_arch_refused(const struct input *in, const struct model *const *models, size_t n)
+{
+	size_t x = cmp_arch_mismatch(models, n);
+
+	if (!x)
+		return 0;
+	fprintf(stderr, "isobench-report: refusing to compare %s (kernel.machine=%s) with %s "
+		"(kernel.machine=%s): runs of two architectures executed other instructions under "
+		"another kernel build, so their ratios measure the CPUs, not a hypervisor or a "
+		"setting; --cross-arch compares them anyway\n", in[0].path,
+		model_info(models[0], RK_KERNEL_MACHINE), in[x].path,
+		model_info(models[x], RK_KERNEL_MACHINE));
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -617,7 +650,9 @@ int main(int argc, char **argv)
 		const struct model *models[MAX_LOGS];
 		for (size_t j = 0; j < o.n; j++)
 			models[j] = &in[j].m;
-		if (cmp_build(models, o.n, o.labelarg ? o.labels : NULL, &c)) {
+		if (!o.cross_arch && cross_arch_refused(in, models, o.n))
+			usage_err = 1;
+		else if (cmp_build(models, o.n, o.labelarg ? o.labels : NULL, &c)) {
 			fprintf(stderr, "isobench-report: out of memory\n");
 			incomplete = 1;
 		} else {

@@ -193,8 +193,16 @@ static double sample_cycles(const struct model *m, const struct mtest *t)
 	return n ? sum / (double)n : NAN;
 }
 
+/* What the runner's cycle counter (cycles_x100) counts on the run's architecture: RDTSC's TSC
+ * ticks on x86-64, the generic timer's CNTVCT_EL0 ticks on arm64 (payload/arch/<arch>/arch.h,
+ * arch_cycles()). */
+static const char *cycle_unit(const struct model *m)
+{
+	return !strcmp(model_info(m, RK_KERNEL_MACHINE), "aarch64") ? "CNTVCT ticks" : "TSC cycles";
+}
+
 /* One row of "Other tests and probes", under a line naming its group when the group changes;
- * a probe that counts TSC cycles shows them beside its value. */
+ * a probe that counts cycles shows them beside its value, in cycle_unit(). */
 static void other_row(FILE *out, const struct model *m, const struct mtest *t, const char **grp)
 {
 	char cyc[48] = "";
@@ -204,7 +212,7 @@ static void other_row(FILE *out, const struct model *m, const struct mtest *t, c
 		fprintf(out, "  [%s]\n", S(t->group));
 	*grp = t->group;
 	if (isfinite(c))
-		snprintf(cyc, sizeof cyc, "  %.1f TSC cycles", c);
+		snprintf(cyc, sizeof cyc, "  %.1f %s", c, cycle_unit(m));
 	if (t->has_result)
 		fprintf(out, "%-40.40s%17.1f %-6.6s +/-%.2f%%%s%s\n", S(t->title), t->value,
 			S(t->unit), isfinite(t->ci95_pct) ? t->ci95_pct : NAN, cyc,

@@ -15,7 +15,9 @@ What it checks, mechanically (no list of expected files to keep up to date):
 Each file is mapped to its package with `dpkg -S`. A step may use a package when it is in the
 closure (Depends and Pre-Depends, not Recommends) of the lists `./build.sh packages` prints for
 that step and the steps before it, or of the base system (Essential: yes or Priority: required,
-what `debootstrap --variant=minbase` installs).
+what `debootstrap --variant=minbase` installs). Its "arm64:" list (the cross compiler, the arm64
+QEMU and firmware, qemu-user) counts from the build step on: `ARCH=arm64 ./build.sh` installs
+it before building, `./build.sh test` before the tests.
 
 Steps: build (build.sh, kernel-config/, payload/, report/'s default target, initramfs/, image/,
 and any other folder), run (qemu/, report/variability.sh, the measuring scripts in docs/), test (tests/, .ci/, report's fuzz
@@ -35,6 +37,8 @@ import tempfile
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SYSTEM_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
 STEPS = ("build", "run", "test")
+# Extra lists `./build.sh packages` prints, and the step from which each counts.
+EXTRA_LISTS = {"arm64": "build"}
 
 # Makefiles and the goals each step builds; a tracked Makefile missing here is a failure.
 MAKE_GOALS = [
@@ -107,9 +111,9 @@ def package_lists(drop):
     lists = {}
     for line in res.stdout.splitlines():
         step, _, pkgs = line.partition(":")
-        if step in STEPS:
+        if step in STEPS or step in EXTRA_LISTS:
             lists[step] = [p for p in pkgs.split() if p not in drop]
-    for s in STEPS:
+    for s in list(STEPS) + list(EXTRA_LISTS):
         if s not in lists:
             bad(f"./build.sh packages printed no '{s}:' line")
             lists[s] = []
@@ -418,10 +422,11 @@ def main():
     base = [n for n, (ess, prio, _, _) in pkgs.items() if ess or prio == "required"]
     allowed, roots = {}, list(base)
     for s in STEPS:
-        for p in lists[s]:
+        extra = [p for e, at in EXTRA_LISTS.items() if at == s for p in lists[e]]
+        for p in lists[s] + extra:
             if p not in pkgs:
                 bad(f"build.sh lists {p} ({s}) but it is not installed here; run ./build.sh test")
-        roots += lists[s]
+        roots += lists[s] + extra
         allowed[s] = closure(roots, pkgs)
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -93,8 +93,28 @@ if [ "$got" = "kernel-config/arch/x86_64.config missing" ]; then
 	pass "a missing kernel fragment is caught ($got)"
 else fail "a missing kernel fragment: got '$got'"; fi
 
-# A second architecture is a folder only. The stub is C without instructions; the x86 probes
-# stay listed (registry.c names them) and SKIP with the stub's reason.
+# Every architecture folder has its kernel fragment (aarch64 beside x86_64, whichever the host).
+# arch_pairs ROOT: "payload/arch/A without kernel-config/arch/A.config" lines.
+arch_pairs() {
+	local d
+	for d in "$1"/payload/arch/*/arch.mk; do
+		d=$(basename "$(dirname "$d")")
+		[ -f "$1/kernel-config/arch/$d.config" ] || echo "payload/arch/$d without kernel-config/arch/$d.config"
+	done
+}
+got=$(arch_pairs "$tmp/tree")
+archs=$(find "$tmp/tree/payload/arch" -mindepth 2 -maxdepth 2 -name arch.mk -printf '%h\n' | xargs -n1 basename | sort | tr '\n' ' ')
+none "$got" "every payload/arch folder (${archs% }) has its kernel fragment" \
+	"an architecture folder lacks its kernel fragment"
+copy_tree "$tmp/noarm"
+rm "$tmp/noarm/kernel-config/arch/aarch64.config"
+got=$(arch_pairs "$tmp/noarm")
+if [ "$got" = "payload/arch/aarch64 without kernel-config/arch/aarch64.config" ]; then
+	pass "planted: a missing arm64 fragment is caught ($got)"
+else fail "planted: a missing arm64 fragment: got '$got'"; fi
+
+# A third architecture is a folder only. The stub is C without instructions; the x86 and arm64
+# probes stay listed (registry.c names them) and SKIP with the stub's reason.
 # add_stub ROOT: writes ROOT/payload/arch/stub/.
 add_stub() {
 	local s=$1/payload/arch/stub
@@ -126,6 +146,12 @@ X86(bench_vmexit_cpuid, "vmexit-cpuid", "CPUID");
 X86(bench_vmexit_rdtsc, "vmexit-rdtsc", "RDTSC");
 X86(bench_vmexit_rdtscp, "vmexit-rdtscp", "RDTSCP");
 X86(bench_vmexit_pause, "vmexit-pause", "PAUSE");
+X86(bench_clock_cntvct, "clock-cntvct", "CNTVCT_EL0");
+X86(bench_clock_cntpct, "clock-cntpct", "CNTPCT_EL0");
+X86(bench_trap_mrs_idreg, "trap-mrs-idreg", "MRS ID_AA64ISAR0_EL1");
+X86(bench_trap_wfi, "trap-wfi", "WFI");
+X86(bench_vmexit_wfe, "vmexit-wfe", "WFE");
+X86(bench_vmexit_wfe_wake, "vmexit-wfe-wake", "WFE wake-up");
 #include "../../bench/ring0.h"
 #define R0(id, nm, ttl) ARCH_UNSUPPORTED(bench_ring0_##nm, RING0_PREFIX #nm, ttl, RING0_GROUP, \
 					 "ns", "stub: no ring-0 probes");

@@ -48,6 +48,14 @@ expect_status 2 "--mem invalid" -- "$run" --mem lots
 expect_status 2 "option without value" -- "$run" --iso
 expect_status 2 "--tests with a space" -- "$run" --tests 'pipe spawn'
 expect_status 2 "--iso with --direct" -- "$run" --direct --iso x.iso
+# --arch arm64: virt only, UEFI or direct, no PVH; virt only with it.
+expect_status 2 "--arch invalid" -- "$run" --arch sparc
+expect_status 2 "--arch arm64 --firmware bios (arm64 has no BIOS)" -- "$run" --arch arm64 --firmware bios
+has "$tmp/stderr" "no BIOS" "the refusal of --firmware bios on arm64 says why"
+expect_status 2 "--arch arm64 --machine q35" -- "$run" --arch arm64 --machine q35
+expect_status 2 "--arch arm64 --pvh" -- "$run" --arch arm64 --pvh
+expect_status 2 "--arch arm64 --direct --firmware uefi" -- "$run" --arch arm64 --direct --firmware uefi
+expect_status 2 "--machine virt without --arch arm64" -- "$run" --machine virt
 expect_status 0 "--help" -- "$run" --help
 if grep -q '^  5  timeout' "$tmp/stdout" && grep -q '^  7  could not start' "$tmp/stdout"; then
 	pass "--help documents the exit-status table"
@@ -64,6 +72,10 @@ expect_status 7 "missing default ISO in --out" -- "$run" --out "$noimg" --accel 
 expect_status 7 "--direct without a kernel" -- "$run" --direct --out "$noimg" --accel tcg
 has "$tmp/stderr" "^qemu/run: no .*/bzImage" "missing kernel is named"
 expect_status 7 "--judge a missing log" -- "$run" --out "$noimg" --judge "$tmp/nonexistent.log"
+expect_status 7 "--arch arm64 --direct without an arm64 kernel" -- "$run" --arch arm64 --direct --out "$noimg" --accel tcg
+has "$tmp/stderr" "^qemu/run: no .*/arm64/Image" "the missing arm64 kernel is named (OUT/arm64/Image)"
+expect_status 7 "--arch arm64 without AAVMF" -- env AAVMF_CODE="$tmp/none.fd" "$run" --arch arm64 --out "$noimg" --iso "$0" --accel tcg
+has "$tmp/stderr" "no UEFI firmware .*qemu-efi-aarch64" "the missing AAVMF names its package"
 
 # --- check-args: test names, copies and suite with the runner's own parser, before a build --
 expect_status 2 "--check-args --tests nosuch" -- "$run" --out "$tools" --check-args --tests nosuch

@@ -5,8 +5,10 @@
 # RESULT values across them, (max / min - 1) x 100 — the largest ratio any two of the runs
 # show, in percent, rounded up to 0.5 %. A comparison (report/compare.c) never calls a change
 # inside it a difference.
-# Out: the rows of report/noisefloor.c's table on stdout ({"test", copies, pct},), the load
-# average before and after and each run's wall time on stderr, the logs in $NOISE_DIR (default a temp dir, kept).
+# Out: on stdout, one line per test and copies, "TEST COPIES PCT" — the file that
+# `isobench-report --noise-floor FILE` applies (report/noisefloor.h) — after a '#' line naming
+# the machine; the load average before and after and each run's wall time on stderr, the logs
+# in $NOISE_DIR (default a temp dir, kept).
 # Errors: exits 1 when a run fails or its log is not complete (isobench-report --check).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,6 +29,7 @@ for i in $(seq 1 "$runs"); do
 done
 echo "noise-floor: load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 # RESULT records: "... RESULT test=T copies=C ... value=V ..." (docs/records.md).
+echo "# noise floors, $runs x --suite $suite $*: $(uname -n), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%F)"
 cat "$dir"/run*.log | tr -d '\r' | awk '
 /@isobench\/1 [0-9]+ RESULT / {
 	t = c = v = ""
@@ -48,6 +51,6 @@ END {
 		pct = lo[k] > 0 ? (hi[k] / lo[k] - 1) * 100 : 100
 		pct = int(pct * 2 + 0.999999) / 2
 		if (pct < 0.5) pct = 0.5
-		printf "\t{\"%s\", %s, %.1f},\t/* %d runs */\n", p[1], p[2], pct, n[k]
+		printf "%s %s %.1f\t# %d runs\n", p[1], p[2], pct, n[k]
 	}
 }'

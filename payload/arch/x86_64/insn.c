@@ -17,14 +17,8 @@
  * The clock-* and vmexit-* names of RDTSC/RDTSCP are one measurement listed in both families
  * (payload/bench/clock.c, vmexit.c). */
 #include "arch.h"
-#include "../../bench/probe_util.h"
-
-#include <errno.h>
-#include <stdlib.h>
-
-struct insn_state {
-	struct probe_cycles cycles;	/* per sample */
-};
+#include "../insn_probe.h"
+#include "../unsupported.h"
 
 static inline uint64_t rdtscp(void)
 {
@@ -39,6 +33,20 @@ static inline void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 			 : "a"(leaf), "c"(sub));
 }
 
+/* CPUID leaf 0's EAX (the largest basic leaf). */
+static inline uint64_t cpuid0(void)
+{
+	uint32_t r[4];
+	cpuid(0, 0, r);
+	return r[0];
+}
+
+static inline uint64_t pause1(void)
+{
+	arch_cpu_relax();
+	return 1;
+}
+
 static int has_rdtscp(void)
 {
 	uint32_t r[4];
@@ -50,38 +58,6 @@ static int has_rdtscp(void)
 	return (r[3] >> 27) & 1;
 }
 
-static int insn_setup(struct bench_ctx *ctx)
-{
-	struct insn_state *s = calloc(1, sizeof *s);
-	if (!s)
-		return -ENOMEM;
-	ctx->state = s;
-	return 0;
-}
-
-static void insn_teardown(struct bench_ctx *ctx)
-{
-	free(ctx->state);
-}
-
-static void cycles_extra(struct bench_ctx *ctx, uint64_t cyc, uint64_t iters)
-{
-	struct insn_state *s = ctx->state;
-	probe_cycles_extra(ctx, &s->cycles, cyc, iters);
-}
-
-static int rdtsc_run(struct bench_ctx *ctx, uint64_t iters)
-{
-	uint64_t acc = 0, t0 = arch_cycles();
-
-	for (uint64_t i = 0; i < iters; i++)
-		acc += arch_cycles();
-	uint64_t t1 = arch_cycles();
-	ctx->sink += acc;
-	cycles_extra(ctx, t1 - t0, iters);
-	return 0;
-}
-
 static int rdtscp_setup(struct bench_ctx *ctx)
 {
 	if (!has_rdtscp()) {
@@ -91,50 +67,10 @@ static int rdtscp_setup(struct bench_ctx *ctx)
 	return insn_setup(ctx);
 }
 
-static int rdtscp_run(struct bench_ctx *ctx, uint64_t iters)
-{
-	uint64_t acc = 0, t0 = arch_cycles();
-
-	for (uint64_t i = 0; i < iters; i++)
-		acc += rdtscp();
-	uint64_t t1 = arch_cycles();
-	ctx->sink += acc;
-	cycles_extra(ctx, t1 - t0, iters);
-	return 0;
-}
-
-static int cpuid_run(struct bench_ctx *ctx, uint64_t iters)
-{
-	uint32_t r[4];
-	uint64_t acc = 0, t0 = arch_cycles();
-
-	for (uint64_t i = 0; i < iters; i++) {
-		cpuid(0, 0, r);
-		acc += r[0];
-	}
-	uint64_t t1 = arch_cycles();
-	ctx->sink += acc;
-	cycles_extra(ctx, t1 - t0, iters);
-	return 0;
-}
-
-static int pause_run(struct bench_ctx *ctx, uint64_t iters)
-{
-	uint64_t t0 = arch_cycles();
-
-	for (uint64_t i = 0; i < iters; i++)
-		arch_cpu_relax();
-	uint64_t t1 = arch_cycles();
-	ctx->sink += iters;
-	cycles_extra(ctx, t1 - t0, iters);
-	return 0;
-}
-
-/* max_copies: the clock-* family runs with any number of copies, the vmexit-* one alone. */
-#define INSN(var, nm, ttl, maxc, su, ru) \
-	const struct bench var = { .name = nm, .title = ttl, .group = "probes", .unit = "ns", \
-		.kind = BENCH_TIME, .per_loop = 1, .max_copies = maxc, .setup = su, .run = ru, \
-		.teardown = insn_teardown }
+INSN_RUN(rdtsc_run, arch_cycles())
+INSN_RUN(rdtscp_run, rdtscp())
+INSN_RUN(cpuid_run, cpuid0())
+INSN_RUN(pause_run, pause1())
 
 INSN(bench_clock_rdtsc, "clock-rdtsc", "RDTSC instruction", 0, insn_setup, rdtsc_run);
 INSN(bench_clock_rdtscp, "clock-rdtscp", "RDTSCP instruction", 0, rdtscp_setup, rdtscp_run);
@@ -143,3 +79,18 @@ INSN(bench_vmexit_cpuid, "vmexit-cpuid", "CPUID leaf 0 (intercepted in a VM)", 1
 INSN(bench_vmexit_rdtsc, "vmexit-rdtsc", "RDTSC", 1, insn_setup, rdtsc_run);
 INSN(bench_vmexit_rdtscp, "vmexit-rdtscp", "RDTSCP", 1, rdtscp_setup, rdtscp_run);
 INSN(bench_vmexit_pause, "vmexit-pause", "PAUSE", 1, insn_setup, pause_run);
+
+/* arm64's instruction probes (payload/arch/aarch64/insn.c), listed on every architecture. */
+#define ARM64(var, nm, ttl, insn, alt) \
+	ARCH_UNSUPPORTED(var, nm, ttl, "probes", "ns", insn " is an arm64 instruction" alt)
+ARM64(bench_clock_cntvct, "clock-cntvct", "CNTVCT_EL0 read (virtual counter)", "MRS CNTVCT_EL0",
+      " (x86-64: clock-rdtsc)");
+ARM64(bench_clock_cntpct, "clock-cntpct", "CNTPCT_EL0 read (physical counter)", "MRS CNTPCT_EL0",
+      " (x86-64: clock-rdtsc)");
+ARM64(bench_trap_mrs_idreg, "trap-mrs-idreg", "MRS ID_AA64ISAR0_EL1 from EL0 (kernel-emulated)",
+      "MRS ID_AA64ISAR0_EL1", " (x86-64: vmexit-cpuid)");
+ARM64(bench_trap_wfi, "trap-wfi", "WFI from EL0 (trapped to the kernel, skipped)", "WFI", "");
+ARM64(bench_vmexit_wfe, "vmexit-wfe", "SEVL; WFE (exits where the host sets HCR_EL2.TWE)", "WFE",
+      " (x86-64: vmexit-pause)");
+ARM64(bench_vmexit_wfe_wake, "vmexit-wfe-wake", "WFE wake-up round trip, two CPUs", "WFE",
+      " (x86-64: vmexit-wake-crosscpu)");

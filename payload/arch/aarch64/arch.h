@@ -1,0 +1,51 @@
+/* arch.h (aarch64) — what generic code asks of the processor and the platform's ABI, on
+ * arm64: the same names as payload/arch/x86_64/arch.h (see there for the contract). */
+#ifndef ISOBENCH_ARCH_H
+#define ISOBENCH_ARCH_H
+
+#include <stdint.h>
+#include <sys/time.h>
+
+/* Where a glibc-linked program's libc.so.6 may be, in search order (payload/bench/proc.c):
+ * Debian's multiarch folders (aarch64-linux-gnu), then the lib64 of other distributions. */
+#define ARCH_GLIBC_PATHS \
+	"/lib/aarch64-linux-gnu/libc.so.6", "/usr/lib/aarch64-linux-gnu/libc.so.6", \
+	"/lib64/libc.so.6", "/usr/lib64/libc.so.6"
+
+/* The cycle counter: CNTVCT_EL0, the generic timer's virtual count, in its ticks (CNTFRQ_EL0
+ * per second: 24 MHz on Apple M1 and Graviton 2, 25 MHz on Ampere Altra, 1 GHz from ARMv8.6;
+ * QEMU TCG: 62.5 MHz), not core clocks; readable from EL0 because Linux sets CNTKCTL_EL1.EL0VCTEN.
+ * The ISB orders it after the instructions before it (as the kernel's __arch_counter_get_cntvct
+ * does). Under KVM/arm64 it does not exit: the hypervisor applies CNTVOFF_EL2 in hardware. */
+static inline uint64_t arch_cycles(void)
+{
+	uint64_t v;
+	__asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(v) :: "memory");
+	return v;
+}
+
+/* One spin-wait hint (YIELD, as the kernel's cpu_relax()), also a compiler barrier. */
+static inline void arch_cpu_relax(void)
+{
+	__asm__ volatile("yield" ::: "memory");
+}
+
+/* arm64 has no user-space hypervisor signature (no CPUID leaf 0x40000000; the SMCCC vendor
+ * UID needs an HVC from EL1): out (>= 13 bytes) = "", except "TCGTCGTCGTCG" (QEMU TCG's x86
+ * signature) when the CPU is QEMU's emulated "max" model (cpu.c). The kernel's view (INFO
+ * kernel.hypervisor, DMI, /sys/hypervisor) still names the hypervisor. */
+void arch_hypervisor_id(char *out);
+
+/* arm64 has no brand string: out (>= 49 bytes) = "implementer 0xII part 0xPPP r<v>p<r>" from
+ * MIDR_EL1 (read through the kernel's emulation when it offers HWCAP_CPUID), else "". */
+void arch_cpu_brand(char *out);
+
+/* One event read from /dev/input/event* (include/uapi/linux/input.h): on arm64, as on
+ * x86-64, a 64-bit struct timeval, u16 type, u16 code, s32 value. */
+struct arch_input_event {
+	struct timeval time;
+	uint16_t type, code;
+	int32_t value;
+};
+
+#endif

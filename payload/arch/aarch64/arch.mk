@@ -1,0 +1,4 @@
+# payload/arch/aarch64/arch.mk — arm64's code-generation target (payload/arch/arch.mk).
+# Baseline ARMv8.0-A so the image runs on every 64-bit Arm server, VM and Apple Silicon VMM
+# (Cortex-A53/A72 boards, Graviton 1-4, Ampere Altra/One, Apple M1-M4); never -march=native.
+ARCH_TARGET_FLAGS := -march=armv8-a -mtune=generic

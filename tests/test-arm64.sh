@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# tests/test-arm64.sh — the arm64 image (ARCH=arm64 ./build.sh, out/arm64/), in CI:
+#   * it builds (warm: seconds; cold: the arm64 kernel, ~9 min on 2 cores) and holds what the
+#     README says: an arm64 EFI-stub Image, the initramfs of arm64 programs, IDENTITY, a
+#     UEFI-only ISO whose FAT partition starts systemd-boot as \EFI\BOOT\BOOTAA64.EFI, the raw
+#     disk, a kernel config with the arm64 fragment's devices;
+#   * the arm64 runner's own checks, run on this host under qemu-user (qemu-aarch64): its
+#     instruction probes run or SKIP with their reasons, x86's and the ring0 probes SKIP,
+#     the machine header says aarch64 and recognises QEMU's emulated CPU;
+#   * isobench-report refuses to compare an aarch64 run with an x86-64 one without
+#     --cross-arch, and says why;
+#   * two clean builds of HEAD for arm64 give the same bytes (the kernel from the shared cache,
+#     as tests/test-repro.sh does for x86);
+#   * ONE boot: the UEFI ISO as a CD under qemu-system-aarch64 -M virt, TCG, a few quick tests;
+#     the log is complete and says kernel.machine=aarch64.
+# The whole arm64 boot matrix (CD, raw disk, direct; every group) is opt-in:
+# `tests/run arm64-matrix` (tests/arm64-matrix.sh).
+# In: OUT (default out/; the arm64 image in OUT/arm64), ./build.sh and its packages (the
+#     arm64 list included), qemu-user, qemu-system-aarch64, AAVMF, mtools, xorriso, cpio.
+# Out: one line per check, then "N passed, M failed, K skipped". Exit 1 when a check failed.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+use_tmp
+OUT=${OUT:-$top/out}
+o=$OUT/arm64
+rep=$(report_tool)
+
+# ---- the build ------------------------------------------------------------------------------
+t0=$(_lib_usec)
+st=0
+(cd "$top" && ARCH=arm64 ./build.sh) >"$tmp/build.log" 2>&1 || st=$?
+status_is 0 "$st" "ARCH=arm64 ./build.sh ($(_lib_secs $(($(_lib_usec) - t0))) s)"
+if [ "$st" -ne 0 ]; then
+	tail -n 5 "$tmp/build.log"
+	finish
+	exit
+fi
+for f in isobench.iso isobench.raw Image initramfs.cpio.gz IDENTITY isobench isobench-proc PACKAGES; do
+	if [ -s "$o/$f" ]; then pass "out/arm64/$f written"; else fail "out/arm64/$f missing"; fi
+done
+n=$(grep -cE '^(musl|musl-dev|busybox-static|libc6|libpcre2-8-0|dash|coreutils|grep|systemd-boot-efi) [^ ]+ [0-9a-f]{64}$' "$o/PACKAGES")
+if [ "$n" -eq 9 ]; then pass "PACKAGES names the 9 Debian arm64 packages with version and sha256"
+else fail "PACKAGES: $n of the 9 packages listed with version and sha256"; fi
+# The Image: arm64's header magic at 0x38, and "MZ" at 0, the PE/COFF header of its EFI stub.
+if [ "$(od -An -c -j 56 -N 4 "$o/Image" | tr -d ' ')" = ARMd ] && [ "$(head -c 2 "$o/Image")" = MZ ]; then
+	pass "Image is an arm64 boot image with its EFI stub (ARM\\x64 magic, MZ header)"
+else fail "Image: no arm64 magic or no PE header"; fi
+id=$(cat "$o/IDENTITY")
+want=$(cat "$o/Image" "$o/initramfs.cpio.gz" | sha256sum | cut -c1-64)
+if [ "$id" = "$want" ]; then pass "IDENTITY is sha256(Image + initramfs)"; else fail "IDENTITY $id, want $want"; fi
+machine_of() { LC_ALL=C readelf -hW "$1" 2>/dev/null | sed -n 's/^ *Machine: *//p'; }
+interp_of() { LC_ALL=C readelf -lW "$1" 2>/dev/null | sed -n 's/.*program interpreter: \(.*\)]$/\1/p'; }
+if [ "$(machine_of "$o/isobench")" = AArch64 ] && [ -z "$(interp_of "$o/isobench")" ]; then
+	pass "the arm64 runner is a static AArch64 ELF"
+else fail "out/arm64/isobench: machine '$(machine_of "$o/isobench")', interpreter '$(interp_of "$o/isobench")'"; fi
+if [ "$(machine_of "$o/isobench-proc")" = AArch64 ] &&
+	[ "$(interp_of "$o/isobench-proc")" = /lib/ld-linux-aarch64.so.1 ]; then
+	pass "isobench-proc is a dynamically linked AArch64 ELF (glibc's loader)"
+else fail "out/arm64/isobench-proc: machine '$(machine_of "$o/isobench-proc")', interpreter '$(interp_of "$o/isobench-proc")'"; fi
+
+# The initramfs: arm64 programs and what they load.
+mkdir -p "$tmp/initrd"
+(cd "$tmp/initrd" && zcat "$o/initramfs.cpio.gz" | cpio -idm --quiet 2>/dev/null)
+bad_elf=
+for f in init bin/busybox usr/lib/isobench/bin/dash usr/lib/isobench/bin/sort lib/ld-linux-aarch64.so.1 \
+	lib/aarch64-linux-gnu/libc.so.6 lib/aarch64-linux-gnu/libpcre2-8.so.0 usr/lib/isobench/isobench-proc; do
+	[ "$(machine_of "$tmp/initrd/$f")" = AArch64 ] || bad_elf="$bad_elf $f"
+done
+none "$bad_elf" "the initramfs's programs and libraries are AArch64 (busybox, dash, coreutils, glibc)" \
+	"initramfs entries missing or not AArch64"
+
+# The ISO's FAT partition (GPT partition 2): systemd-boot, its default entry.
+read -r pstart psize < <(xorriso -indev "$o/isobench.iso" -report_system_area plain 2>/dev/null |
+	sed -n 's/^GPT start and size : *2 *\([0-9]*\) *\([0-9]*\)$/\1 \2/p')
+if [ -n "${pstart:-}" ]; then
+	dd if="$o/isobench.iso" of="$tmp/esp.img" bs=512 skip="$pstart" count="$psize" 2>/dev/null
+	mcopy -n -i "$tmp/esp.img" ::/EFI/BOOT/BOOTAA64.EFI "$tmp/boot.efi" 2>/dev/null
+	# PE machine (the u16 after "PE\0\0", at the offset in 0x3c): 0xaa64 is arm64.
+	pe=$(od -An -tu4 -j 60 -N 4 "$tmp/boot.efi" 2>/dev/null | tr -d ' ')
+	if [ -n "$pe" ] && [ "$(od -An -tx2 -j $((pe + 4)) -N 2 "$tmp/boot.efi" | tr -d ' ')" = aa64 ]; then
+		pass "\\EFI\\BOOT\\BOOTAA64.EFI on the ISO's GPT FAT partition is an arm64 EFI program"
+	else fail "no arm64 \\EFI\\BOOT\\BOOTAA64.EFI on partition 2"; fi
+	mtype -i "$tmp/esp.img" ::/loader/loader.conf >"$tmp/loader.conf" 2>/dev/null
+	def=$(sed -n 's/^default //p' "$tmp/loader.conf")
+	mtype -i "$tmp/esp.img" "::/loader/entries/$def" >"$tmp/entry.conf" 2>/dev/null
+	has "$tmp/entry.conf" "^options .*console=ttyAMA0,115200 .*isobench.image=$id" \
+		"the default boot entry ($def) has the PL011 console and the image identity"
+	has "$tmp/entry.conf" '^linux +/isobench/Image.efi$' "the entry starts the kernel's EFI stub"
+else
+	fail "the ISO has no GPT partition 2"
+fi
+sz=$(stat -c %s "$o/isobench.iso")
+if cmp -s -n "$sz" "$o/isobench.iso" "$o/isobench.raw" && [ $(($(stat -c %s "$o/isobench.raw") % 1048576)) -eq 0 ]; then
+	pass "isobench.raw is the ISO padded to whole MiB"
+else fail "isobench.raw is not the ISO padded to a MiB"; fi
+cfgs=(CONFIG_PCI_HOST_GENERIC=y CONFIG_ARM_GIC=y CONFIG_ARM_GIC_V3=y CONFIG_SERIAL_AMBA_PL011_CONSOLE=y
+	CONFIG_SERIAL_8250_CONSOLE=y CONFIG_EFI_STUB=y CONFIG_ACPI=y CONFIG_OF=y CONFIG_BLK_DEV_NVME=y
+	CONFIG_SATA_AHCI=y CONFIG_USB_XHCI_HCD=y CONFIG_VIRTIO_PCI=y)
+miss=
+for c in "${cfgs[@]}"; do grep -qx "$c" "$o/kernel.config" || miss="$miss $c"; done
+none "$miss" "the arm64 kernel has ECAM PCIe, GICv2/v3, PL011 + 8250, EFI stub, ACPI + DT, NVMe, AHCI, xHCI" \
+	"the arm64 kernel config lacks"
+
+# ---- the arm64 runner's own checks, under qemu-user -----------------------------------------
+if ! command -v qemu-aarch64 >/dev/null; then
+	skip "arm64 runner checks: no qemu-aarch64 (apt-get install qemu-user)"
+else
+	probes=clock-cntvct,clock-cntpct,trap-mrs-idreg,trap-wfi,vmexit-wfe,vmexit-wfe-wake,vmexit-cpuid,clock-rdtsc,ring0-cpuid
+	(cd "$tmp" && qemu-aarch64 "$o/isobench" --suite quick --tests "$probes" --copies 1 >a64.log 2>&1)
+	ran 0 $? "$tmp/a64.log" "the arm64 runner under qemu-aarch64"
+	for t in clock-cntvct trap-mrs-idreg trap-wfi vmexit-wfe vmexit-wfe-wake; do
+		has "$tmp/a64.log" "^@isobench/1 [0-9]+ RESULT test=$t .*value=[0-9.]*[1-9]" "$t gives a result"
+	done
+	has "$tmp/a64.log" 'SKIP test=clock-cntpct .*reason=CNTPCT_EL0%20is%20not%20readable%20at%20EL0' \
+		"clock-cntpct SKIPs where EL0 may not read the physical counter (Linux's default)"
+	has "$tmp/a64.log" 'SKIP test=vmexit-cpuid .*reason=CPUID%20is%20an%20x86%20instruction%20\(arm64:%20trap-mrs-idreg\)' \
+		"x86's vmexit-cpuid SKIPs on arm64, naming the arm64 probe"
+	has "$tmp/a64.log" 'SKIP test=ring0-cpuid .*reason=ring0%20probes%20are%20x86%20instructions' \
+		"the ring0 probes SKIP on arm64 with the reason"
+	has "$tmp/a64.log" 'INFO .*kernel.machine=aarch64' "the header says kernel.machine=aarch64"
+	has "$tmp/a64.log" 'INFO .*hv.cpuid=TCGTCGTCGTCG' "QEMU's emulated max CPU is recognised as TCG"
+	"$rep" "$tmp/a64.log" >"$tmp/a64.txt" 2>&1
+	has "$tmp/a64.txt" '^CNTVCT_EL0 read .* [0-9.]+ CNTVCT ticks' "the report names arm64's counter ticks, not TSC cycles"
+	(cd "$tmp" && qemu-aarch64 -cpu cortex-a72 "$o/isobench" --suite quick --tests getpid --copies 1 >a72.log 2>&1)
+	has "$tmp/a72.log" 'INFO cpu.model=implementer%200x41%20part%200xd08%20' "the brand is MIDR_EL1's (Arm Cortex-A72)"
+	has "$tmp/a72.log" 'INFO .*hv.cpuid=none' "a named CPU model is not taken for QEMU's max"
+
+	# ---- isobench-report: no cross-architecture comparison unless asked ---------------------
+	(cd "$tmp" && "$OUT/isobench" --suite quick --tests getpid --copies 1 >x86.log 2>&1)
+	(cd "$tmp" && "$OUT/isobench" --suite quick --tests getpid --copies 1 >x86b.log 2>&1)
+	(cd "$tmp" && qemu-aarch64 "$o/isobench" --suite quick --tests getpid --copies 1 >a64b.log 2>&1)
+	expect_status 2 "isobench-report refuses x86_64 beside aarch64" -- "$rep" "$tmp/x86.log" "$tmp/a64b.log"
+	has "$tmp/stderr" 'refusing to compare .*kernel.machine=x86_64.*kernel.machine=aarch64.*measure the CPUs.*--cross-arch' \
+		"the refusal says why and names --cross-arch"
+	st=0
+	"$rep" --cross-arch "$tmp/x86.log" "$tmp/a64b.log" >"$tmp/cross.out" 2>&1 || st=$?
+	if [ "$st" -eq 0 ] || [ "$st" -eq 4 ]; then pass "--cross-arch compares them (status $st)"
+	else fail "--cross-arch: status $st: $(head -c 200 "$tmp/cross.out")"; fi
+	has "$tmp/cross.out" 'not comparable: kernel.machine differs' "--cross-arch still warns that kernel.machine differs"
+	st=0
+	"$rep" "$tmp/x86.log" "$tmp/x86b.log" >/dev/null 2>&1 || st=$?
+	if [ "$st" -ne 2 ]; then pass "two x86_64 runs are compared as before (status $st)"
+	else fail "two x86_64 runs refused (status 2)"; fi
+fi
+
+# ---- reproducible: two clean clones of HEAD ------------------------------------------------
+build_in() { git clone -q "$top" "$1" && (cd "$1" && ARCH=arm64 ./build.sh) >"$1.log" 2>&1; }
+if build_in "$tmp/ra" && sleep 2 && build_in "$tmp/rb"; then
+	for f in isobench.iso isobench.raw Image initramfs.cpio.gz IDENTITY isobench; do
+		if cmp -s "$tmp/ra/out/arm64/$f" "$tmp/rb/out/arm64/$f"; then
+			pass "two clean arm64 builds: $f identical ($(sha256sum <"$tmp/ra/out/arm64/$f" | cut -c1-16))"
+		else fail "two clean arm64 builds: $f differs"; fi
+	done
+else
+	fail "a clean arm64 build of HEAD failed: $(tail -n 1 "$tmp/ra.log" "$tmp/rb.log" 2>/dev/null | tr '\n' ' ')"
+fi
+rm -rf "$tmp/ra" "$tmp/rb"
+
+# ---- one boot: the UEFI ISO as a CD, TCG --------------------------------------------------
+log=$tmp/boot.log
+t0=$(_lib_usec)
+st=0
+"$top/qemu/run" --arch arm64 --accel tcg --suite quick --copies 1 \
+	--tests dhry2reg,syscall,clock-cntvct,trap-mrs-idreg --timeout 300 --log "$log" >"$tmp/boot.out" 2>&1 || st=$?
+status_is 0 "$st" "qemu/run --arch arm64: the UEFI ISO as a CD under TCG ($(_lib_secs $(($(_lib_usec) - t0))) s)"
+complete "$log" "the arm64 boot's log is one complete run"
+has "$log" '^@isobench/1 [0-9]+ INFO .*kernel.machine=aarch64' "the boot's log says INFO kernel.machine=aarch64"
+has "$log" "image.identity=$id" "the boot ran this image (image.identity)"
+count_is "$log" '^@isobench/1 [0-9]+ RESULT ' 4 "the boot's four tests gave results"
+has "$log" 'reboot: Power down' "the guest powered off"
+# The wall clock comes from the RTC (arm64 has no early read of it: HCTOSYS), not 1970.
+has "$log" "INFO .*run.utc=$(date -u +%Y)-" "the guest's clock is the RTC's (run.utc in $(date -u +%Y))"
+grep -a 'first BEGIN after' "$tmp/boot.out" || true
+finish
