@@ -12,7 +12,8 @@
 #     (shell1 FAILed, or with ':' counted loops that did nothing: 9x its figure), too long;
 #   * many copies (600): a SAMPLE's per-copy lists are whole or left out, with dropped_fields;
 #   * --list, --help, --version with stdout full or closed: status 2, like a run's records;
-#   * the build: an empty or unknown ARCH is one line naming the supported ones;
+#   * the build: an empty or unknown ARCH is one line naming the supported ones, a supported
+#     one without its compiler one line naming the compiler it needs;
 #   * isobench-report: an unknown option or no LOG is one line (not getopt's and the whole
 #     usage); a DIR beside other LOGs or with --check/--boot is a usage error, not a log that
 #     "cannot be read" (3); an empty label in --label is refused; "-" reads standard input;
@@ -212,15 +213,31 @@ fi
 # An empty ARCH once named payload/arch/arch.mk itself (arch//arch.mk), included over and over
 # into a line of thousands of slashes; a word that is no folder is one line, with the list.
 if command -v musl-gcc >/dev/null; then
-	for a in "" aarch64 ../../etc "x86_64 x86_64"; do
+	# The supported ones are the folders with an arch.mk, listed sorted (arch.mk's $(sort)).
+	supported=$(for f in "$top"/payload/arch/*/arch.mk; do f=${f%/arch.mk}; echo "${f##*/}"; done |
+		LC_ALL=C sort | paste -sd' ')
+	for a in "" nosuch ../../etc "x86_64 x86_64"; do
 		st=0
 		make -s -C "$top/payload" O="$tmp/arch-build" ARCH="$a" >"$tmp/arch.out" 2>&1 || st=$?
 		status_is 2 "$st" "make -C payload ARCH='$a' is an error"
 		count_is "$tmp/arch.out" . 1 "ARCH='$a': one line"
-		has "$tmp/arch.out" "no support for ARCH '$a' \\(from make ARCH=\\); supported: x86_64\\." \
-			"ARCH='$a': the line names the supported architectures"
+		has "$tmp/arch.out" "no support for ARCH '$a' \\(from make ARCH=\\); supported: $supported\\." \
+			"ARCH='$a': the line names the supported architectures ($supported)"
 		if [ ! -e "$tmp/arch-build" ]; then pass "ARCH='$a': nothing built"
 		else fail "ARCH='$a': $tmp/arch-build was made"; fi
+	done
+	# A supported folder with the wrong compiler: one line saying which compiler it needs.
+	host=$(musl-gcc -dumpmachine | cut -d- -f1)
+	for a in $supported; do
+		[ "$a" = "$host" ] && continue
+		st=0
+		make -s -C "$top/payload" O="$tmp/arch-build" ARCH="$a" >"$tmp/arch.out" 2>&1 || st=$?
+		status_is 2 "$st" "make -C payload ARCH=$a with the host's $host compiler is an error"
+		count_is "$tmp/arch.out" . 1 "ARCH=$a with the host's compiler: one line"
+		has "$tmp/arch.out" "ARCH '$a' needs a compiler for $a; musl-gcc builds for $host" \
+			"ARCH=$a with the host's compiler: the line says which compiler it needs"
+		if [ ! -e "$tmp/arch-build" ]; then pass "ARCH=$a with the host's compiler: nothing built"
+		else fail "ARCH=$a with the host's compiler: $tmp/arch-build was made"; fi
 	done
 else
 	skip "no musl-gcc: the build's ARCH checks"

@@ -18,4 +18,14 @@ $(origin ARCH)),make ARCH=,$(CC) -dumpmachine)); supported: $(ARCH_SUPPORTED))
 endif
 ARCH_DIR := $(ARCH_ROOT)/$(strip $(ARCH))
 include $(ARCH_DIR)/arch.mk
+# A folder that names its compiler's machine (ARCH_CC_MACHINE) is built only by such a
+# compiler: make ARCH=aarch64 with the host's x86-64 musl-gcc is one line, not pages of
+# compiler errors (ARCH=arm64 ./build.sh brings the cross compiler).
+ARCH_CC_GOT := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
+ifneq ($(ARCH_CC_MACHINE),)
+ifneq ($(ARCH_CC_MACHINE),$(ARCH_CC_GOT))
+$(error isobench's ARCH '$(strip $(ARCH))' needs a compiler for $(ARCH_CC_MACHINE); $(CC) \
+builds for $(ARCH_CC_GOT) (ARCH=arm64 ./build.sh cross-builds the arm64 runner))
+endif
+endif
 ARCH_SRCS := $(sort $(wildcard $(ARCH_DIR)/*.c))

@@ -2,3 +2,5 @@
 # Baseline ARMv8.0-A so the image runs on every 64-bit Arm server, VM and Apple Silicon VMM
 # (Cortex-A53/A72 boards, Graviton 1-4, Ampere Altra/One, Apple M1-M4); never -march=native.
 ARCH_TARGET_FLAGS := -march=armv8-a -mtune=generic
+# The compiler's machine (-dumpmachine's first field) this folder is built with.
+ARCH_CC_MACHINE := aarch64
