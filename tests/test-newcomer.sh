@@ -212,32 +212,31 @@ fi
 # ---- the build: ARCH ----------------------------------------------------------------------------
 # An empty ARCH once named payload/arch/arch.mk itself (arch//arch.mk), included over and over
 # into a line of thousands of slashes; a word that is no folder is one line, with the list.
+# arch_refused ARCH WHAT REGEX: make -C payload ARCH=ARCH is status 2, one line matching
+# REGEX, and nothing built (WHAT names the case in the check lines).
+arch_refused() {
+	local st=0
+	make -s -C "$top/payload" O="$tmp/arch-build" ARCH="$1" >"$tmp/arch.out" 2>&1 || st=$?
+	status_is 2 "$st" "make -C payload ARCH=$2 is an error"
+	count_is "$tmp/arch.out" . 1 "ARCH=$2: one line"
+	has "$tmp/arch.out" "$3" "ARCH=$2: the line says why"
+	if [ ! -e "$tmp/arch-build" ]; then pass "ARCH=$2: nothing built"
+	else fail "ARCH=$2: $tmp/arch-build was made"; fi
+}
 if command -v musl-gcc >/dev/null; then
 	# The supported ones are the folders with an arch.mk, listed sorted (arch.mk's $(sort)).
 	supported=$(for f in "$top"/payload/arch/*/arch.mk; do f=${f%/arch.mk}; echo "${f##*/}"; done |
 		LC_ALL=C sort | paste -sd' ')
 	for a in "" nosuch ../../etc "x86_64 x86_64"; do
-		st=0
-		make -s -C "$top/payload" O="$tmp/arch-build" ARCH="$a" >"$tmp/arch.out" 2>&1 || st=$?
-		status_is 2 "$st" "make -C payload ARCH='$a' is an error"
-		count_is "$tmp/arch.out" . 1 "ARCH='$a': one line"
-		has "$tmp/arch.out" "no support for ARCH '$a' \\(from make ARCH=\\); supported: $supported\\." \
-			"ARCH='$a': the line names the supported architectures ($supported)"
-		if [ ! -e "$tmp/arch-build" ]; then pass "ARCH='$a': nothing built"
-		else fail "ARCH='$a': $tmp/arch-build was made"; fi
+		arch_refused "$a" "'$a'" \
+			"no support for ARCH '$a' \\(from make ARCH=\\); supported: $supported\\."
 	done
 	# A supported folder with the wrong compiler: one line saying which compiler it needs.
 	host=$(musl-gcc -dumpmachine | cut -d- -f1)
 	for a in $supported; do
 		[ "$a" = "$host" ] && continue
-		st=0
-		make -s -C "$top/payload" O="$tmp/arch-build" ARCH="$a" >"$tmp/arch.out" 2>&1 || st=$?
-		status_is 2 "$st" "make -C payload ARCH=$a with the host's $host compiler is an error"
-		count_is "$tmp/arch.out" . 1 "ARCH=$a with the host's compiler: one line"
-		has "$tmp/arch.out" "ARCH '$a' needs a compiler for $a; musl-gcc builds for $host" \
-			"ARCH=$a with the host's compiler: the line says which compiler it needs"
-		if [ ! -e "$tmp/arch-build" ]; then pass "ARCH=$a with the host's compiler: nothing built"
-		else fail "ARCH=$a with the host's compiler: $tmp/arch-build was made"; fi
+		arch_refused "$a" "$a (host's $host compiler)" \
+			"ARCH '$a' needs a compiler for $a; musl-gcc builds for $host"
 	done
 else
 	skip "no musl-gcc: the build's ARCH checks"
