@@ -339,8 +339,7 @@ static int decide(const struct mtest *t0, struct cmp_cell *cell, int higher)
 		cell->p = sig_mwu_p(a, na, b, nb);
 		sig_ratio_ci(a, na, b, nb, higher, &cell->ratio_lo, &cell->ratio_hi);
 		cell->floor_pct = noise_floor_pct(cell->t->test, cell->t->copies, &cell->floor_from);
-		cell->mark = cell->p < SIG_ALPHA && isfinite(cell->ratio) &&
-				     fabs(cell->ratio - 1) * 100 > cell->floor_pct
+		cell->mark = cell->p < SIG_ALPHA && noise_floor_beyond(cell->ratio, cell->floor_pct)
 			     ? '*'
 			     : '~';
 	} else if (!isfinite(t0->ci_lo) || !isfinite(cell->t->ci_lo)) {

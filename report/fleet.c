@@ -265,7 +265,7 @@ static int fleet_mark(const struct fleet *f, const struct frow *row, size_t g, s
 	if (rc == 0 && na >= SIG_MIN_N && nb >= SIG_MIN_N) {
 		c->p = sig_mwu_p(a, na, b, nb);
 		c->mark = c->p < SIG_ALPHA &&
-				  fabs(c->ratio - 1) * 100 > noise_floor_pct(row->test, copies, &from)
+				  noise_floor_beyond(c->ratio, noise_floor_pct(row->test, copies, &from))
 			  ? '*'
 			  : '~';
 	} else if (c->n < 2 || ref->n < 2) {

@@ -1,6 +1,7 @@
 /* json.c — see json.h. */
 #define _GNU_SOURCE
 #include "json.h"
+#include "noisefloor.h"
 #include "signif.h"
 #include "pct.h"
 #include "vocab.h"
@@ -297,7 +298,7 @@ static json_t *cmp_obj(const struct cmp *c)
 					 "direction (better); > 1 is better"));
 	char rule[300];
 	snprintf(rule, sizeof rule, "method mann-whitney (>= %d samples a side): beyond-noise when "
-		 "p_value < %g and |ratio - 1| x 100 > noise_floor_pct, else within-noise; method "
+		 "p_value < %g and " NOISE_FLOOR_RULE ", else within-noise; method "
 		 "ci-overlap (fewer samples): beyond-noise when the medians' 95%% CIs do not overlap",
 		 SIG_MIN_N, SIG_ALPHA);
 	e |= put(o, "noise_rule", json_string(rule));

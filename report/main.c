@@ -235,9 +235,9 @@ static int take_option(int opt, struct opts *o)
 		char *end, err[600];
 		double v = strtod(optarg, &end);
 		if (end != optarg && !*end) {
-			if (!(v >= 0 && v <= 100)) {
+			if (!(v >= 0 && v <= NOISE_FLOOR_MAX_PCT)) {
 				fprintf(stderr, "isobench-report: --noise-floor wants a percentage, "
-						"0 to 100, or a file\n");
+						"0 to %g, or a file\n", NOISE_FLOOR_MAX_PCT);
 				return EXIT_USAGE;
 			}
 			noise_floor_force(v);

@@ -4,6 +4,7 @@
  * them. */
 #include "noisefloor.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,7 @@ static int take_line(char *line)
 		return -1;
 	long copies = strtol(c, &end1, 10);
 	double pct = strtod(p, &end2);
-	if (*end1 || copies < 1 || copies > 4096 || *end2 || !(pct >= 0 && pct <= 100))
+	if (*end1 || copies < 1 || copies > 4096 || *end2 || !(pct >= 0 && pct <= NOISE_FLOOR_MAX_PCT))
 		return -1;
 	if (!(loaded[nloaded].test = strdup(test)))
 		return -1;
@@ -67,7 +68,8 @@ int noise_floor_load(const char *path, char *err, size_t cap)
 		if (!line[strspn(line, " \t")])
 			continue;
 		if (take_line(line)) {
-			snprintf(err, cap, "%s line %d: not \"TEST COPIES PCT\" (PCT 0 to 100)", path, n);
+			snprintf(err, cap, "%s line %d: not \"TEST COPIES PCT\" (PCT 0 to %g)", path, n,
+				 NOISE_FLOOR_MAX_PCT);
 			fclose(f);
 			return -1;
 		}
@@ -94,4 +96,11 @@ double noise_floor_pct(const char *test, int copies, const char **from)
 		}
 	*from = "default";
 	return NOISE_FLOOR_DEFAULT_PCT;
+}
+
+int noise_floor_beyond(double ratio, double floor_pct)
+{
+	if (!isfinite(ratio) || ratio <= 0)
+		return 0;
+	return (fmax(ratio, 1 / ratio) - 1) * 100 > floor_pct;
 }

@@ -2,7 +2,8 @@
  * same-machine repeats of one build already show (a change inside it is noise, however small
  * its p-value). Measured per test and copies by docs/benchmarks/noise-floor.sh (the method and
  * the figures: docs/benchmarks/noise-floor.md); the rows live in noisefloor.c.
- * In: a test name and its copies. Out: the floor in percent of the ratio (|ratio - 1| x 100)
+ * In: a test name and its copies. Out: the floor in percent, as noise-floor.sh measures it:
+ * the larger of two figures over the smaller, minus 1, x 100 (noise_floor_beyond applies it),
  * and, in *from, "measured" or "default" (NOISE_FLOOR_DEFAULT_PCT for a test without a row). */
 #ifndef ISOBENCH_NOISEFLOOR_H
 #define ISOBENCH_NOISEFLOOR_H
@@ -11,8 +12,19 @@
 
 /* LKP's threshold: it reports a change only beyond 5% (lkp-tests, stats/compare). */
 #define NOISE_FLOOR_DEFAULT_PCT 5.0
+/* The largest floor accepted (--noise-floor PCT or a file's): a change by a factor of 101;
+ * a machine whose repeats spread more than that has no use for a comparison. */
+#define NOISE_FLOOR_MAX_PCT 10000.0
 
 double noise_floor_pct(const char *test, int copies, const char **from);
+
+/* noise_floor_beyond: 1 when a performance ratio (compare.h: < 1 slower) is a larger change
+ * than floor_pct, in either direction alike: max(ratio, 1 / ratio) - 1 against the floor, the
+ * measure noise-floor.sh takes (max / min - 1), so a slowdown by a factor k and a speed-up by
+ * the same k are judged the same. 0 for a ratio that is not finite and positive. */
+int noise_floor_beyond(double ratio, double floor_pct);
+/* The rule above in words, as the text and JSON reports state it. */
+#define NOISE_FLOOR_RULE "(max(ratio, 1/ratio) - 1) x 100 > noise_floor_pct"
 
 /* isobench-report --noise-floor PCT: every test's floor is pct (from: "option"), the
  * machine's own measure (noise-floor.sh) instead of the table's. pct < 0: the table again. */

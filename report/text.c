@@ -1,5 +1,6 @@
 /* text.c — see text.h. */
 #include "text.h"
+#include "noisefloor.h"
 #include "signif.h"
 #include "pct.h"
 #include "vocab.h"
@@ -393,7 +394,7 @@ static void compare_significance(FILE *out, const struct cmp *c)
 				fprintf(out, "\nsignificance: Mann-Whitney U, two-sided, on each run's "
 					     "non-warm-up SAMPLE values; ratio 95%% CI: bootstrap of "
 					     "the RESULT values (%d resamples, fixed seed); * needs p < %g "
-					     "and |ratio - 1| beyond the floor\n%-36s %6s %-12s %9s "
+					     "and " NOISE_FLOOR_RULE "\n%-36s %6s %-12s %9s "
 					     "%20s %16s\n", SIG_BOOT, SIG_ALPHA, "TEST", "COPIES",
 					"RUN", "p", "ratio [95% CI]", "noise floor");
 			char ci[48], fl[32];

@@ -98,24 +98,29 @@ done
 if grep -Eq '^System Call Overhead \(getpid\) +1 lps .* 1\.04 ~$' "$tmp/cs"
 then pass "clocksource demo: getpid within noise"; else fail "clocksource demo: getpid row in $tmp/cs"; fi
 contains "$tmp/cs" "3 beyond noise, 1 within noise"
-#     --noise-floor PCT replaces every floor: at 95% a 0.07 ratio (|1 - r| = 93%) is noise.
-run 0 "$tmp/cs95" --noise-floor 95 "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
-contains "$tmp/cs95" "0 beyond noise, 4 within noise"
-contains "$tmp/cs95" "95.0% option ~"
-run 2 "$tmp/csbad" --noise-floor 101 "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
-contains "$tmp/csbad.err" "--noise-floor wants a percentage, 0 to 100, or a file"
+#     --noise-floor PCT replaces every floor. The floor is symmetric (max(r, 1/r) - 1, as
+#     noise-floor.sh measures max/min - 1): a 0.072 ratio is a 13.9x slowdown, beyond a 95%
+#     floor (it used to pass as |1 - r| = 93%), and within 1,500%.
+run 4 "$tmp/cs95" --noise-floor 95 "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
+contains "$tmp/cs95" "3 beyond noise, 1 within noise"
+contains "$tmp/cs95" "95.0% option *"
+run 0 "$tmp/cs1500" --noise-floor 1500 "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
+contains "$tmp/cs1500" "0 beyond noise, 4 within noise"
+contains "$tmp/cs1500" "1500.0% option ~"
+run 2 "$tmp/csbad" --noise-floor 10001 "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
+contains "$tmp/csbad.err" "--noise-floor wants a percentage, 0 to 10000, or a file"
 #     --noise-floor FILE: per test, as noise-floor.sh prints them; a test it does not name
-#     keeps the default. Only clock-monotonic's 95% hides its 0.07.
-printf '# floors\nclock-monotonic 1 95.0\t# 5 runs\n\ngetpid 2 50\n' >"$tmp/floors"
+#     keeps the default. Only clock-monotonic's 1,500% hides its 0.072.
+printf '# floors\nclock-monotonic 1 1500.0\t# 5 runs\n\ngetpid 2 50\n' >"$tmp/floors"
 run 4 "$tmp/csf" --noise-floor "$tmp/floors" "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
 contains "$tmp/csf" "2 beyond noise, 2 within noise"
-if grep -Eq '^clock_gettime\(CLOCK_MONOTONIC\) .* 95\.0% file ~$' "$tmp/csf"
+if grep -Eq '^clock_gettime\(CLOCK_MONOTONIC\) .* 1500\.0% file ~$' "$tmp/csf"
 then pass "the file's floor applies to its test"; else fail "the file's floor applies to its test: $tmp/csf"; fi
 if grep -Eq '^gettimeofday\(\) .* 5\.0% default \*$' "$tmp/csf"
 then pass "a test the file does not name keeps the default"; else fail "default floor: $tmp/csf"; fi
 printf 'clock-monotonic 1\n' >"$tmp/floors-bad"
 run 2 "$tmp/csfb" --noise-floor "$tmp/floors-bad" "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
-contains "$tmp/csfb.err" "floors-bad line 1: not \"TEST COPIES PCT\" (PCT 0 to 100)"
+contains "$tmp/csfb.err" "floors-bad line 1: not \"TEST COPIES PCT\" (PCT 0 to 10000)"
 run 2 "$tmp/csfn" --noise-floor "$tmp/no-such-file" "$fix/tcg-clock-tsc.log" || true
 contains "$tmp/csfn.err" "no-such-file: cannot be read"
 

@@ -12,6 +12,7 @@
 
 #include "../../report/compare.h"
 #include "../../report/logread.h"
+#include "../../report/noisefloor.h"
 #include "../../report/signif.h"
 #include "stats.h"
 
@@ -152,6 +153,24 @@ static void log_of(const char *run_id, const struct spec *sp, int ntests, struct
 	assert_int_equal(model_build(&log->runs[0], m), 0);
 }
 
+/* The floor is symmetric in the ratio: with a 30% floor (max/min - 1, as noise-floor.sh
+ * measures it) a slowdown to 0.76 (1/0.76 = 1.316) is beyond it as a speed-up to 1.316 is;
+ * 0.78 (1.282) and 1.29 are not; what is not a positive finite ratio never is. */
+static void floor_symmetric(void **st)
+{
+	(void)st;
+	assert_int_equal(noise_floor_beyond(0.76, 30), 1);
+	assert_int_equal(noise_floor_beyond(1 / 0.76, 30), 1);
+	assert_int_equal(noise_floor_beyond(0.78, 30), 0);
+	assert_int_equal(noise_floor_beyond(1.29, 30), 0);
+	assert_int_equal(noise_floor_beyond(1.0, 0), 0);
+	assert_int_equal(noise_floor_beyond(0.5, 5), 1);
+	assert_int_equal(noise_floor_beyond(NAN, 5), 0);
+	assert_int_equal(noise_floor_beyond(INFINITY, 5), 0);
+	assert_int_equal(noise_floor_beyond(0, 5), 0);
+	assert_int_equal(noise_floor_beyond(-2, 5), 0);
+}
+
 /* Marks: halved with separated samples is flagged; interleaved samples are not; a change
  * the test calls significant but smaller than the noise floor (1% < 5%) is not. */
 static void compare_marks(void **st)
@@ -227,6 +246,7 @@ int main(void)
 		cmocka_unit_test(ratio_interval),
 		cmocka_unit_test(median),
 		cmocka_unit_test(compare_marks),
+		cmocka_unit_test(floor_symmetric),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }
