@@ -76,16 +76,17 @@ mem_ops() {
 		/\(/ { if ($0 ~ /,[^,]*\([^)]*\)$/) st++; else ld++ }
 		END { printf "%d %d\n", ld, st }'
 }
-# chase_check OBJECT: mem_chase's loop is one load whose address is the register it writes
-# (mov (%rX),%rX: each load needs the one before) and no store; prints why not, or nothing.
+# chase_check OBJECT [FUNCTION]: FUNCTION's (default mem_chase) loop is one load whose
+# address is the register it writes (mov (%rX),%rX: each load needs the one before) and no
+# store; prints why not, or nothing.
 chase_check() {
-	local body ops
-	body=$(loop_of "$1" mem_chase)
+	local body ops f=${2:-mem_chase}
+	body=$(loop_of "$1" "$f")
 	ops=$(mem_ops <<<"$body")
-	if [ -z "$body" ]; then echo "mem_chase has no loop"; return; fi
-	[ "$ops" = "1 0" ] || echo "mem_chase's loop has loads/stores $ops, want 1 0: $(tr '\n' ';' <<<"$body")"
+	if [ -z "$body" ]; then echo "$f has no loop"; return; fi
+	[ "$ops" = "1 0" ] || echo "$f's loop has loads/stores $ops, want 1 0: $(tr '\n' ';' <<<"$body")"
 	grep -qE '^mov +\((%r[a-z0-9]+)\),\1$' <<<"$body" ||
-		echo "mem_chase's load is not a dependent mov (%rX),%rX: $(tr '\n' ';' <<<"$body")"
+		echo "$f's load is not a dependent mov (%rX),%rX: $(tr '\n' ';' <<<"$body")"
 }
 # kernel_check OBJECT FUNCTION LOADS STORES MULS ADDS: FUNCTION's loop has that many loads,
 # stores, floating-point multiplies and adds per step, steps of one 16-byte SSE2 pair (or
@@ -161,5 +162,28 @@ planted short mem_stream '/static void stream_triad/,/^}/ s|j < ST_BLOCK;|j < ST
 planted fused mem_stream 's|c\[j\] = a\[j\] \+ b\[j\];|{ c[j] = a[j] + b[j]; c[j + ST_BLOCK] = a[j]; }|' "add fused with a copy (a second store)"
 planted halfcopy mem_stream 's|for \(size_t j = 0; j < n; j\+\+\)|for (size_t j = 0; j < n / 2; j++)|' "copy of half its span"
 planted uncalled mem_stream 's|case K_TRIAD: stream_triad\(s->a \+ at, s->b \+ at, s->c \+ at\)|case K_TRIAD: stream_add(s->a + at, s->b + at, s->c + at)|; s|^__attribute__\(\(noinline\)\) static void stream_triad|__attribute__((noinline, used)) static void stream_triad|' "triad never called"
+
+# docs/benchmarks/memory-walk-order.c, the diagnostic memory.md compares walk orders with:
+# built with the runner's flags and -Werror, its timed loop (walk) the same dependent load as
+# mem_chase (a planted independent load is caught), and at 16 KiB each order prints its line.
+wo=$top/docs/benchmarks/memory-walk-order.c
+# shellcheck disable=SC2086  # flags are words
+if musl-gcc -static $flags -Wall -Wextra -Werror -o "$pl/walk-order" "$wo" 2>"$pl/wo.err"; then
+	why=$(chase_check "$pl/walk-order" walk)
+	if [ -z "$why" ]; then ok "memory-walk-order.c: walk is a dependent load chain"; else bad "memory-walk-order.c: $why"; fi
+	for o in random pages; do
+		line=$("$pl/walk-order" 16 4k "$o" 100000 2>&1) || true
+		if [[ $line =~ ^16\ 4k\ $o\ [0-9]+\.[0-9]{3}\ (-1|[0-9]+)$ ]] && awk -v v="${line#16 4k "$o" }" 'BEGIN { exit !(v + 0 > 0) }'
+		then ok "memory-walk-order $o: $line"; else bad "memory-walk-order $o printed: $line"; fi
+	done
+	if bad_out=$("$pl/walk-order" 15 4k random 10 2>&1); then bad "memory-walk-order accepted 15 KiB: $bad_out"
+	else ok "memory-walk-order refuses a set that is not whole pages: $bad_out"; fi
+	sed -E 's|p = \(char \*\*\)\*p;|p = (char **)((char *)p + 64 + (*(volatile char *)p \& 0));|' "$wo" >"$pl/wo-indep.c"
+	# shellcheck disable=SC2086  # flags are words
+	musl-gcc -static $flags -Wall -Wextra -Werror -o "$pl/wo-indep" "$pl/wo-indep.c"
+	why=$(chase_check "$pl/wo-indep" walk)
+	if [ -n "$why" ]; then ok "planted independent loads in walk are caught: $(cut -c1-120 <<<"$why")"
+	else bad "planted independent loads in walk pass"; fi
+else bad "memory-walk-order.c does not build: $(head -3 "$pl/wo.err")"; fi
 
 finish

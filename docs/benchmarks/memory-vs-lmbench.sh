@@ -23,9 +23,14 @@
 #     header in the temporary directory stands in (lmbench's code is unchanged). Its memory
 #     use is bounded with prlimit (its thrash mode re-initializes per repetition).
 #
-# Usage: docs/benchmarks/memory-vs-lmbench.sh [ROUNDS (default 3)] [MAX_MB (default 1024)]
+# ORDER=1 adds, per round, docs/benchmarks/memory-walk-order.c (built the same way): one
+#   standalone loop per point, walk order (ours "random", lat_mem_rd -t's "pages") x page size
+#   (4k, 2m), so the walk order is the only difference between two of its columns; and our
+#   2m variant. The table then shows both orders' ns per load and pages/random.
+#
+# Usage: [ORDER=1] docs/benchmarks/memory-vs-lmbench.sh [ROUNDS (default 3)] [MAX_MB (default 1024)]
 #        [lmbench git dir]. lat_mem_rd walks every range from 512 bytes up to MAX_MB: up to
-#        16 MB takes ~20 s here, up to 1024 MB over 10 minutes (a loaded host); only the points
+#        16 MB takes ~20 s here, up to 1024 MB 3.7 min quiet, over 14 min loaded; only the points
 #        up to MAX_MB are compared.
 # Needs: out/isobench, musl-gcc, git, prlimit (util-linux); 2.5 GiB of free memory.
 set -euo pipefail
@@ -53,10 +58,20 @@ cd "$work/lmbench/src"
 musl-gcc -static $flags -w -I"$work/shim" -DHAVE_uint -o "$work/lat_mem_rd" lat_mem_rd.c \
 	lib_timing.c lib_mem.c lib_stats.c lib_debug.c lib_sched.c getopt.c -lm
 cd "$top"
+order=${ORDER:-0}
+# shellcheck disable=SC2086  # flags are words
+if [ "$order" = 1 ]; then
+	musl-gcc -static $flags -Wall -Wextra -Werror -o "$work/walk-order" "$top/docs/benchmarks/memory-walk-order.c"
+fi
 echo "# lmbench $(git -C "$work/lmbench" log -1 --format=%h) lat_mem_rd -N 1 -t $maxmb 64, musl-gcc -static $flags"
 echo "# machine: $(nproc) CPUs, $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-tests=$(for p in $points; do printf 'mem-latency-%s-4k,' "${p%:*}"; done)
+tests=$(for p in $points; do
+	printf 'mem-latency-%s-4k,' "${p%:*}"
+	if [ "$order" = 1 ]; then printf 'mem-latency-%s-2m,' "${p%:*}"; fi
+done)
+# walk_loads KIB: loads per walk-order run, about 8 laps and at least 2e7 below 8 MiB.
+walk_loads() { awk -v k="$1" 'BEGIN { l = k * 16; n = 8 * l; if (k < 8192 && n < 2e7) n = 2e7; printf "%d", n }'; }
 : >"$work/all"
 for ((r = 1; r <= rounds; r++)); do
 	"$bin" --suite quick --sample_ms 200 --samples 5 --tests "${tests%,}" --copies 1 >"$work/ours.log" 2>&1
@@ -64,6 +79,17 @@ for ((r = 1; r <= rounds; r++)); do
 		v=$(grep -aE "@isobench/1 [0-9]+ RESULT test=mem-latency-${p%:*}-4k copies=1 " "$work/ours.log" |
 			sed -nE 's/.* value=([0-9.]+) .*/\1/p')
 		echo "ours ${p%:*} ${v:-nan}" >>"$work/all"
+		[ "$order" = 1 ] || continue
+		v=$(grep -aE "@isobench/1 [0-9]+ RESULT test=mem-latency-${p%:*}-2m copies=1 " "$work/ours.log" |
+			sed -nE 's/.* value=([0-9.]+) .*/\1/p')
+		echo "ours2m ${p%:*} ${v:-nan}" >>"$work/all"
+		kib=$(awk -v k="${p%:*}" 'BEGIN { n = k + 0; if (k ~ /m$/) n *= 1024; if (k ~ /g$/) n *= 1048576; print n }')
+		for o in random pages; do
+			for pg in 4k 2m; do
+				"$work/walk-order" "$kib" "$pg" "$o" "$(walk_loads "$kib")" |
+					awk -v k="${p%:*}" '{ printf "walk-%s-%s %s %s thp_kib=%s\n", $3, $2, k, $4, $5 }' >>"$work/all"
+			done
+		done
 	done
 	ENOUGH=2000 LOOP_O=0 TIMING_O=0 timeout 900 prlimit --as=6000000000 \
 		"$work/lat_mem_rd" -N 1 -t "$maxmb" 64 >"$work/lmb.out" 2>&1 || echo "# round $r: lat_mem_rd status $?"
@@ -76,9 +102,18 @@ done
 sed 's/^/# raw: /' "$work/all"
 
 median() { grep -v nan | sort -g | awk '{ a[NR] = $1 } END { if (!NR) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+col() { awk -v w="$1" -v k="$2" '$1 == w && $2 == k { print $3 }' "$work/all" | median; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a > 0) printf "%.3f", a / b; else print "-" }'; }
 printf '%-6s %12s %12s %10s\n' point lat_mem_rd ours_4k lmb/ours
 for p in $points; do
-	l=$(awk -v k="${p%:*}" '$1 == "lmbench" && $2 == k { print $3 }' "$work/all" | median)
-	o=$(awk -v k="${p%:*}" '$1 == "ours" && $2 == k { print $3 }' "$work/all" | median)
-	printf '%-6s %12s %12s %10s\n' "${p%:*}" "$l" "$o" "$(awk -v a="$l" -v b="$o" 'BEGIN { if (b > 0 && a > 0) printf "%.3f", a / b; else print "-" }')"
+	l=$(col lmbench "${p%:*}") o=$(col ours "${p%:*}")
+	printf '%-6s %12s %12s %10s\n' "${p%:*}" "$l" "$o" "$(ratio "$l" "$o")"
+done
+[ "$order" = 1 ] || exit 0
+echo "# walk order (memory-walk-order.c, the same loop, only the order or the page size changed):"
+printf '%-6s %9s %11s %11s %10s %10s %9s %9s\n' point ours_2m random_4k random_2m pages_4k pages_2m p/r_4k p/r_2m
+for p in $points; do
+	k=${p%:*} o2=$(col ours2m "${p%:*}") r4=$(col walk-random-4k "${p%:*}") r2=$(col walk-random-2m "${p%:*}")
+	p4=$(col walk-pages-4k "$k") p2=$(col walk-pages-2m "$k")
+	printf '%-6s %9s %11s %11s %10s %10s %9s %9s\n' "$k" "$o2" "$r4" "$r2" "$p4" "$p2" "$(ratio "$p4" "$r4")" "$(ratio "$p2" "$r2")"
 done

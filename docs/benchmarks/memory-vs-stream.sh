@@ -27,7 +27,11 @@
 # method: all threads in every pass, timed together, as our copies share one window) instead
 # of N separate STREAM processes whose Best Rates are summed.
 #
-# Usage: [PIN=1] [OMP=1] docs/benchmarks/memory-vs-stream.sh [ROUNDS (default 3)] [STREAM git dir]
+# NTIMES=K builds STREAM with K passes instead of its default 20 (STREAM's own -DNTIMES): with
+# N processes, the longer each runs, the smaller the share of passes in which a process runs
+# while the others are still initialising their arrays or have finished.
+#
+# Usage: [PIN=1] [OMP=1] [NTIMES=K] docs/benchmarks/memory-vs-stream.sh [ROUNDS (default 3)] [STREAM git dir]
 # Needs: out/isobench (./build.sh), musl-gcc, git; a local clone or the mirror of
 # jeffhammond/STREAM (default /work/.mirror/jeffhammond+STREAM/repo; else git clone from GitHub).
 # Out: per round the raw figures, then the table of medians (MB/s) and STREAM/isobench ratios.
@@ -40,6 +44,7 @@ bin=$top/out/isobench
 ncpu=$(nproc)
 pin=${PIN:-0}
 omp=${OMP:-0}
+ntimes=${NTIMES:-20}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -54,14 +59,14 @@ flags=$(make -s -C "$top/payload" O="$work/o" --eval 'print-flags: ; @echo $(BAS
 kib=$(grep -aoE 'SAMPLE test=mem-bandwidth-copy .*array_kib=[0-9]+' "$work/probe.log" | head -1 | sed 's/.*array_kib=//')
 n=$((kib * 1024 / 8))
 # shellcheck disable=SC2086  # flags are words
-musl-gcc -static $flags -DSTREAM_ARRAY_SIZE="$n" -DNTIMES=20 -o "$work/stream_c" "$work/stream/stream.c" -lm
-echo "# STREAM $(git -C "$work/stream" log -1 --format=%h), array $n elements ($kib KiB), musl-gcc -static $flags"
+musl-gcc -static $flags -DSTREAM_ARRAY_SIZE="$n" -DNTIMES="$ntimes" -o "$work/stream_c" "$work/stream/stream.c" -lm
+echo "# STREAM $(git -C "$work/stream" log -1 --format=%h), array $n elements ($kib KiB), NTIMES $ntimes, musl-gcc -static $flags"
 if [ "$omp" = 1 ]; then
 	# STREAM's own way to measure N cores: one OpenMP process, N threads through every pass
 	# together, timed as one (arrays N x ours: the same bytes as our N copies). OpenMP needs
 	# glibc's libgomp: gcc, dynamically linked; the kernels' flags are ours.
 	# shellcheck disable=SC2086  # flags are words
-	gcc -fopenmp $flags -DSTREAM_ARRAY_SIZE="$((n * ncpu))" -DNTIMES=20 -o "$work/stream_omp" \
+	gcc -fopenmp $flags -DSTREAM_ARRAY_SIZE="$((n * ncpu))" -DNTIMES="$ntimes" -o "$work/stream_omp" \
 		"$work/stream/stream.c" -lm
 	echo "# N copies: STREAM with OpenMP, gcc -fopenmp, $((n * ncpu)) elements, OMP_NUM_THREADS=$ncpu"
 fi
