@@ -40,7 +40,14 @@ static int kernel_console(const char *name)
 	return 0;
 }
 
-/* 8250 port type from sysfs: 0 is PORT_UNKNOWN (no UART answered at that address). */
+/* A serial port's name: an 8250 (ttyS) or a PL011 (ttyAMA). */
+static int is_uart(const char *name)
+{
+	return !strncmp(name, "ttyS", 4) || !strncmp(name, "ttyAMA", 6);
+}
+
+/* serial_core port type from sysfs: 0 is PORT_UNKNOWN (no 8250 answered at that address);
+ * a PL011 says PORT_AMBA. */
 static int uart_type(const char *name)
 {
 	char path[96], buf[32];
@@ -93,7 +100,7 @@ static int use(const char *name)
 		return 0;
 	}
 	if (tcgetattr(fd, &t) == 0) {
-		if (!strncmp(name, "ttyS", 4) && !kernel_console(name)) {
+		if (is_uart(name) && !kernel_console(name)) {
 			cfsetispeed(&t, B115200);
 			cfsetospeed(&t, B115200);
 			t.c_cflag = (t.c_cflag & ~(CSIZE | PARENB | CSTOPB | CRTSCTS)) | CS8;
@@ -144,6 +151,12 @@ int consoles_open(const char *spec)
 			n += use(name);
 		else
 			absent(name);
+	}
+	/* PL011s exist only where a board has them (arm64): used when there, never "absent". */
+	for (int i = 0; i <= CONSOLE_PL011_LAST; i++) {
+		snprintf(name, sizeof name, "ttyAMA%d", i);
+		if (!known(name) && uart_type(name) > 0)
+			n += use(name);
 	}
 	for (int i = 0; i <= CONSOLE_HVC_LAST; i++) {
 		snprintf(name, sizeof name, "hvc%d", i);

@@ -76,12 +76,12 @@ if [ -x "$bin" ]; then
 		"$bin" --check-params --console auto,ttyS0
 	usage_line "--console ttyS0,," "item 2 of the list is empty$" -- \
 		"$bin" --check-params --console ttyS0,,
-	every=ttyS0,ttyS1,ttyS2,ttyS3,hvc0,hvc1,hvc2,hvc3,hvc4,hvc5,hvc6,hvc7,tty0
-	expect_status 0 "--console naming each of the 13 consoles once" -- \
+	every=ttyS0,ttyS1,ttyS2,ttyS3,ttyAMA0,ttyAMA1,ttyAMA2,ttyAMA3,hvc0,hvc1,hvc2,hvc3,hvc4,hvc5,hvc6,hvc7,tty0
+	expect_status 0 "--console naming each of the 17 consoles once" -- \
 		"$bin" --check-params --console "$every"
-	usage_line "--console with 17 names" "at most 16 consoles$" -- \
+	usage_line "--console with 21 names" "at most 20 consoles$" -- \
 		"$bin" --check-params --console "$every,ttyS0,ttyS1,ttyS2,ttyS3"
-	for v in auto all ttyS1 hvc0,tty0; do
+	for v in auto all ttyS1 hvc0,tty0 ttyAMA0; do
 		expect_status 0 "--console $v accepted" -- "$bin" --check-params --console "$v"
 	done
 
