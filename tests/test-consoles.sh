@@ -108,15 +108,24 @@ complete "$dir/slow.log" "slow COM1 (1 KB/s): the slow capture holds the whole r
 hasnt "$dir/slow-com2.log" "reason=timeout" "slow COM1: no test is charged the console's time"
 count_is "$dir/slow-com2.log" "RESULT test=(syscall|getpid) " 2 "slow COM1: both tests have a RESULT"
 has "$dir/slow-com2.log" "console.write_ms=[^ ]*ttyS0:[0-9]+" "slow COM1: the time spent writing to it is logged"
-# The slow console's figure against the fast boot's (COM2 only, above): same test, TCG noise
-# (3 samples of 100 ms) is within a factor of 2 here; a console stalling the measured loop
-# would not be.
-fast=$(grep -ao "RESULT test=syscall copies=1 unit=lps better=higher value=[0-9.]*" "$dir/com2.log" | sed 's/.*value=//')
-slow=$(grep -ao "RESULT test=syscall copies=1 unit=lps better=higher value=[0-9.]*" "$dir/slow-com2.log" | sed 's/.*value=//')
-if [ -n "$fast" ] && [ -n "$slow" ] && awk -v a="$fast" -v b="$slow" 'BEGIN { r = b / a; exit !(r > 0.5 && r < 2) }'; then
-	ok "slow COM1: syscall $slow lps vs $fast lps with a fast console (within 2x)"
+# The slow console's figure against fast-console boots of the same test right before it
+# (COM1 + COM2, above) and right after it: TCG noise (3 samples of 100 ms) is within a factor
+# of 2 of a boot next to it in time, a console stalling the measured loop would not be. Two
+# neighbours, not one boot from minutes earlier: on a loaded host TCG's speed moves by 2x
+# between boots that far apart (seen: a lone fast boot 2.0x slower than the slow one).
+boot after 240 "isobench.tests=syscall" -serial null -serial "file:$dir/after.log"
+syscall_lps() { grep -ao "RESULT test=syscall copies=1 unit=lps better=higher value=[0-9.]*" "$1" | sed 's/.*value=//'; }
+slow=$(syscall_lps "$dir/slow-com2.log")
+near=""
+for f in "$dir/com1.log" "$dir/after.log"; do
+	v=$(syscall_lps "$f")
+	near+="${near:+, }${v:-none}"
+	[ -n "$v" ] && [ -n "$slow" ] && awk -v a="$v" -v b="$slow" 'BEGIN { r = b / a; exit !(r > 0.5 && r < 2) }' && hit=1
+done
+if [ "${hit:-0}" = 1 ]; then
+	ok "slow COM1: syscall $slow lps, fast-console boots before and after it $near (within 2x of one)"
 else
-	bad "slow COM1: syscall '$slow' lps vs '$fast' lps with a fast console"
+	bad "slow COM1: syscall '$slow' lps, fast-console boots before and after it: $near"
 fi
 
 # 4. A stalled COM1 (nobody reads): the run completes on COM2 and powers off.
