@@ -26,7 +26,8 @@ use_tmp
 rec='^@isobench/1 [0-9]+'
 
 # ---- tests/ring0-break.c as /init ------------------------------------------------------------
-if musl-gcc -static -O2 -Wall -Wextra -Werror -o "$tmp/ring0-break" "$here/ring0-break.c" \
+if musl-gcc -static -O2 -Wall -Wextra -Werror -I"$top/kernel-config/driver/arch/x86_64" \
+	-o "$tmp/ring0-break" "$here/ring0-break.c" \
 	2>"$tmp/cc" && "$top/initramfs/build.sh" "$tmp/break.cpio.gz" "$tmp/ring0-break" \
 	>"$tmp/mk" 2>&1; then
 	pass "built tests/ring0-break.c into an initramfs"

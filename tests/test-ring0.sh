@@ -96,7 +96,7 @@ got=$(ring0_problems "$tmp/tcg1.log" ring0-cpuid ring0-self_ipi)
 none "$got" "1 CPU: ring0-cpuid and ring0-self_ipi still run" "1 CPU: ring0 problems"
 
 # ---- the ioctl's contract, from tests/ring0-abi.c as /init ------------------------------
-if musl-gcc -static -O2 -Wall -Wextra -Werror \
+if musl-gcc -static -O2 -Wall -Wextra -Werror -I"$top/kernel-config/driver/arch/x86_64" \
 	-o "$tmp/ring0-abi" "$here/ring0-abi.c" 2>"$tmp/abi.cc" &&
 	"$top/initramfs/build.sh" "$tmp/abi.cpio.gz" "$tmp/ring0-abi" >"$tmp/abi.mk" 2>&1; then
 	pass "built tests/ring0-abi.c into an initramfs"
