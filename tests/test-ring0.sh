@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/test-ring0.sh — the ring0 group and its driver (kernel-config/driver/isobench_probe.c):
+# tests/test-ring0.sh — the ring0 group and its driver on x86-64 (kernel-config/driver/isobench_probe.c
+# and driver/arch/x86_64/; arm64's probes are booted by tests/test-arm64.sh):
 #   * natively (no driver) every ring0-* test SKIPs with "needs the image's kernel";
 #   * in the image under TCG, 2 CPUs: every ring0-* test has a RESULT whose measured SAMPLEs
 #     carry cycles_x100 > 0 and op_ns_x100 > 0, or SKIPs with a reason; at least eight have
