@@ -63,7 +63,7 @@ static enum arm_smccc_conduit ibp_psci_conduit(void)
 	return SMCCC_CONDUIT_NONE;
 }
 
-/* One call of r->arch.fn over HVC; its a0 (a version, or a negative SMCCC/PSCI error). */
+/* One call of r->arch.fn over HVC; its a0 (a version, or as s32 a negative SMCCC/PSCI error). */
 static __always_inline unsigned long ibp_hvc(struct ibp_run *r)
 {
 	struct arm_smccc_res res;
@@ -93,7 +93,7 @@ static int ibp_check_hvc(struct ibp_run *r)
 		return ibp_refuse(r, "the SMCCC conduit is SMC (firmware at EL3), not a hypervisor");
 	if (c != SMCCC_CONDUIT_HVC)
 		return ibp_refuse(r, "no SMCCC conduit (no PSCI 0.2+ firmware node)");
-	if ((long)ibp_hvc(r) < 0)
+	if ((s32)ibp_hvc(r) < 0)	/* SMCCC results are 32-bit in w0 */
 		return ibp_refuse(r, r->arch.smccc_1_1 ? "SMCCC_VERSION over HVC returned an error"
 				  : "PSCI_VERSION over HVC returned an error");
 	return 0;
