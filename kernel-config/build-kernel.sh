@@ -4,8 +4,8 @@
 # In:  kernel-config/isobench.config (every architecture) and kernel-config/arch/<arch>.config
 #      (<arch>: the first field of `${CROSS_COMPILE}gcc -dumpmachine`, the compiler that builds
 #      the kernel: the host gcc, or with CROSS_COMPILE=aarch64-linux-gnu- Debian's arm64 cross
-#      compiler), merged over `allnoconfig` in that order; kernel-config/driver/ (our ring-0 probe driver,
-#      added to the tree as drivers/misc/isobench/); the newest
+#      compiler), merged over `allnoconfig` in that order; kernel-config/driver/ (our ring-0 probe driver:
+#      its generic files and driver/arch/<arch>/'s, added to the tree as drivers/misc/isobench/); the newest
 #      /usr/src/linux-source-*.tar.xz, the host gcc, lz4 (the kernel is LZ4-compressed).
 # Out: OUTDIR/<image> (x86_64: bzImage; aarch64: Image, the uncompressed arm64 boot image, a
 #      PE/COFF EFI application through the EFI stub), OUTDIR/vmlinux (uncompressed ELF, for PVH
@@ -48,12 +48,16 @@ aarch64) karch=arm64 imgname=Image ;;
 esac
 kmake=(make ARCH="$karch" CROSS_COMPILE="$cross")
 frags=("$here/isobench.config" "$here/arch/$arch.config")
-drivers=("$here"/driver/*)
+# The driver's files: the generic ones (driver/, files only) and this architecture's
+# (driver/arch/<arch>/; none for an architecture without a driver), copied flat into
+# drivers/misc/isobench/. Only these enter the key: editing one architecture's driver files
+# leaves the other architecture's kernel (and its cache entry) as it was.
+mapfile -t drivers < <(find "$here/driver" "$here/driver/arch/$arch" -maxdepth 1 -type f 2>/dev/null | LC_ALL=C sort)
 key=$( {
 	echo "$srcname $pkgver"
 	cat "${frags[@]}" "$0"
 	for f in "${drivers[@]}"; do
-		echo "driver/${f##*/}"
+		echo "driver/${f#"$here/driver/"}"
 		cat "$f"
 	done
 	"$cc" --version | head -n 1

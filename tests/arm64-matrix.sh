@@ -6,7 +6,8 @@
 #           standard suite's index, 1 and N copies) as a CD (AAVMF, virtio-scsi)
 #   disk    out/arm64/isobench.raw itself as a disk (AAVMF, virtio-blk), the same run, and the
 #           results file the runner writes to the image's own FAT partition
-#   direct  -kernel Image, device tree, no firmware: index, extra and probes, both passes
+#   direct  -kernel Image, device tree, no firmware: index, extra, probes and the ring-0
+#           driver's probes (ring0), both passes
 #   groups  direct: the memory and disk groups (a signed scratch disk on virtio-blk, then on
 #           NVMe) and the net group against `isobench --serve` on the host's loopback (virtio-net)
 # Every log must be one complete run (isobench-report --check 0: no FAIL, no ERROR), say
@@ -35,9 +36,9 @@ boot() {
 	"$top/qemu/run" --arch arm64 --accel tcg --out "$OUT" --log "$tmp/$name.log" "$@" >"$tmp/$name.out" 2>&1 || st=$?
 	status_is 0 "$st" "$name: qemu/run --arch arm64 $*"
 	has "$tmp/$name.log" '^@isobench/1 [0-9]+ INFO .*kernel.machine=aarch64' "$name: INFO kernel.machine=aarch64"
-	# SKIPs: only the architecture's (x86 instructions, the x86 ring0 driver, CNTPCT_EL0).
+	# SKIPs: only the architecture's (x86 instructions, CNTPCT_EL0).
 	line=$(grep -a '^@isobench/1 [0-9]* SKIP ' "$tmp/$name.log" |
-		grep -v 'reason=[A-Z0-9_ %]*is%20an%20x86%20instruction\|ring0%20probes%20are%20x86\|CNTPCT_EL0%20is%20not%20readable' || true)
+		grep -v 'reason=[A-Z0-9_ %]*is%20an%20x86%20instruction\|CNTPCT_EL0%20is%20not%20readable' || true)
 	none "$line" "$name: every SKIP has an architecture reason" "$name: other SKIPs"
 	boot_rows+=("$(printf '%-12s %-5s %8s %8s' "$name" "$([ "$st" -eq 0 ] && echo ok || echo FAIL)" \
 		"$(sed -n 's/.*first BEGIN after \([0-9.]*\) s.*/\1/p' "$tmp/$name.out")" "$(_lib_secs $(($(_lib_usec) - t0)))")")
@@ -48,7 +49,7 @@ lacks "$tmp/cd.out" "throw-away" "cd: the ISO itself booted (no throw-away copy)
 boot disk --iso "$o/isobench.raw" --medium disk
 lacks "$tmp/disk.out" "throw-away" "disk: the raw image itself booted (no throw-away copy)"
 has "$tmp/disk.log" 'results file written: vda2:/ISOBENCH/RESULTS/' "disk: the results file went to the image's FAT partition"
-boot direct --suite quick --direct --tests index,extra,probes
+boot direct --suite quick --direct --tests index,extra,probes,ring0
 count_is "$tmp/direct.log" '^@isobench/1 [0-9]+ RESULT ' "$(grep -ac '^@isobench/1 [0-9]* TEST ' "$tmp/direct.log" |
 	awk -v s="$(grep -ac '^@isobench/1 [0-9]* SKIP ' "$tmp/direct.log")" '{ print $1 - s }')" \
 	"direct: every test that did not SKIP gave a result"

@@ -180,6 +180,56 @@ planted_fails() {
 	else fail "$what: want $want FAIL lines, got $n: $(grep -v '^FAIL' "$tmp/planted.out" | tr '\n' '|')"; fi
 }
 
+# ---- the ring0 group (tests/test-ring0.sh, tests/test-arm64.sh) ---------------------------
+# ring0_problems LOG TEST...: one line per problem in LOG: a test with neither a RESULT of
+# value > 0 whose measured SAMPLEs all carry cycles_x100 > 0 and op_ns_x100 > 0, nor a SKIP
+# with a reason; and every FAIL record.
+ring0_problems() {
+	local log=$1 t
+	shift
+	for t in "$@"; do
+		if grep -aqE "^@isobench/1 [0-9]+ RESULT test=$t copies=1 .* value=0*[1-9]|^@isobench/1 [0-9]+ RESULT test=$t copies=1 .* value=0*\.[0-9]*[1-9]" "$log"; then
+			awk -v t="$t" '$3 == "SAMPLE" && $4 == "test=" t && !/ warmup=1 / {
+				n++
+				if (!/ cycles_x100=[1-9][0-9]* / || !/ op_ns_x100=[1-9][0-9]* /) bad++
+			} END {
+				if (!n) print t ": a RESULT but no measured SAMPLE"
+				else if (bad) print t ": " bad " of " n " samples lack cycles_x100 > 0 and op_ns_x100 > 0"
+			}' "$log"
+		elif ! grep -aqE "^@isobench/1 [0-9]+ SKIP test=$t copies=1 reason=[^ ]+ " "$log"; then
+			echo "$t: neither a RESULT with value > 0 nor a SKIP with a reason"
+		fi
+	done
+	grep -a '^@isobench/1 [0-9]* FAIL ' "$log" | cut -c1-200 | sed 's/^/FAIL record: /'
+}
+
+# ring0_init_boot NAME MIN: tests/NAME.c (ring0-abi, ring0-break: checks of the ring-0 driver,
+#   each line "NAME: ok ..." or "NAME: FAIL ...", then "NAME: done N failed") built static with
+#   musl against x86-64's probe list, booted as /init of a throw-away initramfs on OUT's
+#   bzImage (TCG, 2 CPUs, 150 s at most); checks it powered off, every check passed, at least
+#   MIN passed and the kernel logged no WARNING or BUG; prints its lines. Needs $tmp and $out.
+ring0_init_boot() {
+	local name=$1 min=$2 log=$tmp/$1.log n
+	if musl-gcc -static -O2 -Wall -Wextra -Werror -I"$_lib_top/kernel-config/driver/arch/x86_64" \
+		-o "$tmp/$name" "$_lib_top/tests/$name.c" 2>"$tmp/$name.cc" &&
+		"$_lib_top/initramfs/build.sh" "$tmp/$name.cpio.gz" "$tmp/$name" >"$tmp/$name.mk" 2>&1; then
+		pass "built tests/$name.c into an initramfs"
+		timeout -k 5 150 qemu-system-x86_64 -nodefaults -accel tcg -cpu max -M pc -m 256 -smp 2 \
+			-display none -no-reboot -serial "file:$log" -kernel "$out/bzImage" \
+			-initrd "$tmp/$name.cpio.gz" -append "console=ttyS0 panic=-1" </dev/null \
+			>"$tmp/$name.qemu" 2>&1
+		status_is 0 "$?" "the $name boot powered off"
+		has "$log" "^$name: done 0 failed" "$name: every check passed"
+		n=$(grep -ac "^$name: ok " "$log")
+		if [ "$n" -ge "$min" ]; then pass "$name: $n checks ok"; else fail "$name: only $n checks ok"; fi
+		hasnt "$log" "^$name: FAIL" "$name: no check failed"
+		hasnt "$log" '(WARNING|BUG): ' "$name: the kernel logged no WARNING or BUG"
+		grep -a "^$name: " "$log" | cut -c1-160 | sed 's/^/  /'
+	else
+		fail "cannot build the $name initramfs: $(cat "$tmp/$name.cc" "$tmp/$name.mk" | tail -n 2 | tr '\n' '|')"
+	fi
+}
+
 # ---- the net group's peer (tests/test-net.sh, test-net-break.sh) ------------------------------
 # start_peer NAME [ARGS...]: `isobench --serve --port 0 ARGS` in the background (the runner is
 #   $bin, else OUT's isobench; stdout $tmp/NAME.peer, stderr $tmp/NAME.peer.err); sets peer_pid

@@ -8,7 +8,7 @@
  * with CPU 1 offlined through sysfs a probe on it fails with ENODEV, an IPI to it with
  * ENODEV and an IPI to "any other CPU" with EOPNOTSUPP and a reason; CPU 1 back online runs
  * again; a call asking for far more than the time cap returns in time with done < iters. */
-#include "../kernel-config/driver/isobench_probe.h"
+#include "ring0-test.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,35 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 
-static int fd = -1, failed;
-
-static void say(const char *fmt, ...)
-{
-	char buf[300];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (n > 0 && write(1, buf, strlen(buf)) < 0)
-		failed++;
-}
-
 /* One call; returns 0 or errno. */
 static int call(struct isobench_probe_req *q, unsigned long cmd)
 {
 	return ioctl(fd, cmd, q) < 0 ? errno : 0;
-}
-
-static struct isobench_probe_req req(unsigned probe, int cpu, int target, uint64_t iters)
-{
-	struct isobench_probe_req q;
-	memset(&q, 0, sizeof q);
-	q.version = ISOBENCH_PROBE_VERSION;
-	q.probe = probe;
-	q.cpu = cpu;
-	q.target = target;
-	q.iters = iters;
-	return q;
 }
 
 static void want(const char *what, struct isobench_probe_req q, int err)

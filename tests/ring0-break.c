@@ -16,7 +16,7 @@
  *            offline and online four times: every call returns 0, ENODEV or EOPNOTSUPP,
  *            SIGKILL reaps them all within 2 s, and CPU 1 runs probes again afterwards. */
 #define _GNU_SOURCE
-#include "../kernel-config/driver/isobench_probe.h"
+#include "ring0-test.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,19 +33,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static int fd = -1, failed;
-
-static void say(const char *fmt, ...)
-{
-	char buf[300];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (n > 0 && write(1, buf, strlen(buf)) < 0)
-		failed++;
-}
-
 static void check(int ok, const char *fmt, ...)
 {
 	char buf[240];
@@ -55,18 +42,6 @@ static void check(int ok, const char *fmt, ...)
 	va_end(ap);
 	say("ring0-break: %s %s\n", ok ? "ok" : "FAIL", buf);
 	failed += !ok;
-}
-
-static struct isobench_probe_req req(unsigned probe, int cpu, int target, uint64_t iters)
-{
-	struct isobench_probe_req q;
-	memset(&q, 0, sizeof q);
-	q.version = ISOBENCH_PROBE_VERSION;
-	q.probe = probe;
-	q.cpu = cpu;
-	q.target = target;
-	q.iters = iters;
-	return q;
 }
 
 /* One call on fd f; 0 or errno. */

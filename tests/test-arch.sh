@@ -9,6 +9,14 @@
 #   * a new architecture is a new folder only: a C-only stub beside x86_64/ (the x86 probes
 #     declared unsupported, payload/arch/unsupported.h) builds the runner with `make ARCH=stub`
 #     from unchanged generic files, and its vmexit-cpuid SKIPs with the stub's reason;
+#   * the ring-0 driver's generic files (kernel-config/driver/, outside driver/arch/) hold no
+#     inline assembly, no architecture's kernel header (<asm/...>, <xen/...>,
+#     <clocksource/...>) and no #if on an architecture (predefined macro or CONFIG_X86*,
+#     CONFIG_ARM64, ...): the instructions are driver/arch/<arch>/'s;
+#   * each driver/arch/<arch>/ probe list compiles in user space with its architecture's
+#     compiler (x86-64: host gcc, and tests/ring0-abi.c with it; aarch64:
+#     aarch64-linux-gnu-gcc -fsyntax-only; none: the empty list), and x86-64's probe numbers
+#     are still the ABI's (cpuid 0 ... hlt 14);
 # and each check fails on a planted violation in a copy of the tree.
 # In: the tree (git ls-files), musl-gcc, make. Out: ok/FAIL lines, then finish's summary.
 set -uo pipefail
@@ -23,9 +31,15 @@ generic_files() {
 		sort
 }
 
-# grep_generic ROOT ERE: "file:line: text" of each generic line matching ERE.
+# driver_files ROOT: the ring-0 driver's generic files (kernel-config/driver/, not arch/).
+driver_files() {
+	find "$1/kernel-config/driver" -maxdepth 1 -type f | sort
+}
+
+# grep_generic ROOT ERE [LISTER]: "file:line: text" of each line matching ERE in the files
+# LISTER (default generic_files) names.
 grep_generic() {
-	generic_files "$1" | while read -r f; do
+	"${3:-generic_files}" "$1" | while read -r f; do
 		grep -nIE "$2" "$f" | sed "s#^#${f#"$1"/}:#"
 	done
 }
@@ -34,6 +48,10 @@ ASM_RE='(^|[^A-Za-z0-9_])(__asm__|__asm|asm)([^A-Za-z0-9_]|$)'
 HDR_RE='^[[:space:]]*#[[:space:]]*include[[:space:]]*<(cpuid\.h|[a-z0-9]*intrin\.h|sys/io\.h|sys/perm\.h)>'
 TRIPLET_RE='[a-z0-9_]+-(linux|kfreebsd|hurd)-(gnu|musl)[a-z0-9]*'
 IFARCH_RE='^[[:space:]]*#[[:space:]]*(if|ifdef|ifndef|elif).*__(x86_64|amd64|i386|aarch64|arm|riscv|powerpc64|s390x)__'
+# The driver's generic files: inline assembly, an architecture's kernel header, an #if on an
+# architecture (as IFARCH_RE, or the kernel's CONFIG_ symbols of one).
+KHDR_RE='^[[:space:]]*#[[:space:]]*include[[:space:]]*<(asm|xen|clocksource)/'
+KIFARCH_RE='^[[:space:]]*#[[:space:]]*(if|ifdef|ifndef|elif).*(__(x86_64|amd64|i386|aarch64|arm|riscv)__|CONFIG_(X86|ARM64|ARM|XEN|HYPERV|KVM_GUEST|PARAVIRT))'
 
 # arch_dirs ROOT: the payload folder and kernel fragment the build selects, or why not.
 arch_dirs() {
@@ -48,8 +66,11 @@ arch_dirs() {
 	[ -f "$1/kernel-config/arch/$arch.config" ] || echo "kernel-config/arch/$arch.config missing"
 }
 
-judge() { # judge ROOT LABEL: the five checks on one tree
+judge() { # judge ROOT LABEL: the six checks on one tree
 	local got
+	got=$(grep_generic "$1" "$ASM_RE|$KHDR_RE|$KIFARCH_RE" driver_files)
+	none "$got" "$2: the driver's generic files hold no assembly, arch header or #if on an arch" \
+		"$2: architecture-specific code in the driver's generic files"
 	got=$(grep_generic "$1" "$ASM_RE")
 	none "$got" "$2: no inline assembly outside payload/arch/" \
 		"$2: inline assembly outside payload/arch/"
@@ -84,7 +105,45 @@ printf '#include <cpuid.h>\n' >>"$p/lib/stats.c"
 printf 'static const char *lib = "/usr/lib/aarch64-linux-gnu";\n' >>"$p/report/model.c"
 printf '#ifdef __x86_64__\n#endif\n' >>"$p/payload/out.c"
 mv "$p/payload/arch/x86_64" "$p/payload/arch/gone"
-planted_fails judge "$p" 5 "each check fails on its planted violation"
+printf 'static inline void ibp_cpuid(void) { asm("cpuid"); }\n' >>"$p/kernel-config/driver/isobench_probe.c"
+planted_fails judge "$p" 6 "each check fails on its planted violation"
+# The driver's other two rules, one planted file each (an arch header, an #if on an arch).
+for v in '#include <asm/apic.h>' '#ifdef CONFIG_ARM64' '#if defined(__aarch64__)'; do
+	copy_tree "$tmp/drv"
+	printf '%s\n' "$v" >>"$tmp/drv/kernel-config/driver/ibp.h"
+	got=$(grep_generic "$tmp/drv" "$ASM_RE|$KHDR_RE|$KIFARCH_RE" driver_files)
+	if [ -n "$got" ]; then pass "planted in the driver's ibp.h, caught: $v"
+	else fail "planted in the driver's ibp.h, not caught: $v"; fi
+	rm -rf "$tmp/drv"
+done
+
+# Each architecture's probe list compiles with that architecture's compiler, in user space.
+# abi_cc CC ARCHDIR [EXTRA]: compiles a file including the interface against ARCHDIR's list
+# (-fsyntax-only); prints the compiler's first error, nothing when it compiles.
+abi_cc() {
+	printf '#include "isobench_probe.h"\nint probes = ISOBENCH_PROBE_COUNT;\n%s\n' "${3:-}" |
+		"$1" -std=gnu11 -Wall -Wextra -Werror -fsyntax-only -I"$tmp/tree/kernel-config/driver" \
+			-I"$2" -x c - 2>&1 | grep -m 1 'error' || true
+}
+d=$tmp/tree/kernel-config/driver/arch
+x86abi='_Static_assert(ISOBENCH_PROBE_CPUID == 0 && ISOBENCH_PROBE_VMCALL == 1 && ISOBENCH_PROBE_EOI == 10 && ISOBENCH_PROBE_SELF_IPI == 11 && ISOBENCH_PROBE_HLT == 14 && ISOBENCH_PROBE_COUNT == 15, "x86-64 probe numbers");'
+none "$(abi_cc gcc "$d/x86_64" "$x86abi")" "x86-64's probe list compiles (host gcc), its 15 numbers unchanged" \
+	"x86-64's probe list"
+none "$(abi_cc gcc "$d/none")" "the empty list (no driver) compiles" "the empty probe list"
+got=$(gcc -std=gnu11 -Wall -Wextra -Werror -fsyntax-only -I"$d/x86_64" "$here/ring0-abi.c" 2>&1 | head -n 1)
+none "$got" "tests/ring0-abi.c compiles against x86-64's list (host gcc)" "tests/ring0-abi.c"
+if command -v aarch64-linux-gnu-gcc >/dev/null; then
+	none "$(abi_cc aarch64-linux-gnu-gcc "$d/aarch64" \
+		'_Static_assert(ISOBENCH_PROBE_HVC == 0 && ISOBENCH_PROBE_IPI == 2, "arm64 probe numbers");')" \
+		"arm64's probe list compiles (aarch64-linux-gnu-gcc -fsyntax-only)" "arm64's probe list"
+else skip "arm64's probe list: no aarch64-linux-gnu-gcc (ARCH=arm64 ./build.sh installs it)"; fi
+# Planted: x86-64's numbering changed (a probe inserted before cpuid) is caught.
+mkdir -p "$tmp/abi/x86_64"
+sed 's/^\(#define ISOBENCH_PROBES(X) \\\)$/\1\n\tX(NEW, new, "planted") \\/' "$d/x86_64/isobench_probe_arch.h" \
+	>"$tmp/abi/x86_64/isobench_probe_arch.h"
+got=$(abi_cc gcc "$tmp/abi/x86_64" "$x86abi")
+if [ -n "$got" ]; then pass "planted: a probe inserted before cpuid breaks x86-64's numbers ($got)"
+else fail "planted: a probe inserted before cpuid went unnoticed"; fi
 # The kernel fragment alone missing is caught too.
 copy_tree "$tmp/nokernel"
 rm "$tmp/nokernel/kernel-config/arch/x86_64.config"
@@ -114,7 +173,8 @@ if [ "$got" = "payload/arch/aarch64 without kernel-config/arch/aarch64.config" ]
 else fail "planted: a missing arm64 fragment: got '$got'"; fi
 
 # A third architecture is a folder only. The stub is C without instructions; the x86 and arm64
-# probes stay listed (registry.c names them) and SKIP with the stub's reason.
+# probes stay listed (registry.c names them) and SKIP with the stub's reason; it has no ring-0
+# driver folder, so its runner gets the empty probe list (kernel-config/driver/arch/none).
 # add_stub ROOT: writes ROOT/payload/arch/stub/.
 add_stub() {
 	local s=$1/payload/arch/stub
@@ -152,10 +212,6 @@ X86(bench_trap_mrs_idreg, "trap-mrs-idreg", "MRS ID_AA64ISAR0_EL1");
 X86(bench_trap_wfi, "trap-wfi", "WFI");
 X86(bench_vmexit_wfe, "vmexit-wfe", "WFE");
 X86(bench_vmexit_wfe_wake, "vmexit-wfe-wake", "WFE wake-up");
-#include "../../bench/ring0.h"
-#define R0(id, nm, ttl) ARCH_UNSUPPORTED(bench_ring0_##nm, RING0_PREFIX #nm, ttl, RING0_GROUP, \
-					 "ns", "stub: no ring-0 probes");
-ISOBENCH_PROBES(R0)
 EOF
 }
 

@@ -26,23 +26,7 @@ use_tmp
 rec='^@isobench/1 [0-9]+'
 
 # ---- tests/ring0-break.c as /init ------------------------------------------------------------
-if musl-gcc -static -O2 -Wall -Wextra -Werror -o "$tmp/ring0-break" "$here/ring0-break.c" \
-	2>"$tmp/cc" && "$top/initramfs/build.sh" "$tmp/break.cpio.gz" "$tmp/ring0-break" \
-	>"$tmp/mk" 2>&1; then
-	pass "built tests/ring0-break.c into an initramfs"
-	timeout -k 5 150 qemu-system-x86_64 -nodefaults -accel tcg -cpu max -M pc -m 256 -smp 2 \
-		-display none -no-reboot -serial "file:$tmp/break.log" -kernel "$out/bzImage" \
-		-initrd "$tmp/break.cpio.gz" -append "console=ttyS0 panic=-1" </dev/null \
-		>"$tmp/break.qemu" 2>&1
-	status_is 0 "$?" "the ring0-break boot powered off"
-	has "$tmp/break.log" '^ring0-break: done 0 failed' "ring0-break: every check passed"
-	n=$(grep -ac '^ring0-break: ok ' "$tmp/break.log")
-	if [ "$n" -ge 10 ]; then pass "ring0-break: $n checks ok"; else fail "ring0-break: only $n checks ok"; fi
-	hasnt "$tmp/break.log" '(WARNING|BUG): ' "ring0-break: the kernel logged no WARNING or BUG"
-	grep -a '^ring0-break: ' "$tmp/break.log" | cut -c1-160 | sed 's/^/  /'
-else
-	fail "cannot build the ring0-break initramfs: $(cat "$tmp/cc" "$tmp/mk" | tail -n 2 | tr '\n' '|')"
-fi
+ring0_init_boot ring0-break 10
 
 # ring0_outcomes LOG TEST...: one line per TEST with neither a RESULT nor a SKIP with a
 # reason in LOG, and every FAIL record.

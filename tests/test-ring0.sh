@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/test-ring0.sh — the ring0 group and its driver (kernel-config/driver/isobench_probe.c):
+# tests/test-ring0.sh — the ring0 group and its driver on x86-64 (kernel-config/driver/isobench_probe.c
+# and driver/arch/x86_64/; arm64's probes are booted by tests/test-arm64.sh):
 #   * natively (no driver) every ring0-* test SKIPs with "needs the image's kernel";
 #   * in the image under TCG, 2 CPUs: every ring0-* test has a RESULT whose measured SAMPLEs
 #     carry cycles_x100 > 0 and op_ns_x100 > 0, or SKIPs with a reason; at least eight have
@@ -24,28 +25,6 @@ mapfile -t tests < <("$out/isobench" --list | awk '$2 == "ring0" {print $1}')
 if [ "${#tests[@]}" -ge 8 ]; then pass "--list has ${#tests[@]} ring0 tests"
 else fail "--list has ${#tests[@]} ring0 tests, want >= 8"; fi
 list=$(IFS=,; echo "${tests[*]}")
-
-# ring0_problems LOG TEST...: one line per problem in LOG: a test with neither a RESULT of
-# value > 0 whose measured SAMPLEs all carry cycles_x100 > 0 and op_ns_x100 > 0, nor a SKIP
-# with a reason; and every FAIL record.
-ring0_problems() {
-	local log=$1 t
-	shift
-	for t in "$@"; do
-		if grep -aqE "^@isobench/1 [0-9]+ RESULT test=$t copies=1 .* value=0*[1-9]|^@isobench/1 [0-9]+ RESULT test=$t copies=1 .* value=0*\.[0-9]*[1-9]" "$log"; then
-			awk -v t="$t" '$3 == "SAMPLE" && $4 == "test=" t && !/ warmup=1 / {
-				n++
-				if (!/ cycles_x100=[1-9][0-9]* / || !/ op_ns_x100=[1-9][0-9]* /) bad++
-			} END {
-				if (!n) print t ": a RESULT but no measured SAMPLE"
-				else if (bad) print t ": " bad " of " n " samples lack cycles_x100 > 0 and op_ns_x100 > 0"
-			}' "$log"
-		elif ! grep -aqE "^@isobench/1 [0-9]+ SKIP test=$t copies=1 reason=[^ ]+ " "$log"; then
-			echo "$t: neither a RESULT with value > 0 nor a SKIP with a reason"
-		fi
-	done
-	grep -a '^@isobench/1 [0-9]* FAIL ' "$log" | cut -c1-200 | sed 's/^/FAIL record: /'
-}
 
 # ---- natively: no driver ---------------------------------------------------------------
 "$out/isobench" --suite quick --tests "$list" --copies 1 >"$tmp/native.log" 2>/dev/null
@@ -96,23 +75,6 @@ got=$(ring0_problems "$tmp/tcg1.log" ring0-cpuid ring0-self_ipi)
 none "$got" "1 CPU: ring0-cpuid and ring0-self_ipi still run" "1 CPU: ring0 problems"
 
 # ---- the ioctl's contract, from tests/ring0-abi.c as /init ------------------------------
-if musl-gcc -static -O2 -Wall -Wextra -Werror \
-	-o "$tmp/ring0-abi" "$here/ring0-abi.c" 2>"$tmp/abi.cc" &&
-	"$top/initramfs/build.sh" "$tmp/abi.cpio.gz" "$tmp/ring0-abi" >"$tmp/abi.mk" 2>&1; then
-	pass "built tests/ring0-abi.c into an initramfs"
-	timeout -k 5 150 qemu-system-x86_64 -nodefaults -accel tcg -cpu max -M pc -m 256 -smp 2 \
-		-display none -no-reboot -serial "file:$tmp/abi.log" -kernel "$out/bzImage" \
-		-initrd "$tmp/abi.cpio.gz" -append "console=ttyS0 panic=-1" </dev/null \
-		>"$tmp/abi.qemu" 2>&1
-	status_is 0 "$?" "the ring0-abi boot powered off"
-	has "$tmp/abi.log" '^ring0-abi: done 0 failed' "ring0-abi: every check passed"
-	n=$(grep -ac '^ring0-abi: ok ' "$tmp/abi.log")
-	if [ "$n" -ge 19 ]; then pass "ring0-abi: $n checks ok"; else fail "ring0-abi: only $n checks ok"; fi
-	hasnt "$tmp/abi.log" '^ring0-abi: FAIL' "ring0-abi: no check failed"
-	hasnt "$tmp/abi.log" '(WARNING|BUG): ' "ring0-abi: the kernel logged no WARNING or BUG"
-	grep -a '^ring0-abi: ' "$tmp/abi.log" | sed 's/^/  /'
-else
-	fail "cannot build the ring0-abi initramfs: $(cat "$tmp/abi.cc" "$tmp/abi.mk" | tail -n 2 | tr '\n' '|')"
-fi
+ring0_init_boot ring0-abi 19
 
 finish

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /* isobench_probe.h — the user-space interface of isobench's ring-0 probe driver
  * (/dev/isobench-probe, kernel-config/driver/isobench_probe.c), the one definition of its
- * ioctl, request layout, limits and probe list. Included by the driver (the kernel build
+ * ioctl, request layout and limits (the probe list is the architecture's, below). Included by the driver (the kernel build
  * copies this folder into the tree as drivers/misc/isobench/) and by the runner
  * (payload/bench/ring0.h names it by its path from there) and tests/ring0-abi.c: one header,
  * so the two sides cannot disagree. It needs no
@@ -10,7 +10,8 @@
  *
  * One call, ISOBENCH_PROBE_IOC_RUN: run probe `probe` for `iters` iterations on CPU `cpu`
  * (in a kernel worker bound to it, preemption off, interrupts off unless the probe needs
- * them), return the TSC cycles and nanoseconds the iterations took (`done` of them: a call
+ * them), return the cycle-counter ticks (x86-64: the TSC; arm64: CNTVCT_EL0, the generic
+ * timer's virtual count) and nanoseconds the iterations took (`done` of them: a call
  * stops after about ISOBENCH_PROBE_CALL_NS and says how many it did; call again for the
  * rest). Errors (ioctl() returns -1, errno):
  *   EINVAL      unknown probe, iters 0 or above ISOBENCH_PROBE_MAX_ITERS, cpu/target out of
@@ -18,8 +19,9 @@
  *   EPROTO      version is not ISOBENCH_PROBE_VERSION (the driver writes its own back)
  *   ENODEV      cpu (or target) is offline
  *   EOPNOTSUPP  this machine lacks what the probe needs (no second CPU, no PM timer, a
- *               hypercall that faults with #UD, an MSR write that faults, a kernel clock
- *               that moves only once a tick, ...): `reason` says what
+ *               hypercall that faults with #UD, an MSR write that faults, an SMCCC
+ *               conduit that is SMC (firmware, not a hypervisor), a kernel clock that
+ *               moves only once a tick, ...): `reason` says what
  *   ETIMEDOUT   an interrupt the probe waits for did not come within 20 ms
  *   EBUSY       the ipi probe's spinner did not start on the target within 200 ms
  *   EPERM       the caller lacks CAP_SYS_RAWIO
@@ -50,27 +52,14 @@ typedef uint64_t ibp_u64;
 #define ISOBENCH_PROBE_ANY_CPU (-1)		/* target: the next online CPU after cpu */
 #define ISOBENCH_PROBE_REASON 96
 
-/* The probes: X(ID, name, title); a title fits the report's 40 columns. Names follow kvm-unit-tests' x86/vmexit.c where one
- * matches (cpuid, vmcall, mov_from_cr8, mov_to_cr8, rd/wr_tsc_adjust_msr, inl_from_pmtimer,
- * ipi, ipi+halt spelled ipi_halt); the others are ours. What each does, and what it
- * exercises on each hypervisor: the driver's comment and docs/benchmarks/probes.md. The
- * order is the ABI (the probe number): append only. */
-#define ISOBENCH_PROBES(X) \
-	X(CPUID, cpuid, "CPUID leaf 0") \
-	X(VMCALL, vmcall, "hypercall (KVM, Xen, Hyper-V, VMware)") \
-	X(MOV_FROM_CR8, mov_from_cr8, "MOV from CR8 (task priority)") \
-	X(MOV_TO_CR8, mov_to_cr8, "MOV to CR8 (the value just read)") \
-	X(RD_TSC_ADJUST, rd_tsc_adjust_msr, "RDMSR IA32_TSC_ADJUST") \
-	X(WR_TSC_ADJUST, wr_tsc_adjust_msr, "WRMSR IA32_TSC_ADJUST (value just read)") \
-	X(INL_PMTIMER, inl_from_pmtimer, "INL from the ACPI PM timer") \
-	X(OUTB_0X80, outb_0x80, "OUTB to port 0x80") \
-	X(MMIO_LAPIC, mmio_lapic, "MMIO read of the LAPIC version register") \
-	X(MMIO_HPET, mmio_hpet, "MMIO read of the HPET counter") \
-	X(EOI, eoi, "local APIC end-of-interrupt write") \
-	X(SELF_IPI, self_ipi, "self-IPI, sent and handled") \
-	X(IPI, ipi, "IPI round trip to a spinning CPU") \
-	X(IPI_HALT, ipi_halt, "IPI round trip to a halted CPU") \
-	X(HLT, hlt, "HLT wake-up lateness, 20 us timer")
+/* The probes: ISOBENCH_PROBES(X), one X(ID, name, title) per probe, is the architecture's own
+ * list, in isobench_probe_arch.h of kernel-config/driver/arch/<arch>/ (x86_64, aarch64; none:
+ * the empty list of an architecture whose kernel has no driver). The kernel build copies that
+ * folder beside this file (drivers/misc/isobench/); user space finds it by include path
+ * (payload/arch/arch.mk: RING0_DIR). The probe NUMBERS are per architecture: probe 0 is
+ * cpuid on x86-64 and hvc on arm64; a name found on both (ipi, self_ipi, ...) is the same
+ * generic probe under two numbers. */
+#include "isobench_probe_arch.h"
 
 #define ISOBENCH_PROBE_ENUM_(id, name, title) ISOBENCH_PROBE_##id,
 enum isobench_probe { ISOBENCH_PROBES(ISOBENCH_PROBE_ENUM_) ISOBENCH_PROBE_COUNT };
@@ -84,7 +73,7 @@ struct isobench_probe_req {
 	ibp_u32 flags;		/* in: 0 (reserved) */
 	ibp_u32 pad;
 	ibp_u64 done;		/* out: iterations done, <= iters */
-	ibp_u64 cycles;		/* out: TSC ticks the done iterations took */
+	ibp_u64 cycles;		/* out: counter ticks (TSC, CNTVCT_EL0) they took */
 	ibp_u64 ns;		/* out: nanoseconds (the kernel's monotonic clock) */
 	char reason[ISOBENCH_PROBE_REASON];	/* out: why EOPNOTSUPP, NUL-terminated */
 };

@@ -5,6 +5,9 @@
 #   ARCH_DIR           payload/arch/$(ARCH), put on the include path (its arch.h)
 #   ARCH_SRCS          its .c files (the architecture's own tests and CPU facts)
 #   ARCH_TARGET_FLAGS  the fixed code-generation target (never -march=native)
+#   RING0_DIR          the ring-0 driver's probe list for ARCH (its isobench_probe_arch.h):
+#                      kernel-config/driver/arch/$(ARCH), or .../arch/none (the empty list)
+#                      for an architecture whose kernel has no driver
 # A new architecture is a new folder beside x86_64/ with the same files; nothing generic
 # changes (tests/test-arch.sh builds one). A target without a folder is an error.
 ARCH_ROOT := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
@@ -29,3 +32,5 @@ builds for $(ARCH_CC_GOT) (ARCH=arm64 ./build.sh cross-builds the arm64 runner))
 endif
 endif
 ARCH_SRCS := $(sort $(wildcard $(ARCH_DIR)/*.c))
+RING0_ROOT := $(ARCH_ROOT)/../../kernel-config/driver/arch
+RING0_DIR := $(firstword $(wildcard $(RING0_ROOT)/$(strip $(ARCH))) $(RING0_ROOT)/none)

@@ -119,3 +119,8 @@ void ring0_teardown(struct bench_ctx *ctx)
 		close(s->fd);
 	free(s);
 }
+
+/* The tests: one per probe of this architecture's list (ISOBENCH_PROBES, its
+ * isobench_probe_arch.h on the include path: payload/arch/arch.mk's RING0_DIR); none for an
+ * architecture whose kernel has no driver. */
+ISOBENCH_PROBES(RING0_BENCH)

@@ -3,13 +3,16 @@
  * kernel-config/driver/isobench_probe.h, the one header both sides include).
  *
  * One test per probe of the driver's list, named RING0_PREFIX + the probe's name
- * (ring0-cpuid, ring0-vmcall, ...). An architecture whose kernel has the driver defines the
- * descriptors with RING0_BENCH (payload/arch/x86_64/ring0.c); another lists the same names as
- * unsupported (payload/arch/unsupported.h). One loop = one probe iteration in the kernel.
+ * (x86-64: ring0-cpuid, ring0-vmcall, ...; arm64: ring0-hvc, ring0-ipi, ...). The list is the
+ * architecture's (kernel-config/driver/arch/<arch>/isobench_probe_arch.h, on the include path
+ * by payload/arch/arch.mk's RING0_DIR; empty for an architecture without the driver) and
+ * ring0.c defines one descriptor per entry with RING0_BENCH. One loop = one probe iteration
+ * in the kernel.
  * The value is the driver's own measurement, ns per iteration inside the kernel (extra
  * op_ns_x100 = ns x 100, through value_extra), not the harness's wall time, which also holds
- * the ioctl and the hand-over to the probe CPU's worker; extra cycles_x100 = TSC cycles per
- * iteration x 100; extra cpu = the CPU the probe ran on, target_cpu = the IPI probes' target.
+ * the ioctl and the hand-over to the probe CPU's worker; extra cycles_x100 = cycle-counter
+ * ticks (x86-64: TSC, arm64: CNTVCT_EL0) per iteration x 100; extra cpu = the CPU the probe
+ * ran on, target_cpu = the IPI probes' target.
  * Natively (no driver) every test SKIPs with "needs the image's kernel"; a probe the machine
  * lacks SKIPs with the driver's reason (e.g. the IPI probes on one CPU). */
 #ifndef ISOBENCH_RING0_H
