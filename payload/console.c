@@ -93,8 +93,7 @@ static int use(const char *name)
 		return 0;
 	}
 	if (tcgetattr(fd, &t) == 0) {
-		if ((!strncmp(name, "ttyS", 4) || !strncmp(name, "ttyAMA", 6)) &&
-		    !kernel_console(name)) {
+		if (!strncmp(name, "ttyS", 4) && !kernel_console(name)) {
 			cfsetispeed(&t, B115200);
 			cfsetospeed(&t, B115200);
 			t.c_cflag = (t.c_cflag & ~(CSIZE | PARENB | CSTOPB | CRTSCTS)) | CS8;

@@ -4,7 +4,7 @@
  *      type not PORT_UNKNOWN), every hvc device that opens (Xen, virtio-console), the screen
  *      (tty0, when a VGA or frame buffer console is bound), and every console named in
  *      /proc/consoles; "all" — the same plus UARTs of unknown type; or a comma list of
- *      CONSOLE_NAMES (ttyS1,ttyAMA0,hvc0,tty0; params.c refuses any other name).
+ *      CONSOLE_NAMES (ttyS1,hvc0,tty0; params.c refuses any other name).
  * Out: each console registered with out_console_add() (fd open read-write: the pumps write,
  *      isobench.halt=wait reads Enter from it); serial ports that are not kernel consoles are
  *      set to 115200 8N1, no flow control, CLOCAL. Devices looked for and not usable go to
@@ -16,25 +16,21 @@
 
 #include <string.h>
 
-/* The consoles there are to look for, and all that a list may name: COM1-COM4, arm64's
- * PL011s (QEMU virt's and many arm64 servers' first serial port, README "arm64"), the
+/* The consoles there are to look for, and all that a list may name: COM1-COM4, the
  * hypervisor consoles, the screen. The last number of each (one digit). */
 #define CONSOLE_UART_LAST 3	/* ttyS0..ttyS3 */
-#define CONSOLE_PL011_LAST 1	/* ttyAMA0..ttyAMA1 */
 #define CONSOLE_HVC_LAST 7	/* hvc0..hvc7 */
 #define CONSOLE_XSTR(x) #x
 #define CONSOLE_STR(x) CONSOLE_XSTR(x)
-#define CONSOLE_NAMES "ttyS0-" CONSOLE_STR(CONSOLE_UART_LAST) ", ttyAMA0-" \
-	CONSOLE_STR(CONSOLE_PL011_LAST) ", hvc0-" CONSOLE_STR(CONSOLE_HVC_LAST) ", tty0"
-#define CONSOLE_NAMEABLE (CONSOLE_UART_LAST + 1 + CONSOLE_PL011_LAST + 1 + \
-			  CONSOLE_HVC_LAST + 1 + 1)
+#define CONSOLE_NAMES "ttyS0-" CONSOLE_STR(CONSOLE_UART_LAST) ", hvc0-" \
+	CONSOLE_STR(CONSOLE_HVC_LAST) ", tty0"
+#define CONSOLE_NAMEABLE (CONSOLE_UART_LAST + 1 + CONSOLE_HVC_LAST + 1 + 1)
 
 /* 1 when name is one of CONSOLE_NAMES (a device PID 1 may open and write to), else 0. */
 static inline int console_name_ok(const char *name)
 {
 	static const struct { const char *prefix; int last; } nums[] = {
-		{"ttyS", CONSOLE_UART_LAST}, {"ttyAMA", CONSOLE_PL011_LAST},
-		{"hvc", CONSOLE_HVC_LAST}};
+		{"ttyS", CONSOLE_UART_LAST}, {"hvc", CONSOLE_HVC_LAST}};
 
 	if (!strcmp(name, "tty0"))
 		return 1;

@@ -4,7 +4,7 @@
 # clear line on stderr. Each check here failed before the fix that came with it:
 #   * list parameters (--copies, --tests, --console): an empty item ("1,,2", "1,", ",1") is a
 #     usage error, never read as a shorter list;
-#   * --console names only consoles (ttyS0-3, ttyAMA0-1, hvc0-7, tty0): PID 1 opens a named device
+#   * --console names only consoles (ttyS0-3, hvc0-7, tty0): PID 1 opens a named device
 #     read-write and writes records to it, so "sda" would write to a disk; every one of them
 #     together fits; many unknown test names are listed whole, then "and N more";
 #   * --tmpdir is resolved (a relative one broke shell1; "DIR" + 300 slashes was cut back to DIR,
@@ -68,7 +68,7 @@ if [ -x "$bin" ]; then
 		-- "$bin" --check-params --tests "$many"
 
 	# ---- --console: consoles only, all of them at once ----------------------------------
-	for v in sda nvme0n1 null ttyS4 ttyAMA2 hvc8 AUTO; do
+	for v in sda nvme0n1 null ttyS4 hvc8 AUTO; do
 		usage_line "--console $v" "^isobench: --console $v: '$v' is not a console: " -- \
 			"$bin" --check-params --console "$v"
 	done
@@ -76,12 +76,12 @@ if [ -x "$bin" ]; then
 		"$bin" --check-params --console auto,ttyS0
 	usage_line "--console ttyS0,," "item 2 of the list is empty$" -- \
 		"$bin" --check-params --console ttyS0,,
-	every=ttyS0,ttyS1,ttyS2,ttyS3,ttyAMA0,ttyAMA1,hvc0,hvc1,hvc2,hvc3,hvc4,hvc5,hvc6,hvc7,tty0
-	expect_status 0 "--console naming each of the 15 consoles once" -- \
+	every=ttyS0,ttyS1,ttyS2,ttyS3,hvc0,hvc1,hvc2,hvc3,hvc4,hvc5,hvc6,hvc7,tty0
+	expect_status 0 "--console naming each of the 13 consoles once" -- \
 		"$bin" --check-params --console "$every"
 	usage_line "--console with 17 names" "at most 16 consoles$" -- \
-		"$bin" --check-params --console "$every,ttyS0,ttyS1"
-	for v in auto all ttyS1 hvc0,tty0 ttyAMA0; do
+		"$bin" --check-params --console "$every,ttyS0,ttyS1,ttyS2,ttyS3"
+	for v in auto all ttyS1 hvc0,tty0; do
 		expect_status 0 "--console $v accepted" -- "$bin" --check-params --console "$v"
 	done
 
