@@ -192,4 +192,21 @@ has "$log" 'reboot: Power down' "the guest powered off"
 # The wall clock comes from the RTC (arm64 has no early read of it: HCTOSYS), not 1970.
 has "$log" "INFO .*run.utc=$(date -u +%Y)-" "the guest's clock is the RTC's (run.utc in $(date -u +%Y))"
 grep -a 'first BEGIN after' "$tmp/boot.out" || true
+
+# ---- EL2 (virt,virtualization=on): PSCI over SMC, so ring0-hvc SKIPs naming the conduit -----
+st=0
+"$top/qemu/run" --arch arm64 --accel tcg --direct --machine virt,virtualization=on --suite quick \
+	--copies 1 --tests ring0-hvc,ring0-ipi --timeout 120 --log "$tmp/el2.log" >"$tmp/el2.out" 2>&1 || st=$?
+status_is 0 "$st" "qemu/run --arch arm64 --direct --machine virt,virtualization=on"
+has "$tmp/el2.log" '^@isobench/1 [0-9]+ SKIP test=ring0-hvc .*reason=.*conduit%20is%20SMC' \
+	"EL2 present: ring0-hvc SKIPs naming the SMC conduit"
+has "$tmp/el2.log" '^@isobench/1 [0-9]+ RESULT test=ring0-ipi ' "EL2 present: ring0-ipi still runs"
+
+# ---- too little memory for AAVMF: it faults and stops; qemu/run says why at the timeout ------
+st=0
+"$top/qemu/run" --arch arm64 --accel tcg --mem 96M --suite quick --copies 1 --tests syscall \
+	--timeout 20 --log "$tmp/lowmem.log" >"$tmp/lowmem.out" 2>&1 || st=$?
+status_is 5 "$st" "qemu/run --arch arm64 --mem 96M: the firmware stops, timeout"
+has "$tmp/lowmem.out" "UEFI firmware faulted before the kernel started.*too little memory for --mem 96M.*128M by UEFI" \
+	"... and the timeout names too little memory (README's arm64 figure)"
 finish

@@ -56,6 +56,17 @@ expect_status 2 "--arch arm64 --machine q35" -- "$run" --arch arm64 --machine q3
 expect_status 2 "--arch arm64 --pvh" -- "$run" --arch arm64 --pvh
 expect_status 2 "--arch arm64 --direct --firmware uefi" -- "$run" --arch arm64 --direct --firmware uefi
 expect_status 2 "--machine virt without --arch arm64" -- "$run" --machine virt
+# virt's own properties (EL2: virtualization=on, where PSCI goes over SMC) pass to -M; only
+# PROP=VALUE words, nothing a shell or QEMU's option parser would read as more.
+expect_status 0 "--arch arm64 --machine virt,virtualization=on" -- \
+	"$run" --out "$noimg" --check-args --arch arm64 --machine virt,virtualization=on
+# shellcheck disable=SC2016 # the $(...) is the input, not to be expanded
+expect_status 2 "--arch arm64 --machine virt,x=\$(id)" -- \
+	"$run" --out "$noimg" --check-args --arch arm64 --machine 'virt,x=$(id)'
+expect_status 2 "--arch arm64 --machine virt, (no property)" -- \
+	"$run" --out "$noimg" --check-args --arch arm64 --machine virt,
+expect_status 2 "--machine pc,accel=kvm (properties are virt's only)" -- \
+	"$run" --out "$noimg" --check-args --machine pc,accel=kvm
 expect_status 0 "--help" -- "$run" --help
 if grep -q '^  5  timeout' "$tmp/stdout" && grep -q '^  7  could not start' "$tmp/stdout"; then
 	pass "--help documents the exit-status table"
