@@ -34,6 +34,10 @@
 /* FAIL test= of the run's watchdog and of PID 1's failed setup (init.c). */
 #define REC_WATCHDOG "watchdog"
 #define REC_SETUP "setup"
+/* INFO hv.cpuid on arm64, which has no CPUID: PSCI's conduit is HVC (the device tree's psci
+ * method, or ACPI FADT's PSCI_USE_HVC), so something answers at EL2 — a hypervisor, not
+ * named (payload/arch/aarch64/cpu.c; bare metal's firmware answers SMC at EL3). */
+#define REC_HV_PSCI_HVC "psci-hvc"
 
 /* Kinds, in docs/records.md's order: X(ID), the wire name is ID's spelling. */
 #define VOCAB_KINDS(X) \

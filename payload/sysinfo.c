@@ -64,11 +64,39 @@ static void cpu_brand(char *out)
 	*w = 0;
 }
 
-/* The kernel's "Hypervisor detected: X" boot message, if the log still holds it. */
+/* The kernel's boot messages that name a hypervisor: x86's "Hypervisor detected: NAME"
+ * (arch/x86/kernel/cpu/hypervisor.c; the name follows), and arm64's, which has no such line:
+ * KVM's "smccc: KVM: hypervisor services detected" (drivers/firmware/smccc/kvm_guest.c, the
+ * SMCCC vendor UID KVM answers) and Xen's "Xen X.Y support found" (arch/arm/xen/enlighten.c).
+ * In: log, the kernel's log as text. Out: the name, or "none". Exposed for the unit tests. */
+void kernel_hypervisor_in(const char *log, char *out, size_t cap)
+{
+	static const char x86[] = "Hypervisor detected: ";
+	const char *p = strstr(log, x86);
+	unsigned major, minor;
+	char f;
+
+	if (p) {
+		p += strlen(x86);
+		snprintf(out, cap, "%.*s", (int)strcspn(p, "\n"), p);
+		return;
+	}
+	if (strstr(log, "KVM: hypervisor services detected")) {
+		snprintf(out, cap, "KVM");
+		return;
+	}
+	for (p = strstr(log, "Xen "); p; p = strstr(p + 1, "Xen "))
+		if (sscanf(p, "Xen %u.%u support foun%c", &major, &minor, &f) == 3 && f == 'd') {
+			snprintf(out, cap, "Xen");
+			return;
+		}
+	snprintf(out, cap, "none");
+}
+
 static void kernel_hypervisor(char *out, size_t cap)
 {
 	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	char *buf, *p;
+	char *buf;
 
 	snprintf(out, cap, "-");
 	if (n <= 0 || !(buf = malloc((size_t)n + 1)))
@@ -76,13 +104,7 @@ static void kernel_hypervisor(char *out, size_t cap)
 	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, n);
 	if (n > 0) {
 		buf[n] = 0;
-		p = strstr(buf, "Hypervisor detected: ");
-		if (p) {
-			p += strlen("Hypervisor detected: ");
-			snprintf(out, cap, "%.*s", (int)strcspn(p, "\n"), p);
-		} else {
-			snprintf(out, cap, "none");
-		}
+		kernel_hypervisor_in(buf, out, cap);
 	}
 	free(buf);
 }

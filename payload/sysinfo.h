@@ -11,4 +11,9 @@
  * file system type is recorded as fs.workdir). */
 void sysinfo_emit(const struct params *p, const char *mode, const char *workdir);
 
+/* INFO kernel.hypervisor from the kernel's log text: x86's "Hypervisor detected: NAME",
+ * arm64 KVM's "KVM: hypervisor services detected" (KVM), Xen's "Xen X.Y support found"
+ * (Xen), else "none" (sysinfo.c names the kernel sources). */
+void kernel_hypervisor_in(const char *log, char *out, size_t cap);
+
 #endif

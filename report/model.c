@@ -413,11 +413,16 @@ void model_label(const struct model *m, char *buf, size_t cap)
 		{"XenVMMXenVMM", "Xen"},	{"TCGTCGTCGTCG", "QEMU/TCG"},
 		{"Linux KVM Hv", "KVM"},	{"VBoxVBoxVBox", "VirtualBox"},
 		{"bhyve bhyve ", "bhyve"},	{"ACRNACRNACRN", "ACRN"},
+		{REC_HV_PSCI_HVC, "unknown hypervisor (PSCI over HVC)"},
 	};
 	const char *hv = model_info(m, RK_HV_CPUID), *name = NULL;
+	const char *kern = model_info(m, RK_KERNEL_HYPERVISOR);
 
-	if (!strcmp(hv, "-"))
-		hv = model_info(m, RK_KERNEL_HYPERVISOR);
+	/* No CPU signature (arm64 has no CPUID), or only arm64's PSCI-over-HVC hint: the
+	 * kernel's own word names the hypervisor when it has one (KVM/arm64, Xen). */
+	if (!strcmp(hv, "-") || ((!strcmp(hv, "none") || !strcmp(hv, REC_HV_PSCI_HVC)) &&
+				 strcmp(kern, "-") && strcmp(kern, "none")))
+		hv = kern;
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
 		if (!strcmp(hv, map[i][0]))
 			name = map[i][1];

@@ -13,6 +13,8 @@
 #include "../../report/compare.h"
 #include "../../report/logread.h"
 #include "../../report/noisefloor.h"
+#include "../../report/model.h"
+#include "vocab.h"
 #include "../../report/signif.h"
 #include "stats.h"
 
@@ -171,6 +173,37 @@ static void floor_symmetric(void **st)
 	assert_int_equal(noise_floor_beyond(-2, 5), 0);
 }
 
+/* The run's label (model_label): the CPU's signature names the hypervisor; where it has
+ * none (arm64: "none", or the PSCI-over-HVC hint) the kernel's word does, and the hint
+ * alone is an unknown hypervisor, never bare metal. */
+static const char *label_of(const char *cpuid, const char *kern)
+{
+	static char buf[96];
+	struct kv info[2] = {{(char *)"hv.cpuid", (char *)cpuid},
+			     {(char *)"kernel.hypervisor", (char *)kern}};
+	struct model m;
+
+	memset(&m, 0, sizeof m);
+	m.info = info;
+	m.ninfo = 2;
+	model_label(&m, buf, sizeof buf);
+	return buf;
+}
+
+static void labels(void **st)
+{
+	(void)st;
+	assert_string_equal(label_of("KVMKVMKVM", "KVM"), "KVM");
+	assert_string_equal(label_of("none", "none"), "bare-metal");
+	assert_string_equal(label_of("none", "KVM"), "KVM");		/* KVM/arm64 */
+	assert_string_equal(label_of(REC_HV_PSCI_HVC, "KVM"), "KVM");
+	assert_string_equal(label_of(REC_HV_PSCI_HVC, "Xen"), "Xen");
+	assert_string_equal(label_of(REC_HV_PSCI_HVC, "none"), "unknown hypervisor (PSCI over HVC)");
+	assert_string_equal(label_of(REC_HV_PSCI_HVC, "-"), "unknown hypervisor (PSCI over HVC)");
+	assert_string_equal(label_of("TCGTCGTCGTCG", "none"), "QEMU/TCG");
+	assert_string_equal(label_of("-", "VMware"), "VMware");
+}
+
 /* Marks: halved with separated samples is flagged; interleaved samples are not; a change
  * the test calls significant but smaller than the noise floor (1% < 5%) is not. */
 static void compare_marks(void **st)
@@ -247,6 +280,7 @@ int main(void)
 		cmocka_unit_test(median),
 		cmocka_unit_test(compare_marks),
 		cmocka_unit_test(floor_symmetric),
+		cmocka_unit_test(labels),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }

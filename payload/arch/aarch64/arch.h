@@ -31,9 +31,10 @@ static inline void arch_cpu_relax(void)
 }
 
 /* arm64 has no user-space hypervisor signature (no CPUID leaf 0x40000000; the SMCCC vendor
- * UID needs an HVC from EL1): out (>= 13 bytes) = "", except "TCGTCGTCGTCG" (QEMU TCG's x86
- * signature) when the CPU is QEMU's emulated "max" model (cpu.c). The kernel's view (INFO
- * kernel.hypervisor, DMI, /sys/hypervisor) still names the hypervisor. */
+ * UID needs an HVC from EL1): out (>= 13 bytes) = "TCGTCGTCGTCG" (QEMU TCG's x86 signature)
+ * when the CPU is QEMU's emulated "max" model, else REC_HV_PSCI_HVC when the firmware's PSCI
+ * is reached by HVC (a hypervisor at EL2, unnamed), else "" (cpu.c). The kernel's log (INFO
+ * kernel.hypervisor: KVM/arm64's and Xen's boot messages) names the hypervisor. */
 void arch_hypervisor_id(char *out);
 
 /* arm64 has no brand string: out (>= 49 bytes) = "implementer 0xII part 0xPPP r<v>p<r>" from

@@ -1,5 +1,7 @@
 /* cpu.c (aarch64) — the CPU facts of the machine header (payload/sysinfo.c); see arch.h. */
 #include "arch.h"
+#include "psci.h"
+#include "vocab.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +33,11 @@ void arch_hypervisor_id(char *out)
 	 * guests; TCG with a named CPU model (-cpu cortex-a57) is not recognised. */
 	if ((m >> 24 & 0xff) == 0 && (m >> 4 & 0xfff) == 0x051)
 		strcpy(out, "TCGTCGTCGTCG");
+	/* Else the only CPU-side sign: PSCI answered at EL2 (psci.c). The kernel's log may name
+	 * the hypervisor (kernel.hypervisor; the report prefers that name). */
+	else if (arch_psci_hvc("/sys/firmware/devicetree/base/psci/method",
+			       "/sys/firmware/acpi/tables/FACP") == 1)
+		strcpy(out, REC_HV_PSCI_HVC);
 }
 
 void arch_cpu_brand(char *out)
