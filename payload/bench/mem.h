@@ -63,6 +63,22 @@ void mem_unmap(struct mem_map *m);
 /* AnonHugePages of the mapping starting at addr, in KiB (/proc/self/smaps); -errno. */
 int64_t mem_anon_huge_kib(const void *addr);
 
+/* The walk of mem-latency, lmbench's lat_mem_rd -t ("thrash", lmbench src/lib_mem.c
+ * thrash_initialize()): the bytes at base, in 4 KiB pages of 64-byte lines, linked into one
+ * cycle of dependent loads (each line's first word holds the next line's address). The pages
+ * are in one random order P (Fisher-Yates, splitmix64 from seed, so a seed gives one walk);
+ * the walk goes round that page cycle 64 times, and in lap c visits page P[i] at line
+ * w[(c + i) mod 64], where w is the bit-reversed line index (lmbench's words_initialize()).
+ * So every load is on another page than the one before (a TLB miss each once the pages
+ * outnumber its entries) and every line is visited exactly once per cycle. Writes every
+ * line (the set's first touch); needs a temporary array of bytes/512 bytes. Returns the
+ * walk's start (page P[0], line 0), or NULL when bytes is not a whole number of pages (at
+ * least one) or the temporary array cannot be had. */
+void **mem_walk_link(char *base, size_t bytes, uint64_t seed);
+#define MEM_WALK_PAGE 4096u	/* the walk's page: lat_mem_rd's getpagesize() (x86-64; arm64 with
+				 * CONFIG_ARM64_4K_PAGES, kernel-config/arch/aarch64.config) */
+#define MEM_WALK_LINE 64u	/* the walk's line: lat_mem_rd -t's stride here, one cache line */
+
 /* Sum of the sizes of the distinct last-level caches (highest level in
  * /sys/devices/system/cpu/cpu* /cache, unified or data, each instance counted once by its
  * shared_cpu_list), in bytes; 0 when sysfs does not say. *level gets that level. */

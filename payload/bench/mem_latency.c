@@ -2,31 +2,31 @@
  * load (BENCH_TIME, one loop = one load), for working sets from L1 to DRAM, with 4 KiB pages
  * and with 2 MiB pages (transparent huge pages).
  *
- * The working set is `size` bytes of cache lines (64 bytes) linked into ONE random cycle:
- * each line's first word holds the address of the next line, the order a random cyclic
- * permutation of all lines (Sattolo's algorithm, a fixed splitmix64 seed, so every run walks
- * the same cycle). Random over lines defeats the stride prefetchers, and with 4 KiB pages
- * almost every load lands on another page than the one before, so beyond the TLB's reach a
- * load also pays a page walk — two-dimensional under EPT/NPT, which 2 MiB pages mostly
- * remove: the ratio 4k/2m at the largest point is the page-walk cost. Each load's address is
- * the previous load's value (mem_chase(), tests/test-codegen.sh checks the compiler kept that
+ * The walk is lmbench's lat_mem_rd -t ("thrash"; mem_walk_link() in mem.h): the set's 4 KiB
+ * pages in one random order, gone round 64 times, one line per page visit, the line shifted
+ * each lap (bit-reversed line order), so that every line is loaded once per cycle and every
+ * load is on another page than the one before. No stride for the prefetchers to follow;
+ * with 4 KiB pages, once the set's pages outnumber the TLB's entries the page cycle misses it
+ * at every load and the load also pays a page walk — two-dimensional under EPT/NPT, which
+ * 2 MiB pages mostly remove (the walk is the same, only the mapping's page size differs):
+ * the ratio 4k/2m at the largest point is the page-walk cost. Each load's address is the
+ * previous load's value (mem_chase(), tests/test-codegen.sh checks the compiler kept that
  * chain), so the loads cannot overlap; the clock is read only around run() (the harness).
  * The walk continues where the last run() stopped; the harness's warm-up sample walks it
- * into the caches first.
+ * into the caches first. Why this walk and not one random cycle over all lines (the first
+ * version's): docs/benchmarks/memory.md, "The walk" — at a set half an L2 the two orders
+ * differ by 20-30% on AMD EPYC, and lat_mem_rd is the field's reference.
  *
  * Setup: a point larger than the memory the machine can spare SKIPs (mem_spare()); the 2m
  * variant SKIPs when THP is absent, in mode never, or not granted for the whole set, the 4k
  * variant when MADV_NOHUGEPAGE was ignored (AnonHugePages in /proc/self/smaps, mem.h).
  * Extra: thp_kib, the set's AnonHugePages when it was built (KiB). Single copy: with N
  * copies the shared caches and the memory bus would be split, which is the bandwidth tests'
- * subject. Method as lmbench's lat_mem_rd in its random mode (-t), compared in
- * docs/benchmarks/memory.md. */
+ * subject. Compared with lat_mem_rd -t in docs/benchmarks/memory.md. */
 #include "mem.h"
 
 #include <errno.h>
 #include <stdlib.h>
-
-#define LINE 64
 
 struct lat_state {
 	struct mem_map m;
@@ -42,30 +42,6 @@ __attribute__((noinline)) static void **mem_chase(void **p, uint64_t n)
 	while (n--)
 		p = (void **)*p;
 	return p;
-}
-
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* Link the n lines at base into one random cycle: start from "each line points to itself"
- * and apply Sattolo's shuffle to the pointers (j < i, never j == i), which yields a cyclic
- * permutation. The first pass writes every line in order, which is also the first touch. */
-static void build_cycle(char *base, size_t n, uint64_t seed)
-{
-	for (size_t i = 0; i < n; i++)
-		*(void **)(base + i * LINE) = base + i * LINE;
-	for (size_t i = n - 1; i > 0; i--) {
-		size_t j = (size_t)(((unsigned __int128)splitmix64(&seed) * i) >> 64);
-		void **a = (void **)(base + i * LINE), **b = (void **)(base + j * LINE);
-		void *t = *a;
-		*a = *b;
-		*b = t;
-	}
 }
 
 static int lat_setup(struct bench_ctx *ctx, size_t size, enum mem_page page)
@@ -84,11 +60,11 @@ static int lat_setup(struct bench_ctx *ctx, size_t size, enum mem_page page)
 		bench_note(ctx, "mmap of %zu bytes failed", size);
 		return r;
 	}
-	build_cycle(s->m.base, size / LINE, 0x15be3ac4ull ^ size);
+	if (!(s->p = mem_walk_link(s->m.base, size, 0x15be3ac4ull ^ size)))
+		return -ENOMEM;
 	if ((r = mem_map_verify(ctx, &s->m)))
 		return r;
 	s->thp_kib = mem_anon_huge_kib(s->m.base);
-	s->p = s->m.base;
 	return 0;
 }
 

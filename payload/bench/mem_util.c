@@ -405,3 +405,51 @@ const char *mem_fact_llc_total_kib(void)
 	snprintf(out, sizeof out, "%" PRIu64, b >> 10);
 	return out;
 }
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* The bit-reversal of i over bits bits (lmbench words_initialize(): 0, n/2, n/4, 3n/4, ...). */
+static unsigned bit_reverse(unsigned i, unsigned bits)
+{
+	unsigned r = 0;
+	for (unsigned b = 0; b < bits; b++)
+		if (i & (1u << b))
+			r |= 1u << (bits - 1 - b);
+	return r;
+}
+
+void **mem_walk_link(char *base, size_t bytes, uint64_t seed)
+{
+	enum { LINES = MEM_WALK_PAGE / MEM_WALK_LINE, BITS = 6 };
+	_Static_assert(1u << BITS == LINES, "BITS is log2 of the lines per page");
+	size_t np = bytes / MEM_WALK_PAGE, *pg;
+
+	if (!np || bytes % MEM_WALK_PAGE || !(pg = malloc(np * sizeof *pg)))
+		return NULL;
+	for (size_t i = 0; i < np; i++)
+		pg[i] = i;
+	for (size_t i = np - 1; i > 0; i--) {
+		size_t j = (size_t)(((unsigned __int128)splitmix64(&seed) * (i + 1)) >> 64), t = pg[i];
+		pg[i] = pg[j];
+		pg[j] = t;
+	}
+	/* Visit k of the cycle is (lap c, page index i) = (k / np, k % np); it points at k + 1. */
+	char *first = base + pg[0] * MEM_WALK_PAGE, *cur = first;
+	for (size_t c = 0; c < LINES; c++)
+		for (size_t i = 0; i < np; i++) {
+			size_t nc = c + (i + 1 == np), ni = (i + 1) % np;
+			char *next = nc == LINES ? first :
+				base + pg[ni] * MEM_WALK_PAGE +
+				bit_reverse((unsigned)((nc + ni) % LINES), BITS) * MEM_WALK_LINE;
+			*(void **)cur = next;
+			cur = next;
+		}
+	free(pg);
+	return (void **)first;
+}

@@ -3,7 +3,10 @@
  * limited ancestor, v1, "max" and v1's "no limit", usage over the limit, no cgroup file;
  * and mem_spare()'s budget for N copies set up at once: the memory the other copies already
  * hold (mem_others_kib(), from a planted /proc) counts as this copy's room, so a copy that
- * checks last does not SKIP for what its siblings took. */
+ * checks last does not SKIP for what its siblings took; and mem_walk_link(), mem-latency's
+ * walk (lat_mem_rd -t's), followed load by load: one cycle over every line, a new page at
+ * every load, the page order the same each lap, the line of a page bit-reversed and shifted
+ * by one per lap. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -150,6 +153,80 @@ static void budget_counts_what_siblings_hold(void **st)
 	assert_non_null(strstr(why, "(1 copy) + 96 MiB margin, MemAvailable is 900 MiB"));
 }
 
+/* Follow the walk of bytes from its start: it must come back after exactly bytes/64 loads,
+ * having loaded every line once, never twice in a row on one page (unless the set is one
+ * page), the same page cycle every lap, and in lap c at page index i the line
+ * bitrev6((c + i) mod 64) (lmbench src/lib_mem.c thrash_initialize(), words_initialize()). */
+static void walk_is_lat_mem_rd_t(size_t bytes, uint64_t seed)
+{
+	enum { PAGE = 4096, LINE = 64, PER = PAGE / LINE };
+	size_t n = bytes / LINE, np = bytes / PAGE;
+	char *b = aligned_alloc(PAGE, bytes);
+	unsigned char *seen = calloc(n, 1);
+	size_t *cycle = malloc(np * sizeof *cycle);
+	assert_non_null(b);
+	assert_non_null(seen);
+	assert_non_null(cycle);
+	memset(b, 0, bytes);
+	void **p = mem_walk_link(b, bytes, seed);
+	assert_ptr_equal(p, b + ((char *)p - b) / PAGE * PAGE);	/* starts at a page's line 0 */
+	for (size_t k = 0; k < n; k++) {
+		size_t off = (size_t)((char *)p - b), page = off / PAGE, line = off % PAGE / LINE;
+		size_t c = k / np, i = k % np, want = 0, x = (c + i) % PER;
+		assert_true(off < bytes && off % LINE == 0);
+		assert_int_equal(seen[off / LINE], 0);
+		seen[off / LINE] = 1;
+		if (c == 0)
+			cycle[i] = page;
+		assert_int_equal(page, cycle[i]);
+		for (unsigned bit = 0; bit < 6; bit++)
+			if (x & (1u << bit))
+				want |= 1u << (5 - bit);
+		assert_int_equal(line, want);
+		void **q = *p;
+		if (np > 1)
+			assert_int_not_equal((size_t)((char *)q - b) / PAGE, page);
+		p = q;
+	}
+	assert_ptr_equal(p, mem_walk_link(b, bytes, seed));	/* one cycle: back at the start */
+	free(cycle);
+	free(seen);
+	free(b);
+}
+
+static void walk_one_cycle_page_by_page(void **state)
+{
+	(void)state;
+	walk_is_lat_mem_rd_t(4096, 1);
+	walk_is_lat_mem_rd_t(16 << 10, 2);
+	walk_is_lat_mem_rd_t(512 << 10, 0x15be3ac4ull ^ (512 << 10));
+	walk_is_lat_mem_rd_t(3 * 4096, 7);	/* a page count that is no power of two */
+}
+
+/* Different seeds give different page orders; a set that is no whole number of pages has
+ * no walk. */
+static void walk_seed_and_bad_sizes(void **state)
+{
+	(void)state;
+	enum { BYTES = 64 << 10 };
+	char *a = aligned_alloc(4096, BYTES), *b = aligned_alloc(4096, BYTES);
+	assert_non_null(a);
+	assert_non_null(b);
+	void **pa = mem_walk_link(a, BYTES, 1), **pb = mem_walk_link(b, BYTES, 2);
+	int differ = 0;
+	for (int k = 0; k < 16; k++) {
+		differ |= (char *)pa - a != (char *)pb - b;
+		pa = *pa;
+		pb = *pb;
+	}
+	assert_true(differ);
+	assert_null(mem_walk_link(a, 0, 1));
+	assert_null(mem_walk_link(a, 4096 + 64, 1));
+	assert_null(mem_walk_link(a, 2048, 1));
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -158,6 +235,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(over_limit_and_missing, fresh, gone),
 		cmocka_unit_test_setup_teardown(others_count_siblings_only, fresh, gone),
 		cmocka_unit_test_setup_teardown(budget_counts_what_siblings_hold, fresh, gone),
+		cmocka_unit_test(walk_one_cycle_page_by_page),
+		cmocka_unit_test(walk_seed_and_bad_sizes),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }
