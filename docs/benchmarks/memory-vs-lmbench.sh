@@ -6,12 +6,12 @@
 # cache line, as ours). Interleaved in one session: ROUNDS x (isobench, lat_mem_rd), medians.
 #
 # What differs between the two programs:
-#   * Walk order. lat_mem_rd's default walk is a fixed stride (the prefetchers see it coming,
-#     so beyond the caches it reports far less than a load's latency); we use its random mode
-#     (-t, "thrash"): the pages in a random order, each visited once per round with one line,
-#     64 rounds with the line shifted. Ours is one random cycle over all lines (Sattolo): the
-#     same page and line counts, both defeat the prefetchers; lat_mem_rd's page order repeats
-#     every round.
+#   * Walk order: the same. lat_mem_rd's default walk is a fixed stride (the prefetchers see
+#     it coming, so beyond the caches it reports far less than a load's latency); we use its
+#     random mode (-t, "thrash"), which is the walk of ours since 53ab755 (mem.h
+#     mem_walk_link()): the pages in a random order, each visited once per lap with one line,
+#     64 laps with the line shifted, lines in bit-reversed order. The page orders are drawn by
+#     different generators (lmbench's permutation(), our splitmix64 Fisher-Yates).
 #   * Pages. lat_mem_rd mallocs its buffer: base pages under THP madvise mode (this host);
 #     so it is compared with our 4k variant (MADV_NOHUGEPAGE). It takes its pages from a
 #     buffer of the largest size (MAX_MB) for every range, ours exactly the working set.
@@ -24,9 +24,10 @@
 #     use is bounded with prlimit (its thrash mode re-initializes per repetition).
 #
 # ORDER=1 adds, per round, docs/benchmarks/memory-walk-order.c (built the same way): one
-#   standalone loop per point, walk order (ours "random", lat_mem_rd -t's "pages") x page size
-#   (4k, 2m), so the walk order is the only difference between two of its columns; and our
-#   2m variant. The table then shows both orders' ns per load and pages/random.
+#   standalone loop per point, walk order ("random": one cycle over all lines, our first walk;
+#   "pages": lat_mem_rd -t's, ours now) x page size (4k, 2m), so the walk order is the only
+#   difference between two of its columns; and our 2m variant. The table then shows both
+#   orders' ns per load and pages/random.
 #
 # Usage: [ORDER=1] docs/benchmarks/memory-vs-lmbench.sh [ROUNDS (default 3)] [MAX_MB (default 1024)]
 #        [lmbench git dir]. lat_mem_rd walks every range from 512 bytes up to MAX_MB: up to

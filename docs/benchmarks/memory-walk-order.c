@@ -5,10 +5,10 @@
  *
  * In:  SET_KIB 4k|2m random|pages LOADS
  *      random: one cycle over all 64-byte lines in a random order (a shuffled sequence taken
- *              as a cycle: the kind of walk isobench's mem-latency had before e3dece2);
+ *              as a cycle: the kind of walk isobench's mem-latency had before 53ab755);
  *      pages:  lat_mem_rd -t's walk (lmbench src/lib_mem.c thrash_initialize): the pages in a
  *              random order, one line per page visit, the same page cycle once per line with
- *              the line shifted by one each round — isobench's since e3dece2 (mem.h
+ *              the line shifted by one each round — isobench's since 53ab755 (mem.h
  *              mem_walk_link()), which orders a page's lines as lmbench does (bit-reversed)
  *              where this loop shuffles them;
  *      4k: MADV_NOHUGEPAGE; 2m: a 2 MiB-aligned mapping with MADV_HUGEPAGE (not verified:
