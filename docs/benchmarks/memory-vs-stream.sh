@@ -98,10 +98,17 @@ if [ "$omp" = 1 ]; then
 	# shellcheck disable=SC2086  # flags are words
 	gcc -fopenmp $flags -fvect-cost-model=dynamic -DSTREAM_ARRAY_SIZE="$((n * ncpu))" -DNTIMES="$ntimes" \
 		-o "$work/stream_omp" "$work/stream/stream.c" -lm
-	# scale (mulpd), add and triad (addpd) as packed doubles in the outlined parallel loops.
+	# scale (mulpd), add and triad (addpd) as packed doubles in the outlined parallel loops:
+	# every one of main's outlined loops that does double arithmetic (mulsd/addsd: also the
+	# vector loop's scalar remainder) must have its packed body too. A total count alone
+	# passed with one kernel left scalar (the other loops' packed instructions made it up).
 	packed=$(objdump -d --no-show-raw-insn "$work/stream_omp" |
-		awk '/<main\._omp_fn\.[0-9]+>:/ { p = 1 } /^$/ { p = 0 } p && /\t(mulpd|addpd) /' | wc -l)
-	[ "$packed" -ge 4 ] || { echo "memory-vs-stream: OpenMP STREAM's kernels are not packed ($packed mulpd/addpd)" >&2; exit 1; }
+		awk '/<main\._omp_fn\.[0-9]+>:/ { f = $2; sub(/:$/, "", f) } /^$/ { f = "" }
+			f && /\t(mulsd|addsd) / { s[f] = 1 } f && /\t(mulpd|addpd) / { p[f] = 1; n++ }
+			END { for (k in s) if (!(k in p)) bad = bad " " k; print n + 0 (bad ? " scalar:" bad : "") }')
+	if [ "${packed% scalar:*}" != "$packed" ] || [ "$packed" -lt 4 ]; then
+		st=1 die "OpenMP STREAM's kernels are not all packed: $packed mulpd/addpd (scalar: loops without any)"
+	fi
 	echo "# N copies: STREAM with OpenMP, gcc -fopenmp $flags -fvect-cost-model=dynamic ($packed packed mulpd/addpd in its loops), $((n * ncpu)) elements, OMP_NUM_THREADS=$ncpu"
 fi
 echo "# machine: $(nproc) CPUs, $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
