@@ -7,7 +7,9 @@
 #   - --mem-svg on logs without a 1-copy mem-latency RESULT is status 2 and leaves an
 #     existing FILE byte-identical (it used to be truncated to nothing); an unwritable path
 #     and a full device are status 2 naming the errno; one run gives a chart, status 0; a
-#     run without 2m points (THP off) gets no legend entry for a curve that is not drawn;
+#     run without 2m points (THP off) gets no legend entry for a curve that is not drawn; a 2m
+#     point whose samples say thp_kib=0 is not drawn, and named under the chart, as are the
+#     comparison's not-comparable warnings;
 #   - the peer scripts (docs/benchmarks/memory-vs-{stream,lmbench}.sh) given bad arguments, a
 #     missing git dir or a PATH without a tool fail at once, status 2, saying what is wrong;
 #   - in the image (TCG, one short boot): mem-fault-4k and -2m with more copies than CPUs and
@@ -87,6 +89,44 @@ count_is "$tmp/chart.svg" '<circle ' 2 "one run: a point per latency RESULT"
 	>/dev/null 2>&1 || true
 count_is "$tmp/legend.svg" '>only4k, 2 MiB' 0 "no legend entry for the 4k-only run's missing 2m curve"
 count_is "$tmp/legend.svg" '>both, 2 MiB' 1 "a legend entry for the drawn 2m curve"
+# The comparison's warnings are on the chart too (the two runs ran other tests), as they are in
+# the text report: a chart read alone says its curves may not be comparable.
+contains "$tmp/legend.svg" ">warning: not comparable: run.tests differs (only4k: " \
+	"--mem-svg: the chart carries the comparison's not-comparable warnings"
+
+# Damaged logs, resealed (valid CRCs: what a faulty build or an edit would leave):
+#   - a 2m RESULT whose samples say thp_kib=0 (base pages: the runner SKIPs that) is not drawn
+#     as a 2 MiB figure, and the chart says so; it used to be drawn as one;
+#   - a test named mem-latency-infk-4k is no point (it put "nan" coordinates in the chart).
+# reseal IN OUT SED-LIKE-PY: OUT is IN with python re.sub(PAT, REP) applied to the matching
+# records' bodies, each resealed with its CRC-32 (docs/records.md).
+reseal() {
+	python3 - "$@" <<'PY'
+import re, sys, zlib
+src, dst, sel, pat, rep = sys.argv[1:6]
+out = []
+for l in open(src, 'rb').read().split(b'\n'):
+    if re.search(sel.encode(), l) and b' *' in l:
+        body = re.sub(pat.encode(), rep.encode(), l[:l.rindex(b' *')])
+        l = body + b' *%08x' % (zlib.crc32(body) & 0xffffffff)
+    out.append(l)
+open(dst, 'wb').write(b'\n'.join(out))
+PY
+}
+if grep -q ' RESULT test=mem-latency-16k-2m ' "$tmp/both.log"; then
+	reseal "$tmp/both.log" "$tmp/nothp.log" ' SAMPLE test=mem-latency-16k-2m ' ' thp_kib=[0-9]+' ' thp_kib=0'
+	expect_status 0 "the resealed thp_kib=0 log still validates" -- "$rep" --check "$tmp/nothp.log"
+	"$rep" --mem-svg "$tmp/nothp.svg" "$tmp/nothp.log" >/dev/null 2>&1 || true
+	count_is "$tmp/nothp.svg" '<circle ' 1 "2m with thp_kib=0: only the 4k point is drawn"
+	contains "$tmp/nothp.svg" "Not drawn (their samples say thp_kib=0, no huge pages): run 1 mem-latency-16k-2m" \
+		"2m with thp_kib=0: the chart names the point it left out"
+	reseal "$tmp/both.log" "$tmp/inf.log" 'test=mem-latency-16k-4k ' 'test=mem-latency-16k-4k ' 'test=mem-latency-infk-4k '
+	"$rep" --mem-svg "$tmp/inf.svg" "$tmp/inf.log" >/dev/null 2>&1 || true
+	count_is "$tmp/inf.svg" '<circle ' 1 "a test named mem-latency-infk-4k: no point (the 16k-2m one is)"
+	hasnt "$tmp/inf.svg" '["=, ]-?(nan|inf)[", ]' "a test named mem-latency-infk-4k: no nan coordinates"
+else
+	skip "damaged 2m records: this host gave no mem-latency-16k-2m RESULT to damage (THP off?)"
+fi
 
 # ---- the peer scripts' bad arguments (docs/benchmarks/memory-vs-*.sh) --------------------------
 # Each fails at once, status 2, naming what is wrong, before it clones or runs anything: a bad
