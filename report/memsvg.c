@@ -285,7 +285,7 @@ static void ms_notes(FILE *out, const struct cmp *c, const struct ms_data *d, do
 	if (d->dropped[0]) {
 		fprintf(out, "<text x=\"10\" y=\"%.1f\" font-size=\"11\" fill=\"#c44e52\">Not drawn "
 			     "(their samples say thp_kib=0, no huge pages): ", y += 18);
-		svg_esc(out, d->dropped);
+		xml_esc(out, d->dropped, sizeof d->dropped);
 		fputs("</text>\n", out);
 	}
 	for (size_t i = 0; i < c->nwarn && i <= MS_MAXWARN; i++) {
@@ -295,7 +295,7 @@ static void ms_notes(FILE *out, const struct cmp *c, const struct ms_data *d, do
 			fprintf(out, "and %zu more warning(s): isobench-report's text output", c->nwarn - i);
 		else {
 			fputs("warning: ", out);
-			svg_esc(out, c->warn[i]);
+			xml_esc(out, c->warn[i], 200);	/* svg_esc()'s 60 bytes cut "b: ..." off */
 		}
 		fputs("</text>\n", out);
 	}
