@@ -88,10 +88,10 @@ walk_loads() { awk -v k="$1" 'BEGIN { l = k * 16; n = 8 * l; if (k < 8192 && n <
 for ((r = 1; r <= rounds; r++)); do
 	"$bin" --suite quick --sample_ms 200 --samples 5 --tests "${tests%,}" --copies 1 >"$work/ours.log" 2>&1 || {
 		r=$?
-		grep -aE ' (FAIL|ERROR) ' "$work/ours.log" | sed 's/%20/ /g' | cut -c1-240 >&2 || true
+		grep -aE '@isobench/1 [0-9]+ (FAIL|ERROR) ' "$work/ours.log" | sed -E 's/^.*@isobench\/1 [0-9]+ //; s/%20/ /g' | cut -c1-240 >&2 || true
 		st=1 die "isobench failed (status $r)"
 	}
-	grep -a ' SKIP test=mem-latency-' "$work/ours.log" | sed 's/^/# /; s/%20/ /g' >&2 || true
+	grep -aE '@isobench/1 [0-9]+ SKIP test=mem-latency-' "$work/ours.log" | sed -E 's/^.*@isobench\/1 [0-9]+ /# /; s/ \*[0-9a-f]{8}$//; s/%20/ /g' >&2 || true
 	for p in $points; do
 		v=$(grep -aE "@isobench/1 [0-9]+ RESULT test=mem-latency-${p%:*}-4k copies=1 " "$work/ours.log" |
 			sed -nE 's/.* value=([0-9.]+) .*/\1/p') || true	# none: a SKIP (nan below)
@@ -118,9 +118,9 @@ for ((r = 1; r <= rounds; r++)); do
 done
 sed 's/^/# raw: /' "$work/all"
 
-median() { grep -v nan | sort -g | awk '{ a[NR] = $1 } END { if (!NR) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+median() { { grep -v nan || true; } | sort -g | awk '{ a[NR] = $1 } END { if (!NR) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 col() { awk -v w="$1" -v k="$2" '$1 == w && $2 == k { print $3 }' "$work/all" | median; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a > 0) printf "%.3f", a / b; else print "-" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a b ~ /^[0-9.]+$/ && b > 0 && a > 0) printf "%.3f", a / b; else print "-" }'; }	# nan: -
 printf '%-6s %12s %12s %10s\n' point lat_mem_rd ours_4k lmb/ours
 missing=
 for p in $points; do
