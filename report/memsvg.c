@@ -1,6 +1,7 @@
 /* memsvg.c — see memsvg.h. */
 #include "memsvg.h"
 #include "svg.h"
+#include "vocab.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@ struct ms_data {
 	double kib[MS_MAXPT];
 	double ns[MS_MAXRUN][MS_MAXPT][2];
 	double lo, hi;		/* log10 of the y axis ends (whole decades) */
+	char dropped[400];	/* "run N TEST, ...": 2m RESULTs not drawn (ms_not_huge()) */
 };
 
 double memsvg_point(const char *name, int *page)
@@ -33,7 +35,7 @@ double memsvg_point(const char *name, int *page)
 		return 0;
 	double v = strtod(name + sizeof pre - 1, &end);
 	double mul = *end == 'k' ? 1 : *end == 'm' ? 1024 : *end == 'g' ? 1024 * 1024 : 0;
-	if (!(v > 0) || !mul || end[1] != '-')
+	if (!(v > 0) || !isfinite(v * mul) || !mul || end[1] != '-')	/* "infk": not a point */
 		return 0;
 	if (!strcmp(end + 2, "4k"))
 		*page = 0;
@@ -64,7 +66,34 @@ static int ms_slot(struct ms_data *d, double kib)
 	return (int)i;
 }
 
-/* Phase 1: the 1-copy latency RESULTs of every run; 0 when there is none. */
+/* 1 when one of m's measured 1-copy SAMPLEs of test says thp_kib=0 (or no number): a 2m
+ * point measured on base pages. The runner SKIPs such a set (mem_map_verify()), so a log that
+ * says it is damaged or from a faulty build; its figure is not drawn as a 2 MiB one. A log
+ * whose samples carry no thp_kib (older) is taken as it says. */
+static int ms_not_huge(const struct model *m, const char *test)
+{
+	for (size_t i = 0; i < m->nrecs; i++) {
+		const struct mrec *r = &m->recs[i];
+		const char *t = NULL, *cp = NULL, *thp = NULL, *wu = NULL;
+		if (strcmp(r->kind, RK_SAMPLE))
+			continue;
+		for (size_t k = 0; k < r->nf; k++) {
+			const char *key = r->f[k].key;
+			const char **slot = !strcmp(key, RK_TESTNAME) ? &t : !strcmp(key, RK_COPIES) ? &cp
+					    : !strcmp(key, RK_WARMUP) ? &wu
+					    : !strcmp(key, "thp_kib") ? &thp : NULL;	/* mem_latency.c's extra */
+			if (slot)
+				*slot = r->f[k].val;
+		}
+		if (t && !strcmp(t, test) && cp && !strcmp(cp, "1") && !(wu && !strcmp(wu, "1")) &&
+		    thp && !(strtod(thp, NULL) > 0))
+			return 1;
+	}
+	return 0;
+}
+
+/* Phase 1: the 1-copy latency RESULTs of every run; 0 when there is none. A 2m RESULT
+ * whose samples say they had no huge pages (ms_not_huge()) counts as absent. */
 static size_t ms_collect(const struct cmp *c, struct ms_data *d)
 {
 	size_t found = 0;
@@ -76,8 +105,15 @@ static size_t ms_collect(const struct cmp *c, struct ms_data *d)
 			const struct mtest *mt = &c->m[r]->tests[t];
 			int page, k;
 			double kib = memsvg_point(mt->test, &page);
-			if (!kib || mt->copies != 1 || !mt->has_result || !(mt->value > 0) ||
-			    (k = ms_slot(d, kib)) < 0)
+			if (!kib || mt->copies != 1 || !mt->has_result || !(mt->value > 0))
+				continue;
+			if (page == 1 && ms_not_huge(c->m[r], mt->test)) {
+				size_t l = strlen(d->dropped);
+				snprintf(d->dropped + l, sizeof d->dropped - l, "%srun %zu %s",
+					 l ? ", " : "", r + 1, mt->test);
+				continue;
+			}
+			if ((k = ms_slot(d, kib)) < 0)
 				continue;
 			d->ns[r][k][page] = mt->value;
 			ymin = fmin(ymin, mt->value);
@@ -239,6 +275,32 @@ static double ms_table(FILE *out, const struct ms_data *d, double y)
 	return y;
 }
 
+#define MS_MAXWARN 4	/* comparability warnings written under the table; more are counted */
+
+/* Phase 5, under the table from y: the 2m points left out (ms_not_huge()) and the
+ * comparison's warnings (compare.c: build.version, image, command line, ... differ), so the
+ * chart read alone still says when its curves are not comparable. */
+static void ms_notes(FILE *out, const struct cmp *c, const struct ms_data *d, double y)
+{
+	if (d->dropped[0]) {
+		fprintf(out, "<text x=\"10\" y=\"%.1f\" font-size=\"11\" fill=\"#c44e52\">Not drawn "
+			     "(their samples say thp_kib=0, no huge pages): ", y += 18);
+		xml_esc(out, d->dropped, sizeof d->dropped);
+		fputs("</text>\n", out);
+	}
+	for (size_t i = 0; i < c->nwarn && i <= MS_MAXWARN; i++) {
+		fprintf(out, "<text x=\"10\" y=\"%.1f\" font-size=\"11\" fill=\"#c44e52\">",
+			y += 18);
+		if (i == MS_MAXWARN)
+			fprintf(out, "and %zu more warning(s): isobench-report's text output", c->nwarn - i);
+		else {
+			fputs("warning: ", out);
+			xml_esc(out, c->warn[i], 200);	/* svg_esc()'s 60 bytes cut "b: ..." off */
+		}
+		fputs("</text>\n", out);
+	}
+}
+
 int memsvg_chart(FILE *out, const struct cmp *c)
 {
 	struct ms_data *d = malloc(sizeof *d);
@@ -246,7 +308,8 @@ int memsvg_chart(FILE *out, const struct cmp *c)
 		free(d);
 		return -1;
 	}
-	double height = MS_T + MS_PH + 70 + (double)(d->npt + 1) * MS_ROWH + 40;
+	size_t notes = (d->dropped[0] != 0) + (c->nwarn > MS_MAXWARN ? MS_MAXWARN + 1 : c->nwarn);
+	double height = MS_T + MS_PH + 70 + (double)(d->npt + 1 + notes) * MS_ROWH + 40;
 	double width = fmax(MS_W, 140 + (double)(d->nrun * 5) * 88);
 	svg_begin(out, width, height);
 	fputs("<text x=\"10\" y=\"24\" font-size=\"15\" font-weight=\"bold\">Memory load latency "
@@ -261,8 +324,9 @@ int memsvg_chart(FILE *out, const struct cmp *c)
 	ms_series(out, c, d);
 	double y = ms_table(out, d, MS_T + MS_PH + 66);
 	fprintf(out, "<text x=\"10\" y=\"%.1f\" font-size=\"11\">4k/2m at the largest point (bold) "
-		     "is the page-walk cost; runN/run1 &gt; 1: slower than run 1.</text>\n</svg>\n",
-		y + 24);
+		     "is the page-walk cost; runN/run1 &gt; 1: slower than run 1.</text>\n", y + 24);
+	ms_notes(out, c, d, y + 24);
+	fputs("</svg>\n", out);
 	free(d);
 	return ferror(out) ? -1 : 0;
 }

@@ -6,7 +6,11 @@
  * run's ratio to the first, per page size. A TCG run is labelled as emulation (plumbing).
  * Points are read from the test names (`16k`, `512k`, `16m`, `1g`: KiB, MiB, GiB), so a new
  * point appears without a change here. Plain SVG 1.1, no script; strings from the log are
- * XML-escaped. Returns 0, or -1 when the write fails or no run holds a latency RESULT. */
+ * XML-escaped. A 2m RESULT whose measured samples say thp_kib=0 (base pages: the runner
+ * SKIPs that) is not drawn, and named under the table; so are the comparison's warnings
+ * (compare.c: runs not comparable, e.g. build.version differs), up to four, so the chart
+ * read alone says when its curves are not comparable. Returns 0, or -1 when the write fails
+ * or no run holds a latency RESULT. */
 #ifndef ISOBENCH_MEMSVG_H
 #define ISOBENCH_MEMSVG_H
 

@@ -3,6 +3,7 @@
 #   * the report tool compiles and links nothing from payload/ (what it shares with the runner
 #     lives in lib/);
 #   * lib/ includes only its own and the system's headers (never payload/ or report/);
+#   * no tracked file is a compiled (ELF) binary: build output stays out of git;
 # and each check fails on a planted violation in a copy of the tree.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,6 +45,17 @@ judge() { # judge ROOT LABEL: the two checks on one tree
 	none "$got" "$2: lib/ includes only lib/ and system headers" \
 		"$2: lib/ includes outside itself"
 }
+
+# tracked_binaries ROOT: prints the tracked files that are ELF objects (build output: a `make`
+# without O= writes the runner or the report tool into its source folder; never committed).
+tracked_binaries() {
+	git -C "$1" ls-files -z | python3 -c 'import os, sys
+for f in sys.stdin.buffer.read().split(b"\0"):
+    p = os.path.join(sys.argv[1].encode(), f)
+    if f and os.path.isfile(p) and open(p, "rb").read(4) == b"\x7fELF":
+        print(f.decode(errors="replace"))' "$1"
+}
+none "$(tracked_binaries "$top")" "no tracked file is a compiled binary" "tracked binaries"
 
 judge "$top" "tree"
 if [ -n "$(cd "$top" && ls lib/*.c 2>/dev/null)" ]; then pass "lib/ holds the shared sources"

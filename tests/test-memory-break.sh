@@ -7,7 +7,11 @@
 #   - --mem-svg on logs without a 1-copy mem-latency RESULT is status 2 and leaves an
 #     existing FILE byte-identical (it used to be truncated to nothing); an unwritable path
 #     and a full device are status 2 naming the errno; one run gives a chart, status 0; a
-#     run without 2m points (THP off) gets no legend entry for a curve that is not drawn;
+#     run without 2m points (THP off) gets no legend entry for a curve that is not drawn; a 2m
+#     point whose samples say thp_kib=0 is not drawn, and named under the chart, as are the
+#     comparison's not-comparable warnings;
+#   - the peer scripts (docs/benchmarks/memory-vs-{stream,lmbench}.sh) given bad arguments, a
+#     missing git dir or a PATH without a tool fail at once, status 2, saying what is wrong;
 #   - in the image (TCG, one short boot): mem-fault-4k and -2m with more copies than CPUs and
 #     a 10 ms sample complete (the harness widens a window shorter than one batch per copy,
 #     and redoes a sample in which a copy did no loop) instead of FAILing "no valid sample".
@@ -85,6 +89,75 @@ count_is "$tmp/chart.svg" '<circle ' 2 "one run: a point per latency RESULT"
 	>/dev/null 2>&1 || true
 count_is "$tmp/legend.svg" '>only4k, 2 MiB' 0 "no legend entry for the 4k-only run's missing 2m curve"
 count_is "$tmp/legend.svg" '>both, 2 MiB' 1 "a legend entry for the drawn 2m curve"
+# The comparison's warnings are on the chart too (the two runs ran other tests), as they are in
+# the text report: a chart read alone says its curves may not be comparable.
+has "$tmp/legend.svg" ">warning: not comparable: run.tests differs \\(only4k: [^<]*; both: mem-latency-16k-4k,mem-latency-16k-2m\\)<" \
+	"--mem-svg: the chart carries the comparison's not-comparable warnings, both sides"
+
+# Damaged logs, resealed (valid CRCs: what a faulty build or an edit would leave):
+#   - a 2m RESULT whose samples say thp_kib=0 (base pages: the runner SKIPs that) is not drawn
+#     as a 2 MiB figure, and the chart says so; it used to be drawn as one;
+#   - a test named mem-latency-infk-4k is no point (it put "nan" coordinates in the chart).
+# reseal IN OUT SED-LIKE-PY: OUT is IN with python re.sub(PAT, REP) applied to the matching
+# records' bodies, each resealed with its CRC-32 (docs/records.md).
+reseal() {
+	python3 - "$@" <<'PY'
+import re, sys, zlib
+src, dst, sel, pat, rep = sys.argv[1:6]
+out = []
+for l in open(src, 'rb').read().split(b'\n'):
+    if re.search(sel.encode(), l) and b' *' in l:
+        body = re.sub(pat.encode(), rep.encode(), l[:l.rindex(b' *')])
+        l = body + b' *%08x' % (zlib.crc32(body) & 0xffffffff)
+    out.append(l)
+open(dst, 'wb').write(b'\n'.join(out))
+PY
+}
+if grep -q ' RESULT test=mem-latency-16k-2m ' "$tmp/both.log"; then
+	reseal "$tmp/both.log" "$tmp/nothp.log" ' SAMPLE test=mem-latency-16k-2m ' ' thp_kib=[0-9]+' ' thp_kib=0'
+	expect_status 0 "the resealed thp_kib=0 log still validates" -- "$rep" --check "$tmp/nothp.log"
+	"$rep" --mem-svg "$tmp/nothp.svg" "$tmp/nothp.log" >/dev/null 2>&1 || true
+	count_is "$tmp/nothp.svg" '<circle ' 1 "2m with thp_kib=0: only the 4k point is drawn"
+	contains "$tmp/nothp.svg" "Not drawn (their samples say thp_kib=0, no huge pages): run 1 mem-latency-16k-2m" \
+		"2m with thp_kib=0: the chart names the point it left out"
+	reseal "$tmp/both.log" "$tmp/inf.log" 'test=mem-latency-16k-4k ' 'test=mem-latency-16k-4k ' 'test=mem-latency-infk-4k '
+	"$rep" --mem-svg "$tmp/inf.svg" "$tmp/inf.log" >/dev/null 2>&1 || true
+	count_is "$tmp/inf.svg" '<circle ' 1 "a test named mem-latency-infk-4k: no point (the 16k-2m one is)"
+	hasnt "$tmp/inf.svg" '["=, ]-?(nan|inf)[", ]' "a test named mem-latency-infk-4k: no nan coordinates"
+else
+	skip "damaged 2m records: this host gave no mem-latency-16k-2m RESULT to damage (THP off?)"
+fi
+
+# ---- the peer scripts' bad arguments (docs/benchmarks/memory-vs-*.sh) --------------------------
+# Each fails at once, status 2, naming what is wrong, before it clones or runs anything: a bad
+# ROUNDS (0 looped nothing and printed a table of zeros; abc died of "unbound variable"), a
+# MAX_MB below lat_mem_rd's 1 MB (no point: isobench --tests "" failed into a deleted log,
+# silently), a STREAM/lmbench git dir that does not exist (it went to GitHub instead), OMP=1
+# without gcc or objdump on PATH (a bare "command not found" after the clone and the probe run).
+stream=$top/docs/benchmarks/memory-vs-stream.sh lmb=$top/docs/benchmarks/memory-vs-lmbench.sh
+# peer_fails WANT-TEXT DESCRIPTION -- COMMAND...: status 2 at once, WANT-TEXT on stderr.
+peer_fails() {
+	local want=$1 what=$2
+	shift 3
+	expect_status 2 "$what" -- timeout 20 "$@"
+	contains "$tmp/stderr" "$want" "$what: says \"$want\""
+}
+for r in 0 abc; do
+	peer_fails "ROUNDS must be a whole number >= 1, not '$r'" "memory-vs-stream.sh ROUNDS $r" -- bash "$stream" "$r"
+	peer_fails "ROUNDS must be a whole number >= 1, not '$r'" "memory-vs-lmbench.sh ROUNDS $r" -- bash "$lmb" "$r"
+done
+peer_fails "MAX_MB must be a whole number of MB >= 1" "memory-vs-lmbench.sh MAX_MB 0.01" -- bash "$lmb" 1 0.01
+peer_fails "no STREAM git directory at $tmp/none" "memory-vs-stream.sh, missing git dir" -- bash "$stream" 1 "$tmp/none"
+peer_fails "no lmbench git directory at $tmp/none" "memory-vs-lmbench.sh, missing git dir" -- bash "$lmb" 1 16 "$tmp/none"
+# A PATH with what the script needs but one tool.
+for gone in gcc objdump; do
+	mkdir -p "$tmp/path-$gone"
+	for t in dirname git make musl-gcc gcc objdump; do
+		[ "$t" = "$gone" ] || ln -sf "$(command -v "$t")" "$tmp/path-$gone/$t"
+	done
+	peer_fails "needs $gone on PATH" "memory-vs-stream.sh OMP=1 without $gone" -- \
+		env PATH="$tmp/path-$gone" OMP=1 "$BASH" "$stream" 1
+done
 
 # ---- more copies than CPUs, a loop longer than the window (TCG) ----------------------------
 # mem-fault-2m's one loop (a 2 MiB first touch) takes 20-60 ms under TCG: with 4 copies on 2

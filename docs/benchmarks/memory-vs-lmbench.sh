@@ -33,7 +33,11 @@
 #        [lmbench git dir]. lat_mem_rd walks every range from 512 bytes up to MAX_MB: up to
 #        16 MB takes ~20 s here, up to 1024 MB 3.7 min quiet, over 14 min loaded; only the points
 #        up to MAX_MB are compared.
-# Needs: out/isobench, musl-gcc, git, prlimit (util-linux); 2.5 GiB of free memory.
+#        MAX_MB is lat_mem_rd's whole MB (its atoi): 1 or more.
+# Needs: out/isobench, musl-gcc and gcc, git, make, prlimit (util-linux), timeout; 2.5 GiB of
+#        free memory. An lmbench git dir given must exist (without one: the mirror, else GitHub).
+# Errors: status 2 for a bad argument or a missing tool or source, before anything runs; 1 when
+#        isobench failed or a compared figure is missing (nan in the table), saying which.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,14 +45,21 @@ rounds=${1:-3}
 maxmb=${2:-1024}
 src=${3:-/work/.mirror/intel+lmbench/repo}
 bin=$top/out/isobench
+die() { echo "memory-vs-lmbench: $*" >&2; exit "${st:-2}"; }
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a whole number >= 1, not '$rounds'"
+[[ $maxmb =~ ^[1-9][0-9]*$ ]] || die "MAX_MB must be a whole number of MB >= 1 (lat_mem_rd's), not '$maxmb'"
+[ -z "${3:-}" ] || [ -d "$src" ] || die "no lmbench git directory at $src"
+tools="git make musl-gcc gcc prlimit timeout"
+for t in $tools; do command -v "$t" >/dev/null || die "needs $t on PATH (this run: $tools)"; done
+[ -x "$bin" ] || die "build first (./build.sh)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 points=$(for p in 16k:0.01562 512k:0.50000 16m:16.00000 256m:256.00000 1g:1024.00000; do
 	if awk -v m="${p#*:}" -v x="$maxmb" 'BEGIN { exit !(m <= x) }'; then echo "$p"; fi; done | tr '\n' ' ')
 
-[ -x "$bin" ] || { echo "memory-vs-lmbench: build first (./build.sh)" >&2; exit 2; }
 if [ -d "$src" ]; then git clone -q "$src" "$work/lmbench"
-else git clone -q https://github.com/intel/lmbench "$work/lmbench"; fi
+else timeout 120 git clone -q https://github.com/intel/lmbench "$work/lmbench" ||
+	st=1 die "no lmbench mirror at $src and cannot clone it from GitHub"; fi
 # shellcheck disable=SC2016  # $(BASE_CFLAGS) is make's
 flags=$(make -s -C "$top/payload" O="$work/o" --eval 'print-flags: ; @echo $(BASE_CFLAGS)' print-flags)
 mkdir -p "$work/shim/rpc"
@@ -75,14 +86,19 @@ done)
 walk_loads() { awk -v k="$1" 'BEGIN { l = k * 16; n = 8 * l; if (k < 8192 && n < 2e7) n = 2e7; printf "%d", n }'; }
 : >"$work/all"
 for ((r = 1; r <= rounds; r++)); do
-	"$bin" --suite quick --sample_ms 200 --samples 5 --tests "${tests%,}" --copies 1 >"$work/ours.log" 2>&1
+	"$bin" --suite quick --sample_ms 200 --samples 5 --tests "${tests%,}" --copies 1 >"$work/ours.log" 2>&1 || {
+		r=$?
+		grep -aE '@isobench/1 [0-9]+ (FAIL|ERROR) ' "$work/ours.log" | sed -E 's/^.*@isobench\/1 [0-9]+ //; s/%20/ /g' | cut -c1-240 >&2 || true
+		st=1 die "isobench failed (status $r)"
+	}
+	grep -aE '@isobench/1 [0-9]+ SKIP test=mem-latency-' "$work/ours.log" | sed -E 's/^.*@isobench\/1 [0-9]+ /# /; s/ \*[0-9a-f]{8}$//; s/%20/ /g' >&2 || true
 	for p in $points; do
 		v=$(grep -aE "@isobench/1 [0-9]+ RESULT test=mem-latency-${p%:*}-4k copies=1 " "$work/ours.log" |
-			sed -nE 's/.* value=([0-9.]+) .*/\1/p')
+			sed -nE 's/.* value=([0-9.]+) .*/\1/p') || true	# none: a SKIP (nan below)
 		echo "ours ${p%:*} ${v:-nan}" >>"$work/all"
 		[ "$order" = 1 ] || continue
 		v=$(grep -aE "@isobench/1 [0-9]+ RESULT test=mem-latency-${p%:*}-2m copies=1 " "$work/ours.log" |
-			sed -nE 's/.* value=([0-9.]+) .*/\1/p')
+			sed -nE 's/.* value=([0-9.]+) .*/\1/p') || true	# none: a SKIP (nan below)
 		echo "ours2m ${p%:*} ${v:-nan}" >>"$work/all"
 		kib=$(awk -v k="${p%:*}" 'BEGIN { n = k + 0; if (k ~ /m$/) n *= 1024; if (k ~ /g$/) n *= 1048576; print n }')
 		for o in random pages; do
@@ -102,14 +118,19 @@ for ((r = 1; r <= rounds; r++)); do
 done
 sed 's/^/# raw: /' "$work/all"
 
-median() { grep -v nan | sort -g | awk '{ a[NR] = $1 } END { if (!NR) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+median() { { grep -v nan || true; } | sort -g | awk '{ a[NR] = $1 } END { if (!NR) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 col() { awk -v w="$1" -v k="$2" '$1 == w && $2 == k { print $3 }' "$work/all" | median; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a > 0) printf "%.3f", a / b; else print "-" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a b ~ /^[0-9.]+$/ && b > 0 && a > 0) printf "%.3f", a / b; else print "-" }'; }	# nan: -
 printf '%-6s %12s %12s %10s\n' point lat_mem_rd ours_4k lmb/ours
+missing=
 for p in $points; do
 	l=$(col lmbench "${p%:*}") o=$(col ours "${p%:*}")
 	printf '%-6s %12s %12s %10s\n' "${p%:*}" "$l" "$o" "$(ratio "$l" "$o")"
+	[ "$l" != nan ] || missing+=" lat_mem_rd@${p%:*}"
+	[ "$o" != nan ] || missing+=" ours@${p%:*}"
 done
+# nan: no round gave the figure (a SKIP above, lat_mem_rd stopped or printed no such line).
+[ -z "$missing" ] || st=1 die "no figures for:$missing (nan above is not a measurement)"
 [ "$order" = 1 ] || exit 0
 echo "# walk order (memory-walk-order.c, the same loop, only the order or the page size changed):"
 printf '%-6s %9s %11s %11s %10s %10s %9s %9s\n' point ours_2m random_4k random_2m pages_4k pages_2m p/r_4k p/r_2m

@@ -38,31 +38,55 @@
 # while the others are still initialising their arrays or have finished.
 #
 # Usage: [PIN=1] [OMP=1] [NTIMES=K] docs/benchmarks/memory-vs-stream.sh [ROUNDS (default 3)] [STREAM git dir]
-# Needs: out/isobench (./build.sh), musl-gcc, git (OMP=1: gcc, objdump); a local clone or the mirror of
-# jeffhammond/STREAM (default /work/.mirror/jeffhammond+STREAM/repo; else git clone from GitHub).
+# Needs: out/isobench (./build.sh), musl-gcc and gcc, git, make (OMP=1: objdump; PIN=1: taskset); a
+# local clone or the mirror of jeffhammond/STREAM (a STREAM git dir given must exist; without one,
+# /work/.mirror/jeffhammond+STREAM/repo, else git clone from GitHub).
 # Out: per round the raw figures, then the table of medians (MB/s) and STREAM/isobench ratios.
+# Errors: status 2 for a bad argument or a missing tool or source, before anything runs; 1 when
+# a run failed or a figure is missing (an isobench SKIP, a STREAM that died), saying which.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rounds=${1:-3}
 src=${2:-/work/.mirror/jeffhammond+STREAM/repo}
 bin=$top/out/isobench
-ncpu=$(nproc)
 pin=${PIN:-0}
 omp=${OMP:-0}
 ntimes=${NTIMES:-20}
+die() { echo "memory-vs-stream: $*" >&2; exit "${st:-2}"; }
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a whole number >= 1, not '$rounds'"
+[[ $ntimes =~ ^[1-9][0-9]*$ ]] || die "NTIMES must be a whole number >= 1, not '$ntimes'"
+[ -z "${2:-}" ] || [ -d "$src" ] || die "no STREAM git directory at $src"
+tools="git make musl-gcc gcc"
+[ "$omp" != 1 ] || tools+=" objdump"
+[ "$pin" != 1 ] || tools+=" taskset"
+for t in $tools; do command -v "$t" >/dev/null || die "needs $t on PATH (this run: $tools)"; done
+[ -x "$bin" ] || die "build first (./build.sh)"
+# The CPUs this process may use (its affinity: taskset, a cpuset), in order; copy c (PIN=1)
+# runs on the c-th, as `isobench --pin 1` places its copies. N copies = their number.
+cpus=()
+IFS=, read -ra spans < <(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+for sp in "${spans[@]}"; do for ((c = ${sp%-*}; c <= ${sp#*-}; c++)); do cpus+=("$c"); done; done
+ncpu=${#cpus[@]}
+[ "$ncpu" -ge 1 ] || die "cannot read this process's CPUs (Cpus_allowed_list in /proc/self/status)"
+copies=1
+[ "$ncpu" = 1 ] || copies="1 $ncpu"	# one CPU: only the 1-copy pass (N copies would be it again)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-[ -x "$bin" ] || { echo "memory-vs-stream: build first (./build.sh)" >&2; exit 2; }
 if [ -d "$src" ]; then git clone -q "$src" "$work/stream"
-else git clone -q https://github.com/jeffhammond/STREAM "$work/stream"; fi
+else timeout 120 git clone -q https://github.com/jeffhammond/STREAM "$work/stream" ||
+	st=1 die "no STREAM mirror at $src and cannot clone it from GitHub"; fi
 # shellcheck disable=SC2016  # $(BASE_CFLAGS) is make's
 flags=$(make -s -C "$top/payload" O="$work/o" --eval 'print-flags: ; @echo $(BASE_CFLAGS)' print-flags)
 
 # The array size our tests use: one short run, its array_kib extra.
-"$bin" --suite quick --sample_ms 20 --tests mem-bandwidth-copy --copies 1 >"$work/probe.log" 2>&1
-kib=$(grep -aoE 'SAMPLE test=mem-bandwidth-copy .*array_kib=[0-9]+' "$work/probe.log" | head -1 | sed 's/.*array_kib=//')
+# skips LOG: LOG's SKIP reasons and FAIL/ERROR records, decoded, one per line, to stderr.
+skips() { grep -aE '@isobench/1 [0-9]+ (SKIP|FAIL|ERROR) ' "$1" | sed -E 's/^.*@isobench\/1 [0-9]+ //; s/ \*[0-9a-f]{8}$//; s/%20/ /g' | cut -c1-240 >&2 || true; }
+"$bin" --suite quick --sample_ms 20 --tests mem-bandwidth-copy --copies 1 >"$work/probe.log" 2>&1 ||
+	{ r=$?; skips "$work/probe.log"; st=1 die "the array-size probe (isobench) failed: status $r"; }
+kib=$(grep -aoE 'SAMPLE test=mem-bandwidth-copy .*array_kib=[0-9]+' "$work/probe.log" | head -1 | sed 's/.*array_kib=//') || true
+[ -n "$kib" ] || { skips "$work/probe.log"; st=1 die "the array-size probe gave no array_kib (above: why)"; }
 n=$((kib * 1024 / 8))
 # shellcheck disable=SC2086  # flags are words
 musl-gcc -static $flags -DSTREAM_ARRAY_SIZE="$n" -DNTIMES="$ntimes" -o "$work/stream_c" "$work/stream/stream.c" -lm
@@ -74,10 +98,17 @@ if [ "$omp" = 1 ]; then
 	# shellcheck disable=SC2086  # flags are words
 	gcc -fopenmp $flags -fvect-cost-model=dynamic -DSTREAM_ARRAY_SIZE="$((n * ncpu))" -DNTIMES="$ntimes" \
 		-o "$work/stream_omp" "$work/stream/stream.c" -lm
-	# scale (mulpd), add and triad (addpd) as packed doubles in the outlined parallel loops.
+	# scale (mulpd), add and triad (addpd) as packed doubles in the outlined parallel loops:
+	# every one of main's outlined loops that does double arithmetic (mulsd/addsd: also the
+	# vector loop's scalar remainder) must have its packed body too. A total count alone
+	# passed with one kernel left scalar (the other loops' packed instructions made it up).
 	packed=$(objdump -d --no-show-raw-insn "$work/stream_omp" |
-		awk '/<main\._omp_fn\.[0-9]+>:/ { p = 1 } /^$/ { p = 0 } p && /\t(mulpd|addpd) /' | wc -l)
-	[ "$packed" -ge 4 ] || { echo "memory-vs-stream: OpenMP STREAM's kernels are not packed ($packed mulpd/addpd)" >&2; exit 1; }
+		awk '/<main\._omp_fn\.[0-9]+>:/ { f = $2; sub(/:$/, "", f) } /^$/ { f = "" }
+			f && /\t(mulsd|addsd) / { s[f] = 1 } f && /\t(mulpd|addpd) / { p[f] = 1; n++ }
+			END { for (k in s) if (!(k in p)) bad = bad " " k; print n + 0 (bad ? " scalar:" bad : "") }')
+	if [ "${packed% scalar:*}" != "$packed" ] || [ "$packed" -lt 4 ]; then
+		st=1 die "OpenMP STREAM's kernels are not all packed: $packed mulpd/addpd (scalar: loops without any)"
+	fi
 	echo "# N copies: STREAM with OpenMP, gcc -fopenmp $flags -fvect-cost-model=dynamic ($packed packed mulpd/addpd in its loops), $((n * ncpu)) elements, OMP_NUM_THREADS=$ncpu"
 fi
 echo "# machine: $(nproc) CPUs, $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -88,15 +119,16 @@ stream_run() {
 	local c pids=()
 	if [ "$omp" = 1 ] && [ "$1" -gt 1 ]; then
 		if [ "$pin" = 1 ]; then
-			OMP_NUM_THREADS=$1 OMP_PROC_BIND=true OMP_PLACES=cores "$work/stream_omp" >"$work/s.0"
-		else OMP_NUM_THREADS=$1 "$work/stream_omp" >"$work/s.0"; fi
+			OMP_NUM_THREADS=$1 OMP_PROC_BIND=true OMP_PLACES=cores "$work/stream_omp" >"$work/s.0" ||
+				st=1 die "OpenMP STREAM failed (status $?)"
+		else OMP_NUM_THREADS=$1 "$work/stream_omp" >"$work/s.0" || st=1 die "OpenMP STREAM failed (status $?)"; fi
 		set -- 0
 	fi
 	for ((c = 0; c < $1; c++)); do
-		if [ "$pin" = 1 ]; then taskset -c "$c" "$work/stream_c" >"$work/s.$c" & pids+=($!)
+		if [ "$pin" = 1 ]; then taskset -c "${cpus[c]}" "$work/stream_c" >"$work/s.$c" & pids+=($!)
 		else "$work/stream_c" >"$work/s.$c" & pids+=($!); fi
 	done
-	wait "${pids[@]}"
+	for c in "${pids[@]}"; do wait "$c" || st=1 die "a STREAM process failed (status $?)"; done
 	for k in Copy Scale Add Triad; do
 		cat "$work"/s.* | awk -v k="$k:" '$1 == k { s += $2; a += $2 * $4 / $3 }
 			END { printf "%s %.1f %.1f\n", tolower(substr(k, 1, length(k) - 1)), s, a }'
@@ -106,27 +138,36 @@ stream_run() {
 # ours_run: max and median per kernel and copies from one isobench run (1 and N copies).
 ours_run() {
 	"$bin" --suite quick --sample_ms 500 --samples 10 --tests mem-bandwidth-copy,mem-bandwidth-scale,mem-bandwidth-add,mem-bandwidth-triad \
-		--copies "1,$ncpu" --pin "$pin" >"$work/ours.log" 2>&1
+		--copies "${copies// /,}" --pin "$pin" >"$work/ours.log" 2>&1 ||
+		{ r=$?; skips "$work/ours.log"; st=1 die "isobench failed (status $r)"; }
+	grep -aE '@isobench/1 [0-9]+ SKIP test=mem-bandwidth-' "$work/ours.log" | sed -E 's/^.*@isobench\/1 [0-9]+ /# /; s/ \*[0-9a-f]{8}$//; s/%20/ /g' >&2 || true
 	grep -aE '@isobench/1 [0-9]+ RESULT test=mem-bandwidth-' "$work/ours.log" |
-		sed -E 's/.*test=mem-bandwidth-([a-z]+) copies=([0-9]+) .* median=([0-9.]+) .* max=([0-9.]+) .*/\1 \2 \4 \3/'
+		sed -E 's/.*test=mem-bandwidth-([a-z]+) copies=([0-9]+) .* median=([0-9.]+) .* max=([0-9.]+) .*/\1 \2 \4 \3/' || true	# none: SKIPs (a missing figure below)
 }
 
 : >"$work/all"
 for ((r = 1; r <= rounds; r++)); do
 	ours_run | while read -r k c mx val; do echo "ours $c $k $mx $val" >>"$work/all"; done
 	stream_run 1 | while read -r k v a; do echo "stream 1 $k $v $a" >>"$work/all"; done
-	stream_run "$ncpu" | while read -r k v a; do echo "stream $ncpu $k $v $a" >>"$work/all"; done
+	[ "$ncpu" = 1 ] || stream_run "$ncpu" | while read -r k v a; do echo "stream $ncpu $k $v $a" >>"$work/all"; done
 	echo "# round $r done (load $(cut -d' ' -f1 /proc/loadavg))"
 done
 sed 's/^/# raw: /' "$work/all"
 
-median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+# median: of the positive numbers on stdin; nothing when there is none (a missing figure).
+median() { awk '$1 + 0 > 0' | sort -g | awk '{ a[NR] = $1 } END { if (!NR) exit; if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 printf '%-7s %6s %12s %10s %9s %12s %11s %9s\n' kernel copies STREAM_best ours_max best/max STREAM_avg ours_median avg/med
-for c in 1 "$ncpu"; do
+missing=
+for c in $copies; do
 	for k in copy scale add triad; do
 		col() { awk -v c="$c" -v k="$k" -v w="$1" -v f="$2" '$1 == w && $2 == c && $3 == k { print $f }' "$work/all" | median; }
 		s=$(col stream 4) a=$(col stream 5) m=$(col ours 4) v=$(col ours 5)
+		if [ -z "$s" ] || [ -z "$a" ] || [ -z "$m" ] || [ -z "$v" ]; then
+			missing+=" $k/$c"
+			continue
+		fi
 		printf '%-7s %6s %12.0f %10.0f %9.3f %12.0f %11.0f %9.3f\n' "$k" "$c" "$s" "$m" \
 			"$(awk -v a="$s" -v b="$m" 'BEGIN { print a / b }')" "$a" "$v" "$(awk -v a="$a" -v b="$v" 'BEGIN { print a / b }')"
 	done
 done
+[ -z "$missing" ] || st=1 die "no figures for (kernel/copies):$missing — a SKIP above, or STREAM printed no rate"

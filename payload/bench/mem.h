@@ -28,7 +28,8 @@ struct mem_map {
 
 /* BENCH_SKIP (with the reason noted) unless MemAvailable, and the memory cgroup's room
  * (mem_cgroup_room()) when smaller, cover bytes x ctx->copies plus a margin (64 MiB +
- * MemTotal/32) — a point too large for this machine or container skips, never OOMs. The
+ * MemTotal/32, or + room/32 when the cgroup's room is the smaller) — a point too large for
+ * this machine or container skips, never OOMs. The
  * copies run their setups at once, so what the other copies of this test already hold
  * (mem_others_kib()) is room this copy's check counts in: a copy that checks after the
  * others have touched their share does not see the machine as fuller than it is. */
@@ -39,7 +40,8 @@ struct mem_budget {
 	int copies;
 };
 /* mem_spare()'s verdict on b: 0 when (the smaller of avail and cg) + others covers
- * bytes x copies + the margin, else BENCH_SKIP with the figures in why (len bytes). */
+ * bytes x copies + the margin (64 MiB + 1/32 of total, or of cg when cg is the smaller),
+ * else BENCH_SKIP with the figures in why (len bytes). */
 int mem_budget(const struct mem_budget *b, char *why, size_t len);
 /* Anonymous memory, in KiB, that the other children of parent (the harness's controller,
  * which forks only the copies of the test) hold: each one's RssAnon (proc/PID/status) less

@@ -124,33 +124,51 @@ static void others_count_siblings_only(void **st)
 	assert_int_equal(mem_others_kib(proc, 102, 7), 999999);	/* no parent to subtract */
 }
 
-/* 8 copies of 384 MiB on a machine of 24 GiB (margin 64 + 768 MiB) in a cgroup of 3950 MiB:
- * the first check sees 3937 MiB of room, and passes; a copy checking after one sibling
- * touched its 384 MiB sees 3553 MiB, which is still enough counting what that sibling holds. */
+/* 8 copies of 384 MiB on a machine of 24 GiB in a cgroup of 3300 MiB room (margin 64 MiB +
+ * room/32): the first check passes; a copy checking after one sibling touched its 384 MiB
+ * sees 2916 MiB, which is still enough counting what that sibling holds. */
 static void budget_counts_what_siblings_hold(void **st)
 {
 	(void)st;
 	char why[160] = "";
 	struct mem_budget b = {.avail_kib = 20ull << 20, .total_kib = 24ull << 20,
-			       .cg_kib = 3937ull << 10, .bytes = 384ull << 20, .copies = 8};
+			       .cg_kib = 3300ull << 10, .bytes = 384ull << 20, .copies = 8};
 	assert_int_equal(mem_budget(&b, why, sizeof why), 0);
 	b.cg_kib -= 384ull << 10;
 	b.others_kib = 384ull << 10;
 	assert_int_equal(mem_budget(&b, why, sizeof why), 0);
 	b.others_kib = 0;	/* the same room with nothing held: a real shortage */
 	assert_int_equal(mem_budget(&b, why, sizeof why), BENCH_SKIP);
-	assert_string_equal(why, "needs 3072 MiB (8 copies) + 832 MiB margin, the memory cgroup's "
-				 "room is 3553 MiB");
+	assert_string_equal(why, "needs 3072 MiB (8 copies) + 155 MiB margin, the memory cgroup's "
+				 "room is 2916 MiB");
 	b.others_kib = 512;	/* less than a MiB held (shared pages of a fork): not said */
 	assert_int_equal(mem_budget(&b, why, sizeof why), BENCH_SKIP);
 	assert_null(strstr(why, "other copies"));
 	b.others_kib = 100ull << 10;
 	assert_int_equal(mem_budget(&b, why, sizeof why), BENCH_SKIP);
-	assert_non_null(strstr(why, "room is 3553 MiB + 100 MiB the other copies hold"));
+	assert_non_null(strstr(why, "room is 2916 MiB + 100 MiB the other copies hold"));
 	b = (struct mem_budget){.avail_kib = 900ull << 10, .total_kib = 1ull << 20,
 				.cg_kib = UINT64_MAX >> 10, .bytes = 1ull << 30, .copies = 1};
 	assert_int_equal(mem_budget(&b, why, sizeof why), BENCH_SKIP);
 	assert_non_null(strstr(why, "(1 copy) + 96 MiB margin, MemAvailable is 900 MiB"));
+}
+
+/* A 300 MiB container (systemd MemoryMax=300M) on a 24 GiB host: the margin is 1/32 of the
+ * cgroup's room, not of the host's RAM (64 + 768 MiB SKIPped even a 16 KiB set), so the sets
+ * that fit run and the 256 MiB one SKIPs. */
+static void budget_margin_of_a_small_cgroup(void **st)
+{
+	(void)st;
+	char why[160] = "";
+	struct mem_budget b = {.avail_kib = 23ull << 20, .total_kib = 24ull << 20,
+			       .cg_kib = 290ull << 10, .bytes = 2ull << 20, .copies = 1};
+	assert_int_equal(mem_budget(&b, why, sizeof why), 0);		/* 16k, 512k (2 MiB) */
+	b.bytes = 16ull << 20;
+	assert_int_equal(mem_budget(&b, why, sizeof why), 0);		/* 16m */
+	b.bytes = 256ull << 20;
+	assert_int_equal(mem_budget(&b, why, sizeof why), BENCH_SKIP);
+	assert_string_equal(why, "needs 256 MiB (1 copy) + 73 MiB margin, the memory cgroup's "
+				 "room is 290 MiB");
 }
 
 /* Follow the walk of bytes from its start: it must come back after exactly bytes/64 loads,
@@ -235,6 +253,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(over_limit_and_missing, fresh, gone),
 		cmocka_unit_test_setup_teardown(others_count_siblings_only, fresh, gone),
 		cmocka_unit_test_setup_teardown(budget_counts_what_siblings_hold, fresh, gone),
+		cmocka_unit_test(budget_margin_of_a_small_cgroup),
 		cmocka_unit_test(walk_one_cycle_page_by_page),
 		cmocka_unit_test(walk_seed_and_bad_sizes),
 	};
