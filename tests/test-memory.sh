@@ -50,7 +50,7 @@ outcome_verdict() {
 
 # memory_verdict LOG: the native plausibility checks above; prints what does not hold.
 memory_verdict() {
-	local l=$1 prev='' prevp='' p v v4 v2 big='' thp want llc arr
+	local l=$1 prev='' prevp='' p v v4 v2 lo2 hi4 big='' thp want llc arr
 	for p in 16k 512k 16m 1g; do
 		v=$(value "$l" "mem-latency-$p-4k")
 		if [ -z "$v" ]; then echo "mem-latency-$p-4k did not run"; continue; fi
@@ -64,8 +64,13 @@ memory_verdict() {
 		v4=$(value "$l" "mem-latency-$p-4k") v2=$(value "$l" "mem-latency-$p-2m")
 		if [ -n "$v4" ] && [ -n "$v2" ]; then big=$p; break; fi
 	done
+	# Within noise: 2m's fastest sample must not be slower than 4k's slowest by > 10% (on a
+	# shared host one run's medians can cross: 4k/2m read 0.85-1.64 at 1g in one day's runs).
 	if [ -z "$big" ]; then echo "no point ran with both page sizes"
-	else lt "$v2" "$v4" 1.10 || echo "at $big 2 MiB pages ($v2 ns) are slower than 4 KiB ($v4 ns) by > 10%"; fi
+	else
+		lo2=$(field "$l" RESULT "mem-latency-$big-2m" 1 min) hi4=$(field "$l" RESULT "mem-latency-$big-4k" 1 max)
+		lt "$lo2" "$hi4" 1.10 || echo "at $big 2 MiB pages (fastest sample $lo2 ns, value $v2) are slower than 4 KiB (slowest $hi4 ns, value $v4) by > 10%"
+	fi
 	for p in 16k:2048 512k:2048 16m:16384 256m:262144 1g:1048576; do
 		[ -n "$(value "$l" "mem-latency-${p%:*}-2m")" ] || continue
 		thp=$(field "$l" SAMPLE "mem-latency-${p%:*}-2m" 1 thp_kib)
@@ -124,7 +129,7 @@ planted_log() {	# planted_log NAME SED: the native log with SED applied
 }
 why=$(memory_verdict "$(planted_log fall 's/(RESULT test=mem-latency-1g-4k copies=1 unit=ns better=lower value=)[0-9.]+/\10.5/')")
 if grep -q "does not grow" <<<"$why"; then ok "planted: latency falling at 1g is caught ($(head -1 <<<"$why"))"; else bad "planted falling latency passes: $why"; fi
-why=$(memory_verdict "$(planted_log slow2m 's/(RESULT test=mem-latency-1g-2m copies=1 unit=ns better=lower value=)[0-9.]+/\19999.0/')")
+why=$(memory_verdict "$(planted_log slow2m 's/(RESULT test=mem-latency-1g-2m copies=1 unit=ns better=lower value=)[0-9.]+(.* min=)[0-9.]+/\19999.0\29999.0/')")
 if grep -q "slower than 4 KiB" <<<"$why"; then ok "planted: 2m slower than 4k is caught"; else bad "planted slow 2m passes: $why"; fi
 why=$(memory_verdict "$(planted_log nothp 's/(SAMPLE test=mem-latency-1g-2m .*thp_kib=)[0-9]+/\10/')")
 if grep -q "thp_kib '0'" <<<"$why"; then ok "planted: a 2m point without huge pages is caught"; else bad "planted no-THP passes: $why"; fi

@@ -14,8 +14,8 @@
  * chain), so the loads cannot overlap; the clock is read only around run() (the harness).
  * The walk continues where the last run() stopped; the harness's warm-up sample walks it
  * into the caches first. Why this walk and not one random cycle over all lines (the first
- * version's): docs/benchmarks/memory.md, "The walk" — at a set half an L2 the two orders
- * differ by 20-30% on AMD EPYC, and lat_mem_rd is the field's reference.
+ * version's): docs/benchmarks/memory.md, "The walk is lat_mem_rd -t's" — at a set half an
+ * L2 the two orders differ by 20-30% on AMD EPYC, and lat_mem_rd is the field's reference.
  *
  * Setup: a point larger than the memory the machine can spare SKIPs (mem_spare()); the 2m
  * variant SKIPs when THP is absent, in mode never, or not granted for the whole set, the 4k
