@@ -43,7 +43,8 @@ static int kernel_console(const char *name)
 /* A serial port's name: an 8250 (ttyS) or a PL011 (ttyAMA). */
 static int is_uart(const char *name)
 {
-	return !strncmp(name, "ttyS", 4) || !strncmp(name, "ttyAMA", 6);
+	return !strncmp(name, CONSOLE_UART_PREFIX, strlen(CONSOLE_UART_PREFIX)) ||
+	       !strncmp(name, CONSOLE_PL011_PREFIX, strlen(CONSOLE_PL011_PREFIX));
 }
 
 /* serial_core port type from sysfs: 0 is PORT_UNKNOWN (no 8250 answered at that address);
@@ -144,7 +145,7 @@ int consoles_open(const char *spec)
 				n += use(name);
 		}
 	for (int i = 0; i <= CONSOLE_UART_LAST; i++) {
-		snprintf(name, sizeof name, "ttyS%d", i);
+		snprintf(name, sizeof name, CONSOLE_UART_PREFIX "%d", i);
 		if (known(name))
 			continue;
 		if (uart_type(name) > 0 || (all && uart_type(name) == 0))
@@ -154,12 +155,12 @@ int consoles_open(const char *spec)
 	}
 	/* PL011s exist only where a board has them (arm64): used when there, never "absent". */
 	for (int i = 0; i <= CONSOLE_PL011_LAST; i++) {
-		snprintf(name, sizeof name, "ttyAMA%d", i);
+		snprintf(name, sizeof name, CONSOLE_PL011_PREFIX "%d", i);
 		if (!known(name) && uart_type(name) > 0)
 			n += use(name);
 	}
 	for (int i = 0; i <= CONSOLE_HVC_LAST; i++) {
-		snprintf(name, sizeof name, "hvc%d", i);
+		snprintf(name, sizeof name, CONSOLE_HVC_PREFIX "%d", i);
 		if (known(name))
 			continue;
 		int before = nnames;
