@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "mem.h"
 #include "../sysfs.h"
+#include "rng.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -406,14 +407,6 @@ const char *mem_fact_llc_total_kib(void)
 		return "-";
 	snprintf(out, sizeof out, "%" PRIu64, b >> 10);
 	return out;
-}
-
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 /* The bit-reversal of i over bits bits (lmbench words_initialize(): 0, n/2, n/4, 3n/4, ...). */

@@ -1,6 +1,7 @@
 /* tbench_load.c — load files and the synthetic load of the tbench probe; see tbench_load.h.
  * Own code: the file format and the packet sizes are facts about dbench 4, not its source. */
 #include "tbench_load.h"
+#include "rng.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -312,14 +313,6 @@ int tb_load_file(const char *path, struct tb_load *ld, char *err, size_t errlen)
 }
 
 /* ---- synthetic load ---- */
-
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 struct wt {
 	uint32_t v, w;
