@@ -45,7 +45,8 @@ rounds=${1:-3}
 maxmb=${2:-1024}
 src=${3:-/work/.mirror/intel+lmbench/repo}
 bin=$top/out/isobench
-die() { echo "memory-vs-lmbench: $*" >&2; exit "${st:-2}"; }
+# shellcheck source=peer-lib.sh
+. "$top/docs/benchmarks/peer-lib.sh"
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a whole number >= 1, not '$rounds'"
 [[ $maxmb =~ ^[1-9][0-9]*$ ]] || die "MAX_MB must be a whole number of MB >= 1 (lat_mem_rd's), not '$maxmb'"
 [ -z "${3:-}" ] || [ -d "$src" ] || die "no lmbench git directory at $src"
@@ -84,22 +85,23 @@ tests=$(for p in $points; do
 done)
 # walk_loads KIB: loads per walk-order run, about 8 laps and at least 2e7 below 8 MiB.
 walk_loads() { awk -v k="$1" 'BEGIN { l = k * 16; n = 8 * l; if (k < 8192 && n < 2e7) n = 2e7; printf "%d", n }'; }
+# ours_value POINT PAGE: this round's 1-copy RESULT value of mem-latency-POINT-PAGE, nan when
+# it has none (a SKIP, said by skips above).
+ours_value() {
+	local v
+	v=$(grep -aE "@isobench/1 [0-9]+ RESULT test=mem-latency-$1-$2 copies=1 " "$work/ours.log" |
+		sed -nE 's/.* value=([0-9.]+) .*/\1/p') || true
+	echo "${v:-nan}"
+}
 : >"$work/all"
 for ((r = 1; r <= rounds; r++)); do
-	"$bin" --suite quick --sample_ms 200 --samples 5 --tests "${tests%,}" --copies 1 >"$work/ours.log" 2>&1 || {
-		r=$?
-		grep -aE '@isobench/1 [0-9]+ (FAIL|ERROR) ' "$work/ours.log" | sed -E 's/^.*@isobench\/1 [0-9]+ //; s/%20/ /g' | cut -c1-240 >&2 || true
-		st=1 die "isobench failed (status $r)"
-	}
-	grep -aE '@isobench/1 [0-9]+ SKIP test=mem-latency-' "$work/ours.log" | sed -E 's/^.*@isobench\/1 [0-9]+ /# /; s/ \*[0-9a-f]{8}$//; s/%20/ /g' >&2 || true
+	"$bin" --suite quick --sample_ms 200 --samples 5 --tests "${tests%,}" --copies 1 >"$work/ours.log" 2>&1 ||
+		{ rc=$?; skips "$work/ours.log"; st=1 die "isobench failed (status $rc)"; }
+	skips "$work/ours.log"
 	for p in $points; do
-		v=$(grep -aE "@isobench/1 [0-9]+ RESULT test=mem-latency-${p%:*}-4k copies=1 " "$work/ours.log" |
-			sed -nE 's/.* value=([0-9.]+) .*/\1/p') || true	# none: a SKIP (nan below)
-		echo "ours ${p%:*} ${v:-nan}" >>"$work/all"
+		echo "ours ${p%:*} $(ours_value "${p%:*}" 4k)" >>"$work/all"
 		[ "$order" = 1 ] || continue
-		v=$(grep -aE "@isobench/1 [0-9]+ RESULT test=mem-latency-${p%:*}-2m copies=1 " "$work/ours.log" |
-			sed -nE 's/.* value=([0-9.]+) .*/\1/p') || true	# none: a SKIP (nan below)
-		echo "ours2m ${p%:*} ${v:-nan}" >>"$work/all"
+		echo "ours2m ${p%:*} $(ours_value "${p%:*}" 2m)" >>"$work/all"
 		kib=$(awk -v k="${p%:*}" 'BEGIN { n = k + 0; if (k ~ /m$/) n *= 1024; if (k ~ /g$/) n *= 1048576; print n }')
 		for o in random pages; do
 			for pg in 4k 2m; do

@@ -53,7 +53,8 @@ bin=$top/out/isobench
 pin=${PIN:-0}
 omp=${OMP:-0}
 ntimes=${NTIMES:-20}
-die() { echo "memory-vs-stream: $*" >&2; exit "${st:-2}"; }
+# shellcheck source=peer-lib.sh
+. "$top/docs/benchmarks/peer-lib.sh"
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a whole number >= 1, not '$rounds'"
 [[ $ntimes =~ ^[1-9][0-9]*$ ]] || die "NTIMES must be a whole number >= 1, not '$ntimes'"
 [ -z "${2:-}" ] || [ -d "$src" ] || die "no STREAM git directory at $src"
@@ -81,8 +82,6 @@ else timeout 120 git clone -q https://github.com/jeffhammond/STREAM "$work/strea
 flags=$(make -s -C "$top/payload" O="$work/o" --eval 'print-flags: ; @echo $(BASE_CFLAGS)' print-flags)
 
 # The array size our tests use: one short run, its array_kib extra.
-# skips LOG: LOG's SKIP reasons and FAIL/ERROR records, decoded, one per line, to stderr.
-skips() { grep -aE '@isobench/1 [0-9]+ (SKIP|FAIL|ERROR) ' "$1" | sed -E 's/^.*@isobench\/1 [0-9]+ //; s/ \*[0-9a-f]{8}$//; s/%20/ /g' | cut -c1-240 >&2 || true; }
 "$bin" --suite quick --sample_ms 20 --tests mem-bandwidth-copy --copies 1 >"$work/probe.log" 2>&1 ||
 	{ r=$?; skips "$work/probe.log"; st=1 die "the array-size probe (isobench) failed: status $r"; }
 kib=$(grep -aoE 'SAMPLE test=mem-bandwidth-copy .*array_kib=[0-9]+' "$work/probe.log" | head -1 | sed 's/.*array_kib=//') || true
@@ -140,7 +139,7 @@ ours_run() {
 	"$bin" --suite quick --sample_ms 500 --samples 10 --tests mem-bandwidth-copy,mem-bandwidth-scale,mem-bandwidth-add,mem-bandwidth-triad \
 		--copies "${copies// /,}" --pin "$pin" >"$work/ours.log" 2>&1 ||
 		{ r=$?; skips "$work/ours.log"; st=1 die "isobench failed (status $r)"; }
-	grep -aE '@isobench/1 [0-9]+ SKIP test=mem-bandwidth-' "$work/ours.log" | sed -E 's/^.*@isobench\/1 [0-9]+ /# /; s/ \*[0-9a-f]{8}$//; s/%20/ /g' >&2 || true
+	skips "$work/ours.log"
 	grep -aE '@isobench/1 [0-9]+ RESULT test=mem-bandwidth-' "$work/ours.log" |
 		sed -E 's/.*test=mem-bandwidth-([a-z]+) copies=([0-9]+) .* median=([0-9.]+) .* max=([0-9.]+) .*/\1 \2 \4 \3/' || true	# none: SKIPs (a missing figure below)
 }
