@@ -1,7 +1,6 @@
 /* memsvg.c — see memsvg.h. */
 #include "memsvg.h"
 #include "svg.h"
-#include "vocab.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -66,27 +65,15 @@ static int ms_slot(struct ms_data *d, double kib)
 	return (int)i;
 }
 
-/* 1 when one of m's measured 1-copy SAMPLEs of test says thp_kib=0 (or no number): a 2m
- * point measured on base pages. The runner SKIPs such a set (mem_map_verify()), so a log that
+/* 1 when one of t's measured SAMPLEs (t: a 1-copy test of m) says thp_kib=0 (or no
+ * number): a 2m point measured on base pages. The runner SKIPs such a set (mem_map_verify()), so a log that
  * says it is damaged or from a faulty build; its figure is not drawn as a 2 MiB one. A log
  * whose samples carry no thp_kib (older) is taken as it says. */
-static int ms_not_huge(const struct model *m, const char *test)
+static int ms_not_huge(const struct model *m, const struct mtest *t)
 {
-	for (size_t i = 0; i < m->nrecs; i++) {
-		const struct mrec *r = &m->recs[i];
-		const char *t = NULL, *cp = NULL, *thp = NULL, *wu = NULL;
-		if (strcmp(r->kind, RK_SAMPLE))
-			continue;
-		for (size_t k = 0; k < r->nf; k++) {
-			const char *key = r->f[k].key;
-			const char **slot = !strcmp(key, RK_TESTNAME) ? &t : !strcmp(key, RK_COPIES) ? &cp
-					    : !strcmp(key, RK_WARMUP) ? &wu
-					    : !strcmp(key, "thp_kib") ? &thp : NULL;	/* mem_latency.c's extra */
-			if (slot)
-				*slot = r->f[k].val;
-		}
-		if (t && !strcmp(t, test) && cp && !strcmp(cp, "1") && !(wu && !strcmp(wu, "1")) &&
-		    thp && !(strtod(thp, NULL) > 0))
+	for (size_t i = 0; i < t->nsmp; i++) {
+		const char *thp = model_sample_get(m, &t->smp[i], "thp_kib");	/* mem_latency.c's extra */
+		if (!t->smp[i].warmup && thp && !(strtod(thp, NULL) > 0))
 			return 1;
 	}
 	return 0;
@@ -107,7 +94,7 @@ static size_t ms_collect(const struct cmp *c, struct ms_data *d)
 			double kib = memsvg_point(mt->test, &page);
 			if (!kib || mt->copies != 1 || !mt->has_result || !(mt->value > 0))
 				continue;
-			if (page == 1 && ms_not_huge(c->m[r], mt->test)) {
+			if (page == 1 && ms_not_huge(c->m[r], mt)) {
 				size_t l = strlen(d->dropped);
 				snprintf(d->dropped + l, sizeof d->dropped - l, "%srun %zu %s",
 					 l ? ", " : "", r + 1, mt->test);

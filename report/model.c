@@ -184,7 +184,7 @@ static int about_a_test(const struct record *r, const char *test)
 			 (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_SKIP))));
 }
 
-static int add_sample(struct mtest *t, const struct record *r, size_t line)
+static int add_sample(struct mtest *t, const struct record *r, size_t line, size_t rec)
 {
 	struct msample *ns = realloc(t->smp, (t->nsmp + 1) * sizeof *ns), *s;
 	if (!ns)
@@ -195,6 +195,7 @@ static int add_sample(struct mtest *t, const struct record *r, size_t line)
 	s->i = s->warmup || !rec_get(r, RK_I) ? -1 : strtol(rec_get(r, RK_I), NULL, 10);
 	s->value = num(rec_get(r, RK_VALUE));
 	s->line = line;
+	s->rec = rec;
 	pct_sample(s, r);	/* latency percentiles, if the test reports them (pct.h) */
 	return 0;
 }
@@ -248,7 +249,7 @@ static int add_to_test(struct model *m, size_t *tcap, const struct record *r, co
 		t->baseline = num(rec_get(r, RK_BASELINE));
 	}
 	if (!strcmp(r->kind, RK_SAMPLE)) {
-		if (add_sample(t, r, line))
+		if (add_sample(t, r, line, m->nrecs - 1))	/* copy_record() took it last */
 			return -1;
 	} else if (!strcmp(r->kind, RK_RESULT)) {
 		take_result(t, r, line);
@@ -440,6 +441,15 @@ const struct mtest *model_find(const struct model *m, const char *test, int copi
 	for (size_t i = 0; i < m->ntests; i++)
 		if (m->tests[i].copies == copies && !strcmp(m->tests[i].test, test))
 			return &m->tests[i];
+	return NULL;
+}
+
+const char *model_sample_get(const struct model *m, const struct msample *s, const char *key)
+{
+	const struct mrec *r = &m->recs[s->rec];
+	for (size_t k = 0; k < r->nf; k++)
+		if (!strcmp(r->f[k].key, key))
+			return r->f[k].val;
 	return NULL;
 }
 

@@ -32,6 +32,7 @@ struct msample {
 	double value;		/* SAMPLE value=: what the sample contributes to RESULT, in the
 				 * test's unit; NAN when the record does not say (older logs) */
 	size_t line;
+	size_t rec;		/* its record: m->recs[rec] (model_sample_get()) */
 	double lat[LAT_NQ];	/* the latency percentiles the SAMPLE carries (lib/latency.h
 				 * LAT_QUANTILES extras, ns); NAN where absent (pct.c) */
 };
@@ -118,5 +119,8 @@ const char *model_workdir_fs(const struct model *m);
 const char *num_exact(char *buf, size_t cap, double v);
 /* Test in pass, or NULL. */
 const struct mtest *model_find(const struct model *m, const char *test, int copies);
+/* The value of key in sample s's record (s one of m's tests' smp[]): a SAMPLE's per-test extra
+ * such as thp_kib or cycles_x100, as written; NULL when the record has no such field. */
+const char *model_sample_get(const struct model *m, const struct msample *s, const char *key);
 
 #endif

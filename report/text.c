@@ -169,24 +169,9 @@ static double sample_cycles(const struct model *m, const struct mtest *t)
 	double sum = 0;
 	long n = 0;
 
-	for (size_t i = 0; i < m->nrecs; i++) {
-		const struct mrec *r = &m->recs[i];
-		const char *test = NULL, *cop = NULL, *cyc = NULL;
-		int warm = 0;
-		if (strcmp(r->kind, RK_SAMPLE))
-			continue;
-		for (size_t k = 0; k < r->nf; k++) {
-			const char *key = r->f[k].key;
-			if (!strcmp(key, RK_TESTNAME))
-				test = r->f[k].val;
-			else if (!strcmp(key, RK_COPIES))
-				cop = r->f[k].val;
-			else if (!strcmp(key, RK_WARMUP))
-				warm = 1;
-			else if (!strcmp(key, "cycles_x100"))
-				cyc = r->f[k].val;
-		}
-		if (warm || !test || !cop || !cyc || strcmp(test, t->test) || atoi(cop) != t->copies)
+	for (size_t i = 0; i < t->nsmp; i++) {
+		const char *cyc = model_sample_get(m, &t->smp[i], "cycles_x100");
+		if (t->smp[i].warmup || !cyc)
 			continue;
 		sum += strtod(cyc, NULL) / 100;
 		n++;
