@@ -3,6 +3,7 @@
 #include "compare.h"
 #include "noisefloor.h"
 #include "signif.h"
+#include "util.h"
 #include "vocab.h"
 
 #include <math.h>
@@ -10,13 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-double perf_ratio(double a, double b, int higher)
-{
-	if (!(a > 0) || !(b > 0) || !isfinite(a) || !isfinite(b) || higher < 0)
-		return NAN;
-	return higher ? b / a : a / b;
-}
 
 /* Kernel command-line words that legitimately differ between boots of one image: the boot
  * loader's own, the console device of the machine, and isobench's per-run knobs that do not
@@ -33,11 +27,6 @@ static int volatile_word(const char *w, size_t n)
 			return 1;
 	}
 	return 0;
-}
-
-static int cmpstr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* The command line without volatile words, words sorted: a canonical form to compare. */
@@ -62,7 +51,7 @@ static char *canon_cmdline(const char *s)
 			w[nw++] = strndup(p, (size_t)(q - p));
 		p = q;
 	}
-	qsort(w, nw, sizeof *w, cmpstr);
+	qsort(w, nw, sizeof *w, qsort_cmp_str);
 	res[0] = 0;
 	for (size_t i = 0; i < nw; i++) {
 		if (w[i]) {

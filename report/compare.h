@@ -7,10 +7,11 @@
  * With fewer samples (a quick run, an older log) the medians' 95% intervals decide (model.h:
  * from the SAMPLEs, else RESULT ci95_pct, else min..max): overlapping is '~', disjoint '*',
  * no interval on either side '?'.
- * The ratio is a performance ratio against the first run, by the test's own direction (TEST
- * and RESULT better=, set by the runner): value/value0 when higher is better, value0/value
- * when lower is better, so < 1 always means "worse than the first run". A log that does not
- * say the direction (written before better= existed) gets no ratio: nothing is guessed.
+ * The ratio is a performance ratio against the first run (util.h's perf_ratio), by the test's
+ * own direction (TEST and RESULT better=, set by the runner): value/value0 when higher is
+ * better, value0/value when lower is better, so < 1 always means "worse than the first run".
+ * A log that does not say the direction (written before better= existed) gets no ratio:
+ * nothing is guessed.
  * Comparability (docs/report.md): image.identity, build.version, run.* and the kernel command line
  * (apart from volatile words) must match, and so must the file system of the file tests
  * (fs.workdir, else fs.tmp); a native run (mode host) beside an image run (mode init) differs in
@@ -69,9 +70,6 @@ void cmp_free(struct cmp *c);
  * tests), so a ratio measures the two CPUs, not the hypervisor or the knob: isobench-report
  * refuses them unless asked (--cross-arch; then a warning names it). */
 size_t cmp_arch_mismatch(const struct model *const *m, size_t nruns);
-/* Performance ratio of b to a (see above): b/a when higher (1) is better, a/b when lower (0)
- * is; NAN when either is not positive or the direction is unknown (-1). */
-double perf_ratio(double a, double b, int higher);
 /* "higher is better", "lower is better" or "direction unknown" for a row. */
 const char *cmp_direction(int higher);
 

@@ -1,6 +1,7 @@
 /* csv.c — see csv.h. */
 #include "csv.h"
 #include "pct.h"
+#include "util.h"
 #include "vocab.h"
 
 #include <math.h>

@@ -7,6 +7,7 @@
 #include "stats.h"
 #include "status.h"
 #include "unixbench.h"
+#include "util.h"
 #include "vocab.h"
 
 #include <dirent.h>
@@ -56,11 +57,6 @@ int fleet_is_dir(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* The group key of a run for by = "hypervisor", "machine" or "hypervisor,machine". */
@@ -357,7 +353,7 @@ static int list_logs(const char *dir, char ***names_out, size_t *n)
 		free(names);
 		return EXIT_USAGE;
 	}
-	qsort(names, nnames, sizeof *names, cmp_str);
+	qsort(names, nnames, sizeof *names, qsort_cmp_str);
 	*names_out = names;
 	*n = nnames;
 	return 0;
@@ -417,7 +413,7 @@ static int group_runs(struct fleet *f)
 		if (g == f->ngroups)
 			f->groups[f->ngroups++] = f->runs[i].group;
 	}
-	qsort(f->groups, f->ngroups, sizeof *f->groups, cmp_str);
+	qsort(f->groups, f->ngroups, sizeof *f->groups, qsort_cmp_str);
 	for (size_t g = 1; g < f->ngroups; g++)
 		if (!strncmp(f->groups[g], "bare-metal", 10)) {
 			char *b = f->groups[g];

@@ -11,7 +11,7 @@
  * online CPUs (UnixBench's N-copy pass), so machines with different CPU counts share a row.
  * Per group and row, over the runs that have it: n, median, min, max and the 95% CI of the
  * median (lib/stats.c's order-statistics CI; min..max when n < 6), in the test's unit;
- * the ratio is a performance ratio (compare.h's perf_ratio) of the group median to the
+ * the ratio is a performance ratio (util.h's perf_ratio) of the group median to the
  * reference group's, with '~' when the two CIs overlap, '*' when they do not, '?' when either
  * group holds one run (no spread to judge noise by). The
  * reference group is bare-metal when present, else the first group in name order. Index

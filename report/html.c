@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "html.h"
 #include "svg.h"
+#include "util.h"
 #include "signif.h"
 #include "unixbench.h"
 #include "vocab.h"

@@ -4,6 +4,7 @@
 #include "noisefloor.h"
 #include "signif.h"
 #include "pct.h"
+#include "util.h"
 #include "vocab.h"
 
 #include <jansson.h>

@@ -1,6 +1,7 @@
 /* memsvg.c — see memsvg.h. */
 #include "memsvg.h"
 #include "svg.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>

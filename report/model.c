@@ -472,13 +472,3 @@ const char *model_workdir_fs(const struct model *m)
 	const char *v = model_info(m, RK_FS_WORKDIR);
 	return strcmp(v, "-") ? v : model_info(m, "fs.tmp");
 }
-
-const char *num_exact(char *buf, size_t cap, double v)
-{
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, cap, "%.*g", prec, v);
-		if (!isfinite(v) || strtod(buf, NULL) == v)
-			break;
-	}
-	return buf;
-}

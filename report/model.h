@@ -115,8 +115,6 @@ int model_is_tcg(const struct model *m);
 const char *model_mode(const struct model *m);
 /* File system type the file tests ran on: INFO fs.workdir, else (older logs) fs.tmp; "-". */
 const char *model_workdir_fs(const struct model *m);
-/* The shortest decimal form of v that reads back as exactly v (up to %.17g) into buf. */
-const char *num_exact(char *buf, size_t cap, double v);
 /* Test in pass, or NULL. */
 const struct mtest *model_find(const struct model *m, const char *test, int copies);
 /* The value of key in sample s's record (s one of m's tests' smp[]): a SAMPLE's per-test extra

@@ -2,6 +2,7 @@
 #include "pct.h"
 #include "svg.h"
 #include "text.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>

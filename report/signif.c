@@ -1,29 +1,11 @@
 /* signif.c — see signif.h. */
 #include "signif.h"
-#include "compare.h"
 #include "stats.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-double sig_median(const double *v, size_t n)
-{
-	double *s = malloc(n * sizeof *s);
-	if (!s)
-		return NAN;
-	memcpy(s, v, n * sizeof *s);
-	qsort(s, n, sizeof *s, cmp_dbl);
-	double m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-	free(s);
-	return m;
-}
 
 struct tagged {
 	double v;
@@ -32,7 +14,7 @@ struct tagged {
 
 static int cmp_tagged(const void *a, const void *b)
 {
-	return cmp_dbl(&((const struct tagged *)a)->v, &((const struct tagged *)b)->v);
+	return qsort_cmp_dbl(&((const struct tagged *)a)->v, &((const struct tagged *)b)->v);
 }
 
 /* Exact two-sided p of the rank sum: the share of all C(n, na) ways to pick na of the n
@@ -160,7 +142,7 @@ int sig_ratio_ci(const double *a, size_t na, const double *b, size_t nb, int hig
 			goto out;
 		r[k] = perf_ratio(sa.unixbench, sb.unixbench, higher);
 	}
-	qsort(r, SIG_BOOT, sizeof *r, cmp_dbl);
+	qsort(r, SIG_BOOT, sizeof *r, qsort_cmp_dbl);
 	*lo = r[(size_t)(0.025 * SIG_BOOT)];
 	*hi = r[(size_t)(0.975 * SIG_BOOT) - 1];
 	rc = 0;

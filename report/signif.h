@@ -12,7 +12,7 @@
  * Ratio CI: percentile bootstrap (Efron & Tibshirani, "An Introduction to the Bootstrap",
  * ch. 13) of the performance ratio of the two runs' RESULT values — UnixBench's aggregate,
  * lib/stats.c's summarize(), recomputed on each resample — SIG_BOOT resamples of each run with
- * a fixed seed (reproducible); the ratio is compare.h's perf_ratio (> 1: B better).
+ * a fixed seed (reproducible); the ratio is util.h's perf_ratio (> 1: B better).
  * Verdict: different when p < SIG_ALPHA and the ratio is beyond the test's noise floor
  * (noisefloor.h): a change smaller than what same-machine repeats show is never flagged.
  * Units: the samples' own; the ratio has none. Errors: NAN when a side has < SIG_MIN_N values. */
@@ -41,8 +41,5 @@ double sig_mwu_p(const double *a, size_t na, const double *b, size_t nb);
  * (higher < 0), a non-positive value, or no memory. */
 int sig_ratio_ci(const double *a, size_t na, const double *b, size_t nb, int higher,
 		 double *lo, double *hi);
-
-/* Median of v (n > 0), v unchanged. */
-double sig_median(const double *v, size_t n);
 
 #endif

@@ -1,5 +1,6 @@
 /* svg.c — see svg.h. */
 #include "svg.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -7,20 +8,6 @@
 
 const char *const svg_colour[SVG_NCOLOUR] = {"#4c72b0", "#dd8452", "#55a868", "#c44e52",
 					     "#8172b3", "#937860", "#da8bc3", "#8c8c8c"};
-
-void xml_esc(FILE *out, const char *s, size_t max)
-{
-	for (size_t n = 0; s && *s && n < max; s++, n++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s >= 0x20 && *s <= 0x7e ? *s : '?', out);
-		}
-	}
-}
 
 void svg_esc(FILE *out, const char *s)
 {

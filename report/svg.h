@@ -1,5 +1,5 @@
 /* svg.h — the report's SVG: the scaffolding every chart shares (the document head and its
- * white background, the run palette, escaping a string from a log), owned here and used by
+ * white background, the run palette, a chart label escaped), owned here and used by
  * the ratio chart below, the latency percentiles (pct.c) and the memory curve (memsvg.c);
  * and the ratio chart of a comparison: per test (and per pass's index score), the
  * performance ratio of each run to the first on a log-2 scale, one coloured bar per run with
@@ -16,10 +16,7 @@
 #define SVG_NCOLOUR 8
 extern const char *const svg_colour[SVG_NCOLOUR];
 
-/* s as XML (and HTML) text: & < > " ' escaped, every byte outside printable ASCII written
- * as '?', at most max bytes of it; NULL writes nothing. html.c's text goes through it too. */
-void xml_esc(FILE *out, const char *s, size_t max);
-/* xml_esc() of a label drawn in a chart: at most 60 bytes. */
+/* util.h's xml_esc() of a label drawn in a chart: at most 60 bytes. */
 void svg_esc(FILE *out, const char *s);
 
 /* The document's head: the XML declaration, the <svg> element (width x height px, the

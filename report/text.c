@@ -3,23 +3,12 @@
 #include "noisefloor.h"
 #include "signif.h"
 #include "pct.h"
+#include "util.h"
 #include "vocab.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *text_safe(const char *s, char *buf, size_t cap)
-{
-	size_t n = 0;
-
-	if (!cap)
-		return "";
-	for (; s && *s && n + 1 < cap; s++)
-		buf[n++] = (*s >= 0x20 && *s <= 0x7e) ? *s : '?';
-	buf[n] = 0;
-	return buf;
-}
 
 /* Rotating safe copies so one fprintf can take several. */
 static const char *S(const char *s)

@@ -12,7 +12,5 @@
 
 void text_run(FILE *out, const struct model *m, const char *source);
 void text_compare(FILE *out, const struct cmp *c, char *const *sources);
-/* Copy s into buf (cap bytes) with non-printable bytes as '?'; returns buf. */
-const char *text_safe(const char *s, char *buf, size_t cap);
 
 #endif

@@ -1,0 +1,37 @@
+/* util.h — the report's bottom layer: small helpers every other layer may use and that use
+ * nothing of the report (only the C library): the performance ratio, numbers written exactly,
+ * a median, qsort comparators, and text made safe for a terminal or for XML/HTML.
+ * Layers of report/: report/Makefile's LAYER_* lists (tests/test-layers.sh checks them). */
+#ifndef ISOBENCH_UTIL_H
+#define ISOBENCH_UTIL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Performance ratio of b to a: b/a when higher (1) is better, a/b when lower (0) is, so < 1
+ * always means "b is worse than a"; NAN when either is not finite and positive or the
+ * direction is unknown (-1). No unit (a and b in one unit). */
+double perf_ratio(double a, double b, int higher);
+
+/* The shortest decimal form of v that reads back as exactly v (up to %.17g) into buf (cap
+ * bytes); returns buf. */
+const char *num_exact(char *buf, size_t cap, double v);
+
+/* Median of v (n values, v unchanged; the mean of the middle two when n is even); NAN when
+ * n is 0 or out of memory. */
+double median_of(const double *v, size_t n);
+
+/* qsort comparators: doubles ascending (no NAN), strings (char *) in strcmp order. */
+int qsort_cmp_dbl(const void *a, const void *b);
+int qsort_cmp_str(const void *a, const void *b);
+
+/* Copy s into buf (cap bytes) with every byte outside printable ASCII (0x20-0x7e) as '?',
+ * cut to fit; NULL is "". Returns buf ("" when cap is 0). The text report's one rule, so a
+ * log cannot drive the terminal. */
+const char *text_safe(const char *s, char *buf, size_t cap);
+
+/* s as XML (and HTML) text on out: & < > " ' escaped, every byte outside printable ASCII
+ * written as '?', at most max bytes of s; NULL writes nothing. */
+void xml_esc(FILE *out, const char *s, size_t max);
+
+#endif
