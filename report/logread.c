@@ -220,13 +220,6 @@ static int segment(struct log *log, struct run **curp, struct record *r, const c
 	return add_rec(cur, lineno, r, t, n);
 }
 
-static void free_run(struct run *run)
-{
-	for (size_t k = 0; k < run->nrecs; k++)
-		free(run->recs[k].text);
-	free(run->recs);
-}
-
 /* 1 if run b holds a's first record, byte for byte (same sequence number, same checksum):
  * b is a copy of the run a belongs to (isobench.replay=1 sends every record again). */
 static int same_run(const struct run *a, const struct run *b)
@@ -276,13 +269,13 @@ static void fold_replays(struct log *log)
 		int copies = (A->copies ? A->copies : 1) + 1;
 		if (take_b) {
 			size_t first = A->first_line;
-			free_run(A);
+			log_run_free(A);
 			*A = *B;
 			A->first_line = first;
 		} else {
 			A->last_line = B->last_line > A->last_line ? B->last_line : A->last_line;
 			A->powered_off |= B->powered_off;
-			free_run(B);
+			log_run_free(B);
 		}
 		A->copies = copies;
 		for (size_t d = 0; d < log->ndamage; d++) {
@@ -477,34 +470,4 @@ oom:
 	}
 	fold_replays(log);
 	return ferror(f) ? -1 : 0;
-}
-
-const char *log_damage_why(int status)
-{
-	return status == REC_BAD_CRC ? "checksum mismatch" : "malformed";
-}
-
-enum rec_status logrec_parse(const struct logrec *rec, struct record *r)
-{
-	return rec_parse(rec->text, strlen(rec->text), r);
-}
-
-int log_last_complete(const struct log *log)
-{
-	for (size_t i = log->nruns; i-- > 0;)
-		if (log->runs[i].complete)
-			return (int)i;
-	return -1;
-}
-
-void log_free(struct log *log)
-{
-	for (size_t i = 0; i < log->nruns; i++) {
-		for (size_t k = 0; k < log->runs[i].nrecs; k++)
-			free(log->runs[i].recs[k].text);
-		free(log->runs[i].recs);
-	}
-	free(log->runs);
-	free(log->damage);
-	memset(log, 0, sizeof *log);
 }

@@ -1,7 +1,7 @@
 /* validate.c — see validate.h. */
 #define _GNU_SOURCE
 #include "validate.h"
-#include "logread.h"
+#include "log.h"
 #include "stats.h"
 #include "unixbench.h"
 #include "vocab.h"

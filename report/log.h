@@ -1,0 +1,66 @@
+/* log.h — a console log in memory, as logread.c reads it: its runs (each with its valid records
+ * in order, a verdict and its counts), its damaged lines and the kernel's messages that
+ * matter (panic, power-down, reboot), and what may be asked of them without reading again.
+ * The checker of a run's content (validate.h) and the reader (logread.h) both build on it.
+ * Units: line numbers are 1-based lines of the log. */
+#ifndef ISOBENCH_LOG_H
+#define ISOBENCH_LOG_H
+
+#include "record.h"
+#include <stddef.h>
+#include <stdint.h>
+
+struct logrec {
+	size_t line;		/* 1-based line number in the log */
+	uint64_t seq;
+	char kind[16];
+	char *text;		/* the record, from the tag up to the checksum, NUL-terminated */
+};
+
+struct damage {
+	size_t line;
+	int status;		/* enum rec_status */
+	int run;		/* index of the run it falls in, -1 if none */
+};
+
+struct run {
+	struct logrec *recs;
+	size_t nrecs, cap;
+	size_t first_line, last_line;
+	int complete;
+	int has_end;
+	int powered_off;	/* the kernel's "reboot: Power down" follows the run */
+	int rebooted;		/* the kernel's "reboot: Restarting system" follows it */
+	int watchdog;		/* a verified FAIL test=watchdog in the run */
+	int copies;		/* >1: the run was received that many times (isobench.replay=1);
+				 * the best copy is the one kept */
+	char why[200];		/* why not complete ("" when complete) */
+	uint64_t fails, errors, results, skips;
+};
+
+struct log {
+	struct run *runs;
+	size_t nruns;
+	struct damage *damage;
+	size_t ndamage;
+	size_t lines;
+	int panic;		/* the kernel's "Kernel panic - not syncing" seen (outside records) */
+	size_t panic_line;	/* line of the last one, 0 if none */
+	size_t unpack_line;	/* line of the kernel's "Initramfs unpacking failed", 0 if none:
+				 * most often a machine with too little memory for the image */
+	int watchdog;		/* a verified FAIL test=watchdog record seen */
+};
+
+/* Why a line is damaged, in words: "checksum mismatch" (REC_BAD_CRC) or "malformed" (any other
+ * status of rec_parse()): the one wording of stderr, the verdict, JSON, CSV and --follow. */
+const char *log_damage_why(int status);
+/* Parse rec->text into r; REC_OK expected (it was checked when read). */
+enum rec_status logrec_parse(const struct logrec *rec, struct record *r);
+/* Index of the last complete run, or -1. */
+int log_last_complete(const struct log *log);
+/* Free one run's records (the struct run itself belongs to its log). */
+void log_run_free(struct run *run);
+/* Free everything log holds and zero it. */
+void log_free(struct log *log);
+
+#endif
