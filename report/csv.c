@@ -112,17 +112,6 @@ static void record_rows(const struct rowctx *x, const struct model *m)
 	}
 }
 
-/* A latency percentile of the current test (pct_each()): one derived row in ns. */
-struct pct_arg {
-	const struct rowctx *x;
-	const struct mtest *t;
-};
-static void pct_row(void *arg, const char *key, double v)
-{
-	const struct pct_arg *a = arg;
-	drow(a->x, a->t->line, a->t->test, a->t->copies, key, v, "ns");
-}
-
 /* What the report derives per test (figures, CI, direction, index) and per pass (score). */
 static void derived_rows(const struct rowctx *x, const struct model *m)
 {
@@ -147,8 +136,9 @@ static void derived_rows(const struct rowctx *x, const struct model *m)
 		    model_better(t), "");
 		row(x, "derived", t->line, -1, "", t->test, t->copies, "direction",
 		    cmp_direction(t->higher), "");
-		struct pct_arg pa = {x, t};
-		pct_each(t, pct_row, &pa);	/* latency percentiles (pct.h) */
+		for (int q = 0; t->has_lat && q < LAT_NQ; q++)	/* latency percentiles (pct.h) */
+			if (isfinite(t->lat[q]))
+				drow(x, t->line, t->test, t->copies, lat_keys[q], t->lat[q], "ns");
 		if (t->has_baseline && t->baseline > 0) {
 			drow(x, t->line, t->test, t->copies, "baseline", t->baseline, t->unit);
 			drow(x, t->line, t->test, t->copies, "index", t->index, "index");
@@ -183,7 +173,7 @@ static void ratio_rows(const struct rowctx *x, const struct cmp *c, size_t j)
 		     cl->floor_pct, "%");
 		for (int q = 0; q < LAT_NQ; q++) {	/* latency: lower is better (pct.h) */
 			char key[40];
-			snprintf(key, sizeof key, "%s_ratio_to_run1", pct_key(q));
+			snprintf(key, sizeof key, "%s_ratio_to_run1", lat_keys[q]);
 			if (isfinite(pct_ratio(&c->rows[i], j, q)))
 				drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, key,
 				     pct_ratio(&c->rows[i], j, q), "ratio");

@@ -13,7 +13,8 @@
 #ifndef ISOBENCH_CSV_H
 #define ISOBENCH_CSV_H
 
-#include "json.h"
+#include "compare.h"
+#include <stdio.h>
 
 #define CSV_COLUMNS 12
 

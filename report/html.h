@@ -8,13 +8,12 @@
  * the JSON field it shows (json.c's comparison.rows[row].cells[run].<key>), so a test can
  * check the page against the JSON. Text from a log is escaped; bytes outside printable ASCII
  * show as '?', as in the text report.
- * In: the runs (as json.h's report_in) and their comparison (any number of runs >= 1).
+ * In: the runs (as model.h's report_in) and their comparison (any number of runs >= 1).
  * Out: the page on out. Errors: -1 when writing fails. */
 #ifndef ISOBENCH_HTML_H
 #define ISOBENCH_HTML_H
 
 #include "compare.h"
-#include "json.h"
 
 #include <stdio.h>
 

@@ -42,6 +42,32 @@ static int put(json_t *o, const char *k, json_t *v)
 	return v ? json_object_set_new(o, k, v) : -1;
 }
 
+/* {"p50_ns": v, ...} of t (ns), or null when it has none (pct.h). */
+static json_t *pct_obj(const struct mtest *t)
+{
+	json_t *o;
+
+	if (!t->has_lat || !(o = json_object()))
+		return json_null();
+	for (int q = 0; q < LAT_NQ; q++)
+		json_object_set_new(o, lat_keys[q], jnum(t->lat[q]));
+	return o;
+}
+
+/* {"p50_ns": ratio, ...} of cell j of r to cell 0 (lower is better), or null. */
+static json_t *pct_ratio_obj(const struct cmp_row *r, size_t j)
+{
+	json_t *o;
+
+	if (!j || !pct_has(r, 0) || !pct_has(r, j) || !(o = json_object()))
+		return json_null();
+	for (int q = 0; q < LAT_NQ; q++) {
+		double x = pct_ratio(r, j, q);
+		json_object_set_new(o, lat_keys[q], jnum(x));
+	}
+	return o;
+}
+
 static json_t *test_obj(const struct mtest *t)
 {
 	json_t *o = json_object(), *smp = json_array();
@@ -77,7 +103,7 @@ static json_t *test_obj(const struct mtest *t)
 	e |= put(o, "median_ci95_lo", jnum(t->ci_lo));
 	e |= put(o, "median_ci95_hi", jnum(t->ci_hi));
 	e |= put(o, "median_ci95_from", jstr(t->ci_from));
-	e |= put(o, "latency_ns", pct_json(t));	/* percentiles, lower is better (pct.h) */
+	e |= put(o, "latency_ns", pct_obj(t));	/* percentiles, lower is better (pct.h) */
 	for (size_t i = 0; i < t->nsmp; i++) {
 		json_t *s = json_pack("{s:I, s:b, s:o, s:I}", "i", (json_int_t)t->smp[i].i, "warmup",
 				      t->smp[i].warmup, "value", jnum(t->smp[i].value), "line",
@@ -277,7 +303,7 @@ static json_t *cmp_obj(const struct cmp *c)
 						 : cl->mark == '~' ? "within-noise"
 						 : cl->mark == '*' ? "beyond-noise"
 						 : cl->mark == '?' ? "unknown" : "missing",
-						 "latency_ratio", pct_json_ratio(r, j)));
+						 "latency_ratio", pct_ratio_obj(r, j)));
 			e |= j > 0 && significance(json_array_get(cells, j), cl);
 		}
 		e |= !cells || json_array_append_new(

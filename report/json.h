@@ -12,13 +12,6 @@
 #include "compare.h"
 #include <stdio.h>
 
-struct report_in {
-	const char *source;	/* file name */
-	const struct log *log;
-	int run;		/* 0-based index of the chosen run in log */
-	const struct model *m;
-};
-
 int json_report(FILE *out, const struct report_in *in, size_t n, const struct cmp *c);
 int json_bench(FILE *out, const struct report_in *in, size_t n, const struct cmp *c, int smaller);
 

@@ -21,7 +21,7 @@
 #include "html.h"
 #include "json.h"
 #include "svg.h"
-#include "pct.h"
+#include "pctsvg.h"
 #include "signif.h"
 #include "noisefloor.h"
 #include "memsvg.h"

@@ -1,9 +1,9 @@
 /* model.c — see model.h. */
 #define _GNU_SOURCE
 #include "model.h"
-#include "pct.h"
 #include "vocab.h"
 #include "stats.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -184,6 +184,35 @@ static int about_a_test(const struct record *r, const char *test)
 			 (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_SKIP))));
 }
 
+/* s->lat[] from the SAMPLE r's lib/latency.h extras (NAN where absent or negative). */
+static void lat_sample(struct msample *s, const struct record *r)
+{
+	for (int q = 0; q < LAT_NQ; q++) {
+		const char *v = rec_get(r, lat_keys[q]);
+		char *end;
+		double d = v ? strtod(v, &end) : NAN;
+		s->lat[q] = v && !*end && d >= 0 ? d : NAN;
+	}
+}
+
+/* t->lat[] (per quantile the median over the non-warmup samples that carry it) and
+ * t->has_lat from its samples. */
+static void lat_derive(struct mtest *t)
+{
+	double *v = malloc((t->nsmp + 1) * sizeof *v);
+
+	t->has_lat = 0;
+	for (int q = 0; q < LAT_NQ; q++) {
+		size_t n = 0;
+		for (size_t i = 0; v && i < t->nsmp; i++)
+			if (!t->smp[i].warmup && isfinite(t->smp[i].lat[q]))
+				v[n++] = t->smp[i].lat[q];
+		t->lat[q] = median_of(v, n);
+		t->has_lat |= n > 0;
+	}
+	free(v);
+}
+
 static int add_sample(struct mtest *t, const struct record *r, size_t line, size_t rec)
 {
 	struct msample *ns = realloc(t->smp, (t->nsmp + 1) * sizeof *ns), *s;
@@ -196,7 +225,7 @@ static int add_sample(struct mtest *t, const struct record *r, size_t line, size
 	s->value = num(rec_get(r, RK_VALUE));
 	s->line = line;
 	s->rec = rec;
-	pct_sample(s, r);	/* latency percentiles, if the test reports them (pct.h) */
+	lat_sample(s, r);	/* latency percentiles, if the test reports them */
 	return 0;
 }
 
@@ -278,7 +307,7 @@ static int derive(struct model *m)
 		struct mtest *t = &m->tests[i];
 		int p;
 		derive_ci(t);
-		pct_derive(t);
+		lat_derive(t);
 		if (!isfinite(t->index) && t->has_result && t->has_baseline &&
 		    ub_valid(t->value, t->baseline))
 			t->index = ub_index(t->value, t->baseline);

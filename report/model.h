@@ -34,7 +34,7 @@ struct msample {
 	size_t line;
 	size_t rec;		/* its record: m->recs[rec] (model_sample_get()) */
 	double lat[LAT_NQ];	/* the latency percentiles the SAMPLE carries (lib/latency.h
-				 * LAT_QUANTILES extras, ns); NAN where absent (pct.c) */
+				 * LAT_QUANTILES extras, ns); NAN where absent */
 };
 
 struct mtest {
@@ -64,7 +64,7 @@ struct mtest {
 	const char *status;	/* "ok", "FAIL" or "SKIP" */
 	char *reason;		/* FAIL/SKIP reason or NULL */
 	size_t line;		/* line of the RESULT (or FAIL/SKIP, or TEST) */
-	int has_lat;		/* some sample carries latency percentiles (pct.h) */
+	int has_lat;		/* some sample carries latency percentiles (lib/latency.h) */
 	double lat[LAT_NQ];	/* per quantile the median over the samples, ns; NAN if none */
 };
 
@@ -98,6 +98,15 @@ struct model {
 	uint64_t results, fails, skips, errors;
 	int powered_off;
 	double ci_target_pct;	/* INFO run.ci_target_pct, NAN when absent */
+};
+
+/* One run chosen to report (every format's input): its log, the run's index in it and the
+ * run's model, which the caller owns. */
+struct report_in {
+	const char *source;	/* file name */
+	const struct log *log;
+	int run;		/* 0-based index of the chosen run in log */
+	const struct model *m;
 };
 
 int model_build(const struct run *run, struct model *m);

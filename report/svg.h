@@ -1,6 +1,6 @@
 /* svg.h — the report's SVG: the scaffolding every chart shares (the document head and its
  * white background, the run palette, a chart label escaped), owned here and used by
- * the ratio chart below, the latency percentiles (pct.c) and the memory curve (memsvg.c);
+ * the ratio chart below, the latency percentiles (pctsvg.c) and the memory curve (memsvg.c);
  * and the ratio chart of a comparison: per test (and per pass's index score), the
  * performance ratio of each run to the first on a log-2 scale, one coloured bar per run with
  * its value written at the bar's end; faded bars are within noise, solid ones beyond it

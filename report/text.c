@@ -19,6 +19,78 @@ static const char *S(const char *s)
 	return text_safe(s, b, sizeof ring[0]);
 }
 
+/* Microseconds with a precision that fits 9 columns. */
+static void us(FILE *out, double ns, int w)
+{
+	if (!isfinite(ns))
+		fprintf(out, " %*s", w, "---");
+	else
+		fprintf(out, " %*.*f", w, ns < 1e7 ? 1 : 0, ns / 1000);
+}
+
+/* The run's latency percentile table for one pass (nothing when no test has them; pct.h). */
+static void text_pct_run(FILE *out, const struct model *m, int copies)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < m->ntests; i++) {
+		const struct mtest *t = &m->tests[i];
+		if (t->copies != copies || !t->has_lat)
+			continue;
+		if (!any++) {
+			fprintf(out, "\n%-40s", "Latency percentiles (us, lower better)");
+			for (int q = 0; q < LAT_NQ; q++)
+				fprintf(out, " %10s", pct_label(q));
+			fputc('\n', out);
+		}
+		char b[128];
+		fprintf(out, "%-40.40s", text_safe(t->title, b, sizeof b));
+		for (int q = 0; q < LAT_NQ; q++)
+			us(out, t->lat[q], 10);
+		fputc('\n', out);
+	}
+	if (any)
+		fprintf(out, "(medians over the samples of each sample's percentile)\n");
+}
+
+/* The compared runs' percentiles with ratios (nothing when no row has them; pct.h). */
+static void text_pct_compare(FILE *out, const struct cmp *c)
+{
+	char b[128];
+
+	if (!pct_comparable(c))
+		return;
+	/* Each run's column as wide as its longest label (12..40): cut to 12, "KVM, 2 CPUs" and
+	 * "KVM, 2 CPUs #2" headed two columns alike. */
+	int w = 12;
+	for (size_t j = 0; j < c->nruns; j++) {
+		int l = (int)strlen(text_safe(c->label[j], b, sizeof b));
+		w = l > w ? (l < 40 ? l : 40) : w;
+	}
+	fprintf(out, "\nLatency percentiles (us; lower is better; ratio = run 1 / this run, < 1 "
+		     "slower)\n%-36s %-6s", "TEST", "");
+	for (size_t j = 0; j < c->nruns; j++)
+		fprintf(out, " %*.*s%s", w, w, text_safe(c->label[j], b, sizeof b),
+			j ? "   ratio" : "");
+	fputc('\n', out);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		int n = pct_runs_with(r, c->nruns);
+		for (int q = 0; n >= 2 && q < LAT_NQ; q++) {
+			fprintf(out, "%-36.36s %-6s", text_safe(r->title, b, sizeof b), pct_label(q));
+			for (size_t j = 0; j < c->nruns; j++) {
+				us(out, pct_has(r, j) ? r->cell[j].t->lat[q] : NAN, w);
+				double x = pct_ratio(r, j, q);
+				if (j && isfinite(x))
+					fprintf(out, " %7.2f", x);
+				else if (j)
+					fprintf(out, " %7s", "---");
+			}
+			fputc('\n', out);
+		}
+	}
+}
+
 static void header(FILE *out, const struct model *m, const char *source)
 {
 	char label[200];
@@ -235,7 +307,7 @@ void text_run(FILE *out, const struct model *m, const char *source)
 			other_row(out, m, t, &grp);
 		}
 		details(out, m, copies);
-		pct_text_run(out, m, copies);	/* latency percentiles (pct.h) */
+		text_pct_run(out, m, copies);	/* latency percentiles (pct.h) */
 	}
 	if (!shown)
 		fprintf(out, "\nno test produced a result in this run\n");
@@ -401,5 +473,5 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 		compare_row(out, c, &c->rows[i], w, unconverged);
 	compare_scores(out, c, w);
 	compare_significance(out, c);
-	pct_text_compare(out, c);	/* latency percentiles, lower is better (pct.h) */
+	text_pct_compare(out, c);	/* latency percentiles, lower is better (pct.h) */
 }
