@@ -1,7 +1,6 @@
 /* fleet.c — a directory of logs grouped by hypervisor and/or machine (see fleet.h). */
 #define _GNU_SOURCE
 #include "fleet.h"
-#include "compare.h"
 #include "noisefloor.h"
 #include "signif.h"
 #include "stats.h"
@@ -11,47 +10,11 @@
 #include "vocab.h"
 
 #include <dirent.h>
-#include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-struct frun {
-	char *path;
-	struct log log;
-	struct model m;
-	char *group;
-};
-
-struct fcell {			/* one group's figures for one row */
-	size_t n;
-	struct summary s;
-	double ratio;		/* to the reference group; NAN when not computable */
-	char mark;		/* ' ' reference or no data; with >= SIG_MIN_N pooled samples a
-				 * side '*' p < SIG_ALPHA and beyond the noise floor, else '~';
-				 * with fewer, '~' CIs overlap, '*' they do not, '?' a group of one
-				 * run (no spread) */
-	double p;		/* Mann-Whitney U on the groups' pooled SAMPLE values; NAN if none */
-};
-
-struct frow {
-	char *test, *unit, pass[16];
-	int higher;		/* the runs' better=: 1 higher, 0 lower, -1 not said (no ratio) */
-	struct fcell *cell;	/* one per group */
-};
-
-struct fleet {
-	struct frun *runs;
-	size_t nruns;
-	char **groups;		/* sorted, the reference first */
-	size_t ngroups;
-	struct frow *rows;
-	size_t nrows;
-	char **warn;
-	size_t nwarn;
-	int fails;
-};
 
 int fleet_is_dir(const char *path)
 {
@@ -424,8 +387,7 @@ static int group_runs(struct fleet *f)
 	return 0;
 }
 
-/* Read every regular file of dir; group the complete runs. Returns 0, or an exit status. */
-static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machine, int *incomplete)
+int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machine, int *incomplete)
 {
 	char **names;
 	size_t nnames;
@@ -437,7 +399,7 @@ static int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machin
 	return group_runs(f);
 }
 
-static void fleet_free(struct fleet *f)
+void fleet_free(struct fleet *f)
 {
 	for (size_t i = 0; i < f->nruns; i++) {
 		model_free(&f->runs[i].m);
@@ -458,171 +420,15 @@ static void fleet_free(struct fleet *f)
 	free(f->warn);
 }
 
-/* A figure in a fixed width: more decimals for small numbers. */
-static const char *fig(char *buf, size_t cap, double v)
+int fleet_analyse(struct fleet *f)
 {
-	if (!isfinite(v))
-		snprintf(buf, cap, "-");
-	else
-		snprintf(buf, cap, fabs(v) >= 1000 ? "%.0f" : fabs(v) >= 10 ? "%.2f" : "%.4f", v);
-	return buf;
+	return check_comparable(f) || build_rows(f) ? -1 : 0;
 }
 
-static void fleet_text(FILE *out, const struct fleet *f, const char *dir, const char *by)
+size_t fleet_group_size(const struct fleet *f, size_t g)
 {
-	char a[32], b[32], c[32], d[32], e[32];
-
-	fprintf(out, "fleet: %zu run(s) from %s in %zu group(s) by %s; reference group: %s\n",
-		f->nruns, dir, f->ngroups, by, f->ngroups ? f->groups[0] : "-");
-	for (size_t g = 0; g < f->ngroups; g++) {
-		size_t n = 0;
-		for (size_t i = 0; i < f->nruns; i++)
-			n += !strcmp(f->runs[i].group, f->groups[g]);
-		fprintf(out, "group %zu: %s (%zu run%s)%s\n", g + 1, f->groups[g], n, n == 1 ? "" : "s",
-			strstr(f->groups[g], "QEMU/TCG") ? " (TCG: emulation, not a hypervisor cost)" : "");
-		for (size_t i = 0; i < f->nruns; i++)
-			if (!strcmp(f->runs[i].group, f->groups[g]))
-				fprintf(out, "  %s\n", f->runs[i].path);
-	}
-	for (size_t w = 0; w < f->nwarn; w++)
-		fprintf(out, "warning: %s\n", f->warn[w]);
-	fprintf(out, "\n%-22s %-4s %-6s %5s %3s %12s %12s %12s %25s %7s\n", "test", "pass", "unit",
-		"group", "n", "median", "min", "max", "95% CI of the median", "ratio");
-	for (size_t r = 0; r < f->nrows; r++) {
-		const struct frow *row = &f->rows[r];
-		for (size_t g = 0; g < f->ngroups; g++) {
-			const struct fcell *cl = &row->cell[g];
-			if (!cl->n) {
-				fprintf(out, "%-22s %-4s %-6s %5zu %3d %12s\n", g ? "" : row->test,
-					g ? "" : row->pass, g ? "" : row->unit, g + 1, 0, "-");
-				continue;
-			}
-			char ci[80], ratio[32];
-			snprintf(ci, sizeof ci, "%s..%s", fig(d, sizeof d, cl->s.ci_lo),
-				 fig(e, sizeof e, cl->s.ci_hi));
-			if (g == 0)
-				snprintf(ratio, sizeof ratio, "1");
-			else if (isfinite(cl->ratio))
-				snprintf(ratio, sizeof ratio, "%.3f %c", cl->ratio, cl->mark);
-			else
-				snprintf(ratio, sizeof ratio, "-");
-			fprintf(out, "%-22s %-4s %-6s %5zu %3zu %12s %12s %12s %25s %7s\n",
-				g ? "" : row->test, g ? "" : row->pass, g ? "" : row->unit, g + 1, cl->n,
-				fig(a, sizeof a, cl->s.median), fig(b, sizeof b, cl->s.min),
-				fig(c, sizeof c, cl->s.max), ci, ratio);
-		}
-	}
-	fprintf(out, "\npass: 1 = one copy, N = as many copies as the run's online CPUs. ratio: "
-		     "the group's median to group 1's\n(performance: < 1 is slower, for rates and "
-		     "times alike); ~ the two medians' 95%% CIs overlap, * they do not, ? a group\n"
-		     "of one run (no spread to judge by).\n");
-}
-
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static int fleet_json(FILE *out, const struct fleet *f, const char *by)
-{
-	json_t *root = json_object(), *groups = json_array(), *rows = json_array(),
-	       *warn = json_array();
-	if (!root || !groups || !rows || !warn)
-		goto oom;
-	json_object_set_new(root, "format", json_string("isobench-fleet/1"));
-	json_object_set_new(root, "group_by", json_string(by));
-	json_object_set_new(root, "reference", f->ngroups ? json_string(f->groups[0]) : json_null());
-	for (size_t g = 0; g < f->ngroups; g++) {
-		json_t *o = json_object(), *srcs = json_array();
-		for (size_t i = 0; i < f->nruns; i++)
-			if (!strcmp(f->runs[i].group, f->groups[g]))
-				json_array_append_new(srcs, json_string(f->runs[i].path));
-		json_object_set_new(o, "name", json_string(f->groups[g]));
-		json_object_set_new(o, "tcg", json_boolean(strstr(f->groups[g], "QEMU/TCG") != NULL));
-		json_object_set_new(o, "sources", srcs);
-		json_array_append_new(groups, o);
-	}
-	for (size_t r = 0; r < f->nrows; r++) {
-		const struct frow *row = &f->rows[r];
-		json_t *o = json_object(), *cells = json_array();
-		json_object_set_new(o, "test", json_string(row->test));
-		json_object_set_new(o, "pass", json_string(row->pass));
-		json_object_set_new(o, "unit", json_string(row->unit));
-		for (size_t g = 0; g < f->ngroups; g++) {
-			const struct fcell *cl = &row->cell[g];
-			json_t *c = json_object();
-			char mk[2] = {cl->mark, 0};
-			json_object_set_new(c, "group", json_string(f->groups[g]));
-			json_object_set_new(c, "n", json_integer((json_int_t)cl->n));
-			json_object_set_new(c, "median", cl->n ? jnum(cl->s.median) : json_null());
-			json_object_set_new(c, "min", cl->n ? jnum(cl->s.min) : json_null());
-			json_object_set_new(c, "max", cl->n ? jnum(cl->s.max) : json_null());
-			json_object_set_new(c, "median_ci95_lo", cl->n ? jnum(cl->s.ci_lo) : json_null());
-			json_object_set_new(c, "median_ci95_hi", cl->n ? jnum(cl->s.ci_hi) : json_null());
-			json_object_set_new(c, "ratio", g == 0 && cl->n ? json_real(1) : jnum(cl->ratio));
-			json_object_set_new(c, "mark", cl->mark == ' ' ? json_null() : json_string(mk));
-			json_object_set_new(c, "p_value", jnum(cl->p));
-			json_array_append_new(cells, c);
-		}
-		json_object_set_new(o, "groups", cells);
-		json_array_append_new(rows, o);
-	}
-	for (size_t w = 0; w < f->nwarn; w++)
-		json_array_append_new(warn, json_string(f->warn[w]));
-	json_object_set_new(root, "groups", groups);
-	json_object_set_new(root, "rows", rows);
-	json_object_set_new(root, "warnings", warn);
-	int rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) || fputc('\n', out) == EOF;
-	json_decref(root);
-	return rc ? -1 : 0;
-oom:
-	json_decref(root);
-	json_decref(groups);
-	json_decref(rows);
-	json_decref(warn);
-	return -1;
-}
-
-int fleet_report(const char *dir, const char *by, const char *format, FILE *out)
-{
-	int by_hv = !strcmp(by, "hypervisor") || !strcmp(by, "hypervisor,machine");
-	int by_machine = !strcmp(by, "machine") || !strcmp(by, "hypervisor,machine");
-	struct fleet f;
-	int incomplete = 0, rc;
-
-	if (!by_hv && !by_machine) {
-		fprintf(stderr, "isobench-report: --group-by: hypervisor, machine or "
-				"hypervisor,machine\n");
-		return EXIT_USAGE;
-	}
-	if (strcmp(format, "text") && strcmp(format, "json")) {
-		fprintf(stderr, "isobench-report: a directory of logs is reported as text or json\n");
-		return EXIT_USAGE;
-	}
-	memset(&f, 0, sizeof f);
-	rc = fleet_load(&f, dir, by_hv, by_machine, &incomplete);
-	if (!rc && !f.nruns) {
-		fprintf(stderr, "isobench-report: %s: no log holds a complete run\n", dir);
-		rc = EXIT_INCOMPLETE;
-	}
-	if (!rc && (check_comparable(&f) || build_rows(&f))) {
-		fprintf(stderr, "isobench-report: out of memory\n");
-		rc = EXIT_INCOMPLETE;
-	}
-	if (!rc) {
-		for (size_t w = 0; w < f.nwarn && strcmp(format, "text"); w++)
-			fprintf(stderr, "isobench-report: warning: %s\n", f.warn[w]);
-		if (!strcmp(format, "text"))
-			fleet_text(out, &f, dir, by);
-		else if (fleet_json(out, &f, by))
-			rc = EXIT_USAGE;
-		if (fflush(out) || ferror(out)) {
-			fprintf(stderr, "isobench-report: output failed\n");
-			rc = EXIT_USAGE;
-		}
-		if (!rc)
-			rc = incomplete ? EXIT_INCOMPLETE : f.fails ? EXIT_FAILS : EXIT_OK;
-	}
-	fleet_free(&f);
-	return rc;
+	size_t n = 0;
+	for (size_t i = 0; i < f->nruns; i++)
+		n += !strcmp(f->runs[i].group, f->groups[g]);
+	return n;
 }

@@ -16,18 +16,67 @@
  * group holds one run (no spread to judge noise by). The
  * reference group is bare-metal when present, else the first group in name order. Index
  * scores per pass ("index" rows, unit "score") are grouped the same way.
- * Out: text (a table per row group) or JSON (jansson) on out.
- * Errors: returns an exit status (lib/status.h): EXIT_USAGE (bad --group-by, not a
- * directory, no log in it), EXIT_INCOMPLETE when some log had no complete run (the others
- * are still reported), EXIT_FAILS when a run holds FAIL/ERROR records, else EXIT_OK. */
+ * Out: a struct fleet: its runs, groups and rows with their figures; text.c's text_fleet()
+ * and json.c's json_fleet() write it, fleetmain.c's fleet_report() is the mode (options to
+ * exit status). Errors: fleet_load() says on stderr why a directory or a log is left out. */
 #ifndef ISOBENCH_FLEET_H
 #define ISOBENCH_FLEET_H
 
-#include <stdio.h>
+#include "model.h"
+#include "stats.h"
+
+#include <stddef.h>
+
+struct frun {
+	char *path;
+	struct log log;
+	struct model m;
+	char *group;
+};
+
+struct fcell {			/* one group's figures for one row */
+	size_t n;
+	struct summary s;
+	double ratio;		/* to the reference group; NAN when not computable */
+	char mark;		/* ' ' reference or no data; with >= SIG_MIN_N pooled samples a
+				 * side '*' p < SIG_ALPHA and beyond the noise floor, else '~';
+				 * with fewer, '~' CIs overlap, '*' they do not, '?' a group of one
+				 * run (no spread) */
+	double p;		/* Mann-Whitney U on the groups' pooled SAMPLE values; NAN if none */
+};
+
+struct frow {
+	char *test, *unit, pass[16];
+	int higher;		/* the runs' better=: 1 higher, 0 lower, -1 not said (no ratio) */
+	struct fcell *cell;	/* one per group */
+};
+
+struct fleet {
+	struct frun *runs;
+	size_t nruns;
+	char **groups;		/* sorted, the reference first */
+	size_t ngroups;
+	struct frow *rows;
+	size_t nrows;
+	char **warn;
+	size_t nwarn;
+	int fails;
+};
+
 
 /* 1 when path names a directory (the hook main.c uses to choose fleet mode). */
 int fleet_is_dir(const char *path);
-/* by: "hypervisor", "machine" or "hypervisor,machine"; format: "text" or "json". */
-int fleet_report(const char *dir, const char *by, const char *format, FILE *out);
+/* Every regular file of dir read (f zeroed by the caller); each one's last complete run kept
+ * with its group key (by hypervisor and/or machine), groups sorted, the reference first.
+ * *incomplete set when some log had no complete run (named on stderr). Returns 0, or an exit
+ * status (lib/status.h): EXIT_USAGE dir unreadable or without files, EXIT_INCOMPLETE out of
+ * memory. */
+int fleet_load(struct fleet *f, const char *dir, int by_hv, int by_machine, int *incomplete);
+/* The comparability warnings, then the rows and each group's figures, ratio and mark.
+ * Returns 0, or -1 when out of memory. */
+int fleet_analyse(struct fleet *f);
+/* How many runs group g holds. */
+size_t fleet_group_size(const struct fleet *f, size_t g);
+void fleet_free(struct fleet *f);
 
 #endif

@@ -1,6 +1,7 @@
 /* json.c — see json.h. */
 #define _GNU_SOURCE
 #include "json.h"
+#include "fleet.h"
 #include "noisefloor.h"
 #include "signif.h"
 #include "pct.h"
@@ -340,9 +341,15 @@ static json_t *cmp_obj(const struct cmp *c)
 	return o;
 }
 
-static int dump(FILE *out, json_t *root)
+/* The one writer of every JSON document: root (taken, NULL: out of memory) indented by one,
+ * numbers to 17 significant digits (a double read back exactly), a newline after it; ascii:
+ * any character beyond ASCII as \uXXXX (the report's documents; the fleet's writes UTF-8 as
+ * is). Returns 0, or -1 when root is NULL or the write fails. */
+static int dump(FILE *out, json_t *root, int ascii)
 {
-	int rc = root ? json_dumpf(root, out, JSON_INDENT(1) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(17)) : -1;
+	int rc = root ? json_dumpf(root, out, JSON_INDENT(1) | (ascii ? JSON_ENSURE_ASCII : 0) |
+					      JSON_REAL_PRECISION(17))
+		      : -1;
 	if (!rc)
 		fputc('\n', out);
 	json_decref(root);
@@ -366,7 +373,7 @@ int json_report(FILE *out, const struct report_in *in, size_t n, const struct cm
 		json_decref(root);
 		return -1;
 	}
-	return dump(out, root);
+	return dump(out, root, 1);
 }
 
 int json_bench(FILE *out, const struct report_in *in, size_t n, const struct cmp *c, int smaller)
@@ -421,5 +428,63 @@ int json_bench(FILE *out, const struct report_in *in, size_t n, const struct cmp
 		json_decref(list);
 		return -1;
 	}
-	return dump(out, list);
+	return dump(out, list, 1);
+}
+
+int json_fleet(FILE *out, const struct fleet *f, const char *by)
+{
+	json_t *root = json_object(), *groups = json_array(), *rows = json_array(),
+	       *warn = json_array();
+	if (!root || !groups || !rows || !warn)
+		goto oom;
+	json_object_set_new(root, "format", json_string("isobench-fleet/1"));
+	json_object_set_new(root, "group_by", json_string(by));
+	json_object_set_new(root, "reference", f->ngroups ? json_string(f->groups[0]) : json_null());
+	for (size_t g = 0; g < f->ngroups; g++) {
+		json_t *o = json_object(), *srcs = json_array();
+		for (size_t i = 0; i < f->nruns; i++)
+			if (!strcmp(f->runs[i].group, f->groups[g]))
+				json_array_append_new(srcs, json_string(f->runs[i].path));	/* as read */
+		json_object_set_new(o, "name", json_string(f->groups[g]));
+		json_object_set_new(o, "tcg", json_boolean(strstr(f->groups[g], "QEMU/TCG") != NULL));
+		json_object_set_new(o, "sources", srcs);
+		json_array_append_new(groups, o);
+	}
+	for (size_t r = 0; r < f->nrows; r++) {
+		const struct frow *row = &f->rows[r];
+		json_t *o = json_object(), *cells = json_array();
+		json_object_set_new(o, "test", json_string(row->test));
+		json_object_set_new(o, "pass", json_string(row->pass));
+		json_object_set_new(o, "unit", json_string(row->unit));
+		for (size_t g = 0; g < f->ngroups; g++) {
+			const struct fcell *cl = &row->cell[g];
+			json_t *c = json_object();
+			char mk[2] = {cl->mark, 0};
+			json_object_set_new(c, "group", json_string(f->groups[g]));
+			json_object_set_new(c, "n", json_integer((json_int_t)cl->n));
+			json_object_set_new(c, "median", cl->n ? jnum(cl->s.median) : json_null());
+			json_object_set_new(c, "min", cl->n ? jnum(cl->s.min) : json_null());
+			json_object_set_new(c, "max", cl->n ? jnum(cl->s.max) : json_null());
+			json_object_set_new(c, "median_ci95_lo", cl->n ? jnum(cl->s.ci_lo) : json_null());
+			json_object_set_new(c, "median_ci95_hi", cl->n ? jnum(cl->s.ci_hi) : json_null());
+			json_object_set_new(c, "ratio", g == 0 && cl->n ? json_real(1) : jnum(cl->ratio));
+			json_object_set_new(c, "mark", cl->mark == ' ' ? json_null() : json_string(mk));
+			json_object_set_new(c, "p_value", jnum(cl->p));
+			json_array_append_new(cells, c);
+		}
+		json_object_set_new(o, "groups", cells);
+		json_array_append_new(rows, o);
+	}
+	for (size_t w = 0; w < f->nwarn; w++)
+		json_array_append_new(warn, json_string(f->warn[w]));
+	json_object_set_new(root, "groups", groups);
+	json_object_set_new(root, "rows", rows);
+	json_object_set_new(root, "warnings", warn);
+	return dump(out, root, 0);
+oom:
+	json_decref(root);
+	json_decref(groups);
+	json_decref(rows);
+	json_decref(warn);
+	return -1;
 }

@@ -4,15 +4,22 @@
  * ratios, noise marks and warnings. json_bench(): the list of {name, unit, value} that
  * github-action-benchmark's customBiggerIsBetter (smaller = 0) or customSmallerIsBetter
  * (smaller = 1) tools read; a test goes to the list its unit belongs to.
- * Non-finite numbers are written as null; byte strings that are not UTF-8 have the offending
- * bytes replaced by '?'. Both return 0, or -1 when out of memory or the write fails. */
+ * json_fleet(): a directory of logs grouped (fleet.h). json.c is the one JSON writer: every
+ * document goes through its dump() and every number through its jnum(). Non-finite numbers
+ * are written as null; byte strings that are not UTF-8 have the offending bytes replaced by
+ * '?' (in the fleet's document such a source path is left out, as it always was). Each
+ * returns 0, or -1 when out of memory or the write fails. */
 #ifndef ISOBENCH_JSON_H
 #define ISOBENCH_JSON_H
 
 #include "compare.h"
+#include "fleet.h"
 #include <stdio.h>
 
 int json_report(FILE *out, const struct report_in *in, size_t n, const struct cmp *c);
 int json_bench(FILE *out, const struct report_in *in, size_t n, const struct cmp *c, int smaller);
+/* The fleet (fleet.h) grouped by by, as format isobench-fleet/1: groups with their sources,
+ * rows with each group's figures, ratio, mark and p-value, the warnings. */
+int json_fleet(FILE *out, const struct fleet *f, const char *by);
 
 #endif

@@ -17,6 +17,7 @@
 #include "image.h"
 #include "csv.h"
 #include "fleet.h"
+#include "fleetmain.h"
 #include "follow.h"
 #include "html.h"
 #include "json.h"

@@ -1,5 +1,6 @@
 /* text.c — see text.h. */
 #include "text.h"
+#include "fleet.h"
 #include "noisefloor.h"
 #include "signif.h"
 #include "pct.h"
@@ -474,4 +475,62 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 	compare_scores(out, c, w);
 	compare_significance(out, c);
 	text_pct_compare(out, c);	/* latency percentiles, lower is better (pct.h) */
+}
+
+/* A figure in a fixed width: more decimals for small numbers. */
+static const char *fleet_fig(char *buf, size_t cap, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, cap, "-");
+	else
+		snprintf(buf, cap, fabs(v) >= 1000 ? "%.0f" : fabs(v) >= 10 ? "%.2f" : "%.4f", v);
+	return buf;
+}
+
+void text_fleet(FILE *out, const struct fleet *f, const char *dir, const char *by)
+{
+	char a[32], b[32], c[32], d[32], e[32];
+
+	fprintf(out, "fleet: %zu run(s) from %s in %zu group(s) by %s; reference group: %s\n",
+		f->nruns, dir, f->ngroups, by, f->ngroups ? f->groups[0] : "-");
+	for (size_t g = 0; g < f->ngroups; g++) {
+		size_t n = fleet_group_size(f, g);
+		fprintf(out, "group %zu: %s (%zu run%s)%s\n", g + 1, f->groups[g], n, n == 1 ? "" : "s",
+			strstr(f->groups[g], "QEMU/TCG") ? " (TCG: emulation, not a hypervisor cost)" : "");
+		for (size_t i = 0; i < f->nruns; i++)
+			if (!strcmp(f->runs[i].group, f->groups[g]))
+				fprintf(out, "  %s\n", f->runs[i].path);
+	}
+	for (size_t w = 0; w < f->nwarn; w++)
+		fprintf(out, "warning: %s\n", f->warn[w]);
+	fprintf(out, "\n%-22s %-4s %-6s %5s %3s %12s %12s %12s %25s %7s\n", "test", "pass", "unit",
+		"group", "n", "median", "min", "max", "95% CI of the median", "ratio");
+	for (size_t r = 0; r < f->nrows; r++) {
+		const struct frow *row = &f->rows[r];
+		for (size_t g = 0; g < f->ngroups; g++) {
+			const struct fcell *cl = &row->cell[g];
+			if (!cl->n) {
+				fprintf(out, "%-22s %-4s %-6s %5zu %3d %12s\n", g ? "" : row->test,
+					g ? "" : row->pass, g ? "" : row->unit, g + 1, 0, "-");
+				continue;
+			}
+			char ci[80], ratio[32];
+			snprintf(ci, sizeof ci, "%s..%s", fleet_fig(d, sizeof d, cl->s.ci_lo),
+				 fleet_fig(e, sizeof e, cl->s.ci_hi));
+			if (g == 0)
+				snprintf(ratio, sizeof ratio, "1");
+			else if (isfinite(cl->ratio))
+				snprintf(ratio, sizeof ratio, "%.3f %c", cl->ratio, cl->mark);
+			else
+				snprintf(ratio, sizeof ratio, "-");
+			fprintf(out, "%-22s %-4s %-6s %5zu %3zu %12s %12s %12s %25s %7s\n",
+				g ? "" : row->test, g ? "" : row->pass, g ? "" : row->unit, g + 1, cl->n,
+				fleet_fig(a, sizeof a, cl->s.median), fleet_fig(b, sizeof b, cl->s.min),
+				fleet_fig(c, sizeof c, cl->s.max), ci, ratio);
+		}
+	}
+	fprintf(out, "\npass: 1 = one copy, N = as many copies as the run's online CPUs. ratio: "
+		     "the group's median to group 1's\n(performance: < 1 is slower, for rates and "
+		     "times alike); ~ the two medians' 95%% CIs overlap, * they do not, ? a group\n"
+		     "of one run (no spread to judge by).\n");
 }

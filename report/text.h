@@ -8,9 +8,14 @@
 #define ISOBENCH_TEXT_H
 
 #include "compare.h"
+#include "fleet.h"
 #include <stdio.h>
 
 void text_run(FILE *out, const struct model *m, const char *source);
 void text_compare(FILE *out, const struct cmp *c, char *const *sources);
+/* The fleet (fleet.h) read from dir, grouped by by: its groups and their logs, the warnings,
+ * then per row and group n, median, min, max, the median's 95% CI and the ratio with its
+ * mark. */
+void text_fleet(FILE *out, const struct fleet *f, const char *dir, const char *by);
 
 #endif
