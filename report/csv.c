@@ -112,6 +112,17 @@ static void record_rows(const struct rowctx *x, const struct model *m)
 	}
 }
 
+/* A latency percentile of the current test (pct_each()): one derived row in ns. */
+struct pct_arg {
+	const struct rowctx *x;
+	const struct mtest *t;
+};
+static void pct_row(void *arg, const char *key, double v)
+{
+	const struct pct_arg *a = arg;
+	drow(a->x, a->t->line, a->t->test, a->t->copies, key, v, "ns");
+}
+
 /* What the report derives per test (figures, CI, direction, index) and per pass (score). */
 static void derived_rows(const struct rowctx *x, const struct model *m)
 {
@@ -136,9 +147,8 @@ static void derived_rows(const struct rowctx *x, const struct model *m)
 		    model_better(t), "");
 		row(x, "derived", t->line, -1, "", t->test, t->copies, "direction",
 		    cmp_direction(t->higher), "");
-		for (int q = 0; t->has_lat && q < LAT_NQ; q++)	/* latency percentiles (pct.h) */
-			if (isfinite(t->lat[q]))
-				drow(x, t->line, t->test, t->copies, lat_keys[q], t->lat[q], "ns");
+		struct pct_arg pa = {x, t};
+		pct_each(t, pct_row, &pa);	/* latency percentiles (pct.h) */
 		if (t->has_baseline && t->baseline > 0) {
 			drow(x, t->line, t->test, t->copies, "baseline", t->baseline, t->unit);
 			drow(x, t->line, t->test, t->copies, "index", t->index, "index");

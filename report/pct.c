@@ -32,6 +32,13 @@ int pct_runs_with(const struct cmp_row *r, size_t nruns)
 	return n;
 }
 
+void pct_each(const struct mtest *t, void (*fn)(void *arg, const char *key, double v), void *arg)
+{
+	for (int q = 0; t->has_lat && q < LAT_NQ; q++)
+		if (isfinite(t->lat[q]))
+			fn(arg, lat_keys[q], t->lat[q]);
+}
+
 int pct_comparable(const struct cmp *c)
 {
 	for (size_t i = 0; i < c->nrows; i++)

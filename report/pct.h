@@ -7,7 +7,7 @@
  * always lower-is-better, whatever the test's own direction (the p99 of an IOPS test too): a
  * ratio to the first run is perf_ratio(first, this, 0) = first / this, so < 1 means "slower
  * than the first run", as every other ratio. The writers: text.c (a table per run and side by
- * side), json.c (latency_ns, latency_ratio), csv.c (rows), pctsvg.c (the chart). */
+ * side), json.c (latency_ns, latency_ratio), csv.c (rows, through pct_each), pctsvg.c (the chart). */
 #ifndef ISOBENCH_PCT_H
 #define ISOBENCH_PCT_H
 
@@ -24,6 +24,9 @@ int pct_has(const struct cmp_row *r, size_t j);
 int pct_runs_with(const struct cmp_row *r, size_t nruns);
 /* The ratio (lower is better) of quantile q of cell j of r to cell 0, NAN when either lacks it. */
 double pct_ratio(const struct cmp_row *r, size_t j, int q);
+/* fn(arg, key, value) per quantile of t that has a value (key: lib/latency.h lat_keys[q],
+ * value in ns): csv.c's rows. */
+void pct_each(const struct mtest *t, void (*fn)(void *arg, const char *key, double v), void *arg);
 /* 1 when some row of c has percentiles in at least two runs. */
 int pct_comparable(const struct cmp *c);
 
