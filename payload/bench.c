@@ -42,7 +42,7 @@ int bench_higher_is_better(const struct bench *b)
 
 int bench_is_index(const struct bench *b)
 {
-	return !strcmp(b->group, BENCH_GROUP_INDEX);
+	return !strcmp(b->group, REC_GROUP_INDEX);
 }
 
 const char *bench_better(const struct bench *b)

@@ -170,7 +170,7 @@ static double sample_cycles(const struct model *m, const struct mtest *t)
 	long n = 0;
 
 	for (size_t i = 0; i < t->nsmp; i++) {
-		const char *cyc = model_sample_get(m, &t->smp[i], "cycles_x100");
+		const char *cyc = model_sample_get(m, &t->smp[i], REC_EXTRA_CYCLES_X100);
 		if (t->smp[i].warmup || !cyc)
 			continue;
 		sum += strtod(cyc, NULL) / 100;

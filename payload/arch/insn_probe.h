@@ -53,7 +53,7 @@ static inline void insn_cycles(struct bench_ctx *ctx, uint64_t cyc, uint64_t ite
 
 /* max_copies: the clock-* family runs with any number of copies, the others alone (1). */
 #define INSN(var, nm, ttl, maxc, su, ru) \
-	const struct bench var = { .name = nm, .title = ttl, .group = "probes", .unit = "ns", \
+	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_PROBES, .unit = REC_UNIT_NS, \
 		.kind = BENCH_TIME, .per_loop = 1, .max_copies = maxc, .setup = su, .run = ru, \
 		.teardown = insn_teardown }
 

@@ -192,12 +192,12 @@ static void names_unique_and_known(void **st)
 
 		assert_non_null(b->name);
 		assert_non_null(b->title);
-		if (!in_list(b->group, bench_groups))
+		if (!in_list(b->group, vocab_groups))
 			fail_msg("%s: unknown group '%s'", b->name, b->group);
-		if (!in_list(b->unit, bench_units))
+		if (!in_list(b->unit, vocab_units))
 			fail_msg("%s: unknown unit '%s'", b->name, b->unit);
 		/* a name must not shadow a group name or "all" (selection by name) */
-		if (in_list(b->name, bench_groups) || !strcmp(b->name, "all"))
+		if (in_list(b->name, vocab_groups) || !strcmp(b->name, "all"))
 			fail_msg("%s: a test named like a group", b->name);
 		for (int j = 0; j < i; j++)
 			if (!strcmp(bench_registry[j]->name, b->name))

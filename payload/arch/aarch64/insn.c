@@ -131,7 +131,7 @@ INSN(bench_vmexit_wfe, "vmexit-wfe", "SEVL; WFE (exits where the host sets HCR_E
 
 /* x86's instruction probes (payload/arch/x86_64/insn.c), listed on every architecture. */
 #define X86(var, nm, ttl, insn, alt) \
-	ARCH_UNSUPPORTED(var, nm, ttl, "probes", "ns", insn " is an x86 instruction (arm64: " alt ")")
+	ARCH_UNSUPPORTED(var, nm, ttl, REC_GROUP_PROBES, REC_UNIT_NS, insn " is an x86 instruction (arm64: " alt ")")
 X86(bench_clock_rdtsc, "clock-rdtsc", "RDTSC instruction", "RDTSC", "clock-cntvct");
 X86(bench_clock_rdtscp, "clock-rdtscp", "RDTSCP instruction", "RDTSCP", "clock-cntvct");
 X86(bench_vmexit_cpuid, "vmexit-cpuid", "CPUID leaf 0 (intercepted in a VM)", "CPUID",

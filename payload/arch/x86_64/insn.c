@@ -82,7 +82,7 @@ INSN(bench_vmexit_pause, "vmexit-pause", "PAUSE", 1, insn_setup, pause_run);
 
 /* arm64's instruction probes (payload/arch/aarch64/insn.c), listed on every architecture. */
 #define ARM64(var, nm, ttl, insn, alt) \
-	ARCH_UNSUPPORTED(var, nm, ttl, "probes", "ns", insn " is an arm64 instruction" alt)
+	ARCH_UNSUPPORTED(var, nm, ttl, REC_GROUP_PROBES, REC_UNIT_NS, insn " is an arm64 instruction" alt)
 ARM64(bench_clock_cntvct, "clock-cntvct", "CNTVCT_EL0 read (virtual counter)", "MRS CNTVCT_EL0",
       " (x86-64: clock-rdtsc)");
 ARM64(bench_clock_cntpct, "clock-cntpct", "CNTPCT_EL0 read (physical counter)", "MRS CNTPCT_EL0",
