@@ -110,7 +110,8 @@ extern char bench_peer_rejected[200];
 extern const struct bench *const bench_registry[];
 const struct bench *bench_find(const char *name);
 
-/* 1 when b is an index test (its group is REC_GROUP_INDEX), else 0. */
+/* 1 when b is an index test (lib/unixbench.h ub_is_index(): it has a baseline; the index
+ * group, REC_GROUP_INDEX, holds exactly these), else 0. */
 int bench_is_index(const struct bench *b);
 
 #endif

@@ -148,7 +148,7 @@ static void derived_rows(const struct rowctx *x, const struct model *m)
 		    cmp_direction(t->higher), "");
 		struct pct_arg pa = {x, t};
 		pct_each(t, pct_row, &pa);	/* latency percentiles (pct.h) */
-		if (t->has_baseline && t->baseline > 0) {
+		if (ub_is_index(t->baseline) && t->baseline > 0) {
 			drow(x, t->line, t->test, t->copies, "baseline", t->baseline, t->unit);
 			drow(x, t->line, t->test, t->copies, "index", t->index, "index");
 		}

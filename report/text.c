@@ -82,7 +82,7 @@ static int pass_has_result(const struct model *m, int copies)
 static int pass_has_index(const struct model *m, int copies)
 {
 	for (size_t i = 0; i < m->ntests; i++)
-		if (m->tests[i].copies == copies && m->tests[i].has_baseline)
+		if (m->tests[i].copies == copies && ub_is_index(m->tests[i].baseline))
 			return 1;
 	return 0;
 }
@@ -227,7 +227,7 @@ void text_run(FILE *out, const struct model *m, const char *source)
 			fprintf(out, "%s\n", UB_TABLE_HEAD);
 			for (size_t i = 0; i < m->ntests; i++) {
 				const struct mtest *t = &m->tests[i];
-				if (t->copies != copies || !t->has_baseline)
+				if (t->copies != copies || !ub_is_index(t->baseline))
 					continue;
 				fprintf(out, "%s\n", ub_row(line, sizeof line, S(t->title), t->baseline,
 							     t->has_result ? t->value : 0,
@@ -238,7 +238,7 @@ void text_run(FILE *out, const struct model *m, const char *source)
 		const char *grp = "";
 		for (size_t i = 0; i < m->ntests; i++) {
 			const struct mtest *t = &m->tests[i];
-			if (t->copies != copies || t->has_baseline)
+			if (t->copies != copies || ub_is_index(t->baseline))
 				continue;
 			if (!others++)
 				fprintf(out, "\nOther tests and probes                             "

@@ -4,7 +4,7 @@
 #   helpers  the tmpfs magic (payload/sys.h), the futex constants and calls (payload/sys.c),
 #            the monotonic clock in ns (payload/sys.c), the whole-buffer read/write loops
 #            (lib/io.c), the removal of a work directory (payload/sys.c);
-#   meanings "index test" (bench_is_index(), payload/bench.c; UB_INDEX_TESTS once; no list
+#   meanings "index test" (ub_is_index(), lib/unixbench.c; UB_INDEX_TESTS once; no list
 #            of index names in a script), the groups and the units (lib/vocab.h;
 #            README's groups are the binary's), the exit statuses (lib/status.h; README's
 #            and docs/report.md's tables have its numbers, qemu/run reads them), the boot
@@ -118,8 +118,8 @@ judge() { # judge ROOT LABEL: every check on one tree
 	owner_is "$r" "$l: a directory tree is removed in" "payload/sys.c" \
 		"$(files_matching "$r" '\bnftw\(|"-rf"')"
 	# (the runner decides; the report reads the decision off the records' baseline=)
-	owner_is "$r" "$l: the runner decides index membership in" "payload/bench.c" \
-		"$(files_matching "$r" '->baseline > 0|group, (REC_GROUP_INDEX|"index")\)' payload/)"
+	owner_is "$r" "$l: index membership is decided in" "lib/unixbench.h" \
+		"$(files_matching "$r" '->baseline > 0;|baseline != 0;|group, (REC_GROUP_INDEX|"index")\)|= [a-z>-]*has_baseline;')"
 	owner_is "$r" "$l: the index's size is defined in" "lib/unixbench.h" \
 		"$(files_matching "$r" 'define[[:space:]]+UB_INDEX_TESTS')"
 	owner_is "$r" "$l: scripts listing the index tests by name" "" \
