@@ -8,17 +8,20 @@
 #include "bench/ring0.h"
 #include "vocab.h"
 #include "bench/disk.h"
+#include "probes.h"
 
 #include <string.h>
 
-/* BENCH_TESTS(X, R): every test, in run order, named once. X(name) is the descriptor
- * `const struct bench bench_<name>` a file of payload/bench/ (or payload/arch/) defines; R is
+/* BENCH_TESTS(X, A, R): every test, in run order, named once. X(name) is the descriptor
+ * `const struct bench bench_<name>` a file of payload/bench/ defines; A is applied to each
+ * row X(id, name, title, owner, insn, hint) of the architectures' instruction probes
+ * (payload/arch/generic/probes.h), whose descriptor is bench_<id>; R is
  * applied to each probe of the ring-0 driver's list, X(ID, name, title) of ISOBENCH_PROBES
  * (bench/ring0.h), whose descriptor is bench_ring0_<name>. The order is the records' order:
  * UnixBench's index in UnixBench's order, then the rest; change it and every log changes.
  * Adding a test: one file defining bench_<name>, one X(name) line here (docs/architecture.md,
  * "Adding a test"). */
-#define BENCH_TESTS(X, R) \
+#define BENCH_TESTS(X, A, R) \
 	/* index */ \
 	X(dhry2reg) X(whetstone_double) X(execl) X(fstime) X(fsbuffer) X(fsdisk) X(pipe) \
 	X(context1) X(spawn) X(shell1) X(shell8) X(syscall) \
@@ -29,10 +32,8 @@
 	X(clock_monotonic) X(clock_monotonic_raw) X(clock_monotonic_coarse) X(clock_realtime) \
 	X(clock_realtime_coarse) X(clock_boottime) X(clock_gettimeofday) X(clock_time) \
 	X(clock_syscall) \
-	/* the architectures' instructions (payload/arch/<arch>/insn.c): x86-64's, then arm64's */ \
-	X(clock_rdtsc) X(clock_rdtscp) X(clock_cntvct) X(clock_cntpct) X(vmexit_cpuid) \
-	X(vmexit_rdtsc) X(vmexit_rdtscp) X(vmexit_pause) X(vmexit_wfe) X(vmexit_wfe_wake) \
-	X(trap_mrs_idreg) X(trap_wfi) \
+	/* every architecture's instructions: the one list payload/arch/generic/probes.h */ \
+	ARCH_PROBES(A) \
 	/* payload/bench/vmexit.c */ \
 	X(vmexit_pagefault) X(vmexit_shootdown) X(vmexit_wake_samecpu) X(vmexit_wake_crosscpu) \
 	X(vmexit_nanosleep_50us) X(vmexit_nanosleep_1ms) \
@@ -57,12 +58,16 @@
 	X(selftest_crash) X(selftest_stall) X(selftest_skip) X(selftest_error)
 
 #define BENCH_EXTERN(nm) extern const struct bench bench_##nm;
+#define ARCH_EXTERN(id, nm, ttl, owner, insn, hint) BENCH_EXTERN(id)
 #define RING0_EXTERN(id, nm, ttl) BENCH_EXTERN(ring0_##nm)
-BENCH_TESTS(BENCH_EXTERN, RING0_EXTERN)
+BENCH_TESTS(BENCH_EXTERN, ARCH_EXTERN, RING0_EXTERN)
 
 #define BENCH_ENTRY(nm) &bench_##nm,
+#define ARCH_ENTRY(id, nm, ttl, owner, insn, hint) BENCH_ENTRY(id)
 #define RING0_ENTRY(id, nm, ttl) BENCH_ENTRY(ring0_##nm)
-const struct bench *const bench_registry[] = {BENCH_TESTS(BENCH_ENTRY, RING0_ENTRY) NULL};
+const struct bench *const bench_registry[] = {
+	BENCH_TESTS(BENCH_ENTRY, ARCH_ENTRY, RING0_ENTRY) NULL
+};
 
 const struct bench *bench_find(const char *name)
 {

@@ -180,7 +180,7 @@ static double sample_cycles(const struct model *m, const struct mtest *t)
 }
 
 /* What the runner's cycle counter (cycles_x100) counts on the run's architecture: RDTSC's TSC
- * ticks on x86-64, the generic timer's CNTVCT_EL0 ticks on arm64 (payload/arch/<arch>/arch.h,
+ * ticks on x86-64, the generic timer's CNTVCT_EL0 ticks on arm64 (payload/arch/<arch>/arch_impl.h,
  * arch_cycles()). */
 static const char *cycle_unit(const struct model *m)
 {
