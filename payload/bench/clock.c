@@ -163,8 +163,8 @@ static int sys_run(struct bench_ctx *ctx, uint64_t iters)
 }
 
 #define CLOCK_BENCH(var, nm, ttl, su, ru) \
-	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_PROBES, .unit = REC_UNIT_NS, \
-		.kind = BENCH_TIME, .per_loop = 1, .setup = su, .run = ru, \
+	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_PROBES, \
+		.unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, .setup = su, .run = ru, \
 		.teardown = probe_clk_teardown }
 
 CLOCK_BENCH(bench_clock_monotonic, "clock-monotonic", "clock_gettime(CLOCK_MONOTONIC)",

@@ -431,6 +431,6 @@ NET(bench_net_tcp_maerts, "net-tcp-maerts", "TCP bulk receive from a peer", REC_
     BENCH_RATE, 1, maerts_setup, maerts_run);
 NET(bench_net_udp_rr, "net-udp-rr", "UDP 1-byte request/response with a peer", REC_UNIT_TPS,
     BENCH_RATE, 1, udp_setup, udp_rr_run);
-NET(bench_net_paced_write, "net-paced-write", "TCP write() 512 B at 50k/s to a peer", REC_UNIT_CPU_PCT,
-    BENCH_TIME, 1, paced_setup, paced_run, .value_extra = REC_EXTRA_BUSY_PCT_X100,
+NET(bench_net_paced_write, "net-paced-write", "TCP write() 512 B at 50k/s to a peer",
+    REC_UNIT_CPU_PCT, BENCH_TIME, 1, paced_setup, paced_run, .value_extra = REC_EXTRA_BUSY_PCT_X100,
     .value_scale = 0.01);

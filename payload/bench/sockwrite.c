@@ -243,8 +243,8 @@ SW(bench_sockwrite_4096, "sockwrite-4096", "Loopback TCP write(), 4096 B back to
    BENCH_TIME, s4096, b2b_run);
 /* Paced: the value is the % of one CPU inside write() (lower is better). */
 #define SWP(var, nm, ttl, su) \
-	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_PROBES, .unit = REC_UNIT_CPU_PCT, \
-		.kind = BENCH_TIME, .per_loop = 1, .max_copies = 1, .setup = su, \
+	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_PROBES, \
+		.unit = REC_UNIT_CPU_PCT, .kind = BENCH_TIME, .per_loop = 1, .max_copies = 1, .setup = su, \
 		.run = paced_run, .teardown = sw_teardown, .value_extra = REC_EXTRA_BUSY_PCT_X100, \
 		.value_scale = 0.01 }
 

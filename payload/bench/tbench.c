@@ -415,6 +415,6 @@ const struct bench bench_tbench_1 = {
 
 const struct bench bench_tbench_n = {
 	.name = "tbench-n", .title = "tbench, one client per CPU (loopback TCP)",
-	.group = REC_GROUP_PROBES, .unit = REC_UNIT_MBPS, .kind = BENCH_RATE, .per_loop = 1, .max_copies = 1,
-	.setup = tbn_setup, .run = tb_run, .teardown = tb_teardown,
+	.group = REC_GROUP_PROBES, .unit = REC_UNIT_MBPS, .kind = BENCH_RATE, .per_loop = 1,
+	.max_copies = 1, .setup = tbn_setup, .run = tb_run, .teardown = tb_teardown,
 };

@@ -311,9 +311,9 @@ static int sleep_run(struct bench_ctx *ctx, uint64_t iters)
 }
 
 #define VX(var, nm, ttl, su, ru, td) \
-	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_PROBES, .unit = REC_UNIT_NS, \
-		.kind = BENCH_TIME, .per_loop = 1, .max_copies = 1, .setup = su, .run = ru, \
-		.teardown = td }
+	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_PROBES, \
+		.unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, .max_copies = 1, .setup = su, \
+		.run = ru, .teardown = td }
 
 VX(bench_vmexit_pagefault, "vmexit-pagefault", "First-touch page fault (per 4 KiB page)",
    vx_alloc, pf_run, vx_free);
