@@ -14,6 +14,8 @@
 #ifndef ISOBENCH_LATENCY_H
 #define ISOBENCH_LATENCY_H
 
+#include "vocab.h"
+
 #include <stdint.h>
 
 #define LAT_SUB_BITS 6
@@ -32,7 +34,8 @@ struct lat_hist {
 /* The percentiles a latency test reports as SAMPLE extras, in lat_quantiles() order:
  * X(quantile in parts per 100000, extra name). p999 is the 99.9th percentile. */
 #define LAT_QUANTILES(X) \
-	X(50000, "p50_ns") X(99000, "p99_ns") X(99900, "p999_ns") X(100000, "max_ns")
+	X(50000, REC_EXTRA_P50_NS) X(99000, REC_EXTRA_P99_NS) X(99900, REC_EXTRA_P999_NS) \
+	X(100000, REC_EXTRA_MAX_NS)
 enum { LAT_NQ = 4 };
 extern const char *const lat_keys[LAT_NQ];	/* "p50_ns", "p99_ns", "p999_ns", "max_ns" */
 

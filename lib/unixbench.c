@@ -38,6 +38,11 @@ int ub_score_partial(const struct ub_score *s)
 	return s->n < UB_INDEX_TESTS;
 }
 
+int ub_score_complete(const struct ub_score *s)
+{
+	return s->n == UB_INDEX_TESTS;
+}
+
 const char *ub_score_label(const struct ub_score *s)
 {
 	return ub_score_partial(s) ? "System Benchmarks Index Score (Partial Only)"

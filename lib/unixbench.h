@@ -11,6 +11,7 @@
 #ifndef ISOBENCH_UNIXBENCH_H
 #define ISOBENCH_UNIXBENCH_H
 
+#include <math.h>
 #include <stddef.h>
 
 /* The number of tests in UnixBench's index (dhry2reg ... syscall; registry.c lists them). */
@@ -18,6 +19,17 @@
 
 /* Header of the classic table (75 columns, as UnixBench prints it). */
 #define UB_TABLE_HEAD "System Benchmarks Index Values               BASELINE       RESULT    INDEX"
+
+/* 1 when a test whose baseline is `baseline` is one of UnixBench's index tests, else 0: the
+ * one definition, for the runner (a descriptor's baseline, payload/bench.h: 0 outside the
+ * index), the report and the fleet (a TEST/RESULT record's baseline=, which only index tests
+ * carry: 0 or NAN when absent). An index test is one with a published baseline, a finite
+ * number other than 0; the registry's index group holds exactly these (tests/unit/
+ * test_registry.c). Inline, so a file using it needs no more than this header. */
+static inline int ub_is_index(double baseline)
+{
+	return isfinite(baseline) && baseline != 0;
+}
 
 /* 1 when value and baseline make an index (both positive and finite), else 0. */
 int ub_valid(double value, double baseline);
@@ -36,6 +48,9 @@ void ub_score_add(struct ub_score *s, double value, double baseline);
 double ub_score_value(const struct ub_score *s);
 /* 1 when fewer than UB_INDEX_TESTS results went in: UnixBench's "(Partial Only)". */
 int ub_score_partial(const struct ub_score *s);
+/* 1 when exactly UB_INDEX_TESTS results went in: a score over the whole index (the fleet
+ * compares only such scores). */
+int ub_score_complete(const struct ub_score *s);
 
 /* One row of the table into buf (cap bytes, no newline); returns buf. With a valid result:
  * title, baseline, result, index. Otherwise title, baseline, "---", "---" and why (e.g.

@@ -16,6 +16,10 @@ VOCAB_KEYS(KEY_DEF)
 #define KEY_NAME(id, name) RK_##id,
 const char *const vocab_kind_names[VK_COUNT + 1] = {VOCAB_KINDS(KIND_NAME) "*"};
 const char *const vocab_key_names[VKEY_COUNT] = {VOCAB_KEYS(KEY_NAME)};
+#define WORD(w) w,
+const char *const vocab_groups[] = {VOCAB_GROUPS(WORD) NULL};
+const char *const vocab_units[] = {VOCAB_UNITS(WORD) NULL};
+const char *const vocab_extras[] = {VOCAB_EXTRAS(WORD) NULL};
 
 /* A row X(KIND, KEY, presence, shape): the shape's "type, lo, hi, values" spread out by
  * the extra level of FIELD_, then the four become the struct's last four members. */

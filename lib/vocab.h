@@ -39,6 +39,91 @@
  * named (payload/arch/aarch64/cpu.c; bare metal's firmware answers SMC at EL3). */
 #define REC_HV_PSCI_HVC "psci-hvc"
 
+/* The words of TEST/RESULT group= and unit= and of a SAMPLE's extras (the vocabulary's '*'
+ * row below): one macro each, the lists after them built from the macros. A C file of
+ * payload/ or report/ never spells one in quotes (tests/test-vocab.sh), and docs/records.md's
+ * "Groups, units and extras" table is generated from the lists (vocab_dump --words). */
+/* Groups, in --list order (a group is also a name for `--tests`). */
+#define REC_GROUP_INDEX "index"		/* UnixBench's index (lib/unixbench.h ub_is_index) */
+#define REC_GROUP_EXTRA "extra"		/* UnixBench's tests outside the index */
+#define REC_GROUP_PROBES "probes"	/* where virtualization costs: clocks, instructions */
+#define REC_GROUP_DISK "disk"
+#define REC_GROUP_NET "net"		/* against a peer (isobench --serve) */
+#define REC_GROUP_MEMORY "memory"
+#define REC_GROUP_RING0 "ring0"		/* the ring-0 probe driver's probes */
+#define REC_GROUP_SELFTEST "selftest"	/* fail on purpose: only when named, never by "all" */
+#define VOCAB_GROUPS(X) \
+	X(REC_GROUP_INDEX) X(REC_GROUP_EXTRA) X(REC_GROUP_PROBES) X(REC_GROUP_DISK) \
+	X(REC_GROUP_NET) X(REC_GROUP_MEMORY) X(REC_GROUP_RING0) X(REC_GROUP_SELFTEST)
+/* Units of a test's value. */
+#define REC_UNIT_LPS "lps"		/* loops per second (UnixBench) */
+#define REC_UNIT_LPM "lpm"		/* loops per minute (UnixBench's shell tests) */
+#define REC_UNIT_KBPS "KBps"		/* KiB per second (UnixBench's file copies) */
+#define REC_UNIT_MWIPS "MWIPS"		/* Whetstone */
+#define REC_UNIT_MBPS "MB/s"
+#define REC_UNIT_NS "ns"		/* ns per operation */
+#define REC_UNIT_CPU_PCT "%cpu"		/* share of one CPU */
+#define REC_UNIT_IOPS "IOPS"
+#define REC_UNIT_MIBPS "MiB/s"
+#define REC_UNIT_TPS "tps"		/* transactions per second */
+#define VOCAB_UNITS(X) \
+	X(REC_UNIT_LPS) X(REC_UNIT_LPM) X(REC_UNIT_KBPS) X(REC_UNIT_MWIPS) X(REC_UNIT_MBPS) \
+	X(REC_UNIT_NS) X(REC_UNIT_CPU_PCT) X(REC_UNIT_IOPS) X(REC_UNIT_MIBPS) X(REC_UNIT_TPS)
+/* A SAMPLE's extras (integers; bench_extra(), each test's source says what it means). */
+#define REC_EXTRA_ARRAY_KIB "array_kib"
+#define REC_EXTRA_BEHIND "behind"
+#define REC_EXTRA_BUSY_PCT_X100 "busy_pct_x100"
+#define REC_EXTRA_BYTES_READ "bytes_read"
+#define REC_EXTRA_BYTES_WRITTEN "bytes_written"
+#define REC_EXTRA_CLIENTS "clients"
+#define REC_EXTRA_CPU "cpu"
+#define REC_EXTRA_CPU_PCT_X100 "cpu_pct_x100"
+#define REC_EXTRA_CYCLES_X100 "cycles_x100"
+#define REC_EXTRA_FLUSH_P50_NS "flush_p50_ns"
+#define REC_EXTRA_FS_MAGIC "fs_magic"
+#define REC_EXTRA_LOCAL_NS "local_ns"
+#define REC_EXTRA_LOST "lost"
+#define REC_EXTRA_MAX_LATE_NS "max_late_ns"
+#define REC_EXTRA_MAX_NS "max_ns"
+#define REC_EXTRA_MBPS_X100 "mbps_x100"
+#define REC_EXTRA_MSG_BYTES "msg_bytes"
+#define REC_EXTRA_MSS "mss"
+#define REC_EXTRA_MTU "mtu"
+#define REC_EXTRA_OP_NS_X100 "op_ns_x100"
+#define REC_EXTRA_OPS_PER_S "ops_per_s"
+#define REC_EXTRA_P50_LATE_NS "p50_late_ns"
+#define REC_EXTRA_P50_NS "p50_ns"
+#define REC_EXTRA_P99_LATE_NS "p99_late_ns"
+#define REC_EXTRA_P999_NS "p999_ns"
+#define REC_EXTRA_P99_NS "p99_ns"
+#define REC_EXTRA_RATE_HZ "rate_hz"
+#define REC_EXTRA_RCV_CPU_PCT_X100 "rcv_cpu_pct_x100"
+#define REC_EXTRA_READ_PCT "read_pct"
+#define REC_EXTRA_RTT0_NS "rtt0_ns"
+#define REC_EXTRA_SLACK_NS "slack_ns"
+#define REC_EXTRA_SYSCALL_NS "syscall_ns"
+#define REC_EXTRA_TARGET_CPU "target_cpu"
+#define REC_EXTRA_TARGET_HZ "target_hz"
+#define REC_EXTRA_THP_FALLBACK "thp_fallback"
+#define REC_EXTRA_THP_KIB "thp_kib"
+#define REC_EXTRA_VDSO "vdso"
+#define REC_EXTRA_WRITE_NS "write_ns"
+#define VOCAB_EXTRAS(X) \
+	X(REC_EXTRA_ARRAY_KIB) X(REC_EXTRA_BEHIND) X(REC_EXTRA_BUSY_PCT_X100) \
+	X(REC_EXTRA_BYTES_READ) X(REC_EXTRA_BYTES_WRITTEN) X(REC_EXTRA_CLIENTS) X(REC_EXTRA_CPU) \
+	X(REC_EXTRA_CPU_PCT_X100) X(REC_EXTRA_CYCLES_X100) X(REC_EXTRA_FLUSH_P50_NS) \
+	X(REC_EXTRA_FS_MAGIC) X(REC_EXTRA_LOCAL_NS) X(REC_EXTRA_LOST) X(REC_EXTRA_MAX_LATE_NS) \
+	X(REC_EXTRA_MAX_NS) X(REC_EXTRA_MBPS_X100) X(REC_EXTRA_MSG_BYTES) X(REC_EXTRA_MSS) \
+	X(REC_EXTRA_MTU) X(REC_EXTRA_OP_NS_X100) X(REC_EXTRA_OPS_PER_S) X(REC_EXTRA_P50_LATE_NS) \
+	X(REC_EXTRA_P50_NS) X(REC_EXTRA_P99_LATE_NS) X(REC_EXTRA_P999_NS) X(REC_EXTRA_P99_NS) \
+	X(REC_EXTRA_RATE_HZ) X(REC_EXTRA_RCV_CPU_PCT_X100) X(REC_EXTRA_READ_PCT) \
+	X(REC_EXTRA_RTT0_NS) X(REC_EXTRA_SLACK_NS) X(REC_EXTRA_SYSCALL_NS) \
+	X(REC_EXTRA_TARGET_CPU) X(REC_EXTRA_TARGET_HZ) X(REC_EXTRA_THP_FALLBACK) \
+	X(REC_EXTRA_THP_KIB) X(REC_EXTRA_VDSO) X(REC_EXTRA_WRITE_NS)
+/* Test-name prefixes a reader selects a family of tests by: mem-latency-<size>-<page>
+ * (payload/bench/mem_latency.c; report/memsvg.c draws them). */
+#define REC_PREFIX_MEM_LATENCY "mem-latency-"
+
 /* Kinds, in docs/records.md's order: X(ID), the wire name is ID's spelling. */
 #define VOCAB_KINDS(X) \
 	X(BEGIN) X(INFO) X(ERROR) X(TEST) X(SAMPLE) X(WARN) X(RESULT) X(SKIP) X(FAIL) X(END)
@@ -352,6 +437,10 @@ extern const struct vocab_field vocab_fields[];	/* in table order */
 extern const size_t vocab_nfields;
 extern const char *const vocab_kind_names[VK_COUNT + 1];	/* [VK_ANY] = "*" */
 extern const char *const vocab_key_names[VKEY_COUNT];
+/* The groups, units and extras above, in their lists' order; NULL-terminated. */
+extern const char *const vocab_groups[];
+extern const char *const vocab_units[];
+extern const char *const vocab_extras[];
 
 /* The kind named kind, or -1 when the grammar has no such kind. */
 int vocab_kind(const char *kind);

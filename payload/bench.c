@@ -2,6 +2,7 @@
  * bench_is_index().
  * Linked into the payload and into the unit tests of individual tests. */
 #include "bench.h"
+#include "unixbench.h"
 #include "vocab.h"
 
 #include <stdarg.h>
@@ -42,7 +43,7 @@ int bench_higher_is_better(const struct bench *b)
 
 int bench_is_index(const struct bench *b)
 {
-	return !strcmp(b->group, BENCH_GROUP_INDEX);
+	return ub_is_index(b->baseline);
 }
 
 const char *bench_better(const struct bench *b)

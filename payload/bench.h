@@ -12,6 +12,8 @@
 #ifndef ISOBENCH_BENCH_H
 #define ISOBENCH_BENCH_H
 
+#include "vocab.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,8 +45,8 @@ struct bench_ctx {
 struct bench {
 	const char *name;	/* UnixBench/lmbench name: "pipe", "dhry2reg" */
 	const char *title;	/* UnixBench's label: "Pipe Throughput" */
-	const char *group;	/* one of bench_groups[] (selectable as a name) */
-	const char *unit;	/* one of bench_units[] */
+	const char *group;	/* a REC_GROUP_* of lib/vocab.h (selectable as a name) */
+	const char *unit;	/* a REC_UNIT_* of lib/vocab.h */
 	enum bench_kind kind;
 	double per_loop;	/* units per loop (RATE) or loops per operation (TIME) */
 	double baseline;	/* UnixBench index baseline (SPARCstation 20-61), 0 if none */
@@ -108,17 +110,8 @@ extern char bench_peer_rejected[200];
 extern const struct bench *const bench_registry[];
 const struct bench *bench_find(const char *name);
 
-/* The group of UnixBench's index tests: the one definition of an index test. Each has a
- * published baseline and counts in the score; lib/unixbench.h's UB_INDEX_TESTS is how many
- * (tests/unit/test_registry.c checks both against the registry). */
-#define BENCH_GROUP_INDEX "index"
-/* Tests that fail on purpose: run only when named, never by "all" (nor by the default). */
-#define BENCH_GROUP_SELFTEST "selftest"
-/* registry.c: the groups a test may be in, in --list order, and the units its value may
- * have (UnixBench's lps, lpm, KBps, MWIPS; ns per operation; ...). NULL-terminated. */
-extern const char *const bench_groups[];
-extern const char *const bench_units[];
-/* 1 when b is an index test (its group is BENCH_GROUP_INDEX), else 0. */
+/* 1 when b is an index test (lib/unixbench.h ub_is_index(): it has a baseline; the index
+ * group, REC_GROUP_INDEX, holds exactly these), else 0. */
 int bench_is_index(const struct bench *b);
 
 #endif

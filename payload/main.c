@@ -71,10 +71,10 @@ static void list_tests(void)
 		printf("%-24s %-8s %-6s %9s  %s\n", b->name, b->group, b->unit, base, b->title);
 	}
 	printf("\nGroups:");
-	for (int i = 0; bench_groups[i]; i++)
-		printf("%s %s%s", i ? "," : "", bench_groups[i],
-		       !strcmp(bench_groups[i], BENCH_GROUP_INDEX) ? " (UnixBench's index tests)" : "");
-	printf("; all (all but %s).\n", BENCH_GROUP_SELFTEST);
+	for (int i = 0; vocab_groups[i]; i++)
+		printf("%s %s%s", i ? "," : "", vocab_groups[i],
+		       !strcmp(vocab_groups[i], REC_GROUP_INDEX) ? " (UnixBench's index tests)" : "");
+	printf("; all (all but %s).\n", REC_GROUP_SELFTEST);
 }
 
 /* Where tests make their files on a host: $TMPDIR if set, else /dev/shm when it is a tmpfs

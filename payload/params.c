@@ -29,7 +29,7 @@ const struct param_info param_table[] = {
 	 "(UnixBench-length samples)",
 	 .parse = parse_word, FIELD(suite), .words = suites},
 	{"tests", "NAME[,NAME...]", "tests or groups to run (isobench --list shows them); "
-	 "default: " BENCH_GROUP_INDEX,
+	 "default: " REC_GROUP_INDEX,
 	 .parse = parse_tests, FIELD(tests)},
 	{"copies", "C[,C...]", "passes and their copies; N = online CPUs; default 1,N",
 	 .parse = parse_copies, FIELD(copies), .lo = 1, .hi = 4096},
@@ -91,7 +91,7 @@ void params_init(struct params *p)
 {
 	memset(p, 0, sizeof *p);
 	p->suite = SUITE_STANDARD;
-	strcpy(p->tests, BENCH_GROUP_INDEX);
+	strcpy(p->tests, REC_GROUP_INDEX);
 	p->copies[0] = 1;
 	p->copies[1] = 0;
 	p->ncopies = 2;

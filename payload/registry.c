@@ -1,171 +1,72 @@
 /* registry.c — the one list of tests, in run order: UnixBench's index in UnixBench's order
- * (its `Run` script), then the tests outside the index; and the one list of their groups
- * and units.
- * Adding a test: write payload/bench/<name>.c exporting `const struct bench bench_<name>`,
- * declare it below and put it in the list. Nothing else names tests. */
+ * (its `Run` script), then the tests outside the index (their groups and units are
+ * lib/vocab.h's).
+ * Adding a test: write payload/bench/<name>.c exporting `const struct bench bench_<name>`
+ * and add X(<name>) to BENCH_TESTS below. Nothing else names tests. */
 #include "bench.h"
 #include "netproto.h"
 #include "bench/ring0.h"
 #include "vocab.h"
 #include "bench/disk.h"
+#include "probes.h"
 
 #include <string.h>
 
-extern const struct bench
-	/* index */
-	bench_dhry2reg, bench_whetstone_double, bench_execl, bench_fstime, bench_fsbuffer,
-	bench_fsdisk, bench_pipe, bench_context1, bench_spawn, bench_shell1, bench_shell8,
-	bench_syscall,
-	/* extra */
-	bench_getpid, bench_dupclose, bench_exec, bench_fsread_1024, bench_fsread_256,
-	bench_fsread_4096, bench_fswrite_1024, bench_fswrite_256, bench_fswrite_4096;
-extern const struct bench
-	/* probes: where virtualization costs (payload/bench/clock.c) */
-	bench_clock_monotonic, bench_clock_monotonic_raw, bench_clock_monotonic_coarse,
-	bench_clock_realtime, bench_clock_realtime_coarse, bench_clock_boottime,
-	bench_clock_gettimeofday, bench_clock_time, bench_clock_syscall,
-	/* the architectures' instructions (payload/arch/<arch>/insn.c): x86-64's, then arm64's */
-	bench_clock_rdtsc, bench_clock_rdtscp, bench_clock_cntvct, bench_clock_cntpct,
-	bench_vmexit_cpuid, bench_vmexit_rdtsc, bench_vmexit_rdtscp, bench_vmexit_pause,
-	bench_vmexit_wfe, bench_vmexit_wfe_wake, bench_trap_mrs_idreg, bench_trap_wfi,
-	/* payload/bench/vmexit.c */
-	bench_vmexit_pagefault, bench_vmexit_shootdown, bench_vmexit_wake_samecpu,
-	bench_vmexit_wake_crosscpu, bench_vmexit_nanosleep_50us, bench_vmexit_nanosleep_1ms,
-	/* payload/bench/sockwrite.c */
-	bench_sockwrite_64, bench_sockwrite_512, bench_sockwrite_4096, bench_sockwrite_paced,
-	bench_sockwrite_paced_samecpu, bench_sockwrite_paced_crosscpu,
-	/* payload/bench/tbench.c */
-	bench_tbench_1, bench_tbench_n;
-/* ring0: one per probe of the driver's list (payload/arch/<arch>/ring0.c, bench/ring0.h) */
-#define RING0_EXTERN(id, nm, ttl) extern const struct bench bench_ring0_##nm;
-ISOBENCH_PROBES(RING0_EXTERN)
-extern const struct bench
-	/* disk: payload/bench/disk.c */
-	bench_disk_randread_4k_qd1, bench_disk_randread_4k_qd32, bench_disk_read_1m,
-	bench_disk_write_1m, bench_disk_randwrite_4k_qd1, bench_disk_flush,
-	/* net: against a peer (payload/bench/net.c) */
-	bench_net_tcp_rr, bench_net_tcp_crr, bench_net_tcp_stream, bench_net_tcp_maerts,
-	bench_net_udp_rr, bench_net_paced_write,
-	/* memory: payload/bench/mem_latency.c, mem_stream.c, mem_fault.c */
-	bench_mem_latency_16k_4k, bench_mem_latency_16k_2m, bench_mem_latency_512k_4k,
-	bench_mem_latency_512k_2m, bench_mem_latency_16m_4k, bench_mem_latency_16m_2m,
-	bench_mem_latency_256m_4k, bench_mem_latency_256m_2m, bench_mem_latency_1g_4k,
-	bench_mem_latency_1g_2m, bench_mem_bandwidth_copy, bench_mem_bandwidth_scale,
-	bench_mem_bandwidth_add, bench_mem_bandwidth_triad, bench_mem_fault_4k,
-	bench_mem_fault_2m, bench_mem_fault_tmpfs;
-extern const struct bench
-	/* selftest: misbehave on purpose; only when named (runner.c keeps them out of "all") */
-	bench_selftest_crash, bench_selftest_stall, bench_selftest_skip, bench_selftest_error;
+/* BENCH_TESTS(X, A, R): every test, in run order, named once. X(name) is the descriptor
+ * `const struct bench bench_<name>` a file of payload/bench/ defines; A is applied to each
+ * row X(id, name, title, owner, insn, hint) of the architectures' instruction probes
+ * (payload/arch/generic/probes.h), whose descriptor is bench_<id>; R is
+ * applied to each probe of the ring-0 driver's list, X(ID, name, title) of ISOBENCH_PROBES
+ * (bench/ring0.h), whose descriptor is bench_ring0_<name>. The order is the records' order:
+ * UnixBench's index in UnixBench's order, then the rest; change it and every log changes.
+ * Adding a test: one file defining bench_<name>, one X(name) line here (docs/architecture.md,
+ * "Adding a test"). */
+#define BENCH_TESTS(X, A, R) \
+	/* index */ \
+	X(dhry2reg) X(whetstone_double) X(execl) X(fstime) X(fsbuffer) X(fsdisk) X(pipe) \
+	X(context1) X(spawn) X(shell1) X(shell8) X(syscall) \
+	/* extra */ \
+	X(getpid) X(dupclose) X(exec) X(fsread_1024) X(fsread_256) X(fsread_4096) \
+	X(fswrite_1024) X(fswrite_256) X(fswrite_4096) \
+	/* probes: where virtualization costs (payload/bench/clock.c) */ \
+	X(clock_monotonic) X(clock_monotonic_raw) X(clock_monotonic_coarse) X(clock_realtime) \
+	X(clock_realtime_coarse) X(clock_boottime) X(clock_gettimeofday) X(clock_time) \
+	X(clock_syscall) \
+	/* every architecture's instructions: the one list payload/arch/generic/probes.h */ \
+	ARCH_PROBES(A) \
+	/* payload/bench/vmexit.c */ \
+	X(vmexit_pagefault) X(vmexit_shootdown) X(vmexit_wake_samecpu) X(vmexit_wake_crosscpu) \
+	X(vmexit_nanosleep_50us) X(vmexit_nanosleep_1ms) \
+	/* payload/bench/sockwrite.c, tbench.c */ \
+	X(sockwrite_64) X(sockwrite_512) X(sockwrite_4096) X(sockwrite_paced) \
+	X(sockwrite_paced_samecpu) X(sockwrite_paced_crosscpu) X(tbench_1) X(tbench_n) \
+	/* disk: payload/bench/disk.c */ \
+	X(disk_randread_4k_qd1) X(disk_randread_4k_qd32) X(disk_read_1m) X(disk_write_1m) \
+	X(disk_randwrite_4k_qd1) X(disk_flush) \
+	/* net: against a peer (payload/bench/net.c) */ \
+	X(net_tcp_rr) X(net_tcp_crr) X(net_tcp_stream) X(net_tcp_maerts) X(net_udp_rr) \
+	X(net_paced_write) \
+	/* memory: payload/bench/mem_latency.c, mem_stream.c, mem_fault.c */ \
+	X(mem_latency_16k_4k) X(mem_latency_16k_2m) X(mem_latency_512k_4k) \
+	X(mem_latency_512k_2m) X(mem_latency_16m_4k) X(mem_latency_16m_2m) \
+	X(mem_latency_256m_4k) X(mem_latency_256m_2m) X(mem_latency_1g_4k) X(mem_latency_1g_2m) \
+	X(mem_bandwidth_copy) X(mem_bandwidth_scale) X(mem_bandwidth_add) \
+	X(mem_bandwidth_triad) X(mem_fault_4k) X(mem_fault_2m) X(mem_fault_tmpfs) \
+	/* ring0: one per probe of the driver's list (bench/ring0.h) */ \
+	ISOBENCH_PROBES(R) \
+	/* selftest: misbehave on purpose; only when named (runner.c keeps them out of "all") */ \
+	X(selftest_crash) X(selftest_stall) X(selftest_skip) X(selftest_error)
 
+#define BENCH_EXTERN(nm) extern const struct bench bench_##nm;
+#define ARCH_EXTERN(id, nm, ttl, owner, insn, hint) BENCH_EXTERN(id)
+#define RING0_EXTERN(id, nm, ttl) BENCH_EXTERN(ring0_##nm)
+BENCH_TESTS(BENCH_EXTERN, ARCH_EXTERN, RING0_EXTERN)
+
+#define BENCH_ENTRY(nm) &bench_##nm,
+#define ARCH_ENTRY(id, nm, ttl, owner, insn, hint) BENCH_ENTRY(id)
+#define RING0_ENTRY(id, nm, ttl) BENCH_ENTRY(ring0_##nm)
 const struct bench *const bench_registry[] = {
-	&bench_dhry2reg,
-	&bench_whetstone_double,
-	&bench_execl,
-	&bench_fstime,
-	&bench_fsbuffer,
-	&bench_fsdisk,
-	&bench_pipe,
-	&bench_context1,
-	&bench_spawn,
-	&bench_shell1,
-	&bench_shell8,
-	&bench_syscall,
-
-	&bench_getpid,
-	&bench_dupclose,
-	&bench_exec,
-	&bench_fsread_1024,
-	&bench_fsread_256,
-	&bench_fsread_4096,
-	&bench_fswrite_1024,
-	&bench_fswrite_256,
-	&bench_fswrite_4096,
-
-	&bench_clock_monotonic,
-	&bench_clock_monotonic_raw,
-	&bench_clock_monotonic_coarse,
-	&bench_clock_realtime,
-	&bench_clock_realtime_coarse,
-	&bench_clock_boottime,
-	&bench_clock_gettimeofday,
-	&bench_clock_time,
-	&bench_clock_syscall,
-	&bench_clock_rdtsc,
-	&bench_clock_rdtscp,
-	&bench_clock_cntvct,
-	&bench_clock_cntpct,
-	&bench_vmexit_cpuid,
-	&bench_vmexit_rdtsc,
-	&bench_vmexit_rdtscp,
-	&bench_vmexit_pause,
-	&bench_vmexit_wfe,
-	&bench_vmexit_wfe_wake,
-	&bench_trap_mrs_idreg,
-	&bench_trap_wfi,
-	&bench_vmexit_pagefault,
-	&bench_vmexit_shootdown,
-	&bench_vmexit_wake_samecpu,
-	&bench_vmexit_wake_crosscpu,
-	&bench_vmexit_nanosleep_50us,
-	&bench_vmexit_nanosleep_1ms,
-	&bench_sockwrite_64,
-	&bench_sockwrite_512,
-	&bench_sockwrite_4096,
-	&bench_sockwrite_paced,
-	&bench_sockwrite_paced_samecpu,
-	&bench_sockwrite_paced_crosscpu,
-	&bench_tbench_1,
-	&bench_tbench_n,
-
-	&bench_disk_randread_4k_qd1,
-	&bench_disk_randread_4k_qd32,
-	&bench_disk_read_1m,
-	&bench_disk_write_1m,
-	&bench_disk_randwrite_4k_qd1,
-	&bench_disk_flush,
-
-	&bench_net_tcp_rr,
-	&bench_net_tcp_crr,
-	&bench_net_tcp_stream,
-	&bench_net_tcp_maerts,
-	&bench_net_udp_rr,
-	&bench_net_paced_write,
-
-	&bench_mem_latency_16k_4k,
-	&bench_mem_latency_16k_2m,
-	&bench_mem_latency_512k_4k,
-	&bench_mem_latency_512k_2m,
-	&bench_mem_latency_16m_4k,
-	&bench_mem_latency_16m_2m,
-	&bench_mem_latency_256m_4k,
-	&bench_mem_latency_256m_2m,
-	&bench_mem_latency_1g_4k,
-	&bench_mem_latency_1g_2m,
-	&bench_mem_bandwidth_copy,
-	&bench_mem_bandwidth_scale,
-	&bench_mem_bandwidth_add,
-	&bench_mem_bandwidth_triad,
-	&bench_mem_fault_4k,
-	&bench_mem_fault_2m,
-	&bench_mem_fault_tmpfs,
-
-#define RING0_ENTRY(id, nm, ttl) &bench_ring0_##nm,
-	ISOBENCH_PROBES(RING0_ENTRY)
-
-	&bench_selftest_crash,
-	&bench_selftest_stall,
-	&bench_selftest_skip,
-	&bench_selftest_error,
-	NULL,
-};
-
-const char *const bench_groups[] = {
-	BENCH_GROUP_INDEX, "extra", "probes", "disk", "net", "memory", RING0_GROUP,
-	BENCH_GROUP_SELFTEST, NULL,
-};
-
-const char *const bench_units[] = {
-	"lps", "lpm", "KBps", "MWIPS", "MB/s", "ns", "%cpu", "IOPS", "MiB/s", "tps", NULL,
+	BENCH_TESTS(BENCH_ENTRY, ARCH_ENTRY, RING0_ENTRY) NULL
 };
 
 const struct bench *bench_find(const char *name)

@@ -70,7 +70,7 @@ static int selected(const struct params *p, const struct bench **sel, int cap, i
 		int hit = 0;
 		for (int i = 0; bench_registry[i]; i++) {
 			const struct bench *b = bench_registry[i];
-			int all = !strcmp(tok, "all") && strcmp(b->group, BENCH_GROUP_SELFTEST);
+			int all = !strcmp(tok, "all") && strcmp(b->group, REC_GROUP_SELFTEST);
 			if (!all && strcmp(tok, b->name) && strcmp(tok, b->group))
 				continue;
 			hit = 1;

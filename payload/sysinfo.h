@@ -1,6 +1,6 @@
 /* sysinfo.h — the machine header: INFO records describing what the run measured on.
  * Every fact comes from the kernel's interfaces (/proc, /sys, uname, syslog) or from the CPU
- * (payload/arch/<arch>/arch.h: CPUID on x86-64); a fact that cannot be read is written "-",
+ * (payload/arch/arch.h: CPUID on x86-64); a fact that cannot be read is written "-",
  * never guessed. */
 #ifndef ISOBENCH_SYSINFO_H
 #define ISOBENCH_SYSINFO_H

@@ -266,7 +266,7 @@ static int add_row(struct cmp *c, const struct mtest *t, size_t *cap)
 	r->unit = t->unit;
 	r->higher = t->higher;
 	r->copies = t->copies;
-	r->is_index = t->has_baseline;
+	r->is_index = ub_is_index(t->baseline);
 	r->cell = calloc(c->nruns, sizeof *r->cell);
 	if (!r->cell)
 		return -1;

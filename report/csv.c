@@ -68,7 +68,7 @@ static const char *field_unit(const char *kind, const char *key, const char *rec
 	if (!strcmp(key, RK_CI95))
 		return "%";
 	if (!strcmp(key, RK_NS) && !strcmp(kind, RK_SAMPLE))
-		return "ns";
+		return REC_UNIT_NS;
 	if (!strcmp(key, RK_INDEX))
 		return "index";
 	for (int i = 0; in_unit[i]; i++)
@@ -120,7 +120,7 @@ struct pct_arg {
 static void pct_row(void *arg, const char *key, double v)
 {
 	const struct pct_arg *a = arg;
-	drow(a->x, a->t->line, a->t->test, a->t->copies, key, v, "ns");
+	drow(a->x, a->t->line, a->t->test, a->t->copies, key, v, REC_UNIT_NS);
 }
 
 /* What the report derives per test (figures, CI, direction, index) and per pass (score). */
@@ -149,7 +149,7 @@ static void derived_rows(const struct rowctx *x, const struct model *m)
 		    cmp_direction(t->higher), "");
 		struct pct_arg pa = {x, t};
 		pct_each(t, pct_row, &pa);	/* latency percentiles (pct.h) */
-		if (t->has_baseline && t->baseline > 0) {
+		if (ub_is_index(t->baseline) && t->baseline > 0) {
 			drow(x, t->line, t->test, t->copies, "baseline", t->baseline, t->unit);
 			drow(x, t->line, t->test, t->copies, "index", t->index, "index");
 		}

@@ -132,7 +132,7 @@ static int add_rows(struct fleet *f)
 				return -1;
 		}
 		for (int p = 0; p < m->npass; p++)
-			if (m->pass[p].nindex == UB_INDEX_TESTS && m->pass[p].score > 0) {
+			if (ub_score_complete(&m->pass[p].ub) && m->pass[p].score > 0) {
 				pass_label(m, m->pass[p].copies, pass, sizeof pass);
 				if (!find_row(f, "index", pass, "score", 1))
 					return -1;
@@ -154,7 +154,7 @@ static size_t group_values(const struct fleet *f, const struct frow *row, size_t
 			for (int p = 0; p < m->npass; p++) {
 				pass_label(m, m->pass[p].copies, pass, sizeof pass);
 				if (!strcmp(pass, row->pass) && m->pass[p].score > 0 &&
-				    m->pass[p].nindex == UB_INDEX_TESTS)
+				    ub_score_complete(&m->pass[p].ub))
 					v[n++] = m->pass[p].score;
 			}
 			continue;

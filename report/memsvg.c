@@ -2,6 +2,7 @@
 #include "memsvg.h"
 #include "svg.h"
 #include "util.h"
+#include "vocab.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ struct ms_data {
 
 double memsvg_point(const char *name, int *page)
 {
-	static const char pre[] = "mem-latency-";
+	static const char pre[] = REC_PREFIX_MEM_LATENCY;
 	char *end;
 	if (strncmp(name, pre, sizeof pre - 1))
 		return 0;
@@ -73,7 +74,7 @@ static int ms_slot(struct ms_data *d, double kib)
 static int ms_not_huge(const struct model *m, const struct mtest *t)
 {
 	for (size_t i = 0; i < t->nsmp; i++) {
-		const char *thp = model_sample_get(m, &t->smp[i], "thp_kib");	/* mem_latency.c's extra */
+		const char *thp = model_sample_get(m, &t->smp[i], REC_EXTRA_THP_KIB);	/* mem_latency.c's extra */
 		if (!t->smp[i].warmup && thp && !(strtod(thp, NULL) > 0))
 			return 1;
 	}

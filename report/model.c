@@ -308,7 +308,7 @@ static int derive(struct model *m)
 		int p;
 		derive_ci(t);
 		lat_derive(t);
-		if (!isfinite(t->index) && t->has_result && t->has_baseline &&
+		if (!isfinite(t->index) && t->has_result && ub_is_index(t->baseline) &&
 		    ub_valid(t->value, t->baseline))
 			t->index = ub_index(t->value, t->baseline);
 		for (p = 0; p < m->npass && m->pass[p].copies != t->copies; p++)
@@ -320,7 +320,7 @@ static int derive(struct model *m)
 			ub_score_init(&m->pass[m->npass].ub);
 			m->npass++;
 		}
-		if (t->has_result && t->has_baseline)
+		if (t->has_result && ub_is_index(t->baseline))
 			ub_score_add(&m->pass[p].ub, t->value, t->baseline);
 	}
 	for (int p = 0; p < m->npass; p++) {

@@ -3,7 +3,7 @@
  *
  * In: a run read by logread (its records were checked when read). Out: a struct model that
  * owns copies of every string it holds (the run may be freed first). Units are the records'
- * own (payload/registry.c's bench_units[]); times are never converted.
+ * own (lib/vocab.h's vocab_units[]); times are never converted.
  * Errors: model_build() returns -1 only when out of memory; odd content (a RESULT without a
  * value, a SAMPLE without loops) is kept as far as it goes and never crashes. */
 #ifndef ISOBENCH_MODEL_H

@@ -144,7 +144,7 @@ static int pass_has_result(const struct model *m, int copies)
 static int pass_has_index(const struct model *m, int copies)
 {
 	for (size_t i = 0; i < m->ntests; i++)
-		if (m->tests[i].copies == copies && m->tests[i].has_baseline)
+		if (m->tests[i].copies == copies && ub_is_index(m->tests[i].baseline))
 			return 1;
 	return 0;
 }
@@ -232,7 +232,7 @@ static double sample_cycles(const struct model *m, const struct mtest *t)
 	long n = 0;
 
 	for (size_t i = 0; i < t->nsmp; i++) {
-		const char *cyc = model_sample_get(m, &t->smp[i], "cycles_x100");
+		const char *cyc = model_sample_get(m, &t->smp[i], REC_EXTRA_CYCLES_X100);
 		if (t->smp[i].warmup || !cyc)
 			continue;
 		sum += strtod(cyc, NULL) / 100;
@@ -242,7 +242,7 @@ static double sample_cycles(const struct model *m, const struct mtest *t)
 }
 
 /* What the runner's cycle counter (cycles_x100) counts on the run's architecture: RDTSC's TSC
- * ticks on x86-64, the generic timer's CNTVCT_EL0 ticks on arm64 (payload/arch/<arch>/arch.h,
+ * ticks on x86-64, the generic timer's CNTVCT_EL0 ticks on arm64 (payload/arch/<arch>/arch_impl.h,
  * arch_cycles()). */
 static const char *cycle_unit(const struct model *m)
 {
@@ -289,7 +289,7 @@ void text_run(FILE *out, const struct model *m, const char *source)
 			fprintf(out, "%s\n", UB_TABLE_HEAD);
 			for (size_t i = 0; i < m->ntests; i++) {
 				const struct mtest *t = &m->tests[i];
-				if (t->copies != copies || !t->has_baseline)
+				if (t->copies != copies || !ub_is_index(t->baseline))
 					continue;
 				fprintf(out, "%s\n", ub_row(line, sizeof line, S(t->title), t->baseline,
 							     t->has_result ? t->value : 0,
@@ -300,7 +300,7 @@ void text_run(FILE *out, const struct model *m, const char *source)
 		const char *grp = "";
 		for (size_t i = 0; i < m->ntests; i++) {
 			const struct mtest *t = &m->tests[i];
-			if (t->copies != copies || t->has_baseline)
+			if (t->copies != copies || ub_is_index(t->baseline))
 				continue;
 			if (!others++)
 				fprintf(out, "\nOther tests and probes                             "

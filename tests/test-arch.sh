@@ -5,10 +5,15 @@
 #     (asm, __asm__), an x86-only header (<cpuid.h>, <*intrin.h>, <sys/io.h>), a multiarch
 #     triplet (x86_64-linux-gnu, ...) or an #if on an architecture's predefined macro;
 #   * the folder the build selects (payload/arch/arch.mk: ARCH from the compiler's target)
-#     exists with its arch.h and arch.mk, and so does the kernel's kernel-config/arch/<arch>.config;
-#   * a new architecture is a new folder only: a C-only stub beside x86_64/ (the x86 probes
-#     declared unsupported, payload/arch/unsupported.h) builds the runner with `make ARCH=stub`
-#     from unchanged generic files, and its vmexit-cpuid SKIPs with the stub's reason;
+#     exists with its arch.mk, and so does the kernel's kernel-config/arch/<arch>.config;
+#   * the interface is one header, payload/arch/arch.h (no folder has an arch.h, no other
+#     header declares arch_hypervisor_id()), and an architecture names only its own probes:
+#     each row of payload/arch/generic/probes.h is defined (INSN(id, ARCH_PROBE_NAME(id)) in
+#     at most one architecture folder;
+#   * a new architecture is what docs/architecture.md's "Adding an architecture" says it must
+#     provide, and nothing more: a stub made of exactly the files that section lists builds
+#     the runner with `make ARCH=stub` from unchanged generic files, and its vmexit-cpuid and
+#     clock-cntvct SKIP with the list's reasons (payload/arch/generic/probes.c);
 #   * the ring-0 driver's generic files (kernel-config/driver/, outside driver/arch/) hold no
 #     inline assembly, no architecture's kernel header (<asm/...>, <xen/...>,
 #     <clocksource/...>) and no #if on an architecture (predefined macro or CONFIG_X86*,
@@ -60,9 +65,7 @@ arch_dirs() {
 	dir=$(make -s -C "$1/payload" O="$tmp/o" --eval 'print-arch-dir: ; @echo $(ARCH_DIR)' \
 		print-arch-dir 2>&1) || { echo "make: $(tail -n 1 <<<"$dir")"; return; }
 	arch=$(basename "$dir")
-	for f in arch.h arch.mk; do
-		[ -f "$1/payload/$dir/$f" ] || echo "payload/$dir/$f missing"
-	done
+	[ -f "$1/payload/$dir/arch.mk" ] || echo "payload/$dir/arch.mk missing"
 	[ -f "$1/kernel-config/arch/$arch.config" ] || echo "kernel-config/arch/$arch.config missing"
 }
 
@@ -89,7 +92,7 @@ judge() { # judge ROOT LABEL: the six checks on one tree
 }
 
 # The tree as git sees it (tracked, or new and not ignored), copied.
-copy_tree() { tree_copy "$1" lib report payload kernel-config; }
+copy_tree() { tree_copy "$1" lib report payload kernel-config docs/architecture.md; }
 
 # The tree itself, as a copy: what git would commit, without stray local files.
 copy_tree "$tmp/tree"
@@ -172,48 +175,64 @@ if [ "$got" = "payload/arch/aarch64 without kernel-config/arch/aarch64.config" ]
 	pass "planted: a missing arm64 fragment is caught ($got)"
 else fail "planted: a missing arm64 fragment: got '$got'"; fi
 
-# A third architecture is a folder only. The stub is C without instructions; the x86 and arm64
-# probes stay listed (registry.c names them) and SKIP with the stub's reason; it has no ring-0
-# driver folder, so its runner gets the empty probe list (kernel-config/driver/arch/none).
-# add_stub ROOT: writes ROOT/payload/arch/stub/.
-add_stub() {
-	local s=$1/payload/arch/stub
-	mkdir -p "$s"
-	printf 'ARCH_TARGET_FLAGS :=\n' >"$s/arch.mk"
-	cat >"$s/arch.h" <<'EOF'
-#ifndef ISOBENCH_ARCH_H
-#define ISOBENCH_ARCH_H
-#include <stdatomic.h>
-#include <stdint.h>
-#include <sys/time.h>
-#define ARCH_GLIBC_PATHS "/lib64/libc.so.6"
-static inline uint64_t arch_cycles(void) { return 0; }
-static inline void arch_cpu_relax(void) { atomic_signal_fence(memory_order_seq_cst); }
-void arch_hypervisor_id(char *out);
-void arch_cpu_brand(char *out);
-struct arch_input_event { struct timeval time; uint16_t type, code; int32_t value; };
-#endif
-EOF
-	cat >"$s/stub.c" <<'EOF'
-#include "arch.h"
-#include "../unsupported.h"
-void arch_hypervisor_id(char *out) { out[0] = 0; }
-void arch_cpu_brand(char *out) { out[0] = 0; }
-#define X86(var, nm, ttl) ARCH_UNSUPPORTED(var, nm, ttl, "probes", "ns", "stub: no " ttl)
-X86(bench_clock_rdtsc, "clock-rdtsc", "RDTSC instruction");
-X86(bench_clock_rdtscp, "clock-rdtscp", "RDTSCP instruction");
-X86(bench_vmexit_cpuid, "vmexit-cpuid", "CPUID");
-X86(bench_vmexit_rdtsc, "vmexit-rdtsc", "RDTSC");
-X86(bench_vmexit_rdtscp, "vmexit-rdtscp", "RDTSCP");
-X86(bench_vmexit_pause, "vmexit-pause", "PAUSE");
-X86(bench_clock_cntvct, "clock-cntvct", "CNTVCT_EL0");
-X86(bench_clock_cntpct, "clock-cntpct", "CNTPCT_EL0");
-X86(bench_trap_mrs_idreg, "trap-mrs-idreg", "MRS ID_AA64ISAR0_EL1");
-X86(bench_trap_wfi, "trap-wfi", "WFI");
-X86(bench_vmexit_wfe, "vmexit-wfe", "WFE");
-X86(bench_vmexit_wfe_wake, "vmexit-wfe-wake", "WFE wake-up");
-EOF
+# The interface is one header, and an architecture names only its own probes.
+# interface_problems ROOT: one line per header other than payload/arch/arch.h declaring the
+# interface, and per probe of generic/probes.h defined in more than one architecture folder.
+interface_problems() {
+	local a id n
+	for a in "$1"/payload/arch/*/arch.h; do
+		[ -e "$a" ] && echo "${a#"$1"/}: an architecture's own arch.h (the interface is payload/arch/arch.h)"
+	done
+	grep -rlE 'void arch_hypervisor_id\(char \*out\);' "$1/payload" "$1/lib" --include='*.h' |
+		sed "s#^$1/##" | grep -vx 'payload/arch/arch.h' | sed 's/$/: declares the interface again/'
+	sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\), ".*/\1/p' "$1/payload/arch/generic/probes.h" |
+		while read -r id; do
+			n=$(grep -lE "INSN\($id,|ARCH_PROBE_NAME\($id\)|bench_$id\b" "$1"/payload/arch/*/*.c 2>/dev/null |
+				grep -v '/generic/' | xargs -r -n1 dirname | sort -u | wc -l)
+			[ "$n" -le 1 ] || echo "$id: defined in $n architecture folders"
+		done
 }
+got=$(interface_problems "$tmp/tree")
+none "$got" "the interface is payload/arch/arch.h alone; each instruction probe is defined by one architecture" \
+	"the interface or the probes are named twice"
+n=$(sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\), ".*/\1/p' "$tmp/tree/payload/arch/generic/probes.h" | wc -l)
+if [ "$n" -ge 12 ]; then pass "generic/probes.h lists the $n instruction probes"
+else fail "generic/probes.h lists $n instruction probes, want >= 12"; fi
+copy_tree "$tmp/twice"
+printf 'INSN(clock_cntvct, 0, insn_setup, rdtsc_run);\n' >>"$tmp/twice/payload/arch/x86_64/insn.c"
+printf '#ifndef X\nvoid arch_hypervisor_id(char *out);\n#endif\n' >"$tmp/twice/payload/arch/x86_64/arch.h"
+got=$(interface_problems "$tmp/twice")
+if [ "$(grep -c . <<<"$got")" -eq 3 ]; then
+	pass "planted: x86-64 defining clock-cntvct and its own arch.h are caught ($(tr '\n' ';' <<<"$got"))"
+else fail "planted: want 3 problems, got: $(tr '\n' ';' <<<"$got")"; fi
+
+# A third architecture is what docs/architecture.md says it must provide, and nothing more: a
+# stub made of exactly the files listed under "must provide" (the list items between that line
+# and the one starting "Then", <arch> = stub). It has no ring-0 driver folder, so its runner gets
+# the empty probe list (kernel-config/driver/arch/none).
+# required_files ROOT: the paths the section lists, <arch> as stub, one a line.
+required_files() {
+	# shellcheck disable=SC2016 # the backticks are markdown's
+	sed -n '/^## Adding an architecture/,$p' "$1/docs/architecture.md" |
+		sed -n '/must provide:$/,/^Then /p' | grep '^- `' | sed 's/^- `\([^`]*\)`.*/\1/; s/<arch>/stub/g'
+}
+# add_stub ROOT: writes the files required_files names (arch.mk: no flags, the host
+# compiler's machine; anything else empty).
+add_stub() {
+	local f
+	required_files "$1" | while read -r f; do
+		mkdir -p "$(dirname "$1/$f")"
+		case $f in
+		*/arch.mk) printf 'ARCH_TARGET_FLAGS :=\nARCH_CC_MACHINE := %s\n' "$(musl-gcc -dumpmachine | cut -d- -f1)" >"$1/$f" ;;
+		*) : >"$1/$f" ;;
+		esac
+	done
+}
+
+got=$(required_files "$tmp/tree" | tr '\n' ' ')
+if [ "$got" = "payload/arch/stub/arch.mk kernel-config/arch/stub.config " ]; then
+	pass "docs/architecture.md: a new architecture must provide $got"
+else fail "docs/architecture.md's \"must provide\" list reads: '$got'"; fi
 
 # stub_builds ROOT: builds ROOT's runner for the stub into ROOT.out; prints why not (the first
 # error line; nothing when it builds).
@@ -226,10 +245,12 @@ copy_tree "$tmp/stub"
 add_stub "$tmp/stub"
 got=$(stub_builds "$tmp/stub")
 if [ -z "$got" ]; then
-	pass "a stub architecture builds the runner from unchanged generic files"
-	"$tmp/stub.out/isobench" --suite quick --tests vmexit-cpuid --copies 1 >"$tmp/stub.run" 2>&1
-	has "$tmp/stub.run" '^@isobench/1 [0-9]+ SKIP test=vmexit-cpuid .*reason=stub:%20no%20CPUID' \
-		"the stub's vmexit-cpuid SKIPs with its reason"
+	pass "a stub of only the documented files builds the runner from unchanged generic files"
+	"$tmp/stub.out/isobench" --suite quick --tests vmexit-cpuid,clock-cntvct --copies 1 >"$tmp/stub.run" 2>&1
+	has "$tmp/stub.run" '^@isobench/1 [0-9]+ SKIP test=vmexit-cpuid .*reason=CPUID%20is%20an%20x86%20instruction%20\(arm64:%20trap-mrs-idreg\)' \
+		"the stub's vmexit-cpuid SKIPs with the list's reason"
+	has "$tmp/stub.run" '^@isobench/1 [0-9]+ SKIP test=clock-cntvct .*reason=MRS%20CNTVCT_EL0%20is%20an%20arm64%20instruction' \
+		"the stub's clock-cntvct SKIPs with the list's reason"
 else
 	fail "a stub architecture does not build: $(tr '\n' ' ' <<<"$got")"
 fi

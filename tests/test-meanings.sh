@@ -4,8 +4,8 @@
 #   helpers  the tmpfs magic (payload/sys.h), the futex constants and calls (payload/sys.c),
 #            the monotonic clock in ns (payload/sys.c), the whole-buffer read/write loops
 #            (lib/io.c), the removal of a work directory (payload/sys.c);
-#   meanings "index test" (bench_is_index(), payload/bench.c; UB_INDEX_TESTS once; no list
-#            of index names in a script), the groups and the units (payload/registry.c;
+#   meanings "index test" (ub_is_index(), lib/unixbench.c; UB_INDEX_TESTS once; no list
+#            of index names in a script), the groups and the units (lib/vocab.h;
 #            README's groups are the binary's), the exit statuses (lib/status.h; README's
 #            and docs/report.md's tables have its numbers, qemu/run reads them), the boot
 #            entries' console and log-level words (image/cmdline, read by qemu/run and
@@ -67,7 +67,7 @@ groups_of_readme() {
 		grep -o '`[a-z0-9]*`' | tr -d '`' | grep -vx all | LC_ALL=C sort | tr '\n' ' '
 }
 
-# groups_of_binary: the groups `isobench --list` prints (from bench_groups[]), sorted.
+# groups_of_binary: the groups `isobench --list` prints (from vocab_groups[]), sorted.
 groups_of_binary() {
 	"$out/isobench" --list | sed -n 's/^Groups: \(.*\); all .*/\1/p' | tr ',' '\n' |
 		sed 's/^ *//; s/ .*//' | sed '/^$/d' | LC_ALL=C sort | tr '\n' ' '
@@ -118,16 +118,16 @@ judge() { # judge ROOT LABEL: every check on one tree
 	owner_is "$r" "$l: a directory tree is removed in" "payload/sys.c" \
 		"$(files_matching "$r" '\bnftw\(|"-rf"')"
 	# (the runner decides; the report reads the decision off the records' baseline=)
-	owner_is "$r" "$l: the runner decides index membership in" "payload/bench.c" \
-		"$(files_matching "$r" '->baseline > 0|group, (BENCH_GROUP_INDEX|"index")\)' payload/)"
+	owner_is "$r" "$l: index membership is decided in" "lib/unixbench.h" \
+		"$(files_matching "$r" '->baseline > 0;|baseline != 0;|group, (REC_GROUP_INDEX|"index")\)|= [a-z>-]*has_baseline;')"
 	owner_is "$r" "$l: the index's size is defined in" "lib/unixbench.h" \
 		"$(files_matching "$r" 'define[[:space:]]+UB_INDEX_TESTS')"
 	owner_is "$r" "$l: scripts listing the index tests by name" "" \
 		"$(cd "$r" && grep -lE 'dhry2reg[ \\]+whetstone-double' tests/*.sh qemu/run image/*.sh)"
-	owner_is "$r" "$l: the groups are listed in" "payload/registry.c" \
-		"$(files_matching "$r" '"extra", "probes"|index, extra, probes')"
-	owner_is "$r" "$l: the units are listed in" "payload/registry.c" \
-		"$(files_matching "$r" '"lps", "lpm"')"
+	owner_is "$r" "$l: the groups are listed in" "lib/vocab.h" \
+		"$(files_matching "$r" '"extra", "probes"|index, extra, probes|define[[:space:]]+REC_GROUP_[A-Z0-9_]+[[:space:]]+"')"
+	owner_is "$r" "$l: the units are listed in" "lib/vocab.h" \
+		"$(files_matching "$r" '"lps", "lpm"|define[[:space:]]+REC_UNIT_[A-Z0-9_]+[[:space:]]+"')"
 	owner_is "$r" "$l: exit statuses are defined in" "lib/status.h" \
 		"$(files_matching "$r" 'define[[:space:]]+EXIT_[A-Z]+[[:space:]]+[0-9]')"
 	owner_is "$r" "$l: qemu/run lines with a literal exit status" "" \
@@ -144,8 +144,8 @@ judge() { # judge ROOT LABEL: every check on one tree
 	else fail "$l: docs/report.md's exit statuses ($a) are not all lib/status.h's ($b)"; fi
 	if [ -x "$out/isobench" ]; then
 		a=$(groups_of_readme "$r") b=$(groups_of_binary)
-		if [ -n "$b" ] && [ "$a" = "$b" ]; then pass "$l: README's groups are bench_groups[] ($b)"
-		else fail "$l: README's groups ($a) are not bench_groups[] ($b)"; fi
+		if [ -n "$b" ] && [ "$a" = "$b" ]; then pass "$l: README's groups are vocab_groups[] ($b)"
+		else fail "$l: README's groups ($a) are not vocab_groups[] ($b)"; fi
 	else
 		skip "$l: README's groups: no $out/isobench to list them"
 	fi

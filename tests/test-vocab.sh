@@ -7,6 +7,11 @@
 #   * docs: docs/records.md's generated "Key types" table is what the table prints, its kinds
 #     table lists each kind's keys (always / optional) as the table does, and its INFO table
 #     names the table's INFO keys;
+#   * words: no C file of payload/ or report/ spells a group, unit or SAMPLE extra of the
+#     vocabulary (REC_GROUP_*, REC_UNIT_*, REC_EXTRA_*) in quotes, but for the listed other
+#     meanings of the same word (WORD_OTHER below); docs/records.md's generated "Groups,
+#     units and extras" table is what the lists print; README's list of record kinds is
+#     VOCAB_KINDS;
 #   * the records of a native run (out/isobench) fit the table (types, ranges, required keys);
 # and each check fails on planted violations in a copy of the tree.
 # shellcheck disable=SC2016  # the backticks in quotes here are markdown, not commands
@@ -101,6 +106,58 @@ for sub in ("payload", "lib", "report"):
 ' "$1"
 }
 
+# The same word with another meaning, allowed in quotes: ERE on the line, and why.
+WORD_OTHER='__asm__|(^|[^a-z_])asm[ (]	an asm statement'"'"'s "memory" clobber
+sysline\("mtu"	the NIC'"'"'s sysfs attribute file mtu (payload/netnic.c)
+strstr\(ctl, "memory"\)	cgroup v1'"'"'s memory controller (payload/bench/mem_util.c)
+strcmp\(key, "disk"\)|\{"disk", "auto	the parameter isobench.disk= (payload/main.c, params.c)
+\? "behind"	the console'"'"'s progress state (payload/out.c)
+"mtu", model_info|"value", t->value, "extra"	JSON member names of the report
+"index"	the report'"'"'s name of the index value and score (JSON, CSV, HTML, fleet rows)'
+
+# words_lint ROOT DUMP: prints "FILE:LINE: "word" is a vocabulary group|unit|extra ..." for
+# each string literal of ROOT's payload/ and report/ C code (comments left out) that is one,
+# except on a line matching a WORD_OTHER pattern or a line of six or more literals (a list of
+# plain words: the shell test's sort input, report/pct.c's time-scale labels).
+words_lint() {
+	"$2" --names | python3 -c '
+import os, re, sys
+root, other = sys.argv[1], [re.compile(l.split("\t")[0]) for l in sys.argv[2].splitlines()]
+words = {}
+for line in sys.stdin:
+    what, word = line.rstrip("\n").split("\t")
+    if what != "kind":
+        words[word] = what
+lit = re.compile(r"\"((?:[^\"\\\n]|\\.)*)\"")
+for sub in ("payload", "report"):
+    for dp, _, files in sorted(os.walk(os.path.join(root, sub))):
+        for f in sorted(files):
+            if not f.endswith((".c", ".h")):
+                continue
+            path = os.path.join(dp, f)
+            s = open(path, encoding="utf-8", errors="replace").read()
+            s = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), s, flags=re.S)
+            for n, line in enumerate(s.split("\n"), 1):
+                lits = lit.findall(line)
+                if len(lits) >= 6 or any(o.search(line) for o in other):
+                    continue
+                for w in lits:
+                    if w in words:
+                        print("%s:%d: \"%s\" is a vocabulary %s (lib/vocab.h)" % (os.path.relpath(path, root), n, w, words[w]))
+' "$1" "$WORD_OTHER"
+}
+
+# words_docs_diff ROOT DUMP: how docs/records.md's words table and README's kinds list differ
+# from lib/vocab.h (nothing when they agree).
+words_docs_diff() {
+	sed -n '/^<!-- words:begin/,/^<!-- words:end/p' "$1/docs/records.md" | sed '1d;$d' >"$tmp/doc-words"
+	"$2" --words | diff - "$tmp/doc-words" | sed -n 's/^\([<>]\) /words table \1 /p'
+	local readme table
+	readme=$(grep -o 'a kind ([A-Z, ]*)' "$1/README.md" | head -n 1 | grep -o '[A-Z]\+' | tr '\n' ' ')
+	table=$("$2" --names | sed -n 's/^kind\t//p' | tr '\n' ' ')
+	[ "$readme" = "$table" ] || echo "README's record kinds ($readme) are not VOCAB_KINDS ($table)"
+}
+
 # docs_diff ROOT DUMP: prints how ROOT's docs/records.md and the table disagree (nothing when
 # they agree).
 docs_diff() {
@@ -170,6 +227,12 @@ judge() { # judge ROOT LABEL
 	got=$(docs_diff "$1" "$dump")
 	none "$got" "$2: docs/records.md agrees with lib/vocab.h" \
 		"$2: docs/records.md and lib/vocab.h disagree"
+	got=$(words_lint "$1" "$dump")
+	none "$got" "$2: no C file of payload/ or report/ quotes a group, unit or extra" \
+		"$2: quoted groups, units or extras"
+	got=$(words_docs_diff "$1" "$dump")
+	none "$got" "$2: records.md's words table and README's kinds are lib/vocab.h's" \
+		"$2: records.md's words or README's kinds disagree with lib/vocab.h"
 }
 
 judge "$top" "tree"
@@ -204,7 +267,7 @@ else
 fi
 
 # The same checks must fail on planted violations.
-tree_copy "$tmp/tree" lib report payload docs/records.md tests/unit
+tree_copy "$tmp/tree" lib report payload docs/records.md tests/unit README.md
 t=$tmp/tree
 printf 'static void planted(struct rec_body *b) { rec_u64(b, "dropped_fields", 1); }\n' >>"$t/payload/out.c"
 sed -i 's/rec_str(&rb, RK_WHAT, REC_WHAT_TEST);/rec_str(\&rb, RK_WHAT, "test");/' "$t/payload/runner.c"
@@ -212,15 +275,22 @@ sed -i 's/`note`, `signal`, `status`, `what`, `oom_kills`/`note`, `signal`, `sta
 	"$t/docs/records.md"
 sed -i '/^| `mm.thp` |/d' "$t/docs/records.md"
 sed -i 's/^#define VOCAB_SHAPE_RUN_ID HEX, 16, 16, NULL/#define VOCAB_SHAPE_RUN_ID HEX, 8, 8, NULL/' "$t/lib/vocab.h"
-planted_fails judge "$t" 2 "both checks fail on planted violations"
+sed -i 's/\.group = REC_GROUP_EXTRA,/.group = "extra",/' "$t/payload/bench/getpid.c"
+sed -i 's/model_sample_get(m, &t->smp\[i\], REC_EXTRA_THP_KIB)/model_sample_get(m, \&t->smp[i], "thp_kib")/' \
+	"$t/report/memsvg.c"
+sed -i 's/^| units | `lps`, `lpm`, /| units | `lps`, /' "$t/docs/records.md"
+sed -i 's/SAMPLE, WARN, RESULT/SAMPLE, RESULT/' "$t/README.md"
+planted_fails judge "$t" 4 "the four checks fail on planted violations"
 lint=$(grep -o 'out\.c:[0-9]*: rec_u64(): literal "dropped_fields"\|runner\.c:[0-9]*: rec_str(): "test" is a vocabulary name' \
 	"$tmp/planted.out" | wc -l)
 docs=$(grep -o 'kinds table lacks FAIL oom_kills\|INFO table lacks mm.thp\|generated table [<>] | `run` | 8 hex' \
 	"$tmp/planted.out" | wc -l)
-if [ "$lint" -eq 2 ] && [ "$docs" -ge 3 ]; then
-	pass "the planted FAILs name 2 quoted names and 3 docs disagreements"
+words=$(grep -o 'getpid\.c:[0-9]*: "extra" is a vocabulary group\|memsvg\.c:[0-9]*: "thp_kib" is a vocabulary extra\|words table [<>] | units | `lps`, `lpm`\|README.s record kinds (BEGIN INFO ERROR TEST SAMPLE RESULT' \
+	"$tmp/planted.out" | sort -u | wc -l)
+if [ "$lint" -eq 2 ] && [ "$docs" -ge 3 ] && [ "$words" -ge 4 ]; then
+	pass "the planted FAILs name 2 quoted names, 3 docs disagreements, 2 quoted words, the words table and README's kinds"
 else
-	fail "the planted FAILs name $lint of 2 quoted names, $docs of 3 docs disagreements: $(tr '\n' '|' <"$tmp/planted.out")"
+	fail "the planted FAILs name $lint of 2 quoted names, $docs of 3 docs disagreements, $words of 4 word problems: $(tr '\n' '|' <"$tmp/planted.out")"
 fi
 
 finish

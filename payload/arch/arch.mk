@@ -2,14 +2,19 @@
 # first field of the compiler's target triple ($(CC) -dumpmachine: x86_64-linux-gnu ->
 # x86_64), or `make ARCH=...`. Included (after CC is set) by payload/Makefile,
 # payload/proc/Makefile and tests/unit/Makefile, which get:
-#   ARCH_DIR           payload/arch/$(ARCH), put on the include path (its arch.h)
-#   ARCH_SRCS          its .c files (the architecture's own tests and CPU facts)
+#   ARCH_DIR           payload/arch/$(ARCH)
+#   ARCH_CPPFLAGS      the include path: ARCH_DIR, then generic/ (what a folder lacks comes
+#                      from there, as musl's arch/generic/), then payload/arch/ (arch.h, the
+#                      one interface)
+#   ARCH_SRCS          its .c files (the architecture's own tests and CPU facts), then
+#                      generic/'s (weak fallbacks its own definitions replace)
 #   ARCH_TARGET_FLAGS  the fixed code-generation target (never -march=native)
 #   RING0_DIR          the ring-0 driver's probe list for ARCH (its isobench_probe_arch.h):
 #                      kernel-config/driver/arch/$(ARCH), or .../arch/none (the empty list)
 #                      for an architecture whose kernel has no driver
-# A new architecture is a new folder beside x86_64/ with the same files; nothing generic
-# changes (tests/test-arch.sh builds one). A target without a folder is an error.
+# A new architecture is a new folder beside x86_64/ with an arch.mk, and what else it has of
+# its own (docs/architecture.md, "Adding an architecture"); nothing generic changes
+# (tests/test-arch.sh builds one). A target without a folder is an error.
 ARCH_ROOT := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 ARCH := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
 # ARCH must be one word naming a folder that has an arch.mk: an empty ARCH would name this
@@ -31,6 +36,7 @@ $(error isobench's ARCH '$(strip $(ARCH))' needs a compiler for $(ARCH_CC_MACHIN
 builds for $(ARCH_CC_GOT) (ARCH=arm64 ./build.sh cross-builds the arm64 runner))
 endif
 endif
-ARCH_SRCS := $(sort $(wildcard $(ARCH_DIR)/*.c))
+ARCH_SRCS := $(sort $(wildcard $(ARCH_DIR)/*.c)) $(sort $(wildcard $(ARCH_ROOT)/generic/*.c))
+ARCH_CPPFLAGS := -I$(ARCH_DIR) -I$(ARCH_ROOT)/generic -I$(ARCH_ROOT)
 RING0_ROOT := $(ARCH_ROOT)/../../kernel-config/driver/arch
 RING0_DIR := $(firstword $(wildcard $(RING0_ROOT)/$(strip $(ARCH))) $(RING0_ROOT)/none)

@@ -4,13 +4,16 @@
  * sums the expression's values into ctx->sink (so the compiler keeps every execution), and
  * reports the counter ticks per loop as the extra cycles_x100 (probe_util.h).
  *   INSN_RUN(fn, expr)   defines `static int fn(ctx, iters)`, the loop of expr (a uint64_t)
- *   INSN(var, name, title, max_copies, setup, run)
- *                        the `const struct bench` (group probes, ns per loop), its state freed
- *                        by insn_teardown; setup is insn_setup or one that SKIPs first. */
+ *   INSN(id, max_copies, setup, run)
+ *                        the `const struct bench bench_<id>` of row id of the one list
+ *                        (generic/probes.h: its name and title; group probes, ns per loop),
+ *                        its state freed by insn_teardown; setup is insn_setup or one that
+ *                        SKIPs first. It replaces generic/probes.c's weak SKIP. */
 #ifndef ISOBENCH_INSN_PROBE_H
 #define ISOBENCH_INSN_PROBE_H
 
 #include "../bench/probe_util.h"
+#include "probes.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -52,8 +55,9 @@ static inline void insn_cycles(struct bench_ctx *ctx, uint64_t cyc, uint64_t ite
 	}
 
 /* max_copies: the clock-* family runs with any number of copies, the others alone (1). */
-#define INSN(var, nm, ttl, maxc, su, ru) \
-	const struct bench var = { .name = nm, .title = ttl, .group = "probes", .unit = "ns", \
+#define INSN(id, maxc, su, ru) \
+	const struct bench bench_##id = { .name = ARCH_PROBE_NAME(id), \
+		.title = ARCH_PROBE_TITLE(id), .group = REC_GROUP_PROBES, .unit = REC_UNIT_NS, \
 		.kind = BENCH_TIME, .per_loop = 1, .max_copies = maxc, .setup = su, .run = ru, \
 		.teardown = insn_teardown }
 

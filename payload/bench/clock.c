@@ -111,8 +111,8 @@ static int mono_run(struct bench_ctx *ctx, uint64_t iters)
 {
 	struct clk_state *s = ctx->state;
 	int r = loop_clock(ctx, CLOCK_MONOTONIC, iters);
-	bench_extra(ctx, "vdso", s->vdso);
-	bench_extra(ctx, "syscall_ns", s->syscall_ns);
+	bench_extra(ctx, REC_EXTRA_VDSO, s->vdso);
+	bench_extra(ctx, REC_EXTRA_SYSCALL_NS, s->syscall_ns);
 	return r;
 }
 
@@ -163,8 +163,8 @@ static int sys_run(struct bench_ctx *ctx, uint64_t iters)
 }
 
 #define CLOCK_BENCH(var, nm, ttl, su, ru) \
-	const struct bench var = { .name = nm, .title = ttl, .group = "probes", .unit = "ns", \
-		.kind = BENCH_TIME, .per_loop = 1, .setup = su, .run = ru, \
+	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_PROBES, \
+		.unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, .setup = su, .run = ru, \
 		.teardown = probe_clk_teardown }
 
 CLOCK_BENCH(bench_clock_monotonic, "clock-monotonic", "clock_gettime(CLOCK_MONOTONIC)",

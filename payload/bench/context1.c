@@ -77,7 +77,7 @@ static void teardown(struct bench_ctx *ctx)
 }
 
 const struct bench bench_context1 = {
-	.name = "context1", .title = "Pipe-based Context Switching", .group = "index",
-	.unit = "lps", .kind = BENCH_RATE, .per_loop = 1, .baseline = 4000,
+	.name = "context1", .title = "Pipe-based Context Switching", .group = REC_GROUP_INDEX,
+	.unit = REC_UNIT_LPS, .kind = BENCH_RATE, .per_loop = 1, .baseline = 4000,
 	.setup = setup, .run = run, .teardown = teardown,
 };

@@ -232,8 +232,8 @@ static int dhry_run(struct bench_ctx *ctx, uint64_t iters)
 const struct bench bench_dhry2reg = {
 	.name = "dhry2reg",
 	.title = "Dhrystone 2 using register variables",
-	.group = "index",
-	.unit = "lps",
+	.group = REC_GROUP_INDEX,
+	.unit = REC_UNIT_LPS,
 	.kind = BENCH_RATE,
 	.per_loop = 1,		/* one loop = one Dhrystone run */
 	.baseline = 116700,

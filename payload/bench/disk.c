@@ -59,23 +59,23 @@ struct dtest {
  * tests' value is the sample's median (lib/latency.h's first key, p50_ns). */
 #define DISK_TESTS(X) \
 	X(randread_4k_qd1, "disk-randread-4k-qd1", RANDREAD, 4096, 1, \
-	  "Disk 4 KiB random read latency, qd1", "ns", BENCH_TIME, 1, "p50_ns", \
+	  "Disk 4 KiB random read latency, qd1", REC_UNIT_NS, BENCH_TIME, 1, REC_EXTRA_P50_NS, \
 	  "pread(2) O_DIRECT, one at a time, clock read around each I/O") \
 	X(randread_4k_qd32, "disk-randread-4k-qd32", RANDREAD, 4096, 32, \
-	  "Disk 4 KiB random read IOPS, qd32", "IOPS", BENCH_RATE, 1, NULL, \
+	  "Disk 4 KiB random read IOPS, qd32", REC_UNIT_IOPS, BENCH_RATE, 1, NULL, \
 	  "io_uring (raw syscalls, IORING_OP_READ) O_DIRECT, 32 in flight, each completion " \
 	  "replaced at once") \
 	X(read_1m, "disk-read-1m", SEQREAD, 1 << 20, 1, \
-	  "Disk 1 MiB sequential read", "MiB/s", BENCH_RATE, 1, NULL, \
+	  "Disk 1 MiB sequential read", REC_UNIT_MIBPS, BENCH_RATE, 1, NULL, \
 	  "pread(2) O_DIRECT, sequential, one at a time") \
 	X(write_1m, "disk-write-1m", SEQWRITE, 1 << 20, 1, \
-	  "Disk 1 MiB sequential write", "MiB/s", BENCH_RATE, 1, NULL, \
+	  "Disk 1 MiB sequential write", REC_UNIT_MIBPS, BENCH_RATE, 1, NULL, \
 	  "pwrite(2) O_DIRECT, sequential, one at a time, no flush") \
 	X(randwrite_4k_qd1, "disk-randwrite-4k-qd1", RANDWRITE, 4096, 1, \
-	  "Disk 4 KiB random write latency, qd1", "ns", BENCH_TIME, 1, "p50_ns", \
+	  "Disk 4 KiB random write latency, qd1", REC_UNIT_NS, BENCH_TIME, 1, REC_EXTRA_P50_NS, \
 	  "pwrite(2) O_DIRECT, one at a time, no flush") \
 	X(flush, "disk-flush", FLUSH, 4096, 1, \
-	  "Disk 4 KiB write + flush latency", "ns", BENCH_TIME, 1, "p50_ns", \
+	  "Disk 4 KiB write + flush latency", REC_UNIT_NS, BENCH_TIME, 1, REC_EXTRA_P50_NS, \
 	  "pwrite(2) O_DIRECT 4 KiB then fdatasync(2), one pair at a time")
 
 #define ROW(id, name, op, bs, qd, title, unit, kind, per_loop, vextra, method) \
@@ -268,10 +268,10 @@ static void put_extras(struct bench_ctx *ctx, const struct dstate *s)
 	lat_quantiles(&s->h, q);
 	for (int i = 0; i < LAT_NQ; i++)
 		bench_extra(ctx, lat_keys[i], (int64_t)q[i]);
-	bench_extra(ctx, "bytes_read", (int64_t)s->bytes_r);
-	bench_extra(ctx, "bytes_written", (int64_t)s->bytes_w);
+	bench_extra(ctx, REC_EXTRA_BYTES_READ, (int64_t)s->bytes_r);
+	bench_extra(ctx, REC_EXTRA_BYTES_WRITTEN, (int64_t)s->bytes_w);
 	if (s->t->op == FLUSH)
-		bench_extra(ctx, "flush_p50_ns", (int64_t)lat_quantile(&s->hf, 50000));
+		bench_extra(ctx, REC_EXTRA_FLUSH_P50_NS, (int64_t)lat_quantile(&s->hf, 50000));
 }
 
 static int drun(struct bench_ctx *ctx, uint64_t iters)
@@ -351,7 +351,7 @@ static int djudge(const struct dtest *t, double v, char *why, size_t len)
 	static int judge_##id(const struct bench *b, double v, char *w, size_t l)	\
 	{ (void)b; return djudge(&dtests[DI_##id], v, w, l); }				\
 	const struct bench bench_disk_##id = {						\
-		.name = name_, .title = title_, .group = "disk", .unit = unit_,		\
+		.name = name_, .title = title_, .group = REC_GROUP_DISK, .unit = unit_,		\
 		.kind = kind_, .per_loop = per_loop_, .max_copies = 1,			\
 		.value_extra = vextra, .info = info_##id, .judge = judge_##id,		\
 		.setup = setup_##id, .run = drun, .teardown = dteardown,		\

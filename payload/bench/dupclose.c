@@ -50,8 +50,8 @@ static void dupclose_teardown(struct bench_ctx *ctx)
 const struct bench bench_dupclose = {
 	.name = "dupclose",
 	.title = "System Call Overhead (close(dup()))",
-	.group = "extra",
-	.unit = "lps",
+	.group = REC_GROUP_EXTRA,
+	.unit = REC_UNIT_LPS,
 	.kind = BENCH_RATE,
 	.per_loop = 1,
 	.setup = dupclose_setup,

@@ -51,8 +51,8 @@ static int exec_run(struct bench_ctx *ctx, uint64_t iters)
 const struct bench bench_exec = {
 	.name = "exec",
 	.title = "Fork + Exec + Wait",
-	.group = "extra",
-	.unit = "lps",
+	.group = REC_GROUP_EXTRA,
+	.unit = REC_UNIT_LPS,
 	.kind = BENCH_RATE,
 	.per_loop = 1,
 	.setup = exec_setup,

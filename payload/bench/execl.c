@@ -69,7 +69,7 @@ static void teardown(struct bench_ctx *ctx)
 }
 
 const struct bench bench_execl = {
-	.name = "execl", .title = "Execl Throughput", .group = "index",
-	.unit = "lps", .kind = BENCH_RATE, .per_loop = 1, .baseline = 43.0,
+	.name = "execl", .title = "Execl Throughput", .group = REC_GROUP_INDEX,
+	.unit = REC_UNIT_LPS, .kind = BENCH_RATE, .per_loop = 1, .baseline = 43.0,
 	.info = info, .setup = setup, .run = run, .teardown = teardown,
 };

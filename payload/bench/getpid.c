@@ -18,8 +18,8 @@ static int getpid_run(struct bench_ctx *ctx, uint64_t iters)
 const struct bench bench_getpid = {
 	.name = "getpid",
 	.title = "System Call Overhead (getpid)",
-	.group = "extra",
-	.unit = "lps",
+	.group = REC_GROUP_EXTRA,
+	.unit = REC_UNIT_LPS,
 	.kind = BENCH_RATE,
 	.per_loop = 1,
 	.run = getpid_run,

@@ -160,7 +160,7 @@ static int run_2m(struct bench_ctx *ctx, uint64_t iters)
 	int r = fault_anon(ctx, iters, MEM_PAGE_2M, MEM_HUGE_BYTES, FAULT_CHUNK_2M);
 	int64_t now = thp_fallbacks();
 	if (now >= 0 && s->fb0 >= 0)
-		bench_extra(ctx, "thp_fallback", now - s->fb0);
+		bench_extra(ctx, REC_EXTRA_THP_FALLBACK, now - s->fb0);
 	return r;
 }
 
@@ -196,7 +196,7 @@ static void flt_teardown(struct bench_ctx *ctx)
 
 #define FAULT_BENCH(sym, nm, ttl, kib, su, ru) \
 	const struct bench bench_mem_fault_##sym = { \
-		.name = nm, .title = ttl, .group = "memory", .unit = "ns", .kind = BENCH_TIME, \
+		.name = nm, .title = ttl, .group = REC_GROUP_MEMORY, .unit = REC_UNIT_NS, .kind = BENCH_TIME, \
 		.per_loop = kib, .setup = su, .run = ru, .teardown = flt_teardown}
 
 FAULT_BENCH(4k, "mem-fault-4k", "First touch, anonymous 4 KiB pages (ns/KiB)", 4, setup_4k,

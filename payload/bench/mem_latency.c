@@ -73,7 +73,7 @@ static int lat_run(struct bench_ctx *ctx, uint64_t iters)
 	struct lat_state *s = ctx->state;
 	s->p = mem_chase(s->p, iters);
 	ctx->sink += (uintptr_t)s->p;
-	bench_extra(ctx, "thp_kib", s->thp_kib);
+	bench_extra(ctx, REC_EXTRA_THP_KIB, s->thp_kib);
 	return 0;
 }
 
@@ -93,9 +93,9 @@ static void lat_teardown(struct bench_ctx *ctx)
 		return lat_setup(ctx, (size_t)(bytes), PG); \
 	} \
 	const struct bench bench_mem_latency_##sz##_##pg = { \
-		.name = "mem-latency-" #sz "-" #pg, \
+		.name = REC_PREFIX_MEM_LATENCY #sz "-" #pg, \
 		.title = "Memory load latency, " #sz " working set, " pgname " pages", \
-		.group = "memory", .unit = "ns", .kind = BENCH_TIME, .per_loop = 1, \
+		.group = REC_GROUP_MEMORY, .unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, \
 		.max_copies = 1, .setup = setup_##sz##_##pg, .run = lat_run, \
 		.teardown = lat_teardown}
 #define LAT(sz, bytes) \

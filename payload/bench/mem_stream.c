@@ -144,7 +144,7 @@ static int st_run(struct bench_ctx *ctx, uint64_t iters)
 		s->pos = (s->pos + now) % s->n;
 	}
 	ctx->sink += (uint64_t)(s->a[s->pos] + s->b[s->pos] + s->c[s->pos]);
-	bench_extra(ctx, "array_kib", (int64_t)(s->n * sizeof(double) >> 10));
+	bench_extra(ctx, REC_EXTRA_ARRAY_KIB, (int64_t)(s->n * sizeof(double) >> 10));
 	return 0;
 }
 
@@ -164,7 +164,7 @@ static void st_teardown(struct bench_ctx *ctx)
 	} \
 	const struct bench bench_mem_bandwidth_##nm = { \
 		.name = "mem-bandwidth-" #nm, .title = "Memory bandwidth, STREAM " label, \
-		.group = "memory", .unit = "MB/s", .kind = BENCH_RATE, .per_loop = 1, \
+		.group = REC_GROUP_MEMORY, .unit = REC_UNIT_MBPS, .kind = BENCH_RATE, .per_loop = 1, \
 		.setup = setup_##nm, .run = st_run, .teardown = st_teardown}
 
 STREAM_BENCH(copy, K_COPY, "Copy");

@@ -218,8 +218,8 @@ static void net_lat_extras(struct bench_ctx *ctx, const struct net_state *s)
 	lat_quantiles(s->h, q);
 	for (int i = 0; i < LAT_NQ; i++)
 		bench_extra(ctx, lat_keys[i], (int64_t)q[i]);
-	bench_extra(ctx, "mtu", s->mtu);
-	bench_extra(ctx, "rtt0_ns", (int64_t)s->rtt0);
+	bench_extra(ctx, REC_EXTRA_MTU, s->mtu);
+	bench_extra(ctx, REC_EXTRA_RTT0_NS, (int64_t)s->rtt0);
 }
 
 static int tcp_rr_run(struct bench_ctx *ctx, uint64_t iters)
@@ -237,8 +237,8 @@ static int tcp_rr_run(struct bench_ctx *ctx, uint64_t iters)
 		lat_record(s->h, now_ns() - t);
 	}
 	net_lat_extras(ctx, s);
-	bench_extra(ctx, "mss", s->mss);
-	bench_extra(ctx, "msg_bytes", (int64_t)s->size);
+	bench_extra(ctx, REC_EXTRA_MSS, s->mss);
+	bench_extra(ctx, REC_EXTRA_MSG_BYTES, (int64_t)s->size);
 	ctx->sink += (uint8_t)s->buf[0];
 	return 0;
 }
@@ -273,9 +273,9 @@ static void cpu_extra(struct bench_ctx *ctx, const struct net_state *s, const ch
 	uint64_t wall = now_ns() - s->t0;
 
 	bench_extra(ctx, key, (int64_t)(wall ? (cpu_ns() - s->cpu0) * 10000 / wall : 0));
-	bench_extra(ctx, "mtu", s->mtu);
-	bench_extra(ctx, "mss", s->mss);
-	bench_extra(ctx, "rtt0_ns", (int64_t)s->rtt0);
+	bench_extra(ctx, REC_EXTRA_MTU, s->mtu);
+	bench_extra(ctx, REC_EXTRA_MSS, s->mss);
+	bench_extra(ctx, REC_EXTRA_RTT0_NS, (int64_t)s->rtt0);
 }
 
 static int stream_run(struct bench_ctx *ctx, uint64_t iters)
@@ -289,7 +289,7 @@ static int stream_run(struct bench_ctx *ctx, uint64_t iters)
 			if ((rc = sock_write_all(s->fd, s->buf, NET_CHUNK - off < NET_WRITE
 							 ? NET_CHUNK - off : NET_WRITE)))
 				return net_err(ctx, rc, "stream write");
-	cpu_extra(ctx, s, "cpu_pct_x100");
+	cpu_extra(ctx, s, REC_EXTRA_CPU_PCT_X100);
 	return 0;
 }
 
@@ -302,7 +302,7 @@ static int maerts_run(struct bench_ctx *ctx, uint64_t iters)
 	for (uint64_t i = 0; i < iters; i++)
 		if ((rc = read_all(s->fd, s->buf, NET_CHUNK)))
 			return net_err(ctx, rc, "maerts read");
-	cpu_extra(ctx, s, "rcv_cpu_pct_x100");
+	cpu_extra(ctx, s, REC_EXTRA_RCV_CPU_PCT_X100);
 	ctx->sink += (uint8_t)s->buf[0];
 	return 0;
 }
@@ -343,8 +343,8 @@ static int udp_rr_run(struct bench_ctx *ctx, uint64_t iters)
 		if ((rc = udp_one(s)))
 			return net_err(ctx, rc, "UDP request/response");
 	net_lat_extras(ctx, s);
-	bench_extra(ctx, "lost", (int64_t)s->lost);
-	bench_extra(ctx, "msg_bytes", (int64_t)s->size);
+	bench_extra(ctx, REC_EXTRA_LOST, (int64_t)s->lost);
+	bench_extra(ctx, REC_EXTRA_MSG_BYTES, (int64_t)s->size);
 	ctx->sink += s->seq;
 	return 0;
 }
@@ -368,13 +368,13 @@ static int paced_run(struct bench_ctx *ctx, uint64_t iters)
 	if ((rc = paced_writes(&s->pc, s->fd, s->buf, s->size, iters)))
 		return net_err(ctx, rc, "paced write");
 	int64_t rate = paced_rate(&s->pc);
-	bench_extra(ctx, "busy_pct_x100", paced_busy_x10000(&s->pc));
-	bench_extra(ctx, "write_ns", (int64_t)(s->pc.busy / s->pc.writes));
-	bench_extra(ctx, "rate_hz", rate);
-	bench_extra(ctx, "target_hz", PACED_RATE_HZ);
-	bench_extra(ctx, "behind", rate * 100 < PACED_RATE_HZ * 95);
-	bench_extra(ctx, "mtu", s->mtu);
-	bench_extra(ctx, "rtt0_ns", (int64_t)s->rtt0);
+	bench_extra(ctx, REC_EXTRA_BUSY_PCT_X100, paced_busy_x10000(&s->pc));
+	bench_extra(ctx, REC_EXTRA_WRITE_NS, (int64_t)(s->pc.busy / s->pc.writes));
+	bench_extra(ctx, REC_EXTRA_RATE_HZ, rate);
+	bench_extra(ctx, REC_EXTRA_TARGET_HZ, PACED_RATE_HZ);
+	bench_extra(ctx, REC_EXTRA_BEHIND, rate * 100 < PACED_RATE_HZ * 95);
+	bench_extra(ctx, REC_EXTRA_MTU, s->mtu);
+	bench_extra(ctx, REC_EXTRA_RTT0_NS, (int64_t)s->rtt0);
 	ctx->sink += s->pc.writes;
 	return 0;
 }
@@ -417,20 +417,20 @@ static int maerts_setup(struct bench_ctx *c) { return net_setup(c, NET_SOURCE, N
 static int udp_setup(struct bench_ctx *c) { return net_setup(c, NET_UDP, rr_size()); }
 
 #define NET(var, nm, ttl, unt, knd, pl, su, ru, ...) \
-	const struct bench var = { .name = nm, .title = ttl, .group = "net", .unit = unt, \
+	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_NET, .unit = unt, \
 		.kind = knd, .per_loop = pl, .max_copies = 1, .info = net_info, .setup = su, \
 		.run = ru, .teardown = net_teardown, __VA_ARGS__ }
 
-NET(bench_net_tcp_rr, "net-tcp-rr", "TCP 1-byte request/response with a peer", "tps",
+NET(bench_net_tcp_rr, "net-tcp-rr", "TCP 1-byte request/response with a peer", REC_UNIT_TPS,
     BENCH_RATE, 1, rr_setup, tcp_rr_run);
 NET(bench_net_tcp_crr, "net-tcp-crr", "TCP connect/request/response/close with a peer",
-    "tps", BENCH_RATE, 1, crr_setup, tcp_crr_run);
-NET(bench_net_tcp_stream, "net-tcp-stream", "TCP bulk send to a peer", "MB/s", BENCH_RATE,
+    REC_UNIT_TPS, BENCH_RATE, 1, crr_setup, tcp_crr_run);
+NET(bench_net_tcp_stream, "net-tcp-stream", "TCP bulk send to a peer", REC_UNIT_MBPS, BENCH_RATE,
     1, stream_setup, stream_run);
-NET(bench_net_tcp_maerts, "net-tcp-maerts", "TCP bulk receive from a peer", "MB/s",
+NET(bench_net_tcp_maerts, "net-tcp-maerts", "TCP bulk receive from a peer", REC_UNIT_MBPS,
     BENCH_RATE, 1, maerts_setup, maerts_run);
-NET(bench_net_udp_rr, "net-udp-rr", "UDP 1-byte request/response with a peer", "tps",
+NET(bench_net_udp_rr, "net-udp-rr", "UDP 1-byte request/response with a peer", REC_UNIT_TPS,
     BENCH_RATE, 1, udp_setup, udp_rr_run);
-NET(bench_net_paced_write, "net-paced-write", "TCP write() 512 B at 50k/s to a peer", "%cpu",
-    BENCH_TIME, 1, paced_setup, paced_run, .value_extra = "busy_pct_x100",
+NET(bench_net_paced_write, "net-paced-write", "TCP write() 512 B at 50k/s to a peer",
+    REC_UNIT_CPU_PCT, BENCH_TIME, 1, paced_setup, paced_run, .value_extra = REC_EXTRA_BUSY_PCT_X100,
     .value_scale = 0.01);

@@ -44,7 +44,7 @@ static void teardown(struct bench_ctx *ctx)
 }
 
 const struct bench bench_pipe = {
-	.name = "pipe", .title = "Pipe Throughput", .group = "index",
-	.unit = "lps", .kind = BENCH_RATE, .per_loop = 1, .baseline = 12440,
+	.name = "pipe", .title = "Pipe Throughput", .group = REC_GROUP_INDEX,
+	.unit = REC_UNIT_LPS, .kind = BENCH_RATE, .per_loop = 1, .baseline = 12440,
 	.setup = setup, .run = run, .teardown = teardown,
 };

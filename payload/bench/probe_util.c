@@ -120,5 +120,5 @@ void probe_cycles_extra(struct bench_ctx *ctx, struct probe_cycles *pc, uint64_t
 		pc->cyc = pc->loops = 0;
 	pc->cyc += cyc;
 	pc->loops += iters;
-	bench_extra(ctx, "cycles_x100", (int64_t)(pc->cyc * 100 / (pc->loops ? pc->loops : 1)));
+	bench_extra(ctx, REC_EXTRA_CYCLES_X100, (int64_t)(pc->cyc * 100 / (pc->loops ? pc->loops : 1)));
 }

@@ -9,7 +9,7 @@
  *   has begun; tests then restart their per-sample accumulators and re-emit their extras
  *   after every batch (the harness keeps the values of the last bench_extra() call).
  * - CPU pinning and timer-slack helpers. The processor's own instructions (cycle counter,
- *   spin hint) are payload/arch/<arch>/arch.h's. */
+ *   spin hint) are payload/arch/<arch>/arch_impl.h's. */
 #ifndef ISOBENCH_PROBE_UTIL_H
 #define ISOBENCH_PROBE_UTIL_H
 

@@ -101,11 +101,11 @@ int ring0_run(struct bench_ctx *ctx, uint64_t iters)
 	ctx->sink += s->cyc;
 	if (!s->loops)
 		return 0;
-	bench_extra(ctx, "op_ns_x100", (int64_t)(s->ns * 100 / s->loops));
-	bench_extra(ctx, "cycles_x100", (int64_t)(s->cyc * 100 / s->loops));
-	bench_extra(ctx, "cpu", s->req.cpu);
+	bench_extra(ctx, REC_EXTRA_OP_NS_X100, (int64_t)(s->ns * 100 / s->loops));
+	bench_extra(ctx, REC_EXTRA_CYCLES_X100, (int64_t)(s->cyc * 100 / s->loops));
+	bench_extra(ctx, REC_EXTRA_CPU, s->req.cpu);
 	if (s->req.target != ISOBENCH_PROBE_ANY_CPU)
-		bench_extra(ctx, "target_cpu", s->req.target);
+		bench_extra(ctx, REC_EXTRA_TARGET_CPU, s->req.target);
 	return 0;
 }
 

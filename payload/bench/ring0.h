@@ -21,7 +21,6 @@
 #include "../bench.h"
 #include "../../kernel-config/driver/isobench_probe.h"
 
-#define RING0_GROUP "ring0"
 #define RING0_PREFIX "ring0-"
 
 /* setup for the probe numbered `probe` (enum isobench_probe): opens the device, checks with
@@ -38,8 +37,8 @@ void ring0_teardown(struct bench_ctx *ctx);
 		return ring0_setup(ctx, ISOBENCH_PROBE_##id); \
 	} \
 	const struct bench bench_ring0_##nm = { .name = RING0_PREFIX #nm, .title = ttl, \
-		.group = RING0_GROUP, .unit = "ns", .kind = BENCH_TIME, .per_loop = 1, \
-		.max_copies = 1, .value_extra = "op_ns_x100", .value_scale = 0.01, \
+		.group = REC_GROUP_RING0, .unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, \
+		.max_copies = 1, .value_extra = REC_EXTRA_OP_NS_X100, .value_scale = 0.01, \
 		.setup = ring0_##nm##_setup, .run = ring0_run, .teardown = ring0_teardown };
 
 #endif

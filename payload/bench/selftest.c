@@ -48,8 +48,8 @@ static int run_ok(struct bench_ctx *ctx, uint64_t iters)
 }
 
 #define SELFTEST(sym, nm, ttl, ...) \
-	const struct bench bench_##sym = {.name = nm, .title = ttl, .group = "selftest", \
-		.unit = "lps", .kind = BENCH_RATE, .per_loop = 1, __VA_ARGS__}
+	const struct bench bench_##sym = {.name = nm, .title = ttl, .group = REC_GROUP_SELFTEST, \
+		.unit = REC_UNIT_LPS, .kind = BENCH_RATE, .per_loop = 1, __VA_ARGS__}
 
 SELFTEST(selftest_crash, "selftest-crash", "Selftest: crashes", .run = run_crash);
 SELFTEST(selftest_stall, "selftest-stall", "Selftest: stalls", .run = run_stall);

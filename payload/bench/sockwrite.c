@@ -184,7 +184,7 @@ static int b2b_run(struct bench_ctx *ctx, uint64_t iters)
 	}
 	s->bytes += iters * s->size;
 	uint64_t dt = now_ns() - s->t_s0;
-	bench_extra(ctx, "mbps_x100", (int64_t)(dt ? s->bytes * 100000 / dt : 0));
+	bench_extra(ctx, REC_EXTRA_MBPS_X100, (int64_t)(dt ? s->bytes * 100000 / dt : 0));
 	return 0;
 }
 
@@ -199,12 +199,12 @@ static int paced_run(struct bench_ctx *ctx, uint64_t iters)
 	}
 	if ((r = paced_writes(&s->pc, s->fd, s->buf, s->size, iters)))
 		return r;
-	bench_extra(ctx, "busy_pct_x100", paced_busy_x10000(&s->pc));
-	bench_extra(ctx, "write_ns", (int64_t)(s->pc.busy / s->pc.writes));
-	bench_extra(ctx, "p50_ns", (int64_t)lh_pct(s->h, &s->snap, 50, NULL));
-	bench_extra(ctx, "p99_ns", (int64_t)lh_pct(s->h, &s->snap, 99, NULL));
-	bench_extra(ctx, "max_ns", (int64_t)lh_max(s->h, &s->snap));
-	bench_extra(ctx, "target_hz", SOCKWRITE_PACED_RATE);
+	bench_extra(ctx, REC_EXTRA_BUSY_PCT_X100, paced_busy_x10000(&s->pc));
+	bench_extra(ctx, REC_EXTRA_WRITE_NS, (int64_t)(s->pc.busy / s->pc.writes));
+	bench_extra(ctx, REC_EXTRA_P50_NS, (int64_t)lh_pct(s->h, &s->snap, 50, NULL));
+	bench_extra(ctx, REC_EXTRA_P99_NS, (int64_t)lh_pct(s->h, &s->snap, 99, NULL));
+	bench_extra(ctx, REC_EXTRA_MAX_NS, (int64_t)lh_max(s->h, &s->snap));
+	bench_extra(ctx, REC_EXTRA_TARGET_HZ, SOCKWRITE_PACED_RATE);
 	ctx->sink += s->pc.writes;
 	return 0;
 }
@@ -231,21 +231,21 @@ static int sps(struct bench_ctx *c) { return sw_setup(c, SOCKWRITE_PACED_SIZE, 1
 static int spx(struct bench_ctx *c) { return sw_setup(c, SOCKWRITE_PACED_SIZE, 1, PLACE_CROSS); }
 
 #define SW(var, nm, ttl, unt, knd, su, ru) \
-	const struct bench var = { .name = nm, .title = ttl, .group = "probes", .unit = unt, \
+	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_PROBES, .unit = unt, \
 		.kind = knd, .per_loop = 1, .max_copies = 1, .setup = su, .run = ru, \
 		.teardown = sw_teardown }
 
-SW(bench_sockwrite_64, "sockwrite-64", "Loopback TCP write(), 64 B back to back", "ns",
+SW(bench_sockwrite_64, "sockwrite-64", "Loopback TCP write(), 64 B back to back", REC_UNIT_NS,
    BENCH_TIME, s64, b2b_run);
-SW(bench_sockwrite_512, "sockwrite-512", "Loopback TCP write(), 512 B back to back", "ns",
+SW(bench_sockwrite_512, "sockwrite-512", "Loopback TCP write(), 512 B back to back", REC_UNIT_NS,
    BENCH_TIME, s512, b2b_run);
-SW(bench_sockwrite_4096, "sockwrite-4096", "Loopback TCP write(), 4096 B back to back", "ns",
+SW(bench_sockwrite_4096, "sockwrite-4096", "Loopback TCP write(), 4096 B back to back", REC_UNIT_NS,
    BENCH_TIME, s4096, b2b_run);
 /* Paced: the value is the % of one CPU inside write() (lower is better). */
 #define SWP(var, nm, ttl, su) \
-	const struct bench var = { .name = nm, .title = ttl, .group = "probes", .unit = "%cpu", \
-		.kind = BENCH_TIME, .per_loop = 1, .max_copies = 1, .setup = su, \
-		.run = paced_run, .teardown = sw_teardown, .value_extra = "busy_pct_x100", \
+	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_PROBES, \
+		.unit = REC_UNIT_CPU_PCT, .kind = BENCH_TIME, .per_loop = 1, .max_copies = 1, .setup = su, \
+		.run = paced_run, .teardown = sw_teardown, .value_extra = REC_EXTRA_BUSY_PCT_X100, \
 		.value_scale = 0.01 }
 
 SWP(bench_sockwrite_paced, "sockwrite-paced", "TCP write() 512 B at 50k/s, any CPU", sp);

@@ -100,7 +100,7 @@ static void teardown(struct bench_ctx *ctx)
 }
 
 const struct bench bench_spawn = {
-	.name = "spawn", .title = "Process Creation", .group = "index",
-	.unit = "lps", .kind = BENCH_RATE, .per_loop = 1, .baseline = 126,
+	.name = "spawn", .title = "Process Creation", .group = REC_GROUP_INDEX,
+	.unit = REC_UNIT_LPS, .kind = BENCH_RATE, .per_loop = 1, .baseline = 126,
 	.info = info, .setup = setup, .run = run, .teardown = teardown,
 };

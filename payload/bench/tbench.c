@@ -335,12 +335,12 @@ static void sample_extras(struct bench_ctx *ctx, struct tb_state *s, int fresh)
 		return;
 	}
 	uint64_t wall = now_ns() - s->t_s0, dr = rb - s->r0, dw = wb - s->w0;
-	bench_extra(ctx, "ops_per_s", (int64_t)(wall ? (ops - s->ops0) * 1000000000u / wall : 0));
-	bench_extra(ctx, "p50_ns", (int64_t)lh_pct(&s->merged, &s->snap, 50, NULL));
-	bench_extra(ctx, "p99_ns", (int64_t)lh_pct(&s->merged, &s->snap, 99, NULL));
-	bench_extra(ctx, "max_ns", (int64_t)lh_max(&s->merged, &s->snap));
-	bench_extra(ctx, "read_pct", (int64_t)(dr + dw ? dr * 100 / (dr + dw) : 0));
-	bench_extra(ctx, "clients", s->nclients);
+	bench_extra(ctx, REC_EXTRA_OPS_PER_S, (int64_t)(wall ? (ops - s->ops0) * 1000000000u / wall : 0));
+	bench_extra(ctx, REC_EXTRA_P50_NS, (int64_t)lh_pct(&s->merged, &s->snap, 50, NULL));
+	bench_extra(ctx, REC_EXTRA_P99_NS, (int64_t)lh_pct(&s->merged, &s->snap, 99, NULL));
+	bench_extra(ctx, REC_EXTRA_MAX_NS, (int64_t)lh_max(&s->merged, &s->snap));
+	bench_extra(ctx, REC_EXTRA_READ_PCT, (int64_t)(dr + dw ? dr * 100 / (dr + dw) : 0));
+	bench_extra(ctx, REC_EXTRA_CLIENTS, s->nclients);
 }
 
 static int tb_run(struct bench_ctx *ctx, uint64_t iters)
@@ -408,13 +408,13 @@ static void tb_teardown(struct bench_ctx *ctx)
 }
 
 const struct bench bench_tbench_1 = {
-	.name = "tbench-1", .title = "tbench, 1 client (loopback TCP)", .group = "probes",
-	.unit = "MB/s", .kind = BENCH_RATE, .per_loop = 1, .max_copies = 1,
+	.name = "tbench-1", .title = "tbench, 1 client (loopback TCP)", .group = REC_GROUP_PROBES,
+	.unit = REC_UNIT_MBPS, .kind = BENCH_RATE, .per_loop = 1, .max_copies = 1,
 	.setup = tb1_setup, .run = tb_run, .teardown = tb_teardown,
 };
 
 const struct bench bench_tbench_n = {
 	.name = "tbench-n", .title = "tbench, one client per CPU (loopback TCP)",
-	.group = "probes", .unit = "MB/s", .kind = BENCH_RATE, .per_loop = 1, .max_copies = 1,
-	.setup = tbn_setup, .run = tb_run, .teardown = tb_teardown,
+	.group = REC_GROUP_PROBES, .unit = REC_UNIT_MBPS, .kind = BENCH_RATE, .per_loop = 1,
+	.max_copies = 1, .setup = tbn_setup, .run = tb_run, .teardown = tb_teardown,
 };

@@ -181,7 +181,7 @@ static int shoot_run(struct bench_ctx *ctx, uint64_t iters)
 
 	ctx->sink += acc;
 	cycles_extra(ctx, t1 - t0, iters);
-	bench_extra(ctx, "local_ns", s->local_ns);
+	bench_extra(ctx, REC_EXTRA_LOCAL_NS, s->local_ns);
 	return r;
 }
 
@@ -302,18 +302,18 @@ static int sleep_run(struct bench_ctx *ctx, uint64_t iters)
 		uint64_t dt = now_ns() - t0;
 		lh_add(&s->h, dt > (uint64_t)s->req_ns ? dt - (uint64_t)s->req_ns : 0);
 	}
-	bench_extra(ctx, "p50_late_ns", (int64_t)lh_pct(&s->h, &s->snap, 50, NULL));
-	bench_extra(ctx, "p99_late_ns", (int64_t)lh_pct(&s->h, &s->snap, 99, NULL));
-	bench_extra(ctx, "max_late_ns", (int64_t)lh_max(&s->h, &s->snap));
-	bench_extra(ctx, "slack_ns", s->slack_ns);
+	bench_extra(ctx, REC_EXTRA_P50_LATE_NS, (int64_t)lh_pct(&s->h, &s->snap, 50, NULL));
+	bench_extra(ctx, REC_EXTRA_P99_LATE_NS, (int64_t)lh_pct(&s->h, &s->snap, 99, NULL));
+	bench_extra(ctx, REC_EXTRA_MAX_LATE_NS, (int64_t)lh_max(&s->h, &s->snap));
+	bench_extra(ctx, REC_EXTRA_SLACK_NS, s->slack_ns);
 	ctx->sink += iters;
 	return 0;
 }
 
 #define VX(var, nm, ttl, su, ru, td) \
-	const struct bench var = { .name = nm, .title = ttl, .group = "probes", .unit = "ns", \
-		.kind = BENCH_TIME, .per_loop = 1, .max_copies = 1, .setup = su, .run = ru, \
-		.teardown = td }
+	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_PROBES, \
+		.unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, .max_copies = 1, .setup = su, \
+		.run = ru, .teardown = td }
 
 VX(bench_vmexit_pagefault, "vmexit-pagefault", "First-touch page fault (per 4 KiB page)",
    vx_alloc, pf_run, vx_free);
@@ -326,13 +326,13 @@ VX(bench_vmexit_wake_crosscpu, "vmexit-wake-crosscpu", "Pipe wake-up round trip,
 /* The timer probes' value is the median lateness of a wake-up, not the wall time per call. */
 const struct bench bench_vmexit_nanosleep_50us = {
 	.name = "vmexit-nanosleep-50us", .title = "nanosleep(50 us), median lateness",
-	.group = "probes", .unit = "ns", .kind = BENCH_TIME, .per_loop = 1, .max_copies = 1,
-	.value_extra = "p50_late_ns", .setup = sleep50_setup, .run = sleep_run,
+	.group = REC_GROUP_PROBES, .unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, .max_copies = 1,
+	.value_extra = REC_EXTRA_P50_LATE_NS, .setup = sleep50_setup, .run = sleep_run,
 	.teardown = vx_free,
 };
 const struct bench bench_vmexit_nanosleep_1ms = {
 	.name = "vmexit-nanosleep-1ms", .title = "nanosleep(1 ms), median lateness",
-	.group = "probes", .unit = "ns", .kind = BENCH_TIME, .per_loop = 1, .max_copies = 1,
-	.value_extra = "p50_late_ns", .setup = sleep1m_setup, .run = sleep_run,
+	.group = REC_GROUP_PROBES, .unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, .max_copies = 1,
+	.value_extra = REC_EXTRA_P50_LATE_NS, .setup = sleep1m_setup, .run = sleep_run,
 	.teardown = vx_free,
 };

@@ -259,8 +259,8 @@ static int whet_run(struct bench_ctx *ctx, uint64_t iters)
 const struct bench bench_whetstone_double = {
 	.name = "whetstone-double",
 	.title = "Double-Precision Whetstone",
-	.group = "index",
-	.unit = "MWIPS",
+	.group = REC_GROUP_INDEX,
+	.unit = REC_UNIT_MWIPS,
 	.kind = BENCH_RATE,
 	.per_loop = 0.1,	/* one pass at LOOP=1 = 100,000 Whetstone instructions */
 	.baseline = 55.0,

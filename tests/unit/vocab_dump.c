@@ -2,6 +2,10 @@
  *   vocab-dump --list      one line per field: KIND<TAB>key<TAB>always|one|optional
  *                          (KIND "*": any kind)
  *   vocab-dump --markdown  docs/records.md's generated "Key types" table
+ *   vocab-dump --words     docs/records.md's generated table of the groups, units and
+ *                          extras (lib/vocab.h's VOCAB_GROUPS, VOCAB_UNITS, VOCAB_EXTRAS)
+ *   vocab-dump --names     one line per word: kind|group|unit|extra<TAB>word (the kinds
+ *                          VOCAB_KINDS, the rest as --words), for the lint and README check
  *   vocab-dump --check     reads a log on stdin; prints every record that breaks the table (a
  *                          key it does not know, a value of the wrong type, a required key
  *                          missing) as "line N: KIND: what"; exit 1 when one does
@@ -79,6 +83,36 @@ static void markdown(void)
 	printf("\nAny INFO key not in this table is a string.\n");
 }
 
+/* "`a`, `b`, ..." of a NULL-terminated list. */
+static void word_cell(const char *const *w)
+{
+	for (int i = 0; w[i]; i++)
+		printf("%s`%s`", i ? ", " : "", w[i]);
+}
+
+static void words(void)
+{
+	printf("| list | words |\n|---|---|\n| groups | ");
+	word_cell(vocab_groups);
+	printf(" |\n| units | ");
+	word_cell(vocab_units);
+	printf(" |\n| extras | ");
+	word_cell(vocab_extras);
+	printf(" |\n");
+}
+
+static void names(void)
+{
+	static const struct { const char *what; const char *const *w; } lists[] = {
+		{"group", vocab_groups}, {"unit", vocab_units}, {"extra", vocab_extras},
+	};
+	for (int k = 0; k < VK_COUNT; k++)
+		printf("kind\t%s\n", vocab_kind_names[k]);
+	for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++)
+		for (int i = 0; lists[l].w[i]; i++)
+			printf("%s\t%s\n", lists[l].what, lists[l].w[i]);
+}
+
 /* One record against the table; prints what breaks it, returns how many things did. */
 static int check_record(const struct record *r, size_t lineno)
 {
@@ -149,10 +183,14 @@ int main(int argc, char **argv)
 		list();
 	else if (argc == 2 && !strcmp(argv[1], "--markdown"))
 		markdown();
+	else if (argc == 2 && !strcmp(argv[1], "--words"))
+		words();
+	else if (argc == 2 && !strcmp(argv[1], "--names"))
+		names();
 	else if (argc == 2 && !strcmp(argv[1], "--check"))
 		return check();
 	else {
-		fprintf(stderr, "usage: vocab-dump --list|--markdown|--check <LOG\n");
+		fprintf(stderr, "usage: vocab-dump --list|--markdown|--words|--names|--check <LOG\n");
 		return 2;
 	}
 	return 0;

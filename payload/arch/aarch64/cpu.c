@@ -22,6 +22,11 @@ static uint64_t midr(void)
 	return v;
 }
 
+/* arm64 has no user-space hypervisor signature (no CPUID leaf 0x40000000; the SMCCC vendor
+ * UID needs an HVC from EL1): out (>= 13 bytes) = "TCGTCGTCGTCG" (QEMU TCG's x86 signature)
+ * when the CPU is QEMU's emulated "max" model, else REC_HV_PSCI_HVC when the firmware's PSCI
+ * is reached by HVC (a hypervisor at EL2, unnamed), else "". The kernel's log (INFO
+ * kernel.hypervisor: KVM/arm64's and Xen's boot messages) names the hypervisor. */
 void arch_hypervisor_id(char *out)
 {
 	uint64_t m = midr();
@@ -40,6 +45,8 @@ void arch_hypervisor_id(char *out)
 		strcpy(out, REC_HV_PSCI_HVC);
 }
 
+/* arm64 has no brand string: out (>= 49 bytes) = "implementer 0xII part 0xPPP r<v>p<r>" from
+ * MIDR_EL1 (read through the kernel's emulation when it offers HWCAP_CPUID), else "". */
 void arch_cpu_brand(char *out)
 {
 	uint64_t m = midr();

@@ -5,6 +5,7 @@
 #include <cpuid.h>
 #include <string.h>
 
+/* CPUID leaf 0x40000000's signature; "" when CPUID.1:ECX bit 31 (hypervisor) is clear. */
 void arch_hypervisor_id(char *out)
 {
 	unsigned a, b, c, d;

@@ -1,8 +1,8 @@
 /* insn.c (x86-64) — the probes that measure one x86 instruction, in ns per execution
  * (BENCH_TIME) and TSC cycles (extra cycles_x100: RDTSC around each batch, summed over the
- * sample). payload/registry.c lists them on every architecture; an architecture without
- * these instructions defines the same descriptors as unsupported, with a reason
- * (payload/arch/unsupported.h).
+ * sample). Their names and titles are rows of the one list payload/arch/generic/probes.h;
+ * on an architecture without these instructions they SKIP with the list's reason
+ * (generic/probes.c).
  *
  *   clock-rdtsc / vmexit-rdtsc   one loop = one RDTSC (a VM exit only if the hypervisor traps
  *                                it: TSC scaling off/unstable TSC, or some nested setups)
@@ -18,7 +18,6 @@
  * (payload/bench/clock.c, vmexit.c). */
 #include "arch.h"
 #include "../insn_probe.h"
-#include "../unsupported.h"
 
 static inline uint64_t rdtscp(void)
 {
@@ -72,25 +71,9 @@ INSN_RUN(rdtscp_run, rdtscp())
 INSN_RUN(cpuid_run, cpuid0())
 INSN_RUN(pause_run, pause1())
 
-INSN(bench_clock_rdtsc, "clock-rdtsc", "RDTSC instruction", 0, insn_setup, rdtsc_run);
-INSN(bench_clock_rdtscp, "clock-rdtscp", "RDTSCP instruction", 0, rdtscp_setup, rdtscp_run);
-INSN(bench_vmexit_cpuid, "vmexit-cpuid", "CPUID leaf 0 (intercepted in a VM)", 1, insn_setup,
-     cpuid_run);
-INSN(bench_vmexit_rdtsc, "vmexit-rdtsc", "RDTSC", 1, insn_setup, rdtsc_run);
-INSN(bench_vmexit_rdtscp, "vmexit-rdtscp", "RDTSCP", 1, rdtscp_setup, rdtscp_run);
-INSN(bench_vmexit_pause, "vmexit-pause", "PAUSE", 1, insn_setup, pause_run);
-
-/* arm64's instruction probes (payload/arch/aarch64/insn.c), listed on every architecture. */
-#define ARM64(var, nm, ttl, insn, alt) \
-	ARCH_UNSUPPORTED(var, nm, ttl, "probes", "ns", insn " is an arm64 instruction" alt)
-ARM64(bench_clock_cntvct, "clock-cntvct", "CNTVCT_EL0 read (virtual counter)", "MRS CNTVCT_EL0",
-      " (x86-64: clock-rdtsc)");
-ARM64(bench_clock_cntpct, "clock-cntpct", "CNTPCT_EL0 read (physical counter)", "MRS CNTPCT_EL0",
-      " (x86-64: clock-rdtsc)");
-ARM64(bench_trap_mrs_idreg, "trap-mrs-idreg", "MRS ID_AA64ISAR0_EL1 from EL0 (kernel-emulated)",
-      "MRS ID_AA64ISAR0_EL1", " (x86-64: vmexit-cpuid)");
-ARM64(bench_trap_wfi, "trap-wfi", "WFI from EL0 (trapped to the kernel, skipped)", "WFI", "");
-ARM64(bench_vmexit_wfe, "vmexit-wfe", "SEVL; WFE (exits where the host sets HCR_EL2.TWE)", "WFE",
-      " (x86-64: vmexit-pause)");
-ARM64(bench_vmexit_wfe_wake, "vmexit-wfe-wake", "WFE wake-up round trip, two CPUs", "WFE",
-      " (x86-64: vmexit-wake-crosscpu)");
+INSN(clock_rdtsc, 0, insn_setup, rdtsc_run);
+INSN(clock_rdtscp, 0, rdtscp_setup, rdtscp_run);
+INSN(vmexit_cpuid, 1, insn_setup, cpuid_run);
+INSN(vmexit_rdtsc, 1, insn_setup, rdtsc_run);
+INSN(vmexit_rdtscp, 1, rdtscp_setup, rdtscp_run);
+INSN(vmexit_pause, 1, insn_setup, pause_run);

@@ -1,7 +1,7 @@
-/* arch.h (aarch64) — what generic code asks of the processor and the platform's ABI, on
- * arm64: the same names as payload/arch/x86_64/arch.h (see there for the contract). */
-#ifndef ISOBENCH_ARCH_H
-#define ISOBENCH_ARCH_H
+/* arch_impl.h (aarch64) — arm64's bodies of the interface payload/arch/arch.h declares (see
+ * there for the contract); included by it only. */
+#ifndef ISOBENCH_ARCH_IMPL_H
+#define ISOBENCH_ARCH_IMPL_H
 
 #include <stdint.h>
 #include <sys/time.h>
@@ -29,17 +29,6 @@ static inline void arch_cpu_relax(void)
 {
 	__asm__ volatile("yield" ::: "memory");
 }
-
-/* arm64 has no user-space hypervisor signature (no CPUID leaf 0x40000000; the SMCCC vendor
- * UID needs an HVC from EL1): out (>= 13 bytes) = "TCGTCGTCGTCG" (QEMU TCG's x86 signature)
- * when the CPU is QEMU's emulated "max" model, else REC_HV_PSCI_HVC when the firmware's PSCI
- * is reached by HVC (a hypervisor at EL2, unnamed), else "" (cpu.c). The kernel's log (INFO
- * kernel.hypervisor: KVM/arm64's and Xen's boot messages) names the hypervisor. */
-void arch_hypervisor_id(char *out);
-
-/* arm64 has no brand string: out (>= 49 bytes) = "implementer 0xII part 0xPPP r<v>p<r>" from
- * MIDR_EL1 (read through the kernel's emulation when it offers HWCAP_CPUID), else "". */
-void arch_cpu_brand(char *out);
 
 /* One event read from /dev/input/event* (include/uapi/linux/input.h): on arm64, as on
  * x86-64, a 64-bit struct timeval, u16 type, u16 code, s32 value. */

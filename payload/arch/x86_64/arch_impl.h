@@ -1,11 +1,7 @@
-/* arch.h (x86-64) — what generic code asks of the processor and the platform's ABI. Every
- * folder payload/arch/<arch>/ provides this header with the same names (the build puts the
- * selected folder on the include path: payload/arch/arch.mk) and defines the tests that
- * name one architecture's instructions (insn.c here; another architecture lists them as
- * unsupported, with a reason: payload/arch/unsupported.h). Outside payload/arch/ no file
- * holds an instruction, an x86-only header or a multiarch triplet (tests/test-arch.sh). */
-#ifndef ISOBENCH_ARCH_H
-#define ISOBENCH_ARCH_H
+/* arch_impl.h (x86_64) — x86-64's bodies of the interface payload/arch/arch.h declares (see
+ * there for the contract); included by it only. */
+#ifndef ISOBENCH_ARCH_IMPL_H
+#define ISOBENCH_ARCH_IMPL_H
 
 #include <stdint.h>
 #include <sys/time.h>
@@ -32,15 +28,6 @@ static inline void arch_cpu_relax(void)
 {
 	__asm__ volatile("pause" ::: "memory");
 }
-
-/* The hypervisor's vendor signature (CPUID leaf 0x40000000: "KVMKVMKVM", "VMwareVMware",
- * "Microsoft Hv", "XenVMMXenVMM", "TCGTCGTCGTCG", ...) into out (>= 13 bytes); "" on bare
- * metal (CPUID.1:ECX bit 31 clear) and where an architecture has no such signature. */
-void arch_hypervisor_id(char *out);
-
-/* The processor's brand string as the CPU reports it (CPUID 0x80000002..4: 48 bytes, blanks
- * kept) into out (>= 49 bytes); "" when the CPU or the architecture has none. */
-void arch_cpu_brand(char *out);
 
 /* One event read from /dev/input/event* (include/uapi/linux/input.h): on x86-64 a struct
  * timeval, u16 type, u16 code, s32 value. */

@@ -1,0 +1,43 @@
+/* arch.h — what generic code asks of the processor and the platform's ABI: the one interface
+ * every architecture provides, declared here once. The build puts payload/arch/<arch>/ and
+ * then payload/arch/generic/ on the include path (payload/arch/arch.mk), so a header or a
+ * definition an architecture's folder lacks comes from generic/ (as musl's arch/generic/):
+ *   arch_impl.h   the inline bodies and layouts below (generic/: no counter, a compiler
+ *                 barrier, lib64 paths, the 64-bit input_event);
+ *   cpu.c         arch_hypervisor_id(), arch_cpu_brand() (generic/cpu.c: weak, "");
+ *   insn.c        the instruction probes it has, of the one list generic/probes.h (every
+ *                 other one SKIPs with its reason: generic/probes.c, weak).
+ * docs/architecture.md ("Adding an architecture") says what a new one must provide; outside
+ * payload/arch/ no file holds an instruction, an x86-only header or a multiarch triplet
+ * (tests/test-arch.sh). */
+#ifndef ISOBENCH_ARCH_H
+#define ISOBENCH_ARCH_H
+
+#include <stdint.h>
+
+/* arch_impl.h provides, for this architecture:
+ *   ARCH_GLIBC_PATHS    where a glibc-linked program's libc.so.6 may be, in search order, a
+ *                       comma list of string literals (payload/bench/proc.c);
+ *   uint64_t arch_cycles(void)
+ *                       static inline: the cycle counter, in its own ticks (x86-64: the TSC;
+ *                       arm64: CNTVCT_EL0), read around a batch to report cycles per loop
+ *                       (extra cycles_x100); 0 where no counter is user-readable;
+ *   void arch_cpu_relax(void)
+ *                       static inline: one spin-wait hint for loops polling memory another
+ *                       CPU writes (PAUSE, YIELD), and a compiler barrier; the barrier alone
+ *                       where there is no hint;
+ *   struct arch_input_event
+ *                       one event read from /dev/input/event* (include/uapi/linux/input.h):
+ *                       struct timeval time, uint16_t type, code, int32_t value. */
+#include "arch_impl.h"
+
+/* The hypervisor's vendor signature (x86-64: CPUID leaf 0x40000000, "KVMKVMKVM",
+ * "VMwareVMware", "Microsoft Hv", "TCGTCGTCGTCG", ...) into out (>= 13 bytes); "" on bare
+ * metal and where the architecture has no such signature. */
+void arch_hypervisor_id(char *out);
+
+/* The processor's brand string as the CPU reports it (x86-64: CPUID 0x80000002..4, 48 bytes,
+ * blanks kept) into out (>= 49 bytes); "" when the CPU or the architecture has none. */
+void arch_cpu_brand(char *out);
+
+#endif

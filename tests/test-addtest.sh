@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# tests/test-addtest.sh — adding a benchmark is one new file and one line, as
+# docs/architecture.md's "Adding a test" says: in a copy of the tree, a new
+# payload/bench/addtest.c defining bench_addtest_demo plus one X(addtest_demo) line in
+# payload/registry.c's BENCH_TESTS build a runner whose `--list` shows the test (its group,
+# unit and title) and whose `--tests addtest-demo` runs it to a RESULT; without the line the
+# runner does not know the test (--list lacks it, --tests refuses the name).
+# In: the tree (git ls-files), musl-gcc, make. Out: ok/FAIL lines, then finish's summary.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+use_tmp
+
+# add_file ROOT: writes the new test's one file, ROOT/payload/bench/addtest.c.
+add_file() {
+	cat >"$1/payload/bench/addtest.c" <<'EOF'
+/* addtest.c — tests/test-addtest.sh's benchmark: one add per loop. */
+#include "../bench.h"
+#include "vocab.h"
+
+static int addtest_run(struct bench_ctx *ctx, uint64_t iters)
+{
+	uint64_t acc = 0;
+
+	for (uint64_t i = 0; i < iters; i++)
+		acc += i;
+	ctx->sink += acc;
+	return 0;
+}
+
+const struct bench bench_addtest_demo = {
+	.name = "addtest-demo",
+	.title = "Added by tests/test-addtest.sh",
+	.group = REC_GROUP_EXTRA,
+	.unit = REC_UNIT_LPS,
+	.kind = BENCH_RATE,
+	.per_loop = 1,
+	.run = addtest_run,
+};
+EOF
+}
+
+# add_line ROOT: the one line: X(addtest_demo) after the selftests in BENCH_TESTS.
+add_line() {
+	sed -i 's/^\(\tX(selftest_crash) X(selftest_stall) X(selftest_skip) X(selftest_error)\)$/\1 \\\n\tX(addtest_demo)/' \
+		"$1/payload/registry.c"
+	grep -q '^	X(addtest_demo)$' "$1/payload/registry.c"
+}
+
+# build ROOT: the runner of ROOT into ROOT.out/isobench; prints the first error, if any.
+build() {
+	make -s -C "$1/payload" O="$1.out" VERSION=addtest >"$1.log" 2>&1 ||
+		grep -m 1 -E 'error|undefined' "$1.log" || echo "make failed"
+}
+
+# The tree with the file and the line: builds, lists, runs.
+tree_copy "$tmp/t" lib payload kernel-config
+add_file "$tmp/t"
+if add_line "$tmp/t"; then pass "the one line goes into registry.c's BENCH_TESTS"
+else fail "registry.c has no selftest line to add X(addtest_demo) after"; fi
+got=$(build "$tmp/t")
+none "$got" "one new file + one line build the runner" "the added test does not build"
+list=$tmp/t.list
+"$tmp/t.out/isobench" --list >"$list" 2>&1
+has "$list" '^addtest-demo +extra +lps +- +Added by tests/test-addtest\.sh$' \
+	"--list shows the added test with its group, unit and title"
+"$tmp/t.out/isobench" --tests addtest-demo --copies 1 --suite quick >"$tmp/t.run" 2>&1
+has "$tmp/t.run" '^@isobench/1 [0-9]+ RESULT test=addtest-demo copies=1 unit=lps better=higher value=[0-9.]*[1-9]' \
+	"--tests addtest-demo runs it to a RESULT with a value > 0"
+
+# Planted: the file without the line. The runner builds (the descriptor is merely unused) but
+# does not know the test.
+tree_copy "$tmp/p" lib payload kernel-config
+add_file "$tmp/p"
+got=$(build "$tmp/p")
+none "$got" "planted (file, no line): the runner still builds" "planted (file, no line)"
+"$tmp/p.out/isobench" --list >"$tmp/p.list" 2>&1
+if grep -q '^addtest-demo ' "$tmp/p.list"; then fail "planted: --list shows a test registry.c does not name"
+else pass "planted: without the line --list lacks addtest-demo"; fi
+"$tmp/p.out/isobench" --tests addtest-demo --copies 1 >"$tmp/p.run" 2>&1
+st=$?
+if [ "$st" -ne 0 ] && ! grep -q 'RESULT test=addtest-demo' "$tmp/p.run"; then
+	pass "planted: without the line --tests addtest-demo is refused (exit $st)"
+else fail "planted: --tests addtest-demo ran without the line (exit $st)"; fi
+
+finish
