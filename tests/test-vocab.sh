@@ -12,7 +12,8 @@
 #     the listed other meanings of the same word (WORD_OTHER below); docs/records.md's
 #     generated "Groups, units and extras" table is what the lists print; README's list of
 #     record kinds is VOCAB_KINDS;
-#   * the records of a native run (out/isobench) fit the table (types, ranges, required keys);
+#   * the records of a native run (out/isobench) fit the table (types, ranges, required keys,
+#     SAMPLE extras among VOCAB_EXTRAS);
 # and each check fails on planted violations in a copy of the tree.
 # shellcheck disable=SC2016  # the backticks in quotes here are markdown, not commands
 set -uo pipefail
@@ -243,7 +244,7 @@ judge "$top" "tree"
 # The records of a real run fit the table; a record that breaks it is found.
 dump=$(dump_of "$top")
 if [ -x "$out/isobench" ] && [ -n "$dump" ]; then
-	"$out/isobench" --suite quick --tests syscall,exec,shell1,selftest-skip,selftest-error \
+	"$out/isobench" --suite quick --tests syscall,exec,shell1,clock-monotonic,selftest-skip,selftest-error \
 		--copies 1,2 >"$tmp/run.log" 2>/dev/null
 	got=$("$dump" --check <"$tmp/run.log")
 	n=$(grep -c '^@isobench/1 ' "$tmp/run.log")
@@ -254,14 +255,16 @@ if [ -x "$out/isobench" ] && [ -n "$dump" ]; then
 	fi
 	python3 -c '
 import zlib
-for body in ("BEGIN run=xyz version=v mode=other", "SAMPLE test=t copies=1 i=0 warmup=1"):
+for body in ("BEGIN run=xyz version=v mode=other", "SAMPLE test=t copies=1 i=0 warmup=1",
+             "SAMPLE test=t copies=1 i=1 nosuch_ns=5"):
     line = "@isobench/1 1 " + body
     print("%s *%08x" % (line, zlib.crc32(line.encode())))
 ' >"$tmp/bad.log"
 	got=$("$dump" --check <"$tmp/bad.log")
 	if grep -q 'run=xyz is not of its type' <<<"$got" && grep -q 'mode=other' <<<"$got" &&
-		grep -q 'SAMPLE: no loops' <<<"$got" && grep -q '2 of its one-of keys' <<<"$got"; then
-		pass "records that break the table are found (bad hex, bad enum, missing key, i and warmup)"
+		grep -q 'SAMPLE: no loops' <<<"$got" && grep -q '2 of its one-of keys' <<<"$got" &&
+		grep -q 'extra nosuch_ns is not in VOCAB_EXTRAS' <<<"$got"; then
+		pass "records that break the table are found (bad hex, bad enum, missing key, i and warmup, an extra not in VOCAB_EXTRAS)"
 	else
 		fail "broken records not all found: $(tr '\n' '|' <<<"$got")"
 	fi
