@@ -7,12 +7,13 @@
 #   * docs: docs/records.md's generated "Key types" table is what the table prints, its kinds
 #     table lists each kind's keys (always / optional) as the table does, and its INFO table
 #     names the table's INFO keys;
-#   * words: no C file of payload/ or report/ spells a group, unit or SAMPLE extra of the
-#     vocabulary (REC_GROUP_*, REC_UNIT_*, REC_EXTRA_*) in quotes, but for the listed other
-#     meanings of the same word (WORD_OTHER below); docs/records.md's generated "Groups,
-#     units and extras" table is what the lists print; README's list of record kinds is
-#     VOCAB_KINDS;
-#   * the records of a native run (out/isobench) fit the table (types, ranges, required keys);
+#   * words: no C file of payload/, report/ or lib/ (but lib/vocab.h) spells a group, unit or
+#     SAMPLE extra of the vocabulary (REC_GROUP_*, REC_UNIT_*, REC_EXTRA_*) in quotes, but for
+#     the listed other meanings of the same word (WORD_OTHER below); docs/records.md's
+#     generated "Groups, units and extras" table is what the lists print; README's list of
+#     record kinds is VOCAB_KINDS;
+#   * the records of a native run (out/isobench) fit the table (types, ranges, required keys,
+#     SAMPLE extras among VOCAB_EXTRAS);
 # and each check fails on planted violations in a copy of the tree.
 # shellcheck disable=SC2016  # the backticks in quotes here are markdown, not commands
 set -uo pipefail
@@ -116,7 +117,8 @@ strcmp\(key, "disk"\)|\{"disk", "auto	the parameter isobench.disk= (payload/main
 "index"	the report'"'"'s name of the index value and score (JSON, CSV, HTML, fleet rows)'
 
 # words_lint ROOT DUMP: prints "FILE:LINE: "word" is a vocabulary group|unit|extra ..." for
-# each string literal of ROOT's payload/ and report/ C code (comments left out) that is one,
+# each string literal of ROOT's payload/, report/ and lib/ C code (comments left out; lib/vocab.h,
+# which defines them, excepted) that is one,
 # except on a line matching a WORD_OTHER pattern or a line of six or more literals (a list of
 # plain words: the shell test's sort input, report/pct.c's time-scale labels).
 words_lint() {
@@ -129,12 +131,14 @@ for line in sys.stdin:
     if what != "kind":
         words[word] = what
 lit = re.compile(r"\"((?:[^\"\\\n]|\\.)*)\"")
-for sub in ("payload", "report"):
+for sub in ("payload", "report", "lib"):
     for dp, _, files in sorted(os.walk(os.path.join(root, sub))):
         for f in sorted(files):
             if not f.endswith((".c", ".h")):
                 continue
             path = os.path.join(dp, f)
+            if os.path.relpath(path, root) == os.path.join("lib", "vocab.h"):
+                continue    # the definitions
             s = open(path, encoding="utf-8", errors="replace").read()
             s = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), s, flags=re.S)
             for n, line in enumerate(s.split("\n"), 1):
@@ -228,7 +232,7 @@ judge() { # judge ROOT LABEL
 	none "$got" "$2: docs/records.md agrees with lib/vocab.h" \
 		"$2: docs/records.md and lib/vocab.h disagree"
 	got=$(words_lint "$1" "$dump")
-	none "$got" "$2: no C file of payload/ or report/ quotes a group, unit or extra" \
+	none "$got" "$2: no C file of payload/, report/ or lib/ quotes a group, unit or extra" \
 		"$2: quoted groups, units or extras"
 	got=$(words_docs_diff "$1" "$dump")
 	none "$got" "$2: records.md's words table and README's kinds are lib/vocab.h's" \
@@ -240,7 +244,7 @@ judge "$top" "tree"
 # The records of a real run fit the table; a record that breaks it is found.
 dump=$(dump_of "$top")
 if [ -x "$out/isobench" ] && [ -n "$dump" ]; then
-	"$out/isobench" --suite quick --tests syscall,exec,shell1,selftest-skip,selftest-error \
+	"$out/isobench" --suite quick --tests syscall,exec,shell1,clock-monotonic,selftest-skip,selftest-error \
 		--copies 1,2 >"$tmp/run.log" 2>/dev/null
 	got=$("$dump" --check <"$tmp/run.log")
 	n=$(grep -c '^@isobench/1 ' "$tmp/run.log")
@@ -251,14 +255,16 @@ if [ -x "$out/isobench" ] && [ -n "$dump" ]; then
 	fi
 	python3 -c '
 import zlib
-for body in ("BEGIN run=xyz version=v mode=other", "SAMPLE test=t copies=1 i=0 warmup=1"):
+for body in ("BEGIN run=xyz version=v mode=other", "SAMPLE test=t copies=1 i=0 warmup=1",
+             "SAMPLE test=t copies=1 i=1 nosuch_ns=5"):
     line = "@isobench/1 1 " + body
     print("%s *%08x" % (line, zlib.crc32(line.encode())))
 ' >"$tmp/bad.log"
 	got=$("$dump" --check <"$tmp/bad.log")
 	if grep -q 'run=xyz is not of its type' <<<"$got" && grep -q 'mode=other' <<<"$got" &&
-		grep -q 'SAMPLE: no loops' <<<"$got" && grep -q '2 of its one-of keys' <<<"$got"; then
-		pass "records that break the table are found (bad hex, bad enum, missing key, i and warmup)"
+		grep -q 'SAMPLE: no loops' <<<"$got" && grep -q '2 of its one-of keys' <<<"$got" &&
+		grep -q 'extra nosuch_ns is not in VOCAB_EXTRAS' <<<"$got"; then
+		pass "records that break the table are found (bad hex, bad enum, missing key, i and warmup, an extra not in VOCAB_EXTRAS)"
 	else
 		fail "broken records not all found: $(tr '\n' '|' <<<"$got")"
 	fi

@@ -8,7 +8,7 @@
  *                          VOCAB_KINDS, the rest as --words), for the lint and README check
  *   vocab-dump --check     reads a log on stdin; prints every record that breaks the table (a
  *                          key it does not know, a value of the wrong type, a required key
- *                          missing) as "line N: KIND: what"; exit 1 when one does
+ *                          missing, a SAMPLE extra not in VOCAB_EXTRAS) as "line N: KIND: what"; exit 1 when one does
  * Exit 2 on a usage error. */
 #include "record.h"
 #include "vocab.h"
@@ -113,6 +113,14 @@ static void names(void)
 			printf("%s\t%s\n", lists[l].what, lists[l].w[i]);
 }
 
+static int in_list(const char *w, const char *const *l)
+{
+	for (int i = 0; l[i]; i++)
+		if (!strcmp(w, l[i]))
+			return 1;
+	return 0;
+}
+
 /* One record against the table; prints what breaks it, returns how many things did. */
 static int check_record(const struct record *r, size_t lineno)
 {
@@ -127,6 +135,10 @@ static int check_record(const struct record *r, size_t lineno)
 		} else if (!vocab_value_ok(f, r->val[i])) {
 			printf("line %zu: %s: %s=%s is not of its type\n", lineno, r->kind, r->key[i],
 			       r->val[i]);
+			bad++;
+		} else if (f->key == VKEY_EXTRA && !in_list(r->key[i], vocab_extras)) {
+			printf("line %zu: %s: extra %s is not in VOCAB_EXTRAS\n", lineno, r->kind,
+			       r->key[i]);
 			bad++;
 		}
 	}
