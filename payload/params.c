@@ -1,8 +1,8 @@
 /* params.c — the parameter table and its parser. See params.h. */
 #include "params.h"
 #include "bench.h"
-#include "console.h"
-#include "netproto.h"
+#include "pid1/console.h"
+#include "net/netproto.h"
 #include "out.h"
 #include "num.h"
 

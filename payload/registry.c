@@ -4,7 +4,7 @@
  * Adding a test: write payload/bench/<name>.c exporting `const struct bench bench_<name>`,
  * declare it below and put it in the list. Nothing else names tests. */
 #include "bench.h"
-#include "netproto.h"
+#include "net/netproto.h"
 #include "bench/ring0.h"
 #include "vocab.h"
 #include "bench/disk.h"

@@ -1,4 +1,4 @@
-/* test_netproto.c — the peer's request line (payload/netproto.h): what is accepted, what is
+/* test_netproto.c — the peer's request line (payload/net/netproto.h): what is accepted, what is
  * refused and how the refusal reads, and peer addresses. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <arpa/inet.h>
 #include <cmocka.h>
 
-#include "../../payload/netproto.h"
+#include "../../payload/net/netproto.h"
 
 static char err[200];
 

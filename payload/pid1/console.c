@@ -1,7 +1,7 @@
 /* console.c — see console.h. */
 #define _GNU_SOURCE
 #include "console.h"
-#include "out.h"
+#include "../out.h"
 #include "io.h"
 
 #include <dirent.h>

@@ -1,17 +1,17 @@
 /* init.c — see init.h. */
 #define _GNU_SOURCE
 #include "init.h"
-#include "harness.h"
+#include "../harness.h"
 #include "io.h"
 #include "vocab.h"
-#include "out.h"
-#include "params.h"
-#include "sysfs.h"
-#include "runner.h"
+#include "../out.h"
+#include "../params.h"
+#include "../sysfs.h"
+#include "../runner.h"
 #include "console.h"
 #include "summary.h"
 #include "resultsfile.h"
-#include "version.h"
+#include "../version.h"
 #include "arch.h"
 
 #include <errno.h>
