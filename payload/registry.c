@@ -36,7 +36,7 @@ extern const struct bench
 	bench_sockwrite_paced_samecpu, bench_sockwrite_paced_crosscpu,
 	/* payload/bench/tbench.c */
 	bench_tbench_1, bench_tbench_n;
-/* ring0: one per probe of the driver's list (payload/arch/<arch>/ring0.c, bench/ring0.h) */
+/* ring0: one per probe of the driver's list (payload/bench/ring0.c, bench/ring0.h) */
 #define RING0_EXTERN(id, nm, ttl) extern const struct bench bench_ring0_##nm;
 ISOBENCH_PROBES(RING0_EXTERN)
 extern const struct bench
