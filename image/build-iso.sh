@@ -189,7 +189,7 @@ printf 'echo "isobench: booting the kernel EFI stub (no syslinux.efi)"\r\nfs0:\r
 	"$kname" "$kname" "$default_append" >"$esp/startup.nsh"
 find "$esp" -exec touch -h -d "@$epoch" {} +
 # Results: booted as a disk, the runner writes its log to \ISOBENCH\RESULTS on this
-# partition (payload/resultsfile.c), which it finds by the label ISOBENCHEFI and a volume
+# partition (payload/pid1/resultsfile.c), which it finds by the label ISOBENCHEFI and a volume
 # serial that is the CRC-32 of the image identity (unique per image, still reproducible).
 mkdir -p "$esp/isobench/RESULTS"	# FAT is case-insensitive: \ISOBENCH\RESULTS
 results_mib=${ISOBENCH_RESULTS_MIB:-4}

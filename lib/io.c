@@ -2,6 +2,7 @@
 #include "io.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -43,4 +44,34 @@ int write_all_wait(int fd, const void *buf, size_t len)
 int read_all(int fd, void *buf, size_t len)
 {
 	return all(fd, buf, len, 0, 0);
+}
+
+ssize_t read_file(const char *path, void *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+	int e = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (got < cap) {
+		ssize_t n = read(fd, (char *)buf + got, cap - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			e = errno;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	return got || !e ? (ssize_t)got : -e;
+}
+
+ssize_t read_file_str(const char *path, char *buf, size_t cap)
+{
+	ssize_t n = read_file(path, buf, cap - 1);
+
+	buf[n > 0 ? n : 0] = 0;
+	return n;
 }

@@ -7,6 +7,9 @@
 # and link $(LIB_OBJS). Nothing here may include a payload/ or report/ header (tests/test-house.sh).
 LIB := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 LIB_SRCS := record.c vocab.c crc32.c stats.c unixbench.c
+# The one strict decimal integer parser (num.h): vocab.c, the runner's parameters and net
+# protocol, the report's command line.
+LIB_SRCS += num.c
 # Whole-buffer read/write loops (io.h), also linked by payload/proc/ (glibc).
 LIB_SRCS += io.c
 # Per-operation latency percentiles (latency.h): the disk and net tests.

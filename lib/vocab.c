@@ -1,7 +1,8 @@
 /* vocab.c — the names, rows and lookups vocab.h derives from its tables. */
 #include "vocab.h"
+#include "num.h"
 
-#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,27 +91,22 @@ const char *vocab_fill(char *buf, size_t cap, const char *name, const char *word
 	return buf;
 }
 
-/* One decimal integer s..e (an optional '-' when sign), in [lo, hi] (hi 0: no bound). */
+/* One decimal integer s..e (an optional '-' when sign), in [lo, hi] (hi 0: no bound): digits
+ * only, no blank and no '+' (num.h), at most 31 characters. */
 static int int_ok(const char *s, const char *e, int sign, unsigned long long lo,
 		  unsigned long long hi)
 {
-	char tmp[32], *end;
+	char tmp[32];
+	unsigned long long u;
+	long long v;
 
 	if (e - s <= 0 || (size_t)(e - s) >= sizeof tmp)
 		return 0;
 	memcpy(tmp, s, (size_t)(e - s));
 	tmp[e - s] = 0;
-	errno = 0;
-	if (sign) {
-		if (!((tmp[0] >= '0' && tmp[0] <= '9') || (tmp[0] == '-' && tmp[1])))
-			return 0;
-		(void)strtoll(tmp, &end, 10);
-		return !*end && !errno;
-	}
-	if (tmp[0] < '0' || tmp[0] > '9')
-		return 0;
-	unsigned long long v = strtoull(tmp, &end, 10);
-	return !*end && !errno && v >= lo && (hi == VOCAB_NOMAX || v <= hi);
+	if (sign)
+		return num_ll(tmp, 0, LLONG_MIN, LLONG_MAX, &v) == 0;
+	return num_ull(tmp, 0, lo, hi == VOCAB_NOMAX ? ULLONG_MAX : hi, &u) == 0;
 }
 
 /* One entry s..e of a LIST; in cpus '-' (no CPU seen) or CPU numbers joined by '+'. */

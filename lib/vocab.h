@@ -253,7 +253,7 @@
 	I(X, DISK_SEED, "disk.seed", UINT0) \
 	I(X, DISK_BS, "disk.bs", UINT1) \
 	I(X, DISK_IODEPTH, "disk.iodepth", UINT1) \
-	/* INFO of the net group (registry.c's facts, payload/netserve.c, bench/net.c) */ \
+	/* INFO of the net group (registry.c's facts, payload/net/netserve.c, bench/net.c) */ \
 	I(X, RUN_PEER, "run.peer", STR) \
 	I(X, PEER_HOST, "peer.host", STR) \
 	I(X, PEER_KERNEL, "peer.kernel", STR) \

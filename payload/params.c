@@ -1,9 +1,10 @@
 /* params.c — the parameter table and its parser. See params.h. */
 #include "params.h"
 #include "bench.h"
-#include "console.h"
-#include "netproto.h"
+#include "pid1/console.h"
+#include "net/netproto.h"
 #include "out.h"
+#include "num.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -108,19 +109,15 @@ static int row_of(const char *key)
 	return -1;
 }
 
-/* Strict integer in [lo, hi]; the whole string must be digits. */
+/* Strict integer in [lo, hi] (num.h): digits after an optional '-', no '+', no blank first
+ * (other leading white space is skipped, as it always was). 0, or -EINVAL. */
 static int parse_int(const char *s, long lo, long hi, long *out)
 {
-	char *end;
-	long v;
+	long long v;
 
-	if (!*s || *s == '+' || *s == ' ')
+	if (*s == ' ' || num_ll(s, NUM_SPACE, lo, hi, &v))
 		return -EINVAL;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < lo || v > hi)
-		return -EINVAL;
-	*out = v;
+	*out = (long)v;
 	return 0;
 }
 

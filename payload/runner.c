@@ -8,6 +8,7 @@
 #include "out.h"
 #include "record.h"
 #include "sys.h"
+#include "sysfs.h"
 #include "sysinfo.h"
 #include "unixbench.h"
 #include "version.h"
@@ -202,18 +203,7 @@ static void remove_workdir(const struct runner_cfg *cfg, pid_t pid)
  * set with ISOBENCH_VMSTAT for the tests); -1 when unknown. */
 static long long oom_kills(void)
 {
-	const char *path = getenv("ISOBENCH_VMSTAT");
-	char line[128];
-	long long v = -1;
-	FILE *f = fopen(path && *path ? path : "/proc/vmstat", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "oom_kill %lld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
+	return proc_vmstat(getenv("ISOBENCH_VMSTAT"), "oom_kill");
 }
 
 static long long oom_at_start;	/* oom_kills() when the current test started */
@@ -459,15 +449,10 @@ static void run_test(struct outcome *o, const struct params *p, const struct run
  * kernel is not using: every clock read of the run then costs what the other source costs. */
 static void warn_clocksource_not_taken(void)
 {
-	char cmdline[4096] = "", want[64], cur[64];
-	FILE *f = fopen("/proc/cmdline", "r");
+	char cmdline[4096], want[64], cur[64];
 	struct rec_body b;
 
-	if (f) {
-		if (!fgets(cmdline, sizeof cmdline, f))
-			cmdline[0] = 0;
-		fclose(f);
-	}
+	proc_cmdline(cmdline, sizeof cmdline);
 	clocksource_current(cur, sizeof cur);
 	if (!clocksource_requested(cmdline, want, sizeof want) || !strcmp(want, cur) ||
 	    !strcmp(cur, "-"))

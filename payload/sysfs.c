@@ -88,3 +88,36 @@ int sysfs_block_dir(dev_t dev, int whole, char *dir, size_t len)
 		return -ENAMETOOLONG;
 	return 0;
 }
+
+const char *proc_cmdline(char *buf, size_t len)
+{
+	return sysfs_line("/proc/cmdline", NULL, buf, len);
+}
+
+/* The number after "name" and then sep in the first line of path that has them, or -1; sep
+ * ':' (meminfo) or ' ' (vmstat). */
+static long long proc_number(const char *path, const char *name, char sep)
+{
+	FILE *f = fopen(path, "re");
+	char line[128];
+	size_t n = strlen(name);
+	long long v = -1;
+
+	if (!f)
+		return -1;
+	while (v < 0 && fgets(line, sizeof line, f))
+		if (!strncmp(line, name, n) && line[n] == sep && sscanf(line + n + 1, "%lld", &v) != 1)
+			v = -1;
+	fclose(f);
+	return v;
+}
+
+long long proc_meminfo_kib(const char *field)
+{
+	return proc_number("/proc/meminfo", field, ':');
+}
+
+long long proc_vmstat(const char *path, const char *name)
+{
+	return proc_number(path && *path ? path : "/proc/vmstat", name, ' ');
+}

@@ -1,7 +1,8 @@
 /* sysfs.h — reading sysfs the one way the runner does (the NIC facts of netnic.c, the disk
  * facts of bench/disk_dev.c, the device checks of scratch.c): a file's first line, a
- * directory's entries, a link's target, a block device's directory. Read-only; nothing here
- * writes. Paths are "DIR/REL" (REL may be NULL or "": DIR itself); a path longer than
+ * directory's entries, a link's target, a block device's directory; and the procfs files
+ * that several parts read (the kernel command line, meminfo, vmstat), each read here once.
+ * Read-only; nothing here writes. Paths are "DIR/REL" (REL may be NULL or "": DIR itself); a path longer than
  * PATH_MAX is as unreadable as a missing one. Source of the layout:
  * Documentation/ABI/stable/sysfs-block, sysfs-class-net, sysfs-bus-pci. */
 #ifndef ISOBENCH_SYSFS_H
@@ -35,5 +36,18 @@ const char *sysfs_link_base(const char *dir, const char *rel, char *buf, size_t 
  * /sys/devices/.../block/sda/sda1) into dir (len bytes); whole != 0: the whole disk's when
  * dev is a partition. 0, or -errno (-ENOENT: no such block device). */
 int sysfs_block_dir(dev_t dev, int whole, char *dir, size_t len);
+
+/* The kernel command line: sysfs_line() of /proc/cmdline (the words, blanks trimmed at the
+ * ends; "-" when unreadable). For PID 1's parameters, the clocksource check and the log's
+ * kernel.cmdline. Returns buf. */
+const char *proc_cmdline(char *buf, size_t len);
+
+/* The "Field:   N kB" line of /proc/meminfo (field without the colon: "MemTotal"), in KiB;
+ * -1 when the field is absent or the file unreadable. */
+long long proc_meminfo_kib(const char *field);
+
+/* The "name N" line of a vmstat file (path NULL: /proc/vmstat; the tests give another), N;
+ * -1 when the counter is absent or the file unreadable. */
+long long proc_vmstat(const char *path, const char *name);
 
 #endif

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 
-/* Value of "key<ws>: value" in /proc/cpuinfo (first CPU) or "Key: value" in meminfo. */
+/* Value of "key<ws>: value" in /proc/cpuinfo (first CPU). */
 static void proc_field(const char *path, const char *key, char *out, size_t cap)
 {
 	char line[4096];
@@ -218,6 +218,8 @@ static void f_sys(const struct ctx *c, const char *arg, char *o, size_t n)
 			snprintf(o, n, "%08x", crc);
 		else
 			snprintf(o, n, "-");
+	} else if (!strcmp(arg, "cmdline")) {
+		proc_cmdline(o, n);
 	} else if (!strcmp(arg, "klog_hv")) {
 		kernel_hypervisor(o, n);
 	} else if (!strcmp(arg, "brand")) {
@@ -273,7 +275,7 @@ static const struct fact facts[] = {
 	{RK_KERNEL_RELEASE, FN, "uname.release", f_sys},
 	{RK_KERNEL_VERSION, FN, "uname.version", f_sys},
 	{RK_KERNEL_MACHINE, FN, "uname.machine", f_sys},
-	{RK_KERNEL_CMDLINE, FILE_LINE, "/proc/cmdline", NULL},
+	{RK_KERNEL_CMDLINE, FN, "cmdline", f_sys},
 	{RK_KERNEL_CONFIG_CRC, FN, "config_crc", f_sys},
 	{RK_KERNEL_HYPERVISOR, FN, "klog_hv", f_sys},
 	BREAK,
@@ -317,10 +319,11 @@ static void fact_value(const struct fact *f, const struct ctx *c, char *out, siz
 	case CPUINFO:
 		proc_field("/proc/cpuinfo", f->arg, out, cap);
 		break;
-	case MEMINFO_NUM:
-		proc_field("/proc/meminfo", f->arg, out, cap);
-		snprintf(out, cap, "%lld", atoll(out));
+	case MEMINFO_NUM: {
+		long long kib = proc_meminfo_kib(f->arg);
+		snprintf(out, cap, "%lld", kib < 0 ? 0 : kib);	/* absent: 0, as it always was */
 		break;
+	}
 	case CONST:
 		snprintf(out, cap, "%s", f->arg);
 		break;

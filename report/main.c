@@ -29,6 +29,7 @@
 #include "status.h"
 #include "text.h"
 #include "vocab.h"
+#include "num.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -147,13 +148,11 @@ static size_t split_labels(char *s, char **out, size_t max)
  * Returns -1 to go on, else EXIT_USAGE after a line on stderr. */
 static int take_number(int opt, struct opts *o)
 {
-	char *end;
-	long v;
+	long long v;
 
 	switch (opt) {
 	case 'r':
-		v = strtol(optarg, &end, 10);
-		if (*end || v < 1 || v > 1000000) {
+		if (num_ll(optarg, NUM_SPACE | NUM_PLUS, 1, 1000000, &v)) {
 			fprintf(stderr, "isobench-report: --run wants a number >= 1\n");
 			return EXIT_USAGE;
 		}
@@ -161,15 +160,14 @@ static int take_number(int opt, struct opts *o)
 		break;
 	case 'p':
 	case 'i':
-		v = strtol(optarg, &end, 10);
-		if (*end || *optarg == 0 || v < (opt == 'p') || v > 1000000000) {
+		if (num_ll(optarg, NUM_SPACE | NUM_PLUS, opt == 'p', 1000000000, &v)) {
 			fprintf(stderr, "isobench-report: --%s wants %s\n",
 				opt == 'p' ? "pid" : "idle",
 				opt == 'p' ? "a process id" : "a number of seconds");
 			return EXIT_USAGE;
 		}
 		if (opt == 'p')
-			o->pid = v;
+			o->pid = (long)v;
 		else
 			o->idle = (int)v;
 		break;

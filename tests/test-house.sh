@@ -4,7 +4,10 @@
 #     lives in lib/);
 #   * lib/ includes only its own and the system's headers (never payload/ or report/);
 #   * no tracked file is a compiled (ELF) binary: build output stays out of git;
-# and each check fails on a planted violation in a copy of the tree.
+#   * docs/architecture.md names every tracked source file (source_files below: C, headers,
+#     shell, Python, Makefiles and *.mk, qemu/run and tests/run, anywhere but tests/fixtures/)
+#     as tests/named.py rules: its path, or a tail of it no other such file shares;
+# and each check fails on a planted violation (a copy of the tree, of the page or of the list).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -60,6 +63,34 @@ none "$(tracked_binaries "$top")" "no tracked file is a compiled binary" "tracke
 judge "$top" "tree"
 if [ -n "$(cd "$top" && ls lib/*.c 2>/dev/null)" ]; then pass "lib/ holds the shared sources"
 else fail "lib/ holds no .c file"; fi
+
+# source_files ROOT: the tracked files docs/architecture.md must name, one a line.
+source_files() {
+	git -C "$1" ls-files | grep -v '^tests/fixtures/' |
+		grep -E '\.(c|h|sh|py|mk)$|(^|/)Makefile[^/]*$|^(qemu|tests)/run$'
+}
+# unnamed DOC [EXTRA]: the source files (and EXTRA, a planted new one) DOC does not name.
+unnamed() {
+	{ source_files "$top"; [ -z "${2:-}" ] || echo "$2"; } | python3 "$here/named.py" "$1"
+}
+doc=$top/docs/architecture.md
+n=$(source_files "$top" | wc -l)
+if [ "$n" -lt 200 ]; then fail "only $n source files listed (git ls-files failed?)"
+else none "$(unnamed "$doc")" "docs/architecture.md names all $n source files" \
+	"docs/architecture.md does not name"; fi
+# Planted: a new file nobody named; a name taken out of the page; a name made ambiguous
+# (payload/main.c written as main.c, which report/main.c shares).
+got=$(unnamed "$doc" payload/planted.c)
+if [ "$got" = payload/planted.c ]; then pass "planted: a new payload/planted.c is found unnamed"
+else fail "planted payload/planted.c: named.py printed '$got'"; fi
+sed 's#num\.c./.num\.h#the parser#' "$doc" >"$tmp/arch-num.md"
+got=$(unnamed "$tmp/arch-num.md")
+if [ "$got" = $'lib/num.c\nlib/num.h' ]; then pass "planted: lib/num.c and lib/num.h taken out are found"
+else fail "planted num.c/num.h removal: named.py printed '$got'"; fi
+sed 's#.payload/main\.c.#main.c#' "$doc" >"$tmp/arch-main.md"
+got=$(unnamed "$tmp/arch-main.md")
+if [ "$got" = payload/main.c ]; then pass "planted: an ambiguous main.c names neither main.c"
+else fail "planted ambiguous main.c: named.py printed '$got'"; fi
 
 # The same checks must fail on planted violations.
 tree_copy "$tmp/tree" lib report payload

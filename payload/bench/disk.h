@@ -6,7 +6,7 @@
 #ifndef ISOBENCH_BENCH_DISK_H
 #define ISOBENCH_BENCH_DISK_H
 
-#include "../scratch.h"
+#include "scratch.h"
 
 #include <stdint.h>
 

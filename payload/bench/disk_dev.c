@@ -16,6 +16,7 @@
 #include "../sysfs.h"
 #include "record.h"
 #include "vocab.h"
+#include "io.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -63,10 +64,7 @@ static const char *serial_of(const char *dir, char *buf, size_t len)
 	char p[PATH_MAX + 32];
 	unsigned char v[256];
 	snprintf(p, sizeof p, "%s/device/vpd_pg80", dir);
-	int fd = open(p, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, v, sizeof v - 1) : -1;
-	if (fd >= 0)
-		close(fd);
+	ssize_t n = read_file(p, v, sizeof v - 1);
 	snprintf(buf, len, "-");
 	if (n > 4) {	/* SPC: 4-byte header, then the serial, space padded */
 		v[n] = 0;

@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include "mem.h"
 #include "../sys.h"
+#include "../sysfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,18 +45,7 @@ struct flt_state {
 /* The machine's thp_fault_fallback count (/proc/vmstat), -1 when unreadable. */
 static int64_t thp_fallbacks(void)
 {
-	FILE *f = fopen("/proc/vmstat", "re");
-	char line[128];
-	int64_t v = -1;
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof line, f))
-		if (!strncmp(line, "thp_fault_fallback ", 19)) {
-			v = atoll(line + 19);
-			break;
-		}
-	fclose(f);
-	return v;
+	return proc_vmstat(NULL, "thp_fault_fallback");
 }
 
 /* Write one byte every 4 KiB of [p, p + len); returns a value for the sink. */

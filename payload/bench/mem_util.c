@@ -3,6 +3,7 @@
 #include "mem.h"
 #include "../sysfs.h"
 #include "rng.h"
+#include "io.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,25 +20,6 @@
 static int read_line(const char *path, char *buf, size_t cap)
 {
 	return strcmp(sysfs_line(path, NULL, buf, cap), "-") ? 0 : -ENOENT;
-}
-
-/* A /proc/meminfo field in KiB, or -1. */
-static int64_t meminfo_kib(const char *field)
-{
-	FILE *f = fopen("/proc/meminfo", "re");
-	char line[128];
-	size_t n = strlen(field);
-	int64_t v = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof line, f))
-		if (!strncmp(line, field, n) && line[n] == ':') {
-			v = atoll(line + n + 1);
-			break;
-		}
-	fclose(f);
-	return v;
 }
 
 /* A cgroup file's number in bytes; UINT64_MAX for "max", a missing file or a v1 "no limit"
@@ -123,11 +105,7 @@ static long stat_ppid(const char *proc, const char *pid)
 	char path[300], buf[512];
 	long ppid = -1;
 	snprintf(path, sizeof path, "%s/%s/stat", proc, pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = 0;
+	read_file_str(path, buf, sizeof buf);
 	char *c = strrchr(buf, ')');
 	if (c && sscanf(c + 1, " %*c %ld", &ppid) != 1)
 		ppid = -1;
@@ -180,7 +158,7 @@ int mem_spare(struct bench_ctx *ctx, uint64_t bytes)
 	/* The other copies first: what they touch after this read is still in MemAvailable
 	 * below (counted once, never twice). */
 	uint64_t others = ctx->copies > 1 ? mem_others_kib("/proc", getpid(), getppid()) : 0;
-	int64_t avail = meminfo_kib("MemAvailable"), total = meminfo_kib("MemTotal");
+	int64_t avail = proc_meminfo_kib("MemAvailable"), total = proc_meminfo_kib("MemTotal");
 	if (avail < 0 || total < 0) {
 		bench_note(ctx, "cannot read MemAvailable in /proc/meminfo");
 		return BENCH_SKIP;
@@ -209,7 +187,7 @@ int mem_thp_usable(struct bench_ctx *ctx)
 		 * says; only a write to sysfs turns THP on then. Neither our config nor init
 		 * does it (checked: a 256 MiB guest booted with transparent_hugepage=madvise
 		 * still has "[never]"), so name the kernel's rule and the figures. */
-		int64_t total = meminfo_kib("MemTotal");
+		int64_t total = proc_meminfo_kib("MemTotal");
 		if (total >= 0 && total < (512 << 10))
 			bench_note(ctx, "transparent huge pages off (mode never): the kernel turns them "
 				   "off at boot below 512 MiB of RAM (MemTotal %" PRId64 " MiB), "

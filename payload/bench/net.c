@@ -2,7 +2,7 @@
  * against a peer (`isobench --serve` on another machine, the VM's host, or this one), over a
  * real NIC. Run only when a peer is given (isobench.peer=HOST[:PORT], natively --peer); else
  * SKIP at once; with a peer but no network interface (only the loopback) as well.
- * Protocol and caps: payload/netproto.h. Single-copy tests.
+ * Protocol and caps: payload/net/netproto.h. Single-copy tests.
  *
  * Setup opens a session (the request line; its "ok" answer's round trip is rtt0_ns, the
  * first exchange), reads the path MTU (IP_MTU) and, for TCP, the MSS (TCP_MAXSEG). Every
@@ -41,7 +41,7 @@
 #include "probe_util.h"
 #include "record.h"
 #include "vocab.h"
-#include "../netproto.h"
+#include "../net/netproto.h"
 #include "../sys.h"
 
 #include <errno.h>

@@ -2,10 +2,14 @@
 #define _GNU_SOURCE
 #include "probe_util.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 static unsigned lh_index(uint64_t v)
 {
@@ -121,4 +125,23 @@ void probe_cycles_extra(struct bench_ctx *ctx, struct probe_cycles *pc, uint64_t
 	pc->cyc += cyc;
 	pc->loops += iters;
 	bench_extra(ctx, REC_EXTRA_CYCLES_X100, (int64_t)(pc->cyc * 100 / (pc->loops ? pc->loops : 1)));
+}
+
+int probe_listen_loopback(int backlog, struct sockaddr_in *sa)
+{
+	socklen_t len = sizeof *sa;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), e;
+
+	memset(sa, 0, sizeof *sa);
+	sa->sin_family = AF_INET;
+	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)sa, sizeof *sa) || listen(fd, backlog) ||
+	    getsockname(fd, (struct sockaddr *)sa, &len)) {
+		e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
 }

@@ -53,4 +53,10 @@ static inline int probe_new_sample(const struct bench_ctx *ctx)
 int probe_two_cpus(int cpu[2]);
 int probe_pin(int pid, int cpu);	/* 0 or -errno; pid 0 = caller */
 
+struct sockaddr_in;
+/* The loopback listener of the socket tests (sockwrite, tbench): a TCP socket (close-on-exec)
+ * bound to 127.0.0.1 on a port the kernel picks, listening with backlog; *sa set to its
+ * address (for connect). The socket, or -errno of socket/bind/listen/getsockname. */
+int probe_listen_loopback(int backlog, struct sockaddr_in *sa);
+
 #endif

@@ -103,8 +103,7 @@ static void reader_paced(int fd, size_t size, struct lathist *h)
 static int sw_setup(struct bench_ctx *ctx, size_t size, int paced, enum place place)
 {
 	struct sw_state *s = calloc(1, sizeof *s);
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = 0};
-	socklen_t slen = sizeof sa;
+	struct sockaddr_in sa;
 	struct timeval snd = {10, 0}, rcv = {30, 0};
 	int one = 1, cpu[2] = {0, 0}, ncpu, lst, acc;
 
@@ -128,12 +127,10 @@ static int sw_setup(struct bench_ctx *ctx, size_t size, int paced, enum place pl
 		if (prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL))
 			return -errno;
 	}
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	lst = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (lst < 0 || bind(lst, (struct sockaddr *)&sa, sizeof sa) || listen(lst, 1) ||
-	    getsockname(lst, (struct sockaddr *)&sa, &slen)) {
-		bench_note(ctx, "loopback listen: %s", strerror(errno));
-		return -errno;
+	lst = probe_listen_loopback(1, &sa);
+	if (lst < 0) {
+		bench_note(ctx, "loopback listen: %s", strerror(-lst));
+		return lst;
 	}
 	s->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (s->fd < 0 || connect(s->fd, (struct sockaddr *)&sa, sizeof sa)) {

@@ -242,8 +242,7 @@ static void client(struct tb_state *s, int id, const struct sockaddr_in *sa)
 static int tb_setup(struct bench_ctx *ctx, int nclients)
 {
 	struct tb_state *s = calloc(1, sizeof *s);
-	struct sockaddr_in sa = {.sin_family = AF_INET};
-	socklen_t slen = sizeof sa;
+	struct sockaddr_in sa;
 	char err[200];
 	int donep[2], lst;
 
@@ -271,12 +270,10 @@ static int tb_setup(struct bench_ctx *ctx, int nclients)
 		return -ENOMEM;
 	}
 
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	lst = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (lst < 0 || bind(lst, (struct sockaddr *)&sa, sizeof sa) || listen(lst, 64) ||
-	    getsockname(lst, (struct sockaddr *)&sa, &slen)) {
-		bench_note(ctx, "loopback listen: %s (is lo up?)", strerror(errno));
-		return -errno;
+	lst = probe_listen_loopback(64, &sa);
+	if (lst < 0) {
+		bench_note(ctx, "loopback listen: %s (is lo up?)", strerror(-lst));
+		return lst;
 	}
 	uint32_t bufsize = (s->ld.max_req > s->ld.max_rep ? s->ld.max_req : s->ld.max_rep) + 64;
 	s->server = fork();

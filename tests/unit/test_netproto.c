@@ -1,4 +1,4 @@
-/* test_netproto.c — the peer's request line (payload/netproto.h): what is accepted, what is
+/* test_netproto.c — the peer's request line (payload/net/netproto.h): what is accepted, what is
  * refused and how the refusal reads, and peer addresses. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <arpa/inet.h>
 #include <cmocka.h>
 
-#include "../../payload/netproto.h"
+#include "../../payload/net/netproto.h"
 
 static char err[200];
 
@@ -63,6 +63,9 @@ static void refusals(void **st)
 	refused("ISOBENCH-NET 1 mode=sink bytes=68719476737", "request too large: bytes=");
 	refused("ISOBENCH-NET 1 mode=rr size=-1", "not a number");
 	refused("ISOBENCH-NET 1 mode=rr size=12x", "not a number");
+	refused("ISOBENCH-NET 1 mode=rr size=0x10", "not a number");
+	refused("ISOBENCH-NET 1 mode=rr size=18446744073709551616", "not a number");
+	refused("ISOBENCH-NET 1 mode=rr size=18446744073709551615", "request too large: size=18446744073709551615");
 	refused("ISOBENCH-NET 1 mode=sh", "unknown mode 'sh'");
 	refused("ISOBENCH-NET 1 mode=rr exec=/bin/sh", "unknown field 'exec=/bin/sh'");
 	refused("ISOBENCH-NET 1 mode=rr junk", "not key=value");
@@ -86,6 +89,15 @@ static void addresses(void **st)
 	assert_int_equal(net_parse_addr("10.0.2.100:65536", &sa, err, sizeof err), -22);
 	assert_int_equal(net_parse_addr("10.0.2.100:", &sa, err, sizeof err), -22);
 	assert_int_equal(net_parse_addr(":80", &sa, err, sizeof err), -22);
+	/* The port's number as strtol(3) read it before lib/num.h: a '+' or a leading blank is
+	 * taken, hex and a sign alone are not. */
+	assert_int_equal(net_parse_addr("10.0.2.100:+80", &sa, err, sizeof err), 0);
+	assert_int_equal(ntohs(sa.sin_port), 80);
+	assert_int_equal(net_parse_addr("10.0.2.100: 81", &sa, err, sizeof err), 0);
+	assert_int_equal(ntohs(sa.sin_port), 81);
+	assert_int_equal(net_parse_addr("10.0.2.100:0x50", &sa, err, sizeof err), -22);
+	assert_int_equal(net_parse_addr("10.0.2.100:-", &sa, err, sizeof err), -22);
+	assert_string_equal(err, "peer 10.0.2.100:-: port must be 1..65535");
 }
 
 int main(void)

@@ -156,6 +156,11 @@ static void console_delay_replay(void **st)
 	assert_int_not_equal(params_set(&p, "console", "", err, sizeof err), 0);
 	assert_string_equal(p.console, "ttyS1,hvc0,tty0");	/* a bad value keeps the last */
 	assert_int_equal(params_set(&p, "delay", "30", err, sizeof err), 0);
+	/* A blank first is refused (the table above), other white space skipped as strtol(3)
+	 * always did: kept through lib/num.h. */
+	assert_int_equal(params_set(&p, "delay", "\t31", err, sizeof err), 0);
+	assert_int_equal(p.delay_s, 31);
+	assert_int_equal(params_set(&p, "delay", "30", err, sizeof err), 0);
 	assert_int_equal(p.delay_s, 30);
 	assert_int_not_equal(params_set(&p, "delay", "3601", err, sizeof err), 0);
 	assert_int_not_equal(params_set(&p, "delay", "-1", err, sizeof err), 0);
@@ -206,6 +211,9 @@ static const struct {
 	{"sample_ms", "60000", "60001", "expected milliseconds, 10..60000"},
 	{"sample_ms", "50", "+50", "expected milliseconds, 10..60000"},
 	{"sample_ms", "50", "50ms", "expected milliseconds, 10..60000"},
+	{"sample_ms", "50", " 50", "expected milliseconds, 10..60000"},
+	{"sample_ms", "50", "0x20", "expected milliseconds, 10..60000"},
+	{"sample_ms", "50", "99999999999999999999", "expected milliseconds, 10..60000"},
 	{"samples", "3-9", "9-3", "expected MIN or MIN-MAX, 1..1000"},
 	{"samples", "1000", "1001", "expected MIN or MIN-MAX, 1..1000"},
 	{"samples", "5", "5-", "expected MIN or MIN-MAX, 1..1000"},

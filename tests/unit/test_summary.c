@@ -1,4 +1,4 @@
-/* test_summary.c — the screen's last page (payload/summary.c) from records: an index run
+/* test_summary.c — the screen's last page (payload/pid1/summary.c) from records: an index run
  * gets UnixBench's table and its score; a run of no index test (the disk group alone) gets
  * one line saying so, never an empty table with a "---" score; a run without END says it is
  * incomplete. */
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../payload/summary.h"
+#include "../../payload/pid1/summary.h"
 #include "record.h"
 #include "vocab.h"
 

@@ -45,6 +45,7 @@ static int setup(void **st)
 	put("mtu", "1500\n");
 	put("empty", "");
 	put("blank", " \t\n");
+	put("vmstat", "nr_free_pages 5\noom_kill_x 3\noom_kill 7\nthp_fault_fallback 12\n");
 	snprintf(p, sizeof p, "%s/driver", root);
 	return symlink("../../../bus/pci/drivers/virtio-pci", p);
 }
@@ -99,6 +100,29 @@ static void no_such_block_device(void **st)
 	assert_int_equal(sysfs_block_dir(makedev(4095, 1048575), 1, d, sizeof d), -ENOENT);
 }
 
+/* The procfs readers: a vmstat file's counters by exact name (the tests' stand-in file), the
+ * machine's own /proc/meminfo and /proc/cmdline. */
+static void procfs_readers(void **st)
+{
+	char p[256], b[4096];
+	(void)st;
+	snprintf(p, sizeof p, "%s/vmstat", root);
+	assert_int_equal(proc_vmstat(p, "oom_kill"), 7);		/* not oom_kill_x's 3 */
+	assert_int_equal(proc_vmstat(p, "thp_fault_fallback"), 12);
+	assert_int_equal(proc_vmstat(p, "nr_free"), -1);		/* a prefix is no name */
+	assert_int_equal(proc_vmstat(p, "pgfault"), -1);
+	snprintf(p, sizeof p, "%s/nosuch", root);
+	assert_int_equal(proc_vmstat(p, "oom_kill"), -1);
+	assert_true(proc_vmstat(NULL, "pgfault") > 0);		/* the machine's /proc/vmstat */
+	assert_true(proc_vmstat("", "pgfault") > 0);		/* "" too (an empty variable) */
+	long long total = proc_meminfo_kib("MemTotal"), avail = proc_meminfo_kib("MemAvailable");
+	assert_true(total > 1024 && avail > 0 && avail <= total);
+	assert_int_equal(proc_meminfo_kib("MemTota"), -1);
+	assert_int_equal(proc_meminfo_kib("NoSuchField"), -1);
+	assert_ptr_equal(proc_cmdline(b, sizeof b), b);
+	assert_true(strlen(b) > 0 && !strchr(b, '\n') && b[strlen(b) - 1] != ' ');
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -106,6 +130,7 @@ int main(void)
 		cmocka_unit_test(dash_when_nothing),
 		cmocka_unit_test(entries_and_links),
 		cmocka_unit_test(no_such_block_device),
+		cmocka_unit_test(procfs_readers),
 	};
 	return cmocka_run_group_tests(t, setup, teardown);
 }

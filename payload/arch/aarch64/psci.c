@@ -11,30 +11,19 @@
  * Out: 1 HVC, 0 SMC, -1 unknown (neither file readable, no PSCI, a short or old FADT). The
  *      device tree is asked first: a machine booted with ACPI has no psci node there. */
 #include "psci.h"
+#include "io.h"
 
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 
 #define FADT_ARM_BOOT_FLAGS 129		/* ACPI 5.1+: u16 */
 #define FADT_MINOR_REVISION 131		/* u8: with the major revision at byte 8 */
 #define ARM_PSCI_COMPLIANT 0x1
 #define ARM_PSCI_USE_HVC 0x2
 
-static ssize_t read_head(const char *path, unsigned char *buf, size_t cap)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, cap);
-
-	if (fd >= 0)
-		close(fd);
-	return n;
-}
-
 int arch_psci_hvc(const char *dt, const char *facp)
 {
 	unsigned char b[160];
-	ssize_t n = read_head(dt, b, sizeof b - 1);
+	ssize_t n = read_file(dt, b, sizeof b - 1);
 
 	if (n > 0) {
 		b[n] = 0;
@@ -43,7 +32,7 @@ int arch_psci_hvc(const char *dt, const char *facp)
 		if (!strcmp((char *)b, "smc"))
 			return 0;
 	}
-	n = read_head(facp, b, sizeof b);
+	n = read_file(facp, b, sizeof b);
 	if (n <= FADT_MINOR_REVISION || memcmp(b, "FACP", 4))
 		return -1;
 	if (b[8] < 5 || (b[8] == 5 && (b[FADT_MINOR_REVISION] & 0xf) < 1))

@@ -1,7 +1,7 @@
 /* summary.c — see summary.h. */
 #define _GNU_SOURCE
 #include "summary.h"
-#include "out.h"
+#include "../out.h"
 #include "record.h"
 #include "unixbench.h"
 #include "vocab.h"

@@ -2,8 +2,8 @@
 #define _GNU_SOURCE
 #include "scratch.h"
 #include "crc32.h"
-#include "resultsfile.h"
-#include "sysfs.h"
+#include "../pid1/resultsfile.h"
+#include "../sysfs.h"
 
 #include <dirent.h>
 #include <errno.h>

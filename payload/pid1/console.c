@@ -1,7 +1,8 @@
 /* console.c — see console.h. */
 #define _GNU_SOURCE
 #include "console.h"
-#include "out.h"
+#include "../out.h"
+#include "io.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,20 +17,10 @@ static int rfds[OUT_MAX_CONSOLES], nrfds;
 static char names[OUT_MAX_CONSOLES][16];
 static int nnames, screen_fd[OUT_MAX_CONSOLES];
 
-static int read_small(const char *path, char *buf, size_t cap)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, cap - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = 0;
-	return n > 0 ? 0 : -1;
-}
-
 static int kernel_console(const char *name)
 {
 	char buf[1024];
-	if (read_small("/proc/consoles", buf, sizeof buf))
+	if (read_file_str("/proc/consoles", buf, sizeof buf) <= 0)
 		return 0;
 	char *save;
 	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
@@ -53,7 +44,7 @@ static int uart_type(const char *name)
 {
 	char path[96], buf[32];
 	snprintf(path, sizeof path, "/sys/class/tty/%s/type", name);
-	return read_small(path, buf, sizeof buf) ? -1 : atoi(buf);
+	return read_file_str(path, buf, sizeof buf) <= 0 ? -1 : atoi(buf);
 }
 
 /* A VGA or frame buffer console is bound to the VTs (not only the dummy one). */
@@ -62,7 +53,7 @@ static int screen_present(void)
 	char path[96], buf[128];
 	for (int i = 0; i < 8; i++) {
 		snprintf(path, sizeof path, "/sys/class/vtconsole/vtcon%d/name", i);
-		if (read_small(path, buf, sizeof buf))
+		if (read_file_str(path, buf, sizeof buf) <= 0)
 			continue;
 		if (!strstr(buf, "dummy"))
 			return 1;
@@ -139,7 +130,7 @@ int consoles_open(const char *spec)
 	int all = spec && !strcmp(spec, "all");
 	/* The kernel's own consoles first: they surely exist. */
 	char *save;
-	if (!read_small("/proc/consoles", buf, sizeof buf))
+	if (read_file_str("/proc/consoles", buf, sizeof buf) > 0)
 		for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 			if (sscanf(l, "%15s", name) == 1 && strcmp(name, "ttyprintk"))
 				n += use(name);

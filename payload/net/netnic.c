@@ -7,7 +7,7 @@
  * struct ethtool_value {cmd, data}), SIOCGIFADDR for the address. */
 #define _GNU_SOURCE
 #include "netproto.h"
-#include "sysfs.h"
+#include "../sysfs.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>

@@ -3,7 +3,7 @@
 #include "resultsfile.h"
 #include "crc32.h"
 #include "io.h"
-#include "out.h"
+#include "../out.h"
 #include "vocab.h"
 
 #include <dirent.h>

@@ -22,14 +22,14 @@
 #define _GNU_SOURCE
 #include "netproto.h"
 #include "netserve.h"
-#include "clocksrc.h"
+#include "../clocksrc.h"
 #include "io.h"
-#include "out.h"
-#include "params.h"
+#include "../out.h"
+#include "../params.h"
 #include "status.h"
-#include "sys.h"
-#include "sysinfo.h"
-#include "version.h"
+#include "../sys.h"
+#include "../sysinfo.h"
+#include "../version.h"
 #include "vocab.h"
 
 #include <arpa/inet.h>

@@ -1,16 +1,17 @@
 /* init.c — see init.h. */
 #define _GNU_SOURCE
 #include "init.h"
-#include "harness.h"
+#include "../harness.h"
 #include "io.h"
 #include "vocab.h"
-#include "out.h"
-#include "params.h"
-#include "runner.h"
+#include "../out.h"
+#include "../params.h"
+#include "../sysfs.h"
+#include "../runner.h"
 #include "console.h"
 #include "summary.h"
 #include "resultsfile.h"
-#include "version.h"
+#include "../version.h"
 #include "arch.h"
 
 #include <errno.h>
@@ -335,12 +336,7 @@ int init_main(int argc, char **argv)
 	cfg.self = argv[0][0] == '/' ? argv[0] : "/init";
 	cfg.tmpdir = "/tmp";
 	params_init(&p);
-	fd = open("/proc/cmdline", O_RDONLY);
-	if (fd >= 0) {
-		ssize_t n = read(fd, cmdline, sizeof cmdline - 1);
-		cmdline[n > 0 ? n : 0] = 0;
-		close(fd);
-	}
+	proc_cmdline(cmdline, sizeof cmdline);
 	params_from_cmdline(&p, cmdline, runner_pending_error, &cfg);
 	params_finish(&p, (int)sysconf(_SC_NPROCESSORS_ONLN));
 	if (!consoles_open(p.console) && strcmp(p.console, "auto"))

@@ -1,12 +1,14 @@
 /* netproto.c — see netproto.h. */
 #define _GNU_SOURCE
 #include "netproto.h"
+#include "num.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <net/if.h>
 #include <netdb.h>
 #include <netinet/tcp.h>
@@ -60,10 +62,8 @@ static int req_word(const char *w, struct net_req *r, char *err, size_t errlen)
 		size_t kl = strlen(nums[i].key);
 		if ((size_t)(eq - w) != kl || strncmp(w, nums[i].key, kl))
 			continue;
-		char *end;
-		errno = 0;
-		unsigned long long v = strtoull(eq + 1, &end, 10);
-		if (errno || *end || end == eq + 1 || eq[1] == '-') {
+		unsigned long long v;
+		if (num_ull(eq + 1, NUM_SPACE | NUM_PLUS, 0, ULLONG_MAX, &v)) {
 			snprintf(err, errlen, "%s: '%.40s' is not a number", nums[i].key, eq + 1);
 			return -EINVAL;
 		}
@@ -147,12 +147,12 @@ int net_parse_addr(const char *spec, struct sockaddr_in *sa, char *err, size_t e
 
 	snprintf(host, sizeof host, "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
 	if (colon) {
-		char *end;
-		port = strtol(colon + 1, &end, 10);
-		if (*end || end == colon + 1 || port < 1 || port > 65535) {
+		long long v;
+		if (num_ll(colon + 1, NUM_SPACE | NUM_PLUS, 1, 65535, &v)) {
 			snprintf(err, errlen, "peer %s: port must be 1..65535", spec);
 			return -EINVAL;
 		}
+		port = (long)v;
 	}
 	if (!host[0] || getaddrinfo(host, NULL, &hints, &res) || !res) {
 		snprintf(err, errlen, "peer %s: '%s' is not an IPv4 address or a name this "

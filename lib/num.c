@@ -1,0 +1,69 @@
+/* num.c — see num.h. */
+#include "num.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+
+/* The magnitude of s (after the white space and the sign num.h allows) into *mag, *neg set
+ * for a '-' (neg NULL: no '-'); 0, or -EINVAL (no digits, trailing text, past ULLONG_MAX). */
+static int magnitude(const char *s, int flags, int *neg, unsigned long long *mag)
+{
+	unsigned long long v = 0;
+
+	if (flags & NUM_SPACE)
+		while (isspace((unsigned char)*s))
+			s++;
+	if (neg)
+		*neg = 0;
+	if (*s == '-' && neg)
+		*neg = 1, s++;
+	else if (*s == '+' && (flags & NUM_PLUS))
+		s++;
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (ULLONG_MAX - d) / 10)
+			return -EINVAL;
+		v = v * 10 + d;
+	}
+	if (*s)
+		return -EINVAL;
+	*mag = v;
+	return 0;
+}
+
+int num_ll(const char *s, int flags, long long lo, long long hi, long long *out)
+{
+	unsigned long long m;
+	int neg, r = magnitude(s, flags, &neg, &m);
+	long long v;
+
+	if (r)
+		return r;
+	if (neg && m > (unsigned long long)LLONG_MAX + 1)
+		return -EINVAL;
+	if (!neg && m > (unsigned long long)LLONG_MAX)
+		return -EINVAL;
+	v = !neg ? (long long)m : m > (unsigned long long)LLONG_MAX ? LLONG_MIN : -(long long)m;
+	if (v < lo || v > hi)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int num_ull(const char *s, int flags, unsigned long long lo, unsigned long long hi,
+	    unsigned long long *out)
+{
+	unsigned long long v;
+	int r = magnitude(s, flags, NULL, &v);
+
+	if (r)
+		return r;
+	if (v < lo || v > hi)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}

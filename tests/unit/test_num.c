@@ -1,0 +1,118 @@
+/* test_num.c — lib/num.h's strict decimal parser: the values it returns, the forms each flag
+ * lets through and the ones nothing lets through (the strictness each former copy had). */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "num.h"
+
+/* num_ll(s, flags) over the whole long long range: the value, or the error. */
+static long long ll(const char *s, int flags, int *err)
+{
+	long long v = 12345;
+	*err = num_ll(s, flags, LLONG_MIN, LLONG_MAX, &v);
+	return *err ? 12345 : v;
+}
+
+static void values(void **st)
+{
+	int e;
+	(void)st;
+	assert_int_equal(ll("0", 0, &e), 0);
+	assert_int_equal(e, 0);
+	assert_int_equal(ll("42", 0, &e), 42);
+	assert_int_equal(ll("-42", 0, &e), -42);
+	assert_int_equal(ll("-0", 0, &e), 0);
+	assert_int_equal(e, 0);
+	assert_int_equal(ll("010", 0, &e), 10);		/* decimal, never octal */
+	assert_true(ll("9223372036854775807", 0, &e) == LLONG_MAX);
+	assert_int_equal(e, 0);
+	assert_true(ll("-9223372036854775808", 0, &e) == LLONG_MIN);
+	assert_int_equal(e, 0);
+	unsigned long long u = 0;
+	assert_int_equal(num_ull("18446744073709551615", 0, 0, ULLONG_MAX, &u), 0);
+	assert_true(u == ULLONG_MAX);
+	assert_int_equal(num_ull("7117", 0, 0, ULLONG_MAX, &u), 0);
+	assert_int_equal(u, 7117);
+}
+
+/* What no flag lets through: no digits, trailing text, hex, a second sign, overflow. */
+static void refused(void **st)
+{
+	static const char *const bad[] = {
+		"", "-", "+", " ", "x", "5x", "5 ", "0x10", "1e3", "2.5", "--5", "-+5", "+-5",
+		"- 5", "9223372036854775808", "-9223372036854775809",
+		"99999999999999999999999999", NULL,
+	};
+	int e;
+	(void)st;
+	for (int i = 0; bad[i]; i++) {
+		ll(bad[i], NUM_SPACE | NUM_PLUS, &e);
+		if (e != -EINVAL)
+			fail_msg("'%s' gave %d, not -EINVAL", bad[i], e);
+	}
+	unsigned long long u = 3;
+	assert_int_equal(num_ull("18446744073709551616", NUM_SPACE, 0, ULLONG_MAX, &u), -EINVAL);
+	assert_int_equal(num_ull("-1", NUM_SPACE | NUM_PLUS, 0, ULLONG_MAX, &u), -EINVAL);
+	assert_int_equal(num_ull(" -1", NUM_SPACE | NUM_PLUS, 0, ULLONG_MAX, &u), -EINVAL);
+	assert_int_equal(u, 3);	/* untouched on an error */
+}
+
+/* The flags: leading white space and '+' only when asked for. */
+static void flags(void **st)
+{
+	int e;
+	(void)st;
+	ll(" 5", 0, &e);
+	assert_int_equal(e, -EINVAL);
+	assert_int_equal(ll(" 5", NUM_SPACE, &e), 5);
+	assert_int_equal(ll("\t\n -5", NUM_SPACE, &e), -5);
+	assert_int_equal(e, 0);
+	ll("+5", 0, &e);
+	assert_int_equal(e, -EINVAL);
+	ll("+5", NUM_SPACE, &e);
+	assert_int_equal(e, -EINVAL);
+	assert_int_equal(ll("+5", NUM_PLUS, &e), 5);
+	ll(" +5", NUM_PLUS, &e);
+	assert_int_equal(e, -EINVAL);
+	assert_int_equal(ll(" +5", NUM_SPACE | NUM_PLUS, &e), 5);
+	unsigned long long u = 0;
+	assert_int_equal(num_ull(" +9", NUM_SPACE | NUM_PLUS, 0, 10, &u), 0);
+	assert_int_equal(u, 9);
+	assert_int_equal(num_ull("+9", NUM_SPACE, 0, 10, &u), -EINVAL);
+}
+
+/* [lo, hi] inclusive; outside it -ERANGE (a number, but not one allowed). */
+static void ranges(void **st)
+{
+	long long v = 7;
+	unsigned long long u = 7;
+	(void)st;
+	assert_int_equal(num_ll("1", 0, 1, 65535, &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(num_ll("65535", 0, 1, 65535, &v), 0);
+	assert_int_equal(v, 65535);
+	assert_int_equal(num_ll("0", 0, 1, 65535, &v), -ERANGE);
+	assert_int_equal(num_ll("65536", 0, 1, 65535, &v), -ERANGE);
+	assert_int_equal(num_ll("-1", 0, 0, 10, &v), -ERANGE);
+	assert_int_equal(v, 65535);
+	assert_int_equal(num_ull("4", 0, 5, 9, &u), -ERANGE);
+	assert_int_equal(num_ull("10", 0, 5, 9, &u), -ERANGE);
+	assert_int_equal(num_ull("5", 0, 5, 9, &u), 0);
+	assert_int_equal(u, 5);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(values),
+		cmocka_unit_test(refused),
+		cmocka_unit_test(flags),
+		cmocka_unit_test(ranges),
+	};
+	return cmocka_run_group_tests(t, NULL, NULL);
+}
