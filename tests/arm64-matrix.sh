@@ -34,7 +34,7 @@ boot() {
 	shift
 	t0=$(_lib_usec)
 	"$top/qemu/run" --arch arm64 --accel tcg --out "$OUT" --log "$tmp/$name.log" "$@" >"$tmp/$name.out" 2>&1 || st=$?
-	status_is 0 "$st" "$name: qemu/run --arch arm64 $*"
+	status_is EXIT_OK "$st" "$name: qemu/run --arch arm64 $*"
 	has "$tmp/$name.log" '^@isobench/1 [0-9]+ INFO .*kernel.machine=aarch64' "$name: INFO kernel.machine=aarch64"
 	# SKIPs: only the architecture's (x86 instructions, CNTPCT_EL0).
 	line=$(grep -a '^@isobench/1 [0-9]* SKIP ' "$tmp/$name.log" |

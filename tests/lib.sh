@@ -25,6 +25,42 @@ skip() { echo "SKIP: $*"; skip=$((skip + 1)); }
 ok() { pass "$@"; }
 bad() { fail "$@"; }
 
+# ---- exit statuses, by name ---------------------------------------------------------------------
+# The statuses a check wants are named, never numbered: EXIT_OK, EXIT_USAGE ... are lib/status.h's
+# "#define EXIT_<NAME> <N>" lines (the one table of isobench, isobench-report and qemu/run),
+# read here at source time as qemu/run reads them. EXIT_OK (0) is also any other program's
+# success. Statuses of programs outside that table:
+#   CMD_FAILED   1        a script or tool that failed (a build script's die(), tests/deps.py)
+#   MAKE_FAILED  2        make, when a recipe failed
+#   SIG<NAME>    128 + N  killed by signal NAME (SIGTERM, SIGINT ...), as the shell reports it
+# _lib_status NAME prints NAME's number; status 1 (and nothing) when NAME is none of these (a
+# bare number is not a name: tests/test-testlib.sh also finds one in any test script).
+while read -r _lib_n _lib_v; do
+	printf -v "EXIT_$_lib_n" '%s' "$_lib_v"
+done < <(sed -n 's/^#define EXIT_\([A-Z]*\)[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1 \2/p' \
+	"$_lib_top/lib/status.h" 2>/dev/null)
+if [ -z "${EXIT_OK:-}" ] || [ -z "${EXIT_USAGE:-}" ]; then
+	echo "tests/lib.sh: cannot read the exit statuses from $_lib_top/lib/status.h" >&2
+	exit 1
+fi
+# shellcheck disable=SC2034 # read by name, in _lib_status
+CMD_FAILED=1 MAKE_FAILED=2
+_lib_status() {
+	local n
+	case $1 in
+	EXIT_* | CMD_FAILED | MAKE_FAILED)
+		[[ $1 =~ ^[A-Z_]+$ ]] && [ -n "${!1:-}" ] && echo "${!1}" ;;
+	SIG*) n=$(kill -l "${1#SIG}" 2>/dev/null) && [[ $n =~ ^[0-9]+$ ]] && echo $((128 + n)) ;;
+	*) return 1 ;;
+	esac
+}
+# _lib_want NAME DESCRIPTION: sets _lib_w to NAME's number; else counts a failure, returns 1.
+_lib_want() {
+	_lib_w=$(_lib_status "$1") && return 0
+	fail "$2: '$1' is not a status name (EXIT_* of lib/status.h, CMD_FAILED, MAKE_FAILED, SIG*)"
+	return 1
+}
+
 # check DESCRIPTION COMMAND...: the command must succeed (its output is discarded).
 check() {
 	local what=$1
@@ -32,21 +68,24 @@ check() {
 	if "$@" >/dev/null 2>&1; then pass "$what"; else fail "$what"; fi
 }
 
-# status_is WANT GOT DESCRIPTION
+# status_is WANT GOT DESCRIPTION: the status GOT (a number) is the one named WANT (EXIT_USAGE ...).
 status_is() {
-	if [ "$2" -eq "$1" ] 2>/dev/null; then pass "$3 (status $2)"; else fail "$3: want status $1, got $2"; fi
+	_lib_want "$1" "$3" || return 0
+	if [ "$2" -eq "$_lib_w" ] 2>/dev/null; then pass "$3 (status $2)"
+	else fail "$3: want status $1 ($_lib_w), got $2"; fi
 }
 
 # expect_status WANT DESCRIPTION -- COMMAND...: run COMMAND (stdout and stderr into
-# $tmp/stdout and $tmp/stderr; $tmp must exist) and check its exit status.
+# $tmp/stdout and $tmp/stderr; $tmp must exist) and check its exit status is the one named WANT.
 expect_status() {
 	local want=$1 what=$2 got=0
 	shift 3
+	_lib_want "$want" "$what" || return 0
 	"$@" >"$tmp/stdout" 2>"$tmp/stderr" || got=$?
-	if [ "$got" -eq "$want" ]; then
+	if [ "$got" -eq "$_lib_w" ]; then
 		pass "$what (status $got)"
 	else
-		fail "$what: want status $want, got $got; stderr: $(head -n 3 "$tmp/stderr" | tr '\n' '|')"
+		fail "$what: want status $want ($_lib_w), got $got; stderr: $(head -n 3 "$tmp/stderr" | tr '\n' '|')"
 	fi
 }
 
@@ -105,24 +144,27 @@ count_is() {
 # the repository's out/).
 report_tool() { echo "${ISOBENCH_REPORT:-${OUT:-$_lib_top/out}/isobench-report}"; }
 
-# complete LOG DESCRIPTION [WANT]: `isobench-report --check LOG` exits WANT (default 0: a
-# complete run without FAIL or ERROR records; 1: complete, with some; 3: no complete run).
-# Its verdict stays in LOG.check.
+# complete LOG DESCRIPTION [WANT]: `isobench-report --check LOG` exits the status named WANT
+# (default EXIT_OK: a complete run without FAIL or ERROR records; EXIT_FAILS: complete, with
+# some; EXIT_INCOMPLETE: no complete run). Its verdict stays in LOG.check.
 complete() {
-	local want=${3:-0} rc=0
+	local want=${3:-EXIT_OK} rc=0
+	_lib_want "$want" "$2" || return 0
 	"$(report_tool)" --check "$1" >"$1.check" 2>&1 || rc=$?
-	if [ "$rc" -eq "$want" ]; then pass "$2"
-	else fail "$2: isobench-report --check status $rc, want $want: $(head -c 300 "$1.check")"; fi
+	if [ "$rc" -eq "$_lib_w" ]; then pass "$2"
+	else fail "$2: isobench-report --check status $rc, want $want ($_lib_w): $(head -c 300 "$1.check")"; fi
 }
 
-# ran WANT GOT LOG DESCRIPTION: a run of the runner exited WANT (its status GOT) and wrote LOG,
-# a complete run that isobench-report --check gives the same status (0: no FAIL or ERROR
-# records, 1: some). The status alone is not enough: /bin/false exits 1 too.
+# ran WANT GOT LOG DESCRIPTION: a run of the runner exited the status named WANT (its status
+# GOT) and wrote LOG, a complete run that isobench-report --check gives the same status
+# (EXIT_OK: no FAIL or ERROR records, EXIT_FAILS: some). The status alone is not enough:
+# /bin/false exits 1 too.
 ran() {
 	local rc=0
+	_lib_want "$1" "$4" || return 0
 	"$(report_tool)" --check "$3" >"$3.check" 2>&1 || rc=$?
-	if [ "$2" -eq "$1" ] 2>/dev/null && [ "$rc" -eq "$1" ]; then pass "$4 (status $2, a complete run)"
-	else fail "$4: status $2, isobench-report --check $rc (want $1 and $1): $(head -c 200 "$3.check")"; fi
+	if [ "$2" -eq "$_lib_w" ] 2>/dev/null && [ "$rc" -eq "$_lib_w" ]; then pass "$4 (status $2, a complete run)"
+	else fail "$4: status $2, isobench-report --check $rc (want $1, $_lib_w, for both): $(head -c 200 "$3.check")"; fi
 }
 
 # ---- a temporary directory, and what to undo when the script exits --------------------------
@@ -218,7 +260,7 @@ ring0_init_boot() {
 			-display none -no-reboot -serial "file:$log" -kernel "$out/bzImage" \
 			-initrd "$tmp/$name.cpio.gz" -append "console=ttyS0 panic=-1" </dev/null \
 			>"$tmp/$name.qemu" 2>&1
-		status_is 0 "$?" "the $name boot powered off"
+		status_is EXIT_OK "$?" "the $name boot powered off"
 		has "$log" "^$name: done 0 failed" "$name: every check passed"
 		n=$(grep -ac "^$name: ok " "$log")
 		if [ "$n" -ge "$min" ]; then pass "$name: $n checks ok"; else fail "$name: only $n checks ok"; fi

@@ -35,7 +35,7 @@ rep=$(report_tool)
 t0=$(_lib_usec)
 st=0
 (cd "$top" && ARCH=arm64 ./build.sh) >"$tmp/build.log" 2>&1 || st=$?
-status_is 0 "$st" "ARCH=arm64 ./build.sh ($(_lib_secs $(($(_lib_usec) - t0))) s)"
+status_is EXIT_OK "$st" "ARCH=arm64 ./build.sh ($(_lib_secs $(($(_lib_usec) - t0))) s)"
 if [ "$st" -ne 0 ]; then
 	tail -n 5 "$tmp/build.log"
 	finish
@@ -113,7 +113,7 @@ if ! command -v qemu-aarch64 >/dev/null; then
 else
 	probes=clock-cntvct,clock-cntpct,trap-mrs-idreg,trap-wfi,vmexit-wfe,vmexit-wfe-wake,vmexit-cpuid,clock-rdtsc,ring0-hvc
 	(cd "$tmp" && qemu-aarch64 "$o/isobench" --suite quick --tests "$probes" --copies 1 >a64.log 2>&1)
-	ran 0 $? "$tmp/a64.log" "the arm64 runner under qemu-aarch64"
+	ran EXIT_OK $? "$tmp/a64.log" "the arm64 runner under qemu-aarch64"
 	for t in clock-cntvct trap-mrs-idreg trap-wfi vmexit-wfe vmexit-wfe-wake; do
 		has "$tmp/a64.log" "^@isobench/1 [0-9]+ RESULT test=$t .*value=[0-9.]*[1-9]" "$t gives a result"
 	done
@@ -140,7 +140,7 @@ else
 	(cd "$tmp" && "$OUT/isobench" --suite quick --tests getpid --copies 1 >x86.log 2>&1)
 	(cd "$tmp" && "$OUT/isobench" --suite quick --tests getpid --copies 1 >x86b.log 2>&1)
 	(cd "$tmp" && qemu-aarch64 "$o/isobench" --suite quick --tests getpid --copies 1 >a64b.log 2>&1)
-	expect_status 2 "isobench-report refuses x86_64 beside aarch64" -- "$rep" "$tmp/x86.log" "$tmp/a64b.log"
+	expect_status EXIT_USAGE "isobench-report refuses x86_64 beside aarch64" -- "$rep" "$tmp/x86.log" "$tmp/a64b.log"
 	has "$tmp/stderr" 'refusing to compare .*kernel.machine=x86_64.*kernel.machine=aarch64.*measure the CPUs.*--cross-arch' \
 		"the refusal says why and names --cross-arch"
 	st=0
@@ -173,7 +173,7 @@ t0=$(_lib_usec)
 st=0
 "$top/qemu/run" --arch arm64 --accel tcg --suite quick --copies 1 \
 	--tests dhry2reg,syscall,clock-cntvct,trap-mrs-idreg,ring0-hvc,ring0-ipi --timeout 300 --log "$log" >"$tmp/boot.out" 2>&1 || st=$?
-status_is 0 "$st" "qemu/run --arch arm64: the UEFI ISO as a CD under TCG ($(_lib_secs $(($(_lib_usec) - t0))) s)"
+status_is EXIT_OK "$st" "qemu/run --arch arm64: the UEFI ISO as a CD under TCG ($(_lib_secs $(($(_lib_usec) - t0))) s)"
 complete "$log" "the arm64 boot's log is one complete run"
 has "$log" '^@isobench/1 [0-9]+ INFO .*kernel.machine=aarch64' "the boot's log says INFO kernel.machine=aarch64"
 has "$log" "image.identity=$id" "the boot ran this image (image.identity)"
@@ -197,7 +197,7 @@ grep -a 'first BEGIN after' "$tmp/boot.out" || true
 st=0
 "$top/qemu/run" --arch arm64 --accel tcg --direct --machine virt,virtualization=on --suite quick \
 	--copies 1 --tests ring0-hvc,ring0-ipi --timeout 120 --log "$tmp/el2.log" >"$tmp/el2.out" 2>&1 || st=$?
-status_is 0 "$st" "qemu/run --arch arm64 --direct --machine virt,virtualization=on"
+status_is EXIT_OK "$st" "qemu/run --arch arm64 --direct --machine virt,virtualization=on"
 has "$tmp/el2.log" '^@isobench/1 [0-9]+ SKIP test=ring0-hvc .*reason=.*conduit%20is%20SMC' \
 	"EL2 present: ring0-hvc SKIPs naming the SMC conduit"
 has "$tmp/el2.log" '^@isobench/1 [0-9]+ RESULT test=ring0-ipi ' "EL2 present: ring0-ipi still runs"
@@ -206,7 +206,7 @@ has "$tmp/el2.log" '^@isobench/1 [0-9]+ RESULT test=ring0-ipi ' "EL2 present: ri
 st=0
 "$top/qemu/run" --arch arm64 --accel tcg --mem 96M --suite quick --copies 1 --tests syscall \
 	--timeout 20 --log "$tmp/lowmem.log" >"$tmp/lowmem.out" 2>&1 || st=$?
-status_is 5 "$st" "qemu/run --arch arm64 --mem 96M: the firmware stops, timeout"
+status_is EXIT_TIMEOUT "$st" "qemu/run --arch arm64 --mem 96M: the firmware stops, timeout"
 has "$tmp/lowmem.out" "UEFI firmware faulted before the kernel started.*too little memory for --mem 96M.*128M by UEFI" \
 	"... and the timeout names too little memory (README's arm64 figure)"
 finish

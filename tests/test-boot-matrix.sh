@@ -113,7 +113,7 @@ screen_test() {
 		echo "sendkey ret" >&7
 		wait "$qpid" || st=$?
 		qpid=
-		status_is 0 "$st" "screen only: Enter powers the guest off (QEMU exited by itself)"
+		status_is EXIT_OK "$st" "screen only: Enter powers the guest off (QEMU exited by itself)"
 	else
 		bad "screen only: no 'Press Enter' on the VGA console within 100 s: $(tr -s ' ' <"$txt" | tail -c 300)"
 		kill "$qpid" 2>/dev/null || true

@@ -33,7 +33,7 @@ st=0
 "$top/qemu/run" --out "$out" --suite quick --copies 1,2 --cpus 2 --log "$log1" \
 	--params "isobench.timeout=300 isobench.sample_ms=2000" --timeout 1200 \
 	>"$log1.stdout" 2>"$log1.stderr" || st=$?
-status_is 0 "$st" "ISO boot, quick suite, whole index: qemu/run"
+status_is EXIT_OK "$st" "ISO boot, quick suite, whole index: qemu/run"
 has "$log1.stderr" "TCG|KVM" "qemu/run says which accelerator it used"
 has "$log1" "^# qemu/run: QEMU emulator version" "host facts head the log"
 has "$log1" "^# qemu/run: accel=(tcg|kvm) cpu=" "the accelerator and CPU model are in the log"
@@ -52,7 +52,7 @@ has "$log1" "reboot: Power down" "the guest powered itself off"
 has "$log1.stdout" "^System Benchmarks Index Score +[0-9]+\.[0-9]$" "full index score printed"
 st=0
 "$out/isobench-report" --check "$log1" >/dev/null || st=$?
-status_is 0 "$st" "isobench-report --check on the ISO log"
+status_is EXIT_OK "$st" "isobench-report --check on the ISO log"
 
 # 2. Direct boot: bad parameters, an unknown test, a crashing and a stalling test. They go
 #    in --params: qemu/run itself refuses an unknown --tests name before booting.
@@ -61,7 +61,7 @@ st=0
 	--params "isobench.tests=pipe,nosuchtest,selftest-crash,selftest-stall isobench.copies=1 \
 isobench.timeout=8 isobench.bogus=1 isobench.samples=x" \
 	>"$log2.stdout" 2>"$log2.stderr" || st=$?
-status_is 1 "$st" "direct boot with bad input: complete run with FAIL/ERROR records"
+status_is EXIT_FAILS "$st" "direct boot with bad input: complete run with FAIL/ERROR records"
 has "$log2" "ERROR what=param param=isobench.bogus " "ERROR for the unknown parameter"
 has "$log2" "ERROR what=param param=isobench.samples value=x " "ERROR for the malformed value"
 has "$log2" "ERROR what=test test=nosuchtest " "ERROR for the unknown test"
@@ -77,10 +77,10 @@ st=0
 "$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --cpus 1 --log "$log3" \
 	--tests selftest-stall --params "isobench.copies=1 isobench.timeout=60 isobench.watchdog=4" \
 	>"$log3.stdout" 2>"$log3.stderr" || st=$?
-status_is 6 "$st" "watchdog fired: qemu/run reports a crash"
+status_is EXIT_CRASHED "$st" "watchdog fired: qemu/run reports a crash"
 has "$log3" "FAIL test=watchdog reason=the%20run%20exceeded%20its%204%20s%20budget" \
 	"the watchdog's FAIL record"
-complete "$log3" "no END: the run did not complete (isobench-report: no complete run)" 3
+complete "$log3" "no END: the run did not complete (isobench-report: no complete run)" EXIT_INCOMPLETE
 has "$log3" "reboot: Power down" "the watchdog powered the guest off"
 
 # 4. The kernel's own clocksource= switch: the log shows the change and what it costs (acpi_pm
@@ -89,7 +89,7 @@ st=0
 "$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --cpus 1 --log "$log4" \
 	--tests clock-monotonic --copies 1 --params "clocksource=acpi_pm" \
 	>"$log4.stdout" 2>"$log4.stderr" || st=$?
-status_is 0 "$st" "clocksource=acpi_pm boot"
+status_is EXIT_OK "$st" "clocksource=acpi_pm boot"
 has "$log4" "INFO .*clocksource.current=acpi_pm " "the switch is in the header"
 has "$log4" "SAMPLE test=clock-monotonic copies=1 i=0 .*vdso=0" "clock-monotonic sees no vDSO path"
 has "$log4" "RESULT test=clock-monotonic copies=1 unit=ns better=lower value=[0-9]" "and reports its cost"
@@ -102,7 +102,7 @@ st=0
 	--tests fsdisk --copies 1,2 \
 	--params "isobench.timeout=3 isobench.sample_ms=500 isobench.samples=20" \
 	>"$log5.stdout" 2>"$log5.stderr" || st=$?
-status_is 1 "$st" "fsdisk past its timeout, twice: a complete run with FAILs"
+status_is EXIT_FAILS "$st" "fsdisk past its timeout, twice: a complete run with FAILs"
 has "$log5" "FAIL test=fsdisk copies=1 reason=timeout%20after%203%20s" "pass 1: the timeout"
 hasnt "$log5" "No%20space%20left" "pass 2 does not fail on the files pass 1 left"
 
@@ -112,7 +112,7 @@ log6=$top/results/e2e-direct-oom.log
 st=0
 "$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --cpus 1 --mem 52M --log "$log6" \
 	--tests shell8 --copies 8 >"$log6.stdout" 2>"$log6.stderr" || st=$?
-status_is 1 "$st" "shell8 x 8 in 52M: a complete run with a FAIL"
+status_is EXIT_FAILS "$st" "shell8 x 8 in 52M: a complete run with a FAIL"
 has "$log6" "FAIL test=shell8 copies=8 .*reason=out%20of%20memory:%20the%20kernel's%20OOM%20killer.* oom_kills=[1-9]" \
 	"the FAIL says out of memory, with the OOM kill count"
 

@@ -42,12 +42,12 @@ build_in() { # build_in DIR CACHE
 }
 st=0
 build_in "$tmp/a-build" "$ca" || st=$?
-status_is 0 "$st" "clean build 1 in $tmp/a-build"
+status_is EXIT_OK "$st" "clean build 1 in $tmp/a-build"
 [ "$st" -eq 0 ] || tail -n 3 "$tmp/a-build.log"
 sleep 3
 st=0
 (cd "$tmp" && umask 002 && build_in "$tmp/second/b" "$cb") || st=$?
-status_is 0 "$st" "clean build 2 in $tmp/second/b, 3 s later, another umask"
+status_is EXIT_OK "$st" "clean build 2 in $tmp/second/b, 3 s later, another umask"
 [ "$st" -eq 0 ] || tail -n 3 "$tmp/second/b.log"
 echo "commit $(git -C "$top" rev-parse --short HEAD), SOURCE_DATE_EPOCH $(git -C "$top" log -1 --format=%ct)"
 

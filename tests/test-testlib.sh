@@ -2,7 +2,9 @@
 # tests/test-testlib.sh — tests/lib.sh's own verbs: each assertion fails when it should (a
 # wrong status, a missing match, and an absence looked for in a missing or empty file), passes
 # when it should, and the exit helpers keep the script's status, run in order and kill what
-# they were given.
+# they were given. Statuses are names: lib.sh's EXIT_* are exactly lib/status.h's (a retyped
+# one is found, an added one is derived), and no test script passes a bare number as the status
+# it wants (both shown failing on planted copies).
 #
 # In:  tests/lib.sh, tests/fixtures/logs (complete, cut and FAIL-holding logs), OUT's
 #      isobench-report (OUT defaults to the repository's out/) for complete and ran.
@@ -48,11 +50,63 @@ else fail "finish without FAIL: '$(tail -n 1 <<<"$out")', status $st"; fi
 
 want FAIL "check on a failing command" -- check d false
 want ok "check on a succeeding command" -- check d true
-want FAIL "status_is with another status" -- status_is 0 1 d
-want FAIL "status_is with no status at all" -- status_is 0 "" d
-want ok "status_is with that status" -- status_is 2 2 d
-want FAIL "expect_status with another status" -- expect_status 0 d -- false
-want ok "expect_status with that status" -- expect_status 1 d -- false
+want FAIL "status_is with another status" -- status_is EXIT_OK 1 d
+want FAIL "status_is with no status at all" -- status_is EXIT_OK "" d
+want ok "status_is with that status" -- status_is EXIT_USAGE 2 d
+want FAIL "status_is with a bare number, even the right one" -- status_is 2 2 d
+want FAIL "status_is with a name lib/status.h lacks" -- status_is EXIT_NOSUCH 0 d
+want ok "status_is SIGTERM: killed by the signal (143)" -- status_is SIGTERM 143 d
+want ok "status_is CMD_FAILED: a script's die() (1)" -- status_is CMD_FAILED 1 d
+want FAIL "expect_status with another status" -- expect_status EXIT_OK d -- false
+want FAIL "expect_status with a bare number" -- expect_status 1 d -- false
+want ok "expect_status with that status" -- expect_status EXIT_FAILS d -- false
+
+# ---- statuses by name: lib.sh's EXIT_* are lib/status.h's, and no test numbers one ---------------
+# names_judge ROOT LABEL: ROOT/tests/lib.sh, sourced, defines exactly the EXIT_<NAME>=<N> of
+# ROOT/lib/status.h's "#define EXIT_<NAME> <N>" lines (read here with awk, not lib.sh's sed).
+names_judge() {
+	local root=$1 label=$2 want got
+	want=$(awk '$1 == "#define" && $2 ~ /^EXIT_[A-Z]+$/ && $3 ~ /^[0-9]+$/ { print $2 "=" $3 }' \
+		"$root/lib/status.h" | sort)
+	# shellcheck disable=SC2016  # expanded by the inner shell
+	got=$(env -u EXIT_OK bash -c '. "$1/tests/lib.sh" && for v in $(compgen -v EXIT_); do
+		echo "$v=${!v}"; done' _ "$root" | sort)
+	if [ -z "$want" ]; then fail "$label: no #define EXIT_ line in $root/lib/status.h"; return; fi
+	none "$(comm -3 <(echo "$want") <(echo "$got"))" \
+		"$label: tests/lib.sh's EXIT_* are lib/status.h's $(wc -l <<<"$want") statuses" \
+		"$label: tests/lib.sh and lib/status.h differ (left: status.h only, right: lib.sh only)"
+}
+# bare_judge ROOT LABEL: no script tests/*.sh under ROOT gives status_is, expect_status or ran a
+# bare number as the status it wants, nor complete as its third argument (one check per file).
+bare_judge() {
+	local root=$1 label=$2 f
+	for f in "$root"/tests/*.sh; do
+		none "$(grep -nE '(^|[;&|{]|then|do|else)[[:space:]]*(status_is|expect_status|ran)[[:space:]]+["'"'"']?[0-9]|^[[:space:]]*complete[[:space:]].*[[:space:]][0-9]+[[:space:]]*$' "$f")" \
+			"$label: ${f#"$root"/} names the statuses it wants" \
+			"$label: ${f#"$root"/} passes a bare number as a status"
+	done
+}
+names_judge "$here/.." tree
+bare_judge "$here/.." tree
+# Planted: a number retyped in a copy of lib.sh; bare numbers in two copied scripts.
+tree_copy "$tmp/t1" lib/status.h tests
+sed -i 's/^CMD_FAILED=1 MAKE_FAILED=2$/&\nEXIT_USAGE=12/' "$tmp/t1/tests/lib.sh"
+# shellcheck disable=SC2016  # the planted lines are code
+printf 'status_is 2 "$st" x\nexpect_status 0 x -- true\n' >>"$tmp/t1/tests/test-proc.sh"
+# shellcheck disable=SC2016
+printf '\tran 1 "$st" "$log" x\n' >>"$tmp/t1/tests/test-disk.sh"
+# shellcheck disable=SC2016
+printf 'complete "$log" x 3\n' >>"$tmp/t1/tests/test-disk.sh"
+planted_fails names_judge "$tmp/t1" 1 "a status retyped in tests/lib.sh is found"
+planted_fails bare_judge "$tmp/t1" 2 "bare-number statuses in two scripts are found"
+# Derived, not retyped: a status added to a copy of lib/status.h is a name in that copy's lib.sh.
+tree_copy "$tmp/t2" lib/status.h tests/lib.sh
+sed -i 's/^#define EXIT_OK 0.*/&\n#define EXIT_PLANTED 42\t\/* planted *\//' "$tmp/t2/lib/status.h"
+planted_fails names_judge "$tmp/t2" 0 "a status added to lib/status.h"
+# shellcheck disable=SC2016  # expanded by the inner shell
+got=$(bash -c '. "$1/tests/lib.sh"; _lib_status EXIT_PLANTED' _ "$tmp/t2")
+if [ "$got" = 42 ]; then pass "... is a name of tests/lib.sh at once (EXIT_PLANTED is $got)"
+else fail "a status added to lib/status.h: tests/lib.sh gives EXIT_PLANTED '$got', want 42"; fi
 
 # planted_fails JUDGE ROOT WANT: its verdict (the last line) is ok only for exactly WANT FAILs of
 # the judge; the judge's own FAILs never count as the script's. Here ROOT is how many fail.
@@ -98,14 +152,16 @@ if [ -x "$(report_tool)" ]; then
 	want FAIL "complete on an empty log" -- complete "$empty" d
 	want FAIL "complete on a cut log" -- complete "$tmp/cut-last-line.log" d
 	want ok "complete on a complete log" -- complete "$tmp/native.log" d
-	want FAIL "complete 0 on a log with FAIL/ERROR records" -- complete "$tmp/qemu-tcg.log" d
-	want ok "complete 1 on a log with FAIL/ERROR records" -- complete "$tmp/qemu-tcg.log" d 1
-	want FAIL "ran: status 1 and an empty log (what /bin/false leaves)" -- ran 1 1 "$empty" d
-	want FAIL "ran: status 0 and an empty log (/bin/true)" -- ran 0 0 "$empty" d
-	want FAIL "ran: status 0 and a cut log" -- ran 0 0 "$tmp/cut-last-line.log" d
-	want FAIL "ran: status 1, the log complete without FAIL" -- ran 1 1 "$tmp/native.log" d
-	want FAIL "ran: another status" -- ran 0 1 "$tmp/native.log" d
-	want ok "ran: status 0 and a complete log" -- ran 0 0 "$tmp/native.log" d
+	want FAIL "complete EXIT_OK on a log with FAIL/ERROR records" -- complete "$tmp/qemu-tcg.log" d
+	want ok "complete EXIT_FAILS on a log with FAIL/ERROR records" -- complete "$tmp/qemu-tcg.log" d EXIT_FAILS
+	want FAIL "complete with a bare number" -- complete "$tmp/qemu-tcg.log" d 1
+	want FAIL "ran: status 1 and an empty log (what /bin/false leaves)" -- ran EXIT_FAILS 1 "$empty" d
+	want FAIL "ran: status 0 and an empty log (/bin/true)" -- ran EXIT_OK 0 "$empty" d
+	want FAIL "ran: status 0 and a cut log" -- ran EXIT_OK 0 "$tmp/cut-last-line.log" d
+	want FAIL "ran: status 1, the log complete without FAIL" -- ran EXIT_FAILS 1 "$tmp/native.log" d
+	want FAIL "ran: another status" -- ran EXIT_OK 1 "$tmp/native.log" d
+	want FAIL "ran: a bare number" -- ran 0 0 "$tmp/native.log" d
+	want ok "ran: status 0 and a complete log" -- ran EXIT_OK 0 "$tmp/native.log" d
 else
 	skip "complete and ran: no $(report_tool) (run ./build.sh)"
 fi
