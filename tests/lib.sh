@@ -9,7 +9,8 @@
 # The assertions below are built on the verbs; ok/bad are the older names of pass/fail.
 # Every assertion can fail: an absence (hasnt, lacks, count_is ... 0) is looked for only in
 # output that exists and holds something, since a program that never ran leaves none.
-# Also here: use_tmp/at_exit/kill_at_exit (a temporary directory and what to undo at exit),
+# Also here: die (lib/sh/die.sh's), use_tmp/at_exit/kill_at_exit (a temporary directory and
+# what to undo at exit),
 # tree_copy/planted_fails (the lint suites' copy of the tree and their planted violations),
 # complete and ran (isobench-report's verdict on a log), start_peer/stop_peer (the net tests'
 # peer), qboot/boot_table (one QEMU boot, judged).
@@ -18,6 +19,10 @@
 
 pass=0 fail=0 skip=0
 _lib_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# die MSG...: the script cannot go on: "SCRIPT: MSG" on stderr, exit 1 (lib/sh/die.sh, the one
+# die() of every script; tests/run counts a script that ends without its summary as a failure).
+# shellcheck source=../lib/sh/die.sh
+. "$_lib_top/lib/sh/die.sh"
 
 pass() { echo "ok: $*"; pass=$((pass + 1)); }
 fail() { echo "FAIL: $*"; fail=$((fail + 1)); }
@@ -194,7 +199,7 @@ _lib_kill() {
 }
 kill_at_exit() { at_exit "_lib_kill $1"; }
 use_tmp() {
-	tmp=$(mktemp -d) || { echo "cannot make a temporary directory" >&2; exit 1; }
+	tmp=$(mktemp -d) || die "cannot make a temporary directory"
 	_lib_tmp=$tmp
 	trap _lib_on_exit EXIT
 }

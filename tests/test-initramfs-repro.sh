@@ -26,10 +26,10 @@ fi
 export SOURCE_DATE_EPOCH=0
 mkdir -p "$tmp/a" "$tmp/b"
 (cd "$tmp/a" && "$here/initramfs/build.sh" "$tmp/a/i.cpio.gz" "$init") ||
-	{ echo "test-initramfs-repro: first build failed" >&2; exit 1; }
+	die "first build failed"
 if [ "$init" = "$tmp/init" ]; then touch -d '2001-02-03 04:05:06' "$init"; fi
 (cd "$tmp/b" && "$here/initramfs/build.sh" "$tmp/b/i.cpio.gz" "$init") ||
-	{ echo "test-initramfs-repro: second build failed" >&2; exit 1; }
+	die "second build failed"
 
 a=$(sha256sum <"$tmp/a/i.cpio.gz" | cut -d' ' -f1)
 b=$(sha256sum <"$tmp/b/i.cpio.gz" | cut -d' ' -f1)

@@ -89,7 +89,7 @@ bare_judge() {
 names_judge "$here/.." tree
 bare_judge "$here/.." tree
 # Planted: a number retyped in a copy of lib.sh; bare numbers in two copied scripts.
-tree_copy "$tmp/t1" lib/status.h tests
+tree_copy "$tmp/t1" lib/status.h lib/sh tests
 sed -i 's/^CMD_FAILED=1 MAKE_FAILED=2$/&\nEXIT_USAGE=12/' "$tmp/t1/tests/lib.sh"
 # shellcheck disable=SC2016  # the planted lines are code
 printf 'status_is 2 "$st" x\nexpect_status 0 x -- true\n' >>"$tmp/t1/tests/test-proc.sh"
@@ -100,7 +100,7 @@ printf 'complete "$log" x 3\n' >>"$tmp/t1/tests/test-disk.sh"
 planted_fails names_judge "$tmp/t1" 1 "a status retyped in tests/lib.sh is found"
 planted_fails bare_judge "$tmp/t1" 2 "bare-number statuses in two scripts are found"
 # Derived, not retyped: a status added to a copy of lib/status.h is a name in that copy's lib.sh.
-tree_copy "$tmp/t2" lib/status.h tests/lib.sh
+tree_copy "$tmp/t2" lib/status.h lib/sh tests/lib.sh
 sed -i 's/^#define EXIT_OK 0.*/&\n#define EXIT_PLANTED 42\t\/* planted *\//' "$tmp/t2/lib/status.h"
 planted_fails names_judge "$tmp/t2" 0 "a status added to lib/status.h"
 # shellcheck disable=SC2016  # expanded by the inner shell
@@ -165,6 +165,19 @@ if [ -x "$(report_tool)" ]; then
 else
 	skip "complete and ran: no $(report_tool) (run ./build.sh)"
 fi
+
+# ---- die (lib/sh/die.sh, through lib.sh) --------------------------------------------------------
+# A script named some-tool.sh: "some-tool: MSG" and status 1; $die_prefix and $die_status override.
+# shellcheck disable=SC2016  # the stand-in script's own $1
+printf '#!/bin/bash\n. "%s"\neval "$1"\necho not reached\n' "$here/lib.sh" >"$tmp/some-tool.sh"
+for c in "die went wrong|some-tool: went wrong|1" "die_prefix=build.sh die x|build.sh: x|1" \
+	"die_status=2 die y|some-tool: y|2"; do
+	IFS='|' read -r cmd want_err want_st <<<"$c"
+	st=0
+	err=$(bash "$tmp/some-tool.sh" "$cmd" 2>&1) || st=$?
+	if [ "$err" = "$want_err" ] && [ "$st" -eq "$want_st" ]; then pass "die: '$cmd' says '$err', status $st"
+	else fail "die: '$cmd' said '$err' with status $st, want '$want_err', $want_st"; fi
+done
 
 # ---- start_peer, stop_peer ----------------------------------------------------------------------
 # A stand-in for `isobench --serve`: prints a serve.port record (or nothing) and waits.
