@@ -301,7 +301,8 @@ start_peer() {
 stop_peer() { [ -z "$peer_pid" ] || { kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null || true; peer_pid=; }; }
 
 # ---- one QEMU boot, judged by isobench-report (tests/test-netboot.sh, test-disks.sh, test-iso.sh:
-# firmware paths and media qemu/run does not offer) ----------------------------------------------
+# QEMU itself, for firmware paths and media qemu/run does not offer; test-boot-matrix.sh,
+# arm64-matrix.sh: through qemu/run) -------------------------------------------------------------
 # Paths: OVMF firmware (Debian package ovmf).
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
 OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
@@ -309,20 +310,59 @@ OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 _lib_usec() { local t=$EPOCHREALTIME; echo "${t//[!0-9]/}"; }
 _lib_secs() { printf '%d.%02d' $(($1 / 1000000)) $(($1 % 1000000 / 10000)); }
 
-# qboot NAME FIRMWARE LOG TIMEOUT QEMU-ARGS...: boot qemu-system-x86_64 under TCG (2 vCPUs,
-# 512 MiB, serial to LOG, -no-reboot, FIRMWARE bios|uefi; machine pc unless QEMU-ARGS name
-# one with -M) plus QEMU-ARGS; wait at most TIMEOUT s for it to exit. Then assert: QEMU exited
-# by itself, `isobench-report --check LOG` is 0, the kernel powered off, the log carries
-# image.identity=$id. Appends a row "NAME RESULT END EXIT" to the array boot_rows (seconds
-# from QEMU's start to the END record, as `isobench-report --follow` sees it, and to QEMU's
-# exit; host wall clock). Needs $id and $tmp; QEMU is killed if the script exits meanwhile.
+# qboot NAME FIRMWARE LOG TIMEOUT ARGS...: one boot, judged. FIRMWARE says how it boots:
+#   bios|uefi  qemu-system-x86_64 itself under TCG (2 vCPUs, 512 MiB, serial to LOG,
+#              -no-reboot, that firmware; machine pc unless ARGS name one with -M) plus ARGS,
+#              QEMU's own arguments (firmware paths and media qemu/run does not offer); it waits
+#              at most TIMEOUT s for QEMU to exit;
+#   qemu/run   qemu/run --out $OUT --log LOG --timeout TIMEOUT ARGS (its arguments: --arch,
+#              --accel, --iso, --direct, --machine ...; TIMEOUT "-": qemu/run's default by
+#              suite); its stdout and stderr in $tmp/NAME.out and $tmp/NAME.err.
+# Then assert: the boot ended by itself (QEMU's status 0; qemu/run's EXIT_OK), `isobench-report
+# --check LOG` is 0, the kernel powered off, the log carries image.identity=$id. Appends a row
+# "NAME RESULT T1 T2" to the array boot_rows, host wall clock from QEMU's start: bios|uefi T1 is
+# the END record as `isobench-report --follow` sees it, T2 QEMU's exit; qemu/run: T1 the first
+# BEGIN and T2 QEMU's run, as qemu/run reports them (boot_col1 names T1 for boot_table).
+# Needs $id and $tmp; a boot still running when the script exits is killed.
 boot_rows=()
 boot_pid=
+boot_col1='END (s)'
 qboot() {
-	local name=$1 fw=$2 log=$3 tmo=$4 t0 t_end='' t_exit st=0 rst=0 fwopts=() verdict=ok
-	local machine=(-M pc) a line rep
+	local name=$1 fw=$2 log=$3 tmo=$4 t0 t_end='' t_exit st=0 rst=0 verdict=ok rep
 	shift 4
 	rep=$(report_tool)
+	if [ "$fw" = qemu/run ]; then
+		_lib_qemu_run "$name" "$log" "$tmo" "$@"
+	else
+		_lib_qemu_tcg "$name" "$fw" "$log" "$tmo" "$@"
+	fi
+	"$rep" --check "$log" >"$tmp/$name.check" 2>&1 || rst=$?
+	if [ "$st" -ne 0 ]; then
+		if [ "$fw" = qemu/run ]; then
+			fail "$name: qemu/run status $st: $(grep 'qemu/run: ' "$tmp/$name.err" | grep -v 'first BEGIN\|boot, tcg\|note:' | tail -n 1)"
+		else
+			fail "$name: QEMU status $st (124: no power-off within ${tmo} s): $(head -c 300 "$tmp/$name.qemu")"
+		fi
+		verdict=FAIL
+	elif [ "$rst" -ne 0 ]; then
+		fail "$name: isobench-report --check status $rst: $(tail -n 1 "$tmp/$name.check")"
+		verdict=FAIL
+	elif ! grep -aq 'reboot: Power down' "$log"; then
+		fail "$name: no 'reboot: Power down' in $log (QEMU ended another way)"
+		verdict=FAIL
+	elif ! grep -aqF "image.identity=$id" "$log"; then
+		fail "$name: the log does not carry image.identity=$id"
+		verdict=FAIL
+	else
+		pass "$name: END, valid log, powered off"
+	fi
+	boot_rows+=("$(printf '%-22s %-5s %9s %9s' "$name" "$verdict" "$t_end" "$t_exit")")
+}
+# _lib_qemu_tcg NAME FIRMWARE LOG TIMEOUT QEMU-ARGS (qboot's bios|uefi): sets qboot's st, t_end
+# and t_exit (seconds, "-" for no END).
+_lib_qemu_tcg() {
+	local name=$1 fw=$2 log=$3 tmo=$4 fwopts=() machine=(-M pc) a line t0 te=''
+	shift 4
 	for a in "$@"; do case $a in -M | -machine) machine=() ;; esac; done
 	if [ "$fw" = uefi ]; then
 		cp "$OVMF_VARS" "$tmp/$name.vars.fd"
@@ -337,35 +377,36 @@ qboot() {
 	boot_pid=$!
 	# The report's own reader follows the log (verified records only, as qemu/run does).
 	while IFS= read -r line; do
-		case $line in END\ *) [ -n "$t_end" ] || t_end=$(_lib_usec) ;; esac
+		case $line in END\ *) [ -n "$te" ] || te=$(_lib_usec) ;; esac
 	done < <("$rep" --follow "$log" --pid "$boot_pid" 2>/dev/null)
 	wait "$boot_pid" || st=$?
 	boot_pid=
-	t_exit=$(_lib_usec)
-	"$rep" --check "$log" >"$tmp/$name.check" 2>&1 || rst=$?
-	if [ "$st" -ne 0 ]; then
-		fail "$name: QEMU status $st (124: no power-off within ${tmo} s): $(head -c 300 "$tmp/$name.qemu")"
-		verdict=FAIL
-	elif [ "$rst" -ne 0 ]; then
-		fail "$name: isobench-report --check status $rst: $(tail -n 1 "$tmp/$name.check")"
-		verdict=FAIL
-	elif ! grep -aq 'reboot: Power down' "$log"; then
-		fail "$name: no 'reboot: Power down' in $log (QEMU ended another way)"
-		verdict=FAIL
-	elif ! grep -aqF "image.identity=$id" "$log"; then
-		fail "$name: the log does not carry image.identity=$id"
-		verdict=FAIL
-	else
-		pass "$name: END, valid log, powered off"
-	fi
-	boot_rows+=("$(printf '%-12s %-5s %8s %8s' "$name" "$verdict" \
-		"$(if [ -n "$t_end" ]; then _lib_secs $((t_end - t0)); else echo -; fi)" "$(_lib_secs $((t_exit - t0)))")")
+	t_exit=$(_lib_secs $(($(_lib_usec) - t0)))
+	if [ -n "$te" ]; then t_end=$(_lib_secs $((te - t0))); else t_end=-; fi
+	boot_col1='END (s)'
+}
+# _lib_qemu_run NAME LOG TIMEOUT QEMU/RUN-ARGS (qboot's qemu/run): sets qboot's st, t_end (the
+# first BEGIN) and t_exit (QEMU's run), "-" where qemu/run did not say.
+_lib_qemu_run() {
+	local name=$1 log=$2 tmo=$3 t
+	shift 3
+	[ "$tmo" = - ] || set -- --timeout "$tmo" "$@"
+	"$_lib_top/qemu/run" --out "${OUT:-$_lib_top/out}" --log "$log" "$@" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null &
+	boot_pid=$!
+	wait "$boot_pid" || st=$?
+	boot_pid=
+	t=$(grep -m1 -o 'first BEGIN after [0-9.]* s; QEMU ran [0-9.]* s' "$tmp/$name.err" || true)
+	t_end=$(awk '{ print $4 }' <<<"$t") t_exit=$(awk '{ print $8 }' <<<"$t")
+	t_end=${t_end:--} t_exit=${t_exit:-$(grep -m1 -o 'QEMU ran [0-9.]* s' "$tmp/$name.err" | awk '{ print $3 }')}
+	t_exit=${t_exit:--}
+	boot_col1='BEGIN (s)'
 }
 
 # boot_table WHAT: the rows, with a header and the conditions (WHAT: the run the guests made).
 boot_table() {
 	echo
-	printf '%-12s %-5s %8s %8s\n' boot result "END (s)" "exit (s)"
+	printf '%-22s %-5s %9s %9s\n' boot result "$boot_col1" "exit (s)"
 	printf '%s\n' "${boot_rows[@]}"
 	echo "(TCG, host wall clock from QEMU's start; $1; the host is shared)"
 }

@@ -4,7 +4,8 @@
 # when it should, and the exit helpers keep the script's status, run in order and kill what
 # they were given. Statuses are names: lib.sh's EXIT_* are exactly lib/status.h's (a retyped
 # one is found, an added one is derived), and no test script passes a bare number as the status
-# it wants (both shown failing on planted copies).
+# it wants (both shown failing on planted copies). qboot through qemu/run is judged with a
+# stand-in qemu/run (a clean boot passes and is timed; a bad status, log or identity fails).
 #
 # In:  tests/lib.sh, tests/fixtures/logs (complete, cut and FAIL-holding logs), OUT's
 #      isobench-report (OUT defaults to the repository's out/) for complete and ran.
@@ -162,8 +163,45 @@ if [ -x "$(report_tool)" ]; then
 	want FAIL "ran: another status" -- ran EXIT_OK 1 "$tmp/native.log" d
 	want FAIL "ran: a bare number" -- ran 0 0 "$tmp/native.log" d
 	want ok "ran: status 0 and a complete log" -- ran EXIT_OK 0 "$tmp/native.log" d
+
+	# qboot through qemu/run, with a stand-in qemu/run in a copy of the tree: it copies the log
+	# $FAKE_LOG to its --log, notes its arguments, reports qemu/run's timing line, exits $FAKE_ST.
+	tree_copy "$tmp/q" lib/status.h lib/sh tests/lib.sh
+	mkdir -p "$tmp/q/qemu"
+	# shellcheck disable=SC2016  # the stand-in's own variables
+	printf '%s\n' '#!/bin/bash' 'echo "$*" >"$FAKE_ARGS"' \
+		'while [ $# -gt 0 ]; do [ "$1" = --log ] && cp "$FAKE_LOG" "$2"; shift; done' \
+		'echo "qemu/run: first BEGIN after 1.50 s; QEMU ran 9.25 s" >&2' 'exit "$FAKE_ST"' >"$tmp/q/qemu/run"
+	chmod +x "$tmp/q/qemu/run"
+	good=$fix/tcg-clock-tsc.log	# complete, clean, image.identity, "reboot: Power down"
+	gid=$(grep -ao 'image\.identity=[0-9a-f]*' "$good" | head -n 1 | cut -d= -f2)
+	# qb STATUS LOG ID TIMEOUT: qboot's verdict ("ok"/"FAIL") and its row, through the copy.
+	qb() {
+		# shellcheck disable=SC2016  # expanded by the inner shell
+		FAKE_ST=$1 FAKE_LOG=$2 FAKE_ARGS=$tmp/q.args OUT=$tmp/q bash -c '. "$1/tests/lib.sh"; tmp=$2; id=$3
+			qboot b qemu/run "$tmp/qb.log" "$4" --accel tcg; echo "row: ${boot_rows[0]}"' \
+			_ "$tmp/q" "$tmp" "$3" "$4" 2>/dev/null | sed -n 's/^\(ok\|FAIL\):.*/\1/p; s/^row: *//p' | tr -s ' \n' '  '
+	}
+	cp "$(report_tool)" "$tmp/q/isobench-report"
+	got=$(qb 0 "$good" "$gid" 120)
+	case $got in "ok b ok 1.50 9.25 ") pass "qboot qemu/run: status 0, a clean log: ok, timed from qemu/run ($got)" ;;
+	*) fail "qboot qemu/run on a clean boot: '$got'" ;; esac
+	if [ "$(cat "$tmp/q.args")" = "--out $tmp/q --log $tmp/qb.log --timeout 120 --accel tcg" ]; then
+		pass "qboot qemu/run passes --out, --log, --timeout and the boot's arguments"
+	else fail "qboot qemu/run called qemu/run with: $(cat "$tmp/q.args")"; fi
+	qb 0 "$good" "$gid" - >/dev/null
+	if [ "$(cat "$tmp/q.args")" = "--out $tmp/q --log $tmp/qb.log --accel tcg" ]; then
+		pass "qboot qemu/run with timeout -: qemu/run's own"
+	else fail "qboot qemu/run with timeout -: $(cat "$tmp/q.args")"; fi
+	for c in "5|$good|$gid|qemu/run's timeout status" "0|$fix/native.log|$gid|no power-off in the log" \
+		"0|$good|0123|another image's identity" "0|$fix/cut-last-line.log|$gid|a cut log"; do
+		IFS='|' read -r qst qlog qid what <<<"$c"
+		got=$(qb "$qst" "$qlog" "$qid" 60)
+		case $got in "FAIL b FAIL "*) pass "qboot qemu/run fails on $what" ;;
+		*) fail "qboot qemu/run on $what: '$got'" ;; esac
+	done
 else
-	skip "complete and ran: no $(report_tool) (run ./build.sh)"
+	skip "complete, ran and qboot: no $(report_tool) (run ./build.sh)"
 fi
 
 # ---- die (lib/sh/die.sh, through lib.sh) --------------------------------------------------------
