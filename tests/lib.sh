@@ -10,7 +10,7 @@
 # Every assertion can fail: an absence (hasnt, lacks, count_is ... 0) is looked for only in
 # output that exists and holds something, since a program that never ran leaves none.
 # Also here: die (lib/sh/die.sh's), use_tmp/at_exit/kill_at_exit (a temporary directory and
-# what to undo at exit),
+# what to undo at exit), sha256_of and clean_build (a file's hash, a clean build of HEAD),
 # tree_copy/planted_fails (the lint suites' copy of the tree and their planted violations),
 # complete and ran (isobench-report's verdict on a log), start_peer/stop_peer (the net tests'
 # peer), qboot/boot_table (one QEMU boot, judged).
@@ -202,6 +202,19 @@ use_tmp() {
 	tmp=$(mktemp -d) || die "cannot make a temporary directory"
 	_lib_tmp=$tmp
 	trap _lib_on_exit EXIT
+}
+
+# ---- files and builds ---------------------------------------------------------------------------
+# sha256_of FILE: FILE's SHA-256, 64 hex digits (nothing, status 1, when it cannot be read).
+sha256_of() { local h; h=$(sha256sum <"$1") || return 1; echo "${h:0:64}"; }
+# clean_build DIR [VAR=VALUE...]: a clean clone of this checkout's HEAD into DIR (uncommitted
+#   changes are not in it), then `./build.sh` there with the VAR=VALUE... in its environment
+#   (ARCH=arm64, ISOBENCH_CACHE=...); its output in DIR.log; status: the clone's or the build's.
+clean_build() {
+	local dir=$1
+	shift
+	git clone -q "$_lib_top" "$dir" || return 1
+	(cd "$dir" && env "$@" ./build.sh) >"$dir.log" 2>&1
 }
 
 # ---- lint suites: checks on a copy of the tree, and on planted violations -----------------------

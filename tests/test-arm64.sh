@@ -155,11 +155,10 @@ else
 fi
 
 # ---- reproducible: two clean clones of HEAD ------------------------------------------------
-build_in() { git clone -q "$top" "$1" && (cd "$1" && ARCH=arm64 ./build.sh) >"$1.log" 2>&1; }
-if build_in "$tmp/ra" && sleep 2 && build_in "$tmp/rb"; then
+if clean_build "$tmp/ra" ARCH=arm64 && sleep 2 && clean_build "$tmp/rb" ARCH=arm64; then
 	for f in isobench.iso isobench.raw Image initramfs.cpio.gz IDENTITY isobench; do
 		if cmp -s "$tmp/ra/out/arm64/$f" "$tmp/rb/out/arm64/$f"; then
-			pass "two clean arm64 builds: $f identical ($(sha256sum <"$tmp/ra/out/arm64/$f" | cut -c1-16))"
+			pass "two clean arm64 builds: $f identical ($(sha256_of "$tmp/ra/out/arm64/$f" | cut -c1-16))"
 		else fail "two clean arm64 builds: $f differs"; fi
 	done
 else

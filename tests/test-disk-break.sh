@@ -36,17 +36,16 @@ bin=$out/isobench
 for f in isobench isobench-report; do
 	[ -e "$out/$f" ] || { fail "no $out/$f (run ./build.sh first)"; finish; exit 1; }
 done
-sum() { sha256sum "$1" | cut -c1-64; }
 
 # ---- --make-scratch on what is not ours -----------------------------------------------------
 # kept NAME FILE SIZE WHY: --make-scratch FILE SIZE is refused (status 2, WHY on stderr) and
 # FILE is byte-identical.
 kept() {
 	local before
-	before=$(sum "$2")
+	before=$(sha256_of "$2")
 	expect_status EXIT_USAGE "$1: --make-scratch refuses" -- "$bin" --make-scratch "$2" "$3"
 	contains "$tmp/stderr" "$4" "$1: it says why ($4)"
-	check "$1: not one byte changed" test "$before" = "$(sum "$2")"
+	check "$1: not one byte changed" test "$before" = "$(sha256_of "$2")"
 }
 seq 1 500000 >"$dir/data.txt"	# 3.4 MB: above the smallest scratch size
 kept "a file holding data" "$dir/data.txt" 4M "holds data and no scratch signature: not overwritten"
@@ -92,11 +91,11 @@ block_case() {
 		return
 	fi
 	at_exit "losetup -d $loop"
-	before=$(sum "$loop")
+	before=$(sha256_of "$loop")
 	expect_status EXIT_USAGE "an unmounted device holding ext4: --make-scratch refuses" -- \
 		"$bin" --make-scratch "$loop" all
 	contains "$tmp/stderr" "zero its first MiB first" "the device refusal names the way out"
-	check "the ext4 device: not one byte changed" test "$before" = "$(sum "$loop")"
+	check "the ext4 device: not one byte changed" test "$before" = "$(sha256_of "$loop")"
 	dd if=/dev/zero of="$loop" bs=1M count=1 conv=fsync status=none
 	expect_status EXIT_OK "the same device, first MiB zeroed: signed" -- "$bin" --make-scratch "$loop" all
 }

@@ -40,7 +40,6 @@ knobs=(--suite quick --sample_ms 50 --samples 2 --copies 1 --tests disk)
 kparams="isobench.sample_ms=50 isobench.samples=2"
 writers='disk-(write-1m|randwrite-4k-qd1|flush)'
 readers='disk-(randread-4k-qd1|randread-4k-qd32|read-1m)'
-sum() { sha256sum "$1" | cut -c1-64; }
 head_sum() { head -c 1048576 "$1" | sha256sum | cut -c1-64; }
 
 # ---- the signing command --------------------------------------------------------------------
@@ -76,12 +75,12 @@ check "natively: the file did not grow" test "$s0" = "$(stat -c %s "$dir/native.
 # refused NAME FILE WHY: reads run, every write test SKIPs with WHY, FILE is byte-identical.
 refused() {
 	local before
-	before=$(sum "$2")
+	before=$(sha256_of "$2")
 	native "$1" "$2"
 	ran EXIT_OK "$st" "$dir/$1.log" "$1: the run completes"
 	count_is "$dir/$1.log" "RESULT test=$readers " 3 "$1: the 3 read tests run"
 	count_is "$dir/$1.log" "SKIP test=$writers copies=1 reason=.*$3" 3 "$1: the 3 write tests SKIP: $3"
-	check "$1: not one byte changed" test "$before" = "$(sum "$2")"
+	check "$1: not one byte changed" test "$before" = "$(sha256_of "$2")"
 }
 head -c 8388608 /dev/urandom >"$dir/plain.img"
 refused unsigned "$dir/plain.img" "carries%20no%20scratch%20signature"
@@ -179,13 +178,13 @@ group() {
 
 "$bin" --make-scratch "$dir/scratch.img" 64M >/dev/null
 head -c 16777216 /dev/urandom >"$dir/second.img"
-second0=$(sum "$dir/second.img")
+second0=$(sha256_of "$dir/second.img")
 boot virtio virtio "$dir/scratch.img $dir/second.img" ""
 ran EXIT_OK "$st" "$dir/virtio.log" "virtio-blk: scratch + a second, unlabelled disk"
 group virtio virtio_blk
 has "$dir/virtio.log" "disk.pci=1af4:1001 .*disk.controller_driver=virtio-pci" \
 	"virtio: the controller's PCI IDs (1af4:1001) and driver"
-second1=$(sum "$dir/second.img")
+second1=$(sha256_of "$dir/second.img")
 check "virtio: the second, unlabelled disk is byte-identical (sha256 $second0 before, $second1 after)" \
 	test "$second0" = "$second1"
 echo "  second disk sha256 before: $second0"
@@ -197,7 +196,7 @@ count_is "$dir/unsigned.log" "RESULT test=$readers " 3 "image, unlabelled disk: 
 count_is "$dir/unsigned.log" "SKIP test=$writers copies=1 reason=refused:%20/dev/vda%20carries%20no%20scratch%20signature" 3 \
 	"image, unlabelled disk: the 3 write tests SKIP with the reason"
 grep -a -m1 "SKIP test=disk-write-1m" "$dir/unsigned.log" | sed 's/^/  /' || true
-check "image, unlabelled disk: byte-identical afterwards" test "$second0" = "$(sum "$dir/second.img")"
+check "image, unlabelled disk: byte-identical afterwards" test "$second0" = "$(sha256_of "$dir/second.img")"
 
 boot nvme nvme "$dir/scratch.img" ""
 ran EXIT_OK "$st" "$dir/nvme.log" "NVMe scratch disk"

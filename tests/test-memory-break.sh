@@ -66,11 +66,11 @@ fi
 	>"$tmp/mem.log" 2>/dev/null || true
 has "$tmp/mem.log" ' RESULT test=mem-latency-512k-4k ' "a log with latency RESULTs to draw"
 echo '<svg>an earlier chart</svg>' >"$tmp/chart.svg"
-before=$(sha256sum "$tmp/chart.svg")
+before=$(sha256_of "$tmp/chart.svg")
 expect_status EXIT_USAGE "--mem-svg, no latency RESULT in the log" -- \
 	"$rep" --mem-svg "$tmp/chart.svg" "$tmp/nomem.log"
 contains "$tmp/stderr" "not written: no run holds a 1-copy mem-latency RESULT" "it says why"
-check "an existing chart is left byte-identical" test "$before" = "$(sha256sum "$tmp/chart.svg")"
+check "an existing chart is left byte-identical" test "$before" = "$(sha256_of "$tmp/chart.svg")"
 expect_status EXIT_USAGE "--mem-svg into a missing directory" -- \
 	"$rep" --mem-svg "$tmp/no/such/dir.svg" "$tmp/mem.log"
 contains "$tmp/stderr" "cannot write the memory chart: No such file or directory" "it names the errno"

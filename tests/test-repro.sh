@@ -36,17 +36,13 @@ else
 		"(ISOBENCH_REPRO_FULL=1 rebuilds it twice); payload, report, initramfs and ISO are"
 fi
 
-build_in() { # build_in DIR CACHE
-	git clone -q "$top" "$1" || return 1
-	(cd "$1" && ISOBENCH_CACHE=$2 ./build.sh) >"$1.log" 2>&1
-}
 st=0
-build_in "$tmp/a-build" "$ca" || st=$?
+clean_build "$tmp/a-build" ISOBENCH_CACHE="$ca" || st=$?
 status_is EXIT_OK "$st" "clean build 1 in $tmp/a-build"
 [ "$st" -eq 0 ] || tail -n 3 "$tmp/a-build.log"
 sleep 3
 st=0
-(cd "$tmp" && umask 002 && build_in "$tmp/second/b" "$cb") || st=$?
+(cd "$tmp" && umask 002 && clean_build "$tmp/second/b" ISOBENCH_CACHE="$cb") || st=$?
 status_is EXIT_OK "$st" "clean build 2 in $tmp/second/b, 3 s later, another umask"
 [ "$st" -eq 0 ] || tail -n 3 "$tmp/second/b.log"
 echo "commit $(git -C "$top" rev-parse --short HEAD), SOURCE_DATE_EPOCH $(git -C "$top" log -1 --format=%ct)"
@@ -54,7 +50,7 @@ echo "commit $(git -C "$top" rev-parse --short HEAD), SOURCE_DATE_EPOCH $(git -C
 for f in "${arts[@]}"; do
 	a=$tmp/a-build/out/$f b=$tmp/second/b/out/$f
 	if [ ! -f "$a" ] || [ ! -f "$b" ]; then bad "$f: missing from a build"; continue; fi
-	ha=$(sha256sum "$a" | cut -c1-64) hb=$(sha256sum "$b" | cut -c1-64)
+	ha=$(sha256_of "$a") hb=$(sha256_of "$b")
 	if [ "$ha" = "$hb" ]; then ok "$f identical: sha256 $ha"; else bad "$f differs: $ha vs $hb"; fi
 done
 

@@ -51,7 +51,7 @@ printf '\x55\xaa' | dd of="$decoy" bs=1 seek=510 conv=notrunc status=none
 mformat -i "$decoy@@1M" -N 12345678 -v ISOBENCHEFI -T 14336 -h 2 -s 32 :: >"$dir/decoy.out" 2>&1 ||
 	bad "cannot make the decoy disk: $(head -n 1 "$dir/decoy.out")"
 mmd -i "$decoy@@1M" ::/ISOBENCH ::/ISOBENCH/RESULTS
-decoy_sum=$(sha256sum "$decoy" | cut -c1-64)
+decoy_sum=$(sha256_of "$decoy")
 
 # bus NAME QEMU-ARGS...: a copy of the image on that bus, plus the decoy; boot; check.
 bus() {
@@ -78,7 +78,7 @@ bus() {
 	st=0
 	"$report" --check "$img" >"$dir/$name.imgcheck" 2>&1 || st=$?
 	status_is EXIT_OK "$st" "$name: isobench-report reads the log straight out of the image file"
-	if [ "$(sha256sum "$decoy" | cut -c1-64)" = "$decoy_sum" ]; then
+	if [ "$(sha256_of "$decoy")" = "$decoy_sum" ]; then
 		ok "$name: the second disk (same label, other serial) is untouched"
 	else
 		bad "$name: the second disk was written"

@@ -217,6 +217,35 @@ for c in "die went wrong|some-tool: went wrong|1" "die_prefix=build.sh die x|bui
 	else fail "die: '$cmd' said '$err' with status $st, want '$want_err', $want_st"; fi
 done
 
+# ---- helpers once: lib.sh's are not redefined by a test, die() is lib/sh/die.sh's ---------------
+# once_judge ROOT LABEL: no tests/*.sh under ROOT defines a function lib.sh defines; no shell
+# script under ROOT but lib/sh/die.sh defines die() (kernel-config/build-kernel.sh excepted:
+# its inputs key the kernel cache).
+once_judge() {
+	local root=$1 label=$2 libfns re
+	libfns=$(sed -nE 's/^([a-z_][a-z0-9_]*)\(\).*/\1/p' "$root/tests/lib.sh" | sort -u | paste -sd'|')
+	re="^[[:space:]]*($libfns)[[:space:]]*\\(\\)"
+	none "$(cd "$root" && grep -nE "$re" tests/*.sh | grep -v '^tests/lib\.sh:')" \
+		"$label: no test script redefines one of lib.sh's $(tr '|' '\n' <<<"$libfns" | wc -l) functions" \
+		"$label: a test script redefines a lib.sh function"
+	none "$(cd "$root" && git ls-files -co --exclude-standard | grep -vxE 'lib/sh/die\.sh|kernel-config/build-kernel\.sh' |
+		while read -r f; do
+			[ -f "$f" ] && case $f in *.sh) ;; *) head -c 64 "$f" | grep -qE '^#!.*\b(ba)?sh\b' || continue ;; esac
+			grep -nE '^[[:space:]]*die[[:space:]]*\(\)' "$f" | sed "s|^|$f:|"
+		done)" "$label: die() is defined once, in lib/sh/die.sh" "$label: another die()"
+}
+once_judge "$here/.." tree
+git -C "$here/.." ls-files -co --exclude-standard | grep -E '^(tests/|lib/|image/|build\.sh)' |
+	(cd "$here/.." && cpio -pdm --quiet "$tmp/t3")
+git init -q "$tmp/t3" && git -C "$tmp/t3" add -A
+# shellcheck disable=SC2016  # planted code
+printf '\nsha256_of() { md5sum "$1"; }\n' >>"$tmp/t3/tests/test-disk.sh"
+printf '\ndie() { echo "x: $*"; exit 1; }\n' >>"$tmp/t3/image/build-iso.sh"
+planted_fails once_judge "$tmp/t3" 2 "a lib.sh function redefined and a second die() are found"
+if [ "$(printf 'abc' >"$tmp/abc"; sha256_of "$tmp/abc")" = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad ] &&
+	! sha256_of "$none" 2>/dev/null; then pass "sha256_of: the hash of 'abc'; status 1 for a missing file"
+else fail "sha256_of: wrong hash of 'abc' or no failure on a missing file"; fi
+
 # ---- start_peer, stop_peer ----------------------------------------------------------------------
 # A stand-in for `isobench --serve`: prints a serve.port record (or nothing) and waits.
 printf '#!/bin/sh\necho "@isobench/1 5 INFO serve.port=4711 *00000000"\nexec sleep 300\n' >"$tmp/peer-ok"
