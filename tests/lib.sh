@@ -341,7 +341,7 @@ boot_rows=()
 boot_pid=
 boot_col1='END (s)'
 qboot() {
-	local name=$1 fw=$2 log=$3 tmo=$4 t0 t_end='' t_exit st=0 rst=0 verdict=ok rep
+	local name=$1 fw=$2 log=$3 tmo=$4 t_end='' t_exit st=0 rst=0 verdict=ok rep
 	shift 4
 	rep=$(report_tool)
 	if [ "$fw" = qemu/run ]; then
@@ -411,8 +411,8 @@ _lib_qemu_run() {
 	boot_pid=
 	t=$(grep -m1 -o 'first BEGIN after [0-9.]* s; QEMU ran [0-9.]* s' "$tmp/$name.err" || true)
 	t_end=$(awk '{ print $4 }' <<<"$t") t_exit=$(awk '{ print $8 }' <<<"$t")
-	t_end=${t_end:--} t_exit=${t_exit:-$(grep -m1 -o 'QEMU ran [0-9.]* s' "$tmp/$name.err" | awk '{ print $3 }')}
-	t_exit=${t_exit:--}
+	[ -n "$t_exit" ] || t_exit=$(grep -m1 -o 'QEMU ran [0-9.]* s' "$tmp/$name.err" | awk '{ print $3 }' || true)
+	t_end=${t_end:--} t_exit=${t_exit:--}
 	boot_col1='BEGIN (s)'
 }
 

@@ -171,14 +171,15 @@ if [ -x "$(report_tool)" ]; then
 	# shellcheck disable=SC2016  # the stand-in's own variables
 	printf '%s\n' '#!/bin/bash' 'echo "$*" >"$FAKE_ARGS"' \
 		'while [ $# -gt 0 ]; do [ "$1" = --log ] && cp "$FAKE_LOG" "$2"; shift; done' \
-		'echo "qemu/run: first BEGIN after 1.50 s; QEMU ran 9.25 s" >&2' 'exit "$FAKE_ST"' >"$tmp/q/qemu/run"
+		'[ -n "${FAKE_QUIET:-}" ] || echo "qemu/run: first BEGIN after 1.50 s; QEMU ran 9.25 s" >&2' \
+		'exit "$FAKE_ST"' >"$tmp/q/qemu/run"
 	chmod +x "$tmp/q/qemu/run"
 	good=$fix/tcg-clock-tsc.log	# complete, clean, image.identity, "reboot: Power down"
 	gid=$(grep -ao 'image\.identity=[0-9a-f]*' "$good" | head -n 1 | cut -d= -f2)
 	# qb STATUS LOG ID TIMEOUT: qboot's verdict ("ok"/"FAIL") and its row, through the copy.
 	qb() {
 		# shellcheck disable=SC2016  # expanded by the inner shell
-		FAKE_ST=$1 FAKE_LOG=$2 FAKE_ARGS=$tmp/q.args OUT=$tmp/q bash -c '. "$1/tests/lib.sh"; tmp=$2; id=$3
+		FAKE_ST=$1 FAKE_LOG=$2 FAKE_ARGS=$tmp/q.args OUT=$tmp/q bash -c 'set -euo pipefail; . "$1/tests/lib.sh"; tmp=$2; id=$3
 			qboot b qemu/run "$tmp/qb.log" "$4" --accel tcg; echo "row: ${boot_rows[0]}"' \
 			_ "$tmp/q" "$tmp" "$3" "$4" 2>/dev/null | sed -n 's/^\(ok\|FAIL\):.*/\1/p; s/^row: *//p' | tr -s ' \n' '  '
 	}
@@ -193,6 +194,9 @@ if [ -x "$(report_tool)" ]; then
 	if [ "$(cat "$tmp/q.args")" = "--out $tmp/q --log $tmp/qb.log --accel tcg" ]; then
 		pass "qboot qemu/run with timeout -: qemu/run's own"
 	else fail "qboot qemu/run with timeout -: $(cat "$tmp/q.args")"; fi
+	got=$(FAKE_QUIET=1 qb 5 "$good" "$gid" 60)
+	case $got in "FAIL b FAIL - - ") pass "qboot qemu/run: a failed boot without timing is a FAIL row with no times, under set -e" ;;
+	*) fail "qboot qemu/run: a failed boot without qemu/run's timing line: '$got'" ;; esac
 	for c in "5|$good|$gid|qemu/run's timeout status" "0|$fix/native.log|$gid|no power-off in the log" \
 		"0|$good|0123|another image's identity" "0|$fix/cut-last-line.log|$gid|a cut log"; do
 		IFS='|' read -r qst qlog qid what <<<"$c"
