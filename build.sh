@@ -24,7 +24,9 @@ top=$(cd "$(dirname "$0")" && pwd)
 out=$top/out
 cd "$top"
 
-die() { echo "build.sh: $*" >&2; exit 1; }
+# shellcheck source=lib/sh/die.sh
+die_prefix=build.sh
+. "$top/lib/sh/die.sh" # die: "build.sh: MSG", exit 1
 step() { printf 'build.sh: %s\n' "$*" >&2; }
 
 # Debian packages, by the step that needs them; each list is installed before its step.

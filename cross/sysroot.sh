@@ -19,7 +19,8 @@
 # Errors: exits 1 with one line "sysroot: <reason>" on stderr; 2 on a usage error.
 set -euo pipefail
 
-die() { echo "sysroot: $*" >&2; exit 1; }
+# shellcheck source=../lib/sh/die.sh
+. "$(dirname "$0")/../lib/sh/die.sh" # die: "sysroot: MSG", exit 1
 [ $# -eq 2 ] || { echo "usage: cross/sysroot.sh DEBARCH DEST" >&2; exit 2; }
 debarch=$1 dest=$2
 cache=${ISOBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/isobench}

@@ -17,7 +17,8 @@
 # Errors: exits 1 with one line "build-disks: <reason>" on stderr; 2 on a usage error.
 set -euo pipefail
 
-die() { echo "build-disks: $*" >&2; exit 1; }
+# shellcheck source=../lib/sh/die.sh
+. "$(dirname "$0")/../lib/sh/die.sh" # die: "build-disks: MSG", exit 1
 if [ $# -lt 2 ] || [ $# -gt 3 ] || [ "${3:-raw}" != raw ]; then
 	echo "usage: image/build-disks.sh OUTDIR ISO [raw]" >&2
 	exit 2

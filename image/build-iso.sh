@@ -28,7 +28,8 @@
 # Errors: exits 1 with one line "build-iso: <reason>" on stderr; exits 2 on a usage error.
 set -euo pipefail
 
-die() { echo "build-iso: $*" >&2; exit 1; }
+# shellcheck source=../lib/sh/die.sh
+. "$(dirname "$0")/../lib/sh/die.sh" # die: "build-iso: MSG", exit 1
 if [ $# -lt 4 ] || [ $# -gt 5 ]; then
 	echo "usage: image/build-iso.sh OUT.iso BZIMAGE INITRAMFS IDENTITY [EXTRA_APPEND]" >&2
 	exit 2

@@ -22,7 +22,8 @@
 # Errors: exits 1 with one line "build-netboot: <reason>" on stderr; 2 on a usage error.
 set -euo pipefail
 
-die() { echo "build-netboot: $*" >&2; exit 1; }
+# shellcheck source=../lib/sh/die.sh
+. "$(dirname "$0")/../lib/sh/die.sh" # die: "build-netboot: MSG", exit 1
 if [ $# -ne 2 ]; then
 	echo "usage: image/build-netboot.sh OUTDIR ISO" >&2
 	exit 2

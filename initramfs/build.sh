@@ -28,7 +28,9 @@
 # Errors: exits 1 with one line "initramfs: <reason>" on stderr; exits 2 on a usage error.
 set -euo pipefail
 
-die() { echo "initramfs: $*" >&2; exit 1; }
+# shellcheck source=../lib/sh/die.sh
+die_prefix=initramfs
+. "$(dirname "$0")/../lib/sh/die.sh" # die: "initramfs: MSG", exit 1
 if [ $# -lt 2 ] || [ $# -gt 4 ]; then
 	echo "usage: initramfs/build.sh OUT.cpio.gz INIT_BINARY [BUSYBOX [PROC]]" >&2
 	exit 2

@@ -12,7 +12,8 @@
 # Errors: exits 1 with one line "make-jobs: <reason>" on stderr; 2 on a usage error.
 set -euo pipefail
 
-die() { echo "make-jobs: $*" >&2; exit 1; }
+# shellcheck source=../lib/sh/die.sh
+. "$(dirname "$0")/../lib/sh/die.sh" # die: "make-jobs: MSG", exit 1
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
 	echo "usage: lava/make-jobs.sh OUTDIR NETBOOT [BASE_URL]" >&2
 	exit 2

@@ -28,26 +28,25 @@ if [ ! -f "$o/isobench.iso" ]; then
 	exit
 fi
 
-# boot NAME ARGS...: qemu/run --arch arm64 --accel tcg ARGS; judged, timed.
+id=$(cat "$o/IDENTITY")
+# boot NAME ARGS...: qemu/run --arch arm64 --accel tcg ARGS (its timeout by suite), judged and
+# timed by tests/lib.sh's qboot (log $tmp/NAME.log, qemu/run's output $tmp/NAME.out and .err);
+# then the log must say kernel.machine=aarch64 and SKIP only for the architecture.
 boot() {
-	local name=$1 st=0 t0 line
+	local name=$1 line
 	shift
-	t0=$(_lib_usec)
-	"$top/qemu/run" --arch arm64 --accel tcg --out "$OUT" --log "$tmp/$name.log" "$@" >"$tmp/$name.out" 2>&1 || st=$?
-	status_is 0 "$st" "$name: qemu/run --arch arm64 $*"
+	qboot "$name" qemu/run "$tmp/$name.log" - --arch arm64 --accel tcg "$@"
 	has "$tmp/$name.log" '^@isobench/1 [0-9]+ INFO .*kernel.machine=aarch64' "$name: INFO kernel.machine=aarch64"
 	# SKIPs: only the architecture's (x86 instructions, CNTPCT_EL0).
 	line=$(grep -a '^@isobench/1 [0-9]* SKIP ' "$tmp/$name.log" |
 		grep -v 'reason=[A-Z0-9_ %]*is%20an%20x86%20instruction\|CNTPCT_EL0%20is%20not%20readable' || true)
 	none "$line" "$name: every SKIP has an architecture reason" "$name: other SKIPs"
-	boot_rows+=("$(printf '%-12s %-5s %8s %8s' "$name" "$([ "$st" -eq 0 ] && echo ok || echo FAIL)" \
-		"$(sed -n 's/.*first BEGIN after \([0-9.]*\) s.*/\1/p' "$tmp/$name.out")" "$(_lib_secs $(($(_lib_usec) - t0)))")")
 }
 
 boot cd
-lacks "$tmp/cd.out" "throw-away" "cd: the ISO itself booted (no throw-away copy)"
+lacks "$tmp/cd.err" "throw-away" "cd: the ISO itself booted (no throw-away copy)"
 boot disk --iso "$o/isobench.raw" --medium disk
-lacks "$tmp/disk.out" "throw-away" "disk: the raw image itself booted (no throw-away copy)"
+lacks "$tmp/disk.err" "throw-away" "disk: the raw image itself booted (no throw-away copy)"
 has "$tmp/disk.log" 'results file written: vda2:/ISOBENCH/RESULTS/' "disk: the results file went to the image's FAT partition"
 boot direct --suite quick --direct --tests index,extra,probes,ring0
 count_is "$tmp/direct.log" '^@isobench/1 [0-9]+ RESULT ' "$(grep -ac '^@isobench/1 [0-9]* TEST ' "$tmp/direct.log" |
@@ -61,12 +60,9 @@ has "$tmp/groups-virtio.log" 'RESULT test=mem-latency-16k-4k ' "groups-virtio: t
 boot groups-nvme --suite quick --direct --tests disk --copies 1 --scratch "$tmp/scratch.img" --scratch-if nvme
 has "$tmp/groups-nvme.log" 'RESULT test=disk-randwrite-4k-qd1 ' "groups-nvme: the disk group ran on NVMe"
 
-"$OUT/isobench" --serve --port 0 --max-seconds 300 >"$tmp/peer.out" 2>"$tmp/peer.err" &
-# shellcheck disable=SC2034 # read by kill_at_exit
-peer=$!
-kill_at_exit peer
-for _ in $(seq 50); do grep -q serve.port "$tmp/peer.out" && break; sleep 0.1; done
-port=$(sed -n 's/.*serve\.port=\([0-9]*\).*/\1/p' "$tmp/peer.out")
+kill_at_exit peer_pid
+start_peer net --max-seconds 300
+port=$peer_port
 if [ -n "$port" ]; then
 	boot net --suite quick --direct --tests net-tcp-rr,net-tcp-crr,net-tcp-stream,net-tcp-maerts --copies 1 \
 		--nic virtio --peer "127.0.0.1:$port"
@@ -74,10 +70,5 @@ if [ -n "$port" ]; then
 else
 	fail "the host peer (isobench --serve) gave no port"
 fi
-# (boot_rows here hold qemu/run's "first BEGIN after" in the third column, not END.)
-echo
-printf '%-12s %-5s %8s %8s\n' boot result "BEGIN(s)" "exit (s)"
-printf '%s\n' "${boot_rows[@]}"
-echo "(TCG, host wall clock from QEMU's start; cd and disk: the image's own default entry, the"
-echo " standard suite's index; the others the quick suite; the host is shared)"
+boot_table "cd and disk: the image's own default entry, the standard suite's index; the others the quick suite"
 finish

@@ -23,7 +23,7 @@ top=$(cd "$here/.." && pwd)
 
 dir=${ISOBENCH_FRESH_DIR:-/var/tmp/isobench-fresh}
 root=$dir/root
-die() { echo "fresh-root: $*" >&2; echo "0 passed, 1 failed"; exit 2; }
+die_status=2 # lib.sh's die: "fresh-root: MSG", status 2 (it cannot start)
 
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot, mounts)"
 command -v debootstrap >/dev/null || die "debootstrap not found (apt-get install debootstrap)"

@@ -9,7 +9,8 @@
 # The assertions below are built on the verbs; ok/bad are the older names of pass/fail.
 # Every assertion can fail: an absence (hasnt, lacks, count_is ... 0) is looked for only in
 # output that exists and holds something, since a program that never ran leaves none.
-# Also here: use_tmp/at_exit/kill_at_exit (a temporary directory and what to undo at exit),
+# Also here: die (lib/sh/die.sh's), use_tmp/at_exit/kill_at_exit (a temporary directory and
+# what to undo at exit), sha256_of and clean_build (a file's hash, a clean build of HEAD),
 # tree_copy/planted_fails (the lint suites' copy of the tree and their planted violations),
 # complete and ran (isobench-report's verdict on a log), start_peer/stop_peer (the net tests'
 # peer), qboot/boot_table (one QEMU boot, judged).
@@ -18,12 +19,52 @@
 
 pass=0 fail=0 skip=0
 _lib_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# die MSG...: the script cannot go on: "SCRIPT: MSG" on stderr, exit 1 (lib/sh/die.sh, the one
+# die() of every script; tests/run counts a script that ends without its summary as a failure).
+# shellcheck source=../lib/sh/die.sh
+. "$_lib_top/lib/sh/die.sh"
 
 pass() { echo "ok: $*"; pass=$((pass + 1)); }
 fail() { echo "FAIL: $*"; fail=$((fail + 1)); }
 skip() { echo "SKIP: $*"; skip=$((skip + 1)); }
 ok() { pass "$@"; }
 bad() { fail "$@"; }
+
+# ---- exit statuses, by name ---------------------------------------------------------------------
+# The statuses a check wants are named, never numbered: EXIT_OK, EXIT_USAGE ... are lib/status.h's
+# "#define EXIT_<NAME> <N>" lines (the one table of isobench, isobench-report and qemu/run),
+# read here at source time as qemu/run reads them. EXIT_OK (0) is also any other program's
+# success. Statuses of programs outside that table:
+#   CMD_FAILED   1        a script or tool that failed (a build script's die(), tests/deps.py)
+#   MAKE_FAILED  2        make, when a recipe failed
+#   SIG<NAME>    128 + N  killed by signal NAME (SIGTERM, SIGINT ...), as the shell reports it
+# _lib_status NAME prints NAME's number; status 1 (and nothing) when NAME is none of these (a
+# bare number is not a name: tests/test-testlib.sh also finds one in any test script).
+while read -r _lib_n _lib_v; do
+	printf -v "EXIT_$_lib_n" '%s' "$_lib_v"
+done < <(sed -n 's/^#define EXIT_\([A-Z]*\)[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1 \2/p' \
+	"$_lib_top/lib/status.h" 2>/dev/null)
+if [ -z "${EXIT_OK:-}" ] || [ -z "${EXIT_USAGE:-}" ]; then
+	echo "tests/lib.sh: cannot read the exit statuses from $_lib_top/lib/status.h" >&2
+	exit 1
+fi
+# shellcheck disable=SC2034 # read by name, in _lib_status
+CMD_FAILED=1 MAKE_FAILED=2
+_lib_status() {
+	local n
+	case $1 in
+	EXIT_* | CMD_FAILED | MAKE_FAILED)
+		[[ $1 =~ ^[A-Z_]+$ ]] && [ -n "${!1:-}" ] && echo "${!1}" ;;
+	SIG*) n=$(kill -l "${1#SIG}" 2>/dev/null) && [[ $n =~ ^[0-9]+$ ]] && echo $((128 + n)) ;;
+	*) return 1 ;;
+	esac
+}
+# _lib_want NAME DESCRIPTION: sets _lib_w to NAME's number; else counts a failure, returns 1.
+_lib_want() {
+	_lib_w=$(_lib_status "$1") && return 0
+	fail "$2: '$1' is not a status name (EXIT_* of lib/status.h, CMD_FAILED, MAKE_FAILED, SIG*)"
+	return 1
+}
 
 # check DESCRIPTION COMMAND...: the command must succeed (its output is discarded).
 check() {
@@ -32,21 +73,24 @@ check() {
 	if "$@" >/dev/null 2>&1; then pass "$what"; else fail "$what"; fi
 }
 
-# status_is WANT GOT DESCRIPTION
+# status_is WANT GOT DESCRIPTION: the status GOT (a number) is the one named WANT (EXIT_USAGE ...).
 status_is() {
-	if [ "$2" -eq "$1" ] 2>/dev/null; then pass "$3 (status $2)"; else fail "$3: want status $1, got $2"; fi
+	_lib_want "$1" "$3" || return 0
+	if [ "$2" -eq "$_lib_w" ] 2>/dev/null; then pass "$3 (status $2)"
+	else fail "$3: want status $1 ($_lib_w), got $2"; fi
 }
 
 # expect_status WANT DESCRIPTION -- COMMAND...: run COMMAND (stdout and stderr into
-# $tmp/stdout and $tmp/stderr; $tmp must exist) and check its exit status.
+# $tmp/stdout and $tmp/stderr; $tmp must exist) and check its exit status is the one named WANT.
 expect_status() {
 	local want=$1 what=$2 got=0
 	shift 3
+	_lib_want "$want" "$what" || return 0
 	"$@" >"$tmp/stdout" 2>"$tmp/stderr" || got=$?
-	if [ "$got" -eq "$want" ]; then
+	if [ "$got" -eq "$_lib_w" ]; then
 		pass "$what (status $got)"
 	else
-		fail "$what: want status $want, got $got; stderr: $(head -n 3 "$tmp/stderr" | tr '\n' '|')"
+		fail "$what: want status $want ($_lib_w), got $got; stderr: $(head -n 3 "$tmp/stderr" | tr '\n' '|')"
 	fi
 }
 
@@ -105,24 +149,27 @@ count_is() {
 # the repository's out/).
 report_tool() { echo "${ISOBENCH_REPORT:-${OUT:-$_lib_top/out}/isobench-report}"; }
 
-# complete LOG DESCRIPTION [WANT]: `isobench-report --check LOG` exits WANT (default 0: a
-# complete run without FAIL or ERROR records; 1: complete, with some; 3: no complete run).
-# Its verdict stays in LOG.check.
+# complete LOG DESCRIPTION [WANT]: `isobench-report --check LOG` exits the status named WANT
+# (default EXIT_OK: a complete run without FAIL or ERROR records; EXIT_FAILS: complete, with
+# some; EXIT_INCOMPLETE: no complete run). Its verdict stays in LOG.check.
 complete() {
-	local want=${3:-0} rc=0
+	local want=${3:-EXIT_OK} rc=0
+	_lib_want "$want" "$2" || return 0
 	"$(report_tool)" --check "$1" >"$1.check" 2>&1 || rc=$?
-	if [ "$rc" -eq "$want" ]; then pass "$2"
-	else fail "$2: isobench-report --check status $rc, want $want: $(head -c 300 "$1.check")"; fi
+	if [ "$rc" -eq "$_lib_w" ]; then pass "$2"
+	else fail "$2: isobench-report --check status $rc, want $want ($_lib_w): $(head -c 300 "$1.check")"; fi
 }
 
-# ran WANT GOT LOG DESCRIPTION: a run of the runner exited WANT (its status GOT) and wrote LOG,
-# a complete run that isobench-report --check gives the same status (0: no FAIL or ERROR
-# records, 1: some). The status alone is not enough: /bin/false exits 1 too.
+# ran WANT GOT LOG DESCRIPTION: a run of the runner exited the status named WANT (its status
+# GOT) and wrote LOG, a complete run that isobench-report --check gives the same status
+# (EXIT_OK: no FAIL or ERROR records, EXIT_FAILS: some). The status alone is not enough:
+# /bin/false exits 1 too.
 ran() {
 	local rc=0
+	_lib_want "$1" "$4" || return 0
 	"$(report_tool)" --check "$3" >"$3.check" 2>&1 || rc=$?
-	if [ "$2" -eq "$1" ] 2>/dev/null && [ "$rc" -eq "$1" ]; then pass "$4 (status $2, a complete run)"
-	else fail "$4: status $2, isobench-report --check $rc (want $1 and $1): $(head -c 200 "$3.check")"; fi
+	if [ "$2" -eq "$_lib_w" ] 2>/dev/null && [ "$rc" -eq "$_lib_w" ]; then pass "$4 (status $2, a complete run)"
+	else fail "$4: status $2, isobench-report --check $rc (want $1, $_lib_w, for both): $(head -c 200 "$3.check")"; fi
 }
 
 # ---- a temporary directory, and what to undo when the script exits --------------------------
@@ -152,9 +199,22 @@ _lib_kill() {
 }
 kill_at_exit() { at_exit "_lib_kill $1"; }
 use_tmp() {
-	tmp=$(mktemp -d) || { echo "cannot make a temporary directory" >&2; exit 1; }
+	tmp=$(mktemp -d) || die "cannot make a temporary directory"
 	_lib_tmp=$tmp
 	trap _lib_on_exit EXIT
+}
+
+# ---- files and builds ---------------------------------------------------------------------------
+# sha256_of FILE: FILE's SHA-256, 64 hex digits (nothing, status 1, when it cannot be read).
+sha256_of() { local h; h=$(sha256sum <"$1") || return 1; echo "${h:0:64}"; }
+# clean_build DIR [VAR=VALUE...]: a clean clone of this checkout's HEAD into DIR (uncommitted
+#   changes are not in it), then `./build.sh` there with the VAR=VALUE... in its environment
+#   (ARCH=arm64, ISOBENCH_CACHE=...); its output in DIR.log; status: the clone's or the build's.
+clean_build() {
+	local dir=$1
+	shift
+	git clone -q "$_lib_top" "$dir" || return 1
+	(cd "$dir" && env "$@" ./build.sh) >"$dir.log" 2>&1
 }
 
 # ---- lint suites: checks on a copy of the tree, and on planted violations -----------------------
@@ -218,7 +278,7 @@ ring0_init_boot() {
 			-display none -no-reboot -serial "file:$log" -kernel "$out/bzImage" \
 			-initrd "$tmp/$name.cpio.gz" -append "console=ttyS0 panic=-1" </dev/null \
 			>"$tmp/$name.qemu" 2>&1
-		status_is 0 "$?" "the $name boot powered off"
+		status_is EXIT_OK "$?" "the $name boot powered off"
 		has "$log" "^$name: done 0 failed" "$name: every check passed"
 		n=$(grep -ac "^$name: ok " "$log")
 		if [ "$n" -ge "$min" ]; then pass "$name: $n checks ok"; else fail "$name: only $n checks ok"; fi
@@ -254,7 +314,8 @@ start_peer() {
 stop_peer() { [ -z "$peer_pid" ] || { kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null || true; peer_pid=; }; }
 
 # ---- one QEMU boot, judged by isobench-report (tests/test-netboot.sh, test-disks.sh, test-iso.sh:
-# firmware paths and media qemu/run does not offer) ----------------------------------------------
+# QEMU itself, for firmware paths and media qemu/run does not offer; test-boot-matrix.sh,
+# arm64-matrix.sh: through qemu/run) -------------------------------------------------------------
 # Paths: OVMF firmware (Debian package ovmf).
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
 OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
@@ -262,20 +323,59 @@ OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 _lib_usec() { local t=$EPOCHREALTIME; echo "${t//[!0-9]/}"; }
 _lib_secs() { printf '%d.%02d' $(($1 / 1000000)) $(($1 % 1000000 / 10000)); }
 
-# qboot NAME FIRMWARE LOG TIMEOUT QEMU-ARGS...: boot qemu-system-x86_64 under TCG (2 vCPUs,
-# 512 MiB, serial to LOG, -no-reboot, FIRMWARE bios|uefi; machine pc unless QEMU-ARGS name
-# one with -M) plus QEMU-ARGS; wait at most TIMEOUT s for it to exit. Then assert: QEMU exited
-# by itself, `isobench-report --check LOG` is 0, the kernel powered off, the log carries
-# image.identity=$id. Appends a row "NAME RESULT END EXIT" to the array boot_rows (seconds
-# from QEMU's start to the END record, as `isobench-report --follow` sees it, and to QEMU's
-# exit; host wall clock). Needs $id and $tmp; QEMU is killed if the script exits meanwhile.
+# qboot NAME FIRMWARE LOG TIMEOUT ARGS...: one boot, judged. FIRMWARE says how it boots:
+#   bios|uefi  qemu-system-x86_64 itself under TCG (2 vCPUs, 512 MiB, serial to LOG,
+#              -no-reboot, that firmware; machine pc unless ARGS name one with -M) plus ARGS,
+#              QEMU's own arguments (firmware paths and media qemu/run does not offer); it waits
+#              at most TIMEOUT s for QEMU to exit;
+#   qemu/run   qemu/run --out $OUT --log LOG --timeout TIMEOUT ARGS (its arguments: --arch,
+#              --accel, --iso, --direct, --machine ...; TIMEOUT "-": qemu/run's default by
+#              suite); its stdout and stderr in $tmp/NAME.out and $tmp/NAME.err.
+# Then assert: the boot ended by itself (QEMU's status 0; qemu/run's EXIT_OK), `isobench-report
+# --check LOG` is 0, the kernel powered off, the log carries image.identity=$id. Appends a row
+# "NAME RESULT T1 T2" to the array boot_rows, host wall clock from QEMU's start: bios|uefi T1 is
+# the END record as `isobench-report --follow` sees it, T2 QEMU's exit; qemu/run: T1 the first
+# BEGIN and T2 QEMU's run, as qemu/run reports them (boot_col1 names T1 for boot_table).
+# Needs $id and $tmp; a boot still running when the script exits is killed.
 boot_rows=()
 boot_pid=
+boot_col1='END (s)'
 qboot() {
-	local name=$1 fw=$2 log=$3 tmo=$4 t0 t_end='' t_exit st=0 rst=0 fwopts=() verdict=ok
-	local machine=(-M pc) a line rep
+	local name=$1 fw=$2 log=$3 tmo=$4 t_end='' t_exit st=0 rst=0 verdict=ok rep
 	shift 4
 	rep=$(report_tool)
+	if [ "$fw" = qemu/run ]; then
+		_lib_qemu_run "$name" "$log" "$tmo" "$@"
+	else
+		_lib_qemu_tcg "$name" "$fw" "$log" "$tmo" "$@"
+	fi
+	"$rep" --check "$log" >"$tmp/$name.check" 2>&1 || rst=$?
+	if [ "$st" -ne 0 ]; then
+		if [ "$fw" = qemu/run ]; then
+			fail "$name: qemu/run status $st: $(grep 'qemu/run: ' "$tmp/$name.err" | grep -v 'first BEGIN\|boot, tcg\|note:' | tail -n 1)"
+		else
+			fail "$name: QEMU status $st (124: no power-off within ${tmo} s): $(head -c 300 "$tmp/$name.qemu")"
+		fi
+		verdict=FAIL
+	elif [ "$rst" -ne 0 ]; then
+		fail "$name: isobench-report --check status $rst: $(tail -n 1 "$tmp/$name.check")"
+		verdict=FAIL
+	elif ! grep -aq 'reboot: Power down' "$log"; then
+		fail "$name: no 'reboot: Power down' in $log (QEMU ended another way)"
+		verdict=FAIL
+	elif ! grep -aqF "image.identity=$id" "$log"; then
+		fail "$name: the log does not carry image.identity=$id"
+		verdict=FAIL
+	else
+		pass "$name: END, valid log, powered off"
+	fi
+	boot_rows+=("$(printf '%-22s %-5s %9s %9s' "$name" "$verdict" "$t_end" "$t_exit")")
+}
+# _lib_qemu_tcg NAME FIRMWARE LOG TIMEOUT QEMU-ARGS (qboot's bios|uefi): sets qboot's st, t_end
+# and t_exit (seconds, "-" for no END).
+_lib_qemu_tcg() {
+	local name=$1 fw=$2 log=$3 tmo=$4 fwopts=() machine=(-M pc) a line t0 te=''
+	shift 4
 	for a in "$@"; do case $a in -M | -machine) machine=() ;; esac; done
 	if [ "$fw" = uefi ]; then
 		cp "$OVMF_VARS" "$tmp/$name.vars.fd"
@@ -290,35 +390,36 @@ qboot() {
 	boot_pid=$!
 	# The report's own reader follows the log (verified records only, as qemu/run does).
 	while IFS= read -r line; do
-		case $line in END\ *) [ -n "$t_end" ] || t_end=$(_lib_usec) ;; esac
+		case $line in END\ *) [ -n "$te" ] || te=$(_lib_usec) ;; esac
 	done < <("$rep" --follow "$log" --pid "$boot_pid" 2>/dev/null)
 	wait "$boot_pid" || st=$?
 	boot_pid=
-	t_exit=$(_lib_usec)
-	"$rep" --check "$log" >"$tmp/$name.check" 2>&1 || rst=$?
-	if [ "$st" -ne 0 ]; then
-		fail "$name: QEMU status $st (124: no power-off within ${tmo} s): $(head -c 300 "$tmp/$name.qemu")"
-		verdict=FAIL
-	elif [ "$rst" -ne 0 ]; then
-		fail "$name: isobench-report --check status $rst: $(tail -n 1 "$tmp/$name.check")"
-		verdict=FAIL
-	elif ! grep -aq 'reboot: Power down' "$log"; then
-		fail "$name: no 'reboot: Power down' in $log (QEMU ended another way)"
-		verdict=FAIL
-	elif ! grep -aqF "image.identity=$id" "$log"; then
-		fail "$name: the log does not carry image.identity=$id"
-		verdict=FAIL
-	else
-		pass "$name: END, valid log, powered off"
-	fi
-	boot_rows+=("$(printf '%-12s %-5s %8s %8s' "$name" "$verdict" \
-		"$(if [ -n "$t_end" ]; then _lib_secs $((t_end - t0)); else echo -; fi)" "$(_lib_secs $((t_exit - t0)))")")
+	t_exit=$(_lib_secs $(($(_lib_usec) - t0)))
+	if [ -n "$te" ]; then t_end=$(_lib_secs $((te - t0))); else t_end=-; fi
+	boot_col1='END (s)'
+}
+# _lib_qemu_run NAME LOG TIMEOUT QEMU/RUN-ARGS (qboot's qemu/run): sets qboot's st, t_end (the
+# first BEGIN) and t_exit (QEMU's run), "-" where qemu/run did not say.
+_lib_qemu_run() {
+	local name=$1 log=$2 tmo=$3 t
+	shift 3
+	[ "$tmo" = - ] || set -- --timeout "$tmo" "$@"
+	"$_lib_top/qemu/run" --out "${OUT:-$_lib_top/out}" --log "$log" "$@" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null &
+	boot_pid=$!
+	wait "$boot_pid" || st=$?
+	boot_pid=
+	t=$(grep -m1 -o 'first BEGIN after [0-9.]* s; QEMU ran [0-9.]* s' "$tmp/$name.err" || true)
+	t_end=$(awk '{ print $4 }' <<<"$t") t_exit=$(awk '{ print $8 }' <<<"$t")
+	[ -n "$t_exit" ] || t_exit=$(grep -m1 -o 'QEMU ran [0-9.]* s' "$tmp/$name.err" | awk '{ print $3 }' || true)
+	t_end=${t_end:--} t_exit=${t_exit:--}
+	boot_col1='BEGIN (s)'
 }
 
 # boot_table WHAT: the rows, with a header and the conditions (WHAT: the run the guests made).
 boot_table() {
 	echo
-	printf '%-12s %-5s %8s %8s\n' boot result "END (s)" "exit (s)"
+	printf '%-22s %-5s %9s %9s\n' boot result "$boot_col1" "exit (s)"
 	printf '%s\n' "${boot_rows[@]}"
 	echo "(TCG, host wall clock from QEMU's start; $1; the host is shared)"
 }

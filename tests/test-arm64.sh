@@ -11,8 +11,9 @@
 #     emulated CPU;
 #   * isobench-report refuses to compare an aarch64 run with an x86-64 one without
 #     --cross-arch, and says why;
-#   * two clean builds of HEAD for arm64 give the same bytes (the kernel from the shared cache,
-#     as tests/test-repro.sh does for x86);
+#   * two builds of HEAD for arm64 give the same bytes (the kernel from the shared cache, as
+#     tests/test-repro.sh does for x86): out/arm64 when the checkout is HEAD, else a clean
+#     clone, against a clean clone built seconds later in another directory;
 #   * ONE boot: the UEFI ISO as a CD under qemu-system-aarch64 -M virt, TCG, 2 CPUs, a few
 #     quick tests and the ring0 driver's ring0-hvc (PSCI over HVC: QEMU's PSCI emulation)
 #     and ring0-ipi (an SGI round trip to CPU 1); the log is complete and says
@@ -35,7 +36,7 @@ rep=$(report_tool)
 t0=$(_lib_usec)
 st=0
 (cd "$top" && ARCH=arm64 ./build.sh) >"$tmp/build.log" 2>&1 || st=$?
-status_is 0 "$st" "ARCH=arm64 ./build.sh ($(_lib_secs $(($(_lib_usec) - t0))) s)"
+status_is EXIT_OK "$st" "ARCH=arm64 ./build.sh ($(_lib_secs $(($(_lib_usec) - t0))) s)"
 if [ "$st" -ne 0 ]; then
 	tail -n 5 "$tmp/build.log"
 	finish
@@ -113,7 +114,7 @@ if ! command -v qemu-aarch64 >/dev/null; then
 else
 	probes=clock-cntvct,clock-cntpct,trap-mrs-idreg,trap-wfi,vmexit-wfe,vmexit-wfe-wake,vmexit-cpuid,clock-rdtsc,ring0-hvc
 	(cd "$tmp" && qemu-aarch64 "$o/isobench" --suite quick --tests "$probes" --copies 1 >a64.log 2>&1)
-	ran 0 $? "$tmp/a64.log" "the arm64 runner under qemu-aarch64"
+	ran EXIT_OK $? "$tmp/a64.log" "the arm64 runner under qemu-aarch64"
 	for t in clock-cntvct trap-mrs-idreg trap-wfi vmexit-wfe vmexit-wfe-wake; do
 		has "$tmp/a64.log" "^@isobench/1 [0-9]+ RESULT test=$t .*value=[0-9.]*[1-9]" "$t gives a result"
 	done
@@ -140,7 +141,7 @@ else
 	(cd "$tmp" && "$OUT/isobench" --suite quick --tests getpid --copies 1 >x86.log 2>&1)
 	(cd "$tmp" && "$OUT/isobench" --suite quick --tests getpid --copies 1 >x86b.log 2>&1)
 	(cd "$tmp" && qemu-aarch64 "$o/isobench" --suite quick --tests getpid --copies 1 >a64b.log 2>&1)
-	expect_status 2 "isobench-report refuses x86_64 beside aarch64" -- "$rep" "$tmp/x86.log" "$tmp/a64b.log"
+	expect_status EXIT_USAGE "isobench-report refuses x86_64 beside aarch64" -- "$rep" "$tmp/x86.log" "$tmp/a64b.log"
 	has "$tmp/stderr" 'refusing to compare .*kernel.machine=x86_64.*kernel.machine=aarch64.*measure the CPUs.*--cross-arch' \
 		"the refusal says why and names --cross-arch"
 	st=0
@@ -154,13 +155,22 @@ else
 	else fail "two x86_64 runs refused (status 2)"; fi
 fi
 
-# ---- reproducible: two clean clones of HEAD ------------------------------------------------
-build_in() { git clone -q "$top" "$1" && (cd "$1" && ARCH=arm64 ./build.sh) >"$1.log" 2>&1; }
-if build_in "$tmp/ra" && sleep 2 && build_in "$tmp/rb"; then
+# ---- reproducible: two builds of HEAD in other directories, at other times --------------------
+# The first is out/arm64, built above from this checkout, when the checkout is HEAD (nothing
+# modified or untracked: a fresh clone, as on a new machine); else a clean clone too. The second
+# is always a clean clone, in $tmp, seconds later.
+ok_a=0
+if [ -z "$(git -C "$top" status --porcelain)" ]; then
+	ra=$o ra_what="out/arm64 (this checkout is HEAD)"
+else
+	ra=$tmp/ra/out/arm64 ra_what="a clean clone"
+	clean_build "$tmp/ra" ARCH=arm64 || ok_a=1
+fi
+if [ "$ok_a" -eq 0 ] && sleep 2 && clean_build "$tmp/rb" ARCH=arm64; then
 	for f in isobench.iso isobench.raw Image initramfs.cpio.gz IDENTITY isobench; do
-		if cmp -s "$tmp/ra/out/arm64/$f" "$tmp/rb/out/arm64/$f"; then
-			pass "two clean arm64 builds: $f identical ($(sha256sum <"$tmp/ra/out/arm64/$f" | cut -c1-16))"
-		else fail "two clean arm64 builds: $f differs"; fi
+		if cmp -s "$ra/$f" "$tmp/rb/out/arm64/$f"; then
+			pass "two arm64 builds of HEAD ($ra_what, a clean clone): $f identical ($(sha256_of "$ra/$f" | cut -c1-16))"
+		else fail "two arm64 builds of HEAD ($ra_what, a clean clone): $f differs"; fi
 	done
 else
 	fail "a clean arm64 build of HEAD failed: $(tail -n 1 "$tmp/ra.log" "$tmp/rb.log" 2>/dev/null | tr '\n' ' ')"
@@ -173,7 +183,7 @@ t0=$(_lib_usec)
 st=0
 "$top/qemu/run" --arch arm64 --accel tcg --suite quick --copies 1 \
 	--tests dhry2reg,syscall,clock-cntvct,trap-mrs-idreg,ring0-hvc,ring0-ipi --timeout 300 --log "$log" >"$tmp/boot.out" 2>&1 || st=$?
-status_is 0 "$st" "qemu/run --arch arm64: the UEFI ISO as a CD under TCG ($(_lib_secs $(($(_lib_usec) - t0))) s)"
+status_is EXIT_OK "$st" "qemu/run --arch arm64: the UEFI ISO as a CD under TCG ($(_lib_secs $(($(_lib_usec) - t0))) s)"
 complete "$log" "the arm64 boot's log is one complete run"
 has "$log" '^@isobench/1 [0-9]+ INFO .*kernel.machine=aarch64' "the boot's log says INFO kernel.machine=aarch64"
 has "$log" "image.identity=$id" "the boot ran this image (image.identity)"
@@ -197,7 +207,7 @@ grep -a 'first BEGIN after' "$tmp/boot.out" || true
 st=0
 "$top/qemu/run" --arch arm64 --accel tcg --direct --machine virt,virtualization=on --suite quick \
 	--copies 1 --tests ring0-hvc,ring0-ipi --timeout 120 --log "$tmp/el2.log" >"$tmp/el2.out" 2>&1 || st=$?
-status_is 0 "$st" "qemu/run --arch arm64 --direct --machine virt,virtualization=on"
+status_is EXIT_OK "$st" "qemu/run --arch arm64 --direct --machine virt,virtualization=on"
 has "$tmp/el2.log" '^@isobench/1 [0-9]+ SKIP test=ring0-hvc .*reason=.*conduit%20is%20SMC' \
 	"EL2 present: ring0-hvc SKIPs naming the SMC conduit"
 has "$tmp/el2.log" '^@isobench/1 [0-9]+ RESULT test=ring0-ipi ' "EL2 present: ring0-ipi still runs"
@@ -206,7 +216,7 @@ has "$tmp/el2.log" '^@isobench/1 [0-9]+ RESULT test=ring0-ipi ' "EL2 present: ri
 st=0
 "$top/qemu/run" --arch arm64 --accel tcg --mem 96M --suite quick --copies 1 --tests syscall \
 	--timeout 20 --log "$tmp/lowmem.log" >"$tmp/lowmem.out" 2>&1 || st=$?
-status_is 5 "$st" "qemu/run --arch arm64 --mem 96M: the firmware stops, timeout"
+status_is EXIT_TIMEOUT "$st" "qemu/run --arch arm64 --mem 96M: the firmware stops, timeout"
 has "$tmp/lowmem.out" "UEFI firmware faulted before the kernel started.*too little memory for --mem 96M.*128M by UEFI" \
 	"... and the timeout names too little memory (README's arm64 figure)"
 finish

@@ -39,30 +39,13 @@ for f in bzImage vmlinux initramfs.cpio.gz IDENTITY; do
 done
 id=$(head -n 1 "$out/IDENTITY")
 
-# cell NAME QEMU/RUN-ARGS...: boot, assert, add a table row.
-rows=()
+# cell NAME QEMU/RUN-ARGS...: one boot through qemu/run under TCG, judged and timed (tests/lib.sh's
+# qboot: status, valid log, power-off, this image's identity; a row of boot_rows); its log
+# stays in results/matrix-NAME.log.
 cell() {
-	local name=$1 st=0 begin='-' end='-' log=$top/results/matrix-$1.log
+	local name=$1
 	shift
-	"$top/qemu/run" --out "$out" --accel tcg --timeout "${CELL_TIMEOUT:-120}" --log "$log" "$@" \
-		>"$tmp/$name.out" 2>"$tmp/$name.err" || st=$?
-	local t
-	t=$(grep -m1 -o 'first BEGIN after [0-9.]* s; QEMU ran [0-9.]* s' "$tmp/$name.err" || true)
-	if [ -n "$t" ]; then begin=$(awk '{print $4}' <<<"$t"); end=$(awk '{print $8}' <<<"$t"); fi
-	local verdict=ok
-	if [ "$st" -ne 0 ]; then
-		bad "$name: qemu/run status $st: $(grep 'qemu/run: ' "$tmp/$name.err" | grep -v 'first BEGIN\|boot, tcg\|note:' | tail -n 1)"
-		verdict=FAIL
-	elif ! grep -q 'reboot: Power down' "$log"; then
-		bad "$name: no 'reboot: Power down' in $log (QEMU ended another way)"
-		verdict=FAIL
-	elif ! grep -q "image.identity=$id" "$log"; then
-		bad "$name: the log does not carry image.identity=$id"
-		verdict=FAIL
-	else
-		ok "$name: END, valid log, powered off (BEGIN ${begin} s, off ${end} s)"
-	fi
-	rows+=("$(printf '%-22s %-5s %9s %11s' "$name" "$verdict" "$begin" "$end")")
+	qboot "$name" qemu/run "$top/results/matrix-$name.log" "${CELL_TIMEOUT:-120}" --accel tcg "$@"
 }
 
 # ---- the screen, without a serial port ---------------------------------------------------------
@@ -113,7 +96,7 @@ screen_test() {
 		echo "sendkey ret" >&7
 		wait "$qpid" || st=$?
 		qpid=
-		status_is 0 "$st" "screen only: Enter powers the guest off (QEMU exited by itself)"
+		status_is EXIT_OK "$st" "screen only: Enter powers the guest off (QEMU exited by itself)"
 	else
 		bad "screen only: no 'Press Enter' on the VGA console within 100 s: $(tr -s ' ' <"$txt" | tail -c 300)"
 		kill "$qpid" 2>/dev/null || true
@@ -132,7 +115,7 @@ if [ "${1:-}" = --bisect-mem ]; then
 		if [ "$fail" -eq "$f0" ]; then hi=$mid; else lo=$mid; fail=$f0; fi
 	done
 	echo "smallest memory that completes (direct, pc, 2 vCPUs, 4 MiB steps): ${hi}M"
-	printf '%s\n' "${rows[@]}"
+	boot_table "direct boots, bisecting --mem"
 	exit 0
 fi
 
@@ -173,8 +156,5 @@ cell uefi-stub-cdrom-q35 --iso "$tmp/stub.iso" --firmware uefi --medium cdrom --
 screen_test
 
 
-echo
-printf '%-22s %-5s %9s %11s\n' cell result "BEGIN (s)" "power-off (s)"
-printf '%s\n' "${rows[@]}"
-echo "(TCG on this host; times are host wall clock from QEMU's start; see docs/benchmarks/boot.md)"
+boot_table "quick suite, syscall, 1 copy; see docs/benchmarks/boot.md"
 finish

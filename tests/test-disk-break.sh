@@ -36,17 +36,16 @@ bin=$out/isobench
 for f in isobench isobench-report; do
 	[ -e "$out/$f" ] || { fail "no $out/$f (run ./build.sh first)"; finish; exit 1; }
 done
-sum() { sha256sum "$1" | cut -c1-64; }
 
 # ---- --make-scratch on what is not ours -----------------------------------------------------
 # kept NAME FILE SIZE WHY: --make-scratch FILE SIZE is refused (status 2, WHY on stderr) and
 # FILE is byte-identical.
 kept() {
 	local before
-	before=$(sum "$2")
-	expect_status 2 "$1: --make-scratch refuses" -- "$bin" --make-scratch "$2" "$3"
+	before=$(sha256_of "$2")
+	expect_status EXIT_USAGE "$1: --make-scratch refuses" -- "$bin" --make-scratch "$2" "$3"
 	contains "$tmp/stderr" "$4" "$1: it says why ($4)"
-	check "$1: not one byte changed" test "$before" = "$(sum "$2")"
+	check "$1: not one byte changed" test "$before" = "$(sha256_of "$2")"
 }
 seq 1 500000 >"$dir/data.txt"	# 3.4 MB: above the smallest scratch size
 kept "a file holding data" "$dir/data.txt" 4M "holds data and no scratch signature: not overwritten"
@@ -61,21 +60,21 @@ kept "a read-only file" "$dir/ro.img" 4M "is read-only (mode 0444)"
 # Under a 64 MiB file-size limit: a build that writes first would otherwise fill the disk
 # the whole machine shares (SIGXFSZ stops it: status 153, not 2).
 # shellcheck disable=SC2016 # $0 and $@ are the inner shell's
-expect_status 2 "a size beyond the file system's free space is refused" -- \
+expect_status EXIT_USAGE "a size beyond the file system's free space is refused" -- \
 	bash -c 'ulimit -f 65536; exec "$0" "$@"' "$bin" --make-scratch "$dir/huge.img" 9000T
 contains "$tmp/stderr" "do not fit: its file system has" "the refusal says the file system is too small"
 check "nothing of the huge file is left behind" test ! -e "$dir/huge.img"
-expect_status 2 "1 byte is refused" -- "$bin" --make-scratch "$dir/one.img" 1
+expect_status EXIT_USAGE "1 byte is refused" -- "$bin" --make-scratch "$dir/one.img" 1
 check "the refused 1-byte file is not created" test ! -e "$dir/one.img"
-expect_status 2 "all on a missing path is refused" -- "$bin" --make-scratch "$dir/none.img" all
+expect_status EXIT_USAGE "all on a missing path is refused" -- "$bin" --make-scratch "$dir/none.img" all
 check "all on a missing path creates nothing" test ! -e "$dir/none.img"
 
 truncate -s 4M "$dir/sparse.img"
-expect_status 0 "a file of holes (truncate) is signed, all of it" -- "$bin" --make-scratch "$dir/sparse.img" all
+expect_status EXIT_OK "a file of holes (truncate) is signed, all of it" -- "$bin" --make-scratch "$dir/sparse.img" all
 contains "$tmp/stdout" "signed as scratch: 4194304 bytes" "the file of holes: all 4 MiB signed"
 dd if=/dev/zero of="$dir/zeros.img" bs=1M count=3 status=none
-expect_status 0 "a file of written zeros is signed" -- "$bin" --make-scratch "$dir/zeros.img" 4M
-expect_status 0 "a signed file is signed again" -- "$bin" --make-scratch "$dir/zeros.img" 4M
+expect_status EXIT_OK "a file of written zeros is signed" -- "$bin" --make-scratch "$dir/zeros.img" 4M
+expect_status EXIT_OK "a signed file is signed again" -- "$bin" --make-scratch "$dir/zeros.img" 4M
 
 # An unmounted block device holding a file system: refused, unchanged; once its first MiB is
 # zeroed (the way out the refusal names), signed.
@@ -92,13 +91,13 @@ block_case() {
 		return
 	fi
 	at_exit "losetup -d $loop"
-	before=$(sum "$loop")
-	expect_status 2 "an unmounted device holding ext4: --make-scratch refuses" -- \
+	before=$(sha256_of "$loop")
+	expect_status EXIT_USAGE "an unmounted device holding ext4: --make-scratch refuses" -- \
 		"$bin" --make-scratch "$loop" all
 	contains "$tmp/stderr" "zero its first MiB first" "the device refusal names the way out"
-	check "the ext4 device: not one byte changed" test "$before" = "$(sum "$loop")"
+	check "the ext4 device: not one byte changed" test "$before" = "$(sha256_of "$loop")"
 	dd if=/dev/zero of="$loop" bs=1M count=1 conv=fsync status=none
-	expect_status 0 "the same device, first MiB zeroed: signed" -- "$bin" --make-scratch "$loop" all
+	expect_status EXIT_OK "the same device, first MiB zeroed: signed" -- "$bin" --make-scratch "$loop" all
 }
 block_case
 
@@ -107,14 +106,14 @@ block_case
 st=0
 "$bin" --suite quick --sample_ms 20 --samples 2 --copies 4 --tests disk-read-1m,disk-flush \
 	--disk "$dir/s.img" >"$dir/copies4.log" 2>/dev/null || st=$?
-ran 0 "$st" "$dir/copies4.log" "disk tests with --copies 4 only"
+ran EXIT_OK "$st" "$dir/copies4.log" "disk tests with --copies 4 only"
 count_is "$dir/copies4.log" "SKIP test=disk-(read-1m|flush) copies=4 reason=runs%20with%20at%20most%201%20copy" 2 \
 	"--copies 4: both disk tests SKIP, saying they run with 1 copy only"
 count_is "$dir/copies4.log" "TEST test=disk-(read-1m|flush) " 2 "--copies 4: both are announced (TEST)"
 st=0
 "$bin" --suite quick --sample_ms 20 --samples 2 --copies 1,2 --tests disk-read-1m \
 	--disk "$dir/s.img" >"$dir/copies12.log" 2>/dev/null || st=$?
-ran 0 "$st" "$dir/copies12.log" "a disk test with --copies 1,2"
+ran EXIT_OK "$st" "$dir/copies12.log" "a disk test with --copies 1,2"
 count_is "$dir/copies12.log" "RESULT test=disk-read-1m copies=1 " 1 "--copies 1,2: the 1-copy pass runs it"
 hasnt "$dir/copies12.log" "SKIP test=disk-read-1m" "--copies 1,2: no SKIP (the 2-copy pass leaves it out, as before)"
 
@@ -124,7 +123,7 @@ truncate -s 3M "$dir/cut.img"
 st=0
 "$bin" --suite quick --sample_ms 20 --samples 2 --copies 1 --tests disk-randread-4k-qd1,disk-write-1m \
 	--disk "$dir/cut.img" >"$dir/cut.log" 2>/dev/null || st=$?
-ran 0 "$st" "$dir/cut.log" "a signed file truncated to 3 MiB"
+ran EXIT_OK "$st" "$dir/cut.log" "a signed file truncated to 3 MiB"
 has "$dir/cut.log" "INFO disk.select=.* disk.signed=1 .*disk.writes=[^ ]*signed%20for%204194304%20bytes%20but%20holds%203145728 .*disk.span_bytes=2097152 " \
 	"cut short: the header says why writes are refused, and the span is what the file still holds"
 count_is "$dir/cut.log" "SKIP test=disk-write-1m copies=1 reason=[^ ]*signed%20for%204194304%20bytes%20but%20holds%203145728" 1 \
@@ -138,7 +137,7 @@ span_run() {
 	st=0
 	"$bin" --suite quick --sample_ms 20 --samples 2 --copies 1 --tests disk-randread-4k-qd1 \
 		--disk "$dir/s.img" --disk.span "$2" >"$dir/$1.log" 2>/dev/null || st=$?
-	ran 0 "$st" "$dir/$1.log" "--disk.span $2 on a 4 MiB scratch file"
+	ran EXIT_OK "$st" "$dir/$1.log" "--disk.span $2 on a 4 MiB scratch file"
 }
 span_run span-big 1G
 has "$dir/span-big.log" "INFO disk.select=.* disk.span_bytes=3145728 disk.span_note=isobench\.disk\.span=1073741824%20bytes%20is%20larger%20than%20the%20scratch%20area%20\(3145728%20bytes\):%20clamped%20to%20it " \
@@ -165,16 +164,16 @@ has "$dir/pct-head.txt" "disk-run-on-a +disk-run-on-b +ratio" \
 st=0
 (cd "$dir" && "$bin" --suite quick --sample_ms 20 --samples 2 --copies 1 --tests disk-write-1m \
 	--disk s.img) >"$dir/relative.log" 2>"$dir/relative.err" || st=$?
-ran 0 "$st" "$dir/relative.log" "--disk s.img (relative, as --make-scratch s.img takes it)"
+ran EXIT_OK "$st" "$dir/relative.log" "--disk s.img (relative, as --make-scratch s.img takes it)"
 has "$dir/relative.log" "INFO disk.select=$dir/s.img disk.device=$dir/s.img disk.kind=file disk.signed=1 " \
 	"--disk s.img: the records name the file's absolute path"
 count_is "$dir/relative.log" "RESULT test=disk-write-1m " 1 "--disk s.img: the write test runs on it"
 
 # ---- qemu/run --scratch: what QEMU cannot attach is said before, or as "could not start" ----
 run=(timeout 120 "$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --copies 1 --tests disk-read-1m)
-expect_status 2 "qemu/run --scratch DIR is a usage error" -- "${run[@]}" --scratch "$dir" --check-args
+expect_status EXIT_USAGE "qemu/run --scratch DIR is a usage error" -- "${run[@]}" --scratch "$dir" --check-args
 contains "$tmp/stderr" "is a directory, not a disk image" "qemu/run --scratch DIR says it is a directory"
-expect_status 2 "qemu/run --scratch F --scratch F is a usage error" -- \
+expect_status EXIT_USAGE "qemu/run --scratch F --scratch F is a usage error" -- \
 	"${run[@]}" --scratch "$dir/s.img" --scratch "$dir/../disk-break/s.img" --check-args
 contains "$tmp/stderr" "is already attached" "qemu/run: the image named twice is said before booting"
 # An image another process holds a lock on: QEMU refuses to start (status 7, its message),
@@ -184,7 +183,7 @@ python3 -c 'import fcntl,sys,time; f=open(sys.argv[1],"r+"); fcntl.lockf(f, fcnt
 locker=$!
 kill_at_exit locker
 sleep 0.5
-expect_status 7 "qemu/run: QEMU cannot lock the scratch image: could not start" -- \
+expect_status EXIT_NOSTART "qemu/run: QEMU cannot lock the scratch image: could not start" -- \
 	"${run[@]}" --scratch "$dir/s.img" --log "$dir/locked.log"
 contains "$tmp/stderr" "QEMU failed (status 1)" "qemu/run: the locked image: QEMU's own message is shown"
 lacks "$tmp/stderr" "try more memory" "qemu/run: the locked image: no advice about memory"
@@ -209,7 +208,7 @@ st=0
 	--tests disk-randread-4k-qd1,disk-write-1m --scratch "blkdebug:$dir/enospc.conf:$dir/full.img" \
 	--params "isobench.sample_ms=20 isobench.samples=2 isobench.disk=/dev/vda loglevel=1" \
 	--log "$dir/enospc.log" >"$dir/enospc.out" 2>&1 || st=$?
-ran 1 "$st" "$dir/enospc.log" "a full host file system under the scratch image: the run completes (with a FAIL)"
+ran EXIT_FAILS "$st" "$dir/enospc.log" "a full host file system under the scratch image: the run completes (with a FAIL)"
 has "$dir/enospc.log" "FAIL test=disk-write-1m .*note=pwrite%20of%201048576%20B%20at%20byte%204194304%20of%20/dev/vda:%20[^ ]*\(errno%20[0-9]+\)" \
 	"the full file system: disk-write-1m FAILs with the offset and the errno"
 count_is "$dir/enospc.log" "RESULT test=disk-randread-4k-qd1 " 1 "the full file system: the read test still runs"

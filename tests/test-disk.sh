@@ -40,14 +40,13 @@ knobs=(--suite quick --sample_ms 50 --samples 2 --copies 1 --tests disk)
 kparams="isobench.sample_ms=50 isobench.samples=2"
 writers='disk-(write-1m|randwrite-4k-qd1|flush)'
 readers='disk-(randread-4k-qd1|randread-4k-qd32|read-1m)'
-sum() { sha256sum "$1" | cut -c1-64; }
 head_sum() { head -c 1048576 "$1" | sha256sum | cut -c1-64; }
 
 # ---- the signing command --------------------------------------------------------------------
-expect_status 2 "--make-scratch without a size is a usage error" -- "$bin" --make-scratch "$dir/x.img"
-expect_status 2 "--make-scratch 12Q is a usage error" -- "$bin" --make-scratch "$dir/x.img" 12Q
-expect_status 2 "--make-scratch below 2 MiB is refused" -- "$bin" --make-scratch "$dir/x.img" 1M
-expect_status 0 "--make-scratch signs a 64 MiB file" -- "$bin" --make-scratch "$dir/native.img" 64M
+expect_status EXIT_USAGE "--make-scratch without a size is a usage error" -- "$bin" --make-scratch "$dir/x.img"
+expect_status EXIT_USAGE "--make-scratch 12Q is a usage error" -- "$bin" --make-scratch "$dir/x.img" 12Q
+expect_status EXIT_USAGE "--make-scratch below 2 MiB is refused" -- "$bin" --make-scratch "$dir/x.img" 1M
+expect_status EXIT_OK "--make-scratch signs a 64 MiB file" -- "$bin" --make-scratch "$dir/native.img" 64M
 contains "$tmp/stdout" "signed as scratch: 67108864 bytes" "--make-scratch says what it signed"
 has "$dir/native.img" '^ISOBENCH-SCRATCH' "the signature is at byte 0"
 
@@ -60,7 +59,7 @@ native() {
 h0=$(head_sum "$dir/native.img")
 s0=$(stat -c %s "$dir/native.img")
 native native "$dir/native.img"
-ran 0 "$st" "$dir/native.log" "native run on a signed file"
+ran EXIT_OK "$st" "$dir/native.log" "native run on a signed file"
 count_is "$dir/native.log" "RESULT test=disk-" 6 "natively: a RESULT for each of the 6 disk tests"
 has "$dir/native.log" "INFO .*disk.device=$dir/native.img disk.kind=file disk.signed=1" \
 	"natively: the header names the file, says it is a file and signed"
@@ -76,12 +75,12 @@ check "natively: the file did not grow" test "$s0" = "$(stat -c %s "$dir/native.
 # refused NAME FILE WHY: reads run, every write test SKIPs with WHY, FILE is byte-identical.
 refused() {
 	local before
-	before=$(sum "$2")
+	before=$(sha256_of "$2")
 	native "$1" "$2"
-	ran 0 "$st" "$dir/$1.log" "$1: the run completes"
+	ran EXIT_OK "$st" "$dir/$1.log" "$1: the run completes"
 	count_is "$dir/$1.log" "RESULT test=$readers " 3 "$1: the 3 read tests run"
 	count_is "$dir/$1.log" "SKIP test=$writers copies=1 reason=.*$3" 3 "$1: the 3 write tests SKIP: $3"
-	check "$1: not one byte changed" test "$before" = "$(sum "$2")"
+	check "$1: not one byte changed" test "$before" = "$(sha256_of "$2")"
 }
 head -c 8388608 /dev/urandom >"$dir/plain.img"
 refused unsigned "$dir/plain.img" "carries%20no%20scratch%20signature"
@@ -152,7 +151,7 @@ flush_warn() {
 	st=0
 	"$bin" --suite quick --sample_ms 50 --samples 2 --copies 1 --tests disk-flush --disk "$shm/s.img" \
 		>"$dir/tmpfs.log" 2>/dev/null || st=$?
-	ran 0 "$st" "$dir/tmpfs.log" "disk-flush on a tmpfs file"
+	ran EXIT_OK "$st" "$dir/tmpfs.log" "disk-flush on a tmpfs file"
 	has "$dir/tmpfs.log" "WARN what=result test=disk-flush copies=1 reason=a%204%20KiB%20write%20\+%20flush%20takes%20[0-9.]+%20us%20\(median\),%20faster%20than%20any%20medium" \
 		"disk-flush on tmpfs (no medium): WARN, the host absorbs the writes"
 	hasnt "$dir/native.log" "WARN what=result test=disk-flush" "disk-flush on the real disk: no WARN"
@@ -179,31 +178,31 @@ group() {
 
 "$bin" --make-scratch "$dir/scratch.img" 64M >/dev/null
 head -c 16777216 /dev/urandom >"$dir/second.img"
-second0=$(sum "$dir/second.img")
+second0=$(sha256_of "$dir/second.img")
 boot virtio virtio "$dir/scratch.img $dir/second.img" ""
-ran 0 "$st" "$dir/virtio.log" "virtio-blk: scratch + a second, unlabelled disk"
+ran EXIT_OK "$st" "$dir/virtio.log" "virtio-blk: scratch + a second, unlabelled disk"
 group virtio virtio_blk
 has "$dir/virtio.log" "disk.pci=1af4:1001 .*disk.controller_driver=virtio-pci" \
 	"virtio: the controller's PCI IDs (1af4:1001) and driver"
-second1=$(sum "$dir/second.img")
+second1=$(sha256_of "$dir/second.img")
 check "virtio: the second, unlabelled disk is byte-identical (sha256 $second0 before, $second1 after)" \
 	test "$second0" = "$second1"
 echo "  second disk sha256 before: $second0"
 echo "  second disk sha256 after:  $second1"
 
 boot unsigned virtio "$dir/second.img" "isobench.disk=/dev/vda"
-ran 0 "$st" "$dir/unsigned.log" "image: the unlabelled disk named alone"
+ran EXIT_OK "$st" "$dir/unsigned.log" "image: the unlabelled disk named alone"
 count_is "$dir/unsigned.log" "RESULT test=$readers " 3 "image, unlabelled disk: the 3 read tests run"
 count_is "$dir/unsigned.log" "SKIP test=$writers copies=1 reason=refused:%20/dev/vda%20carries%20no%20scratch%20signature" 3 \
 	"image, unlabelled disk: the 3 write tests SKIP with the reason"
 grep -a -m1 "SKIP test=disk-write-1m" "$dir/unsigned.log" | sed 's/^/  /' || true
-check "image, unlabelled disk: byte-identical afterwards" test "$second0" = "$(sum "$dir/second.img")"
+check "image, unlabelled disk: byte-identical afterwards" test "$second0" = "$(sha256_of "$dir/second.img")"
 
 boot nvme nvme "$dir/scratch.img" ""
-ran 0 "$st" "$dir/nvme.log" "NVMe scratch disk"
+ran EXIT_OK "$st" "$dir/nvme.log" "NVMe scratch disk"
 group nvme nvme
 boot ahci ahci "$dir/scratch.img" ""
-ran 0 "$st" "$dir/ahci.log" "AHCI scratch disk"
+ran EXIT_OK "$st" "$dir/ahci.log" "AHCI scratch disk"
 group ahci sd
 has "$dir/ahci.log" "disk.controller_driver=ahci" "ahci: the controller's driver is ahci"
 
@@ -220,7 +219,7 @@ EOF
 # loglevel=1: the kernel's own "I/O error, dev vda" lines (KERN_ERR) stay off the serial
 # console the records share (once in four runs here a record next to them came out damaged).
 boot failing virtio "blkdebug:$dir/blkdebug.conf:$dir/scratch.img" "isobench.disk=/dev/vda loglevel=1"
-ran 1 "$st" "$dir/failing.log" "a failing disk: the run completes (with FAILs)"
+ran EXIT_FAILS "$st" "$dir/failing.log" "a failing disk: the run completes (with FAILs)"
 has "$dir/failing.log" "FAIL test=disk-read-1m .*reason=run:%20I/O%20error .*note=pread%20of%201048576%20B%20at%20byte%20[0-9]+%20of%20/dev/vda:%20I/O%20error%20\(errno%205\)" \
 	"a failing disk: disk-read-1m FAILs with the errno and the offset"
 count_is "$dir/failing.log" "RESULT test=$writers " 3 "a failing disk: the write tests still run"

@@ -31,7 +31,7 @@ id=$(head -n 1 "$out/IDENTITY")
 ISOBENCH_MENU_TIMEOUT=1 "$top/image/build-iso.sh" "$tmp/t.iso" "$out/bzImage" "$out/initramfs.cpio.gz" "$id" "$extra"
 st=0
 "$top/image/build-disks.sh" "$tmp/d" "$tmp/t.iso" || st=$?
-status_is 0 "$st" "build-disks.sh converts the ISO"
+status_is EXIT_OK "$st" "build-disks.sh converts the ISO"
 d=$tmp/d
 size=$(stat -c %s "$d/isobench.raw")
 if [ $((size % 1048576)) -eq 0 ] && [ "$size" -ge "$(stat -c %s "$tmp/t.iso")" ]; then
@@ -47,7 +47,7 @@ for fmt in qcow2 vmdk vhdx; do
 done
 st=0
 "$top/image/build-disks.sh" "$tmp/e" "$tmp/none.iso" 2>"$tmp/err" || st=$?
-status_is 1 "$st" "build-disks.sh: a missing ISO is an error"
+status_is CMD_FAILED "$st" "build-disks.sh: a missing ISO is an error"
 has "$tmp/err" '^build-disks: no such file' "build-disks.sh: ... with a one-line reason"
 
 qboot raw-bios bios "$top/results/disk-raw-bios.log" 150 \

@@ -28,7 +28,7 @@ has "$tmp/list" "^-rwxr-xr-x .* usr/lib/isobench/bin/dash$" "the image holds das
 st=0
 "$top/qemu/run" --out "$out" --direct --accel tcg --cpus 1 --suite quick --log "$log" \
 	--tests execl,spawn,shell1 --copies 1 >"$log.stdout" 2>"$log.stderr" || st=$?
-status_is 0 "$st" "direct boot, execl spawn shell1: qemu/run"
+status_is EXIT_OK "$st" "direct boot, execl spawn shell1: qemu/run"
 glibc="exec\.%s\.linkage=dynamic-pie exec\.%s\.interp=/lib64/ld-linux-x86-64\.so\.2 \
 exec\.%s\.libc=glibc%%20[0-9.]+ exec\.%s\.bytes=[1-9][0-9]* \
 exec\.%s\.libc_path=/lib/x86_64-linux-gnu/libc\.so\.6 exec\.%s\.libc_bytes=[1-9][0-9]*"

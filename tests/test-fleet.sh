@@ -59,7 +59,7 @@ base_pipe=$(grep -a -E -o 'RESULT test=pipe copies=1 unit=lps( better=[a-z]+)? v
 
 st=0
 "$rep" "$tmp/fleet" >"$tmp/text" 2>"$tmp/err" || st=$?
-status_is 0 "$st" "a directory of seven complete, clean logs"
+status_is EXIT_OK "$st" "a directory of seven complete, clean logs"
 has "$tmp/text" '^fleet: 7 run\(s\) from .* in 3 group\(s\) by hypervisor; reference group: bare-metal$' \
 	"grouped by hypervisor: 3 groups, bare metal the reference"
 has "$tmp/text" '^group 1: bare-metal \(3 runs\)$' "bare-metal: 3 runs"
@@ -76,7 +76,7 @@ hasnt "$tmp/text" '^warning:' "no comparability warning: same image, build and r
 
 st=0
 "$rep" --format json "$tmp/fleet" >"$tmp/json" 2>"$tmp/err" || st=$?
-status_is 0 "$st" "JSON of the fleet"
+status_is EXIT_OK "$st" "JSON of the fleet"
 v=$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -97,12 +97,12 @@ fi
 
 st=0
 "$rep" --group-by machine "$tmp/fleet" >"$tmp/mach" 2>&1 || st=$?
-status_is 0 "$st" "--group-by machine"
+status_is EXIT_OK "$st" "--group-by machine"
 has "$tmp/mach" 'in 2 group\(s\) by machine' "by machine: CPU A and CPU B"
 has "$tmp/mach" '^group 1: CPU A, 2 CPUs, - - \(5 runs\)$' "by machine: CPU A holds 5 runs"
 st=0
 "$rep" --group-by hypervisor,machine "$tmp/fleet" >"$tmp/both" 2>&1 || st=$?
-status_is 0 "$st" "--group-by hypervisor,machine"
+status_is EXIT_OK "$st" "--group-by hypervisor,machine"
 has "$tmp/both" 'in 5 group\(s\) by hypervisor,machine; reference group: bare-metal \| CPU A' \
 	"by hypervisor and machine: 5 groups, bare metal on CPU A the reference"
 
@@ -110,22 +110,22 @@ has "$tmp/both" 'in 5 group\(s\) by hypervisor,machine; reference group: bare-me
 head -c 2000 "$tmp/fleet/host1-bare.log" >"$tmp/fleet/host0-cut.log"
 st=0
 "$rep" "$tmp/fleet" >"$tmp/text2" 2>"$tmp/err2" || st=$?
-status_is 3 "$st" "a log without a complete run makes the status 3"
+status_is EXIT_INCOMPLETE "$st" "a log without a complete run makes the status 3"
 has "$tmp/err2" 'host0-cut.log: no complete run.*left out' "... it is named on stderr and left out"
 has "$tmp/text2" '^fleet: 7 run\(s\)' "... and the seven others are still reported"
 
 st=0
 "$rep" --group-by cpu "$tmp/fleet" >/dev/null 2>"$tmp/err3" || st=$?
-status_is 2 "$st" "--group-by cpu is a usage error"
+status_is EXIT_USAGE "$st" "--group-by cpu is a usage error"
 st=0
 "$rep" --group-by machine "$top/tests/fixtures/logs/native.log" >/dev/null 2>&1 || st=$?
-status_is 2 "$st" "--group-by with a log file, not a directory, is a usage error"
+status_is EXIT_USAGE "$st" "--group-by with a log file, not a directory, is a usage error"
 st=0
 "$rep" --svg "$tmp/x.svg" "$tmp/fleet" >/dev/null 2>&1 || st=$?
-status_is 2 "$st" "--svg with a directory is a usage error"
+status_is EXIT_USAGE "$st" "--svg with a directory is a usage error"
 mkdir "$tmp/empty"
 st=0
 "$rep" "$tmp/empty" >/dev/null 2>"$tmp/err4" || st=$?
-status_is 2 "$st" "an empty directory is a usage error"
+status_is EXIT_USAGE "$st" "an empty directory is a usage error"
 has "$tmp/err4" 'holds no log files' "... saying so"
 finish

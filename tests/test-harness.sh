@@ -28,7 +28,7 @@ field() {
 #    entries; no copy counts more loops in the window than it ran.
 st=0
 "$bin" --suite quick --sample_ms 50 --tests syscall --copies 6 >"$tmp/six.log" 2>/dev/null || st=$?
-ran 0 "$st" "$tmp/six.log" "syscall with 6 copies"
+ran EXIT_OK "$st" "$tmp/six.log" "syscall with 6 copies"
 count_is "$tmp/six.log" "SAMPLE test=syscall copies=6 " 4 "a warm-up and 3 samples"
 if awk '/ SAMPLE test=syscall copies=6 / {
 	for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
@@ -53,7 +53,7 @@ cpus=0 want=0,0,0
 st=0
 taskset -c "$cpus" "$bin" --suite quick --sample_ms 50 --tests syscall --copies 1,3 --pin 1 \
 	>"$tmp/pin.log" 2>"$tmp/pin.err" || st=$?
-ran 0 "$st" "$tmp/pin.log" "pinned run"
+ran EXIT_OK "$st" "$tmp/pin.log" "pinned run"
 has "$tmp/pin.log" "TEST test=syscall .*copies=3 .* pin=1 " "TEST says pin=1"
 has "$tmp/pin.err" "syscall\), 3 copies, pinned" "progress says pinned"
 if [ "$(field "$tmp/pin.log" SAMPLE syscall 3 cpus | sort -u)" = "$want" ] &&
@@ -64,7 +64,7 @@ else
 fi
 st=0
 "$bin" --pin yes --tests syscall >/dev/null 2>&1 || st=$?
-status_is 2 "$st" "--pin yes is a usage error"
+status_is EXIT_USAGE "$st" "--pin yes is a usage error"
 
 # 3. A clocksource change during a test: WARN with before and after, END has the final one,
 #    the report shows it (single run) and warns (comparison); the run is still complete.
@@ -80,7 +80,7 @@ st=0
 ISOBENCH_CLOCKSOURCE_FILE=$tmp/cs "$bin" --suite quick --sample_ms 300 --tests pipe,syscall \
 	--copies 1 >"$tmp/cs.log" 2>/dev/null || st=$?
 wait
-ran 0 "$st" "$tmp/cs.log" "run with a clocksource change"
+ran EXIT_OK "$st" "$tmp/cs.log" "run with a clocksource change"
 has "$tmp/cs.log" "TEST test=pipe .* clocksource=tsc " "TEST records the clocksource before"
 has "$tmp/cs.log" "WARN what=clocksource test=pipe copies=1 before=tsc after=hpet " \
 	"the change is a WARN record naming the test"
@@ -89,17 +89,17 @@ count_is "$tmp/cs.log" " WARN " 1 "one change, one WARN"
 has "$tmp/cs.log" " END .* clocksource=hpet " "END records the clocksource at the end"
 st=0
 "$report" "$tmp/cs.log" >"$tmp/cs.txt" 2>&1 || st=$?
-status_is 0 "$st" "report: a WARN is not a failure"
+status_is EXIT_OK "$st" "report: a WARN is not a failure"
 has "$tmp/cs.txt" "^WARN +pipe \(1 copy\): the clocksource changed from tsc to hpet" \
 	"report lists the change"
 st=0
 "$report" "$tmp/cs.log" "$tmp/six.log" >"$tmp/cmp.txt" 2>&1 || st=$?
-status_is 0 "$st" "comparison: no row in common, a WARN is no failure"
+status_is EXIT_OK "$st" "comparison: no row in common, a WARN is no failure"
 has "$tmp/cmp.txt" "warning: .*clocksource changed from tsc to hpet during this test" \
 	"comparison warns about the change"
 st=0
 "$bin" --suite quick --sample_ms 50 --tests syscall --copies 1 >"$tmp/same.log" 2>/dev/null || st=$?
-ran 0 "$st" "$tmp/same.log" "run without a clocksource change"
+ran EXIT_OK "$st" "$tmp/same.log" "run without a clocksource change"
 hasnt "$tmp/same.log" " WARN " "no change, no WARN"
 
 # 4. A copy that skipped, crashed or failed has closed its command pipe; the controller's
@@ -109,7 +109,7 @@ mkdir "$tmp/wd"
 st=0
 TMPDIR=$tmp/wd "$bin" --suite quick --tests selftest-skip,selftest-crash,selftest-error \
 	--copies 2 >"$tmp/wd.log" 2>/dev/null || st=$?
-ran 1 "$st" "$tmp/wd.log" "skip, crash and error with 2 copies: FAILs in a complete run"
+ran EXIT_FAILS "$st" "$tmp/wd.log" "skip, crash and error with 2 copies: FAILs in a complete run"
 has "$tmp/wd.log" "INFO .*run.workdir=$tmp/wd " "the run worked in $tmp/wd"
 has "$tmp/wd.log" " END records=[0-9]+ results=0 fails=2 skips=1 errors=0 " "END: 2 FAILs, 1 SKIP"
 left=$(find "$tmp/wd" -mindepth 1 -maxdepth 1 -printf "%f ")
@@ -133,7 +133,7 @@ if [ -f "$out/bzImage" ] && [ -f "$out/initramfs.cpio.gz" ]; then
 	"$top/qemu/run" --out "$out" --direct --accel tcg --cpus 2 --mem 128M --suite quick \
 		--tests syscall --copies 2,64 --params "clocksource=tsc" --log "$log" \
 		>"$tmp/tcg.out" 2>&1 || st=$?
-	ran 0 "$st" "$log" "TCG boot, syscall with 2 and 64 copies, clocksource=tsc"
+	ran EXIT_OK "$st" "$log" "TCG boot, syscall with 2 and 64 copies, clocksource=tsc"
 	has "$log" "WARN what=clocksource requested=tsc current=[a-z_]+ " \
 		"clocksource=tsc not taken: WARN"
 	if awk '/ SAMPLE test=syscall copies=64 / {

@@ -125,10 +125,10 @@ fi
 count_is "$c" 'isobench.suite=quick' 2 "EXTRA_APPEND leaves the other entries alone"
 
 # Refusals: status 1 and one "build-iso: reason" line (image/build-iso.sh's contract).
-expect_status 1 "identity with a space is refused" -- \
+expect_status CMD_FAILED "identity with a space is refused" -- \
 	"$here/image/build-iso.sh" "$tmp/y.iso" "$kernel" "$tmp/initramfs.cpio.gz" "a b"
 has "$tmp/stderr" '^build-iso: ' "identity with a space: a 'build-iso:' reason"
-expect_status 1 "a missing kernel is refused" -- \
+expect_status CMD_FAILED "a missing kernel is refused" -- \
 	"$here/image/build-iso.sh" "$tmp/y.iso" "$tmp/none" "$tmp/initramfs.cpio.gz" id
 has "$tmp/stderr" '^build-iso: ' "missing kernel: a 'build-iso:' reason"
 

@@ -91,7 +91,7 @@ lava_job() {
 	timeout -k 10 600 lava-run --job-id 1 --output-dir "$tmp/lava-out" --device "$top/lava/devices/qemu-tcg-local.yaml" \
 		"$tmp/jobs/isobench-qemu.yaml" >"$dir/lava.log" 2>&1 || st=$?
 	echo "lava-run took $(($(date +%s) - t0)) s"
-	status_is 0 "$st" "lava-run ran the qemu job ($x)"
+	status_is EXIT_OK "$st" "lava-run ran the qemu job ($x)"
 	/usr/bin/python3 - "$dir/lava.log" "$dir/serial.log" "$dir/lava-results.tsv" <<'EOF'
 import sys, yaml
 log, serial, tsv = sys.argv[1:]
@@ -127,7 +127,7 @@ has "$res/lava-results.tsv" $'^isobench-complete\tend\tpass\t' "LAVA: isobench-c
 count_is "$res/lava-results.tsv" $'^isobench\t' 2 "LAVA: one isobench test case per RESULT record (syscall, pipe)"
 rst=0
 "$out/isobench-report" --format json "$res/serial.log" >"$res/report.json" 2>"$tmp/report.err" || rst=$?
-status_is 0 "$rst" "isobench-report: the serial log LAVA captured is one complete, valid run"
+status_is EXIT_OK "$rst" "isobench-report: the serial log LAVA captured is one complete, valid run"
 cmp=$(/usr/bin/python3 - "$res/report.json" "$res/lava-results.tsv" <<'EOF'
 import json, re, sys
 rep = json.load(open(sys.argv[1]))

@@ -40,7 +40,7 @@ mkdir -p "$small"
 if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$small" 2>/dev/null; then
 	at_exit "umount $small"
 	# 1 MiB: less than one copy's chunk; the first batches past 1 MiB used to SIGBUS.
-	expect_status 0 "mem-fault-tmpfs on a 1 MiB tmpfs: a complete run" -- \
+	expect_status EXIT_OK "mem-fault-tmpfs on a 1 MiB tmpfs: a complete run" -- \
 		"$bin" "${quick[@]}" --tmpdir "$small" --tests mem-fault-tmpfs --copies 1
 	cp "$tmp/stdout" "$tmp/tiny.log"
 	hasnt "$tmp/tiny.log" ' FAIL ' "1 MiB tmpfs: no FAIL (no SIGBUS crash)"
@@ -48,7 +48,7 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$small" 2>/dev/null; t
 		"1 MiB tmpfs: SKIP with the free and needed figures"
 	mount -o remount,size=6m "$small"
 	# 6 MiB: room for one copy's 4 MiB chunk, not for two.
-	expect_status 0 "mem-fault-tmpfs on a 6 MiB tmpfs, copies 1,2: a complete run" -- \
+	expect_status EXIT_OK "mem-fault-tmpfs on a 6 MiB tmpfs, copies 1,2: a complete run" -- \
 		"$bin" "${quick[@]}" --tmpdir "$small" --tests mem-fault-tmpfs --copies 1,2
 	log=$tmp/tmpfs.log
 	cp "$tmp/stdout" "$log"
@@ -66,19 +66,19 @@ fi
 	>"$tmp/mem.log" 2>/dev/null || true
 has "$tmp/mem.log" ' RESULT test=mem-latency-512k-4k ' "a log with latency RESULTs to draw"
 echo '<svg>an earlier chart</svg>' >"$tmp/chart.svg"
-before=$(sha256sum "$tmp/chart.svg")
-expect_status 2 "--mem-svg, no latency RESULT in the log" -- \
+before=$(sha256_of "$tmp/chart.svg")
+expect_status EXIT_USAGE "--mem-svg, no latency RESULT in the log" -- \
 	"$rep" --mem-svg "$tmp/chart.svg" "$tmp/nomem.log"
 contains "$tmp/stderr" "not written: no run holds a 1-copy mem-latency RESULT" "it says why"
-check "an existing chart is left byte-identical" test "$before" = "$(sha256sum "$tmp/chart.svg")"
-expect_status 2 "--mem-svg into a missing directory" -- \
+check "an existing chart is left byte-identical" test "$before" = "$(sha256_of "$tmp/chart.svg")"
+expect_status EXIT_USAGE "--mem-svg into a missing directory" -- \
 	"$rep" --mem-svg "$tmp/no/such/dir.svg" "$tmp/mem.log"
 contains "$tmp/stderr" "cannot write the memory chart: No such file or directory" "it names the errno"
 if [ -w /dev/full ]; then
-	expect_status 2 "--mem-svg into a full device" -- "$rep" --mem-svg /dev/full "$tmp/mem.log"
+	expect_status EXIT_USAGE "--mem-svg into a full device" -- "$rep" --mem-svg /dev/full "$tmp/mem.log"
 	contains "$tmp/stderr" "cannot write the memory chart: No space left on device" "it names the errno"
 fi
-expect_status 0 "--mem-svg, one run" -- "$rep" --mem-svg "$tmp/chart.svg" "$tmp/mem.log"
+expect_status EXIT_OK "--mem-svg, one run" -- "$rep" --mem-svg "$tmp/chart.svg" "$tmp/mem.log"
 count_is "$tmp/chart.svg" '<circle ' 2 "one run: a point per latency RESULT"
 # A run whose 2m points all SKIPped (THP off in a small guest) beside one with both: no
 # legend entry for the curve that is not drawn.
@@ -115,7 +115,7 @@ PY
 }
 if grep -q ' RESULT test=mem-latency-16k-2m ' "$tmp/both.log"; then
 	reseal "$tmp/both.log" "$tmp/nothp.log" ' SAMPLE test=mem-latency-16k-2m ' ' thp_kib=[0-9]+' ' thp_kib=0'
-	expect_status 0 "the resealed thp_kib=0 log still validates" -- "$rep" --check "$tmp/nothp.log"
+	expect_status EXIT_OK "the resealed thp_kib=0 log still validates" -- "$rep" --check "$tmp/nothp.log"
 	"$rep" --mem-svg "$tmp/nothp.svg" "$tmp/nothp.log" >/dev/null 2>&1 || true
 	count_is "$tmp/nothp.svg" '<circle ' 1 "2m with thp_kib=0: only the 4k point is drawn"
 	contains "$tmp/nothp.svg" "Not drawn (their samples say thp_kib=0, no huge pages): run 1 mem-latency-16k-2m" \
@@ -139,7 +139,7 @@ stream=$top/docs/benchmarks/memory-vs-stream.sh lmb=$top/docs/benchmarks/memory-
 peer_fails() {
 	local want=$1 what=$2
 	shift 3
-	expect_status 2 "$what" -- timeout 20 "$@"
+	expect_status EXIT_USAGE "$what" -- timeout 20 "$@"
 	contains "$tmp/stderr" "$want" "$what: says \"$want\""
 }
 for r in 0 abc; do
@@ -169,11 +169,11 @@ if [ -e "$out/bzImage" ]; then
 		--tests mem-fault-4k,mem-fault-2m --copies 4 --log "$glog" \
 		--params 'isobench.sample_ms=10 isobench.samples=2' >"$tmp/qrun.out" 2>&1 &&
 		st=0 || st=$?
-	status_is 0 "$st" "TCG, mem-fault-4k,-2m with 4 copies on 2 vCPUs, sample_ms 10: a clean run"
+	status_is EXIT_OK "$st" "TCG, mem-fault-4k,-2m with 4 copies on 2 vCPUs, sample_ms 10: a clean run"
 	hasnt "$glog" ' FAIL ' "no FAIL (no 'no valid sample')"
 	has "$glog" ' RESULT test=mem-fault-4k copies=4 ' "mem-fault-4k: a RESULT"
 	has "$glog" ' RESULT test=mem-fault-2m copies=4 ' "mem-fault-2m: a RESULT"
-	expect_status 0 "the log validates (a redone sample is warmup=1)" -- "$rep" --check "$glog"
+	expect_status EXIT_OK "the log validates (a redone sample is warmup=1)" -- "$rep" --check "$glog"
 else
 	skip "more copies than CPUs under TCG: no $out/bzImage (run ./build.sh)"
 fi

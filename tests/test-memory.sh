@@ -105,7 +105,7 @@ shm=/dev/shm
 if [ "$(stat -f -c %T "$shm" 2>/dev/null)" != tmpfs ]; then shm=$tmp; fi
 st=0
 "$bin" --suite quick --sample_ms 100 --samples 5 --tmpdir "$shm" --tests memory --copies 1,2 >"$tmp/native.log" 2>&1 || st=$?
-ran 0 "$st" "$tmp/native.log" "native run of the memory group, 1 and 2 copies"
+ran EXIT_OK "$st" "$tmp/native.log" "native run of the memory group, 1 and 2 copies"
 why=$(outcome_verdict "$tmp/native.log" "$tests" 1; outcome_verdict "$tmp/native.log" "$multi" 2)
 if [ -z "$why" ]; then ok "natively every memory test has a RESULT or a SKIP with its reason (1 copy; 2 copies but latency)"
 else bad "natively: $why"; fi
@@ -140,7 +140,7 @@ if grep -q "mem-fault-tmpfs" <<<"$why"; then ok "planted: a memory test without 
 if [ "$(stat -f -c %T "$tmp")" != tmpfs ]; then
 	st=0
 	"$bin" --suite quick --sample_ms 20 --tmpdir "$tmp" --tests mem-fault-tmpfs --copies 1 >"$tmp/notmpfs.log" 2>&1 || st=$?
-	ran 0 "$st" "$tmp/notmpfs.log" "mem-fault-tmpfs on a non-tmpfs work directory"
+	ran EXIT_OK "$st" "$tmp/notmpfs.log" "mem-fault-tmpfs on a non-tmpfs work directory"
 	has "$tmp/notmpfs.log" "SKIP test=mem-fault-tmpfs copies=1 reason=work%20directory%20.*is%20not%20a%20tmpfs" "it SKIPs saying the work directory is not a tmpfs"
 else
 	skip "non-tmpfs work directory: $tmp is a tmpfs"
@@ -155,7 +155,7 @@ fi
 st=0
 "$top/qemu/run" --out "$out" --direct --accel tcg --cpus 2 --mem 1G --suite quick --tests memory \
 	--copies 1,2 --params 'isobench.sample_ms=50' --timeout 240 --log "$tmp/tcg.log" >"$tmp/tcg.out" 2>&1 || st=$?
-status_is 0 "$st" "TCG, 1 GiB guest: the memory group, 1 and 2 copies (qemu/run)"
+status_is EXIT_OK "$st" "TCG, 1 GiB guest: the memory group, 1 and 2 copies (qemu/run)"
 why=$(outcome_verdict "$tmp/tcg.log" "$tests" 1; outcome_verdict "$tmp/tcg.log" "$multi" 2)
 if [ -z "$why" ]; then ok "TCG: every memory test has a RESULT or a SKIP with its reason"; else bad "TCG: $why"; fi
 has "$tmp/tcg.log" "SKIP test=mem-latency-1g-4k copies=1 reason=needs%201024%20MiB%20.*MemAvailable%20is%20[0-9]+%20MiB" \
@@ -167,7 +167,7 @@ st=0
 	--tests mem-latency-16k-2m,mem-fault-2m,mem-latency-16k-4k --copies 1 \
 	--params 'isobench.sample_ms=20 transparent_hugepage=madvise' \
 	--timeout 120 --log "$tmp/tcg512.log" >"$tmp/tcg512.out" 2>&1 || st=$?
-status_is 0 "$st" "TCG, 512 MiB guest: 2m and 4k tests (qemu/run)"
+status_is EXIT_OK "$st" "TCG, 512 MiB guest: 2m and 4k tests (qemu/run)"
 has "$tmp/tcg512.log" "INFO .*mm\.thp=always%20madvise%20\[never\]" \
 	"TCG 512 MiB: the kernel started with THP off, transparent_hugepage=madvise notwithstanding"
 for t in mem-latency-16k-2m mem-fault-2m; do
@@ -206,6 +206,6 @@ if [ -n "$why" ]; then ok "planted: a chart whose ratio is not the log's is caug
 "$bin" --suite quick --sample_ms 20 --tests mem-fault-4k --copies 1 >"$tmp/nolat.log" 2>&1 || true
 st=0
 "$rep" --mem-svg "$tmp/none.svg" "$tmp/nolat.log" >"$tmp/none.out" 2>&1 || st=$?
-status_is 2 "$st" "--mem-svg of a run without mem-latency RESULTs: an output error"
+status_is EXIT_USAGE "$st" "--mem-svg of a run without mem-latency RESULTs: an output error"
 contains "$tmp/none.out" "not written: no run holds a 1-copy mem-latency RESULT" "--mem-svg: says why"
 finish

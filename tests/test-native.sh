@@ -17,7 +17,7 @@ export TMPDIR=$tmp
 
 st=0
 "$bin" --list >"$tmp/list" || st=$?
-status_is 0 "$st" "--list"
+status_is EXIT_OK "$st" "--list"
 # The index is the registry's group "index" (payload/bench.h): as many tests as UnixBench's
 # (lib/unixbench.h), each with its baseline.
 n_index=$(sed -n 's/^#define UB_INDEX_TESTS \([0-9]*\).*/\1/p' "$top/lib/unixbench.h")
@@ -29,7 +29,7 @@ hasnt "$tmp/list" "^selftest-.* index" "selftests are not in the index"
 st=0
 "$bin" --suite quick --sample_ms 50 --tests execl,pipe,context1,spawn,syscall --copies 1,2 \
 	>"$tmp/run.log" 2>"$tmp/run.err" || st=$?
-ran 0 "$st" "$tmp/run.log" "quick run of the five process tests"
+ran EXIT_OK "$st" "$tmp/run.log" "quick run of the five process tests"
 for t in execl pipe context1 spawn syscall; do
 	for c in 1 2; do
 		has "$tmp/run.log" "RESULT test=$t copies=$c unit=lps better=higher value=[0-9]+\.[0-9]+ " \
@@ -64,7 +64,7 @@ has "$tmp/run.log" "INFO .*build.cflags=.*-march=x86-64" "header records the fix
 count_is "$tmp/run.log" "SAMPLE .*warmup=1" 10 "one warm-up sample per test and pass"
 st=0
 "$report" --check "$tmp/run.log" >"$tmp/check" || st=$?
-status_is 0 "$st" "isobench-report judges the run complete"
+status_is EXIT_OK "$st" "isobench-report judges the run complete"
 
 # Bad input on a host is a usage error, found before anything runs (in the image, where
 # nobody can retype it, it is an ERROR record instead: tests/test-e2e.sh).
@@ -74,7 +74,7 @@ for bad_args in "--tests pipe,nosuchtest" "--halt sideways" "--param bogus=1" \
 	st=0
 	# shellcheck disable=SC2086  # the words are meant to split
 	"$bin" $bad_args >"$tmp/bad.out" 2>"$tmp/bad.err" || st=$?
-	status_is 2 "$st" "usage error: $bad_args"
+	status_is EXIT_USAGE "$st" "usage error: $bad_args"
 	if [ "$(wc -l <"$tmp/bad.err")" -eq 1 ] && grep -q "^isobench: " "$tmp/bad.err"; then
 		ok "one line of reason on stderr: $bad_args"
 	else
@@ -94,7 +94,7 @@ has "$tmp/run.log" "INFO .*run.workdir=$tmp " "the work directory is in the head
 st=0
 "$bin" --suite quick --sample_ms 50 --tests selftest,pipe --copies 1,2 --timeout 6 \
 	>"$tmp/self.log" 2>"$tmp/self.err" || st=$?
-ran 1 "$st" "$tmp/self.log" "selftests: exit 1, run completed"
+ran EXIT_FAILS "$st" "$tmp/self.log" "selftests: exit 1, run completed"
 for c in 1 2; do
 	has "$tmp/self.log" "FAIL test=selftest-crash copies=$c reason=crashed%20\(signal%2011" \
 		"a crash is a FAIL with its signal ($c cop.)"
@@ -109,7 +109,7 @@ done
 has "$tmp/self.log" "END records=[0-9]+ results=2 fails=6 skips=2 errors=0 " "END counts"
 st=0
 "$report" --check "$tmp/self.log" >/dev/null || st=$?
-status_is 1 "$st" "isobench-report: complete, with FAIL records"
+status_is EXIT_FAILS "$st" "isobench-report: complete, with FAIL records"
 # What is left afterwards means something only if the run happened, and happened in $tmp.
 if ! grep -q "INFO .*run.workdir=$tmp " "$tmp/self.log" || ! grep -q " END " "$tmp/self.log"; then
 	bad "no process or work directory left: the selftest run did not work in $tmp to its END"
@@ -138,7 +138,7 @@ for sig in TERM INT; do
 	kill -"$sig" "$spid" 2>/dev/null || true	# (gone already: the status check says so)
 	st=0
 	wait "$spid" || st=$?
-	want=$((128 + $(kill -l "$sig")))
+	want=SIG$sig
 	status_is "$want" "$st" "SIG$sig: the CLI dies of the signal"
 	left=$(find "$tmp/sig$sig" -mindepth 1 | wc -l)
 	if [ "$seen" -eq 0 ]; then bad "SIG$sig: no work directory appeared in $tmp/sig$sig to be removed"
@@ -151,18 +151,18 @@ done
 # Output that cannot be written is status 2, not 0: stdout closed, /dev/full, a full tmpfs.
 st=0
 "$bin" --suite quick --sample_ms 20 --tests syscall --copies 1 >&- 2>"$tmp/closed.err" || st=$?
-status_is 2 "$st" "stdout closed"
+status_is EXIT_USAGE "$st" "stdout closed"
 has "$tmp/closed.err" "standard output is closed" "stdout closed: said why"
 st=0
 "$bin" --suite quick --sample_ms 20 --tests syscall --copies 1 >/dev/full 2>"$tmp/full.err" || st=$?
-status_is 2 "$st" "stdout is /dev/full"
+status_is EXIT_USAGE "$st" "stdout is /dev/full"
 mkdir -p "$tmp/small"
 if mount -t tmpfs -o size=64k isobench-test "$tmp/small" 2>/dev/null; then
 	head -c 60k /dev/zero >"$tmp/small/filler" 2>/dev/null || true	# 4 KiB left
 	st=0
 	"$bin" --suite quick --sample_ms 20 --tests syscall --copies 1 >"$tmp/small/out.log" \
 		2>"$tmp/small.err" || st=$?
-	status_is 2 "$st" "stdout on a full 64 KiB tmpfs ($(stat -c %s "$tmp/small/out.log") bytes written)"
+	status_is EXIT_USAGE "$st" "stdout on a full 64 KiB tmpfs ($(stat -c %s "$tmp/small/out.log") bytes written)"
 	has "$tmp/small.err" "standard output could not be written" "full disk: said why"
 	umount "$tmp/small"
 else
@@ -183,20 +183,20 @@ ISOBENCH_VMSTAT=$tmp/vmstat "$bin" --suite quick --sample_ms 20 --tests selftest
 	--copies 1 --timeout 2 >"$tmp/oom2.log" 2>/dev/null || st2=$?
 kill "$vpid" 2>/dev/null || true
 wait "$vpid" 2>/dev/null || true
-ran 1 "$st" "$tmp/oom.log" "a run with an OOM FAIL (the harness's) completes"
-ran 1 "$st2" "$tmp/oom2.log" "a run with an OOM FAIL (the runner's timeout) completes"
+ran EXIT_FAILS "$st" "$tmp/oom.log" "a run with an OOM FAIL (the harness's) completes"
+ran EXIT_FAILS "$st2" "$tmp/oom2.log" "a run with an OOM FAIL (the runner's timeout) completes"
 has "$tmp/oom.log" "FAIL test=selftest-stall copies=1 .*reason=out%20of%20memory:%20the%20kernel's%20OOM%20killer%20ran%20during%20this%20test note=stalled.* oom_kills=[1-9]" \
 	"the harness's FAIL (stalled) during OOM kills says out of memory"
 has "$tmp/oom2.log" "FAIL test=selftest-stall copies=1 .*reason=out%20of%20memory:.* note=timeout%20after%202%20s.* oom_kills=[1-9]" \
 	"the runner's FAIL (timeout) during OOM kills says out of memory"
-complete "$tmp/oom.log" "the rewritten FAIL records still verify" 1
+complete "$tmp/oom.log" "the rewritten FAIL records still verify" EXIT_FAILS
 
 # Usage errors.
 st=0
 "$bin" --no-such-option >/dev/null 2>&1 || st=$?
-status_is 2 "$st" "unknown option"
+status_is EXIT_USAGE "$st" "unknown option"
 st=0
 "$bin" stray-argument >/dev/null 2>&1 || st=$?
-status_is 2 "$st" "stray argument"
+status_is EXIT_USAGE "$st" "stray argument"
 
 finish

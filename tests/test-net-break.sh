@@ -128,7 +128,7 @@ if kill -0 "$peer_pid" 2>/dev/null; then pass "the peer survived the hostile cli
 rc=0
 timeout 60 "$bin" --tests net-tcp-rr --peer "127.0.0.1:$port" --copies 1 --sample_ms 100 --samples 2 \
 	>"$tmp/rr.log" 2>/dev/null || rc=$?
-status_is 0 "$rc" "net-tcp-rr against the peer after the hostile clients"
+status_is EXIT_OK "$rc" "net-tcp-rr against the peer after the hostile clients"
 has "$tmp/rr.log" ' RESULT test=net-tcp-rr ' "... gives a RESULT"
 stop_peer
 
@@ -145,7 +145,7 @@ for ((i = 0; i < 50; i++)); do [ ! -s "$tmp/fake.port" ] || break; sleep 0.1; do
 rc=0
 timeout 60 "$bin" --tests net-tcp-rr --peer "127.0.0.1:$(head -n 1 "$tmp/fake.port")" --copies 1 \
 	--sample_ms 100 --samples 2 >"$tmp/fake.log" 2>/dev/null || rc=$?
-status_is 1 "$rc" "net-tcp-rr against an SSH-like service: a complete run with a FAIL"
+status_is EXIT_FAILS "$rc" "net-tcp-rr against an SSH-like service: a complete run with a FAIL"
 has "$tmp/fake.log" ' INFO .*peer\.host=unreachable:%20not%20an%20ISOBENCH-NET%20ok%20answer:%20SSH-2\.0' \
 	"the header's peer.host says the answer was not a peer's"
 hasnt "$tmp/fake.log" 'peer\.(host|kernel)=evil' "the header takes no identity from a non-peer's words"
@@ -156,30 +156,30 @@ stop_peer
 for bad in "--port +0" "--port  0" "--port 0 --max-seconds +1" "--port 0x10" "--port 0 --bind ::1" "--port 0 --max-seconds 0"; do
 	read -r -a words <<<"$bad"
 	[ "$bad" != "--port  0" ] || words=(--port " 0")
-	expect_status 2 "--serve ${words[*]} is a usage error" -- timeout 5 "$bin" --serve "${words[@]}"
+	expect_status EXIT_USAGE "--serve ${words[*]} is a usage error" -- timeout 5 "$bin" --serve "${words[@]}"
 done
 
 # ---- the peer's own log: stdout closed or full is status 2 (README's table), not 0 ----------
 rc=0
 "$bin" --serve --port 0 --max-seconds 1 >&- 2>"$tmp/closed.err" || rc=$?
-status_is 2 "$rc" "--serve with standard output closed is a usage error"
+status_is EXIT_USAGE "$rc" "--serve with standard output closed is a usage error"
 rc=0
 "$bin" --serve --port 0 --max-seconds 1 >/dev/full 2>"$tmp/full.err" || rc=$?
-status_is 2 "$rc" "--serve with standard output full: the log is incomplete"
+status_is EXIT_USAGE "$rc" "--serve with standard output full: the log is incomplete"
 has "$tmp/full.err" 'standard output could not be written .*the log is incomplete' "... and it says so"
 rc=0
 "$bin" --serve --port 0 --max-seconds 1 >/dev/null 2>&1 || rc=$?
-status_is 0 "$rc" "--serve --max-seconds 1 to a writable stdout"
+status_is EXIT_OK "$rc" "--serve --max-seconds 1 to a writable stdout"
 
 # ---- qemu/run's network options: usage errors before anything starts ----------------------
 q=("$top/qemu/run" --direct --accel tcg --timeout 10 --out "$tmp/noimage")
 for bad in 127.0.0.1:0 127.0.0.1:65536 127.0.0.1:99999 127.999.0.1:7117 127.0.0.1:07117 127..0.1:5; do
-	expect_status 2 "qemu/run --nic virtio --peer $bad is a usage error" -- "${q[@]}" --nic virtio --peer "$bad"
+	expect_status EXIT_USAGE "qemu/run --nic virtio --peer $bad is a usage error" -- "${q[@]}" --nic virtio --peer "$bad"
 done
-expect_status 2 "qemu/run --nic rtl8139 is a usage error" -- "${q[@]}" --nic rtl8139
-expect_status 2 "qemu/run --peer without --nic is a usage error" -- "${q[@]}" --peer 127.0.0.1:7117
-expect_status 2 "qemu/run --peer to a non-loopback address on user networking is refused" -- \
+expect_status EXIT_USAGE "qemu/run --nic rtl8139 is a usage error" -- "${q[@]}" --nic rtl8139
+expect_status EXIT_USAGE "qemu/run --peer without --nic is a usage error" -- "${q[@]}" --peer 127.0.0.1:7117
+expect_status EXIT_USAGE "qemu/run --peer to a non-loopback address on user networking is refused" -- \
 	"${q[@]}" --nic virtio --peer 10.0.0.1:7117
-expect_status 7 "qemu/run --nic virtio --peer 127.0.0.1:65535 is valid (fails later: no image)" -- \
+expect_status EXIT_NOSTART "qemu/run --nic virtio --peer 127.0.0.1:65535 is valid (fails later: no image)" -- \
 	"${q[@]}" --nic virtio --peer 127.0.0.1:65535
 finish

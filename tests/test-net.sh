@@ -79,7 +79,7 @@ kill -9 "$vpid" 2>/dev/null || true
 wait "$vpid" 2>/dev/null || true
 st=0
 "$bin" "${quick[@]}" --tests net --peer "127.0.0.1:$peer_port" >"$tmp/native.log" 2>"$tmp/native.err" || st=$?
-ran 0 "$st" "$tmp/native.log" "natively on the loopback, after a client vanished: every net test"
+ran EXIT_OK "$st" "$tmp/native.log" "natively on the loopback, after a client vanished: every net test"
 for t in "${NET_TESTS[@]}"; do
 	has "$tmp/native.log" " RESULT test=$t copies=1 " "native $t: a RESULT"
 done
@@ -106,14 +106,14 @@ peer_pid=
 dt=$((($(_lib_usec) - t0) / 1000))
 if [ "$dt" -lt 4000 ]; then pass "--max-seconds 2: the peer stopped by itself (${dt} ms)"; else fail "--max-seconds 2 took ${dt} ms"; fi
 has "$tmp/p2.peer" ' END .*status=ok' "--max-seconds: END written"
-expect_status 2 "--serve with a bad option is a usage error" -- "$bin" --serve --port 99999
+expect_status EXIT_USAGE "--serve with a bad option is a usage error" -- "$bin" --serve --port 99999
 
 # ---- no peer; the peer killed mid-test -------------------------------------------------------
 t0=$(_lib_usec)
 st=0
 "$bin" "${quick[@]}" --tests net >"$tmp/nopeer.log" 2>&1 || st=$?
 dt=$((($(_lib_usec) - t0) / 1000))
-ran 0 "$st" "$tmp/nopeer.log" "no peer: a complete run"
+ran EXIT_OK "$st" "$tmp/nopeer.log" "no peer: a complete run"
 count_is "$tmp/nopeer.log" " SKIP test=net-[a-z-]+ copies=1 reason=no%20peer" 6 "no peer: all six net tests SKIP, saying why"
 if [ "$dt" -lt 3000 ]; then pass "no peer: the run took ${dt} ms"; else fail "no peer: the run took ${dt} ms"; fi
 
@@ -130,7 +130,7 @@ st=0
 t0=$(_lib_usec)
 wait "$cpid" || st=$?
 dt=$((($(_lib_usec) - t0) / 1000))
-ran 1 "$st" "$tmp/killed.log" "peer killed mid-test: the run completes, with FAILs"
+ran EXIT_FAILS "$st" "$tmp/killed.log" "peer killed mid-test: the run completes, with FAILs"
 has "$tmp/killed.log" " FAIL test=net-tcp-rr .*note=peer%20127\.0\.0\.1:$peer_port:%20request/response:%20(connection%20reset|the%20peer%20closed)" \
 	"the test under way FAILs, naming the peer and what happened"
 has "$tmp/killed.log" " FAIL test=net-tcp-stream .*connection%20refused" "the next net test FAILs at once: connection refused"
@@ -170,7 +170,7 @@ if [ ! -f "$out/bzImage" ] || [ ! -f "$out/initramfs.cpio.gz" ] || ! command -v 
 fi
 gq=(--direct --accel tcg --cpus 2 --mem 512M --suite quick --copies 1 --timeout 150
 	--params "isobench.samples=2 isobench.sample_ms=100")
-# guest NAME WANT [qemu/run ARGS]: one boot; status WANT (0: no FAIL); its log $tmp/NAME.log.
+# guest NAME WANT [qemu/run ARGS]: one boot; status named WANT (EXIT_OK: no FAIL); its log $tmp/NAME.log.
 guest() {
 	local name=$1 want=$2 st=0
 	shift 2
@@ -181,7 +181,7 @@ guest() {
 
 command -v socat >/dev/null || { fail "socat not installed (tests/deps.py lists it)"; finish; exit 1; }
 start_peer gfwd --bind 127.0.0.1 --max-seconds 150
-guest virtio-user 0 --nic virtio --peer "127.0.0.1:$peer_port" \
+guest virtio-user EXIT_OK --nic virtio --peer "127.0.0.1:$peer_port" \
 	--tests net-tcp-rr,net-tcp-crr,net-tcp-stream,net-tcp-maerts,net-paced-write
 stop_peer
 for t in net-tcp-rr net-tcp-crr net-tcp-stream net-tcp-maerts net-paced-write; do
@@ -214,7 +214,7 @@ exit "$st"
 EOF
 	st=0
 	unshare --net bash "$tmp/ns.sh" "$bin" "$top" "$tmp" e1000 "$(IFS=,; echo "${NET_TESTS[*]}")" e1000-tap || st=$?
-	status_is 0 "$st" "guest e1000-tap: qemu/run in a network namespace"
+	status_is EXIT_OK "$st" "guest e1000-tap: qemu/run in a network namespace"
 	complete "$tmp/e1000-tap.log" "guest e1000-tap: a complete run"
 	for t in "${NET_TESTS[@]}"; do
 		has "$tmp/e1000-tap.log" " RESULT test=$t copies=1 " "guest e1000-tap: $t"
@@ -222,21 +222,21 @@ EOF
 	has "$tmp/e1000-tap.log" " INFO .*nic\.driver=e1000 nic\.pci_id=8086:100e " "guest e1000-tap: the NIC is e1000 (PCI 8086:100e)"
 	st=0
 	unshare --net bash "$tmp/ns.sh" "$bin" "$top" "$tmp" virtio net-udp-rr virtio-tap || st=$?
-	status_is 0 "$st" "guest virtio-tap: qemu/run in a network namespace"
+	status_is EXIT_OK "$st" "guest virtio-tap: qemu/run in a network namespace"
 	has "$tmp/virtio-tap.log" " RESULT test=net-udp-rr copies=1 " "guest virtio-tap: net-udp-rr over virtio-net"
 	has "$tmp/virtio-tap.log" " SAMPLE test=net-udp-rr .* lost=[0-9]+ " "guest virtio-tap: loss is counted"
 fi
 
 # A guest told of a peer but given no NIC: the net tests SKIP (no network), at once.
 t0=$(_lib_usec)
-guest nonic 0 --tests net --params "isobench.samples=2 isobench.sample_ms=100 isobench.peer=10.0.2.100:7117"
+guest nonic EXIT_OK --tests net --params "isobench.samples=2 isobench.sample_ms=100 isobench.peer=10.0.2.100:7117"
 dt=$((($(_lib_usec) - t0) / 1000))
 count_is "$tmp/nonic.log" " SKIP test=net-[a-z-]+ copies=1 reason=no%20network" 6 "guest without a NIC: six SKIPs (no network)"
 if [ "$dt" -lt 30000 ]; then pass "guest without a NIC: boot to power-off in ${dt} ms (TCG)"; else fail "guest without a NIC took ${dt} ms"; fi
 
 # A malformed isobench.peer= (port 99999): an ERROR what=param, and the net test SKIPs
 # saying the value was rejected and why, not "no peer: give isobench.peer=" as if none came.
-guest badpeer 1 --tests net-tcp-rr --params "isobench.samples=2 isobench.sample_ms=100 isobench.peer=10.0.2.100:99999"
+guest badpeer EXIT_FAILS --tests net-tcp-rr --params "isobench.samples=2 isobench.sample_ms=100 isobench.peer=10.0.2.100:99999"
 has "$tmp/badpeer.log" " ERROR what=param param=isobench\.peer value=10\.0\.2\.100:99999 " "guest badpeer: the value is an ERROR record"
 has "$tmp/badpeer.log" " SKIP test=net-tcp-rr copies=1 reason=isobench\.peer=10\.0\.2\.100:99999%20was%20rejected%20\(peer%2010\.0\.2\.100:99999:%20port%20must%20be%201\.\.65535\)" \
 	"guest badpeer: the SKIP says the peer was rejected, and why"

@@ -61,7 +61,7 @@ check "build-netboot.sh: the same ISO gives the same tree" diff -r "$tmp/tftp" "
 has "$tmp/tftp/isobench.ipxe" "^kernel isobench/bzImage initrd=initramfs.gz .*$extra" "iPXE default entry carries the run's parameters"
 st=0
 "$top/image/build-netboot.sh" "$tmp/x" "$tmp/nonexistent.iso" 2>"$tmp/err" || st=$?
-status_is 1 "$st" "build-netboot.sh: a missing ISO is an error"
+status_is CMD_FAILED "$st" "build-netboot.sh: a missing ISO is an error"
 has "$tmp/err" '^build-netboot: no such file' "build-netboot.sh: ... with a one-line reason"
 
 # netboot NAME BOOTFILE FIRMWARE: QEMU's DHCP names BOOTFILE, its TFTP serves the tree.

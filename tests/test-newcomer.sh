@@ -36,7 +36,7 @@ use_tmp
 usage_line() {
 	local what=$1 re=$2
 	shift 3
-	expect_status 2 "$what" -- "$@"
+	expect_status EXIT_USAGE "$what" -- "$@"
 	count_is "$tmp/stderr" . 1 "$what: one line on stderr"
 	has "$tmp/stderr" "$re" "$what: the line says why"
 }
@@ -57,8 +57,8 @@ if [ -x "$bin" ]; then
 	done
 	usage_line "--param copies=1,,2" "item 2 of the list is empty$" -- \
 		"$bin" --check-params --param copies=1,,2
-	expect_status 0 "--copies 1,2,N still accepted" -- "$bin" --check-params --copies 1,2,N
-	expect_status 0 "--tests syscall,getpid still accepted" -- \
+	expect_status EXIT_OK "--copies 1,2,N still accepted" -- "$bin" --check-params --copies 1,2,N
+	expect_status EXIT_OK "--tests syscall,getpid still accepted" -- \
 		"$bin" --check-params --tests syscall,getpid
 
 	# Many unknown names: whole names, then how many more, never a name cut in two.
@@ -77,12 +77,12 @@ if [ -x "$bin" ]; then
 	usage_line "--console ttyS0,," "item 2 of the list is empty$" -- \
 		"$bin" --check-params --console ttyS0,,
 	every=ttyS0,ttyS1,ttyS2,ttyS3,ttyAMA0,ttyAMA1,ttyAMA2,ttyAMA3,hvc0,hvc1,hvc2,hvc3,hvc4,hvc5,hvc6,hvc7,tty0
-	expect_status 0 "--console naming each of the 17 consoles once" -- \
+	expect_status EXIT_OK "--console naming each of the 17 consoles once" -- \
 		"$bin" --check-params --console "$every"
 	usage_line "--console with 21 names" "at most 20 consoles$" -- \
 		"$bin" --check-params --console "$every,ttyS0,ttyS1,ttyS2,ttyS3"
 	for v in auto all ttyS1 hvc0,tty0 ttyAMA0; do
-		expect_status 0 "--console $v accepted" -- "$bin" --check-params --console "$v"
+		expect_status EXIT_OK "--console $v accepted" -- "$bin" --check-params --console "$v"
 	done
 
 	# ---- --tmpdir: resolved, and only where the tests' paths work ------------------------
@@ -94,7 +94,7 @@ if [ -x "$bin" ]; then
 	st=0
 	"$bin" --suite quick --sample_ms 10 --tests getpid --copies 1 --tmpdir "$tmp/keep$slashes" \
 		>"$tmp/keep.log" 2>/dev/null || st=$?
-	ran 0 "$st" "$tmp/keep.log" "--tmpdir DIR followed by 300 slashes"
+	ran EXIT_OK "$st" "$tmp/keep.log" "--tmpdir DIR followed by 300 slashes"
 	if [ -f "$tmp/keep/file" ]; then pass "--tmpdir DIR////...: DIR and its file are still there"
 	else fail "--tmpdir DIR////...: the run removed DIR"; fi
 	has "$tmp/keep.log" "INFO .*run.workdir=$tmp/keep " "--tmpdir DIR////...: resolved to DIR"
@@ -102,7 +102,7 @@ if [ -x "$bin" ]; then
 	st=0
 	(cd "$tmp/keep" && "$bin" --suite quick --sample_ms 20 --tests shell1 --copies 1 --tmpdir . \
 		>"$tmp/rel.log" 2>/dev/null) || st=$?
-	ran 0 "$st" "$tmp/rel.log" "--tmpdir . runs shell1"
+	ran EXIT_OK "$st" "$tmp/rel.log" "--tmpdir . runs shell1"
 	mkdir -p "$tmp/sp ace" "$tmp/a:b"
 	for d in "$tmp/sp ace" "$tmp/a:b"; do
 		usage_line "--tmpdir '$d'" "^isobench: --tmpdir $d: white space or ':' in the path" -- \
@@ -120,7 +120,7 @@ if [ -x "$bin" ]; then
 		usage_line "$o >&-" "^isobench: standard output could not be written" -- \
 			to_closed "$bin" "$o"
 	done
-	expect_status 0 "--list to a file" -- "$bin" --list
+	expect_status EXIT_OK "--list to a file" -- "$bin" --list
 	has "$tmp/stdout" "^syscall +index " "--list printed the tests"
 else
 	skip "$bin not built: the CLI's checks"
@@ -134,7 +134,7 @@ if [ -x "$bin" ]; then
 	st=0
 	"$bin" --suite quick --sample_ms 10 --tests getpid --copies 600 >"$tmp/c600.log" \
 		2>/dev/null || st=$?
-	ran 0 "$st" "$tmp/c600.log" "600 copies of getpid"
+	ran EXIT_OK "$st" "$tmp/c600.log" "600 copies of getpid"
 	awk '/ SAMPLE / { for (i = 1; i <= NF; i++) if ($i ~ /^(loops|ns|ran_loops|ran_ns|cpus|migrations|nivcsw|cpu_ns)=/) {
 		v = $i; sub(/^[a-z_]+=/, "", v); print split(v, a, ",") } }' "$tmp/c600.log" >"$tmp/c600.n"
 	count_is "$tmp/c600.n" "^600$" "$(wc -l <"$tmp/c600.n")" "600 copies: every per-copy list written has 600 entries"
@@ -168,17 +168,17 @@ if [ -x "$report" ] && [ -x "$bin" ]; then
 	usage_line "report --boot DIR" "without --boot$" -- "$report" --boot "$tmp/fleet"
 	usage_line "report DIR LOG" "without other LOGs$" -- "$report" "$tmp/fleet" "$tmp/run.log"
 	usage_line "report DIR DIR" "without other LOGs$" -- "$report" "$tmp/fleet" "$tmp/fleet"
-	expect_status 0 "report DIR alone is a fleet" -- "$report" "$tmp/fleet"
+	expect_status EXIT_OK "report DIR alone is a fleet" -- "$report" "$tmp/fleet"
 	has "$tmp/stdout" "^fleet: 1 run\(s\)" "the fleet report is printed"
 	for v in a,,b "a," ,b; do
 		usage_line "report --label $v" "^isobench-report: --label $v: a label is empty$" -- \
 			"$report" --label "$v" "$tmp/run.log" "$tmp/run.log"
 	done
-	expect_status 0 "report --label a,b with two LOGs" -- \
+	expect_status EXIT_OK "report --label a,b with two LOGs" -- \
 		"$report" --label a,b "$tmp/run.log" "$tmp/run.log"
 	# "-" is standard input (a pipe from the capture), once, and not followed.
 	stdin_check() { "$report" --check - <"$tmp/run.log"; }
-	expect_status 0 "report --check - reads standard input" -- stdin_check
+	expect_status EXIT_OK "report --check - reads standard input" -- stdin_check
 	has "$tmp/stdout" "^isobench-report: run 1 of 1 complete: 1 results" "report -: the run's verdict"
 	usage_line "report - -" "^isobench-report: '-' \(standard input\) is one LOG" -- \
 		"$report" - -
@@ -192,13 +192,13 @@ fi
 # With --mem 32M the guest resets before the kernel's first message: QEMU ends by itself at
 # once with an empty serial log. Status 3 (no complete run), and a line that says why.
 if command -v qemu-system-x86_64 >/dev/null && [ -r "$out/bzImage" ] && [ -x "$report" ]; then
-	expect_status 3 "qemu/run --mem 32M: no complete run" -- "$top/qemu/run" --out "$out" \
+	expect_status EXIT_INCOMPLETE "qemu/run --mem 32M: no complete run" -- "$top/qemu/run" --out "$out" \
 		--direct --accel tcg --suite quick --tests syscall --copies 1 --mem 32M --timeout 60 \
 		--log "$tmp/mem32.log"
 	has "$tmp/stderr" "^qemu/run: note: the guest wrote nothing before QEMU ended: .*--mem 32M" \
 		"qemu/run --mem 32M: says the guest wrote nothing and names the memory"
 	# One real boot: a console that is no console is an ERROR record, the default kept.
-	expect_status 1 "qemu/run --params isobench.console=sda: an ERROR record" -- \
+	expect_status EXIT_FAILS "qemu/run --params isobench.console=sda: an ERROR record" -- \
 		"$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --tests syscall \
 		--copies 1 --params isobench.console=sda --timeout 120 --log "$tmp/sda.log"
 	has "$tmp/sda.log" "ERROR what=param param=isobench.console value=sda reason='sda'%20is%20not%20a%20console" \
@@ -217,7 +217,7 @@ fi
 arch_refused() {
 	local st=0
 	make -s -C "$top/payload" O="$tmp/arch-build" ARCH="$1" >"$tmp/arch.out" 2>&1 || st=$?
-	status_is 2 "$st" "make -C payload ARCH=$2 is an error"
+	status_is MAKE_FAILED "$st" "make -C payload ARCH=$2 is an error"
 	count_is "$tmp/arch.out" . 1 "ARCH=$2: one line"
 	has "$tmp/arch.out" "$3" "ARCH=$2: the line says why"
 	if [ ! -e "$tmp/arch-build" ]; then pass "ARCH=$2: nothing built"

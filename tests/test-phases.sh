@@ -115,14 +115,14 @@ else fail "planted 81-line function not caught: $(cat "$tmp/p81.out")"; fi
 bin=$out/isobench
 if [ -x "$bin" ]; then
 	long=$(printf 'syscall,%.0s' $(seq 130))
-	expect_status 2 "--tests of ${#long} characters is a usage error" -- \
+	expect_status EXIT_USAGE "--tests of ${#long} characters is a usage error" -- \
 		"$bin" --check-params --tests "$long"
 	contains "$tmp/stderr" "list too long (at most 1023 characters)" \
 		"its one line says the list is too long"
-	expect_status 2 "--copies with 9 passes is a usage error" -- \
+	expect_status EXIT_USAGE "--copies with 9 passes is a usage error" -- \
 		"$bin" --check-params --copies 1,2,3,4,5,6,7,8,9
 	contains "$tmp/stderr" "at most 8 passes" "its one line says at most 8 passes"
-	expect_status 0 "the longest list that fits is accepted" -- \
+	expect_status EXIT_OK "the longest list that fits is accepted" -- \
 		"$bin" --check-params --tests "$(printf 'syscall,%.0s' $(seq 127))syscall"
 else
 	skip "$bin not built: the CLI's list checks"
@@ -173,7 +173,7 @@ if command -v musl-gcc >/dev/null; then
 		n=$("$tmp/o/isobench" --help | grep -c '^  extra[0-9]')
 		if [ "$n" -eq 26 ]; then pass "a 40-row table: --help lists all 26 planted rows"
 		else fail "a 40-row table: --help lists $n of the 26 planted rows"; fi
-		expect_status 0 "a 40-row table: --extra26 (row 40) is an option" -- \
+		expect_status EXIT_OK "a 40-row table: --extra26 (row 40) is an option" -- \
 			"$tmp/o/isobench" --check-params --tests syscall --extra26 abc
 	else
 		fail "the payload with a 40-row table does not build: $(tail -n 3 "$tmp/make.out")"

@@ -21,17 +21,17 @@ has "$tmp/elf" "Requesting program interpreter: /lib64/ld-linux-x86-64\.so\.2" "
 LC_ALL=C readelf -dW "$p" >"$tmp/dyn"
 has "$tmp/dyn" "NEEDED.*\[libc\.so\.6\]" "it needs glibc's libc.so.6"
 
-st=0; "$p" || st=$?; status_is 0 "$st" "no arguments: exit 0 at once"
-st=0; "$p" execl 200 || st=$?; status_is 0 "$st" "execl 200: a chain of 200 execs"
-st=0; "$p" spawn 200 || st=$?; status_is 0 "$st" "spawn 200"
-st=0; "$p" execl 12x 2>"$tmp/err" || st=$?; status_is 2 "$st" "a bad count is a usage error"
+st=0; "$p" || st=$?; status_is EXIT_OK "$st" "no arguments: exit 0 at once"
+st=0; "$p" execl 200 || st=$?; status_is EXIT_OK "$st" "execl 200: a chain of 200 execs"
+st=0; "$p" spawn 200 || st=$?; status_is EXIT_OK "$st" "spawn 200"
+st=0; "$p" execl 12x 2>"$tmp/err" || st=$?; status_is EXIT_USAGE "$st" "a bad count is a usage error"
 has "$tmp/err" "bad count '12x'" "and says which"
-st=0; "$p" fly 3 2>"$tmp/err" || st=$?; status_is 2 "$st" "an unknown mode is a usage error"
-st=0; "$p" execl 2>/dev/null || st=$?; status_is 2 "$st" "a missing count is a usage error"
+st=0; "$p" fly 3 2>"$tmp/err" || st=$?; status_is EXIT_USAGE "$st" "an unknown mode is a usage error"
+st=0; "$p" execl 2>/dev/null || st=$?; status_is EXIT_USAGE "$st" "a missing count is a usage error"
 # spawn-serve: two batches (3 and 5 loops), then end of input.
 st=0
 printf '\003\0\0\0\0\0\0\0\005\0\0\0\0\0\0\0' | "$p" spawn-serve >"$tmp/serve" || st=$?
-status_is 0 "$st" "spawn-serve exits 0 at end of input"
+status_is EXIT_OK "$st" "spawn-serve exits 0 at end of input"
 if [ "$(od -An -tu8 "$tmp/serve" | tr -s ' \n' '  ')" = " 0 0 " ]; then
 	ok "spawn-serve answers 0 for each of 2 batches"
 else bad "spawn-serve answered '$(od -An -tu8 "$tmp/serve")'"; fi

@@ -30,44 +30,44 @@ mkdir -p "$empty" "$noimg"
 ln -s "$tools/isobench-report" "$tools/isobench" "$noimg/"
 
 # --- usage errors: 2 -----------------------------------------------------------------------
-expect_status 2 "unknown option" -- "$run" --bogus
+expect_status EXIT_USAGE "unknown option" -- "$run" --bogus
 has "$tmp/stderr" "^qemu/run: unknown option '--bogus'" "unknown option is named"
-expect_status 2 "--cpus not a number" -- "$run" --cpus two
-expect_status 2 "--cpus 0" -- "$run" --cpus 0
-expect_status 2 "--accel invalid" -- "$run" --accel xen
-expect_status 2 "--machine invalid" -- "$run" --machine arm
-expect_status 2 "--machine microvm with the ISO" -- "$run" --machine microvm
-expect_status 2 "--firmware invalid" -- "$run" --firmware efi
-expect_status 2 "--medium invalid" -- "$run" --medium usb
-expect_status 2 "--firmware uefi with --direct" -- "$run" --direct --firmware uefi
-expect_status 2 "--medium disk with --pvh" -- "$run" --pvh --medium disk
-expect_status 2 "--kernel without --direct" -- "$run" --kernel x
-expect_status 2 "--suite invalid" -- "$run" --suite huge
-expect_status 2 "--timeout invalid" -- "$run" --timeout 10s
-expect_status 2 "--mem invalid" -- "$run" --mem lots
-expect_status 2 "option without value" -- "$run" --iso
-expect_status 2 "--tests with a space" -- "$run" --tests 'pipe spawn'
-expect_status 2 "--iso with --direct" -- "$run" --direct --iso x.iso
+expect_status EXIT_USAGE "--cpus not a number" -- "$run" --cpus two
+expect_status EXIT_USAGE "--cpus 0" -- "$run" --cpus 0
+expect_status EXIT_USAGE "--accel invalid" -- "$run" --accel xen
+expect_status EXIT_USAGE "--machine invalid" -- "$run" --machine arm
+expect_status EXIT_USAGE "--machine microvm with the ISO" -- "$run" --machine microvm
+expect_status EXIT_USAGE "--firmware invalid" -- "$run" --firmware efi
+expect_status EXIT_USAGE "--medium invalid" -- "$run" --medium usb
+expect_status EXIT_USAGE "--firmware uefi with --direct" -- "$run" --direct --firmware uefi
+expect_status EXIT_USAGE "--medium disk with --pvh" -- "$run" --pvh --medium disk
+expect_status EXIT_USAGE "--kernel without --direct" -- "$run" --kernel x
+expect_status EXIT_USAGE "--suite invalid" -- "$run" --suite huge
+expect_status EXIT_USAGE "--timeout invalid" -- "$run" --timeout 10s
+expect_status EXIT_USAGE "--mem invalid" -- "$run" --mem lots
+expect_status EXIT_USAGE "option without value" -- "$run" --iso
+expect_status EXIT_USAGE "--tests with a space" -- "$run" --tests 'pipe spawn'
+expect_status EXIT_USAGE "--iso with --direct" -- "$run" --direct --iso x.iso
 # --arch arm64: virt only, UEFI or direct, no PVH; virt only with it.
-expect_status 2 "--arch invalid" -- "$run" --arch sparc
-expect_status 2 "--arch arm64 --firmware bios (arm64 has no BIOS)" -- "$run" --arch arm64 --firmware bios
+expect_status EXIT_USAGE "--arch invalid" -- "$run" --arch sparc
+expect_status EXIT_USAGE "--arch arm64 --firmware bios (arm64 has no BIOS)" -- "$run" --arch arm64 --firmware bios
 has "$tmp/stderr" "no BIOS" "the refusal of --firmware bios on arm64 says why"
-expect_status 2 "--arch arm64 --machine q35" -- "$run" --arch arm64 --machine q35
-expect_status 2 "--arch arm64 --pvh" -- "$run" --arch arm64 --pvh
-expect_status 2 "--arch arm64 --direct --firmware uefi" -- "$run" --arch arm64 --direct --firmware uefi
-expect_status 2 "--machine virt without --arch arm64" -- "$run" --machine virt
+expect_status EXIT_USAGE "--arch arm64 --machine q35" -- "$run" --arch arm64 --machine q35
+expect_status EXIT_USAGE "--arch arm64 --pvh" -- "$run" --arch arm64 --pvh
+expect_status EXIT_USAGE "--arch arm64 --direct --firmware uefi" -- "$run" --arch arm64 --direct --firmware uefi
+expect_status EXIT_USAGE "--machine virt without --arch arm64" -- "$run" --machine virt
 # virt's own properties (EL2: virtualization=on, where PSCI goes over SMC) pass to -M; only
 # PROP=VALUE words, nothing a shell or QEMU's option parser would read as more.
-expect_status 0 "--arch arm64 --machine virt,virtualization=on" -- \
+expect_status EXIT_OK "--arch arm64 --machine virt,virtualization=on" -- \
 	"$run" --out "$noimg" --check-args --arch arm64 --machine virt,virtualization=on
 # shellcheck disable=SC2016 # the $(...) is the input, not to be expanded
-expect_status 2 "--arch arm64 --machine virt,x=\$(id)" -- \
+expect_status EXIT_USAGE "--arch arm64 --machine virt,x=\$(id)" -- \
 	"$run" --out "$noimg" --check-args --arch arm64 --machine 'virt,x=$(id)'
-expect_status 2 "--arch arm64 --machine virt, (no property)" -- \
+expect_status EXIT_USAGE "--arch arm64 --machine virt, (no property)" -- \
 	"$run" --out "$noimg" --check-args --arch arm64 --machine virt,
-expect_status 2 "--machine pc,accel=kvm (properties are virt's only)" -- \
+expect_status EXIT_USAGE "--machine pc,accel=kvm (properties are virt's only)" -- \
 	"$run" --out "$noimg" --check-args --machine pc,accel=kvm
-expect_status 0 "--help" -- "$run" --help
+expect_status EXIT_OK "--help" -- "$run" --help
 if grep -q '^  5  timeout' "$tmp/stdout" && grep -q '^  7  could not start' "$tmp/stdout"; then
 	pass "--help documents the exit-status table"
 else
@@ -75,32 +75,32 @@ else
 fi
 
 # --- could not start: 7 ----------------------------------------------------------------------
-expect_status 7 "missing ISO" -- "$run" --out "$noimg" --iso "$tmp/nonexistent.iso" --accel tcg
+expect_status EXIT_NOSTART "missing ISO" -- "$run" --out "$noimg" --iso "$tmp/nonexistent.iso" --accel tcg
 has "$tmp/stderr" "^qemu/run: no ISO " "missing ISO is named"
-expect_status 7 "missing vmlinux for --pvh" -- "$run" --pvh --out "$noimg" --accel tcg
-expect_status 7 "missing UEFI firmware" -- env OVMF_CODE="$tmp/none.fd" "$run" --out "$noimg" --firmware uefi --iso "$0" --accel tcg
-expect_status 7 "missing default ISO in --out" -- "$run" --out "$noimg" --accel tcg
-expect_status 7 "--direct without a kernel" -- "$run" --direct --out "$noimg" --accel tcg
+expect_status EXIT_NOSTART "missing vmlinux for --pvh" -- "$run" --pvh --out "$noimg" --accel tcg
+expect_status EXIT_NOSTART "missing UEFI firmware" -- env OVMF_CODE="$tmp/none.fd" "$run" --out "$noimg" --firmware uefi --iso "$0" --accel tcg
+expect_status EXIT_NOSTART "missing default ISO in --out" -- "$run" --out "$noimg" --accel tcg
+expect_status EXIT_NOSTART "--direct without a kernel" -- "$run" --direct --out "$noimg" --accel tcg
 has "$tmp/stderr" "^qemu/run: no .*/bzImage" "missing kernel is named"
-expect_status 7 "--judge a missing log" -- "$run" --out "$noimg" --judge "$tmp/nonexistent.log"
-expect_status 7 "--arch arm64 --direct without an arm64 kernel" -- "$run" --arch arm64 --direct --out "$noimg" --accel tcg
+expect_status EXIT_NOSTART "--judge a missing log" -- "$run" --out "$noimg" --judge "$tmp/nonexistent.log"
+expect_status EXIT_NOSTART "--arch arm64 --direct without an arm64 kernel" -- "$run" --arch arm64 --direct --out "$noimg" --accel tcg
 has "$tmp/stderr" "^qemu/run: no .*/arm64/Image" "the missing arm64 kernel is named (OUT/arm64/Image)"
-expect_status 7 "--arch arm64 without AAVMF" -- env AAVMF_CODE="$tmp/none.fd" "$run" --arch arm64 --out "$noimg" --iso "$0" --accel tcg
+expect_status EXIT_NOSTART "--arch arm64 without AAVMF" -- env AAVMF_CODE="$tmp/none.fd" "$run" --arch arm64 --out "$noimg" --iso "$0" --accel tcg
 has "$tmp/stderr" "no UEFI firmware .*qemu-efi-aarch64" "the missing AAVMF names its package"
 
 # --- check-args: test names, copies and suite with the runner's own parser, before a build --
-expect_status 2 "--check-args --tests nosuch" -- "$run" --out "$tools" --check-args --tests nosuch
+expect_status EXIT_USAGE "--check-args --tests nosuch" -- "$run" --out "$tools" --check-args --tests nosuch
 has "$tmp/stderr" "unknown test or group: nosuch" "the unknown test is named"
-expect_status 2 "--check-args --copies 0" -- "$run" --out "$tools" --check-args --copies 0
-expect_status 0 "--check-args --tests pipe" -- "$run" --out "$tools" --check-args --tests pipe
+expect_status EXIT_USAGE "--check-args --copies 0" -- "$run" --out "$tools" --check-args --copies 0
+expect_status EXIT_OK "--check-args --tests pipe" -- "$run" --out "$tools" --check-args --tests pipe
 # An isobench key without its prefix would go to the kernel and be ignored: refused with the fix.
-expect_status 2 "--check-args --params 'sample_ms=50' (no isobench. prefix)" -- \
+expect_status EXIT_USAGE "--check-args --params 'sample_ms=50' (no isobench. prefix)" -- \
 	"$run" --out "$tools" --check-args --params 'quiet sample_ms=50'
 has "$tmp/stderr" "'sample_ms=50' would not reach isobench; write isobench.sample_ms=50" "the fix is named"
-expect_status 0 "--params with the kernel's own words (clocksource=, console=, a.b=)" -- \
+expect_status EXIT_OK "--params with the kernel's own words (clocksource=, console=, a.b=)" -- \
 	"$run" --out "$tools" --check-args --params 'clocksource=acpi_pm console=ttyS1 i8042.noaux=1'
-expect_status 0 "--params isobench.sample_ms=50" -- "$run" --out "$tools" --check-args --params 'isobench.sample_ms=50'
-expect_status 7 "no isobench-report: qemu/run does not judge by itself" -- "$run" --out "$empty" --judge "$0"
+expect_status EXIT_OK "--params isobench.sample_ms=50" -- "$run" --out "$tools" --check-args --params 'isobench.sample_ms=50'
+expect_status EXIT_NOSTART "no isobench-report: qemu/run does not judge by itself" -- "$run" --out "$empty" --judge "$0"
 has "$tmp/stderr" "qemu/run judges and follows logs only through it" "the missing report tool is named"
 
 # --- judgement, only through isobench-report --boot ---------------------------------------------
@@ -134,51 +134,51 @@ off="[    9.0] reboot: Power down"
 wd=("${B/0123456789abcdef/0000000000000001}" "R 2 FAIL test=watchdog reason=stalled" "R 3 END records=2 results=0 fails=1 skips=0 errors=0 status=ok")
 
 qemu_judge() { "$run" --out "$tools" --judge "$1"; }
-expect_status 0 "complete run, powered off (noise, CRLF, record after kernel text)" -- qemu_judge "$(mklog ok "${good[@]}" "$end" "$off")"
-expect_status 0 "halt=reboot: rebooted, as asked" -- qemu_judge "$(mklog reboot "${good[@]}" "$end" "[    9.0] reboot: Restarting system")"
+expect_status EXIT_OK "complete run, powered off (noise, CRLF, record after kernel text)" -- qemu_judge "$(mklog ok "${good[@]}" "$end" "$off")"
+expect_status EXIT_OK "halt=reboot: rebooted, as asked" -- qemu_judge "$(mklog reboot "${good[@]}" "$end" "[    9.0] reboot: Restarting system")"
 contains "$tmp/stdout" "guest rebooted" "the verdict says it rebooted, not powered off"
-expect_status 6 "complete run that neither powered off nor rebooted" -- qemu_judge "$(mklog nooff "${good[@]}" "$end")"
+expect_status EXIT_CRASHED "complete run that neither powered off nor rebooted" -- qemu_judge "$(mklog nooff "${good[@]}" "$end")"
 has "$tmp/stderr" "crashed" "no power-off is named"
-expect_status 3 "missing END" -- qemu_judge "$(mklog noend "${good[@]}")"
-expect_status 3 "no records at all" -- qemu_judge "$(mklog none)"
-expect_status 6 "Kernel panic" -- qemu_judge "$(mklog panic "${good[@]}" \
+expect_status EXIT_INCOMPLETE "missing END" -- qemu_judge "$(mklog noend "${good[@]}")"
+expect_status EXIT_INCOMPLETE "no records at all" -- qemu_judge "$(mklog none)"
+expect_status EXIT_CRASHED "Kernel panic" -- qemu_judge "$(mklog panic "${good[@]}" \
 	'[    2.0] Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b')"
 contains "$tmp/stdout" "the kernel panicked (line 7)" "the panic's line is named"
-expect_status 6 "Kernel panic after a complete run" -- qemu_judge "$(mklog panic2 "${good[@]}" "$end" \
+expect_status EXIT_CRASHED "Kernel panic after a complete run" -- qemu_judge "$(mklog panic2 "${good[@]}" "$end" \
 	'[    9.0] Kernel panic - not syncing: Fatal exception')"
-expect_status 6 "watchdog FAIL" -- qemu_judge "$(mklog wd "${wd[@]}" "$off")"
-expect_status 0 "a damaged watchdog FAIL line before a good run is not a crash" -- qemu_judge "$(mklog wdbad \
+expect_status EXIT_CRASHED "watchdog FAIL" -- qemu_judge "$(mklog wd "${wd[@]}" "$off")"
+expect_status EXIT_OK "a damaged watchdog FAIL line before a good run is not a crash" -- qemu_judge "$(mklog wdbad \
 	"X 9 FAIL test=watchdog reason=stalled" "${good[@]}" "$end" "$off")"
-expect_status 0 "a watchdog run, then a complete boot: the latest boot counts" -- qemu_judge "$(mklog wdthen \
+expect_status EXIT_OK "a watchdog run, then a complete boot: the latest boot counts" -- qemu_judge "$(mklog wdthen \
 	"${wd[@]}" "${good[@]}" "$end" "$off")"
-expect_status 0 "a text line naming a Kernel panic is not one" -- qemu_judge "$(mklog textpanic \
+expect_status EXIT_OK "a text line naming a Kernel panic is not one" -- qemu_judge "$(mklog textpanic \
 	"${good[@]}" "isobench: note: grep 'Kernel panic' found nothing" "$end" "$off")"
 # --killed (qemu/run's timeout: QEMU was stopped here): a missing power-off is the timeout's
 # doing, not a crash; a panic or the watchdog still are.
 rep_killed() { "$tools/isobench-report" --boot --killed --check "$1"; }
-expect_status 0 "--killed: a complete run that did not power off is no crash" -- rep_killed "$tmp/nooff.log"
-expect_status 6 "--killed: a Kernel panic still is" -- rep_killed "$tmp/panic.log"
+expect_status EXIT_OK "--killed: a complete run that did not power off is no crash" -- rep_killed "$tmp/nooff.log"
+expect_status EXIT_CRASHED "--killed: a Kernel panic still is" -- rep_killed "$tmp/panic.log"
 contains "$tmp/stdout" "the kernel panicked (line 7)" "--killed: the panic's line is named"
-expect_status 6 "--killed: a watchdog FAIL still is" -- rep_killed "$tmp/wd.log"
-expect_status 2 "--killed without --boot is a usage error" -- "$tools/isobench-report" --killed "$tmp/ok.log"
+expect_status EXIT_CRASHED "--killed: a watchdog FAIL still is" -- rep_killed "$tmp/wd.log"
+expect_status EXIT_USAGE "--killed without --boot is a usage error" -- "$tools/isobench-report" --killed "$tmp/ok.log"
 # A second boot has its own run id (the same id again is the run replayed: isobench.replay=1).
-expect_status 3 "a complete run, then a boot cut off: the latest boot failed" -- qemu_judge "$(mklog cutlast \
+expect_status EXIT_INCOMPLETE "a complete run, then a boot cut off: the latest boot failed" -- qemu_judge "$(mklog cutlast \
 	"${good[@]}" "$end" "$off" "${good[0]/0123456789abcdef/fedcba9876543210}" "${good[@]:1}")"
-expect_status 1 "complete run with a FAIL" -- qemu_judge "$(mklog failrec "${good[@]}" \
+expect_status EXIT_FAILS "complete run with a FAIL" -- qemu_judge "$(mklog failrec "${good[@]}" \
 	"R 5 FAIL test=spawn reason=crashed signal=11" \
 	"R 6 END records=5 results=1 fails=1 skips=0 errors=0 status=ok" "$off")"
-expect_status 1 "complete run with an ERROR" -- qemu_judge "$(mklog errrec "${good[@]}" \
+expect_status EXIT_FAILS "complete run with an ERROR" -- qemu_judge "$(mklog errrec "${good[@]}" \
 	"R 5 ERROR what=test reason=unknown test=nope" \
 	"R 6 END records=5 results=1 fails=0 skips=0 errors=1 status=ok" "$off")"
-expect_status 3 "sequence gap (lost record)" -- qemu_judge "$(mklog gap "${good[0]}" "${good[1]}" "${good[3]}" "$end" "$off")"
-expect_status 3 "END count disagrees" -- qemu_judge "$(mklog count "${good[@]}" \
+expect_status EXIT_INCOMPLETE "sequence gap (lost record)" -- qemu_judge "$(mklog gap "${good[0]}" "${good[1]}" "${good[3]}" "$end" "$off")"
+expect_status EXIT_INCOMPLETE "END count disagrees" -- qemu_judge "$(mklog count "${good[@]}" \
 	"R 5 END records=9 results=1 fails=0 skips=0 errors=0 status=ok" "$off")"
-expect_status 0 "two complete boots in one log" -- qemu_judge "$(mklog twice "${good[@]}" "$end" "$off" \
+expect_status EXIT_OK "two complete boots in one log" -- qemu_judge "$(mklog twice "${good[@]}" "$end" "$off" \
 	"${good[0]/0123456789abcdef/fedcba9876543210}" "${good[@]:1}" "$end" "$off")"
 
 # A guest that printed nothing (only qemu/run's own '#' lines): the memory hint.
 printf '# qemu/run: accel=tcg machine=pc mem=24M\n# qemu/run: host x\n' >"$tmp/silent.log"
-expect_status 3 "a log with nothing from the guest" -- qemu_judge "$tmp/silent.log"
+expect_status EXIT_INCOMPLETE "a log with nothing from the guest" -- qemu_judge "$tmp/silent.log"
 contains "$tmp/stderr" "the guest printed nothing at all; with --mem" "... suggests more memory"
 
 finish

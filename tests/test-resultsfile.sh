@@ -51,7 +51,7 @@ printf '\x55\xaa' | dd of="$decoy" bs=1 seek=510 conv=notrunc status=none
 mformat -i "$decoy@@1M" -N 12345678 -v ISOBENCHEFI -T 14336 -h 2 -s 32 :: >"$dir/decoy.out" 2>&1 ||
 	bad "cannot make the decoy disk: $(head -n 1 "$dir/decoy.out")"
 mmd -i "$decoy@@1M" ::/ISOBENCH ::/ISOBENCH/RESULTS
-decoy_sum=$(sha256sum "$decoy" | cut -c1-64)
+decoy_sum=$(sha256_of "$decoy")
 
 # bus NAME QEMU-ARGS...: a copy of the image on that bus, plus the decoy; boot; check.
 bus() {
@@ -61,7 +61,7 @@ bus() {
 	timeout -k 5 300 qemu-system-x86_64 -nodefaults -accel tcg -cpu max -m 512M -smp 1 \
 		-display none -no-reboot -kernel "$out/bzImage" -initrd "$out/initramfs.cpio.gz" \
 		-append "$base" -serial "file:$dir/$name.log" "$@" >"$dir/$name.qemu" 2>&1 || st=$?
-	status_is 0 "$st" "$name: QEMU ends"
+	status_is EXIT_OK "$st" "$name: QEMU ends"
 	has "$dir/$name.log" "isobench: results file written: [a-z0-9]+:/ISOBENCH/RESULTS/[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}\.LOG" \
 		"$name: the runner says where it wrote the results file"
 	off=$(esp_offset "$img") || { bad "$name: no EFI partition in the image"; return; }
@@ -71,14 +71,14 @@ bus() {
 		ok "$name: mtools reads one results file back from the image"
 		st=0
 		"$report" --check "$dir/$name.got"/*.LOG >"$dir/$name.check" 2>&1 || st=$?
-		status_is 0 "$st" "$name: isobench-report accepts the results file as a complete run"
+		status_is EXIT_OK "$st" "$name: isobench-report accepts the results file as a complete run"
 	else
 		bad "$name: no results file in ::/ISOBENCH/RESULTS of $img"
 	fi
 	st=0
 	"$report" --check "$img" >"$dir/$name.imgcheck" 2>&1 || st=$?
-	status_is 0 "$st" "$name: isobench-report reads the log straight out of the image file"
-	if [ "$(sha256sum "$decoy" | cut -c1-64)" = "$decoy_sum" ]; then
+	status_is EXIT_OK "$st" "$name: isobench-report reads the log straight out of the image file"
+	if [ "$(sha256_of "$decoy")" = "$decoy_sum" ]; then
 		ok "$name: the second disk (same label, other serial) is untouched"
 	else
 		bad "$name: the second disk was written"
@@ -103,7 +103,7 @@ timeout -k 5 300 qemu-system-x86_64 -nodefaults -accel tcg -cpu max -m 512M -smp
 	-append "${base/isobench.tests=syscall/isobench.tests=selftest-stall} isobench.timeout=120 isobench.watchdog=6" \
 	-serial "file:$dir/watchdog.log" -M pc -drive "if=none,id=n0,format=raw,file=$wd" \
 	-device nvme,serial=isob1,drive=n0 >"$dir/watchdog.qemu" 2>&1 || st=$?
-status_is 0 "$st" "watchdog: QEMU ends"
+status_is EXIT_OK "$st" "watchdog: QEMU ends"
 has "$dir/watchdog.log" "FAIL test=watchdog reason=the%20run%20exceeded" "watchdog: it fired"
 has "$dir/watchdog.log" "isobench: results file written: [a-z0-9]+:/ISOBENCH/RESULTS/" \
 	"watchdog: the watchdog says where it wrote the results file"
@@ -113,7 +113,7 @@ if off=$(esp_offset "$wd") && mcopy -n -i "$wd@@$off" "::/ISOBENCH/RESULTS/*" "$
 	has "$dir/watchdog.got"/*.LOG "FAIL test=watchdog" "watchdog: the results file holds the watchdog's FAIL"
 	st=0
 	"$report" --check "$dir/watchdog.got"/*.LOG >"$dir/watchdog.check" 2>&1 || st=$?
-	status_is 3 "$st" "watchdog: the results file is read as the incomplete run it is"
+	status_is EXIT_INCOMPLETE "$st" "watchdog: the results file is read as the incomplete run it is"
 else
 	bad "watchdog: no results file in ::/ISOBENCH/RESULTS of $wd"
 fi
@@ -121,13 +121,13 @@ fi
 # A log file that is not an image still reads as itself.
 st=0
 "$report" --check "$dir/usb.log" >/dev/null 2>&1 || st=$?
-status_is 0 "$st" "a serial log still reads as a log"
+status_is EXIT_OK "$st" "a serial log still reads as a log"
 
 # El Torito: the EFI image's sector count is 16 bits; the build refuses what it cannot name.
 st=0
 ISOBENCH_RESULTS_MIB=40 "$top/image/build-iso.sh" "$dir/big.iso" "$out/bzImage" \
 	"$out/initramfs.cpio.gz" test-id >"$dir/big.out" 2>&1 || st=$?
-status_is 1 "$st" "build-iso refuses a 40 MiB results space (EFI image > 65,535 sectors)"
+status_is EXIT_FAILS "$st" "build-iso refuses a 40 MiB results space (EFI image > 65,535 sectors)"
 has "$dir/big.out" "exceeds El Torito's 65,535 sectors" "and says why"
 
 finish

@@ -46,7 +46,7 @@ st=0
 "$top/qemu/run" --direct --accel tcg --cpus 2 --machine microvm --suite quick \
 	--tests "$(IFS=,; echo "${mv[*]}")" --copies 1 --timeout 150 --log "$tmp/mv.log" \
 	--out "$out" >"$tmp/mv.out" 2>&1 || st=$?
-status_is 0 "$st" "qemu/run, microvm, TCG: ${mv[*]}"
+status_is EXIT_OK "$st" "qemu/run, microvm, TCG: ${mv[*]}"
 none "$(ring0_outcomes "$tmp/mv.log" "${mv[@]}")" \
 	"microvm: every ring0 test has a RESULT or SKIPs with a reason, none FAILs" "microvm"
 for t in ring0-inl_from_pmtimer ring0-mmio_hpet; do
@@ -67,7 +67,7 @@ st=0
 "$top/qemu/run" --direct --accel tcg --cpus 2 --params "maxcpus=1 nox2apic" --suite quick \
 	--tests ring0-cpuid,ring0-mmio_lapic,ring0-ipi,ring0-ipi_halt --copies 1 --timeout 150 \
 	--log "$tmp/one.log" --out "$out" >"$tmp/one.out" 2>&1 || st=$?
-status_is 0 "$st" "qemu/run, TCG, 2 CPUs, maxcpus=1 nox2apic"
+status_is EXIT_OK "$st" "qemu/run, TCG, 2 CPUs, maxcpus=1 nox2apic"
 for t in ring0-ipi ring0-ipi_halt; do
 	has "$tmp/one.log" "$rec SKIP test=$t copies=1 reason=needs%20a%20second%20online%20CPU" \
 		"maxcpus=1: $t SKIPs with \"needs a second online CPU\""

@@ -36,7 +36,7 @@ else fail "natively $n of ${#tests[@]} ring0 tests SKIP with \"needs the image's
 st=0
 "$top/qemu/run" --direct --accel tcg --cpus 2 --suite quick --tests "$list" --copies 1 \
 	--timeout 240 --log "$tmp/tcg2.log" --out "$out" >"$tmp/tcg2.out" 2>&1 || st=$?
-status_is 0 "$st" "qemu/run, TCG, 2 CPUs, the ring0 tests"
+status_is EXIT_OK "$st" "qemu/run, TCG, 2 CPUs, the ring0 tests"
 got=$(ring0_problems "$tmp/tcg2.log" "${tests[@]}")
 none "$got" "TCG 2 CPUs: every ring0 test has cycles > 0 and ns > 0, or SKIPs with a reason" \
 	"TCG 2 CPUs: ring0 problems"
@@ -66,7 +66,7 @@ st=0
 "$top/qemu/run" --direct --accel tcg --cpus 1 --suite quick \
 	--tests ring0-cpuid,ring0-self_ipi,ring0-ipi,ring0-ipi_halt --copies 1 --timeout 180 \
 	--log "$tmp/tcg1.log" --out "$out" >"$tmp/tcg1.out" 2>&1 || st=$?
-status_is 0 "$st" "qemu/run, TCG, 1 CPU"
+status_is EXIT_OK "$st" "qemu/run, TCG, 1 CPU"
 for t in ring0-ipi ring0-ipi_halt; do
 	has "$tmp/tcg1.log" "^@isobench/1 [0-9]+ SKIP test=$t copies=1 reason=needs%20a%20second%20online%20CPU" \
 		"1 CPU: $t SKIPs with \"needs a second online CPU\""

@@ -2,7 +2,10 @@
 # tests/test-testlib.sh — tests/lib.sh's own verbs: each assertion fails when it should (a
 # wrong status, a missing match, and an absence looked for in a missing or empty file), passes
 # when it should, and the exit helpers keep the script's status, run in order and kill what
-# they were given.
+# they were given. Statuses are names: lib.sh's EXIT_* are exactly lib/status.h's (a retyped
+# one is found, an added one is derived), and no test script passes a bare number as the status
+# it wants (both shown failing on planted copies). qboot through qemu/run is judged with a
+# stand-in qemu/run (a clean boot passes and is timed; a bad status, log or identity fails).
 #
 # In:  tests/lib.sh, tests/fixtures/logs (complete, cut and FAIL-holding logs), OUT's
 #      isobench-report (OUT defaults to the repository's out/) for complete and ran.
@@ -48,11 +51,63 @@ else fail "finish without FAIL: '$(tail -n 1 <<<"$out")', status $st"; fi
 
 want FAIL "check on a failing command" -- check d false
 want ok "check on a succeeding command" -- check d true
-want FAIL "status_is with another status" -- status_is 0 1 d
-want FAIL "status_is with no status at all" -- status_is 0 "" d
-want ok "status_is with that status" -- status_is 2 2 d
-want FAIL "expect_status with another status" -- expect_status 0 d -- false
-want ok "expect_status with that status" -- expect_status 1 d -- false
+want FAIL "status_is with another status" -- status_is EXIT_OK 1 d
+want FAIL "status_is with no status at all" -- status_is EXIT_OK "" d
+want ok "status_is with that status" -- status_is EXIT_USAGE 2 d
+want FAIL "status_is with a bare number, even the right one" -- status_is 2 2 d
+want FAIL "status_is with a name lib/status.h lacks" -- status_is EXIT_NOSUCH 0 d
+want ok "status_is SIGTERM: killed by the signal (143)" -- status_is SIGTERM 143 d
+want ok "status_is CMD_FAILED: a script's die() (1)" -- status_is CMD_FAILED 1 d
+want FAIL "expect_status with another status" -- expect_status EXIT_OK d -- false
+want FAIL "expect_status with a bare number" -- expect_status 1 d -- false
+want ok "expect_status with that status" -- expect_status EXIT_FAILS d -- false
+
+# ---- statuses by name: lib.sh's EXIT_* are lib/status.h's, and no test numbers one ---------------
+# names_judge ROOT LABEL: ROOT/tests/lib.sh, sourced, defines exactly the EXIT_<NAME>=<N> of
+# ROOT/lib/status.h's "#define EXIT_<NAME> <N>" lines (read here with awk, not lib.sh's sed).
+names_judge() {
+	local root=$1 label=$2 want got
+	want=$(awk '$1 == "#define" && $2 ~ /^EXIT_[A-Z]+$/ && $3 ~ /^[0-9]+$/ { print $2 "=" $3 }' \
+		"$root/lib/status.h" | sort)
+	# shellcheck disable=SC2016  # expanded by the inner shell
+	got=$(env -u EXIT_OK bash -c '. "$1/tests/lib.sh" && for v in $(compgen -v EXIT_); do
+		echo "$v=${!v}"; done' _ "$root" | sort)
+	if [ -z "$want" ]; then fail "$label: no #define EXIT_ line in $root/lib/status.h"; return; fi
+	none "$(comm -3 <(echo "$want") <(echo "$got"))" \
+		"$label: tests/lib.sh's EXIT_* are lib/status.h's $(wc -l <<<"$want") statuses" \
+		"$label: tests/lib.sh and lib/status.h differ (left: status.h only, right: lib.sh only)"
+}
+# bare_judge ROOT LABEL: no script tests/*.sh under ROOT gives status_is, expect_status or ran a
+# bare number as the status it wants, nor complete as its third argument (one check per file).
+bare_judge() {
+	local root=$1 label=$2 f
+	for f in "$root"/tests/*.sh; do
+		none "$(grep -nE '(^|[;&|{]|then|do|else)[[:space:]]*(status_is|expect_status|ran)[[:space:]]+["'"'"']?[0-9]|^[[:space:]]*complete[[:space:]].*[[:space:]][0-9]+[[:space:]]*$' "$f")" \
+			"$label: ${f#"$root"/} names the statuses it wants" \
+			"$label: ${f#"$root"/} passes a bare number as a status"
+	done
+}
+names_judge "$here/.." tree
+bare_judge "$here/.." tree
+# Planted: a number retyped in a copy of lib.sh; bare numbers in two copied scripts.
+tree_copy "$tmp/t1" lib/status.h lib/sh tests
+sed -i 's/^CMD_FAILED=1 MAKE_FAILED=2$/&\nEXIT_USAGE=12/' "$tmp/t1/tests/lib.sh"
+# shellcheck disable=SC2016  # the planted lines are code
+printf 'status_is 2 "$st" x\nexpect_status 0 x -- true\n' >>"$tmp/t1/tests/test-proc.sh"
+# shellcheck disable=SC2016
+printf '\tran 1 "$st" "$log" x\n' >>"$tmp/t1/tests/test-disk.sh"
+# shellcheck disable=SC2016
+printf 'complete "$log" x 3\n' >>"$tmp/t1/tests/test-disk.sh"
+planted_fails names_judge "$tmp/t1" 1 "a status retyped in tests/lib.sh is found"
+planted_fails bare_judge "$tmp/t1" 2 "bare-number statuses in two scripts are found"
+# Derived, not retyped: a status added to a copy of lib/status.h is a name in that copy's lib.sh.
+tree_copy "$tmp/t2" lib/status.h lib/sh tests/lib.sh
+sed -i 's/^#define EXIT_OK 0.*/&\n#define EXIT_PLANTED 42\t\/* planted *\//' "$tmp/t2/lib/status.h"
+planted_fails names_judge "$tmp/t2" 0 "a status added to lib/status.h"
+# shellcheck disable=SC2016  # expanded by the inner shell
+got=$(bash -c '. "$1/tests/lib.sh"; _lib_status EXIT_PLANTED' _ "$tmp/t2")
+if [ "$got" = 42 ]; then pass "... is a name of tests/lib.sh at once (EXIT_PLANTED is $got)"
+else fail "a status added to lib/status.h: tests/lib.sh gives EXIT_PLANTED '$got', want 42"; fi
 
 # planted_fails JUDGE ROOT WANT: its verdict (the last line) is ok only for exactly WANT FAILs of
 # the judge; the judge's own FAILs never count as the script's. Here ROOT is how many fail.
@@ -98,17 +153,102 @@ if [ -x "$(report_tool)" ]; then
 	want FAIL "complete on an empty log" -- complete "$empty" d
 	want FAIL "complete on a cut log" -- complete "$tmp/cut-last-line.log" d
 	want ok "complete on a complete log" -- complete "$tmp/native.log" d
-	want FAIL "complete 0 on a log with FAIL/ERROR records" -- complete "$tmp/qemu-tcg.log" d
-	want ok "complete 1 on a log with FAIL/ERROR records" -- complete "$tmp/qemu-tcg.log" d 1
-	want FAIL "ran: status 1 and an empty log (what /bin/false leaves)" -- ran 1 1 "$empty" d
-	want FAIL "ran: status 0 and an empty log (/bin/true)" -- ran 0 0 "$empty" d
-	want FAIL "ran: status 0 and a cut log" -- ran 0 0 "$tmp/cut-last-line.log" d
-	want FAIL "ran: status 1, the log complete without FAIL" -- ran 1 1 "$tmp/native.log" d
-	want FAIL "ran: another status" -- ran 0 1 "$tmp/native.log" d
-	want ok "ran: status 0 and a complete log" -- ran 0 0 "$tmp/native.log" d
+	want FAIL "complete EXIT_OK on a log with FAIL/ERROR records" -- complete "$tmp/qemu-tcg.log" d
+	want ok "complete EXIT_FAILS on a log with FAIL/ERROR records" -- complete "$tmp/qemu-tcg.log" d EXIT_FAILS
+	want FAIL "complete with a bare number" -- complete "$tmp/qemu-tcg.log" d 1
+	want FAIL "ran: status 1 and an empty log (what /bin/false leaves)" -- ran EXIT_FAILS 1 "$empty" d
+	want FAIL "ran: status 0 and an empty log (/bin/true)" -- ran EXIT_OK 0 "$empty" d
+	want FAIL "ran: status 0 and a cut log" -- ran EXIT_OK 0 "$tmp/cut-last-line.log" d
+	want FAIL "ran: status 1, the log complete without FAIL" -- ran EXIT_FAILS 1 "$tmp/native.log" d
+	want FAIL "ran: another status" -- ran EXIT_OK 1 "$tmp/native.log" d
+	want FAIL "ran: a bare number" -- ran 0 0 "$tmp/native.log" d
+	want ok "ran: status 0 and a complete log" -- ran EXIT_OK 0 "$tmp/native.log" d
+
+	# qboot through qemu/run, with a stand-in qemu/run in a copy of the tree: it copies the log
+	# $FAKE_LOG to its --log, notes its arguments, reports qemu/run's timing line, exits $FAKE_ST.
+	tree_copy "$tmp/q" lib/status.h lib/sh tests/lib.sh
+	mkdir -p "$tmp/q/qemu"
+	# shellcheck disable=SC2016  # the stand-in's own variables
+	printf '%s\n' '#!/bin/bash' 'echo "$*" >"$FAKE_ARGS"' \
+		'while [ $# -gt 0 ]; do [ "$1" = --log ] && cp "$FAKE_LOG" "$2"; shift; done' \
+		'[ -n "${FAKE_QUIET:-}" ] || echo "qemu/run: first BEGIN after 1.50 s; QEMU ran 9.25 s" >&2' \
+		'exit "$FAKE_ST"' >"$tmp/q/qemu/run"
+	chmod +x "$tmp/q/qemu/run"
+	good=$fix/tcg-clock-tsc.log	# complete, clean, image.identity, "reboot: Power down"
+	gid=$(grep -ao 'image\.identity=[0-9a-f]*' "$good" | head -n 1 | cut -d= -f2)
+	# qb STATUS LOG ID TIMEOUT: qboot's verdict ("ok"/"FAIL") and its row, through the copy.
+	qb() {
+		# shellcheck disable=SC2016  # expanded by the inner shell
+		FAKE_ST=$1 FAKE_LOG=$2 FAKE_ARGS=$tmp/q.args OUT=$tmp/q bash -c 'set -euo pipefail; . "$1/tests/lib.sh"; tmp=$2; id=$3
+			qboot b qemu/run "$tmp/qb.log" "$4" --accel tcg; echo "row: ${boot_rows[0]}"' \
+			_ "$tmp/q" "$tmp" "$3" "$4" 2>/dev/null | sed -n 's/^\(ok\|FAIL\):.*/\1/p; s/^row: *//p' | tr -s ' \n' '  '
+	}
+	cp "$(report_tool)" "$tmp/q/isobench-report"
+	got=$(qb 0 "$good" "$gid" 120)
+	case $got in "ok b ok 1.50 9.25 ") pass "qboot qemu/run: status 0, a clean log: ok, timed from qemu/run ($got)" ;;
+	*) fail "qboot qemu/run on a clean boot: '$got'" ;; esac
+	if [ "$(cat "$tmp/q.args")" = "--out $tmp/q --log $tmp/qb.log --timeout 120 --accel tcg" ]; then
+		pass "qboot qemu/run passes --out, --log, --timeout and the boot's arguments"
+	else fail "qboot qemu/run called qemu/run with: $(cat "$tmp/q.args")"; fi
+	qb 0 "$good" "$gid" - >/dev/null
+	if [ "$(cat "$tmp/q.args")" = "--out $tmp/q --log $tmp/qb.log --accel tcg" ]; then
+		pass "qboot qemu/run with timeout -: qemu/run's own"
+	else fail "qboot qemu/run with timeout -: $(cat "$tmp/q.args")"; fi
+	got=$(FAKE_QUIET=1 qb 5 "$good" "$gid" 60)
+	case $got in "FAIL b FAIL - - ") pass "qboot qemu/run: a failed boot without timing is a FAIL row with no times, under set -e" ;;
+	*) fail "qboot qemu/run: a failed boot without qemu/run's timing line: '$got'" ;; esac
+	for c in "5|$good|$gid|qemu/run's timeout status" "0|$fix/native.log|$gid|no power-off in the log" \
+		"0|$good|0123|another image's identity" "0|$fix/cut-last-line.log|$gid|a cut log"; do
+		IFS='|' read -r qst qlog qid what <<<"$c"
+		got=$(qb "$qst" "$qlog" "$qid" 60)
+		case $got in "FAIL b FAIL "*) pass "qboot qemu/run fails on $what" ;;
+		*) fail "qboot qemu/run on $what: '$got'" ;; esac
+	done
 else
-	skip "complete and ran: no $(report_tool) (run ./build.sh)"
+	skip "complete, ran and qboot: no $(report_tool) (run ./build.sh)"
 fi
+
+# ---- die (lib/sh/die.sh, through lib.sh) --------------------------------------------------------
+# A script named some-tool.sh: "some-tool: MSG" and status 1; $die_prefix and $die_status override.
+# shellcheck disable=SC2016  # the stand-in script's own $1
+printf '#!/bin/bash\n. "%s"\neval "$1"\necho not reached\n' "$here/lib.sh" >"$tmp/some-tool.sh"
+for c in "die went wrong|some-tool: went wrong|1" "die_prefix=build.sh die x|build.sh: x|1" \
+	"die_status=2 die y|some-tool: y|2"; do
+	IFS='|' read -r cmd want_err want_st <<<"$c"
+	st=0
+	err=$(bash "$tmp/some-tool.sh" "$cmd" 2>&1) || st=$?
+	if [ "$err" = "$want_err" ] && [ "$st" -eq "$want_st" ]; then pass "die: '$cmd' says '$err', status $st"
+	else fail "die: '$cmd' said '$err' with status $st, want '$want_err', $want_st"; fi
+done
+
+# ---- helpers once: lib.sh's are not redefined by a test, die() is lib/sh/die.sh's ---------------
+# once_judge ROOT LABEL: no tests/*.sh under ROOT defines a function lib.sh defines; no shell
+# script under ROOT but lib/sh/die.sh defines die() (kernel-config/build-kernel.sh excepted:
+# its inputs key the kernel cache).
+once_judge() {
+	local root=$1 label=$2 libfns re
+	libfns=$(sed -nE 's/^([a-z_][a-z0-9_]*)\(\).*/\1/p' "$root/tests/lib.sh" | sort -u | paste -sd'|')
+	re="^[[:space:]]*($libfns)[[:space:]]*\\(\\)"
+	none "$(cd "$root" && grep -nE "$re" tests/*.sh | grep -v '^tests/lib\.sh:')" \
+		"$label: no test script redefines one of lib.sh's $(tr '|' '\n' <<<"$libfns" | wc -l) functions" \
+		"$label: a test script redefines a lib.sh function"
+	none "$(cd "$root" && git ls-files -co --exclude-standard | grep -vxE 'lib/sh/die\.sh|kernel-config/build-kernel\.sh' |
+		while read -r f; do
+			[ -f "$f" ] && case $f in *.sh) ;; *) head -c 64 "$f" | grep -qE '^#!.*\b(ba)?sh\b' || continue ;; esac
+			grep -nE '^[[:space:]]*die[[:space:]]*\(\)' "$f" | sed "s|^|$f:|"
+		done)" "$label: die() is defined once, in lib/sh/die.sh" "$label: another die()"
+}
+once_judge "$here/.." tree
+git -C "$here/.." ls-files -co --exclude-standard | grep -E '^(tests/|lib/|image/|build\.sh)' |
+	(cd "$here/.." && cpio -pdm --quiet "$tmp/t3")
+git init -q "$tmp/t3" && git -C "$tmp/t3" add -A
+# shellcheck disable=SC2016  # planted code
+printf '\nsha256_of() { md5sum "$1"; }\n' >>"$tmp/t3/tests/test-disk.sh"
+printf '\ndie() { echo "x: $*"; exit 1; }\n' >>"$tmp/t3/image/build-iso.sh"
+planted_fails once_judge "$tmp/t3" 2 "a lib.sh function redefined and a second die() are found"
+if [ "$(printf 'abc' >"$tmp/abc"; sha256_of "$tmp/abc")" = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad ] &&
+	! sha256_of "$none" 2>/dev/null; then pass "sha256_of: the hash of 'abc'; status 1 for a missing file"
+else fail "sha256_of: wrong hash of 'abc' or no failure on a missing file"; fi
 
 # ---- start_peer, stop_peer ----------------------------------------------------------------------
 # A stand-in for `isobench --serve`: prints a serve.port record (or nothing) and waits.

@@ -21,7 +21,7 @@ report=$(report_tool)
 # extra (vmexit-nanosleep-50us: p50_late_ns; sockwrite-paced: busy_pct_x100 / 100).
 "$out/isobench" --suite quick --tests pipe,getpid,clock-monotonic,vmexit-nanosleep-50us,sockwrite-paced \
 	--copies 1,2 >"$tmp/run.log" 2>"$tmp/run.err"
-expect_status 0 "a native run as written is valid" -- "$report" --check "$tmp/run.log"
+expect_status EXIT_OK "a native run as written is valid" -- "$report" --check "$tmp/run.log"
 
 # forge KIND TEST KEY VALUE [NTH]: the log with field KEY of the NTH (default 1st) KIND record
 # of TEST (any test when TEST is -) set to VALUE (appended when absent; removed when VALUE is
@@ -121,17 +121,17 @@ caught "a SAMPLE before its TEST" 'SAMPLE test=nosuch: a SAMPLE before the test.
 
 # A key given twice is malformed: the parser refuses the line (its checksum holds).
 forge RESULT pipe value +1.000 >"$tmp/line"
-expect_status 3 "a RESULT with value= twice is refused" -- "$report" --check "$tmp/forged.log"
+expect_status EXIT_INCOMPLETE "a RESULT with value= twice is refused" -- "$report" --check "$tmp/forged.log"
 contains "$tmp/stdout" "damaged record at line $(cat "$tmp/line") (malformed)" \
 	"the verdict names the line of the RESULT with value= twice"
 
 # The checks are real: a run whose converged= agrees needs no change to pass (the forge
 # itself does not break a log).
 forge RESULT pipe note kept >/dev/null
-expect_status 0 "a resealed record with an unknown field is still valid (a reader ignores it)" -- \
+expect_status EXIT_OK "a resealed record with an unknown field is still valid (a reader ignores it)" -- \
 	"$report" --check "$tmp/forged.log"
 forge RESULT pipe better DROP >/dev/null
-expect_status 0 "a RESULT without better= (an older writer) is read, not recomputed" -- \
+expect_status EXIT_OK "a RESULT without better= (an older writer) is read, not recomputed" -- \
 	"$report" --check "$tmp/forged.log"
 
 # The table never prints an impossible figure: the run is refused, in every mode that picks a
@@ -155,10 +155,10 @@ has "$tmp/run.log" 'RESULT test=pipe copies=1 .* converged=1 stop=target ' "a co
 "$out/isobench" --suite quick --tests pipe --copies 1 --samples 4-8 --ci 0.001 >"$tmp/futile.log" 2>/dev/null
 has "$tmp/futile.log" 'RESULT test=pipe copies=1 .* samples=4 .* converged=0 stop=futile samples_needed=[0-9]+ ' \
 	"a hopeless spread stops at half the cap: stop=futile, samples=4"
-expect_status 0 "... and that run is valid" -- "$report" --check "$tmp/futile.log"
+expect_status EXIT_OK "... and that run is valid" -- "$report" --check "$tmp/futile.log"
 cp "$tmp/run.log" "$tmp/run-quick.log"
 cp "$tmp/unconv.log" "$tmp/run.log"
-expect_status 0 "an unconverged run as written is valid" -- "$report" --check "$tmp/run.log"
+expect_status EXIT_OK "an unconverged run as written is valid" -- "$report" --check "$tmp/run.log"
 caught "samples_needed= not what the SAMPLEs' spread gives" \
 	'RESULT test=pipe samples_needed=5: its SAMPLEs. spread and the target 0.001% give [0-9]+' \
 	RESULT pipe samples_needed 5

@@ -60,7 +60,7 @@ points=$(for p in 16k:0.01562 512k:0.50000 16m:16.00000 256m:256.00000 1g:1024.0
 
 if [ -d "$src" ]; then git clone -q "$src" "$work/lmbench"
 else timeout 120 git clone -q https://github.com/intel/lmbench "$work/lmbench" ||
-	st=1 die "no lmbench mirror at $src and cannot clone it from GitHub"; fi
+	die_status=1 die "no lmbench mirror at $src and cannot clone it from GitHub"; fi
 # shellcheck disable=SC2016  # $(BASE_CFLAGS) is make's
 flags=$(make -s -C "$top/payload" O="$work/o" --eval 'print-flags: ; @echo $(BASE_CFLAGS)' print-flags)
 mkdir -p "$work/shim/rpc"
@@ -96,7 +96,7 @@ ours_value() {
 : >"$work/all"
 for ((r = 1; r <= rounds; r++)); do
 	"$bin" --suite quick --sample_ms 200 --samples 5 --tests "${tests%,}" --copies 1 >"$work/ours.log" 2>&1 ||
-		{ rc=$?; skips "$work/ours.log"; st=1 die "isobench failed (status $rc)"; }
+		{ rc=$?; skips "$work/ours.log"; die_status=1 die "isobench failed (status $rc)"; }
 	skips "$work/ours.log"
 	for p in $points; do
 		echo "ours ${p%:*} $(ours_value "${p%:*}" 4k)" >>"$work/all"
@@ -132,7 +132,7 @@ for p in $points; do
 	[ "$o" != nan ] || missing+=" ours@${p%:*}"
 done
 # nan: no round gave the figure (a SKIP above, lat_mem_rd stopped or printed no such line).
-[ -z "$missing" ] || st=1 die "no figures for:$missing (nan above is not a measurement)"
+[ -z "$missing" ] || die_status=1 die "no figures for:$missing (nan above is not a measurement)"
 [ "$order" = 1 ] || exit 0
 echo "# walk order (memory-walk-order.c, the same loop, only the order or the page size changed):"
 printf '%-6s %9s %11s %11s %10s %10s %9s %9s\n' point ours_2m random_4k random_2m pages_4k pages_2m p/r_4k p/r_2m

@@ -77,15 +77,15 @@ trap 'rm -rf "$work"' EXIT
 
 if [ -d "$src" ]; then git clone -q "$src" "$work/stream"
 else timeout 120 git clone -q https://github.com/jeffhammond/STREAM "$work/stream" ||
-	st=1 die "no STREAM mirror at $src and cannot clone it from GitHub"; fi
+	die_status=1 die "no STREAM mirror at $src and cannot clone it from GitHub"; fi
 # shellcheck disable=SC2016  # $(BASE_CFLAGS) is make's
 flags=$(make -s -C "$top/payload" O="$work/o" --eval 'print-flags: ; @echo $(BASE_CFLAGS)' print-flags)
 
 # The array size our tests use: one short run, its array_kib extra.
 "$bin" --suite quick --sample_ms 20 --tests mem-bandwidth-copy --copies 1 >"$work/probe.log" 2>&1 ||
-	{ r=$?; skips "$work/probe.log"; st=1 die "the array-size probe (isobench) failed: status $r"; }
+	{ r=$?; skips "$work/probe.log"; die_status=1 die "the array-size probe (isobench) failed: status $r"; }
 kib=$(grep -aoE 'SAMPLE test=mem-bandwidth-copy .*array_kib=[0-9]+' "$work/probe.log" | head -1 | sed 's/.*array_kib=//') || true
-[ -n "$kib" ] || { skips "$work/probe.log"; st=1 die "the array-size probe gave no array_kib (above: why)"; }
+[ -n "$kib" ] || { skips "$work/probe.log"; die_status=1 die "the array-size probe gave no array_kib (above: why)"; }
 n=$((kib * 1024 / 8))
 # shellcheck disable=SC2086  # flags are words
 musl-gcc -static $flags -DSTREAM_ARRAY_SIZE="$n" -DNTIMES="$ntimes" -o "$work/stream_c" "$work/stream/stream.c" -lm
@@ -106,7 +106,7 @@ if [ "$omp" = 1 ]; then
 			f && /\t(mulsd|addsd) / { s[f] = 1 } f && /\t(mulpd|addpd) / { p[f] = 1; n++ }
 			END { for (k in s) if (!(k in p)) bad = bad " " k; print n + 0 (bad ? " scalar:" bad : "") }')
 	if [ "${packed% scalar:*}" != "$packed" ] || [ "$packed" -lt 4 ]; then
-		st=1 die "OpenMP STREAM's kernels are not all packed: $packed mulpd/addpd (scalar: loops without any)"
+		die_status=1 die "OpenMP STREAM's kernels are not all packed: $packed mulpd/addpd (scalar: loops without any)"
 	fi
 	echo "# N copies: STREAM with OpenMP, gcc -fopenmp $flags -fvect-cost-model=dynamic ($packed packed mulpd/addpd in its loops), $((n * ncpu)) elements, OMP_NUM_THREADS=$ncpu"
 fi
@@ -119,15 +119,15 @@ stream_run() {
 	if [ "$omp" = 1 ] && [ "$1" -gt 1 ]; then
 		if [ "$pin" = 1 ]; then
 			OMP_NUM_THREADS=$1 OMP_PROC_BIND=true OMP_PLACES=cores "$work/stream_omp" >"$work/s.0" ||
-				st=1 die "OpenMP STREAM failed (status $?)"
-		else OMP_NUM_THREADS=$1 "$work/stream_omp" >"$work/s.0" || st=1 die "OpenMP STREAM failed (status $?)"; fi
+				die_status=1 die "OpenMP STREAM failed (status $?)"
+		else OMP_NUM_THREADS=$1 "$work/stream_omp" >"$work/s.0" || die_status=1 die "OpenMP STREAM failed (status $?)"; fi
 		set -- 0
 	fi
 	for ((c = 0; c < $1; c++)); do
 		if [ "$pin" = 1 ]; then taskset -c "${cpus[c]}" "$work/stream_c" >"$work/s.$c" & pids+=($!)
 		else "$work/stream_c" >"$work/s.$c" & pids+=($!); fi
 	done
-	for c in "${pids[@]}"; do wait "$c" || st=1 die "a STREAM process failed (status $?)"; done
+	for c in "${pids[@]}"; do wait "$c" || die_status=1 die "a STREAM process failed (status $?)"; done
 	for k in Copy Scale Add Triad; do
 		cat "$work"/s.* | awk -v k="$k:" '$1 == k { s += $2; a += $2 * $4 / $3 }
 			END { printf "%s %.1f %.1f\n", tolower(substr(k, 1, length(k) - 1)), s, a }'
@@ -138,7 +138,7 @@ stream_run() {
 ours_run() {
 	"$bin" --suite quick --sample_ms 500 --samples 10 --tests mem-bandwidth-copy,mem-bandwidth-scale,mem-bandwidth-add,mem-bandwidth-triad \
 		--copies "${copies// /,}" --pin "$pin" >"$work/ours.log" 2>&1 ||
-		{ r=$?; skips "$work/ours.log"; st=1 die "isobench failed (status $r)"; }
+		{ r=$?; skips "$work/ours.log"; die_status=1 die "isobench failed (status $r)"; }
 	skips "$work/ours.log"
 	grep -aE '@isobench/1 [0-9]+ RESULT test=mem-bandwidth-' "$work/ours.log" |
 		sed -E 's/.*test=mem-bandwidth-([a-z]+) copies=([0-9]+) .* median=([0-9.]+) .* max=([0-9.]+) .*/\1 \2 \4 \3/' || true	# none: SKIPs (a missing figure below)
@@ -169,4 +169,4 @@ for c in $copies; do
 			"$(awk -v a="$s" -v b="$m" 'BEGIN { print a / b }')" "$a" "$v" "$(awk -v a="$a" -v b="$v" 'BEGIN { print a / b }')"
 	done
 done
-[ -z "$missing" ] || st=1 die "no figures for (kernel/copies):$missing — a SKIP above, or STREAM printed no rate"
+[ -z "$missing" ] || die_status=1 die "no figures for (kernel/copies):$missing — a SKIP above, or STREAM printed no rate"

@@ -12,6 +12,8 @@
 # Errors: exits 1 when a run fails or its log is not complete (isobench-report --check).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../../lib/sh/die.sh
+. "$top/lib/sh/die.sh" # die: "noise-floor: MSG", exit 1
 runs=${1:-5}
 suite=${2:-standard}
 shift $(($# < 2 ? $# : 2))
@@ -22,9 +24,9 @@ echo "noise-floor: $runs x --suite $suite $*, logs in $dir; load before: $(cut -
 for i in $(seq 1 "$runs"); do
 	t0=$SECONDS
 	"$top/out/isobench" --suite "$suite" "$@" >"$dir/run$i.log" 2>"$dir/run$i.err" ||
-		{ echo "noise-floor: run $i failed (see $dir/run$i.err)" >&2; exit 1; }
+		die "run $i failed (see $dir/run$i.err)"
 	"$top/out/isobench-report" --check "$dir/run$i.log" >/dev/null ||
-		{ echo "noise-floor: run $i's log is not complete" >&2; exit 1; }
+		die "run $i's log is not complete"
 	echo "noise-floor: run $i: $((SECONDS - t0)) s, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 done
 echo "noise-floor: load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
