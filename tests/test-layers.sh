@@ -8,7 +8,8 @@
 #   * the includes between report/'s modules (X.c and X.h together) hold no cycle, within a
 #     layer too.
 # Each check fails on a planted violation in a copy of the tree: a file in no layer, an
-# include from an input file to a format header, and signif.c including compare.h again.
+# include from an input file to a format header (also spelled "./memsvg.h", "../report/memsvg.h"),
+# and signif.c including compare.h again.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -30,12 +31,19 @@ layers() {
 		}' "$1/Makefile"
 }
 
-# includes DIR: "module header" for every #include "header" in DIR/*.c and DIR/*.h.
+# includes DIR: "module header" for every #include "header" in DIR/*.c and DIR/*.h; a header
+# whose path leads back into DIR ("./x.h", "../report/x.h") is named by its file name, as the
+# compiler finds it, so a spelling cannot hide an include from the checks below.
 includes() {
-	local f
+	local f h r d
+	d=$(cd "$1" && pwd -P)
 	for f in "$1"/*.[ch]; do
 		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
-			sed "s#^#$(basename "${f%.[ch]}") #"
+			while read -r h; do
+				r=$(realpath -m "$d/$h")
+				if [ "${r%/*}" = "$d" ]; then h=${r##*/}; fi
+				echo "$(basename "${f%.[ch]}") $h"
+			done
 	done
 }
 
@@ -109,6 +117,13 @@ planted_fails judge "$tmp/up" 1 "an upward include fails"
 if grep -q 'image: includes memsvg.h (format above input)' "$tmp/planted.out"; then
 	pass "the upward include is named"
 else fail "the upward include is not named"; fi
+# The same include spelled with a path back into report/: the compiler finds the same header.
+for spelled in ./memsvg.h ../report/memsvg.h; do
+	tree_copy "$tmp/up2" report
+	printf '#include "%s"\n' "$spelled" >>"$tmp/up2/report/image.c"
+	planted_fails judge "$tmp/up2" 1 "an upward include spelled \"$spelled\" fails"
+	rm -rf "$tmp/up2"
+done
 tree_copy "$tmp/loop" report
 printf '#include "compare.h"\n' >>"$tmp/loop/report/signif.c"	# analysis <-> analysis
 planted_fails judge "$tmp/loop" 1 "an include cycle within a layer fails"
