@@ -4,8 +4,11 @@
 # payload/bench/addtest.c defining bench_addtest_demo plus one X(addtest_demo) line in
 # payload/registry.c's BENCH_TESTS build a runner whose `--list` shows the test (its group,
 # unit and title) and whose `--tests addtest-demo` runs it to a RESULT; without the line the
-# runner does not know the test (--list lacks it, --tests refuses the name).
-# In: the tree (git ls-files), musl-gcc, make. Out: ok/FAIL lines, then finish's summary.
+# runner does not know the test (--list lacks it, --tests refuses the name). Step 3, the file's
+# name in docs/architecture.md: with it the house's every-file check (tests/named.py, as
+# tests/test-house.sh runs it) passes; without it, that check names the new file.
+# In: the tree (git ls-files), musl-gcc, make, python3. Out: ok/FAIL lines, then finish's summary.
+# shellcheck disable=SC2016  # the backticks in quotes here are markdown, not commands
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib.sh
@@ -68,6 +71,28 @@ has "$list" '^addtest-demo +extra +lps +- +Added by tests/test-addtest\.sh$' \
 "$tmp/t.out/isobench" --tests addtest-demo --copies 1 --suite quick >"$tmp/t.run" 2>&1
 has "$tmp/t.run" '^@isobench/1 [0-9]+ RESULT test=addtest-demo copies=1 unit=lps better=higher value=[0-9.]*[1-9]' \
 	"--tests addtest-demo runs it to a RESULT with a value > 0"
+
+# Step 3: the new file named in docs/architecture.md's payload/bench/ row. unnamed DOC: the
+# tree's source files (test-house.sh's list) and the new file that DOC does not name.
+unnamed() {
+	{ git -C "$_lib_top" ls-files | grep -v '^tests/fixtures/' |
+		grep -E '\.(c|h|sh|py|mk)$|(^|/)Makefile[^/]*$|^(qemu|tests)/run$'
+		echo payload/bench/addtest.c; } | python3 "$here/named.py" "$1"
+}
+doc=$tmp/architecture.md
+sed 's/the failure paths (`selftest\.c`)/&, the added test (`addtest.c`)/' \
+	"$_lib_top/docs/architecture.md" >"$doc"
+if cmp -s "$doc" "$_lib_top/docs/architecture.md"; then
+	fail "docs/architecture.md has no payload/bench/ row naming selftest.c to add addtest.c beside"
+else none "$(unnamed "$doc")" "step 3: docs/architecture.md names every source file, the new one too" \
+	"step 3: docs/architecture.md does not name"; fi
+got=$(unnamed "$_lib_top/docs/architecture.md")
+if [ "$got" = payload/bench/addtest.c ]; then
+	pass "planted (file and line, no step 3): the every-file check names payload/bench/addtest.c"
+else fail "planted (no step 3): named.py printed '$got', not payload/bench/addtest.c"; fi
+if grep -q '^3\. Name the new file in the `payload/bench/` row' "$_lib_top/docs/architecture.md"
+then pass "docs/architecture.md's \"Adding a test\" lists step 3"
+else fail "docs/architecture.md's \"Adding a test\" does not say to name the new file"; fi
 
 # Planted: the file without the line. The runner builds (the descriptor is merely unused) but
 # does not know the test.
