@@ -146,13 +146,13 @@ else
 		"the refusal says why and names --cross-arch"
 	st=0
 	"$rep" --cross-arch "$tmp/x86.log" "$tmp/a64b.log" >"$tmp/cross.out" 2>&1 || st=$?
-	if [ "$st" -eq 0 ] || [ "$st" -eq 4 ]; then pass "--cross-arch compares them (status $st)"
+	if [ "$st" -eq "$EXIT_OK" ] || [ "$st" -eq "$EXIT_DIFFERS" ]; then pass "--cross-arch compares them (status $st)"
 	else fail "--cross-arch: status $st: $(head -c 200 "$tmp/cross.out")"; fi
 	has "$tmp/cross.out" 'not comparable: kernel.machine differs' "--cross-arch still warns that kernel.machine differs"
 	st=0
 	"$rep" "$tmp/x86.log" "$tmp/x86b.log" >/dev/null 2>&1 || st=$?
-	if [ "$st" -ne 2 ]; then pass "two x86_64 runs are compared as before (status $st)"
-	else fail "two x86_64 runs refused (status 2)"; fi
+	if [ "$st" -ne "$EXIT_USAGE" ]; then pass "two x86_64 runs are compared as before (status $st)"
+	else fail "two x86_64 runs refused (status $st, EXIT_USAGE)"; fi
 fi
 
 # ---- reproducible: two builds of HEAD in other directories, at other times --------------------

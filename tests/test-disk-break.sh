@@ -155,7 +155,8 @@ lacks "$dir/span-ok.log" "disk.span_note" "--disk.span 2M: no note"
 st=0
 "$out/isobench-report" --label disk-run-on-a,disk-run-on-b "$dir/cut.log" "$dir/second.log" \
 	>"$dir/compare.txt" 2>/dev/null || st=$?
-check "the report compares the two disk runs (status 0 or 4, got $st)" test "$st" -eq 0 -o "$st" -eq 4
+check "the report compares the two disk runs (EXIT_OK or EXIT_DIFFERS, got $st)" \
+	test "$st" -eq "$EXIT_OK" -o "$st" -eq "$EXIT_DIFFERS"
 grep -A1 '^Latency percentiles (us; lower is better; ratio' "$dir/compare.txt" | tail -1 >"$dir/pct-head.txt" || true
 has "$dir/pct-head.txt" "disk-run-on-a +disk-run-on-b +ratio" \
 	"the percentile table heads each run's column with its whole label"

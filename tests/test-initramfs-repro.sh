@@ -90,7 +90,7 @@ if [ "$ndyn" -ge 8 ] && [ "$unresolved" -eq 0 ]; then
 else bad "$ndyn dynamic programs, $unresolved unresolved loader/library references"; fi
 st=0
 "$here/initramfs/build.sh" "$tmp/s.cpio.gz" "$init" /bin/busybox /bin/busybox 2>/dev/null || st=$?
-if [ "$st" -eq 1 ]; then ok "a static PROC stops the build"; else bad "static PROC: status $st"; fi
+status_is CMD_FAILED "$st" "a static PROC stops the build"
 hasnt "$list" 'isobench-proc' "no isobench-proc without PROC"
 
 entries=$(wc -l <"$list")
@@ -106,7 +106,7 @@ if [ "$tl" = "$(cat "$tmp/load.txt")" ]; then ok "TBENCH_LOAD lands in /etc/isob
 else bad "TBENCH_LOAD did not land in the archive"; fi
 st=0
 TBENCH_LOAD=$tmp/absent "$here/initramfs/build.sh" "$tmp/u.cpio.gz" "$init" 2>/dev/null || st=$?
-if [ "$st" -eq 1 ]; then ok "a missing TBENCH_LOAD file stops the build"; else bad "missing TBENCH_LOAD: status $st"; fi
+status_is CMD_FAILED "$st" "a missing TBENCH_LOAD file stops the build"
 count_is "$list" '^[^ ]+ +[0-9]+ root +root ' "$entries" "every entry is owned by 0:0"
 
 finish

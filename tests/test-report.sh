@@ -22,13 +22,15 @@ else
 	bin=$tmp/isobench-report
 fi
 
-# run EXPECTED_STATUS OUTFILE ARGS... — run the tool, compare its exit status.
+# run WANT OUTFILE ARGS... — run the tool, compare its exit status with the one named WANT
+# (EXIT_OK, EXIT_USAGE ...: lib/status.h's names, as status_is takes them).
 run() {
 	local want=$1 out=$2 rc=0
 	shift 2
+	_lib_want "$want" "isobench-report $*" || return 1
 	"$bin" "$@" >"$out" 2>"$out.err" || rc=$?
-	if [[ $rc -ne $want ]]; then
-		fail "isobench-report $* exited $rc, expected $want"
+	if [[ $rc -ne $_lib_w ]]; then
+		fail "isobench-report $* exited $rc, expected $want ($_lib_w)"
 		return 1
 	fi
 	pass "isobench-report $*: status $rc"
@@ -41,8 +43,10 @@ while IFS=$'\t' read -r file want verdict opts; do
 	line=$("$bin" --check "${extra[@]}" "$fix/$file" 2>&1 | tail -n 1 || true)
 	rc=0
 	"$bin" --check "${extra[@]}" "$fix/$file" >/dev/null 2>&1 || rc=$?
-	if [[ $rc -ne $want ]]; then
-		bad "$file ${opts:-}: exit $rc, expected $want ($line)"
+	if ! _lib_want "$want" "expected.tsv: $file"; then
+		continue
+	elif [[ $rc -ne $_lib_w ]]; then
+		bad "$file ${opts:-}: exit $rc, expected $want ($_lib_w) ($line)"
 	elif [[ $line != *"$verdict"* ]]; then
 		bad "$file ${opts:-}: verdict '$line' lacks '$verdict'"
 	else
@@ -51,11 +55,11 @@ while IFS=$'\t' read -r file want verdict opts; do
 done <"$fix/expected.tsv"
 
 # Damaged lines are named with their line number, on stderr.
-run 3 "$tmp/flip" --check "$fix/flipped.log" || true
+run EXIT_INCOMPLETE "$tmp/flip" --check "$fix/flipped.log" || true
 contains "$tmp/flip.err" "flipped.log:14: damaged record (checksum mismatch), not used"
 
 # 2. The single-run report.
-run 0 "$tmp/one" "$fix/native.log" || true
+run EXIT_OK "$tmp/one" "$fix/native.log" || true
 contains "$tmp/one" "System Benchmarks Index Values               BASELINE       RESULT    INDEX"
 #    The headline score as a number: 10 x sqrt(1904387.362/12440 x 1491095.644/15000) =
 #    1233.6 (pipe and syscall; getpid is outside the index), computed by hand.
@@ -64,33 +68,33 @@ contains "$tmp/one" "hypervisor:  cpuid \"KVMKVMKVM\""
 contains "$tmp/one" "System Call Overhead (getpid)"
 #    A run of no index test (the disk, net or memory group alone; here a probe): no empty
 #    index table with a "---" score, its results under "Other tests" as usual.
-run 0 "$tmp/noindex" "$fix/paced-a.log" || true
+run EXIT_OK "$tmp/noindex" "$fix/paced-a.log" || true
 lacks "$tmp/noindex" "System Benchmarks Index" "no index test ran: no index table and no score"
 contains "$tmp/noindex" "Socket write 64 B paced 50k/s" "no index test ran: the probe's result is shown"
-run 1 "$tmp/qemu" "$fix/qemu-tcg.log" || true
+run EXIT_FAILS "$tmp/qemu" "$fix/qemu-tcg.log" || true
 contains "$tmp/qemu" "machine:     QEMU/TCG, 2 CPUs"
 contains "$tmp/qemu" "ERROR nope: unknown test or group"
 contains "$tmp/qemu" "clocksource: hpet"
 
 # 3. Comparison: identical data is within noise; a loaded machine is flagged (exit 4);
 #    a run with ERROR records exits 1 and differing setups warn.
-run 0 "$tmp/same" "$fix/native.log" "$fix/crlf.log" || true
+run EXIT_OK "$tmp/same" "$fix/native.log" "$fix/crlf.log" || true
 contains "$tmp/same" "0 beyond noise, 3 within noise"
-run 4 "$tmp/cmp" --label bare,loaded "$fix/native.log" "$fix/native-loaded.log" || true
+run EXIT_DIFFERS "$tmp/cmp" --label bare,loaded "$fix/native.log" "$fix/native-loaded.log" || true
 contains "$tmp/cmp" "loaded   ratio"
 #    The flag on a row, not in the legend (which always prints "* beyond noise"): some row of
 #    the table ends in a ratio and '*'.
 if grep -Eq '^[A-Z].* [0-9]+\.[0-9]{2} \*$' "$tmp/cmp"; then pass "a row is flagged '*' in $tmp/cmp"; else fail "no row flagged '*' in $tmp/cmp"; fi
-run 1 "$tmp/cmp3" "$fix/native.log" "$fix/native-loaded.log" "$fix/qemu-tcg.log" || true
+run EXIT_FAILS "$tmp/cmp3" "$fix/native.log" "$fix/native-loaded.log" "$fix/qemu-tcg.log" || true
 contains "$tmp/cmp3" "QEMU/TCG, 2 CPUs"
 contains "$tmp/cmp3" "warning: not comparable: build.version differs"
-run 3 "$tmp/cmpbad" "$fix/native.log" "$fix/flipped.log" || true
-run 2 "$tmp/lab" --label a "$fix/native.log" "$fix/crlf.log" || true
+run EXIT_INCOMPLETE "$tmp/cmpbad" "$fix/native.log" "$fix/flipped.log" || true
+run EXIT_USAGE "$tmp/lab" --label a "$fix/native.log" "$fix/crlf.log" || true
 
 # 3b. Significance on real data (issue 19's demonstration): two TCG boots of one build, one
 #     with tsc=reliable clocksource=tsc, one on TCG's hpet. Only the three clock reads differ
 #     (p = 0.00016, the smallest two-sided p of 8 against 8 samples); getpid's 1.04 is noise.
-run 4 "$tmp/cs" "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
+run EXIT_DIFFERS "$tmp/cs" "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
 for t in 'clock_gettime\(CLOCK_MONOTONIC\)' 'clock_gettime\(CLOCK_REALTIME\)' 'gettimeofday\(\)'; do
 	if grep -Eq "^$t +1 ns .* 0\.[0-9]{2} \*  lower is better$" "$tmp/cs"
 	then pass "clocksource demo: $t beyond noise"; else fail "clocksource demo: $t not flagged in $tmp/cs"; fi
@@ -101,37 +105,37 @@ contains "$tmp/cs" "3 beyond noise, 1 within noise"
 #     --noise-floor PCT replaces every floor. The floor is symmetric (max(r, 1/r) - 1, as
 #     noise-floor.sh measures max/min - 1): a 0.072 ratio is a 13.9x slowdown, beyond a 95%
 #     floor (it used to pass as |1 - r| = 93%), and within 1,500%.
-run 4 "$tmp/cs95" --noise-floor 95 "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
+run EXIT_DIFFERS "$tmp/cs95" --noise-floor 95 "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
 contains "$tmp/cs95" "3 beyond noise, 1 within noise"
 contains "$tmp/cs95" "95.0% option *"
-run 0 "$tmp/cs1500" --noise-floor 1500 "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
+run EXIT_OK "$tmp/cs1500" --noise-floor 1500 "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
 contains "$tmp/cs1500" "0 beyond noise, 4 within noise"
 contains "$tmp/cs1500" "1500.0% option ~"
-run 2 "$tmp/csbad" --noise-floor 10001 "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
+run EXIT_USAGE "$tmp/csbad" --noise-floor 10001 "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
 contains "$tmp/csbad.err" "--noise-floor wants a percentage, 0 to 10000, or a file"
 #     --noise-floor FILE: per test, as noise-floor.sh prints them; a test it does not name
 #     keeps the default. Only clock-monotonic's 1,500% hides its 0.072.
 printf '# floors\nclock-monotonic 1 1500.0\t# 5 runs\n\ngetpid 2 50\n' >"$tmp/floors"
-run 4 "$tmp/csf" --noise-floor "$tmp/floors" "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
+run EXIT_DIFFERS "$tmp/csf" --noise-floor "$tmp/floors" "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
 contains "$tmp/csf" "2 beyond noise, 2 within noise"
 if grep -Eq '^clock_gettime\(CLOCK_MONOTONIC\) .* 1500\.0% file ~$' "$tmp/csf"
 then pass "the file's floor applies to its test"; else fail "the file's floor applies to its test: $tmp/csf"; fi
 if grep -Eq '^gettimeofday\(\) .* 5\.0% default \*$' "$tmp/csf"
 then pass "a test the file does not name keeps the default"; else fail "default floor: $tmp/csf"; fi
 printf 'clock-monotonic 1\n' >"$tmp/floors-bad"
-run 2 "$tmp/csfb" --noise-floor "$tmp/floors-bad" "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
+run EXIT_USAGE "$tmp/csfb" --noise-floor "$tmp/floors-bad" "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
 contains "$tmp/csfb.err" "floors-bad line 1: not \"TEST COPIES PCT\" (PCT 0 to 10000)"
-run 2 "$tmp/csfn" --noise-floor "$tmp/no-such-file" "$fix/tcg-clock-tsc.log" || true
+run EXIT_USAGE "$tmp/csfn" --noise-floor "$tmp/no-such-file" "$fix/tcg-clock-tsc.log" || true
 contains "$tmp/csfn.err" "no-such-file: cannot be read"
 
 # 3a. Direction comes from the records (better=), never from the unit: the paced socket
 #     write's CPU share (unit %cpu, lower is better), 18.3 then 19.6, is 18.3 / 19.6 = 0.93 —
 #     worse — in every format, and says "lower is better".
 pa=$fix/paced-a.log pb=$fix/paced-b.log
-run 4 "$tmp/paced" "$pa" "$pb" || true
+run EXIT_DIFFERS "$tmp/paced" "$pa" "$pb" || true
 if grep -Eq '^Socket write 64 B paced 50k/s +1 %cpu +18\.3! +19\.6! +0\.93 \*  lower is better$' "$tmp/paced"
 then pass "paced comparison row: $(grep -m1 '^Socket' "$tmp/paced")"; else fail "paced comparison row: $(grep -m1 '^Socket' "$tmp/paced")"; fi
-run 4 "$tmp/paced.json" --format json "$pa" "$pb" || true
+run EXIT_DIFFERS "$tmp/paced.json" --format json "$pa" "$pb" || true
 if python3 - "$tmp/paced.json" <<'PY'; then pass "paced JSON: ratio 0.93, lower is better"; else fail "paced JSON: ratio 0.93, lower is better"; fi
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -144,7 +148,7 @@ assert round(r["cells"][1]["ratio"], 2) == 0.93, r["cells"][1]["ratio"]
 # the CI comes from the samples' own value= (the CPU share), not from loops/ns
 assert t["median_ci95_from"] == "samples" and t["median_ci95_lo"] == 18.2, t
 PY
-run 4 "$tmp/paced.csv" --format csv "$pa" "$pb" || true
+run EXIT_DIFFERS "$tmp/paced.csv" --format csv "$pa" "$pb" || true
 if python3 - "$tmp/paced.csv" <<'PY'; then pass "paced CSV: ratio 0.93, lower is better"; else fail "paced CSV: ratio 0.93, lower is better"; fi
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
@@ -153,29 +157,29 @@ assert get("direction", "00000000000000a1")[0][10] == "lower is better"
 assert get("better", "00000000000000b2")[0][10] == "lower"
 assert round(float(get("ratio_to_run1", "00000000000000b2")[0][10]), 2) == 0.93
 PY
-run 0 "$tmp/paced.jb" --format json-bench-smaller "$pa" || true
+run EXIT_OK "$tmp/paced.jb" --format json-bench-smaller "$pa" || true
 if python3 - "$tmp/paced.jb" <<'PY'; then pass "paced json-bench-smaller"; else fail "paced json-bench-smaller"; fi
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert len(d) == 1 and d[0]["unit"] == "%cpu" and "lower is better" in d[0]["extra"], d
 PY
-run 0 "$tmp/paced.jbb" --format json-bench "$pa" || true
+run EXIT_OK "$tmp/paced.jbb" --format json-bench "$pa" || true
 #     (paced-a.log holds that one test only: the bigger-is-better list is empty, not absent)
 if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d == [], d' "$tmp/paced.jbb"
 then pass "json-bench lists no lower-is-better test: []"; else fail "a lower-is-better test listed as bigger-is-better"; fi
-run 4 "$tmp/paced.svgout" --svg "$tmp/paced.svg" "$pa" "$pb" || true
+run EXIT_DIFFERS "$tmp/paced.svgout" --svg "$tmp/paced.svg" "$pa" "$pb" || true
 contains "$tmp/paced.svg" "(1 copy; lower is better)"
 if grep -q '>0.93 \*' "$tmp/paced.svg"; then pass "SVG bar label 0.93 *"; else fail "SVG bar label 0.93 *"; fi
 #     A log written before better= existed: read, tabled, but compared without a ratio.
-run 0 "$tmp/old" "$fix/before-better.log" || true
+run EXIT_OK "$tmp/old" "$fix/before-better.log" || true
 contains "$tmp/old" "System Benchmarks Index Score (Partial Only)                         1233.6"
-run 0 "$tmp/oldcmp" "$fix/native.log" "$fix/before-better.log" || true
+run EXIT_OK "$tmp/oldcmp" "$fix/native.log" "$fix/before-better.log" || true
 contains "$tmp/oldcmp" "3 row(s) without a ratio: their logs do not say which way is better"
 if grep -Eq '^Pipe Throughput +1 lps +1904387\.4 +1904387\.4 +--- +direction unknown' "$tmp/oldcmp"
 then pass "old log: no ratio and the direction named unknown"; else fail "old log: no ratio and the direction named unknown"; fi
 
 # 3b. A native run (host) beside the image (init): one note, not identity/mode/cmdline warnings.
-run 0 "$tmp/nat-img" "$fix/native.log" "$fix/image-init.log" || true
+run EXIT_OK "$tmp/nat-img" "$fix/native.log" "$fix/image-init.log" || true
 contains "$tmp/nat-img" "note: native run beside image runs: identity, mode and kernel command line differ by design"
 lacks "$tmp/nat-img" "image.identity differs"
 lacks "$tmp/nat-img" "run.mode differs"
@@ -183,24 +187,24 @@ lacks "$tmp/nat-img" "kernel.cmdline"
 lacks "$tmp/nat-img" "warning:"
 contains "$tmp/nat-img" "0 comparability warning(s)"
 #     Two image runs keep real warnings: command line, and fs.workdir (tmpfs vs ext4).
-run 0 "$tmp/img-img" "$fix/image-init.log" "$fix/image-tmpfs.log" || true
+run EXIT_OK "$tmp/img-img" "$fix/image-init.log" "$fix/image-tmpfs.log" || true
 contains "$tmp/img-img" "warning: not comparable: kernel.cmdline (apart from volatile words) differs"
 contains "$tmp/img-img" "file tests ran on ext4 in one run and tmpfs in another: fstime/fsbuffer/fsdisk are not comparable"
 lacks "$tmp/img-img" "note: native run"
 #     Two architectures (an x86-64 native run, the arm64 image under TCG): refused unless
 #     --cross-arch, which compares them with a warning; the arm64 run's counter is named.
-run 2 "$tmp/xarch" "$fix/native.log" "$fix/arm64-tcg.log" || true
+run EXIT_USAGE "$tmp/xarch" "$fix/native.log" "$fix/arm64-tcg.log" || true
 contains "$tmp/xarch.err" "refusing to compare $fix/native.log (kernel.machine=x86_64) with $fix/arm64-tcg.log (kernel.machine=aarch64)"
 contains "$tmp/xarch.err" "--cross-arch compares them anyway"
 if [ ! -s "$tmp/xarch" ]; then pass "the refusal prints no comparison"; else fail "a refused comparison printed one"; fi
-run 0 "$tmp/xarch2" --cross-arch "$fix/native.log" "$fix/arm64-tcg.log" || true
+run EXIT_OK "$tmp/xarch2" --cross-arch "$fix/native.log" "$fix/arm64-tcg.log" || true
 contains "$tmp/xarch2" "warning: not comparable: kernel.machine differs"
 contains "$tmp/xarch2" "(TCG)"
-run 0 "$tmp/a64" "$fix/arm64-tcg.log" || true
+run EXIT_OK "$tmp/a64" "$fix/arm64-tcg.log" || true
 if grep -Eq '^WFE wake-up round trip, two CPUs +[0-9.]+ ns .* [0-9.]+ CNTVCT ticks' "$tmp/a64"
 then pass "an aarch64 run's cycles are CNTVCT ticks"; else fail "an aarch64 run's cycles are not named CNTVCT ticks"; fi
 #     fs.tmp is the fallback of older logs (native.log has no fs.workdir).
-run 0 "$tmp/nat-tmpfs" "$fix/native.log" "$fix/image-tmpfs.log" || true
+run EXIT_OK "$tmp/nat-tmpfs" "$fix/native.log" "$fix/image-tmpfs.log" || true
 contains "$tmp/nat-tmpfs" "file tests ran on ext4 in one run and tmpfs in another"
 #     Label and file apart in the comparison header.
 contains "$tmp/nat-img" "run 1: KVM, 2 CPUs  (file: $fix/native.log)"
@@ -212,7 +216,7 @@ then pass "converged cell has no !"; else fail "converged cell marked with ! (or
 contains "$tmp/nat-img" "! after a value: that run's sampling did not converge"
 contains "$tmp/nat-img" "Index Score rows carry no noise mark"
 #     Convergence in the single-run detail block.
-run 0 "$tmp/img" "$fix/image-init.log" || true
+run EXIT_OK "$tmp/img" "$fix/image-init.log" || true
 contains "$tmp/img" "Pipe Throughput                                 1904387.4 lps          6  +/-28.15%  not converged (ci95 +/-28.1% > target 20%)"
 if grep -Eq '^System Call Overhead +1491095\.6 lps +6 +\+/-13\.90%$' "$tmp/img"
 then pass "converged test in the detail block"; else fail "converged test in the detail block"; fi
@@ -222,18 +226,18 @@ contains "$tmp/one" "(this log does not say whether sampling met the CI target"
 if grep -Eq '^Pipe Throughput +12440\.0 +1904387\.4 +1530\.9$' "$tmp/one"; then pass "classic UnixBench row unchanged"; else
 	fail "classic UnixBench row changed"; fi
 # 3c. QEMU/TCG beside anything: column header, note in JSON/CSV, SVG legend.
-run 1 "$tmp/tcg" "$fix/native.log" "$fix/qemu-tcg.log" || true
+run EXIT_FAILS "$tmp/tcg" "$fix/native.log" "$fix/qemu-tcg.log" || true
 contains "$tmp/tcg" "run 2: QEMU/TCG, 2 CPUs (TCG: emulation, not a hypervisor cost)  (file: "
 contains "$tmp/tcg" "QEMU/TCG, 2 CPUs (TCG)   ratio"
 lacks "$tmp/nat-img" "(TCG"
-run 1 "$tmp/tcg.json" --format json "$fix/native.log" "$fix/qemu-tcg.log" || true
+run EXIT_FAILS "$tmp/tcg.json" --format json "$fix/native.log" "$fix/qemu-tcg.log" || true
 if python3 - "$tmp/tcg.json" <<'PY'; then pass "JSON TCG note"; else fail "JSON TCG note"; fi
 import json, sys
 c = json.load(open(sys.argv[1]))["comparison"]
 assert c["tcg"] == [False, True], c["tcg"]
 assert any("TCG" in n and "not a hypervisor cost" in n for n in c["notes"]), c["notes"]
 PY
-run 1 "$tmp/tcg.csv" --format csv "$fix/native.log" "$fix/qemu-tcg.log" || true
+run EXIT_FAILS "$tmp/tcg.csv" --format csv "$fix/native.log" "$fix/qemu-tcg.log" || true
 if python3 - "$tmp/tcg.csv" <<'PY'; then pass "CSV TCG note row"; else fail "CSV TCG note row"; fi
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
@@ -241,7 +245,7 @@ assert all(len(r) == 12 for r in rows)
 assert any(r[3] == "note" and r[9] == "tcg" and r[1].startswith("QEMU/TCG") for r in rows)
 assert not any(r[3] == "note" and r[9] == "tcg" and r[1].startswith("KVM") for r in rows)
 PY
-run 1 "$tmp/tcg.svgout" --svg "$tmp/tcg.svg" "$fix/native.log" "$fix/qemu-tcg.log" || true
+run EXIT_FAILS "$tmp/tcg.svgout" --svg "$tmp/tcg.svg" "$fix/native.log" "$fix/qemu-tcg.log" || true
 contains "$tmp/tcg.svg" "run 2: QEMU/TCG, 2 CPUs — TCG: emulation, not a hypervisor cost"
 contains "$tmp/tcg.svg" "Index Score rows: no noise mark"
 # 3d. Cosmetics: ERROR shows the value and the kept default; header values trimmed; a run
@@ -249,20 +253,20 @@ contains "$tmp/tcg.svg" "Index Score rows: no noise mark"
 contains "$tmp/qemu" "ERROR isobench.frob=1: unknown parameter; default kept (line 2)"
 if grep -qx 'clocksource: hpet (available: hpet acpi_pm)' "$tmp/qemu"; then pass "clocksource header line trimmed"; else
 	fail "clocksource header line not trimmed"; fi
-run 0 "$tmp/skip" "$fix/all-skipped.log" || true
+run EXIT_OK "$tmp/skip" "$fix/all-skipped.log" || true
 lacks "$tmp/skip" "parallel cop"
 lacks "$tmp/skip" "System Benchmarks Index"
 contains "$tmp/skip" "no test produced a result in this run"
 contains "$tmp/skip" "SKIP  fsdisk (1 copy): no writable disk (line 4)"
 
 # 4. Usage.
-run 0 "$tmp/help" --help || true
+run EXIT_OK "$tmp/help" --help || true
 contains "$tmp/help" "4 comparing: some row differs beyond the runs' noise"
-run 2 "$tmp/noarg" || true
-run 2 "$tmp/badfmt" --format yaml "$fix/native.log" || true
+run EXIT_USAGE "$tmp/noarg" || true
+run EXIT_USAGE "$tmp/badfmt" --format yaml "$fix/native.log" || true
 
 # 5. JSON: valid, and the expected shape.
-run 4 "$tmp/j" --format json "$fix/native.log" "$fix/native-loaded.log" || true
+run EXIT_DIFFERS "$tmp/j" --format json "$fix/native.log" "$fix/native-loaded.log" || true
 if python3 -m json.tool "$tmp/j" >/dev/null; then pass "JSON parses"; else fail "JSON does not parse"; fi
 if python3 - "$tmp/j" <<'PY'; then pass "JSON shape"; else fail "JSON shape"; fi
 import json, sys
@@ -273,7 +277,7 @@ assert r["records"][0]["kind"] == "BEGIN" and r["tests"][0]["unit"] == "lps"
 assert all(t["median_ci95_from"] == "samples" for t in r["tests"])
 assert d["comparison"]["flagged"] >= 1 and len(d["comparison"]["rows"]) == 3
 PY
-run 0 "$tmp/jb" --format json-bench "$fix/native.log" || true
+run EXIT_OK "$tmp/jb" --format json-bench "$fix/native.log" || true
 if python3 - "$tmp/jb" <<'PY'; then pass "json-bench shape"; else fail "json-bench shape"; fi
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -283,7 +287,7 @@ PY
 # Numbers keep every digit: no %g-style exponent, the record's value read back exactly.
 lacks "$tmp/jb" "e+0"
 contains "$tmp/jb" "median=1786892.33 "
-run 0 "$tmp/jf" --format json "$fix/native.log" || true
+run EXIT_OK "$tmp/jf" --format json "$fix/native.log" || true
 if python3 - "$tmp/jf" <<'PY'; then pass "JSON numbers keep every digit"; else fail "JSON numbers lost precision"; fi
 import json, sys
 t = json.load(open(sys.argv[1]))["runs"][0]["tests"]
@@ -291,7 +295,7 @@ assert [x["value"] for x in t] == [1904387.362, 1491095.644, 6711331.058], [x["v
 PY
 
 # 6. CSV: RFC 4180, every row 12 columns, records and derived figures present.
-run 1 "$tmp/c" --format csv "$fix/qemu-tcg.log" || true
+run EXIT_FAILS "$tmp/c" --format csv "$fix/qemu-tcg.log" || true
 if python3 - "$tmp/c" <<'PY'; then pass "CSV columns"; else fail "CSV columns"; fi
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
@@ -301,7 +305,7 @@ assert any(r[3] == "derived" and r[9] == "median_ci95_lo" for r in rows)
 PY
 
 # 7. SVG: well-formed; rendered by a real browser into a non-blank picture.
-run 4 "$tmp/s" --svg "$tmp/chart.svg" "$fix/native.log" "$fix/native-loaded.log" || true
+run EXIT_DIFFERS "$tmp/s" --svg "$tmp/chart.svg" "$fix/native.log" "$fix/native-loaded.log" || true
 if command -v xmllint >/dev/null; then
 	if xmllint --noout "$tmp/chart.svg"; then pass "SVG is well-formed"; else fail "SVG not well-formed"; fi
 else
@@ -309,24 +313,24 @@ else
 	then pass "SVG is well-formed"; else fail "SVG not well-formed"; fi
 fi
 # --follow: live progress from verified records only (qemu/run shows it while QEMU runs).
-run 0 "$tmp/follow" --follow "$fix/native.log" || true
+run EXIT_OK "$tmp/follow" --follow "$fix/native.log" || true
 if grep -Eq '^\[1/[0-9]+\] .*copies=1$' "$tmp/follow" && grep -q '^END results=3 ' "$tmp/follow"
 then pass "--follow progress on native.log"; else fail "--follow progress on native.log"; fi
-run 3 "$tmp/follow" --follow "$fix/flipped.log" || true
+run EXIT_INCOMPLETE "$tmp/follow" --follow "$fix/flipped.log" || true
 contains "$tmp/follow" "line 14: damaged record (checksum mismatch)"
 contains "$tmp/follow.err" "the newest run is not complete (records lost or damaged)"
 #   A record the kernel's console cut in two is joined live too (log_join(), as --check does);
 #   one that also lost a byte is damaged, named by its first line.
-run 0 "$tmp/follow" --follow "$fix/kernel-midline.log" || true
+run EXIT_OK "$tmp/follow" --follow "$fix/kernel-midline.log" || true
 lacks "$tmp/follow" "damaged" "--follow joins a record the kernel's lines cut in two"
 contains "$tmp/follow" "END results=3 fails=0" "--follow: ... and the run ends complete"
-run 3 "$tmp/follow" --follow "$fix/kernel-midrecord-lost.log" || true
+run EXIT_INCOMPLETE "$tmp/follow" --follow "$fix/kernel-midrecord-lost.log" || true
 contains "$tmp/follow" "line 12: damaged record (malformed)"
 
 # --follow's endings (each bounded by timeout: a follower that never ends fails, not hangs).
 #   The newest run: an old complete run is in the file; the writer appends a new one. With
 #   --pid the old END must not end it.
-follow() { # follow WANT OUT ARGS...: --follow with a 20 s guard
+follow() { # follow WANT OUT ARGS...: --follow with a 20 s guard (WANT a name, as run takes)
 	local want=$1 out=$2
 	shift 2
 	run "$want" "$out" timeout 20 "$bin_saved" --follow "$@"
@@ -335,26 +339,26 @@ bin_saved=$bin
 bin=$(command -v env)
 cp "$fix/native.log" "$tmp/grow.log"
 (sleep 1; cat "$fix/paced-a.log" >>"$tmp/grow.log"; sleep 1) & wpid=$!
-follow 0 "$tmp/f1" "$tmp/grow.log" --pid "$wpid" || true
+follow EXIT_OK "$tmp/f1" "$tmp/grow.log" --pid "$wpid" || true
 wait "$wpid" || true
 contains "$tmp/f1" "BEGIN run=00000000000000a1"
 contains "$tmp/f1" "END results=1 fails=0"
 #   Truncated and rewritten: noticed, followed from the start, not spliced into one run.
 cp "$fix/native.log" "$tmp/trunc.log"
 (sleep 1; cat "$fix/paced-b.log" >"$tmp/trunc.log"; sleep 1) & wpid=$!
-follow 0 "$tmp/f2" "$tmp/trunc.log" --pid "$wpid" || true
+follow EXIT_OK "$tmp/f2" "$tmp/trunc.log" --pid "$wpid" || true
 wait "$wpid" || true
 contains "$tmp/f2" "trunc.log shrank (truncated or rewritten): following it again from its start"
 contains "$tmp/f2" "BEGIN run=00000000000000b2"
 #   A directory: refused at once.
-follow 3 "$tmp/f3" "$tmp" || true
+follow EXIT_INCOMPLETE "$tmp/f3" "$tmp" || true
 contains "$tmp/f3.err" "not a log file (a directory)"
 #   The writer dies before END: 3, not 0.
 (sleep 1) & wpid=$!
-follow 3 "$tmp/f4" "$fix/cut-last-line.log" --pid "$wpid" || true
+follow EXIT_INCOMPLETE "$tmp/f4" "$fix/cut-last-line.log" --pid "$wpid" || true
 contains "$tmp/f4.err" "the newest run is not complete (the writer exited before END)"
 #   No END and no --pid: an idle limit, not forever.
-follow 3 "$tmp/f5" "$fix/cut-last-line.log" --idle 1 || true
+follow EXIT_INCOMPLETE "$tmp/f5" "$fix/cut-last-line.log" --idle 1 || true
 contains "$tmp/f5.err" "nothing new for 1 s (--idle): giving up"
 bin=$bin_saved
 
@@ -364,14 +368,14 @@ for args in "--format csv $fix/native.log $fix/native-loaded.log" \
 	"--format json $fix/native.log" "--check $fix/native.log" "$fix/native.log"; do
 	# shellcheck disable=SC2086  # the words are meant to split
 	st=$(full_status $args)
-	if [[ $st -eq 2 ]] && grep -q "output failed" "$tmp/full.err"; then pass "$args >/dev/full: 2"
-	else fail "isobench-report $args >/dev/full: status $st, want 2 and 'output failed'"; fi
+	if grep -q "output failed" "$tmp/full.err"; then status_is EXIT_USAGE "$st" "$args >/dev/full"
+	else fail "isobench-report $args >/dev/full: status $st, no 'output failed' on stderr"; fi
 done
-run 2 "$tmp/svgfull" --svg /dev/full "$fix/native.log" "$fix/native-loaded.log" || true
+run EXIT_USAGE "$tmp/svgfull" --svg /dev/full "$fix/native.log" "$fix/native-loaded.log" || true
 contains "$tmp/svgfull.err" "/dev/full: cannot write the chart"
 
 # A complete run followed by a cut-off boot: still run 1, but the verdict names the latest.
-run 0 "$tmp/cut2" --check "$fix/complete-then-cut.log" || true
+run EXIT_OK "$tmp/cut2" --check "$fix/complete-then-cut.log" || true
 contains "$tmp/cut2" "run 1 of 2 complete: 3 results"
 contains "$tmp/cut2" "but the latest boot (run 2, from line 56) is incomplete: no END record"
 
@@ -384,7 +388,7 @@ then pass "variability.sh on one log twice: $(head -3 "$tmp/var" | tr '\n' '|')"
 vrc=0
 ISOBENCH_REPORT=$bin "$top/report/variability.sh" "$fix/native.log" "$fix/cut-last-line.log" \
 	>/dev/null 2>&1 || vrc=$?
-if [[ $vrc -eq 3 ]]; then pass "variability.sh with an incomplete log: status $vrc, want 3"; else fail "variability.sh with an incomplete log: status $vrc, want 3"; fi
+status_is EXIT_INCOMPLETE "$vrc" "variability.sh with an incomplete log"
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [[ -n $browser ]]; then
@@ -411,8 +415,9 @@ fi
 # `isobench-report x.log > report.txt` never hides the error inside the report).
 rc=0
 "$bin" "$tmp/no-such.log" >"$tmp/nf.out" 2>"$tmp/nf.err" || rc=$?
-if [ "$rc" -eq 3 ] && [ ! -s "$tmp/nf.out" ] && grep -q "no-such.log: cannot be read" "$tmp/nf.err"; then
-	pass "a missing log: status 3, its reason on stderr, stdout empty"
+status_is EXIT_INCOMPLETE "$rc" "a missing log"
+if [ ! -s "$tmp/nf.out" ] && grep -q "no-such.log: cannot be read" "$tmp/nf.err"; then
+	pass "a missing log: its reason on stderr, stdout empty"
 else
 	fail "a missing log: status $rc, stdout '$(head -c 120 "$tmp/nf.out")', stderr '$(head -c 120 "$tmp/nf.err")'"
 fi

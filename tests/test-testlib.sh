@@ -77,15 +77,22 @@ names_judge() {
 		"$label: tests/lib.sh's EXIT_* are lib/status.h's $(wc -l <<<"$want") statuses" \
 		"$label: tests/lib.sh and lib/status.h differ (left: status.h only, right: lib.sh only)"
 }
-# bare_judge ROOT LABEL: no script tests/*.sh under ROOT gives status_is, expect_status or ran a
-# bare number as the status it wants, nor complete as its third argument (one check per file).
+# bare_judge ROOT LABEL: no script tests/*.sh under ROOT gives status_is, expect_status, ran or
+# test-report.sh's own status helpers (run, follow) a bare number as the status it wants, nor complete as its
+# third argument, nor compares a status variable ($st, $rc, ${vrc} ...) with -eq/-ne to a
+# number other than 0 (one check per file); and tests/fixtures/logs/expected.tsv's status
+# column holds names.
 bare_judge() {
 	local root=$1 label=$2 f
 	for f in "$root"/tests/*.sh; do
-		none "$(grep -nE '(^|[;&|{]|then|do|else)[[:space:]]*(status_is|expect_status|ran)[[:space:]]+["'"'"']?[0-9]|^[[:space:]]*complete[[:space:]].*[[:space:]][0-9]+[[:space:]]*$' "$f")" \
+		none "$(grep -nE '(^|[;&|{]|then|do|else)[[:space:]]*(status_is|expect_status|ran|run|follow)[[:space:]]+["'"'"']?[0-9]|^[[:space:]]*complete[[:space:]].*[[:space:]][0-9]+[[:space:]]*$|\$\{?[A-Za-z_]*(st|rc|status)\}?"?[[:space:]]+-(eq|ne)[[:space:]]+["'"'"']?[1-9]' "$f")" \
 			"$label: ${f#"$root"/} names the statuses it wants" \
 			"$label: ${f#"$root"/} passes a bare number as a status"
 	done
+	f=$root/tests/fixtures/logs/expected.tsv
+	none "$(awk -F '\t' '!/^#/ && NF > 1 && $2 !~ /^EXIT_[A-Z]+$/ { print FILENAME ":" NR ": " $2 }' "$f")" \
+		"$label: expected.tsv names the statuses it wants" \
+		"$label: expected.tsv gives a bare number as a status"
 }
 names_judge "$here/.." tree
 bare_judge "$here/.." tree
@@ -98,8 +105,15 @@ printf 'status_is 2 "$st" x\nexpect_status 0 x -- true\n' >>"$tmp/t1/tests/test-
 printf '\tran 1 "$st" "$log" x\n' >>"$tmp/t1/tests/test-disk.sh"
 # shellcheck disable=SC2016
 printf 'complete "$log" x 3\n' >>"$tmp/t1/tests/test-disk.sh"
+# shellcheck disable=SC2016
+printf 'run 3 "$tmp/x" --check "$fix/flipped.log" || true\n' >>"$tmp/t1/tests/test-report.sh"
+# shellcheck disable=SC2016  # (the numbers as %s: this file's own lines must pass the lint)
+printf 'if [[ $vrc -eq %s ]]; then pass x; fi\n' 3 >>"$tmp/t1/tests/test-pct.sh"
+# shellcheck disable=SC2016
+printf 'check x test "$st" -eq 0 -o "${st}" -eq %s\nfollow %s "$tmp/f" x\n' 4 3 >>"$tmp/t1/tests/test-fleet.sh"
+sed -i 's/^native\.log\tEXIT_OK\t/native.log\t0\t/' "$tmp/t1/tests/fixtures/logs/expected.tsv"
 planted_fails names_judge "$tmp/t1" 1 "a status retyped in tests/lib.sh is found"
-planted_fails bare_judge "$tmp/t1" 2 "bare-number statuses in two scripts are found"
+planted_fails bare_judge "$tmp/t1" 6 "bare-number statuses in five scripts and expected.tsv are found"
 # Derived, not retyped: a status added to a copy of lib/status.h is a name in that copy's lib.sh.
 tree_copy "$tmp/t2" lib/status.h lib/sh tests/lib.sh
 sed -i 's/^#define EXIT_OK 0.*/&\n#define EXIT_PLANTED 42\t\/* planted *\//' "$tmp/t2/lib/status.h"
@@ -267,12 +281,13 @@ else fail "start_peer with a mute peer: got '$got'"; fi
 
 # ---- use_tmp, at_exit, kill_at_exit -------------------------------------------------------------
 # shellcheck disable=SC2016  # expanded by the inner shell
+own=3 # the inner script's own status, none of lib/status.h's meanings
 out=$(bash -c 'set -e; . "$1"; use_tmp; echo "$tmp"; at_exit echo registered first
-	at_exit echo registered last; at_exit false; exit 3' _ "$here/lib.sh")
+	at_exit echo registered last; at_exit false; exit "$2"' _ "$here/lib.sh" "$own")
 st=$?
 dir=$(head -n 1 <<<"$out")
-if [ "$st" -eq 3 ]; then pass "at_exit keeps the script's status, with set -e and a failing hook (3)"
-else fail "at_exit changed the script's status: 3 became $st"; fi
+if [ "$st" -eq "$own" ]; then pass "at_exit keeps the script's status, with set -e and a failing hook ($own)"
+else fail "at_exit changed the script's status: $own became $st"; fi
 if [ "$(sed -n '2,3p' <<<"$out" | tr '\n' '|')" = "registered last|registered first|" ]; then
 	pass "at_exit runs the last registered first"
 else fail "at_exit order: $(tr '\n' '|' <<<"$out")"; fi
