@@ -6,18 +6,30 @@
 #      (sample standard deviation / mean, %), min and max, and how many runs had it; sorted
 #      by test as in the logs. Uses isobench-report's CSV (derived rows), so every record is
 #      checksum-verified on the way.
-# Errors: exit 2 on usage; isobench-report's status (3) when a log holds no complete run.
+# Errors: exit EXIT_USAGE (2) on usage, and isobench-report's status when it is EXIT_USAGE or
+# EXIT_INCOMPLETE (3: a log holds no complete run); lib/status.h's names (lib/sh/status.sh).
 set -euo pipefail
 
-[ $# -ge 2 ] || { echo "usage: report/variability.sh LOG LOG [LOG...]" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../lib/sh/status.sh
+. "$here/../lib/sh/status.sh"
+declare -A st=()
+while read -r name n; do st[$name]=$n; done < <(exit_statuses)
+if [ -z "${st[USAGE]:-}" ] || [ -z "${st[INCOMPLETE]:-}" ]; then
+	echo "variability: cannot read the exit statuses from lib/status.h" >&2
+	exit 1 # a failed script: lib/status.h, whose statuses these are, could not be read
+fi
+[ $# -ge 2 ] || { echo "usage: report/variability.sh LOG LOG [LOG...]" >&2; exit "${st[USAGE]}"; }
 report=${ISOBENCH_REPORT:-$here/../out/isobench-report}
 labels=$(seq -s, 1 $#)
 csv=$(mktemp)
 trap 'rm -f "$csv"' EXIT
 rc=0
 "$report" --format csv --label "$labels" "$@" >"$csv" 2>/dev/null || rc=$?
-[ "$rc" -eq 3 ] || [ "$rc" -eq 2 ] && { echo "variability: isobench-report says $rc" >&2; exit "$rc"; }
+if [ "$rc" -eq "${st[INCOMPLETE]}" ] || [ "$rc" -eq "${st[USAGE]}" ]; then
+	echo "variability: isobench-report says $rc" >&2
+	exit "$rc"
+fi
 awk -F, '
 	$4 == "derived" && $10 == "value" {
 		k = $8 " x" $9

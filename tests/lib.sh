@@ -33,17 +33,18 @@ bad() { fail "$@"; }
 # ---- exit statuses, by name ---------------------------------------------------------------------
 # The statuses a check wants are named, never numbered: EXIT_OK, EXIT_USAGE ... are lib/status.h's
 # "#define EXIT_<NAME> <N>" lines (the one table of isobench, isobench-report and qemu/run),
-# read here at source time as qemu/run reads them. EXIT_OK (0) is also any other program's
-# success. Statuses of programs outside that table:
+# read here at source time by lib/sh/status.sh, as qemu/run reads them. EXIT_OK (0) is also
+# any other program's success. Statuses of programs outside that table:
 #   CMD_FAILED   1        a script or tool that failed (a build script's die(), tests/deps.py)
 #   MAKE_FAILED  2        make, when a recipe failed
 #   SIG<NAME>    128 + N  killed by signal NAME (SIGTERM, SIGINT ...), as the shell reports it
 # _lib_status NAME prints NAME's number; status 1 (and nothing) when NAME is none of these (a
 # bare number is not a name: tests/test-testlib.sh also finds one in any test script).
+# shellcheck source=../lib/sh/status.sh
+. "$_lib_top/lib/sh/status.sh"
 while read -r _lib_n _lib_v; do
 	printf -v "EXIT_$_lib_n" '%s' "$_lib_v"
-done < <(sed -n 's/^#define EXIT_\([A-Z]*\)[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1 \2/p' \
-	"$_lib_top/lib/status.h" 2>/dev/null)
+done < <(exit_statuses)
 if [ -z "${EXIT_OK:-}" ] || [ -z "${EXIT_USAGE:-}" ]; then
 	echo "tests/lib.sh: cannot read the exit statuses from $_lib_top/lib/status.h" >&2
 	exit 1

@@ -88,13 +88,14 @@ statuses_of_report_doc() {
 		sort -n | tr '\n' ' '
 }
 
-# qemu_run_status_literals ROOT: lines of qemu/run that spell one of our exit statuses as a
-# number (exit N; the report's status rc/jrc set, compared or matched in a case arm to N)
-# instead of reading it from lib/status.h; timeout(1)'s 124/137, the shell's 130 (SIGINT)
-# and the line that reads lib/status.h are not ours.
+# qemu_run_status_literals ROOT: lines of the scripts that return or judge our tools' exit
+# statuses (qemu/run, report/variability.sh) that spell one as a number (exit N; the report's
+# status rc/jrc set, compared or matched in a case arm to N) instead of reading it from
+# lib/status.h (lib/sh/status.sh); timeout(1)'s 124/137, the shell's 130 (SIGINT) and the
+# lines that say what happens when lib/status.h cannot be read are not ours.
 qemu_run_status_literals() {
-	grep -nE '\bexit [0-9]|\bj?rc=[1-9]|\bj?rc" -eq [0-9]|case \$j?rc in [0-9]|^[[:space:]]*[0-9]+\)' \
-		"$1/qemu/run" | grep -vE '\b(124|130|137)\b|lib/status\.h'
+	(cd "$1" && grep -nE '\bexit [0-9]|\bj?rc=[1-9]|\bj?rc" -eq [0-9]|case \$j?rc in [0-9]|^[[:space:]]*[0-9]+\)' \
+		qemu/run report/variability.sh) | grep -vE '\b(124|130|137)\b|lib/status\.h'
 }
 
 # cmdline_owners ROOT: files under qemu/ and image/ that spell the entries' console and
@@ -130,7 +131,7 @@ judge() { # judge ROOT LABEL: every check on one tree
 		"$(files_matching "$r" '"lps", "lpm"|define[[:space:]]+REC_UNIT_[A-Z0-9_]+[[:space:]]+"')"
 	owner_is "$r" "$l: exit statuses are defined in" "lib/status.h" \
 		"$(files_matching "$r" 'define[[:space:]]+EXIT_[A-Z]+[[:space:]]+[0-9]')"
-	owner_is "$r" "$l: qemu/run lines with a literal exit status" "" \
+	owner_is "$r" "$l: qemu/run and report/variability.sh lines with a literal exit status" "" \
 		"$(qemu_run_status_literals "$r")"
 	owner_is "$r" "$l: the boot entries' console words live in" "image/cmdline" \
 		"$(cmdline_owners "$r")"
@@ -181,11 +182,16 @@ printf 'static const char *const g[] = {"index", "extra", "probes", NULL};\n' >>
 printf 'static const char *const u[] = {"lps", "lpm", NULL};\n' >>"$t/report/model.c"
 printf '#define EXIT_USAGE 2\n' >>"$t/report/main.c"
 sed -i 's/exit "${st\[TIMEOUT\]}"/exit 5/' "$t/qemu/run"
+n=3 # (EXIT_INCOMPLETE retyped; a variable, so that this line passes test-testlib's lint)
+sed -i 's/\[ "$rc" -eq "${st\[INCOMPLETE\]}" \]/[ "$rc" -eq '"$n"' ]/' "$t/report/variability.sh"
 sed -i 's/^common=.*image\/cmdline.*/common="console=tty0 console=ttyS0,115200 loglevel=4"/' "$t/qemu/run"
 sed -i 's/^| 7 |/| 8 |/' "$t/README.md"
 sed -i 's/^| 6 |/| 9 |/' "$t/docs/report.md"
 sed -i 's/, `probes` ([^)]*)//' "$t/README.md"
 want=$( (judge "$top" "count") | grep -c '^\(ok\|FAIL\): count')
 planted_fails judge "$t" "$want" "every check fails on its planted violation"
+if grep -q 'report/variability.sh:[0-9]*:.*-eq 3 \]' "$tmp/planted.out"; then
+	pass "a status spelled as a number in report/variability.sh is found"
+else fail "report/variability.sh's planted -eq 3 is not named"; fi
 
 finish
