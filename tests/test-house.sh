@@ -3,6 +3,8 @@
 #   * the report tool compiles and links nothing from payload/ (what it shares with the runner
 #     lives in lib/);
 #   * lib/ includes only its own and the system's headers (never payload/ or report/);
+#   * payload/'s rooms (root, pid1/, net/, bench/) include only their own headers, lib/'s and
+#     those their row of docs/architecture.md's table names under "may include" (rooms.py);
 #   * no tracked file is a compiled (ELF) binary: build output stays out of git;
 #   * docs/architecture.md names every tracked source file (source_files below: C, headers,
 #     shell, Python, Makefiles and *.mk, qemu/run and tests/run, anywhere but tests/fixtures/)
@@ -91,6 +93,19 @@ sed 's#.payload/main\.c.#main.c#' "$doc" >"$tmp/arch-main.md"
 got=$(unnamed "$tmp/arch-main.md")
 if [ "$got" = payload/main.c ]; then pass "planted: an ambiguous main.c names neither main.c"
 else fail "planted ambiguous main.c: named.py printed '$got'"; fi
+
+# payload/'s rooms include what their "may include" cell says (tests/rooms.py).
+none "$(python3 "$here/rooms.py" "$top")" "payload/'s rooms include only what docs/architecture.md lets them" \
+	"payload/'s rooms include past docs/architecture.md"
+tree_copy "$tmp/rooms" payload docs/architecture.md lib kernel-config/driver
+printf '#include "../harness.h"\n' >>"$tmp/rooms/payload/bench/getpid.c"	# bench -> the harness
+printf '#include "../bench/disk.h"\n' >>"$tmp/rooms/payload/pid1/summary.c"	# pid1 -> bench
+got=$(python3 "$here/rooms.py" "$tmp/rooms")
+if grep -q '^payload/bench/getpid.c: #include "../harness.h"' <<<"$got" &&
+	grep -q '^payload/pid1/summary.c: #include "../bench/disk.h"' <<<"$got" &&
+	[ "$(grep -c . <<<"$got")" -eq 2 ]; then
+	pass "planted: bench/ including ../harness.h and pid1/ including ../bench/disk.h are found"
+else fail "planted room includes: rooms.py printed '$(tr '\n' '|' <<<"$got")'"; fi
 
 # The same checks must fail on planted violations.
 tree_copy "$tmp/tree" lib report payload
