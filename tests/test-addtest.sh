@@ -6,7 +6,9 @@
 # unit and title) and whose `--tests addtest-demo` runs it to a RESULT; without the line the
 # runner does not know the test (--list lacks it, --tests refuses the name). Step 3, the file's
 # name in docs/architecture.md: with it the house's every-file check (tests/named.py, as
-# tests/test-house.sh runs it) passes; without it, that check names the new file.
+# tests/test-house.sh runs it) passes; without it, that check names the new file. And a test in
+# a new group with a new unit and extra, added as step 1 says (lib/vocab.h, records.md's words
+# table, README's groups), runs, and the copy's test-vocab.sh and test-meanings.sh pass.
 # In: the tree (git ls-files), musl-gcc, make, python3. Out: ok/FAIL lines, then finish's summary.
 # shellcheck disable=SC2016  # the backticks in quotes here are markdown, not commands
 set -uo pipefail
@@ -108,5 +110,47 @@ st=$?
 if [ "$st" -ne 0 ] && ! grep -q 'RESULT test=addtest-demo' "$tmp/p.run"; then
 	pass "planted: without the line --tests addtest-demo is refused (exit $st)"
 else fail "planted: --tests addtest-demo ran without the line (exit $st)"; fi
+
+# A test in a new group, with a new unit and a new SAMPLE extra, as step 1 says: a #define and
+# a list entry each in lib/vocab.h, docs/records.md's words table replaced by the command the
+# doc gives, and the new group in README's `tests` row. Then the copy's own vocabulary and
+# meanings suites (which hold records.md and README to lib/vocab.h) pass.
+if grep -q 'a new group is also a word of' "$_lib_top/docs/architecture.md"; then
+	pass "docs/architecture.md's \"Adding a test\" says a new group goes into README's tests row"
+else fail "docs/architecture.md's \"Adding a test\" does not say where a new group is listed for users"; fi
+g=$tmp/g
+tree_copy "$g" lib payload kernel-config docs tests report qemu image README.md
+git -C "$g" init -q	# the copy's suites list their files with git ls-files -co
+add_file "$g"
+add_line "$g"
+sed -i 's/REC_GROUP_EXTRA,/REC_GROUP_ADDTEST,/; s/REC_UNIT_LPS,/REC_UNIT_ADDS,/' "$g/payload/bench/addtest.c"
+sed -i 's/^\tctx->sink += acc;$/&\n\tbench_extra(ctx, REC_EXTRA_ADDTEST_ACC, (int64_t)(acc \& 0xff));/' \
+	"$g/payload/bench/addtest.c"
+sed -i -e 's/^\(\tX(REC_GROUP_NET) X(REC_GROUP_MEMORY) X(REC_GROUP_RING0) X(REC_GROUP_SELFTEST)\)$/\1 \\\n\tX(REC_GROUP_ADDTEST)/' \
+	-e 's/^\(\tX(REC_UNIT_NS) X(REC_UNIT_CPU_PCT) X(REC_UNIT_IOPS) X(REC_UNIT_MIBPS) X(REC_UNIT_TPS)\)$/\1 \\\n\tX(REC_UNIT_ADDS)/' \
+	-e 's/^\(\tX(REC_EXTRA_THP_KIB) X(REC_EXTRA_VDSO) X(REC_EXTRA_WRITE_NS)\)$/\1 \\\n\tX(REC_EXTRA_ADDTEST_ACC)/' \
+	-e 's/^#define VOCAB_GROUPS(X)/#define REC_GROUP_ADDTEST "addtest"\n&/' \
+	-e 's/^#define VOCAB_UNITS(X)/#define REC_UNIT_ADDS "adds"\n&/' \
+	-e 's/^#define VOCAB_EXTRAS(X)/#define REC_EXTRA_ADDTEST_ACC "addtest_acc"\n&/' "$g/lib/vocab.h"
+n=$(grep -c 'ADDTEST\|ADDS' "$g/lib/vocab.h")
+if [ "$n" -eq 6 ]; then pass "lib/vocab.h: a #define and a list entry for the new group, unit and extra"
+else fail "lib/vocab.h: $n of 6 lines for the new group, unit and extra went in"; fi
+words=$( (cd "$g" && make -s -C tests/unit ../build/vocab-dump >/dev/null 2>&1 && tests/build/vocab-dump --words))
+python3 -c 'import re, sys
+p, w = sys.argv[1], sys.argv[2] + "\n"
+s = open(p).read()
+open(p, "w").write(re.sub(r"(<!-- words:begin[^\n]*\n).*?(<!-- words:end -->)",
+                          lambda m: m.group(1) + w + m.group(2), s, flags=re.S))' "$g/docs/records.md" "$words"
+sed -i '/^| `tests` |/s/, `all` (/, `addtest` (a test of the new group), `all` (/' "$g/README.md"
+got=$(build "$g")
+none "$got" "the runner builds with the new group, unit and extra" "the new group does not build"
+"$g.out/isobench" --tests addtest --copies 1 --suite quick >"$g.run" 2>&1
+has "$g.run" '^@isobench/1 [0-9]+ SAMPLE test=addtest-demo .* addtest_acc=[0-9]+ ' \
+	"--tests addtest (the new group) runs it; its SAMPLEs carry the new extra"
+for suite in vocab meanings; do
+	OUT=$g.out bash "$g/tests/test-$suite.sh" >"$g.$suite" 2>&1
+	none "$(grep '^FAIL' "$g.$suite" | cut -c1-300)" "the copy's test-$suite.sh passes with the new words" \
+		"the copy's test-$suite.sh"
+done
 
 finish
