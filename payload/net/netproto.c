@@ -82,6 +82,7 @@ static int req_word(const char *w, struct net_req *r, char *err, size_t errlen)
 int net_req_parse(const char *line, struct net_req *r, char *err, size_t errlen)
 {
 	char buf[NET_LINE_MAX], *save = NULL, *w;
+	long long ver;
 	int have_mode = 0;
 
 	*r = (struct net_req){.mode = NET_HELLO, .size = 1, .bytes = NET_CAP_BYTES,
@@ -93,7 +94,7 @@ int net_req_parse(const char *line, struct net_req *r, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	w = strtok_r(NULL, " ", &save);
-	if (!w || atoi(w) != NET_VERSION) {
+	if (!w || num_ll(w, 0, NET_VERSION, NET_VERSION, &ver)) {
 		snprintf(err, errlen, "protocol version %.20s, this peer speaks %d", w ? w : "none",
 			 NET_VERSION);
 		return -EINVAL;

@@ -70,6 +70,10 @@ static void refusals(void **st)
 	refused("ISOBENCH-NET 1 mode=rr exec=/bin/sh", "unknown field 'exec=/bin/sh'");
 	refused("ISOBENCH-NET 1 mode=rr junk", "not key=value");
 	refused("ISOBENCH-NET 2 mode=rr", "protocol version 2, this peer speaks 1");
+	/* the version is a strict number too (lib/num.h), not atoi's prefix */
+	refused("ISOBENCH-NET 1x mode=rr", "protocol version 1x, this peer speaks 1");
+	refused("ISOBENCH-NET +1 mode=rr", "protocol version +1, this peer speaks 1");
+	refused("ISOBENCH-NET 1.5 mode=rr", "protocol version 1.5, this peer speaks 1");
 	refused("ISOBENCH-NET 1 size=1", "no mode=");
 	refused("GET / HTTP/1.0", "not an ISOBENCH-NET request");
 	refused("", "not an ISOBENCH-NET request");
