@@ -14,7 +14,10 @@
 #     (no zpool here: uberblock magic 0x00bab10c at 128 KiB and 384 KiB, an XDR nvlist header
 #     at 16 KiB), and one stray byte at the last byte of the header MiB;
 #   - a disk laid out as every --make-scratch so far wrote it (built here byte by byte, not by
-#     this build) stays ours: the write tests run on it.
+#     this build) stays ours: the write tests run on it;
+#   - a signed disk that cannot be written (a loop device made with losetup -r: BLKROGET; a
+#     file on a read-only bind mount: EROFS; as a user, a file of mode 0444: EACCES): the
+#     write tests SKIP with that reason, the header says it, the read test runs.
 #
 # In:  OUT/isobench, OUT/isobench-report, python3; mkswap, mkfs.ext4, mkfs.xfs, mkfs.btrfs,
 #      pvcreate + losetup (root) where present (each missing one is a SKIP).
@@ -31,7 +34,7 @@ use_tmp
 dir=$top/results/scratch
 rm -rf "$dir"
 mkdir -p "$dir"
-at_exit "rm -f $dir/*.img"	# the images are large; the logs stay
+at_exit "rm -f $dir/*.img $dir/ro-src/*.img"	# the images are large; the logs stay
 bin=$out/isobench
 for f in isobench isobench-report; do
 	[ -e "$out/$f" ] || { fail "no $out/$f (run ./build.sh first)"; finish; exit 1; }
@@ -173,5 +176,53 @@ for label in 0 262144; do
 done
 check "zfs: the hand-made label left the signature's 44 bytes alone" ours_at_0 zfs
 foreign zfs "$dir/zfs.img" "byte%2016384%20.*a%20ZFS%20label%20\(uberblock%200x00bab10c%20at%20128%20KiB\)"
+
+# ---- a read-only disk: the write tests SKIP with the reason, not FAIL -----------------------
+# readonly NAME TARGET WHY [FILE]: a signed TARGET that cannot be written: the header says so
+# (disk.writes), the read test runs, the 3 write tests SKIP with WHY, FILE is byte-identical.
+readonly_case() {
+	local name=$1 target=$2 why=$3 file=${4:-$2} before st=0
+	before=$(sha256_of "$file")
+	${as[@]+"${as[@]}"} "$bin" "${knobs[@]}" --disk "$target" >"$dir/$name.log" 2>"$dir/$name.err" || st=$?
+	ran EXIT_OK "$st" "$dir/$name.log" "$name: the run completes, no FAIL"
+	has "$dir/$name.log" "INFO disk.select=.* disk.signed=1 [^ ]* disk.writes=refused:[^ ]*$why" \
+		"$name: the header: signed, writes refused: $why"
+	count_is "$dir/$name.log" "SKIP test=$writers copies=1 reason=refused:[^ ]*$why" 3 \
+		"$name: the 3 write tests SKIP, saying $why"
+	count_is "$dir/$name.log" "RESULT test=disk-randread-4k-qd1 " 1 "$name: the read test runs"
+	check "$name: byte-identical" test "$before" = "$(sha256_of "$file")"
+}
+# as: the command prefix of the mode-0444 case (as root: the user nobody, whom DAC binds).
+as=()
+ro_cases() {
+	local loop mnt=$dir/ro-mnt
+	sign ro-mode 8M
+	chmod 444 "$dir/ro-mode.img"
+	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+		as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	fi
+	if [ "$(id -u)" -ne 0 ] || [ ${#as[@]} -gt 0 ]; then
+		readonly_case ro-mode "$dir/ro-mode.img" "cannot%20be%20opened%20for%20writing:%20Permission%20denied%20\(EACCES\)"
+	else skip "mode 0444: root ignores it and there is no setpriv here"; fi
+	as=()
+	if [ "$(id -u)" -ne 0 ]; then
+		skip "read-only loop device and mount: need root"
+		return
+	fi
+	sign ro 8M
+	if command -v losetup >/dev/null && loop=$(losetup -r -f --show "$dir/ro.img" 2>/dev/null); then
+		at_exit "losetup -d $loop"
+		readonly_case ro-loop "$loop" "is%20read-only%20\(BLKROGET" "$dir/ro.img"
+	else skip "read-only loop device: no losetup or loop device here"; fi
+	mkdir -p "$dir/ro-src" "$mnt"
+	"$bin" --make-scratch "$dir/ro-src/s.img" 8M >/dev/null
+	if mount --bind "$dir/ro-src" "$mnt" 2>/dev/null; then
+		at_exit "umount $mnt"
+		if mount -o remount,ro,bind "$mnt" 2>/dev/null; then
+			readonly_case ro-mount "$mnt/s.img" "cannot%20be%20opened%20for%20writing:%20Read-only%20file%20system%20\(EROFS\)"
+		else skip "read-only bind mount: remount ro refused here"; fi
+	else skip "read-only bind mount: mount --bind refused here"; fi
+}
+ro_cases
 
 finish

@@ -131,7 +131,8 @@ static void resolve_path(const struct params *p, struct disk_sel *s)
 }
 
 /* Whether a write phase would be allowed on the signed s->path: its own check,
- * scratch_check() (mounted, boot medium, signature, a size the medium still holds), so the
+ * scratch_check() (mounted, boot medium, signature, a size the medium still holds), then
+ * whether it can be written at all (scratch_read_only(): a read-only device or mount), so the
  * header's disk.writes never says "allowed" where the write tests then refuse. */
 static void writes_verdict(struct disk_sel *s)
 {
@@ -142,9 +143,12 @@ static void writes_verdict(struct disk_sel *s)
 		snprintf(s->no_write, sizeof s->no_write, "%.120s: %s", s->path, strerror(errno));
 		return;
 	}
+	char why[200];
 	if (scratch_check(fd, s->path, &h, s->no_write, sizeof s->no_write) == 0)
 		s->no_write[0] = 0;
 	close(fd);
+	if (!s->no_write[0] && scratch_read_only(s->path, why, sizeof why))
+		snprintf(s->no_write, sizeof s->no_write, "refused: %s; read tests only", why);
 }
 
 static void span_of(const struct params *p, struct disk_sel *s);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #define BLKGETSIZE64_ _IOR(0x12, 114, size_t)	/* include/uapi/linux/fs.h BLKGETSIZE64 */
+#define BLKROGET_ _IO(0x12, 94)			/* include/uapi/linux/fs.h BLKROGET */
 #define HDR_CRC_OFF 40
 #define SCRATCH_HDR_LEN 44	/* the header's bytes: zeros follow to data_off */
 
@@ -312,6 +313,31 @@ int scratch_may_write(const char *path, char *err, size_t errlen)
 	if (family_refusal(&fam, self, err, errlen))
 		return -EBUSY;
 	return 0;
+}
+
+const char *scratch_read_only(const char *path, char *why, size_t len)
+{
+	int ro = 0, fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0 && ioctl(fd, BLKROGET_, &ro) == 0 && ro) {
+		close(fd);
+		snprintf(why, len, "%.120s is read-only (BLKROGET: the kernel marks the device so)",
+			 path);
+		return why;
+	}
+	if (fd >= 0)
+		close(fd);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return NULL;
+	}
+	int e = errno;
+	if (e != EROFS && e != EACCES && e != EPERM)
+		return NULL;	/* not a read-only medium: the write phase reports what it is */
+	snprintf(why, len, "%.120s cannot be opened for writing: %s (%s)", path, strerror(e),
+		 e == EROFS ? "EROFS" : e == EACCES ? "EACCES" : "EPERM");
+	return why;
 }
 
 /* ---- the signature on the medium ---- */

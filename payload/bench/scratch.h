@@ -64,6 +64,12 @@ int64_t scratch_fd_size(int fd);
  * nothing. */
 int scratch_may_write(const char *path, char *err, size_t errlen);
 
+/* Can path be written at all? NULL when it can, else why not, in why: a block device the
+ * kernel marks read-only (BLKROGET: blockdev --setro, losetup -r, a write-protected medium),
+ * or an open for writing refused (EROFS: a read-only mount; EACCES/EPERM: no permission).
+ * Opens, writes nothing. */
+const char *scratch_read_only(const char *path, char *why, size_t len);
+
 /* The full check before a write phase, on an fd open for writing (O_DIRECT or not):
  * scratch_may_write(path), then the header MiB re-read from the medium with O_DIRECT (falls
  * back to a plain read where O_DIRECT is refused) just as --make-scratch left it
