@@ -113,7 +113,7 @@ static int getint(int fd, int level, int opt)
 /* The request line for mode, its answer; rtt0 = that exchange. 0 or -errno (note set). */
 static int net_hello(struct bench_ctx *ctx, struct net_state *s)
 {
-	struct net_req r = {.mode = s->mode, .size = s->size, .bytes = NET_CAP_BYTES,
+	struct net_req r = {.mode = s->mode, .size = s->size, .bytes = 0,	/* time bounds it */
 			    .conns = NET_CAP_CONNS, .seconds = NET_SESSION_S};
 	char line[NET_LINE_MAX], ans[NET_LINE_MAX];
 	size_t n = net_req_format(&r, line, sizeof line);

@@ -84,7 +84,7 @@ int net_req_parse(const char *line, struct net_req *r, char *err, size_t errlen)
 	char buf[NET_LINE_MAX], *save = NULL, *w;
 	int have_mode = 0;
 
-	*r = (struct net_req){.mode = NET_HELLO, .size = 1, .bytes = NET_CAP_BYTES,
+	*r = (struct net_req){.mode = NET_HELLO, .size = 1, .bytes = 0,
 			      .conns = NET_CAP_CONNS, .seconds = 60};
 	snprintf(buf, sizeof buf, "%s", line);
 	w = strtok_r(buf, " ", &save);
