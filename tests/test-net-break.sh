@@ -21,6 +21,10 @@
 #     session with no byte bound stops at the client's egress cap (--max-egress), and that
 #     client is refused more while another is served; a sink session with no byte bound ends at
 #     its seconds;
+#   - the route's NIC (issue 30): in a network namespace with four other interfaces up (veth
+#     pairs of its own) and a veth to a peer in a second one, the header's nic.* describe
+#     veth0 (the route's), not another one up before it; a peer with no route, veth0 without carrier and veth0 down SKIP at once ("no
+#     network: ..."), not FAIL; without a peer the default route's interface is named;
 #   - --serve's numbers are digits only: "+0", " 0", "+1" are usage errors (2), not a peer;
 #   - the peer's standard output closed, full (/dev/full) or a pipe closed early: status 2
 #     with a line (its records are its log), as for a run;
@@ -274,6 +278,78 @@ timeout --preserve-status 2 "$bin" --serve --port 0 --max-seconds 0 >"$tmp/forev
 status_is EXIT_OK "$rc" "--serve --max-seconds 0: a clean stop on SIGTERM"
 has "$tmp/forever.err" 'forever \(--max-seconds 0\).*|signal 15: stopping' "... it ran until stopped (SIGTERM after 2 s)"
 has "$tmp/forever.peer" ' INFO .*serve\.max_seconds=0 ' "... and its log says max_seconds=0"
+
+# ---- the route's NIC (issue 30): the nic.* facts are the interface the route to the peer ----
+# leaves by, not the first interface up; a route absent, an interface down or without carrier
+# SKIPs at once. Two network namespaces made here (route_net): ns1 and ns2 (the peer).
+# route_net NS1 NS2: the two namespaces' links: in NS1 four veth pairs of its own (a0..a3,
+# up, addressed 10.9.1N.1/24, with carrier: no route to the peer through them), made before
+# veth0 (10.9.2.1/24) whose other end veth1 (10.9.2.2/24) is in NS2. Non-zero on a failure.
+route_net() {
+	local i
+	ip -n "$1" link set lo up && ip -n "$2" link set lo up || return 1
+	for i in 0 1 2 3; do
+		ip -n "$1" link add "a$i" type veth peer name "b$i" &&
+			ip -n "$1" addr add "10.9.1$i.1/24" dev "a$i" &&
+			ip -n "$1" link set "b$i" up && ip -n "$1" link set "a$i" up || return 1
+	done
+	ip -n "$1" link add veth0 type veth peer name veth1 netns "$2" &&
+		ip -n "$1" addr add 10.9.2.1/24 dev veth0 && ip -n "$2" addr add 10.9.2.2/24 dev veth1 &&
+		ip -n "$1" link set veth0 up && ip -n "$2" link set veth1 up
+}
+route_cases() {
+	local ns1=isobench-rt1-$$ ns2=isobench-rt2-$$ p i st t0 dt
+	if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! ip netns add "$ns1" 2>/dev/null; then
+		skip "the route's NIC: needs root and ip netns"
+		return
+	fi
+	at_exit "ip netns del $ns1 2>/dev/null"
+	ip netns add "$ns2"
+	at_exit "ip netns del $ns2 2>/dev/null"
+	if ! route_net "$ns1" "$ns2" 2>"$tmp/rt.ip.err"; then
+		skip "the route's NIC: the namespaces could not be set up: $(head -c 200 "$tmp/rt.ip.err")"
+		return
+	fi
+	ip netns exec "$ns2" "$bin" --serve --port 0 --bind 10.9.2.2 --max-seconds 60 >"$tmp/rt.peer" 2>"$tmp/rt.peer.err" &
+	peer_pid=$!
+	for ((i = 0; i < 50; i++)); do grep -q serve.port "$tmp/rt.peer" && break; sleep 0.1; done
+	p=$(sed -n 's/.*serve\.port=\([0-9]*\).*/\1/p' "$tmp/rt.peer")
+	# rt NAME PEER: net-tcp-rr in ns1 against PEER; $tmp/NAME.log, $st, $dt (ms).
+	rt() {
+		st=0 t0=$(_lib_usec)
+		timeout 60 ip netns exec "$ns1" "$bin" --tests net-tcp-rr --peer "$2" --copies 1 \
+			--sample_ms 100 --samples 2 >"$tmp/$1.log" 2>/dev/null || st=$?
+		dt=$((($(_lib_usec) - t0) / 1000))
+	}
+	rt rt-veth "10.9.2.2:$p"
+	status_is EXIT_OK "$st" "ns1 with 4 other interfaces up and veth0: net-tcp-rr against the peer on veth1"
+	has "$tmp/rt-veth.log" " INFO .*nic\.name=veth0 .*nic\.addr=10\.9\.2\.1( |$)" \
+		"the header's NIC is veth0, the route's interface (address 10.9.2.1), not another one up"
+	has "$tmp/rt-veth.log" " RESULT test=net-tcp-rr " "... and the test gives a RESULT"
+	rt rt-absent "10.9.3.3:$p"
+	status_is EXIT_OK "$st" "a peer with no route to it: the run completes"
+	has "$tmp/rt-absent.log" " SKIP test=net-tcp-rr copies=1 reason=no%20network:%20no%20route%20to%2010\.9\.3\.3:%20Network%20(is%20)?unreachable" \
+		"... net-tcp-rr SKIPs: no route, with the errno's words"
+	if [ "$dt" -lt 3000 ]; then pass "... at once (${dt} ms)"; else fail "... after ${dt} ms"; fi
+	ip -n "$ns2" link set veth1 down
+	rt rt-nocarrier "10.9.2.2:$p"
+	has "$tmp/rt-nocarrier.log" " SKIP test=net-tcp-rr copies=1 reason=no%20network:%20the%20route%20to%20peer%2010\.9\.2\.2:[0-9]+%20leaves%20by%20veth0,%20which%20has%20no%20carrier" \
+		"veth0 without carrier (its other end down): SKIP, naming the interface"
+	if [ "$dt" -lt 3000 ]; then pass "... at once (${dt} ms)"; else fail "... after ${dt} ms"; fi
+	ip -n "$ns1" link set veth0 down
+	rt rt-down "10.9.2.2:$p"
+	has "$tmp/rt-down.log" " SKIP test=net-tcp-rr copies=1 reason=no%20network:%20no%20route%20to%2010\.9\.2\.2" \
+		"veth0 down: SKIP, no route (not a FAIL with ENETUNREACH)"
+	if [ "$dt" -lt 3000 ]; then pass "... at once (${dt} ms)"; else fail "... after ${dt} ms"; fi
+	ip -n "$ns1" link set veth0 up
+	ip -n "$ns2" link set veth1 up
+	ip -n "$ns1" route add default via 10.9.2.2
+	st=0
+	ip netns exec "$ns1" "$bin" --tests net-tcp-rr --copies 1 >"$tmp/rt-nopeer.log" 2>/dev/null || st=$?
+	has "$tmp/rt-nopeer.log" " INFO .*nic\.name=veth0 " "no peer: the header's NIC is the default route's (veth0)"
+	stop_peer
+}
+route_cases
 
 # ---- --peer naming a service that is not a peer: the header must not take its words -------
 : >"$tmp/fake.port"

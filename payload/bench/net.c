@@ -1,7 +1,8 @@
 /* net.c — the `net` group: request/response, connection rate, throughput and small-write CPU
  * against a peer (`isobench --serve` on another machine, the VM's host, or this one), over a
  * real NIC. Run only when a peer is given (isobench.peer=HOST[:PORT], natively --peer); else
- * SKIP at once; with a peer but no network interface (only the loopback) as well.
+ * SKIP at once; with a peer but no network interface (only the loopback), no route to it or
+ * no carrier on the route's interface (netproto.h net_route_if()) as well.
  * Protocol and caps: payload/net/netproto.h. Single-copy tests.
  *
  * Setup opens a session (the request line; its "ok" answer's round trip is rtt0_ns, the
@@ -45,6 +46,7 @@
 #include "../sys.h"
 
 #include <errno.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -183,6 +185,21 @@ static int net_setup(struct bench_ctx *ctx, enum net_mode mode, size_t size)
 	if (!strcmp(net_nic_name(), "-") && (ntohl(s->peer.sin_addr.s_addr) >> 24) != 127) {
 		bench_note(ctx, "no network: no interface but the loopback (no NIC, or no driver "
 			   "for it in this kernel), so peer %s cannot be reached", bench_peer);
+		return BENCH_SKIP;
+	}
+	/* No route to the peer (its interface down, unconfigured: no ip=) or no carrier on the
+	 * interface the route leaves by: a fact of the machine, SKIP at once (not a FAIL after
+	 * connect's timeout). */
+	char ifn[IF_NAMESIZE + 1];
+	unsigned fl = 0;
+	rc = net_route_if(&s->peer, ifn, sizeof ifn, &fl, err, sizeof err);
+	if (rc == -ENETUNREACH || rc == -EHOSTUNREACH || rc == -ENETDOWN) {
+		bench_note(ctx, "no network: %.120s (peer %s)", err, bench_peer);
+		return BENCH_SKIP;
+	}
+	if (!rc && !(fl & IFF_RUNNING)) {
+		bench_note(ctx, "no network: the route to peer %s leaves by %s, which has no "
+			   "carrier (link down)", bench_peer, ifn);
 		return BENCH_SKIP;
 	}
 	if (!(s->buf = calloc(1, size < NET_CHUNK ? NET_CHUNK : size)) ||

@@ -109,9 +109,22 @@ int net_read_line(int fd, char *out, size_t cap);
  * (cached). */
 const char *net_peer_field(const char *peer, const char *field);
 
-/* The NIC the machine's traffic leaves by (the first interface that is up and not the
- * loopback; else the first one), for the nic.* INFO keys: each returns "-" when there is no
- * such interface or the fact cannot be read. Static buffers. */
+/* The interface the route to peer (IPv4) leaves by, into ifname (cap >= IF_NAMESIZE + 1),
+ * with its flags (IFF_UP, IFF_RUNNING: a carrier) in *flags: the kernel's route lookup (a UDP
+ * socket connected to peer: nothing is sent), its source address matched to an interface
+ * (getifaddrs). 0, or -errno (-ENETUNREACH: no route, e.g. the interface down or not
+ * configured; -ENODEV: no interface holds the source address) with why in err. */
+int net_route_if(const struct sockaddr_in *peer, char *ifname, size_t cap, unsigned *flags,
+		 char *err, size_t errlen);
+/* The NIC facts below describe the interface the route to peer (HOST[:PORT], "" none) leaves
+ * by; without one, or without a route to it, the default route's interface. Call before the
+ * first net_nic_*() (the runner does, with the run's peer). */
+void net_nic_use_peer(const char *peer);
+
+/* The NIC the machine's traffic leaves by (net_nic_use_peer(); else the default route's;
+ * else the first interface that is up and not the loopback, else the first one), for the
+ * nic.* INFO keys: each returns "-" when there is no such interface or the fact cannot be
+ * read. Static buffers. */
 const char *net_nic_name(void);
 const char *net_nic_driver(void);
 const char *net_nic_pci_id(void);	/* "vendor:device" in hex, from sysfs */
