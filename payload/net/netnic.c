@@ -71,6 +71,15 @@ int net_route_if(const struct sockaddr_in *peer, char *ifname, size_t cap, unsig
 			r = 0;
 		}
 	freeifaddrs(all);
+	/* The carrier as the driver set it (sysfs carrier: netif_carrier_ok()), not IFF_RUNNING:
+	 * that follows the operstate, which linkwatch updates later (a virtio-net guest's eth0
+	 * was seen without it while carrying traffic). Unreadable: left as the flags say. */
+	char dir[300], c[8];
+	snprintf(dir, sizeof dir, SYS_NET "%s", ifname);
+	if (!r && !strcmp(sysfs_line(dir, "carrier", c, sizeof c), "1"))
+		*flags |= IFF_RUNNING;
+	else if (!r && !strcmp(c, "0"))
+		*flags &= ~(unsigned)IFF_RUNNING;
 	if (r)
 		snprintf(err, errlen, "the route to %s leaves from %s, which no interface holds",
 			 inet_ntoa(peer->sin_addr), inet_ntoa(me.sin_addr));

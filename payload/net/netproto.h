@@ -110,7 +110,8 @@ int net_read_line(int fd, char *out, size_t cap);
 const char *net_peer_field(const char *peer, const char *field);
 
 /* The interface the route to peer (IPv4) leaves by, into ifname (cap >= IF_NAMESIZE + 1),
- * with its flags (IFF_UP, IFF_RUNNING: a carrier) in *flags: the kernel's route lookup (a UDP
+ * with its flags in *flags (IFF_RUNNING: its sysfs carrier is 1, where readable; the operstate's
+ * IFF_RUNNING lags behind it): the kernel's route lookup (a UDP
  * socket connected to peer: nothing is sent), its source address matched to an interface
  * (getifaddrs). 0, or -errno (-ENETUNREACH: no route, e.g. the interface down or not
  * configured; -ENODEV: no interface holds the source address) with why in err. */
