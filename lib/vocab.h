@@ -271,7 +271,8 @@
 	I(X, NIC_ADDR, "nic.addr", STR) \
 	I(X, SERVE_PORT, "serve.port", PORT) \
 	I(X, SERVE_BIND, "serve.bind", STR) \
-	I(X, SERVE_MAX_SECONDS, "serve.max_seconds", UINT0)
+	I(X, SERVE_MAX_SECONDS, "serve.max_seconds", UINT0) \
+	I(X, SERVE_MAX_EGRESS, "serve.max_egress", UINT0)
 
 #define VOCAB_NOMAX 0	/* hi of an integer without an upper bound */
 

@@ -52,8 +52,12 @@ static void usage(FILE *f)
 		"  --make-scratch PATH SIZE|all\n"
 		"                      sign a file or an unmounted disk as the scratch area the\n"
 		"                      disk tests may write (its content is overwritten), then exit\n"
-		"  --serve [--port P] [--bind ADDR] [--max-seconds S]\n"
-		"                      be the network peer of the net tests (port 0: any)\n"
+		"  --serve [--port P] [--bind ADDR] [--max-seconds S] [--max-egress B]\n"
+		"                      be the network peer of the net tests (port 0: any), on\n"
+		"                      one address: 127.0.0.1 unless --bind names another\n"
+		"                      (0.0.0.0: every address); for 3600 s unless --max-seconds\n"
+		"                      (0: until stopped); B bytes to one client address at most\n"
+		"                      (default 1T; 0: no cap)\n"
 		"  --version, --help\n\nParameters:\n");
 	for (int i = 0; param_table[i].key; i++)
 		fprintf(f, "  %-10s %-24s %s\n", param_table[i].key, param_table[i].values,

@@ -4,6 +4,7 @@
 #include "bench.h"
 #include "clocksrc.h"
 #include "harness.h"
+#include "net/netproto.h"
 #include "vocab.h"
 #include "out.h"
 #include "record.h"
@@ -714,6 +715,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	sigfd = take_signal_fd(cfg, &orig);
 	begin_run(cfg);
 	snprintf(bench_peer, sizeof bench_peer, "%s", p->peer);	/* the net tests' (bench.h) */
+	net_nic_use_peer(bench_peer);	/* the nic.* facts: the route to it leaves by */
 	snprintf(bench_peer_rejected, sizeof bench_peer_rejected, "%s", p->peer_rejected);
 	sysinfo_emit(p, cfg->mode, cfg->tmpdir);
 	warn_clocksource_not_taken();

@@ -14,6 +14,17 @@
 #   - --peer naming another service (an SSH banner with " host=evil" in it): the header's
 #     peer.* say "unreachable: not an ISOBENCH-NET ok answer: ...", never the service's words;
 #   - after all that the peer is alive and a net-tcp-rr run against it gives a RESULT;
+#   - the peer's global bounds (issue 30): it listens on 127.0.0.1 and lives 3600 s unless told
+#     otherwise (--max-seconds 0: forever, when said); 16 clients from 16 addresses trickling a
+#     byte every 2 s do not lock out a 17th (the slot of the one idle longest is taken), 16
+#     that move data do (busy), none evicted; one address gets 4 sessions at once; a source
+#     session with no byte bound stops at the client's egress cap (--max-egress), and that
+#     client is refused more while another is served; a sink session with no byte bound ends at
+#     its seconds;
+#   - the route's NIC (issue 30): in a network namespace with four other interfaces up (veth
+#     pairs of its own) and a veth to a peer in a second one, the header's nic.* describe
+#     veth0 (the route's), not another one up before it; a peer with no route, veth0 without carrier and veth0 down SKIP at once ("no
+#     network: ..."), not FAIL; without a peer the default route's interface is named;
 #   - --serve's numbers are digits only: "+0", " 0", "+1" are usage errors (2), not a peer;
 #   - the peer's standard output closed, full (/dev/full) or a pipe closed early: status 2
 #     with a line (its records are its log), as for a run;
@@ -42,10 +53,10 @@ port=$peer_port
 cat >"$tmp/hostile.py" <<'PY'
 import socket, sys, time
 port = int(sys.argv[1])
-def conn():
-    return socket.create_connection(("127.0.0.1", port), timeout=5)
-def ask(data, wait=5):
-    s = conn(); s.settimeout(wait); t = time.time()
+def conn(src="127.0.0.1"):
+    return socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(src, 0))
+def ask(data, wait=5, src="127.0.0.1"):
+    s = conn(src); s.settimeout(wait); t = time.time()
     try:
         s.sendall(data); a = s.recv(600).decode(errors="replace").strip()
     except Exception as e:
@@ -68,15 +79,15 @@ say("overlong", ask(b"ISOBENCH-NET 1 mode=rr " + b"x" * 2000 + b"\n"))
 say("nul", ask(b"ISOBENCH-NET 1 mode=rr\0size=200000\n"))
 say("garbage", ask(b"GET / HTTP/1.0\r\n\r\n"))
 held = []
-for _ in range(16):
-    s = conn(); s.sendall(b"ISOBENCH-NET 1 mode=rr size=1 seconds=30\n"); s.recv(600); held.append(s)
+for i in range(16):
+    s = conn("127.0.0.%d" % (2 + i)); s.sendall(b"ISOBENCH-NET 1 mode=rr size=1 seconds=30\n"); s.recv(600); held.append(s)
 say("seventeenth", ask(b"ISOBENCH-NET 1 mode=rr size=1\n"))
 for s in held: s.close()
 time.sleep(0.5)
 say("after-all", ask(HELLO))
 ctl = []
-for m in ["crr", "udp"] * 8:
-    s = conn(); s.sendall(("ISOBENCH-NET 1 mode=%s size=1 seconds=3600\n" % m).encode()); s.recv(600); ctl.append(s)
+for i, m in enumerate(["crr", "udp"] * 8):
+    s = conn("127.0.0.%d" % (2 + i)); s.sendall(("ISOBENCH-NET 1 mode=%s size=1 seconds=3600\n" % m).encode()); s.recv(600); ctl.append(s)
 say("sixteen-idle", ask(HELLO))
 time.sleep(32)
 say("after-idle-sessions", ask(HELLO))
@@ -108,7 +119,7 @@ case "$(answer garbage)" in
 *) fail "an HTTP request: answer '$(answer garbage)'" ;;
 esac
 case "$(answer seventeenth)" in
-*"refused busy: 16 sessions open"*) pass "a 17th session is refused busy" ;;
+*"refused busy: 16 sessions open, none idle for 1000 ms"*) pass "a 17th session (16 just started from 16 addresses) is refused busy" ;;
 *) fail "a 17th session: answer '$(answer seventeenth)'" ;;
 esac
 case "$(answer after-all)" in
@@ -123,7 +134,7 @@ case "$(answer after-idle-sessions)" in
 "ISOBENCH-NET 1 ok "*) pass "crr/udp sessions idle for 30 s are ended: their slots free again" ;;
 *) fail "16 crr/udp sessions idle past 30 s still hold the peer: '$(answer after-idle-sessions)'" ;;
 esac
-has "$tmp/peer.peer.err" 'udp session of 127\.0\.0\.1 idle for 30 s: ended' "... and the peer says so"
+has "$tmp/peer.peer.err" 'udp session of 127\.0\.0\.[0-9]+ idle for 30 s: ended' "... and the peer says so"
 if kill -0 "$peer_pid" 2>/dev/null; then pass "the peer survived the hostile clients"; else fail "the peer died"; fi
 rc=0
 timeout 60 "$bin" --tests net-tcp-rr --peer "127.0.0.1:$port" --copies 1 --sample_ms 100 --samples 2 \
@@ -131,6 +142,214 @@ timeout 60 "$bin" --tests net-tcp-rr --peer "127.0.0.1:$port" --copies 1 --sampl
 status_is EXIT_OK "$rc" "net-tcp-rr against the peer after the hostile clients"
 has "$tmp/rr.log" ' RESULT test=net-tcp-rr ' "... gives a RESULT"
 stop_peer
+
+# ---- the peer's global bounds (issue 30): one address, a life, per-client shares, no slot ----
+# held by a trickle. A peer with the defaults but a 4 MiB egress cap per client.
+start_peer bounds --max-egress 4M
+[ -n "$peer_port" ] || fail "the bounded peer gave no serve.port: $(head -c 300 "$tmp/bounds.peer.err")"
+has "$tmp/bounds.peer" ' INFO serve\.port=[0-9]+ serve\.bind=127\.0\.0\.1 serve\.max_seconds=3600 serve\.max_egress=4194304 ' \
+	"--serve by default: loopback only (127.0.0.1), a life of 3600 s; --max-egress 4M taken"
+cat >"$tmp/bounds.py" <<'PY'
+import socket, sys, threading, time
+port = int(sys.argv[1])
+def conn(src):
+    return socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(src, 0))
+def session(src, req):
+    s = conn(src); s.sendall(req + b"\n"); a = b""
+    while not a.endswith(b"\n"):
+        c = s.recv(1)
+        if not c: break
+        a += c
+    return s, a.decode(errors="replace").strip()
+def say(name, a, t=0.0):
+    print("%s\t%s\t%.2f" % (name, a, t), flush=True)
+# 16 clients from 16 addresses, each trickling one byte every 2 s (8 sinks, 8 rr sessions of
+# 64-byte messages): the issue's lock-out, a byte every 29 s, in miniature.
+trick, stop = [], threading.Event()
+for i in range(16):
+    mode = b"sink size=1" if i % 2 else b"rr size=64"
+    s, a = session("127.0.0.%d" % (2 + i), b"ISOBENCH-NET 1 mode=" + mode + b" seconds=60")
+    if not a.startswith("ISOBENCH-NET 1 ok"): say("trickler-%d" % i, a)
+    trick.append(s)
+def trickle():
+    k = 0
+    while not stop.is_set():
+        for s in trick:
+            try: s.sendall(b"x")
+            except OSError: pass
+            time.sleep(2.0 / len(trick))
+        k += 1
+threading.Thread(target=trickle, daemon=True).start()
+time.sleep(2.5)
+t = time.time()
+s17, a = session("127.0.0.18", b"ISOBENCH-NET 1 mode=rr size=1 seconds=10")
+ok17 = a
+if a.startswith("ISOBENCH-NET 1 ok"):
+    s17.sendall(b"y"); ok17 = a + " echo=" + s17.recv(1).decode()
+say("seventeenth-after-tricklers", ok17, time.time() - t)
+stop.set(); s17.close()
+for s in trick: s.close()
+time.sleep(0.5)
+# 16 clients moving data all the time: a 17th is refused, none of them is evicted.
+busy, run = [], threading.Event(); run.set()
+def pingpong(s):
+    while run.is_set():
+        try: s.sendall(b"z"); s.recv(1)
+        except OSError: return
+for i in range(16):
+    s, a = session("127.0.0.%d" % (50 + i), b"ISOBENCH-NET 1 mode=rr size=1 seconds=30")
+    busy.append(s); threading.Thread(target=pingpong, args=(s,), daemon=True).start()
+time.sleep(1.5)
+s, a = session("127.0.0.66", b"ISOBENCH-NET 1 mode=hello"); s.close()
+say("seventeenth-after-busy", a)
+run.clear()
+for s in busy: s.close()
+time.sleep(0.5)
+# One address: at most 4 sessions at once.
+mine = []
+for i in range(5):
+    s, a = session("127.0.0.70", b"ISOBENCH-NET 1 mode=rr size=1 seconds=30"); mine.append(s)
+say("fifth-from-one-address", a)
+for s in mine: s.close()
+time.sleep(0.5)
+# The egress cap: a source session with no byte bound stops at the client's 4 MiB...
+s, a = session("127.0.0.80", b"ISOBENCH-NET 1 mode=source size=65536 bytes=0 seconds=60")
+got, t = 0, time.time()
+while True:
+    b = s.recv(1 << 20)
+    if not b: break
+    got += len(b)
+s.close()
+say("source-capped", "%s got=%d" % (a[:17], got), time.time() - t)
+time.sleep(0.3)
+s, a = session("127.0.0.80", b"ISOBENCH-NET 1 mode=source size=65536 seconds=60"); s.close()
+say("source-again", a)
+s, a = session("127.0.0.81", b"ISOBENCH-NET 1 mode=hello"); s.close()
+say("source-other-client", a)
+# ... and a sink with no byte bound is bounded by its seconds (2: the peer ends it by 3 s).
+s, a = session("127.0.0.82", b"ISOBENCH-NET 1 mode=sink size=1 bytes=0 seconds=2")
+t, sent = time.time(), 0
+try:
+    while time.time() - t < 10:
+        s.sendall(b"\0" * 65536); sent += 65536
+except OSError:
+    pass
+say("sink-timed", "%s sent=%d" % (a[:17], sent), time.time() - t)
+PY
+timeout 60 python3 "$tmp/bounds.py" "$peer_port" >"$tmp/bounds.ans" 2>"$tmp/bounds.ans.err" || true
+banswer() { awk -F'\t' -v n="$1" '$1 == n { print $2 }' "$tmp/bounds.ans"; }
+bsecs() { awk -F'\t' -v n="$1" '$1 == n { print $3 }' "$tmp/bounds.ans"; }
+case "$(banswer seventeenth-after-tricklers)" in
+"ISOBENCH-NET 1 ok "*" echo=y") pass "16 clients trickling a byte every 2 s from 16 addresses: a 17th from another is served ($(bsecs seventeenth-after-tricklers) s)" ;;
+*) fail "16 trickling clients lock out a 17th: '$(banswer seventeenth-after-tricklers)'; $(head -c 300 "$tmp/bounds.ans.err")" ;;
+esac
+has "$tmp/bounds.peer.err" '(rr|sink) session of 127\.0\.0\.[0-9]+ moved no data for [0-9.]+ s: its slot goes to 127\.0\.0\.18' \
+	"... by taking the slot of the trickler idle longest, and the peer says so"
+case "$(banswer seventeenth-after-busy)" in
+*"refused busy: 16 sessions open, none idle for 1000 ms"*) pass "16 clients moving data: a 17th is refused busy, none of them evicted" ;;
+*) fail "16 busy clients: a 17th got '$(banswer seventeenth-after-busy)'" ;;
+esac
+case "$(banswer fifth-from-one-address)" in
+*"refused busy: 4 sessions from 127.0.0.70 open, this peer allows 4 per client"*) pass "one address: a 5th session at once is refused" ;;
+*) fail "one address, a 5th session: '$(banswer fifth-from-one-address)'" ;;
+esac
+case "$(banswer source-capped)" in
+"ISOBENCH-NET 1 ok got=4194304") pass "a source session without a byte bound stops at the client's egress cap (4 MiB), in $(bsecs source-capped) s" ;;
+*) fail "the egress cap: '$(banswer source-capped)'" ;;
+esac
+case "$(banswer source-again)" in
+*"refused egress cap: 4194304 bytes sent to 127.0.0.80, this peer allows 4194304 per client"*) pass "... and the same client is refused another session, saying why" ;;
+*) fail "the egress cap, a second session: '$(banswer source-again)'" ;;
+esac
+case "$(banswer source-other-client)" in
+"ISOBENCH-NET 1 ok "*) pass "... while another client is served" ;;
+*) fail "the egress cap of one client refuses another: '$(banswer source-other-client)'" ;;
+esac
+case "$(banswer sink-timed)" in
+"ISOBENCH-NET 1 ok sent="*) if awk -v s="$(bsecs sink-timed)" 'BEGIN { exit !(s >= 1.5 && s < 5) }'; then
+		pass "a sink session with no byte bound ends at its seconds (2 s asked, ended after $(bsecs sink-timed) s)"
+	else fail "a 2 s sink session ended after $(bsecs sink-timed) s"; fi ;;
+*) fail "a timed sink session: '$(banswer sink-timed)'" ;;
+esac
+stop_peer
+rc=0
+timeout --preserve-status 2 "$bin" --serve --port 0 --max-seconds 0 >"$tmp/forever.peer" \
+	2>"$tmp/forever.err" || rc=$?
+status_is EXIT_OK "$rc" "--serve --max-seconds 0: a clean stop on SIGTERM"
+has "$tmp/forever.err" 'forever \(--max-seconds 0\).*|signal 15: stopping' "... it ran until stopped (SIGTERM after 2 s)"
+has "$tmp/forever.peer" ' INFO .*serve\.max_seconds=0 ' "... and its log says max_seconds=0"
+
+# ---- the route's NIC (issue 30): the nic.* facts are the interface the route to the peer ----
+# leaves by, not the first interface up; a route absent, an interface down or without carrier
+# SKIPs at once. Two network namespaces made here (route_net): ns1 and ns2 (the peer).
+# route_net NS1 NS2: the two namespaces' links: in NS1 four veth pairs of its own (a0..a3,
+# up, addressed 10.9.1N.1/24, with carrier: no route to the peer through them), made before
+# veth0 (10.9.2.1/24) whose other end veth1 (10.9.2.2/24) is in NS2. Non-zero on a failure.
+route_net() {
+	local i
+	ip -n "$1" link set lo up && ip -n "$2" link set lo up || return 1
+	for i in 0 1 2 3; do
+		ip -n "$1" link add "a$i" type veth peer name "b$i" &&
+			ip -n "$1" addr add "10.9.1$i.1/24" dev "a$i" &&
+			ip -n "$1" link set "b$i" up && ip -n "$1" link set "a$i" up || return 1
+	done
+	ip -n "$1" link add veth0 type veth peer name veth1 netns "$2" &&
+		ip -n "$1" addr add 10.9.2.1/24 dev veth0 && ip -n "$2" addr add 10.9.2.2/24 dev veth1 &&
+		ip -n "$1" link set veth0 up && ip -n "$2" link set veth1 up
+}
+route_cases() {
+	local ns1=isobench-rt1-$$ ns2=isobench-rt2-$$ p i st t0 dt
+	if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! ip netns add "$ns1" 2>/dev/null; then
+		skip "the route's NIC: needs root and ip netns"
+		return
+	fi
+	at_exit "ip netns del $ns1 2>/dev/null"
+	ip netns add "$ns2"
+	at_exit "ip netns del $ns2 2>/dev/null"
+	if ! route_net "$ns1" "$ns2" 2>"$tmp/rt.ip.err"; then
+		skip "the route's NIC: the namespaces could not be set up: $(head -c 200 "$tmp/rt.ip.err")"
+		return
+	fi
+	ip netns exec "$ns2" "$bin" --serve --port 0 --bind 10.9.2.2 --max-seconds 60 >"$tmp/rt.peer" 2>"$tmp/rt.peer.err" &
+	peer_pid=$!
+	for ((i = 0; i < 50; i++)); do grep -q serve.port "$tmp/rt.peer" && break; sleep 0.1; done
+	p=$(sed -n 's/.*serve\.port=\([0-9]*\).*/\1/p' "$tmp/rt.peer")
+	# rt NAME PEER: net-tcp-rr in ns1 against PEER; $tmp/NAME.log, $st, $dt (ms).
+	rt() {
+		st=0 t0=$(_lib_usec)
+		timeout 60 ip netns exec "$ns1" "$bin" --tests net-tcp-rr --peer "$2" --copies 1 \
+			--sample_ms 100 --samples 2 >"$tmp/$1.log" 2>/dev/null || st=$?
+		dt=$((($(_lib_usec) - t0) / 1000))
+	}
+	rt rt-veth "10.9.2.2:$p"
+	status_is EXIT_OK "$st" "ns1 with 4 other interfaces up and veth0: net-tcp-rr against the peer on veth1"
+	has "$tmp/rt-veth.log" " INFO .*nic\.name=veth0 .*nic\.addr=10\.9\.2\.1( |$)" \
+		"the header's NIC is veth0, the route's interface (address 10.9.2.1), not another one up"
+	has "$tmp/rt-veth.log" " RESULT test=net-tcp-rr " "... and the test gives a RESULT"
+	rt rt-absent "10.9.3.3:$p"
+	status_is EXIT_OK "$st" "a peer with no route to it: the run completes"
+	has "$tmp/rt-absent.log" " SKIP test=net-tcp-rr copies=1 reason=no%20network:%20no%20route%20to%2010\.9\.3\.3:%20Network%20(is%20)?unreachable" \
+		"... net-tcp-rr SKIPs: no route, with the errno's words"
+	if [ "$dt" -lt 3000 ]; then pass "... at once (${dt} ms)"; else fail "... after ${dt} ms"; fi
+	ip -n "$ns2" link set veth1 down
+	rt rt-nocarrier "10.9.2.2:$p"
+	has "$tmp/rt-nocarrier.log" " SKIP test=net-tcp-rr copies=1 reason=no%20network:%20the%20route%20to%20peer%2010\.9\.2\.2:[0-9]+%20leaves%20by%20veth0,%20which%20has%20no%20carrier" \
+		"veth0 without carrier (its other end down): SKIP, naming the interface"
+	if [ "$dt" -lt 3000 ]; then pass "... at once (${dt} ms)"; else fail "... after ${dt} ms"; fi
+	ip -n "$ns1" link set veth0 down
+	rt rt-down "10.9.2.2:$p"
+	has "$tmp/rt-down.log" " SKIP test=net-tcp-rr copies=1 reason=no%20network:%20no%20route%20to%2010\.9\.2\.2" \
+		"veth0 down: SKIP, no route (not a FAIL with ENETUNREACH)"
+	if [ "$dt" -lt 3000 ]; then pass "... at once (${dt} ms)"; else fail "... after ${dt} ms"; fi
+	ip -n "$ns1" link set veth0 up
+	ip -n "$ns2" link set veth1 up
+	ip -n "$ns1" route add default via 10.9.2.2
+	st=0
+	ip netns exec "$ns1" "$bin" --tests net-tcp-rr --copies 1 >"$tmp/rt-nopeer.log" 2>/dev/null || st=$?
+	has "$tmp/rt-nopeer.log" " INFO .*nic\.name=veth0 " "no peer: the header's NIC is the default route's (veth0)"
+	stop_peer
+}
+route_cases
 
 # ---- --peer naming a service that is not a peer: the header must not take its words -------
 : >"$tmp/fake.port"
@@ -153,7 +372,7 @@ has "$tmp/fake.log" ' FAIL test=net-tcp-rr .*refused%20the%20session:%20SSH-2\.0
 stop_peer
 
 # ---- the peer's options: digits only (strtol alone took "+5" and " 5") ----------------------
-for bad in "--port +0" "--port  0" "--port 0 --max-seconds +1" "--port 0x10" "--port 0 --bind ::1" "--port 0 --max-seconds 0"; do
+for bad in "--port +0" "--port  0" "--port 0 --max-seconds +1" "--port 0x10" "--port 0 --bind ::1" "--port 0 --max-egress -1" "--port 0 --max-egress 1X"; do
 	read -r -a words <<<"$bad"
 	[ "$bad" != "--port  0" ] || words=(--port " 0")
 	expect_status EXIT_USAGE "--serve ${words[*]} is a usage error" -- timeout 5 "$bin" --serve "${words[@]}"

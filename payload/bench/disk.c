@@ -10,7 +10,9 @@
  * Which disk: disk.h (isobench.disk=, --disk). Writes only ever go to a disk carrying our
  * scratch signature (scratch.h), inside its scratch area (the header MiB excluded), and the
  * signature is re-read from the medium (scratch_check()) in setup and again before every
- * sample of a write test; a disk that fails the check SKIPs (setup) or FAILs (later).
+ * sample of a write test; a disk that fails the check SKIPs (setup) or FAILs (later). A
+ * read-only disk (BLKROGET, a read-only mount, no write permission) SKIPs the write tests
+ * with that reason (disk.h's no_write, or the open for writing refused).
  * Offsets: uniform over the span (default the whole scratch area), aligned to bs, from a
  * xorshift64* generator with a fixed seed per test (INFO disk.seed); sequential tests walk
  * the span and wrap.
@@ -144,6 +146,8 @@ static int dsetup(struct bench_ctx *ctx, const struct dtest *t)
 	char err[240];
 	struct scratch_hdr h;
 
+	if (!why && writes(t) && scratch_read_only(sel->path, err, sizeof err))
+		why = err;	/* read-only since the header looked */
 	if (why) {
 		bench_note(ctx, "%s", why);
 		return BENCH_SKIP;
@@ -160,9 +164,11 @@ static int dsetup(struct bench_ctx *ctx, const struct dtest *t)
 	s->nblocks = sel->span_len / t->bs;
 	memset(s->buf, 0x5a, (size_t)t->bs * t->qd);
 	s->fd = open(sel->path, (writes(t) ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);
-	if (s->fd < 0) {
-		bench_note(ctx, "%s: O_DIRECT open: %s", sel->path, strerror(errno));
-		return errno == EINVAL ? BENCH_SKIP : -errno;
+	if (s->fd < 0) {	/* read-only since the header looked (scratch_read_only()): SKIP */
+		int e = errno, ro = e == EROFS || e == EACCES || e == EPERM;
+		bench_note(ctx, "%s: O_DIRECT open%s: %s", sel->path, ro ? " for writing" : "",
+			   strerror(e));
+		return e == EINVAL || (ro && writes(t)) ? BENCH_SKIP : -e;
 	}
 	if (writes(t) && scratch_check(s->fd, sel->path, &h, err, sizeof err)) {
 		bench_note(ctx, "%s", err);

@@ -22,7 +22,7 @@ struct disk_sel {
 	uint64_t size;		/* bytes of the device or file */
 	int signed_ok;		/* carries a valid scratch signature */
 	struct scratch_hdr hdr;
-	char no_write[240];	/* "" when writes are allowed, else why not */
+	char no_write[320];	/* "" when writes are allowed, else why not */
 	uint64_t span_off, span_len;	/* where random offsets fall: the scratch area
 					 * (signed) or the whole device (reads of an unsigned one) */
 	char span_note[160];	/* "" when isobench.disk.span= was taken as asked (or not given),

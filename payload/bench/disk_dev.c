@@ -1,5 +1,6 @@
 /* disk_dev.c — which disk the disk group uses, and the device truth of the machine header
- * (disk.h). Everything here reads: sysfs, and the first 4 KiB of the disks it looks at.
+ * (disk.h). Everything here reads: sysfs, and the first MiB (the scratch header MiB) of the
+ * disks it looks at.
  *
  * Device truth, from sysfs (Documentation/ABI/stable/sysfs-block): the medium's queue
  * (logical/physical block size, rotational, nr_requests as the queue depth, the number of
@@ -37,22 +38,22 @@ const struct disk_sel *disk_current(void)
 	return current.resolved ? &current : NULL;
 }
 
-/* Read the 4 KiB at 0 of path and decode a scratch signature: 1 signed, 0 not, -errno. */
-static int read_signature(const char *path, struct scratch_hdr *h)
+/* Read the header MiB of path (scratch_read()): 1 signed and as --make-scratch left it,
+ * 0 not signed, -ESTALE signed but written over since (why says where and by what, when why
+ * is not NULL), other -errno. */
+static int read_signature(const char *path, struct scratch_hdr *h, char *why, size_t len)
 {
-	static unsigned char blk[SCRATCH_BLOCK] __attribute__((aligned(SCRATCH_BLOCK)));
-	char err[200];
+	char err[240];
 	int fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	if (fd < 0 && errno == EINVAL)
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ssize_t n = pread(fd, blk, SCRATCH_BLOCK, 0);
-	int e = errno;
+	int r = scratch_read(fd, h, err, sizeof err);
 	close(fd);
-	if (n != (ssize_t)SCRATCH_BLOCK)
-		return n < 0 ? -e : 0;
-	return scratch_decode(blk, h, err, sizeof err) == 0;
+	if (r == -ESTALE && why)
+		snprintf(why, len, "%s", err);
+	return r == 0 ? 1 : r == -ESTALE ? r : 0;
 }
 
 /* The serial number the kernel shows for disk dir (virtio, NVMe, SCSI/ATA VPD page 0x80). */
@@ -92,7 +93,7 @@ static int scan(const char *want, char *path, size_t len, char *names, size_t nl
 		snprintf(dev, sizeof dev, "/dev/%s", e->d_name);
 		snprintf(dir, sizeof dir, "/sys/class/block/%s", e->d_name);
 		if (want ? strcmp(serial_of(dir, ser, sizeof ser), want) != 0
-			 : read_signature(dev, &h) != 1)
+			 : read_signature(dev, &h, NULL, 0) != 1)
 			continue;
 		if (n++ == 0)
 			snprintf(path, len, "%.250s", dev);
@@ -130,7 +131,8 @@ static void resolve_path(const struct params *p, struct disk_sel *s)
 }
 
 /* Whether a write phase would be allowed on the signed s->path: its own check,
- * scratch_check() (mounted, boot medium, signature, a size the medium still holds), so the
+ * scratch_check() (mounted, boot medium, signature, a size the medium still holds), then
+ * whether it can be written at all (scratch_read_only(): a read-only device or mount), so the
  * header's disk.writes never says "allowed" where the write tests then refuse. */
 static void writes_verdict(struct disk_sel *s)
 {
@@ -141,9 +143,12 @@ static void writes_verdict(struct disk_sel *s)
 		snprintf(s->no_write, sizeof s->no_write, "%.120s: %s", s->path, strerror(errno));
 		return;
 	}
+	char why[200];
 	if (scratch_check(fd, s->path, &h, s->no_write, sizeof s->no_write) == 0)
 		s->no_write[0] = 0;
 	close(fd);
+	if (!s->no_write[0] && scratch_read_only(s->path, why, sizeof why))
+		snprintf(s->no_write, sizeof s->no_write, "refused: %s; read tests only", why);
 }
 
 static void span_of(const struct params *p, struct disk_sel *s);
@@ -154,7 +159,7 @@ static void span_of(const struct params *p, struct disk_sel *s);
 static void probe(const struct params *p, struct disk_sel *s)
 {
 	struct stat st;
-	char dir[PATH_MAX], b[16], why[200];
+	char dir[PATH_MAX], b[16], why[240];
 
 	int fd = open(s->path, O_RDONLY | O_CLOEXEC);
 	int64_t sz = fd >= 0 ? scratch_fd_size(fd) : -errno;
@@ -167,14 +172,18 @@ static void probe(const struct params *p, struct disk_sel *s)
 	}
 	s->size = (uint64_t)sz;
 	s->is_file = S_ISREG(st.st_mode);
-	s->signed_ok = read_signature(s->path, &s->hdr) == 1;
+	int sig = read_signature(s->path, &s->hdr, why, sizeof why);
+	s->signed_ok = sig == 1;
 	dev_t dev = s->is_file ? st.st_dev : st.st_rdev;
 	s->rotational = sysfs_block_dir(dev, 1, dir, sizeof dir) == 0 &&
 			!strcmp(sysfs_line(dir, "queue/rotational", b, sizeof b), "1");
+	char held[200];
 	if (s->signed_ok)
 		writes_verdict(s);
-	else if (scratch_may_write(s->path, why, sizeof why))	/* the boot medium, mounted... */
-		snprintf(s->no_write, sizeof s->no_write, "refused: %.200s; read tests only", why);
+	else if (scratch_may_write(s->path, held, sizeof held))	/* boot medium, mounted... */
+		snprintf(s->no_write, sizeof s->no_write, "refused: %.200s; read tests only", held);
+	else if (sig == -ESTALE)	/* signed once, somebody's since: never to be signed over */
+		snprintf(s->no_write, sizeof s->no_write, "refused: %s", why);
 	else	/* ...is never to be signed: only a disk signing could make writable is told so */
 		snprintf(s->no_write, sizeof s->no_write, "refused: %.120s carries no scratch signature "
 			 "(isobench --make-scratch PATH SIZE writes one); read tests only", s->path);

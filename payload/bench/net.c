@@ -1,7 +1,8 @@
 /* net.c — the `net` group: request/response, connection rate, throughput and small-write CPU
  * against a peer (`isobench --serve` on another machine, the VM's host, or this one), over a
  * real NIC. Run only when a peer is given (isobench.peer=HOST[:PORT], natively --peer); else
- * SKIP at once; with a peer but no network interface (only the loopback) as well.
+ * SKIP at once; with a peer but no network interface (only the loopback), no route to it or
+ * no carrier on the route's interface (netproto.h net_route_if()) as well.
  * Protocol and caps: payload/net/netproto.h. Single-copy tests.
  *
  * Setup opens a session (the request line; its "ok" answer's round trip is rtt0_ns, the
@@ -45,6 +46,7 @@
 #include "../sys.h"
 
 #include <errno.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -113,7 +115,7 @@ static int getint(int fd, int level, int opt)
 /* The request line for mode, its answer; rtt0 = that exchange. 0 or -errno (note set). */
 static int net_hello(struct bench_ctx *ctx, struct net_state *s)
 {
-	struct net_req r = {.mode = s->mode, .size = s->size, .bytes = NET_CAP_BYTES,
+	struct net_req r = {.mode = s->mode, .size = s->size, .bytes = 0,	/* time bounds it */
 			    .conns = NET_CAP_CONNS, .seconds = NET_SESSION_S};
 	char line[NET_LINE_MAX], ans[NET_LINE_MAX];
 	size_t n = net_req_format(&r, line, sizeof line);
@@ -183,6 +185,21 @@ static int net_setup(struct bench_ctx *ctx, enum net_mode mode, size_t size)
 	if (!strcmp(net_nic_name(), "-") && (ntohl(s->peer.sin_addr.s_addr) >> 24) != 127) {
 		bench_note(ctx, "no network: no interface but the loopback (no NIC, or no driver "
 			   "for it in this kernel), so peer %s cannot be reached", bench_peer);
+		return BENCH_SKIP;
+	}
+	/* No route to the peer (its interface down, unconfigured: no ip=) or no carrier on the
+	 * interface the route leaves by: a fact of the machine, SKIP at once (not a FAIL after
+	 * connect's timeout). */
+	char ifn[IF_NAMESIZE + 1];
+	unsigned fl = 0;
+	rc = net_route_if(&s->peer, ifn, sizeof ifn, &fl, err, sizeof err);
+	if (rc == -ENETUNREACH || rc == -EHOSTUNREACH || rc == -ENETDOWN) {
+		bench_note(ctx, "no network: %.120s (peer %s)", err, bench_peer);
+		return BENCH_SKIP;
+	}
+	if (!rc && !(fl & IFF_RUNNING)) {
+		bench_note(ctx, "no network: the route to peer %s leaves by %s, which has no "
+			   "carrier (link down)", bench_peer, ifn);
 		return BENCH_SKIP;
 	}
 	if (!(s->buf = calloc(1, size < NET_CHUNK ? NET_CHUNK : size)) ||

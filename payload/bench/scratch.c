@@ -21,7 +21,9 @@
 #include <unistd.h>
 
 #define BLKGETSIZE64_ _IOR(0x12, 114, size_t)	/* include/uapi/linux/fs.h BLKGETSIZE64 */
+#define BLKROGET_ _IO(0x12, 94)			/* include/uapi/linux/fs.h BLKROGET */
 #define HDR_CRC_OFF 40
+#define SCRATCH_HDR_LEN 44	/* the header's bytes: zeros follow to data_off */
 
 static void put32(unsigned char *p, uint32_t v)
 {
@@ -76,6 +78,82 @@ int scratch_decode(const unsigned char *blk, struct scratch_hdr *h, char *err, s
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* Labels other tools write inside the header MiB, past our 44 bytes, to name in a refusal.
+ * Sources: LVM2 lib/label/label.h (LABEL_ID "LABELONE", sector 1); Linux
+ * include/linux/swap.h (union swap_header: the magic in the last 10 bytes of the first
+ * 4 KiB page); e2fsprogs lib/ext2fs/ext2_fs.h (s_magic 0xEF53 at superblock + 56, the
+ * superblock at 1024); Linux include/uapi/linux/raid/md_p.h (MD_SB_MAGIC, v1.2 at 4 KiB);
+ * xfsprogs libxfs/xfs_format.h (XFS_AGF_MAGIC "XAGF" in sector 1; the superblock's "XFSB"
+ * is at byte 0, where it already replaces ours); btrfs ctree.h (BTRFS_MAGIC "_BHRfS_M" at
+ * superblock + 64, the superblock at 64 KiB);
+ * OpenZFS include/sys/uberblock_impl.h (UBERBLOCK_MAGIC 0x00bab10c, first uberblock 128 KiB
+ * into each 256 KiB label; L0 at 0, L1 at 256 KiB). */
+static const struct {
+	size_t off, len;
+	const char *bytes, *what;
+} foreign_labels[] = {
+	{512, 8, "LABELONE", "an LVM2 physical volume label (LABELONE, sector 1)"},
+	{512, 4, "XAGF", "an XFS allocation group header (XAGF at sector 1)"},
+	{1080, 2, "\x53\xef", "an ext2/3/4 superblock (0xEF53 at byte 1080)"},
+	{4086, 10, "SWAPSPACE2", "a swap signature (SWAPSPACE2 at byte 4086)"},
+	{4086, 10, "SWAP-SPACE", "a swap signature (SWAP-SPACE at byte 4086)"},
+	{4096, 4, "\xfc\x4e\x2b\xa9", "an MD RAID 1.2 superblock (0xa92b4efc at byte 4096)"},
+	{65600, 8, "_BHRfS_M", "a btrfs superblock (_BHRfS_M at 64 KiB + 64)"},
+	{131072, 8, "\x0c\xb1\xba\0\0\0\0\0", "a ZFS label (uberblock 0x00bab10c at 128 KiB)"},
+	{393216, 8, "\x0c\xb1\xba\0\0\0\0\0", "a ZFS label (uberblock 0x00bab10c at 384 KiB)"},
+};
+
+int scratch_decode_mib(const unsigned char *mib, size_t len, struct scratch_hdr *h, char *err,
+		       size_t errlen)
+{
+	int r = scratch_decode(mib, h, err, errlen);
+
+	if (r)
+		return r;
+	if (len < h->data_off) {
+		snprintf(err, errlen, "only %zu bytes of the %u-byte header MiB could be read", len,
+			 h->data_off);
+		return -ENODATA;
+	}
+	size_t at = SCRATCH_HDR_LEN;
+	while (at < h->data_off && !mib[at])
+		at++;
+	if (at == h->data_off)
+		return 0;
+	const char *what = "data of a kind this build cannot name";
+	for (size_t i = 0; i < sizeof foreign_labels / sizeof foreign_labels[0]; i++)
+		if (!memcmp(mib + foreign_labels[i].off, foreign_labels[i].bytes,
+			    foreign_labels[i].len)) {
+			what = foreign_labels[i].what;
+			break;
+		}
+	snprintf(err, errlen, "byte %zu of the header MiB is 0x%02x, not 0 as --make-scratch left "
+		 "it: %s", at, mib[at], what);
+	return -ESTALE;
+}
+
+int scratch_read(int fd, struct scratch_hdr *h, char *err, size_t errlen)
+{
+	static unsigned char mib[SCRATCH_DATA_OFF] __attribute__((aligned(SCRATCH_BLOCK)));
+	size_t got = 0;
+
+	while (got < sizeof mib) {
+		ssize_t n = pread(fd, mib + got, sizeof mib - got, (off_t)got);
+		if (n < 0) {
+			snprintf(err, errlen, "reading the header MiB: %s", strerror(errno));
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got < SCRATCH_BLOCK) {
+		snprintf(err, errlen, "no scratch signature (the medium holds %zu bytes)", got);
+		return -EINVAL;
+	}
+	return scratch_decode_mib(mib, got, h, err, errlen);
 }
 
 int64_t scratch_fd_size(int fd)
@@ -237,35 +315,53 @@ int scratch_may_write(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-/* ---- the signature on the medium ---- */
-
-/* Read the header block at 0 of fd into an aligned buffer (O_DIRECT needs it). */
-static int read_hdr_block(int fd, unsigned char *blk)
+const char *scratch_read_only(const char *path, char *why, size_t len)
 {
-	ssize_t n = pread(fd, blk, SCRATCH_BLOCK, 0);
-	if (n < 0)
-		return -errno;
-	return n == (ssize_t)SCRATCH_BLOCK ? 0 : -ENODATA;
+	int ro = 0, fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0 && ioctl(fd, BLKROGET_, &ro) == 0 && ro) {
+		close(fd);
+		snprintf(why, len, "%.120s is read-only (BLKROGET: the kernel marks the device so)",
+			 path);
+		return why;
+	}
+	if (fd >= 0)
+		close(fd);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return NULL;
+	}
+	int e = errno;
+	if (e != EROFS && e != EACCES && e != EPERM)
+		return NULL;	/* not a read-only medium: the write phase reports what it is */
+	snprintf(why, len, "%.120s cannot be opened for writing: %s (%s)", path, strerror(e),
+		 e == EROFS ? "EROFS" : e == EACCES ? "EACCES" : "EPERM");
+	return why;
 }
+
+/* ---- the signature on the medium ---- */
 
 int scratch_check(int fd, const char *path, struct scratch_hdr *h, char *err, size_t errlen)
 {
-	static unsigned char blk[SCRATCH_BLOCK] __attribute__((aligned(SCRATCH_BLOCK)));
 	int r = scratch_may_write(path, err, errlen);
+	char why[240];
 
 	if (r)
 		return r;
-	/* The signature as the medium holds it now: a direct read, not a cached copy. */
+	/* The header MiB as the medium holds it now: a direct read, not a cached copy. */
 	int dfd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
-	r = read_hdr_block(dfd >= 0 ? dfd : fd, blk);
+	r = scratch_read(dfd >= 0 ? dfd : fd, h, why, sizeof why);
 	if (dfd >= 0)
 		close(dfd);
+	if (r == -EINVAL || r == -ESTALE) {
+		snprintf(err, errlen, "%.200s", why);
+		return -EPERM;
+	}
 	if (r) {
-		snprintf(err, errlen, "%s: reading the scratch signature: %s", path, strerror(-r));
+		snprintf(err, errlen, "%s: %s", path, why);
 		return r;
 	}
-	if (scratch_decode(blk, h, err, errlen))
-		return -EPERM;
 	int64_t sz = scratch_fd_size(fd);
 	if (sz < 0 || (uint64_t)sz < h->size) {
 		snprintf(err, errlen, "%s: signed for %llu bytes but holds %lld", path,
@@ -358,29 +454,29 @@ static int nonzero_in(int fd, int64_t from, int64_t to, int sparse)
 	return 0;
 }
 
-/* May --make-scratch overwrite the existing path (stat st, open as fd)? It may when it is
- * already signed, or holds nothing but zeros: a regular file all of it (empty, truncate(1),
- * qemu-img create), a block device its first MiB (where partition tables and file-system,
- * LVM, RAID and swap headers live). Anything else is somebody's data: -EEXIST with the way
- * out in err. A regular file without any write permission bit is refused too (root would
- * write it anyway). */
-/* 0 when fd (buffered) is signed or holds only zeros where ours_to_overwrite() looks, 1 when
- * it holds data, -errno on a read error. */
-static int ours_or_zero(int fd, int reg)
+/* 0 when fd (buffered) is signed, its header MiB as --make-scratch left it, or holds only
+ * zeros where it looks: a regular file all of it (empty, truncate(1), qemu-img create), a
+ * block device its first MiB (where partition tables and file-system, LVM, RAID and swap
+ * headers live). 1 when it holds data, 2 when it is signed but its header MiB was written
+ * since (why says what is there), -errno on a read error. */
+static int ours_or_zero(int fd, int reg, char *why, size_t len)
 {
-	static unsigned char blk[SCRATCH_BLOCK];
 	struct scratch_hdr h;
-	char why[160];
 	int64_t size = scratch_fd_size(fd);
 
 	if (size < 0)
 		return (int)size;
-	if (size >= SCRATCH_BLOCK && read_hdr_block(fd, blk) == 0 &&
-	    scratch_decode(blk, &h, why, sizeof why) == 0)
+	int r = scratch_read(fd, &h, why, len);
+	if (r == 0)
 		return 0;	/* ours already: signed again */
+	if (r == -ESTALE)
+		return 2;
 	return nonzero_in(fd, 0, reg || size < SCRATCH_DATA_OFF ? size : SCRATCH_DATA_OFF, reg);
 }
 
+/* May --make-scratch overwrite the existing path (stat st)? Only what ours_or_zero() allows;
+ * anything else is somebody's data: -EEXIST with the way out in err. A regular file without
+ * any write permission bit is refused too (root would write it anyway). */
 static int ours_to_overwrite(const char *path, const struct stat *st, char *err,
 			     size_t errlen)
 {
@@ -396,8 +492,15 @@ static int ours_to_overwrite(const char *path, const struct stat *st, char *err,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -errno;
 	}
-	int r = ours_or_zero(fd, reg);
+	char why[240];
+	int r = ours_or_zero(fd, reg, why, sizeof why);
 	close(fd);
+	if (r == 2) {
+		snprintf(err, errlen, "%s: %s: not overwritten (if it is yours to lose, %s)", path,
+			 why, reg ? "remove the file first" : "zero its first MiB first: dd "
+			 "if=/dev/zero of=DEVICE bs=1M count=1");
+		return -EEXIST;
+	}
 	if (r == 1) {
 		snprintf(err, errlen, "%s holds data and no scratch signature: not overwritten (%s)",
 			 path, reg ? "remove the file first if it is yours to lose" :

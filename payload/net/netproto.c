@@ -85,7 +85,7 @@ int net_req_parse(const char *line, struct net_req *r, char *err, size_t errlen)
 	long long ver;
 	int have_mode = 0;
 
-	*r = (struct net_req){.mode = NET_HELLO, .size = 1, .bytes = NET_CAP_BYTES,
+	*r = (struct net_req){.mode = NET_HELLO, .size = 1, .bytes = 0,
 			      .conns = NET_CAP_CONNS, .seconds = 60};
 	snprintf(buf, sizeof buf, "%s", line);
 	w = strtok_r(buf, " ", &save);
@@ -237,7 +237,16 @@ const char *net_peer_field(const char *peer, const char *field)
 		return "-";
 	if (!done) {
 		done = 1;
-		int fd = net_parse_addr(peer, &sa, err, sizeof err) ? -EINVAL : net_connect(&sa, 1);
+		char ifn[IF_NAMESIZE + 1];
+		unsigned fl = 0;
+		int fd = net_parse_addr(peer, &sa, err, sizeof err) ? -EINVAL : 0;
+		/* no route, or the route's interface without carrier: at once, not after
+		 * NET_CONNECT_MS of SYNs into a dead link */
+		if (!fd && (fd = net_route_if(&sa, ifn, sizeof ifn, &fl, err, sizeof err)) == 0 &&
+		    !(fl & IFF_RUNNING))
+			fd = -ENETDOWN;
+		if (!fd || fd == -ENODEV)
+			fd = net_connect(&sa, 1);
 		size_t n = net_req_format(&r, line, sizeof line);
 		int rc = fd < 0 ? fd : write(fd, line, n) != (ssize_t)n ? -errno
 			 : net_read_line(fd, ans, sizeof ans);

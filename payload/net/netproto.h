@@ -12,8 +12,10 @@
  *   "ISOBENCH-NET 1 refused <reason>\n" and closes the connection.
  * After "ok", by mode:
  *   rr      the connection carries S-byte requests, each answered with S bytes (an echo);
- *   sink    the client sends, the peer reads and discards (stream, paced-write), <= B bytes;
- *   source  the peer sends S-byte writes until B bytes or the client closes (maerts);
+ *   sink    the client sends, the peer reads and discards (stream, paced-write), <= B bytes
+ *           (B = 0: no byte bound, the session's seconds bound it);
+ *   source  the peer sends S-byte writes until B bytes (0: none), the client closes or the
+ *           client's egress budget (--max-egress) is spent (maerts);
  *   crr     the control connection stays open and idle; each transaction is a new TCP
  *           connection to the same port carrying the one byte NET_CRR_BYTE, answered with
  *           one byte, then closed; at most C of them, from the session's address only;
@@ -23,7 +25,14 @@
  *   hello   no data: the "ok" line's identity is all the client wants (the header's peer.*).
  * A session ends when the client closes the control connection, after D seconds, or at a cap
  * (the peer closes). Every number has a cap (NET_CAP_*); a request over one is refused with a
- * line naming the field, the value and the cap. The peer parses these fields and nothing
+ * line naming the field, the value and the cap. The peer as a whole is bounded too: it listens
+ * on one address (127.0.0.1 unless --bind names another; 0.0.0.0, every address, only when
+ * named), lives NET_SERVE_LIFE_S unless --max-seconds says otherwise (0: forever, only when
+ * said), gives one client address at most NET_CAP_SESSIONS_PER_CLIENT sessions at once and
+ * NET_CAP_EGRESS bytes over its life (--max-egress), and when all NET_CAP_SESSIONS slots are
+ * taken a new client takes the slot of the session that has moved no data for the longest,
+ * if that is NET_EVICT_IDLE_MS or more (a trickling client cannot hold a slot against one
+ * that measures). The peer parses these fields and nothing
  * else: it never runs anything a client sends. IPv4 only.
  */
 #ifndef ISOBENCH_NETPROTO_H
@@ -41,10 +50,20 @@
 
 /* What one client may ask for: per session. */
 #define NET_CAP_SIZE 131072			/* bytes per message (and per stream read) */
-#define NET_CAP_BYTES (64ull << 30)		/* bytes per stream/maerts session */
+#define NET_CAP_BYTES (64ull << 30)		/* bytes= of a stream/maerts session, when one
+						 * is asked (0, the default: time bounds it) */
 #define NET_CAP_CONNS 10000000u			/* crr connections per session */
 #define NET_CAP_SECONDS 3600u			/* session length */
 #define NET_CAP_SESSIONS 16			/* sessions open at once (all clients) */
+
+/* What the peer allows one client address (all its sessions), and its own life. */
+#define NET_CAP_SESSIONS_PER_CLIENT 4		/* sessions open at once */
+#define NET_CAP_EGRESS (1ull << 40)		/* bytes sent to it over the peer's life, 1 TiB
+						 * (--max-egress; a thorough maerts at 10 GbE
+						 * draws ~140 GB) */
+#define NET_SERVE_LIFE_S 3600			/* --max-seconds by default */
+#define NET_EVICT_IDLE_MS 1000			/* no data moved for this long: the session's
+						 * slot goes to a new client when all are taken */
 
 /* Timeouts (ms): every socket operation of both ends has one, so a vanished end is an
  * error, never a hang. */
@@ -63,7 +82,7 @@ struct net_req {
 /* Format req as the request line (with '\n') into out; returns its length. */
 size_t net_req_format(const struct net_req *req, char *out, size_t cap);
 /* Parse a request line (without '\n'). 0, or -EINVAL with why (which field, value and cap)
- * in err. Missing numbers take the defaults: size 1, bytes NET_CAP_BYTES, conns
+ * in err. Missing numbers take the defaults: size 1, bytes 0 (no byte bound), conns
  * NET_CAP_CONNS, seconds 60. */
 int net_req_parse(const char *line, struct net_req *req, char *err, size_t errlen);
 
@@ -90,9 +109,23 @@ int net_read_line(int fd, char *out, size_t cap);
  * (cached). */
 const char *net_peer_field(const char *peer, const char *field);
 
-/* The NIC the machine's traffic leaves by (the first interface that is up and not the
- * loopback; else the first one), for the nic.* INFO keys: each returns "-" when there is no
- * such interface or the fact cannot be read. Static buffers. */
+/* The interface the route to peer (IPv4) leaves by, into ifname (cap >= IF_NAMESIZE + 1),
+ * with its flags in *flags (IFF_RUNNING: its sysfs carrier is 1, where readable; the operstate's
+ * IFF_RUNNING lags behind it): the kernel's route lookup (a UDP
+ * socket connected to peer: nothing is sent), its source address matched to an interface
+ * (getifaddrs). 0, or -errno (-ENETUNREACH: no route, e.g. the interface down or not
+ * configured; -ENODEV: no interface holds the source address) with why in err. */
+int net_route_if(const struct sockaddr_in *peer, char *ifname, size_t cap, unsigned *flags,
+		 char *err, size_t errlen);
+/* The NIC facts below describe the interface the route to peer (HOST[:PORT], "" none) leaves
+ * by; without one, or without a route to it, the default route's interface. Call before the
+ * first net_nic_*() (the runner does, with the run's peer). */
+void net_nic_use_peer(const char *peer);
+
+/* The NIC the machine's traffic leaves by (net_nic_use_peer(); else the default route's;
+ * else the first interface that is up and not the loopback, else the first one), for the
+ * nic.* INFO keys: each returns "-" when there is no such interface or the fact cannot be
+ * read. Static buffers. */
 const char *net_nic_name(void);
 const char *net_nic_driver(void);
 const char *net_nic_pci_id(void);	/* "vendor:device" in hex, from sysfs */

@@ -1,5 +1,8 @@
-/* netserve.c — `isobench --serve [--port P] [--bind ADDR] [--max-seconds S]`: the peer that
- * answers the `net` tests (protocol: netproto.h). Runs on any Linux host; prints its own
+/* netserve.c — `isobench --serve [--port P] [--bind ADDR] [--max-seconds S] [--max-egress B]`:
+ * the peer that answers the `net` tests (protocol: netproto.h). Listens on one address:
+ * 127.0.0.1 unless --bind names another (0.0.0.0, every address, only when named); lives
+ * NET_SERVE_LIFE_S (3600 s) unless --max-seconds says otherwise (0: forever); sends one client
+ * address at most --max-egress bytes (default NET_CAP_EGRESS, 1 TiB; 0: no cap) over its life. Runs on any Linux host; prints its own
  * BEGIN, INFO (machine, kernel, NIC: sysinfo.c's header, plus serve.port — the port it got,
  * so a test can ask for port 0 — serve.bind, serve.max_seconds) and END records on stdout,
  * one line per session and refusal on stderr.
@@ -14,8 +17,14 @@
  * once, and a client that vanishes — or a bug in one loop — ends that child only (its socket
  * timeouts, NET_IDLE_MS, and an alarm at the session's length bound it); a crr or udp session
  * with no transaction or datagram for NET_IDLE_MS ends too. Caps (netproto.h):
- * message size, bytes, connections, seconds per session, NET_CAP_SESSIONS open at once; a
- * request over one is refused with a line naming it.
+ * message size, bytes, connections, seconds per session, NET_CAP_SESSIONS open at once,
+ * NET_CAP_SESSIONS_PER_CLIENT from one address, its egress; a request over one is refused
+ * with a line naming it. When every slot is taken, a new client gets the slot of the session
+ * that moved no data for the longest, NET_EVICT_IDLE_MS or more (netproto.h): a session child
+ * counts its reads and writes in memory shared with the peer (live), the peer looks at the
+ * counts, so a client trickling a byte every few seconds holds no slot against one that
+ * measures. A sink or source session with bytes=0 is bounded by its seconds, not by a byte
+ * count a fast link reaches.
  * Stops on SIGINT/SIGTERM or after --max-seconds: children get SIGTERM, END is written.
  * Exit: EXIT_OK, or EXIT_USAGE (bad option, address in use, standard output closed or not
  * writable at the start, or a record that could not be written: the log is incomplete). */
@@ -44,6 +53,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/prctl.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -54,6 +64,14 @@
 #define PEND_MAX 64		/* connections whose first byte has not come yet */
 #define PEND_MS 3000		/* ... and how long they may take to send it */
 
+#define CLIENTS_MAX 256	/* client addresses whose egress is remembered */
+
+/* A session child's counters, in memory it shares with the peer (one writer: the child;
+ * relaxed atomics): data operations done (a read, a write, an echo) and bytes sent. */
+struct live {
+	uint64_t ops, out;
+};
+
 struct sess {
 	int used;
 	pid_t pid;		/* rr/sink/source: the child; else 0 */
@@ -61,7 +79,18 @@ struct sess {
 	enum net_mode mode;
 	struct in_addr addr;	/* the client's address */
 	uint64_t conns_left, deadline;
-	uint64_t last;		/* crr/udp: its last transaction or datagram (or its start) */
+	uint64_t last;		/* its last data moved as the peer saw it (crr/udp: transaction or
+				 * datagram; a child: a change of its live.ops), or its start */
+	uint64_t seen_ops;	/* a child's live.ops when last looked at */
+	uint64_t out, budget;	/* crr/udp: bytes sent, and what it may send (the client's
+				 * egress left at its start) */
+};
+
+/* A client address and the bytes sent to it by its ended sessions. */
+struct client {
+	int used;
+	struct in_addr addr;
+	uint64_t egress;
 };
 
 struct pend {
@@ -79,7 +108,10 @@ struct srv {
 	struct pend p[PEND_MAX];
 	int npend;
 	char ident[256];
-	unsigned long nsessions, nrefused;
+	unsigned long nsessions, nrefused, nevicted;
+	struct live *live;	/* [NET_CAP_SESSIONS], shared with the session children */
+	uint64_t max_egress;	/* per client address over the peer's life; 0: none */
+	struct client c[CLIENTS_MAX];
 };
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -94,24 +126,85 @@ static void say(const char *fmt, ...)
 	fprintf(stderr, "isobench --serve: %s\n", line);
 }
 
-/* The data loop of an rr, sink or source session, in its own child. Never returns. */
-static void session_child(int fd, const struct net_req *r)
+/* The data loop of an rr, sink or source session, in its own child: bounded by the session's
+ * seconds (an alarm), its bytes= when one was asked, and budget, the bytes it may send (the
+ * client's egress left). Each operation done is counted in lv (the peer reads it). Never
+ * returns. */
+static void session_child(int fd, const struct net_req *r, struct live *lv, uint64_t budget)
 {
 	static char buf[NET_CAP_SIZE];
-	uint64_t total = 0;
+	uint64_t total = 0, ops = 0, lim = r->bytes ? r->bytes : UINT64_MAX;
 
 	net_set_timeouts(fd, NET_IDLE_MS);
 	alarm((unsigned)r->seconds + 1);	/* SIGALRM's default action ends the child */
 	if (r->mode == NET_RR)
-		while (read_all(fd, buf, r->size) == 0 && write_all(fd, buf, r->size) == 0)
-			;
+		while (total + r->size <= budget && read_all(fd, buf, r->size) == 0 &&
+		       write_all(fd, buf, r->size) == 0) {
+			total += r->size;
+			__atomic_store_n(&lv->ops, ++ops, __ATOMIC_RELAXED);
+			__atomic_store_n(&lv->out, total, __ATOMIC_RELAXED);
+		}
 	else if (r->mode == NET_SINK)
-		for (ssize_t k; total < r->bytes && (k = read(fd, buf, sizeof buf)) > 0;)
+		for (ssize_t k; total < lim && (k = read(fd, buf, sizeof buf)) > 0;) {
 			total += (uint64_t)k;
+			__atomic_store_n(&lv->ops, ++ops, __ATOMIC_RELAXED);
+		}
 	else
-		for (; total < r->bytes && write_all(fd, buf, r->size) == 0; total += r->size)
-			;
+		for (lim = lim < budget ? lim : budget;
+		     total + r->size <= lim && write_all(fd, buf, r->size) == 0;) {
+			total += r->size;
+			__atomic_store_n(&lv->ops, ++ops, __ATOMIC_RELAXED);
+			__atomic_store_n(&lv->out, total, __ATOMIC_RELAXED);
+		}
 	_exit(0);
+}
+
+/* The client record of a, made when make (the entry that drew least is reused when the
+ * table is full); NULL when absent and not made. */
+static struct client *client_of(struct srv *v, struct in_addr a, int make)
+{
+	struct client *least = NULL, *empty = NULL;
+
+	for (int i = 0; i < CLIENTS_MAX; i++) {
+		struct client *c = &v->c[i];
+		if (c->used && c->addr.s_addr == a.s_addr)
+			return c;
+		if (!c->used && !empty)
+			empty = c;
+		if (c->used && (!least || c->egress < least->egress))
+			least = c;
+	}
+	if (!make)
+		return NULL;
+	struct client *c = empty ? empty : least;
+	*c = (struct client){.used = 1, .addr = a};
+	return c;
+}
+
+/* Bytes session i has sent. */
+static uint64_t sess_out(const struct srv *v, int i)
+{
+	return v->s[i].pid > 0 ? __atomic_load_n(&v->live[i].out, __ATOMIC_RELAXED) : v->s[i].out;
+}
+
+/* Bytes sent to address a over the peer's life: its ended sessions and its open ones. */
+static uint64_t egress_of(struct srv *v, struct in_addr a)
+{
+	struct client *c = client_of(v, a, 0);
+	uint64_t e = c ? c->egress : 0;
+
+	for (int i = 0; i < NET_CAP_SESSIONS; i++)
+		if (v->s[i].used && v->s[i].addr.s_addr == a.s_addr)
+			e += sess_out(v, i);
+	return e;
+}
+
+/* Slot i is free again: what it sent goes to its client's egress. */
+static void release(struct srv *v, int i)
+{
+	client_of(v, v->s[i].addr, 1)->egress += sess_out(v, i);
+	v->s[i].used = 0;
+	v->s[i].pid = 0;
 }
 
 static struct sess *free_sess(struct srv *v)
@@ -134,19 +227,22 @@ static void refuse(struct srv *v, int fd, const struct in_addr *a, const char *w
 	say("refused %s: %s", inet_ntoa(*a), why);
 }
 
-/* Start the session r asks for on fd (its "ok" line is sent); fd is owned by it. */
+/* Start the session r asks for on fd (its "ok" line is sent); fd is owned by it. budget: the
+ * bytes it may send (the client's egress left). */
 static void start_session(struct srv *v, int fd, const struct in_addr *a, const struct net_req *r,
-			  struct sess *s)
+			  struct sess *s, uint64_t budget)
 {
+	int idx = (int)(s - v->s);
 	*s = (struct sess){.used = 1, .ctl = -1, .mode = r->mode, .addr = *a,
 			   .conns_left = r->conns, .deadline = now_ns() + r->seconds * 1000000000ull,
-			   .last = now_ns()};
+			   .last = now_ns(), .budget = budget};
+	v->live[idx] = (struct live){0, 0};
 	v->nsessions++;
 	say("session %lu: %s from %s, size %llu, %llu s", v->nsessions, net_mode_names[r->mode],
 	    inet_ntoa(*a), (unsigned long long)r->size, (unsigned long long)r->seconds);
 	if (r->mode == NET_HELLO) {
 		close(fd);
-		s->used = 0;
+		release(v, idx);
 	} else if (r->mode == NET_CRR || r->mode == NET_UDP) {
 		s->ctl = fd;
 	} else {
@@ -164,13 +260,86 @@ static void start_session(struct srv *v, int fd, const struct in_addr *a, const 
 			for (int i = 0; i < NET_CAP_SESSIONS; i++)
 				if (v->s[i].used && v->s[i].ctl >= 0)
 					close(v->s[i].ctl);
-			session_child(fd, r);
+			session_child(fd, r, &v->live[idx], budget);
 		}
 		close(fd);
-		if (pid < 0)
-			s->used = 0;
 		s->pid = pid > 0 ? pid : 0;
+		if (pid < 0)
+			release(v, idx);
 	}
+}
+
+/* Sessions open from address a. */
+static int sessions_of(const struct srv *v, struct in_addr a)
+{
+	int n = 0;
+	for (int i = 0; i < NET_CAP_SESSIONS; i++)
+		n += v->s[i].used && v->s[i].addr.s_addr == a.s_addr;
+	return n;
+}
+
+/* Note which sessions moved data since the last look (a child's live.ops changed). */
+static void refresh_activity(struct srv *v, uint64_t now)
+{
+	for (int i = 0; i < NET_CAP_SESSIONS; i++) {
+		struct sess *s = &v->s[i];
+		uint64_t ops;
+		if (!s->used || s->pid <= 0)
+			continue;
+		if ((ops = __atomic_load_n(&v->live[i].ops, __ATOMIC_RELAXED)) != s->seen_ops)
+			s->seen_ops = ops, s->last = now;
+	}
+}
+
+/* All slots taken: free the one whose session has moved no data for the longest, if that is
+ * NET_EVICT_IDLE_MS or more (its child killed and reaped, or its control connection
+ * closed), for a new client at a. NULL when every session is busy. */
+static struct sess *evict(struct srv *v, const struct in_addr *a)
+{
+	uint64_t now = now_ns();
+	int old = -1;
+
+	refresh_activity(v, now);
+	for (int i = 0; i < NET_CAP_SESSIONS; i++)
+		if (v->s[i].used && (old < 0 || v->s[i].last < v->s[old].last))
+			old = i;
+	if (old < 0 || now - v->s[old].last < NET_EVICT_IDLE_MS * 1000000ull)
+		return NULL;
+	struct sess *s = &v->s[old];
+	char who[INET_ADDRSTRLEN];
+	inet_ntop(AF_INET, &s->addr, who, sizeof who);
+	say("%s session of %s moved no data for %.1f s: its slot goes to %s", net_mode_names[s->mode],
+	    who, (double)(now - s->last) / 1e9, inet_ntoa(*a));
+	if (s->pid > 0) {
+		kill(s->pid, SIGKILL);
+		waitpid(s->pid, NULL, 0);	/* gone before its slot and counters are reused */
+	}
+	if (s->ctl >= 0)
+		close(s->ctl);
+	release(v, old);
+	v->nevicted++;
+	return s;
+}
+
+/* Why a (asking r) gets no session now, in err, or NULL: over its share of sessions or of
+ * egress. *budget: the egress it has left. */
+static const char *client_refusal(struct srv *v, const struct in_addr *a, char *err,
+				  size_t len, uint64_t *budget)
+{
+	uint64_t e = egress_of(v, *a);
+	int n = sessions_of(v, *a);
+
+	*budget = !v->max_egress ? UINT64_MAX : e < v->max_egress ? v->max_egress - e : 0;
+	if (n >= NET_CAP_SESSIONS_PER_CLIENT)
+		snprintf(err, len, "busy: %d sessions from %s open, this peer allows %d per client",
+			 n, inet_ntoa(*a), NET_CAP_SESSIONS_PER_CLIENT);
+	else if (v->max_egress && e >= v->max_egress)
+		snprintf(err, len, "egress cap: %llu bytes sent to %s, this peer allows %llu per "
+			 "client (--max-egress)", (unsigned long long)e, inet_ntoa(*a),
+			 (unsigned long long)v->max_egress);
+	else
+		return NULL;
+	return err;
 }
 
 /* A connection whose request line (without '\n') has come: refuse it or start its session. */
@@ -179,18 +348,20 @@ static void control(struct srv *v, int fd, const struct in_addr *a, const char *
 	char err[200], ok[NET_LINE_MAX];
 	struct net_req r;
 	struct sess *s;
+	uint64_t budget;
 
 	net_set_timeouts(fd, NET_IO_MS);
-	if (net_req_parse(line, &r, err, sizeof err)) {
+	if (net_req_parse(line, &r, err, sizeof err) ||
+	    client_refusal(v, a, err, sizeof err, &budget)) {
 		refuse(v, fd, a, err);
-	} else if (!(s = free_sess(v))) {
-		snprintf(err, sizeof err, "busy: %d sessions open, this peer allows %d at once",
-			 NET_CAP_SESSIONS, NET_CAP_SESSIONS);
+	} else if (!(s = free_sess(v)) && !(s = evict(v, a))) {
+		snprintf(err, sizeof err, "busy: %d sessions open, none idle for %d ms, this peer "
+			 "allows %d at once", NET_CAP_SESSIONS, NET_EVICT_IDLE_MS, NET_CAP_SESSIONS);
 		refuse(v, fd, a, err);
 	} else {
 		int n = snprintf(ok, sizeof ok, NET_MAGIC " %d ok %s\n", NET_VERSION, v->ident);
 		if (write_all(fd, ok, (size_t)n) == 0) {
-			start_session(v, fd, a, &r, s);
+			start_session(v, fd, a, &r, s, budget);
 			return;
 		}
 	}
@@ -206,13 +377,12 @@ static void crr(struct srv *v, int fd, const struct in_addr *a)
 		struct sess *s = &v->s[i];
 		if (!s->used || s->mode != NET_CRR || s->addr.s_addr != a->s_addr)
 			continue;
-		if (!s->conns_left)
+		if (!s->conns_left || s->out >= s->budget)
 			break;
 		s->conns_left--;
 		s->last = now_ns();
-		if (read(fd, &c, 1) == 1 && write(fd, &c, 1) == 1) {
-			/* answered; the client closes */
-		}
+		if (read(fd, &c, 1) == 1 && write(fd, &c, 1) == 1)
+			s->out++;	/* answered; the client closes */
 		close(fd);
 		return;
 	}
@@ -284,21 +454,37 @@ static void udp_echo(struct srv *v)
 	for (int i = 0; i < NET_CAP_SESSIONS; i++)
 		if (v->s[i].used && v->s[i].mode == NET_UDP &&
 		    v->s[i].addr.s_addr == from.sin_addr.s_addr) {
+			if (v->s[i].out + (uint64_t)k > v->s[i].budget)
+				return;	/* its client's egress is spent */
 			sendto(v->udp, buf, (size_t)k, MSG_DONTWAIT, (struct sockaddr *)&from, fl);
+			v->s[i].out += (uint64_t)k;
 			v->s[i].last = now_ns();
 			return;
 		}
 }
 
-static void end_sess(struct sess *s)
+static void end_sess(struct srv *v, struct sess *s)
 {
 	if (s->ctl >= 0)
 		close(s->ctl);
 	if (s->pid > 0)
-		kill(s->pid, SIGTERM);	/* reaped on its SIGCHLD */
+		kill(s->pid, SIGTERM);	/* released when reaped (its SIGCHLD) */
 	else
-		s->used = 0;
+		release(v, (int)(s - v->s));
 	s->ctl = -1;
+}
+
+/* Sessions of a client past its egress cap (several at once, each with the budget left at
+ * its start, can pass it together): ended. */
+static void egress_police(struct srv *v)
+{
+	for (int i = 0; v->max_egress && i < NET_CAP_SESSIONS; i++)
+		if (v->s[i].used && v->s[i].pid > 0 &&
+		    egress_of(v, v->s[i].addr) > v->max_egress) {
+			say("%s: egress cap of %llu bytes reached: session ended",
+			    inet_ntoa(v->s[i].addr), (unsigned long long)v->max_egress);
+			end_sess(v, &v->s[i]);
+		}
 }
 
 /* Signals, expired pending connections and sessions, --max-seconds. */
@@ -315,7 +501,9 @@ static void housekeeping(struct srv *v, int sig_ready)
 	for (pid_t pid; (pid = waitpid(-1, NULL, WNOHANG)) > 0;)
 		for (int i = 0; i < NET_CAP_SESSIONS; i++)
 			if (v->s[i].used && v->s[i].pid == pid)
-				v->s[i].used = 0;
+				release(v, i);
+	refresh_activity(v, now);
+	egress_police(v);
 	for (int i = 0; i < v->npend; i++)
 		if (now - v->p[i].t0 > PEND_MS * 1000000ull) {
 			close(v->p[i].fd);
@@ -327,7 +515,7 @@ static void housekeeping(struct srv *v, int sig_ready)
 			if (now <= v->s[i].deadline)	/* as an rr child's socket timeout does */
 				say("%s session of %s idle for %d s: ended", net_mode_names[v->s[i].mode],
 				    inet_ntoa(v->s[i].addr), NET_IDLE_MS / 1000);
-			end_sess(&v->s[i]);
+			end_sess(v, &v->s[i]);
 		}
 	if (v->max_ns && now - v->t0 > v->max_ns && !v->stop) {
 		say("--max-seconds reached: stopping");
@@ -385,7 +573,7 @@ static void serve_loop(struct srv *v)
 		for (int j = 0; j < ns; j++) {
 			char buf[256];
 			if (pf[3 + np + j].revents && read(v->s[sidx[j]].ctl, buf, sizeof buf) <= 0)
-				end_sess(&v->s[sidx[j]]);	/* the client closed its session */
+				end_sess(v, &v->s[sidx[j]]);	/* the client closed its session */
 		}
 		for (int i = np - 1; i >= 0; i--)	/* from the end: a removal moves the last */
 			if (pf[3 + i].revents)
@@ -425,8 +613,10 @@ static int open_sockets(struct srv *v, struct sockaddr_in *addr)
 	return -e;
 }
 
-/* --port, --bind, --max-seconds into addr and *max_s. 0, or EXIT_USAGE after a line. */
-static int serve_args(int argc, char **argv, struct sockaddr_in *addr, long *max_s)
+/* --port, --bind, --max-seconds, --max-egress into addr, *max_s and *max_egress. 0, or
+ * EXIT_USAGE after a line. */
+static int serve_args(int argc, char **argv, struct sockaddr_in *addr, long *max_s,
+		      uint64_t *max_egress)
 {
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -435,14 +625,20 @@ static int serve_args(int argc, char **argv, struct sockaddr_in *addr, long *max
 		int num_ok = val && *val >= '0' && *val <= '9' && end && !*end;	/* no sign, space */
 		if (!strcmp(o, "--port") && num_ok && n >= 0 && n <= 65535)
 			addr->sin_port = htons((uint16_t)n);
-		else if (!strcmp(o, "--max-seconds") && num_ok && n >= 1 && n <= 30L * 86400)
+		else if (!strcmp(o, "--max-seconds") && num_ok && n >= 0 && n <= 30L * 86400)
 			*max_s = n;
 		else if (!strcmp(o, "--bind") && val && inet_pton(AF_INET, val, &addr->sin_addr) == 1)
 			;
+		else if (!strcmp(o, "--max-egress") && val && !strcmp(val, "0"))
+			*max_egress = 0;
+		else if (!strcmp(o, "--max-egress") && val && params_parse_size(val) > 0)
+			*max_egress = (uint64_t)params_parse_size(val);
 		else {
 			fprintf(stderr, "isobench --serve: bad option or value '%s%s%s' (usage: "
-				"isobench --serve [--port 0..65535] [--bind IPv4] [--max-seconds "
-				"1..2592000])\n", o, val ? " " : "", val ? val : "");
+				"isobench --serve [--port 0..65535] [--bind IPv4, default 127.0.0.1; "
+				"0.0.0.0: every address] [--max-seconds 0..2592000, default %d; 0: "
+				"forever] [--max-egress BYTES per client, default 1T; 0: none])\n", o,
+				val ? " " : "", val ? val : "", NET_SERVE_LIFE_S);
 			return EXIT_USAGE;
 		}
 		i++;
@@ -451,7 +647,7 @@ static int serve_args(int argc, char **argv, struct sockaddr_in *addr, long *max
 }
 
 /* BEGIN, the machine header, the serve.* INFO: the peer's side of a log. */
-static void serve_begin(const struct sockaddr_in *addr, long max_s)
+static void serve_begin(const struct sockaddr_in *addr, long max_s, uint64_t max_egress)
 {
 	static struct params p;
 	struct rec_body b;
@@ -473,6 +669,7 @@ static void serve_begin(const struct sockaddr_in *addr, long max_s)
 	rec_u64(&b, RK_SERVE_PORT, ntohs(addr->sin_port));
 	rec_str(&b, RK_SERVE_BIND, bind_s);
 	rec_u64(&b, RK_SERVE_MAX_SECONDS, (uint64_t)max_s);
+	rec_u64(&b, RK_SERVE_MAX_EGRESS, max_egress);
 	out_record(&b);
 }
 
@@ -480,12 +677,13 @@ int netserve_main(int argc, char **argv)
 {
 	static struct srv v;
 	struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons(NET_DEFAULT_PORT)};
-	long max_s = 0;
+	long max_s = NET_SERVE_LIFE_S;
+	uint64_t max_egress = NET_CAP_EGRESS;
 	sigset_t set;
-	char clk[64];
+	char clk[64], where[INET_ADDRSTRLEN];
 
-	addr.sin_addr.s_addr = htonl(INADDR_ANY);
-	if (serve_args(argc, argv, &addr, &max_s))
+	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);	/* one address, this host's, unless named */
+	if (serve_args(argc, argv, &addr, &max_s, &max_egress))
 		return EXIT_USAGE;
 	int fl = fcntl(1, F_GETFL);	/* as a run's CLI: the records need somewhere to go */
 	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
@@ -493,6 +691,13 @@ int netserve_main(int argc, char **argv)
 			"records\n", fl < 0 ? "closed" : "not writable");
 		return EXIT_USAGE;
 	}
+	v.live = mmap(NULL, sizeof *v.live * NET_CAP_SESSIONS, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (v.live == MAP_FAILED) {
+		fprintf(stderr, "isobench --serve: mmap: %s\n", strerror(errno));
+		return EXIT_USAGE;
+	}
+	v.max_egress = max_egress;
 	int rc = open_sockets(&v, &addr);
 	if (rc) {
 		fprintf(stderr, "isobench --serve: cannot listen on port %u: %s\n",
@@ -511,15 +716,22 @@ int netserve_main(int argc, char **argv)
 	net_identity(v.ident, sizeof v.ident);
 	out_init();
 	out_add_fd(1);
-	serve_begin(&addr, max_s);
-	say("listening on port %u (TCP and UDP), %s", ntohs(addr.sin_port), v.ident);
+	serve_begin(&addr, max_s, max_egress);
+	inet_ntop(AF_INET, &addr.sin_addr, where, sizeof where);
+	char life[48];
+	snprintf(life, sizeof life, max_s ? "for %ld s (--max-seconds)" : "forever (--max-seconds 0)",
+		 max_s);
+	say("listening on %s port %u (TCP and UDP)%s, %s, %s", where, ntohs(addr.sin_port),
+	    addr.sin_addr.s_addr == htonl(INADDR_LOOPBACK) ? " (this host only: --bind ADDR for "
+	    "another address)" : "", life, v.ident);
 	serve_loop(&v);
 	for (int i = 0; i < NET_CAP_SESSIONS; i++)
 		if (v.s[i].used)
-			end_sess(&v.s[i]);
+			end_sess(&v, &v.s[i]);
 	while (wait(NULL) > 0)
 		;
-	say("%lu sessions, %lu refused", v.nsessions, v.nrefused);
+	say("%lu sessions, %lu refused, %lu slots taken from idle sessions", v.nsessions,
+	    v.nrefused, v.nevicted);
 	clocksource_current(clk, sizeof clk);
 	out_end(REC_STATUS_OK, clk);
 	if (write(1, "\n", 1) != 1) {	/* records lost to a closed pipe or a full disk */
