@@ -43,7 +43,7 @@ static int put(json_t *o, const char *k, json_t *v)
 	return v ? json_object_set_new(o, k, v) : -1;
 }
 
-/* {"p50_ns": v, ...} of t (ns), or null when it has none (pct.h). */
+/* {"p50_ns": v, ..., "from": how} of t (ns), or null when it has none (pct.h). */
 static json_t *pct_obj(const struct mtest *t)
 {
 	json_t *o;
@@ -52,6 +52,9 @@ static json_t *pct_obj(const struct mtest *t)
 		return json_null();
 	for (int q = 0; q < LAT_NQ; q++)
 		json_object_set_new(o, lat_keys[q], jnum(t->lat[q]));
+	/* "whole_run": of every sample's histogram merged (the RESULT's); "sample_median": the
+	 * median of the samples' own percentiles (a log written before whole-run figures). */
+	json_object_set_new(o, "from", json_string(t->lat_whole ? "whole_run" : "sample_median"));
 	return o;
 }
 

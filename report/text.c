@@ -32,12 +32,14 @@ static void us(FILE *out, double ns, int w)
 /* The run's latency percentile table for one pass (nothing when no test has them; pct.h). */
 static void text_pct_run(FILE *out, const struct model *m, int copies)
 {
-	int any = 0;
+	int any = 0, whole = 0, medians = 0;
 
 	for (size_t i = 0; i < m->ntests; i++) {
 		const struct mtest *t = &m->tests[i];
 		if (t->copies != copies || !t->has_lat)
 			continue;
+		whole += t->lat_whole;
+		medians += !t->lat_whole;
 		if (!any++) {
 			fprintf(out, "\n%-40s", "Latency percentiles (us, lower better)");
 			for (int q = 0; q < LAT_NQ; q++)
@@ -50,8 +52,13 @@ static void text_pct_run(FILE *out, const struct model *m, int copies)
 			us(out, t->lat[q], 10);
 		fputc('\n', out);
 	}
-	if (any)
-		fprintf(out, "(medians over the samples of each sample's percentile)\n");
+	if (whole)
+		fprintf(out, "(%s: of the whole run, every sample's histogram merged)\n",
+			medians ? "tests whose RESULT carries them" : "each");
+	if (medians)
+		fprintf(out, "(%s: medians over the samples of each sample's percentile, from a "
+			     "log written before whole-run figures: a stall in a few samples is "
+			     "hidden)\n", whole ? "the others" : "each");
 }
 
 /* The compared runs' percentiles with ratios (nothing when no row has them; pct.h). */
