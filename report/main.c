@@ -611,8 +611,9 @@ static void closing(FILE *vout, const struct opts *o, const struct input *in,
 
 /* The sides of the comparison into sd: with replicates (some --label given to several LOGs,
  * or a LOG holding several complete runs and no --run) the side of each label holds every
- * complete run of its LOGs (each log's other runs built into in[].more); else each LOG is a
- * side of its chosen run. 0; -1 out of memory; EXIT_USAGE after a line on stderr. */
+ * complete run of its LOGs (each log's other runs built into in[].more); without --label,
+ * runs that all carry INFO run.ab_side (interleaved A/B) make a side per value; else each
+ * LOG is a side of its chosen run. 0; -1 out of memory; EXIT_USAGE after a line on stderr. */
 static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
 {
 	int multi = 0;
@@ -621,30 +622,8 @@ static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
 	for (size_t j = 0; j < o->n && !o->want; j++)
 		for (size_t r = 0; r < in[j].log.nruns; r++)
 			multi |= (int)r != in[j].run && in[j].log.runs[r].complete;
-	size_t distinct = 0;
-	for (size_t j = 0; o->labelarg && j < o->n; j++) {
-		size_t k = 0;
-		while (k < distinct && strcmp(sd->label[k], o->labels[j]))
-			k++;
-		if (k == distinct)
-			sd->label[distinct++] = o->labels[j];
-	}
-	sd->replicated = o->labelarg && (distinct < o->n || multi);
-	if (!sd->replicated) {
-		sd->n = o->n;
-		for (size_t j = 0; j < o->n; j++) {
-			sd->col[j] = &in[j];
-			sd->rep[j] = &in[j].m;
-		}
-		return 0;
-	}
-	if (distinct < 2) {
-		fprintf(stderr, "isobench-report: --label names one side (%s): replicates need "
-				"two or more\n", sd->label[0]);
-		return EXIT_USAGE;
-	}
-	sd->n = distinct;
-	for (size_t j = 0; j < o->n; j++) {	/* every other complete run of a log */
+	/* every other complete run of a log (unless --run picked one) */
+	for (size_t j = 0; j < o->n; j++) {
 		size_t want = 0;
 		for (size_t r = 0; !o->want && r < in[j].log.nruns; r++)
 			want += (int)r != in[j].run && in[j].log.runs[r].complete;
@@ -657,24 +636,60 @@ static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
 				in[j].nmore++;
 			}
 	}
+	/* Interleaved A/B logs (out/isobench --ab, qemu/run --ab-params): without --label every
+	 * run saying run.ab_side makes the sides of them. */
+	int ab = !o->labelarg;
+	for (size_t j = 0; ab && j < o->n; j++) {
+		ab &= strcmp(model_info(&in[j].m, RK_RUN_AB_SIDE), "-") != 0;
+		for (size_t r = 0; ab && r < in[j].nmore; r++)
+			ab &= strcmp(model_info(&in[j].more[r], RK_RUN_AB_SIDE), "-") != 0;
+	}
+	size_t distinct = 0;
+	for (size_t j = 0; j < o->n && (o->labelarg || ab); j++)
+		for (size_t r = 0; r <= (ab ? in[j].nmore : 0); r++) {
+			const char *l = !ab ? o->labels[j]
+				      : model_info(r < in[j].nmore ? &in[j].more[r] : &in[j].m,
+						   RK_RUN_AB_SIDE);	/* log order */
+			size_t k = 0;
+			while (k < distinct && strcmp(sd->label[k], l))
+				k++;
+			if (k == distinct && distinct < MAX_LOGS)
+				sd->label[distinct++] = (char *)l;
+		}
+	sd->replicated = ab || (o->labelarg && (distinct < o->n || multi));
+	if (!sd->replicated) {
+		sd->n = o->n;
+		for (size_t j = 0; j < o->n; j++) {
+			sd->col[j] = &in[j];
+			sd->rep[j] = &in[j].m;
+		}
+		return 0;
+	}
+	if (distinct < 2) {
+		fprintf(stderr, "isobench-report: %s names one side (%s): replicates need two or "
+				"more\n", ab ? "run.ab_side" : "--label", sd->label[0]);
+		return EXIT_USAGE;
+	}
+	sd->n = distinct;
 	for (size_t k = 0; k < distinct; k++) {
 		size_t cnt = 0;
 		for (size_t j = 0; j < o->n; j++)
-			if (!strcmp(o->labels[j], sd->label[k]))
-				cnt += 1 + in[j].nmore;
+			cnt += 1 + in[j].nmore;
 		if (!(sd->runs[k] = calloc(cnt + 1, sizeof *sd->runs[k])))
 			return -1;
-		for (size_t j = 0; j < o->n; j++) {
-			if (strcmp(o->labels[j], sd->label[k]))
-				continue;
-			if (!sd->col[k]) {
-				sd->col[k] = &in[j];
-				sd->rep[k] = &in[j].m;
+		for (size_t j = 0; j < o->n; j++)
+			for (size_t r = 0; r <= in[j].nmore; r++) {
+				/* in log order: the earlier runs, then the one chosen (the last) */
+				const struct model *m = r < in[j].nmore ? &in[j].more[r] : &in[j].m;
+				const char *l = ab ? model_info(m, RK_RUN_AB_SIDE) : o->labels[j];
+				if (strcmp(l, sd->label[k]))
+					continue;
+				if (!sd->col[k]) {
+					sd->col[k] = &in[j];
+					sd->rep[k] = m;
+				}
+				sd->runs[k][sd->nruns[k]++] = m;
 			}
-			sd->runs[k][sd->nruns[k]++] = &in[j].m;
-			for (size_t r = 0; r < in[j].nmore; r++)
-				sd->runs[k][sd->nruns[k]++] = &in[j].more[r];
-		}
 	}
 	return 0;
 }
