@@ -605,3 +605,30 @@ int cmp_replicates(struct cmp *c, const struct model *const *const *side, const 
 	free(buf);
 	return 0;
 }
+
+int cmp_is_verdict(const struct cmp_cell *cl)
+{
+	return !strcmp(cl->method, "welch-t") || !strcmp(cl->method, "paired-t");
+}
+
+const char *cmp_basis(const struct cmp_cell *cl, char *buf, size_t cap)
+{
+	if (!strcmp(cl->method, "paired-t"))
+		snprintf(buf, cap, "%zu rounds paired, paired t on log ratios of the runs: a verdict",
+			 cl->runs_a);
+	else if (!strcmp(cl->method, "welch-t"))
+		snprintf(buf, cap, "%zu+%zu runs, unpaired, Welch's t on log run values: a verdict",
+			 cl->runs_a, cl->runs_b);
+	else if (!strcmp(cl->method, "too-few-runs"))
+		snprintf(buf, cap, "%zu+%zu runs: fewer than %d a side, no verdict", cl->runs_a,
+			 cl->runs_b, SIG_REP_MIN);
+	else if (!strcmp(cl->method, "mann-whitney"))
+		snprintf(buf, cap, "%zu+%zu runs, within-run only (Mann-Whitney U on samples): "
+			 "not a verdict", cl->runs_a, cl->runs_b);
+	else if (!strcmp(cl->method, "ci-overlap"))
+		snprintf(buf, cap, "%zu+%zu runs, within-run only (medians' 95%% CIs): not a "
+			 "verdict", cl->runs_a, cl->runs_b);
+	else
+		snprintf(buf, cap, "%s", cl->mark == ' ' ? "" : "no estimate");
+	return buf;
+}

@@ -92,6 +92,14 @@ void cmp_free(struct cmp *c);
  * tests), so a ratio measures the two CPUs, not the hypervisor or the knob: isobench-report
  * refuses them unless asked (--cross-arch; then a warning names it). */
 size_t cmp_arch_mismatch(const struct model *const *m, size_t nruns);
+/* What cell cl's mark rests on, in words, into buf (cap bytes; returns buf), e.g.
+ * "3+3 runs, unpaired, Welch's t on log run values: a verdict", "4 rounds paired, paired t on
+ * log ratios: a verdict", "1+1 runs, within-run only (Mann-Whitney U on samples): not a
+ * verdict", "2+2 runs: fewer than 3 a side, no verdict". "" for the reference cell. */
+const char *cmp_basis(const struct cmp_cell *cl, char *buf, size_t cap);
+/* 1 when cl's mark is a verdict (it rests on >= SIG_REP_MIN runs a side), else 0. */
+int cmp_is_verdict(const struct cmp_cell *cl);
+
 /* "higher is better", "lower is better" or "direction unknown" for a row. */
 const char *cmp_direction(int higher);
 

@@ -132,4 +132,36 @@ expect_status EXIT_DIFFERS "4 interleaved rounds, B 2% slower, drifting host: pa
 	"$rep" --label a,b,a,b,a,b,a,b "$tmp/pa1.log" "$tmp/pb1.log" "$tmp/pa2.log" "$tmp/pb2.log" \
 	"$tmp/pa3.log" "$tmp/pb3.log" "$tmp/pa4.log" "$tmp/pb4.log"
 count_is "$tmp/stdout" ' 4x4 +paired-t .* \*$' 4 "each test paired by round (4x4) and different"
+# 7. Every format says what each verdict rests on (runs a side, paired or not, the test).
+"$rep" --format json --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
+	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log" >"$tmp/ab.json" 2>/dev/null || true
+"$rep" --format json "$tmp/a1.log" "$tmp/b1.log" >"$tmp/one.json" 2>/dev/null || true
+"$rep" --format json --label a,b,a,b,a,b,a,b "$tmp/pa1.log" "$tmp/pb1.log" "$tmp/pa2.log" \
+	"$tmp/pb2.log" "$tmp/pa3.log" "$tmp/pb3.log" "$tmp/pa4.log" "$tmp/pb4.log" >"$tmp/p.json" 2>/dev/null || true
+python3 - "$tmp/ab.json" "$tmp/one.json" "$tmp/p.json" >"$tmp/json.out" <<'EOF' || true
+import json, sys
+for name, path in zip(("ab", "one", "paired"), sys.argv[1:]):
+    c = json.load(open(path))["comparison"]
+    cell = c["rows"][0]["cells"][1]
+    print(name, cell["runs_a"], cell["runs_b"], cell["paired"], cell["verdict"], cell["method"],
+          "|", cell["basis"], "|", c["verdicts"], c["replicated"])
+EOF
+has "$tmp/json.out" "^ab 3 3 False True welch-t \| 3\+3 runs, unpaired, Welch's t on log run values: a verdict \| 4 True$" \
+	"JSON: a replicate cell says 3+3 runs, unpaired, Welch's t, a verdict"
+has "$tmp/json.out" "^one 1 1 False False mann-whitney \| 1\+1 runs, within-run only \(Mann-Whitney U on samples\): not a verdict \| 0 False$" \
+	"JSON: a one-run cell says within-run only, not a verdict"
+has "$tmp/json.out" "^paired 4 4 True True paired-t \| 4 rounds paired, paired t on log ratios" \
+	"JSON: a paired cell says 4 rounds paired, the paired t"
+"$rep" --format csv --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
+	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log" >"$tmp/ab.csv" 2>/dev/null || true
+has "$tmp/ab.csv" ",t-rate1,1,basis,\"?3\+3 runs, unpaired, Welch's t on log run values: a verdict\"?," \
+	"CSV: a basis row per cell"
+has "$tmp/ab.csv" ",t-rate1,1,verdict,1," "CSV: verdict=1 on replicates"
+"$rep" --format html --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
+	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log" >"$tmp/ab.html" 2>/dev/null || true
+has "$tmp/ab.html" "different<br><small data-row=\"[0-9]+\" data-run=\"1\" data-key=\"basis\">3\+3 runs, unpaired, Welch(&#39;|&#x27;|')s t on log run values: a verdict</small>" \
+	"HTML: each mark says what it rests on"
+"$rep" --svg "$tmp/one.svg" "$tmp/a1.log" "$tmp/b1.log" >/dev/null 2>&1 || true
+contains "$tmp/one.svg" "marks rest on: one run a side, within-run only: not a verdict" "SVG: the legend says what the marks rest on"
+
 finish
