@@ -19,7 +19,7 @@ static int volatile_word(const char *w, size_t n)
 {
 	static const char *const keys[] = {
 		"BOOT_IMAGE", "initrd", "console", "earlycon", "earlyprintk", "isobench.label",
-		"isobench.seed", "isobench.round", "root", "rootwait", NULL,
+		"isobench.seed", "isobench.round", "isobench.ab_side", "root", "rootwait", NULL,
 	};
 	for (int i = 0; keys[i]; i++) {
 		size_t k = strlen(keys[i]);

@@ -656,6 +656,8 @@ static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
 			if (k == distinct && distinct < MAX_LOGS)
 				sd->label[distinct++] = (char *)l;
 		}
+	if (ab && distinct < 2)	/* the runs of one side only: read as before */
+		ab = 0, distinct = 0;
 	sd->replicated = ab || (o->labelarg && (distinct < o->n || multi));
 	if (!sd->replicated) {
 		sd->n = o->n;

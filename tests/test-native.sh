@@ -227,6 +227,12 @@ count_is "$tmp/ab.log" " TEST test=getpid .* pin=1" 3 "the B runs took the secon
 "$report" "$tmp/ab.log" >"$tmp/ab.txt" 2>&1 || true
 has "$tmp/ab.txt" "^side 2: b, 3 run\(s\)" "isobench-report makes the sides of run.ab_side"
 count_is "$tmp/ab.txt" " 3x3 +paired-t " 2 "the rounds are paired (3x3, paired t)"
+#    One boot's log of an A/B set (its first run alone) reads as any run.
+awk '{ print } / END records=/ { exit }' "$tmp/ab.log" >"$tmp/ab1.log"
+st=0
+"$report" "$tmp/ab1.log" >"$tmp/ab1.txt" 2>&1 || st=$?
+status_is EXIT_OK "$st" "one A/B run alone: read as a run, status 0"
+has "$tmp/ab1.txt" "run 1 of 1 complete" "one A/B run alone: its verdict line"
 for bad in "--rounds 3" "--ab pin=1" "--repeat 0" "--repeat 2 --ab pin=0 pin=1" "--ab pin=0 nope=1"; do
 	st=0
 	# shellcheck disable=SC2086 # the words are the options

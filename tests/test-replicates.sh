@@ -17,13 +17,15 @@ use_tmp
 rep=$(report_tool)
 [ -x "$rep" ] || { fail "no $rep (make -C report)"; finish; exit 1; }
 
-# mklog FILE SLOWER ROUND DRIFT[,DRIFT...]: one run per DRIFT (several: BEGIN..END each, as
-# --repeat writes them), every test SLOWER times worse (1.10: 10 % slower), INFO run.round=ROUND
-# when ROUND is not "-" (the first run's; the next runs count on).
+# mklog FILE SLOWER ROUND DRIFT[,DRIFT...] [SIDE]: one run per DRIFT (several: BEGIN..END each,
+# as --repeat writes them), every test SLOWER times worse (1.10: 10 % slower), INFO
+# run.round=ROUND when ROUND is not "-" (the first run's; the next runs count on), and
+# run.ab_side=SIDE when given (as qemu/run --ab-params's boots say it).
 mklog() {
 	python3 - "$@" <<'EOF'
 import math, sys, zlib
 path, slower, rnd, drifts = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
+side = sys.argv[5] if len(sys.argv) > 5 else ""
 tests = [("t-rate1", "lps", "higher", 1000.0), ("t-rate2", "lps", "higher", 50000.0),
          ("t-time1", "ns", "lower", 80.0), ("t-time2", "ns", "lower", 2500.0)]
 lines = []
@@ -32,6 +34,8 @@ for k, drift in enumerate(float(d) for d in drifts.split(",")):
     info = "INFO run.suite=quick"
     if rnd != "-":
         info += " run.round=%d" % (int(rnd) + k)
+    if side:
+        info += " run.ab_side=" + side
     recs.append(info)
     for n, (name, unit, better, base) in enumerate(tests, 1):
         recs.append("TEST test=%s k=%d n=4 copies=1 unit=%s better=%s group=extra title=%s "
@@ -163,5 +167,19 @@ has "$tmp/ab.html" "different<br><small data-row=\"[0-9]+\" data-run=\"1\" data-
 	"HTML: each mark says what it rests on"
 "$rep" --svg "$tmp/one.svg" "$tmp/a1.log" "$tmp/b1.log" >/dev/null 2>&1 || true
 contains "$tmp/one.svg" "marks rest on: one run a side, within-run only: not a verdict" "SVG: the legend says what the marks rest on"
+
+
+# 8. qemu/run --ab-params's boots say run.ab_side: without --label they make the sides (paired
+#    by round); one boot's log alone is read as any run (qemu/run judges each with --boot).
+for r in 1 2 3; do
+	d=$(awk -v r="$r" 'BEGIN { printf "%.3f", (r % 2 ? 0.05 : -0.05) }')
+	mklog "$tmp/q-r$r-a.log" 1 "$r" "$d" a
+	mklog "$tmp/q-r$r-b.log" 1.05 "$r" "$d" b
+done
+expect_status EXIT_DIFFERS "A/B boots without --label: sides from run.ab_side, B 5% slower" -- \
+	"$rep" "$tmp"/q-r*.log
+count_is "$tmp/stdout" ' 3x3 +paired-t .* \*$' 4 "the boots pair by round (3x3)"
+expect_status EXIT_OK "one A/B boot's log alone (--boot, its table): a run, status 0" -- \
+	"$rep" --boot --killed "$tmp/q-r1-a.log"
 
 finish
