@@ -209,6 +209,8 @@ st=0
 status_is EXIT_OK "$st" "--repeat 3 runs"
 count_is "$tmp/rep.log" " BEGIN run=" 3 "--repeat 3: three BEGINs"
 count_is "$tmp/rep.log" "^@isobench/1 1 BEGIN " 3 "--repeat 3: each run's records count from 1"
+if [ "$(grep -o ' BEGIN run=[0-9a-f]*' "$tmp/rep.log" | sort -u | wc -l)" -eq 3 ]
+then pass "--repeat 3: each run has its own run id"; else fail "--repeat 3: run ids repeat: $(grep -o ' BEGIN run=[0-9a-f]*' "$tmp/rep.log" | tr '\n' ' ')"; fi
 count_is "$tmp/rep.log" " END records=[0-9]+ results=2 " 3 "--repeat 3: three ENDs, each counting its own"
 "$report" --check "$tmp/rep.log" >"$tmp/rep.check" 2>&1 || true
 has "$tmp/rep.check" "run 3 of 3 complete" "--repeat 3: every run complete"
