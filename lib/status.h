@@ -10,7 +10,7 @@
 #define EXIT_FAILS 1		/* a complete run, but it holds FAIL or ERROR records */
 #define EXIT_USAGE 2		/* usage error before anything runs; output cannot be written */
 #define EXIT_INCOMPLETE 3	/* log incomplete or corrupt: no complete run */
-#define EXIT_DIFFERS 4		/* comparing runs: a row differs beyond the runs' noise */
+#define EXIT_DIFFERS 4		/* comparing replicates (>= 3 runs a side): a test differs */
 #define EXIT_TIMEOUT 5		/* qemu/run: the guest did not power off in time */
 #define EXIT_CRASHED 6		/* the guest crashed, or neither powered off nor rebooted */
 #define EXIT_NOSTART 7		/* qemu/run: could not start (image, QEMU, firmware, KVM) */

@@ -145,6 +145,8 @@
 	X(VALUE, "value") X(SAMPLES, "samples") X(MEDIAN, "median") X(MIN, "min") \
 	X(MAX, "max") X(CI95, "ci95_pct") X(CONVERGED, "converged") X(INDEX, "index") \
 	X(STOP, "stop") X(SAMPLES_NEEDED, "samples_needed") \
+	X(LAT_P50, REC_EXTRA_P50_NS) X(LAT_P99, REC_EXTRA_P99_NS) X(LAT_P999, REC_EXTRA_P999_NS) \
+	X(LAT_MAX, REC_EXTRA_MAX_NS) \
 	X(NOTE, "note") X(SIGNAL, "signal") X(STATUS, "status") X(OOM, "oom_kills") \
 	X(RECORDS, "records") X(RESULTS, "results") X(FAILS, "fails") X(SKIPS, "skips") \
 	X(ERRORS, "errors") X(DROPPED, "dropped_fields")
@@ -165,6 +167,8 @@
 	I(X, RUN_SAMPLE_MS, "run.sample_ms", UINT1) \
 	I(X, RUN_SAMPLES, "run.samples", STR) \
 	I(X, RUN_CI_TARGET, "run.ci_target_pct", POS) \
+	I(X, RUN_ROUND, "run.round", UINT1) \
+	I(X, RUN_AB_SIDE, "run.ab_side", STR) \
 	I(X, RUN_UTC, "run.utc", STR) \
 	I(X, RUN_LOADAVG, "run.loadavg", STR) \
 	I(X, RUN_WORKDIR, "run.workdir", STR) \
@@ -375,6 +379,10 @@
 	X(RESULT, SAMPLES_NEEDED, OPT, UINT1) \
 	X(RESULT, BASELINE, OPT, POS) \
 	X(RESULT, INDEX, OPT, POS) \
+	X(RESULT, LAT_P50, OPT, UINT0) \
+	X(RESULT, LAT_P99, OPT, UINT0) \
+	X(RESULT, LAT_P999, OPT, UINT0) \
+	X(RESULT, LAT_MAX, OPT, UINT0) \
 	X(SKIP, TESTNAME, REQ, STR) \
 	X(SKIP, COPIES, REQ, UINT1) \
 	X(SKIP, REASON, REQ, STR) \

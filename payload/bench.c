@@ -1,4 +1,4 @@
-/* bench.c — the helpers bench.h promises: bench_note(), bench_extra(), bench_better(),
+/* bench.c — the helpers bench.h promises: bench_note(), bench_extra(), bench_lat(), bench_better(),
  * bench_is_index().
  * Linked into the payload and into the unit tests of individual tests. */
 #include "bench.h"
@@ -23,6 +23,11 @@ void bench_note(struct bench_ctx *ctx, const char *fmt, ...)
 
 /* A key reported again in the same sample replaces its value; past BENCH_MAX_EXTRA keys,
  * further keys are dropped. */
+void bench_lat(struct bench_ctx *ctx, const struct lat_hist *h)
+{
+	ctx->lat = h;
+}
+
 void bench_extra(struct bench_ctx *ctx, const char *key, int64_t val)
 {
 	for (int i = 0; i < ctx->nextra; i++)

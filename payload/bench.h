@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 struct rec_body;
+struct lat_hist;
 
 #define BENCH_SKIP 1
 #define BENCH_MAX_EXTRA 8
@@ -40,6 +41,9 @@ struct bench_ctx {
 	const char *extra_key[BENCH_MAX_EXTRA];
 	int64_t extra_val[BENCH_MAX_EXTRA];
 	char note[160];		/* reason for a skip or an error, set with bench_note() */
+	/* The sample's latency histogram (lib/latency.h), set with bench_lat(); NULL when the
+	 * test keeps none. The harness resets it before every sample. */
+	const struct lat_hist *lat;
 };
 
 struct bench {
@@ -75,6 +79,13 @@ void bench_note(struct bench_ctx *ctx, const char *fmt, ...)
 
 /* Report an integer extra for the current sample (key must be a static string). */
 void bench_extra(struct bench_ctx *ctx, const char *key, int64_t val);
+
+/* Hand the harness the sample's latency histogram h (ns; it must stay valid until run()
+ * returns, and hold the whole sample so far): after the sample the harness copies copy 0's,
+ * and merges those of the kept samples into the RESULT's whole-run percentiles (lib/latency.h
+ * LAT_QUANTILES keys), so a stall confined to one sample stays in the RESULT's p99.9 and max.
+ * The test still reports the sample's own percentiles as extras (bench_extra()). */
+void bench_lat(struct bench_ctx *ctx, const struct lat_hist *h);
 
 /* Which way is better for b's value: REC_BETTER_HIGHER ("higher") for BENCH_RATE,
  * REC_BETTER_LOWER ("lower") for BENCH_TIME (times, and extras such as lateness or a CPU

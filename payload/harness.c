@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "harness.h"
 #include "io.h"
+#include "latency.h"
 #include "sys.h"
 #include "vocab.h"
 #include "out.h"
@@ -43,6 +44,8 @@ struct slot {
 	const char *extra_key[BENCH_MAX_EXTRA];
 	int64_t extra_val[BENCH_MAX_EXTRA];
 	char note[160];
+	int has_lat;		/* the test handed over a latency histogram (bench_lat()) */
+	struct lat_hist lat;	/* a copy of it, as it was at the command's end */
 };
 
 struct shared {
@@ -78,6 +81,9 @@ struct hrun {
 	uint64_t window_ns;	/* a sample's window: sample_ms, or longer (phase_calibrate) */
 	int stall_ms, gen, failed;
 	const char *stop;	/* why sampling ended: REC_STOP_* */
+	/* Copy 0's latency histograms of the kept samples, merged (lat_merge()): the RESULT's
+	 * whole-run percentiles. NULL until a kept sample carries one. */
+	struct lat_hist *whole;
 };
 
 static void send_body(int fd, struct rec_body *b)
@@ -124,6 +130,7 @@ static int run_batches(const struct bench *b, struct bench_ctx *ctx, const struc
 	usage_now(&sw0, &cpu0);
 
 	ctx->nextra = 0;
+	ctx->lat = NULL;
 	ctx->note[0] = 0;
 	t = now_ns();
 	s->t0 = t;
@@ -182,6 +189,9 @@ static void worker(const struct bench *b, struct bench_ctx *ctx, int cpu, int cm
 		memcpy(s->extra_key, ctx->extra_key, sizeof s->extra_key);
 		memcpy(s->extra_val, ctx->extra_val, sizeof s->extra_val);
 		memcpy(s->note, ctx->note, sizeof s->note);
+		s->has_lat = ctx->lat != NULL;
+		if (ctx->lat)
+			s->lat = *ctx->lat;
 		write_all(res_fd, &me, sizeof me);
 	}
 	if (b->teardown)
@@ -713,6 +723,26 @@ static const char *stop_reason(const struct hrun *h)
 	return NULL;
 }
 
+/* Merge copy 0's latency histogram of the sample just kept into h->whole (the samples'
+ * union: the RESULT's percentiles are those of every operation the SAMPLEs describe).
+ * 0, or -1 (a FAIL sent) when out of memory. */
+static int keep_lat(struct hrun *h)
+{
+	const struct slot *s = &h->sh->slot[0];
+
+	if (!s->has_lat)
+		return 0;
+	if (!h->whole) {
+		if (!(h->whole = malloc(sizeof *h->whole))) {
+			fail(h, "harness: out of memory", NULL);
+			return -1;
+		}
+		lat_reset(h->whole);
+	}
+	lat_merge(h->whole, &s->lat);
+	return 0;
+}
+
 static int phase_samples(struct hrun *h)
 {
 	double *wl = calloc((size_t)h->copies, sizeof *wl);
@@ -750,6 +780,10 @@ static int phase_samples(struct hrun *h)
 		if (i < 0)
 			continue;
 		h->values[h->n++] = v;
+		if (keep_lat(h)) {
+			free(wl);
+			return -1;
+		}
 		if ((h->stop = stop_reason(h)))
 			break;
 	}
@@ -787,6 +821,14 @@ static int phase_result(struct hrun *h)
 	if (!conv)
 		rec_u64(&rb, RK_SAMPLES_NEEDED,
 			samples_needed(h->values, (size_t)h->n, h->p->target_ci_pct));
+	/* Latency percentiles of the whole run, from the merged histograms (not a median of
+	 * the samples' percentiles, which hides a stall confined to a few samples). */
+	if (h->whole && h->whole->count) {
+		uint64_t q[LAT_NQ];
+		lat_quantiles(h->whole, q);
+		for (int i = 0; i < LAT_NQ; i++)
+			rec_u64(&rb, lat_keys[i], q[i]);
+	}
 	if (bench_is_index(b)) {
 		rec_dbl(&rb, RK_BASELINE, b->baseline, 1);
 		rec_dbl(&rb, RK_INDEX, ub_index(sm.unixbench, b->baseline), 1);
@@ -834,5 +876,6 @@ int harness_test(const struct bench *b, int copies, const struct params *p,
 	phase_cleanup(&h);
 	if (h.res_w >= 0)
 		close(h.res_w);
+	free(h.whole);
 	return status;
 }

@@ -47,6 +47,14 @@ static void usage(FILE *f)
 		EXIT_STR(EXIT_OK) " or " EXIT_STR(EXIT_USAGE) ")\n"
 		"  --KEY VALUE         set a parameter (table below), e.g. --suite quick\n"
 		"  --param KEY=VALUE   the same, in command-line form\n"
+		"  --repeat N          N complete runs back to back, one after the other in one\n"
+		"                      log (BEGIN..END each): replicates for isobench-report, which\n"
+		"                      gives each run of a log to its side (--label a,b A.log B.log)\n"
+		"  --ab 'KEY=VALUE ...' 'KEY=VALUE ...' [--rounds N]\n"
+		"                      interleaved A/B: N rounds (default 5) of a run with the first\n"
+		"                      parameter set, then one with the second, in one log; each\n"
+		"                      run's header says its round and side (run.round, run.ab_side),\n"
+		"                      and isobench-report LOG pairs the rounds (paired t-test)\n"
 		"  --tmpdir DIR        where tests make their files (default: $TMPDIR, else\n"
 		"                      /dev/shm if it is a tmpfs like the image's, else /tmp)\n"
 		"  --make-scratch PATH SIZE|all\n"
@@ -104,7 +112,7 @@ static struct option *long_options(void)
 
 	while (param_table[rows].key)
 		rows++;
-	struct option *opts = calloc(rows + 7, sizeof *opts);	/* + the 6 below + the end */
+	struct option *opts = calloc(rows + 10, sizeof *opts);	/* + the 9 below + the end */
 	if (!opts)
 		return NULL;
 	for (int i = 0; param_table[i].key; i++)
@@ -115,6 +123,9 @@ static struct option *long_options(void)
 	opts[no++] = (struct option){"check-params", no_argument, NULL, 'c'};
 	opts[no++] = (struct option){"version", no_argument, NULL, 'V'};
 	opts[no++] = (struct option){"help", no_argument, NULL, 'h'};
+	opts[no++] = (struct option){"repeat", required_argument, NULL, 'R'};
+	opts[no++] = (struct option){"ab", required_argument, NULL, 'A'};
+	opts[no++] = (struct option){"rounds", required_argument, NULL, 'N'};
 	opts[no] = (struct option){NULL, 0, NULL, 0};
 	return opts;
 }
@@ -178,6 +189,49 @@ static int set_param_opt(struct params *p, int opt, char **argv)
 	return EXIT_USAGE;
 }
 
+/* Several runs in one log (issue 35): --repeat N back to back, or --ab A B with --rounds N
+ * interleaved A, B, A, B. ab[] are the two parameter sets, words KEY=VALUE (an
+ * "isobench." prefix allowed), as --param takes them. */
+struct multi {
+	int repeat;		/* 0: one run */
+	int rounds;		/* --rounds; 0: the default */
+	const char *ab[2];	/* NULL: no --ab */
+};
+#define AB_ROUNDS_DEFAULT 5
+#define MULTI_MAX 1000	/* runs in one process: --repeat and --rounds at most */
+
+/* --repeat N / --rounds N: 1..MULTI_MAX into *v. 0, or EXIT_USAGE after a line on stderr. */
+static int take_count(const char *opt, const char *val, int *v)
+{
+	char *end;
+	long x = strtol(val, &end, 10);
+
+	if (!*val || *end || x < 1 || x > MULTI_MAX) {
+		fprintf(stderr, "isobench: --%s wants a number of runs, 1..%d, got '%s'\n", opt,
+			MULTI_MAX, val);
+		return EXIT_USAGE;
+	}
+	*v = (int)x;
+	return 0;
+}
+
+/* Apply the words of set (space separated KEY=VALUE) to p with set_param_kv(). 0, or
+ * EXIT_USAGE after a line on stderr. */
+static int apply_set(struct params *p, const char *set)
+{
+	char buf[2048], *save = NULL;
+
+	if (strlen(set) >= sizeof buf) {
+		fprintf(stderr, "isobench: --ab: a parameter set is too long\n");
+		return EXIT_USAGE;
+	}
+	snprintf(buf, sizeof buf, "%s", set);
+	for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		if (set_param_kv(p, w))
+			return EXIT_USAGE;
+	return 0;
+}
+
 /* After --list, --version or --help: EXIT_OK when what they printed reached stdout, else
  * EXIT_USAGE after a line on stderr (stdout closed or full, as for a run's records). */
 static int printed(void)
@@ -191,7 +245,7 @@ static int printed(void)
 /* Phase 1: the options into p and cfg. Returns -1 to go on, else the exit status (--list,
  * --version, --help: printed(); a usage error: EXIT_USAGE). */
 static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg *cfg,
-		     int *check_only)
+		     int *check_only, struct multi *mu)
 {
 	struct option *opts = long_options();
 	int opt, idx, rc = -1;
@@ -221,6 +275,22 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 		case 't':
 			cfg->tmpdir = optarg;
 			break;
+		case 'R':
+			rc = take_count("repeat", optarg, &mu->repeat) ? EXIT_USAGE : -1;
+			break;
+		case 'N':
+			rc = take_count("rounds", optarg, &mu->rounds) ? EXIT_USAGE : -1;
+			break;
+		case 'A':	/* --ab A B: B is the next word */
+			if (optind >= argc || !strncmp(argv[optind], "--", 2)) {
+				fprintf(stderr, "isobench: --ab wants two parameter sets: --ab "
+						"'KEY=VALUE ...' 'KEY=VALUE ...'\n");
+				rc = EXIT_USAGE;
+				break;
+			}
+			mu->ab[0] = optarg;
+			mu->ab[1] = argv[optind++];
+			break;
 		case 'p':
 			if (set_param_kv(p, optarg))
 				rc = EXIT_USAGE;
@@ -234,6 +304,11 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 	free(opts);
 	if (rc < 0 && optind < argc) {
 		fprintf(stderr, "isobench: unexpected argument '%s' (see --help)\n", argv[optind]);
+		rc = EXIT_USAGE;
+	}
+	if (rc < 0 && ((mu->rounds && !mu->ab[0]) || (mu->repeat && mu->ab[0]))) {
+		fprintf(stderr, "isobench: %s\n", mu->ab[0] ? "--repeat and --ab do not go together "
+			"(--ab's --rounds N repeats it)" : "--rounds goes with --ab");
 		rc = EXIT_USAGE;
 	}
 	return rc;
@@ -272,7 +347,19 @@ static int check_tmpdir(struct runner_cfg *cfg)
 
 /* Phase 2: what the options name must exist: the tests, a writable --tmpdir. Also fills
  * cfg->self. Returns -1 to go on, else EXIT_USAGE after a line on stderr. */
-static int check_cli(const struct params *p, struct runner_cfg *cfg, const char *argv0)
+static int check_tests(const struct params *p)
+{
+	char unknown[256];
+	if (runner_unknown_tests(p, unknown, sizeof unknown)) {
+		fprintf(stderr, "isobench: unknown test or group: %s (isobench --list shows them)\n",
+			unknown);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+static int check_cli(const struct params *p, struct runner_cfg *cfg, const char *argv0,
+		     const struct multi *mu)
 {
 	static char self[PATH_MAX];
 
@@ -282,17 +369,42 @@ static int check_cli(const struct params *p, struct runner_cfg *cfg, const char 
 	else
 		snprintf(self, sizeof self, "%s", argv0);
 	cfg->self = self;
-	char unknown[256];
-	if (runner_unknown_tests(p, unknown, sizeof unknown)) {
-		fprintf(stderr, "isobench: unknown test or group: %s (isobench --list shows them)\n",
-			unknown);
+	if (check_tests(p) >= 0)
 		return EXIT_USAGE;
+	for (int s = 0; mu->ab[0] && s < 2; s++) {	/* each --ab set, before anything runs */
+		static struct params q;
+		q = *p;
+		if (apply_set(&q, mu->ab[s]) || check_tests(&q) >= 0)
+			return EXIT_USAGE;
 	}
 	return check_tmpdir(cfg);
 }
 
+/* The runs: one; --repeat N of them; or --ab's rounds, A then B in each, each run's header
+ * saying its round and side. Returns 0 when no run wrote a FAIL or ERROR, else 1. */
+static int run_all(const struct params *base, struct runner_cfg *cfg, const struct multi *mu)
+{
+	static struct params q;
+	int n = mu->ab[0] ? 2 * (mu->rounds ? mu->rounds : AB_ROUNDS_DEFAULT)
+			  : mu->repeat ? mu->repeat : 1, bad = 0;
+
+	for (int k = 0; k < n; k++) {
+		q = *base;
+		if (mu->ab[0]) {
+			(void)apply_set(&q, mu->ab[k % 2]);	/* checked in check_cli() */
+			q.round = k / 2 + 1;
+			q.ab_side = k % 2 + 1;
+		}
+		params_finish(&q, (int)sysconf(_SC_NPROCESSORS_ONLN));
+		if (k)
+			out_new_run();	/* each run's records count from 1 (its own BEGIN..END) */
+		bad |= runner_run(&q, cfg, NULL) != 0;
+	}
+	return bad;
+}
+
 /* Phase 3: the run itself, records to stdout. Returns the exit status. */
-static int run_cli(struct params *p, struct runner_cfg *cfg)
+static int run_cli(struct params *p, struct runner_cfg *cfg, const struct multi *mu)
 {
 	int fl = fcntl(1, F_GETFL);
 	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
@@ -300,13 +412,12 @@ static int run_cli(struct params *p, struct runner_cfg *cfg)
 			fl < 0 ? "closed" : "not writable");
 		return EXIT_USAGE;
 	}
-	params_finish(p, (int)sysconf(_SC_NPROCESSORS_ONLN));
 	out_init();
 	out_add_fd(1);
 	/* Records and tables go to stdout; when that is a file, people still see progress. */
 	if (!isatty(1))
 		out_add_text_fd(2);
-	int rc = runner_run(p, cfg, NULL);
+	int rc = run_all(p, cfg, mu);
 	/* Records lost to a full disk would leave a log that ends early and a status of 0: the
 	 * closing blank line must still reach stdout (write errors are remembered nowhere else;
 	 * a disk that fills during the run stays full, so this write fails too). */
@@ -347,6 +458,7 @@ int main(int argc, char **argv)
 {
 	static struct runner_cfg cfg;
 	struct params p;
+	struct multi mu = {0, 0, {NULL, NULL}};
 	int rc, check_only = 0;
 
 	if (argc >= 2 && !strcmp(argv[1], "--exit-now"))
@@ -361,11 +473,11 @@ int main(int argc, char **argv)
 	params_init(&p);
 	cfg.mode = REC_MODE_HOST;
 	cfg.tmpdir = default_tmpdir();
-	if ((rc = parse_cli(argc, argv, &p, &cfg, &check_only)) >= 0)
+	if ((rc = parse_cli(argc, argv, &p, &cfg, &check_only, &mu)) >= 0)
 		return rc;
-	if ((rc = check_cli(&p, &cfg, argv[0])) >= 0)
+	if ((rc = check_cli(&p, &cfg, argv[0], &mu)) >= 0)
 		return rc;
 	if (check_only)
 		return EXIT_OK;	/* every option, value and test name is valid */
-	return run_cli(&p, &cfg);
+	return run_cli(&p, &cfg, &mu);
 }

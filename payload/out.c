@@ -84,6 +84,13 @@ int out_init(void)
 	return 0;
 }
 
+void out_new_run(void)
+{
+	if (sh)
+		atomic_store(&sh->seq, 0);
+	memset(&counts, 0, sizeof counts);
+}
+
 void out_add_fd(int fd)
 {
 	for (int i = 0; i < nfds; i++)

@@ -23,6 +23,9 @@ struct out_counts {
 };
 
 int out_init(void);		/* 0, or -errno if the shared counter cannot be mapped */
+/* A next run in the same stream (out/isobench --repeat, --ab): its records count from 1
+ * again (each BEGIN starts at sequence 1) and its END counts only its own. */
+void out_new_run(void);
 void out_add_fd(int fd);
 /* An fd that receives human text (progress, tables, warnings) but no records. */
 void out_add_text_fd(int fd);

@@ -18,6 +18,7 @@ static param_parse_fn parse_word, parse_range, parse_string, parse_tests, parse_
 static const char *const suites[] = {"quick", "standard", "thorough", NULL};
 static const char *const halts[] = {"poweroff", "reboot", "wait", NULL};
 static const char *const switch_words[] = {"0", "1", NULL};
+const char *const params_ab_sides[] = {"-", "a", "b", NULL};
 
 /* Where a row's value goes in struct params: offset and size. */
 #define FIELD(f) .field = offsetof(struct params, f), .size = sizeof ((struct params *)0)->f
@@ -67,6 +68,12 @@ const struct param_info param_table[] = {
 	{"peer", "HOST[:PORT]", "the net tests' peer (isobench --serve on it; port default "
 	 "7117); none: the net tests SKIP",
 	 .parse = parse_peer, FIELD(peer)},
+	/* Interleaved A/B (out/isobench --ab, qemu/run --ab-params) and replicates */
+	{"round", "N", "the round of an interleaved A/B comparison this run is (1..1000000); "
+	 "said in the header (run.round) so isobench-report pairs the rounds",
+	 .parse = parse_range, FIELD(round), .lo = 1, .hi = 1000000, .unit = "rounds"},
+	{"ab_side", "-|a|b", "the side of an interleaved A/B comparison this run is (run.ab_side)",
+	 .parse = parse_word, FIELD(ab_side), .words = params_ab_sides},
 	{.key = NULL},
 };
 

@@ -41,6 +41,11 @@ struct params {
 	 * why they have no peer): "VALUE was rejected (reason)"; "" when none was, or a later
 	 * one was taken. */
 	char peer_rejected[200];
+	/* Interleaved A/B and replicates (issue 35): the round this run is of (1, 2, ...; 0:
+	 * none) and its side (0 none, 1 a, 2 b); the header says them (INFO run.round,
+	 * run.ab_side) and isobench-report pairs an A and a B run of one round. */
+	int round;
+	int ab_side;
 };
 
 struct param_info;
@@ -68,6 +73,8 @@ extern const struct param_info param_table[];
 int64_t params_parse_size(const char *s);
 
 void params_init(struct params *p);
+/* The words of ab_side, by its value: "-", "a", "b". */
+extern const char *const params_ab_sides[];
 int params_set(struct params *p, const char *key, const char *val, char *err, size_t errlen);
 /* Fill what was not given from the suite's presets. ncpus resolves copies "N". */
 void params_finish(struct params *p, int ncpus);

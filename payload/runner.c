@@ -573,18 +573,23 @@ static int take_signal_fd(const struct runner_cfg *cfg, sigset_t *orig)
 	return signalfd(-1, &both, SFD_NONBLOCK | SFD_CLOEXEC);
 }
 
-/* BEGIN (with a random run id), then the input errors found before it. */
+/* BEGIN (with a random run id), then the input errors found before it. The id is the
+ * kernel's AT_RANDOM bytes; a process's later runs (out/isobench --repeat, --ab) mix in the
+ * clock, so every run of a log has its own id (isobench-report warns about a run compared
+ * with itself by its id). */
 static void begin_run(const struct runner_cfg *cfg)
 {
+	static unsigned runs;	/* runs this process began */
 	struct rec_body b;
 	const unsigned char *rnd = (const unsigned char *)getauxval(AT_RANDOM);
+	unsigned long long id = 0;
 
 	rec_begin(&b, RK_BEGIN);
-	if (rnd)
-		rec_fmt(&b, RK_RUN, "%02x%02x%02x%02x%02x%02x%02x%02x", rnd[0], rnd[1], rnd[2],
-			rnd[3], rnd[4], rnd[5], rnd[6], rnd[7]);
-	else
-		rec_fmt(&b, RK_RUN, "%016llx", (unsigned long long)now_ns());
+	for (int i = 0; rnd && i < 8; i++)
+		id = id << 8 | rnd[i];
+	if (!rnd || runs++)
+		id ^= (unsigned long long)now_ns() * 0x9e3779b97f4a7c15ull;
+	rec_fmt(&b, RK_RUN, "%016llx", id);
 	rec_str(&b, RK_VERSION, isobench_version);
 	rec_str(&b, RK_MODE, cfg->mode);
 	out_record(&b);

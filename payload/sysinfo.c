@@ -189,6 +189,10 @@ static void f_run(const struct ctx *c, const char *arg, char *o, size_t n)
 		snprintf(o, n, "%g", p->target_ci_pct);
 	else if (!strcmp(arg, "workdir"))
 		snprintf(o, n, "%s", c->workdir);
+	else if (!strcmp(arg, "round") && p->round > 0)	/* "" (left out) when not A/B */
+		snprintf(o, n, "%d", p->round);
+	else if (!strcmp(arg, "ab_side") && p->ab_side > 0)
+		snprintf(o, n, "%s", params_ab_sides[p->ab_side]);
 	else if (!strcmp(arg, "utc")) {
 		struct timespec ts;
 		struct tm tm;
@@ -271,6 +275,8 @@ static const struct fact facts[] = {
 	{RK_RUN_UTC, FN, "utc", f_run},
 	{RK_RUN_LOADAVG, FILE_LINE, "/proc/loadavg", NULL},
 	{RK_RUN_WORKDIR, FN, "workdir", f_run},
+	{RK_RUN_ROUND, FN, "round", f_run},	/* only in A/B runs: left out when empty */
+	{RK_RUN_AB_SIDE, FN, "ab_side", f_run},
 	BREAK,	/* (then the tests' own facts: bench_facts, registry.c) */
 	{RK_KERNEL_RELEASE, FN, "uname.release", f_sys},
 	{RK_KERNEL_VERSION, FN, "uname.version", f_sys},
@@ -360,6 +366,8 @@ void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
 			rec_begin(&b, RK_INFO);
 		open = 1;
 		fact_value(f, &c, v, sizeof v);
+		if (!v[0] && (f->key == RK_RUN_ROUND || f->key == RK_RUN_AB_SIDE))
+			continue;
 		rec_str(&b, f->key, v);
 	}
 

@@ -19,7 +19,7 @@ static int volatile_word(const char *w, size_t n)
 {
 	static const char *const keys[] = {
 		"BOOT_IMAGE", "initrd", "console", "earlycon", "earlyprintk", "isobench.label",
-		"isobench.seed", "root", "rootwait", NULL,
+		"isobench.seed", "isobench.round", "isobench.ab_side", "root", "rootwait", NULL,
 	};
 	for (int i = 0; keys[i]; i++) {
 		size_t k = strlen(keys[i]);
@@ -368,6 +368,9 @@ static int fill_row(struct cmp *c, struct cmp_row *r)
 		cell->method = "none";
 		cell->p = cell->ratio_lo = cell->ratio_hi = cell->floor_pct = NAN;
 		cell->floor_from = "-";
+		cell->value = cell->t ? cell->t->value : NAN;
+		cell->runs_a = cell->runs_b = 1;
+		cell->paired = 0;
 		if (j == 0) {
 			t0 = cell->t;
 			if (t0)
@@ -442,6 +445,7 @@ void cmp_free(struct cmp *c)
 	for (size_t i = 0; i < c->nnote; i++)
 		free(c->note[i]);
 	free(c->note);
+	free(c->side_runs);
 	free(c->tcg);
 	free(c->label);
 	free(c->rows);
@@ -474,4 +478,157 @@ const char *cmp_direction(int higher)
 {
 	return higher == 1 ? "higher is better" : higher == 0 ? "lower is better"
 						     : "direction unknown (log predates better=)";
+}
+
+/* The RESULT values of test/copies in the n models (those that hold a valid one) into v, with
+ * each one's round (INFO run.round, -1 when absent) into rd; returns how many. */
+static size_t run_values(const struct model *const *m, size_t n, const char *test, int copies,
+			 double *v, long *rd)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct mtest *t = model_find(m[i], test, copies);
+		if (!t || !t->has_result || !(t->value > 0) || !isfinite(t->value))
+			continue;
+		const char *r = model_info(m[i], RK_RUN_ROUND);
+		char *end;
+		long x = strtol(r, &end, 10);
+		rd[k] = *r && !*end && x >= 0 ? x : -1;
+		v[k++] = t->value;
+	}
+	return k;
+}
+
+/* The pairs of a and b with one round each side (rounds unique per side) into pa, pb;
+ * returns their count, 0 when some run lacks a round or a round repeats on a side. */
+static size_t pair_rounds(const double *a, const long *ra, size_t na, const double *b,
+			  const long *rb, size_t nb, double *pa, double *pb)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < na; i++)
+		for (size_t x = 0; x < i; x++)
+			if (ra[i] < 0 || ra[i] == ra[x])
+				return 0;
+	for (size_t i = 0; i < nb; i++)
+		for (size_t x = 0; x < i; x++)
+			if (rb[i] < 0 || rb[i] == rb[x])
+				return 0;
+	if ((na && ra[0] < 0) || (nb && rb[0] < 0))
+		return 0;
+	for (size_t i = 0; i < na; i++)
+		for (size_t x = 0; x < nb; x++)
+			if (ra[i] == rb[x]) {
+				pa[k] = a[i];
+				pb[k++] = b[x];
+			}
+	return k;
+}
+
+static double geo_mean(const double *v, size_t n)
+{
+	double s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += log(v[i]);
+	return n ? exp(s / (double)n) : NAN;
+}
+
+/* Cell j of row r from the runs of side 0 and side j (cmp_replicates()). */
+static void decide_replicates(struct cmp_row *r, size_t j, const struct model *const *const *side,
+			      const size_t *nside, double *buf)
+{
+	struct cmp_cell *cell = &r->cell[j];
+	size_t nmax = nside[0] > nside[j] ? nside[0] : nside[j];
+	double *a = buf, *b = a + nside[0], *pa = b + nside[j], *pb = pa + nmax;
+	long *ra = (long *)(pb + nmax), *rb = ra + nside[0];
+	size_t na = run_values(side[0], nside[0], r->test, r->copies, a, ra);
+	size_t nb = run_values(side[j], nside[j], r->test, r->copies, b, rb);
+	struct sig_rep rep;
+
+	if (j == 1 || !r->cell[0].runs_a) {	/* the reference column shows its own runs */
+		r->cell[0].value = na ? geo_mean(a, na) : NAN;
+		r->cell[0].runs_a = r->cell[0].runs_b = na;
+	}
+	cell->value = nb ? geo_mean(b, nb) : NAN;
+	cell->runs_a = na;
+	cell->runs_b = nb;
+	cell->paired = 0;
+	cell->p = cell->ratio_lo = cell->ratio_hi = cell->floor_pct = NAN;
+	cell->floor_from = "-";
+	if (!cell->t || !r->cell[0].t)
+		return;
+	cell->ratio = perf_ratio(r->cell[0].value, cell->value, r->higher);
+	size_t np = pair_rounds(a, ra, na, b, rb, nb, pa, pb);
+	int rc = np >= SIG_REP_MIN ? sig_paired(pa, pb, np, r->higher, &rep)
+				   : sig_welch(a, na, b, nb, r->higher, &rep);
+	if (rc) {
+		cell->method = "too-few-runs";
+		cell->mark = '?';
+		return;
+	}
+	cell->method = rep.paired ? "paired-t" : "welch-t";
+	cell->paired = rep.paired;
+	if (rep.paired)
+		cell->runs_a = cell->runs_b = np;
+	cell->p = rep.p;
+	cell->ratio = rep.ratio;
+	cell->ratio_lo = rep.lo;
+	cell->ratio_hi = rep.hi;
+	cell->mark = rep.p < SIG_ALPHA ? '*' : '~';
+}
+
+int cmp_replicates(struct cmp *c, const struct model *const *const *side, const size_t *nside)
+{
+	size_t most = 0;
+
+	for (size_t j = 0; j < c->nruns; j++)
+		most = nside[j] > most ? nside[j] : most;
+	/* a, b, pa, pb (doubles) and ra, rb (longs) of the largest sides */
+	double *buf = malloc(4 * (most + 1) * sizeof(double) + 2 * (most + 1) * sizeof(long));
+	if (!(c->side_runs = calloc(c->nruns + 1, sizeof *c->side_runs)) || !buf) {
+		free(buf);
+		return -1;
+	}
+	for (size_t j = 0; j < c->nruns; j++)
+		c->side_runs[j] = nside[j];
+	c->replicated = 1;
+	c->flagged = c->verdicts = 0;
+	for (size_t i = 0; i < c->nrows; i++) {
+		c->rows[i].cell[0].runs_a = 0;
+		for (size_t j = 1; j < c->nruns; j++) {
+			decide_replicates(&c->rows[i], j, side, nside, buf);
+			c->flagged += c->rows[i].cell[j].mark == '*';
+			c->verdicts += c->rows[i].cell[j].mark == '*';
+		}
+	}
+	free(buf);
+	return 0;
+}
+
+int cmp_is_verdict(const struct cmp_cell *cl)
+{
+	return !strcmp(cl->method, "welch-t") || !strcmp(cl->method, "paired-t");
+}
+
+const char *cmp_basis(const struct cmp_cell *cl, char *buf, size_t cap)
+{
+	if (!strcmp(cl->method, "paired-t"))
+		snprintf(buf, cap, "%zu rounds paired, paired t on log ratios of the runs: a verdict",
+			 cl->runs_a);
+	else if (!strcmp(cl->method, "welch-t"))
+		snprintf(buf, cap, "%zu+%zu runs, unpaired, Welch's t on log run values: a verdict",
+			 cl->runs_a, cl->runs_b);
+	else if (!strcmp(cl->method, "too-few-runs"))
+		snprintf(buf, cap, "%zu+%zu runs: fewer than %d a side, no verdict", cl->runs_a,
+			 cl->runs_b, SIG_REP_MIN);
+	else if (!strcmp(cl->method, "mann-whitney"))
+		snprintf(buf, cap, "%zu+%zu runs, within-run only (Mann-Whitney U on samples): "
+			 "not a verdict", cl->runs_a, cl->runs_b);
+	else if (!strcmp(cl->method, "ci-overlap"))
+		snprintf(buf, cap, "%zu+%zu runs, within-run only (medians' 95%% CIs): not a "
+			 "verdict", cl->runs_a, cl->runs_b);
+	else
+		snprintf(buf, cap, "%s", cl->mark == ' ' ? "" : "no estimate");
+	return buf;
 }

@@ -35,6 +35,16 @@ struct cmp_cell {
 	double ratio_lo, ratio_hi;	/* 95% bootstrap CI of ratio; NAN likewise */
 	double floor_pct;	/* the test's noise floor (noisefloor.h); NAN likewise */
 	const char *floor_from;	/* "measured" or "default" */
+	/* What the cell shows and its verdict rests on. value: the run's RESULT value, or with
+	 * replicates the geometric mean of the side's runs' values (unit of the test). runs_a,
+	 * runs_b: the runs behind it on run 1's side and on this one (1 and 1: a within-run
+	 * comparison, never a verdict); paired: 1 when the runs were paired by round. Methods
+	 * added by cmp_replicates(): "welch-t" and "paired-t" (signif.h's replicate tests: p,
+	 * ratio_lo, ratio_hi set, ratio the geometric means'), "too-few-runs" (a side has fewer
+	 * than SIG_REP_MIN runs of the test: mark '?'). */
+	double value;
+	size_t runs_a, runs_b;
+	int paired;
 };
 
 struct cmp_row {
@@ -58,11 +68,23 @@ struct cmp {
 	size_t nnote;
 	int *tcg;		/* nruns flags: run j is QEMU/TCG (emulation) */
 	size_t flagged;		/* cells marked '*' */
+	/* Replicates (cmp_replicates()): each column is a side of one or more runs. */
+	int replicated;		/* 1: cmp_replicates() decided the cells */
+	size_t *side_runs;	/* nruns counts: the runs each side holds (NULL: one each) */
+	size_t verdicts;	/* cells marked '*' on replicates (p < SIG_ALPHA): exit status 4 */
 	size_t no_direction;	/* rows whose logs do not say which way is better */
 };
 
 /* labels: NULL, or nruns strings (--label); otherwise derived with model_label(). */
 int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, struct cmp *c);
+/* Replicates (signif.h): column j of c (built on side[j][0]) is a side of nside[j] runs
+ * side[j][0..nside[j]-1] (models owned by the caller, kept alive). Per row and side j >= 1,
+ * one value per run (its RESULT value) on each side: with >= SIG_REP_MIN runs a side, the
+ * paired t on log ratios when every run of both sides carries INFO run.round and the rounds
+ * pair up (>= SIG_REP_MIN pairs), else Welch's t on log values; the cell's mark is '*' when
+ * p < SIG_ALPHA, '~' otherwise; with fewer runs, '?' ("too-few-runs"). value, ratio, p and
+ * the ratio's CI are replaced; flagged and verdicts recounted. 0, or -1 out of memory. */
+int cmp_replicates(struct cmp *c, const struct model *const *const *side, const size_t *nside);
 void cmp_free(struct cmp *c);
 /* The first run j (1 .. nruns-1) whose architecture (INFO kernel.machine) is known and differs
  * from run 0's, or 0 when every known one is the same. Such runs executed other instructions
@@ -70,6 +92,14 @@ void cmp_free(struct cmp *c);
  * tests), so a ratio measures the two CPUs, not the hypervisor or the knob: isobench-report
  * refuses them unless asked (--cross-arch; then a warning names it). */
 size_t cmp_arch_mismatch(const struct model *const *m, size_t nruns);
+/* What cell cl's mark rests on, in words, into buf (cap bytes; returns buf), e.g.
+ * "3+3 runs, unpaired, Welch's t on log run values: a verdict", "4 rounds paired, paired t on
+ * log ratios: a verdict", "1+1 runs, within-run only (Mann-Whitney U on samples): not a
+ * verdict", "2+2 runs: fewer than 3 a side, no verdict". "" for the reference cell. */
+const char *cmp_basis(const struct cmp_cell *cl, char *buf, size_t cap);
+/* 1 when cl's mark is a verdict (it rests on >= SIG_REP_MIN runs a side), else 0. */
+int cmp_is_verdict(const struct cmp_cell *cl);
+
 /* "higher is better", "lower is better" or "direction unknown" for a row. */
 const char *cmp_direction(int higher);
 

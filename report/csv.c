@@ -181,6 +181,18 @@ static void ratio_rows(const struct rowctx *x, const struct cmp *c, size_t j)
 		     cl->ratio_hi, "ratio");
 		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "noise_floor_pct",
 		     cl->floor_pct, "%");
+		/* what the mark rests on (compare.h cmp_basis) */
+		char b[160];
+		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "runs_a",
+		     (double)cl->runs_a, "runs");
+		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "runs_b",
+		     (double)cl->runs_b, "runs");
+		row(x, "derived", cl->t->line, -1, "", c->rows[i].test, c->rows[i].copies,
+		    "paired", cl->paired ? "1" : "0", "");
+		row(x, "derived", cl->t->line, -1, "", c->rows[i].test, c->rows[i].copies,
+		    "verdict", cmp_is_verdict(cl) ? "1" : "0", "");
+		row(x, "derived", cl->t->line, -1, "", c->rows[i].test, c->rows[i].copies,
+		    "basis", cmp_basis(cl, b, sizeof b), "");
 		for (int q = 0; q < LAT_NQ; q++) {	/* latency: lower is better (pct.h) */
 			char key[40];
 			snprintf(key, sizeof key, "%s_ratio_to_run1", lat_keys[q]);

@@ -154,8 +154,14 @@ static void table_row(FILE *out, const struct cmp *c, size_t i, int index)
 				cl->ratio_hi);
 		fputs("</td>", out);
 		num(out, i, j, "p_value", "%.2g", cl->p, 0);
-		fprintf(out, "<td>%s</td>", cl->mark == '*' ? "beyond noise" : cl->mark == '~' ? "within noise"
-					    : cl->mark == '?' ? "no estimate" : "");
+		char bs[160];
+		int v = cmp_is_verdict(cl);
+		fprintf(out, "<td>%s<br><small data-row=\"%zu\" data-run=\"%zu\" data-key=\"basis\">",
+			cl->mark == '*' ? (v ? "different" : "beyond noise")
+			: cl->mark == '~' ? (v ? "no difference" : "within noise")
+			: cl->mark == '?' ? "no estimate" : "", i, j);
+		esc(out, cmp_basis(cl, bs, sizeof bs));
+		fputs("</small></td>", out);
 	}
 	fputs("</tr>\n", out);
 }

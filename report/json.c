@@ -43,7 +43,7 @@ static int put(json_t *o, const char *k, json_t *v)
 	return v ? json_object_set_new(o, k, v) : -1;
 }
 
-/* {"p50_ns": v, ...} of t (ns), or null when it has none (pct.h). */
+/* {"p50_ns": v, ..., "from": how} of t (ns), or null when it has none (pct.h). */
 static json_t *pct_obj(const struct mtest *t)
 {
 	json_t *o;
@@ -52,6 +52,9 @@ static json_t *pct_obj(const struct mtest *t)
 		return json_null();
 	for (int q = 0; q < LAT_NQ; q++)
 		json_object_set_new(o, lat_keys[q], jnum(t->lat[q]));
+	/* "whole_run": of every sample's histogram merged (the RESULT's); "sample_median": the
+	 * median of the samples' own percentiles (a log written before whole-run figures). */
+	json_object_set_new(o, "from", json_string(t->lat_whole ? "whole_run" : "sample_median"));
 	return o;
 }
 
@@ -130,6 +133,13 @@ static int significance(json_t *cell, const struct cmp_cell *cl)
 	e |= put(cell, "ratio_ci95_hi", jnum(cl->ratio_hi));
 	e |= put(cell, "noise_floor_pct", jnum(cl->floor_pct));
 	e |= put(cell, "noise_floor_from", json_string(cl->floor_from));
+	/* what the mark rests on (compare.h cmp_basis): runs a side, paired, the test */
+	char b[160];
+	e |= put(cell, "runs_a", json_integer((json_int_t)cl->runs_a));
+	e |= put(cell, "runs_b", json_integer((json_int_t)cl->runs_b));
+	e |= put(cell, "paired", json_boolean(cl->paired));
+	e |= put(cell, "verdict", json_boolean(cmp_is_verdict(cl)));
+	e |= put(cell, "basis", json_string(cmp_basis(cl, b, sizeof b)));
 	return e;
 }
 
@@ -322,6 +332,9 @@ static json_t *cmp_obj(const struct cmp *c)
 	e |= put(o, "tcg", tcg);
 	e |= put(o, "rows", rows);
 	e |= put(o, "flagged", json_integer((json_int_t)c->flagged));
+	/* cells flagged on replicates (>= 3 runs a side): what exit status 4 rests on */
+	e |= put(o, "verdicts", json_integer((json_int_t)c->verdicts));
+	e |= put(o, "replicated", json_boolean(c->replicated));
 	e |= put(o, "ratio", json_string("performance relative to the first run by each row's "
 					 "direction (better); > 1 is better"));
 	char rule[300];

@@ -40,7 +40,7 @@
 #include <sys/stat.h>
 
 
-#define MAX_LOGS 8
+#define MAX_LOGS 64	/* LOGs on the command line (replicates: up to 32 runs a side) */
 
 static void usage(FILE *f)
 {
@@ -66,7 +66,12 @@ static void usage(FILE *f)
 		"                  json-bench / json-bench-smaller\n"
 		"                  (github-action-benchmark customBiggerIsBetter /\n"
 		"                  customSmallerIsBetter lists of {name, unit, value})\n"
-		"  --label A,B,..  column labels, one per LOG (default: from the machine header)\n"
+		"  --label A,B,..  column labels, one per LOG (default: from the machine header);\n"
+		"                  LOGs sharing a label form one side of replicates, and a LOG\n"
+		"                  holding several runs gives each: with >= 3 runs a side each\n"
+		"                  test is decided on the runs' values (Welch's t on logs; the\n"
+		"                  paired t by round for interleaved A/B logs), e.g.\n"
+		"                  --label a,a,a,b,b,b A1 A2 A3 B1 B2 B3\n"
 		"  --noise-floor PCT|FILE\n"
 		"                  every test's noise floor is PCT, or each test's as FILE says\n"
 		"                  (lines \"TEST COPIES PCT\"): what same-build repeats show on your\n"
@@ -97,7 +102,9 @@ static void usage(FILE *f)
 		"  the two runs' SAMPLE values (warm-ups excluded) gives p < " EXIT_STR(SIG_ALPHA) " and the\n"
 		"  ratio is beyond the test's noise floor (report/noisefloor.c; " EXIT_STR(NOISE_FLOOR_DEFAULT_PCT) "%% for a\n"
 		"  test without a row), else ~; with fewer, * when the medians' 95%% CIs do not\n"
-		"  overlap (docs/report.md)\n"
+		"  overlap (docs/report.md); with one run a side these marks compare samples\n"
+		"  within each run and are never a verdict (status 0): machine drift between runs\n"
+		"  cannot be told from a difference\n"
 		"direction: each test's better= (higher or lower), as the runner wrote it\n"
 		"exit status:\n"
 		"  " EXIT_STR(EXIT_OK) " complete, no FAIL/ERROR (and, comparing, no difference beyond "
@@ -106,7 +113,8 @@ static void usage(FILE *f)
 		"  " EXIT_STR(EXIT_USAGE) " usage error (or the output cannot be written)\n"
 		"  " EXIT_STR(EXIT_INCOMPLETE) " incomplete or corrupt log (no complete run), or it "
 		"cannot be read\n"
-		"  " EXIT_STR(EXIT_DIFFERS) " comparing: some row differs beyond the runs' noise\n"
+		"  " EXIT_STR(EXIT_DIFFERS) " comparing replicates (>= 3 runs a side): some test differs\n"
+		"    (p < " EXIT_STR(SIG_ALPHA) " on the runs' values; one run a side is never a verdict)\n"
 		"  " EXIT_STR(EXIT_CRASHED) " --boot: the boot crashed or did not power off\n"
 		"  (several apply: the first of " EXIT_STR(EXIT_USAGE) ", " EXIT_STR(EXIT_CRASHED) ", "
 		EXIT_STR(EXIT_INCOMPLETE) ", " EXIT_STR(EXIT_FAILS) ", " EXIT_STR(EXIT_DIFFERS) ")\n");
@@ -132,6 +140,22 @@ struct input {
 	int run;		/* chosen run or -1 */
 	struct model m;
 	int built;
+	/* Replicates: the log's other complete runs (a log written with --repeat holds
+	 * several), each a run of its side; nmore built. */
+	struct model *more;
+	size_t nmore;
+};
+
+/* The sides of a comparison: with replicates (logs sharing a --label, or logs holding several
+ * runs) each side is every run of its logs; else one run per LOG. */
+struct sides {
+	size_t n;			/* columns */
+	char *label[MAX_LOGS];		/* side labels (replicates) */
+	const struct input *col[MAX_LOGS];	/* each side's first log: its column's run */
+	const struct model *rep[MAX_LOGS];	/* that run's model */
+	const struct model **runs[MAX_LOGS];	/* replicates: the side's runs */
+	size_t nruns[MAX_LOGS];
+	int replicated;
 };
 
 /* Split "a,b,c" into at most max labels; returns the count. */
@@ -494,37 +518,37 @@ static int write_mem_svg(const char *path, const struct cmp *c)
 
 /* Phase 3: the chosen format to stdout (and the chart); returns 0, or -1 when an output
  * could not be written. */
-static int render(const struct opts *o, const struct input *in, const struct cmp *c)
+static int render(const struct opts *o, const struct sides *sd, const struct cmp *c)
 {
-	const struct model *models[MAX_LOGS];
 	struct report_in ri[MAX_LOGS];
 	char *sources[MAX_LOGS];
 	int werr = 0;
+	size_t n = sd->n;
 
-	for (size_t j = 0; j < o->n; j++) {
-		models[j] = &in[j].m;
-		ri[j] = (struct report_in){in[j].path, &in[j].log, in[j].run, &in[j].m};
-		sources[j] = (char *)in[j].path;
+	for (size_t j = 0; j < n; j++) {
+		const struct input *in = sd->col[j];
+		ri[j] = (struct report_in){in->path, &in->log, in->run, sd->rep[j]};
+		sources[j] = (char *)in->path;
 	}
 	if (!strcmp(o->format, "text")) {
-		if (o->n == 1)
-			text_run(stdout, models[0], in[0].path);
+		if (n == 1)
+			text_run(stdout, sd->rep[0], sd->col[0]->path);
 		else
 			text_compare(stdout, c, sources);
 		fputc('\n', stdout);
 	} else {
-		for (size_t i = 0; o->n > 1 && i < c->nwarn; i++)
+		for (size_t i = 0; n > 1 && i < c->nwarn; i++)
 			fprintf(stderr, "isobench-report: warning: %s\n", c->warn[i]);
-		for (size_t i = 0; o->n > 1 && i < c->nnote; i++)
+		for (size_t i = 0; n > 1 && i < c->nnote; i++)
 			fprintf(stderr, "isobench-report: note: %s\n", c->note[i]);
 		if (!strcmp(o->format, "json"))
-			werr = json_report(stdout, ri, o->n, c);
+			werr = json_report(stdout, ri, n, c);
 		else if (!strcmp(o->format, "csv"))
-			werr = csv_report(stdout, ri, o->n, c);
+			werr = csv_report(stdout, ri, n, c);
 		else if (!strcmp(o->format, "html"))
-			werr = html_report(stdout, ri, o->n, c);
+			werr = html_report(stdout, ri, n, c);
 		else
-			werr = json_bench(stdout, ri, o->n, c, !strcmp(o->format, "json-bench-smaller"));
+			werr = json_bench(stdout, ri, n, c, !strcmp(o->format, "json-bench-smaller"));
 	}
 	if (o->svg) {
 		FILE *f = fopen(o->svg, "w");
@@ -553,21 +577,129 @@ static int render(const struct opts *o, const struct input *in, const struct cmp
 
 /* Phase 4: the closing lines (verdicts, comparison count) to vout. */
 static void closing(FILE *vout, const struct opts *o, const struct input *in,
-		    const struct cmp *c)
+		    const struct sides *sd, const struct cmp *c)
 {
 	for (size_t j = 0; j < o->n; j++)
 		verdict(vout, &in[j], o->n > 1);
-	if (o->n < 2)
+	if (sd->n < 2)
 		return;
 	size_t within = 0, unknown = 0;
 	for (size_t i = 0; i < c->nrows; i++)
-		for (size_t j = 1; j < o->n; j++) {
+		for (size_t j = 1; j < sd->n; j++) {
 			within += c->rows[i].cell[j].mark == '~';
 			unknown += c->rows[i].cell[j].mark == '?';
 		}
+	if (c->replicated) {
+		fprintf(vout, "isobench-report: compared %zu sides of", sd->n);
+		for (size_t j = 0; j < sd->n; j++)
+			fprintf(vout, "%s %zu", j ? "," : "", sd->nruns[j]);
+		fprintf(vout, " runs: %zu different (p < %g on the runs' values), %zu not, %zu "
+			      "with too few runs (< %d a side), %zu comparability warning(s)\n",
+			c->verdicts, SIG_ALPHA, within, unknown, SIG_REP_MIN, c->nwarn);
+		return;
+	}
 	fprintf(vout, "isobench-report: compared %zu runs: %zu beyond noise, %zu within noise, "
-		      "%zu without estimate, %zu comparability warning(s)\n", o->n, c->flagged,
+		      "%zu without estimate, %zu comparability warning(s)\n", sd->n, c->flagged,
 		within, unknown, c->nwarn);
+	fprintf(vout, "isobench-report: one run a side: the marks compare samples within each "
+		      "run, and a host that drifts between runs moves all of a run's samples "
+		      "together, so they cannot tell machine drift from a difference; no test is "
+		      "marked significant on them (status " EXIT_STR(EXIT_OK) "); give >= %d runs a "
+		      "side for a verdict (--label a,a,a,b,b,b A1 A2 A3 B1 B2 B3, or --repeat N)\n",
+		SIG_REP_MIN);
+}
+
+/* The sides of the comparison into sd: with replicates (some --label given to several LOGs,
+ * or a LOG holding several complete runs and no --run) the side of each label holds every
+ * complete run of its LOGs (each log's other runs built into in[].more); without --label,
+ * runs that all carry INFO run.ab_side (interleaved A/B) make a side per value; else each
+ * LOG is a side of its chosen run. 0; -1 out of memory; EXIT_USAGE after a line on stderr. */
+static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
+{
+	int multi = 0;
+
+	memset(sd, 0, sizeof *sd);
+	for (size_t j = 0; j < o->n && !o->want; j++)
+		for (size_t r = 0; r < in[j].log.nruns; r++)
+			multi |= (int)r != in[j].run && in[j].log.runs[r].complete;
+	/* every other complete run of a log (unless --run picked one) */
+	for (size_t j = 0; j < o->n; j++) {
+		size_t want = 0;
+		for (size_t r = 0; !o->want && r < in[j].log.nruns; r++)
+			want += (int)r != in[j].run && in[j].log.runs[r].complete;
+		if (want && !(in[j].more = calloc(want, sizeof *in[j].more)))
+			return -1;
+		for (size_t r = 0; want && r < in[j].log.nruns; r++)
+			if ((int)r != in[j].run && in[j].log.runs[r].complete) {
+				if (model_build(&in[j].log.runs[r], &in[j].more[in[j].nmore]))
+					return -1;
+				in[j].nmore++;
+			}
+	}
+	/* Interleaved A/B logs (out/isobench --ab, qemu/run --ab-params): without --label every
+	 * run saying run.ab_side makes the sides of them. */
+	int ab = !o->labelarg;
+	for (size_t j = 0; ab && j < o->n; j++) {
+		ab &= strcmp(model_info(&in[j].m, RK_RUN_AB_SIDE), "-") != 0;
+		for (size_t r = 0; ab && r < in[j].nmore; r++)
+			ab &= strcmp(model_info(&in[j].more[r], RK_RUN_AB_SIDE), "-") != 0;
+	}
+	size_t distinct = 0;
+	for (size_t j = 0; j < o->n && (o->labelarg || ab); j++)
+		for (size_t r = 0; r <= (ab ? in[j].nmore : 0); r++) {
+			const char *l = !ab ? o->labels[j]
+				      : model_info(r < in[j].nmore ? &in[j].more[r] : &in[j].m,
+						   RK_RUN_AB_SIDE);	/* log order */
+			size_t k = 0;
+			while (k < distinct && strcmp(sd->label[k], l))
+				k++;
+			if (k == distinct && distinct < MAX_LOGS)
+				sd->label[distinct++] = (char *)l;
+		}
+	if (ab && distinct < 2)	/* the runs of one side only: read as before */
+		ab = 0, distinct = 0;
+	sd->replicated = ab || (o->labelarg && (distinct < o->n || multi));
+	if (!sd->replicated) {
+		sd->n = o->n;
+		for (size_t j = 0; j < o->n; j++) {
+			sd->col[j] = &in[j];
+			sd->rep[j] = &in[j].m;
+		}
+		return 0;
+	}
+	if (distinct < 2) {
+		fprintf(stderr, "isobench-report: %s names one side (%s): replicates need two or "
+				"more\n", ab ? "run.ab_side" : "--label", sd->label[0]);
+		return EXIT_USAGE;
+	}
+	sd->n = distinct;
+	for (size_t k = 0; k < distinct; k++) {
+		size_t cnt = 0;
+		for (size_t j = 0; j < o->n; j++)
+			cnt += 1 + in[j].nmore;
+		if (!(sd->runs[k] = calloc(cnt + 1, sizeof *sd->runs[k])))
+			return -1;
+		for (size_t j = 0; j < o->n; j++)
+			for (size_t r = 0; r <= in[j].nmore; r++) {
+				/* in log order: the earlier runs, then the one chosen (the last) */
+				const struct model *m = r < in[j].nmore ? &in[j].more[r] : &in[j].m;
+				const char *l = ab ? model_info(m, RK_RUN_AB_SIDE) : o->labels[j];
+				if (strcmp(l, sd->label[k]))
+					continue;
+				if (!sd->col[k]) {
+					sd->col[k] = &in[j];
+					sd->rep[k] = m;
+				}
+				sd->runs[k][sd->nruns[k]++] = m;
+			}
+	}
+	return 0;
+}
+
+static void free_sides(struct sides *sd)
+{
+	for (size_t k = 0; k < sd->n; k++)
+		free(sd->runs[k]);
 }
 
 /* stdout (and stderr) reached their files: a report that was not written is a usage error. */
@@ -645,28 +777,44 @@ int main(int argc, char **argv)
 		}
 		in[j].built = 1;
 	}
+	struct sides sd;
+	memset(&sd, 0, sizeof sd);
 	if (!usage_err && !incomplete && !o.check) {
 		const struct model *models[MAX_LOGS];
+		int sr = make_sides(&o, in, &sd);
 		for (size_t j = 0; j < o.n; j++)
 			models[j] = &in[j].m;
-		if (!o.cross_arch && cross_arch_refused(in, models, o.n))
+		if (sr == EXIT_USAGE)
 			usage_err = 1;
-		else if (cmp_build(models, o.n, o.labelarg ? o.labels : NULL, &c)) {
+		else if (sr) {
+			fprintf(stderr, "isobench-report: out of memory\n");
+			incomplete = 1;
+		} else if (!o.cross_arch && cross_arch_refused(in, models, o.n))
+			usage_err = 1;
+		else if (cmp_build(sd.rep, sd.n, sd.replicated ? sd.label
+					: o.labelarg ? o.labels : NULL, &c) ||
+			 (sd.replicated && (have_cmp = 1) &&
+			  cmp_replicates(&c, (const struct model *const *const *)sd.runs, sd.nruns))) {
 			fprintf(stderr, "isobench-report: out of memory\n");
 			incomplete = 1;
 		} else {
 			have_cmp = 1;
-			werr = render(&o, in, &c);
-			closing(vout, &o, in, &c);
+			werr = render(&o, &sd, &c);
+			closing(vout, &o, in, &sd, &c);
 		}
 	}
 	if (!flushed())
 		werr = 1;
+	/* Status 4 rests on replicates only: one run a side cannot tell drift from a difference. */
 	rc = usage_err || werr ? EXIT_USAGE : crashed ? EXIT_CRASHED : incomplete ? EXIT_INCOMPLETE
-	     : fails ? EXIT_FAILS : have_cmp && o.n > 1 && c.flagged ? EXIT_DIFFERS : EXIT_OK;
+	     : fails ? EXIT_FAILS : have_cmp && sd.n > 1 && c.verdicts ? EXIT_DIFFERS : EXIT_OK;
 	if (have_cmp)
 		cmp_free(&c);
+	free_sides(&sd);
 	for (size_t j = 0; j < o.n; j++) {
+		for (size_t r = 0; r < in[j].nmore; r++)
+			model_free(&in[j].more[r]);
+		free(in[j].more);
 		if (in[j].built)
 			model_free(&in[j].m);
 		if (in[j].read)

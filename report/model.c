@@ -56,6 +56,8 @@ static struct mtest *find_or_add(struct model *m, size_t *cap, const char *test,
 	t->copies = copies;
 	t->value = t->median = t->min = t->max = t->ci95_pct = t->index = NAN;
 	t->ci_lo = t->ci_hi = NAN;
+	for (int q = 0; q < LAT_NQ; q++)
+		t->lat_result[q] = NAN;
 	t->ci_from = "none";
 	t->status = "ok";
 	t->samples = -1;
@@ -195,14 +197,20 @@ static void lat_sample(struct msample *s, const struct record *r)
 	}
 }
 
-/* t->lat[] (per quantile the median over the non-warmup samples that carry it) and
- * t->has_lat from its samples. */
+/* t->lat[] and t->has_lat: the RESULT's whole-run figures when it carries them all, else
+ * per quantile the median over the non-warmup samples that carry it (older logs). */
 static void lat_derive(struct mtest *t)
 {
 	double *v = malloc((t->nsmp + 1) * sizeof *v);
 
 	t->has_lat = 0;
-	for (int q = 0; q < LAT_NQ; q++) {
+	t->lat_whole = 1;
+	for (int q = 0; q < LAT_NQ; q++)
+		t->lat_whole &= t->has_result && isfinite(t->lat_result[q]);
+	for (int q = 0; t->lat_whole && q < LAT_NQ; q++)
+		t->lat[q] = t->lat_result[q];
+	t->has_lat = t->lat_whole;
+	for (int q = 0; !t->lat_whole && q < LAT_NQ; q++) {
 		size_t n = 0;
 		for (size_t i = 0; v && i < t->nsmp; i++)
 			if (!t->smp[i].warmup && isfinite(t->smp[i].lat[q]))
@@ -253,6 +261,12 @@ static void take_result(struct mtest *t, const struct record *r, size_t line)
 		if (!strcmp(sp, stops[i]))
 			t->stop = stops[i];
 	t->samples_needed = sn ? strtol(sn, NULL, 10) : -1;
+	for (int q = 0; q < LAT_NQ; q++) {	/* whole-run latency percentiles, ns */
+		const char *v = rec_get(r, lat_keys[q]);
+		char *end;
+		double d = v ? strtod(v, &end) : NAN;
+		t->lat_result[q] = v && !*end && d >= 0 ? d : NAN;
+	}
 }
 
 /* A record about_a_test() into its test (found or added): what every such record may say

@@ -64,8 +64,13 @@ struct mtest {
 	const char *status;	/* "ok", "FAIL" or "SKIP" */
 	char *reason;		/* FAIL/SKIP reason or NULL */
 	size_t line;		/* line of the RESULT (or FAIL/SKIP, or TEST) */
-	int has_lat;		/* some sample carries latency percentiles (lib/latency.h) */
-	double lat[LAT_NQ];	/* per quantile the median over the samples, ns; NAN if none */
+	int has_lat;		/* the RESULT or some sample carries latency percentiles */
+	/* Per quantile (lib/latency.h), ns, NAN if none: the RESULT's whole-run figure (every
+	 * sample's histogram merged by the runner) when it carries them; in logs written before
+	 * that, the median over the samples (which hides a stall confined to a few samples). */
+	double lat[LAT_NQ];
+	int lat_whole;		/* 1: lat[] is the RESULT's whole-run figure; 0: samples' median */
+	double lat_result[LAT_NQ];	/* the RESULT's figures as read, NAN where absent */
 };
 
 struct mevent {

@@ -2,8 +2,10 @@
  * lib/latency.h's LAT_QUANTILES extras (p50_ns, p99_ns, p999_ns, max_ns: the disk-* tests, the
  * net-* tests, whatever comes next); nothing here names a test.
  *
- * A test's figure per quantile (model.h's mtest.lat[], ns) is the median over its non-warmup
- * samples of that extra (NAN when no sample carries it); model.c derives it. Latency is
+ * A test's figure per quantile (model.h's mtest.lat[], ns) is its RESULT's whole-run figure
+ * (every sample's histogram merged by the runner) when the RESULT carries them; in logs
+ * written before that, the median over its non-warmup samples of that extra (mtest.lat_whole
+ * says which; NAN when nothing carries it); model.c derives it. Latency is
  * always lower-is-better, whatever the test's own direction (the p99 of an IOPS test too): a
  * ratio to the first run is perf_ratio(first, this, 0) = first / this, so < 1 means "slower
  * than the first run", as every other ratio. The writers: text.c (a table per run and side by

@@ -42,4 +42,40 @@ double sig_mwu_p(const double *a, size_t na, const double *b, size_t nb);
 int sig_ratio_ci(const double *a, size_t na, const double *b, size_t nb, int higher,
 		 double *lo, double *hi);
 
+/* ---- Replicates: several runs a side, one value per run (issue 35) ----
+ * A run's samples move together when the host drifts between runs (a shared core, a turbo
+ * state, a neighbour), so a test on samples answers "are these two runs different?" (always,
+ * given enough samples). With runs as the unit the between-run spread is in the verdict.
+ * Test: Welch's t-test (Welch, Biometrika 34, 1947: unequal variances, Welch-Satterthwaite
+ * df) on the logarithms of the runs' RESULT values: a ratio is a difference of logs, and run
+ * values are roughly log-normal. Why not a rank test: with 3 runs a side the smallest
+ * two-sided Mann-Whitney p is 0.1, so it could never decide; a t-test can. Interleaved A/B
+ * rounds: the paired t-test on the per-round log ratios (a slow drift cancels within a round).
+ * The ratio is exp(mean difference of logs) (the geometric means' ratio) oriented as util.h's
+ * perf_ratio (> 1: B better), with its 95% t interval. The t distribution's CDF is the
+ * regularized incomplete beta function, by its continued fraction (Numerical Recipes, 3rd
+ * ed., sec. 6.4, modified Lentz; our own code). Verdict: different when p < SIG_ALPHA. */
+#define SIG_REP_MIN 3		/* fewer runs a side (pairs, paired): no replicate verdict */
+
+struct sig_rep {
+	double p;		/* two-sided p-value */
+	double t, df;		/* the statistic and its degrees of freedom */
+	double ratio, lo, hi;	/* B against A by direction (> 1: B better), 95% CI */
+	size_t na, nb;		/* runs a side (paired: pairs, na == nb) */
+	int paired;		/* 1: paired t on rounds; 0: Welch */
+};
+
+/* Regularized incomplete beta I_x(a, b), a, b > 0, 0 <= x <= 1; NAN outside. */
+double sig_betai(double a, double b, double x);
+/* Two-sided p of Student's t: P(|T_df| >= |t|); NAN when df <= 0. */
+double sig_t_p2(double t, double df);
+/* The t with sig_t_p2(t, df) == p2 (e.g. p2 0.05: the 97.5th percentile), by bisection. */
+double sig_t_crit(double p2, double df);
+/* Welch's t on log(a) vs log(b) (run values, > 0) into *r; 0, or -1 (r's figures NAN) with
+ * fewer than SIG_REP_MIN a side, a non-positive value or an unknown direction. */
+int sig_welch(const double *a, size_t na, const double *b, size_t nb, int higher,
+	      struct sig_rep *r);
+/* The paired t on log(b[i] / a[i]) over n rounds into *r; as sig_welch. */
+int sig_paired(const double *a, const double *b, size_t n, int higher, struct sig_rep *r);
+
 #endif

@@ -142,8 +142,19 @@ static void draw_legend(FILE *out, const struct chart *ch)
 		     "isobench: performance relative to ");
 	svg_esc(out, c->label[0]);
 	fprintf(out, "</text>\n<text x=\"20\" y=\"52\" fill=\"#555555\">log scale; right of 1 = "
-		     "better, left = worse; solid bar and * = beyond noise, faded = within noise; "
-		     "whisker = the ratio's 95%% CI (docs/report.md, noise rule)</text>\n");
+		     "better, left = worse; solid bar and * = %s, faded = %s; "
+		     "whisker = the ratio's 95%% CI (docs/report.md, noise rule)</text>\n",
+		c->replicated ? "different" : "beyond noise",
+		c->replicated ? "not" : "within noise");
+	/* what the marks rest on: the first compared cell's basis stands for the chart's */
+	char bs[160] = "";
+	for (size_t i = 0; !bs[0] && i < c->nrows; i++)
+		if (nr > 1 && c->rows[i].cell[1].t)
+			cmp_basis(&c->rows[i].cell[1], bs, sizeof bs);
+	fprintf(out, "<text x=\"20\" y=\"66\" fill=\"#555555\" font-size=\"11\">marks rest on: ");
+	svg_esc(out, c->replicated ? bs : "one run a side, within-run only: not a verdict "
+		"(machine drift cannot be told from a difference)");
+	fputs("</text>\n", out);
 	for (size_t j = 0; j < nr; j++) {
 		double y = 76 + 18.0 * (double)j;
 		fprintf(out, "<rect x=\"20\" y=\"%.0f\" width=\"14\" height=\"12\" fill=\"%s\"%s/>\n",

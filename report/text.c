@@ -32,12 +32,14 @@ static void us(FILE *out, double ns, int w)
 /* The run's latency percentile table for one pass (nothing when no test has them; pct.h). */
 static void text_pct_run(FILE *out, const struct model *m, int copies)
 {
-	int any = 0;
+	int any = 0, whole = 0, medians = 0;
 
 	for (size_t i = 0; i < m->ntests; i++) {
 		const struct mtest *t = &m->tests[i];
 		if (t->copies != copies || !t->has_lat)
 			continue;
+		whole += t->lat_whole;
+		medians += !t->lat_whole;
 		if (!any++) {
 			fprintf(out, "\n%-40s", "Latency percentiles (us, lower better)");
 			for (int q = 0; q < LAT_NQ; q++)
@@ -50,8 +52,13 @@ static void text_pct_run(FILE *out, const struct model *m, int copies)
 			us(out, t->lat[q], 10);
 		fputc('\n', out);
 	}
-	if (any)
-		fprintf(out, "(medians over the samples of each sample's percentile)\n");
+	if (whole)
+		fprintf(out, "(%s: of the whole run, every sample's histogram merged)\n",
+			medians ? "tests whose RESULT carries them" : "each");
+	if (medians)
+		fprintf(out, "(%s: medians over the samples of each sample's percentile, from a "
+			     "log written before whole-run figures: a stall in a few samples is "
+			     "hidden)\n", whole ? "the others" : "each");
 }
 
 /* The compared runs' percentiles with ratios (nothing when no row has them; pct.h). */
@@ -350,19 +357,41 @@ static void compare_head(FILE *out, const struct cmp *c, char *const *sources, i
 		fputc('\n', out);
 	for (size_t j = 0; j < c->nruns; j++) {
 		const struct model *m = c->m[j];
-		fprintf(out, "run %zu: %s%s  (file: %s)\n", j + 1, S(c->label[j]),
-			c->tcg[j] ? " (TCG: emulation, not a hypervisor cost)" : "", S(sources[j]));
+		if (c->replicated)
+			fprintf(out, "side %zu: %s, %zu run(s)%s  (first file: %s)\n", j + 1,
+				S(c->label[j]), c->side_runs[j],
+				c->tcg[j] ? " (TCG: emulation, not a hypervisor cost)" : "", S(sources[j]));
+		else
+			fprintf(out, "run %zu: %s%s  (file: %s)\n", j + 1, S(c->label[j]),
+				c->tcg[j] ? " (TCG: emulation, not a hypervisor cost)" : "", S(sources[j]));
 		fprintf(out, "       %s | kernel %s | clocksource %s | build %s | mode %s\n",
 			S(model_info(m, RK_CPU_MODEL)), S(model_info(m, RK_KERNEL_RELEASE)),
 			S(model_info(m, RK_CLOCKSOURCE_CURRENT)), S(m->version), S(model_mode(m)));
 	}
-	fprintf(out, "\nratio = performance relative to run 1 (%s) by each test's direction, "
-		     "> 1 is better; ~ within noise, * beyond noise, ? no noise estimate\n",
-		S(c->label[0]));
-	fprintf(out, "noise: with >= %d samples a side, * needs a Mann-Whitney U p < %g on the "
-		     "per-sample values and a ratio beyond the test's noise floor (the table after "
-		     "the scores); with fewer, the medians' 95%% intervals must not overlap\n",
-		SIG_MIN_N, SIG_ALPHA);
+	if (c->replicated) {
+		fprintf(out, "\nvalue = the geometric mean of the side's runs' RESULT values; ratio = "
+			     "performance relative to side 1 (%s) by each test's direction, > 1 is "
+			     "better; * different, ~ not, ? fewer than %d runs a side\n",
+			S(c->label[0]), SIG_REP_MIN);
+		fprintf(out, "verdict: the run is the unit (one value per run and test): Welch's t "
+			     "on the log values (the paired t on log ratios when the runs carry "
+			     "run.round, interleaved A/B), * when p < %g; the p-value and the ratio's "
+			     "95%% CI include the spread between runs (the table after the scores)\n",
+			SIG_ALPHA);
+	} else {
+		fprintf(out, "\nratio = performance relative to run 1 (%s) by each test's direction, "
+			     "> 1 is better; ~ within noise, * beyond noise, ? no noise estimate\n",
+			S(c->label[0]));
+		fprintf(out, "noise: with >= %d samples a side, * needs a Mann-Whitney U p < %g on "
+			     "the per-sample values and a ratio beyond the test's noise floor (the "
+			     "table after the scores); with fewer, the medians' 95%% intervals must "
+			     "not overlap\n", SIG_MIN_N, SIG_ALPHA);
+		fprintf(out, "one run a side: these marks compare samples within each run; a host "
+			     "that drifts between runs moves all of a run's samples together, so they "
+			     "cannot tell machine drift from a difference, and no test is marked "
+			     "significant on them alone; for a verdict give >= %d runs a side "
+			     "(--label a,a,a,b,b,b A1 A2 A3 B1 B2 B3)\n", SIG_REP_MIN);
+	}
 	if (c->no_direction)
 		fprintf(out, "%zu row(s) without a ratio: their logs do not say which way is better "
 			     "(written before TEST/RESULT better= existed)\n", c->no_direction);
@@ -383,10 +412,10 @@ static void compare_row(FILE *out, const struct cmp *c, const struct cmp_row *r,
 	for (size_t j = 0; j < c->nruns; j++) {
 		const struct cmp_cell *cell = &r->cell[j];
 		if (cell->t && unconverged)
-			fprintf(out, " %*.1f%c", w - 1, cell->t->value,
+			fprintf(out, " %*.1f%c", w - 1, cell->value,
 				cell->t->converged == 0 ? '!' : ' ');
 		else if (cell->t)
-			fprintf(out, " %*.1f", w, cell->t->value);
+			fprintf(out, " %*.1f", w, cell->value);
 		else
 			fprintf(out, " %*s", w, "---");
 		if (!j)
@@ -454,6 +483,34 @@ static void compare_significance(FILE *out, const struct cmp *c)
 		}
 }
 
+/* Each cell decided on replicates: the runs behind it, the test, p and the ratio's CI. */
+static void compare_replicates(FILE *out, const struct cmp *c)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t j = 1; j < c->nruns; j++) {
+			const struct cmp_cell *cl = &c->rows[i].cell[j];
+			if (strcmp(cl->method, "welch-t") && strcmp(cl->method, "paired-t") &&
+			    strcmp(cl->method, "too-few-runs"))
+				continue;
+			if (!any++)
+				fprintf(out, "\nverdicts on replicates: one value per run (RESULT "
+					     "value); welch-t: Welch's t on log values; paired-t: the "
+					     "paired t on per-round log ratios; * when p < %g\n"
+					     "%-36s %6s %-12s %7s %-9s %9s %20s\n", SIG_ALPHA, "TEST",
+					"COPIES", "SIDE", "RUNS", "TEST", "p", "ratio [95% CI]");
+			char ci[48], runs[24];
+			snprintf(ci, sizeof ci, "%.3f [%.3f, %.3f]", cl->ratio, cl->ratio_lo,
+				 cl->ratio_hi);
+			snprintf(runs, sizeof runs, "%zu%s%zu", cl->runs_a, cl->paired ? "x" : "+",
+				 cl->runs_b);
+			fprintf(out, "%-36.36s %6d %-12.12s %7s %-9s %9.2g %20s %c\n",
+				S(c->rows[i].title), c->rows[i].copies, S(c->label[j]), runs,
+				cl->method, cl->p, isfinite(cl->ratio_lo) ? ci : "---", cl->mark);
+		}
+}
+
 void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 {
 	int w = colw(c), unconverged = 0;
@@ -474,6 +531,7 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 		compare_row(out, c, &c->rows[i], w, unconverged);
 	compare_scores(out, c, w);
 	compare_significance(out, c);
+	compare_replicates(out, c);
 	text_pct_compare(out, c);	/* latency percentiles, lower is better (pct.h) */
 }
 

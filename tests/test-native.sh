@@ -199,4 +199,47 @@ st=0
 "$bin" stray-argument >/dev/null 2>&1 || st=$?
 status_is EXIT_USAGE "$st" "stray argument"
 
+
+# Replicates and interleaved A/B in one process (issue 35): --repeat N writes N complete runs
+# (each BEGIN..END, records counted from 1), --ab A B --rounds N alternates the two parameter
+# sets, each run's header saying its round and side; isobench-report makes the sides of them.
+rq=(--suite quick --sample_ms 20 --tests "getpid,syscall" --copies 1)
+st=0
+"$bin" "${rq[@]}" --repeat 3 >"$tmp/rep.log" 2>/dev/null || st=$?
+status_is EXIT_OK "$st" "--repeat 3 runs"
+count_is "$tmp/rep.log" " BEGIN run=" 3 "--repeat 3: three BEGINs"
+count_is "$tmp/rep.log" "^@isobench/1 1 BEGIN " 3 "--repeat 3: each run's records count from 1"
+if [ "$(grep -o ' BEGIN run=[0-9a-f]*' "$tmp/rep.log" | sort -u | wc -l)" -eq 3 ]
+then pass "--repeat 3: each run has its own run id"; else fail "--repeat 3: run ids repeat: $(grep -o ' BEGIN run=[0-9a-f]*' "$tmp/rep.log" | tr '\n' ' ')"; fi
+count_is "$tmp/rep.log" " END records=[0-9]+ results=2 " 3 "--repeat 3: three ENDs, each counting its own"
+"$report" --check "$tmp/rep.log" >"$tmp/rep.check" 2>&1 || true
+has "$tmp/rep.check" "run 3 of 3 complete" "--repeat 3: every run complete"
+cp "$tmp/rep.log" "$tmp/rep2.log"
+"$report" --label a,b "$tmp/rep.log" "$tmp/rep2.log" >"$tmp/rep.txt" 2>&1 || true
+has "$tmp/rep.txt" "^side 1: a, 3 run\(s\)" "a --repeat 3 log is a side of three runs"
+st=0
+"$bin" "${rq[@]}" --ab 'pin=0' 'isobench.pin=1' --rounds 3 >"$tmp/ab.log" 2>/dev/null || st=$?
+status_is EXIT_OK "$st" "--ab with --rounds 3"
+count_is "$tmp/ab.log" " BEGIN run=" 6 "--ab --rounds 3: six runs"
+for r in 1 2 3; do
+	count_is "$tmp/ab.log" "INFO .*run.round=$r run.ab_side=a" 1 "round $r: one A run"
+	count_is "$tmp/ab.log" "INFO .*run.round=$r run.ab_side=b" 1 "round $r: one B run"
+done
+count_is "$tmp/ab.log" " TEST test=getpid .* pin=1" 3 "the B runs took the second set (pin=1)"
+"$report" "$tmp/ab.log" >"$tmp/ab.txt" 2>&1 || true
+has "$tmp/ab.txt" "^side 2: b, 3 run\(s\)" "isobench-report makes the sides of run.ab_side"
+count_is "$tmp/ab.txt" " 3x3 +paired-t " 2 "the rounds are paired (3x3, paired t)"
+#    One boot's log of an A/B set (its first run alone) reads as any run.
+awk '{ print } / END records=/ { exit }' "$tmp/ab.log" >"$tmp/ab1.log"
+st=0
+"$report" "$tmp/ab1.log" >"$tmp/ab1.txt" 2>&1 || st=$?
+status_is EXIT_OK "$st" "one A/B run alone: read as a run, status 0"
+has "$tmp/ab1.txt" "run 1 of 1 complete" "one A/B run alone: its verdict line"
+for bad in "--rounds 3" "--ab pin=1" "--repeat 0" "--repeat 2 --ab pin=0 pin=1" "--ab pin=0 nope=1"; do
+	st=0
+	# shellcheck disable=SC2086 # the words are the options
+	"$bin" "${rq[@]}" $bad >/dev/null 2>"$tmp/multi.err" || st=$?
+	status_is EXIT_USAGE "$st" "usage error: $bad"
+done
+
 finish

@@ -17,11 +17,13 @@ use_tmp
 rep=$(report_tool)
 [ -x "$rep" ] || { fail "no $rep (make -C report)"; finish; exit 1; }
 
-# mklog FILE SCALE_QD1 P99_IOPS: one run; SAMPLE extras scaled as named above.
+# mklog FILE SCALE_QD1 P99_IOPS [stall]: one run; SAMPLE extras scaled as named above. With
+# "stall", lat-qd1's sample 1 had a 10 ms stall (its p99.9 and max say 10 ms, the others do
+# not) and its RESULT carries the whole-run percentiles the runner writes (harness.c).
 mklog() {
-	python3 - "$1" "$2" "$3" <<'EOF'
+	python3 - "$1" "$2" "$3" "${4:-}" <<'EOF'
 import sys, zlib
-path, scale, p99iops = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+path, scale, p99iops, stall = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 recs = ["BEGIN run=%016x version=t mode=host" % int(scale * 1000 + p99iops)]
 def test(name, unit, better, n):
     recs.append("TEST test=%s k=%d n=3 copies=1 unit=%s better=%s group=disk title=%s "
@@ -34,7 +36,7 @@ vals = {}
 def sample(name, i, value, extra, _s=sample):
     vals.setdefault(name, []).append(float("%.3f" % value))
     _s(name, i, "%.3f" % value, extra)
-def result(name, unit, better, _v):
+def result(name, unit, better, _v, extra=""):
     # As the runner aggregates (lib/stats.c), so the reader's check of RESULT against its
     # SAMPLEs (report/validate.c) holds: the worst third dropped, the geometric mean of the
     # rest; median, min, max; with < 6 samples the CI is min..max.
@@ -46,14 +48,16 @@ def result(name, unit, better, _v):
     med = srt[len(srt) // 2]
     ci = (srt[-1] - srt[0]) / 2 / med * 100
     recs.append("RESULT test=%s copies=1 unit=%s better=%s value=%.3f samples=%d median=%.3f "
-                "min=%.3f max=%.3f ci95_pct=%.2f converged=1"
-                % (name, unit, better, g, len(v), med, srt[0], srt[-1], ci))
+                "min=%.3f max=%.3f ci95_pct=%.2f converged=1%s"
+                % (name, unit, better, g, len(v), med, srt[0], srt[-1], ci, extra))
 test("lat-qd1", "ns", "lower", 1)
 for i, f in enumerate((0.99, 1.0, 1.01)):
     p50, p99 = 100000 * scale, 400000 * scale
+    st = stall and i == 1
     sample("lat-qd1", i, p50 * f, "p50_ns=%d p99_ns=%d p999_ns=%d max_ns=%d"
-           % (p50 * f, p99 * f, p99 * 2 * f, p99 * 3 * f))
-result("lat-qd1", "ns", "lower", 100000 * scale)
+           % (p50 * f, p99 * f, 10000000 if st else p99 * 2 * f, 10000000 if st else p99 * 3 * f))
+result("lat-qd1", "ns", "lower", 100000 * scale,
+       " p50_ns=100000 p99_ns=400000 p999_ns=10000000 max_ns=10000000" if stall else "")
 test("lat-iops", "IOPS", "higher", 2)
 for i in range(3):
     sample("lat-iops", i, 50000, "p50_ns=100000 p99_ns=%d p999_ns=%d max_ns=%d"
@@ -72,6 +76,8 @@ EOF
 }
 mklog "$tmp/bare.log" 1 800000
 mklog "$tmp/vm.log" 2 200000
+mklog "$tmp/stall.log" 1 800000 stall
+complete "$tmp/stall.log" "a run whose RESULT carries whole-run percentiles is a complete run"
 complete "$tmp/bare.log" "the synthetic bare run is a complete run"
 complete "$tmp/vm.log" "the synthetic vm run is a complete run"
 
@@ -81,13 +87,35 @@ has "$tmp/one.txt" '^Latency percentiles \(us, lower better\) +p50 +p99 +p99.9 +
 	"text, one run: the percentile table's head"
 has "$tmp/one.txt" '^lat-qd1 +100\.0 +400\.0 +800\.0 +1200\.0$' \
 	"text, one run: lat-qd1's medians over the samples, in us"
-sed -n '/^Latency percentiles/,/^(medians/p' "$tmp/one.txt" >"$tmp/one.pct"
+has "$tmp/one.txt" '^\(each: medians over the samples' \
+	"text, one run of an older log: the percentiles are said to be the samples' medians"
+sed -n '/^Latency percentiles/,/^(each/p' "$tmp/one.txt" >"$tmp/one.pct"
 lacks "$tmp/one.pct" "plain" "text, one run: a test without percentiles has no row in that table"
 "$rep" --label bare,vm --svg-latency "$tmp/lat.svg" "$tmp/bare.log" "$tmp/vm.log" >"$tmp/cmp.txt" 2>&1 || true
 has "$tmp/cmp.txt" '^lat-qd1 +p50 +100\.0 +200\.0 +0\.50$' \
 	"text, compared: twice the latency is a ratio of 0.50 (lower is better)"
 has "$tmp/cmp.txt" '^lat-iops +p99 +800\.0 +200\.0 +4\.00$' \
 	"text, compared: an IOPS test's p99 four times lower is 4.00, whatever the test's direction"
+
+# Whole-run tails (issue 35): one 10 ms stall in one sample of three is the median of no
+# sample's p99.9, but the RESULT's whole-run p99.9 and max show it, and the report shows those.
+"$rep" "$tmp/stall.log" >"$tmp/stall.txt" 2>&1 || true
+has "$tmp/stall.txt" '^lat-qd1 +100\.0 +400\.0 +10000 +10000$' \
+	"text: a stall in one sample is in the whole-run p99.9 and max (from the RESULT)"
+has "$tmp/stall.txt" '^\(tests whose RESULT carries them: of the whole run, every sample.s histogram merged\)' \
+	"text: the percentiles are said to be the whole run's"
+has "$tmp/stall.txt" '^\(the others: medians over the samples' \
+	"text: those of a test whose RESULT lacks them are said to be the samples' medians"
+"$rep" --format json "$tmp/stall.log" >"$tmp/stall.json" 2>/dev/null || true
+python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+def f(o):
+    if isinstance(o,dict):
+        if o.get("test")=="lat-qd1" and o.get("latency_ns"): print(o["latency_ns"]["p999_ns"], o["latency_ns"]["from"])
+        [f(v) for v in o.values()]
+    elif isinstance(o,list): [f(v) for v in o]
+f(d)' "$tmp/stall.json" >"$tmp/stall.jout" 2>&1 || true
+has "$tmp/stall.jout" '^10000000(\.0)? whole_run$' "JSON: latency_ns.p999_ns is the whole run's, from=whole_run"
 
 # ---- JSON and CSV --------------------------------------------------------------------------
 "$rep" --format json "$tmp/bare.log" "$tmp/vm.log" >"$tmp/r.json" 2>/dev/null || true

@@ -181,4 +181,28 @@ printf '# qemu/run: accel=tcg machine=pc mem=24M\n# qemu/run: host x\n' >"$tmp/s
 expect_status EXIT_INCOMPLETE "a log with nothing from the guest" -- qemu_judge "$tmp/silent.log"
 contains "$tmp/stderr" "the guest printed nothing at all; with --mem" "... suggests more memory"
 
+
+# --- several boots (issue 35): --repeat N, --ab-params A B --rounds N ---------------------------
+expect_status EXIT_USAGE "--repeat 0" -- "$run" --repeat 0
+expect_status EXIT_USAGE "--rounds without --ab-params" -- "$run" --rounds 3
+expect_status EXIT_USAGE "--ab-params with one set" -- "$run" --ab-params 'clocksource=tsc' --suite quick
+has "$tmp/stderr" "wants two parameter sets" "--ab-params with one set says it wants two"
+expect_status EXIT_USAGE "--repeat with --ab-params" -- "$run" --repeat 2 --ab-params a=1 b=2
+#    Without an image every boot fails to start (status 7, the first boot's), but the boots
+#    happen in their order, with their logs named so they group and their rounds and sides on
+#    the command line, the user's --params first.
+expect_status EXIT_NOSTART "--ab-params, 2 rounds, no image: the first boot's status" -- \
+	"$run" --out "$noimg" --log "$tmp/ab.log" --params 'isobench.pin=1' --rounds 2 \
+	--ab-params 'clocksource=tsc' 'clocksource=hpet'
+for k in 1 2; do
+	has "$tmp/stderr" "^qemu/run: boot $((2 * k - 1)): $tmp/ab-r$k-a\\.log \\(isobench\\.pin=1 isobench\\.round=$k isobench\\.ab_side=a clocksource=tsc\\)$" \
+		"round $k: the A boot, its log named -r$k-a"
+	has "$tmp/stderr" "^qemu/run: boot $((2 * k)): $tmp/ab-r$k-b\\.log \\(isobench\\.pin=1 isobench\\.round=$k isobench\\.ab_side=b clocksource=hpet\\)$" \
+		"round $k: the B boot, its log named -r$k-b"
+done
+has "$tmp/stderr" "^qemu/run: 4 boots; compare with: .*isobench-report $tmp/ab-r1-a\\.log" \
+	"the closing line says how to compare them"
+expect_status EXIT_NOSTART "--repeat 3, no image" -- "$run" --out "$noimg" --log "$tmp/rep.log" --repeat 3
+count_is "$tmp/stderr" "^qemu/run: boot [1-3]: $tmp/rep-r[1-3]\\.log " 3 "--repeat 3: three boots, logs -r1 .. -r3"
+
 finish

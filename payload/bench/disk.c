@@ -274,6 +274,7 @@ static void put_extras(struct bench_ctx *ctx, const struct dstate *s)
 	lat_quantiles(&s->h, q);
 	for (int i = 0; i < LAT_NQ; i++)
 		bench_extra(ctx, lat_keys[i], (int64_t)q[i]);
+	bench_lat(ctx, &s->h);	/* the RESULT's whole-run percentiles */
 	bench_extra(ctx, REC_EXTRA_BYTES_READ, (int64_t)s->bytes_r);
 	bench_extra(ctx, REC_EXTRA_BYTES_WRITTEN, (int64_t)s->bytes_w);
 	if (s->t->op == FLUSH)

@@ -235,6 +235,7 @@ static void net_lat_extras(struct bench_ctx *ctx, const struct net_state *s)
 	lat_quantiles(s->h, q);
 	for (int i = 0; i < LAT_NQ; i++)
 		bench_extra(ctx, lat_keys[i], (int64_t)q[i]);
+	bench_lat(ctx, s->h);	/* the RESULT's whole-run percentiles */
 	bench_extra(ctx, REC_EXTRA_MTU, s->mtu);
 	bench_extra(ctx, REC_EXTRA_RTT0_NS, (int64_t)s->rtt0);
 }

@@ -188,7 +188,14 @@ static void table_drives_parsing(void **st)
 		assert_int_equal(params_set(&p, param_table[i].key, "", err, sizeof err), -EINVAL);
 		assert_string_not_equal(err, "unknown parameter");
 	}
-	assert_int_equal(rows, 17);	/* + disk, disk.span (issue 20), peer (issue 17) */
+	assert_int_equal(rows, 19);	/* + disk, disk.span (issue 20), peer (issue 17), round, ab_side (issue 35) */
+	/* interleaved A/B: the round and the side a run is (INFO run.round, run.ab_side) */
+	assert_int_equal(params_set(&p, "round", "3", err, sizeof err), 0);
+	assert_int_equal(p.round, 3);
+	assert_int_equal(params_set(&p, "round", "0", err, sizeof err), -EINVAL);
+	assert_int_equal(params_set(&p, "ab_side", "b", err, sizeof err), 0);
+	assert_string_equal(params_ab_sides[p.ab_side], "b");
+	assert_int_equal(params_set(&p, "ab_side", "c", err, sizeof err), -EINVAL);
 	assert_int_equal(params_set(&p, "Suite", "quick", err, sizeof err), -ENOENT);
 	assert_string_equal(err, "unknown parameter");
 	assert_int_equal(params_set(&p, "", "1", err, sizeof err), -ENOENT);

@@ -272,6 +272,84 @@ static void compare_marks(void **st)
 	log_free(&lb);
 }
 
+/* Student's t from the incomplete beta: textbook table values (two-sided 0.05 at df 4 and 10,
+ * 0.01 at df 30), closed forms (df 1 is Cauchy: P(|T| > 1) = 1/2; df 2: 1 - t/sqrt(2 + t^2))
+ * and a binomial sum (I_0.4(2, 3) = P(Bin(4, 0.4) >= 2) = 0.5248). */
+static void t_distribution(void **st)
+{
+	(void)st;
+	assert_float_equal(sig_betai(2, 3, 0.4), 0.5248, 1e-12);
+	assert_float_equal(sig_betai(3, 2, 0.6), 1 - 0.5248, 1e-12);	/* symmetry branch */
+	assert_float_equal(sig_t_p2(2.776, 4), 0.05, 2e-4);
+	assert_float_equal(sig_t_p2(2.228, 10), 0.05, 2e-4);
+	assert_float_equal(sig_t_p2(-2.228, 10), 0.05, 2e-4);
+	assert_float_equal(sig_t_p2(1, 1), 0.5, 1e-12);
+	assert_float_equal(sig_t_p2(2, 2), 1 - 2 / sqrt(6), 1e-12);
+	assert_float_equal(sig_t_p2(0, 7), 1, 1e-12);
+	assert_float_equal(sig_t_crit(0.05, 4), 2.776445, 1e-5);
+	assert_float_equal(sig_t_crit(0.05, 10), 2.228139, 1e-5);
+	assert_float_equal(sig_t_crit(0.01, 30), 2.749996, 1e-5);
+	assert_true(isnan(sig_t_p2(1, 0)));
+}
+
+/* Welch at 3 + 3: B = A x 1.1 run by run (the same log spread, so df = 2(n-1) = 4 and
+ * t = log 1.1 / sqrt(2 var / 3)); the same runs against themselves: p 1, ratio 1. */
+static void welch_replicates(void **st)
+{
+	(void)st;
+	const double a[] = {100, 101, 99}, b[] = {110, 111.1, 108.9};
+	struct sig_rep r;
+	double m = (log(100) + log(101) + log(99)) / 3, v = 0;
+	for (int i = 0; i < 3; i++)
+		v += (log(a[i]) - m) * (log(a[i]) - m) / 2;
+	double t = log(1.1) / sqrt(2 * v / 3);
+
+	assert_int_equal(sig_welch(a, 3, b, 3, 1, &r), 0);
+	assert_float_equal(r.df, 4, 1e-9);
+	assert_float_equal(r.t, t, 1e-9);
+	assert_float_equal(r.p, sig_t_p2(t, 4), 1e-12);
+	assert_true(r.p < SIG_ALPHA);
+	assert_float_equal(r.ratio, 1.1, 1e-12);
+	assert_true(r.lo < 1.1 && r.hi > 1.1 && r.lo > 1);
+	assert_float_equal(r.lo * r.hi, 1.1 * 1.1, 1e-9);	/* symmetric in logs */
+	/* lower is better: B's times 10% longer is a ratio of 1/1.1 */
+	assert_int_equal(sig_welch(a, 3, b, 3, 0, &r), 0);
+	assert_float_equal(r.ratio, 1 / 1.1, 1e-12);
+	assert_true(r.hi < 1);
+	assert_int_equal(sig_welch(a, 3, a, 3, 1, &r), 0);
+	assert_float_equal(r.p, 1, 1e-12);
+	assert_float_equal(r.ratio, 1, 1e-12);
+	/* overlapping runs: no verdict */
+	const double c[] = {100, 104, 97}, d[] = {101, 99, 103};
+	assert_int_equal(sig_welch(c, 3, d, 3, 1, &r), 0);
+	assert_true(r.p > 0.5);
+	/* too few, a bad value, no direction */
+	assert_int_equal(sig_welch(a, 2, b, 3, 1, &r), -1);
+	assert_true(isnan(r.p));
+	const double z[] = {100, 0, 99};
+	assert_int_equal(sig_welch(z, 3, b, 3, 1, &r), -1);
+	assert_int_equal(sig_welch(a, 3, b, 3, -1, &r), -1);
+}
+
+/* Paired rounds: a drift of +-10% between rounds cancels; B 2% better in each round is a
+ * ratio of ~1.02 with df n-1, decided although Welch on the same numbers cannot. */
+static void paired_rounds(void **st)
+{
+	(void)st;
+	const double a[] = {100, 90, 110, 95}, k[] = {1.02, 1.025, 1.015, 1.02};
+	double b[4];
+	struct sig_rep r, w;
+	for (int i = 0; i < 4; i++)
+		b[i] = a[i] * k[i];
+	assert_int_equal(sig_paired(a, b, 4, 1, &r), 0);
+	assert_int_equal(r.paired, 1);
+	assert_float_equal(r.df, 3, 1e-12);
+	assert_float_equal(r.ratio, pow(1.02 * 1.025 * 1.015 * 1.02, 0.25), 1e-12);
+	assert_true(r.p < SIG_ALPHA);
+	assert_int_equal(sig_welch(a, 4, b, 4, 1, &w), 0);
+	assert_true(w.p > 0.5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -284,6 +362,9 @@ int main(void)
 		cmocka_unit_test(compare_marks),
 		cmocka_unit_test(floor_symmetric),
 		cmocka_unit_test(labels),
+		cmocka_unit_test(t_distribution),
+		cmocka_unit_test(welch_replicates),
+		cmocka_unit_test(paired_rounds),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }

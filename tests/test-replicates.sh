@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# tests/test-replicates.sh — verdicts on replicates (issue 35): isobench-report with several
+# runs a side (logs sharing a --label; a log holding several runs gives each), Welch's t on the
+# runs' log values (report/signif.c), the paired t when the runs carry run.round, and the
+# one-run-a-side message.
+#
+# Synthetic runs, records with real CRCs (zlib's): four tests (two higher-, two lower-is-better),
+# every run's values moved together by that run's drift (a host whose CPU speed changes between
+# runs: -1.5 % .. +1.5 %), eight samples a run with a 0.5 % spread inside it.
+# In:  OUT/isobench-report, python3. Out: "N passed, M failed, K skipped".
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
+use_tmp
+rep=$(report_tool)
+[ -x "$rep" ] || { fail "no $rep (make -C report)"; finish; exit 1; }
+
+# mklog FILE SLOWER ROUND DRIFT[,DRIFT...] [SIDE]: one run per DRIFT (several: BEGIN..END each,
+# as --repeat writes them), every test SLOWER times worse (1.10: 10 % slower), INFO
+# run.round=ROUND when ROUND is not "-" (the first run's; the next runs count on), and
+# run.ab_side=SIDE when given (as qemu/run --ab-params's boots say it).
+mklog() {
+	python3 - "$@" <<'EOF'
+import math, sys, zlib
+path, slower, rnd, drifts = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
+side = sys.argv[5] if len(sys.argv) > 5 else ""
+tests = [("t-rate1", "lps", "higher", 1000.0), ("t-rate2", "lps", "higher", 50000.0),
+         ("t-time1", "ns", "lower", 80.0), ("t-time2", "ns", "lower", 2500.0)]
+lines = []
+for k, drift in enumerate(float(d) for d in drifts.split(",")):
+    recs = ["BEGIN run=%016x version=t mode=host" % (zlib.crc32(("%s%d" % (path, k)).encode()) << 16 | k)]
+    info = "INFO run.suite=quick"
+    if rnd != "-":
+        info += " run.round=%d" % (int(rnd) + k)
+    if side:
+        info += " run.ab_side=" + side
+    recs.append(info)
+    for n, (name, unit, better, base) in enumerate(tests, 1):
+        recs.append("TEST test=%s k=%d n=4 copies=1 unit=%s better=%s group=extra title=%s "
+                    "clocksource=tsc" % (name, n, unit, better, name))
+        worse = slower * (1 + drift)          # > 1: worse
+        centre = base / worse if better == "higher" else base * worse
+        vals = []
+        for i in range(8):
+            v = float("%.3f" % (centre * (1 + 0.005 * math.sin(i * 2.1 + n))))
+            vals.append(v)
+            recs.append("SAMPLE test=%s copies=1 i=%d loops=1 ns=1 steal_ticks=0 batch=1 "
+                        "ran_loops=1 ran_ns=1 cpus=0 migrations=0 nivcsw=0 cpu_ns=1 value=%.3f"
+                        % (name, i, v))
+        s = sorted(vals, reverse=(better == "higher"))
+        keep = s[:len(s) - len(s) // 3]
+        g = math.exp(sum(math.log(x) for x in keep) / len(keep))
+        srt = sorted(vals)
+        med = (srt[3] + srt[4]) / 2
+        recs.append("RESULT test=%s copies=1 unit=%s better=%s value=%.3f samples=8 median=%.3f "
+                    "min=%.3f max=%.3f ci95_pct=%.2f converged=1"
+                    % (name, unit, better, g, med, srt[0], srt[-1],
+                       (srt[-1] - srt[0]) / 2 / med * 100))   # 8 samples: the CI is min..max
+    recs.append("END records=%d results=4 fails=0 skips=0 errors=0 status=ok" % len(recs))
+    for n, body in enumerate(recs, 1):
+        line = "@isobench/1 %d %s" % (n, body)
+        lines.append("%s *%08x\n" % (line, zlib.crc32(line.encode()) & 0xffffffff))
+open(path, "w").write("".join(lines))
+EOF
+}
+
+# Drifts of the runs: A's and B's interleave over one range, so only B's 10 % is a difference.
+mklog "$tmp/a1.log" 1 - -0.015
+mklog "$tmp/a2.log" 1 - 0.005
+mklog "$tmp/a3.log" 1 - 0.0125
+mklog "$tmp/b1.log" 1.10 - -0.01
+mklog "$tmp/b2.log" 1.10 - 0.015
+mklog "$tmp/b3.log" 1.10 - 0.0
+mklog "$tmp/c1.log" 1 - 0.015
+mklog "$tmp/c2.log" 1 - -0.005
+mklog "$tmp/c3.log" 1 - 0.01
+for f in a1 b2 c3; do complete "$tmp/$f.log" "the synthetic run $f is a complete run"; done
+
+# 1. 3 + 3, B 10 % slower in every run: every test different, status 4.
+expect_status EXIT_DIFFERS "3 + 3 runs, B 10% slower: status 4" -- \
+	"$rep" --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
+	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log"
+cp "$tmp/stdout" "$tmp/ab.txt"
+has "$tmp/ab.txt" '^side 1: a, 3 run\(s\)' "the sides are the labels, with their runs"
+has "$tmp/ab.txt" '^side 2: b, 3 run\(s\)' "side b holds its three logs"
+count_is "$tmp/ab.txt" '^t-[a-z]+[0-9] +1 [a-z]+ +[0-9.]+ +[0-9.]+ +0\.9[0-2] \*' 4 \
+	"every test flagged '*' with a ratio of ~0.91 (1/1.1)"
+count_is "$tmp/ab.txt" ' 3\+3 +welch-t .* \*$' 4 "each verdict says 3+3 runs and Welch's t"
+has "$tmp/ab.txt" 'compared 2 sides of 3, 3 runs: 4 different' "the closing line counts 4 different"
+# The value shown is the side's geometric mean over its runs: t-rate1's A runs are 1000/0.985,
+# 1000/1.005, 1000/1.0125 (each within 0.5 %), geometric mean ~1000.
+has "$tmp/ab.txt" '^t-rate1 +1 lps +(99[5-9]|100[0-7])\.[0-9] ' "a side's value is its runs' geometric mean"
+
+# 2. Same distribution (A against C, drifting alike): nothing different, status 0.
+expect_status EXIT_OK "3 + 3 runs of one distribution: status 0" -- \
+	"$rep" --label a,a,a,c,c,c "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
+	"$tmp/c1.log" "$tmp/c2.log" "$tmp/c3.log"
+cp "$tmp/stdout" "$tmp/ac.txt"
+count_is "$tmp/ac.txt" ' 3\+3 +welch-t .* ~$' 4 "no test different on same-distribution runs"
+has "$tmp/ac.txt" 'compared 2 sides of 3, 3 runs: 0 different' "the closing line counts none"
+
+# 3. A log holding several runs gives each: two logs of three runs, two labels.
+mklog "$tmp/A.log" 1 - -0.015,0.005,0.0125
+mklog "$tmp/B.log" 1.10 - -0.01,0.015,0.0
+expect_status EXIT_DIFFERS "two logs of three runs each (--repeat 3): status 4" -- \
+	"$rep" --label a,b "$tmp/A.log" "$tmp/B.log"
+cp "$tmp/stdout" "$tmp/multi.txt"
+has "$tmp/multi.txt" '^side 1: a, 3 run\(s\)' "a log of three runs is a side of three"
+count_is "$tmp/multi.txt" ' 3\+3 +welch-t .* \*$' 4 "its runs decide as separate logs do"
+#    The same logs without --label: the last complete run of each, as before.
+expect_status EXIT_OK "the same logs without --label: one run each, status 0" -- \
+	"$rep" "$tmp/A.log" "$tmp/B.log"
+
+# 4. Two runs a side: no verdict ('?'), status 0.
+expect_status EXIT_OK "2 + 2 runs: no verdict, status 0" -- \
+	"$rep" --label a,a,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/b1.log" "$tmp/b2.log"
+count_is "$tmp/stdout" ' 2\+2 +too-few-runs .* \?$' 4 "fewer than 3 runs a side: '?' per test"
+
+# 5. One run a side: the plain message, no test significant, status 0 although B is slower.
+expect_status EXIT_OK "one run a side, B 10% slower: status 0 (no verdict on samples alone)" -- \
+	"$rep" "$tmp/a1.log" "$tmp/b1.log"
+cp "$tmp/stdout" "$tmp/one.txt"
+contains "$tmp/one.txt" "cannot tell machine drift from a difference"
+has "$tmp/one.txt" 'one run a side: .*no test is marked significant' "the closing line says no verdict"
+
+# 6. Interleaved rounds (run.round): a drift that moves each round's A and B together cancels
+#    in the paired t; Welch's t on the same values cannot see B's 2 %.
+for r in 1 2 3 4; do
+	d=$(awk -v r="$r" 'BEGIN { printf "%.3f", (r % 2 ? 0.06 : -0.06) * r / 4 }')
+	mklog "$tmp/pa$r.log" 1 "$r" "$d"
+	mklog "$tmp/pb$r.log" 1.02 "$r" "$d"
+done
+expect_status EXIT_DIFFERS "4 interleaved rounds, B 2% slower, drifting host: paired, status 4" -- \
+	"$rep" --label a,b,a,b,a,b,a,b "$tmp/pa1.log" "$tmp/pb1.log" "$tmp/pa2.log" "$tmp/pb2.log" \
+	"$tmp/pa3.log" "$tmp/pb3.log" "$tmp/pa4.log" "$tmp/pb4.log"
+count_is "$tmp/stdout" ' 4x4 +paired-t .* \*$' 4 "each test paired by round (4x4) and different"
+# 7. Every format says what each verdict rests on (runs a side, paired or not, the test).
+"$rep" --format json --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
+	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log" >"$tmp/ab.json" 2>/dev/null || true
+"$rep" --format json "$tmp/a1.log" "$tmp/b1.log" >"$tmp/one.json" 2>/dev/null || true
+"$rep" --format json --label a,b,a,b,a,b,a,b "$tmp/pa1.log" "$tmp/pb1.log" "$tmp/pa2.log" \
+	"$tmp/pb2.log" "$tmp/pa3.log" "$tmp/pb3.log" "$tmp/pa4.log" "$tmp/pb4.log" >"$tmp/p.json" 2>/dev/null || true
+python3 - "$tmp/ab.json" "$tmp/one.json" "$tmp/p.json" >"$tmp/json.out" <<'EOF' || true
+import json, sys
+for name, path in zip(("ab", "one", "paired"), sys.argv[1:]):
+    c = json.load(open(path))["comparison"]
+    cell = c["rows"][0]["cells"][1]
+    print(name, cell["runs_a"], cell["runs_b"], cell["paired"], cell["verdict"], cell["method"],
+          "|", cell["basis"], "|", c["verdicts"], c["replicated"])
+EOF
+has "$tmp/json.out" "^ab 3 3 False True welch-t \| 3\+3 runs, unpaired, Welch's t on log run values: a verdict \| 4 True$" \
+	"JSON: a replicate cell says 3+3 runs, unpaired, Welch's t, a verdict"
+has "$tmp/json.out" "^one 1 1 False False mann-whitney \| 1\+1 runs, within-run only \(Mann-Whitney U on samples\): not a verdict \| 0 False$" \
+	"JSON: a one-run cell says within-run only, not a verdict"
+has "$tmp/json.out" "^paired 4 4 True True paired-t \| 4 rounds paired, paired t on log ratios" \
+	"JSON: a paired cell says 4 rounds paired, the paired t"
+"$rep" --format csv --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
+	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log" >"$tmp/ab.csv" 2>/dev/null || true
+has "$tmp/ab.csv" ",t-rate1,1,basis,\"?3\+3 runs, unpaired, Welch's t on log run values: a verdict\"?," \
+	"CSV: a basis row per cell"
+has "$tmp/ab.csv" ",t-rate1,1,verdict,1," "CSV: verdict=1 on replicates"
+"$rep" --format html --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
+	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log" >"$tmp/ab.html" 2>/dev/null || true
+has "$tmp/ab.html" "different<br><small data-row=\"[0-9]+\" data-run=\"1\" data-key=\"basis\">3\+3 runs, unpaired, Welch(&#39;|&#x27;|')s t on log run values: a verdict</small>" \
+	"HTML: each mark says what it rests on"
+"$rep" --svg "$tmp/one.svg" "$tmp/a1.log" "$tmp/b1.log" >/dev/null 2>&1 || true
+contains "$tmp/one.svg" "marks rest on: one run a side, within-run only: not a verdict" "SVG: the legend says what the marks rest on"
+
+
+# 8. qemu/run --ab-params's boots say run.ab_side: without --label they make the sides (paired
+#    by round); one boot's log alone is read as any run (qemu/run judges each with --boot).
+for r in 1 2 3; do
+	d=$(awk -v r="$r" 'BEGIN { printf "%.3f", (r % 2 ? 0.05 : -0.05) }')
+	mklog "$tmp/q-r$r-a.log" 1 "$r" "$d" a
+	mklog "$tmp/q-r$r-b.log" 1.05 "$r" "$d" b
+done
+expect_status EXIT_DIFFERS "A/B boots without --label: sides from run.ab_side, B 5% slower" -- \
+	"$rep" "$tmp"/q-r*.log
+count_is "$tmp/stdout" ' 3x3 +paired-t .* \*$' 4 "the boots pair by round (3x3)"
+expect_status EXIT_OK "one A/B boot's log alone (--boot, its table): a run, status 0" -- \
+	"$rep" --boot --killed "$tmp/q-r1-a.log"
+
+finish
