@@ -445,6 +445,9 @@ void cmp_free(struct cmp *c)
 	for (size_t i = 0; i < c->nnote; i++)
 		free(c->note[i]);
 	free(c->note);
+	for (int p = 0; p < c->nscore; p++)
+		free(c->score[p]);
+	free(c->score);
 	free(c->side_runs);
 	free(c->tcg);
 	free(c->label);
@@ -453,7 +456,8 @@ void cmp_free(struct cmp *c)
 	memset(c, 0, sizeof *c);
 }
 
-double cmp_score_ratio(const struct cmp *c, size_t j, int copies, double *score)
+/* cmp_score_ratio() of the sides' first runs alone. */
+static double cmp_first_score_ratio(const struct cmp *c, size_t j, int copies, double *score)
 {
 	const struct model *m0 = c->m[0], *mj = c->m[j];
 	double s0 = NAN, sj = NAN;
@@ -474,11 +478,31 @@ double cmp_score_ratio(const struct cmp *c, size_t j, int copies, double *score)
 	return perf_ratio(s0, sj, 1);	/* a score: higher is better (UnixBench) */
 }
 
+const struct cmp_cell *cmp_score_cell(const struct cmp *c, size_t j, int copies)
+{
+	for (int p = 0; p < c->nscore; p++)
+		if (c->m[0]->pass[p].copies == copies)
+			return &c->score[p][j];
+	return NULL;
+}
+
+double cmp_score_ratio(const struct cmp *c, size_t j, int copies, double *score)
+{
+	const struct cmp_cell *cl = cmp_score_cell(c, j, copies);
+
+	if (!cl)
+		return cmp_first_score_ratio(c, j, copies, score);
+	*score = cl->value;
+	return j ? cl->ratio : NAN;
+}
+
 const char *cmp_direction(int higher)
 {
 	return higher == 1 ? "higher is better" : higher == 0 ? "lower is better"
 						     : "direction unknown (log predates better=)";
 }
+
+static long run_round(const struct model *m);
 
 /* The RESULT values of test/copies in the n models (those that hold a valid one) into v, with
  * each one's round (INFO run.round, -1 when absent) into rd; returns how many. */
@@ -491,10 +515,7 @@ static size_t run_values(const struct model *const *m, size_t n, const char *tes
 		const struct mtest *t = model_find(m[i], test, copies);
 		if (!t || !t->has_result || !(t->value > 0) || !isfinite(t->value))
 			continue;
-		const char *r = model_info(m[i], RK_RUN_ROUND);
-		char *end;
-		long x = strtol(r, &end, 10);
-		rd[k] = *r && !*end && x >= 0 ? x : -1;
+		rd[k] = run_round(m[i]);
 		v[k++] = t->value;
 	}
 	return k;
@@ -534,21 +555,46 @@ static double geo_mean(const double *v, size_t n)
 	return n ? exp(s / (double)n) : NAN;
 }
 
-/* Cell j of row r from the runs of side 0 and side j (cmp_replicates()). */
-static void decide_replicates(struct cmp_row *r, size_t j, const struct model *const *const *side,
-			      const size_t *nside, double *buf)
+/* The round of run m (INFO run.round), -1 when absent or not a count. */
+static long run_round(const struct model *m)
 {
-	struct cmp_cell *cell = &r->cell[j];
-	size_t nmax = nside[0] > nside[j] ? nside[0] : nside[j];
-	double *a = buf, *b = a + nside[0], *pa = b + nside[j], *pb = pa + nmax;
-	long *ra = (long *)(pb + nmax), *rb = ra + nside[0];
-	size_t na = run_values(side[0], nside[0], r->test, r->copies, a, ra);
-	size_t nb = run_values(side[j], nside[j], r->test, r->copies, b, rb);
+	const char *r = model_info(m, RK_RUN_ROUND);
+	char *end;
+	long x = strtol(r, &end, 10);
+	return *r && !*end && x >= 0 ? x : -1;
+}
+
+/* The Index Scores of pass copies in the n models (those with a finite positive one) into v,
+ * with each one's round into rd (as run_values()); returns how many. */
+static size_t score_values(const struct model *const *m, size_t n, int copies, double *v,
+			   long *rd)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (int p = 0; p < m[i]->npass; p++)
+			if (m[i]->pass[p].copies == copies && m[i]->pass[p].score > 0 &&
+			    isfinite(m[i]->pass[p].score)) {
+				rd[k] = run_round(m[i]);
+				v[k++] = m[i]->pass[p].score;
+				break;
+			}
+	return k;
+}
+
+/* Cell from the run values a (na, rounds ra) of side 0 and b (nb, rb) of this side: the
+ * shown value (geometric mean), and with present (both sides hold the row) the paired or
+ * Welch verdict (cmp_replicates()). cell0 gets side 0's value and runs when set_ref. pa, pb:
+ * scratch of max(na, nb) doubles each. */
+static void decide_values(struct cmp_cell *cell, struct cmp_cell *cell0, int set_ref,
+			  int present, int higher, const double *a, const long *ra, size_t na,
+			  const double *b, const long *rb, size_t nb, double *pa, double *pb)
+{
 	struct sig_rep rep;
 
-	if (j == 1 || !r->cell[0].runs_a) {	/* the reference column shows its own runs */
-		r->cell[0].value = na ? geo_mean(a, na) : NAN;
-		r->cell[0].runs_a = r->cell[0].runs_b = na;
+	if (set_ref) {
+		cell0->value = na ? geo_mean(a, na) : NAN;
+		cell0->runs_a = cell0->runs_b = na;
 	}
 	cell->value = nb ? geo_mean(b, nb) : NAN;
 	cell->runs_a = na;
@@ -556,12 +602,12 @@ static void decide_replicates(struct cmp_row *r, size_t j, const struct model *c
 	cell->paired = 0;
 	cell->p = cell->ratio_lo = cell->ratio_hi = cell->floor_pct = NAN;
 	cell->floor_from = "-";
-	if (!cell->t || !r->cell[0].t)
+	if (!present)
 		return;
-	cell->ratio = perf_ratio(r->cell[0].value, cell->value, r->higher);
+	cell->ratio = perf_ratio(cell0->value, cell->value, higher);
 	size_t np = pair_rounds(a, ra, na, b, rb, nb, pa, pb);
-	int rc = np >= SIG_REP_MIN ? sig_paired(pa, pb, np, r->higher, &rep)
-				   : sig_welch(a, na, b, nb, r->higher, &rep);
+	int rc = np >= SIG_REP_MIN ? sig_paired(pa, pb, np, higher, &rep)
+				   : sig_welch(a, na, b, nb, higher, &rep);
 	if (rc) {
 		cell->method = "too-few-runs";
 		cell->mark = '?';
@@ -576,6 +622,46 @@ static void decide_replicates(struct cmp_row *r, size_t j, const struct model *c
 	cell->ratio_lo = rep.lo;
 	cell->ratio_hi = rep.hi;
 	cell->mark = rep.p < SIG_ALPHA ? '*' : '~';
+}
+
+/* Cell j of row r from the runs of side 0 and side j (cmp_replicates()). */
+static void decide_replicates(struct cmp_row *r, size_t j, const struct model *const *const *side,
+			      const size_t *nside, double *buf)
+{
+	size_t nmax = nside[0] > nside[j] ? nside[0] : nside[j];
+	double *a = buf, *b = a + nside[0], *pa = b + nside[j], *pb = pa + nmax;
+	long *ra = (long *)(pb + nmax), *rb = ra + nside[0];
+	size_t na = run_values(side[0], nside[0], r->test, r->copies, a, ra);
+	size_t nb = run_values(side[j], nside[j], r->test, r->copies, b, rb);
+
+	decide_values(&r->cell[j], &r->cell[0], j == 1 || !r->cell[0].runs_a,
+		      r->cell[j].t && r->cell[0].t, r->higher, a, ra, na, b, rb, nb, pa, pb);
+}
+
+/* The Index Score cells of pass p (copies) over the runs of every side: each run's score is
+ * its value, decided as a test's row (higher is better); a side whose first run lacks the
+ * score, or whose index tests differ from side 0's, gets no verdict ("none"). */
+static void decide_scores(struct cmp *c, struct cmp_cell *cells, int copies,
+			  const struct model *const *const *side, const size_t *nside, double *buf)
+{
+	for (size_t j = 0; j < c->nruns; j++) {
+		cells[j].method = "none";
+		cells[j].mark = ' ';
+		cells[j].ratio = NAN;
+	}
+	for (size_t j = 1; j < c->nruns; j++) {
+		size_t nmax = nside[0] > nside[j] ? nside[0] : nside[j];
+		double *a = buf, *b = a + nside[0], *pa = b + nside[j], *pb = pa + nmax;
+		long *ra = (long *)(pb + nmax), *rb = ra + nside[0];
+		size_t na = score_values(side[0], nside[0], copies, a, ra);
+		size_t nb = score_values(side[j], nside[j], copies, b, rb);
+		double s;
+		/* cmp_score_ratio() on the first runs: NAN when the index tests differ */
+		int same = isfinite(cmp_first_score_ratio(c, j, copies, &s));
+
+		decide_values(&cells[j], &cells[0], j == 1, same && na && nb, 1, a, ra, na, b, rb,
+			      nb, pa, pb);
+	}
 }
 
 int cmp_replicates(struct cmp *c, const struct model *const *const *side, const size_t *nside)
@@ -601,6 +687,19 @@ int cmp_replicates(struct cmp *c, const struct model *const *const *side, const 
 			c->flagged += c->rows[i].cell[j].mark == '*';
 			c->verdicts += c->rows[i].cell[j].mark == '*';
 		}
+	}
+	int np = c->m[0]->npass;
+	if (np && !(c->score = calloc((size_t)np, sizeof *c->score))) {
+		free(buf);
+		return -1;
+	}
+	for (int p = 0; p < np; p++) {
+		if (!(c->score[p] = calloc(c->nruns, sizeof **c->score))) {
+			free(buf);
+			return -1;
+		}
+		c->nscore = p + 1;
+		decide_scores(c, c->score[p], c->m[0]->pass[p].copies, side, nside, buf);
 	}
 	free(buf);
 	return 0;

@@ -71,6 +71,12 @@ struct cmp {
 	/* Replicates (cmp_replicates()): each column is a side of one or more runs. */
 	int replicated;		/* 1: cmp_replicates() decided the cells */
 	size_t *side_runs;	/* nruns counts: the runs each side holds (NULL: one each) */
+	/* Replicates: per pass p of run 0 (m[0]->pass[p], nscore of them), nruns cells for its
+	 * Index Score over the runs: each run's score is its value, decided as a test's row
+	 * (value: the side's geometric mean; not counted in flagged or verdicts, which count
+	 * tests). NULL without replicates. */
+	struct cmp_cell **score;
+	int nscore;
 	size_t verdicts;	/* cells marked '*' on replicates (p < SIG_ALPHA): exit status 4 */
 	size_t no_direction;	/* rows whose logs do not say which way is better */
 };
@@ -104,7 +110,11 @@ int cmp_is_verdict(const struct cmp_cell *cl);
 const char *cmp_direction(int higher);
 
 /* Index score of run j in pass copies (NAN if none) into *score, and its ratio to run 0's;
- * the ratio is NAN unless both runs hold the same index tests in that pass. */
+ * the ratio is NAN unless both runs hold the same index tests in that pass. With replicates
+ * the score is side j's over its runs (cmp_score_cell()'s value and ratio). */
 double cmp_score_ratio(const struct cmp *c, size_t j, int copies, double *score);
+/* With replicates, side j's Index Score cell of pass copies (struct cmp's score: method,
+ * mark, p, CI, runs as a test's cell); NULL without replicates or such a pass. */
+const struct cmp_cell *cmp_score_cell(const struct cmp *c, size_t j, int copies);
 
 #endif

@@ -326,6 +326,27 @@ static json_t *cmp_obj(const struct cmp *c)
 						       "direction", cmp_direction(r->higher), "copies",
 						       r->copies, "index", r->is_index, "cells", cells));
 	}
+	/* With replicates, each pass's Index Score over the runs (compare.h struct cmp score). */
+	json_t *scores = json_array();
+	e |= !scores;
+	for (int p = 0; !e && p < c->nscore; p++) {
+		json_t *cells = json_array();
+		for (size_t j = 0; cells && !e && j < c->nruns; j++) {
+			const struct cmp_cell *cl = &c->score[p][j];
+			e |= json_array_append_new(
+				cells, json_pack("{s:o,s:o,s:o,s:s}", "label", jstr(c->label[j]),
+						 "value", jnum(cl->value), "ratio", jnum(cl->ratio),
+						 "mark", j == 0 ? "reference"
+						 : cl->mark == '~' ? "within-noise"
+						 : cl->mark == '*' ? "beyond-noise"
+						 : cl->mark == '?' ? "unknown" : "missing"));
+			e |= j > 0 && significance(json_array_get(cells, j), cl);
+		}
+		e |= !cells || json_array_append_new(
+				       scores, json_pack("{s:i,s:o}", "copies",
+							 c->m[0]->pass[p].copies, "cells", cells));
+	}
+	e |= put(o, "index_scores", scores);
 	e |= put(o, "labels", labels);
 	e |= put(o, "warnings", warn);
 	e |= put(o, "notes", notes);
@@ -344,9 +365,14 @@ static json_t *cmp_obj(const struct cmp *c)
 		 SIG_MIN_N, SIG_ALPHA);
 	e |= put(o, "noise_rule", json_string(rule));
 	e |= put(o, "index_score_rows",
-		 json_string("no noise mark: a score is a geometric mean without its own "
-			     "confidence interval; compared only when both runs hold the same "
-			     "index tests"));
+		 json_string(c->replicated
+			     ? "index_scores: each run's score is that run's value, the side's "
+			       "score and verdict over its runs as a test's are (not counted in "
+			       "verdicts); compared only when both sides' first runs hold the same "
+			       "index tests"
+			     : "no noise mark: a score is a geometric mean without its own "
+			       "confidence interval; compared only when both runs hold the same "
+			       "index tests"));
 	if (e) {
 		json_decref(o);
 		return NULL;

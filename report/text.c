@@ -398,9 +398,15 @@ static void compare_head(FILE *out, const struct cmp *c, char *const *sources, i
 	if (unconverged)
 		fprintf(out, "! after a value: that run's sampling did not converge (95%% CI wider "
 			     "than its run.ci_target_pct); treat the row with care\n");
-	fprintf(out, "Index Score rows carry no noise mark: a score is a geometric mean of index "
-		     "values without its own confidence interval; it is compared only when both "
-		     "runs hold the same index tests\n");
+	if (c->replicated)
+		fprintf(out, "Index Score rows: each run's score is that run's value, and the side's "
+			     "score and verdict are over its runs as a test's are (not counted among "
+			     "the tests); compared only when both sides' first runs hold the same "
+			     "index tests\n");
+	else
+		fprintf(out, "Index Score rows carry no noise mark: a score is a geometric mean of "
+			     "index values without its own confidence interval; it is compared only "
+			     "when both runs hold the same index tests\n");
 	fputc('\n', out);
 }
 
@@ -446,8 +452,10 @@ static void compare_scores(FILE *out, const struct cmp *c, int w)
 			else
 				fprintf(out, " %*s", w, "---");
 			if (j) {
+				const struct cmp_cell *sc = cmp_score_cell(c, j, copies);
+				char mk = sc && sc->mark != ' ' ? sc->mark : ' ';
 				if (isfinite(r))
-					fprintf(out, " %5.2f  ", r);
+					fprintf(out, " %5.2f %c", r, mk);
 				else
 					fprintf(out, " %7s", "---");
 			}
@@ -507,6 +515,21 @@ static void compare_replicates(FILE *out, const struct cmp *c)
 				 cl->runs_b);
 			fprintf(out, "%-36.36s %6d %-12.12s %7s %-9s %9.2g %20s %c\n",
 				S(c->rows[i].title), c->rows[i].copies, S(c->label[j]), runs,
+				cl->method, cl->p, isfinite(cl->ratio_lo) ? ci : "---", cl->mark);
+		}
+	/* The Index Score over the runs: each run's score its value, as a test's row. */
+	for (int p = 0; any && p < c->nscore; p++)
+		for (size_t j = 1; j < c->nruns; j++) {
+			const struct cmp_cell *cl = &c->score[p][j];
+			if (!strcmp(cl->method, "none"))
+				continue;
+			char ci[48], runs[24];
+			snprintf(ci, sizeof ci, "%.3f [%.3f, %.3f]", cl->ratio, cl->ratio_lo,
+				 cl->ratio_hi);
+			snprintf(runs, sizeof runs, "%zu%s%zu", cl->runs_a, cl->paired ? "x" : "+",
+				 cl->runs_b);
+			fprintf(out, "%-36.36s %6d %-12.12s %7s %-9s %9.2g %20s %c\n",
+				"Index Score", c->m[0]->pass[p].copies, S(c->label[j]), runs,
 				cl->method, cl->p, isfinite(cl->ratio_lo) ? ci : "---", cl->mark);
 		}
 }

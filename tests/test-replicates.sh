@@ -20,12 +20,15 @@ rep=$(report_tool)
 # mklog FILE SLOWER ROUND DRIFT[,DRIFT...] [SIDE]: one run per DRIFT (several: BEGIN..END each,
 # as --repeat writes them), every test SLOWER times worse (1.10: 10 % slower), INFO
 # run.round=ROUND when ROUND is not "-" (the first run's; the next runs count on), and
-# run.ab_side=SIDE when given (as qemu/run --ab-params's boots say it).
+# run.ab_side=SIDE when given (as qemu/run --ab-params's boots say it). With MKLOG_INDEX=1 the
+# two higher-is-better tests carry a UnixBench baseline (index tests: the run has an Index Score).
 mklog() {
 	python3 - "$@" <<'EOF'
 import math, sys, zlib
 path, slower, rnd, drifts = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
 side = sys.argv[5] if len(sys.argv) > 5 else ""
+import os
+index = os.environ.get("MKLOG_INDEX") == "1"
 tests = [("t-rate1", "lps", "higher", 1000.0), ("t-rate2", "lps", "higher", 50000.0),
          ("t-time1", "ns", "lower", 80.0), ("t-time2", "ns", "lower", 2500.0)]
 lines = []
@@ -39,7 +42,8 @@ for k, drift in enumerate(float(d) for d in drifts.split(",")):
     recs.append(info)
     for n, (name, unit, better, base) in enumerate(tests, 1):
         recs.append("TEST test=%s k=%d n=4 copies=1 unit=%s better=%s group=extra title=%s "
-                    "clocksource=tsc" % (name, n, unit, better, name))
+                    "clocksource=tsc%s" % (name, n, unit, better, name,
+                                           " baseline=%g" % (base / 10) if index and better == "higher" else ""))
         worse = slower * (1 + drift)          # > 1: worse
         centre = base / worse if better == "higher" else base * worse
         vals = []
@@ -181,5 +185,31 @@ expect_status EXIT_DIFFERS "A/B boots without --label: sides from run.ab_side, B
 count_is "$tmp/stdout" ' 3x3 +paired-t .* \*$' 4 "the boots pair by round (3x3)"
 expect_status EXIT_OK "one A/B boot's log alone (--boot, its table): a run, status 0" -- \
 	"$rep" --boot --killed "$tmp/q-r1-a.log"
+# 9. The Index Score over the runs: each run's score is its value, decided as a test's row.
+#    A's and B's first runs alone give a score ratio of 0.89 (1 / (1.10 x 1.02)); over the three
+#    runs B is ~10.3 % slower (0.91, a verdict). Planted "first runs only": 0.89, no verdict line.
+MKLOG_INDEX=1 mklog "$tmp/ia.log" 1 - 0.0,0.01,-0.01
+MKLOG_INDEX=1 mklog "$tmp/ib.log" 1.10 - 0.02,0.0,-0.01
+expect_status EXIT_DIFFERS "Index Score over 3 + 3 runs: status 4" -- \
+	"$rep" --label a,b "$tmp/ia.log" "$tmp/ib.log"
+cp "$tmp/stdout" "$tmp/idx.txt"
+has "$tmp/idx.txt" '^Index Score( \(Partial Only\))? +1 +[0-9.]+ +[0-9.]+ +0\.9[0-2] \*' \
+	"the Index Score row is the sides' score over their runs (~0.91) and marked '*'"
+has "$tmp/idx.txt" '^Index Score +1 b +3\+3 +welch-t +[0-9.e-]+ +0\.9[0-2]. \[0\.[0-9]+, 0\.9[0-9]+\] \*$' \
+	"its verdict says 3+3 runs, Welch's t, p and the CI as a test's does"
+#    Paired by round: the score cells pair as the tests do.
+for r in 1 2 3; do
+	d=$(awk -v r="$r" 'BEGIN { printf "%.3f", (r % 2 ? 0.05 : -0.05) }')
+	MKLOG_INDEX=1 mklog "$tmp/iq-r$r-a.log" 1 "$r" "$d" a
+	MKLOG_INDEX=1 mklog "$tmp/iq-r$r-b.log" 1.05 "$r" "$d" b
+done
+expect_status EXIT_DIFFERS "Index Score of A/B rounds: paired" -- "$rep" "$tmp"/iq-r*.log
+has "$tmp/stdout" '^Index Score +1 b +3x3 +paired-t .* \*$' "the score pairs by round (3x3) too"
+"$rep" --format json --label a,b "$tmp/ia.log" "$tmp/ib.log" >"$tmp/idx.json" 2>/dev/null || true
+python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["comparison"]["index_scores"][0]["cells"][1]
+print("score", c["method"], c["runs_a"], c["runs_b"], c["mark"], "%.2f" % c["ratio"])' \
+	"$tmp/idx.json" >"$tmp/idx.out" 2>&1 || true
+has "$tmp/idx.out" '^score welch-t 3 3 beyond-noise 0\.9[0-2]$' "JSON: index_scores carries the score's verdict"
 
 finish
