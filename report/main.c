@@ -156,6 +156,8 @@ struct sides {
 	const struct model **runs[MAX_LOGS];	/* replicates: the side's runs */
 	size_t nruns[MAX_LOGS];
 	int replicated;
+	int named;			/* label names the sides although not replicated (one
+					 * run a side: the one-run comparison) */
 };
 
 /* Split "a,b,c" into at most max labels; returns the count. */
@@ -693,6 +695,13 @@ static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
 				sd->runs[k][sd->nruns[k]++] = m;
 			}
 	}
+	/* One run a side, whatever made the sides (run.ab_side, --label): the one-run comparison
+	 * (no verdict: it cannot tell machine drift from a difference), not "too few runs". */
+	int one = 1;
+	for (size_t k = 0; k < distinct; k++)
+		one &= sd->nruns[k] == 1;
+	if (one)
+		sd->replicated = 0, sd->named = 1;
 	return 0;
 }
 
@@ -791,7 +800,7 @@ int main(int argc, char **argv)
 			incomplete = 1;
 		} else if (!o.cross_arch && cross_arch_refused(in, models, o.n))
 			usage_err = 1;
-		else if (cmp_build(sd.rep, sd.n, sd.replicated ? sd.label
+		else if (cmp_build(sd.rep, sd.n, sd.replicated || sd.named ? sd.label
 					: o.labelarg ? o.labels : NULL, &c) ||
 			 (sd.replicated && (have_cmp = 1) &&
 			  cmp_replicates(&c, (const struct model *const *const *)sd.runs, sd.nruns))) {

@@ -185,6 +185,20 @@ expect_status EXIT_DIFFERS "A/B boots without --label: sides from run.ab_side, B
 count_is "$tmp/stdout" ' 3x3 +paired-t .* \*$' 4 "the boots pair by round (3x3)"
 expect_status EXIT_OK "one A/B boot's log alone (--boot, its table): a run, status 0" -- \
 	"$rep" --boot --killed "$tmp/q-r1-a.log"
+# 8b. Two A/B logs of one run each (sides from run.ab_side, B's log given first): one run a
+#     side whatever made the sides, so the one-run message, not "too few runs"; status 0.
+expect_status EXIT_OK "two A/B logs of one run each: the one-run comparison, status 0" -- \
+	"$rep" "$tmp/q-r1-b.log" "$tmp/q-r1-a.log"
+cp "$tmp/stdout" "$tmp/ab1.txt"
+contains "$tmp/ab1.txt" "cannot tell machine drift from a difference"
+lacks "$tmp/ab1.txt" "too-few-runs" "no 'too few runs' cell with one run a side"
+has "$tmp/ab1.txt" '^TEST +COPIES +UNIT +b +a +ratio$' "the sides are named by run.ab_side, in log order"
+has "$tmp/ab1.txt" 'compared 2 runs: ' "the closing line is the one-run comparison's"
+#     The same with --label naming one log a side.
+expect_status EXIT_OK "--label a,b on one run each: the one-run comparison" -- \
+	"$rep" --label a,b "$tmp/a1.log" "$tmp/b1.log"
+contains "$tmp/stdout" "cannot tell machine drift from a difference"
+
 # 9. The Index Score over the runs: each run's score is its value, decided as a test's row.
 #    A's and B's first runs alone give a score ratio of 0.89 (1 / (1.10 x 1.02)); over the three
 #    runs B is ~10.3 % slower (0.91, a verdict). Planted "first runs only": 0.89, no verdict line.
