@@ -205,4 +205,36 @@ has "$tmp/stderr" "^qemu/run: 4 boots; compare with: .*isobench-report $tmp/ab-r
 expect_status EXIT_NOSTART "--repeat 3, no image" -- "$run" --out "$noimg" --log "$tmp/rep.log" --repeat 3
 count_is "$tmp/stderr" "^qemu/run: boot [1-3]: $tmp/rep-r[1-3]\\.log " 3 "--repeat 3: three boots, logs -r1 .. -r3"
 
+# --ab IMAGE_A IMAGE_B: two images alternately, an out/ directory as --out, a file as --iso.
+expect_status EXIT_USAGE "--ab with one image" -- "$run" --ab "$noimg"
+has "$tmp/stderr" "--ab wants two images" "--ab with one image says it wants two"
+expect_status EXIT_USAGE "--ab with a missing image" -- "$run" --ab "$noimg" "$tmp/nonesuch"
+has "$tmp/stderr" "'$tmp/nonesuch' is neither an out/ directory nor an ISO file" "the missing image is named"
+expect_status EXIT_USAGE "--ab with --ab-params" -- "$run" --ab "$noimg" "$noimg" --ab-params a=1 b=2
+expect_status EXIT_USAGE "--ab with --iso" -- "$run" --iso "$tmp/nonesuch" --ab "$noimg" "$noimg"
+expect_status EXIT_USAGE "--ab with --repeat" -- "$run" --repeat 2 --ab "$noimg" "$noimg"
+noimg2=$tmp/noimage-out2
+mkdir -p "$noimg2"
+ln -s "$tools/isobench-report" "$tools/isobench" "$noimg2/"
+expect_status EXIT_NOSTART "--ab two out/ directories, 2 rounds, no image: the first boot's status" -- \
+	"$run" --log "$tmp/abi.log" --rounds 2 --ab "$noimg" "$noimg2"
+for k in 1 2; do
+	has "$tmp/stderr" "^qemu/run: boot $((2 * k - 1)): $tmp/abi-r$k-a\\.log \\(isobench\\.round=$k isobench\\.ab_side=a\\) \\[--out $noimg\\]$" \
+		"--ab round $k: the A boot on image A (--out), its log -r$k-a"
+	has "$tmp/stderr" "^qemu/run: boot $((2 * k)): $tmp/abi-r$k-b\\.log \\(isobench\\.round=$k isobench\\.ab_side=b\\) \\[--out $noimg2\\]$" \
+		"--ab round $k: the B boot on image B (--out), its log -r$k-b"
+done
+count_is "$tmp/stderr" "^qemu/run: no ISO $noimg2/isobench\\.iso" 2 "each B boot looked for image B's ISO"
+#    Two ISO files (empty: each boot fails to start when it opens the ISO, before any QEMU).
+: >"$tmp/a.iso"
+: >"$tmp/b.iso"
+expect_status EXIT_NOSTART "--ab two ISO files: they cannot start" -- \
+	"$run" --out "$noimg" --log "$tmp/abs.log" --rounds 1 --ab "$tmp/a.iso" "$tmp/b.iso"
+has "$tmp/stderr" "^qemu/run: boot 1: $tmp/abs-r1-a\\.log \\(isobench\\.round=1 isobench\\.ab_side=a\\) \\[--iso $tmp/a\\.iso\\]$" \
+	"--ab: an ISO file is A's --iso"
+has "$tmp/stderr" "^qemu/run: boot 2: $tmp/abs-r1-b\\.log \\(isobench\\.round=1 isobench\\.ab_side=b\\) \\[--iso $tmp/b\\.iso\\]$" \
+	"--ab: and B's"
+has "$tmp/stderr" "^qemu/run: 2 boots; compare with: .*isobench-report $tmp/abs-r1-a\\.log $tmp/abs-r1-b\\.log$" \
+	"--ab: the closing line names both logs"
+
 finish
