@@ -49,6 +49,21 @@ void lat_record(struct lat_hist *h, uint64_t ns)
 		h->max = ns;
 }
 
+void lat_record_n(struct lat_hist *h, uint64_t ns, uint64_t n)
+{
+	if (!n)
+		return;
+	uint32_t *b = &h->bucket[bucket_of(ns)];
+	*b = *b + n > UINT32_MAX ? UINT32_MAX : (uint32_t)(*b + n);
+	h->count += n;
+	uint64_t add = ns > UINT64_MAX / n ? UINT64_MAX : ns * n;
+	h->sum = h->sum + add < h->sum ? UINT64_MAX : h->sum + add;
+	if (ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+}
+
 uint64_t lat_quantile(const struct lat_hist *h, uint32_t q_ppm5)
 {
 	if (!h->count)

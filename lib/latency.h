@@ -43,6 +43,8 @@ extern const char *const lat_keys[LAT_NQ];	/* "p50_ns", "p99_ns", "p999_ns", "ma
 void lat_reset(struct lat_hist *h);
 /* Record one latency of ns nanoseconds. */
 void lat_record(struct lat_hist *h, uint64_t ns);
+/* Record n latencies of ns nanoseconds each (a bucket of another histogram carried over). */
+void lat_record_n(struct lat_hist *h, uint64_t ns, uint64_t n);
 /* The q-quantile (0 < q_ppm5 <= 100000, parts per 100000) in ns; 0 when h is empty. */
 uint64_t lat_quantile(const struct lat_hist *h, uint32_t q_ppm5);
 /* out[i] = the quantile named lat_keys[i], for i < LAT_NQ. */

@@ -83,6 +83,31 @@ uint64_t lh_pct(const struct lathist *h, const struct lathist *snap, double p, u
 	return 0;
 }
 
+void lh_to_lat(const struct lathist *h, const struct lathist *snap, struct lat_hist *out)
+{
+	uint64_t max = lh_max(h, snap), lo, hi;
+	unsigned top = LH_BUCKETS;
+
+	lat_reset(out);
+	for (unsigned i = 0; i < LH_BUCKETS; i++)
+		if (count_of(h, snap, i))
+			top = i;
+	for (unsigned i = 0; i < LH_BUCKETS; i++) {
+		uint64_t c = count_of(h, snap, i);
+		if (!c)
+			continue;
+		lh_bounds(i, &lo, &hi);
+		uint64_t mid = lo + (hi - lo) / 2;
+		mid = mid < max ? mid : max;
+		if (i == top) {
+			lat_record_n(out, mid, c - 1);
+			lat_record(out, max);
+		} else {
+			lat_record_n(out, mid, c);
+		}
+	}
+}
+
 uint64_t lh_max(const struct lathist *h, const struct lathist *snap)
 {
 	uint64_t lo, hi, m = __atomic_load_n(&h->max, __ATOMIC_RELAXED);

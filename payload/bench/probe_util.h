@@ -14,6 +14,7 @@
 #define ISOBENCH_PROBE_UTIL_H
 
 #include "../bench.h"
+#include "latency.h"
 
 #include <stdint.h>
 
@@ -34,6 +35,12 @@ void lh_snapshot(const struct lathist *h, struct lathist *snap);
 uint64_t lh_pct(const struct lathist *h, const struct lathist *snap, double p, uint64_t *count);
 /* Largest value in the interval (bucket upper bound, capped by the true max). */
 uint64_t lh_max(const struct lathist *h, const struct lathist *snap);
+/* The interval's values (since snap; NULL: since the start) as a lib/latency.h histogram
+ * into out (reset first), for bench_lat(): each bucket's count at its midpoint capped at
+ * lh_max() (as lh_pct() reports it), the largest bucket's last value at lh_max() itself, so
+ * out's count equals the interval's and its max is lh_max(). The harness merges these over
+ * the kept samples into the RESULT's whole-run p50/p99/p99.9/max. */
+void lh_to_lat(const struct lathist *h, const struct lathist *snap, struct lat_hist *out);
 
 /* Cycle-counter ticks per loop over a sample (arch_cycles(): TSC cycles on x86-64), reported
  * as the extra cycles_x100 (cycles x 100). */

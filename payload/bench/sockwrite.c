@@ -31,7 +31,8 @@
  *       spent writing), write_ns (mean time inside one write()), p50_ns / p99_ns / max_ns
  *       (reader wake-up delay: the writer stamps CLOCK_MONOTONIC into the message right
  *       before write(), the reader subtracts it from the clock after recv() returns; both
- *       processes share the clock, so no offset), target_hz.
+ *       processes share the clock, so no offset), target_hz; the sample's delays also go to
+ *       bench_lat() (lh_to_lat()): the RESULT's p50/p99/p99.9/max are the whole run's.
  *       Placement: plain = the scheduler's choice; -samecpu = writer and reader pinned to the
  *       same CPU; -crosscpu = pinned to two CPUs (BENCH_SKIP on a 1-CPU machine).
  */
@@ -71,6 +72,7 @@ struct sw_state {
 	char *buf;
 	struct lathist *h;	/* shared with the reader (paced) */
 	struct lathist snap;
+	struct lat_hist lat;	/* the sample's, for bench_lat() (whole-run tails; paced) */
 	uint64_t t_s0, bytes;	/* back to back */
 	struct paced pc;	/* paced (paced.h) */
 };
@@ -201,6 +203,8 @@ static int paced_run(struct bench_ctx *ctx, uint64_t iters)
 	bench_extra(ctx, REC_EXTRA_P50_NS, (int64_t)lh_pct(s->h, &s->snap, 50, NULL));
 	bench_extra(ctx, REC_EXTRA_P99_NS, (int64_t)lh_pct(s->h, &s->snap, 99, NULL));
 	bench_extra(ctx, REC_EXTRA_MAX_NS, (int64_t)lh_max(s->h, &s->snap));
+	lh_to_lat(s->h, &s->snap, &s->lat);
+	bench_lat(ctx, &s->lat);	/* the RESULT's whole-run percentiles */
 	bench_extra(ctx, REC_EXTRA_TARGET_HZ, SOCKWRITE_PACED_RATE);
 	ctx->sink += s->pc.writes;
 	return 0;

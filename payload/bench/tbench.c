@@ -33,7 +33,8 @@
  * Extras per sample (all clients): ops_per_s, p50_ns / p99_ns / max_ns (latency of one
  * exchange; each client reads the clock around every exchange — that is a latency
  * measurement, ~50 ns against the tens of microseconds an exchange takes), read_pct
- * (share of the payload read), clients.
+ * (share of the payload read), clients. The sample's latencies also go to bench_lat()
+ * (lh_to_lat()): the RESULT's p50/p99/p99.9/max are the whole run's (harness).
  */
 #define _GNU_SOURCE
 #include "probe_util.h"
@@ -88,6 +89,7 @@ struct tb_state {
 	int done;			/* clients -> coordinator: one byte each when spent */
 	/* per-sample */
 	struct lathist merged, snap;
+	struct lat_hist lat;		/* the sample's, for bench_lat() (whole-run tails) */
 	uint64_t ops0, r0, w0, t_s0;
 };
 
@@ -336,6 +338,8 @@ static void sample_extras(struct bench_ctx *ctx, struct tb_state *s, int fresh)
 	bench_extra(ctx, REC_EXTRA_P50_NS, (int64_t)lh_pct(&s->merged, &s->snap, 50, NULL));
 	bench_extra(ctx, REC_EXTRA_P99_NS, (int64_t)lh_pct(&s->merged, &s->snap, 99, NULL));
 	bench_extra(ctx, REC_EXTRA_MAX_NS, (int64_t)lh_max(&s->merged, &s->snap));
+	lh_to_lat(&s->merged, &s->snap, &s->lat);
+	bench_lat(ctx, &s->lat);	/* the RESULT's whole-run percentiles */
 	bench_extra(ctx, REC_EXTRA_READ_PCT, (int64_t)(dr + dw ? dr * 100 / (dr + dw) : 0));
 	bench_extra(ctx, REC_EXTRA_CLIENTS, s->nclients);
 }
