@@ -108,6 +108,30 @@ if [ "$dt" -lt 4000 ]; then pass "--max-seconds 2: the peer stopped by itself ($
 has "$tmp/p2.peer" ' END .*status=ok' "--max-seconds: END written"
 expect_status EXIT_USAGE "--serve with a bad option is a usage error" -- "$bin" --serve --port 99999
 
+# ---- IPv6: the peer on ::1, the client to [::1]:PORT; malformed IPv6 forms refused -----------
+if ip -6 addr show lo 2>/dev/null | grep -q 'inet6 ::1/'; then
+	start_peer p6 --bind ::1 --max-seconds 120
+	has "$tmp/p6.peer" ' INFO .*serve\.bind=::1 ' "--serve --bind ::1: the peer listens on the IPv6 loopback"
+	st=0
+	"$bin" "${quick[@]}" --tests net-tcp-rr,net-tcp-crr,net-udp-rr,net-tcp-stream --peer "[::1]:$peer_port" \
+		>"$tmp/v6.log" 2>"$tmp/v6.err" || st=$?
+	ran EXIT_OK "$st" "$tmp/v6.log" "--peer [::1]:PORT: tcp-rr, tcp-crr, udp-rr, tcp-stream over IPv6"
+	for t in net-tcp-rr net-tcp-crr net-udp-rr net-tcp-stream; do
+		has "$tmp/v6.log" " RESULT test=$t copies=1 .*value=[1-9]" "IPv6 $t: a RESULT with a value"
+	done
+	has "$tmp/v6.log" " SAMPLE test=net-udp-rr .* lost=0 " "IPv6 net-udp-rr: every datagram answered"
+	has "$tmp/v6.log" " SAMPLE test=net-tcp-rr .* mtu=[1-9][0-9]* " "IPv6 net-tcp-rr: the path MTU (IPV6_MTU)"
+	has "$tmp/v6.log" " INFO .*nic\.name=lo " "IPv6: the NIC facts are the route's interface (lo for ::1)"
+	has "$tmp/p6.peer.err" "session [0-9]+: crr from ::1," "the peer keys the IPv6 client by its address (::1)"
+	stop_peer
+else
+	skip "IPv6 on the loopback: this kernel's lo has no ::1"
+fi
+for bad in '[::1' '[::1]' '::1:5'; do
+	expect_status EXIT_USAGE "--peer $bad is refused" -- "$bin" --tests net-tcp-rr --peer "$bad"
+	has "$tmp/stderr" "an IPv6 peer is \[ADDR\]:PORT" "--peer $bad: the message gives the form"
+done
+
 # ---- no peer; the peer killed mid-test -------------------------------------------------------
 t0=$(_lib_usec)
 st=0

@@ -68,10 +68,11 @@
 #define NET_WRITE 131072	/* bytes per write() of a stream, either way (iperf3's 128 KiB) */
 #define NET_SESSION_S 3600	/* the session length asked for: NET_CAP_SECONDS */
 #define IP_MTU_OPT 14		/* IP_MTU, include/uapi/linux/in.h (musl may lack it) */
+#define IPV6_MTU_OPT 24		/* IPV6_MTU, include/uapi/linux/in6.h: the same for IPv6 */
 
 struct net_state {
 	int fd, udp;
-	struct sockaddr_in peer;
+	struct sockaddr_storage peer;
 	enum net_mode mode;
 	size_t size;
 	char *buf;
@@ -133,19 +134,26 @@ static int net_hello(struct bench_ctx *ctx, struct net_state *s)
 	return -ECONNREFUSED;
 }
 
+/* The path MTU of connected socket fd (IP_MTU, or IPV6_MTU for an IPv6 peer). */
+static int path_mtu(const struct net_state *s, int fd)
+{
+	return s->peer.ss_family == AF_INET6 ? getint(fd, IPPROTO_IPV6, IPV6_MTU_OPT)
+					     : getint(fd, IPPROTO_IP, IP_MTU_OPT);
+}
+
 /* The session's UDP socket, connected to the peer's port, and the first datagram answered
  * (three tries). 0 or -errno (note set). */
 static int net_udp_open(struct bench_ctx *ctx, struct net_state *s)
 {
 	char c = 0;
 
-	s->udp = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s->udp < 0 || connect(s->udp, (struct sockaddr *)&s->peer, sizeof s->peer))
+	s->udp = socket(s->peer.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s->udp < 0 || connect(s->udp, (struct sockaddr *)&s->peer, net_sa_len(&s->peer)))
 		return net_err(ctx, -errno, "UDP socket");
 	net_set_timeouts(s->udp, NET_UDP_WAIT_MS);
 	for (int i = 0; i < 3; i++)
 		if (send(s->udp, &c, 1, 0) == 1 && recv(s->udp, &c, 1, 0) == 1) {
-			s->mtu = getint(s->udp, IPPROTO_IP, IP_MTU_OPT);
+			s->mtu = path_mtu(s, s->udp);
 			return 0;
 		}
 	bench_note(ctx, "peer %s: no UDP answer in 3 s: UDP does not reach it (QEMU user "
@@ -182,7 +190,7 @@ static int net_setup(struct bench_ctx *ctx, enum net_mode mode, size_t size)
 	}
 	/* No network at all (no interface but the loopback) is a fact of the machine, not a
 	 * failure of the path: SKIP. A peer on the loopback needs none. */
-	if (!strcmp(net_nic_name(), "-") && (ntohl(s->peer.sin_addr.s_addr) >> 24) != 127) {
+	if (!strcmp(net_nic_name(), "-") && !net_sa_loopback(&s->peer)) {
 		bench_note(ctx, "no network: no interface but the loopback (no NIC, or no driver "
 			   "for it in this kernel), so peer %s cannot be reached", bench_peer);
 		return BENCH_SKIP;
@@ -209,7 +217,7 @@ static int net_setup(struct bench_ctx *ctx, enum net_mode mode, size_t size)
 		return net_err(ctx, s->fd, "connect");
 	if ((rc = net_hello(ctx, s)))
 		return rc;
-	s->mtu = getint(s->fd, IPPROTO_IP, IP_MTU_OPT);
+	s->mtu = path_mtu(s, s->fd);
 	s->mss = getint(s->fd, IPPROTO_TCP, TCP_MAXSEG);
 	if (mode == NET_UDP)
 		return net_udp_open(ctx, s);
