@@ -127,6 +127,52 @@ if ip -6 addr show lo 2>/dev/null | grep -q 'inet6 ::1/'; then
 else
 	skip "IPv6 on the loopback: this kernel's lo has no ::1"
 fi
+# ---- CRR at netperf TCP_CRR's client calls: socket, connect, write, read, close -------------
+# strace over a short client run: per connection one socket and one connect, a write, a read
+# and a close, and none of the calls the old path paid each time (fcntl F_GETFL/F_SETFL,
+# setsockopt x3, getsockopt SO_ERROR, poll). (musl's open(O_CLOEXEC) adds an fcntl F_SETFD
+# per file the runner opens, not per connection: not counted.)
+if command -v strace >/dev/null; then
+	start_peer pc
+	st=0
+	strace -f -o "$tmp/crr.strace" -e trace=socket,connect,write,read,close,fcntl,setsockopt,getsockopt,poll,ppoll \
+		"$bin" "${quick[@]}" --tests net-tcp-crr --peer "127.0.0.1:$peer_port" >"$tmp/crr.log" 2>"$tmp/crr.err" || st=$?
+	stop_peer
+	ran EXIT_OK "$st" "$tmp/crr.log" "net-tcp-crr under strace"
+	calls() { grep -cE "^[0-9]+ +($1)\(" "$tmp/crr.strace" || true; }
+	nconn=$(calls connect)
+	nsock=$(grep -cE '^[0-9]+ +socket\(AF_INET, SOCK_STREAM' "$tmp/crr.strace" || true)
+	extra=$(grep -cE '^[0-9]+ +(setsockopt|getsockopt|poll|ppoll)\(|^[0-9]+ +fcntl\([0-9]+, F_[GS]ETFL' "$tmp/crr.strace" || true)
+	if [ "$nconn" -ge 200 ] && [ $((nsock * 10)) -le $((nconn * 11)) ]; then
+		pass "crr: one TCP socket() per connect() ($nsock sockets, $nconn connects)"
+	else fail "crr: $nsock TCP sockets for $nconn connects (want >= 200 connects, one socket each)"; fi
+	if [ $((extra * 20)) -lt "$nconn" ]; then
+		pass "crr: no fcntl F_GETFL/F_SETFL, setsockopt, getsockopt or poll per connection ($extra in all for $nconn connects)"
+	else fail "crr: $extra fcntl/setsockopt/getsockopt/poll calls for $nconn connects (per-connection extras)"; fi
+	for c in write read close; do
+		if [ "$(calls "$c")" -ge "$nconn" ]; then pass "crr: a $c per connection"
+		else fail "crr: $(calls "$c") ${c}s for $nconn connects"; fi
+	done
+else
+	skip "crr syscall count: no strace"
+fi
+# A peer that goes silent (SIGSTOP: the kernel still accepts, nothing answers) during crr: the
+# watchdog timer wakes the blocked call, a FAIL within seconds, never a hang.
+start_peer ps
+"$bin" "${quick[@]}" --sample_ms 500 --samples 10 --tests net-tcp-crr --peer "127.0.0.1:$peer_port" \
+	>"$tmp/crrstop.log" 2>&1 &
+cpid=$!
+sleep 1.5
+kill -STOP "$peer_pid"
+t0=$(_lib_usec)
+st=0
+wait "$cpid" || st=$?
+dt=$((($(_lib_usec) - t0) / 1000))
+kill -CONT "$peer_pid" 2>/dev/null || true
+stop_peer
+if [ "$st" -ne 0 ] && [ "$dt" -lt 15000 ]; then pass "crr with a silent peer: ends in ${dt} ms (status $st)"
+else fail "crr with a silent peer: status $st after ${dt} ms"; fi
+has "$tmp/crrstop.log" " FAIL test=net-tcp-crr .*no%20answer%20from%20the%20peer%20in%20time" "crr with a silent peer: FAIL, no answer in time"
 for bad in '[::1' '[::1]' '::1:5'; do
 	expect_status EXIT_USAGE "--peer $bad is refused" -- "$bin" --tests net-tcp-rr --peer "$bad"
 	has "$tmp/stderr" "an IPv6 peer is \[ADDR\]:PORT" "--peer $bad: the message gives the form"

@@ -16,7 +16,9 @@
  *                   transaction: its latency is the measurement (lib/latency.h percentiles).
  *   net-tcp-crr     one loop = connect, 1-byte request, 1-byte response, close: transactions/s
  *                   (latency percentiles per transaction, as for rr). The peer closes first, so
- *                   TIME_WAIT stays on its side, not on the client's ports.
+ *                   TIME_WAIT stays on its side, not on the client's ports. Five client calls
+ *                   per connection, netperf TCP_CRR's: socket, connect, write, read, close
+ *                   (timeouts from one watchdog timer per run call: crr_tick()).
  *   net-tcp-stream  one loop = NET_CHUNK (10^6) bytes to the peer in write()s of NET_WRITE
  *                   (128 KiB, iperf3's size; the last one shorter); the peer discards them:
  *                   MB/s (10^6 bytes); extra cpu_pct_x100: the sender's (this process's) CPU
@@ -269,26 +271,75 @@ static int tcp_rr_run(struct bench_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
+/* CRR's watchdog: a timer (CRR_TICK_MS, armed once per run call, not per connection) whose
+ * handler shuts down the transaction's socket when no transaction ended over a whole tick, so a
+ * peer or path gone silent wakes the blocked connect()/read() instead of hanging the run.
+ * The handler is installed with SA_RESTART: a tick in a healthy run restarts the call it
+ * interrupted at no cost to the transaction path. */
+#define CRR_TICK_MS NET_CONNECT_MS
+static volatile sig_atomic_t crr_fd = -1, crr_done, crr_seen, crr_stalled;
+
+static void crr_tick(int sig)
+{
+	(void)sig;
+	if (crr_done == crr_seen && crr_fd >= 0) {
+		crr_stalled = 1;
+		shutdown(crr_fd, SHUT_RDWR);
+	}
+	crr_seen = crr_done;
+}
+
+/* One CRR connection with netperf TCP_CRR's client calls and no others: socket, connect,
+ * write, read, close (the peer closes first; no reading of its EOF). A blocking socket, no
+ * per-connection options: the 1-byte request is the connection's first data, which Nagle's
+ * algorithm sends at once, so TCP_NODELAY changes nothing; the timeouts are crr_tick()'s.
+ * 0 or -errno (-ETIMEDOUT when the watchdog fired). */
+static int crr_one(const struct sockaddr_storage *sa, char *c)
+{
+	int fd = socket(sa->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0), rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	crr_fd = fd;
+	if (connect(fd, (const struct sockaddr *)sa, net_sa_len(sa)))
+		rc = -errno;
+	if (!rc)
+		rc = sock_write_all(fd, c, 1);
+	if (!rc)
+		rc = read_all(fd, c, 1);
+	crr_fd = -1;
+	close(fd);
+	return crr_stalled ? -ETIMEDOUT : rc;
+}
+
 static int tcp_crr_run(struct bench_ctx *ctx, uint64_t iters)
 {
 	struct net_state *s = ctx->state;
 	char c = NET_CRR_BYTE;
-	int rc;
+	int rc = 0;
+	struct sigaction sa = {.sa_handler = crr_tick, .sa_flags = SA_RESTART};
+	struct sigevent ev = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGRTMIN};
+	struct itimerspec its = {{CRR_TICK_MS / 1000, (CRR_TICK_MS % 1000) * 1000000L},
+				 {CRR_TICK_MS / 1000, (CRR_TICK_MS % 1000) * 1000000L}};
+	timer_t tm;
 
 	net_sample(ctx, s);
-	for (uint64_t i = 0; i < iters; i++) {
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGRTMIN, &sa, NULL);
+	crr_stalled = 0;
+	crr_seen = crr_done = 0;
+	int armed = !timer_create(CLOCK_MONOTONIC, &ev, &tm) && !timer_settime(tm, 0, &its, NULL);
+	for (uint64_t i = 0; i < iters && !rc; i++) {
 		uint64_t t = now_ns();
-		int fd = net_connect(&s->peer, 1);
-		if (fd < 0)
-			return net_err(ctx, fd, "connect (crr)");
-		rc = sock_write_all(fd, &c, 1);
+		rc = crr_one(&s->peer, &c);
 		if (!rc)
-			rc = read_all(fd, &c, 1);
-		close(fd);
-		if (rc)
-			return net_err(ctx, rc, "crr transaction");
-		lat_record(s->h, now_ns() - t);
+			lat_record(s->h, now_ns() - t);
+		crr_done = (sig_atomic_t)(crr_done + 1);
 	}
+	if (armed)
+		timer_delete(tm);
+	if (rc)
+		return net_err(ctx, rc, "crr transaction");
 	net_lat_extras(ctx, s);
 	ctx->sink += (uint8_t)c;
 	return 0;
