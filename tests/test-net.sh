@@ -87,6 +87,21 @@ has "$tmp/native.log" " SAMPLE test=net-tcp-rr .*p50_ns=[0-9]+ p99_ns=[0-9]+ p99
 	"net-tcp-rr: latency percentiles, path MTU and the first exchange's round trip"
 has "$tmp/native.log" " SAMPLE test=net-udp-rr .* lost=0 " "net-udp-rr: loss counted (none on the loopback)"
 has "$tmp/native.log" " SAMPLE test=net-tcp-stream .*cpu_pct_x100=[1-9]" "net-tcp-stream: the sender's CPU share"
+# The whole machine's busy share (/proc/stat) beside the process's own: on every SAMPLE of the
+# five tests, 0..10000, and for the stream at least the sender's own share spread over the CPUs
+# (the machine's busy time holds this process's; half of it allowed for /proc/stat's ticks).
+for t in net-tcp-rr net-tcp-crr net-udp-rr net-tcp-stream net-tcp-maerts; do
+	bad=$(awk -v t="$t" '$0 ~ " SAMPLE test=" t " " { n++; if (!match($0, / sys_cpu_pct_x100=[0-9]+ /)) { b++; next }
+		v = substr($0, RSTART + 18, RLENGTH - 19) + 0; if (v > 10000) b++ } END { print (n ? b + 0 : "none") }' "$tmp/native.log")
+	if [ "$bad" = 0 ]; then pass "$t: every SAMPLE has sys_cpu_pct_x100 in 0..10000"
+	else fail "$t: $bad SAMPLEs without sys_cpu_pct_x100 in 0..10000"; fi
+done
+ncpu=$(nproc)
+short=$(awk -v c="$ncpu" '/ SAMPLE test=net-tcp-stream / && match($0, / cpu_pct_x100=[0-9]+ /) {
+	own = substr($0, RSTART + 14, RLENGTH - 15) + 0; match($0, / sys_cpu_pct_x100=[0-9]+ /)
+	sys = substr($0, RSTART + 18, RLENGTH - 19) + 0; if (sys * c * 2 < own) n++ } END { print n + 0 }' "$tmp/native.log")
+if [ "$short" = 0 ]; then pass "net-tcp-stream: the machine's busy share covers the sender's own ($ncpu CPUs)"
+else fail "net-tcp-stream: $short SAMPLEs with sys_cpu_pct_x100 x $ncpu under half the sender's cpu_pct_x100"; fi
 has "$tmp/native.log" " SAMPLE test=net-paced-write .*rate_hz=[0-9]+ target_hz=50000 behind=[01] " \
 	"net-paced-write: achieved and target rate, and whether it fell behind"
 has "$tmp/native.log" " INFO .*run\.peer=127\.0\.0\.1:$peer_port peer\.host=[^ -]" "the client's header names the peer (run.peer, peer.host)"

@@ -27,6 +27,9 @@
  *                   NET_WRITE (128 KiB) writes: MB/s; the
  *                   sender is the peer, whose CPU is not on this wire: the extra is the
  *                   receiver's share (rcv_cpu_pct_x100).
+ *   Beside the process's own share, every test but paced-write records sys_cpu_pct_x100: the
+ *   busy share of all CPUs over the sample (/proc/stat, softirq and steal included, read at
+ *   the sample's start and after its loop, never inside it), as netperf's -c/-C account.
  *   net-udp-rr      as tcp-rr over UDP: a datagram with no answer within 1 s is lost: counted
  *                   (extra lost), its 1 s wait recorded in the latency histogram (max shows
  *                   it), never retried or hidden; an answer to an earlier datagram (its
@@ -48,6 +51,7 @@
 #include "../sys.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -73,6 +77,7 @@
 #define IPV6_MTU_OPT 24		/* IPV6_MTU, include/uapi/linux/in6.h: the same for IPv6 */
 
 struct net_state {
+	uint64_t sys_busy0, sys_all0;	/* /proc/stat at the sample's start (sys_cpu()) */
 	int fd, udp;
 	struct sockaddr_storage peer;
 	enum net_mode mode;
@@ -226,6 +231,39 @@ static int net_setup(struct bench_ctx *ctx, enum net_mode mode, size_t size)
 	return 0;
 }
 
+/* The whole machine's CPU time from /proc/stat's "cpu" line, in USER_HZ ticks: *busy (user
+ * nice system irq softirq steal; guest time is inside user/nice) and *all (those + idle
+ * iowait), as netperf's -c/-C read it, so softirq and vhost work done for this test on
+ * other CPUs is seen. 0 each when unreadable. Read only at a sample's edges. */
+static void sys_cpu(uint64_t *busy, uint64_t *all)
+{
+	char line[256] = "";
+	unsigned long long v[8] = {0};
+	int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, line, sizeof line - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	line[n > 0 ? n : 0] = 0;
+	*busy = *all = 0;
+	if (sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]) < 4)
+		return;
+	*busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+	*all = *busy + v[3] + v[4];
+}
+
+/* Extra sys_cpu_pct_x100: the busy share of all CPUs since the sample started, x100 (10000 =
+ * every CPU busy); -1 when /proc/stat is unreadable or no tick passed. */
+static void sys_cpu_extra(struct bench_ctx *ctx, const struct net_state *s)
+{
+	uint64_t busy, all;
+
+	sys_cpu(&busy, &all);
+	bench_extra(ctx, REC_EXTRA_SYS_CPU_PCT_X100, all > s->sys_all0 && busy >= s->sys_busy0
+		    ? (int64_t)((busy - s->sys_busy0) * 10000 / (all - s->sys_all0)) : -1);
+}
+
 /* At a sample's first batch: restart the per-sample counters. */
 static void net_sample(struct bench_ctx *ctx, struct net_state *s)
 {
@@ -235,6 +273,7 @@ static void net_sample(struct bench_ctx *ctx, struct net_state *s)
 	s->lost = 0;
 	s->t0 = now_ns();
 	s->cpu0 = cpu_ns();
+	sys_cpu(&s->sys_busy0, &s->sys_all0);
 }
 
 /* The sample's latency percentiles and the path facts, as extras. */
@@ -248,6 +287,7 @@ static void net_lat_extras(struct bench_ctx *ctx, const struct net_state *s)
 	bench_lat(ctx, s->h);	/* the RESULT's whole-run percentiles */
 	bench_extra(ctx, REC_EXTRA_MTU, s->mtu);
 	bench_extra(ctx, REC_EXTRA_RTT0_NS, (int64_t)s->rtt0);
+	sys_cpu_extra(ctx, s);
 }
 
 static int tcp_rr_run(struct bench_ctx *ctx, uint64_t iters)
@@ -353,6 +393,7 @@ static void cpu_extra(struct bench_ctx *ctx, const struct net_state *s, const ch
 	bench_extra(ctx, REC_EXTRA_MTU, s->mtu);
 	bench_extra(ctx, REC_EXTRA_MSS, s->mss);
 	bench_extra(ctx, REC_EXTRA_RTT0_NS, (int64_t)s->rtt0);
+	sys_cpu_extra(ctx, s);
 }
 
 static int stream_run(struct bench_ctx *ctx, uint64_t iters)
