@@ -142,9 +142,9 @@ if ip -6 addr show lo 2>/dev/null | grep -q 'inet6 ::1/'; then
 else
 	skip "IPv6 on the loopback: this kernel's lo has no ::1"
 fi
-# ---- CRR at netperf TCP_CRR's client calls: socket, connect, write, read, close -------------
-# strace over a short client run: per connection one socket and one connect, a write, a read
-# and a close, and none of the calls the old path paid each time (fcntl F_GETFL/F_SETFL,
+# ---- CRR at netperf TCP_CRR's client calls: socket, connect, write, read, read (EOF), close --
+# strace over a short client run: per connection one socket and one connect, a write, two
+# reads (the response, the peer's close) and a close, and none of the calls the old path paid each time (fcntl F_GETFL/F_SETFL,
 # setsockopt x3, getsockopt SO_ERROR, poll). (musl's open(O_CLOEXEC) adds an fcntl F_SETFD
 # per file the runner opens, not per connection: not counted.)
 if command -v strace >/dev/null; then
@@ -164,10 +164,13 @@ if command -v strace >/dev/null; then
 	if [ $((extra * 20)) -lt "$nconn" ]; then
 		pass "crr: no fcntl F_GETFL/F_SETFL, setsockopt, getsockopt or poll per connection ($extra in all for $nconn connects)"
 	else fail "crr: $extra fcntl/setsockopt/getsockopt/poll calls for $nconn connects (per-connection extras)"; fi
-	for c in write read close; do
+	for c in write close; do
 		if [ "$(calls "$c")" -ge "$nconn" ]; then pass "crr: a $c per connection"
 		else fail "crr: $(calls "$c") ${c}s for $nconn connects"; fi
 	done
+	neof=$(grep -cE '^[0-9]+ +read\([0-9]+, "", 1\) += 0$' "$tmp/crr.strace" || true)
+	if [ "$neof" -ge $((nconn * 9 / 10)) ]; then pass "crr: the peer's close read per connection, as netperf's ($neof for $nconn connects)"
+	else fail "crr: $neof reads of the peer's close for $nconn connects"; fi
 else
 	skip "crr syscall count: no strace"
 fi

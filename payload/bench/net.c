@@ -16,8 +16,9 @@
  *                   transaction: its latency is the measurement (lib/latency.h percentiles).
  *   net-tcp-crr     one loop = connect, 1-byte request, 1-byte response, close: transactions/s
  *                   (latency percentiles per transaction, as for rr). The peer closes first, so
- *                   TIME_WAIT stays on its side, not on the client's ports. Five client calls
- *                   per connection, netperf TCP_CRR's: socket, connect, write, read, close
+ *                   TIME_WAIT stays on its side, not on the client's ports. Six client calls
+ *                   per connection: socket, connect, write, read, read (the peer's close),
+ *                   close — netperf TCP_CRR's transaction (crr_one())
  *                   (timeouts from one watchdog timer per run call: crr_tick()).
  *   net-tcp-stream  one loop = NET_CHUNK (10^6) bytes to the peer in write()s of NET_WRITE
  *                   (128 KiB, iperf3's size; the last one shorter); the peer discards them:
@@ -329,8 +330,11 @@ static void crr_tick(int sig)
 	crr_seen = crr_done;
 }
 
-/* One CRR connection with netperf TCP_CRR's client calls and no others: socket, connect,
- * write, read, close (the peer closes first; no reading of its EOF). A blocking socket, no
+/* One CRR connection with the calls of netperf TCP_CRR's transaction: socket, connect, write,
+ * read (the response), read (the peer's close: 0 bytes), close. (netperf 2.7's omni client
+ * also sets SO_REUSEADDR and binds a port of its own per connection, src/nettest_bsd.c
+ * create_data_socket(), to cycle client ports past TIME_WAIT; here the peer closes first,
+ * so TIME_WAIT stays on its side and neither is needed.) A blocking socket, no
  * per-connection options: the 1-byte request is the connection's first data, which Nagle's
  * algorithm sends at once, so TCP_NODELAY changes nothing; the timeouts are crr_tick()'s.
  * 0 or -errno (-ETIMEDOUT when the watchdog fired). */
@@ -347,6 +351,11 @@ static int crr_one(const struct sockaddr_storage *sa, char *c)
 		rc = sock_write_all(fd, c, 1);
 	if (!rc)
 		rc = read_all(fd, c, 1);
+	if (!rc) {	/* the peer's close, as netperf's disconnect_data_socket() waits for */
+		char eof;
+		ssize_t k = read(fd, &eof, 1);
+		rc = k < 0 ? -errno : k > 0 ? -EPROTO : 0;
+	}
 	crr_fd = -1;
 	close(fd);
 	return crr_stalled ? -ETIMEDOUT : rc;
