@@ -186,12 +186,13 @@ static int parse_string(struct params *p, const struct param_info *row, const ch
 	return 0;
 }
 
-/* A peer address netproto.c can use: IPv4 or a name this machine resolves, port 1..65535.
+/* A peer address netproto.c can use: IPv4, [IPv6]:PORT or a name this machine resolves,
+ * port 1..65535.
  * A refusal is also kept in p->peer_rejected (the one change to p on an error). */
 static int parse_peer(struct params *p, const struct param_info *row, const char *val,
 		      char *err, size_t errlen)
 {
-	struct sockaddr_in sa;
+	struct sockaddr_storage sa;
 	int bad = strlen(val) >= row->size;
 
 	if (bad)

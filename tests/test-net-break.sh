@@ -372,7 +372,8 @@ has "$tmp/fake.log" ' FAIL test=net-tcp-rr .*refused%20the%20session:%20SSH-2\.0
 stop_peer
 
 # ---- the peer's options: digits only (strtol alone took "+5" and " 5") ----------------------
-for bad in "--port +0" "--port  0" "--port 0 --max-seconds +1" "--port 0x10" "--port 0 --bind ::1" "--port 0 --max-egress -1" "--port 0 --max-egress 1X"; do
+# (--bind ::1, IPv6, is an address since issue 30; a bracketed or malformed one is not.)
+for bad in "--port +0" "--port  0" "--port 0 --max-seconds +1" "--port 0x10" "--port 0 --bind [::1]" "--port 0 --bind ::1:5:x" "--port 0 --max-egress -1" "--port 0 --max-egress 1X"; do
 	read -r -a words <<<"$bad"
 	[ "$bad" != "--port  0" ] || words=(--port " 0")
 	expect_status EXIT_USAGE "--serve ${words[*]} is a usage error" -- timeout 5 "$bin" --serve "${words[@]}"

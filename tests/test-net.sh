@@ -87,6 +87,21 @@ has "$tmp/native.log" " SAMPLE test=net-tcp-rr .*p50_ns=[0-9]+ p99_ns=[0-9]+ p99
 	"net-tcp-rr: latency percentiles, path MTU and the first exchange's round trip"
 has "$tmp/native.log" " SAMPLE test=net-udp-rr .* lost=0 " "net-udp-rr: loss counted (none on the loopback)"
 has "$tmp/native.log" " SAMPLE test=net-tcp-stream .*cpu_pct_x100=[1-9]" "net-tcp-stream: the sender's CPU share"
+# The whole machine's busy share (/proc/stat) beside the process's own: on every SAMPLE of the
+# five tests, 0..10000, and for the stream at least the sender's own share spread over the CPUs
+# (the machine's busy time holds this process's; half of it allowed for /proc/stat's ticks).
+for t in net-tcp-rr net-tcp-crr net-udp-rr net-tcp-stream net-tcp-maerts; do
+	bad=$(awk -v t="$t" '$0 ~ " SAMPLE test=" t " " { n++; if (!match($0, / sys_cpu_pct_x100=[0-9]+ /)) { b++; next }
+		v = substr($0, RSTART + 18, RLENGTH - 19) + 0; if (v > 10000) b++ } END { print (n ? b + 0 : "none") }' "$tmp/native.log")
+	if [ "$bad" = 0 ]; then pass "$t: every SAMPLE has sys_cpu_pct_x100 in 0..10000"
+	else fail "$t: $bad SAMPLEs without sys_cpu_pct_x100 in 0..10000"; fi
+done
+ncpu=$(nproc)
+short=$(awk -v c="$ncpu" '/ SAMPLE test=net-tcp-stream / && match($0, / cpu_pct_x100=[0-9]+ /) {
+	own = substr($0, RSTART + 14, RLENGTH - 15) + 0; match($0, / sys_cpu_pct_x100=[0-9]+ /)
+	sys = substr($0, RSTART + 18, RLENGTH - 19) + 0; if (sys * c * 2 < own) n++ } END { print n + 0 }' "$tmp/native.log")
+if [ "$short" = 0 ]; then pass "net-tcp-stream: the machine's busy share covers the sender's own ($ncpu CPUs)"
+else fail "net-tcp-stream: $short SAMPLEs with sys_cpu_pct_x100 x $ncpu under half the sender's cpu_pct_x100"; fi
 has "$tmp/native.log" " SAMPLE test=net-paced-write .*rate_hz=[0-9]+ target_hz=50000 behind=[01] " \
 	"net-paced-write: achieved and target rate, and whether it fell behind"
 has "$tmp/native.log" " INFO .*run\.peer=127\.0\.0\.1:$peer_port peer\.host=[^ -]" "the client's header names the peer (run.peer, peer.host)"
@@ -107,6 +122,79 @@ dt=$((($(_lib_usec) - t0) / 1000))
 if [ "$dt" -lt 4000 ]; then pass "--max-seconds 2: the peer stopped by itself (${dt} ms)"; else fail "--max-seconds 2 took ${dt} ms"; fi
 has "$tmp/p2.peer" ' END .*status=ok' "--max-seconds: END written"
 expect_status EXIT_USAGE "--serve with a bad option is a usage error" -- "$bin" --serve --port 99999
+
+# ---- IPv6: the peer on ::1, the client to [::1]:PORT; malformed IPv6 forms refused -----------
+if ip -6 addr show lo 2>/dev/null | grep -q 'inet6 ::1/'; then
+	start_peer p6 --bind ::1 --max-seconds 120
+	has "$tmp/p6.peer" ' INFO .*serve\.bind=::1 ' "--serve --bind ::1: the peer listens on the IPv6 loopback"
+	st=0
+	"$bin" "${quick[@]}" --tests net-tcp-rr,net-tcp-crr,net-udp-rr,net-tcp-stream --peer "[::1]:$peer_port" \
+		>"$tmp/v6.log" 2>"$tmp/v6.err" || st=$?
+	ran EXIT_OK "$st" "$tmp/v6.log" "--peer [::1]:PORT: tcp-rr, tcp-crr, udp-rr, tcp-stream over IPv6"
+	for t in net-tcp-rr net-tcp-crr net-udp-rr net-tcp-stream; do
+		has "$tmp/v6.log" " RESULT test=$t copies=1 .*value=[1-9]" "IPv6 $t: a RESULT with a value"
+	done
+	has "$tmp/v6.log" " SAMPLE test=net-udp-rr .* lost=0 " "IPv6 net-udp-rr: every datagram answered"
+	has "$tmp/v6.log" " SAMPLE test=net-tcp-rr .* mtu=[1-9][0-9]* " "IPv6 net-tcp-rr: the path MTU (IPV6_MTU)"
+	has "$tmp/v6.log" " INFO .*nic\.name=lo " "IPv6: the NIC facts are the route's interface (lo for ::1)"
+	has "$tmp/p6.peer.err" "session [0-9]+: crr from ::1," "the peer keys the IPv6 client by its address (::1)"
+	stop_peer
+else
+	skip "IPv6 on the loopback: this kernel's lo has no ::1"
+fi
+# ---- CRR at netperf TCP_CRR's client calls: socket, connect, write, read, read (EOF), close --
+# strace over a short client run: per connection one socket and one connect, a write, two
+# reads (the response, the peer's close) and a close, and none of the calls the old path paid each time (fcntl F_GETFL/F_SETFL,
+# setsockopt x3, getsockopt SO_ERROR, poll). (musl's open(O_CLOEXEC) adds an fcntl F_SETFD
+# per file the runner opens, not per connection: not counted.)
+if command -v strace >/dev/null; then
+	start_peer pc
+	st=0
+	strace -f -o "$tmp/crr.strace" -e trace=socket,connect,write,read,close,fcntl,setsockopt,getsockopt,poll,ppoll \
+		"$bin" "${quick[@]}" --tests net-tcp-crr --peer "127.0.0.1:$peer_port" >"$tmp/crr.log" 2>"$tmp/crr.err" || st=$?
+	stop_peer
+	ran EXIT_OK "$st" "$tmp/crr.log" "net-tcp-crr under strace"
+	calls() { grep -cE "^[0-9]+ +($1)\(" "$tmp/crr.strace" || true; }
+	nconn=$(calls connect)
+	nsock=$(grep -cE '^[0-9]+ +socket\(AF_INET, SOCK_STREAM' "$tmp/crr.strace" || true)
+	extra=$(grep -cE '^[0-9]+ +(setsockopt|getsockopt|poll|ppoll)\(|^[0-9]+ +fcntl\([0-9]+, F_[GS]ETFL' "$tmp/crr.strace" || true)
+	if [ "$nconn" -ge 200 ] && [ $((nsock * 10)) -le $((nconn * 11)) ]; then
+		pass "crr: one TCP socket() per connect() ($nsock sockets, $nconn connects)"
+	else fail "crr: $nsock TCP sockets for $nconn connects (want >= 200 connects, one socket each)"; fi
+	if [ $((extra * 20)) -lt "$nconn" ]; then
+		pass "crr: no fcntl F_GETFL/F_SETFL, setsockopt, getsockopt or poll per connection ($extra in all for $nconn connects)"
+	else fail "crr: $extra fcntl/setsockopt/getsockopt/poll calls for $nconn connects (per-connection extras)"; fi
+	for c in write close; do
+		if [ "$(calls "$c")" -ge "$nconn" ]; then pass "crr: a $c per connection"
+		else fail "crr: $(calls "$c") ${c}s for $nconn connects"; fi
+	done
+	neof=$(grep -cE '^[0-9]+ +read\([0-9]+, "", 1\) += 0$' "$tmp/crr.strace" || true)
+	if [ "$neof" -ge $((nconn * 9 / 10)) ]; then pass "crr: the peer's close read per connection, as netperf's ($neof for $nconn connects)"
+	else fail "crr: $neof reads of the peer's close for $nconn connects"; fi
+else
+	skip "crr syscall count: no strace"
+fi
+# A peer that goes silent (SIGSTOP: the kernel still accepts, nothing answers) during crr: the
+# watchdog timer wakes the blocked call, a FAIL within seconds, never a hang.
+start_peer ps
+"$bin" "${quick[@]}" --sample_ms 500 --samples 10 --tests net-tcp-crr --peer "127.0.0.1:$peer_port" \
+	>"$tmp/crrstop.log" 2>&1 &
+cpid=$!
+sleep 1.5
+kill -STOP "$peer_pid"
+t0=$(_lib_usec)
+st=0
+wait "$cpid" || st=$?
+dt=$((($(_lib_usec) - t0) / 1000))
+kill -CONT "$peer_pid" 2>/dev/null || true
+stop_peer
+if [ "$st" -ne 0 ] && [ "$dt" -lt 15000 ]; then pass "crr with a silent peer: ends in ${dt} ms (status $st)"
+else fail "crr with a silent peer: status $st after ${dt} ms"; fi
+has "$tmp/crrstop.log" " FAIL test=net-tcp-crr .*no%20answer%20from%20the%20peer%20in%20time" "crr with a silent peer: FAIL, no answer in time"
+for bad in '[::1' '[::1]' '::1:5'; do
+	expect_status EXIT_USAGE "--peer $bad is refused" -- "$bin" --tests net-tcp-rr --peer "$bad"
+	has "$tmp/stderr" "an IPv6 peer is \[ADDR\]:PORT" "--peer $bad: the message gives the form"
+done
 
 # ---- no peer; the peer killed mid-test -------------------------------------------------------
 t0=$(_lib_usec)

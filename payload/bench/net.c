@@ -16,7 +16,10 @@
  *                   transaction: its latency is the measurement (lib/latency.h percentiles).
  *   net-tcp-crr     one loop = connect, 1-byte request, 1-byte response, close: transactions/s
  *                   (latency percentiles per transaction, as for rr). The peer closes first, so
- *                   TIME_WAIT stays on its side, not on the client's ports.
+ *                   TIME_WAIT stays on its side, not on the client's ports. Six client calls
+ *                   per connection: socket, connect, write, read, read (the peer's close),
+ *                   close — netperf TCP_CRR's transaction (crr_one())
+ *                   (timeouts from one watchdog timer per run call: crr_tick()).
  *   net-tcp-stream  one loop = NET_CHUNK (10^6) bytes to the peer in write()s of NET_WRITE
  *                   (128 KiB, iperf3's size; the last one shorter); the peer discards them:
  *                   MB/s (10^6 bytes); extra cpu_pct_x100: the sender's (this process's) CPU
@@ -25,6 +28,9 @@
  *                   NET_WRITE (128 KiB) writes: MB/s; the
  *                   sender is the peer, whose CPU is not on this wire: the extra is the
  *                   receiver's share (rcv_cpu_pct_x100).
+ *   Beside the process's own share, every test but paced-write records sys_cpu_pct_x100: the
+ *   busy share of all CPUs over the sample (/proc/stat, softirq and steal included, read at
+ *   the sample's start and after its loop, never inside it), as netperf's -c/-C account.
  *   net-udp-rr      as tcp-rr over UDP: a datagram with no answer within 1 s is lost: counted
  *                   (extra lost), its 1 s wait recorded in the latency histogram (max shows
  *                   it), never retried or hidden; an answer to an earlier datagram (its
@@ -46,6 +52,7 @@
 #include "../sys.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -68,10 +75,12 @@
 #define NET_WRITE 131072	/* bytes per write() of a stream, either way (iperf3's 128 KiB) */
 #define NET_SESSION_S 3600	/* the session length asked for: NET_CAP_SECONDS */
 #define IP_MTU_OPT 14		/* IP_MTU, include/uapi/linux/in.h (musl may lack it) */
+#define IPV6_MTU_OPT 24		/* IPV6_MTU, include/uapi/linux/in6.h: the same for IPv6 */
 
 struct net_state {
+	uint64_t sys_busy0, sys_all0;	/* /proc/stat at the sample's start (sys_cpu()) */
 	int fd, udp;
-	struct sockaddr_in peer;
+	struct sockaddr_storage peer;
 	enum net_mode mode;
 	size_t size;
 	char *buf;
@@ -133,19 +142,26 @@ static int net_hello(struct bench_ctx *ctx, struct net_state *s)
 	return -ECONNREFUSED;
 }
 
+/* The path MTU of connected socket fd (IP_MTU, or IPV6_MTU for an IPv6 peer). */
+static int path_mtu(const struct net_state *s, int fd)
+{
+	return s->peer.ss_family == AF_INET6 ? getint(fd, IPPROTO_IPV6, IPV6_MTU_OPT)
+					     : getint(fd, IPPROTO_IP, IP_MTU_OPT);
+}
+
 /* The session's UDP socket, connected to the peer's port, and the first datagram answered
  * (three tries). 0 or -errno (note set). */
 static int net_udp_open(struct bench_ctx *ctx, struct net_state *s)
 {
 	char c = 0;
 
-	s->udp = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s->udp < 0 || connect(s->udp, (struct sockaddr *)&s->peer, sizeof s->peer))
+	s->udp = socket(s->peer.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s->udp < 0 || connect(s->udp, (struct sockaddr *)&s->peer, net_sa_len(&s->peer)))
 		return net_err(ctx, -errno, "UDP socket");
 	net_set_timeouts(s->udp, NET_UDP_WAIT_MS);
 	for (int i = 0; i < 3; i++)
 		if (send(s->udp, &c, 1, 0) == 1 && recv(s->udp, &c, 1, 0) == 1) {
-			s->mtu = getint(s->udp, IPPROTO_IP, IP_MTU_OPT);
+			s->mtu = path_mtu(s, s->udp);
 			return 0;
 		}
 	bench_note(ctx, "peer %s: no UDP answer in 3 s: UDP does not reach it (QEMU user "
@@ -182,7 +198,7 @@ static int net_setup(struct bench_ctx *ctx, enum net_mode mode, size_t size)
 	}
 	/* No network at all (no interface but the loopback) is a fact of the machine, not a
 	 * failure of the path: SKIP. A peer on the loopback needs none. */
-	if (!strcmp(net_nic_name(), "-") && (ntohl(s->peer.sin_addr.s_addr) >> 24) != 127) {
+	if (!strcmp(net_nic_name(), "-") && !net_sa_loopback(&s->peer)) {
 		bench_note(ctx, "no network: no interface but the loopback (no NIC, or no driver "
 			   "for it in this kernel), so peer %s cannot be reached", bench_peer);
 		return BENCH_SKIP;
@@ -209,11 +225,44 @@ static int net_setup(struct bench_ctx *ctx, enum net_mode mode, size_t size)
 		return net_err(ctx, s->fd, "connect");
 	if ((rc = net_hello(ctx, s)))
 		return rc;
-	s->mtu = getint(s->fd, IPPROTO_IP, IP_MTU_OPT);
+	s->mtu = path_mtu(s, s->fd);
 	s->mss = getint(s->fd, IPPROTO_TCP, TCP_MAXSEG);
 	if (mode == NET_UDP)
 		return net_udp_open(ctx, s);
 	return 0;
+}
+
+/* The whole machine's CPU time from /proc/stat's "cpu" line, in USER_HZ ticks: *busy (user
+ * nice system irq softirq steal; guest time is inside user/nice) and *all (those + idle
+ * iowait), as netperf's -c/-C read it, so softirq and vhost work done for this test on
+ * other CPUs is seen. 0 each when unreadable. Read only at a sample's edges. */
+static void sys_cpu(uint64_t *busy, uint64_t *all)
+{
+	char line[256] = "";
+	unsigned long long v[8] = {0};
+	int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, line, sizeof line - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	line[n > 0 ? n : 0] = 0;
+	*busy = *all = 0;
+	if (sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]) < 4)
+		return;
+	*busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+	*all = *busy + v[3] + v[4];
+}
+
+/* Extra sys_cpu_pct_x100: the busy share of all CPUs since the sample started, x100 (10000 =
+ * every CPU busy); -1 when /proc/stat is unreadable or no tick passed. */
+static void sys_cpu_extra(struct bench_ctx *ctx, const struct net_state *s)
+{
+	uint64_t busy, all;
+
+	sys_cpu(&busy, &all);
+	bench_extra(ctx, REC_EXTRA_SYS_CPU_PCT_X100, all > s->sys_all0 && busy >= s->sys_busy0
+		    ? (int64_t)((busy - s->sys_busy0) * 10000 / (all - s->sys_all0)) : -1);
 }
 
 /* At a sample's first batch: restart the per-sample counters. */
@@ -225,6 +274,7 @@ static void net_sample(struct bench_ctx *ctx, struct net_state *s)
 	s->lost = 0;
 	s->t0 = now_ns();
 	s->cpu0 = cpu_ns();
+	sys_cpu(&s->sys_busy0, &s->sys_all0);
 }
 
 /* The sample's latency percentiles and the path facts, as extras. */
@@ -238,6 +288,7 @@ static void net_lat_extras(struct bench_ctx *ctx, const struct net_state *s)
 	bench_lat(ctx, s->h);	/* the RESULT's whole-run percentiles */
 	bench_extra(ctx, REC_EXTRA_MTU, s->mtu);
 	bench_extra(ctx, REC_EXTRA_RTT0_NS, (int64_t)s->rtt0);
+	sys_cpu_extra(ctx, s);
 }
 
 static int tcp_rr_run(struct bench_ctx *ctx, uint64_t iters)
@@ -261,26 +312,83 @@ static int tcp_rr_run(struct bench_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
+/* CRR's watchdog: a timer (CRR_TICK_MS, armed once per run call, not per connection) whose
+ * handler shuts down the transaction's socket when no transaction ended over a whole tick, so a
+ * peer or path gone silent wakes the blocked connect()/read() instead of hanging the run.
+ * The handler is installed with SA_RESTART: a tick in a healthy run restarts the call it
+ * interrupted at no cost to the transaction path. */
+#define CRR_TICK_MS NET_CONNECT_MS
+static volatile sig_atomic_t crr_fd = -1, crr_done, crr_seen, crr_stalled;
+
+static void crr_tick(int sig)
+{
+	(void)sig;
+	if (crr_done == crr_seen && crr_fd >= 0) {
+		crr_stalled = 1;
+		shutdown(crr_fd, SHUT_RDWR);
+	}
+	crr_seen = crr_done;
+}
+
+/* One CRR connection with the calls of netperf TCP_CRR's transaction: socket, connect, write,
+ * read (the response), read (the peer's close: 0 bytes), close. (netperf 2.7's omni client
+ * also sets SO_REUSEADDR and binds a port of its own per connection, src/nettest_bsd.c
+ * create_data_socket(), to cycle client ports past TIME_WAIT; here the peer closes first,
+ * so TIME_WAIT stays on its side and neither is needed.) A blocking socket, no
+ * per-connection options: the 1-byte request is the connection's first data, which Nagle's
+ * algorithm sends at once, so TCP_NODELAY changes nothing; the timeouts are crr_tick()'s.
+ * 0 or -errno (-ETIMEDOUT when the watchdog fired). */
+static int crr_one(const struct sockaddr_storage *sa, char *c)
+{
+	int fd = socket(sa->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0), rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	crr_fd = fd;
+	if (connect(fd, (const struct sockaddr *)sa, net_sa_len(sa)))
+		rc = -errno;
+	if (!rc)
+		rc = sock_write_all(fd, c, 1);
+	if (!rc)
+		rc = read_all(fd, c, 1);
+	if (!rc) {	/* the peer's close, as netperf's disconnect_data_socket() waits for */
+		char eof;
+		ssize_t k = read(fd, &eof, 1);
+		rc = k < 0 ? -errno : k > 0 ? -EPROTO : 0;
+	}
+	crr_fd = -1;
+	close(fd);
+	return crr_stalled ? -ETIMEDOUT : rc;
+}
+
 static int tcp_crr_run(struct bench_ctx *ctx, uint64_t iters)
 {
 	struct net_state *s = ctx->state;
 	char c = NET_CRR_BYTE;
-	int rc;
+	int rc = 0;
+	struct sigaction sa = {.sa_handler = crr_tick, .sa_flags = SA_RESTART};
+	struct sigevent ev = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGRTMIN};
+	struct itimerspec its = {{CRR_TICK_MS / 1000, (CRR_TICK_MS % 1000) * 1000000L},
+				 {CRR_TICK_MS / 1000, (CRR_TICK_MS % 1000) * 1000000L}};
+	timer_t tm;
 
 	net_sample(ctx, s);
-	for (uint64_t i = 0; i < iters; i++) {
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGRTMIN, &sa, NULL);
+	crr_stalled = 0;
+	crr_seen = crr_done = 0;
+	int armed = !timer_create(CLOCK_MONOTONIC, &ev, &tm) && !timer_settime(tm, 0, &its, NULL);
+	for (uint64_t i = 0; i < iters && !rc; i++) {
 		uint64_t t = now_ns();
-		int fd = net_connect(&s->peer, 1);
-		if (fd < 0)
-			return net_err(ctx, fd, "connect (crr)");
-		rc = sock_write_all(fd, &c, 1);
+		rc = crr_one(&s->peer, &c);
 		if (!rc)
-			rc = read_all(fd, &c, 1);
-		close(fd);
-		if (rc)
-			return net_err(ctx, rc, "crr transaction");
-		lat_record(s->h, now_ns() - t);
+			lat_record(s->h, now_ns() - t);
+		crr_done = (sig_atomic_t)(crr_done + 1);
 	}
+	if (armed)
+		timer_delete(tm);
+	if (rc)
+		return net_err(ctx, rc, "crr transaction");
 	net_lat_extras(ctx, s);
 	ctx->sink += (uint8_t)c;
 	return 0;
@@ -294,6 +402,7 @@ static void cpu_extra(struct bench_ctx *ctx, const struct net_state *s, const ch
 	bench_extra(ctx, REC_EXTRA_MTU, s->mtu);
 	bench_extra(ctx, REC_EXTRA_MSS, s->mss);
 	bench_extra(ctx, REC_EXTRA_RTT0_NS, (int64_t)s->rtt0);
+	sys_cpu_extra(ctx, s);
 }
 
 static int stream_run(struct bench_ctx *ctx, uint64_t iters)

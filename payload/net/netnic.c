@@ -41,18 +41,20 @@ void net_nic_use_peer(const char *peer)
 	done = 0;
 }
 
-int net_route_if(const struct sockaddr_in *peer, char *ifname, size_t cap, unsigned *flags,
+int net_route_if(const struct sockaddr_storage *peer, char *ifname, size_t cap, unsigned *flags,
 		 char *err, size_t errlen)
 {
-	struct sockaddr_in me;
+	struct sockaddr_storage me = {0};
 	socklen_t ml = sizeof me;
 	struct ifaddrs *all, *a;
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), r = 0;
+	char ps[INET6_ADDRSTRLEN], ms[INET6_ADDRSTRLEN];
+	int fd = socket(peer->ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0), r = 0;
 
-	if (fd < 0 || connect(fd, (const struct sockaddr *)peer, sizeof *peer) ||
+	net_sa_str(peer, ps, sizeof ps);
+	if (fd < 0 || connect(fd, (const struct sockaddr *)peer, net_sa_len(peer)) ||
 	    getsockname(fd, (struct sockaddr *)&me, &ml)) {
 		r = -errno;
-		snprintf(err, errlen, "no route to %s: %s", inet_ntoa(peer->sin_addr), strerror(-r));
+		snprintf(err, errlen, "no route to %s: %s", ps, strerror(-r));
 		if (fd >= 0)
 			close(fd);
 		return r;
@@ -62,14 +64,22 @@ int net_route_if(const struct sockaddr_in *peer, char *ifname, size_t cap, unsig
 		snprintf(err, errlen, "getifaddrs: %s", strerror(errno));
 		return -errno;
 	}
+	/* the source address matched by its family's address bytes (an IPv6 one's scope id
+	 * aside: a link-local address is held by one interface of this host at a time) */
+	struct in6_addr mk = net_sa_key(&me);
 	r = -ENODEV;
-	for (a = all; a && r; a = a->ifa_next)
-		if (a->ifa_addr && a->ifa_addr->sa_family == AF_INET &&
-		    ((struct sockaddr_in *)(void *)a->ifa_addr)->sin_addr.s_addr == me.sin_addr.s_addr) {
+	for (a = all; a && r; a = a->ifa_next) {
+		if (!a->ifa_addr || a->ifa_addr->sa_family != me.ss_family)
+			continue;
+		struct sockaddr_storage x = {0};
+		memcpy(&x, a->ifa_addr, net_sa_len(&me));
+		struct in6_addr xk = net_sa_key(&x);
+		if (!memcmp(&xk, &mk, sizeof mk)) {
 			snprintf(ifname, cap, "%.*s", IF_NAMESIZE, a->ifa_name);
 			*flags = a->ifa_flags;
 			r = 0;
 		}
+	}
 	freeifaddrs(all);
 	/* The carrier as the driver set it (sysfs carrier: netif_carrier_ok()), not IFF_RUNNING:
 	 * that follows the operstate, which linkwatch updates later (a virtio-net guest's eth0
@@ -82,7 +92,7 @@ int net_route_if(const struct sockaddr_in *peer, char *ifname, size_t cap, unsig
 		*flags &= ~(unsigned)IFF_RUNNING;
 	if (r)
 		snprintf(err, errlen, "the route to %s leaves from %s, which no interface holds",
-			 inet_ntoa(peer->sin_addr), inet_ntoa(me.sin_addr));
+			 ps, net_sa_str(&me, ms, sizeof ms));
 	return r;
 }
 
@@ -108,7 +118,7 @@ static int default_route_if(void)
 /* The interface (see the file's head); "" if none. */
 static const char *nic(void)
 {
-	struct sockaddr_in sa;
+	struct sockaddr_storage sa;
 	char err[200];
 	unsigned fl;
 

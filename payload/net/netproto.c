@@ -139,14 +139,32 @@ void net_identity(char *out, size_t cap)
 	snprintf(out, cap, "host=%s kernel=%s machine=%s nic=%s", host, rel, mach, nic);
 }
 
-int net_parse_addr(const char *spec, struct sockaddr_in *sa, char *err, size_t errlen)
+int net_parse_addr(const char *spec, struct sockaddr_storage *sa, char *err, size_t errlen)
 {
 	char host[256];
-	const char *colon = strrchr(spec, ':');
+	const char *colon = strrchr(spec, ':'), *end = spec + strlen(spec);
 	long port = NET_DEFAULT_PORT;
-	struct addrinfo hints = {.ai_family = AF_INET, .ai_socktype = SOCK_STREAM}, *res;
+	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res, *r;
+	int v6 = spec[0] == '[';
 
-	snprintf(host, sizeof host, "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
+	if (v6) {	/* "[ADDR]:PORT": ADDR numeric IPv6, PORT required */
+		const char *rb = strchr(spec, ']');
+		if (!rb || rb[1] != ':' || !rb[2]) {
+			snprintf(err, errlen, "peer %s: an IPv6 peer is [ADDR]:PORT (%s)", spec,
+				 !rb ? "no closing ']'" : "no :PORT after ']'");
+			return -EINVAL;
+		}
+		snprintf(host, sizeof host, "%.*s", (int)(rb - spec - 1), spec + 1);
+		colon = rb + 1;
+		hints.ai_family = AF_INET6;
+		hints.ai_flags = AI_NUMERICHOST;
+	} else if (colon && strchr(spec, ':') != colon) {
+		snprintf(err, errlen, "peer %s: more than one ':' — an IPv6 peer is [ADDR]:PORT",
+			 spec);
+		return -EINVAL;
+	} else {
+		snprintf(host, sizeof host, "%.*s", (int)((colon ? colon : end) - spec), spec);
+	}
 	if (colon) {
 		long long v;
 		if (num_ll(colon + 1, NUM_SPACE | NUM_PLUS, 1, 65535, &v)) {
@@ -156,14 +174,56 @@ int net_parse_addr(const char *spec, struct sockaddr_in *sa, char *err, size_t e
 		port = (long)v;
 	}
 	if (!host[0] || getaddrinfo(host, NULL, &hints, &res) || !res) {
-		snprintf(err, errlen, "peer %s: '%s' is not an IPv4 address or a name this "
-			 "machine resolves", spec, host);
+		snprintf(err, errlen, "peer %s: '%s' is not %s", spec, host,
+			 v6 ? "an IPv6 address" : "an IPv4 address or a name this machine resolves");
 		return -EINVAL;
 	}
-	*sa = *(struct sockaddr_in *)(void *)res->ai_addr;
-	sa->sin_port = htons((uint16_t)port);
+	for (r = res; r->ai_next && r->ai_family != AF_INET; r = r->ai_next)
+		;	/* a name: its IPv4 address when it has one, else its first */
+	if (r->ai_family != AF_INET)
+		r = res;
+	memset(sa, 0, sizeof *sa);
+	memcpy(sa, r->ai_addr, r->ai_addrlen);
+	if (sa->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)(void *)sa)->sin6_port = htons((uint16_t)port);
+	else
+		((struct sockaddr_in *)(void *)sa)->sin_port = htons((uint16_t)port);
 	freeaddrinfo(res);
 	return 0;
+}
+
+socklen_t net_sa_len(const struct sockaddr_storage *sa)
+{
+	return sa->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+}
+
+struct in6_addr net_sa_key(const struct sockaddr_storage *sa)
+{
+	struct in6_addr k = {0};
+
+	if (sa->ss_family == AF_INET6)
+		return ((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+	k.s6_addr[10] = k.s6_addr[11] = 0xff;
+	memcpy(&k.s6_addr[12], &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+	return k;
+}
+
+const char *net_sa_str(const struct sockaddr_storage *sa, char *out, size_t cap)
+{
+	struct in6_addr k = net_sa_key(sa);
+
+	if (IN6_IS_ADDR_V4MAPPED(&k))
+		inet_ntop(AF_INET, &k.s6_addr[12], out, (socklen_t)cap);
+	else
+		inet_ntop(AF_INET6, &k, out, (socklen_t)cap);
+	return out;
+}
+
+int net_sa_loopback(const struct sockaddr_storage *sa)
+{
+	struct in6_addr k = net_sa_key(sa);
+
+	return IN6_IS_ADDR_LOOPBACK(&k) || (IN6_IS_ADDR_V4MAPPED(&k) && k.s6_addr[12] == 127);
 }
 
 void net_set_timeouts(int fd, int ms)
@@ -174,15 +234,15 @@ void net_set_timeouts(int fd, int ms)
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 }
 
-int net_connect(const struct sockaddr_in *sa, int nodelay)
+int net_connect(const struct sockaddr_storage *sa, int nodelay)
 {
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), one = 1, e = 0;
+	int fd = socket(sa->ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), one = 1, e = 0;
 	socklen_t el = sizeof e;
 	struct pollfd p = {.fd = fd, .events = POLLOUT};
 
 	if (fd < 0)
 		return -errno;
-	if (connect(fd, (const struct sockaddr *)sa, sizeof *sa) && errno != EINPROGRESS) {
+	if (connect(fd, (const struct sockaddr *)sa, net_sa_len(sa)) && errno != EINPROGRESS) {
 		e = errno;
 		close(fd);
 		return -e;
@@ -230,7 +290,7 @@ const char *net_peer_field(const char *peer, const char *field)
 	static char ans[NET_LINE_MAX], out[128];
 	static int done;
 	struct net_req r = {.mode = NET_HELLO, .size = 1, .seconds = 1};
-	struct sockaddr_in sa;
+	struct sockaddr_storage sa;
 	char line[NET_LINE_MAX], err[200];
 
 	if (!peer[0])

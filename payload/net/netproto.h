@@ -39,6 +39,7 @@
 #define ISOBENCH_NETPROTO_H
 
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -89,15 +90,27 @@ int net_req_parse(const char *line, struct net_req *req, char *err, size_t errle
 /* This machine's identity for the "ok" line: "host=H kernel=K machine=A nic=N". */
 void net_identity(char *out, size_t cap);
 
-/* "HOST[:PORT]" (PORT default NET_DEFAULT_PORT; HOST numeric or a name getaddrinfo
- * resolves) into sa. 0 or -EINVAL (why in err). */
-int net_parse_addr(const char *spec, struct sockaddr_in *sa, char *err, size_t errlen);
+/* "HOST[:PORT]" or "[IPV6]:PORT" (PORT default NET_DEFAULT_PORT; HOST an IPv4 address or a
+ * name getaddrinfo resolves, IPv4 first; an IPv6 address only in brackets with its port, as
+ * in URLs: "::1:5" and "[::1]" are ambiguous and refused) into sa (AF_INET or AF_INET6).
+ * 0 or -EINVAL (why in err). */
+int net_parse_addr(const char *spec, struct sockaddr_storage *sa, char *err, size_t errlen);
+/* The length of sa for connect()/bind(): its family's sockaddr. */
+socklen_t net_sa_len(const struct sockaddr_storage *sa);
+/* sa's address as text ("127.0.0.1", "::1"; an IPv4-mapped IPv6 address as its IPv4) into
+ * out (cap >= INET6_ADDRSTRLEN); returns out. */
+const char *net_sa_str(const struct sockaddr_storage *sa, char *out, size_t cap);
+/* sa's address as an IPv6 address (IPv4 mapped, ::ffff:a.b.c.d): one key for a client of
+ * either family (the peer's per-client caps). */
+struct in6_addr net_sa_key(const struct sockaddr_storage *sa);
+/* 1 when sa is a loopback address (127.0.0.0/8, ::1, IPv4-mapped 127/8). */
+int net_sa_loopback(const struct sockaddr_storage *sa);
 
 /* Set SO_RCVTIMEO and SO_SNDTIMEO to ms. */
 void net_set_timeouts(int fd, int ms);
 /* A TCP socket connected to sa within NET_CONNECT_MS, blocking, with NET_IO_MS timeouts;
  * TCP_NODELAY when nodelay. fd, or -errno (-ETIMEDOUT when the connect took too long). */
-int net_connect(const struct sockaddr_in *sa, int nodelay);
+int net_connect(const struct sockaddr_storage *sa, int nodelay);
 /* Read one line ending in '\n' (stripped) of at most cap-1 bytes, byte by byte (the data
  * after it stays in the socket). 0, -EPIPE at end of file, -EMSGSIZE, or -errno. */
 int net_read_line(int fd, char *out, size_t cap);
@@ -109,13 +122,13 @@ int net_read_line(int fd, char *out, size_t cap);
  * (cached). */
 const char *net_peer_field(const char *peer, const char *field);
 
-/* The interface the route to peer (IPv4) leaves by, into ifname (cap >= IF_NAMESIZE + 1),
+/* The interface the route to peer (IPv4 or IPv6) leaves by, into ifname (cap >= IF_NAMESIZE + 1),
  * with its flags in *flags (IFF_RUNNING: its sysfs carrier is 1, where readable; the operstate's
  * IFF_RUNNING lags behind it): the kernel's route lookup (a UDP
  * socket connected to peer: nothing is sent), its source address matched to an interface
  * (getifaddrs). 0, or -errno (-ENETUNREACH: no route, e.g. the interface down or not
  * configured; -ENODEV: no interface holds the source address) with why in err. */
-int net_route_if(const struct sockaddr_in *peer, char *ifname, size_t cap, unsigned *flags,
+int net_route_if(const struct sockaddr_storage *peer, char *ifname, size_t cap, unsigned *flags,
 		 char *err, size_t errlen);
 /* The NIC facts below describe the interface the route to peer (HOST[:PORT], "" none) leaves
  * by; without one, or without a route to it, the default route's interface. Call before the

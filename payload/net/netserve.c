@@ -1,6 +1,6 @@
 /* netserve.c — `isobench --serve [--port P] [--bind ADDR] [--max-seconds S] [--max-egress B]`:
  * the peer that answers the `net` tests (protocol: netproto.h). Listens on one address:
- * 127.0.0.1 unless --bind names another (0.0.0.0, every address, only when named); lives
+ * 127.0.0.1 unless --bind names another, IPv4 or IPv6 (0.0.0.0 or ::, every address, only when named); lives
  * NET_SERVE_LIFE_S (3600 s) unless --max-seconds says otherwise (0: forever); sends one client
  * address at most --max-egress bytes (default NET_CAP_EGRESS, 1 TiB; 0: no cap) over its life. Runs on any Linux host; prints its own
  * BEGIN, INFO (machine, kernel, NIC: sysinfo.c's header, plus serve.port — the port it got,
@@ -77,7 +77,7 @@ struct sess {
 	pid_t pid;		/* rr/sink/source: the child; else 0 */
 	int ctl;		/* crr/udp: the control connection; else -1 */
 	enum net_mode mode;
-	struct in_addr addr;	/* the client's address */
+	struct in6_addr addr;	/* the client's address */
 	uint64_t conns_left, deadline;
 	uint64_t last;		/* its last data moved as the peer saw it (crr/udp: transaction or
 				 * datagram; a child: a change of its live.ops), or its start */
@@ -89,13 +89,13 @@ struct sess {
 /* A client address and the bytes sent to it by its ended sessions. */
 struct client {
 	int used;
-	struct in_addr addr;
+	struct in6_addr addr;
 	uint64_t egress;
 };
 
 struct pend {
 	int fd;
-	struct in_addr addr;
+	struct in6_addr addr;
 	uint64_t t0;
 	size_t n;		/* bytes of its request line read so far, into line */
 	char line[NET_LINE_MAX];
@@ -159,15 +159,47 @@ static void session_child(int fd, const struct net_req *r, struct live *lv, uint
 	_exit(0);
 }
 
+/* The same client address (IPv4 as mapped IPv6: net_sa_key()). */
+static int same(const struct in6_addr *a, const struct in6_addr *b)
+{
+	return !memcmp(a, b, sizeof *a);
+}
+
+/* A client address as text, for say(): one of 4 rotating buffers (a line may hold two). */
+static const char *ip(const struct in6_addr *a)
+{
+	static char buf[4][INET6_ADDRSTRLEN];
+	static int k;
+	struct sockaddr_in6 s = {.sin6_family = AF_INET6, .sin6_addr = *a};
+
+	k = (k + 1) % 4;
+	return net_sa_str((struct sockaddr_storage *)(void *)&s, buf[k], sizeof buf[k]);
+}
+
+/* The port of sa (either family), host order; set it with set_port(). */
+static unsigned port_of(const struct sockaddr_storage *sa)
+{
+	return ntohs(sa->ss_family == AF_INET6 ? ((const struct sockaddr_in6 *)(const void *)sa)->sin6_port
+					       : ((const struct sockaddr_in *)(const void *)sa)->sin_port);
+}
+
+static void set_port(struct sockaddr_storage *sa, unsigned port)
+{
+	if (sa->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)(void *)sa)->sin6_port = htons((uint16_t)port);
+	else
+		((struct sockaddr_in *)(void *)sa)->sin_port = htons((uint16_t)port);
+}
+
 /* The client record of a, made when make (the entry that drew least is reused when the
  * table is full); NULL when absent and not made. */
-static struct client *client_of(struct srv *v, struct in_addr a, int make)
+static struct client *client_of(struct srv *v, struct in6_addr a, int make)
 {
 	struct client *least = NULL, *empty = NULL;
 
 	for (int i = 0; i < CLIENTS_MAX; i++) {
 		struct client *c = &v->c[i];
-		if (c->used && c->addr.s_addr == a.s_addr)
+		if (c->used && same(&c->addr, &a))
 			return c;
 		if (!c->used && !empty)
 			empty = c;
@@ -188,13 +220,13 @@ static uint64_t sess_out(const struct srv *v, int i)
 }
 
 /* Bytes sent to address a over the peer's life: its ended sessions and its open ones. */
-static uint64_t egress_of(struct srv *v, struct in_addr a)
+static uint64_t egress_of(struct srv *v, struct in6_addr a)
 {
 	struct client *c = client_of(v, a, 0);
 	uint64_t e = c ? c->egress : 0;
 
 	for (int i = 0; i < NET_CAP_SESSIONS; i++)
-		if (v->s[i].used && v->s[i].addr.s_addr == a.s_addr)
+		if (v->s[i].used && same(&v->s[i].addr, &a))
 			e += sess_out(v, i);
 	return e;
 }
@@ -215,7 +247,7 @@ static struct sess *free_sess(struct srv *v)
 	return NULL;
 }
 
-static void refuse(struct srv *v, int fd, const struct in_addr *a, const char *why)
+static void refuse(struct srv *v, int fd, const struct in6_addr *a, const char *why)
 {
 	char line[NET_LINE_MAX];
 	int n = snprintf(line, sizeof line, NET_MAGIC " %d refused %s\n", NET_VERSION, why);
@@ -224,12 +256,12 @@ static void refuse(struct srv *v, int fd, const struct in_addr *a, const char *w
 		/* the client is gone already: nothing more to tell it */
 	}
 	v->nrefused++;
-	say("refused %s: %s", inet_ntoa(*a), why);
+	say("refused %s: %s", ip(a), why);
 }
 
 /* Start the session r asks for on fd (its "ok" line is sent); fd is owned by it. budget: the
  * bytes it may send (the client's egress left). */
-static void start_session(struct srv *v, int fd, const struct in_addr *a, const struct net_req *r,
+static void start_session(struct srv *v, int fd, const struct in6_addr *a, const struct net_req *r,
 			  struct sess *s, uint64_t budget)
 {
 	int idx = (int)(s - v->s);
@@ -239,7 +271,7 @@ static void start_session(struct srv *v, int fd, const struct in_addr *a, const 
 	v->live[idx] = (struct live){0, 0};
 	v->nsessions++;
 	say("session %lu: %s from %s, size %llu, %llu s", v->nsessions, net_mode_names[r->mode],
-	    inet_ntoa(*a), (unsigned long long)r->size, (unsigned long long)r->seconds);
+	    ip(a), (unsigned long long)r->size, (unsigned long long)r->seconds);
 	if (r->mode == NET_HELLO) {
 		close(fd);
 		release(v, idx);
@@ -270,11 +302,11 @@ static void start_session(struct srv *v, int fd, const struct in_addr *a, const 
 }
 
 /* Sessions open from address a. */
-static int sessions_of(const struct srv *v, struct in_addr a)
+static int sessions_of(const struct srv *v, struct in6_addr a)
 {
 	int n = 0;
 	for (int i = 0; i < NET_CAP_SESSIONS; i++)
-		n += v->s[i].used && v->s[i].addr.s_addr == a.s_addr;
+		n += v->s[i].used && same(&v->s[i].addr, &a);
 	return n;
 }
 
@@ -294,7 +326,7 @@ static void refresh_activity(struct srv *v, uint64_t now)
 /* All slots taken: free the one whose session has moved no data for the longest, if that is
  * NET_EVICT_IDLE_MS or more (its child killed and reaped, or its control connection
  * closed), for a new client at a. NULL when every session is busy. */
-static struct sess *evict(struct srv *v, const struct in_addr *a)
+static struct sess *evict(struct srv *v, const struct in6_addr *a)
 {
 	uint64_t now = now_ns();
 	int old = -1;
@@ -306,10 +338,9 @@ static struct sess *evict(struct srv *v, const struct in_addr *a)
 	if (old < 0 || now - v->s[old].last < NET_EVICT_IDLE_MS * 1000000ull)
 		return NULL;
 	struct sess *s = &v->s[old];
-	char who[INET_ADDRSTRLEN];
-	inet_ntop(AF_INET, &s->addr, who, sizeof who);
+	const char *who = ip(&s->addr);
 	say("%s session of %s moved no data for %.1f s: its slot goes to %s", net_mode_names[s->mode],
-	    who, (double)(now - s->last) / 1e9, inet_ntoa(*a));
+	    who, (double)(now - s->last) / 1e9, ip(a));
 	if (s->pid > 0) {
 		kill(s->pid, SIGKILL);
 		waitpid(s->pid, NULL, 0);	/* gone before its slot and counters are reused */
@@ -323,7 +354,7 @@ static struct sess *evict(struct srv *v, const struct in_addr *a)
 
 /* Why a (asking r) gets no session now, in err, or NULL: over its share of sessions or of
  * egress. *budget: the egress it has left. */
-static const char *client_refusal(struct srv *v, const struct in_addr *a, char *err,
+static const char *client_refusal(struct srv *v, const struct in6_addr *a, char *err,
 				  size_t len, uint64_t *budget)
 {
 	uint64_t e = egress_of(v, *a);
@@ -332,10 +363,10 @@ static const char *client_refusal(struct srv *v, const struct in_addr *a, char *
 	*budget = !v->max_egress ? UINT64_MAX : e < v->max_egress ? v->max_egress - e : 0;
 	if (n >= NET_CAP_SESSIONS_PER_CLIENT)
 		snprintf(err, len, "busy: %d sessions from %s open, this peer allows %d per client",
-			 n, inet_ntoa(*a), NET_CAP_SESSIONS_PER_CLIENT);
+			 n, ip(a), NET_CAP_SESSIONS_PER_CLIENT);
 	else if (v->max_egress && e >= v->max_egress)
 		snprintf(err, len, "egress cap: %llu bytes sent to %s, this peer allows %llu per "
-			 "client (--max-egress)", (unsigned long long)e, inet_ntoa(*a),
+			 "client (--max-egress)", (unsigned long long)e, ip(a),
 			 (unsigned long long)v->max_egress);
 	else
 		return NULL;
@@ -343,7 +374,7 @@ static const char *client_refusal(struct srv *v, const struct in_addr *a, char *
 }
 
 /* A connection whose request line (without '\n') has come: refuse it or start its session. */
-static void control(struct srv *v, int fd, const struct in_addr *a, const char *line)
+static void control(struct srv *v, int fd, const struct in6_addr *a, const char *line)
 {
 	char err[200], ok[NET_LINE_MAX];
 	struct net_req r;
@@ -369,13 +400,13 @@ static void control(struct srv *v, int fd, const struct in_addr *a, const char *
 }
 
 /* One crr transaction (the request byte is waiting on fd), when a.. has a crr session. */
-static void crr(struct srv *v, int fd, const struct in_addr *a)
+static void crr(struct srv *v, int fd, const struct in6_addr *a)
 {
 	char c;
 
 	for (int i = 0; i < NET_CAP_SESSIONS; i++) {
 		struct sess *s = &v->s[i];
-		if (!s->used || s->mode != NET_CRR || s->addr.s_addr != a->s_addr)
+		if (!s->used || s->mode != NET_CRR || !same(&s->addr, a))
 			continue;
 		if (!s->conns_left || s->out >= s->budget)
 			break;
@@ -425,7 +456,7 @@ static void pending_ready(struct srv *v, int i)
 	if (crr_conn)
 		crr(v, c.fd, &c.addr);
 	else if (k <= 0 || bad)
-		say("%s: no request line (closed after %zu bytes)", inet_ntoa(c.addr), c.n);
+		say("%s: no request line (closed after %zu bytes)", ip(&c.addr), c.n);
 	else if (memchr(c.line, 0, c.n))
 		refuse(v, c.fd, &c.addr, "the request line holds a NUL byte");
 	else if (!nl)
@@ -445,15 +476,15 @@ static void pending_ready(struct srv *v, int i)
 static void udp_echo(struct srv *v)
 {
 	static char buf[NET_CAP_SIZE];
-	struct sockaddr_in from;
+	struct sockaddr_storage from;
 	socklen_t fl = sizeof from;
 	ssize_t k = recvfrom(v->udp, buf, sizeof buf, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
 
 	if (k < 0)
 		return;
+	struct in6_addr key = net_sa_key(&from);
 	for (int i = 0; i < NET_CAP_SESSIONS; i++)
-		if (v->s[i].used && v->s[i].mode == NET_UDP &&
-		    v->s[i].addr.s_addr == from.sin_addr.s_addr) {
+		if (v->s[i].used && v->s[i].mode == NET_UDP && same(&v->s[i].addr, &key)) {
 			if (v->s[i].out + (uint64_t)k > v->s[i].budget)
 				return;	/* its client's egress is spent */
 			sendto(v->udp, buf, (size_t)k, MSG_DONTWAIT, (struct sockaddr *)&from, fl);
@@ -482,7 +513,7 @@ static void egress_police(struct srv *v)
 		if (v->s[i].used && v->s[i].pid > 0 &&
 		    egress_of(v, v->s[i].addr) > v->max_egress) {
 			say("%s: egress cap of %llu bytes reached: session ended",
-			    inet_ntoa(v->s[i].addr), (unsigned long long)v->max_egress);
+			    ip(&v->s[i].addr), (unsigned long long)v->max_egress);
 			end_sess(v, &v->s[i]);
 		}
 }
@@ -514,7 +545,7 @@ static void housekeeping(struct srv *v, int sig_ready)
 		    (now > v->s[i].deadline || now - v->s[i].last > NET_IDLE_MS * 1000000ull)) {
 			if (now <= v->s[i].deadline)	/* as an rr child's socket timeout does */
 				say("%s session of %s idle for %d s: ended", net_mode_names[v->s[i].mode],
-				    inet_ntoa(v->s[i].addr), NET_IDLE_MS / 1000);
+				    ip(&v->s[i].addr), NET_IDLE_MS / 1000);
 			end_sess(v, &v->s[i]);
 		}
 	if (v->max_ns && now - v->t0 > v->max_ns && !v->stop) {
@@ -525,7 +556,7 @@ static void housekeeping(struct srv *v, int sig_ready)
 
 static void accept_one(struct srv *v)
 {
-	struct sockaddr_in a;
+	struct sockaddr_storage a;
 	socklen_t al = sizeof a;
 	int fd = accept4(v->lst, (struct sockaddr *)&a, &al, SOCK_CLOEXEC);
 
@@ -538,13 +569,13 @@ static void accept_one(struct srv *v)
 			if (v->p[i].t0 < v->p[old].t0)
 				old = i;
 		say("%s: dropped, %d connections without a request line",
-		    inet_ntoa(v->p[old].addr), PEND_MAX);
+		    ip(&v->p[old].addr), PEND_MAX);
 		close(v->p[old].fd);
 		v->p[old] = v->p[--v->npend];
 	}
 	int one = 1;	/* every reply is a segment at once, as the client's requests are */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	v->p[v->npend++] = (struct pend){.fd = fd, .addr = a.sin_addr, .t0 = now_ns()};
+	v->p[v->npend++] = (struct pend){.fd = fd, .addr = net_sa_key(&a), .t0 = now_ns()};
 }
 
 /* The poll loop until stop. */
@@ -586,36 +617,56 @@ static void serve_loop(struct srv *v)
 
 /* The listening TCP socket and the UDP socket of the same port on addr (port 0: one the
  * kernel picks that is free for both). 0, or -errno. */
-static int open_sockets(struct srv *v, struct sockaddr_in *addr)
+static int open_sockets(struct srv *v, struct sockaddr_storage *addr)
 {
 	int one = 1, e = EADDRINUSE;
 
 	for (int tries = 0; tries < 20; tries++) {
-		struct sockaddr_in a = *addr;
+		struct sockaddr_storage a = *addr;
 		socklen_t al = sizeof a;
-		v->lst = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-		v->udp = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		v->lst = socket(a.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		v->udp = socket(a.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 		if (v->lst < 0 || v->udp < 0)
 			return -errno;
 		setsockopt(v->lst, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-		if (bind(v->lst, (struct sockaddr *)&a, sizeof a) == 0 && listen(v->lst, 128) == 0 &&
+		if (bind(v->lst, (struct sockaddr *)&a, net_sa_len(&a)) == 0 && listen(v->lst, 128) == 0 &&
 		    getsockname(v->lst, (struct sockaddr *)&a, &al) == 0 &&
-		    bind(v->udp, (struct sockaddr *)&a, sizeof a) == 0) {
+		    bind(v->udp, (struct sockaddr *)&a, net_sa_len(&a)) == 0) {
 			*addr = a;
 			return 0;
 		}
 		e = errno;
 		close(v->lst);
 		close(v->udp);
-		if (addr->sin_port)
+		if (port_of(addr))
 			break;	/* a fixed port: no other to try */
 	}
 	return -e;
 }
 
+/* --bind's address (IPv4 or IPv6, numeric) into addr, its port kept: 1, or 0 when it is
+ * neither. */
+static int bind_addr(struct sockaddr_storage *addr, const char *val)
+{
+	unsigned port = port_of(addr);
+	struct sockaddr_storage a = {0};
+	struct sockaddr_in *a4 = (struct sockaddr_in *)(void *)&a;
+	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)(void *)&a;
+
+	if (inet_pton(AF_INET, val, &a4->sin_addr) == 1)
+		a.ss_family = AF_INET;
+	else if (inet_pton(AF_INET6, val, &a6->sin6_addr) == 1)
+		a.ss_family = AF_INET6;
+	else
+		return 0;
+	set_port(&a, port);
+	*addr = a;
+	return 1;
+}
+
 /* --port, --bind, --max-seconds, --max-egress into addr, *max_s and *max_egress. 0, or
  * EXIT_USAGE after a line. */
-static int serve_args(int argc, char **argv, struct sockaddr_in *addr, long *max_s,
+static int serve_args(int argc, char **argv, struct sockaddr_storage *addr, long *max_s,
 		      uint64_t *max_egress)
 {
 	for (int i = 2; i < argc; i++) {
@@ -624,10 +675,10 @@ static int serve_args(int argc, char **argv, struct sockaddr_in *addr, long *max
 		long n = val ? strtol(val, &end, 10) : -1;
 		int num_ok = val && *val >= '0' && *val <= '9' && end && !*end;	/* no sign, space */
 		if (!strcmp(o, "--port") && num_ok && n >= 0 && n <= 65535)
-			addr->sin_port = htons((uint16_t)n);
+			set_port(addr, (unsigned)n);
 		else if (!strcmp(o, "--max-seconds") && num_ok && n >= 0 && n <= 30L * 86400)
 			*max_s = n;
-		else if (!strcmp(o, "--bind") && val && inet_pton(AF_INET, val, &addr->sin_addr) == 1)
+		else if (!strcmp(o, "--bind") && val && bind_addr(addr, val))
 			;
 		else if (!strcmp(o, "--max-egress") && val && !strcmp(val, "0"))
 			*max_egress = 0;
@@ -635,8 +686,8 @@ static int serve_args(int argc, char **argv, struct sockaddr_in *addr, long *max
 			*max_egress = (uint64_t)params_parse_size(val);
 		else {
 			fprintf(stderr, "isobench --serve: bad option or value '%s%s%s' (usage: "
-				"isobench --serve [--port 0..65535] [--bind IPv4, default 127.0.0.1; "
-				"0.0.0.0: every address] [--max-seconds 0..2592000, default %d; 0: "
+				"isobench --serve [--port 0..65535] [--bind IPv4 or IPv6, default 127.0.0.1; "
+				"0.0.0.0 or ::, every address] [--max-seconds 0..2592000, default %d; 0: "
 				"forever] [--max-egress BYTES per client, default 1T; 0: none])\n", o,
 				val ? " " : "", val ? val : "", NET_SERVE_LIFE_S);
 			return EXIT_USAGE;
@@ -647,12 +698,12 @@ static int serve_args(int argc, char **argv, struct sockaddr_in *addr, long *max
 }
 
 /* BEGIN, the machine header, the serve.* INFO: the peer's side of a log. */
-static void serve_begin(const struct sockaddr_in *addr, long max_s, uint64_t max_egress)
+static void serve_begin(const struct sockaddr_storage *addr, long max_s, uint64_t max_egress)
 {
 	static struct params p;
 	struct rec_body b;
 	const unsigned char *rnd = (const unsigned char *)getauxval(AT_RANDOM);
-	char bind_s[INET_ADDRSTRLEN];
+	char bind_s[INET6_ADDRSTRLEN];
 
 	rec_begin(&b, RK_BEGIN);
 	rec_fmt(&b, RK_RUN, "%016llx", rnd ? *(const unsigned long long *)(const void *)rnd
@@ -664,9 +715,9 @@ static void serve_begin(const struct sockaddr_in *addr, long max_s, uint64_t max
 	snprintf(p.tests, sizeof p.tests, "-");
 	params_finish(&p, (int)sysconf(_SC_NPROCESSORS_ONLN));
 	sysinfo_emit(&p, REC_MODE_HOST, "-");
-	inet_ntop(AF_INET, &addr->sin_addr, bind_s, sizeof bind_s);
+	net_sa_str(addr, bind_s, sizeof bind_s);
 	rec_begin(&b, RK_INFO);
-	rec_u64(&b, RK_SERVE_PORT, ntohs(addr->sin_port));
+	rec_u64(&b, RK_SERVE_PORT, port_of(addr));
 	rec_str(&b, RK_SERVE_BIND, bind_s);
 	rec_u64(&b, RK_SERVE_MAX_SECONDS, (uint64_t)max_s);
 	rec_u64(&b, RK_SERVE_MAX_EGRESS, max_egress);
@@ -676,13 +727,14 @@ static void serve_begin(const struct sockaddr_in *addr, long max_s, uint64_t max
 int netserve_main(int argc, char **argv)
 {
 	static struct srv v;
-	struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons(NET_DEFAULT_PORT)};
+	struct sockaddr_storage addr = {.ss_family = AF_INET};
 	long max_s = NET_SERVE_LIFE_S;
 	uint64_t max_egress = NET_CAP_EGRESS;
 	sigset_t set;
-	char clk[64], where[INET_ADDRSTRLEN];
+	char clk[64], where[INET6_ADDRSTRLEN];
 
-	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);	/* one address, this host's, unless named */
+	bind_addr(&addr, "127.0.0.1");	/* one address, this host's, unless named */
+	set_port(&addr, NET_DEFAULT_PORT);
 	if (serve_args(argc, argv, &addr, &max_s, &max_egress))
 		return EXIT_USAGE;
 	int fl = fcntl(1, F_GETFL);	/* as a run's CLI: the records need somewhere to go */
@@ -701,7 +753,7 @@ int netserve_main(int argc, char **argv)
 	int rc = open_sockets(&v, &addr);
 	if (rc) {
 		fprintf(stderr, "isobench --serve: cannot listen on port %u: %s\n",
-			ntohs(addr.sin_port), strerror(-rc));
+			port_of(&addr), strerror(-rc));
 		return EXIT_USAGE;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -717,12 +769,12 @@ int netserve_main(int argc, char **argv)
 	out_init();
 	out_add_fd(1);
 	serve_begin(&addr, max_s, max_egress);
-	inet_ntop(AF_INET, &addr.sin_addr, where, sizeof where);
+	net_sa_str(&addr, where, sizeof where);
 	char life[48];
 	snprintf(life, sizeof life, max_s ? "for %ld s (--max-seconds)" : "forever (--max-seconds 0)",
 		 max_s);
-	say("listening on %s port %u (TCP and UDP)%s, %s, %s", where, ntohs(addr.sin_port),
-	    addr.sin_addr.s_addr == htonl(INADDR_LOOPBACK) ? " (this host only: --bind ADDR for "
+	say("listening on %s port %u (TCP and UDP)%s, %s, %s", where, port_of(&addr),
+	    net_sa_loopback(&addr) ? " (this host only: --bind ADDR for "
 	    "another address)" : "", life, v.ident);
 	serve_loop(&v);
 	for (int i = 0; i < NET_CAP_SESSIONS; i++)

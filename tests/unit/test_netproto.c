@@ -81,27 +81,54 @@ static void refusals(void **st)
 
 static void addresses(void **st)
 {
-	struct sockaddr_in sa;
+	struct sockaddr_storage ss;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)(void *)&ss;
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)(void *)&ss;
+	char txt[INET6_ADDRSTRLEN];
 
 	(void)st;
-	assert_int_equal(net_parse_addr("127.0.0.1", &sa, err, sizeof err), 0);
-	assert_int_equal(ntohs(sa.sin_port), NET_DEFAULT_PORT);
-	assert_int_equal(ntohl(sa.sin_addr.s_addr), 0x7f000001);
-	assert_int_equal(net_parse_addr("10.0.2.100:4000", &sa, err, sizeof err), 0);
-	assert_int_equal(ntohs(sa.sin_port), 4000);
-	assert_int_equal(net_parse_addr("10.0.2.100:0", &sa, err, sizeof err), -22);
-	assert_int_equal(net_parse_addr("10.0.2.100:65536", &sa, err, sizeof err), -22);
-	assert_int_equal(net_parse_addr("10.0.2.100:", &sa, err, sizeof err), -22);
-	assert_int_equal(net_parse_addr(":80", &sa, err, sizeof err), -22);
+	assert_int_equal(net_parse_addr("127.0.0.1", &ss, err, sizeof err), 0);
+	assert_int_equal(ntohs(s4->sin_port), NET_DEFAULT_PORT);
+	assert_int_equal(ntohl(s4->sin_addr.s_addr), 0x7f000001);
+	assert_int_equal(net_parse_addr("10.0.2.100:4000", &ss, err, sizeof err), 0);
+	assert_int_equal(ntohs(s4->sin_port), 4000);
+	assert_int_equal(net_parse_addr("10.0.2.100:0", &ss, err, sizeof err), -22);
+	assert_int_equal(net_parse_addr("10.0.2.100:65536", &ss, err, sizeof err), -22);
+	assert_int_equal(net_parse_addr("10.0.2.100:", &ss, err, sizeof err), -22);
+	assert_int_equal(net_parse_addr(":80", &ss, err, sizeof err), -22);
 	/* The port's number as strtol(3) read it before lib/num.h: a '+' or a leading blank is
 	 * taken, hex and a sign alone are not. */
-	assert_int_equal(net_parse_addr("10.0.2.100:+80", &sa, err, sizeof err), 0);
-	assert_int_equal(ntohs(sa.sin_port), 80);
-	assert_int_equal(net_parse_addr("10.0.2.100: 81", &sa, err, sizeof err), 0);
-	assert_int_equal(ntohs(sa.sin_port), 81);
-	assert_int_equal(net_parse_addr("10.0.2.100:0x50", &sa, err, sizeof err), -22);
-	assert_int_equal(net_parse_addr("10.0.2.100:-", &sa, err, sizeof err), -22);
+	assert_int_equal(net_parse_addr("10.0.2.100:+80", &ss, err, sizeof err), 0);
+	assert_int_equal(ntohs(s4->sin_port), 80);
+	assert_int_equal(net_parse_addr("10.0.2.100: 81", &ss, err, sizeof err), 0);
+	assert_int_equal(ntohs(s4->sin_port), 81);
+	assert_int_equal(net_parse_addr("10.0.2.100:0x50", &ss, err, sizeof err), -22);
+	assert_int_equal(net_parse_addr("10.0.2.100:-", &ss, err, sizeof err), -22);
 	assert_string_equal(err, "peer 10.0.2.100:-: port must be 1..65535");
+	/* IPv6: only "[ADDR]:PORT"; the forms a reader could take two ways are refused */
+	assert_int_equal(net_parse_addr("[::1]:4000", &ss, err, sizeof err), 0);
+	assert_int_equal(ss.ss_family, AF_INET6);
+	assert_int_equal(ntohs(s6->sin6_port), 4000);
+	assert_true(IN6_IS_ADDR_LOOPBACK(&s6->sin6_addr));
+	assert_int_equal(net_sa_len(&ss), sizeof(struct sockaddr_in6));
+	assert_string_equal(net_sa_str(&ss, txt, sizeof txt), "::1");
+	assert_true(net_sa_loopback(&ss));
+	assert_int_equal(net_parse_addr("[fd00::2]:7117", &ss, err, sizeof err), 0);
+	assert_false(net_sa_loopback(&ss));
+	assert_int_equal(net_parse_addr("[::1", &ss, err, sizeof err), -22);
+	assert_string_equal(err, "peer [::1: an IPv6 peer is [ADDR]:PORT (no closing ']')");
+	assert_int_equal(net_parse_addr("[::1]", &ss, err, sizeof err), -22);
+	assert_string_equal(err, "peer [::1]: an IPv6 peer is [ADDR]:PORT (no :PORT after ']')");
+	assert_int_equal(net_parse_addr("::1:5", &ss, err, sizeof err), -22);
+	assert_int_equal(net_parse_addr("[::1]:0", &ss, err, sizeof err), -22);
+	assert_int_equal(net_parse_addr("[127.0.0.1]:80", &ss, err, sizeof err), -22);
+	assert_int_equal(net_parse_addr("[host]:80", &ss, err, sizeof err), -22);
+	/* one client key for either family: IPv4 as mapped IPv6, printed as IPv4 */
+	assert_int_equal(net_parse_addr("127.0.0.1:5", &ss, err, sizeof err), 0);
+	struct in6_addr k = net_sa_key(&ss);
+	assert_true(IN6_IS_ADDR_V4MAPPED(&k));
+	assert_string_equal(net_sa_str(&ss, txt, sizeof txt), "127.0.0.1");
+	assert_true(net_sa_loopback(&ss));
 }
 
 int main(void)
