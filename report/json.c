@@ -278,6 +278,37 @@ static json_t *model_obj(const struct report_in *in, const char *label)
 	return o;
 }
 
+/* A cell's noise mark as JSON's word; the first column is the reference. */
+static const char *mark_word(size_t j, char mark)
+{
+	return j == 0 ? "reference" : mark == '~' ? "within-noise" : mark == '*' ? "beyond-noise"
+	       : mark == '?' ? "unknown" : "missing";
+}
+
+/* With replicates, each pass's Index Score over the runs (compare.h struct cmp score), as
+ * an array; *e is set on an allocation failure. */
+static json_t *scores_arr(const struct cmp *c, int *e)
+{
+	json_t *scores = json_array();
+
+	*e |= !scores;
+	for (int p = 0; !*e && p < c->nscore; p++) {
+		json_t *cells = json_array();
+		for (size_t j = 0; cells && !*e && j < c->nruns; j++) {
+			const struct cmp_cell *cl = &c->score[p][j];
+			*e |= json_array_append_new(
+				cells, json_pack("{s:o,s:o,s:o,s:s}", "label", jstr(c->label[j]),
+						 "value", jnum(cl->value), "ratio", jnum(cl->ratio),
+						 "mark", mark_word(j, cl->mark)));
+			*e |= j > 0 && significance(json_array_get(cells, j), cl);
+		}
+		*e |= !cells || json_array_append_new(
+					scores, json_pack("{s:i,s:o}", "copies",
+							  c->m[0]->pass[p].copies, "cells", cells));
+	}
+	return scores;
+}
+
 static json_t *cmp_obj(const struct cmp *c)
 {
 	json_t *o = json_object(), *labels = json_array(), *warn = json_array(),
@@ -309,11 +340,7 @@ static json_t *cmp_obj(const struct cmp *c)
 						 !cl->t || cl->t->converged < 0
 							 ? json_null()
 							 : json_boolean(cl->t->converged),
-						 "mark",
-						 j == 0 ? "reference"
-						 : cl->mark == '~' ? "within-noise"
-						 : cl->mark == '*' ? "beyond-noise"
-						 : cl->mark == '?' ? "unknown" : "missing",
+						 "mark", mark_word(j, cl->mark),
 						 "latency_ratio", pct_ratio_obj(r, j)));
 			e |= j > 0 && significance(json_array_get(cells, j), cl);
 		}
@@ -326,26 +353,8 @@ static json_t *cmp_obj(const struct cmp *c)
 						       "direction", cmp_direction(r->higher), "copies",
 						       r->copies, "index", r->is_index, "cells", cells));
 	}
-	/* With replicates, each pass's Index Score over the runs (compare.h struct cmp score). */
-	json_t *scores = json_array();
-	e |= !scores;
-	for (int p = 0; !e && p < c->nscore; p++) {
-		json_t *cells = json_array();
-		for (size_t j = 0; cells && !e && j < c->nruns; j++) {
-			const struct cmp_cell *cl = &c->score[p][j];
-			e |= json_array_append_new(
-				cells, json_pack("{s:o,s:o,s:o,s:s}", "label", jstr(c->label[j]),
-						 "value", jnum(cl->value), "ratio", jnum(cl->ratio),
-						 "mark", j == 0 ? "reference"
-						 : cl->mark == '~' ? "within-noise"
-						 : cl->mark == '*' ? "beyond-noise"
-						 : cl->mark == '?' ? "unknown" : "missing"));
-			e |= j > 0 && significance(json_array_get(cells, j), cl);
-		}
-		e |= !cells || json_array_append_new(
-				       scores, json_pack("{s:i,s:o}", "copies",
-							 c->m[0]->pass[p].copies, "cells", cells));
-	}
+	json_t *scores = scores_arr(c, &e);
+
 	e |= put(o, "index_scores", scores);
 	e |= put(o, "labels", labels);
 	e |= put(o, "warnings", warn);

@@ -616,15 +616,14 @@ static void closing(FILE *vout, const struct opts *o, const struct input *in,
  * complete run of its LOGs (each log's other runs built into in[].more); without --label,
  * runs that all carry INFO run.ab_side (interleaved A/B) make a side per value; else each
  * LOG is a side of its chosen run. 0; -1 out of memory; EXIT_USAGE after a line on stderr. */
-static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
+/* Models every other complete run of each log (unless --run picked one) into in[j].more;
+ * *multi is 1 when some log holds more than the chosen run. 0, or -1 out of memory. */
+static int model_more(const struct opts *o, struct input *in, int *multi)
 {
-	int multi = 0;
-
-	memset(sd, 0, sizeof *sd);
+	*multi = 0;
 	for (size_t j = 0; j < o->n && !o->want; j++)
 		for (size_t r = 0; r < in[j].log.nruns; r++)
-			multi |= (int)r != in[j].run && in[j].log.runs[r].complete;
-	/* every other complete run of a log (unless --run picked one) */
+			*multi |= (int)r != in[j].run && in[j].log.runs[r].complete;
 	for (size_t j = 0; j < o->n; j++) {
 		size_t want = 0;
 		for (size_t r = 0; !o->want && r < in[j].log.nruns; r++)
@@ -638,15 +637,15 @@ static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
 				in[j].nmore++;
 			}
 	}
-	/* Interleaved A/B logs (out/isobench --ab, qemu/run --ab-params): without --label every
-	 * run saying run.ab_side makes the sides of them. */
-	int ab = !o->labelarg;
-	for (size_t j = 0; ab && j < o->n; j++) {
-		ab &= strcmp(model_info(&in[j].m, RK_RUN_AB_SIDE), "-") != 0;
-		for (size_t r = 0; ab && r < in[j].nmore; r++)
-			ab &= strcmp(model_info(&in[j].more[r], RK_RUN_AB_SIDE), "-") != 0;
-	}
+	return 0;
+}
+
+/* The distinct side labels, in log order, into sd->label: --label's words, or with ab the
+ * runs' run.ab_side. Returns how many. */
+static size_t side_labels(const struct opts *o, struct input *in, struct sides *sd, int ab)
+{
 	size_t distinct = 0;
+
 	for (size_t j = 0; j < o->n && (o->labelarg || ab); j++)
 		for (size_t r = 0; r <= (ab ? in[j].nmore : 0); r++) {
 			const char *l = !ab ? o->labels[j]
@@ -658,24 +657,14 @@ static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
 			if (k == distinct && distinct < MAX_LOGS)
 				sd->label[distinct++] = (char *)l;
 		}
-	if (ab && distinct < 2)	/* the runs of one side only: read as before */
-		ab = 0, distinct = 0;
-	sd->replicated = ab || (o->labelarg && (distinct < o->n || multi));
-	if (!sd->replicated) {
-		sd->n = o->n;
-		for (size_t j = 0; j < o->n; j++) {
-			sd->col[j] = &in[j];
-			sd->rep[j] = &in[j].m;
-		}
-		return 0;
-	}
-	if (distinct < 2) {
-		fprintf(stderr, "isobench-report: %s names one side (%s): replicates need two or "
-				"more\n", ab ? "run.ab_side" : "--label", sd->label[0]);
-		return EXIT_USAGE;
-	}
-	sd->n = distinct;
-	for (size_t k = 0; k < distinct; k++) {
+	return distinct;
+}
+
+/* Puts every run under its side's label (sd->runs, sd->nruns; sd->col and sd->rep: the
+ * side's first run). 0, or -1 out of memory. */
+static int fill_sides(const struct opts *o, struct input *in, struct sides *sd, int ab)
+{
+	for (size_t k = 0; k < sd->n; k++) {
 		size_t cnt = 0;
 		for (size_t j = 0; j < o->n; j++)
 			cnt += 1 + in[j].nmore;
@@ -695,6 +684,44 @@ static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
 				sd->runs[k][sd->nruns[k]++] = m;
 			}
 	}
+	return 0;
+}
+
+static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
+{
+	int multi;
+
+	memset(sd, 0, sizeof *sd);
+	if (model_more(o, in, &multi))
+		return -1;
+	/* Interleaved A/B logs (out/isobench --ab, qemu/run --ab-params): without --label every
+	 * run saying run.ab_side makes the sides of them. */
+	int ab = !o->labelarg;
+	for (size_t j = 0; ab && j < o->n; j++) {
+		ab &= strcmp(model_info(&in[j].m, RK_RUN_AB_SIDE), "-") != 0;
+		for (size_t r = 0; ab && r < in[j].nmore; r++)
+			ab &= strcmp(model_info(&in[j].more[r], RK_RUN_AB_SIDE), "-") != 0;
+	}
+	size_t distinct = side_labels(o, in, sd, ab);
+	if (ab && distinct < 2)	/* the runs of one side only: read as before */
+		ab = 0, distinct = 0;
+	sd->replicated = ab || (o->labelarg && (distinct < o->n || multi));
+	if (!sd->replicated) {
+		sd->n = o->n;
+		for (size_t j = 0; j < o->n; j++) {
+			sd->col[j] = &in[j];
+			sd->rep[j] = &in[j].m;
+		}
+		return 0;
+	}
+	if (distinct < 2) {
+		fprintf(stderr, "isobench-report: %s names one side (%s): replicates need two or "
+				"more\n", ab ? "run.ab_side" : "--label", sd->label[0]);
+		return EXIT_USAGE;
+	}
+	sd->n = distinct;
+	if (fill_sides(o, in, sd, ab))
+		return -1;
 	/* One run a side, whatever made the sides (run.ab_side, --label): the one-run comparison
 	 * (no verdict: it cannot tell machine drift from a difference), not "too few runs". */
 	int one = 1;
@@ -738,6 +765,83 @@ static int cross_arch_refused(const struct input *in, const struct model *const 
 	return 1;
 }
 
+/* The run's outcome so far, for the exit status (main's table). */
+struct outcome {
+	int usage_err, incomplete, fails, crashed, werr, have_cmp;
+};
+
+/* Reads, judges and models every LOG of o into in[]; verdict lines go to vout. */
+static void load_all(const struct opts *o, struct input *in, FILE *vout, struct outcome *oc)
+{
+	for (size_t j = 0; j < o->n; j++) {
+		char why[200];
+		in[j].path = o->logs[j];
+		int r = load(&in[j], o, vout);
+		oc->usage_err |= r == EXIT_USAGE;
+		oc->incomplete |= r == EXIT_INCOMPLETE;
+		if (o->boot && in[j].read && boot_crash(&in[j], o->killed, why, sizeof why)) {
+			fprintf(vout, "isobench-report: %s: the guest crashed: %s\n", in[j].path, why);
+			oc->crashed = 1;
+		}
+		if (r)
+			continue;
+		const struct run *run = &in[j].log.runs[in[j].run];
+		oc->fails |= run->fails || run->errors;
+		if (o->check) {
+			verdict(vout, &in[j], o->n > 1);
+			continue;
+		}
+		if (model_build(run, &in[j].m)) {
+			fprintf(stderr, "isobench-report: out of memory\n");
+			oc->incomplete = 1;
+			continue;
+		}
+		in[j].built = 1;
+	}
+}
+
+/* Forms the sides of the loaded runs, compares them and writes every format asked for. */
+static void compare_all(const struct opts *o, struct input *in, struct sides *sd, struct cmp *c,
+			FILE *vout, struct outcome *oc)
+{
+	const struct model *models[MAX_LOGS];
+	int sr = make_sides(o, in, sd);
+
+	for (size_t j = 0; j < o->n; j++)
+		models[j] = &in[j].m;
+	if (sr == EXIT_USAGE)
+		oc->usage_err = 1;
+	else if (sr) {
+		fprintf(stderr, "isobench-report: out of memory\n");
+		oc->incomplete = 1;
+	} else if (!o->cross_arch && cross_arch_refused(in, models, o->n))
+		oc->usage_err = 1;
+	else if (cmp_build(sd->rep, sd->n, sd->replicated || sd->named ? sd->label
+				: o->labelarg ? o->labels : NULL, c) ||
+		 (sd->replicated && (oc->have_cmp = 1) &&
+		  cmp_replicates(c, (const struct model *const *const *)sd->runs, sd->nruns))) {
+		fprintf(stderr, "isobench-report: out of memory\n");
+		oc->incomplete = 1;
+	} else {
+		oc->have_cmp = 1;
+		oc->werr = render(o, sd, c);
+		closing(vout, o, in, sd, c);
+	}
+}
+
+static void free_inputs(struct input *in, size_t n)
+{
+	for (size_t j = 0; j < n; j++) {
+		for (size_t r = 0; r < in[j].nmore; r++)
+			model_free(&in[j].more[r]);
+		free(in[j].more);
+		if (in[j].built)
+			model_free(&in[j].m);
+		if (in[j].read)
+			log_free(&in[j].log);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -756,78 +860,24 @@ int main(int argc, char **argv)
 	int text = !strcmp(o.format, "text") || o.check;
 	FILE *vout = text ? stdout : stderr;	/* verdicts never mix into JSON/CSV */
 	struct input in[MAX_LOGS];
-	int usage_err = 0, incomplete = 0, fails = 0, crashed = 0, werr = 0;
+	struct outcome oc = {0};
 	struct cmp c;
-	int have_cmp = 0;
+	struct sides sd;
 
 	memset(in, 0, sizeof in);
-	for (size_t j = 0; j < o.n; j++) {
-		char why[200];
-		in[j].path = o.logs[j];
-		int r = load(&in[j], &o, vout);
-		usage_err |= r == EXIT_USAGE;
-		incomplete |= r == EXIT_INCOMPLETE;
-		if (o.boot && in[j].read && boot_crash(&in[j], o.killed, why, sizeof why)) {
-			fprintf(vout, "isobench-report: %s: the guest crashed: %s\n", in[j].path, why);
-			crashed = 1;
-		}
-		if (r)
-			continue;
-		const struct run *run = &in[j].log.runs[in[j].run];
-		fails |= run->fails || run->errors;
-		if (o.check) {
-			verdict(vout, &in[j], o.n > 1);
-			continue;
-		}
-		if (model_build(run, &in[j].m)) {
-			fprintf(stderr, "isobench-report: out of memory\n");
-			incomplete = 1;
-			continue;
-		}
-		in[j].built = 1;
-	}
-	struct sides sd;
 	memset(&sd, 0, sizeof sd);
-	if (!usage_err && !incomplete && !o.check) {
-		const struct model *models[MAX_LOGS];
-		int sr = make_sides(&o, in, &sd);
-		for (size_t j = 0; j < o.n; j++)
-			models[j] = &in[j].m;
-		if (sr == EXIT_USAGE)
-			usage_err = 1;
-		else if (sr) {
-			fprintf(stderr, "isobench-report: out of memory\n");
-			incomplete = 1;
-		} else if (!o.cross_arch && cross_arch_refused(in, models, o.n))
-			usage_err = 1;
-		else if (cmp_build(sd.rep, sd.n, sd.replicated || sd.named ? sd.label
-					: o.labelarg ? o.labels : NULL, &c) ||
-			 (sd.replicated && (have_cmp = 1) &&
-			  cmp_replicates(&c, (const struct model *const *const *)sd.runs, sd.nruns))) {
-			fprintf(stderr, "isobench-report: out of memory\n");
-			incomplete = 1;
-		} else {
-			have_cmp = 1;
-			werr = render(&o, &sd, &c);
-			closing(vout, &o, in, &sd, &c);
-		}
-	}
+	load_all(&o, in, vout, &oc);
+	if (!oc.usage_err && !oc.incomplete && !o.check)
+		compare_all(&o, in, &sd, &c, vout, &oc);
 	if (!flushed())
-		werr = 1;
+		oc.werr = 1;
 	/* Status 4 rests on replicates only: one run a side cannot tell drift from a difference. */
-	rc = usage_err || werr ? EXIT_USAGE : crashed ? EXIT_CRASHED : incomplete ? EXIT_INCOMPLETE
-	     : fails ? EXIT_FAILS : have_cmp && sd.n > 1 && c.verdicts ? EXIT_DIFFERS : EXIT_OK;
-	if (have_cmp)
+	rc = oc.usage_err || oc.werr ? EXIT_USAGE : oc.crashed ? EXIT_CRASHED
+	     : oc.incomplete ? EXIT_INCOMPLETE : oc.fails ? EXIT_FAILS
+	     : oc.have_cmp && sd.n > 1 && c.verdicts ? EXIT_DIFFERS : EXIT_OK;
+	if (oc.have_cmp)
 		cmp_free(&c);
 	free_sides(&sd);
-	for (size_t j = 0; j < o.n; j++) {
-		for (size_t r = 0; r < in[j].nmore; r++)
-			model_free(&in[j].more[r]);
-		free(in[j].more);
-		if (in[j].built)
-			model_free(&in[j].m);
-		if (in[j].read)
-			log_free(&in[j].log);
-	}
+	free_inputs(in, o.n);
 	return rc;
 }
