@@ -491,6 +491,19 @@ static void compare_significance(FILE *out, const struct cmp *c)
 		}
 }
 
+/* One row of the replicate verdicts' table: title, copies, side, runs (A+B, AxB paired),
+ * the test, p, the ratio with its 95% CI and the mark. */
+static void verdict_row(FILE *out, const char *title, int copies, const char *side,
+			const struct cmp_cell *cl)
+{
+	char ci[48], runs[24];
+
+	snprintf(ci, sizeof ci, "%.3f [%.3f, %.3f]", cl->ratio, cl->ratio_lo, cl->ratio_hi);
+	snprintf(runs, sizeof runs, "%zu%s%zu", cl->runs_a, cl->paired ? "x" : "+", cl->runs_b);
+	fprintf(out, "%-36.36s %6d %-12.12s %7s %-9s %9.2g %20s %c\n", title, copies, side, runs,
+		cl->method, cl->p, isfinite(cl->ratio_lo) ? ci : "---", cl->mark);
+}
+
 /* Each cell decided on replicates: the runs behind it, the test, p and the ratio's CI. */
 static void compare_replicates(FILE *out, const struct cmp *c)
 {
@@ -508,14 +521,7 @@ static void compare_replicates(FILE *out, const struct cmp *c)
 					     "paired t on per-round log ratios; * when p < %g\n"
 					     "%-36s %6s %-12s %7s %-9s %9s %20s\n", SIG_ALPHA, "TEST",
 					"COPIES", "SIDE", "RUNS", "TEST", "p", "ratio [95% CI]");
-			char ci[48], runs[24];
-			snprintf(ci, sizeof ci, "%.3f [%.3f, %.3f]", cl->ratio, cl->ratio_lo,
-				 cl->ratio_hi);
-			snprintf(runs, sizeof runs, "%zu%s%zu", cl->runs_a, cl->paired ? "x" : "+",
-				 cl->runs_b);
-			fprintf(out, "%-36.36s %6d %-12.12s %7s %-9s %9.2g %20s %c\n",
-				S(c->rows[i].title), c->rows[i].copies, S(c->label[j]), runs,
-				cl->method, cl->p, isfinite(cl->ratio_lo) ? ci : "---", cl->mark);
+			verdict_row(out, S(c->rows[i].title), c->rows[i].copies, S(c->label[j]), cl);
 		}
 	/* The Index Score over the runs: each run's score its value, as a test's row. */
 	for (int p = 0; any && p < c->nscore; p++)
@@ -523,14 +529,7 @@ static void compare_replicates(FILE *out, const struct cmp *c)
 			const struct cmp_cell *cl = &c->score[p][j];
 			if (!strcmp(cl->method, "none"))
 				continue;
-			char ci[48], runs[24];
-			snprintf(ci, sizeof ci, "%.3f [%.3f, %.3f]", cl->ratio, cl->ratio_lo,
-				 cl->ratio_hi);
-			snprintf(runs, sizeof runs, "%zu%s%zu", cl->runs_a, cl->paired ? "x" : "+",
-				 cl->runs_b);
-			fprintf(out, "%-36.36s %6d %-12.12s %7s %-9s %9.2g %20s %c\n",
-				"Index Score", c->m[0]->pass[p].copies, S(c->label[j]), runs,
-				cl->method, cl->p, isfinite(cl->ratio_lo) ? ci : "---", cl->mark);
+			verdict_row(out, "Index Score", c->m[0]->pass[p].copies, S(c->label[j]), cl);
 		}
 }
 
