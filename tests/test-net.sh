@@ -143,7 +143,8 @@ else
 	skip "IPv6 on the loopback: this kernel's lo has no ::1"
 fi
 # ---- CRR at netperf TCP_CRR's client calls: socket, connect, write, read, read (EOF), close --
-# strace over a short client run: per connection one socket and one connect, a write, two
+# strace over a 2 x 1 s client run (ptrace slows each connection: a busy CI host made 75 in
+# 2 x 100 ms; ratios are asserted, and at least 100 connections): per connection one socket and one connect, a write, two
 # reads (the response, the peer's close) and a close, and none of the calls the old path paid each time (fcntl F_GETFL/F_SETFL,
 # setsockopt x3, getsockopt SO_ERROR, poll). (musl's open(O_CLOEXEC) adds an fcntl F_SETFD
 # per file the runner opens, not per connection: not counted.)
@@ -151,17 +152,20 @@ if command -v strace >/dev/null; then
 	start_peer pc
 	st=0
 	strace -f -o "$tmp/crr.strace" -e trace=socket,connect,write,read,close,fcntl,setsockopt,getsockopt,poll,ppoll \
-		"$bin" "${quick[@]}" --tests net-tcp-crr --peer "127.0.0.1:$peer_port" >"$tmp/crr.log" 2>"$tmp/crr.err" || st=$?
+		"$bin" --suite quick --copies 1 --sample_ms 1000 --samples 2 --tests net-tcp-crr \
+		--peer "127.0.0.1:$peer_port" >"$tmp/crr.log" 2>"$tmp/crr.err" || st=$?
 	stop_peer
 	ran EXIT_OK "$st" "$tmp/crr.log" "net-tcp-crr under strace"
 	calls() { grep -cE "^[0-9]+ +($1)\(" "$tmp/crr.strace" || true; }
 	nconn=$(calls connect)
 	nsock=$(grep -cE '^[0-9]+ +socket\(AF_INET, SOCK_STREAM' "$tmp/crr.strace" || true)
 	extra=$(grep -cE '^[0-9]+ +(setsockopt|getsockopt|poll|ppoll)\(|^[0-9]+ +fcntl\([0-9]+, F_[GS]ETFL' "$tmp/crr.strace" || true)
-	if [ "$nconn" -ge 200 ] && [ $((nsock * 10)) -le $((nconn * 11)) ]; then
+	if [ "$nconn" -ge 100 ] && [ $((nsock * 10)) -le $((nconn * 11)) ]; then
 		pass "crr: one TCP socket() per connect() ($nsock sockets, $nconn connects)"
-	else fail "crr: $nsock TCP sockets for $nconn connects (want >= 200 connects, one socket each)"; fi
-	if [ $((extra * 20)) -lt "$nconn" ]; then
+	else fail "crr: $nsock TCP sockets for $nconn connects (want >= 100 connects, one socket each)"; fi
+	# The run's fixed calls (option reads, the NIC facts, the peer's hello: ~30) stay under half
+	# the connections; one extra call per connection would put the count above them.
+	if [ "$nconn" -ge 100 ] && [ $((extra * 2)) -lt "$nconn" ]; then
 		pass "crr: no fcntl F_GETFL/F_SETFL, setsockopt, getsockopt or poll per connection ($extra in all for $nconn connects)"
 	else fail "crr: $extra fcntl/setsockopt/getsockopt/poll calls for $nconn connects (per-connection extras)"; fi
 	for c in write close; do

@@ -304,16 +304,21 @@ static int ibp_spin_start(struct ibp_run *r)
 }
 
 /* Whether ktime_get_ns() can time a batch: the smallest of three consecutive steps of the
- * clock (read until it moves; preemption off, interrupts on, at most about IBP_WAIT_NS by
- * the counter) must be at most IBP_CLOCK_STEP_NS. A tick-based clocksource (jiffies or
- * refined-jiffies: no TSC trusted as a clock, no HPET, no PM timer, as in QEMU's microvm
- * under TCG) moves once a tick and never with interrupts off, so every batch would read
- * 0 ns: refused with the step seen. A fine clock answers within a few reads. */
+ * clock (read until it moves; preemption off, interrupts on) must be at most
+ * IBP_CLOCK_STEP_NS. A tick-based clocksource (jiffies or refined-jiffies: no TSC trusted
+ * as a clock, no HPET, no PM timer, as in QEMU's microvm under TCG) moves once a tick and
+ * never with interrupts off, so every batch would read 0 ns: refused with the step seen. A
+ * fine clock answers within a few reads. The check gives up only when about IBP_WAIT_NS
+ * passed by the counter AND IBP_CLOCK_READS reads since the last move saw the same value:
+ * a vCPU the host preempts for 20 ms (a busy host, an overcommitted cloud) loses that time
+ * by the counter without having read the clock, which says nothing of the clock. */
+#define IBP_CLOCK_READS 1000u
 static int ibp_check_clock(struct ibp_run *r)
 {
 	u64 limit = (u64)ibp_cycles_khz() * (IBP_WAIT_NS / 1000000u), c0, t, now, last = 0;
 	u64 step = U64_MAX;
 	char why[ISOBENCH_PROBE_REASON];
+	unsigned int same = 0;
 	int moves = 0;
 
 	if (!limit)
@@ -321,15 +326,17 @@ static int ibp_check_clock(struct ibp_run *r)
 	preempt_disable();
 	c0 = ibp_cycles_raw();
 	t = ktime_get_ns();
-	while (moves < 4 && ibp_cycles_raw() - c0 <= limit) {
+	while (moves < 4 && (same < IBP_CLOCK_READS || ibp_cycles_raw() - c0 <= limit)) {
 		now = ktime_get_ns();
 		if (now == t) {
+			same++;
 			cpu_relax();
 			continue;
 		}
 		if (moves++)	/* the first move ends a partial step */
 			step = min(step, now - last);
 		last = t = now;
+		same = 0;
 	}
 	preempt_enable();
 	if (step <= IBP_CLOCK_STEP_NS)
