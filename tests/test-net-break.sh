@@ -25,6 +25,8 @@
 #     pairs of its own) and a veth to a peer in a second one, the header's nic.* describe
 #     veth0 (the route's), not another one up before it; a peer with no route, veth0 without carrier and veth0 down SKIP at once ("no
 #     network: ..."), not FAIL; without a peer the default route's interface is named;
+#   - a peer that answers with a datagram 256 before the current one: net-udp-rr's 32-bit
+#     sequence (4-byte datagrams) counts a loss, where an 8-bit one took it for the answer;
 #   - --serve's numbers are digits only: "+0", " 0", "+1" are usage errors (2), not a peer;
 #   - the peer's standard output closed, full (/dev/full) or a pipe closed early: status 2
 #     with a line (its records are its log), as for a run;
@@ -369,6 +371,49 @@ has "$tmp/fake.log" ' INFO .*peer\.host=unreachable:%20not%20an%20ISOBENCH-NET%2
 	"the header's peer.host says the answer was not a peer's"
 hasnt "$tmp/fake.log" 'peer\.(host|kernel)=evil' "the header takes no identity from a non-peer's words"
 has "$tmp/fake.log" ' FAIL test=net-tcp-rr .*refused%20the%20session:%20SSH-2\.0' "the FAIL quotes what answered"
+stop_peer
+
+# ---- a stale UDP answer: net-udp-rr's sequence number is 32 bits in a 4-byte datagram ------
+# A peer that answers a datagram with the bytes of the one 256 before it (a late duplicate, as
+# a queue or a path change delivers), 0.3 s into the session and 0.3 s after each answered
+# one (some land in measured samples, past the calibration): with an 8-bit number the duplicate passes for the
+# answer (no loss); with 32 bits it is dropped, the real answer never comes: a loss each time.
+: >"$tmp/stale.port"
+python3 -c '
+import socket, threading, time
+t = socket.socket(); t.bind(("127.0.0.1", 0)); t.listen(8)
+port = t.getsockname()[1]
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("127.0.0.1", port))
+print(port, flush=True)
+def control():
+    while True:
+        c, _ = t.accept()
+        c.makefile("rb").readline()
+        c.sendall(b"ISOBENCH-NET 1 ok host=stale kernel=k machine=m nic=n\n")
+        threading.Thread(target=c.recv, args=(1,), daemon=True).start()
+threading.Thread(target=control, daemon=True).start()
+seen, due = [], 0
+while True:
+    d, a = u.recvfrom(65536)
+    seen.append(d)
+    now = time.monotonic()
+    due = due or now + 0.3
+    stale = now >= due and len(seen) > 256
+    u.sendto(seen[-257] if stale else d, a)
+    if stale:
+        due = 0
+' >"$tmp/stale.port" 2>"$tmp/stale.err" &
+peer_pid=$!
+for ((i = 0; i < 50; i++)); do [ ! -s "$tmp/stale.port" ] || break; sleep 0.1; done
+rc=0
+ISOBENCH_NET_RR_SIZE=4 timeout 60 "$bin" --tests net-udp-rr --peer "127.0.0.1:$(head -n 1 "$tmp/stale.port")" \
+	--copies 1 --sample_ms 200 --samples 2 >"$tmp/stale.log" 2>/dev/null || rc=$?
+status_is EXIT_OK "$rc" "net-udp-rr against a peer that sends one stale answer"
+lost=$(awk '$3 == "SAMPLE" && $4 == "test=net-udp-rr" { for (i = 5; i <= NF; i++)
+	if ($i ~ /^lost=/) n += substr($i, 6) } END { print n + 0 }' "$tmp/stale.log")
+if [ "$lost" -ge 1 ]; then pass "a stale answer 256 datagrams late is not taken for the answer ($lost losses)"
+else fail "a stale answer 256 datagrams late: no loss counted (taken for the answer: an 8-bit sequence?)"; fi
+has "$tmp/stale.log" ' SAMPLE test=net-udp-rr .* msg_bytes=4 ' "... with 4-byte datagrams"
 stop_peer
 
 # ---- the peer's options: digits only (strtol alone took "+5" and " 5") ----------------------

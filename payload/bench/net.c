@@ -34,7 +34,11 @@
  *   net-udp-rr      as tcp-rr over UDP: a datagram with no answer within 1 s is lost: counted
  *                   (extra lost), its 1 s wait recorded in the latency histogram (max shows
  *                   it), never retried or hidden; an answer to an earlier datagram (its
- *                   sequence byte differs) is dropped and waited past.
+ *                   sequence number differs) is dropped and waited past. The number is
+ *                   32 bits in the first 4 bytes (little-endian) of a datagram of 4 bytes
+ *                   or more, and the datagram's bytes when shorter: 8 bits at the 1-byte
+ *                   size of netperf's UDP_RR, whose datagrams carry none (there a stale
+ *                   answer passes for the current one when it comes 256 datagrams late).
  *   net-paced-write PACED_RATE_HZ (50,000) writes/s of PACED_SIZE (512) bytes to the peer
  *                   (paced.h, the loop of sockwrite-paced): value = % of one CPU inside write()
  *                   (busy_pct_x100 / 100, lower is better); extras rate_hz (achieved),
@@ -88,7 +92,7 @@ struct net_state {
 	struct paced pc;
 	uint64_t rtt0, lost, t0, cpu0;
 	int mtu, mss;
-	uint8_t seq;
+	uint32_t seq;		/* net-udp-rr's last datagram's number (udp_one()) */
 };
 
 static uint64_t cpu_ns(void)
@@ -434,19 +438,34 @@ static int maerts_run(struct bench_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
+/* Whether datagram c (k bytes) is the answer to number seq: its first n bytes hold seq
+ * little-endian (n = min(size, 4): the sequence's bytes, see net-udp-rr above). */
+static int udp_seq_is(const char *c, ssize_t k, size_t n, uint32_t seq)
+{
+	if (k < (ssize_t)n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((uint8_t)c[i] != (uint8_t)(seq >> (8 * i)))
+			return 0;
+	return 1;
+}
+
 /* One UDP exchange; its answer, or lost after NET_UDP_WAIT_MS. 0 or -errno. */
 static int udp_one(struct net_state *s)
 {
 	uint64_t t = now_ns(), deadline = t + NET_UDP_WAIT_MS * 1000000ull;
+	size_t n = s->size < 4 ? s->size : 4;
 
-	s->buf[0] = (char)++s->seq;
+	s->seq++;
+	for (size_t i = 0; i < n; i++)
+		s->buf[i] = (char)(s->seq >> (8 * i));
 	if (send(s->udp, s->buf, s->size, 0) != (ssize_t)s->size)
 		return -errno;
 	for (;;) {
 		static char c[NET_CAP_SIZE];
 		ssize_t k = recv(s->udp, c, sizeof c, 0);
 		uint64_t now = now_ns();
-		if (k >= 1 && (uint8_t)c[0] == s->seq) {
+		if (udp_seq_is(c, k, n, s->seq)) {
 			lat_record(s->h, now - t);
 			return 0;
 		}

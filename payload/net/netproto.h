@@ -33,7 +33,7 @@
  * taken a new client takes the slot of the session that has moved no data for the longest,
  * if that is NET_EVICT_IDLE_MS or more (a trickling client cannot hold a slot against one
  * that measures). The peer parses these fields and nothing
- * else: it never runs anything a client sends. IPv4 only.
+ * else: it never runs anything a client sends. IPv4 and IPv6 ("[ADDR]:PORT").
  */
 #ifndef ISOBENCH_NETPROTO_H
 #define ISOBENCH_NETPROTO_H
