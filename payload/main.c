@@ -10,6 +10,7 @@
 #include "harness.h"
 #include "pid1/init.h"
 #include "net/netserve.h"
+#include "num.h"
 #include "out.h"
 #include "params.h"
 #include "runner.h"
@@ -203,10 +204,9 @@ struct multi {
 /* --repeat N / --rounds N: 1..MULTI_MAX into *v. 0, or EXIT_USAGE after a line on stderr. */
 static int take_count(const char *opt, const char *val, int *v)
 {
-	char *end;
-	long x = strtol(val, &end, 10);
+	long long x;
 
-	if (!*val || *end || x < 1 || x > MULTI_MAX) {
+	if (num_ll(val, 0, 1, MULTI_MAX, &x)) {
 		fprintf(stderr, "isobench: --%s wants a number of runs, 1..%d, got '%s'\n", opt,
 			MULTI_MAX, val);
 		return EXIT_USAGE;

@@ -243,5 +243,8 @@ for bad in "--rounds 3" "--ab pin=1" "--repeat 0" "--repeat 2 --ab pin=0 pin=1" 
 	"$bin" "${rq[@]}" $bad >/dev/null 2>"$tmp/multi.err" || st=$?
 	status_is EXIT_USAGE "$st" "usage error: $bad"
 done
+for bad in "+2" " 2" "2x" "1001"; do	# num.c's strict digits (strtol took "+2" and " 2")
+	expect_status EXIT_USAGE "usage error: --repeat '$bad'" -- "$bin" "${rq[@]}" --repeat "$bad"
+done
 
 finish

@@ -27,6 +27,7 @@
 #     network: ..."), not FAIL; without a peer the default route's interface is named;
 #   - a peer that answers with a datagram 256 before the current one: net-udp-rr's 32-bit
 #     sequence (4-byte datagrams) counts a loss, where an 8-bit one took it for the answer;
+#   - ISOBENCH_NET_RR_SIZE that is not a size in 1..131072: the rr tests FAIL saying so;
 #   - --serve's numbers are digits only: "+0", " 0", "+1" are usage errors (2), not a peer;
 #   - the peer's standard output closed, full (/dev/full) or a pipe closed early: status 2
 #     with a line (its records are its log), as for a run;
@@ -415,6 +416,15 @@ if [ "$lost" -ge 1 ]; then pass "a stale answer 256 datagrams late is not taken 
 else fail "a stale answer 256 datagrams late: no loss counted (taken for the answer: an 8-bit sequence?)"; fi
 has "$tmp/stale.log" ' SAMPLE test=net-udp-rr .* msg_bytes=4 ' "... with 4-byte datagrams"
 stop_peer
+# A size that is not one (atol read "abc" as 0 and ran at 1 byte, a comparison at the wrong size).
+for bad in abc 0 131073 "+4" " 4"; do
+	rc=0
+	ISOBENCH_NET_RR_SIZE=$bad timeout 30 "$bin" --tests net-tcp-rr,net-udp-rr --peer 127.0.0.1:9 --copies 1 \
+		>"$tmp/size.log" 2>/dev/null || rc=$?
+	status_is EXIT_FAILS "$rc" "ISOBENCH_NET_RR_SIZE='$bad': a complete run with FAILs"
+	count_is "$tmp/size.log" " FAIL test=net-(tcp|udp)-rr .*note=ISOBENCH_NET_RR_SIZE=.*not%20a%20size%20in%20bytes%201\.\.131072" 2 \
+		"ISOBENCH_NET_RR_SIZE='$bad': both tests FAIL saying the size is not one"
+done
 
 # ---- the peer's options: digits only (strtol alone took "+5" and " 5") ----------------------
 # (--bind ::1, IPv6, is an address since issue 30; a bracketed or malformed one is not.)

@@ -48,6 +48,7 @@
 #define _GNU_SOURCE
 #include "io.h"
 #include "latency.h"
+#include "num.h"
 #include "paced.h"
 #include "probe_util.h"
 #include "record.h"
@@ -547,20 +548,27 @@ static void net_info(const char *self, struct rec_body *b)
 	rec_str(b, RK_NET_PEER, bench_peer[0] ? bench_peer : "-");
 }
 
-/* The rr message size: $ISOBENCH_NET_RR_SIZE when it is 1..NET_CAP_SIZE, else NET_RR_SIZE. */
-static size_t rr_size(void)
+/* mode's session with the rr message size: $ISOBENCH_NET_RR_SIZE (digits, 1..NET_CAP_SIZE),
+ * unset or empty NET_RR_SIZE; any other value fails the test with a note saying so (a
+ * comparison at the wrong size is worse than none). */
+static int rr_size_setup(struct bench_ctx *ctx, enum net_mode mode)
 {
 	const char *e = getenv(NET_RR_SIZE_ENV);
-	long v = e ? atol(e) : 0;
+	long long v = NET_RR_SIZE;
 
-	return v >= 1 && v <= NET_CAP_SIZE ? (size_t)v : NET_RR_SIZE;
+	if (e && *e && num_ll(e, 0, 1, NET_CAP_SIZE, &v)) {
+		bench_note(ctx, "%s=%.40s: not a size in bytes 1..%d", NET_RR_SIZE_ENV, e,
+			   NET_CAP_SIZE);
+		return -EINVAL;
+	}
+	return net_setup(ctx, mode, (size_t)v);
 }
 
-static int rr_setup(struct bench_ctx *c) { return net_setup(c, NET_RR, rr_size()); }
+static int rr_setup(struct bench_ctx *c) { return rr_size_setup(c, NET_RR); }
 static int crr_setup(struct bench_ctx *c) { return net_setup(c, NET_CRR, 1); }
 static int stream_setup(struct bench_ctx *c) { return net_setup(c, NET_SINK, NET_WRITE); }
 static int maerts_setup(struct bench_ctx *c) { return net_setup(c, NET_SOURCE, NET_WRITE); }
-static int udp_setup(struct bench_ctx *c) { return net_setup(c, NET_UDP, rr_size()); }
+static int udp_setup(struct bench_ctx *c) { return rr_size_setup(c, NET_UDP); }
 
 #define NET(var, nm, ttl, unt, knd, pl, su, ru, ...) \
 	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_NET, .unit = unt, \

@@ -33,6 +33,7 @@
 #include "netserve.h"
 #include "../clocksrc.h"
 #include "io.h"
+#include "num.h"
 #include "../out.h"
 #include "../params.h"
 #include "status.h"
@@ -671,13 +672,11 @@ static int serve_args(int argc, char **argv, struct sockaddr_storage *addr, long
 {
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-		char *end = NULL;
-		long n = val ? strtol(val, &end, 10) : -1;
-		int num_ok = val && *val >= '0' && *val <= '9' && end && !*end;	/* no sign, space */
-		if (!strcmp(o, "--port") && num_ok && n >= 0 && n <= 65535)
+		long long n;
+		if (!strcmp(o, "--port") && val && !num_ll(val, 0, 0, 65535, &n))
 			set_port(addr, (unsigned)n);
-		else if (!strcmp(o, "--max-seconds") && num_ok && n >= 0 && n <= 30L * 86400)
-			*max_s = n;
+		else if (!strcmp(o, "--max-seconds") && val && !num_ll(val, 0, 0, 30L * 86400, &n))
+			*max_s = (long)n;
 		else if (!strcmp(o, "--bind") && val && bind_addr(addr, val))
 			;
 		else if (!strcmp(o, "--max-egress") && val && !strcmp(val, "0"))
