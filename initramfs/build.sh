@@ -23,7 +23,7 @@
 #      DT_NEEDED library (libc.so.6, libpcre2-8.so.0) in /lib/<multiarch> (Debian's multiarch
 #      triplet of the host gcc, `gcc -print-multiarch`: x86_64-linux-gnu on x86-64), copied from
 #      the host (Debian packages libc6, libpcre2-8-0, dash, coreutils, grep);
-#      with TBENCH_LOAD=FILE (a dbench load file, e.g. /usr/share/dbench/client.txt) also
+#      with TBENCH_LOAD=FILE (a dbench load file, e.g. the Debian package dbench's client.txt) also
 #      /etc/isobench/tbench-load.txt, which the tbench tests then replay by default.
 # Errors: exits 1 with one line "initramfs: <reason>" on stderr; exits 2 on a usage error.
 set -euo pipefail

@@ -68,8 +68,12 @@ static void usage(FILE *f)
 		"                      (0: until stopped); B bytes to one client address at most\n"
 		"                      (default 1T; 0: no cap)\n"
 		"  --version, --help\n\nParameters:\n");
+	int w = 10;	/* the key column: the longest key's width */
 	for (int i = 0; param_table[i].key; i++)
-		fprintf(f, "  %-10s %-24s %s\n", param_table[i].key, param_table[i].values,
+		if ((int)strlen(param_table[i].key) > w)
+			w = (int)strlen(param_table[i].key);
+	for (int i = 0; param_table[i].key; i++)
+		fprintf(f, "  %-*s %-24s %s\n", w, param_table[i].key, param_table[i].values,
 			param_table[i].help);
 }
 
@@ -304,6 +308,11 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 	free(opts);
 	if (rc < 0 && optind < argc) {
 		fprintf(stderr, "isobench: unexpected argument '%s' (see --help)\n", argv[optind]);
+		rc = EXIT_USAGE;
+	}
+	if (rc < 0 && p->serve) {	/* PID 1's (payload/pid1/peer.h) */
+		fprintf(stderr, "isobench: --serve 1 is the image's isobench.serve=1; on this host "
+			"the peer is `isobench --serve [--port P] ...`, as the first option\n");
 		rc = EXIT_USAGE;
 	}
 	if (rc < 0 && ((mu->rounds && !mu->ab[0]) || (mu->repeat && mu->ab[0]))) {

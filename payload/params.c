@@ -74,6 +74,14 @@ const struct param_info param_table[] = {
 	 .parse = parse_range, FIELD(round), .lo = 1, .hi = 1000000, .unit = "rounds"},
 	{"ab_side", "-|a|b", "the side of an interleaved A/B comparison this run is (run.ab_side)",
 	 .parse = parse_word, FIELD(ab_side), .words = params_ab_sides},
+	/* The image as the net tests' peer (payload/pid1/peer.h) */
+	{"serve", "0|1", "PID 1: 1 = be the net tests' peer (isobench --serve on every address, "
+	 "port 7117) instead of running tests, then power off; the network from ip= (e.g. "
+	 "ip=dhcp)",
+	 .parse = parse_word, FIELD(serve), .words = switch_words},
+	{"serve_seconds", "SECONDS", "PID 1 with serve=1: the peer's life before power-off "
+	 "(1..2592000); default 3600",
+	 .parse = parse_range, FIELD(serve_s), .lo = 1, .hi = 30 * 86400, .unit = "seconds"},
 	{.key = NULL},
 };
 
@@ -106,6 +114,7 @@ void params_init(struct params *p)
 	p->halt = HALT_POWEROFF;
 	strcpy(p->console, "auto");
 	strcpy(p->disk, "auto");
+	p->serve_s = NET_SERVE_LIFE_S;	/* as the host's --serve */
 }
 
 static int row_of(const char *key)

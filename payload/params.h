@@ -46,6 +46,10 @@ struct params {
 	 * run.ab_side) and isobench-report pairs an A and a B run of one round. */
 	int round;
 	int ab_side;
+	/* PID 1 as the net tests' peer instead of a run (payload/pid1/peer.h, issue 33): 1 when
+	 * isobench.serve=1, and the peer's life in seconds (isobench.serve_seconds). */
+	int serve;
+	int serve_s;
 };
 
 struct param_info;

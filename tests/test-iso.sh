@@ -103,7 +103,9 @@ fi
 c=$tmp/a.cfg
 has "$c" '^DEFAULT standard$' "default entry is standard"
 has "$c" '^TIMEOUT [0-9]+$' "menu has a TIMEOUT"
-count_is "$c" '^ *APPEND ' 5 "five menu entries"
+count_is "$c" '^ *APPEND ' 6 "six menu entries"
+has "$c" '^ *APPEND console=tty0 console=ttyS0,115200 loglevel=4 ip=dhcp isobench\.serve=1 isobench\.image=test-id$' \
+	"the peer entry: isobench.serve=1 with the network by DHCP"
 for s in standard quick thorough; do
 	has "$c" "^ *APPEND console=tty0 console=ttyS0,115200 loglevel=4 isobench.suite=$s isobench.image=test-id\$" \
 		"entry for suite $s has the full command line"

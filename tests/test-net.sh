@@ -6,7 +6,9 @@
 # restricted user networking (guestfwd to the host's loopback; TCP) with virtio-net, and on
 # a tap inside a network namespace made here (UDP too) with e1000 and virtio-net; and a
 # guest given a peer but no NIC (SKIPs within seconds), and one given a malformed peer (the
-# SKIP says the value was rejected and why). Short samples throughout.
+# SKIP says the value was rejected and why); and two guests of one ISO on a QEMU socket link,
+# one the peer (isobench.serve=1, a bounded life), one measuring the net group against it.
+# Short samples throughout.
 #
 # In:  $OUT/isobench, $OUT/isobench-report, and for the boots $OUT/bzImage +
 #      $OUT/initramfs.cpio.gz, qemu-system-x86_64, socat, unshare + ip (root, /dev/net/tun).
@@ -319,6 +321,35 @@ EOF
 	has "$tmp/virtio-tap.log" " SAMPLE test=net-udp-rr .* lost=[0-9]+ " "guest virtio-tap: loss is counted"
 fi
 
+# ---- the image as its own peer (issue 33): two guests of one ISO on a link of their own ------
+# Guest A boots the ISO with isobench.serve=1 on `qemu/run --link listen:P` (QEMU's socket
+# network over the loopback: 10.0.77.1, a /24 only that link has), prints its address and
+# serves for isobench.serve_seconds, then powers off by itself; guest B, started once A's log
+# says it listens, boots the same ISO on --link connect:P and measures the whole net group
+# against 10.0.77.1, UDP included. And the ISO's menu has the entry that makes a machine the peer.
+lport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+st_a=0
+"$top/qemu/run" --accel tcg --cpus 1 --mem 512M --nic virtio --link "listen:$lport" --timeout 240 \
+	--params "isobench.serve=1 isobench.serve_seconds=50" --log "$tmp/srv.log" >"$tmp/srv.out" 2>&1 &
+srv_pid=$!
+for ((i = 0; i < 120; i++)); do
+	! grep -aq ' INFO serve\.port=7117 ' "$tmp/srv.log" 2>/dev/null || break
+	kill -0 "$srv_pid" 2>/dev/null || break
+	sleep 0.5
+done
+has "$tmp/srv.log" '^isobench: this machine is the net tests. peer \(isobench\.serve=1\): 10\.0\.77\.1, port 7117 .* for 50 s' \
+	"serving guest: its address, port and life on the console"
+st=0
+"$top/qemu/run" --accel tcg --cpus 2 --mem 512M --suite quick --copies 1 --timeout 150 --nic virtio \
+	--link "connect:$lport" --tests net --params "isobench.samples=2 isobench.sample_ms=100 isobench.peer=10.0.77.1" \
+	--log "$tmp/link-client.log" >"$tmp/link-client.out" 2>&1 || st=$?
+status_is EXIT_OK "$st" "measuring guest (the ISO, --link connect): qemu/run"
+for t in "${NET_TESTS[@]}"; do
+	has "$tmp/link-client.log" " RESULT test=$t copies=1 " "two guests of one image: $t"
+done
+has "$tmp/link-client.log" " INFO .*peer\.host=10\.0\.77\.1 " "two guests: the measuring one's header names the serving one"
+# (the serving guest's end is checked last: its life runs out while the guests below boot)
+
 # A guest told of a peer but given no NIC: the net tests SKIP (no network), at once.
 t0=$(_lib_usec)
 guest nonic EXIT_OK --tests net --params "isobench.samples=2 isobench.sample_ms=100 isobench.peer=10.0.2.100:7117"
@@ -332,4 +363,13 @@ guest badpeer EXIT_FAILS --tests net-tcp-rr --params "isobench.samples=2 isobenc
 has "$tmp/badpeer.log" " ERROR what=param param=isobench\.peer value=10\.0\.2\.100:99999 " "guest badpeer: the value is an ERROR record"
 has "$tmp/badpeer.log" " SKIP test=net-tcp-rr copies=1 reason=isobench\.peer=10\.0\.2\.100:99999%20was%20rejected%20\(peer%2010\.0\.2\.100:99999:%20port%20must%20be%201\.\.65535\)" \
 	"guest badpeer: the SKIP says the peer was rejected, and why"
+
+# ---- the serving guest of the two above, after its life ------------------------------------
+wait "$srv_pid" || st_a=$?
+status_is EXIT_OK "$st_a" "serving guest: powered off by itself after its life, a complete log"
+has "$tmp/srv.log" ' INFO serve\.port=7117 serve\.bind=0\.0\.0\.0 serve\.max_seconds=50 ' "serving guest: --serve on every address for 50 s"
+has "$tmp/srv.log" '^isobench --serve: session [0-9]+: udp from 10\.0\.77\.2,' "serving guest: served the other guest, UDP too"
+has "$tmp/srv.log" "^isobench: the peer's life is over \(50 s\): it ended normally" "serving guest: the end of its life said"
+xorriso -osirrox on -indev "$out/isobench.iso" -extract /isolinux/isolinux.cfg "$tmp/menu.cfg" >/dev/null 2>&1 || : >"$tmp/menu.cfg"
+has "$tmp/menu.cfg" '^ *APPEND .* ip=dhcp isobench\.serve=1 ' "the ISO's menu: an entry that makes the machine the peer (DHCP)"
 finish

@@ -12,8 +12,8 @@
  * so neither side copies reply data into user space. Sizes per operation: tbench_load.h.
  *
  * Load: a dbench load file if the environment variable ISOBENCH_TBENCH_LOAD names one
- * (e.g. /usr/share/dbench/client.txt), else TBENCH_LOAD_BUILTIN when the image carries it
- * (`TBENCH_LOAD=/usr/share/dbench/client.txt ./build.sh` puts it there), else the synthetic
+ * (e.g. client.txt of the Debian package dbench), else TBENCH_LOAD_BUILTIN when the image
+ * carries it (`TBENCH_LOAD=FILE ./build.sh` puts FILE there), else the synthetic
  * mix of tbench_load.h (a block of 100,000 operations from seed 1, replayed in a loop); the
  * INFO record says which (run.tbench_load). Every client replays the load from its start in a
  * loop, as tbench does. A malformed file FAILs the test with the line number.

@@ -25,7 +25,7 @@
  *   LockX, UnlockX          39 + 12              39
  *   Deltree                 (no exchange)
  *
- * Load file format (dbench 4 "client.txt", e.g. /usr/share/dbench/client.txt): one operation
+ * Load file format (dbench 4 "client.txt", as the Debian package dbench installs it): one operation
  * per line, fields separated by blanks, paths in double quotes; an optional leading timestamp
  * (a number) is ignored; the last field is the expected status (NT_STATUS_* or 0x...);
  * numbers are decimal or 0x hex; blank lines and lines starting with '#' are skipped. Field

@@ -9,6 +9,7 @@
 #include "../sysfs.h"
 #include "../runner.h"
 #include "console.h"
+#include "peer.h"
 #include "summary.h"
 #include "resultsfile.h"
 #include "../version.h"
@@ -39,6 +40,8 @@
  * final tables take ~0.3 s; a slow emulated line may pause for seconds and go on. */
 #define DRAIN_MS 120000
 #define STALL_MS 10000
+/* isobench.serve=1: the watchdog's time past the peer's life (its sessions' end, the drain). */
+#define SERVE_GRACE_S 120
 
 static struct params p;
 static struct runner_cfg cfg;
@@ -349,6 +352,13 @@ int init_main(int argc, char **argv)
 		delay_start(p.delay_s);
 
 	button_pid = start_power_button(p.halt);
+	if (p.serve) {	/* the image as the peer: no run, no results file */
+		watchdog_pid = start_watchdog(p.serve_s + SERVE_GRACE_S, p.halt, p.image);
+		int r = pid1_serve(cfg.self, p.serve_s);
+		if (r < 0)
+			out_text("isobench: the peer could not start: %s\n", strerror(-r));
+		halt_system(p.halt);
+	}
 	watchdog_pid = start_watchdog(p.watchdog_s ? p.watchdog_s : runner_budget(&p), p.halt,
 				      p.image);
 	have_begin = 1;

@@ -188,7 +188,8 @@ static void table_drives_parsing(void **st)
 		assert_int_equal(params_set(&p, param_table[i].key, "", err, sizeof err), -EINVAL);
 		assert_string_not_equal(err, "unknown parameter");
 	}
-	assert_int_equal(rows, 19);	/* + disk, disk.span (issue 20), peer (issue 17), round, ab_side (issue 35) */
+	assert_int_equal(rows, 21);	/* + disk, disk.span (issue 20), peer (issue 17), round, ab_side (issue 35),
+					 * serve, serve_seconds (issue 33) */
 	/* interleaved A/B: the round and the side a run is (INFO run.round, run.ab_side) */
 	assert_int_equal(params_set(&p, "round", "3", err, sizeof err), 0);
 	assert_int_equal(p.round, 3);
@@ -196,6 +197,15 @@ static void table_drives_parsing(void **st)
 	assert_int_equal(params_set(&p, "ab_side", "b", err, sizeof err), 0);
 	assert_string_equal(params_ab_sides[p.ab_side], "b");
 	assert_int_equal(params_set(&p, "ab_side", "c", err, sizeof err), -EINVAL);
+	/* the image as the peer: a switch and its life (payload/pid1/peer.h) */
+	assert_int_equal(p.serve_s, 3600);
+	assert_int_equal(params_set(&p, "serve", "1", err, sizeof err), 0);
+	assert_int_equal(p.serve, 1);
+	assert_int_equal(params_set(&p, "serve", "2", err, sizeof err), -EINVAL);
+	assert_int_equal(params_set(&p, "serve_seconds", "45", err, sizeof err), 0);
+	assert_int_equal(p.serve_s, 45);
+	assert_int_equal(params_set(&p, "serve_seconds", "0", err, sizeof err), -EINVAL);
+	assert_int_equal(params_set(&p, "serve_seconds", "2592001", err, sizeof err), -EINVAL);
 	assert_int_equal(params_set(&p, "Suite", "quick", err, sizeof err), -ENOENT);
 	assert_string_equal(err, "unknown parameter");
 	assert_int_equal(params_set(&p, "", "1", err, sizeof err), -ENOENT);

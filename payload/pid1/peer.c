@@ -1,0 +1,79 @@
+/* peer.c — see peer.h: the image as the net tests' peer (isobench.serve=1). */
+#define _GNU_SOURCE
+#include "peer.h"
+#include "../net/netproto.h"
+#include "../out.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Copy what the peer writes to fd onto every console until end of file: the records as
+ * they are (lines of up to REC_MAX bytes, sent in out_text()-sized pieces that only this
+ * process writes, so they join up again), with nothing added. */
+static void relay(int fd)
+{
+	char buf[4000];
+	ssize_t k;
+
+	while ((k = read(fd, buf, sizeof buf)) != 0) {
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		out_text("%.*s", (int)k, buf);
+	}
+}
+
+int pid1_serve(const char *self, int seconds)
+{
+	char life[16], port[8];
+	int fd[2], st = 0;
+	pid_t pid;
+
+	net_nic_use_peer("");	/* the default route's interface, else the first one up */
+	snprintf(life, sizeof life, "%d", seconds);
+	snprintf(port, sizeof port, "%d", NET_DEFAULT_PORT);
+	out_text("\nisobench: this machine is the net tests' peer (isobench.serve=1): %s, port %s "
+		 "(TCP and UDP), on %s, for %s s (isobench.serve_seconds), then power-off.\n"
+		 "isobench: on the measuring machine: isobench.peer=%s (or --peer %s:%s)\n\n",
+		 net_nic_addr(), port, net_nic_name(), life, net_nic_addr(), net_nic_addr(), port);
+	if (pipe2(fd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(fd[0]);
+		close(fd[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		/* Every address: this machine exists to be measured against (a cloud instance or
+		 * a guest on a private link), and the caps of netserve.c bound what a client gets.
+		 * A new image of this program (not PID 1: main() takes --serve): nothing of PID 1's
+		 * consoles and record numbering is shared; its log comes through the pipe. */
+		char *argv[] = {(char *)self, "--serve", "--bind", "0.0.0.0", "--port", port,
+				"--max-seconds", life, NULL};
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		dup2(fd[1], 1);
+		dup2(fd[1], 2);
+		execv(self, argv);
+		fprintf(stderr, "isobench: cannot run %s --serve: %s\n", self, strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	relay(fd[0]);
+	close(fd[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	out_text("isobench: the peer's life is over (%s s): %s\n", life,
+		 WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "it ended normally" : "it ended with an error");
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
