@@ -33,6 +33,7 @@
 #     with a line (its records are its log), as for a run;
 #   - qemu/run --peer: an octet over 255, port 0, a port over 65535, a leading zero are usage
 #     errors (2) before anything starts; so are --nic with a bogus model, --peer without --nic,
+#     --link without --nic, with a port out of 1..65535, a mode not listen/connect, or a --peer,
 #     --peer to a non-loopback address on user networking (restricted networking only).
 #
 # In:  OUT/isobench, qemu/run, python3 (the hostile clients).
@@ -453,6 +454,11 @@ for bad in 127.0.0.1:0 127.0.0.1:65536 127.0.0.1:99999 127.999.0.1:7117 127.0.0.
 done
 expect_status EXIT_USAGE "qemu/run --nic rtl8139 is a usage error" -- "${q[@]}" --nic rtl8139
 expect_status EXIT_USAGE "qemu/run --peer without --nic is a usage error" -- "${q[@]}" --peer 127.0.0.1:7117
+for bad in "--link listen:5" "--nic virtio --link listen:0" "--nic virtio --link listen:65536" "--nic virtio --link serve:5" \
+	"--nic virtio --link connect:05" "--nic virtio --link listen:5 --peer 127.0.0.1:7117"; do
+	read -r -a words <<<"$bad"
+	expect_status EXIT_USAGE "qemu/run $bad is a usage error" -- "${q[@]}" "${words[@]}"
+done
 expect_status EXIT_USAGE "qemu/run --peer to a non-loopback address on user networking is refused" -- \
 	"${q[@]}" --nic virtio --peer 10.0.0.1:7117
 expect_status EXIT_NOSTART "qemu/run --nic virtio --peer 127.0.0.1:65535 is valid (fails later: no image)" -- \
