@@ -28,6 +28,21 @@ struct disk_sel {
 	char span_note[160];	/* "" when isobench.disk.span= was taken as asked (or not given),
 				 * else what was done with it: clamped to the area, rounded down */
 	int rotational;		/* the medium's queue/rotational (a file: its filesystem's) */
+	char write_cache[24];	/* queue/write_cache: "write back", "write through"; "-" unknown */
+	char fua[8];		/* queue/fua: "1" the device takes FUA writes, "0"; "-" unknown */
+	int media;		/* enum disk_media: what answers the reads (disk_dev.c media_of()) */
+	char media_why[320];	/* the sysfs evidence media was judged on */
+};
+
+/* What the disk is, for the read floor of disk.c's judge: a block device's own rotational
+ * flag is the medium's only on a physical disk. From sysfs (disk_dev.c media_of()): the
+ * disk's driver, its controller's, its model and vendor, loop/, dm/, md/. */
+enum disk_media {
+	DISK_MEDIA_MEMORY,	/* no block device below (tmpfs, ramfs), or a RAM disk (zram, brd) */
+	DISK_MEDIA_VIRTUAL,	/* virtual or stacked: virtio, Xen, Hyper-V, VMware, a QEMU or
+				 * cloud model, loop, nbd, device-mapper, md: the flag says nothing */
+	DISK_MEDIA_ROTATING,	/* a physical disk that says rotational=1 */
+	DISK_MEDIA_SOLID,	/* a physical disk that says rotational=0 */
 };
 
 /* Choose the disk for p (auto: the one signed scratch disk among /sys/class/block). */
