@@ -52,10 +52,11 @@
  * flush (the same size, without a flush). A flush the device receives costs at least one
  * command's round trip, and a 4 KiB write is a round trip plus a 4 KiB transfer (under 1 us on
  * PCIe or virtio): so a flush that costs under W / FLUSH_NOOP_DIV was completed above any
- * device (the kernel for a queue without a write cache, a file system mounted nobarrier, a
- * file in memory). Measured on this project's host (docs/benchmarks/disk.md, "Flush truth"):
- * such flushes cost 0.02-0.16 W, flushes that reach a device 0.7-100 W; 3 lies between with
- * room on both sides. A flush that costs at least FLUSH_SLOW_MUL W waited for something slower
+ * device (the kernel for a queue without a write cache, a file system mounted nobarrier).
+ * Measured on this project's host (docs/benchmarks/disk.md, "Flush truth"): such flushes
+ * cost 0.001-0.07 W, flushes that reach a device 0.7-30 W; 1/3 lies between with room on both
+ * sides. (A file in memory is told by what it is, not by timing: there both are syscalls,
+ * 0.16-0.27 W.) A flush that costs at least FLUSH_SLOW_MUL W waited for something slower
  * than the write into the cache: a medium. Between the two the device answers the flush in
  * about a write's time: storage that commits at once (power-loss protection, a host writing
  * O_DIRECT to such storage) or a host that ignores flushes (QEMU cache=unsafe), which timing
@@ -382,7 +383,10 @@ static void dinfo(const struct dtest *t, struct rec_body *b)
 
 /* disk-flush's verdict from f, the median flush alone, and w, the median 4 KiB write before
  * it (ns; the medians over the samples of flush_p50_ns and write_p50_ns), and the disk's
- * queue/write_cache and queue/fua (sel): the thresholds are FLUSH_NOOP_DIV's. */
+ * queue/write_cache and queue/fua (sel): write-through as the disk says; no stable storage
+ * when memory holds the data (disk.h DISK_MEDIA_MEMORY: a tmpfs file, a RAM disk) or the
+ * flush costs under w / FLUSH_NOOP_DIV; else honoured, and FLUSH_SLOW_MUL tells whether it
+ * waited for something slower than the cache. */
 static int flush_verdict(const struct disk_sel *sel, double f, double w, char *why, size_t len)
 {
 	const char *wc = sel ? sel->write_cache : "-";
@@ -400,11 +404,16 @@ static int flush_verdict(const struct disk_sel *sel, double f, double w, char *w
 			 "%s", figs);
 		return BENCH_JUDGE_NOTE;
 	}
+	if (sel && sel->media == DISK_MEDIA_MEMORY) {
+		snprintf(why, len, "flush is not reaching stable storage: there is none below, %s: %s",
+			 sel->media_why, figs);
+		return BENCH_JUDGE_WARN;
+	}
 	if (f * FLUSH_NOOP_DIV < w) {
 		snprintf(why, len, "flush is not reaching stable storage: %s, but the flush costs "
 			 "under 1/%d of a 4 KiB write, less than any device's round trip: it is "
-			 "completed above the device (nobarrier, a file in memory): %s",
-			 strcmp(wc, "write back") ? "the disk's cache mode is unknown" :
+			 "completed above the device (a file system mounted nobarrier, a host that "
+			 "drops it): %s", strcmp(wc, "write back") ? "the disk's cache mode is unknown" :
 			 "the disk says it has a volatile write cache", FLUSH_NOOP_DIV, figs);
 		return BENCH_JUDGE_WARN;
 	}
