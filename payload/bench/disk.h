@@ -38,7 +38,8 @@ struct disk_sel {
  * flag is the medium's only on a physical disk. From sysfs (disk_dev.c media_of()): the
  * disk's driver, its controller's, its model and vendor, loop/, dm/, md/. */
 enum disk_media {
-	DISK_MEDIA_MEMORY,	/* no block device below (tmpfs, ramfs), or a RAM disk (zram, brd) */
+	DISK_MEDIA_MEMORY,	/* no block device below (tmpfs, ramfs), a RAM disk (zram, brd), a
+				 * loop device over a tmpfs file */
 	DISK_MEDIA_VIRTUAL,	/* virtual or stacked: virtio, Xen, Hyper-V, VMware, a QEMU or
 				 * cloud model, loop, nbd, device-mapper, md: the flag says nothing */
 	DISK_MEDIA_ROTATING,	/* a physical disk that says rotational=1 */

@@ -315,7 +315,7 @@ static const char *virtual_by(const char *dir, const char *name, const struct ct
 
 /* s's queue flags (write_cache, fua) and what the disk is (disk.h enum disk_media) with the
  * evidence in s->media_why, from the disk's sysfs directory dir (NULL: no block device is
- * below s->path: a file on tmpfs or ramfs). */
+ * below s->path: a file on tmpfs or ramfs). A loop device over a file on tmpfs is memory. */
 static void media_of(const char *dir, struct disk_sel *s)
 {
 	char model[96], vendor[64];
@@ -324,6 +324,7 @@ static void media_of(const char *dir, struct disk_sel *s)
 
 	snprintf(s->write_cache, sizeof s->write_cache, "-");
 	snprintf(s->fua, sizeof s->fua, "-");
+	s->media = -1;
 	if (!dir) {
 		long magic = statfs(s->path, &sf) == 0 ? (long)sf.f_type : 0;
 		s->media = DISK_MEDIA_MEMORY;
@@ -333,10 +334,19 @@ static void media_of(const char *dir, struct disk_sel *s)
 		return;
 	}
 	const char *name = strrchr(dir, '/') + 1;
+	char backing[PATH_MAX];
+	if (strcmp(sysfs_line(dir, "loop/backing_file", backing, sizeof backing), "-") &&
+	    statfs(backing, &sf) == 0 && (long)sf.f_type == SYS_TMPFS_MAGIC) {
+		s->media = DISK_MEDIA_MEMORY;
+		snprintf(s->media_why, sizeof s->media_why, "%.32s is a loop device over %.160s, on "
+			 "tmpfs: memory holds it", name, backing);
+	}
 	sysfs_line(dir, "queue/write_cache", s->write_cache, sizeof s->write_cache);
 	sysfs_line(dir, "queue/fua", s->fua, sizeof s->fua);
 	sysfs_line(dir, "device/model", model, sizeof model);
 	sysfs_line(dir, "device/vendor", vendor, sizeof vendor);
+	if (s->media == DISK_MEDIA_MEMORY)
+		return;
 	find_ctrl(dir, &f);
 	const char *virt = virtual_by(dir, name, &f, model, vendor);
 	int ram = !strncmp(name, "zram", 4) || !strncmp(name, "ram", 3);
