@@ -6,7 +6,7 @@
  *   disk-write-1m          sequential 1 MiB writes, MiB/s, no flush
  *   disk-randwrite-4k-qd1  latency of one 4 KiB random write at a time, no flush
  *   disk-flush             latency of a 4 KiB random write followed by fdatasync(2), and of
- *                          each alone: whether a flush reaches stable storage (djudge())
+ *                          each alone: whether a flush reaches stable storage (disk_flush_verdict())
  * Which disk: disk.h (isobench.disk=, --disk). Writes only ever go to a disk carrying our
  * scratch signature (scratch.h), inside its scratch area (the header MiB excluded), and the
  * signature is re-read from the medium (scratch_check()) in setup and again before every
@@ -27,7 +27,7 @@
  * scramble_buffers=1 does (scramble()), so no two blocks written are alike: compressing or
  * deduplicating storage (ZFS lz4, VDO, thin pools, some SSDs) does the work it does for data,
  * and the random prefill of --make-scratch is replaced by random bytes, never by a pattern.
- * The judge (djudge(), in the runner after the RESULT): the flush verdict (flush_verdict())
+ * The judge (djudge(), in the runner after the RESULT): the flush verdict (disk_flush_verdict())
  * and the read floor by what the disk is (disk.h enum disk_media). */
 #define _GNU_SOURCE
 #include "disk.h"
@@ -381,13 +381,13 @@ static void dinfo(const struct dtest *t, struct rec_body *b)
 	rec_str(b, RK_DISK_METHOD, t->method);
 }
 
-/* disk-flush's verdict from f, the median flush alone, and w, the median 4 KiB write before
+/* disk.h: disk-flush's verdict from f, the median flush alone, and w, the median 4 KiB write before
  * it (ns; the medians over the samples of flush_p50_ns and write_p50_ns), and the disk's
- * queue/write_cache and queue/fua (sel): write-through as the disk says; no stable storage
- * when memory holds the data (disk.h DISK_MEDIA_MEMORY: a tmpfs file, a RAM disk) or the
- * flush costs under w / FLUSH_NOOP_DIV; else honoured, and FLUSH_SLOW_MUL tells whether it
+ * queue/write_cache and queue/fua (sel): no stable storage when memory holds the data (disk.h
+ * DISK_MEDIA_MEMORY: a tmpfs file, a RAM disk, which says write through), write-through as
+ * the disk says, no stable storage either when the flush costs under w / FLUSH_NOOP_DIV; else honoured, and FLUSH_SLOW_MUL tells whether it
  * waited for something slower than the cache. */
-static int flush_verdict(const struct disk_sel *sel, double f, double w, char *why, size_t len)
+int disk_flush_verdict(const struct disk_sel *sel, double f, double w, char *why, size_t len)
 {
 	const char *wc = sel ? sel->write_cache : "-";
 	char figs[200];
@@ -397,17 +397,17 @@ static int flush_verdict(const struct disk_sel *sel, double f, double w, char *w
 	snprintf(figs, sizeof figs, "fdatasync %.1f us, the 4 KiB write before it %.1f us (medians; "
 		 "flush/write %.3f); queue/write_cache=%s, queue/fua=%s", f / 1000, w / 1000, f / w,
 		 wc, sel ? sel->fua : "-");
+	if (sel && sel->media == DISK_MEDIA_MEMORY) {
+		snprintf(why, len, "flush is not reaching stable storage: there is none below, %s: %s",
+			 sel->media_why, figs);
+		return BENCH_JUDGE_WARN;
+	}
 	if (!strcmp(wc, "write through")) {
 		snprintf(why, len, "write-through: the disk says it keeps no volatile write cache, so "
 			 "the kernel sends it no flush and a write is stable when it completes, as far "
 			 "as that holds (a power-loss protected device, a stack that writes through): "
 			 "%s", figs);
 		return BENCH_JUDGE_NOTE;
-	}
-	if (sel && sel->media == DISK_MEDIA_MEMORY) {
-		snprintf(why, len, "flush is not reaching stable storage: there is none below, %s: %s",
-			 sel->media_why, figs);
-		return BENCH_JUDGE_WARN;
 	}
 	if (f * FLUSH_NOOP_DIV < w) {
 		snprintf(why, len, "flush is not reaching stable storage: %s, but the flush costs "
@@ -425,19 +425,13 @@ static int flush_verdict(const struct disk_sel *sel, double f, double w, char *w
 	return BENCH_JUDGE_NOTE;
 }
 
-/* The judge (bench.h): disk-flush's verdict (flush_verdict()); a 4 KiB random read faster
- * than what the disk is can answer (disk.h enum disk_media: a rotating disk's floor only for
- * a physical one; any medium's for a virtual one; memory always), naming the evidence. */
-static int djudge(const struct dtest *t, const struct bench_judged *j, char *why, size_t len)
+/* A 4 KiB random read's median v faster than what the disk is can answer (disk.h enum
+ * disk_media: a rotating disk's floor only for a physical one; any medium's for a virtual
+ * one; memory always): a WARN naming the evidence. */
+int disk_read_verdict(const struct disk_sel *sel, double v, char *why, size_t len)
 {
-	const struct disk_sel *sel = disk_current();
-	double v = j->value;
-
-	if (t->op == FLUSH)
-		return flush_verdict(sel, j->extra[0], j->extra[1], why, len);
-	if (t->op != RANDREAD || t->qd != 1 || !sel)
-		return BENCH_JUDGE_NONE;
 	double floor = sel->media == DISK_MEDIA_ROTATING ? READ_MIN_ROT_NS : READ_MIN_SSD_NS;
+
 	if (sel->media == DISK_MEDIA_MEMORY) {
 		snprintf(why, len, "a cache answers the reads: a 4 KiB random read takes %.1f us "
 			 "(median); %s", v / 1000, sel->media_why);
@@ -449,6 +443,18 @@ static int djudge(const struct dtest *t, const struct bench_judged *j, char *why
 		 "faster than %s (%.0f us); %s", v / 1000, sel->media == DISK_MEDIA_ROTATING ?
 		 "a rotating medium allows" : "any medium answers", floor / 1000, sel->media_why);
 	return BENCH_JUDGE_WARN;
+}
+
+/* The judge (bench.h): disk-flush's verdict, the qd1 random read's floor. */
+static int djudge(const struct dtest *t, const struct bench_judged *j, char *why, size_t len)
+{
+	const struct disk_sel *sel = disk_current();
+
+	if (t->op == FLUSH)
+		return disk_flush_verdict(sel, j->extra[0], j->extra[1], why, len);
+	if (t->op != RANDREAD || t->qd != 1 || !sel)
+		return BENCH_JUDGE_NONE;
+	return disk_read_verdict(sel, j->value, why, len);
 }
 
 /* One descriptor per row of DISK_TESTS: its setup, info and judge pick the row. */

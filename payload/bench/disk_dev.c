@@ -9,7 +9,7 @@
  * serial), the first driver bound above the disk (virtio_blk, sd, nvme) and the PCI function
  * above it: the storage controller as the guest sees it (vendor:device IDs, its driver:
  * virtio-pci, ahci, nvme, vmw_pvscsi, mpt3sas, ...). For a file: the device its filesystem
- * is on. From the same facts, what the disk is (disk.h enum disk_media, media_of()): the
+ * is on. From the same facts, what the disk is (disk.h enum disk_media, disk_media_of()): the
  * read floor of the disk tests' judge. */
 #define _GNU_SOURCE
 #include "disk.h"
@@ -154,7 +154,6 @@ static void writes_verdict(struct disk_sel *s)
 }
 
 static void span_of(const struct params *p, struct disk_sel *s);
-static void media_of(const char *dir, struct disk_sel *s);
 
 /* Size, signature, span and whether writes are allowed, for s->path: an unsigned device
  * that may never be written (the boot medium, mounted, partitioned, held: scratch.c's
@@ -162,7 +161,7 @@ static void media_of(const char *dir, struct disk_sel *s);
 static void probe(const struct params *p, struct disk_sel *s)
 {
 	struct stat st;
-	char dir[PATH_MAX], b[16], why[240];
+	char dir[PATH_MAX], why[240];
 
 	int fd = open(s->path, O_RDONLY | O_CLOEXEC);
 	int64_t sz = fd >= 0 ? scratch_fd_size(fd) : -errno;
@@ -178,9 +177,7 @@ static void probe(const struct params *p, struct disk_sel *s)
 	int sig = read_signature(s->path, &s->hdr, why, sizeof why);
 	s->signed_ok = sig == 1;
 	dev_t dev = s->is_file ? st.st_dev : st.st_rdev;
-	int have_dir = sysfs_block_dir(dev, 1, dir, sizeof dir) == 0;
-	s->rotational = have_dir && !strcmp(sysfs_line(dir, "queue/rotational", b, sizeof b), "1");
-	media_of(have_dir ? dir : NULL, s);
+	disk_media_of(sysfs_block_dir(dev, 1, dir, sizeof dir) == 0 ? dir : NULL, s);
 	char held[200];
 	if (s->signed_ok)
 		writes_verdict(s);
@@ -313,10 +310,7 @@ static const char *virtual_by(const char *dir, const char *name, const struct ct
 	return NULL;
 }
 
-/* s's queue flags (write_cache, fua) and what the disk is (disk.h enum disk_media) with the
- * evidence in s->media_why, from the disk's sysfs directory dir (NULL: no block device is
- * below s->path: a file on tmpfs or ramfs). A loop device over a file on tmpfs is memory. */
-static void media_of(const char *dir, struct disk_sel *s)
+void disk_media_of(const char *dir, struct disk_sel *s)
 {
 	char model[96], vendor[64];
 	struct ctrl_facts f;
@@ -325,6 +319,7 @@ static void media_of(const char *dir, struct disk_sel *s)
 	snprintf(s->write_cache, sizeof s->write_cache, "-");
 	snprintf(s->fua, sizeof s->fua, "-");
 	s->media = -1;
+	s->rotational = 0;
 	if (!dir) {
 		long magic = statfs(s->path, &sf) == 0 ? (long)sf.f_type : 0;
 		s->media = DISK_MEDIA_MEMORY;
@@ -334,7 +329,8 @@ static void media_of(const char *dir, struct disk_sel *s)
 		return;
 	}
 	const char *name = strrchr(dir, '/') + 1;
-	char backing[PATH_MAX];
+	char backing[PATH_MAX], rot[16];
+	s->rotational = !strcmp(sysfs_line(dir, "queue/rotational", rot, sizeof rot), "1");
 	if (strcmp(sysfs_line(dir, "loop/backing_file", backing, sizeof backing), "-") &&
 	    statfs(backing, &sf) == 0 && (long)sf.f_type == SYS_TMPFS_MAGIC) {
 		s->media = DISK_MEDIA_MEMORY;
