@@ -109,6 +109,7 @@
 #define REC_EXTRA_THP_KIB "thp_kib"
 #define REC_EXTRA_VDSO "vdso"
 #define REC_EXTRA_WRITE_NS "write_ns"
+#define REC_EXTRA_WRITE_P50_NS "write_p50_ns"
 #define VOCAB_EXTRAS(X) \
 	X(REC_EXTRA_ARRAY_KIB) X(REC_EXTRA_BEHIND) X(REC_EXTRA_BUSY_PCT_X100) \
 	X(REC_EXTRA_BYTES_READ) X(REC_EXTRA_BYTES_WRITTEN) X(REC_EXTRA_CLIENTS) X(REC_EXTRA_CPU) \
@@ -120,7 +121,8 @@
 	X(REC_EXTRA_RATE_HZ) X(REC_EXTRA_RCV_CPU_PCT_X100) X(REC_EXTRA_READ_PCT) \
 	X(REC_EXTRA_RTT0_NS) X(REC_EXTRA_SLACK_NS) X(REC_EXTRA_SYS_CPU_PCT_X100) X(REC_EXTRA_SYSCALL_NS) \
 	X(REC_EXTRA_TARGET_CPU) X(REC_EXTRA_TARGET_HZ) X(REC_EXTRA_THP_FALLBACK) \
-	X(REC_EXTRA_THP_KIB) X(REC_EXTRA_VDSO) X(REC_EXTRA_WRITE_NS)
+	X(REC_EXTRA_THP_KIB) X(REC_EXTRA_VDSO) X(REC_EXTRA_WRITE_NS) \
+	X(REC_EXTRA_WRITE_P50_NS)
 /* Test-name prefixes a reader selects a family of tests by: mem-latency-<size>-<page>
  * (payload/bench/mem_latency.c; report/memsvg.c draws them). */
 #define REC_PREFIX_MEM_LATENCY "mem-latency-"
@@ -252,12 +254,16 @@
 	I(X, DISK_QDEPTH, "disk.queue_depth", STR) \
 	I(X, DISK_SCHEDULER, "disk.scheduler", STR) \
 	I(X, DISK_WRITE_CACHE, "disk.write_cache", STR) \
+	I(X, DISK_FUA, "disk.fua", STR) \
 	/* INFO before a disk test's TEST: what it touches and how */ \
 	I(X, DISK_TEST, "disk.test", STR) \
 	I(X, DISK_METHOD, "disk.method", STR) \
 	I(X, DISK_SEED, "disk.seed", UINT0) \
 	I(X, DISK_BS, "disk.bs", UINT1) \
 	I(X, DISK_IODEPTH, "disk.iodepth", UINT1) \
+	/* INFO right after a RESULT: the test's verdict on it that is no warning (bench.h judge) */ \
+	I(X, VERDICT_TEST, "verdict.test", STR) \
+	I(X, VERDICT_REASON, "verdict.reason", STR) \
 	/* INFO of the net group (registry.c's facts, payload/net/netserve.c, bench/net.c) */ \
 	I(X, RUN_PEER, "run.peer", STR) \
 	I(X, PEER_HOST, "peer.host", STR) \

@@ -48,6 +48,17 @@ struct bench_ctx {
 	const struct lat_hist *lat;
 };
 
+/* What a test's judge sees (struct bench, judge): the RESULT's value, and for each SAMPLE
+ * extra the test names in judge_extras the median over the samples the RESULT kept (copy 0's
+ * extras; -1 when no kept sample carried it; the first BENCH_JUDGE_SAMPLES samples). */
+#define BENCH_JUDGE_EXTRAS 2
+#define BENCH_JUDGE_SAMPLES 1000
+struct bench_judged {
+	double value;
+	double extra[BENCH_JUDGE_EXTRAS];
+};
+enum { BENCH_JUDGE_NONE, BENCH_JUDGE_WARN, BENCH_JUDGE_NOTE };
+
 struct bench {
 	const char *name;	/* UnixBench/lmbench name: "pipe", "dhry2reg" */
 	const char *title;	/* UnixBench's label: "Pipe Throughput" */
@@ -66,10 +77,14 @@ struct bench {
 	 * record with the runner's own path; fields it adds to b go out as one INFO record
 	 * (e.g. what a process test executes: bench/proc.h). */
 	void (*info)(const char *self, struct rec_body *b);
-	/* If set, called by the runner after the test's RESULT with its value: 1 and a reason
-	 * when the value is one the machine cannot give (a flush faster than any medium), which
-	 * becomes a WARN what=result; else 0. */
-	int (*judge)(const struct bench *b, double value, char *reason, size_t len);
+	/* If set, called by the runner after the test's RESULT (struct bench_judged: its value
+	 * and the medians of the SAMPLE extras named in judge_extras): BENCH_JUDGE_WARN and a
+	 * reason when the result is one the machine cannot give as it claims (a flush that
+	 * reaches no stable storage), which becomes a WARN what=result; BENCH_JUDGE_NOTE and a
+	 * reason for a verdict that is no warning (an INFO verdict.test= verdict.reason=, right
+	 * after the RESULT); else BENCH_JUDGE_NONE. */
+	int (*judge)(const struct bench *b, const struct bench_judged *j, char *reason, size_t len);
+	const char *judge_extras[BENCH_JUDGE_EXTRAS];	/* SAMPLE extras the judge sees; NULL: none */
 	int (*setup)(struct bench_ctx *);
 	int (*run)(struct bench_ctx *, uint64_t iters);
 	void (*teardown)(struct bench_ctx *);

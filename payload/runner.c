@@ -10,6 +10,7 @@
 #include "record.h"
 #include "sys.h"
 #include "sysfs.h"
+#include "stats.h"
 #include "sysinfo.h"
 #include "unixbench.h"
 #include "version.h"
@@ -40,6 +41,11 @@ struct outcome {
 
 static struct outcome results[MAX_SEL * PARAM_MAX_COPIES];
 static int nresults;
+
+/* The running test's kept SAMPLE values of its judge_extras (bench.h judge), for their
+ * medians after its RESULT; reset as each test starts. */
+static double judge_vals[BENCH_JUDGE_EXTRAS][BENCH_JUDGE_SAMPLES];
+static size_t judge_n[BENCH_JUDGE_EXTRAS];
 
 void runner_pending_error(void *arg, const char *param, const char *value, const char *reason)
 {
@@ -254,6 +260,12 @@ static void relay_line(const char *line, size_t len, struct outcome *o)
 	oom_reason(&b);
 	rec_parse_body(b.buf, b.len, &r);
 	out_record(&b);
+	if (!strcmp(r.kind, RK_SAMPLE) && !rec_get(&r, RK_WARMUP))
+		for (int k = 0; k < BENCH_JUDGE_EXTRAS; k++) {
+			const char *key = o->b->judge_extras[k], *v = key ? rec_get(&r, key) : NULL;
+			if (v && judge_n[k] < BENCH_JUDGE_SAMPLES)
+				judge_vals[k][judge_n[k]++] = atof(v);
+		}
 	if (!strcmp(r.kind, RK_RESULT)) {
 		const char *v;
 		o->state = 1;
@@ -312,6 +324,7 @@ static void run_one(struct outcome *o, const struct params *p, const struct runn
 		    int sigfd, const sigset_t *orig, void (*on_child_exit)(pid_t))
 {
 	oom_at_start = oom_kills();
+	memset(judge_n, 0, sizeof judge_n);
 	sigprocmask(SIG_BLOCK, &stops, NULL);
 	run_test(o, p, cfg, sigfd, orig, on_child_exit);
 	sigprocmask(SIG_UNBLOCK, &stops, NULL);	/* a stop signal pending now ends us here */
@@ -491,14 +504,29 @@ static void warn_clocksource_changed(const struct outcome *o, const char *before
 		 after, o->b->name);
 }
 
-/* A WARN record when the test judges its own result impossible for the machine (bench.h
- * judge: a flush faster than any medium says a cache absorbs the writes). */
-static void warn_judged(const struct outcome *o)
+/* The test's verdict on its own result (bench.h judge), right after its RESULT: a WARN
+ * what=result (a result the machine cannot give as it claims: a flush that reaches no
+ * stable storage) or an INFO verdict.* (a verdict that is no warning). */
+static void verdict_judged(const struct outcome *o)
 {
-	char why[240];
+	struct bench_judged j = {o->value, {0}};
+	struct summary sm;
+	char why[600];
 	struct rec_body b;
 
-	if (o->state != 1 || !o->b->judge || !o->b->judge(o->b, o->value, why, sizeof why))
+	if (o->state != 1 || !o->b->judge)
+		return;
+	for (int k = 0; k < BENCH_JUDGE_EXTRAS; k++)
+		j.extra[k] = summarize(judge_vals[k], judge_n[k], 0, &sm) ? -1 : sm.median;
+	int v = o->b->judge(o->b, &j, why, sizeof why);
+	if (v == BENCH_JUDGE_NOTE) {
+		rec_begin(&b, RK_INFO);
+		rec_str(&b, RK_VERDICT_TEST, o->b->name);
+		rec_str(&b, RK_VERDICT_REASON, why);
+		out_record(&b);
+		out_text("isobench: %s: %s\n", o->b->name, why);
+	}
+	if (v != BENCH_JUDGE_WARN)
 		return;
 	rec_begin(&b, RK_WARN);
 	rec_str(&b, RK_WHAT, REC_WHAT_RESULT);
@@ -688,7 +716,7 @@ static void run_pass(const struct params *p, const struct runner_cfg *cfg, int c
 		else
 			skip_no_pass(o);
 		warn_clocksource_changed(o, clk);
-		warn_judged(o);
+		verdict_judged(o);
 		if (o->state == 1)
 			out_text("isobench: [%d/%d] %s: %.1f %s (%d samples, ci95 +/-%.2f%%)\n",
 				 *k, total, o->b->name, o->value, o->b->unit, o->samples, o->ci);

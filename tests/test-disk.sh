@@ -8,16 +8,27 @@
 #     carrying a valid signature, and the image's ISO on a loop device (the boot medium,
 #     unsigned): the read tests run, the write tests SKIP with the reason (the boot medium
 #     named as such), the bytes do not change;
-#   - natively, disk-flush on a tmpfs file (a flush no medium gives) draws the WARN;
+#   - natively, what the write tests write (issue 30): the blocks of the area written are
+#     random and pairwise different (fio's scramble_buffers), none a repeated byte;
+#   - natively, the flush verdict and the read floor (issue 30): a tmpfs file (no device:
+#     flush and reads answered by memory) draws both WARNs, naming the evidence, and so does
+#     the flush of a loop device over that file (root); on loop
+#     devices (root): write back over a real file gives "volatile cache, flush honoured",
+#     the same queue set to write through gives "write-through", a file on ext4 mounted
+#     nobarrier (flushes completed above the device) the "not reaching stable storage"
+#     WARN; the loop device with rotational=1 (a virtual disk's flag) reading from the host
+#     draws no read WARN;
 #   - in the image (TCG, kernel booted directly): a 64 MiB scratch disk with the default span
 #     as virtio-blk (beside a second, unlabelled disk of known content, byte-identical
 #     afterwards), as NVMe and as AHCI, each a complete disk group with the device truth of
-#     its driver; the unlabelled disk named alone: reads only, writes refused (SKIP reason),
+#     its driver, a flush verdict with its figures and no read WARN (virtio-blk and QEMU's
+#     AHCI disk say rotational=1; the build that trusted it warned); the unlabelled disk named alone: reads only, writes refused (SKIP reason),
 #     unchanged; a disk failing mid-test (QEMU blkdebug: EIO at one sector in the middle of
 #     the span) gives a FAIL with the errno while the run completes and powers off.
 #
 # In:  OUT/isobench, OUT/bzImage, OUT/initramfs.cpio.gz, OUT/IDENTITY, OUT/isobench-report,
-#      qemu/run, qemu-system-x86_64; losetup, mkfs.ext4, mount (root) for the mounted case.
+#      qemu/run, qemu-system-x86_64, python3; losetup, mkfs.ext4, mount (root) for the
+#      mounted case and the planted flush and read cases.
 # Out: one line per assertion, then "N passed, M failed, K skipped"; images and logs stay in
 #      results/disk/ (on the repository's filesystem: O_DIRECT needs a real one).
 # Errors: exit 1 on any failure.
@@ -41,6 +52,25 @@ kparams="isobench.sample_ms=50 isobench.samples=2"
 writers='disk-(write-1m|randwrite-4k-qd1|flush)'
 readers='disk-(randread-4k-qd1|randread-4k-qd32|read-1m)'
 head_sum() { head -c 1048576 "$1" | sha256sum | cut -c1-64; }
+# area_sum FILE: sha256 of the first MiB of FILE's scratch area (bytes 1-2 MiB).
+area_sum() { dd if="$1" bs=1M skip=1 count=1 status=none | sha256sum | cut -c1-64; }
+# blocks_unlike FILE OFFSET N: nothing when the N 4 KiB blocks from byte OFFSET of FILE are
+# pairwise different and each holds at least 200 distinct byte values (random 4 KiB holds
+# ~255; a pattern, or a pattern with a few words changed, far fewer); else what is wrong.
+blocks_unlike() {
+	python3 - "$@" <<'EOF'
+import sys
+path, off, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "rb") as f:
+    f.seek(off)
+    data = f.read(4096 * n)
+blocks = [data[i * 4096:(i + 1) * 4096] for i in range(len(data) // 4096)]
+few = sum(1 for b in blocks if len(set(b)) < 200)
+same = len(blocks) - len(set(blocks))
+if len(blocks) < n or few or same:
+    print("%d blocks read, %d with under 200 byte values, %d equal to another" % (len(blocks), few, same))
+EOF
+}
 
 # ---- the signing command --------------------------------------------------------------------
 expect_status EXIT_USAGE "--make-scratch without a size is a usage error" -- "$bin" --make-scratch "$dir/x.img"
@@ -51,13 +81,17 @@ contains "$tmp/stdout" "signed as scratch: 67108864 bytes" "--make-scratch says 
 has "$dir/native.img" '^ISOBENCH-SCRATCH' "the signature is at byte 0"
 
 # ---- natively, on files ---------------------------------------------------------------------
-# native NAME FILE: the group on FILE; the log in $dir/NAME.log, the status in $st.
+# native NAME FILE [OPTION...]: the group (or --tests ...) on FILE; the log in $dir/NAME.log,
+# the status in $st.
 native() {
+	local name=$1 file=$2
+	shift 2
 	st=0
-	"$bin" "${knobs[@]}" --disk "$2" >"$dir/$1.log" 2>"$dir/$1.err" || st=$?
+	"$bin" "${knobs[@]}" --disk "$file" "$@" >"$dir/$name.log" 2>"$dir/$name.err" || st=$?
 }
 h0=$(head_sum "$dir/native.img")
 s0=$(stat -c %s "$dir/native.img")
+a0=$(area_sum "$dir/native.img")
 native native "$dir/native.img"
 ran EXIT_OK "$st" "$dir/native.log" "native run on a signed file"
 count_is "$dir/native.log" "RESULT test=disk-" 6 "natively: a RESULT for each of the 6 disk tests"
@@ -71,6 +105,13 @@ has "$dir/native.log" "INFO disk.test=disk-randread-4k-qd32 .*disk.span_offset=1
 	"natively: the qd32 test states its span (the whole area after the header), seed and io_uring"
 check "natively: the header MiB (the signature) is unchanged" test "$h0" = "$(head_sum "$dir/native.img")"
 check "natively: the file did not grow" test "$s0" = "$(stat -c %s "$dir/native.img")"
+check "natively: the area's first MiB was written (disk-write-1m starts there)" \
+	test "$a0" != "$(area_sum "$dir/native.img")"
+why=$(blocks_unlike "$dir/native.img" 1048576 256)
+check "natively: the 256 4 KiB blocks written there are random and pairwise different${why:+ ($why)}" \
+	test -z "$why"
+has "$dir/native.log" "INFO verdict.test=disk-flush verdict.reason=(volatile%20cache,%20flush%20honoured|write-through):.*queue/write_cache=" \
+	"natively: disk-flush's verdict on the real disk, with the figures and the cache mode"
 
 # refused NAME FILE WHY: reads run, every write test SKIPs with WHY, FILE is byte-identical.
 refused() {
@@ -134,29 +175,99 @@ boot_medium_case() {
 }
 boot_medium_case
 
-# A flush no medium can give: a signed file on tmpfs (O_DIRECT there needs Linux 6.6+), whose
-# fdatasync is a no-op, must draw the WARN; the same test on the real disk above must not.
-flush_warn() {
+# Memory, no device: a signed file on tmpfs (O_DIRECT there needs Linux 6.6+), whose
+# fdatasync is a no-op and whose reads memory answers, must draw both WARNs with the evidence;
+# the same tests on the real disk above must not.
+tmpfs_case() {
 	local shm
 	if ! shm=$(mktemp -d /dev/shm/isobench-disk.XXXXXX 2>/dev/null); then
-		skip "flush WARN: no /dev/shm here"
+		skip "tmpfs: no /dev/shm here"
 		return
 	fi
 	at_exit "rm -rf $shm"
 	"$bin" --make-scratch "$shm/s.img" 4M >/dev/null
 	if ! dd if="$shm/s.img" of=/dev/null bs=4096 count=1 iflag=direct status=none 2>/dev/null; then
-		skip "flush WARN: this kernel's tmpfs refuses O_DIRECT (Linux < 6.6)"
+		skip "tmpfs: this kernel's tmpfs refuses O_DIRECT (Linux < 6.6)"
 		return
 	fi
-	st=0
-	"$bin" --suite quick --sample_ms 50 --samples 2 --copies 1 --tests disk-flush --disk "$shm/s.img" \
-		>"$dir/tmpfs.log" 2>/dev/null || st=$?
-	ran EXIT_OK "$st" "$dir/tmpfs.log" "disk-flush on a tmpfs file"
-	has "$dir/tmpfs.log" "WARN what=result test=disk-flush copies=1 reason=a%204%20KiB%20write%20\+%20flush%20takes%20[0-9.]+%20us%20\(median\),%20faster%20than%20any%20medium" \
-		"disk-flush on tmpfs (no medium): WARN, the host absorbs the writes"
+	native tmpfs "$shm/s.img" --tests disk-flush,disk-randread-4k-qd1
+	ran EXIT_OK "$st" "$dir/tmpfs.log" "disk-flush and a read on a tmpfs file"
+	has "$dir/tmpfs.log" "WARN what=result test=disk-flush copies=1 reason=flush%20is%20not%20reaching%20stable%20storage:%20there%20is%20none%20below,%20no%20block%20device%20below%20the%20file%20.*tmpfs.*fdatasync%20[0-9.]+%20us,%20the%204%20KiB%20write%20before%20it%20[0-9.]+%20us" \
+		"tmpfs: the flush WARN says memory holds the file, with the flush's and the write's medians"
+	has "$dir/tmpfs.log" "WARN what=result test=disk-randread-4k-qd1 copies=1 reason=a%20cache%20answers%20the%20reads:%20a%204%20KiB%20random%20read%20takes%20[0-9.]+%20us%20\(median\);%20no%20block%20device%20below%20the%20file%20\(its%20file%20system's%20magic%20is%201021994,%20tmpfs\)" \
+		"tmpfs: the read WARN names its evidence (no block device, tmpfs)"
 	hasnt "$dir/native.log" "WARN what=result test=disk-flush" "disk-flush on the real disk: no WARN"
+	# A loop device over that file: write back, and its flush makes a round trip to the loop
+	# worker (as a host that drops flushes does: timing cannot tell), which fsyncs tmpfs.
+	if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null || ! loop_dev "$shm/s.img"; then
+		skip "a loop device over a tmpfs file: needs root and losetup"
+		return
+	fi
+	native tmpfs-loop "$loop" --tests disk-flush
+	has "$dir/tmpfs-loop.log" "WARN what=result test=disk-flush copies=1 reason=flush%20is%20not%20reaching%20stable%20storage:%20there%20is%20none%20below,%20loop[0-9]+%20is%20a%20loop%20device%20over%20$shm/s.img,%20on%20tmpfs" \
+		"a loop device over a tmpfs file: the flush WARN names the loop's backing file on tmpfs"
 }
-flush_warn
+
+# loop_dev FILE [LOSETUP-OPTION...]: a loop device over FILE in $loop, its queue in $q; at exit
+# its write_cache and rotational are put back as found (the kernel keeps them across losetup
+# -d) and it is detached. Status 1 when none can be made.
+loop_dev() {
+	local f=$1
+	shift
+	loop=$(losetup -f --show "$@" "$f" 2>/dev/null) || return 1
+	q=/sys/block/${loop#/dev/}/queue
+	at_exit "losetup -d $loop"
+	at_exit "echo '$(cat "$q/write_cache")' >$q/write_cache; echo '$(cat "$q/rotational")' >$q/rotational"
+}
+
+# Planted devices (root): a loop device over a signed file on the repository's disk (its
+# flush is the file's fsync; its reads come from the page cache or that disk, as fast as a
+# virtual disk's often are: the build that trusted rotational warned here), with
+# rotational=1 as a virtual disk's, in write-back then write-through mode; then a loop
+# device holding ext4 mounted nobarrier, whose fdatasync sends no flush although the device
+# has a write cache.
+planted_cases() {
+	local mnt=$tmp/nb
+	if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null || ! command -v mkfs.ext4 >/dev/null; then
+		skip "planted flush and read cases: need root, losetup and mkfs.ext4"
+		return
+	fi
+	"$bin" --make-scratch "$dir/loop.img" 16M >/dev/null
+	if ! loop_dev "$dir/loop.img" || ! echo 1 >"$q/rotational" ||
+		! echo "write back" >"$q/write_cache"; then
+		skip "planted flush and read cases: no loop device with a settable queue here"
+		return
+	fi
+	native loop-wb "$loop" --tests disk-flush,disk-randread-4k-qd1
+	ran EXIT_OK "$st" "$dir/loop-wb.log" "a loop device, write back, rotational=1"
+	has "$dir/loop-wb.log" "INFO verdict.test=disk-flush verdict.reason=volatile%20cache,%20flush%20honoured:%20the%20flush%20reaches%20the%20device.*queue/write_cache=write%20back" \
+		"loop, write back: volatile cache, flush honoured, with the figures"
+	hasnt "$dir/loop-wb.log" "WARN what=result" "loop, write back: no WARN (the flush reaches the file's fsync)"
+	has "$dir/loop-wb.log" "INFO disk.select=.* disk.rotational=1 " "loop: the header says rotational=1"
+	hasnt "$dir/loop-wb.log" "WARN what=result test=disk-randread-4k-qd1" \
+		"loop with rotational=1 (virtual) reading from the host: no \"a cache answers\" WARN"
+	echo "write through" >"$q/write_cache"
+	native loop-wt "$loop" --tests disk-flush
+	has "$dir/loop-wt.log" "INFO verdict.test=disk-flush verdict.reason=write-through:%20the%20disk%20says%20it%20keeps%20no%20volatile%20write%20cache.*queue/write_cache=write%20through" \
+		"loop, write through: write-through, with the figures"
+	hasnt "$dir/loop-wt.log" "WARN what=result" "loop, write through: no WARN"
+
+	truncate -s 64M "$dir/nobarrier.img"
+	mkfs.ext4 -q -F "$dir/nobarrier.img"
+	mkdir -p "$mnt"
+	if ! loop_dev "$dir/nobarrier.img" --direct-io=on || ! echo "write back" >"$q/write_cache" ||
+		! mount -o nobarrier "$loop" "$mnt" 2>/dev/null; then
+		skip "nobarrier: cannot mount ext4 -o nobarrier on a loop device here"
+		return
+	fi
+	at_exit "umount $mnt"
+	"$bin" --make-scratch "$mnt/s.img" 8M >/dev/null
+	native nobarrier "$mnt/s.img" --tests disk-flush
+	has "$dir/nobarrier.log" "WARN what=result test=disk-flush copies=1 reason=flush%20is%20not%20reaching%20stable%20storage:%20the%20disk%20says%20it%20has%20a%20volatile%20write%20cache,%20but%20the%20flush%20costs%20under%201/3%20of%20a%204%20KiB%20write.*queue/write_cache=write%20back" \
+		"ext4 nobarrier on a write-back device: flush is not reaching stable storage (WARN)"
+}
+tmpfs_case
+planted_cases
 
 # ---- in the image ---------------------------------------------------------------------------
 # boot NAME IF DISKS PARAMS: boot with the --scratch DISKS on interface IF; $st, $dir/NAME.log.
@@ -173,7 +284,12 @@ group() {
 	count_is "$dir/$1.log" "RESULT test=disk-" 6 "$1: a RESULT for each of the 6 disk tests"
 	has "$dir/$1.log" "INFO disk.select=auto disk.device=/dev/[a-z0-9]+ disk.kind=block disk.signed=1 .*disk.span_offset=1048576 disk.span_bytes=66060288 " \
 		"$1: auto picked the signed 64 MiB disk; default span: the whole scratch area"
-	has "$dir/$1.log" "disk.driver=$2 .*disk.write_cache=" "$1: device truth: driver $2, write cache mode"
+	has "$dir/$1.log" "disk.driver=$2 .*disk.write_cache=[^ ]+ disk.fua=[01] " \
+		"$1: device truth: driver $2, write cache mode, FUA"
+	has "$dir/$1.log" "(INFO verdict.test=disk-flush verdict.reason|WARN what=result test=disk-flush copies=1 reason)=[^ ]*fdatasync%20[0-9.]+%20us,%20the%204%20KiB%20write%20before%20it%20[0-9.]+%20us" \
+		"$1: disk-flush's verdict with the flush's and the write's medians"
+	hasnt "$dir/$1.log" "WARN what=result test=disk-randread-4k-qd1" \
+		"$1: QEMU's disk (virtual, whatever its rotational flag) reading through TCG: no read WARN"
 }
 
 "$bin" --make-scratch "$dir/scratch.img" 64M >/dev/null

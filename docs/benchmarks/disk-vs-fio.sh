@@ -4,9 +4,10 @@
 # docs/benchmarks/disk.md.
 #
 # usage: disk-vs-fio.sh FILE SIZE ROUNDS SECONDS
-#   FILE     a file on a real filesystem (O_DIRECT; not tmpfs); signed with
-#            `out/isobench --make-scratch FILE SIZE` unless it already carries the signature
-#   SIZE     its size (e.g. 1G): both tools read the same span, the scratch area after the
+#   FILE     a file on a real filesystem (O_DIRECT; not tmpfs), or a block device of yours
+#            (a loop device); signed with `out/isobench --make-scratch FILE SIZE` unless it
+#            already carries the signature
+#   SIZE     its size (e.g. 1G): both tools use the same span, the scratch area after the
 #            header MiB (bytes 1 MiB .. SIZE)
 #   ROUNDS   interleaved rounds; each round runs, per test, isobench then fio
 #   SECONDS  measured seconds per run: isobench takes SECONDS samples of 1000 ms (after its
@@ -17,16 +18,24 @@
 #                          (lat_percentiles=1: submission to completion, as we time it)
 #   disk-randread-4k-qd32  fio rw=randread bs=4k iodepth=32 ioengine=io_uring; IOPS
 #   disk-read-1m           fio rw=read bs=1m iodepth=1 ioengine=psync; MiB/s
+#   disk-write-1m          fio rw=write bs=1m iodepth=1 ioengine=psync; MiB/s
+#   disk-randwrite-4k-qd1  fio rw=randwrite bs=4k iodepth=1 ioengine=psync; median latency
+#   disk-flush             fio rw=randwrite bs=4k ioengine=psync fdatasync=1: two rows,
+#                          disk-flush:flush (ours: the median of the samples' flush_p50_ns;
+#                          fio: its sync lat_ns 50th percentile) and disk-flush:write (ours
+#                          write_p50_ns, fio the write lat_ns 50th percentile of that job)
+# Both write the same random, scrambled buffers (fio's defaults: a random fill,
+# scramble_buffers=1; ours payload/bench/disk.c scramble()), only into the scratch area.
 # Rounds on a file the host caches (a VM's disk backed by a host file): each tool re-reads
 # its own fixed-seed offsets, so its first rounds fill the host's cache and read slower
 # than the later ones; WARMUP=K (default 0) leaves the first K rounds out of the medians
-# (docs/benchmarks/disk.md, "The qd1 gap explained").
+# (docs/benchmarks/disk.md, "The qd1 gap explained"). TESTS="T ..." runs only those tests.
 # Out: one line per run (round, test, tool, value, load1), then per test the medians, ours / fio
 # and whether that is within +-15%. Exit 2 on usage.
 # Needs: out/isobench (./build.sh), fio (apt-get install fio), python3.
 set -euo pipefail
 
-[ $# -eq 4 ] || { sed -n '5,24p' "$0" >&2; exit 2; }
+[ $# -eq 4 ] || { sed -n '5,35p' "$0" >&2; exit 2; }
 file=$1 size=$2 rounds=$3 secs=$4
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/out/isobench
@@ -35,51 +44,75 @@ command -v fio >/dev/null || { echo "disk-vs-fio.sh: no fio (apt-get install fio
 if ! head -c 16 "$file" 2>/dev/null | grep -q ISOBENCH-SCRATCH; then
 	"$bin" --make-scratch "$file" "$size"
 fi
-bytes=$(stat -c %s "$file")
+if [ -b "$file" ]; then bytes=$(blockdev --getsize64 "$file"); else bytes=$(stat -c %s "$file"); fi
 span=$(((bytes - 1048576) / 1048576 * 1048576))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# ours TEST: the median over the samples of the test's value (p50_ns, IOPS or MiB/s).
+# ours TEST: "ROW VALUE" lines: the median over the samples of the test's value (p50_ns,
+# IOPS or MiB/s); for disk-flush the medians of the samples' flush_p50_ns and write_p50_ns.
 ours() {
 	"$bin" --disk "$file" --tests "$1" --copies 1 --sample_ms 1000 --samples "$secs" \
 		--ci 100 >"$tmp/ours.log" 2>/dev/null
-	sed -n "s/.* RESULT test=$1 .* median=\([0-9.]*\) .*/\1/p" "$tmp/ours.log"
-}
-
-# theirs TEST: fio's figure for the same work, from its JSON output.
-theirs() {
-	local rw=randread bs=4k qd=1 engine=psync what=lat
-	case $1 in
-		disk-randread-4k-qd32) qd=32 engine=io_uring what=iops ;;
-		disk-read-1m) rw=read bs=1m what=mbps ;;
-	esac
-	fio --name=t --filename="$file" --readonly --direct=1 --rw="$rw" --bs="$bs" \
-		--iodepth="$qd" --ioengine="$engine" --offset=1M --size="$span" --norandommap \
-		--randrepeat=1 --randseed=20261201 --lat_percentiles=1 --time_based \
-		--ramp_time=1 --runtime="$secs" --output-format=json >"$tmp/fio.json"
-	python3 - "$tmp/fio.json" "$what" <<'EOF'
-import json, sys
-r = json.load(open(sys.argv[1]))["jobs"][0]["read"]
-what = sys.argv[2]
-if what == "lat":
-    print(r["lat_ns"]["percentile"]["50.000000"])
-elif what == "iops":
-    print("%.1f" % r["iops"])
-else:
-    print("%.1f" % (r["bw_bytes"] / 1048576))
+	if [ "$1" != disk-flush ]; then
+		echo "$1 $(sed -n "s/.* RESULT test=$1 .* median=\([0-9.]*\) .*/\1/p" "$tmp/ours.log")"
+		return
+	fi
+	python3 - "$tmp/ours.log" <<'EOF'
+import re, statistics, sys
+vals = {"flush": [], "write": []}
+for line in open(sys.argv[1], errors="replace"):
+    if " SAMPLE test=disk-flush " in line and " warmup=1" not in line:
+        for k in vals:
+            vals[k].append(int(re.search(r" %s_p50_ns=(\d+)" % k, line).group(1)))
+for k, v in vals.items():
+    print("disk-flush:%s %.1f" % (k, statistics.median(v)))
 EOF
 }
 
-tests=(disk-randread-4k-qd1 disk-randread-4k-qd32 disk-read-1m)
+# theirs TEST: "ROW VALUE" lines: fio's figures for the same work, from its JSON output.
+theirs() {
+	local rw=randread bs=4k qd=1 engine=psync what=lat more=(--readonly)
+	case $1 in
+		disk-randread-4k-qd32) qd=32 engine=io_uring what=iops ;;
+		disk-read-1m) rw=read bs=1m what=mbps ;;
+		disk-write-1m) rw=write bs=1m what=mbps more=() ;;
+		disk-randwrite-4k-qd1) rw=randwrite more=() ;;
+		disk-flush) rw=randwrite what=flush more=(--fdatasync=1) ;;
+	esac
+	fio --name=t --filename="$file" "${more[@]}" --direct=1 --rw="$rw" --bs="$bs" \
+		--iodepth="$qd" --ioengine="$engine" --offset=1M --size="$span" --norandommap \
+		--randrepeat=1 --randseed=20261201 --lat_percentiles=1 --time_based \
+		--ramp_time=1 --runtime="$secs" --output-format=json >"$tmp/fio.json"
+	python3 - "$tmp/fio.json" "$what" "$1" "$rw" <<'EOF'
+import json, sys
+job = json.load(open(sys.argv[1]))["jobs"][0]
+what, test = sys.argv[2], sys.argv[3]
+r = job["write" if "write" in sys.argv[4] else "read"]
+p50 = lambda lat: lat["percentile"]["50.000000"]
+if what == "lat":
+    print(test, p50(r["lat_ns"]))
+elif what == "iops":
+    print(test, "%.1f" % r["iops"])
+elif what == "mbps":
+    print(test, "%.1f" % (r["bw_bytes"] / 1048576))
+else:
+    print("disk-flush:flush", p50(job["sync"]["lat_ns"]))
+    print("disk-flush:write", p50(r["lat_ns"]))
+EOF
+}
+
+all="disk-randread-4k-qd1 disk-randread-4k-qd32 disk-read-1m disk-write-1m disk-randwrite-4k-qd1"
+read -r -a tests <<<"${TESTS:-$all disk-flush}"
 echo "# $(date -u +%FT%TZ) $(uname -r), $(nproc) CPUs, $(fio --version), file $file ($bytes bytes, span $span)"
 : >"$tmp/all"
 for ((r = 1; r <= rounds; r++)); do
 	for t in "${tests[@]}"; do
 		for tool in ours theirs; do
 			load=$(cut -d' ' -f1 /proc/loadavg)
-			v=$("$tool" "$t")
-			echo "$r $t $tool $v $load" | tee -a "$tmp/all"
+			"$tool" "$t" | while read -r row v; do
+				echo "$r $row $tool $v $load" | tee -a "$tmp/all"
+			done
 		done
 	done
 done

@@ -8,6 +8,7 @@
 
 #include "scratch.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct params;
@@ -28,7 +29,34 @@ struct disk_sel {
 	char span_note[160];	/* "" when isobench.disk.span= was taken as asked (or not given),
 				 * else what was done with it: clamped to the area, rounded down */
 	int rotational;		/* the medium's queue/rotational (a file: its filesystem's) */
+	char write_cache[24];	/* queue/write_cache: "write back", "write through"; "-" unknown */
+	char fua[8];		/* queue/fua: "1" the device takes FUA writes, "0"; "-" unknown */
+	int media;		/* enum disk_media: what answers the reads (disk_media_of()) */
+	char media_why[320];	/* the sysfs evidence media was judged on */
 };
+
+/* What the disk is, for the read floor of disk.c's judge: a block device's own rotational
+ * flag is the medium's only on a physical disk. From sysfs (disk_media_of()): the disk's
+ * driver, its controller's, its model and vendor, loop/, dm/, md/. */
+enum disk_media {
+	DISK_MEDIA_MEMORY,	/* no block device below (tmpfs, ramfs), a RAM disk (zram, brd), a
+				 * loop device over a tmpfs file */
+	DISK_MEDIA_VIRTUAL,	/* virtual or stacked: virtio, Xen, Hyper-V, VMware, a QEMU or
+				 * cloud model, loop, nbd, device-mapper, md: the flag says nothing */
+	DISK_MEDIA_ROTATING,	/* a physical disk that says rotational=1 */
+	DISK_MEDIA_SOLID,	/* a physical disk that says rotational=0 */
+};
+
+/* s->write_cache, s->fua, s->media, s->media_why from the disk's sysfs directory dir (its
+ * queue/, device/ and the links above it, read where dir is: tests give a tree of their own),
+ * and s->rotational from its queue; NULL dir: no block device below the file s->path (tmpfs).
+ * A loop device over a file on tmpfs is memory. Reads only. */
+void disk_media_of(const char *dir, struct disk_sel *s);
+/* The disk tests' verdicts (disk.c, the judge's; bench.h BENCH_JUDGE_*, reason in why):
+ * disk-flush's from f, the median flush alone, and w, the median 4 KiB write before it (ns),
+ * and sel's write_cache and media; a 4 KiB random read's median v (ns) against what sel is. */
+int disk_flush_verdict(const struct disk_sel *sel, double f, double w, char *why, size_t len);
+int disk_read_verdict(const struct disk_sel *sel, double v, char *why, size_t len);
 
 /* Choose the disk for p (auto: the one signed scratch disk among /sys/class/block). */
 void disk_select(const struct params *p, struct disk_sel *s);

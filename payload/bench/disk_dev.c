@@ -4,16 +4,18 @@
  *
  * Device truth, from sysfs (Documentation/ABI/stable/sysfs-block): the medium's queue
  * (logical/physical block size, rotational, nr_requests as the queue depth, the number of
- * hardware queues under mq/, the scheduler, write_cache), the device's model, firmware and
+ * hardware queues under mq/, the scheduler, write_cache, fua), the device's model, firmware and
  * serial (SCSI/ATA: model, rev, vpd_pg80; NVMe: model, firmware_rev, serial; virtio-blk:
  * serial), the first driver bound above the disk (virtio_blk, sd, nvme) and the PCI function
  * above it: the storage controller as the guest sees it (vendor:device IDs, its driver:
  * virtio-pci, ahci, nvme, vmw_pvscsi, mpt3sas, ...). For a file: the device its filesystem
- * is on. */
+ * is on. From the same facts, what the disk is (disk.h enum disk_media, disk_media_of()): the
+ * read floor of the disk tests' judge. */
 #define _GNU_SOURCE
 #include "disk.h"
 #include "../bench.h"
 #include "../params.h"
+#include "../sys.h"
 #include "../sysfs.h"
 #include "record.h"
 #include "vocab.h"
@@ -159,7 +161,7 @@ static void span_of(const struct params *p, struct disk_sel *s);
 static void probe(const struct params *p, struct disk_sel *s)
 {
 	struct stat st;
-	char dir[PATH_MAX], b[16], why[240];
+	char dir[PATH_MAX], why[240];
 
 	int fd = open(s->path, O_RDONLY | O_CLOEXEC);
 	int64_t sz = fd >= 0 ? scratch_fd_size(fd) : -errno;
@@ -175,8 +177,7 @@ static void probe(const struct params *p, struct disk_sel *s)
 	int sig = read_signature(s->path, &s->hdr, why, sizeof why);
 	s->signed_ok = sig == 1;
 	dev_t dev = s->is_file ? st.st_dev : st.st_rdev;
-	s->rotational = sysfs_block_dir(dev, 1, dir, sizeof dir) == 0 &&
-			!strcmp(sysfs_line(dir, "queue/rotational", b, sizeof b), "1");
+	disk_media_of(sysfs_block_dir(dev, 1, dir, sizeof dir) == 0 ? dir : NULL, s);
 	char held[200];
 	if (s->signed_ok)
 		writes_verdict(s);
@@ -231,32 +232,126 @@ static int pci_name(const char *name)
 	return sscanf(name, "%x:%x:%x.%x%c", &a, &b, &c, &d, &end) == 4;
 }
 
-/* From the disk's device upwards: the first driver bound (the disk's), and the PCI function
- * (the controller): its IDs, slot and driver. */
-static void controller(const char *disk, struct rec_body *b)
+/* What stands above a disk in sysfs: the first driver bound from its device upwards (the
+ * disk's: virtio_blk, sd, nvme) and the PCI function above it (the controller): its
+ * vendor:device IDs, slot and driver; "-" where there is none. */
+struct ctrl_facts {
+	char drv[64], ctrl_drv[64], pci[48], slot[64];
+};
+
+static void find_ctrl(const char *disk, struct ctrl_facts *f)
 {
-	char dir[PATH_MAX], p[PATH_MAX + 16], drv[64] = "-", v[32], d[32];
+	char dir[PATH_MAX], p[PATH_MAX + 16], v[32], d[32];
 	int have_drv = 0;
 
+	snprintf(f->drv, sizeof f->drv, "-");
+	snprintf(f->ctrl_drv, sizeof f->ctrl_drv, "-");
+	f->pci[0] = f->slot[0] = 0;
 	snprintf(p, sizeof p, "%s/device", disk);
 	if (!realpath(p, dir))
 		snprintf(dir, sizeof dir, "%s", disk);
 	for (char *slash; dir[0] && strcmp(dir, "/sys/devices"); *slash = 0) {
-		if (!have_drv && sysfs_link_base(dir, "driver", drv, sizeof drv))
+		if (!have_drv && sysfs_link_base(dir, "driver", f->drv, sizeof f->drv))
 			have_drv = 1;
 		const char *base = strrchr(dir, '/') + 1;
 		if (pci_name(base) && strcmp(sysfs_line(dir, "vendor", v, sizeof v), "-")) {
 			sysfs_line(dir, "device", d, sizeof d);
-			rec_fmt(b, RK_DISK_PCI, "%s:%s", v + (v[1] == 'x' ? 2 : 0),
-				d + (d[1] == 'x' ? 2 : 0));
-			rec_str(b, RK_DISK_PCI_SLOT, base);
-			rec_str(b, RK_DISK_CTRL_DRIVER, sysfs_link_base(dir, "driver", v, sizeof v) ? v : "-");
+			snprintf(f->pci, sizeof f->pci, "%s:%s", v + (v[1] == 'x' ? 2 : 0),
+				 d + (d[1] == 'x' ? 2 : 0));
+			snprintf(f->slot, sizeof f->slot, "%s", base);
+			if (!sysfs_link_base(dir, "driver", f->ctrl_drv, sizeof f->ctrl_drv))
+				snprintf(f->ctrl_drv, sizeof f->ctrl_drv, "-");
 			break;
 		}
 		if (!(slash = strrchr(dir, '/')) || slash == dir)
 			break;
 	}
-	rec_str(b, RK_DISK_DRIVER, drv);
+	if (!have_drv)
+		snprintf(f->drv, sizeof f->drv, "-");
+}
+
+static void controller(const char *disk, struct rec_body *b)
+{
+	struct ctrl_facts f;
+
+	find_ctrl(disk, &f);
+	if (f.pci[0]) {
+		rec_str(b, RK_DISK_PCI, f.pci);
+		rec_str(b, RK_DISK_PCI_SLOT, f.slot);
+		rec_str(b, RK_DISK_CTRL_DRIVER, f.ctrl_drv);
+	}
+	rec_str(b, RK_DISK_DRIVER, f.drv);
+}
+
+/* Why the disk at sysfs dir (named name, its drivers in f, model and vendor) is virtual or
+ * stacked, so that its rotational flag is not a medium's; NULL when nothing says so. The
+ * hypervisors' own disk names: QEMU's ("QEMU HARDDISK", "QEMU NVMe Ctrl"), VMware's, VirtualBox's
+ * ("VBOX HARDDISK"), Hyper-V's ("Msft Virtual Disk"), Xen's, bhyve's, the clouds' (Google
+ * PersistentDisk, Amazon Elastic Block Store). */
+static const char *virtual_by(const char *dir, const char *name, const struct ctrl_facts *f,
+			      const char *model, const char *vendor)
+{
+	static const char *const hv[] = {"QEMU", "VMware", "VBOX", "Virtual", "Msft", "Xen",
+					 "BHYVE", "Google", "Amazon Elastic"};
+	if (sysfs_has(dir, "loop"))
+		return "a loop device: a file, which the page cache or the disk under it answers";
+	if (sysfs_has(dir, "dm"))
+		return "a device-mapper target: the devices below it answer";
+	if (sysfs_has(dir, "md"))
+		return "an md array: its member disks answer";
+	if (!strncmp(name, "nbd", 3) || !strncmp(name, "rbd", 3))
+		return "a network block device";
+	if (!strcmp(f->drv, "virtio_blk") || !strcmp(f->drv, "vbd") ||
+	    !strcmp(f->ctrl_drv, "virtio-pci") || !strcmp(f->ctrl_drv, "vmw_pvscsi"))
+		return "a virtual disk (its driver): the host's storage or cache answers";
+	for (size_t i = 0; i < sizeof hv / sizeof hv[0]; i++)
+		if (strstr(model, hv[i]) || strstr(vendor, hv[i]))
+			return "a virtual disk (its model): the host's storage or cache answers";
+	return NULL;
+}
+
+void disk_media_of(const char *dir, struct disk_sel *s)
+{
+	char model[96], vendor[64];
+	struct ctrl_facts f;
+	struct statfs sf;
+
+	snprintf(s->write_cache, sizeof s->write_cache, "-");
+	snprintf(s->fua, sizeof s->fua, "-");
+	s->media = -1;
+	s->rotational = 0;
+	if (!dir) {
+		long magic = statfs(s->path, &sf) == 0 ? (long)sf.f_type : 0;
+		s->media = DISK_MEDIA_MEMORY;
+		snprintf(s->media_why, sizeof s->media_why, "no block device below the file (its file "
+			 "system's magic is %lx%s): memory holds it", (unsigned long)magic,
+			 magic == SYS_TMPFS_MAGIC ? ", tmpfs" : "");
+		return;
+	}
+	const char *name = strrchr(dir, '/') + 1;
+	char backing[PATH_MAX], rot[16];
+	s->rotational = !strcmp(sysfs_line(dir, "queue/rotational", rot, sizeof rot), "1");
+	if (strcmp(sysfs_line(dir, "loop/backing_file", backing, sizeof backing), "-") &&
+	    statfs(backing, &sf) == 0 && (long)sf.f_type == SYS_TMPFS_MAGIC) {
+		s->media = DISK_MEDIA_MEMORY;
+		snprintf(s->media_why, sizeof s->media_why, "%.32s is a loop device over %.160s, on "
+			 "tmpfs: memory holds it", name, backing);
+	}
+	sysfs_line(dir, "queue/write_cache", s->write_cache, sizeof s->write_cache);
+	sysfs_line(dir, "queue/fua", s->fua, sizeof s->fua);
+	sysfs_line(dir, "device/model", model, sizeof model);
+	sysfs_line(dir, "device/vendor", vendor, sizeof vendor);
+	if (s->media == DISK_MEDIA_MEMORY)
+		return;
+	find_ctrl(dir, &f);
+	const char *virt = virtual_by(dir, name, &f, model, vendor);
+	int ram = !strncmp(name, "zram", 4) || !strncmp(name, "ram", 3);
+	s->media = ram ? DISK_MEDIA_MEMORY : virt ? DISK_MEDIA_VIRTUAL :
+		   s->rotational ? DISK_MEDIA_ROTATING : DISK_MEDIA_SOLID;
+	snprintf(s->media_why, sizeof s->media_why, "%.32s is %s (driver %.32s, controller %.32s, "
+		 "model %.48s, vendor %.24s, rotational=%d)", name, ram ? "a RAM disk" : virt ? virt :
+		 s->rotational ? "a physical rotating disk" : "a physical solid-state disk",
+		 f.drv, f.ctrl_drv, model, vendor, s->rotational);
 }
 
 /* The queue and identity facts of the disk at sysfs dir. */
@@ -268,7 +363,7 @@ static void truth(const char *disk, struct rec_body *b)
 		{RK_DISK_LBS, "queue/logical_block_size"}, {RK_DISK_PBS, "queue/physical_block_size"},
 		{RK_DISK_ROTATIONAL, "queue/rotational"}, {RK_DISK_QDEPTH, "queue/nr_requests"},
 		{RK_DISK_SCHEDULER, "queue/scheduler"}, {RK_DISK_WRITE_CACHE, "queue/write_cache"},
-		{RK_DISK_MODEL, "device/model"},
+		{RK_DISK_FUA, "queue/fua"}, {RK_DISK_MODEL, "device/model"},
 	};
 	char v[256];
 
