@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 C
 srcs=("$top/payload/bench.c" "$top/payload/bench/dhry_1.c" "$top/payload/bench/dhry_2.c"
 	"$top/payload/bench/whetstone.c")
-base=(-std=gnu11 -fno-lto -fno-strict-aliasing -Wall -Wextra -Werror -I"$top/payload")
+base=(-std=gnu11 -fno-lto -fno-strict-aliasing -Wall -Wextra -Werror -I"$top/payload" -I"$top/lib")
 build() { # build NAME CC FLAGS...
 	local n=$1 cc=$2
 	shift 2

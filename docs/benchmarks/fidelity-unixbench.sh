@@ -3,6 +3,12 @@
 #
 #   fidelity-unixbench.sh UB_DIR OUT_DIR [ROUNDS [SECONDS [COPIES [TESTS]]]] >results.tsv
 #   fidelity-unixbench.sh --table results.tsv     the note's table: medians, ours / theirs
+#   fidelity-unixbench.sh --verdict results.tsv [PCT]   one line per test: within +-PCT% or not
+#   fidelity-unixbench.sh --shell UB_DIR OUT_DIR [ROUNDS [SECONDS]] >shell.tsv   what differs
+#      in shell1: byte-unixbench in its testdir, in a tmpfs copy of it, with en_US.UTF-8
+#      present (when UB_LOCPATH names a folder made by `localedef -i en_US -f UTF-8
+#      UB_LOCPATH/en_US.utf8`), and ours in tmpfs and on testdir's file system; lines as
+#      below with the variant as tool and cpu_value counted from loops (see shell_variant)
 #
 # In:  UB_DIR: a built byte-unixbench tree (its UnixBench/ folder: pgms/, testdir/), made
 #      outside this repository (see fidelity-unixbench.md); OUT_DIR: isobench's out/ (isobench,
@@ -12,18 +18,19 @@
 #      cpu_value, where cpu_value = value x wall seconds / CPU seconds (user + sys of the whole
 #      run and everything it waited for): the rate per CPU-second actually received, which a
 #      host shared with other work does not skew the way it skews the wall-clock value;
-#      progress on stderr.  Each round runs every test and copy count once with each tool,
-#      alternating which tool goes first, so load drifting on a shared host hits both alike.
+#      progress, then the --verdict lines, on stderr.  Each round runs every test and copy
+#      count once with each tool, alternating which tool goes first, so load drifting on a
+#      shared host hits both alike.
 # byte-unixbench's programs run as its Run script runs them (same options, cwd testdir,
 # UB_BINDIR set, N copies started together, rate = sum over copies of count / (elapsed /
 # timebase)); isobench runs one sample of the same length after its warm-up.
 # Errors: exits 2 on a usage error, 1 when a program fails.
 set -euo pipefail
 
-# table RESULTS.TSV: the markdown table of the note (medians over rounds, ours / theirs).
-if [ "${1:-}" = --table ]; then
-	[ -f "${2:-}" ] || { echo "usage: $0 --table RESULTS.TSV" >&2; exit 2; }
-	sort -k2,2 -k3,3n -k4,4 "$2" | awk -F'\t' '
+# medians RESULTS.TSV: per test and copies (in the file's order), tab-separated: test copies
+# unit ub ours ub_cpu ours_cpu load_lo load_hi (medians over the rounds).
+medians() {
+	sort -k2,2 -k3,3n -k4,4 "$1" | awk -F'\t' '
 		function median(list,   a, n, i, t, j) {
 			n = split(list, a, " ")
 			for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]; a[j + 1] = t }
@@ -33,18 +40,52 @@ if [ "${1:-}" = --table ]; then
 		  if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
 		  if (!(k in lo) || $7 < lo[k]) lo[k] = $7; if ($7 > hi[k]) hi[k] = $7 }
 		END {
-			print "| test | copies | unit | byte-unixbench | isobench | ours / theirs | per CPU-s: byte-unixbench | isobench | ours / theirs | loadavg |"
-			print "|---|---:|---|---:|---:|---:|---:|---:|---:|---|"
 			for (i = 1; i <= nk; i++) {
-				k = order[i]; split(k, tc, "\t")
-				t = median(v[k, "ub"]); o = median(v[k, "ours"])
-				ct = median(cv[k, "ub"]); co = median(cv[k, "ours"])
-				printf "| %s | %s | %s | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f | %.1f-%.1f |\n", tc[1], tc[2], u[k], t, o, t ? o / t : 0, ct, co, ct ? co / ct : 0, lo[k], hi[k]
+				k = order[i]
+				printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k, u[k], median(v[k, "ub"]), median(v[k, "ours"]),
+					median(cv[k, "ub"]), median(cv[k, "ours"]), lo[k], hi[k]
 			}
 		}'
+}
+
+# --table RESULTS.TSV: the markdown table of the note (medians over rounds, ours / theirs).
+if [ "${1:-}" = --table ]; then
+	[ -f "${2:-}" ] || { echo "usage: $0 --table RESULTS.TSV" >&2; exit 2; }
+	echo "| test | copies | unit | byte-unixbench | isobench | ours / theirs | per CPU-s: byte-unixbench | isobench | ours / theirs | loadavg |"
+	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---|"
+	medians "$2" | awk -F'\t' '{
+		printf "| %s | %s | %s | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f | %.1f-%.1f |\n", $1, $2, $3, $4, $5,
+			$4 ? $5 / $4 : 0, $6, $7, $6 ? $7 / $6 : 0, $8, $9 }'
 	exit 0
 fi
-[ $# -ge 2 ] || { sed -n '2,18s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+
+# --verdict RESULTS.TSV [PCT]: one line per test and copies: within or OUTSIDE +-PCT% (default
+# 15) of byte-unixbench, with both ratios (wall clock, per CPU-second received). It judges the
+# wall-clock medians (the figure a user compares) while the load average stayed at or below
+# the CPUs (nproc); above, the per-CPU-second ones (a loaded host's wall clock measures the
+# scheduler's share), except for the file tests, whose per-CPU-second ratio means nothing
+# (byte-unixbench sleeps and syncs between phases: fidelity-unixbench.md section 6): their
+# line then says the wall clock is unreliable.  Exit status 0 either way; 2 on a usage error.
+verdict() {
+	medians "$1" | awk -F'\t' -v pct="$2" -v ncpu="$(nproc)" '{
+		r = $4 ? $5 / $4 : 0; rc = $6 ? $7 / $6 : 0; lo = 1 - pct / 100; hi = 1 + pct / 100
+		fs = $1 ~ /^fs/; busy = $9 > ncpu
+		x = (busy && !fs) ? rc : r
+		v = (x >= lo && x <= hi ? "within" : "OUTSIDE") sprintf(" +-%d%%", pct)
+		v = v ((busy && !fs) ? " per CPU-s" : " wall clock")
+		if (busy && fs) v = v " (unreliable: load above the CPUs)"
+		printf "%-16s copies=%s  ours/theirs %.2f wall, %s per CPU-s  %s (load %.1f-%.1f, %d CPUs)\n", $1, $2, r,
+			fs ? "(n/a)" : sprintf("%.2f", rc), v, $8, $9, ncpu }'
+}
+if [ "${1:-}" = --verdict ]; then
+	[ -f "${2:-}" ] || { echo "usage: $0 --verdict RESULTS.TSV [PCT]" >&2; exit 2; }
+	[[ ${3:-15} =~ ^[0-9]+$ ]] || { echo "PCT must be a whole number: $3" >&2; exit 2; }
+	verdict "$2" "${3:-15}"
+	exit 0
+fi
+shell=0
+[ "${1:-}" = --shell ] && { shell=1; shift; }
+[ $# -ge 2 ] || { sed -n '2,27s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 ub=$(cd "$1" && pwd)
 out=$(cd "$2" && pwd)
 rounds=${3:-3}
@@ -55,6 +96,11 @@ work=$(mktemp -d /dev/shm/fidelity.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 [ -x "$ub/pgms/looper" ] || { echo "no $ub/pgms/looper: build byte-unixbench first" >&2; exit 2; }
 [ -x "$out/isobench" ] || { echo "no $out/isobench: ./build.sh first" >&2; exit 2; }
+# byte-unixbench's Run sets LANG=en_US.utf8; where that locale is installed its shell tests
+# sort and grep by its rules, slower than in C (ours run LC_ALL=C; fidelity-unixbench.md 7c).
+if locale -a 2>/dev/null | grep -qix 'en_US.utf-\{0,1\}8'; then
+	echo "note: en_US.UTF-8 is installed here: byte-unixbench's shell tests run in it, ours in C" >&2
+fi
 
 # byte-unixbench's command for a test (its Run script's options, duration = secs).
 ub_cmd() {
@@ -111,6 +157,55 @@ run_ours() {
 		--samples 1 2>/dev/null | sed -n 's/.* RESULT test=[^ ]* copies=[0-9]* unit=\([^ ]*\) \(better=[a-z]* \)\{0,1\}value=\([^ ]*\) .*/\3 \1/p'
 }
 
+# shell_variant NAME: one shell1 measurement of secs seconds; prints "lpm lpm lpm_per_cpu":
+# loops per wall minute (the tool's figure) and loops x 60 / CPU seconds of the run and all it
+# waited for. Ours counts the loops of every SAMPLE record (warm-up and sample; calibration's
+# few are not counted, so ours per CPU is a little low); byte-unixbench's looper its COUNT.
+shell_variant() {
+	local rt u s v loops lp='' d=$ub/testdir
+	case $1 in
+	ub-tmpfs) d=$work/testdir ;;
+	ours) d=$work ;;
+	ours-testdir-fs) d=$work_fs ;;
+	ub-locale) lp=$UB_LOCPATH ;;
+	esac
+	TIMEFORMAT='%R %U %S'
+	case $1 in
+	ub*) { time (cd "$d" && env ${lp:+LOCPATH="$lp"} UB_BINDIR="$ub/pgms" \
+		LANG=en_US.utf8 "$ub/pgms/looper" "$secs" "$ub/pgms/multi.sh" 1 >"$work/sh.out" 2>&1); } 2>"$work/time"
+		loops=$(sed -n 's/^COUNT|\([0-9]*\)|.*/\1/p' "$work/sh.out") ;;
+	*) { time "$out/isobench" --tests shell1 --copies 1 --sample_ms $((secs * 1000)) --samples 1 \
+		--tmpdir "$d" >"$work/sh.out" 2>/dev/null; } 2>"$work/time"
+		loops=$(awk '/ SAMPLE test=shell1 / { for (f = 1; f <= NF; f++) if ($f ~ /^ran_loops=/) n += substr($f, 11) } END { print n + 0 }' "$work/sh.out")
+		v=$(sed -n 's/.* RESULT test=shell1 .* value=\([^ ]*\) .*/\1/p' "$work/sh.out") ;;
+	esac
+	read -r rt u s <"$work/time"
+	[ -n "$loops" ] || return 0
+	case $1 in ub*) v=$(awk -v n="$loops" -v t="$secs" 'BEGIN { print n * 60 / t }') ;; esac
+	awk -v v="$v" -v n="$loops" -v u="$u" -v s="$s" 'BEGIN { printf "%s lpm %.1f\n", v, n * 60 / (u + s) }'
+}
+
+if [ "$shell" = 1 ]; then
+	work_fs=$(mktemp -d "$ub/testdir/isobench.XXXXXX")
+	trap 'rm -rf "$work" "$work_fs"' EXIT
+	cp -r "$ub/testdir" "$work/testdir"
+	variants=(ub ub-tmpfs ours ours-testdir-fs)
+	[ -z "${UB_LOCPATH:-}" ] || variants+=(ub-locale)
+	n=${#variants[@]}
+	for ((r = 1; r <= rounds; r++)); do
+		for ((j = 0; j < n; j++)); do
+			t=${variants[$(((j + r) % n))]}
+			echo "round $r shell1 $t ..." >&2
+			v=$(shell_variant "$t")
+			[ -n "$v" ] || { echo "$t gave no result" >&2; exit 1; }
+			read -r val unit cval <<<"$v"
+			printf '%s\tshell1\t1\t%s\t%s\t%s\t%s\t%s\n' "$r" "$t" "$val" "$unit" \
+				"$(cut -d' ' -f1 /proc/loadavg)" "$cval"
+		done
+	done
+	exit 0
+fi
+
 for ((r = 1; r <= rounds; r++)); do
 	k=0
 	for t in "${tests[@]}"; do
@@ -124,8 +219,9 @@ for ((r = 1; r <= rounds; r++)); do
 				[ -n "$v" ] || { echo "$tool $t copies=$c gave no result" >&2; exit 1; }
 				read -r val unit cval <<<"$v"
 				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$t" "$c" "$tool" "$val" "$unit" \
-					"$(cut -d' ' -f1 /proc/loadavg)" "$cval"
+					"$(cut -d' ' -f1 /proc/loadavg)" "$cval" | tee -a "$work/all.tsv"
 			done
 		done
 	done
 done
+verdict "$work/all.tsv" 15 >&2
