@@ -94,6 +94,9 @@ uint64_t mem_llc_bytes(int *level);
 #define MEM_MAX_CPUS 8192	/* NR_CPUS at its largest (MAXSMP) */
 /* A "0-3,8,10-11" list (sysfs cpulist/online) into set[0..cap-1]; the count, -EINVAL. */
 int mem_list_parse(const char *s, unsigned char *set, int cap);
+/* The machine's online CPUs (SYSFS_CPU "online"; musl's sysconf(_SC_NPROCESSORS_ONLN)
+ * counts the calling process's affinity, one CPU once pinned), at least 1. */
+int mem_online_cpus(void);
 /* The online nodes into set[MEM_MAX_NODES]; their count, 0 when the kernel lists none. */
 int mem_nodes(unsigned char *set);
 /* The node of cpu, -1 when none lists it. */

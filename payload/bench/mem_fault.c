@@ -30,7 +30,7 @@
  *                    pages), mapped shared, one byte written per page, unmapped and
  *                    truncated to 0 (its pages freed); per_loop 4.
  *   mem-fault-fresh-4k  one loop = one 4 KiB page of a private anonymous region (MADV_NOHUGEPAGE,
- *                    MAP_NORESERVE) of MemAvailable less mem_spare()'s margin, split among
+ *                    MAP_NORESERVE) of 3/4 of MemAvailable less mem_spare()'s margin, split among
  *                    the copies, one byte written per page, in order; per_loop 4.
  * Each copy maps its own memory. The 2m test's samples carry host_page_kib (mem.h
  * mem_host_page_kib(): 0 = the host's backing unknown, 2m is the guest's page size only). */
@@ -198,13 +198,14 @@ static int run_tmpfs(struct bench_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-/* The fresh region: MemAvailable less mem_spare()'s margin (64 MiB + MemTotal/32), split
- * among the copies, whole 2 MiB; at least 64 MiB or SKIP. */
+/* The fresh region: 3/4 of MemAvailable less mem_spare()'s margin (64 MiB + MemTotal/32;
+ * the quarter left is slack for what the host's other work takes meanwhile), split among
+ * the copies, whole 2 MiB; at least 64 MiB or SKIP. */
 static int setup_fresh(struct bench_ctx *ctx)
 {
 	long long avail = proc_meminfo_kib("MemAvailable"), total = proc_meminfo_kib("MemTotal");
 	long long kib = avail - (64 << 10) - total / 32 - 1024;
-	uint64_t len = kib > 0 ? (uint64_t)kib / (uint64_t)ctx->copies << 10 : 0;
+	uint64_t len = kib > 0 ? (uint64_t)kib / 4 * 3 / (uint64_t)ctx->copies << 10 : 0;
 	int r;
 	len &= ~(uint64_t)(MEM_HUGE_BYTES - 1);
 	if (len < (64u << 20)) {

@@ -42,6 +42,15 @@ int mem_list_parse(const char *s, unsigned char *set, int cap)
 	return *s && *s != '\n' ? -EINVAL : n;
 }
 
+int mem_online_cpus(void)
+{
+	static unsigned char set[MEM_MAX_CPUS];
+	char buf[4096];
+	int n = mem_list_parse(sysfs_line(SYSFS_CPU "online", NULL, buf, sizeof buf), set,
+			       MEM_MAX_CPUS);
+	return n > 0 ? n : 1;
+}
+
 int mem_nodes(unsigned char *set)
 {
 	char buf[512];
@@ -130,7 +139,7 @@ static int node_cpus(int node)
 static int node_spare(struct bench_ctx *ctx, size_t len, const struct mem_place *pl)
 {
 	int64_t free_kib = node_meminfo(pl->mem_node, "MemFree"), total = mem_node_kib(pl->mem_node);
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	long online = mem_online_cpus();
 	int here = node_cpus(pl->cpu_node);
 	if (free_kib < 0 || total < 0 || online <= 0 || !here)
 		return 0;	/* the node says nothing: mem_spare()'s machine-wide check stands */

@@ -161,7 +161,7 @@ static size_t st_elems(const struct bench_ctx *ctx)
 	uint64_t slice = st_total_bytes() / sizeof(double) / (uint64_t)ctx->copies;
 	uint64_t least = STREAM_MIN_ELEMS / (uint64_t)ctx->copies;
 	int cpu = sched_getcpu(), sharing = 1;
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	long online = mem_online_cpus();
 	uint64_t llc = cpu >= 0 ? mem_cpu_llc_bytes(cpu, &sharing) : 0;
 	if (llc && online > 0) {	/* copies on this LLC, spread evenly: ceil(copies x share) */
 		uint64_t on = ((uint64_t)ctx->copies * (uint64_t)sharing + (uint64_t)online - 1) /
