@@ -16,7 +16,9 @@
 #     is a usage error naming the rule; one larger than the machine SKIPs with the figures
 #     (never an OOM); qemu/run's --numa and --topology refuse what QEMU would choke on;
 #     isobench-report warns when two compared runs' STREAM working sets differ (and not when
-#     they are the same);
+#     they are the same); mbind(2) refused (EPERM, as a container's seccomp profile without
+#     CAP_SYS_NICE answers; strace injects it) leaves the local tests running unbound,
+#     claiming no node, instead of FAILing;
 #   - in the image (TCG, one short boot): mem-fault-4k and -2m with more copies than CPUs and
 #     a 10 ms sample complete (the harness widens a window shorter than one batch per copy,
 #     and redoes a sample in which a copy did no loop) instead of FAILing "no valid sample".
@@ -188,6 +190,15 @@ contains "$tmp/cmp-arr.out" "not comparable: STREAM working sets differ (mem-ban
 "$bin" "${quick[@]}" --tmpdir "$tmp" --mem.array "${small}K" --tests mem-bandwidth-copy --copies 1 >"$tmp/arrsame.log" 2>/dev/null || true
 "$rep" --label a,b "$tmp/arr$small.log" "$tmp/arrsame.log" >"$tmp/cmp-same.out" 2>&1 || true
 hasnt "$tmp/cmp-same.out" "STREAM working sets differ" "isobench-report: the same set on both sides: no such warning"
+if command -v strace >/dev/null && [ -d /sys/devices/system/node/node0 ]; then
+	expect_status EXIT_OK "mbind refused (EPERM injected): a complete run" -- strace -f -qq -o /dev/null \
+		-e trace=mbind -e inject=mbind:error=EPERM "$bin" "${quick[@]}" --tmpdir "$tmp" --mem.array "${small}K" \
+		--tests mem-bandwidth-triad,mem-latency-16k-4k --copies 1
+	count_is "$tmp/stdout" " RESULT test=(mem-bandwidth-triad|mem-latency-16k-4k) copies=1 " 2 "mbind refused: both local tests still give a RESULT"
+	hasnt "$tmp/stdout" " SAMPLE test=mem-.* mem_node=" "mbind refused: no sample claims a node its memory was not bound to"
+else
+	skip "mbind refused: no strace, or no NUMA nodes in sysfs here"
+fi
 for bad in "--numa 1" "--numa 9" "--numa 2 --cpus 1" "--numa 3 --mem 1G" "--topology sockets=0" "--topology sockets=2;reboot"; do
 	# shellcheck disable=SC2086  # the options are words
 	expect_status EXIT_USAGE "qemu/run $bad: a usage error before anything boots" -- "$top/qemu/run" --check-args $bad

@@ -119,8 +119,10 @@ struct mem_place {
 int mem_place(struct bench_ctx *ctx, int remote, struct mem_place *pl);
 /* Binds [p, p + len), not yet touched, to pl->mem_node (nothing when it is -1). 0, -errno
  * (noted), or BENCH_SKIP (noted) when the node cannot hold len for each copy bound there
- * (its MemFree: memory bound to a node that runs out is OOM-killed, not moved). */
-int mem_bind(struct bench_ctx *ctx, void *p, size_t len, const struct mem_place *pl);
+ * (its MemFree: memory bound to a node that runs out is OOM-killed, not moved). mbind(2)
+ * refused (EPERM: a container's seccomp without CAP_SYS_NICE; ENOSYS): local memory goes
+ * unbound (pl->mem_node becomes -1: no node claimed), remote memory SKIPs. */
+int mem_bind(struct bench_ctx *ctx, void *p, size_t len, struct mem_place *pl);
 /* After the first touch: 0 when the first, middle and last page are on pl->mem_node, else
  * BENCH_SKIP (noted): a figure is never labelled with a node its memory is not on. */
 int mem_bind_verify(struct bench_ctx *ctx, const void *p, size_t len,

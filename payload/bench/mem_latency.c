@@ -70,11 +70,11 @@ static int lat_setup(struct bench_ctx *ctx, size_t size, enum mem_page page, int
 		bench_note(ctx, "mmap of %zu bytes failed", size);
 		return r;
 	}
-	if ((r = mem_bind(ctx, s->m.base, s->m.len, &pl)))
+	if ((r = mem_bind(ctx, s->m.base, s->m.len, &s->pl)))
 		return r;
 	if (!(s->p = mem_walk_link(s->m.base, size, 0x15be3ac4ull ^ size)))
 		return -ENOMEM;
-	if ((r = mem_map_verify(ctx, &s->m)) || (r = mem_bind_verify(ctx, s->m.base, s->m.len, &pl)))
+	if ((r = mem_map_verify(ctx, &s->m)) || (r = mem_bind_verify(ctx, s->m.base, s->m.len, &s->pl)))
 		return r;
 	s->thp_kib = mem_anon_huge_kib(s->m.base);
 	s->host_kib = page == MEM_PAGE_2M ? mem_host_page_kib(MEM_HUGE_BYTES >> 10) : -1;
