@@ -12,7 +12,9 @@
  *     what earlier tests used; the rest was never touched since boot when the run's other
  *     tests used less memory than the region (it runs first in the memory group). Samples
  *     after the region is used up touch a new region, the guest's own freed pages again:
- *     extras fresh_kib and reused_kib say how many KiB of the sample were of each kind.
+ *     extras fresh_kib and reused_kib say how many KiB of the sample were of each kind (the
+ *     sample that replaces the region also pays the old one's munmap: reused_kib > 0 marks
+ *     it).
  *
  *   mem-fault-4k     one loop = one 4 KiB page of private anonymous memory (MADV_NOHUGEPAGE),
  *                    mapped in chunks of up to 1024 pages, one byte written per page,
