@@ -71,6 +71,7 @@
 	X(REC_UNIT_NS) X(REC_UNIT_CPU_PCT) X(REC_UNIT_IOPS) X(REC_UNIT_MIBPS) X(REC_UNIT_TPS)
 /* A SAMPLE's extras (integers; bench_extra(), each test's source says what it means). */
 #define REC_EXTRA_ARRAY_KIB "array_kib"
+#define REC_EXTRA_ARRAY_TOTAL_KIB "array_total_kib"	/* STREAM: one array, all copies */
 #define REC_EXTRA_BEHIND "behind"
 #define REC_EXTRA_BUSY_PCT_X100 "busy_pct_x100"
 #define REC_EXTRA_BYTES_READ "bytes_read"
@@ -80,15 +81,19 @@
 #define REC_EXTRA_CPU_PCT_X100 "cpu_pct_x100"
 #define REC_EXTRA_CYCLES_X100 "cycles_x100"
 #define REC_EXTRA_FLUSH_P50_NS "flush_p50_ns"
+#define REC_EXTRA_FRESH_KIB "fresh_kib"	/* mem-fault-fresh: never handed out before */
 #define REC_EXTRA_FS_MAGIC "fs_magic"
+#define REC_EXTRA_HOST_PAGE_KIB "host_page_kib"	/* 0: the host's backing unknown */
 #define REC_EXTRA_LOCAL_NS "local_ns"
 #define REC_EXTRA_LOST "lost"
 #define REC_EXTRA_MAX_LATE_NS "max_late_ns"
 #define REC_EXTRA_MAX_NS "max_ns"
+#define REC_EXTRA_MEM_NODE "mem_node"	/* the NUMA node the memory is bound to */
 #define REC_EXTRA_MBPS_X100 "mbps_x100"
 #define REC_EXTRA_MSG_BYTES "msg_bytes"
 #define REC_EXTRA_MSS "mss"
 #define REC_EXTRA_MTU "mtu"
+#define REC_EXTRA_NUMA_DISTANCE "numa_distance"	/* SLIT: CPU node to mem_node */
 #define REC_EXTRA_OP_NS_X100 "op_ns_x100"
 #define REC_EXTRA_OPS_PER_S "ops_per_s"
 #define REC_EXTRA_P50_LATE_NS "p50_late_ns"
@@ -99,6 +104,7 @@
 #define REC_EXTRA_RATE_HZ "rate_hz"
 #define REC_EXTRA_RCV_CPU_PCT_X100 "rcv_cpu_pct_x100"
 #define REC_EXTRA_READ_PCT "read_pct"
+#define REC_EXTRA_REUSED_KIB "reused_kib"	/* mem-fault-fresh: handed out again */
 #define REC_EXTRA_RTT0_NS "rtt0_ns"
 #define REC_EXTRA_SLACK_NS "slack_ns"
 #define REC_EXTRA_SYS_CPU_PCT_X100 "sys_cpu_pct_x100"	/* busy share of all CPUs, /proc/stat */
@@ -111,21 +117,25 @@
 #define REC_EXTRA_WRITE_NS "write_ns"
 #define REC_EXTRA_WRITE_P50_NS "write_p50_ns"
 #define VOCAB_EXTRAS(X) \
-	X(REC_EXTRA_ARRAY_KIB) X(REC_EXTRA_BEHIND) X(REC_EXTRA_BUSY_PCT_X100) \
+	X(REC_EXTRA_ARRAY_KIB) X(REC_EXTRA_ARRAY_TOTAL_KIB) X(REC_EXTRA_BEHIND) X(REC_EXTRA_BUSY_PCT_X100) \
 	X(REC_EXTRA_BYTES_READ) X(REC_EXTRA_BYTES_WRITTEN) X(REC_EXTRA_CLIENTS) X(REC_EXTRA_CPU) \
 	X(REC_EXTRA_CPU_PCT_X100) X(REC_EXTRA_CYCLES_X100) X(REC_EXTRA_FLUSH_P50_NS) \
-	X(REC_EXTRA_FS_MAGIC) X(REC_EXTRA_LOCAL_NS) X(REC_EXTRA_LOST) X(REC_EXTRA_MAX_LATE_NS) \
-	X(REC_EXTRA_MAX_NS) X(REC_EXTRA_MBPS_X100) X(REC_EXTRA_MSG_BYTES) X(REC_EXTRA_MSS) \
-	X(REC_EXTRA_MTU) X(REC_EXTRA_OP_NS_X100) X(REC_EXTRA_OPS_PER_S) X(REC_EXTRA_P50_LATE_NS) \
+	X(REC_EXTRA_FRESH_KIB) X(REC_EXTRA_FS_MAGIC) \
+	X(REC_EXTRA_HOST_PAGE_KIB) X(REC_EXTRA_LOCAL_NS) X(REC_EXTRA_LOST) X(REC_EXTRA_MAX_LATE_NS) \
+	X(REC_EXTRA_MAX_NS) X(REC_EXTRA_MEM_NODE) X(REC_EXTRA_MBPS_X100) X(REC_EXTRA_MSG_BYTES) X(REC_EXTRA_MSS) \
+	X(REC_EXTRA_MTU) X(REC_EXTRA_NUMA_DISTANCE) X(REC_EXTRA_OP_NS_X100) X(REC_EXTRA_OPS_PER_S) X(REC_EXTRA_P50_LATE_NS) \
 	X(REC_EXTRA_P50_NS) X(REC_EXTRA_P99_LATE_NS) X(REC_EXTRA_P999_NS) X(REC_EXTRA_P99_NS) \
 	X(REC_EXTRA_RATE_HZ) X(REC_EXTRA_RCV_CPU_PCT_X100) X(REC_EXTRA_READ_PCT) \
-	X(REC_EXTRA_RTT0_NS) X(REC_EXTRA_SLACK_NS) X(REC_EXTRA_SYS_CPU_PCT_X100) X(REC_EXTRA_SYSCALL_NS) \
+	X(REC_EXTRA_REUSED_KIB) X(REC_EXTRA_RTT0_NS) X(REC_EXTRA_SLACK_NS) X(REC_EXTRA_SYS_CPU_PCT_X100) X(REC_EXTRA_SYSCALL_NS) \
 	X(REC_EXTRA_TARGET_CPU) X(REC_EXTRA_TARGET_HZ) X(REC_EXTRA_THP_FALLBACK) \
 	X(REC_EXTRA_THP_KIB) X(REC_EXTRA_VDSO) X(REC_EXTRA_WRITE_NS) \
 	X(REC_EXTRA_WRITE_P50_NS)
 /* Test-name prefixes a reader selects a family of tests by: mem-latency-<size>-<page>
  * (payload/bench/mem_latency.c; report/memsvg.c draws them). */
 #define REC_PREFIX_MEM_LATENCY "mem-latency-"
+/* mem-bandwidth-<kernel>[-remote] (payload/bench/mem_stream.c; report/compare.c compares their
+ * working sets) */
+#define REC_PREFIX_MEM_BANDWIDTH "mem-bandwidth-"
 
 /* Kinds, in docs/records.md's order: X(ID), the wire name is ID's spelling. */
 #define VOCAB_KINDS(X) \
@@ -201,6 +211,11 @@
 	I(X, MEM_NUMA_NODES, "mem.numa_nodes", STR) \
 	I(X, MEM_LLC, "mem.llc", STR) \
 	I(X, MEM_LLC_TOTAL_KIB, "mem.llc_total_kib", STR) \
+	/* INFO: the memory group's block (payload/bench/mem_numa.c, mem_stream.c) */ \
+	I(X, MEM_STREAM_ARRAY_KIB, "mem.stream_array_kib", UINT1) \
+	I(X, NUMA_CPUS, "numa.*.cpus", STR) \
+	I(X, NUMA_DISTANCES, "numa.*.distances", STR) \
+	I(X, NUMA_MEM_KIB, "numa.*.mem_kib", INT) \
 	I(X, FS_ROOT, "fs.root", STR) \
 	I(X, FS_WORKDIR, "fs.workdir", STR) \
 	I(X, HV_CPUID, "hv.cpuid", STR) \

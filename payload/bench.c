@@ -1,7 +1,8 @@
 /* bench.c — the helpers bench.h promises: bench_note(), bench_extra(), bench_lat(), bench_better(),
- * bench_is_index().
+ * bench_pinned(), bench_is_index().
  * Linked into the payload and into the unit tests of individual tests. */
 #include "bench.h"
+#include "params.h"
 #include "unixbench.h"
 #include "vocab.h"
 
@@ -57,4 +58,9 @@ int bench_is_index(const struct bench *b)
 const char *bench_better(const struct bench *b)
 {
 	return bench_higher_is_better(b) ? REC_BETTER_HIGHER : REC_BETTER_LOWER;
+}
+
+int bench_pinned(const struct bench *b, const struct params *p)
+{
+	return p->pin_given ? p->pin : b->pin;
 }

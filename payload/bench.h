@@ -19,6 +19,7 @@
 
 struct rec_body;
 struct lat_hist;
+struct params;
 
 #define BENCH_SKIP 1
 /* A sample's extras (bench_extra()): net-udp-rr has 9 (four tails, mtu, rtt0, sys_cpu, lost,
@@ -68,6 +69,7 @@ struct bench {
 	double per_loop;	/* units per loop (RATE) or loops per operation (TIME) */
 	double baseline;	/* UnixBench index baseline (SPARCstation 20-61), 0 if none */
 	int max_copies;		/* 0: any; 1: a single-copy test */
+	int pin;		/* 1: pinned unless isobench.pin=0 (bench_pinned()) */
 	/* If set, a sample's value is this extra of copy 0 (e.g. "p50_late_ns") times
 	 * value_scale (0 means 1) instead of the rate or time derived from loops and ns; then
 	 * kind only says which way is better (RATE: higher, TIME: lower). */
@@ -109,6 +111,9 @@ void bench_lat(struct bench_ctx *ctx, const struct lat_hist *h);
  * share). The one definition of a test's direction: the runner aggregates with it and writes
  * it into TEST and RESULT records (better=); readers take it from there. */
 const char *bench_better(const struct bench *b);
+/* 1 when b's copies run pinned (copy c on the c-th allowed CPU): isobench.pin when given,
+ * else b's own default (.pin). */
+int bench_pinned(const struct bench *b, const struct params *p);
 int bench_higher_is_better(const struct bench *b);
 
 /* A fact a test contributes to the machine header (INFO key=value()), e.g. which load file

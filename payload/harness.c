@@ -410,7 +410,7 @@ static int phase_spawn(struct hrun *h)
 			close(h->res);
 			close(h->fd);
 			worker(h->b, &ctx,
-			       h->p->pin && h->ncpu ? h->cpu_list[c % h->ncpu] : -1, cp[0],
+			       bench_pinned(h->b, h->p) && h->ncpu ? h->cpu_list[c % h->ncpu] : -1, cp[0],
 			       h->res_w, h->sh);
 		}
 		close(cp[0]);

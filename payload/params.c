@@ -14,7 +14,8 @@
 #include <string.h>
 
 static param_parse_fn parse_word, parse_range, parse_string, parse_tests, parse_copies,
-	parse_samples, parse_ci, parse_console, parse_disk, parse_span, parse_peer;
+	parse_samples, parse_ci, parse_console, parse_disk, parse_span, parse_peer, parse_pin,
+	parse_array;
 static const char *const suites[] = {"quick", "standard", "thorough", NULL};
 static const char *const halts[] = {"poweroff", "reboot", "wait", NULL};
 static const char *const switch_words[] = {"0", "1", NULL};
@@ -47,8 +48,9 @@ const struct param_info param_table[] = {
 	 .parse = parse_range, FIELD(watchdog_s), .lo = 1, .hi = 7 * 86400, .unit = "seconds"},
 	{"halt", "poweroff|reboot|wait", "what PID 1 does at the end",
 	 .parse = parse_word, FIELD(halt), .words = halts},
-	{"pin", "0|1", "1: pin copy c (and what it starts) to the c-th usable CPU; default 0",
-	 .parse = parse_word, FIELD(pin), .words = switch_words},
+	{"pin", "0|1", "1: pin copy c (and what it starts) to the c-th usable CPU; default: "
+	 "the memory group pinned (its memory is bound to the CPU's NUMA node), the rest 0",
+	 .parse = parse_pin, FIELD(pin), .words = switch_words},
 	{"image", "ID", "image identity, set by the build (sha256 of kernel + initramfs)",
 	 .parse = parse_string, FIELD(image), .unit = "an identity string"},
 	{"console", "auto|all|DEV[,DEV...]", "PID 1: consoles to write to (" CONSOLE_NAMES "); "
@@ -65,6 +67,11 @@ const struct param_info param_table[] = {
 	{"disk.span", "SIZE", "disk tests: span of the random offsets (bytes, or with K, M, G); "
 	 "default: the whole scratch area",
 	 .parse = parse_span, FIELD(disk_span)},
+	/* The memory group (payload/bench/mem_stream.c) */
+	{"mem.array", "SIZE", "STREAM tests: one array's size, all copies together (bytes, or "
+	 "with K, M, G, T; at least 1M); default 4G, or the largest power of two within MemTotal/6 "
+	 "when smaller. Give both sides of a comparison the same",
+	 .parse = parse_array, FIELD(mem_array)},
 	{"peer", "HOST[:PORT]", "the net tests' peer (isobench --serve on it; port default "
 	 "7117); none: the net tests SKIP",
 	 .parse = parse_peer, FIELD(peer)},
@@ -385,6 +392,29 @@ static int parse_span(struct params *p, const struct param_info *row, const char
 	if (v < (1 << 20))
 		FAIL("expected a size of at least 1M (bytes, or with K, M, G, T)");
 	p->disk_span = v;
+	return 0;
+}
+
+/* isobench.pin: a switch that also says it was given (the memory group pins unless told). */
+static int parse_pin(struct params *p, const struct param_info *row, const char *val,
+		     char *err, size_t errlen)
+{
+	int r = parse_word(p, row, val, err, errlen);
+	if (!r)
+		p->pin_given = 1;
+	return r;
+}
+
+/* isobench.mem.array: a size (params_parse_size()), at least 1 MiB. */
+static int parse_array(struct params *p, const struct param_info *row, const char *val,
+		       char *err, size_t errlen)
+{
+	int64_t v = params_parse_size(val);
+
+	(void)row;
+	if (v < (1 << 20))
+		FAIL("expected a size of at least 1M (bytes, or with K, M, G, T)");
+	p->mem_array = v;
 	return 0;
 }
 

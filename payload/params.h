@@ -28,6 +28,10 @@ struct params {
 	int watchdog_s;			/* whole run (PID 1 only); 0: derived */
 	enum halt halt;
 	int pin;			/* 1: copy c runs on the c-th allowed CPU only */
+	int pin_given;			/* 1: isobench.pin was set; else each test's own default
+					 * (bench.h .pin: the memory group pinned) */
+	long long mem_array;		/* STREAM's array, all copies together, in bytes
+					 * (isobench.mem.array); 0: the default rule (bench/mem.h) */
 	char image[96];			/* image identity, set by the build */
 	char console[128];		/* PID 1: "auto", "all" or a comma list of devices */
 	int delay_s;			/* PID 1: seconds to wait before BEGIN */

@@ -46,12 +46,16 @@
 	/* net: against a peer (payload/bench/net.c) */ \
 	X(net_tcp_rr) X(net_tcp_crr) X(net_tcp_stream) X(net_tcp_maerts) X(net_udp_rr) \
 	X(net_paced_write) \
-	/* memory: payload/bench/mem_latency.c, mem_stream.c, mem_fault.c */ \
-	X(mem_latency_16k_4k) X(mem_latency_16k_2m) X(mem_latency_512k_4k) \
+	/* memory: payload/bench/mem_latency.c, mem_stream.c, mem_fault.c; mem-fault-fresh-4k \
+	 * first, before the group's other tests have used (and freed) guest memory */ \
+	X(mem_fault_fresh_4k) X(mem_latency_16k_4k) X(mem_latency_16k_2m) X(mem_latency_512k_4k) \
 	X(mem_latency_512k_2m) X(mem_latency_16m_4k) X(mem_latency_16m_2m) \
 	X(mem_latency_256m_4k) X(mem_latency_256m_2m) X(mem_latency_1g_4k) X(mem_latency_1g_2m) \
 	X(mem_bandwidth_copy) X(mem_bandwidth_scale) X(mem_bandwidth_add) \
 	X(mem_bandwidth_triad) X(mem_fault_4k) X(mem_fault_2m) X(mem_fault_tmpfs) \
+	X(mem_latency_256m_4k_remote) X(mem_latency_256m_2m_remote) \
+	X(mem_latency_1g_4k_remote) X(mem_latency_1g_2m_remote) X(mem_bandwidth_copy_remote) \
+	X(mem_bandwidth_scale_remote) X(mem_bandwidth_add_remote) X(mem_bandwidth_triad_remote) \
 	/* ring0: one per probe of the driver's list (bench/ring0.h) */ \
 	ISOBENCH_PROBES(R) \
 	/* selftest: misbehave on purpose; only when named (runner.c keeps them out of "all") */ \
@@ -96,6 +100,7 @@ static const char *peer_nic(void) { return net_peer_field(bench_peer, "nic"); }
 /* payload/bench/mem.h: the memory group's machine facts. */
 const char *mem_fact_page_sizes(void), *mem_fact_numa_nodes(void), *mem_fact_llc(void),
 	*mem_fact_llc_total_kib(void);
+bench_header_fn mem_header;	/* mem.h: STREAM's working set, the NUMA nodes */
 
 const struct bench_fact bench_facts[] = {
 	{RK_RUN_TBENCH_LOAD, tbench_load_fact},
@@ -123,5 +128,6 @@ const struct bench_fact bench_facts[] = {
 /* Blocks of the machine header from the run's parameters (bench.h). */
 bench_header_fn *const bench_headers[] = {
 	disk_header,	/* payload/bench/disk_dev.c: the disk the disk group uses */
+	mem_header,	/* payload/bench/mem_stream.c: STREAM's working set, the NUMA nodes */
 	NULL,
 };

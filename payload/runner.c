@@ -670,12 +670,13 @@ static void announce_test(const struct outcome *o, const struct params *p,
 		rec_dbl(&b, RK_BASELINE, o->b->baseline, 1);
 	clocksource_current(clk, clklen);
 	rec_str(&b, RK_CLOCKSOURCE, clk);
-	if (p->pin)
+	int pinned = bench_pinned(o->b, p);
+	if (pinned)
 		rec_str(&b, RK_PIN, "1");
 	out_record(&b);
 	out_text("isobench: [%d/%d] %s (%s), %d cop%s%s ...\n", k, total,
 		 o->b->title, o->b->name, o->copies, o->copies == 1 ? "y" : "ies",
-		 p->pin ? ", pinned" : "");
+		 pinned ? ", pinned" : "");
 }
 
 /* The SKIP of a single-copy test in a run with no pass of that few copies (runs_in_no_pass). */

@@ -174,6 +174,44 @@ static int check_peers(struct cmp *c, size_t j)
 			 model_info(c->m[j], RK_RUN_PEER), b);
 }
 
+/* STREAM's working set of test t in m, in KiB: one array of all copies together, the first
+ * measured sample's array_total_kib; in logs written before it existed (each copy had
+ * arrays of its own), array_kib x copies. -1 when no sample says. */
+static long long stream_set_kib(const struct model *m, const struct mtest *t)
+{
+	for (size_t i = 0; i < t->nsmp; i++) {
+		if (t->smp[i].warmup)
+			continue;
+		const char *v = model_sample_get(m, &t->smp[i], REC_EXTRA_ARRAY_TOTAL_KIB);
+		if (v)
+			return atoll(v);
+		if ((v = model_sample_get(m, &t->smp[i], REC_EXTRA_ARRAY_KIB)))
+			return atoll(v) * t->copies;
+	}
+	return -1;
+}
+
+/* Two runs whose STREAM tests (mem-bandwidth-*) ran different working sets (issue 36: a
+ * hypervisor's smaller cache, another MemTotal, another isobench.mem.array): a bandwidth
+ * ratio then compares the sets too. One warning per pair of runs, on the first such test. */
+static int check_stream_sets(struct cmp *c, size_t j)
+{
+	static const char pre[] = REC_PREFIX_MEM_BANDWIDTH;
+	for (size_t i = 0; i < c->m[0]->ntests; i++) {
+		const struct mtest *a = &c->m[0]->tests[i], *b;
+		if (strncmp(a->test, pre, sizeof pre - 1) ||
+		    !(b = model_find(c->m[j], a->test, a->copies)))
+			continue;
+		long long ka = stream_set_kib(c->m[0], a), kb = stream_set_kib(c->m[j], b);
+		if (ka > 0 && kb > 0 && ka != kb)
+			return add_warnv(c, "not comparable: STREAM working sets differ (%s copies=%d: "
+					 "one array of all copies %lld KiB in %s, %lld KiB in %s): give "
+					 "both runs the same isobench.mem.array", a->test, a->copies, ka,
+					 c->label[0], kb, c->label[j]);
+	}
+	return 0;
+}
+
 static int check_comparable(struct cmp *c)
 {
 	static const char *const keys[] = {
@@ -206,7 +244,7 @@ static int check_comparable(struct cmp *c)
 		    add_note(c, "native run beside image runs: identity, mode and kernel command "
 				"line differ by design"))
 			return -1;
-		if (check_peers(c, j))
+		if (check_peers(c, j) || check_stream_sets(c, j))
 			return -1;
 		for (int k = 0; keys[k]; k++) {
 			const char *a = model_info(c->m[0], keys[k]), *b = model_info(c->m[j], keys[k]);

@@ -12,6 +12,13 @@
 #     comparison's not-comparable warnings;
 #   - the peer scripts (docs/benchmarks/memory-vs-{stream,lmbench}.sh) given bad arguments, a
 #     missing git dir or a PATH without a tool fail at once, status 2, saying what is wrong;
+#   - STREAM's working set asked wrong (issue 36): isobench.mem.array below 1M or not a size
+#     is a usage error naming the rule; one larger than the machine SKIPs with the figures
+#     (never an OOM); qemu/run's --numa and --topology refuse what QEMU would choke on;
+#     isobench-report warns when two compared runs' STREAM working sets differ (and not when
+#     they are the same); mbind(2) refused (EPERM, as a container's seccomp profile without
+#     CAP_SYS_NICE answers; strace injects it) leaves the local tests running unbound,
+#     claiming no node, instead of FAILing;
 #   - in the image (TCG, one short boot): mem-fault-4k and -2m with more copies than CPUs and
 #     a 10 ms sample complete (the harness widens a window shorter than one batch per copy,
 #     and redoes a sample in which a copy did no loop) instead of FAILing "no valid sample".
@@ -158,6 +165,45 @@ for gone in gcc objdump; do
 	peer_fails "needs $gone on PATH" "memory-vs-stream.sh OMP=1 without $gone" -- \
 		env PATH="$tmp/path-$gone" OMP=1 "$BASH" "$stream" 1
 done
+
+# ---- STREAM's working set and the NUMA options asked wrong (issue 36) --------------------------
+for v in 0 1000K 1.5G -1G abc; do
+	expect_status EXIT_USAGE "--mem.array $v: a usage error" -- "$bin" --mem.array "$v" --tests mem-bandwidth-copy
+	contains "$tmp/stderr" "--mem.array $v: expected a size of at least 1M (bytes, or with K, M, G, T)" "--mem.array $v: says the rule"
+done
+expect_status EXIT_OK "--mem.array 64T: a complete run" -- "$bin" "${quick[@]}" --tmpdir "$tmp" --mem.array 64T \
+	--tests mem-bandwidth-triad --copies 1
+has "$tmp/stdout" " SKIP test=mem-bandwidth-triad copies=1 reason=needs%20201326592%20MiB%20\\(1%20copy\\)%20.*%20MiB%20margin,%20(MemAvailable|the%20memory%20cgroup's%20room)%20is%20[0-9]+%20MiB" \
+	"--mem.array 64T: STREAM SKIPs with the three arrays' need and the room, no OOM"
+hasnt "$tmp/stdout" "oom_kills=| FAIL " "--mem.array 64T: no OOM, no FAIL"
+# Two sets above the floors STREAM's rule sets (4x this host's LLC, 10^7 elements), 16 MiB apart.
+"$bin" "${quick[@]}" --tmpdir "$tmp" --mem.array 1M --tests mem-bandwidth-copy --copies 1 >"$tmp/arrfloor.log" 2>/dev/null || true
+llc=$(grep -aoE ' mem\.llc_total_kib=[0-9]+' "$tmp/arrfloor.log" | head -1 | cut -d= -f2)
+small=$(( (4 * ${llc:-0} > 78125 ? 4 * ${llc:-0} : 78125) / 1024 * 1024 + 16384 )) large=$((small + 16384))
+for a in "$small" "$large"; do
+	"$bin" "${quick[@]}" --tmpdir "$tmp" --mem.array "${a}K" --tests mem-bandwidth-copy --copies 1 >"$tmp/arr$a.log" 2>/dev/null || true
+done
+has "$tmp/arr$small.log" " SAMPLE test=mem-bandwidth-copy copies=1 .*array_total_kib=$small " "mem.array=${small}K: array_total_kib=$small"
+"$rep" --label small,large "$tmp/arr$small.log" "$tmp/arr$large.log" >"$tmp/cmp-arr.out" 2>&1 || true
+contains "$tmp/cmp-arr.out" "not comparable: STREAM working sets differ (mem-bandwidth-copy copies=1: one array of all copies $small KiB in small, $large KiB in large): give both runs the same isobench.mem.array" \
+	"isobench-report: two runs with different STREAM working sets are flagged, both sizes named"
+"$bin" "${quick[@]}" --tmpdir "$tmp" --mem.array "${small}K" --tests mem-bandwidth-copy --copies 1 >"$tmp/arrsame.log" 2>/dev/null || true
+"$rep" --label a,b "$tmp/arr$small.log" "$tmp/arrsame.log" >"$tmp/cmp-same.out" 2>&1 || true
+hasnt "$tmp/cmp-same.out" "STREAM working sets differ" "isobench-report: the same set on both sides: no such warning"
+if command -v strace >/dev/null && [ -d /sys/devices/system/node/node0 ]; then
+	expect_status EXIT_OK "mbind refused (EPERM injected): a complete run" -- strace -f -qq -o /dev/null \
+		-e trace=mbind -e inject=mbind:error=EPERM "$bin" "${quick[@]}" --tmpdir "$tmp" --mem.array "${small}K" \
+		--tests mem-bandwidth-triad,mem-latency-16k-4k --copies 1
+	count_is "$tmp/stdout" " RESULT test=(mem-bandwidth-triad|mem-latency-16k-4k) copies=1 " 2 "mbind refused: both local tests still give a RESULT"
+	hasnt "$tmp/stdout" " SAMPLE test=mem-.* mem_node=" "mbind refused: no sample claims a node its memory was not bound to"
+else
+	skip "mbind refused: no strace, or no NUMA nodes in sysfs here"
+fi
+for bad in "--numa 1" "--numa 9" "--numa 2 --cpus 1" "--numa 3 --mem 1G" "--topology sockets=0" "--topology sockets=2;reboot"; do
+	# shellcheck disable=SC2086  # the options are words
+	expect_status EXIT_USAGE "qemu/run $bad: a usage error before anything boots" -- "$top/qemu/run" --check-args $bad
+done
+contains "$tmp/stderr" "--topology takes -smp words such as sockets=2,cores=16" "qemu/run --topology: says what it takes"
 
 # ---- more copies than CPUs, a loop longer than the window (TCG) ----------------------------
 # mem-fault-2m's one loop (a 2 MiB first touch) takes 20-60 ms under TCG: with 4 copies on 2

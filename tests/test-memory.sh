@@ -6,9 +6,20 @@
 #     not above 1g by more than 30%: both are DRAM, and a loaded host moves them by 2x);
 #   * at the largest point both page sizes ran, 2 MiB <= 4 KiB within 10%;
 #   * each 2m point really ran on huge pages (thp_kib = its mapping) and each 4k point on
-#     none; STREAM's arrays are >= 4x the LLC (array_kib vs mem.llc_total_kib);
-#   * first touch per KiB is cheaper with 2 MiB pages than with 4 KiB.
+#     none; STREAM's one working set (isobench.mem.array=256M here, array_total_kib) is >= 4x
+#     the LLC (mem.llc_total_kib), the same with 1 and 2 copies, each copy holding its slice
+#     (array_kib x copies = array_total_kib);
+#   * first touch per KiB is cheaper with 2 MiB pages than with 4 KiB;
+#   * the memory tests run pinned by default, their memory bound to the CPU's node
+#     (mem_node, numa_distance=10), the header lists the nodes (numa.node0.*), the 2m
+#     points say whether the host's page size is known (host_page_kib: 0 under a hypervisor),
+#     mem-fault-fresh-4k's first sample touched only fresh pages (reused_kib=0).
 # The checks read a log (memory_verdict LOG), so each is also shown failing on a planted log.
+# Issue 36's done-when, under TCG: a two-node guest (qemu/run --numa 2) gives local and remote
+# latency and STREAM RESULTs, their samples on node 0 (distance 10) and node 1 (21), the header
+# the nodes' CPUs and SLIT distances; a 32-CPU guest whose L3s add up to 64 MiB (--topology
+# sockets=4,cores=8: -cpu max's 16 MiB L3 per socket) runs the four STREAM tests with 32
+# copies in 2 GiB: one 256 MiB set (the default within MemTotal/6), 8 MiB a copy, no OOM.
 # Under TCG (plumbing, not figures): a 1 GiB guest (THP on: the kernel turns it off below
 # 512 MiB of RAM), where the 1 GiB point must SKIP for memory instead of OOMing, and a 512 MiB
 # guest booted with transparent_hugepage=madvise, where THP is off all the same (the kernel's
@@ -48,6 +59,17 @@ outcome_verdict() {
 	done
 }
 
+# stream_verdict LOG TEST COPIES LLC_KIB: TEST's working set at COPIES copies: one set of
+# arrays shared by the copies (array_kib x COPIES = array_total_kib), >= 4x the LLC; prints
+# what does not hold.
+stream_verdict() {
+	local arr tot
+	arr=$(field "$1" SAMPLE "$2" "$3" array_kib) tot=$(field "$1" SAMPLE "$2" "$3" array_total_kib)
+	if [ -z "$arr" ] || [ -z "$tot" ] || [ -z "$4" ]; then echo "$2 x$3: no array_kib/array_total_kib/LLC ('$arr' '$tot' '$4')"; return; fi
+	[ $((arr * $3)) -eq "$tot" ] || echo "$2 x$3: $3 copies of $arr KiB are not the set of $tot KiB"
+	[ "$tot" -ge $((4 * $4)) ] || echo "$2 x$3: array_total_kib $tot not >= 4 x LLC $4 KiB"
+}
+
 # memory_verdict LOG: the native plausibility checks above; prints what does not hold.
 memory_verdict() {
 	local l=$1 prev='' prevp='' p v v4 v2 lo2 hi4 big='' thp want llc arr
@@ -80,10 +102,10 @@ memory_verdict() {
 	done
 	llc=$(grep -aoE ' mem\.llc_total_kib=[0-9]+' "$l" | head -1 | cut -d= -f2)
 	for want in copy scale add triad; do
-		arr=$(field "$l" SAMPLE "mem-bandwidth-$want" 1 array_kib)
-		if [ -z "$arr" ] || [ -z "$llc" ] || [ "$arr" -lt $((4 * llc)) ]; then
-			echo "mem-bandwidth-$want: array_kib '$arr' not >= 4 x LLC '$llc' KiB"
-		fi
+		stream_verdict "$l" "mem-bandwidth-$want" 1 "$llc"
+		stream_verdict "$l" "mem-bandwidth-$want" 2 "$llc"
+		[ "$(field "$l" SAMPLE "mem-bandwidth-$want" 1 array_total_kib)" = "$(field "$l" SAMPLE "mem-bandwidth-$want" 2 array_total_kib)" ] ||
+			echo "mem-bandwidth-$want: 1 and 2 copies ran different working sets"
 		v=$(value "$l" "mem-bandwidth-$want")
 		[ -n "$v" ] && lt 100 "$v" 1 || echo "mem-bandwidth-$want: '$v' MB/s"
 	done
@@ -104,7 +126,7 @@ else bad "--list: memory tests: $tests"; fi
 shm=/dev/shm
 if [ "$(stat -f -c %T "$shm" 2>/dev/null)" != tmpfs ]; then shm=$tmp; fi
 st=0
-"$bin" --suite quick --sample_ms 100 --samples 5 --tmpdir "$shm" --tests memory --copies 1,2 >"$tmp/native.log" 2>&1 || st=$?
+"$bin" --suite quick --sample_ms 100 --samples 5 --tmpdir "$shm" --tests memory --copies 1,2 --mem.array 256M >"$tmp/native.log" 2>&1 || st=$?
 ran EXIT_OK "$st" "$tmp/native.log" "native run of the memory group, 1 and 2 copies"
 why=$(outcome_verdict "$tmp/native.log" "$tests" 1; outcome_verdict "$tmp/native.log" "$multi" 2)
 if [ -z "$why" ]; then ok "natively every memory test has a RESULT or a SKIP with its reason (1 copy; 2 copies but latency)"
@@ -113,6 +135,24 @@ count_is "$tmp/native.log" "RESULT test=mem-latency-[a-z0-9]+-(4k|2m) copies=2 "
 has "$tmp/native.log" "INFO .*mm\.thp=[^ ]+" "header: THP mode"
 has "$tmp/native.log" "INFO .*mem\.page_sizes=4096(,[0-9]+)? mem\.numa_nodes=[-0-9,]+ mem\.llc=L[0-9] mem\.llc_total_kib=[0-9]+ " \
 	"header: page sizes, NUMA nodes, LLC level and size"
+has "$tmp/native.log" "INFO mem\.stream_array_kib=262144 " "header: STREAM's working set as asked (mem.array=256M)"
+hasnt "$tmp/native.log" " TEST test=mem-[a-z0-9-]+ .*clocksource=[^ ]+ \*" "memory TESTs are pinned by default (pin=1)"
+if [ -d /sys/devices/system/node/node0 ]; then
+	has "$tmp/native.log" "INFO .*numa\.node0\.cpus=[-0-9,]+ numa\.node0\.distances=10(,[0-9]+)* numa\.node0\.mem_kib=[0-9]+" \
+		"header: node 0's CPUs, SLIT distances and memory"
+	for t in mem-bandwidth-triad mem-latency-256m-4k; do
+		has "$tmp/native.log" "SAMPLE test=$t copies=1 .* mem_node=[0-9]+ numa_distance=10 " "$t: memory bound to the CPU's node (distance 10)"
+	done
+else
+	skip "native NUMA header and binding: no /sys/devices/system/node here"
+fi
+hv=2048
+! grep -qw hypervisor /proc/cpuinfo || hv=0
+if grep -q ' RESULT test=mem-latency-256m-2m copies=1 ' "$tmp/native.log"; then
+	has "$tmp/native.log" "SAMPLE test=mem-latency-256m-2m copies=1 .* host_page_kib=$hv " "2m samples: host_page_kib=$hv (0: under a hypervisor the host's backing is unknown)"
+fi
+has "$tmp/native.log" "SAMPLE test=mem-fault-fresh-4k copies=1 i=0 .* fresh_kib=[1-9][0-9]* reused_kib=0 " \
+	"mem-fault-fresh-4k: its first sample touched fresh pages only"
 grep -aE "(RESULT|SKIP) test=mem-" "$tmp/native.log" | sed -E 's/^.*(RESULT|SKIP) test=([^ ]+) copies=([0-9]+) .*(value|reason)=([^ ]+).*/  \2 x\3: \5/' | head -40
 if grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
 	skip "native plausibility: this host's THP mode is never"
@@ -133,6 +173,8 @@ why=$(memory_verdict "$(planted_log slow2m 's/(RESULT test=mem-latency-1g-2m cop
 if grep -q "slower than 4 KiB" <<<"$why"; then ok "planted: 2m slower than 4k is caught"; else bad "planted slow 2m passes: $why"; fi
 why=$(memory_verdict "$(planted_log nothp 's/(SAMPLE test=mem-latency-1g-2m .*thp_kib=)[0-9]+/\10/')")
 if grep -q "thp_kib '0'" <<<"$why"; then ok "planted: a 2m point without huge pages is caught"; else bad "planted no-THP passes: $why"; fi
+why=$(memory_verdict "$(planted_log percopy 's/(SAMPLE test=mem-bandwidth-copy copies=2 .*array_kib=)[0-9]+/\1262144/')")
+if grep -q "2 copies of 262144 KiB are not the set" <<<"$why"; then ok "planted: copies with arrays of their own (not one shared set) are caught"; else bad "planted per-copy arrays pass: $why"; fi
 why=$(outcome_verdict "$(planted_log gone '/(RESULT|SKIP) test=mem-fault-tmpfs copies=1 /d')" "$tests" 1)
 if grep -q "mem-fault-tmpfs" <<<"$why"; then ok "planted: a memory test without outcome is caught"; else bad "planted missing outcome passes: $why"; fi
 
@@ -175,6 +217,58 @@ for t in mem-latency-16k-2m mem-fault-2m; do
 		"TCG 512 MiB: $t SKIPs naming THP's mode, the kernel's rule and MemTotal"
 done
 has "$tmp/tcg512.log" "RESULT test=mem-latency-16k-4k copies=1 " "TCG 512 MiB: the 4k point still runs"
+
+# ---- NUMA and a big machine under TCG (issue 36's done-when) ----
+# numa_verdict LOG: the two-node guest's local and remote figures; prints what does not hold.
+numa_verdict() {
+	local t
+	grep -aqE "INFO .*numa\.node0\.cpus=0 numa\.node0\.distances=10,21 numa\.node0\.mem_kib=[0-9]+ numa\.node1\.cpus=1 numa\.node1\.distances=21,10 " "$1" ||
+		echo "header: no numa.node0/node1 CPUs and distances 10,21 / 21,10"
+	for t in mem-latency-256m-4k mem-bandwidth-triad; do
+		[ -n "$(value "$1" "$t")" ] || echo "$t: no local RESULT"
+		[ -n "$(value "$1" "$t-remote")" ] || echo "$t-remote: no remote RESULT"
+		[ "$(field "$1" SAMPLE "$t" 1 mem_node):$(field "$1" SAMPLE "$t" 1 numa_distance)" = 0:10 ] ||
+			echo "$t: memory not on the CPU's node 0 at distance 10"
+		[ "$(field "$1" SAMPLE "$t-remote" 1 mem_node):$(field "$1" SAMPLE "$t-remote" 1 numa_distance)" = 1:21 ] ||
+			echo "$t-remote: memory not on node 1 at distance 21"
+	done
+}
+# big_verdict LOG: 32 copies of each STREAM test in the 32-CPU, 64 MiB-LLC, 2 GiB guest.
+big_verdict() {
+	local k
+	grep -aqE "INFO .* cpu\.online=32 " "$1" || echo "not 32 CPUs online"
+	grep -aqE "INFO .* mem\.llc_total_kib=65536 " "$1" || echo "the guest's L3s do not add up to 64 MiB"
+	for k in copy scale add triad; do
+		[ -n "$(field "$1" RESULT "mem-bandwidth-$k" 32 value)" ] || echo "mem-bandwidth-$k: no 32-copy RESULT"
+		stream_verdict "$1" "mem-bandwidth-$k" 32 65536
+	done
+	! grep -aqE "oom_kills=|Out of memory" "$1" || echo "OOM"
+}
+if [ -e "$out/bzImage" ]; then
+	st=0
+	"$top/qemu/run" --out "$out" --direct --accel tcg --cpus 2 --numa 2 --mem 1G --suite quick \
+		--tests mem-latency-256m-4k,mem-latency-256m-4k-remote,mem-bandwidth-triad,mem-bandwidth-triad-remote \
+		--copies 1 --params 'isobench.sample_ms=20 isobench.samples=1 isobench.mem.array=64M' \
+		--timeout 300 --log "$tmp/numa.log" >"$tmp/numa.out" 2>&1 || st=$?
+	status_is EXIT_OK "$st" "TCG, two NUMA nodes (qemu/run --numa 2): local and remote latency and STREAM"
+	why=$(numa_verdict "$tmp/numa.log")
+	if [ -z "$why" ]; then ok "two nodes: the header names both nodes' CPUs and distances; local RESULTs on node 0 (10), remote on node 1 (21)"
+	else bad "two nodes: $why"; fi
+	why=$(numa_verdict "$(sed -E 's/(SAMPLE test=mem-bandwidth-triad-remote .*mem_node=)1 numa_distance=21/\10 numa_distance=10/' "$tmp/numa.log" >"$tmp/numa-planted.log"; echo "$tmp/numa-planted.log")")
+	if grep -q "triad-remote: memory not on node 1" <<<"$why"; then ok "planted: remote memory on the local node is caught"; else bad "planted local-as-remote passes: $why"; fi
+	st=0
+	"$top/qemu/run" --out "$out" --direct --accel tcg --cpus 32 --topology sockets=4,cores=8,threads=1 --numa 2 --mem 2G \
+		--suite quick --tests mem-bandwidth-copy,mem-bandwidth-scale,mem-bandwidth-add,mem-bandwidth-triad --copies 32 \
+		--params 'isobench.sample_ms=20 isobench.samples=1' --timeout 900 --log "$tmp/big.log" >"$tmp/big.out" 2>&1 || st=$?
+	status_is EXIT_OK "$st" "TCG, 32 CPUs, 4 x 16 MiB L3, 2 GiB: STREAM with 32 copies"
+	why=$(big_verdict "$tmp/big.log")
+	if [ -z "$why" ]; then ok "32 copies: one $(field "$tmp/big.log" SAMPLE mem-bandwidth-triad 32 array_total_kib) KiB set, $(field "$tmp/big.log" SAMPLE mem-bandwidth-triad 32 array_kib) KiB a copy, >= 4 x 64 MiB, inside 2 GiB, no OOM"
+	else bad "32 copies: $why"; fi
+	why=$(big_verdict "$(sed -E '/RESULT test=mem-bandwidth-add copies=32 /d' "$tmp/big.log" >"$tmp/big-planted.log"; echo "$tmp/big-planted.log")")
+	if grep -q "mem-bandwidth-add: no 32-copy RESULT" <<<"$why"; then ok "planted: a STREAM test without its 32-copy RESULT is caught"; else bad "planted missing RESULT passes: $why"; fi
+else
+	skip "TCG NUMA and 32-CPU boots: no $out/bzImage (run ./build.sh)"
+fi
 
 # ---- the report's latency curve (isobench-report --mem-svg, report/memsvg.c) ----
 # svg_check SVG LOG: the chart holds LOG's 4k/2m ratio at its largest point with both, in bold,

@@ -2,11 +2,13 @@
 # docs/benchmarks/memory-vs-stream.sh — isobench's mem-bandwidth-{copy,scale,add,triad} against
 # STREAM (McCalpin's stream.c, github.com/jeffhammond/STREAM) built from its public source in a
 # temporary directory with the runner's own compiler and flags (musl-gcc -static and
-# payload/Makefile's BASE_CFLAGS), at the array size our tests chose (their array_kib extra:
-# 4x the LLC, at least 10,000,000 elements). Interleaved in one session: ROUNDS x (isobench,
-# STREAM), medians per kernel; 1 copy against one STREAM process, and N copies against N STREAM
-# processes started together (their Best Rates summed; STREAM is built without OpenMP, as our
-# flags have none).
+# payload/Makefile's BASE_CFLAGS), at the array sizes our tests chose (their array_kib extra:
+# each copy's slice of the one working set, isobench.mem.array; ARRAY=SIZE gives both sides
+# that size, else the runner's default). Interleaved in one session: ROUNDS x (isobench,
+# STREAM), medians per kernel; 1 copy against one STREAM process with the whole set, and N
+# copies against N STREAM processes started together, each with one copy's slice (their Best
+# Rates summed; STREAM is built without OpenMP, as our flags have none). Sets of 2 GiB or
+# more take -mcmodel=medium (STREAM's static arrays: stream.c's note on large arrays).
 #
 # What differs between the two programs: STREAM prints the best of NTIMES (20) single passes
 # over its arrays (its "Best Rate") and the average pass time; a sample of ours is a sample_ms
@@ -37,7 +39,7 @@
 # N processes, the longer each runs, the smaller the share of passes in which a process runs
 # while the others are still initialising their arrays or have finished.
 #
-# Usage: [PIN=1] [OMP=1] [NTIMES=K] docs/benchmarks/memory-vs-stream.sh [ROUNDS (default 3)] [STREAM git dir]
+# Usage: [ARRAY=SIZE] [PIN=1] [OMP=1] [NTIMES=K] docs/benchmarks/memory-vs-stream.sh [ROUNDS (default 3)] [STREAM git dir]
 # Needs: out/isobench (./build.sh), musl-gcc and gcc, git, make (OMP=1: objdump; PIN=1: taskset); a
 # local clone or the mirror of jeffhammond/STREAM (a STREAM git dir given must exist; without one,
 # /work/.mirror/jeffhammond+STREAM/repo, else git clone from GitHub).
@@ -53,6 +55,7 @@ bin=$top/out/isobench
 pin=${PIN:-0}
 omp=${OMP:-0}
 ntimes=${NTIMES:-20}
+array=${ARRAY:-}
 # shellcheck source=peer-lib.sh
 . "$top/docs/benchmarks/peer-lib.sh"
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a whole number >= 1, not '$rounds'"
@@ -63,6 +66,9 @@ tools="git make musl-gcc gcc"
 [ "$pin" != 1 ] || tools+=" taskset"
 for t in $tools; do command -v "$t" >/dev/null || die "needs $t on PATH (this run: $tools)"; done
 [ -x "$bin" ] || die "build first (./build.sh)"
+[ -z "$array" ] || "$bin" --mem.array "$array" --list >/dev/null 2>&1 || die "ARRAY must be a size such as 512M, not '$array'"
+setarr=()
+[ -z "$array" ] || setarr=(--mem.array "$array")
 # The CPUs this process may use (its affinity: taskset, a cpuset), in order; copy c (PIN=1)
 # runs on the c-th, as `isobench --pin 1` places its copies. N copies = their number.
 cpus=()
@@ -81,21 +87,33 @@ else timeout 120 git clone -q https://github.com/jeffhammond/STREAM "$work/strea
 # shellcheck disable=SC2016  # $(BASE_CFLAGS) is make's
 flags=$(make -s -C "$top/payload" O="$work/o" --eval 'print-flags: ; @echo $(BASE_CFLAGS)' print-flags)
 
-# The array size our tests use: one short run, its array_kib extra.
-"$bin" --suite quick --sample_ms 20 --tests mem-bandwidth-copy --copies 1 >"$work/probe.log" 2>&1 ||
-	{ r=$?; skips "$work/probe.log"; die_status=1 die "the array-size probe (isobench) failed: status $r"; }
-kib=$(grep -aoE 'SAMPLE test=mem-bandwidth-copy .*array_kib=[0-9]+' "$work/probe.log" | head -1 | sed 's/.*array_kib=//') || true
-[ -n "$kib" ] || { skips "$work/probe.log"; die_status=1 die "the array-size probe gave no array_kib (above: why)"; }
-n=$((kib * 1024 / 8))
-# shellcheck disable=SC2086  # flags are words
-musl-gcc -static $flags -DSTREAM_ARRAY_SIZE="$n" -DNTIMES="$ntimes" -o "$work/stream_c" "$work/stream/stream.c" -lm
-echo "# STREAM $(git -C "$work/stream" log -1 --format=%h), array $n elements ($kib KiB), NTIMES $ntimes, musl-gcc -static $flags"
+# The array sizes our tests use: one short run per pass, each copy's array_kib extra (1 copy:
+# the whole set; N copies: one copy's slice).
+# stream_build N OUT: STREAM with N-element arrays (-mcmodel=medium past 2 GiB of .bss).
+stream_build() {
+	local big=()
+	[ $(($1 * 24)) -lt $((1 << 31)) ] || big=(-mcmodel=medium)
+	# shellcheck disable=SC2086  # flags are words
+	musl-gcc -static $flags "${big[@]}" -DSTREAM_ARRAY_SIZE="$1" -DNTIMES="$ntimes" -o "$2" "$work/stream/stream.c" -lm
+}
+for c in $copies; do
+	"$bin" --suite quick --sample_ms 20 --tests mem-bandwidth-copy --copies "$c" "${setarr[@]}" >"$work/probe.log" 2>&1 ||
+		{ r=$?; skips "$work/probe.log"; die_status=1 die "the array-size probe (isobench) failed: status $r"; }
+	kib=$(grep -aoE "SAMPLE test=mem-bandwidth-copy copies=$c .*array_kib=[0-9]+" "$work/probe.log" | head -1 | sed 's/.*array_kib=//') || true
+	[ -n "$kib" ] || { skips "$work/probe.log"; die_status=1 die "the array-size probe gave no array_kib (above: why)"; }
+	n=$((kib * 1024 / 8))
+	[ "$c" != 1 ] || n1=$n
+	stream_build "$n" "$work/stream_c$c"
+	echo "# STREAM $(git -C "$work/stream" log -1 --format=%h) for $c cop$([ "$c" = 1 ] && echo y || echo ies): array $n elements ($kib KiB), NTIMES $ntimes, musl-gcc -static $flags"
+done
 if [ "$omp" = 1 ]; then
 	# STREAM's own way to measure N cores: one OpenMP process, N threads through every pass
-	# together, timed as one (arrays N x ours: the same bytes as our N copies). OpenMP needs
-	# glibc's libgomp: gcc, dynamically linked; the kernels' flags are ours.
+	# together, timed as one (one set of arrays, split among the threads, as our N copies
+	# split theirs). OpenMP needs glibc's libgomp: gcc, dynamically linked; the kernels' flags are ours.
+	big=()
+	[ $((n1 * 24)) -lt $((1 << 31)) ] || big=(-mcmodel=medium)
 	# shellcheck disable=SC2086  # flags are words
-	gcc -fopenmp $flags -fvect-cost-model=dynamic -DSTREAM_ARRAY_SIZE="$((n * ncpu))" -DNTIMES="$ntimes" \
+	gcc -fopenmp $flags "${big[@]}" -fvect-cost-model=dynamic -DSTREAM_ARRAY_SIZE="$n1" -DNTIMES="$ntimes" \
 		-o "$work/stream_omp" "$work/stream/stream.c" -lm
 	# scale (mulpd), add and triad (addpd) as packed doubles in the outlined parallel loops:
 	# every one of main's outlined loops that does double arithmetic (mulsd/addsd: also the
@@ -108,7 +126,7 @@ if [ "$omp" = 1 ]; then
 	if [ "${packed% scalar:*}" != "$packed" ] || [ "$packed" -lt 4 ]; then
 		die_status=1 die "OpenMP STREAM's kernels are not all packed: $packed mulpd/addpd (scalar: loops without any)"
 	fi
-	echo "# N copies: STREAM with OpenMP, gcc -fopenmp $flags -fvect-cost-model=dynamic ($packed packed mulpd/addpd in its loops), $((n * ncpu)) elements, OMP_NUM_THREADS=$ncpu"
+	echo "# N copies: STREAM with OpenMP, gcc -fopenmp $flags -fvect-cost-model=dynamic ($packed packed mulpd/addpd in its loops), $n1 elements, OMP_NUM_THREADS=$ncpu"
 fi
 echo "# machine: $(nproc) CPUs, $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -124,8 +142,8 @@ stream_run() {
 		set -- 0
 	fi
 	for ((c = 0; c < $1; c++)); do
-		if [ "$pin" = 1 ]; then taskset -c "${cpus[c]}" "$work/stream_c" >"$work/s.$c" & pids+=($!)
-		else "$work/stream_c" >"$work/s.$c" & pids+=($!); fi
+		if [ "$pin" = 1 ]; then taskset -c "${cpus[c]}" "$work/stream_c$1" >"$work/s.$c" & pids+=($!)
+		else "$work/stream_c$1" >"$work/s.$c" & pids+=($!); fi
 	done
 	for c in "${pids[@]}"; do wait "$c" || die_status=1 die "a STREAM process failed (status $?)"; done
 	for k in Copy Scale Add Triad; do
@@ -137,7 +155,7 @@ stream_run() {
 # ours_run: max and median per kernel and copies from one isobench run (1 and N copies).
 ours_run() {
 	"$bin" --suite quick --sample_ms 500 --samples 10 --tests mem-bandwidth-copy,mem-bandwidth-scale,mem-bandwidth-add,mem-bandwidth-triad \
-		--copies "${copies// /,}" --pin "$pin" >"$work/ours.log" 2>&1 ||
+		--copies "${copies// /,}" --pin "$pin" "${setarr[@]}" >"$work/ours.log" 2>&1 ||
 		{ r=$?; skips "$work/ours.log"; die_status=1 die "isobench failed (status $r)"; }
 	skips "$work/ours.log"
 	grep -aE '@isobench/1 [0-9]+ RESULT test=mem-bandwidth-' "$work/ours.log" |

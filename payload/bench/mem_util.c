@@ -4,6 +4,7 @@
 #include "../sysfs.h"
 #include "rng.h"
 #include "io.h"
+#include "arch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -343,6 +344,45 @@ uint64_t mem_llc_bytes(int *level)
 		}
 	*level = best;
 	return total;
+}
+
+uint64_t mem_cpu_llc_bytes(int cpu, int *sharing)
+{
+	uint64_t size = 0;
+	int best = 0;
+	char shared[4096];
+	static unsigned char set[MEM_MAX_CPUS];
+	for (int idx = 0; idx < 8; idx++) {
+		int lv;
+		uint64_t sz;
+		char sh[4096];
+		int r = cache_index(cpu, idx, &lv, &sz, sh, sizeof sh);
+		if (r < 0)
+			break;
+		if (r == 0 && lv > best) {
+			best = lv;
+			size = sz;
+			snprintf(shared, sizeof shared, "%s", sh);
+		}
+	}
+	int n = size ? mem_list_parse(shared, set, MEM_MAX_CPUS) : 0;
+	*sharing = n > 0 ? n : 1;
+	return size;
+}
+
+uint64_t mem_array_default(uint64_t memtotal)
+{
+	uint64_t cap = MEM_ARRAY_DEFAULT;
+	while (cap > (1u << 20) && cap > memtotal / 6)
+		cap >>= 1;
+	return cap;
+}
+
+int64_t mem_host_page_kib(int64_t page_kib)
+{
+	char hv[16] = "";
+	arch_hypervisor_id(hv);
+	return hv[0] ? 0 : page_kib;
 }
 
 const char *mem_fact_page_sizes(void)

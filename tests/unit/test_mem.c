@@ -7,6 +7,7 @@
  * walk (lat_mem_rd -t's), followed load by load: one cycle over every line, a new page at
  * every load, the page order the same each lap, the line of a page bit-reversed and shifted
  * by one per lap. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -245,6 +246,37 @@ static void walk_seed_and_bad_sizes(void **state)
 	free(b);
 }
 
+/* The sysfs list parser the NUMA code reads cpulist/online with: ranges, singles, a
+ * trailing newline; anything else, or a number past the set, refused. */
+static void list_parse_ranges_and_refusals(void **state)
+{
+	unsigned char set[16];
+	(void)state;
+	assert_int_equal(mem_list_parse("0-3,8,10-11\n", set, 16), 7);
+	assert_true(set[0] && set[3] && set[8] && set[11]);
+	assert_false(set[4] || set[9] || set[12]);
+	assert_int_equal(mem_list_parse("5", set, 16), 1);
+	assert_true(set[5] && !set[0]);
+	assert_int_equal(mem_list_parse("0-16", set, 16), -EINVAL);
+	assert_int_equal(mem_list_parse("3-1", set, 16), -EINVAL);
+	assert_int_equal(mem_list_parse("1,x", set, 16), -EINVAL);
+	assert_int_equal(mem_list_parse("", set, 16), 0);
+}
+
+/* STREAM's default working set (one array, all copies): 4 GiB, halved until the three
+ * arrays fit in half of MemTotal; never from the caches. */
+static void array_default_bounded_by_memory(void **state)
+{
+	(void)state;
+	assert_int_equal(mem_array_default(512ull << 30), 4ull << 30);
+	assert_int_equal(mem_array_default(24ull << 30), 4ull << 30);
+	assert_int_equal(mem_array_default(16ull << 30), 2ull << 30);
+	/* a 2 GiB guest (MemTotal about 1.95 GiB): 256 MiB, 4x a 64 MiB LLC */
+	assert_int_equal(mem_array_default(2000ull << 20), 256ull << 20);
+	assert_int_equal(mem_array_default(1ull << 30), 128ull << 20);
+	assert_int_equal(mem_array_default(0), 1ull << 20);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -256,6 +288,8 @@ int main(void)
 		cmocka_unit_test(budget_margin_of_a_small_cgroup),
 		cmocka_unit_test(walk_one_cycle_page_by_page),
 		cmocka_unit_test(walk_seed_and_bad_sizes),
+		cmocka_unit_test(list_parse_ranges_and_refusals),
+		cmocka_unit_test(array_default_bounded_by_memory),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }

@@ -188,8 +188,16 @@ static void table_drives_parsing(void **st)
 		assert_int_equal(params_set(&p, param_table[i].key, "", err, sizeof err), -EINVAL);
 		assert_string_not_equal(err, "unknown parameter");
 	}
-	assert_int_equal(rows, 21);	/* + disk, disk.span (issue 20), peer (issue 17), round, ab_side (issue 35),
-					 * serve, serve_seconds (issue 33) */
+	assert_int_equal(rows, 22);	/* + disk, disk.span (issue 20), peer (issue 17), round, ab_side (issue 35),
+					 * mem.array (issue 36), serve, serve_seconds (issue 33) */
+	/* STREAM's working set: a size of at least 1 MiB; pin says it was given */
+	assert_int_equal(params_set(&p, "mem.array", "512M", err, sizeof err), 0);
+	assert_int_equal(p.mem_array, 512ll << 20);
+	assert_int_equal(params_set(&p, "mem.array", "1000K", err, sizeof err), -EINVAL);
+	assert_int_equal(p.mem_array, 512ll << 20);
+	assert_int_equal(p.pin_given, 0);
+	assert_int_equal(params_set(&p, "pin", "0", err, sizeof err), 0);
+	assert_int_equal(p.pin_given, 1);
 	/* interleaved A/B: the round and the side a run is (INFO run.round, run.ab_side) */
 	assert_int_equal(params_set(&p, "round", "3", err, sizeof err), 0);
 	assert_int_equal(p.round, 3);
