@@ -310,7 +310,8 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 		fprintf(stderr, "isobench: unexpected argument '%s' (see --help)\n", argv[optind]);
 		rc = EXIT_USAGE;
 	}
-	if (rc < 0 && p->serve) {	/* PID 1's (payload/pid1/peer.h) */
+	if (rc < 0 && p->serve && !*check_only) {	/* PID 1's (payload/pid1/peer.h); qemu/run
+							 * checks the image's words with --check-params */
 		fprintf(stderr, "isobench: --serve 1 is the image's isobench.serve=1; on this host "
 			"the peer is `isobench --serve [--port P] ...`, as the first option\n");
 		rc = EXIT_USAGE;

@@ -350,6 +350,41 @@ done
 has "$tmp/link-client.log" " INFO .*peer\.host=10\.0\.77\.1 " "two guests: the measuring one's header names the serving one"
 # (the serving guest's end is checked last: its life runs out while the guests below boot)
 
+# The image as the peer with no NIC and a bad parameter: the ERROR and a warning that nobody can
+# reach it on the console (no run's log holds them as records), its life from serve_seconds,
+# power-off at its end; qemu/run's timeout follows the life (5 + 300 s), and it does not call
+# isobench.serve=1 an error (the host's own --serve 1 is one).
+st=0
+"$top/qemu/run" --direct --accel tcg --cpus 1 --mem 512M \
+	--params "isobench.serve=1 isobench.serve_seconds=5 isobench.copies=x" --log "$tmp/srvnonet.log" \
+	>"$tmp/srvnonet.out" 2>&1 || st=$?
+status_is EXIT_OK "$st" "serving guest without a NIC: powered off after its 5 s life"
+has "$tmp/srvnonet.log" '^isobench: ERROR: parameter isobench\.copies=x: ' "serving guest: a bad parameter is an ERROR line on the console"
+has "$tmp/srvnonet.log" '^isobench: WARNING: no network address here ' "serving guest without a NIC: it says nobody can reach it"
+hasnt "$tmp/srvnonet.log" '^isobench: on the measuring machine' "... and gives no address to use"
+has "$tmp/srvnonet.out" ' timeout 305s;' "qemu/run: a serving guest's timeout is its life + 300 s"
+hasnt "$tmp/srvnonet.out" "serve 1 is the image's" "qemu/run: isobench.serve=1 is no parameter error"
+# A --link connect with nobody listening (QEMU would boot a dead link), and a third guest on a
+# link that has its two: refused before anything boots.
+lport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+expect_status EXIT_NOSTART "--link connect:PORT with nobody listening is refused before booting" -- \
+	"$top/qemu/run" --direct --accel tcg --timeout 30 --nic virtio --link "connect:$lport"
+has "$tmp/stderr" "nothing listens on 127\.0\.0\.1:$lport: start the --link listen:$lport guest first" "... saying to start the listening guest first"
+: >"$tmp/busy.port"
+python3 -c '
+import socket, time
+l = socket.socket(); l.bind(("127.0.0.1", 0)); l.listen(4)
+c = socket.create_connection(l.getsockname()); a, _ = l.accept()
+print(l.getsockname()[1], flush=True); time.sleep(60)
+' >"$tmp/busy.port" &
+busy_pid=$!
+for ((i = 0; i < 50; i++)); do [ ! -s "$tmp/busy.port" ] || break; sleep 0.1; done
+expect_status EXIT_NOSTART "a third guest on a link that has its two is refused" -- \
+	"$top/qemu/run" --direct --accel tcg --timeout 30 --nic virtio --link "connect:$(head -n 1 "$tmp/busy.port")"
+has "$tmp/stderr" "already has its second guest" "... saying the link joins two"
+kill "$busy_pid" 2>/dev/null || true
+wait "$busy_pid" 2>/dev/null || true
+
 # A guest told of a peer but given no NIC: the net tests SKIP (no network), at once.
 t0=$(_lib_usec)
 guest nonic EXIT_OK --tests net --params "isobench.samples=2 isobench.sample_ms=100 isobench.peer=10.0.2.100:7117"

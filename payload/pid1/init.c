@@ -353,6 +353,9 @@ int init_main(int argc, char **argv)
 
 	button_pid = start_power_button(p.halt);
 	if (p.serve) {	/* the image as the peer: no run, no results file */
+		for (int i = 0; i < cfg.npending; i++)	/* no run's log to hold them as ERRORs */
+			out_text("isobench: ERROR: parameter %s=%s: %s (default kept)\n",
+				 cfg.pending_param[i], cfg.pending_value[i], cfg.pending_reason[i]);
 		watchdog_pid = start_watchdog(p.serve_s + SERVE_GRACE_S, p.halt, p.image);
 		int r = pid1_serve(cfg.self, p.serve_s);
 		if (r < 0)

@@ -39,10 +39,16 @@ int pid1_serve(const char *self, int seconds)
 	net_nic_use_peer("");	/* the default route's interface, else the first one up */
 	snprintf(life, sizeof life, "%d", seconds);
 	snprintf(port, sizeof port, "%d", NET_DEFAULT_PORT);
+	if (!strcmp(net_nic_addr(), "-"))	/* no NIC, or none configured */
+		out_text("\nisobench: WARNING: no network address here (a NIC, and ip=dhcp or a "
+			 "static ip= on the kernel command line?): nobody can reach this peer; it "
+			 "serves the loopback only until its life ends\n");
 	out_text("\nisobench: this machine is the net tests' peer (isobench.serve=1): %s, port %s "
-		 "(TCP and UDP), on %s, for %s s (isobench.serve_seconds), then power-off.\n"
-		 "isobench: on the measuring machine: isobench.peer=%s (or --peer %s:%s)\n\n",
-		 net_nic_addr(), port, net_nic_name(), life, net_nic_addr(), net_nic_addr(), port);
+		 "(TCP and UDP), on %s, for %s s (isobench.serve_seconds), then power-off.\n",
+		 net_nic_addr(), port, net_nic_name(), life);
+	if (strcmp(net_nic_addr(), "-"))
+		out_text("isobench: on the measuring machine: isobench.peer=%s (or --peer %s:%s)\n\n",
+			 net_nic_addr(), net_nic_addr(), port);
 	if (pipe2(fd, O_CLOEXEC))
 		return -errno;
 	pid = fork();
