@@ -384,8 +384,9 @@ static void dinfo(const struct dtest *t, struct rec_body *b)
 /* disk.h: disk-flush's verdict from f, the median flush alone, and w, the median 4 KiB write before
  * it (ns; the medians over the samples of flush_p50_ns and write_p50_ns), and the disk's
  * queue/write_cache and queue/fua (sel): no stable storage when memory holds the data (disk.h
- * DISK_MEDIA_MEMORY: a tmpfs file, a RAM disk, which says write through), write-through as
- * the disk says, no stable storage either when the flush costs under w / FLUSH_NOOP_DIV; else honoured, and FLUSH_SLOW_MUL tells whether it
+ * DISK_MEDIA_MEMORY: a tmpfs file, a RAM disk, which says write through) or when a loop
+ * device says write through (its file is made stable only by the flush it then never gets),
+ * write-through as the disk says, no stable storage either when the flush costs under w / FLUSH_NOOP_DIV; else honoured, and FLUSH_SLOW_MUL tells whether it
  * waited for something slower than the cache. */
 int disk_flush_verdict(const struct disk_sel *sel, double f, double w, char *why, size_t len)
 {
@@ -400,6 +401,13 @@ int disk_flush_verdict(const struct disk_sel *sel, double f, double w, char *why
 	if (sel && sel->media == DISK_MEDIA_MEMORY) {
 		snprintf(why, len, "flush is not reaching stable storage: there is none below, %s: %s",
 			 sel->media_why, figs);
+		return BENCH_JUDGE_WARN;
+	}
+	if (!strcmp(wc, "write through") && sel && sel->loop_file[0]) {
+		snprintf(why, len, "flush is not reaching stable storage: the loop device says "
+			 "write-through, so the kernel sends it no flush, but it is the file %s, whose "
+			 "writes nothing makes stable without one (that file's fsync): %s",
+			 sel->loop_file, figs);
 		return BENCH_JUDGE_WARN;
 	}
 	if (!strcmp(wc, "write through")) {

@@ -33,6 +33,7 @@ struct disk_sel {
 	char fua[8];		/* queue/fua: "1" the device takes FUA writes, "0"; "-" unknown */
 	int media;		/* enum disk_media: what answers the reads (disk_media_of()) */
 	char media_why[320];	/* the sysfs evidence media was judged on */
+	char loop_file[160];	/* a loop device's backing file (loop/backing_file); "" none */
 };
 
 /* What the disk is, for the read floor of disk.c's judge: a block device's own rotational

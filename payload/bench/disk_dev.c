@@ -324,15 +324,17 @@ void disk_media_of(const char *dir, struct disk_sel *s)
 		long magic = statfs(s->path, &sf) == 0 ? (long)sf.f_type : 0;
 		s->media = DISK_MEDIA_MEMORY;
 		snprintf(s->media_why, sizeof s->media_why, "no block device below the file (its file "
-			 "system's magic is %lx%s): memory holds it", (unsigned long)magic,
+			 "system's magic is 0x%lx%s): memory holds it", (unsigned long)magic,
 			 magic == SYS_TMPFS_MAGIC ? ", tmpfs" : "");
 		return;
 	}
 	const char *name = strrchr(dir, '/') + 1;
 	char backing[PATH_MAX], rot[16];
 	s->rotational = !strcmp(sysfs_line(dir, "queue/rotational", rot, sizeof rot), "1");
-	if (strcmp(sysfs_line(dir, "loop/backing_file", backing, sizeof backing), "-") &&
-	    statfs(backing, &sf) == 0 && (long)sf.f_type == SYS_TMPFS_MAGIC) {
+	s->loop_file[0] = 0;
+	if (strcmp(sysfs_line(dir, "loop/backing_file", backing, sizeof backing), "-"))
+		snprintf(s->loop_file, sizeof s->loop_file, "%.159s", backing);
+	if (s->loop_file[0] && statfs(backing, &sf) == 0 && (long)sf.f_type == SYS_TMPFS_MAGIC) {
 		s->media = DISK_MEDIA_MEMORY;
 		snprintf(s->media_why, sizeof s->media_why, "%.32s is a loop device over %.160s, on "
 			 "tmpfs: memory holds it", name, backing);

@@ -237,6 +237,14 @@ static void test_flush(void **st)
 	snprintf(s.write_cache, sizeof s.write_cache, "write through");
 	assert_int_equal(disk_flush_verdict(&s, 800, 10000, why, sizeof why), BENCH_JUDGE_NOTE);
 	assert_non_null(strstr(why, "write-through: the disk says it keeps no volatile write cache"));
+	/* a loop device told write through: its file is stable only by the flush it now never
+	 * gets (a tester's buffered loop device was called write-through) */
+	snprintf(s.loop_file, sizeof s.loop_file, "/srv/disk.img");
+	assert_int_equal(disk_flush_verdict(&s, 800, 10000, why, sizeof why), BENCH_JUDGE_WARN);
+	assert_non_null(strstr(why, "flush is not reaching stable storage: the loop device says "
+				"write-through, so the kernel sends it no flush, but it is the file "
+				"/srv/disk.img"));
+	s.loop_file[0] = 0;
 	/* memory below: never stable, even at a write's cost */
 	media("zram0", &s);
 	assert_int_equal(disk_flush_verdict(&s, 12000, 11000, why, sizeof why), BENCH_JUDGE_WARN);
