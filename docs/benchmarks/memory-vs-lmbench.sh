@@ -35,7 +35,7 @@
 #        up to MAX_MB are compared.
 #        MAX_MB is lat_mem_rd's whole MB (its atoi): 1 or more.
 # Needs: out/isobench, musl-gcc and gcc, git, make, prlimit (util-linux), timeout; 2.5 GiB of
-#        free memory. An lmbench git dir given must exist (without one: the mirror, else GitHub).
+#        free memory. An lmbench git dir given must exist (without one: a clone from GitHub).
 # Errors: status 2 for a bad argument or a missing tool or source, before anything runs; 1 when
 #        isobench failed or a compared figure is missing (nan in the table), saying which.
 set -euo pipefail
@@ -43,7 +43,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rounds=${1:-3}
 maxmb=${2:-1024}
-src=${3:-/work/.mirror/intel+lmbench/repo}
+src=${3:-}
 bin=$top/out/isobench
 # shellcheck source=peer-lib.sh
 . "$top/docs/benchmarks/peer-lib.sh"
@@ -58,9 +58,9 @@ trap 'rm -rf "$work"' EXIT
 points=$(for p in 16k:0.01562 512k:0.50000 16m:16.00000 256m:256.00000 1g:1024.00000; do
 	if awk -v m="${p#*:}" -v x="$maxmb" 'BEGIN { exit !(m <= x) }'; then echo "$p"; fi; done | tr '\n' ' ')
 
-if [ -d "$src" ]; then git clone -q "$src" "$work/lmbench"
+if [ -n "$src" ]; then git clone -q "$src" "$work/lmbench" || die "cannot clone the lmbench git dir $src"
 else timeout 120 git clone -q https://github.com/intel/lmbench "$work/lmbench" ||
-	die_status=1 die "no lmbench mirror at $src and cannot clone it from GitHub"; fi
+	die_status=1 die "no lmbench git dir given and cannot clone it from GitHub"; fi
 # shellcheck disable=SC2016  # $(BASE_CFLAGS) is make's
 flags=$(make -s -C "$top/payload" O="$work/o" --eval 'print-flags: ; @echo $(BASE_CFLAGS)' print-flags)
 mkdir -p "$work/shim/rpc"

@@ -41,8 +41,8 @@
 #
 # Usage: [ARRAY=SIZE] [PIN=1] [OMP=1] [NTIMES=K] docs/benchmarks/memory-vs-stream.sh [ROUNDS (default 3)] [STREAM git dir]
 # Needs: out/isobench (./build.sh), musl-gcc and gcc, git, make (OMP=1: objdump; PIN=1: taskset); a
-# local clone or the mirror of jeffhammond/STREAM (a STREAM git dir given must exist; without one,
-# /work/.mirror/jeffhammond+STREAM/repo, else git clone from GitHub).
+# local clone or a mirror of jeffhammond/STREAM (a STREAM git dir given must exist; without one,
+# git clone from GitHub).
 # Out: per round the raw figures, then the table of medians (MB/s) and STREAM/isobench ratios.
 # Errors: status 2 for a bad argument or a missing tool or source, before anything runs; 1 when
 # a run failed or a figure is missing (an isobench SKIP, a STREAM that died), saying which.
@@ -50,7 +50,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rounds=${1:-3}
-src=${2:-/work/.mirror/jeffhammond+STREAM/repo}
+src=${2:-}
 bin=$top/out/isobench
 pin=${PIN:-0}
 omp=${OMP:-0}
@@ -81,9 +81,9 @@ copies=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-if [ -d "$src" ]; then git clone -q "$src" "$work/stream"
+if [ -n "$src" ]; then git clone -q "$src" "$work/stream" || die "cannot clone the STREAM git dir $src"
 else timeout 120 git clone -q https://github.com/jeffhammond/STREAM "$work/stream" ||
-	die_status=1 die "no STREAM mirror at $src and cannot clone it from GitHub"; fi
+	die_status=1 die "no STREAM git dir given and cannot clone it from GitHub"; fi
 # shellcheck disable=SC2016  # $(BASE_CFLAGS) is make's
 flags=$(make -s -C "$top/payload" O="$work/o" --eval 'print-flags: ; @echo $(BASE_CFLAGS)' print-flags)
 
