@@ -232,7 +232,8 @@ static void event_line(FILE *out, const struct mevent *e)
 
 /* The probes' TSC cycles per operation: the mean of the cycles_x100 extra (cycles x 100,
  * written by the ring0 and vmexit probes) over the test's measured SAMPLE records of that
- * pass, / 100; NAN when its samples have none. */
+ * pass, / 100; without SAMPLEs (a run read from its digest) the RESULT's cycles_x100, that
+ * mean as the runner took it, / 100; NAN when neither says. */
 static double sample_cycles(const struct model *m, const struct mtest *t)
 {
 	double sum = 0;
@@ -245,7 +246,7 @@ static double sample_cycles(const struct model *m, const struct mtest *t)
 		sum += strtod(cyc, NULL) / 100;
 		n++;
 	}
-	return n ? sum / (double)n : NAN;
+	return n ? sum / (double)n : t->cycles_x100 / 100;
 }
 
 /* What the runner's cycle counter (cycles_x100) counts on the run's architecture: RDTSC's TSC
