@@ -375,3 +375,61 @@ int digest_expand(const struct log *log, size_t i, struct run *out, char *why, s
 	out->rebooted = run->rebooted;
 	return 1;
 }
+
+/* The record of whole of kind and test (and copies, when r has them) that r restates, parsed
+ * into w; 0 when found, -1 when not. */
+static int original(const struct run *whole, const struct record *r, struct record *w)
+{
+	const char *t = rec_get(r, RK_TESTNAME), *c = rec_get(r, RK_COPIES);
+
+	for (size_t k = 0; k < whole->nrecs; k++) {
+		if (strcmp(whole->recs[k].kind, r->kind) || logrec_parse(&whole->recs[k], w) != REC_OK)
+			continue;
+		const char *wt = rec_get(w, RK_TESTNAME), *wc = rec_get(w, RK_COPIES);
+		if (t && wt && !strcmp(t, wt) && (!c || (wc && !strcmp(c, wc))))
+			return 0;
+	}
+	return -1;
+}
+
+/* 1 when key of a restated record of kind came from the record it restates: every field of
+ * a SKIP or FAIL; a RESULT's figures (its unit, better and baseline come from its TEST). */
+static int is_figure(const char *kind, const char *key)
+{
+	for (size_t f = 0; f < NFIG; f++)
+		if (!strcmp(key, figures[f]))
+			return 1;
+	return strcmp(kind, RK_RESULT) != 0;
+}
+
+int digest_agrees(const struct run *whole, const struct run *x, char *why, size_t cap)
+{
+	struct record *r = malloc(sizeof *r), *w = malloc(sizeof *w);
+	int rc = r && w ? 0 : -2;
+
+	for (size_t i = 0; !rc && i < x->nrecs; i++) {
+		const struct logrec *lr = &x->recs[i];
+		if (strcmp(lr->kind, RK_RESULT) && strcmp(lr->kind, RK_SKIP) &&
+		    strcmp(lr->kind, RK_FAIL))
+			continue;
+		if (logrec_parse(lr, r) != REC_OK || original(whole, r, w)) {
+			snprintf(why, cap, "the digest is damaged: its %s of %s (line %zu) is not in "
+				 "the log", lr->kind, rec_get(r, RK_TESTNAME) ? rec_get(r, RK_TESTNAME)
+				 : "-", lr->line);
+			rc = -1;
+		}
+		for (int k = 0; !rc && k < r->nfields; k++) {
+			const char *v = rec_get(w, r->key[k]);
+			if (strcmp(r->key[k], RK_CYCLES) && is_figure(lr->kind, r->key[k]) &&
+			    (!v || strcmp(v, r->val[k]))) {
+				snprintf(why, cap, "the digest is damaged: line %zu says %s %s=%s, the "
+					 "log's %s says %s", lr->line, rec_get(r, RK_TESTNAME),
+					 r->key[k], r->val[k], lr->kind, v ? v : "nothing");
+				rc = -1;
+			}
+		}
+	}
+	free(r);
+	free(w);
+	return rc;
+}

@@ -21,5 +21,11 @@
 #include "log.h"
 
 int digest_expand(const struct log *log, size_t i, struct run *out, char *why, size_t cap);
+/* A whole run and what its digest restates (x, from digest_expand()): every RESULT, SKIP and
+ * FAIL of x is one of whole's (same test and copies), each field it has as whole's says
+ * (of a RESULT its figures, cycles_x100 aside: whole has that in its SAMPLEs; its unit,
+ * better and baseline come from the TEST facts). 0 when so; -1 with why ("the
+ * digest is damaged: line N says ..."); -2 when out of memory. */
+int digest_agrees(const struct run *whole, const struct run *x, char *why, size_t cap);
 
 #endif

@@ -413,7 +413,8 @@ static int line_segments(struct log *log, struct run **cur, struct record *r, ch
 	return 0;
 }
 
-/* Run i and its digest (digest.h), after judge(): in a whole run the digest must hold too;
+/* Run i and its digest (digest.h), after judge(): in a whole run the digest must hold too
+ * and restate what the run holds;
  * a run whose head was cut (no BEGIN) is replaced by the run its digest restates when that
  * digest is whole and the run it restates complete, and says why not when it is not: results
  * never come from a damaged digest. Runs without a digest are left as they are. -1: no
@@ -435,7 +436,13 @@ static int use_digest(struct log *log, size_t i)
 			snprintf(why, sizeof why, "the digest is damaged: what it restates is not a "
 				 "complete run: %.120s", x.why);
 		rc = x.complete ? 1 : -1;
-		if (rc < 0 || !cut)
+		if (rc == 1 && !cut)	/* a whole log: what it restates must be what it holds */
+			rc = digest_agrees(run, &x, why, sizeof why);
+		if (rc == -2) {
+			log_run_free(&x);
+			return -1;
+		}
+		if (rc != 1 || !cut)
 			log_run_free(&x);
 	}
 	if (rc < 0) {

@@ -150,18 +150,26 @@ refused "$tmp/flip.log" "the cut log with one byte flipped in a digest line is r
 flip "$tmp/all-64k.log" ' DIGEST part=end ' "$tmp/flip.log"
 refused "$tmp/flip.log" "... and with one flipped in part=end" 'the digest is (damaged|cut)'
 
-# forge LOG OUT: LOG with pipe's first value= in its digest line changed and the line
-# resealed with a correct checksum (part=end's CRC then disagrees).
+# forge LOG OUT [CRC]: LOG with pipe's first value= in its digest line changed and the line
+# resealed with a correct checksum; part=end's CRC then disagrees, unless CRC is "crc": then
+# part=end is rewritten to match too (a writer's bug rather than damage).
 forge() {
-	python3 - "$1" "$2" <<'EOF'
+	python3 - "$1" "$2" "${3:-}" <<'EOF'
 import re, sys, zlib
 lines = open(sys.argv[1], "rb").read().decode("ascii", "replace").split("\n")
+rec = r"(@isobench/1 \d+ DIGEST part=%s .*) \*[0-9a-f]{8}$"
+seal = lambda body: "%s *%08x" % (body, zlib.crc32(body.encode()) & 0xffffffff)
 for n, line in enumerate(lines):
-    m = re.match(r"(@isobench/1 \d+ DIGEST part=test test=pipe .*) \*[0-9a-f]{8}$", line)
+    m = re.match(rec % "test test=pipe", line)
     if m:
-        body = re.sub(r" value=[0-9.]+", " value=1.000", m.group(1), count=1)
-        lines[n] = "%s *%08x" % (body, zlib.crc32(body.encode()) & 0xffffffff)
+        lines[n] = seal(re.sub(r" value=[0-9.]+", " value=1.000", m.group(1), count=1))
         break
+if sys.argv[3] == "crc":
+    first = next(n for n, l in enumerate(lines) if re.match(rec % "begin", l))
+    end = next(n for n, l in enumerate(lines) if re.match(rec % "end", l))
+    crc = zlib.crc32("".join(l + "\n" for l in lines[first:end]).encode()) & 0xffffffff
+    body = re.sub(r" crc=[0-9a-f]{8}", " crc=%08x" % crc, re.match(rec % "end", lines[end]).group(1))
+    lines[end] = seal(body)
 open(sys.argv[2], "w").write("\n".join(lines))
 EOF
 }
@@ -170,6 +178,11 @@ refused "$tmp/forged.log" "a cut log whose digest figure was changed and reseale
 	'the digest is damaged: part=end says lines=[0-9]+ crc=[0-9a-f]+, the log holds'
 forge "$tmp/all.log" "$tmp/forged.log"
 refused "$tmp/forged.log" "... and so is the whole log holding that digest" 'the digest is damaged: part=end says'
+# A digest that says another figure than the log's RESULT, its CRC matching (a writer's bug):
+# the whole log is checked against what it restates.
+forge "$tmp/all.log" "$tmp/forged.log" crc
+refused "$tmp/forged.log" "a whole log whose digest restates another figure than its RESULT is refused" \
+	'the digest is damaged: line [0-9]+ says pipe value=1.000, the log.s RESULT says [0-9.]+'
 
 # ---- logs without a digest read as before --------------------------------------------------
 tail -n 20 "$here/fixtures/logs/tcg-clock-tsc.log" >"$tmp/old-cut.log"
