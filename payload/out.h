@@ -63,6 +63,9 @@ void out_replay(void);
 /* The stream so far (for the results file): copies up to cap bytes into buf; returns the
  * stream's length (may exceed cap), or -1 without a stream. */
 long out_stream_read(char *buf, size_t cap, size_t off);
+/* Where the current run's BEGIN starts in the stream (bytes; 0 before one): the run's whole
+ * log is the stream from there (out_stream_read()). */
+size_t out_run_offset(void);
 /* Emergency path (PID 1 before consoles exist): write the stream to fd, bounded by alarm. */
 void out_stream_flush_to(int fd, unsigned seconds);
 
