@@ -15,6 +15,8 @@
 #   - cut inside the digest (at several places), a byte flipped in a digest line, a digest
 #     figure changed and its line resealed (whole log and cut log): never results, status
 #     EXIT_INCOMPLETE with a verdict that says the digest is cut or damaged;
+#   - in the image (when built): a run of the probes and the ring0 group under QEMU TCG, its
+#     serial log cut to its last 65536 bytes, read as the whole log;
 #   - a cut log without a digest (held logs, written before it) stays incomplete as before.
 # Usage: tests/test-digest.sh (OUT: the build, default out/; needs out/isobench and
 # out/isobench-report). DIGEST_LOG=FILE: take FILE, a log of such a run made before, instead
@@ -183,6 +185,29 @@ refused "$tmp/forged.log" "... and so is the whole log holding that digest" 'the
 forge "$tmp/all.log" "$tmp/forged.log" crc
 refused "$tmp/forged.log" "a whole log whose digest restates another figure than its RESULT is refused" \
 	'the digest is damaged: line [0-9]+ says pipe value=1.000, the log.s RESULT says [0-9.]+'
+
+# ---- in the image: a run on QEMU's serial console, cut to its last 64 KiB -------------------
+# The probes and the ring0 group (which runs only in the image's kernel), both passes, under
+# TCG (a few minutes); the log is what a cloud's console would hold, kernel lines and all.
+if [ -f "$out/bzImage" ] && [ -f "$out/initramfs.cpio.gz" ] && command -v qemu-system-x86_64 >/dev/null; then
+	st=0
+	"$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --tests probes,ring0 --copies 1,2 \
+		--mem 1G --timeout 1200 --log "$tmp/img.log" >"$tmp/img.out" 2>&1 </dev/null || st=$?
+	if [ "$st" -eq "$EXIT_OK" ] || [ "$st" -eq "$EXIT_FAILS" ]; then
+		pass "the image's run is complete and powered off (qemu/run status $st)"
+	else fail "the image's run: qemu/run status $st: $(tail -n 2 "$tmp/img.out" | tr '\n' '|')"; fi
+	has "$tmp/img.log" ' RESULT test=ring0-cpuid ' "... the ring0 group ran in the image"
+	echo "# the image's log: $(wc -c <"$tmp/img.log") bytes; its digest:" \
+		"$(grep -a ' DIGEST ' "$tmp/img.log" | wc -c) bytes"
+	tail_of "$tmp/img.log" 65536 "$tmp/img-64k.log"
+	expect_status "$( ((st)) && echo EXIT_FAILS || echo EXIT_OK)" \
+		"the image log's last 65536 bytes are a complete run" -- "$report" --check "$tmp/img-64k.log"
+	contains "$tmp/stdout" "read from its digest" "... read from its digest"
+	contains "$tmp/stdout" "guest powered off" "... and the power-off after it is seen"
+	same_tables "$tmp/img.log" "$tmp/img-64k.log" "the report of the image log's last 64 KiB equals the whole log's"
+else
+	skip "in the image: no $out/bzImage, initramfs or qemu-system-x86_64 (./build.sh builds the image)"
+fi
 
 # ---- logs without a digest read as before --------------------------------------------------
 tail -n 20 "$here/fixtures/logs/tcg-clock-tsc.log" >"$tmp/old-cut.log"
