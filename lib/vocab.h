@@ -135,6 +135,13 @@
  * (payload/bench/mem_latency.c; report/memsvg.c draws them). */
 #define REC_PREFIX_MEM_LATENCY "mem-latency-"
 
+/* The RESULT figures a DIGEST part=test line lists, one entry per pass, in this order
+ * (payload/digest.c writes them, report/digest.c reads them; docs/records.md "The digest"),
+ * each X(ID) of a key below; the mean cycles_x100 (RK_CYCLES) follows them. */
+#define VOCAB_DIGEST_FIGURES(X) \
+	X(VALUE) X(SAMPLES) X(MEDIAN) X(CI95) X(CONVERGED) X(STOP) X(SAMPLES_NEEDED) X(INDEX) \
+	X(LAT_P50) X(LAT_P99) X(LAT_P999) X(LAT_MAX)
+
 /* Kinds, in docs/records.md's order: X(ID), the wire name is ID's spelling. */
 #define VOCAB_KINDS(X) \
 	X(BEGIN) X(INFO) X(ERROR) X(TEST) X(SAMPLE) X(WARN) X(RESULT) X(SKIP) X(FAIL) X(DIGEST) X(END)

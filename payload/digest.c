@@ -12,16 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The RESULT figures a part=test line lists, one entry per pass (docs/records.md). */
-static const char *const *list_keys(size_t *n)
-{
-	static const char *const keys[] = {RK_VALUE, RK_SAMPLES, RK_MEDIAN, RK_CI95,
-					   RK_CONVERGED, RK_STOP, RK_SAMPLES_NEEDED, RK_INDEX,
-					   RK_LAT_P50, RK_LAT_P99, RK_LAT_P999, RK_LAT_MAX};
-	*n = sizeof keys / sizeof keys[0];
-	return keys;
-}
-#define NLIST 12
+/* The RESULT figures a part=test line lists, one entry per pass (vocab.h). */
+#define FIGURE(id) RK_##id,
+static const char *const figures[] = {VOCAB_DIGEST_FIGURES(FIGURE)};
+#undef FIGURE
+#define NLIST (sizeof figures / sizeof figures[0])
 #define VAL_MAX 32		/* bytes of one kept figure, NUL included */
 
 /* The INFO facts the digest keeps (the first value of each): what identifies the run and the
@@ -200,15 +195,14 @@ static void note_test(const char *fields)
 static void note_result(const char *fields)
 {
 	int t = find_test(fields, 0), p = t < 0 ? -1 : find_pass(t, fields, 0);
-	size_t nk, n;
-	const char *const *keys = list_keys(&nk);
+	size_t n;
 
 	if (p < 0) {
 		broken = 1;	/* a RESULT without its TEST: the digest could not restate it */
 		return;
 	}
-	for (size_t k = 0; k < nk; k++) {
-		const char *v = tok(fields, keys[k], &n);
+	for (size_t k = 0; k < NLIST; k++) {
+		const char *v = tok(fields, figures[k], &n);
 		if (v && n >= VAL_MAX)
 			broken = 1;
 		else if (v)
@@ -358,8 +352,6 @@ static void write_test(size_t i)
 {
 	const struct dtest *t = &tests[i];
 	struct rec_body b;
-	size_t nk;
-	const char *const *keys = list_keys(&nk);
 	char cp[PARAM_MAX_COPIES * VAL_MAX] = "";
 
 	part(&b, REC_PART_TEST);
@@ -370,8 +362,8 @@ static void write_test(size_t i)
 		snprintf(cp + strlen(cp), sizeof cp - strlen(cp), "%s%s", p ? "," : "",
 			 t->pass[p].copies);
 	rec_str(&b, RK_COPIES, cp);
-	for (size_t k = 0; k < nk; k++)
-		list(&b, t, k, keys[k]);
+	for (size_t k = 0; k < NLIST; k++)
+		list(&b, t, k, figures[k]);
 	list(&b, t, NLIST, RK_CYCLES);
 	emit(&b);
 	for (size_t e = 0; e < nev; e++)

@@ -122,10 +122,11 @@ static int pass_index(const char *list, const char *c)
 	return -1;
 }
 
-/* The RESULT figures a part=test line lists, one entry per pass (payload/digest.c). */
-static const char *const figures[] = {RK_VALUE, RK_SAMPLES, RK_MEDIAN, RK_CI95, RK_CONVERGED,
-				      RK_STOP, RK_SAMPLES_NEEDED, RK_INDEX, RK_LAT_P50,
-				      RK_LAT_P99, RK_LAT_P999, RK_LAT_MAX, RK_CYCLES};
+/* The lists a part=test line may hold, one entry per pass: the RESULT figures (vocab.h), then
+ * the mean cycles_x100. */
+#define FIGURE(id) RK_##id,
+static const char *const figures[] = {VOCAB_DIGEST_FIGURES(FIGURE) RK_CYCLES};
+#undef FIGURE
 #define NFIG (sizeof figures / sizeof figures[0])
 
 /* Test line d's pass j: its TEST, then its RESULT when the pass has one (value= not "-"). */
