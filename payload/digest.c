@@ -337,8 +337,10 @@ static void list(struct rec_body *b, const struct dtest *t, size_t k, const char
 	for (int p = 0; p < t->npass; p++) {
 		const struct dpass *d = &t->pass[p];
 		char c[VAL_MAX] = "";
+		/* 17 significant digits: the very double the report computes from the SAMPLEs
+		 * (report/text.c), so the figure it prints is the same from either */
 		if (k == NLIST && d->cyc_n)
-			snprintf(c, sizeof c, "%.3f", d->cyc_sum / (double)d->cyc_n);
+			snprintf(c, sizeof c, "%.17g", d->cyc_sum / (double)d->cyc_n);
 		const char *e = k < NLIST ? d->val[k] : c;
 		any |= e[0] != 0;
 		o += (size_t)snprintf(v + o, sizeof v - o, "%s%s", p ? "," : "", e[0] ? e : "-");
