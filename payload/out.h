@@ -34,7 +34,8 @@ void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const struct out_counts *out_counts(void);
 /* The END record (docs/records.md): the counts of every record sealed before it, status
  * (REC_STATUS_OK, or REC_STATUS_FATAL for PID 1's setup failure) and, when not NULL, the
- * clocksource at the end. The one writer of END; returns its sequence number. */
+ * clocksource at the end; right before it, the run's digest (digest.h: the DIGEST records,
+ * counted by END too). The one writer of END; returns its sequence number. */
 uint64_t out_end(const char *status, const char *clocksource);
 
 /* ---- consoles (PID 1) ---- */
