@@ -80,6 +80,27 @@ const struct vocab_field *vocab_key(const char *kind, const char *key)
 	return NULL;
 }
 
+const char *vocab_part_kind(const char *part)
+{
+	static const char *const map[][2] = {
+		{REC_PART_BEGIN, RK_BEGIN}, {REC_PART_INFO, RK_INFO}, {REC_PART_TEST, RK_TEST},
+		{REC_PART_SKIP, RK_SKIP},   {REC_PART_FAIL, RK_FAIL}, {REC_PART_WARN, RK_WARN},
+		{REC_PART_ERROR, RK_ERROR},
+	};
+	for (size_t i = 0; part && i < sizeof map / sizeof map[0]; i++)
+		if (!strcmp(part, map[i][0]))
+			return map[i][1];
+	return NULL;
+}
+
+const struct vocab_field *vocab_digest_key(const char *part, const char *key)
+{
+	const struct vocab_field *f = vocab_key(RK_DIGEST, key);
+	const char *kind = vocab_part_kind(part);
+
+	return f ? f : kind ? vocab_key(kind, key) : NULL;
+}
+
 const char *vocab_fill(char *buf, size_t cap, const char *name, const char *word)
 {
 	const char *star = strchr(name, '*');

@@ -29,6 +29,16 @@
 #define REC_STOP_CAP "cap"
 #define REC_STOP_FUTILE "futile"
 #define REC_STOP_BUDGET "budget"
+/* DIGEST part=: which piece of the run's digest a DIGEST record is (docs/records.md "The
+ * digest"; payload/digest.c writes it, report/digest.c reads it). */
+#define REC_PART_BEGIN "begin"		/* the first: BEGIN's fields */
+#define REC_PART_INFO "info"		/* header facts (INFO's fields) */
+#define REC_PART_TEST "test"		/* one test: TEST's fields, its passes' RESULT figures */
+#define REC_PART_SKIP "skip"		/* a SKIP, FAIL, WARN, ERROR record's fields */
+#define REC_PART_FAIL "fail"
+#define REC_PART_WARN "warn"
+#define REC_PART_ERROR "error"
+#define REC_PART_END "end"		/* the last: the count and CRC-32 of the lines before it */
 #define REC_DISK_BLOCK "block"		/* INFO disk.kind= */
 #define REC_DISK_FILE "file"
 /* FAIL test= of the run's watchdog and of PID 1's failed setup (init.c). */
@@ -137,9 +147,16 @@
  * working sets) */
 #define REC_PREFIX_MEM_BANDWIDTH "mem-bandwidth-"
 
+/* The RESULT figures a DIGEST part=test line lists, one entry per pass, in this order
+ * (payload/digest.c writes them, report/digest.c reads them; docs/records.md "The digest"),
+ * each X(ID) of a key below; the mean cycles_x100 (RK_CYCLES) follows them. */
+#define VOCAB_DIGEST_FIGURES(X) \
+	X(VALUE) X(SAMPLES) X(MEDIAN) X(CI95) X(CONVERGED) X(STOP) X(SAMPLES_NEEDED) X(INDEX) \
+	X(LAT_P50) X(LAT_P99) X(LAT_P999) X(LAT_MAX)
+
 /* Kinds, in docs/records.md's order: X(ID), the wire name is ID's spelling. */
 #define VOCAB_KINDS(X) \
-	X(BEGIN) X(INFO) X(ERROR) X(TEST) X(SAMPLE) X(WARN) X(RESULT) X(SKIP) X(FAIL) X(END)
+	X(BEGIN) X(INFO) X(ERROR) X(TEST) X(SAMPLE) X(WARN) X(RESULT) X(SKIP) X(FAIL) X(DIGEST) X(END)
 
 /* Keys: X(ID, wire name), those of every kind but INFO (INFO's follow, each with its shape).
  * A '*' in a name stands for one word ([a-z0-9_]+) the writer fills in with vocab_fill()
@@ -162,7 +179,8 @@
 	X(LAT_MAX, REC_EXTRA_MAX_NS) \
 	X(NOTE, "note") X(SIGNAL, "signal") X(STATUS, "status") X(OOM, "oom_kills") \
 	X(RECORDS, "records") X(RESULTS, "results") X(FAILS, "fails") X(SKIPS, "skips") \
-	X(ERRORS, "errors") X(DROPPED, "dropped_fields")
+	X(ERRORS, "errors") X(DROPPED, "dropped_fields") \
+	X(PART, "part") X(LINES, "lines") X(CRC, "crc") X(CYCLES, REC_EXTRA_CYCLES_X100)
 
 /* INFO keys: I(X, ID, wire name, shape), each OPT in INFO and in no other kind, so one row
  * gives both its key (VOCAB_KEYS) and its field (VOCAB_FIELDS), in the generated table's
@@ -323,6 +341,9 @@
 #define VOCAB_SHAPE_END_STATUS ENUM, 0, 0, REC_STATUS_OK "|" REC_STATUS_FATAL
 #define VOCAB_SHAPE_STOP ENUM, 0, 0, REC_STOP_TARGET "|" REC_STOP_CAP "|" REC_STOP_FUTILE \
 	"|" REC_STOP_BUDGET
+#define VOCAB_SHAPE_DIGEST_PART ENUM, 0, 0, REC_PART_BEGIN "|" REC_PART_INFO "|" REC_PART_TEST \
+	"|" REC_PART_SKIP "|" REC_PART_FAIL "|" REC_PART_WARN "|" REC_PART_ERROR "|" REC_PART_END
+#define VOCAB_SHAPE_HEX8 HEX, 8, 8, NULL
 #define VOCAB_SHAPE_DISK_KIND ENUM, 0, 0, REC_DISK_BLOCK "|" REC_DISK_FILE
 #define VOCAB_SHAPE_RUN_ID HEX, 16, 16, NULL	/* BEGIN run= */
 #define VOCAB_SHAPE_CRC32 DASH_HEX, 8, 8, NULL
@@ -405,6 +426,7 @@
 	X(RESULT, LAT_P99, OPT, UINT0) \
 	X(RESULT, LAT_P999, OPT, UINT0) \
 	X(RESULT, LAT_MAX, OPT, UINT0) \
+	X(RESULT, CYCLES, OPT, NONNEG) \
 	X(SKIP, TESTNAME, REQ, STR) \
 	X(SKIP, COPIES, REQ, UINT1) \
 	X(SKIP, REASON, REQ, STR) \
@@ -416,6 +438,23 @@
 	X(FAIL, STATUS, OPT, INT) \
 	X(FAIL, WHAT, OPT, STR) \
 	X(FAIL, OOM, OPT, UINT1) \
+	X(DIGEST, PART, REQ, DIGEST_PART) \
+	X(DIGEST, LINES, OPT, UINT1) \
+	X(DIGEST, CRC, OPT, HEX8) \
+	X(DIGEST, COPIES, OPT, STR) \
+	X(DIGEST, VALUE, OPT, STR) \
+	X(DIGEST, SAMPLES, OPT, STR) \
+	X(DIGEST, MEDIAN, OPT, STR) \
+	X(DIGEST, CI95, OPT, STR) \
+	X(DIGEST, CONVERGED, OPT, STR) \
+	X(DIGEST, STOP, OPT, STR) \
+	X(DIGEST, SAMPLES_NEEDED, OPT, STR) \
+	X(DIGEST, INDEX, OPT, STR) \
+	X(DIGEST, LAT_P50, OPT, STR) \
+	X(DIGEST, LAT_P99, OPT, STR) \
+	X(DIGEST, LAT_P999, OPT, STR) \
+	X(DIGEST, LAT_MAX, OPT, STR) \
+	X(DIGEST, CYCLES, OPT, STR) \
 	X(END, RECORDS, REQ, UINT1) \
 	X(END, RESULTS, REQ, UINT0) \
 	X(END, FAILS, REQ, UINT0) \
@@ -479,6 +518,13 @@ int vocab_kind(const char *kind);
  * a name with '*' (vuln.*, exec.*.path, a SAMPLE's extras). NULL: the grammar does not know
  * it (a reader ignores it; a validator may say so). */
 const struct vocab_field *vocab_key(const char *kind, const char *key);
+/* The kind a DIGEST part= restates (docs/records.md "The digest"): RK_BEGIN for
+ * REC_PART_BEGIN, ... RK_TEST for REC_PART_TEST (whose RESULT figures are DIGEST's own
+ * lists); NULL for part=end or a word that is no part. */
+const char *vocab_part_kind(const char *part);
+/* The field for key in a DIGEST record of part: DIGEST's own, else that of the kind the part
+ * restates; NULL when neither has it. */
+const struct vocab_field *vocab_digest_key(const char *part, const char *key);
 /* 1 when name (a table name, possibly with '*') matches key, '*' being one [a-z0-9_]+ word. */
 int vocab_match(const char *name, const char *key);
 /* name with its '*' replaced by word, into buf (cap bytes); returns buf (truncated to fit). */

@@ -61,12 +61,13 @@ static void usage(FILE *f)
 		"  --make-scratch PATH SIZE|all\n"
 		"                      sign a file or an unmounted disk as the scratch area the\n"
 		"                      disk tests may write (its content is overwritten), then exit\n"
-		"  --serve [--port P] [--bind ADDR] [--max-seconds S] [--max-egress B]\n"
+		"  --serve [--port P] [--bind ADDR] [--max-seconds S] [--max-egress B] [--store DIR]\n"
 		"                      be the network peer of the net tests (port 0: any), on\n"
 		"                      one address: 127.0.0.1 unless --bind names another\n"
 		"                      (0.0.0.0: every address); for 3600 s unless --max-seconds\n"
 		"                      (0: until stopped); B bytes to one client address at most\n"
-		"                      (default 1T; 0: no cap)\n"
+		"                      (default 1T; 0: no cap); --store DIR: keep the log a run\n"
+		"                      sends at its end as DIR/<run id>.log (else refused)\n"
 		"  --version, --help\n\nParameters:\n");
 	int w = 10;	/* the key column: the longest key's width */
 	for (int i = 0; param_table[i].key; i++)
@@ -423,6 +424,8 @@ static int run_cli(struct params *p, struct runner_cfg *cfg, const struct multi 
 		return EXIT_USAGE;
 	}
 	out_init();
+	if (p->peer[0])
+		out_stream_init();	/* a copy of the log to send the peer at the end (runner.c) */
 	out_add_fd(1);
 	/* Records and tables go to stdout; when that is a file, people still see progress. */
 	if (!isatty(1))

@@ -1,6 +1,7 @@
 /* out.c — see out.h. */
 #define _GNU_SOURCE
 #include "out.h"
+#include "digest.h"
 #include "io.h"
 #include "sys.h"
 #include "vocab.h"
@@ -53,6 +54,7 @@ static int text_fds[MAX_FDS], ntext;
 static struct shared *sh, sh_local;
 static int stream_fd = -1;
 static struct out_counts counts;
+static uint64_t run_off;
 char out_console_absent[128];
 
 static void fwait(_Atomic uint32_t *w, uint32_t v, int ms)
@@ -146,7 +148,11 @@ uint64_t out_record(struct rec_body *b)
 		atomic_store(&sh->quiet, 0);
 		bump();
 	}
+	if (rec_body_is(b, RK_BEGIN))
+		run_off = stream_len();	/* the run's log starts here (out_run_offset()) */
 	broadcast(line, len);
+	if (!rec_body_is(b, RK_DIGEST))
+		digest_note(b);	/* the run restated before END (digest.h) */
 	counts.records = n;
 	if (rec_body_is(b, RK_RESULT))
 		counts.results++;
@@ -183,6 +189,7 @@ uint64_t out_end(const char *status, const char *clocksource)
 {
 	struct rec_body b;
 
+	digest_write();	/* the run's digest, just before END (digest.h) */
 	rec_begin(&b, RK_END);
 	rec_u64(&b, RK_RECORDS, counts.records);
 	rec_u64(&b, RK_RESULTS, counts.results);
@@ -425,6 +432,11 @@ long out_stream_read(char *buf, size_t cap, size_t off)
 			return -1;
 	}
 	return (long)len;
+}
+
+size_t out_run_offset(void)
+{
+	return (size_t)run_off;
 }
 
 void out_replay(void)

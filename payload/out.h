@@ -34,7 +34,8 @@ void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const struct out_counts *out_counts(void);
 /* The END record (docs/records.md): the counts of every record sealed before it, status
  * (REC_STATUS_OK, or REC_STATUS_FATAL for PID 1's setup failure) and, when not NULL, the
- * clocksource at the end. The one writer of END; returns its sequence number. */
+ * clocksource at the end; right before it, the run's digest (digest.h: the DIGEST records,
+ * counted by END too). The one writer of END; returns its sequence number. */
 uint64_t out_end(const char *status, const char *clocksource);
 
 /* ---- consoles (PID 1) ---- */
@@ -63,6 +64,9 @@ void out_replay(void);
 /* The stream so far (for the results file): copies up to cap bytes into buf; returns the
  * stream's length (may exceed cap), or -1 without a stream. */
 long out_stream_read(char *buf, size_t cap, size_t off);
+/* Where the current run's BEGIN starts in the stream (bytes; 0 before one): the run's whole
+ * log is the stream from there (out_stream_read()). */
+size_t out_run_offset(void);
 /* Emergency path (PID 1 before consoles exist): write the stream to fd, bounded by alarm. */
 void out_stream_flush_to(int fd, unsigned seconds);
 

@@ -605,6 +605,8 @@ static int take_signal_fd(const struct runner_cfg *cfg, sigset_t *orig)
  * kernel's AT_RANDOM bytes; a process's later runs (out/isobench --repeat, --ab) mix in the
  * clock, so every run of a log has its own id (isobench-report warns about a run compared
  * with itself by its id). */
+static char run_id[NET_RUN_ID_LEN + 1];	/* BEGIN run= of the current run */
+
 static void begin_run(const struct runner_cfg *cfg)
 {
 	static unsigned runs;	/* runs this process began */
@@ -617,7 +619,8 @@ static void begin_run(const struct runner_cfg *cfg)
 		id = id << 8 | rnd[i];
 	if (!rnd || runs++)
 		id ^= (unsigned long long)now_ns() * 0x9e3779b97f4a7c15ull;
-	rec_fmt(&b, RK_RUN, "%016llx", id);
+	snprintf(run_id, sizeof run_id, "%016llx", id);
+	rec_str(&b, RK_RUN, run_id);
 	rec_str(&b, RK_VERSION, isobench_version);
 	rec_str(&b, RK_MODE, cfg->mode);
 	out_record(&b);
@@ -728,6 +731,39 @@ static void run_pass(const struct params *p, const struct runner_cfg *cfg, int c
 	print_tables(p, c);
 }
 
+/* The run's whole log (the stream from its BEGIN, END included) to its peer, which keeps it
+ * when started with --store DIR (netproto.h, mode store); a line of text (after END: never a
+ * record) says where it went or why not. Nothing without a peer or a stream; not tried when
+ * the peer did not answer the header's hello (a peer out of reach would cost the connect's
+ * timeout at the end of every run). */
+static void send_log(void)
+{
+	char msg[400];
+	long len = out_stream_read(NULL, 0, 0);
+	size_t off = out_run_offset();
+
+	if (!bench_peer[0] || len < 0 || (size_t)len <= off)
+		return;
+	const char *hello = net_peer_field(bench_peer, "host");	/* the header's, cached */
+	if (!strncmp(hello, "unreachable", 11)) {
+		out_text("isobench: the log was not sent to the peer %s: it was %s\n", bench_peer,
+			 hello);
+		return;
+	}
+	size_t n = (size_t)len - off;
+	char *log = n <= NET_CAP_STORE_BYTES ? malloc(n) : NULL;
+	if (!log || out_stream_read(log, n, off) < 0)
+		out_text("isobench: the log (%zu bytes) was not sent to the peer %s: %s\n", n,
+			 bench_peer, n > NET_CAP_STORE_BYTES ? "over what a peer keeps" :
+			 "it could not be read");
+	else if (net_send_log(bench_peer, run_id, log, n, msg, sizeof msg))
+		out_text("isobench: the log was not sent to the peer %s: %s\n", bench_peer, msg);
+	else
+		out_text("isobench: the log (%zu bytes) went to the peer %s, which keeps it as %s\n",
+			 n, bench_peer, msg);
+	free(log);
+}
+
 /* END with the run's counts; returns 1 when a FAIL or ERROR record was written, else 0. */
 static int end_run(void)
 {
@@ -737,6 +773,7 @@ static int end_run(void)
 	clocksource_current(clk, sizeof clk);
 	int bad = ct->fails || ct->errors;
 	out_end(REC_STATUS_OK, clk);
+	send_log();
 	return bad;
 }
 

@@ -34,6 +34,8 @@ struct run {
 	int watchdog;		/* a verified FAIL test=watchdog in the run */
 	int copies;		/* >1: the run was received that many times (isobench.replay=1);
 				 * the best copy is the one kept */
+	int from_digest;	/* the log's head was cut: the run is what its digest restates
+				 * (report/digest.h; records from the digest's lines) */
 	char why[200];		/* why not complete ("" when complete) */
 	uint64_t fails, errors, results, skips;
 };

@@ -1,6 +1,7 @@
 /* logread.c — see logread.h. */
 #define _GNU_SOURCE
 #include "logread.h"
+#include "digest.h"
 #include "validate.h"
 #include "vocab.h"
 
@@ -412,6 +413,49 @@ static int line_segments(struct log *log, struct run **cur, struct record *r, ch
 	return 0;
 }
 
+/* Run i and its digest (digest.h), after judge(): in a whole run the digest must hold too
+ * and restate what the run holds;
+ * a run whose head was cut (no BEGIN) is replaced by the run its digest restates when that
+ * digest is whole and the run it restates complete, and says why not when it is not: results
+ * never come from a damaged digest. Runs without a digest are left as they are. -1: no
+ * memory. */
+static int use_digest(struct log *log, size_t i)
+{
+	struct run *run = &log->runs[i], x;
+	char why[sizeof run->why];
+	int cut = !strncmp(run->why, "no BEGIN record", 15);
+
+	if (!cut && !run->complete)
+		return 0;
+	int rc = digest_expand(log, i, &x, why, sizeof why);
+	if (rc == -2)
+		return -1;
+	if (rc == 1) {
+		judge(&x);
+		if (!x.complete)
+			snprintf(why, sizeof why, "the digest is damaged: what it restates is not a "
+				 "complete run: %.120s", x.why);
+		rc = x.complete ? 1 : -1;
+		if (rc == 1 && !cut)	/* a whole log: what it restates must be what it holds */
+			rc = digest_agrees(run, &x, why, sizeof why);
+		if (rc == -2) {
+			log_run_free(&x);
+			return -1;
+		}
+		if (rc != 1 || !cut)
+			log_run_free(&x);
+	}
+	if (rc < 0) {
+		run->complete = 0;
+		snprintf(run->why, sizeof run->why, "%s", why);
+	} else if (rc == 1 && cut) {
+		log_run_free(run);
+		*run = x;
+		run->from_digest = 1;
+	}
+	return 0;
+}
+
 int log_read(FILE *f, struct log *log)
 {
 	char *line = NULL;
@@ -467,6 +511,10 @@ oom:
 					 log_damage_why(log->damage[d].status));
 				break;
 			}
+		if (use_digest(log, i)) {
+			log->lines = lineno;
+			return -1;
+		}
 	}
 	fold_replays(log);
 	return ferror(f) ? -1 : 0;

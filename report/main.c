@@ -482,6 +482,9 @@ static void verdict(FILE *out, const struct input *in, int name)
 		(unsigned long long)run->fails, (unsigned long long)run->skips,
 		(unsigned long long)run->errors,
 		run->powered_off ? ", guest powered off" : run->rebooted ? ", guest rebooted" : "");
+	if (run->from_digest)	/* report/digest.h */
+		fprintf(out, "; read from its digest (lines %zu-%zu): the log's head is cut, so "
+			"the run's SAMPLEs are not in it", run->first_line, run->last_line);
 	/* A later boot that did not finish is news: the run shown is not the latest. */
 	if (last != run && !last->complete)
 		fprintf(out, "; but the latest boot (run %zu, from line %zu) is incomplete: %s",

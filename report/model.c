@@ -54,7 +54,7 @@ static struct mtest *find_or_add(struct model *m, size_t *cap, const char *test,
 	t->unit = dup(NULL);
 	t->group = dup(NULL);
 	t->copies = copies;
-	t->value = t->median = t->min = t->max = t->ci95_pct = t->index = NAN;
+	t->value = t->median = t->min = t->max = t->ci95_pct = t->index = t->cycles_x100 = NAN;
 	t->ci_lo = t->ci_hi = NAN;
 	for (int q = 0; q < LAT_NQ; q++)
 		t->lat_result[q] = NAN;
@@ -261,6 +261,7 @@ static void take_result(struct mtest *t, const struct record *r, size_t line)
 		if (!strcmp(sp, stops[i]))
 			t->stop = stops[i];
 	t->samples_needed = sn ? strtol(sn, NULL, 10) : -1;
+	t->cycles_x100 = num(rec_get(r, RK_CYCLES));
 	for (int q = 0; q < LAT_NQ; q++) {	/* whole-run latency percentiles, ns */
 		const char *v = rec_get(r, lat_keys[q]);
 		char *end;

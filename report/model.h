@@ -71,6 +71,8 @@ struct mtest {
 	double lat[LAT_NQ];
 	int lat_whole;		/* 1: lat[] is the RESULT's whole-run figure; 0: samples' median */
 	double lat_result[LAT_NQ];	/* the RESULT's figures as read, NAN where absent */
+	double cycles_x100;	/* RESULT cycles_x100 (only a run read from its digest: the mean
+				 * of its SAMPLEs' cycles_x100, docs/records.md), else NAN */
 };
 
 struct mevent {

@@ -31,6 +31,10 @@
 #   - --serve's numbers are digits only: "+0", " 0", "+1" are usage errors (2), not a peer;
 #   - the peer's standard output closed, full (/dev/full) or a pipe closed early: status 2
 #     with a line (its records are its log), as for a run;
+#   - the store (issue 33): a peer without --store refuses a run's log (the run completes and
+#     says so); with --store DIR it keeps it as DIR/<run id>.log, byte for byte and complete;
+#     the same run again, a cut upload (no file left), a run id that is a path, a log over
+#     64 MiB and a full store (1000 files) are refused with a line saying which;
 #   - qemu/run --peer: an octet over 255, port 0, a port over 65535, a leading zero are usage
 #     errors (2) before anything starts; so are --nic with a bogus model, --peer without --nic,
 #     --link without --nic, with a port out of 1..65535, a mode not listen/connect, or a --peer,
@@ -446,6 +450,80 @@ has "$tmp/full.err" 'standard output could not be written .*the log is incomplet
 rc=0
 "$bin" --serve --port 0 --max-seconds 1 >/dev/null 2>&1 || rc=$?
 status_is EXIT_OK "$rc" "--serve --max-seconds 1 to a writable stdout"
+
+# ---- the store (issue 33): a run's whole log on its peer ------------------------------------
+# A peer without --store refuses an upload; the run completes and says so.
+start_peer nostore --max-seconds 60
+"$bin" --suite quick --tests pipe --copies 1 --samples 2 --peer "127.0.0.1:$peer_port" \
+	>"$tmp/nostore.log" 2>"$tmp/nostore.err" || true
+stop_peer
+complete "$tmp/nostore.log" "a run whose peer keeps no logs is complete"
+contains "$tmp/nostore.err" "the log was not sent to the peer 127.0.0.1:" "... and says its log was not sent"
+contains "$tmp/nostore.err" "refused this peer keeps no logs (start it with --store DIR)" "... because the peer refused it"
+# A peer with --store DIR keeps the run's whole log as DIR/<run id>.log.
+mkdir -p "$tmp/store"
+expect_status EXIT_USAGE "--store naming no directory is a usage error" -- \
+	"$bin" --serve --port 0 --max-seconds 1 --store "$tmp/no/such/dir"
+start_peer store --max-seconds 120 --store "$tmp/store"
+store_port=$peer_port
+"$bin" --suite quick --tests pipe,net-tcp-rr --copies 1 --samples 2 --peer "127.0.0.1:$store_port" \
+	>"$tmp/stored.log" 2>"$tmp/stored.err" || true
+run=$(sed -n 's/^@isobench\/1 1 BEGIN run=\([0-9a-f]*\) .*/\1/p' "$tmp/stored.log")
+if [ -n "$run" ] && [ -f "$tmp/store/$run.log" ]; then pass "the peer keeps the run's log as $run.log"
+else fail "no $tmp/store/<run>.log for run '$run': $(find "$tmp/store" -mindepth 1 | head -n 3 | tr '\n' ' ')"; fi
+contains "$tmp/stored.err" "which keeps it as $run.log" "... and the run says where it went"
+cp "$tmp/store/$run.log" "$tmp/kept.log" 2>/dev/null || : >"$tmp/kept.log"
+complete "$tmp/kept.log" "... a complete run, as checked by isobench-report"
+if [ -s "$tmp/kept.log" ] && cmp -s "$tmp/kept.log" <(head -c "$(wc -c <"$tmp/kept.log")" "$tmp/stored.log") &&
+	[ "$(grep -c '^@isobench/1 ' "$tmp/kept.log")" -eq "$(grep -c '^@isobench/1 ' "$tmp/stored.log")" ]; then
+	pass "... byte for byte the log the run wrote, every record of it (what follows END aside)"
+else fail "the stored log differs from the run's own"; fi
+# Uploads by hand: the same run again, a cut upload, a bad run id, over the size cap, a full store.
+cat >"$tmp/store.py" <<'PY'
+import socket, sys
+port, run, what = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+s = socket.create_connection(("127.0.0.1", port), timeout=5)
+size = {"big": 64 << 20 | 1}.get(what, 10)
+s.sendall(b"ISOBENCH-NET 1 mode=store bytes=%d run=%s\n" % (size, run.encode()))
+f = s.makefile("rb")
+ans = f.readline().decode(errors="replace").strip()
+if " ok " in ans and what == "cut":
+    s.sendall(b"12345")
+    s.shutdown(socket.SHUT_WR)
+    ans = f.readline().decode(errors="replace").strip()
+elif " ok " in ans:
+    s.sendall(b"0123456789")
+    ans = f.readline().decode(errors="replace").strip()
+print(ans)
+PY
+ans=$(python3 "$tmp/store.py" "$store_port" "$run" again)
+if [[ $ans == *"refused run $run is stored already (a log is never overwritten)"* ]] &&
+	cmp -s "$tmp/store/$run.log" <(head -c "$(wc -c <"$tmp/store/$run.log")" "$tmp/stored.log"); then
+	pass "the same run again is refused and the stored log kept ($ans)"
+else fail "the same run again: '$ans'"; fi
+ans=$(python3 "$tmp/store.py" "$store_port" 0123456789abcdef cut)
+if [[ $ans == *"refused the upload ended after 5 of 10 bytes"* ]] &&
+	[ "$(find "$tmp/store" -mindepth 1 | wc -l)" -eq 1 ]; then
+	pass "a cut upload is refused and leaves no file ($ans)"
+else fail "a cut upload: '$ans'; the store holds: $(find "$tmp/store" -mindepth 1 | tr '\n' ' ')"; fi
+ans=$(python3 "$tmp/store.py" "$store_port" 0123456789abcdef ok)
+if [[ $ans == *"stored 0123456789abcdef.log"* ]] && [ "$(cat "$tmp/store/0123456789abcdef.log")" = 0123456789 ]; then
+	pass "an upload of 10 bytes is stored as sent"
+else fail "an upload of 10 bytes: '$ans'"; fi
+ans=$(python3 "$tmp/store.py" "$store_port" ../../etc/passwd ok)
+if [[ $ans == *"refused run: '../../etc/passwd' is not 16 lower-case hex digits"* ]]; then
+	pass "a run id that is a path is refused ($ans)"
+else fail "a run id that is a path: '$ans'"; fi
+ans=$(python3 "$tmp/store.py" "$store_port" 1123456789abcdef big)
+if [[ $ans == *"refused a store request names its run= and bytes=, 1..67108864"* ]]; then
+	pass "a log over 64 MiB is refused before a byte is sent ($ans)"
+else fail "a log over 64 MiB: '$ans'"; fi
+for i in $(seq 1 1000); do : >"$tmp/store/filler$i"; done
+ans=$(python3 "$tmp/store.py" "$store_port" 2123456789abcdef ok)
+if [[ $ans == *"refused the store is full: "*" files, this peer keeps at most 1000"* ]] && [ ! -e "$tmp/store/2123456789abcdef.log" ]; then
+	pass "a full store refuses more ($ans)"
+else fail "a full store: '$ans'"; fi
+stop_peer
 
 # ---- qemu/run's network options: usage errors before anything starts ----------------------
 q=("$top/qemu/run" --direct --accel tcg --timeout 10 --out "$tmp/noimage")

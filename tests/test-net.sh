@@ -6,8 +6,9 @@
 # restricted user networking (guestfwd to the host's loopback; TCP) with virtio-net, and on
 # a tap inside a network namespace made here (UDP too) with e1000 and virtio-net; and a
 # guest given a peer but no NIC (SKIPs within seconds), and one given a malformed peer (the
-# SKIP says the value was rejected and why); and two guests of one ISO on a QEMU socket link,
-# one the peer (isobench.serve=1, a bounded life), one measuring the net group against it.
+# SKIP says the value was rejected and why); the guest's whole log kept by a peer started with
+# --store (issue 33); and two guests of one ISO on a QEMU socket link, one the peer
+# (isobench.serve=1, a bounded life), one measuring the net group against it.
 # Short samples throughout.
 #
 # In:  $OUT/isobench, $OUT/isobench-report, and for the boots $OUT/bzImage +
@@ -274,10 +275,21 @@ guest() {
 }
 
 command -v socat >/dev/null || { fail "socat not installed (tests/deps.py lists it)"; finish; exit 1; }
-start_peer gfwd --bind 127.0.0.1 --max-seconds 150
+mkdir -p "$tmp/gstore"
+start_peer gfwd --bind 127.0.0.1 --max-seconds 150 --store "$tmp/gstore"
 guest virtio-user EXIT_OK --nic virtio --peer "127.0.0.1:$peer_port" \
 	--tests net-tcp-rr,net-tcp-crr,net-tcp-stream,net-tcp-maerts,net-paced-write
 stop_peer
+# The guest's whole log arrives on the peer (issue 33: results back from a cloud): kept as
+# DIR/<run id>.log, a complete run with the serial log's results.
+grun=$(grep -ao ' BEGIN run=[0-9a-f]*' "$tmp/virtio-user.log" | tail -n 1 | sed 's/.*run=//')
+cp "$tmp/gstore/$grun.log" "$tmp/gkept.log" 2>/dev/null || : >"$tmp/gkept.log"
+complete "$tmp/gkept.log" "guest virtio-user: its whole log is on the peer as $grun.log, a complete run"
+if [ -s "$tmp/gkept.log" ] && [ "$(grep -c ' RESULT ' "$tmp/gkept.log")" -eq "$(grep -ac ' RESULT ' "$tmp/virtio-user.log")" ]; then
+	pass "... with the serial log's $(grep -c ' RESULT ' "$tmp/gkept.log") RESULTs"
+else fail "the stored log's RESULTs are not the serial log's"; fi
+has "$tmp/virtio-user.log" "isobench: the log \([0-9]+ bytes\) went to the peer 10\.0\.2\.100:$peer_port, which keeps it as $grun\.log" \
+	"... and the guest says so on its console"
 for t in net-tcp-rr net-tcp-crr net-tcp-stream net-tcp-maerts net-paced-write; do
 	has "$tmp/virtio-user.log" " RESULT test=$t copies=1 " "guest virtio-user (restrict=on, guestfwd): $t"
 done

@@ -1,6 +1,7 @@
 /* netproto.c — see netproto.h. */
 #define _GNU_SOURCE
 #include "netproto.h"
+#include "io.h"
 #include "num.h"
 
 #include <arpa/inet.h>
@@ -23,14 +24,15 @@
 
 const char *const net_mode_names[NET_NMODES] = {
 	[NET_RR] = "rr", [NET_SINK] = "sink", [NET_SOURCE] = "source",
-	[NET_CRR] = "crr", [NET_UDP] = "udp", [NET_HELLO] = "hello",
+	[NET_CRR] = "crr", [NET_UDP] = "udp", [NET_HELLO] = "hello", [NET_STORE] = "store",
 };
 
 size_t net_req_format(const struct net_req *r, char *out, size_t cap)
 {
 	int n = snprintf(out, cap, NET_MAGIC " %d mode=%s size=%" PRIu64 " bytes=%" PRIu64
-			 " conns=%" PRIu64 " seconds=%" PRIu64 "\n", NET_VERSION,
-			 net_mode_names[r->mode], r->size, r->bytes, r->conns, r->seconds);
+			 " conns=%" PRIu64 " seconds=%" PRIu64 "%s%s\n", NET_VERSION,
+			 net_mode_names[r->mode], r->size, r->bytes, r->conns, r->seconds,
+			 r->run[0] ? " run=" : "", r->run);
 	return n < 0 ? 0 : (size_t)n >= cap ? cap - 1 : (size_t)n;
 }
 
@@ -57,6 +59,16 @@ static int req_word(const char *w, struct net_req *r, char *err, size_t errlen)
 			}
 		snprintf(err, errlen, "unknown mode '%.40s'", eq + 1);
 		return -EINVAL;
+	}
+	if (!strncmp(w, "run=", 4)) {
+		size_t n = strlen(eq + 1);
+		if (n != NET_RUN_ID_LEN || strspn(eq + 1, "0123456789abcdef") != n) {
+			snprintf(err, errlen, "run: '%.40s' is not %d lower-case hex digits", eq + 1,
+				 NET_RUN_ID_LEN);
+			return -EINVAL;
+		}
+		memcpy(r->run, eq + 1, n + 1);
+		return 0;
 	}
 	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
 		size_t kl = strlen(nums[i].key);
@@ -109,7 +121,45 @@ int net_req_parse(const char *line, struct net_req *r, char *err, size_t errlen)
 		snprintf(err, errlen, "no mode= in the request");
 		return -EINVAL;
 	}
+	if (r->mode == NET_STORE && (!r->run[0] || !r->bytes || r->bytes > NET_CAP_STORE_BYTES)) {
+		snprintf(err, errlen, "a store request names its run= and bytes=, 1..%u: run=%s "
+			 "bytes=%" PRIu64, NET_CAP_STORE_BYTES, r->run[0] ? r->run : "-", r->bytes);
+		return -EINVAL;
+	}
 	return 0;
+}
+
+int net_send_log(const char *peer, const char *run, const char *log, size_t len, char *msg,
+		 size_t cap)
+{
+	struct sockaddr_storage sa;
+	struct net_req r = {.mode = NET_STORE, .size = 1, .bytes = len, .conns = 1, .seconds = 60};
+	char line[NET_LINE_MAX], ans[NET_LINE_MAX], ok[32], stored[32];
+	int fd, rc;
+
+	snprintf(ok, sizeof ok, NET_MAGIC " %d ok ", NET_VERSION);
+	snprintf(stored, sizeof stored, NET_MAGIC " %d stored ", NET_VERSION);
+	snprintf(r.run, sizeof r.run, "%s", run);
+	if ((rc = net_parse_addr(peer, &sa, msg, cap)))
+		return rc;
+	if ((fd = net_connect(&sa, 0)) < 0) {
+		snprintf(msg, cap, "connect: %s", strerror(-fd));
+		return fd;
+	}
+	size_t n = net_req_format(&r, line, sizeof line);
+	if ((rc = write_all(fd, line, n) ? -errno : 0) || (rc = net_read_line(fd, ans, sizeof ans)))
+		snprintf(msg, cap, "the request: %s", strerror(-rc));
+	else if (strncmp(ans, ok, strlen(ok)) && (rc = -EPERM))
+		snprintf(msg, cap, "%.300s", ans);
+	else if ((rc = write_all(fd, log, len) ? -errno : 0) ||
+		 (rc = net_read_line(fd, ans, sizeof ans)))
+		snprintf(msg, cap, "sending %zu bytes: %s", len, strerror(-rc));
+	else if (strncmp(ans, stored, strlen(stored)) && (rc = -EPERM))
+		snprintf(msg, cap, "%.300s", ans);
+	else
+		snprintf(msg, cap, "%.300s", ans + strlen(stored));
+	close(fd);
+	return rc;
 }
 
 /* s with every character outside [A-Za-z0-9._:-] made '_' (a value of the "ok" line). */

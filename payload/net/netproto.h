@@ -23,6 +23,15 @@
  *           port number over UDP, the peer echoes each one to its sender (session's address
  *           only);
  *   hello   no data: the "ok" line's identity is all the client wants (the header's peer.*).
+ *   store   a run's whole log (issue 33): the request names the run (run=R, 16 lower-case hex
+ *           digits, BEGIN's run=) and its length (bytes=B, 1..NET_CAP_STORE_BYTES); after
+ *           "ok" the client sends exactly B bytes and the peer answers one more line,
+ *           "ISOBENCH-NET 1 stored <file>\n" once the log is in its store, or
+ *           "ISOBENCH-NET 1 refused <reason>\n". Only a peer started with --store DIR keeps
+ *           logs (any other refuses the request): one file per run, DIR/<R>.log, never
+ *           overwritten (a run stored already is refused; the bytes go to DIR/.<R>.part, then
+ *           a hard link names them), at most NET_CAP_STORE_BYTES each and NET_CAP_STORE_FILES
+ *           files in DIR; a cut upload leaves nothing.
  * A session ends when the client closes the control connection, after D seconds, or at a cap
  * (the peer closes). Every number has a cap (NET_CAP_*); a request over one is refused with a
  * line naming the field, the value and the cap. The peer as a whole is bounded too: it listens
@@ -57,6 +66,12 @@
 #define NET_CAP_SECONDS 3600u			/* session length */
 #define NET_CAP_SESSIONS 16			/* sessions open at once (all clients) */
 
+/* What a peer started with --store DIR keeps (mode store). */
+#define NET_CAP_STORE_BYTES (64u << 20)		/* bytes of one log (a standard run of every
+						 * group natively: 0.45 MB) */
+#define NET_CAP_STORE_FILES 1000		/* logs in DIR */
+#define NET_RUN_ID_LEN 16			/* hex digits of a run id (BEGIN run=) */
+
 /* What the peer allows one client address (all its sessions), and its own life. */
 #define NET_CAP_SESSIONS_PER_CLIENT 4		/* sessions open at once */
 #define NET_CAP_EGRESS (1ull << 40)		/* bytes sent to it over the peer's life, 1 TiB
@@ -72,12 +87,13 @@
 #define NET_IO_MS 5000		/* each send/recv (SO_SNDTIMEO / SO_RCVTIMEO) */
 #define NET_UDP_WAIT_MS 1000	/* one datagram's answer; past it the datagram is lost */
 
-enum net_mode { NET_RR, NET_SINK, NET_SOURCE, NET_CRR, NET_UDP, NET_HELLO, NET_NMODES };
+enum net_mode { NET_RR, NET_SINK, NET_SOURCE, NET_CRR, NET_UDP, NET_HELLO, NET_STORE, NET_NMODES };
 extern const char *const net_mode_names[NET_NMODES];	/* "rr", "sink", ... */
 
 struct net_req {
 	enum net_mode mode;
 	uint64_t size, bytes, conns, seconds;
+	char run[NET_RUN_ID_LEN + 1];	/* store: the run's id; "" otherwise */
 };
 
 /* Format req as the request line (with '\n') into out; returns its length. */
@@ -86,6 +102,12 @@ size_t net_req_format(const struct net_req *req, char *out, size_t cap);
  * in err. Missing numbers take the defaults: size 1, bytes 0 (no byte bound), conns
  * NET_CAP_CONNS, seconds 60. */
 int net_req_parse(const char *line, struct net_req *req, char *err, size_t errlen);
+
+/* Send a run's whole log (len bytes at log) to peer (HOST[:PORT]) as run (its id), in a
+ * store session. 0 with the peer's file name in msg; -errno with why in msg (the peer's
+ * refusal in its words, or what failed). Every step has its timeout (NET_CONNECT_MS, NET_IO_MS). */
+int net_send_log(const char *peer, const char *run, const char *log, size_t len, char *msg,
+		 size_t cap);
 
 /* This machine's identity for the "ok" line: "host=H kernel=K machine=A nic=N". */
 void net_identity(char *out, size_t cap);

@@ -1,4 +1,5 @@
-/* netserve.c — `isobench --serve [--port P] [--bind ADDR] [--max-seconds S] [--max-egress B]`:
+/* netserve.c — `isobench --serve [--port P] [--bind ADDR] [--max-seconds S] [--max-egress B]
+ * [--store DIR]`:
  * the peer that answers the `net` tests (protocol: netproto.h). Listens on one address:
  * 127.0.0.1 unless --bind names another, IPv4 or IPv6 (0.0.0.0 or ::, every address, only when named); lives
  * NET_SERVE_LIFE_S (3600 s) unless --max-seconds says otherwise (0: forever); sends one client
@@ -25,6 +26,9 @@
  * counts, so a client trickling a byte every few seconds holds no slot against one that
  * measures. A sink or source session with bytes=0 is bounded by its seconds, not by a byte
  * count a fast link reaches.
+ * --store DIR: store sessions (a run's whole log, netproto.h) are kept as DIR/<run id>.log,
+ * each written by its session child to a .part file and linked to its name (never over
+ * another); without --store they are refused.
  * Stops on SIGINT/SIGTERM or after --max-seconds: children get SIGTERM, END is written.
  * Exit: EXIT_OK, or EXIT_USAGE (bad option, address in use, standard output closed or not
  * writable at the start, or a record that could not be written: the log is incomplete). */
@@ -43,6 +47,7 @@
 #include "vocab.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <netinet/tcp.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -127,6 +132,98 @@ static void say(const char *fmt, ...)
 	fprintf(stderr, "isobench --serve: %s\n", line);
 }
 
+/* --store DIR: the directory, open, where store sessions put logs (-1: no --store, uploads
+ * are refused); the .part file a store child is writing, removed when its alarm ends it. */
+static int store_dir = -1;
+static char store_part[NET_RUN_ID_LEN + 8];
+
+static void store_alarm(int sig)
+{
+	(void)sig;
+	unlinkat(store_dir, store_part, 0);	/* async-signal-safe: a cut upload leaves nothing */
+	_exit(1);
+}
+
+/* Why a store request r gets no session (into err), or NULL (netproto.h, mode store): no
+ * --store, the run stored already, the store full. */
+static const char *store_refusal(const struct net_req *r, char *err, size_t len)
+{
+	char name[NET_RUN_ID_LEN + 8];
+	size_t n = 0;
+	DIR *d;
+
+	if (store_dir < 0) {
+		snprintf(err, len, "this peer keeps no logs (start it with --store DIR)");
+		return err;
+	}
+	snprintf(name, sizeof name, "%s.log", r->run);
+	if (faccessat(store_dir, name, F_OK, 0) == 0) {
+		snprintf(err, len, "run %s is stored already (a log is never overwritten)", r->run);
+		return err;
+	}
+	int dfd = openat(store_dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);	/* from its start */
+	if (dfd < 0 || !(d = fdopendir(dfd))) {
+		if (dfd >= 0)
+			close(dfd);
+		snprintf(err, len, "the store cannot be read: %s", strerror(errno));
+		return err;
+	}
+	for (struct dirent *e; (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	if (n < NET_CAP_STORE_FILES)
+		return NULL;
+	snprintf(err, len, "the store is full: %zu files, this peer keeps at most %d", n,
+		 NET_CAP_STORE_FILES);
+	return err;
+}
+
+/* A store session's child: exactly r->bytes from fd into DIR/.<run>.part (created, never
+ * opened if it exists), synced, then named DIR/<run>.log by a hard link (which fails rather
+ * than replace a file: never overwritten) and the .part removed; the last line tells the
+ * client which. Bounded by the session's seconds (an alarm that removes the .part). Never
+ * returns. */
+static void store_child(int fd, const struct net_req *r, struct live *lv)
+{
+	static char buf[NET_CAP_SIZE];
+	char name[NET_RUN_ID_LEN + 8], line[NET_LINE_MAX], why[200] = "";
+	uint64_t got = 0, ops = 0;
+
+	snprintf(store_part, sizeof store_part, ".%s.part", r->run);
+	snprintf(name, sizeof name, "%s.log", r->run);
+	signal(SIGALRM, store_alarm);
+	int out = openat(store_dir, store_part, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (out < 0)
+		snprintf(why, sizeof why, "%s", errno == EEXIST ? "an upload of this run is under way"
+			 : strerror(errno));
+	while (!why[0] && got < r->bytes) {
+		size_t want = r->bytes - got < sizeof buf ? (size_t)(r->bytes - got) : sizeof buf;
+		ssize_t k = read(fd, buf, want);
+		if (k <= 0)
+			snprintf(why, sizeof why, "the upload ended after %llu of %llu bytes",
+				 (unsigned long long)got, (unsigned long long)r->bytes);
+		else if (write_all(out, buf, (size_t)k))
+			snprintf(why, sizeof why, "writing the log: %s", strerror(errno));
+		else
+			got += (uint64_t)k;
+		__atomic_store_n(&lv->ops, ++ops, __ATOMIC_RELAXED);
+	}
+	if (!why[0] && fsync(out))
+		snprintf(why, sizeof why, "writing the log: %s", strerror(errno));
+	if (!why[0] && linkat(store_dir, store_part, store_dir, name, 0))
+		snprintf(why, sizeof why, "%s", errno == EEXIST ? "the run is stored already (a log "
+			 "is never overwritten)" : strerror(errno));
+	if (out >= 0)
+		unlinkat(store_dir, store_part, 0);
+	int n = why[0] ? snprintf(line, sizeof line, NET_MAGIC " %d refused %s\n", NET_VERSION, why)
+		       : snprintf(line, sizeof line, NET_MAGIC " %d stored %s\n", NET_VERSION, name);
+	if (write_all(fd, line, (size_t)n)) {
+		/* the client is gone: the log is stored (or not) all the same */
+	}
+	say("store run %s: %s", r->run, why[0] ? why : name);
+	_exit(why[0] ? 1 : 0);
+}
+
 /* The data loop of an rr, sink or source session, in its own child: bounded by the session's
  * seconds (an alarm), its bytes= when one was asked, and budget, the bytes it may send (the
  * client's egress left). Each operation done is counted in lv (the peer reads it). Never
@@ -138,6 +235,8 @@ static void session_child(int fd, const struct net_req *r, struct live *lv, uint
 
 	net_set_timeouts(fd, NET_IDLE_MS);
 	alarm((unsigned)r->seconds + 1);	/* SIGALRM's default action ends the child */
+	if (r->mode == NET_STORE)
+		store_child(fd, r, lv);
 	if (r->mode == NET_RR)
 		while (total + r->size <= budget && read_all(fd, buf, r->size) == 0 &&
 		       write_all(fd, buf, r->size) == 0) {
@@ -384,7 +483,8 @@ static void control(struct srv *v, int fd, const struct in6_addr *a, const char 
 
 	net_set_timeouts(fd, NET_IO_MS);
 	if (net_req_parse(line, &r, err, sizeof err) ||
-	    client_refusal(v, a, err, sizeof err, &budget)) {
+	    client_refusal(v, a, err, sizeof err, &budget) ||
+	    (r.mode == NET_STORE && store_refusal(&r, err, sizeof err))) {
 		refuse(v, fd, a, err);
 	} else if (!(s = free_sess(v)) && !(s = evict(v, a))) {
 		snprintf(err, sizeof err, "busy: %d sessions open, none idle for %d ms, this peer "
@@ -665,8 +765,27 @@ static int bind_addr(struct sockaddr_storage *addr, const char *val)
 	return 1;
 }
 
-/* --port, --bind, --max-seconds, --max-egress into addr, *max_s and *max_egress. 0, or
- * EXIT_USAGE after a line. */
+/* --store DIR: open DIR, a directory this process may write, as the store. 1, or 0 after a
+ * line saying why not. */
+static int store_open(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0 || faccessat(fd, ".", W_OK, 0)) {
+		fprintf(stderr, "isobench --serve: --store %s: %s\n", dir,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	if (store_dir >= 0)
+		close(store_dir);
+	store_dir = fd;
+	return 1;
+}
+
+/* --port, --bind, --max-seconds, --max-egress, --store into addr, *max_s, *max_egress and
+ * store_dir. 0, or EXIT_USAGE after a line. */
 static int serve_args(int argc, char **argv, struct sockaddr_storage *addr, long *max_s,
 		      uint64_t *max_egress)
 {
@@ -679,6 +798,8 @@ static int serve_args(int argc, char **argv, struct sockaddr_storage *addr, long
 			*max_s = (long)n;
 		else if (!strcmp(o, "--bind") && val && bind_addr(addr, val))
 			;
+		else if (!strcmp(o, "--store") && val && store_open(val))
+			;
 		else if (!strcmp(o, "--max-egress") && val && !strcmp(val, "0"))
 			*max_egress = 0;
 		else if (!strcmp(o, "--max-egress") && val && params_parse_size(val) > 0)
@@ -687,7 +808,8 @@ static int serve_args(int argc, char **argv, struct sockaddr_storage *addr, long
 			fprintf(stderr, "isobench --serve: bad option or value '%s%s%s' (usage: "
 				"isobench --serve [--port 0..65535] [--bind IPv4 or IPv6, default 127.0.0.1; "
 				"0.0.0.0 or ::, every address] [--max-seconds 0..2592000, default %d; 0: "
-				"forever] [--max-egress BYTES per client, default 1T; 0: none])\n", o,
+				"forever] [--max-egress BYTES per client, default 1T; 0: none] [--store "
+				"DIR: keep the runs' logs sent to it])\n", o,
 				val ? " " : "", val ? val : "", NET_SERVE_LIFE_S);
 			return EXIT_USAGE;
 		}

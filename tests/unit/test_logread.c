@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "../../report/logread.h"
+#include "crc32.h"
 
 /* Append a sealed record with body to buf (at most 64 KiB). */
 static void put(char *buf, uint64_t seq, const char *body, const char *prefix,
@@ -293,6 +294,88 @@ static void replay(void **st)
 	log_free(&log);
 }
 
+/* A head-cut log of a digest (docs/records.md "The digest"): DIGEST bodies from seq, sealed,
+ * then part=end with their count and CRC-32 (crc_ok 0: a wrong one), then END (results=, one skip). */
+static void digest_log(char *buf, uint64_t seq, const char *const *bodies, int n, int crc_ok,
+		       int results)
+{
+	static char lines[65536];
+	char line[REC_MAX], end[200];
+
+	lines[0] = 0;
+	for (int i = 0; i < n; i++) {
+		size_t k = rec_seal(line, sizeof line, seq + (uint64_t)i, bodies[i], strlen(bodies[i]));
+		strncat(lines, line, k);
+	}
+	strcat(buf, "...the last bytes of a SAMPLE line, its start cut\n");
+	strcat(buf, lines);
+	snprintf(end, sizeof end, "DIGEST part=end lines=%d crc=%08x", n,
+		 crc32_ieee(lines, strlen(lines)) ^ (crc_ok ? 0u : 1u));
+	put(buf, seq + (uint64_t)n, end, "", "\n");
+	snprintf(end, sizeof end, "END records=%llu results=%d fails=0 skips=1 errors=0 status=ok",
+		 (unsigned long long)(seq + (uint64_t)n), results);
+	put(buf, seq + (uint64_t)n + 1, end, "", "\n");
+}
+
+/* A log whose head is cut is read from its digest when the digest is whole and consistent,
+ * and is incomplete, saying why, when it is not (report/digest.c). */
+static void digest(void **st)
+{
+	static char buf[65536];
+	static const char *const ok[] = {
+		"DIGEST part=begin run=0123456789abcdef version=t mode=host",
+		"DIGEST part=info run.suite=quick cpu.online=2",
+		"DIGEST part=test test=pipe title=Pipe unit=lps better=higher group=index "
+		"baseline=12440.0 copies=1,2 value=5.000,- samples=3,- median=5.000,- "
+		"ci95_pct=1.00,- converged=1,- stop=target,- index=0.004,-",
+		"DIGEST part=skip test=pipe copies=2 reason=no%20reason",
+	};
+	const char *bad[4] = {ok[0], ok[1], "DIGEST part=test test=pipe title=Pipe unit=lps "
+			      "better=higher group=index copies=1,2 value=5.000", ok[3]};
+	struct log log;
+	(void)st;
+
+	buf[0] = 0;
+	digest_log(buf, 900, ok, 4, 1, 1);
+	read_str(buf, &log);
+	assert_int_equal(log.nruns, 1);
+	if (!log.runs[0].complete)
+		fail_msg("not read from its digest: %s", log.runs[0].why);
+	assert_true(log.runs[0].from_digest);
+	assert_int_equal(log.runs[0].results, 1);
+	assert_int_equal(log.runs[0].skips, 1);
+	assert_int_equal(log.runs[0].recs[0].seq, 1);	/* BEGIN, restated */
+	log_free(&log);
+
+	buf[0] = 0;	/* the same with a wrong CRC in part=end */
+	digest_log(buf, 900, ok, 4, 0, 1);
+	read_str(buf, &log);
+	assert_false(log.runs[0].complete);
+	assert_non_null(strstr(log.runs[0].why, "the digest is damaged: part=end says lines=4"));
+	log_free(&log);
+
+	buf[0] = 0;	/* END counts a RESULT the digest does not restate */
+	digest_log(buf, 900, ok, 4, 1, 2);
+	read_str(buf, &log);
+	assert_false(log.runs[0].complete);
+	assert_non_null(strstr(log.runs[0].why, "END says results=2, the log holds 1"));
+	log_free(&log);
+
+	buf[0] = 0;	/* a list with one entry for two passes */
+	digest_log(buf, 900, bad, 4, 1, 1);
+	read_str(buf, &log);
+	assert_false(log.runs[0].complete);
+	assert_non_null(strstr(log.runs[0].why, "value= has 1 entries for 2 passes"));
+	log_free(&log);
+
+	buf[0] = 0;	/* the log starts at its second digest line */
+	digest_log(buf, 900, ok + 1, 3, 1, 1);
+	read_str(buf, &log);
+	assert_false(log.runs[0].complete);
+	assert_non_null(strstr(log.runs[0].why, "the digest is cut: the log starts inside it"));
+	log_free(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +388,7 @@ int main(void)
 		cmocka_unit_test(noise_never_hides),
 		cmocka_unit_test(noise_inside_damages),
 		cmocka_unit_test(replay),
+		cmocka_unit_test(digest),
 	};
 	return cmocka_run_group_tests_name("logread", tests, NULL, NULL);
 }

@@ -79,6 +79,36 @@ static void refusals(void **st)
 	refused("", "not an ISOBENCH-NET request");
 }
 
+/* A store request (issue 33): run= and bytes= both, the run id 16 lower-case hex digits (a
+ * file name on the peer: never a path), bytes within NET_CAP_STORE_BYTES; it round-trips. */
+static void store(void **st)
+{
+	struct net_req a = {.mode = NET_STORE, .size = 1, .bytes = 12838, .conns = 1, .seconds = 60,
+			    .run = "462cf1689b5d0b6a"}, b;
+	char line[NET_LINE_MAX];
+
+	(void)st;
+	size_t n = net_req_format(&a, line, sizeof line);
+	line[n - 1] = 0;
+	assert_string_equal(line, "ISOBENCH-NET 1 mode=store size=1 bytes=12838 conns=1 seconds=60 "
+				  "run=462cf1689b5d0b6a");
+	assert_int_equal(net_req_parse(line, &b, err, sizeof err), 0);
+	assert_int_equal(b.mode, NET_STORE);
+	assert_string_equal(b.run, a.run);
+	assert_true(b.bytes == a.bytes);
+	refused("ISOBENCH-NET 1 mode=store bytes=10 run=../../etc/passw", "is not 16 lower-case hex");
+	refused("ISOBENCH-NET 1 mode=store bytes=10 run=462CF1689B5D0B6A", "is not 16 lower-case hex");
+	refused("ISOBENCH-NET 1 mode=store bytes=10 run=462cf1689b5d0b6", "is not 16 lower-case hex");
+	refused("ISOBENCH-NET 1 mode=store bytes=10", "a store request names its run= and bytes=");
+	refused("ISOBENCH-NET 1 mode=store run=462cf1689b5d0b6a", "bytes=0");
+	refused("ISOBENCH-NET 1 mode=store bytes=67108865 run=462cf1689b5d0b6a", "1..67108864");
+	/* other modes carry no run= on the line */
+	a.mode = NET_RR;
+	a.run[0] = 0;
+	n = net_req_format(&a, line, sizeof line);
+	assert_null(strstr(line, "run="));
+}
+
 static void addresses(void **st)
 {
 	struct sockaddr_storage ss;
@@ -137,6 +167,7 @@ int main(void)
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(defaults),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(store),
 		cmocka_unit_test(addresses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,14 +23,14 @@ static void names_are_derived(void **st)
 	assert_string_equal(vocab_kind_names[VK_ANY], "*");
 }
 
-/* The reader's kind list is the table's: the ten kinds of docs/records.md, nothing else. */
+/* The reader's kind list is the table's: the eleven kinds of docs/records.md, nothing else. */
 static void kinds(void **st)
 {
 	static const char *const doc[] = {"BEGIN", "INFO", "ERROR", "TEST", "SAMPLE",
-					  "WARN", "RESULT", "SKIP", "FAIL", "END"};
+					  "WARN", "RESULT", "SKIP", "FAIL", "DIGEST", "END"};
 	(void)st;
-	assert_int_equal(VK_COUNT, 10);
-	for (int i = 0; i < 10; i++) {
+	assert_int_equal(VK_COUNT, 11);
+	for (int i = 0; i < 11; i++) {
 		assert_int_equal(vocab_kind(doc[i]), i);
 		assert_true(rec_kind_known(doc[i]));
 	}
@@ -197,12 +197,40 @@ static void body_kind(void **st)
 	assert_false(rec_body_is(&b, RK_SKIP));
 }
 
+/* A DIGEST line's fields: its own (part, the per-pass lists), else those of the kind its part
+ * restates, typed as there (docs/records.md "The digest"). */
+static void digest_parts(void **st)
+{
+	(void)st;
+	assert_string_equal(vocab_part_kind(REC_PART_SKIP), RK_SKIP);
+	assert_string_equal(vocab_part_kind(REC_PART_TEST), RK_TEST);
+	assert_null(vocab_part_kind(REC_PART_END));
+	assert_null(vocab_part_kind("sample"));
+	assert_null(vocab_part_kind(NULL));
+	const struct vocab_field *f = vocab_digest_key(REC_PART_INFO, RK_MEM_TOTAL_KIB);
+	assert_non_null(f);
+	assert_int_equal(f->kind, VK_INFO);
+	assert_false(vocab_value_ok(f, "lots"));
+	f = vocab_digest_key(REC_PART_WARN, RK_WHAT);	/* WARN's what=, not ERROR's */
+	assert_non_null(f);
+	assert_true(vocab_value_ok(f, REC_WHAT_CLOCKSOURCE));
+	f = vocab_digest_key(REC_PART_TEST, RK_VALUE);	/* its own: a list, one entry a pass */
+	assert_int_equal(f->kind, VK_DIGEST);
+	assert_true(vocab_value_ok(f, "1.5,-"));
+	f = vocab_digest_key(REC_PART_END, RK_CRC);
+	assert_true(vocab_value_ok(f, "0a1b2c3d"));
+	assert_false(vocab_value_ok(f, "0A1B2C3D"));
+	assert_null(vocab_digest_key(REC_PART_END, RK_TITLE));
+	assert_null(vocab_digest_key(REC_PART_BEGIN, "no_such_key"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(names_are_derived), cmocka_unit_test(kinds),
 		cmocka_unit_test(table_is_consistent), cmocka_unit_test(lookup),
 		cmocka_unit_test(values), cmocka_unit_test(fill), cmocka_unit_test(body_kind),
+		cmocka_unit_test(digest_parts),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }
