@@ -59,9 +59,9 @@ static void good_call(void)
 	struct isobench_probe_req q = req(ISOBENCH_PROBE_CPUID, 0, ISOBENCH_PROBE_ANY_CPU, 1000);
 	int err = call(&q, ISOBENCH_PROBE_IOC_RUN);
 	int ok = !err && q.done == 1000 && q.cycles > 0 && q.ns > 0;
-	say("ring0-abi: %s cpuid x1000 on CPU 0: err=%d done=%llu cycles=%llu ns=%llu\n",
+	say("ring0-abi: %s cpuid x1000 on CPU 0: err=%d done=%llu cycles=%llu ns=%llu%s%s\n",
 	    ok ? "ok" : "FAIL", err, (unsigned long long)q.done, (unsigned long long)q.cycles,
-	    (unsigned long long)q.ns);
+	    (unsigned long long)q.ns, q.reason[0] ? " reason: " : "", q.reason);
 	failed += !ok;
 	/* The first batch is one iteration (the driver sizes the next ones from it), so 1000
 	 * take at least two batches; each null batch reads the counter and the clock, so it

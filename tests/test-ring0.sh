@@ -10,7 +10,9 @@
 #     mmio_lapic have results, rd_x2apic_ver_msr SKIPs (QEMU 7.2's TCG has no x2APIC);
 #   * with 1 CPU and io_delay=0xed the IPI probes SKIP ("needs a second online CPU"), cpuid
 #     still runs and outb_0x80 SKIPs saying the kernel's I/O delay is port 0xed; with
-#     io_delay=none outb_0x80 SKIPs saying so and inl_from_kernel runs;
+#     io_delay=none outb_0x80 SKIPs saying so and inl_from_kernel runs; booted as a board on
+#     the kernel's DMI list of boards that lock up on port 0x80 (QEMU's -smbios type=2,
+#     Quanta 30B7), the kernel moves its delay to 0xed and outb_0x80 SKIPs;
 #   * tests/ring0-abi.c as /init: the ioctl rejects bad probe numbers, iteration counts, CPUs,
 #     version and flags; a good call returns its batch count and null figure; a probe on a
 #     CPU offlined through sysfs fails with ENODEV; a call stops at the driver's time cap;
@@ -19,7 +21,7 @@
 # RESULT without null_ns_x100).
 # In:  $OUT (default out/): isobench, isobench-report, bzImage, initramfs.cpio.gz, IDENTITY
 #      (./build.sh); qemu/run, qemu-system-x86_64, musl-gcc, initramfs/build.sh.
-# Out: ok/FAIL lines, then finish's summary. About 3-4 min on a quiet 2-core host (4 TCG boots).
+# Out: ok/FAIL lines, then finish's summary. About 3-4 min on a quiet 2-core host (5 TCG boots).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -118,6 +120,21 @@ has "$tmp/iod-none.log" "$rec SKIP test=ring0-outb_0x80 copies=1 reason=the%20ke
 	"io_delay=none: ring0-outb_0x80 SKIPs saying the kernel's I/O delay is none"
 has "$tmp/iod-none.log" "$rec RESULT test=ring0-inl_from_kernel copies=1 " \
 	"io_delay=none: the other port probe still runs"
+
+# The kernel's own DMI list: QEMU's -smbios type=2 names the baseboard, and Quanta 30B7 is the
+# list's "Compaq Presario V6000" (io_delay_0xed_port_dmi_table), so with no io_delay= the
+# kernel moves its delay to port 0xed at boot and outb_0x80 must SKIP (a direct boot: qemu/run
+# has no SMBIOS option).
+timeout -k 5 150 qemu-system-x86_64 -nodefaults -accel tcg -cpu max -M pc -m 512 -smp 1 \
+	-display none -no-reboot -serial "file:$tmp/dmi.log" \
+	-smbios type=2,manufacturer=Quanta,product=30B7 -kernel "$out/bzImage" \
+	-initrd "$out/initramfs.cpio.gz" -append "console=ttyS0 panic=-1 isobench.suite=quick \
+isobench.copies=1 isobench.tests=ring0-outb_0x80" </dev/null >"$tmp/dmi.qemu" 2>&1
+status_is EXIT_OK "$?" "the boot as a DMI-listed board (Quanta 30B7) powered off"
+has "$tmp/dmi.log" "Compaq Presario V6000: using 0xed I/O delay port" \
+	"DMI-listed board: the kernel moved its I/O delay to port 0xed"
+has "$tmp/dmi.log" "$rec SKIP test=ring0-outb_0x80 copies=1 reason=the%20kernel's%20I/O%20delay%20is%20port%200xed%20" \
+	"DMI-listed board: ring0-outb_0x80 SKIPs, port 0x80 untouched"
 
 # ---- the ioctl's contract, from tests/ring0-abi.c as /init ------------------------------
 ring0_init_boot ring0-abi 20
