@@ -16,6 +16,14 @@ static double median_of_sorted(const double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+double stats_median(double *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof *v, cmp_dbl);
+	return median_of_sorted(v, n);
+}
+
 double geomean(const double *v, size_t n)
 {
 	double s = 0;

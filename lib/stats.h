@@ -23,6 +23,10 @@ struct summary {
  * Returns 0, or -1 for n == 0 or a non-positive sample (the geometric mean needs > 0). */
 int summarize(const double *samples, size_t n, int higher_is_better, struct summary *out);
 
+/* The median of v[0..n-1], sorting v in place: the middle value, or the mean of the two
+ * middle ones; 0 when n == 0. */
+double stats_median(double *v, size_t n);
+
 /* Geometric mean of n positive values; 0 when n == 0 or any value <= 0. */
 double geomean(const double *v, size_t n);
 

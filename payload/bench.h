@@ -75,6 +75,10 @@ struct bench {
 	 * kind only says which way is better (RATE: higher, TIME: lower). */
 	const char *value_extra;
 	double value_scale;
+	/* If set, the RESULT carries this extra too (it must be a RESULT key of lib/vocab.h):
+	 * the median over the kept samples of copy 0's value of it, rounded; samples without
+	 * it are left out, and the RESULT has none when no kept sample had it. */
+	const char *result_extra;
 	/* If set, called by the runner (not in the test's process) before each pass's TEST
 	 * record with the runner's own path; fields it adds to b go out as one INFO record
 	 * (e.g. what a process test executes: bench/proc.h). */

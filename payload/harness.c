@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -76,6 +77,8 @@ struct hrun {
 	char *pending;
 	double *values;
 	int n;			/* samples kept */
+	double *rx;		/* the kept samples' b->result_extra, when they had it */
+	int nrx;
 	char dir[256];
 	uint64_t batch, target_ns, t_start, t_go, t_stop;
 	uint64_t window_ns;	/* a sample's window: sample_ms, or longer (phase_calibrate) */
@@ -356,9 +359,10 @@ static int phase_init(struct hrun *h)
 	h->cmd = calloc(ncop, sizeof *h->cmd);
 	h->pids = calloc(ncop, sizeof *h->pids);
 	h->values = calloc((size_t)h->p->max_samples, sizeof *h->values);
+	h->rx = calloc((size_t)h->p->max_samples, sizeof *h->rx);
 	h->pending = calloc(ncop, 1);
 	h->res = h->res_w = -1;
-	if (h->sh == MAP_FAILED || !h->cmd || !h->pids || !h->values || !h->pending ||
+	if (h->sh == MAP_FAILED || !h->cmd || !h->pids || !h->values || !h->rx || !h->pending ||
 	    pipe(res)) {
 		fail(h, "harness: out of memory", NULL);
 		return -1;
@@ -723,6 +727,19 @@ static const char *stop_reason(const struct hrun *h)
 	return NULL;
 }
 
+/* Keep copy 0's b->result_extra of the sample just kept, if the test names one and the
+ * sample has it (phase_result() reports their median). */
+static void keep_rx(struct hrun *h)
+{
+	const struct slot *s = &h->sh->slot[0];
+
+	for (int e = 0; h->b->result_extra && e < s->nextra; e++)
+		if (!strcmp(s->extra_key[e], h->b->result_extra)) {
+			h->rx[h->nrx++] = (double)s->extra_val[e];
+			return;
+		}
+}
+
 /* Merge copy 0's latency histogram of the sample just kept into h->whole (the samples'
  * union: the RESULT's percentiles are those of every operation the SAMPLEs describe).
  * 0, or -1 (a FAIL sent) when out of memory. */
@@ -780,6 +797,7 @@ static int phase_samples(struct hrun *h)
 		if (i < 0)
 			continue;
 		h->values[h->n++] = v;
+		keep_rx(h);
 		if (keep_lat(h)) {
 			free(wl);
 			return -1;
@@ -829,6 +847,8 @@ static int phase_result(struct hrun *h)
 		for (int i = 0; i < LAT_NQ; i++)
 			rec_u64(&rb, lat_keys[i], q[i]);
 	}
+	if (b->result_extra && h->nrx)
+		rec_i64(&rb, b->result_extra, llround(stats_median(h->rx, (size_t)h->nrx)));
 	if (bench_is_index(b)) {
 		rec_dbl(&rb, RK_BASELINE, b->baseline, 1);
 		rec_dbl(&rb, RK_INDEX, ub_index(sm.unixbench, b->baseline), 1);
@@ -877,5 +897,6 @@ int harness_test(const struct bench *b, int copies, const struct params *p,
 	if (h.res_w >= 0)
 		close(h.res_w);
 	free(h.whole);
+	free(h.rx);
 	return status;
 }

@@ -54,7 +54,8 @@ static struct mtest *find_or_add(struct model *m, size_t *cap, const char *test,
 	t->unit = dup(NULL);
 	t->group = dup(NULL);
 	t->copies = copies;
-	t->value = t->median = t->min = t->max = t->ci95_pct = t->index = t->cycles_x100 = NAN;
+	t->value = t->median = t->min = t->max = t->ci95_pct = t->index = t->cycles_x100 =
+		t->null_ns_x100 = NAN;
 	t->ci_lo = t->ci_hi = NAN;
 	for (int q = 0; q < LAT_NQ; q++)
 		t->lat_result[q] = NAN;
@@ -262,6 +263,7 @@ static void take_result(struct mtest *t, const struct record *r, size_t line)
 			t->stop = stops[i];
 	t->samples_needed = sn ? strtol(sn, NULL, 10) : -1;
 	t->cycles_x100 = num(rec_get(r, RK_CYCLES));
+	t->null_ns_x100 = num(rec_get(r, RK_NULL_NS));
 	for (int q = 0; q < LAT_NQ; q++) {	/* whole-run latency percentiles, ns */
 		const char *v = rec_get(r, lat_keys[q]);
 		char *end;

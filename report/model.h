@@ -73,6 +73,8 @@ struct mtest {
 	double lat_result[LAT_NQ];	/* the RESULT's figures as read, NAN where absent */
 	double cycles_x100;	/* RESULT cycles_x100 (only a run read from its digest: the mean
 				 * of its SAMPLEs' cycles_x100, docs/records.md), else NAN */
+	double null_ns_x100;	/* RESULT null_ns_x100: a ring0 probe's null batch, the median
+				 * of its samples' (ns x 100), else NAN */
 };
 
 struct mevent {

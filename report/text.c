@@ -230,25 +230,25 @@ static void event_line(FILE *out, const struct mevent *e)
 		e->line);
 }
 
-/* The probes' TSC cycles per operation: the mean of the cycles_x100 extra (cycles x 100,
- * written by the ring0 and vmexit probes) over the test's measured SAMPLE records of that
- * pass, / 100; without SAMPLEs (a run read from its digest) the RESULT's cycles_x100, that
- * mean as the runner took it, / 100; NAN when neither says. */
-static double sample_cycles(const struct model *m, const struct mtest *t)
+/* The mean of an x100 extra (key) over the test's measured SAMPLE records of that pass, / 100;
+ * without SAMPLEs (a run read from its digest) fallback, the RESULT's figure as the runner
+ * took it, / 100; NAN when neither says. The probes' TSC cycles per operation (cycles_x100,
+ * written by the ring0 and vmexit probes; the digest restates that same mean,
+ * payload/digest.c, so a run read from it prints the same figure). */
+static double sample_x100(const struct model *m, const struct mtest *t, const char *key,
+			  double fallback)
 {
 	double sum = 0;
 	long n = 0;
 
 	for (size_t i = 0; i < t->nsmp; i++) {
-		const char *cyc = model_sample_get(m, &t->smp[i], REC_EXTRA_CYCLES_X100);
-		if (t->smp[i].warmup || !cyc)
+		const char *v = model_sample_get(m, &t->smp[i], key);
+		if (t->smp[i].warmup || !v)
 			continue;
-		sum += strtod(cyc, NULL);
+		sum += strtod(v, NULL);
 		n++;
 	}
-	/* The mean of cycles_x100, then / 100: the runner's digest restates that same mean
-	 * (payload/digest.c), so a run read from it prints the same figure. */
-	return (n ? sum / (double)n : t->cycles_x100) / 100;
+	return (n ? sum / (double)n : fallback) / 100;
 }
 
 /* What the runner's cycle counter (cycles_x100) counts on the run's architecture: RDTSC's TSC
@@ -260,17 +260,23 @@ static const char *cycle_unit(const struct model *m)
 }
 
 /* One row of "Other tests and probes", under a line naming its group when the group changes;
- * a probe that counts cycles shows them beside its value, in cycle_unit(). */
+ * a probe that counts cycles shows them beside its value, in cycle_unit(), and a ring0 probe
+ * the null batch its value is net of. */
 static void other_row(FILE *out, const struct model *m, const struct mtest *t, const char **grp)
 {
-	char cyc[48] = "";
-	double c = sample_cycles(m, t);
+	char cyc[96] = "";
+	double c = sample_x100(m, t, REC_EXTRA_CYCLES_X100, t->cycles_x100);
+	/* the null batch: the RESULT's (the median of the samples'), in a whole log and a digest */
+	double z = isfinite(t->null_ns_x100) ? t->null_ns_x100 / 100
+					     : sample_x100(m, t, REC_EXTRA_NULL_NS_X100, NAN);
 
 	if (strcmp(*grp, t->group))
 		fprintf(out, "  [%s]\n", S(t->group));
 	*grp = t->group;
 	if (isfinite(c))
 		snprintf(cyc, sizeof cyc, "  %.1f %s", c, cycle_unit(m));
+	if (isfinite(z))	/* the value and cycles are net of it */
+		snprintf(cyc + strlen(cyc), sizeof cyc - strlen(cyc), ", null %.2f ns", z);
 	if (t->has_result)
 		fprintf(out, "%-40.40s%17.1f %-6.6s +/-%.2f%%%s%s\n", S(t->title), t->value,
 			S(t->unit), isfinite(t->ci95_pct) ? t->ci95_pct : NAN, cyc,

@@ -243,19 +243,23 @@ planted_fails() {
 
 # ---- the ring0 group (tests/test-ring0.sh, tests/test-arm64.sh) ---------------------------
 # ring0_problems LOG TEST...: one line per problem in LOG: a test with neither a RESULT of
-# value > 0 whose measured SAMPLEs all carry cycles_x100 > 0 and op_ns_x100 > 0, nor a SKIP
-# with a reason; and every FAIL record.
+# value > 0 that carries its null batch's figure (null_ns_x100) and whose measured SAMPLEs all
+# carry cycles_x100 > 0, op_ns_x100 > 0 and null_ns_x100, nor a SKIP with a reason; and every
+# FAIL record.
 ring0_problems() {
 	local log=$1 t
 	shift
 	for t in "$@"; do
 		if grep -aqE "^@isobench/1 [0-9]+ RESULT test=$t copies=1 .* value=0*[1-9]|^@isobench/1 [0-9]+ RESULT test=$t copies=1 .* value=0*\.[0-9]*[1-9]" "$log"; then
+			grep -aqE "^@isobench/1 [0-9]+ RESULT test=$t copies=1 .* null_ns_x100=[0-9]+ " "$log" ||
+				echo "$t: its RESULT lacks null_ns_x100 (the null batch's figure)"
 			awk -v t="$t" '$3 == "SAMPLE" && $4 == "test=" t && !/ warmup=1 / {
 				n++
-				if (!/ cycles_x100=[1-9][0-9]* / || !/ op_ns_x100=[1-9][0-9]* /) bad++
+				if (!/ cycles_x100=[1-9][0-9]* / || !/ op_ns_x100=[1-9][0-9]* / ||
+				    !/ null_ns_x100=[0-9]+ /) bad++
 			} END {
 				if (!n) print t ": a RESULT but no measured SAMPLE"
-				else if (bad) print t ": " bad " of " n " samples lack cycles_x100 > 0 and op_ns_x100 > 0"
+				else if (bad) print t ": " bad " of " n " samples lack cycles_x100 > 0, op_ns_x100 > 0 or null_ns_x100"
 			}' "$log"
 		elif ! grep -aqE "^@isobench/1 [0-9]+ SKIP test=$t copies=1 reason=[^ ]+ " "$log"; then
 			echo "$t: neither a RESULT with value > 0 nor a SKIP with a reason"

@@ -5,6 +5,8 @@
  * Out (console): one line per check, "ring0-abi: ok <what>" or "ring0-abi: FAIL <what>: ...",
  * then "ring0-abi: done <N> failed". Checks: bad probe numbers, iteration counts, CPUs,
  * version and flags are rejected with the documented errno; a good call does what it asked;
+ * a good call's medians come with their batch count (at least 2, at most the cap) and a null
+ * figure > 0;
  * with CPU 1 offlined through sysfs a probe on it fails with ENODEV, an IPI to it with
  * ENODEV and an IPI to "any other CPU" with EOPNOTSUPP and a reason; CPU 1 back online runs
  * again; a call asking for far more than the time cap returns in time with done < iters. */
@@ -57,9 +59,19 @@ static void good_call(void)
 	struct isobench_probe_req q = req(ISOBENCH_PROBE_CPUID, 0, ISOBENCH_PROBE_ANY_CPU, 1000);
 	int err = call(&q, ISOBENCH_PROBE_IOC_RUN);
 	int ok = !err && q.done == 1000 && q.cycles > 0 && q.ns > 0;
-	say("ring0-abi: %s cpuid x1000 on CPU 0: err=%d done=%llu cycles=%llu ns=%llu\n",
+	say("ring0-abi: %s cpuid x1000 on CPU 0: err=%d done=%llu cycles=%llu ns=%llu%s%s\n",
 	    ok ? "ok" : "FAIL", err, (unsigned long long)q.done, (unsigned long long)q.cycles,
-	    (unsigned long long)q.ns);
+	    (unsigned long long)q.ns, q.reason[0] ? " reason: " : "", q.reason);
+	failed += !ok;
+	/* The first batch is one iteration (the driver sizes the next ones from it), so 1000
+	 * take at least two batches; each null batch reads the counter and the clock, so it
+	 * took ticks and ns. */
+	ok = !err && q.batches >= 2 && q.batches <= ISOBENCH_PROBE_MAX_BATCHES &&
+	     q.null_ns_x1000 > 0 && q.null_cycles_x1000 > 0 && !q.pad2;
+	say("ring0-abi: %s its medians: batches=%u net_ns_x1000=%lld null_ns_x1000=%llu "
+	    "net_cycles_x1000=%lld null_cycles_x1000=%llu\n", ok ? "ok" : "FAIL", q.batches,
+	    (long long)q.net_ns_x1000, (unsigned long long)q.null_ns_x1000,
+	    (long long)q.net_cycles_x1000, (unsigned long long)q.null_cycles_x1000);
 	failed += !ok;
 }
 
@@ -120,7 +132,8 @@ static void time_cap(void)
 	int err = call(&q, ISOBENCH_PROBE_IOC_RUN);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	long ms = (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
-	int ok = !err && q.done > 0 && q.done < q.iters && ms < 2000;
+	int ok = !err && q.done > 0 && q.done < q.iters && ms < 2000 &&
+		 q.batches <= ISOBENCH_PROBE_MAX_BATCHES;
 	say("ring0-abi: %s time cap: hlt x%u returned after %ld ms with done=%llu (err %d)\n",
 	    ok ? "ok" : "FAIL", ISOBENCH_PROBE_MAX_ITERS, ms, (unsigned long long)q.done, err);
 	failed += !ok;

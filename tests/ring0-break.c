@@ -14,7 +14,8 @@
  *   tsc_adj  the TSC_ADJUST probes on CPU 1 run, or are refused with a reason;
  *   storm    three processes sharing one descriptor issue mixed calls while CPU 1 goes
  *            offline and online four times: every call returns 0, ENODEV or EOPNOTSUPP,
- *            SIGKILL reaps them all within 2 s, and CPU 1 runs probes again afterwards. */
+ *            SIGKILL reaps them all within 2 s, and CPU 1 runs probes again afterwards
+ *            (10 IPIs, in as many calls as the driver's time cap needs). */
 #define _GNU_SOURCE
 #include "ring0-test.h"
 
@@ -208,10 +209,17 @@ static void storm(void)
 	      "mix %ld errno %ld)", sh[0], sh[1], sh[2] / 1000, sh[2] % 1000);
 	check(ms < 2000, "storm: SIGKILL reaped the 3 callers in %ld ms (want < 2000)", ms);
 	set_online(1, 1);
-	struct isobench_probe_req q = req(ISOBENCH_PROBE_IPI, 1, 0, 10);
-	int err = call(fd, &q);
-	check(!err && q.done == 10, "storm: afterwards ipi CPU 1 -> 0: %s done=%llu",
-	      err ? strerror(err) : "0", (unsigned long long)q.done);
+	/* A call may stop at the driver's time cap with part done (isobench_probe.h: call
+	 * again for the rest): on a loaded host a TCG IPI round trip can take 10 ms. */
+	uint64_t done = 0;
+	int err = 0, calls = 0;
+	while (!err && done < 10 && calls++ < 100) {
+		struct isobench_probe_req q = req(ISOBENCH_PROBE_IPI, 1, 0, 10 - done);
+		err = call(fd, &q);
+		done += q.done;
+	}
+	check(!err && done == 10, "storm: afterwards ipi CPU 1 -> 0: %s, %llu of 10 done in %d "
+	      "calls", err ? strerror(err) : "0", (unsigned long long)done, calls);
 }
 
 int main(void)

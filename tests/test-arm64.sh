@@ -188,14 +188,16 @@ complete "$log" "the arm64 boot's log is one complete run"
 has "$log" '^@isobench/1 [0-9]+ INFO .*kernel.machine=aarch64' "the boot's log says INFO kernel.machine=aarch64"
 has "$log" "image.identity=$id" "the boot ran this image (image.identity)"
 count_is "$log" '^@isobench/1 [0-9]+ RESULT ' 6 "the boot's six tests gave results"
-# The ring-0 driver on arm64: an HVC round trip and an SGI round trip, each a RESULT whose
-# measured SAMPLEs all carry CNTVCT ticks and ns > 0 (ring0_problems, tests/lib.sh; a SKIP
-# does not pass here: a planted zero is caught in tests/test-ring0.sh).
+# The ring-0 driver on arm64: an HVC round trip and an SGI round trip, each a RESULT that
+# carries its null batch's figure (null_ns_x100) and whose measured SAMPLEs all carry CNTVCT
+# ticks and ns > 0 (ring0_problems, tests/lib.sh; a SKIP does not pass here: a planted zero
+# and a RESULT without null_ns_x100 are caught in tests/test-ring0.sh).
 for t in ring0-hvc ring0-ipi; do
 	has "$log" "^@isobench/1 [0-9]+ RESULT test=$t " "$t: a result through the arm64 driver"
 done
 none "$(ring0_problems "$log" ring0-hvc ring0-ipi)" \
-	"ring0-hvc, ring0-ipi: every measured SAMPLE has CNTVCT ticks and ns > 0" "arm64 ring0 problems"
+	"ring0-hvc, ring0-ipi: null_ns_x100 on the RESULT, CNTVCT ticks and ns > 0 in every measured SAMPLE" \
+	"arm64 ring0 problems"
 has "$log" '^@isobench/1 [0-9]+ SAMPLE test=ring0-ipi copies=1 .* target_cpu=1 ' "ring0-ipi: the SGI went to CPU 1"
 grep -aE '^@isobench/1 [0-9]+ RESULT test=ring0-' "$log" | cut -c1-150 | sed 's/^/  /' || true
 has "$log" 'reboot: Power down' "the guest powered off"

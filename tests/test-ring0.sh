@@ -3,16 +3,25 @@
 # and driver/arch/x86_64/; arm64's probes are booted by tests/test-arm64.sh):
 #   * natively (no driver) every ring0-* test SKIPs with "needs the image's kernel";
 #   * in the image under TCG, 2 CPUs: every ring0-* test has a RESULT whose measured SAMPLEs
-#     carry cycles_x100 > 0 and op_ns_x100 > 0, or SKIPs with a reason; at least eight have
-#     results; no FAIL (the values are emulation: plumbing, not a hypervisor's cost);
-#   * with 1 CPU the IPI probes SKIP ("needs a second online CPU") and cpuid still runs;
+#     carry cycles_x100 > 0, op_ns_x100 > 0 and null_ns_x100, and which carries null_ns_x100
+#     itself (the null batch's figure the value is net of), or SKIPs with a reason; at least
+#     eight have results; no FAIL (the values are emulation: plumbing, not a hypervisor's
+#     cost); outb_0x80 (the kernel's default I/O delay is port 0x80), inl_from_kernel and
+#     mmio_lapic have results, rd_x2apic_ver_msr SKIPs (QEMU 7.2's TCG has no x2APIC);
+#   * with 1 CPU and io_delay=0xed the IPI probes SKIP ("needs a second online CPU"), cpuid
+#     still runs and outb_0x80 SKIPs saying the kernel's I/O delay is port 0xed; with
+#     io_delay=none outb_0x80 SKIPs saying so and inl_from_kernel runs; booted as a board on
+#     the kernel's DMI list of boards that lock up on port 0x80 (QEMU's -smbios type=2,
+#     Quanta 30B7), the kernel moves its delay to 0xed and outb_0x80 SKIPs;
 #   * tests/ring0-abi.c as /init: the ioctl rejects bad probe numbers, iteration counts, CPUs,
-#     version and flags; a probe on a CPU offlined through sysfs fails with ENODEV; a call
-#     stops at the driver's time cap; the kernel logs no WARNING/BUG meanwhile;
-# and the log check fails on a planted log (a zero cycles_x100, a SKIP without a reason).
+#     version and flags; a good call returns its batch count and null figure; a probe on a
+#     CPU offlined through sysfs fails with ENODEV; a call stops at the driver's time cap;
+#     the kernel logs no WARNING/BUG meanwhile;
+# and the log check fails on a planted log (a zero cycles_x100, a SKIP without a reason, a
+# RESULT without null_ns_x100).
 # In:  $OUT (default out/): isobench, isobench-report, bzImage, initramfs.cpio.gz, IDENTITY
 #      (./build.sh); qemu/run, qemu-system-x86_64, musl-gcc, initramfs/build.sh.
-# Out: ok/FAIL lines, then finish's summary. About 2-3 min on a quiet 2-core host (3 TCG boots).
+# Out: ok/FAIL lines, then finish's summary. About 3-4 min on a quiet 2-core host (5 TCG boots).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -20,6 +29,8 @@ out=${OUT:-$top/out}
 # shellcheck source=tests/lib.sh
 . "$here/lib.sh"
 use_tmp
+
+rec='^@isobench/1 [0-9]+'
 
 mapfile -t tests < <("$out/isobench" --list | awk '$2 == "ring0" {print $1}')
 if [ "${#tests[@]}" -ge 8 ]; then pass "--list has ${#tests[@]} ring0 tests"
@@ -52,21 +63,42 @@ hasnt "$tmp/tcg2.log" '(WARNING|BUG): ' "TCG 2 CPUs: the kernel logged no WARNIN
 grep -aE '^@isobench/1 [0-9]+ (RESULT|SKIP) test=ring0-' "$tmp/tcg2.log" |
 	sed -E 's/^@isobench\/1 [0-9]+ //; s/ \*[0-9a-f]+$//' | cut -c1-150 | sed 's/^/  /'
 
-# The check itself fails on a planted log: a zero cycles_x100, a SKIP without a reason.
-sed -E '0,/ SAMPLE test=ring0-cpuid copies=1 i=/s/ cycles_x100=[0-9]+ / cycles_x100=0 /' \
+# The check itself fails on a planted log: a zero cycles_x100, a SKIP without a reason, a
+# RESULT without its null figure.
+sed -E -e '0,/ SAMPLE test=ring0-cpuid copies=1 i=/s/ cycles_x100=[0-9]+ / cycles_x100=0 /' \
+	-e '/ RESULT test=ring0-mov_from_cr8 /s/ null_ns_x100=[0-9]+ / /' \
 	"$tmp/tcg2.log" >"$tmp/planted.log"
-got=$(ring0_problems "$tmp/planted.log" ring0-cpuid ring0-nosuch)
-if grep -q 'ring0-cpuid: 1 of' <<<"$got" && grep -q 'ring0-nosuch: neither' <<<"$got"; then
-	pass "the log check fails on a planted zero cycles_x100 and a missing test"
+got=$(ring0_problems "$tmp/planted.log" ring0-cpuid ring0-nosuch ring0-mov_from_cr8)
+if grep -q 'ring0-cpuid: 1 of' <<<"$got" && grep -q 'ring0-nosuch: neither' <<<"$got" &&
+	grep -q 'ring0-mov_from_cr8: its RESULT lacks null_ns_x100' <<<"$got"; then
+	pass "the log check fails on a planted zero cycles_x100, a missing test and a RESULT without null_ns_x100"
 	while IFS= read -r l; do echo "  (expected) $l"; done <<<"$got"
 else fail "the log check missed a planted problem: $(tr '\n' '|' <<<"$got")"; fi
 
-# ---- one CPU: the IPI probes SKIP -------------------------------------------------------
+# Every ring0 RESULT carries its null batch's figure (ring0_problems checked the values).
+n=$(grep -acE "$rec RESULT test=ring0-[a-z0-9_]+ copies=1 .* null_ns_x100=[0-9]+ " "$tmp/tcg2.log")
+m=$(grep -acE "$rec RESULT test=ring0-" "$tmp/tcg2.log")
+if [ "$n" -eq "$m" ] && [ "$m" -gt 0 ]; then pass "TCG 2 CPUs: all $m ring0 RESULTs carry null_ns_x100"
+else fail "TCG 2 CPUs: $n of $m ring0 RESULTs carry null_ns_x100"; fi
+grep -aE "$rec RESULT test=ring0-" "$tmp/tcg2.log" | sed -E 's/.* test=(ring0-[a-z0-9_]+) .* value=([0-9.]+) .* null_ns_x100=([0-9]+) .*/  \1: \2 ns above a null batch of \3\/100 ns/'
+
+# QEMU 7.2's TCG has no x2APIC (it warns "TCG doesn't support requested feature:
+# CPUID.01H:ECX.x2apic"), so the guest's APIC is in xAPIC mode: the MMIO read runs and its
+# MSR twin SKIPs saying why (the x2APIC side needs KVM or a newer QEMU).
+has "$tmp/tcg2.log" "$rec RESULT test=ring0-mmio_lapic copies=1 " "TCG (xAPIC): ring0-mmio_lapic has a result"
+has "$tmp/tcg2.log" "$rec SKIP test=ring0-rd_x2apic_ver_msr copies=1 reason=local%20APIC%20in%20xAPIC%20mode" \
+	"TCG (xAPIC): ring0-rd_x2apic_ver_msr SKIPs saying the APIC is in xAPIC mode"
+# QEMU's PC has an 8259 PIC, whose ELCR QEMU answers at port 0x4d0 (KVM's in-kernel PIC would).
+has "$tmp/tcg2.log" "$rec RESULT test=ring0-inl_from_kernel copies=1 " "TCG: ring0-inl_from_kernel has a result"
+# The kernel's own I/O delay is port 0x80 (CONFIG_IO_DELAY_0X80, no io_delay=): the probe runs.
+has "$tmp/tcg2.log" "$rec RESULT test=ring0-outb_0x80 copies=1 " "default I/O delay (port 0x80): ring0-outb_0x80 has a result"
+
+# ---- one CPU, io_delay=0xed: the IPI probes and outb_0x80 SKIP ---------------------------
 st=0
-"$top/qemu/run" --direct --accel tcg --cpus 1 --suite quick \
-	--tests ring0-cpuid,ring0-self_ipi,ring0-ipi,ring0-ipi_halt --copies 1 --timeout 180 \
-	--log "$tmp/tcg1.log" --out "$out" >"$tmp/tcg1.out" 2>&1 || st=$?
-status_is EXIT_OK "$st" "qemu/run, TCG, 1 CPU"
+"$top/qemu/run" --direct --accel tcg --cpus 1 --params "io_delay=0xed" --suite quick \
+	--tests ring0-cpuid,ring0-self_ipi,ring0-ipi,ring0-ipi_halt,ring0-outb_0x80 --copies 1 \
+	--timeout 180 --log "$tmp/tcg1.log" --out "$out" >"$tmp/tcg1.out" 2>&1 || st=$?
+status_is EXIT_OK "$st" "qemu/run, TCG, 1 CPU, io_delay=0xed"
 for t in ring0-ipi ring0-ipi_halt; do
 	has "$tmp/tcg1.log" "^@isobench/1 [0-9]+ SKIP test=$t copies=1 reason=needs%20a%20second%20online%20CPU" \
 		"1 CPU: $t SKIPs with \"needs a second online CPU\""
@@ -74,7 +106,37 @@ done
 got=$(ring0_problems "$tmp/tcg1.log" ring0-cpuid ring0-self_ipi)
 none "$got" "1 CPU: ring0-cpuid and ring0-self_ipi still run" "1 CPU: ring0 problems"
 
+# ---- outb_0x80 only where the kernel's own I/O delay is port 0x80 ---------------------------
+# (arch/x86/kernel/io_delay.c: io_delay= sets io_delay_type; the DMI list of boards that lock
+# up on port 0x80 sets 0xed the same way, which no QEMU machine matches.)
+st=0
+"$top/qemu/run" --direct --accel tcg --cpus 1 --params "io_delay=none" --suite quick \
+	--tests ring0-outb_0x80,ring0-inl_from_kernel --copies 1 --timeout 120 \
+	--log "$tmp/iod-none.log" --out "$out" >"$tmp/iod-none.out" 2>&1 || st=$?
+status_is EXIT_OK "$st" "qemu/run, TCG, io_delay=none"
+has "$tmp/tcg1.log" "$rec SKIP test=ring0-outb_0x80 copies=1 reason=the%20kernel's%20I/O%20delay%20is%20port%200xed%20" \
+	"io_delay=0xed: ring0-outb_0x80 SKIPs saying the kernel's I/O delay is port 0xed"
+has "$tmp/iod-none.log" "$rec SKIP test=ring0-outb_0x80 copies=1 reason=the%20kernel's%20I/O%20delay%20is%20none%20" \
+	"io_delay=none: ring0-outb_0x80 SKIPs saying the kernel's I/O delay is none"
+has "$tmp/iod-none.log" "$rec RESULT test=ring0-inl_from_kernel copies=1 " \
+	"io_delay=none: the other port probe still runs"
+
+# The kernel's own DMI list: QEMU's -smbios type=2 names the baseboard, and Quanta 30B7 is the
+# list's "Compaq Presario V6000" (io_delay_0xed_port_dmi_table), so with no io_delay= the
+# kernel moves its delay to port 0xed at boot and outb_0x80 must SKIP (a direct boot: qemu/run
+# has no SMBIOS option).
+timeout -k 5 150 qemu-system-x86_64 -nodefaults -accel tcg -cpu max -M pc -m 512 -smp 1 \
+	-display none -no-reboot -serial "file:$tmp/dmi.log" \
+	-smbios type=2,manufacturer=Quanta,product=30B7 -kernel "$out/bzImage" \
+	-initrd "$out/initramfs.cpio.gz" -append "console=ttyS0 panic=-1 isobench.suite=quick \
+isobench.copies=1 isobench.tests=ring0-outb_0x80" </dev/null >"$tmp/dmi.qemu" 2>&1
+status_is EXIT_OK "$?" "the boot as a DMI-listed board (Quanta 30B7) powered off"
+has "$tmp/dmi.log" "Compaq Presario V6000: using 0xed I/O delay port" \
+	"DMI-listed board: the kernel moved its I/O delay to port 0xed"
+has "$tmp/dmi.log" "$rec SKIP test=ring0-outb_0x80 copies=1 reason=the%20kernel's%20I/O%20delay%20is%20port%200xed%20" \
+	"DMI-listed board: ring0-outb_0x80 SKIPs, port 0x80 untouched"
+
 # ---- the ioctl's contract, from tests/ring0-abi.c as /init ------------------------------
-ring0_init_boot ring0-abi 19
+ring0_init_boot ring0-abi 20
 
 finish

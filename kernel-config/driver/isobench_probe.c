@@ -14,7 +14,13 @@
  * and, unless the probe needs interrupts (self_ipi, ipi, ipi_halt, the timer wake-up),
  * interrupts off; the counter (ordered: ibp_cycles()) and ktime_get_ns() are read around each
  * batch, or around each operation where one operation's latency is the measurement
- * (ipi_halt, the timer wake-up).
+ * (ipi_halt, the timer wake-up: IBP_EACH). In the same stretch, alternately before and
+ * after the batch, a null batch of the same size runs the same loop with no operation,
+ * timed the same way (ibp_null()): what it costs is the loop and the reads of the counter
+ * and clock, which the batch's figure holds too. Each batch gives (batch - null) and null
+ * per iteration; the call returns the medians over its batches (ibp_medians()), so one
+ * batch that a host preempted (interrupts off do not stop a hypervisor) or an interrupt
+ * hit does not move them, and the sums (cycles, ns) as before.
  * Between batches interrupts and preemption come back (cond_resched()), and after about
  * ISOBENCH_PROBE_CALL_NS the call returns with the count done, so no call holds a CPU for
  * long; every wait for an interrupt gives up after IBP_WAIT_NS with ETIMEDOUT.
@@ -44,18 +50,21 @@
 #include <linux/init.h>
 #include <linux/irq_work.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
 #include <linux/nospec.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/sort.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
 #include "ibp.h"
 
-#define IBP_BATCH_NS 500000u		/* interrupts off for about this long at most */
+#define IBP_BATCH_NS 500000u		/* interrupts off for about this long at most (a batch
+					 * and its null batch together) */
 #define IBP_BATCH_MAX 65536u
 #define IBP_HLT_NS 20000u		/* the timer wake-up probe's timer */
 #define IBP_CLOCK_STEP_NS 10000u	/* a kernel clock moving in coarser steps times no batch */
@@ -203,11 +212,86 @@ int ibp_timer_wake_batch(struct ibp_run *r, u64 n)
 
 /* ---- running a request ---- */
 
-/* The next batch's size: about IBP_BATCH_NS at the cost per iteration seen so far. */
+/* The null batch: n turns of the probe's loop with an empty body (a compiler barrier, so
+ * the loop stays), timed as the probe's batch is (as a whole, or each turn alone for
+ * IBP_EACH); adds the ticks and ns to *cyc and *ns. */
+static void ibp_null(struct ibp_run *r, u64 n, u64 *cyc, u64 *ns)
+{
+	u64 t0, c0, i;
+
+	if (r->p->flags & IBP_EACH) {
+		for (i = 0; i < n; i++) {
+			t0 = ktime_get_ns();
+			c0 = ibp_cycles();
+			*cyc += ibp_cycles() - c0;
+			*ns += ktime_get_ns() - t0;
+		}
+		return;
+	}
+	t0 = ktime_get_ns();
+	c0 = ibp_cycles();
+	for (i = 0; i < n; i++)
+		barrier();
+	*cyc += ibp_cycles() - c0;
+	*ns += ktime_get_ns() - t0;
+}
+
+/* One batch of n and its null batch (first when null_first), already in the batch's
+ * preemption and interrupt state; records both per iteration x 1000 as batch r->nb. */
+static int ibp_pair(struct ibp_run *r, u64 n, bool null_first)
+{
+	u64 c0 = r->cycles, t0 = r->ns, nc = 0, nt = 0;
+	u32 i = r->nb;
+	int err;
+
+	if (null_first)
+		ibp_null(r, n, &nc, &nt);
+	err = r->p->batch(r, n);
+	if (!null_first)
+		ibp_null(r, n, &nc, &nt);
+	if (err)
+		return err;
+	r->null_sum_ns += nt;
+	r->null_ns[i] = div64_u64(nt * 1000, n);
+	r->null_cyc[i] = div64_u64(nc * 1000, n);
+	r->net_ns[i] = (s64)div64_u64((r->ns - t0) * 1000, n) - r->null_ns[i];
+	r->net_cyc[i] = (s64)div64_u64((r->cycles - c0) * 1000, n) - r->null_cyc[i];
+	r->nb++;
+	return 0;
+}
+
+static int ibp_cmp_s64(const void *a, const void *b)
+{
+	s64 x = *(const s64 *)a, y = *(const s64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of v[0..n-1] (n > 0), sorting v: the middle one, or the mean of the two. */
+static s64 ibp_median(s64 *v, u32 n)
+{
+	sort(v, n, sizeof(*v), ibp_cmp_s64, NULL);
+	return n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+}
+
+/* The call's figures from its batches (all 0 when none was timed). */
+static void ibp_medians(struct ibp_run *r, struct isobench_probe_req *q)
+{
+	q->batches = r->nb;
+	if (!r->nb)
+		return;
+	q->net_ns_x1000 = ibp_median(r->net_ns, r->nb);
+	q->net_cycles_x1000 = ibp_median(r->net_cyc, r->nb);
+	q->null_ns_x1000 = ibp_median(r->null_ns, r->nb);
+	q->null_cycles_x1000 = ibp_median(r->null_cyc, r->nb);
+}
+
+/* The next batch's size: about IBP_BATCH_NS, with its null batch, at the cost per
+ * iteration seen so far. */
 static u64 ibp_next_batch(struct ibp_run *r, u64 left)
 {
 	u64 max = r->p->max_batch ? r->p->max_batch : IBP_BATCH_MAX;
-	u64 per = r->done ? r->ns / r->done : 0;
+	u64 per = r->done ? div64_u64(r->ns + r->null_sum_ns, r->done) : 0;
 	u64 n = per ? IBP_BATCH_NS / per : max;
 
 	return clamp_t(u64, n, 1, min(max, left));
@@ -215,7 +299,8 @@ static u64 ibp_next_batch(struct ibp_run *r, u64 left)
 
 static int ibp_spin_start(struct ibp_run *r);
 
-/* The worker bound to the probe's CPU: batches until done or about ISOBENCH_PROBE_CALL_NS.
+/* The worker bound to the probe's CPU: batches (each with its null batch) until done, about
+ * ISOBENCH_PROBE_CALL_NS or ISOBENCH_PROBE_MAX_BATCHES.
  * The ipi probe's spinner is started, awaited and stopped from here, never from the caller:
  * the caller may itself run on the target CPU (the runner is not pinned; taskset), where
  * the spinner (preemption off) would keep it from running for the spinner's whole bound. */
@@ -237,11 +322,11 @@ static void ibp_work(struct work_struct *w)
 		r->err = err;
 		return;
 	}
-	while (!err && r->done < want) {
+	while (!err && r->done < want && r->nb < ISOBENCH_PROBE_MAX_BATCHES) {
 		preempt_disable();
 		if (!irqs)
 			local_irq_save(flags);
-		err = r->p->batch(r, n);
+		err = ibp_pair(r, n, r->nb % 2);
 		if (!irqs)
 			local_irq_restore(flags);
 		preempt_enable();
@@ -417,10 +502,13 @@ static int ibp_request(struct isobench_probe_req *q)
 	int err = ibp_validate(q);
 
 	q->done = q->cycles = q->ns = 0;
+	q->batches = q->pad2 = 0;
+	q->net_ns_x1000 = q->net_cycles_x1000 = 0;
+	q->null_ns_x1000 = q->null_cycles_x1000 = 0;
 	memset(q->reason, 0, sizeof(q->reason));
 	if (err)
 		return err;
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	r = kvzalloc(sizeof(*r), GFP_KERNEL);	/* the batch arrays: ~8 KiB */
 	if (!r)
 		return -ENOMEM;
 	r->req = q;
@@ -429,7 +517,7 @@ static int ibp_request(struct isobench_probe_req *q)
 	hrtimer_init(&r->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	r->timer.function = ibp_timer_fn;
 	if (mutex_lock_interruptible(&ibp_lock)) {
-		kfree(r);
+		kvfree(r);
 		return -EINTR;
 	}
 	cpus_read_lock();
@@ -439,12 +527,13 @@ static int ibp_request(struct isobench_probe_req *q)
 	q->done = r->done;
 	q->cycles = r->cycles;
 	q->ns = r->ns;
+	ibp_medians(r, q);
 	hrtimer_cancel(&r->timer);
 	/* A self-IPI that never came (ETIMEDOUT) may still run its handler: keep r. */
 	if (irq_work_is_busy(&r->iw))
 		pr_warn("isobench-probe: self-IPI still pending, leaking its %zu bytes\n", sizeof(*r));
 	else
-		kfree(r);
+		kvfree(r);
 	return err;
 }
 

@@ -12,8 +12,13 @@
  * (in a kernel worker bound to it, preemption off, interrupts off unless the probe needs
  * them), return the cycle-counter ticks (x86-64: the TSC; arm64: CNTVCT_EL0, the generic
  * timer's virtual count) and nanoseconds the iterations took (`done` of them: a call
- * stops after about ISOBENCH_PROBE_CALL_NS and says how many it did; call again for the
- * rest). Errors (ioctl() returns -1, errno):
+ * stops after about ISOBENCH_PROBE_CALL_NS or ISOBENCH_PROBE_MAX_BATCHES batches and says
+ * how many it did; call again for the rest). The iterations run in batches (about 500 us
+ * each); beside each batch, in the same interrupts-off stretch, the driver times a null
+ * batch: the same number of turns of the same loop with no operation (alternately before
+ * and after it). Per call it also returns the median over its batches of (batch - null
+ * batch) per iteration and the median null batch per iteration: a host preemption inside
+ * one batch moves neither. Errors (ioctl() returns -1, errno):
  *   EINVAL      unknown probe, iters 0 or above ISOBENCH_PROBE_MAX_ITERS, cpu/target out of
  *               range or target == cpu, flags not 0
  *   EPROTO      version is not ISOBENCH_PROBE_VERSION (the driver writes its own back)
@@ -36,19 +41,23 @@
 typedef __u32 ibp_u32;
 typedef __s32 ibp_s32;
 typedef __u64 ibp_u64;
+typedef __s64 ibp_s64;
 #else
 #include <stdint.h>
 #include <sys/ioctl.h>
 typedef uint32_t ibp_u32;
 typedef int32_t ibp_s32;
 typedef uint64_t ibp_u64;
+typedef int64_t ibp_s64;
 #endif
 
 #define ISOBENCH_PROBE_DEVICE "/dev/isobench-probe"
-/* Bumped whenever the request's meaning changes (its size is also in the ioctl number). */
-#define ISOBENCH_PROBE_VERSION 1
+/* Bumped whenever the request's meaning changes (its size is also in the ioctl number).
+ * 2: the medians (batches, net_*, null_*) and the null batch beside every batch. */
+#define ISOBENCH_PROBE_VERSION 2
 #define ISOBENCH_PROBE_MAX_ITERS (1u << 24)	/* per call */
 #define ISOBENCH_PROBE_CALL_NS 50000000u	/* a call returns after about 50 ms */
+#define ISOBENCH_PROBE_MAX_BATCHES 256u		/* ... or after this many batches */
 #define ISOBENCH_PROBE_ANY_CPU (-1)		/* target: the next online CPU after cpu */
 #define ISOBENCH_PROBE_REASON 96
 
@@ -73,8 +82,18 @@ struct isobench_probe_req {
 	ibp_u32 flags;		/* in: 0 (reserved) */
 	ibp_u32 pad;
 	ibp_u64 done;		/* out: iterations done, <= iters */
-	ibp_u64 cycles;		/* out: counter ticks (TSC, CNTVCT_EL0) they took */
-	ibp_u64 ns;		/* out: nanoseconds (the kernel's monotonic clock) */
+	ibp_u64 cycles;		/* out: counter ticks (TSC, CNTVCT_EL0) they took (the batches' sum) */
+	ibp_u64 ns;		/* out: nanoseconds (the kernel's monotonic clock), likewise */
+	ibp_u32 batches;	/* out: batches timed, each beside its null batch */
+	ibp_u32 pad2;		/* out: 0 */
+	/* out: median over the batches of (batch - its null batch) per iteration, x 1000 (may
+	 * be <= 0: an operation no dearer than the empty loop) */
+	ibp_s64 net_ns_x1000;
+	ibp_s64 net_cycles_x1000;
+	/* out: median over the null batches of their time per iteration, x 1000: the loop, and
+	 * the counter and clock reads around a batch shared among its iterations */
+	ibp_u64 null_ns_x1000;
+	ibp_u64 null_cycles_x1000;
 	char reason[ISOBENCH_PROBE_REASON];	/* out: why EOPNOTSUPP, NUL-terminated */
 };
 

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -14,7 +15,9 @@
 struct ring0_state {
 	int fd;
 	struct isobench_probe_req req;	/* probe, cpu, target as set up */
-	uint64_t cyc, ns, loops;	/* this sample's */
+	uint64_t cyc, ns, loops;	/* this sample's sums (the driver's `cycles`, `ns`, `done`) */
+	/* this sample's calls' medians (x 1000), each weighted by the call's `done` */
+	double net_ns, net_cyc, null_ns;
 };
 
 /* One call: req's probe for n iterations; 0 or -errno (req.reason says why EOPNOTSUPP). */
@@ -73,18 +76,47 @@ int ring0_setup(struct bench_ctx *ctx, unsigned int probe)
 		bench_note(ctx, "%s needs CAP_SYS_RAWIO (run as root)", ISOBENCH_PROBE_DEVICE);
 		return BENCH_SKIP;
 	}
-	if (r)
+	/* A request of another size is another ioctl number (ENOTTY); one of another version
+	 * EPROTO: a kernel and a runner of different builds, said so. */
+	if (r == -ENOTTY || r == -EPROTO)
+		bench_note(ctx, "%s speaks another interface than this runner's (version %u): "
+			   "the kernel and the runner come from different builds",
+			   ISOBENCH_PROBE_DEVICE, ISOBENCH_PROBE_VERSION);
+	else if (r)
 		bench_note(ctx, "%s probe %u on CPU %d: %s", ISOBENCH_PROBE_DEVICE, probe, cpu[0],
 			   strerror(-r));
 	return r;
+}
+
+/* x 1000 per iteration, summed with weights `done`, to x 100 per iteration: at least
+ * `least` (an operation no dearer than the empty loop gets the figures' resolution, 1). */
+static int64_t ring0_x100(double sum, uint64_t loops, int64_t least)
+{
+	int64_t v = llround(sum / (double)loops / 10);
+	return v < least ? least : v;
+}
+
+/* The sample's extras: the value op_ns_x100 and cycles_x100 are the operation's cost
+ * above the null batch (the calls' medians of batch - null, ring0.h); null_ns_x100 the
+ * null batch's own. */
+static void ring0_extras(struct bench_ctx *ctx, const struct ring0_state *s)
+{
+	bench_extra(ctx, REC_EXTRA_OP_NS_X100, ring0_x100(s->net_ns, s->loops, 1));
+	bench_extra(ctx, REC_EXTRA_CYCLES_X100, ring0_x100(s->net_cyc, s->loops, 1));
+	bench_extra(ctx, REC_EXTRA_NULL_NS_X100, ring0_x100(s->null_ns, s->loops, 0));
+	bench_extra(ctx, REC_EXTRA_CPU, s->req.cpu);
+	if (s->req.target != ISOBENCH_PROBE_ANY_CPU)
+		bench_extra(ctx, REC_EXTRA_TARGET_CPU, s->req.target);
 }
 
 int ring0_run(struct bench_ctx *ctx, uint64_t iters)
 {
 	struct ring0_state *s = ctx->state;
 
-	if (probe_new_sample(ctx))
+	if (probe_new_sample(ctx)) {
 		s->cyc = s->ns = s->loops = 0;
+		s->net_ns = s->net_cyc = s->null_ns = 0;
+	}
 	while (iters) {
 		uint64_t n = iters < ISOBENCH_PROBE_MAX_ITERS ? iters : ISOBENCH_PROBE_MAX_ITERS;
 		int r = ring0_call(s, n);
@@ -96,16 +128,15 @@ int ring0_run(struct bench_ctx *ctx, uint64_t iters)
 		s->cyc += s->req.cycles;
 		s->ns += s->req.ns;
 		s->loops += s->req.done;
+		s->net_ns += (double)s->req.net_ns_x1000 * (double)s->req.done;
+		s->net_cyc += (double)s->req.net_cycles_x1000 * (double)s->req.done;
+		s->null_ns += (double)s->req.null_ns_x1000 * (double)s->req.done;
 		iters -= s->req.done;
 	}
 	ctx->sink += s->cyc;
 	if (!s->loops)
 		return 0;
-	bench_extra(ctx, REC_EXTRA_OP_NS_X100, (int64_t)(s->ns * 100 / s->loops));
-	bench_extra(ctx, REC_EXTRA_CYCLES_X100, (int64_t)(s->cyc * 100 / s->loops));
-	bench_extra(ctx, REC_EXTRA_CPU, s->req.cpu);
-	if (s->req.target != ISOBENCH_PROBE_ANY_CPU)
-		bench_extra(ctx, REC_EXTRA_TARGET_CPU, s->req.target);
+	ring0_extras(ctx, s);
 	return 0;
 }
 

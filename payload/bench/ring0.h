@@ -10,9 +10,17 @@
  * in the kernel.
  * The value is the driver's own measurement, ns per iteration inside the kernel (extra
  * op_ns_x100 = ns x 100, through value_extra), not the harness's wall time, which also holds
- * the ioctl and the hand-over to the probe CPU's worker; extra cycles_x100 = cycle-counter
- * ticks (x86-64: TSC, arm64: CNTVCT_EL0) per iteration x 100; extra cpu = the CPU the probe
- * ran on, target_cpu = the IPI probes' target.
+ * the ioctl and the hand-over to the probe CPU's worker. The driver times each batch of
+ * iterations beside a null batch (the same loop, no operation) and returns per call the
+ * medians over its batches of (batch - null) and of null, per iteration
+ * (kernel-config/driver/isobench_probe.h); a sample's figure is its calls' medians averaged,
+ * each weighted by its iterations. So op_ns_x100 is the operation's cost above the empty
+ * loop and its timing (at least 1: an operation no dearer than the empty loop shows as
+ * 0.01 ns, the resolution); null_ns_x100 = the null batch's ns per iteration x 100 (the
+ * RESULT carries its median over the samples too: result_extra); cycles_x100 = the
+ * operation's cycle-counter ticks (x86-64: TSC, arm64: CNTVCT_EL0) above the null batch's,
+ * per iteration x 100 (at least 1); extra cpu = the CPU the probe ran on, target_cpu = the
+ * IPI probes' target.
  * Natively (no driver) every test SKIPs with "needs the image's kernel"; a probe the machine
  * lacks SKIPs with the driver's reason (e.g. the IPI probes on one CPU). */
 #ifndef ISOBENCH_RING0_H
@@ -39,6 +47,7 @@ void ring0_teardown(struct bench_ctx *ctx);
 	const struct bench bench_ring0_##nm = { .name = RING0_PREFIX #nm, .title = ttl, \
 		.group = REC_GROUP_RING0, .unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, \
 		.max_copies = 1, .value_extra = REC_EXTRA_OP_NS_X100, .value_scale = 0.01, \
+		.result_extra = REC_EXTRA_NULL_NS_X100, \
 		.setup = ring0_##nm##_setup, .run = ring0_run, .teardown = ring0_teardown };
 
 #endif

@@ -6,7 +6,11 @@
  *   ioctl EPERM            SKIP "needs CAP_SYS_RAWIO" (a root-less caller the driver refuses)
  *   ioctl EOPNOTSUPP       SKIP with the driver's reason
  *   ioctl EIO              the error, not a SKIP
- *   ioctl done=1           setup succeeds */
+ *   ioctl done=1           setup succeeds
+ * and how ring0_run() turns the driver's per-call medians into the sample's extras: the value
+ * op_ns_x100 is the calls' (batch - null) medians weighted by their iterations, cycles_x100
+ * likewise, null_ns_x100 the null batch's; an operation no dearer than the empty loop
+ * (a median <= 0) gets 1, the resolution, and never a zero or negative figure. */
 #include "../../payload/bench/ring0.h"
 
 #include <errno.h>
@@ -20,6 +24,11 @@
 
 static int open_errno, ioctl_errno;
 static const char *ioctl_reason = "";
+/* The medians each successful call returns, in turn (the last one repeats), and how many
+ * iterations it says it did (at most what was asked). */
+struct planted { uint64_t done; int64_t net_ns, net_cyc; uint64_t null_ns; };
+static const struct planted *plant;
+static int nplant, calls;
 
 int __wrap_open(const char *path, int flags, ...);
 int __wrap_open(const char *path, int flags, ...)
@@ -48,6 +57,14 @@ int __wrap_ioctl(int fd, unsigned long req, ...)
 	}
 	r->done = 1;
 	r->cycles = r->ns = 10;
+	if (plant) {
+		const struct planted *p = &plant[calls < nplant ? calls : nplant - 1];
+		r->done = p->done < r->iters ? p->done : r->iters;
+		r->net_ns_x1000 = p->net_ns;
+		r->net_cycles_x1000 = p->net_cyc;
+		r->null_ns_x1000 = p->null_ns;
+		calls++;
+	}
 	return 0;
 }
 
@@ -109,6 +126,64 @@ static void test_working_probe(void **st)
 	assert_int_equal(setup_with(0, 0, "", &c), 0);
 }
 
+static int64_t extra_of(const struct bench_ctx *c, const char *key)
+{
+	for (int i = 0; i < c->nextra; i++)
+		if (!strcmp(c->extra_key[i], key))
+			return c->extra_val[i];
+	fail_msg("no extra %s", key);
+	return -1;
+}
+
+/* One sample of `iters` iterations with the planted answers; the extras in *c. */
+static void run_with(const struct planted *p, int n, uint64_t iters, struct bench_ctx *c)
+{
+	open_errno = ioctl_errno = 0;
+	plant = NULL;
+	memset(c, 0, sizeof *c);
+	assert_int_equal(ring0_setup(c, ISOBENCH_PROBE_CPUID), 0);
+	plant = p;
+	nplant = n;
+	calls = 0;
+	assert_int_equal(ring0_run(c, iters), 0);
+	plant = NULL;
+	ring0_teardown(c);
+}
+
+static void test_value_is_net_of_null(void **st)
+{
+	static const struct planted p[] = {{100, 12345, 40000, 678}};
+	struct bench_ctx c;
+	(void)st;
+	run_with(p, 1, 300, &c);
+	assert_int_equal(calls, 3);
+	assert_int_equal(extra_of(&c, REC_EXTRA_OP_NS_X100), 1235);	/* 12.345 ns */
+	assert_int_equal(extra_of(&c, REC_EXTRA_CYCLES_X100), 4000);
+	assert_int_equal(extra_of(&c, REC_EXTRA_NULL_NS_X100), 68);
+}
+
+static void test_calls_weighted_by_iterations(void **st)
+{
+	static const struct planted p[] = {{1, 1000, 1000, 100}, {3, 5000, 9000, 500}};
+	struct bench_ctx c;
+	(void)st;
+	run_with(p, 2, 4, &c);
+	assert_int_equal(extra_of(&c, REC_EXTRA_OP_NS_X100), 400);	/* (1 + 15) / 4 ns */
+	assert_int_equal(extra_of(&c, REC_EXTRA_CYCLES_X100), 700);
+	assert_int_equal(extra_of(&c, REC_EXTRA_NULL_NS_X100), 40);
+}
+
+static void test_no_dearer_than_null_is_resolution(void **st)
+{
+	static const struct planted p[] = {{50, -2000, -5000, 0}};
+	struct bench_ctx c;
+	(void)st;
+	run_with(p, 1, 50, &c);
+	assert_int_equal(extra_of(&c, REC_EXTRA_OP_NS_X100), 1);
+	assert_int_equal(extra_of(&c, REC_EXTRA_CYCLES_X100), 1);
+	assert_int_equal(extra_of(&c, REC_EXTRA_NULL_NS_X100), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -118,6 +193,9 @@ int main(void)
 		cmocka_unit_test(test_unsupported_probe_skips_with_reason),
 		cmocka_unit_test(test_other_error_is_an_error),
 		cmocka_unit_test(test_working_probe),
+		cmocka_unit_test(test_value_is_net_of_null),
+		cmocka_unit_test(test_calls_weighted_by_iterations),
+		cmocka_unit_test(test_no_dearer_than_null_is_resolution),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,6 +70,17 @@ static void geomean_values(void **st)
 	/* (The index score is lib/unixbench.c's, tested in test_unixbench.c.) */
 }
 
+/* stats_median(): the harness's RESULT figure of a test's own extra (bench.h result_extra). */
+static void median_values(void **st)
+{
+	(void)st;
+	double odd[] = {5, 1, 3}, even[] = {4, 1, 3, 100}, one[] = {7};
+	assert_float_equal(stats_median(odd, 3), 3, 0);
+	assert_float_equal(stats_median(even, 4), 3.5, 0);	/* (3 + 4) / 2, not the mean */
+	assert_float_equal(stats_median(one, 1), 7, 0);
+	assert_float_equal(stats_median(one, 0), 0, 0);
+}
+
 static void window_prorates_final_batch(void **st)
 {
 	(void)st;
@@ -136,6 +147,7 @@ int main(void)
 		cmocka_unit_test(small_n),
 		cmocka_unit_test(median_ci),
 		cmocka_unit_test(geomean_values),
+		cmocka_unit_test(median_values),
 		cmocka_unit_test(window_prorates_final_batch),
 		cmocka_unit_test(common_window_many_copies),
 		cmocka_unit_test(needed_samples),

@@ -18,9 +18,21 @@
  *                      CPUID.7.EBX[1] (TSC_ADJUST) is clear. The kernel's timers never write
  *                      this MSR while a probe runs (its TSC-sync check runs in idle entry)
  *   inl_from_pmtimer   IN (32 bit) from the ACPI PM timer port of the FADT (pmtmr_ioport)
- *   outb_0x80          OUT of one byte to port 0x80 (the POST port the kernel's io delay uses)
+ *   outb_0x80          OUT of one byte to port 0x80 (the POST port), only where the kernel
+ *                      itself writes it for its I/O delay (io_delay_type, below): refused
+ *                      when that is port 0xed (io_delay=0xed, CONFIG_IO_DELAY_0XED, or a
+ *                      board on the kernel's io_delay_0xed_port_dmi_table, which locks up
+ *                      on port 0x80), udelay or none
  *   mmio_lapic         read of the local APIC's version register through its MMIO page;
- *                      refused in x2APIC mode (no MMIO page then)
+ *                      refused in x2APIC mode (no MMIO page then: rd_x2apic_ver_msr)
+ *   inl_from_kernel    IN of one byte from port 0x4d0, the 8259 PIC's ELCR (kvm-unit-tests'
+ *                      name and port: KVM's in-kernel PIC answers it, arch/x86/kvm/i8259.c,
+ *                      where inl_from_pmtimer goes to QEMU); a side-effect-free register
+ *                      read the kernel's i8259 code does itself (save_ELCR()); refused
+ *                      without a legacy PIC (nr_legacy_irqs() 0)
+ *   rd_x2apic_ver_msr  RDMSR 0x803, the local APIC's version register in x2APIC mode (the
+ *                      x2APIC twin of mmio_lapic; kvm-unit-tests prefixes its x2APIC probes
+ *                      with x2apic_ and calls MSR reads rd_*_msr); refused in xAPIC mode
  *   mmio_hpet          read of the HPET main counter (refused without an HPET)
  *   eoi                an EOI write to the local APIC (MMIO, or the MSR in x2APIC mode; the
  *                      hardware write, not KVM's PV EOI): with no interrupt in service it
@@ -39,6 +51,7 @@
 #include <asm/cpufeature.h>
 #include <asm/hpet.h>
 #include <asm/hypervisor.h>
+#include <asm/i8259.h>
 #include <asm/io.h>
 #include <asm/kvm_para.h>
 #include <asm/msr.h>
@@ -117,18 +130,71 @@ static int ibp_check_pmtimer(struct ibp_run *r)
 
 IBP_LOOP(pmtimer, u16 port = (u16)pmtmr_ioport, r->sink += inl(port))
 
+/* io_delay_type (arch/x86/kernel/io_delay.c, declared in <asm/io.h>) is the kernel's own
+ * choice of I/O delay for inb_p()/outb_p(): CONFIG_IO_DELAY_* at build time, then the
+ * io_delay= boot parameter, else io_delay_init()'s DMI quirk table, which moves the boards
+ * that lock up on port 0x80 to port 0xed. Its values are private to io_delay.c (Linux 6.1):
+ * IO_DELAY_TYPE_0X80 0, _0XED 1, _UDELAY 2, _NONE 3. Port 0x80 is written only where the
+ * kernel writes it itself (paravirt guests may skip the delay, pv_ops.cpu.io_delay, but the
+ * type stays, and a hypervisor emulates the port). */
+#define IBP_IO_DELAY_0X80 0
+#define IBP_IO_DELAY_0XED 1
+#define IBP_IO_DELAY_UDELAY 2
+#define IBP_IO_DELAY_NONE 3
+
+static int ibp_check_outb80(struct ibp_run *r)
+{
+	switch (READ_ONCE(io_delay_type)) {
+	case IBP_IO_DELAY_0X80:
+		return 0;
+	case IBP_IO_DELAY_0XED:
+		return ibp_refuse(r, "the kernel's I/O delay is port 0xed (io_delay=0xed, or a board "
+				  "that hangs on 0x80), not 0x80");
+	case IBP_IO_DELAY_UDELAY:
+		return ibp_refuse(r, "the kernel's I/O delay is udelay (io_delay=udelay), not "
+				  "port 0x80");
+	case IBP_IO_DELAY_NONE:
+		return ibp_refuse(r, "the kernel's I/O delay is none (io_delay=none), not port 0x80");
+	default:
+		return ibp_refuse(r, "the kernel's I/O delay is of an unknown type, not port 0x80");
+	}
+}
+
 IBP_LOOP(outb80, , outb(0, 0x80))
+
+static int ibp_check_elcr(struct ibp_run *r)
+{
+	if (!nr_legacy_irqs())
+		return ibp_refuse(r, "no legacy 8259 PIC, so no ELCR at port 0x4d0");
+	return 0;
+}
+
+IBP_LOOP(elcr, , r->sink += inb(PIC_ELCR1))
 
 static int ibp_check_lapic(struct ibp_run *r)
 {
 	if (!boot_cpu_has(X86_FEATURE_APIC))
 		return ibp_refuse(r, "no local APIC");
 	if (x2apic_mode)
-		return ibp_refuse(r, "local APIC in x2APIC mode: it has no MMIO page");
+		return ibp_refuse(r, "local APIC in x2APIC mode: no MMIO page (rd_x2apic_ver_msr "
+				  "reads it)");
 	return 0;
 }
 
 IBP_LOOP(mmio_lapic, , r->sink += native_apic_mem_read(APIC_LVR))
+
+static int ibp_check_x2apic(struct ibp_run *r)
+{
+	if (!boot_cpu_has(X86_FEATURE_APIC))
+		return ibp_refuse(r, "no local APIC");
+	if (!x2apic_mode)
+		return ibp_refuse(r, "local APIC in xAPIC mode: its x2APIC MSRs fault (mmio_lapic "
+				  "reads it)");
+	return 0;
+}
+
+/* RDMSR of APIC_BASE_MSR + (APIC_LVR >> 4) = 0x803 (native_apic_msr_read()). */
+IBP_LOOP(x2apic_lvr, , r->sink += native_apic_msr_read(APIC_LVR))
 
 static int ibp_check_hpet(struct ibp_run *r)
 {
@@ -265,7 +331,7 @@ const struct ibp_probe ibp_probes[ISOBENCH_PROBE_COUNT] = {
 	[ISOBENCH_PROBE_RD_TSC_ADJUST] = { 0, 0, ibp_check_tsc_adjust, rd_tsc_adjust_batch },
 	[ISOBENCH_PROBE_WR_TSC_ADJUST] = { 0, 0, ibp_check_tsc_adjust, wr_tsc_adjust_batch },
 	[ISOBENCH_PROBE_INL_PMTIMER] = { 0, 0, ibp_check_pmtimer, pmtimer_batch },
-	[ISOBENCH_PROBE_OUTB_0X80] = { 0, 0, NULL, outb80_batch },
+	[ISOBENCH_PROBE_OUTB_0X80] = { 0, 0, ibp_check_outb80, outb80_batch },
 	[ISOBENCH_PROBE_MMIO_LAPIC] = { 0, 0, ibp_check_lapic, mmio_lapic_batch },
 	[ISOBENCH_PROBE_MMIO_HPET] = { 0, 0, ibp_check_hpet, mmio_hpet_batch },
 	[ISOBENCH_PROBE_EOI] = { 0, 0, ibp_check_apic, eoi_batch },
@@ -273,4 +339,6 @@ const struct ibp_probe ibp_probes[ISOBENCH_PROBE_COUNT] = {
 	[ISOBENCH_PROBE_IPI] = IBP_PROBE_IPI,
 	[ISOBENCH_PROBE_IPI_HALT] = IBP_PROBE_IPI_HALT,
 	[ISOBENCH_PROBE_HLT] = IBP_PROBE_TIMER_WAKE,
+	[ISOBENCH_PROBE_INL_KERNEL] = { 0, 0, ibp_check_elcr, elcr_batch },
+	[ISOBENCH_PROBE_RD_X2APIC_VER] = { 0, 0, ibp_check_x2apic, x2apic_lvr_batch },
 };

@@ -3,12 +3,12 @@
  * included by ../../isobench_probe.h (the interface; kernel build: the same folder; user
  * space: -I kernel-config/driver/arch/x86_64). X(ID, name, title); a title fits the report's
  * 40 columns. Names follow kvm-unit-tests' x86/vmexit.c where one matches (cpuid, vmcall,
- * mov_from_cr8, mov_to_cr8, rd/wr_tsc_adjust_msr, inl_from_pmtimer, ipi, ipi+halt spelled
- * ipi_halt); the others are ours. The instructions: ibp_arch.c beside this file; self_ipi,
- * ipi, ipi_halt and hlt are the driver's generic probes (../../isobench_probe.c). What each
- * exercises on each hypervisor: those files' comments and docs/benchmarks/probes.md. The
- * order is x86-64's ABI (the probe number, recorded logs and the runner depend on it):
- * append only. */
+ * mov_from_cr8, mov_to_cr8, rd/wr_tsc_adjust_msr, inl_from_pmtimer, inl_from_kernel, ipi,
+ * ipi_halt); rd_x2apic_ver_msr after its rd_*_msr and x2apic_* names; the others are
+ * ours. The instructions: ibp_arch.c beside this file; self_ipi, ipi, ipi_halt and hlt are
+ * the driver's generic probes (../../isobench_probe.c). What each exercises on each
+ * hypervisor: those files' comments and docs/benchmarks/probes.md. The order is x86-64's
+ * ABI (the probe number, recorded logs and the runner depend on it): append only. */
 #ifndef ISOBENCH_PROBE_ARCH_H
 #define ISOBENCH_PROBE_ARCH_H
 
@@ -27,6 +27,8 @@
 	X(SELF_IPI, self_ipi, "self-IPI, sent and handled") \
 	X(IPI, ipi, "IPI round trip to a spinning CPU") \
 	X(IPI_HALT, ipi_halt, "IPI round trip to a halted CPU") \
-	X(HLT, hlt, "HLT wake-up lateness, 20 us timer")
+	X(HLT, hlt, "HLT wake-up lateness, 20 us timer") \
+	X(INL_KERNEL, inl_from_kernel, "INB from the PIC's ELCR (port 0x4d0)") \
+	X(RD_X2APIC_VER, rd_x2apic_ver_msr, "RDMSR x2APIC version register (0x803)")
 
 #endif
