@@ -58,6 +58,13 @@ static void good_call(void)
 {
 	struct isobench_probe_req q = req(ISOBENCH_PROBE_CPUID, 0, ISOBENCH_PROBE_ANY_CPU, 1000);
 	int err = call(&q, ISOBENCH_PROBE_IOC_RUN);
+	/* As the runner (payload/bench/ring0.c): a clock check fooled by a preempted vCPU on a
+	 * loaded host is asked again, twice at most, and said. */
+	for (int t = 1; t < 3 && err == EOPNOTSUPP; t++) {
+		say("ring0-abi: note: cpuid x1000 refused (%s), asked again\n", q.reason);
+		q = req(ISOBENCH_PROBE_CPUID, 0, ISOBENCH_PROBE_ANY_CPU, 1000);
+		err = call(&q, ISOBENCH_PROBE_IOC_RUN);
+	}
 	int ok = !err && q.done == 1000 && q.cycles > 0 && q.ns > 0;
 	say("ring0-abi: %s cpuid x1000 on CPU 0: err=%d done=%llu cycles=%llu ns=%llu%s%s\n",
 	    ok ? "ok" : "FAIL", err, (unsigned long long)q.done, (unsigned long long)q.cycles,
