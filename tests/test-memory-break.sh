@@ -106,16 +106,24 @@ has "$tmp/legend.svg" ">warning: not comparable: run.tests differs \\(only4k: [^
 #     as a 2 MiB figure, and the chart says so; it used to be drawn as one;
 #   - a test named mem-latency-infk-4k is no point (it put "nan" coordinates in the chart).
 # reseal IN OUT SED-LIKE-PY: OUT is IN with python re.sub(PAT, REP) applied to the matching
-# records' bodies, each resealed with its CRC-32 (docs/records.md).
+# records' bodies, each resealed with its CRC-32 (docs/records.md); the digest's lines among
+# them too, and its part=end CRC-32 over its sealed lines made again (docs/records.md, "The
+# digest"), so the log stays one whose digest restates it.
 reseal() {
 	python3 - "$@" <<'PY'
 import re, sys, zlib
 src, dst, sel, pat, rep = sys.argv[1:6]
-out = []
+def seal(body):
+    return body + b' *%08x' % (zlib.crc32(body) & 0xffffffff)
+out, digest = [], b''
 for l in open(src, 'rb').read().split(b'\n'):
     if re.search(sel.encode(), l) and b' *' in l:
-        body = re.sub(pat.encode(), rep.encode(), l[:l.rindex(b' *')])
-        l = body + b' *%08x' % (zlib.crc32(body) & 0xffffffff)
+        l = seal(re.sub(pat.encode(), rep.encode(), l[:l.rindex(b' *')]))
+    if b' DIGEST part=end ' in l:
+        l = seal(re.sub(rb' crc=[0-9a-f]{8}', b' crc=%08x' % (zlib.crc32(digest) & 0xffffffff),
+                        l[:l.rindex(b' *')]))
+    elif b' DIGEST ' in l:
+        digest += l + b'\n'
     out.append(l)
 open(dst, 'wb').write(b'\n'.join(out))
 PY
