@@ -3,8 +3,9 @@
 # docs/records.md "The digest"). AWS `get-console-output --latest` returns the last 64 KB of a
 # serial console only; the runner restates the run in DIGEST records before END, and the
 # reader rebuilds the run from them when the log's head is cut. With real logs:
-#   - a native run of every group that runs natively (the standard suite's sampling, with
-#     short samples so that it takes minutes: `--suite standard --sample_ms 20`; the net
+#   - a native run of every group that runs natively (the standard suite, with short samples
+#     and 3 of each so that it takes a minute: `--suite standard --sample_ms 20 --samples 3`;
+#     a digest's size follows the tests and passes, not the samples; the net
 #     group against a peer on the loopback, the disk group on a scratch file signed by
 #     `isobench --make-scratch`): its digest's size, printed, is well under 64 KiB;
 #   - the log cut to its last 65536 bytes is a complete run "read from its digest", and
@@ -79,7 +80,7 @@ else
 	start_peer all --max-seconds 3600
 	kill_at_exit peer_pid
 	[ -n "$peer_port" ] || fail "the peer did not start: $(head -c 200 "$tmp/all.peer.err")"
-	"$bin" --suite standard --sample_ms 20 --tests all --peer "127.0.0.1:${peer_port:-1}" \
+	"$bin" --suite standard --sample_ms 20 --samples 3 --tests all --peer "127.0.0.1:${peer_port:-1}" \
 		--disk "$tmp/scratch.img" >"$tmp/all.log" 2>"$tmp/all.err"
 	stop_peer
 fi
