@@ -79,12 +79,13 @@ int summarize(const double *samples, size_t n, int higher_is_better, struct summ
 	return 0;
 }
 
-size_t samples_needed(const double *samples, size_t n, double target_pct)
+double sample_mad(const double *samples, size_t n, double *median)
 {
-	double *v, med, mad, need;
+	double *v, med, mad;
 
-	if (!(target_pct > 0) || n < 2 || !(v = malloc(n * sizeof *v)))
-		return n;
+	*median = 0;
+	if (!n || !(v = malloc(n * sizeof *v)))
+		return -1;
 	memcpy(v, samples, n * sizeof *v);
 	qsort(v, n, sizeof *v, cmp_dbl);
 	med = median_of_sorted(v, n);
@@ -93,13 +94,31 @@ size_t samples_needed(const double *samples, size_t n, double target_pct)
 	qsort(v, n, sizeof *v, cmp_dbl);
 	mad = median_of_sorted(v, n);
 	free(v);
-	if (!(med > 0))
+	*median = med;
+	return mad;
+}
+
+size_t samples_needed_of(double mad, double med, size_t n, double target_pct)
+{
+	double need;
+
+	if (!(target_pct > 0) || n < 2 || !(med > 0) || !(mad >= 0))
 		return n;
 	need = 1.96 * 1.2533141373155003 /* sqrt(pi/2) */ * 1.4826 * mad / med * 100 / target_pct;
 	need = ceil(need * need);
 	if (!(need < STATS_SAMPLES_NEEDED_MAX))
 		return STATS_SAMPLES_NEEDED_MAX;
 	return need > (double)n ? (size_t)need : n;
+}
+
+size_t samples_needed(const double *samples, size_t n, double target_pct)
+{
+	double med, mad;
+
+	if (!(target_pct > 0) || n < 2)
+		return n;
+	mad = sample_mad(samples, n, &med);
+	return samples_needed_of(mad, med, n, target_pct);
 }
 
 double window_loops(const struct copy_span *s, uint64_t t_stop)

@@ -43,6 +43,13 @@ void median_ci_ranks(size_t n, size_t *lo, size_t *hi);
  * STATS_SAMPLES_NEEDED_MAX; n when target_pct is not positive or n < 2. */
 #define STATS_SAMPLES_NEEDED_MAX 1000000
 size_t samples_needed(const double *samples, size_t n, double target_pct);
+/* The same from a spread already known: mad and med in the samples' unit (a reader that
+ * bounds them from rounded values, report/validate.c). */
+size_t samples_needed_of(double mad, double med, size_t n, double target_pct);
+
+/* Median absolute deviation of n values (their unit); *median gets their median.
+ * -1 (and *median 0) when n == 0 or out of memory. */
+double sample_mad(const double *samples, size_t n, double *median);
 
 /* N copies over a common window (harness.c): every copy starts when the window opens and
  * runs batches until it sees the stop flag, raised when the window closes at t_stop; the

@@ -138,6 +138,20 @@ static void needed_samples(void **st)
 	/* A spread far beyond the target is capped, never overflows. */
 	double z[] = {1, 1000, 1e6, 1e9};
 	assert_int_equal(samples_needed(z, 4, 1e-9), STATS_SAMPLES_NEEDED_MAX);
+	/* The same from a known spread: the first set's MAD 2.5 and median 100.5. */
+	double med, u[] = {100, 101, 99, 102, 98, 103, 97, 104, 96, 105};
+	assert_float_equal(sample_mad(u, 10, &med), 2.5, 1e-12);
+	assert_float_equal(med, 100.5, 1e-12);
+	assert_int_equal(samples_needed_of(2.5, 100.5, 10, 1.0), 83);
+	/* Three values: median 1.01, deviations 0.00951, 0, 0.01951 -> MAD 0.00951;
+	 * (1.96 x 1.25331 x 1.4826 x 0.00951 / 1.01 x 100 / 0.5)^2 = 47.4 -> 48. */
+	double t3[] = {1.00049, 1.01, 1.02951};
+	assert_int_equal(samples_needed(t3, 3, 0.5), 48);
+	assert_float_equal(sample_mad(t3, 3, &med), 0.00951, 1e-12);
+	/* No spread known (a negative MAD: out of memory), no median: n. */
+	assert_int_equal(samples_needed_of(-1, 1.01, 3, 0.5), 3);
+	assert_int_equal(samples_needed_of(0.01, 0, 3, 0.5), 3);
+	assert_float_equal(sample_mad(t3, 0, &med), -1, 0);
 }
 
 int main(void)
