@@ -8,7 +8,7 @@
 #   - a request line over 511 bytes, or one holding a NUL byte, is refused with a line saying
 #     so (not a reset, not a truncated line read as valid);
 #   - garbage is refused; a 17th session beyond the cap of 16 is refused "busy";
-#   - crr and udp sessions (served by the peer's loop, not a child) whose client is silent for
+#   - crr and udp sessions (a udp session's worker starts at its first datagram) whose client is silent for
 #     30 s are ended, as an rr child's socket timeout ends an rr session: 16 stalled or
 #     vanished clients do not hold every slot for the hour a session may last;
 #   - --peer naming another service (an SSH banner with " host=evil" in it): the header's
