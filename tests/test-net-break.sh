@@ -541,4 +541,15 @@ expect_status EXIT_USAGE "qemu/run --peer to a non-loopback address on user netw
 	"${q[@]}" --nic virtio --peer 10.0.0.1:7117
 expect_status EXIT_NOSTART "qemu/run --nic virtio --peer 127.0.0.1:65535 is valid (fails later: no image)" -- \
 	"${q[@]}" --nic virtio --peer 127.0.0.1:65535
+
+# ---- docs/benchmarks/network-vs-peers.sh asked wrong: status 2 at once, saying what ------------
+vs=$top/docs/benchmarks/network-vs-peers.sh
+for bad in "abc 3" "0 3" "3 x"; do
+	read -r -a words <<<"$bad"
+	expect_status EXIT_USAGE "network-vs-peers.sh $bad is a usage error" -- timeout 20 bash "$vs" "${words[@]}"
+	contains "$tmp/stderr" "ROUNDS and SECONDS are" "network-vs-peers.sh $bad: says the rule"
+done
+mkdir -p "$tmp/np-empty"
+expect_status EXIT_USAGE "network-vs-peers.sh with a netperf dir that holds no build" -- timeout 20 bash "$vs" 1 1 "$tmp/np-empty"
+contains "$tmp/stderr" "$tmp/np-empty holds no src/netperf and src/netserver" "network-vs-peers.sh: names the dir and what it lacks"
 finish
