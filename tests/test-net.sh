@@ -222,19 +222,21 @@ if command -v strace >/dev/null; then
 else
 	skip "the peer's workers: no strace"
 fi
-# A peer that goes silent (SIGSTOP: the kernel still accepts, nothing answers) during crr: the
-# watchdog timer wakes the blocked call, a FAIL within seconds, never a hang.
+# A peer that goes silent (SIGSTOP to the peer and its workers, the crr session's among them:
+# the kernel still accepts, nothing answers) during crr: the watchdog timer wakes the blocked
+# call, a FAIL within seconds, never a hang.
 start_peer ps
 "$bin" "${quick[@]}" --sample_ms 500 --samples 10 --tests net-tcp-crr --peer "127.0.0.1:$peer_port" \
 	>"$tmp/crrstop.log" 2>&1 &
 cpid=$!
 sleep 1.5
-kill -STOP "$peer_pid"
+mapfile -t silent < <(echo "$peer_pid"; pgrep -P "$peer_pid" || true)
+kill -STOP "${silent[@]}"
 t0=$(_lib_usec)
 st=0
 wait "$cpid" || st=$?
 dt=$((($(_lib_usec) - t0) / 1000))
-kill -CONT "$peer_pid" 2>/dev/null || true
+kill -CONT "${silent[@]}" 2>/dev/null || true
 stop_peer
 if [ "$st" -ne 0 ] && [ "$dt" -lt 15000 ]; then pass "crr with a silent peer: ends in ${dt} ms (status $st)"
 else fail "crr with a silent peer: status $st after ${dt} ms"; fi
