@@ -55,6 +55,7 @@ PKGS_RUN=(qemu-system-x86 ovmf             # qemu/run: boot the image (BIOS and 
 )
 PKGS_RUN+=(socat iproute2)                  # qemu/run --peer: guestfwd's relay per connection; --tap: ip
 PKGS_RUN+=(sockperf iperf3 python3)         # docs/benchmarks/network-vs-peers.sh: the peers, its parsing
+PKGS_RUN+=(autoconf automake)               #   and building netperf for it from its source (its header)
 PKGS_TEST=(
 	libcmocka-dev zlib1g-dev               # unit tests (cmocka; zlib's CRC-32 as a reference)
 	cpio                                   # reading the initramfs back

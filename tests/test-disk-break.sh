@@ -11,6 +11,8 @@
 #   - a signed file truncated after signing: the header's disk.writes gives the reason the
 #     write tests SKIP with (not "allowed"), the reads run on what is left;
 #   - the report's percentile table names each run by its whole label;
+#   - docs/benchmarks/disk-vs-fio.sh --summary: reads a cache answers after round 1 (one tool
+#     12.5x faster) draw a WARNING naming the row, level rounds none;
 #   - natively, `--disk FILE` takes a relative path as --make-scratch does;
 #   - qemu/run --scratch: a directory or an image named twice is a usage error before
 #     booting; an image QEMU cannot lock is "could not start" (7), not "log incomplete";
@@ -160,6 +162,27 @@ check "the report compares the two disk runs (EXIT_OK or EXIT_DIFFERS, got $st)"
 grep -A1 '^Latency percentiles (us; lower is better; ratio' "$dir/compare.txt" | tail -1 >"$dir/pct-head.txt" || true
 has "$dir/pct-head.txt" "disk-run-on-a +disk-run-on-b +ratio" \
 	"the percentile table heads each run's column with its whole label"
+
+# ---- docs/benchmarks/disk-vs-fio.sh: repeated reads a cache answers are said (issue 30, item 5) ----
+# --summary over per-run lines as a run prints them: fio's qd1 reads at 150 us in round 1 and
+# 12 us after (the host's page cache filling), ours level: a WARNING names fio's row and the
+# factor; level rounds draw none; the table is the medians either way.
+vsfio=$top/docs/benchmarks/disk-vs-fio.sh
+{
+	echo "# a header line, skipped"
+	for r in 1 2 3; do
+		echo "$r disk-randread-4k-qd1 ours 50000 4.1"
+		[ "$r" = 1 ] && echo "1 disk-randread-4k-qd1 theirs 150000 4.1" || echo "$r disk-randread-4k-qd1 theirs 12000 4.1"
+		echo "$r disk-read-1m ours 1000 4.1"
+		echo "$r disk-read-1m theirs 1050 4.1"
+	done
+} >"$dir/vsfio.lines"
+expect_status EXIT_OK "disk-vs-fio.sh --summary: a table from a run's lines" -- bash "$vsfio" --summary "$dir/vsfio.lines"
+contains "$tmp/stdout" "disk-read-1m                     1000.0         1050.0    0.952  yes" "disk-vs-fio.sh --summary: read-1m's medians and ratio"
+contains "$tmp/stdout" "WARNING: disk-randread-4k-qd1 (fio) read 12.5x faster in rounds 2..3 than in round 1: a cache" \
+	"disk-vs-fio.sh: fio's reads 12.5x faster after round 1 draw the cache WARNING"
+count_is "$tmp/stdout" "WARNING" 1 "disk-vs-fio.sh: only that row (ours and read-1m level)"
+expect_status EXIT_USAGE "disk-vs-fio.sh --summary of a missing file" -- bash "$vsfio" --summary "$dir/none.lines"
 
 # ---- natively, --disk with a relative path: the file under the working directory -----------
 st=0

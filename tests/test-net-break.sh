@@ -8,7 +8,7 @@
 #   - a request line over 511 bytes, or one holding a NUL byte, is refused with a line saying
 #     so (not a reset, not a truncated line read as valid);
 #   - garbage is refused; a 17th session beyond the cap of 16 is refused "busy";
-#   - crr and udp sessions (served by the peer's loop, not a child) whose client is silent for
+#   - crr and udp sessions (a udp session's worker starts at its first datagram) whose client is silent for
 #     30 s are ended, as an rr child's socket timeout ends an rr session: 16 stalled or
 #     vanished clients do not hold every slot for the hour a session may last;
 #   - --peer naming another service (an SSH banner with " host=evil" in it): the header's
@@ -541,4 +541,15 @@ expect_status EXIT_USAGE "qemu/run --peer to a non-loopback address on user netw
 	"${q[@]}" --nic virtio --peer 10.0.0.1:7117
 expect_status EXIT_NOSTART "qemu/run --nic virtio --peer 127.0.0.1:65535 is valid (fails later: no image)" -- \
 	"${q[@]}" --nic virtio --peer 127.0.0.1:65535
+
+# ---- docs/benchmarks/network-vs-peers.sh asked wrong: status 2 at once, saying what ------------
+vs=$top/docs/benchmarks/network-vs-peers.sh
+for bad in "abc 3" "0 3" "3 x"; do
+	read -r -a words <<<"$bad"
+	expect_status EXIT_USAGE "network-vs-peers.sh $bad is a usage error" -- timeout 20 bash "$vs" "${words[@]}"
+	contains "$tmp/stderr" "ROUNDS and SECONDS are" "network-vs-peers.sh $bad: says the rule"
+done
+mkdir -p "$tmp/np-empty"
+expect_status EXIT_USAGE "network-vs-peers.sh with a netperf dir that holds no build" -- timeout 20 bash "$vs" 1 1 "$tmp/np-empty"
+contains "$tmp/stderr" "$tmp/np-empty holds no src/netperf and src/netserver" "network-vs-peers.sh: names the dir and what it lacks"
 finish

@@ -181,19 +181,62 @@ if command -v strace >/dev/null; then
 else
 	skip "crr syscall count: no strace"
 fi
-# A peer that goes silent (SIGSTOP: the kernel still accepts, nothing answers) during crr: the
-# watchdog timer wakes the blocked call, a FAIL within seconds, never a hang.
+# ---- the peer answers crr and udp from a worker of their session, not from its poll loop ----
+# (issue 30: netserver forks one per test). The peer under strace -f, a 2 x 500 ms crr then
+# udp-rr run against it, and while the crr worker is the acceptor a request line from another
+# connection (handed to the loop, which refuses it). Per transaction the answer (a 1-byte
+# write, a sendto) comes from a process other than the peer's own, and the peer's own polls
+# stay under a fifth of the transactions (the old loop polled at least once per transaction).
+if command -v strace >/dev/null; then
+	strace -f -o "$tmp/pw.strace" -e trace=poll,write,sendto "$bin" --serve --port 0 --max-seconds 60 \
+		>"$tmp/pw.peer" 2>"$tmp/pw.peer.err" &
+	peer_pid=$!
+	for _ in $(seq 50); do grep -q serve.port "$tmp/pw.peer" && break; sleep 0.1; done
+	port=$(sed -n 's/.*serve\.port=\([0-9]*\).*/\1/p' "$tmp/pw.peer")
+	main=$(pgrep -P "$peer_pid" | head -n 1)
+	"$bin" --suite quick --copies 1 --sample_ms 500 --samples 2 --tests net-tcp-crr,net-udp-rr \
+		--peer "127.0.0.1:$port" >"$tmp/pw.log" 2>&1 &
+	cpid=$!
+	for _ in $(seq 100); do grep -q ' TEST test=net-tcp-crr ' "$tmp/pw.log" && break; sleep 0.1; done
+	sleep 0.3
+	ans=$(ask "$port" "ISOBENCH-NET 1 mode=rr size=200000")
+	st=0
+	wait "$cpid" || st=$?
+	kill -TERM "$main" 2>/dev/null || true
+	wait "$peer_pid" 2>/dev/null || true
+	peer_pid=
+	ran EXIT_OK "$st" "$tmp/pw.log" "crr and udp-rr against a peer under strace"
+	case $ans in *"refused request too large: size=200000"*) pass "while a crr worker accepts, another connection's request is answered (handed to the loop)" ;;
+	*) fail "a request during crr: answer '$ans'" ;; esac
+	# by whom: "W" (a worker) or "M" (the peer's own process), per call
+	who() { RE=$1 awk -v m="$main" '$0 ~ ENVIRON["RE"] { n[$1 == m ? "M" : "W"]++ } END { print n["M"] + 0, n["W"] + 0 }' "$tmp/pw.strace"; }
+	read -r crr_m crr_w < <(who '^[0-9]+ +write\([0-9]+, "c", 1\) += 1')
+	read -r udp_m udp_w < <(who '^[0-9]+ +sendto\(')
+	read -r poll_m _ < <(who '^[0-9]+ +poll\(')
+	if [ "$crr_w" -ge 50 ] && [ "$crr_m" -le 2 ]; then pass "crr: answered by the session's worker ($crr_w answers; the peer's own process $crr_m)"
+	else fail "crr: $crr_w answers by a worker, $crr_m by the peer's own process (want >= 50 and <= 2)"; fi
+	if [ "$udp_w" -ge 50 ] && [ "$udp_m" -le 3 ]; then pass "udp-rr: echoed by the session's worker ($udp_w datagrams; the peer's own process $udp_m)"
+	else fail "udp-rr: $udp_w echoes by a worker, $udp_m by the peer's own process (want >= 50 and <= 3)"; fi
+	if [ $((poll_m * 5)) -lt $((crr_w + udp_w)) ]; then pass "the peer's poll loop is not in the transactions' path ($poll_m polls for $((crr_w + udp_w)) transactions)"
+	else fail "the peer's own process polled $poll_m times for $((crr_w + udp_w)) transactions"; fi
+else
+	skip "the peer's workers: no strace"
+fi
+# A peer that goes silent (SIGSTOP to the peer and its workers, the crr session's among them:
+# the kernel still accepts, nothing answers) during crr: the watchdog timer wakes the blocked
+# call, a FAIL within seconds, never a hang.
 start_peer ps
 "$bin" "${quick[@]}" --sample_ms 500 --samples 10 --tests net-tcp-crr --peer "127.0.0.1:$peer_port" \
 	>"$tmp/crrstop.log" 2>&1 &
 cpid=$!
 sleep 1.5
-kill -STOP "$peer_pid"
+mapfile -t silent < <(echo "$peer_pid"; pgrep -P "$peer_pid" || true)
+kill -STOP "${silent[@]}"
 t0=$(_lib_usec)
 st=0
 wait "$cpid" || st=$?
 dt=$((($(_lib_usec) - t0) / 1000))
-kill -CONT "$peer_pid" 2>/dev/null || true
+kill -CONT "${silent[@]}" 2>/dev/null || true
 stop_peer
 if [ "$st" -ne 0 ] && [ "$dt" -lt 15000 ]; then pass "crr with a silent peer: ends in ${dt} ms (status $st)"
 else fail "crr with a silent peer: status $st after ${dt} ms"; fi

@@ -4,6 +4,7 @@
 # docs/benchmarks/disk.md.
 #
 # usage: disk-vs-fio.sh FILE SIZE ROUNDS SECONDS
+#        disk-vs-fio.sh --summary LINES   (the table again from a run's printed lines)
 #   FILE     a file on a real filesystem (O_DIRECT; not tmpfs), or a block device of yours
 #            (a loop device); signed with `out/isobench --make-scratch FILE SIZE` unless it
 #            already carries the signature
@@ -30,12 +31,68 @@
 # its own fixed-seed offsets, so its first rounds fill the host's cache and read slower
 # than the later ones; WARMUP=K (default 0) leaves the first K rounds out of the medians
 # (docs/benchmarks/disk.md, "The qd1 gap explained"). TESTS="T ..." runs only those tests.
+# Reads served by a cache under this machine (the host's page cache, for a VM disk backed by a
+# host file) are the cache's figures, not the disk's: when a read test of either tool runs
+# more than CACHE_X (1.5) times faster in the later rounds (their median) than in round 1, a
+# "WARNING: ... cache" line names it (WARMUP does not hide it). A file cached before round 1
+# draws none: measure a fresh file, or a span larger than the host's memory.
 # Out: one line per run (round, test, tool, value, load1), then per test the medians, ours / fio
-# and whether that is within +-15%. Exit 2 on usage.
+# and whether that is within +-15%, then any cache WARNING. --summary LINES prints the same
+# table from LINES (a file holding those per-run lines; other lines are skipped). Exit 2 on
+# usage.
 # Needs: out/isobench (./build.sh), fio (apt-get install fio), python3.
 set -euo pipefail
 
-[ $# -eq 4 ] || { sed -n '5,35p' "$0" >&2; exit 2; }
+# summary LINES: the medians, ours / fio, the cache check, from per-run lines
+# "ROUND ROW TOOL VALUE LOAD1" (TOOL ours or theirs); WARMUP and CACHE_X from the environment.
+summary() {
+	python3 - "$1" "${WARMUP:-0}" "${CACHE_X:-1.5}" <<'EOF'
+import re, statistics, sys
+vals, first, later = {}, {}, {}
+warm, cache_x = int(sys.argv[2]), float(sys.argv[3])
+if warm:
+    print("# medians leave out rounds 1..%d (WARMUP): the host's cache filling" % warm)
+line_re = re.compile(r"^(\d+) (disk-[a-z0-9:-]+) (ours|theirs) ([0-9.]+) [0-9.]+$")
+for line in open(sys.argv[1]):
+    m = line_re.match(line.strip())
+    if not m:
+        continue
+    r, t, tool, v = int(m.group(1)), m.group(2), m.group(3), float(m.group(4))
+    if r == 1:
+        first[(t, tool)] = v
+    else:
+        later.setdefault((t, tool), []).append(v)
+    if r > warm:
+        vals.setdefault(t, {}).setdefault(tool, []).append(v)
+if not vals:
+    sys.exit("disk-vs-fio: no per-run lines in %s" % sys.argv[1])
+print("%-24s %14s %14s %8s  %s" % ("test", "isobench", "fio", "ours/fio", "within 15%"))
+for t, d in vals.items():
+    if "ours" not in d or "theirs" not in d:
+        print("%-24s %s" % (t, "a tool gave no figure"))
+        continue
+    a, b = statistics.median(d["ours"]), statistics.median(d["theirs"])
+    q = a / b
+    print("%-24s %14.1f %14.1f %8.3f  %s" % (t, a, b, q, "yes" if abs(q - 1) <= 0.15 else "NO"))
+# reads: latency in ns (lower is faster) or IOPS / MiB/s (higher is faster)
+for (t, tool), v in sorted(later.items()):
+    if "read" not in t or not first.get((t, tool)):
+        continue
+    m = statistics.median(v)
+    x = first[(t, tool)] / m if t == "disk-randread-4k-qd1" else m / first[(t, tool)]
+    if x > cache_x:
+        print("WARNING: %s (%s) read %.1fx faster in rounds 2..%d than in round 1: a cache under "
+              "this machine (the host's page cache) answers repeated reads; these are its "
+              "figures, not the disk's (a fresh file, or a span larger than the host's memory)"
+              % (t, "isobench" if tool == "ours" else "fio", x, len(v) + 1))
+EOF
+}
+if [ $# -eq 2 ] && [ "$1" = --summary ]; then
+	[ -r "$2" ] || { echo "disk-vs-fio.sh: --summary $2: no such file" >&2; exit 2; }
+	summary "$2"
+	exit
+fi
+[ $# -eq 4 ] || { sed -n '5,43p' "$0" >&2; exit 2; }
 file=$1 size=$2 rounds=$3 secs=$4
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/out/isobench
@@ -116,20 +173,4 @@ for ((r = 1; r <= rounds; r++)); do
 		done
 	done
 done
-python3 - "$tmp/all" "${WARMUP:-0}" <<'EOF'
-import statistics, sys
-vals = {}
-warm = int(sys.argv[2])
-if warm:
-    print("# medians leave out rounds 1..%d (WARMUP): the host's cache filling" % warm)
-for line in open(sys.argv[1]):
-    r, t, tool, v, load = line.split()
-    if int(r) <= warm:
-        continue
-    vals.setdefault(t, {}).setdefault(tool, []).append(float(v))
-print("%-24s %14s %14s %8s  %s" % ("test", "isobench", "fio", "ours/fio", "within 15%"))
-for t, d in vals.items():
-    a, b = statistics.median(d["ours"]), statistics.median(d["theirs"])
-    q = a / b
-    print("%-24s %14.1f %14.1f %8.3f  %s" % (t, a, b, q, "yes" if abs(q - 1) <= 0.15 else "NO"))
-EOF
+summary "$tmp/all"

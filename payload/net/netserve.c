@@ -11,11 +11,19 @@
  * Shape: one process polls the listening TCP socket, the UDP socket of the same port number,
  * a signalfd, new connections (until their request line or crr byte has come; a line is
  * gathered without blocking, so a client that stalls mid-line delays nobody) and the control
- * connections of crr and udp sessions; it answers crr transactions and UDP echoes itself
- * (one byte or one datagram each: cheap, and it is the one place that knows which address
- * has which session). An rr, sink or source session gets a forked child of its own: its data
- * loop blocks in plain reads and writes, sessions of several clients run on several CPUs at
- * once, and a client that vanishes — or a bug in one loop — ends that child only (its socket
+ * connections of crr and udp sessions. Every session's data moves in a forked worker of its
+ * own, never in that poll loop (as netperf's netserver forks one per test), so a measured
+ * transaction pays no poll over the peer's other descriptors: an rr, sink or source session's
+ * worker blocks in plain reads and writes on its connection; a udp session's, from the
+ * session's first datagram (answered by the loop), blocks in recv() on a UDP socket of its own
+ * bound to the same port (SO_REUSEPORT) and connected to the client's, which the kernel
+ * prefers for that client's datagrams; a crr session's becomes the one acceptor of the
+ * listening socket while it lives (the loop stops polling it) and answers its client's crr
+ * connections itself — accept, read the byte, write it, close — handing any other connection
+ * (another client's request line, or its crr byte) to the loop over a socket pair, with the
+ * byte it read. A second crr session while one worker accepts is answered by the loop until
+ * that worker ends, then gets the next. Sessions of several clients run on several CPUs at
+ * once, and a client that vanishes — or a bug in one loop — ends that worker only (its socket
  * timeouts, NET_IDLE_MS, and an alarm at the session's length bound it); a crr or udp session
  * with no transaction or datagram for NET_IDLE_MS ends too. Caps (netproto.h):
  * message size, bytes, connections, seconds per session, NET_CAP_SESSIONS open at once,
@@ -71,6 +79,8 @@
 #define PEND_MS 3000		/* ... and how long they may take to send it */
 
 #define CLIENTS_MAX 256	/* client addresses whose egress is remembered */
+#define CRR_FIRST_MS 50	/* a crr worker waits this long for an accepted connection's first
+			 * byte before handing it to the loop */
 
 /* A session child's counters, in memory it shares with the peer (one writer: the child;
  * relaxed atomics): data operations done (a read, a write, an echo) and bytes sent. */
@@ -80,16 +90,17 @@ struct live {
 
 struct sess {
 	int used;
-	pid_t pid;		/* rr/sink/source: the child; else 0 */
-	int ctl;		/* crr/udp: the control connection; else -1 */
+	pid_t pid;		/* its worker (crr/udp: once started); else 0 */
+	int ctl;		/* crr/udp: the control connection (the loop's); else -1 */
 	enum net_mode mode;
 	struct in6_addr addr;	/* the client's address */
 	uint64_t conns_left, deadline;
 	uint64_t last;		/* its last data moved as the peer saw it (crr/udp: transaction or
 				 * datagram; a child: a change of its live.ops), or its start */
 	uint64_t seen_ops;	/* a child's live.ops when last looked at */
-	uint64_t out, budget;	/* crr/udp: bytes sent, and what it may send (the client's
-				 * egress left at its start) */
+	uint64_t out, budget;	/* crr/udp: bytes sent by the loop (its worker counts its own
+				 * in live.out), and what it may send (the client's egress left
+				 * at its start) */
 };
 
 /* A client address and the bytes sent to it by its ended sessions. */
@@ -109,6 +120,10 @@ struct pend {
 
 struct srv {
 	int lst, udp, sigfd, stop;
+	struct sockaddr_storage addr;	/* the address and port both sockets are bound to */
+	int hand[2];		/* a crr worker's connections for the loop: [0] the loop reads,
+				 * [1] the worker sends (AF_UNIX datagrams carrying the fd) */
+	int acceptor;		/* the session whose crr worker accepts, or -1: the loop does */
 	uint64_t t0, max_ns;
 	struct sess s[NET_CAP_SESSIONS];
 	struct pend p[PEND_MAX];
@@ -313,10 +328,10 @@ static struct client *client_of(struct srv *v, struct in6_addr a, int make)
 	return c;
 }
 
-/* Bytes session i has sent. */
+/* Bytes session i has sent: by its worker and by the loop. */
 static uint64_t sess_out(const struct srv *v, int i)
 {
-	return v->s[i].pid > 0 ? __atomic_load_n(&v->live[i].out, __ATOMIC_RELAXED) : v->s[i].out;
+	return __atomic_load_n(&v->live[i].out, __ATOMIC_RELAXED) + v->s[i].out;
 }
 
 /* Bytes sent to address a over the peer's life: its ended sessions and its open ones. */
@@ -331,12 +346,18 @@ static uint64_t egress_of(struct srv *v, struct in6_addr a)
 	return e;
 }
 
-/* Slot i is free again: what it sent goes to its client's egress. */
+/* Slot i is free again (its control connection closed): what it sent goes to its client's
+ * egress. */
 static void release(struct srv *v, int i)
 {
 	client_of(v, v->s[i].addr, 1)->egress += sess_out(v, i);
+	if (v->s[i].ctl >= 0)
+		close(v->s[i].ctl);
+	v->s[i].ctl = -1;
 	v->s[i].used = 0;
 	v->s[i].pid = 0;
+	if (v->acceptor == i)
+		v->acceptor = -1;	/* the loop accepts again */
 }
 
 static struct sess *free_sess(struct srv *v)
@@ -359,6 +380,162 @@ static void refuse(struct srv *v, int fd, const struct in6_addr *a, const char *
 	say("refused %s: %s", ip(a), why);
 }
 
+/* Fork a worker for session idx. In the child (0 returned): the default signal mask, killed
+ * with the peer, and none of the peer's descriptors but those a worker of its mode uses (a
+ * crr worker keeps the listening socket and the hand-off socket's sending end). In the peer:
+ * the child's pid, or -1. */
+static pid_t spawn(struct srv *v, int idx)
+{
+	int crr_worker = v->s[idx].mode == NET_CRR;
+	pid_t pid = fork();
+	sigset_t none;
+
+	if (pid != 0)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);	/* the peer killed: its sessions too */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (!crr_worker) {
+		close(v->lst);
+		close(v->hand[1]);
+	}
+	close(v->udp);
+	close(v->sigfd);
+	close(v->hand[0]);
+	for (int i = 0; i < v->npend; i++)	/* other clients' sockets */
+		close(v->p[i].fd);
+	for (int i = 0; i < NET_CAP_SESSIONS; i++)	/* the control connections: the loop's */
+		if (v->s[i].used && v->s[i].ctl >= 0)
+			close(v->s[i].ctl);
+	return 0;
+}
+
+/* A crr worker hands fd (and the byte it read from it, when got) to the loop, which treats it
+ * as a connection it accepted; fd is closed here either way (a full hand-off socket: the
+ * connection is dropped, and its client sees it closed). */
+static void hand_off(struct srv *v, int fd, const char *got)
+{
+	char data[2] = {got != NULL, got ? *got : 0};
+	char ctl[CMSG_SPACE(sizeof(int))] = {0};
+	struct iovec io = {data, sizeof data};
+	struct msghdr m = {.msg_iov = &io, .msg_iovlen = 1, .msg_control = ctl,
+			   .msg_controllen = sizeof ctl};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	if (sendmsg(v->hand[1], &m, MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
+		/* the loop is that far behind: this connection is dropped */
+	}
+	close(fd);
+}
+
+/* Session idx's crr worker: the one acceptor of the listening socket while it lives. A
+ * connection from the session's address whose first byte (within CRR_FIRST_MS) is
+ * NET_CRR_BYTE is a transaction: the byte written back, the connection closed (nothing
+ * answered once its conns= or budget are used up); any other goes to the loop (hand_off()).
+ * Bounded by the session's deadline (an alarm) and NET_IDLE_MS without a connection. Each
+ * transaction counted in live (ops, out). Never returns. */
+static void crr_worker(struct srv *v, int idx)
+{
+	const struct sess *s = &v->s[idx];
+	struct live *lv = &v->live[idx];
+	struct in6_addr me = s->addr;
+	uint64_t conns = s->conns_left, budget = s->budget - s->out, out = 0, ops = 0, now = now_ns();
+
+	alarm(s->deadline > now ? (unsigned)((s->deadline - now) / 1000000000ull) + 1 : 1);
+	for (;;) {
+		struct pollfd p = {.fd = v->lst, .events = POLLIN};
+		struct sockaddr_storage a;
+		socklen_t al = sizeof a;
+		char c;
+
+		if (poll(&p, 1, NET_IDLE_MS) == 0)
+			_exit(0);	/* idle: the session ends */
+		int fd = accept4(v->lst, (struct sockaddr *)&a, &al, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;	/* EAGAIN (a reset connection), EINTR, EMFILE: try again */
+		ssize_t k = recv(fd, &c, 1, MSG_DONTWAIT);
+		if (k < 0 && errno == EAGAIN) {	/* the byte has not come yet */
+			struct pollfd q = {.fd = fd, .events = POLLIN};
+			k = poll(&q, 1, CRR_FIRST_MS) > 0 ? recv(fd, &c, 1, MSG_DONTWAIT) : -1;
+		}
+		struct in6_addr key = net_sa_key(&a);
+		if (k != 1 || c != NET_CRR_BYTE || !same(&key, &me)) {
+			hand_off(v, fd, k == 1 ? &c : NULL);
+			continue;
+		}
+		if (conns && out < budget && write(fd, &c, 1) == 1)
+			out++;	/* answered; the client closes */
+		conns -= conns > 0;
+		close(fd);
+		__atomic_store_n(&lv->ops, ++ops, __ATOMIC_RELAXED);
+		__atomic_store_n(&lv->out, out, __ATOMIC_RELAXED);
+	}
+}
+
+/* Session idx's udp worker: echoes every datagram on fd (bound to the peer's port, connected
+ * to the client's address and port) while the client's budget lasts. Bounded by the
+ * session's deadline (an alarm) and NET_IDLE_MS without a datagram (its receive timeout).
+ * Each echo counted in live. Never returns. */
+static void udp_worker(struct srv *v, int idx, int fd)
+{
+	static char buf[NET_CAP_SIZE];
+	const struct sess *s = &v->s[idx];
+	struct live *lv = &v->live[idx];
+	uint64_t budget = s->budget - s->out, out = 0, ops = 0, now = now_ns();
+
+	alarm(s->deadline > now ? (unsigned)((s->deadline - now) / 1000000000ull) + 1 : 1);
+	net_set_timeouts(fd, NET_IDLE_MS);
+	for (ssize_t k; (k = recv(fd, buf, sizeof buf, 0)) >= 0 || errno == EINTR;) {
+		if (k < 0 || out + (uint64_t)k > budget)
+			continue;	/* its client's egress is spent: not answered */
+		if (send(fd, buf, (size_t)k, 0) == k)
+			out += (uint64_t)k;
+		__atomic_store_n(&lv->ops, ++ops, __ATOMIC_RELAXED);
+		__atomic_store_n(&lv->out, out, __ATOMIC_RELAXED);
+	}
+	_exit(0);	/* idle (or the socket failed): the session ends */
+}
+
+/* Session idx (crr) gets its worker, the acceptor, when no other worker accepts; a failed
+ * fork leaves it to the loop. */
+static void start_crr_worker(struct srv *v, int idx)
+{
+	if (v->acceptor >= 0)
+		return;
+	pid_t pid = spawn(v, idx);
+	if (pid == 0)
+		crr_worker(v, idx);
+	if (pid > 0) {
+		v->s[idx].pid = pid;
+		v->acceptor = idx;
+	}
+}
+
+/* Session idx (udp) gets its worker, for datagrams from its client's address and port from:
+ * a UDP socket bound to the peer's port (SO_REUSEPORT) and connected to from. Nothing when
+ * that socket or the fork fails: the loop keeps answering. */
+static void start_udp_worker(struct srv *v, int idx, const struct sockaddr_storage *from,
+			     socklen_t fl)
+{
+	int one = 1, fd = socket(v->addr.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return;
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) == 0 &&
+	    bind(fd, (const struct sockaddr *)&v->addr, net_sa_len(&v->addr)) == 0 &&
+	    connect(fd, (const struct sockaddr *)from, fl) == 0) {
+		pid_t pid = spawn(v, idx);
+		if (pid == 0)
+			udp_worker(v, idx, fd);
+		v->s[idx].pid = pid > 0 ? pid : 0;
+	}
+	close(fd);
+}
+
 /* Start the session r asks for on fd (its "ok" line is sent); fd is owned by it. budget: the
  * bytes it may send (the client's egress left). */
 static void start_session(struct srv *v, int fd, const struct in6_addr *a, const struct net_req *r,
@@ -376,24 +553,13 @@ static void start_session(struct srv *v, int fd, const struct in6_addr *a, const
 		close(fd);
 		release(v, idx);
 	} else if (r->mode == NET_CRR || r->mode == NET_UDP) {
-		s->ctl = fd;
+		s->ctl = fd;	/* udp: its worker starts at its first datagram */
+		if (r->mode == NET_CRR)
+			start_crr_worker(v, idx);
 	} else {
-		pid_t pid = fork();
-		if (pid == 0) {
-			sigset_t none;
-			prctl(PR_SET_PDEATHSIG, SIGKILL);	/* the peer killed: its sessions too */
-			sigemptyset(&none);
-			sigprocmask(SIG_SETMASK, &none, NULL);
-			close(v->lst);
-			close(v->udp);
-			close(v->sigfd);
-			for (int i = 0; i < v->npend; i++)	/* other clients' sockets */
-				close(v->p[i].fd);
-			for (int i = 0; i < NET_CAP_SESSIONS; i++)
-				if (v->s[i].used && v->s[i].ctl >= 0)
-					close(v->s[i].ctl);
+		pid_t pid = spawn(v, idx);
+		if (pid == 0)
 			session_child(fd, r, &v->live[idx], budget);
-		}
 		close(fd);
 		s->pid = pid > 0 ? pid : 0;
 		if (pid < 0)
@@ -445,9 +611,7 @@ static struct sess *evict(struct srv *v, const struct in6_addr *a)
 		kill(s->pid, SIGKILL);
 		waitpid(s->pid, NULL, 0);	/* gone before its slot and counters are reused */
 	}
-	if (s->ctl >= 0)
-		close(s->ctl);
-	release(v, old);
+	release(v, old);	/* its control connection closed */
 	v->nevicted++;
 	return s;
 }
@@ -500,10 +664,11 @@ static void control(struct srv *v, int fd, const struct in6_addr *a, const char 
 	close(fd);
 }
 
-/* One crr transaction (the request byte is waiting on fd), when a.. has a crr session. */
-static void crr(struct srv *v, int fd, const struct in6_addr *a)
+/* One crr transaction answered by the loop (the request byte is waiting on fd, or was read
+ * by a crr worker: got), when a has a crr session; fd closed. */
+static void crr(struct srv *v, int fd, const struct in6_addr *a, int got)
 {
-	char c;
+	char c = NET_CRR_BYTE;
 
 	for (int i = 0; i < NET_CAP_SESSIONS; i++) {
 		struct sess *s = &v->s[i];
@@ -513,7 +678,7 @@ static void crr(struct srv *v, int fd, const struct in6_addr *a)
 			break;
 		s->conns_left--;
 		s->last = now_ns();
-		if (read(fd, &c, 1) == 1 && write(fd, &c, 1) == 1)
+		if ((got || read(fd, &c, 1) == 1) && write(fd, &c, 1) == 1)
 			s->out++;	/* answered; the client closes */
 		close(fd);
 		return;
@@ -555,7 +720,7 @@ static void pending_ready(struct srv *v, int i)
 	struct pend c = *p;
 	v->p[i] = v->p[--v->npend];
 	if (crr_conn)
-		crr(v, c.fd, &c.addr);
+		crr(v, c.fd, &c.addr, 0);
 	else if (k <= 0 || bad)
 		say("%s: no request line (closed after %zu bytes)", ip(&c.addr), c.n);
 	else if (memchr(c.line, 0, c.n))
@@ -588,6 +753,8 @@ static void udp_echo(struct srv *v)
 		if (v->s[i].used && v->s[i].mode == NET_UDP && same(&v->s[i].addr, &key)) {
 			if (v->s[i].out + (uint64_t)k > v->s[i].budget)
 				return;	/* its client's egress is spent */
+			if (!v->s[i].pid)	/* before the answer: the next datagram finds it */
+				start_udp_worker(v, i, &from, fl);
 			sendto(v->udp, buf, (size_t)k, MSG_DONTWAIT, (struct sockaddr *)&from, fl);
 			v->s[i].out += (uint64_t)k;
 			v->s[i].last = now_ns();
@@ -599,11 +766,11 @@ static void end_sess(struct srv *v, struct sess *s)
 {
 	if (s->ctl >= 0)
 		close(s->ctl);
+	s->ctl = -1;
 	if (s->pid > 0)
 		kill(s->pid, SIGTERM);	/* released when reaped (its SIGCHLD) */
 	else
 		release(v, (int)(s - v->s));
-	s->ctl = -1;
 }
 
 /* Sessions of a client past its egress cap (several at once, each with the budget left at
@@ -634,6 +801,9 @@ static void housekeeping(struct srv *v, int sig_ready)
 		for (int i = 0; i < NET_CAP_SESSIONS; i++)
 			if (v->s[i].used && v->s[i].pid == pid)
 				release(v, i);
+	for (int i = 0; i < NET_CAP_SESSIONS && v->acceptor < 0 && !v->stop; i++)
+		if (v->s[i].used && v->s[i].mode == NET_CRR && !v->s[i].pid && v->s[i].ctl >= 0)
+			start_crr_worker(v, i);	/* the acceptor ended: the next crr session's */
 	refresh_activity(v, now);
 	egress_police(v);
 	for (int i = 0; i < v->npend; i++)
@@ -655,14 +825,24 @@ static void housekeeping(struct srv *v, int sig_ready)
 	}
 }
 
-static void accept_one(struct srv *v)
+/* A connection the loop takes on: accepted by it (fd < 0: accept one) or handed to it by the
+ * crr worker (fd, its peer address a, and the first byte the worker read, when got). It joins
+ * the pending table (a crr byte already read is answered at once). */
+static void accept_one(struct srv *v, int fd, struct sockaddr_storage *a, const char *got)
 {
-	struct sockaddr_storage a;
-	socklen_t al = sizeof a;
-	int fd = accept4(v->lst, (struct sockaddr *)&a, &al, SOCK_CLOEXEC);
+	struct sockaddr_storage acc;
+	socklen_t al = sizeof acc;
 
-	if (fd < 0)
+	if (fd < 0) {
+		a = &acc;
+		if ((fd = accept4(v->lst, (struct sockaddr *)a, &al, SOCK_CLOEXEC)) < 0)
+			return;
+	}
+	if (got && *got == NET_CRR_BYTE) {
+		struct in6_addr key = net_sa_key(a);
+		crr(v, fd, &key, 1);
 		return;
+	}
 	if (v->npend == PEND_MAX) {	/* full: the oldest goes, so idle sockets cannot lock
 					 * everyone out (a live client sends its line at once) */
 		int old = 0;
@@ -676,7 +856,34 @@ static void accept_one(struct srv *v)
 	}
 	int one = 1;	/* every reply is a segment at once, as the client's requests are */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	v->p[v->npend++] = (struct pend){.fd = fd, .addr = net_sa_key(&a), .t0 = now_ns()};
+	struct pend *p = &v->p[v->npend++];
+	*p = (struct pend){.fd = fd, .addr = net_sa_key(a), .t0 = now_ns(), .n = got != NULL};
+	p->line[0] = got ? *got : 0;
+}
+
+/* A connection the crr worker handed over (hand_off()): taken on by accept_one(). */
+static void take_hand_off(struct srv *v)
+{
+	char data[2], ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec io = {data, sizeof data};
+	struct msghdr m = {.msg_iov = &io, .msg_iovlen = 1, .msg_control = ctl,
+			   .msg_controllen = sizeof ctl};
+	struct sockaddr_storage a;
+	socklen_t al = sizeof a;
+	int fd = -1;
+
+	if (recvmsg(v->hand[0], &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != (ssize_t)sizeof data)
+		return;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+			memcpy(&fd, CMSG_DATA(c), sizeof fd);
+	if (fd < 0)
+		return;
+	if (getpeername(fd, (struct sockaddr *)&a, &al)) {
+		close(fd);	/* already reset by its client */
+		return;
+	}
+	accept_one(v, fd, &a, data[0] ? &data[1] : NULL);
 }
 
 /* The poll loop until stop. */
@@ -688,7 +895,8 @@ static void serve_loop(struct srv *v)
 	while (!v->stop) {
 		int n = 0, np, ns = 0;
 		pf[n++] = (struct pollfd){.fd = v->sigfd, .events = POLLIN};
-		pf[n++] = (struct pollfd){.fd = v->lst, .events = POLLIN};
+		/* the listening socket, or while a crr worker accepts, what it hands over */
+		pf[n++] = (struct pollfd){.fd = v->acceptor < 0 ? v->lst : v->hand[0], .events = POLLIN};
 		pf[n++] = (struct pollfd){.fd = v->udp, .events = POLLIN};
 		np = v->npend;
 		for (int i = 0; i < np; i++)
@@ -710,8 +918,10 @@ static void serve_loop(struct srv *v)
 		for (int i = np - 1; i >= 0; i--)	/* from the end: a removal moves the last */
 			if (pf[3 + i].revents)
 				pending_ready(v, i);
-		if (pf[1].revents)
-			accept_one(v);
+		if (pf[1].revents && pf[1].fd == v->lst)
+			accept_one(v, -1, NULL, NULL);
+		else if (pf[1].revents)
+			take_hand_off(v);
 		housekeeping(v, pf[0].revents != 0);
 	}
 }
@@ -730,10 +940,12 @@ static int open_sockets(struct srv *v, struct sockaddr_storage *addr)
 		if (v->lst < 0 || v->udp < 0)
 			return -errno;
 		setsockopt(v->lst, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+		/* a udp worker's connected socket joins this port (only this user's may) */
+		setsockopt(v->udp, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
 		if (bind(v->lst, (struct sockaddr *)&a, net_sa_len(&a)) == 0 && listen(v->lst, 128) == 0 &&
 		    getsockname(v->lst, (struct sockaddr *)&a, &al) == 0 &&
 		    bind(v->udp, (struct sockaddr *)&a, net_sa_len(&a)) == 0) {
-			*addr = a;
+			*addr = v->addr = a;
 			return 0;
 		}
 		e = errno;
@@ -871,6 +1083,11 @@ int netserve_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	v.max_egress = max_egress;
+	v.acceptor = -1;
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, v.hand)) {
+		fprintf(stderr, "isobench --serve: socketpair: %s\n", strerror(errno));
+		return EXIT_USAGE;
+	}
 	int rc = open_sockets(&v, &addr);
 	if (rc) {
 		fprintf(stderr, "isobench --serve: cannot listen on port %u: %s\n",
