@@ -18,6 +18,7 @@
 #include "csv.h"
 #include "fleet.h"
 #include "fleetmain.h"
+#include "histmain.h"
 #include "follow.h"
 #include "html.h"
 #include "json.h"
@@ -848,6 +849,8 @@ static void free_inputs(struct input *in, size_t n)
 int main(int argc, char **argv)
 {
 	struct opts o;
+	if (hist_wanted(argc, argv))	/* the results store's commands (histmain.h) */
+		return hist_main(argc, argv);
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc >= 0)
