@@ -183,27 +183,48 @@ static size_t same_test_end(const struct hist_trend *t, size_t k0)
 	return k1;
 }
 
-/* x of point i of series k among the n points of its test (date order over machines). */
-static double xpos(const struct hist_trend *t, size_t k0, size_t k1, size_t i, size_t *total)
+/* The x of each point of series k0..k1-1 (one test; its points contiguous from
+ * t->s[k0].first) by its place among them in date order (then the order added), into xs. */
+static const struct hist_trend *order_t;
+
+static int by_date(const void *a, const void *b)
 {
-	const char *d = t->pts[i].date;
-	size_t before = 0, n = 0;
-	for (size_t k = k0; k < k1; k++)
-		for (size_t j = t->s[k].first; j < t->s[k].first + t->s[k].n; j++) {
-			int c = strcmp(t->pts[j].date, d);
-			before += c < 0 || (c == 0 && t->pts[j].id < t->pts[i].id);
-			n++;
-		}
-	*total = n;
-	return CL + (n > 1 ? (double)before / (double)(n - 1) : 0.5) * (CW - CL - CR);
+	const struct store_point *p = &order_t->pts[*(const size_t *)a];
+	const struct store_point *q = &order_t->pts[*(const size_t *)b];
+	int c = strcmp(p->date, q->date);
+	return c ? c : (p->id > q->id) - (p->id < q->id);
 }
 
-/* One panel: the test of series k0..k1-1, at y offset top. */
-static void panel(FILE *out, const struct hist_trend *t, size_t k0, size_t k1, double top)
+static int xpos_all(const struct hist_trend *t, size_t k0, size_t k1, double *xs)
+{
+	size_t base = t->s[k0].first, n = t->s[k1 - 1].first + t->s[k1 - 1].n - base;
+	size_t *idx = malloc((n + 1) * sizeof *idx);
+
+	if (!idx)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = base + i;
+	order_t = t;
+	qsort(idx, n, sizeof *idx, by_date);
+	for (size_t r = 0; r < n; r++)
+		xs[idx[r] - base] = CL + (n > 1 ? (double)r / (double)(n - 1) : 0.5) *
+					 (CW - CL - CR);
+	free(idx);
+	return 0;
+}
+
+/* One panel: the test of series k0..k1-1, at y offset top. 0, or -1 out of memory. */
+static int panel(FILE *out, const struct hist_trend *t, size_t k0, size_t k1, double top)
 {
 	double lo = INFINITY, hi = -INFINITY;
-	size_t total;
+	size_t base = t->s[k0].first, n = t->s[k1 - 1].first + t->s[k1 - 1].n - base;
+	double *xs = malloc((n + 1) * sizeof *xs);
 	char a[40], b[40];
+
+	if (!xs || xpos_all(t, k0, k1, xs)) {
+		free(xs);
+		return -1;
+	}
 
 	for (size_t k = k0; k < k1; k++)
 		for (size_t i = t->s[k].first; i < t->s[k].first + t->s[k].n; i++) {
@@ -235,7 +256,7 @@ static void panel(FILE *out, const struct hist_trend *t, size_t k0, size_t k1, d
 			size_t j = i + 1;
 			while (j < s->first + s->n && !t->change[j])
 				j++;
-			double xa = xpos(t, k0, k1, i, &total), xb = xpos(t, k0, k1, j - 1, &total);
+			double xa = xs[i - base], xb = xs[j - 1 - base];
 			fprintf(out, "<rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 				     "height=\"%.1f\" fill=\"%s\" fill-opacity=\"0.15\"/>\n", xa,
 				YPOS(t->level[i] * (1 + f)), fmax(xb - xa, 2),
@@ -244,13 +265,13 @@ static void panel(FILE *out, const struct hist_trend *t, size_t k0, size_t k1, d
 		}
 		fprintf(out, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" points=\"", col);
 		for (size_t i = s->first; i < s->first + s->n; i++)
-			fprintf(out, "%.1f,%.1f ", xpos(t, k0, k1, i, &total), YPOS(t->pts[i].value));
+			fprintf(out, "%.1f,%.1f ", xs[i - base], YPOS(t->pts[i].value));
 		fputs("\"/>\n", out);
 		for (size_t i = s->first; i < s->first + s->n; i++)
 			if (t->change[i])
 				fprintf(out, "<circle class=\"change\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\" "
 					     "fill=\"none\" stroke=\"#d00\" stroke-width=\"2\"/>\n",
-					xpos(t, k0, k1, i, &total), YPOS(t->pts[i].value));
+					xs[i - base], YPOS(t->pts[i].value));
 		fprintf(out, "<text x=\"%g\" y=\"%g\" fill=\"%s\">", CL + 8,
 			y0 + ph + 16 + 14 * (double)(k - k0), col);
 		svg_esc(out, s->machine);
@@ -258,9 +279,11 @@ static void panel(FILE *out, const struct hist_trend *t, size_t k0, size_t k1, d
 			s->changes == 1 ? "" : "s");
 	}
 #undef YPOS
+	free(xs);
+	return 0;
 }
 
-static void charts(FILE *out, const struct hist_trend *t)
+static int charts(FILE *out, const struct hist_trend *t)
 {
 	size_t panels = 0, lines = 0;
 	for (size_t k = 0; k < t->ns; k = same_test_end(t, k), panels++)
@@ -272,18 +295,19 @@ static void charts(FILE *out, const struct hist_trend *t)
 	double top = 0;
 	for (size_t k = 0; k < t->ns;) {
 		size_t k1 = same_test_end(t, k);
-		panel(out, t, k, k1, top);
+		if (panel(out, t, k, k1, top))
+			return -1;
 		top += CH + 14 * (double)(k1 - k);
 		k = k1;
 	}
 	fputs("</svg>\n", out);
+	return 0;
 }
 
 int hist_trend_svg(FILE *out, const struct hist_trend *t)
 {
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
-	charts(out, t);
-	return done(out);
+	return charts(out, t) ? -1 : done(out);
 }
 
 int hist_trend_html(FILE *out, const struct hist_trend *t)
@@ -295,8 +319,8 @@ int hist_trend_html(FILE *out, const struct hist_trend *t)
 		     "(p &lt; %g, &gt;= %d runs a side, beyond the test's noise floor). The bands "
 		     "are each level +- the noise floor; ringed points start a new level.</p>\n",
 		t->ns, t->changes, t->changes == 1 ? "" : "s", SIG_ALPHA, HIST_MIN_SEG);
-	if (t->ns)
-		charts(out, t);
+	if (t->ns && charts(out, t))
+		return -1;
 	fputs("<table><tr><th>test</th><th>copies</th><th>machine</th><th>date</th><th>run</th>"
 	      "<th>value</th><th>unit</th><th>level</th><th>change</th></tr>\n", out);
 	for (size_t k = 0; k < t->ns; k++)

@@ -6,8 +6,9 @@
 # same-build rerun it must pass, replicates whose verdicts must equal comparing the logs.
 # Then two writers at once and a killed writer (a power cut's imitation: kill -9 mid-ingest)
 # must leave a store that verify finds consistent, holding whole logs only.
-# In: OUT/isobench, OUT/isobench-report, python3 (its sqlite3 module reads the store's
-# header; its zlib seals the synthetic records). Out: "N passed, M failed, K skipped".
+# In: OUT/isobench, OUT/isobench-report, python3 (tests/history-runs.py writes the synthetic
+# logs; JSON read back), sqlite3 (reads the store), chromium (renders the trend chart).
+# Out: "N passed, M failed, K skipped".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$top/out}
@@ -29,52 +30,8 @@ equals() {
 }
 # q SQL: the answer of the store $db (sqlite3's shell, read-only; columns joined by '|').
 q() { sqlite3 -readonly "$db" "$1"; }
-# mkruns FILE HOUR FACTORS [FILE HOUR FACTORS]...: in each FILE one run per FACTOR (FACTORS
-# comma-separated; BEGIN..END each, as --repeat writes them), each with INFO run.utc =
-# 2026-11-01 + HOUR hours (+1 per run) and two tests, t-rate (higher is better, 1000 lps) and
-# t-time (lower is better, 80 ns), FACTOR times worse (1.25: 25 % slower); eight samples a
-# run, 0.3 % apart. Run ids from FILE's name and the run's place. Records sealed with their
-# CRC (zlib's CRC-32, lib/crc32.c's). One python3 for every file: it starts slowly.
-mkruns() {
-	python3 - "$@" <<'EOF'
-import datetime, math, sys, zlib
-t0 = datetime.datetime(2026, 11, 1)
-args = sys.argv[1:]
-for a in range(0, len(args), 3):
-    path, hour, factors = args[a], int(args[a + 1]), [float(f) for f in args[a + 2].split(",")]
-    lines = []
-    for k, f in enumerate(factors):
-        rid = (zlib.crc32(("%s/%d" % (path.rsplit("/", 1)[-1], k)).encode()) << 20) | k
-        recs = ["BEGIN run=%016x version=t mode=host" % rid,
-                "INFO run.suite=quick run.utc=%s" % (t0 + datetime.timedelta(hours=hour + k))
-                .strftime("%Y-%m-%dT%H:%M:%SZ"),
-                "INFO cpu.model=Synthetic cpu.online=2 hv.cpuid=KVMKVMKVM kernel.release=6.1.0"]
-        for n, (name, unit, better, base) in enumerate(
-                [("t-rate", "lps", "higher", 1000.0), ("t-time", "ns", "lower", 80.0)], 1):
-            recs.append("TEST test=%s k=%d n=2 copies=1 unit=%s better=%s group=extra title=%s"
-                        % (name, n, unit, better, name))
-            centre = base / f if better == "higher" else base * f
-            vals = [float("%.3f" % (centre * (1 + 0.003 * math.sin(i * 2.1 + n))))
-                    for i in range(8)]
-            for i, v in enumerate(vals):
-                recs.append("SAMPLE test=%s copies=1 i=%d loops=1 ns=1 steal_ticks=0 value=%.3f"
-                            % (name, i, v))
-            s = sorted(vals, reverse=(better == "higher"))
-            keep = s[:len(s) - len(s) // 3]
-            g = math.exp(sum(math.log(x) for x in keep) / len(keep))
-            srt = sorted(vals)
-            med = (srt[3] + srt[4]) / 2
-            recs.append("RESULT test=%s copies=1 unit=%s better=%s value=%.3f samples=8 "
-                        "median=%.3f min=%.3f max=%.3f ci95_pct=%.2f converged=1"
-                        % (name, unit, better, g, med, srt[0], srt[-1],
-                           (srt[-1] - srt[0]) / 2 / med * 100))
-        recs.append("END records=%d results=2 fails=0 skips=0 errors=0 status=ok" % len(recs))
-        for n, body in enumerate(recs, 1):
-            line = "@isobench/1 %d %s" % (n, body)
-            lines.append("%s *%08x\n" % (line, zlib.crc32(line.encode()) & 0xffffffff))
-    open(path, "w").write("".join(lines))
-EOF
-}
+# mkruns FILE HOUR FACTORS [FILE HOUR FACTORS]...: synthetic logs (tests/history-runs.py).
+mkruns() { python3 "$top/tests/history-runs.py" "$@"; }
 # json EXPR FILE: a python expression on the JSON document d of FILE, printed.
 json() { python3 -c 'import json, sys; d = json.load(open(sys.argv[2])); print(eval(sys.argv[1]))' "$1" "$2"; }
 
@@ -188,6 +145,25 @@ if command -v xmllint >/dev/null; then
 	check "the trend chart is well-formed XML" xmllint --noout "$tmp/trend.svg"
 else skip "no xmllint"; fi
 count_is "$tmp/trend.svg" 'class="change"' 1 "the chart rings the one change point"
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [[ -n $browser ]]; then
+	height=$(grep -o 'height="[0-9.]*"' "$tmp/trend.svg" | head -n 1 | tr -dc '0-9.')
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$tmp/chromium-profile" \
+		--window-size="900,${height%.*}" --screenshot="$tmp/trend.png" \
+		"file://$tmp/trend.svg" >/dev/null 2>&1 || true
+	stats=$(python3 "$top/tests/png-stats.py" "$tmp/trend.png" 2>/dev/null || echo "0x0 0 0")
+	read -r _ colours dark <<<"$stats"
+	# blank: 1 colour; the chart: lines, bands, rings and text in several colours
+	if [[ $colours -ge 20 ]] && awk -v d="$dark" 'BEGIN { exit !(d > 0.2 && d < 40) }'; then
+		pass "the trend chart renders in Chromium ($stats)"
+	else
+		fail "the trend chart's screenshot looks blank ($stats)"
+	fi
+else
+	fail "no chromium: the trend chart was not rendered (apt-get install chromium; build.sh test does)"
+fi
 expect_status EXIT_OK "trend --format html" -- "$rep" --db "$db" trend --test t-rate --format html
 count_is "$tmp/stdout" '<tr class="flag">' 1 "the page flags the change's row"
 
@@ -215,7 +191,8 @@ expect_status EXIT_INCOMPLETE "check: a LOG without a complete run" -- \
 
 # ---- 6. the store's own safety: version, two writers, a killed writer ----
 cp "$db" "$tmp/new.db"
-python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version = 99"); c.commit()' "$tmp/new.db"
+sqlite3 "$tmp/new.db" 'PRAGMA user_version = 99'
+
 expect_status EXIT_USAGE "a store of a newer schema is refused" -- "$rep" --db "$tmp/new.db" runs
 contains "$tmp/stderr" "schema version 99"
 "$rep" --db "$tmp/two.db" add "$tmp"/w1-*.log >"$tmp/w1.out" 2>&1 & p1=$!
