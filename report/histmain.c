@@ -360,19 +360,9 @@ static int load_candidates(const struct hopts *o, struct log *logs, struct model
 
 	for (int i = 1; i < o->nargs; i++) {
 		struct log *l = &logs[i - 1];
-		FILE *f = fopen(o->args[i], "r");
-		if (!f || log_read(f, l)) {
-			fprintf(stderr, "isobench-report: %s: cannot be read\n", o->args[i]);
-			if (f)
-				fclose(f);
-			rc = EXIT_INCOMPLETE;
-			continue;
-		}
-		fclose(f);
-		if (log_last_complete(l) < 0) {
-			const struct run *last = l->nruns ? &l->runs[l->nruns - 1] : NULL;
-			fprintf(stderr, "isobench-report: no complete run in %s (%zu run(s)%s%s)\n",
-				o->args[i], l->nruns, last ? "; last: " : "", last ? last->why : "");
+		char err[400];
+		if (store_read_log(o->args[i], l, err, sizeof err)) {
+			fprintf(stderr, "isobench-report: %s: %s\n", o->args[i], err);
 			rc = EXIT_INCOMPLETE;
 			continue;
 		}

@@ -79,6 +79,8 @@ static long long user_version(struct sqlite3 *db)
  * store at once: the second waits, then finds the version already there). */
 static int migrate(struct sqlite3 *db, char *err, size_t cap)
 {
+	if (user_version(db) == STORE_VERSION)	/* the common case: no write lock taken */
+		return 0;
 	for (;;) {
 		if (exec(db, "BEGIN IMMEDIATE", err, cap))
 			return -1;
@@ -307,8 +309,7 @@ static int already(struct sqlite3 *db, struct stmts *t, const struct run *run, c
 	return 1;
 }
 
-/* The log at path read into log; -1 (err) when it cannot be read or holds no complete run. */
-static int read_log(const char *path, struct log *log, char *err, size_t cap)
+int store_read_log(const char *path, struct log *log, char *err, size_t cap)
 {
 	int is_image;
 	struct stat st;
@@ -393,7 +394,7 @@ int store_add(struct store *s, const char *path, const char *machine, FILE *msgs
 
 	memset(a, 0, sizeof *a);
 	memset(&log, 0, sizeof log);
-	rc = read_log(path, &log, err, cap);
+	rc = store_read_log(path, &log, err, cap);
 	if (!rc)
 		rc = add_runs(s, &log, path, machine, msgs, a, err, cap);
 	log_free(&log);

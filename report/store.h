@@ -66,6 +66,12 @@ void store_close(struct store *s);
 int store_add(struct store *s, const char *path, const char *machine, FILE *msgs,
 	      struct store_added *a, char *err, size_t cap);
 
+/* The log (or isobench disk image, image.h) at path read with the reader into log (freed
+ * with log_free() whatever the outcome); -1 with the reason in err when it cannot be read or
+ * holds no complete run ("no complete run (N run(s); last: <the reader's why>)"). What add
+ * refuses a log for, and check too. */
+int store_read_log(const char *path, struct log *log, char *err, size_t cap);
+
 /* Parses the words of a SELECTOR (argv-like: "all", or KEY=VALUE terms; pointers kept). */
 int store_sel_parse(char *const *words, size_t n, struct store_sel *sel, char *err, size_t cap);
 

@@ -190,11 +190,18 @@ expect_status EXIT_INCOMPLETE "check: a LOG without a complete run" -- \
 	"$rep" --db "$db" check --baseline machine=ci "$fx/cut-last-line.log"
 
 # ---- 6. the store's own safety: version, two writers, a killed writer ----
-cp "$db" "$tmp/new.db"
+sqlite3 "$db" ".backup '$tmp/new.db'"
 sqlite3 "$tmp/new.db" 'PRAGMA user_version = 99'
 
 expect_status EXIT_USAGE "a store of a newer schema is refused" -- "$rep" --db "$tmp/new.db" runs
 contains "$tmp/stderr" "schema version 99"
+# verify itself: a store with a record and a sample taken away is not consistent.
+sqlite3 "$db" ".backup '$tmp/cut.db'"
+sqlite3 "$tmp/cut.db" "DELETE FROM record WHERE run = 1 AND seq = 3; DELETE FROM sample WHERE run = 2 AND seq = (SELECT max(seq) FROM sample WHERE run = 2)"
+expect_status EXIT_INCOMPLETE "verify finds a store with rows taken away" -- "$rep" --db "$tmp/cut.db" verify
+count_is "$tmp/stdout" '^run [0-9a-f]{16}: [0-9]+ (records|samples) stored, [0-9]+ (read|SAMPLE records)$' 2 \
+	"verify names the run short of a record and the one short of a sample"
+expect_status EXIT_OK "verify: the store itself is consistent" -- "$rep" --db "$db" verify
 "$rep" --db "$tmp/two.db" add "$tmp"/w1-*.log >"$tmp/w1.out" 2>&1 & p1=$!
 "$rep" --db "$tmp/two.db" add "$tmp"/w2-*.log >"$tmp/w2.out" 2>&1 & p2=$!
 s1=0 s2=0
