@@ -80,6 +80,40 @@ static void segment(struct seg_ctx *x, size_t lo, size_t hi)
 	segment(x, lo + at, hi);
 }
 
+/* Binary segmentation places a change where the whole segment's |U_t| peaks, and with two
+ * steps in it that can be a few runs off the true one (Pettitt's statistic favours the middle
+ * of what it sees). So each change point is placed again between its neighbours (the runs
+ * from the change before it to the one after), as often as one moves (at most a few passes),
+ * and its p is that split's. */
+static void refine(struct seg_ctx *x, size_t n)
+{
+	for (int pass = 0; pass < 8; pass++) {
+		int moved = 0;
+		for (size_t c = 1; c < n; c++) {
+			if (!x->change[c])
+				continue;
+			size_t lo = c - 1, hi = c + 1, at;
+			while (lo > 0 && !x->change[lo])
+				lo--;
+			while (hi < n && !x->change[hi])
+				hi++;
+			double p = pettitt(x->v + lo, hi - lo, x->r, x->rank, &at);
+			if (at < HIST_MIN_SEG || hi - lo - at < HIST_MIN_SEG)
+				continue;
+			x->p[c] = p;
+			if (lo + at != c && !x->change[lo + at]) {
+				x->change[c] = 0;
+				x->p[c] = NAN;
+				x->change[lo + at] = 1;
+				x->p[lo + at] = p;
+				moved = 1;
+			}
+		}
+		if (!moved)
+			break;
+	}
+}
+
 long hist_changes(const double *v, size_t n, double floor_pct, unsigned char *change,
 		  double *level, double *p)
 {
@@ -95,6 +129,7 @@ long hist_changes(const double *v, size_t n, double floor_pct, unsigned char *ch
 	for (size_t i = 0; i < n; i++)
 		p[i] = NAN;
 	segment(&x, 0, n);
+	refine(&x, n);
 	for (size_t i = 0; i < n;) {	/* each segment's median as its points' level */
 		size_t j = i + 1;
 		while (j < n && !change[j])

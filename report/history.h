@@ -10,7 +10,9 @@
  * p < SIG_ALPHA, both parts hold >= HIST_MIN_SEG runs, and the parts' medians differ beyond
  * the test's noise floor (noisefloor.h): over thousands of runs a tiny drift is
  * "significant", and a change smaller than what same-build repeats show is not news. Each
- * part is then searched again (binary segmentation), so a series may hold several changes.
+ * part is then searched again (binary segmentation), so a series may hold several changes;
+ * then each change is placed again by the same statistic between its neighbouring changes
+ * (with two steps in one segment the first split can land a few runs off the true one). 
  *
  * Regression verdicts (check): the candidate runs (LOGs) against the baseline's stored runs,
  * test by test, one value per run (its RESULT value). With >= SIG_REP_MIN runs on both sides
