@@ -413,9 +413,24 @@ static int cmd_check(struct store *st, const struct hopts *o)
 		rc = load_candidates(o, logs, m, &nm, MAX_SIDE);
 	for (size_t i = 0; i < nm; i++)
 		mp[i] = &m[i];
+	/* A candidate already stored (added before the check) is not its own baseline. */
+	size_t nb = 0;
+	for (size_t i = 0; i < base.n; i++) {
+		size_t k = 0;
+		while (k < nm && strcmp(base.mp[i]->run_id, mp[k]->run_id))
+			k++;
+		if (k == nm)
+			base.mp[nb++] = base.mp[i];
+	}
+	if (rc != EXIT_USAGE && nm && nb < SIG_REP_MIN) {
+		fprintf(stderr, "isobench-report: the baseline (%s) holds %zu run%s besides the "
+				"LOGs'; a verdict needs >= %d\n", o->baseline, nb, nb == 1 ? "" : "s",
+			SIG_REP_MIN);
+		rc = EXIT_USAGE;
+	}
 	if (rc != EXIT_USAGE && nm) {
 		struct hist_check h;
-		if (hist_check_build(base.mp, base.n, mp, nm, &h)) {
+		if (hist_check_build(base.mp, nb, mp, nm, &h)) {
 			fprintf(stderr, "isobench-report: out of memory\n");
 			rc = EXIT_USAGE;
 		} else {
@@ -424,7 +439,7 @@ static int cmd_check(struct store *st, const struct hopts *o)
 			fprintf(strcmp(o->format, "json") ? stdout : stderr,
 				"isobench-report: checked %zu run%s against %zu baseline runs (%s): "
 				"%zu regressed, %zu improved, %zu without a verdict, of %zu tests\n",
-				nm, nm == 1 ? "" : "s", base.n, o->baseline, h.regressed, h.improved,
+				nm, nm == 1 ? "" : "s", nb, o->baseline, h.regressed, h.improved,
 				h.undecided, h.nv);
 			if (werr)
 				rc = EXIT_USAGE;

@@ -176,14 +176,26 @@ count_is "$tmp/stdout" '^REGRESSION: t-(rate|time) \(copies 1\): ratio 0\.83[0-9
 expect_status EXIT_OK "check: a same-build rerun passes" -- \
 	"$rep" --db "$db" check --baseline machine=ci "$tmp/same.log"
 contains "$tmp/stdout" "0 regressed, 0 improved, 0 without a verdict, of 2 tests"
-expect_status EXIT_OK "check: one of the native baseline's own runs against it passes" -- \
-	"$rep" --db "$db" check --baseline machine=here "$tmp/native1.log" --verbose
-count_is "$tmp/stdout" '^(same|improved|REGRESSION): (getpid|syscall) ' 2 "a verdict line per native test"
+# A later native run against the three stored ones: a loaded host may move it beyond their
+# spread either way, so any verdict is right here; what must hold is one per test, 0 or 8.
+st=0
+"$rep" --db "$db" check --baseline machine=here "$tmp/native1.log" --verbose >"$tmp/nat.out" \
+	2>&1 || st=$?
+if [ "$st" -eq "$EXIT_OK" ] || [ "$st" -eq "$EXIT_REGRESSED" ]; then
+	pass "check: a native run against the stored native runs gives a verdict (status $st)"
+else fail "check: a native run against the stored native runs: status $st"; fi
+count_is "$tmp/nat.out" '^(same|improved|REGRESSION): (getpid|syscall) \(copies 1\): ratio [0-9.]+ .*, 3\+1 runs, prediction-t' 2 \
+	"a verdict line per native test, on the 3 stored runs"
 equals 0 "$(q "SELECT count(*) FROM run WHERE run_id = '$rid'")" "check stores nothing of its LOGs"
 expect_status EXIT_REGRESSED "check: three slower runs (Welch's t, as compare)" -- \
 	"$rep" --db "$db" check --baseline machine=ci "$tmp/slow3.log" --format json
 equals "2 ['welch-t', 'welch-t']" "$(json '" ".join([str(d["regressed"]), str([v["method"] for v in d["verdicts"]])])' "$tmp/stdout")" \
 	"the JSON's verdicts"
+# CI that adds a run before checking it: the run is not its own baseline.
+"$rep" --db "$db" add --machine ci "$tmp/slow.log" >/dev/null || fail "add the slow run to ci"
+expect_status EXIT_REGRESSED "check: a LOG already in the baseline's runs is left out of them" -- \
+	"$rep" --db "$db" check --baseline machine=ci "$tmp/slow.log"
+contains "$tmp/stdout" "checked 1 run against 5 baseline runs (machine=ci): 2 regressed"
 expect_status EXIT_USAGE "check: a baseline of one run gives no verdict" -- \
 	"$rep" --db "$db" check --baseline run=40990a3d "$tmp/same.log"
 expect_status EXIT_INCOMPLETE "check: a LOG without a complete run" -- \
