@@ -127,6 +127,15 @@ verdicts='[(r["test"], c.get("mark"), c.get("method"), round(c["p_value"], 12), 
 want=$(json "$verdicts" "$tmp/stdout")
 equals "$want" "$(json "$verdicts" "$tmp/cmp-db.json")" "the store's verdicts equal the logs'"
 has "$tmp/cmp-db.json" '"method": "welch-t"' "the replicate design (Welch's t) decided"
+expect_status EXIT_DIFFERS "compare, text" -- "$rep" --db "$db" compare machine=side-a machine=side-b
+contains "$tmp/stdout" "compared 3 runs (machine=side-a) with 3 (machine=side-b): 2 different"
+expect_status EXIT_DIFFERS "compare, CSV" -- "$rep" --db "$db" compare machine=side-a machine=side-b --format csv
+count_is "$tmp/stdout" '^[^,]*ra\.log,machine=side-a,[0-9a-f]{16},record,1,1,BEGIN,,,run,' 1 \
+	"CSV: the stored log's name, the side's selector, the run's BEGIN"
+expect_status EXIT_DIFFERS "compare, HTML" -- "$rep" --db "$db" compare machine=side-a machine=side-b --format html
+has "$tmp/stdout" '<svg xmlns=' "the page holds the ratio chart"
+expect_status EXIT_INCOMPLETE "compare: a selector that selects no run" -- \
+	"$rep" --db "$db" compare machine=side-a machine=nowhere
 
 # ---- 4. trend: a planted step at the 19th of 30 runs ----
 "$rep" --db "$db" add --machine lab "$tmp/step.log" >/dev/null || fail "add the step series"
