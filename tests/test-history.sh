@@ -176,6 +176,26 @@ fi
 expect_status EXIT_OK "trend --format html" -- "$rep" --db "$db" trend --test t-rate --format html
 count_is "$tmp/stdout" '<tr class="flag">' 1 "the page flags the change's row"
 
+# A 10,000-run history (rows written by SQL into a store made by the tool: adding 10,000 logs'
+# runs takes minutes, docs/benchmarks/history-scale.md): four machines in turn, one run a
+# minute, m1 20 % slower from the run at minute 6001 on; the jitter +-0.5 %.
+"$rep" --db "$tmp/big.db" runs >/dev/null || fail "a new store"
+sqlite3 "$tmp/big.db" "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 9999)
+INSERT INTO run (id, run_id, version, mode, machine, hv, arch, kernel, image, utc, date, added,
+ source, nrecs, results, fails, skips, errors, powered_off, from_digest)
+SELECT i + 1, printf('%016x', i), 't', 'host', 'm' || (i % 4), 'KVM', 'x86_64', '6.1', '-', '-',
+ strftime('%Y-%m-%dT%H:%M:%SZ', '2026-01-01', '+' || i || ' minutes'), '-', 'sql', 0, 1, 0, 0, 0, 1, 0
+FROM n;
+INSERT INTO result (run, test, copies, unit, better, value, samples)
+SELECT id, 't-rate', 1, 'lps', 'higher',
+ (CASE WHEN machine = 'm1' AND id > 6001 THEN 800.0 ELSE 1000.0 END) * (1 + ((id * 7919) % 101 - 50) / 10000.0), 8
+FROM run;" || fail "the 10,000-run history"
+t0=$SECONDS
+expect_status EXIT_OK "trend over 10,000 runs (4 machines)" -- \
+	"$rep" --db "$tmp/big.db" trend --test t-rate --format json
+equals "10000 1 ['0000000000001771']" "$(json '" ".join([str(sum(len(s["points"]) for s in d["series"])), str(d["change_points"]), str([p["run_id"] for s in d["series"] for p in s["points"] if p["change"]])])' "$tmp/stdout")" \
+	"trend over 10,000 runs finds m1's step at its run (minute 6001), and nothing else ($((SECONDS - t0)) s, loaded host)"
+
 # ---- 5. check: CI's verdicts against a stored baseline ----
 "$rep" --db "$db" add --machine ci "$tmp/base.log" >/dev/null || fail "add the baseline"
 expect_status EXIT_REGRESSED "check: a planted 20 % regression fails" -- \
