@@ -86,6 +86,23 @@ static void floor_and_flat(void **st)
 	assert_int_equal(hist_changes(v, 20, 0, ch, level, p), 0);
 }
 
+/* Noise without a change (40 values 1 % apart from a fixed LCG, seed 2): Pettitt's p of the
+ * best split is 0.134 (brute force: K = 172 at t = 12), so with no noise floor to hide behind
+ * it is no change at p < 0.01 — and would be one at a looser threshold. */
+static void noise_is_no_change(void **st)
+{
+	(void)st;
+	double v[40], level[40], p[40];
+	unsigned char ch[40];
+	unsigned long s = 2;
+
+	for (size_t i = 0; i < 40; i++) {
+		s = (s * 1103515245 + 12345) % 2147483648ul;
+		v[i] = 100 * (1 + 0.01 * ((double)s / 2147483648.0 - 0.5));
+	}
+	assert_int_equal(hist_changes(v, 40, 0, ch, level, p), 0);
+}
+
 /* Too few runs for two segments of HIST_MIN_SEG: nothing, and nothing read beyond n. */
 static void short_series(void **st)
 {
@@ -103,6 +120,7 @@ int main(void)
 		cmocka_unit_test(one_step),
 		cmocka_unit_test(two_steps),
 		cmocka_unit_test(floor_and_flat),
+		cmocka_unit_test(noise_is_no_change),
 		cmocka_unit_test(short_series),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
