@@ -106,6 +106,8 @@ expect_status EXIT_OK "runs hv=TCG,last=1" -- "$rep" --db "$db" runs hv=TCG,last
 count_is "$tmp/stdout" '^50506fe9a4dc087b +.*QEMU/TCG' 1 "hv=TCG selects the TCG fixture's run"
 expect_status EXIT_OK "runs run=PREFIX --format json" -- "$rep" --db "$db" runs run=40990a3d --format json
 equals "['40990a3dbfde8168']" "$(json '[r["run_id"] for r in d["runs"]]' "$tmp/stdout")" "run= selects by run id prefix"
+expect_status EXIT_OK "runs run=TAIL (the end of a stored run id)" -- "$rep" --db "$db" runs run=bfde8168
+contains "$tmp/stdout" "0 runs" "run= matches the start of a run id, not any part"
 expect_status EXIT_OK "runs --format csv" -- "$rep" --db "$db" runs all --format csv
 equals 7 "$(grep -c $'\r$' "$tmp/stdout")" "CSV: a header and six rows, CRLF"
 expect_status EXIT_OK "runs since= after every date" -- "$rep" --db "$db" runs since=2999-01-01
