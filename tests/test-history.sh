@@ -36,11 +36,13 @@ mkruns() { python3 "$top/tests/history-runs.py" "$@"; }
 json() { python3 -c 'import json, sys; d = json.load(open(sys.argv[2])); print(eval(sys.argv[1]))' "$1" "$2"; }
 
 # Every synthetic log, in one python3: replicates a and b (b 10 % slower), a step series (30
-# runs, 25 % slower from the 19th), a CI baseline of five runs and its candidates (one 20 %
+# runs, 25 % slower from the 19th), a small step (30 runs, 3 % slower from the 16th), a CI baseline of five runs and its candidates (one 20 %
 # slower, one the same build, three 20 % slower), two writers' logs, a killed writer's logs.
 step=$(python3 -c 'import math
 print(",".join("%.4f" % ((1.0 if i < 18 else 1.25) * (1 + 0.01 * math.sin(i * 1.7))) for i in range(30)))')
-spec=("$tmp/ra.log" 0 "1.000,1.004,0.996" "$tmp/rb.log" 10 "1.10,1.104,1.097"
+small=$(python3 -c 'import math
+print(",".join("%.4f" % ((1.0 if i < 15 else 1.03) * (1 + 0.002 * math.sin(i * 1.7))) for i in range(30)))')
+spec=("$tmp/ra.log" 0 "1.000,1.004,0.996" "$tmp/rb.log" 10 "1.10,1.104,1.097" "$tmp/small.log" 150 "$small"
 	"$tmp/step.log" 100 "$step" "$tmp/base.log" 200 "1.000,1.006,0.994,1.003,0.997"
 	"$tmp/slow.log" 300 1.20 "$tmp/same.log" 300 1.002 "$tmp/slow3.log" 300 "1.20,1.21,1.19")
 for i in $(seq 1 12); do spec+=("$tmp/w1-$i.log" $((400 + i)) "1,1.01" "$tmp/w2-$i.log" $((500 + i)) "1,1.01"); done
@@ -146,6 +148,12 @@ expect_status EXIT_OK "trend --test t-rate --machine lab --format json" -- \
 	"$rep" --db "$db" trend --test t-rate --machine lab --format json
 equals "1 30 ['$step_id']" "$(json '" ".join([str(d["change_points"]), str(len(d["series"][0]["points"])), str([p["run_id"] for p in d["series"][0]["points"] if p["change"]])])' "$tmp/stdout")" \
 	"trend finds the one planted step at the 19th run"
+"$rep" --db "$db" add --machine small "$tmp/small.log" >/dev/null || fail "add the small step"
+expect_status EXIT_OK "trend of a 3 % step" -- "$rep" --db "$db" trend --test t-rate --machine small --format csv
+count_is "$tmp/stdout" ',1,[0-9.e-]+.?$' 0 "a 3 % step is inside the 5 % noise floor: no change point"
+expect_status EXIT_OK "trend of a 3 % step, --noise-floor 2" -- \
+	"$rep" --db "$db" trend --test t-rate --machine small --format csv --noise-floor 2
+count_is "$tmp/stdout" ',1,[0-9.e-]+.?$' 1 "... beyond a 2 % floor: one change point"
 expect_status EXIT_OK "trend --test t-rate --machine side-a (no step)" -- \
 	"$rep" --db "$db" trend --test t-rate --machine side-a --format csv
 count_is "$tmp/stdout" ',1,$' 0 "no change point in a steady series"
