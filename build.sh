@@ -37,6 +37,7 @@ PKGS_BUILD=(
 	gcc make libc6-dev bc flex bison libelf-dev libssl-dev xz-utils lz4 linux-source # kernel
 	musl-tools                             # payload: the runner, static musl
 	libjansson-dev                         # report tool: JSON output
+	libsqlite3-dev                         # report tool: the results store (--db)
 	busybox-static                         # initramfs: PID 1's shell and tools
 	libc6 dash coreutils grep libpcre2-8-0 # initramfs: glibc's runtime and the shell tests'
 	binutils                               #   dynamically linked tools (readelf: what they load)
@@ -65,6 +66,7 @@ PKGS_TEST=(
 	ipxe-qemu                              # tests/test-netboot.sh: the NIC's PXE/iPXE ROMs
 	lava-dispatcher python3-yaml           # tests/test-lava.sh: lava-run, reading its log
 	strace                                 # tests/test-net.sh: counts net-tcp-crr's calls per connection
+	sqlite3                                # tests/test-history.sh: reads the results store
 	dbench                                 # tests/unit/test_tbench_load.c: dbench's own client.txt, read as tbench's load
 	xfsprogs btrfs-progs lvm2              # tests/test-scratch.sh: real XFS, btrfs and LVM labels on a signed disk
 )

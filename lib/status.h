@@ -14,6 +14,7 @@
 #define EXIT_TIMEOUT 5		/* qemu/run: the guest did not power off in time */
 #define EXIT_CRASHED 6		/* the guest crashed, or neither powered off nor rebooted */
 #define EXIT_NOSTART 7		/* qemu/run: could not start (image, QEMU, firmware, KVM) */
+#define EXIT_REGRESSED 8	/* isobench-report --db check: a test worse than the baseline */
 
 /* A status as a string literal, for help texts: EXIT_STR(EXIT_USAGE) is "2". */
 #define EXIT_STR_(n) #n

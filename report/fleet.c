@@ -27,16 +27,10 @@ static char *group_key(const struct model *m, int by_hv, int by_machine)
 {
 	char hv[200] = "", mach[600] = "", *key;
 
-	if (by_hv) {
-		model_label(m, hv, sizeof hv);
-		char *c = strrchr(hv, ',');	/* drop model_label's ", N CPUs" */
-		if (c && c[1] == ' ' && c[2] >= '0' && c[2] <= '9' && strstr(c, " CPU"))
-			*c = '\0';
-	}
+	if (by_hv)
+		model_hv(m, hv, sizeof hv);
 	if (by_machine)
-		snprintf(mach, sizeof mach, "%s, %s CPUs, %s %s", model_info(m, RK_CPU_MODEL),
-			 model_info(m, RK_CPU_ONLINE), model_info(m, RK_DMI_SYS_VENDOR),
-			 model_info(m, RK_DMI_PRODUCT_NAME));
+		model_machine(m, mach, sizeof mach);
 	if (asprintf(&key, "%s%s%s", hv, by_hv && by_machine ? " | " : "", mach) < 0)
 		return NULL;
 	return key;

@@ -536,3 +536,101 @@ oom:
 	json_decref(warn);
 	return -1;
 }
+
+/* ---- the results store's answers (json.h) ---- */
+
+static json_t *hist_root(const char *what, json_t *list)
+{
+	json_t *root = json_object();
+	if (!root || !list || put(root, "format", json_string("isobench-history/1")) ||
+	    put(root, what, list)) {
+		json_decref(root);
+		json_decref(list);
+		return NULL;
+	}
+	return root;
+}
+
+int json_hist_runs(FILE *out, const struct store_run *r, size_t n)
+{
+	json_t *a = json_array();
+	int e = !a;
+
+	for (size_t i = 0; !e && i < n; i++)
+		e |= json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,"
+							"s:I,s:I,s:I}",
+			"run_id", jstr(r[i].run_id), "date", jstr(r[i].date),
+			"machine", jstr(r[i].machine), "hv", jstr(r[i].hv), "image", jstr(r[i].image),
+			"kernel", jstr(r[i].kernel), "arch", jstr(r[i].arch),
+			"version", jstr(r[i].version), "source", jstr(r[i].source),
+			"results", (json_int_t)r[i].results, "fails", (json_int_t)r[i].fails,
+			"skips", (json_int_t)r[i].skips, "errors", (json_int_t)r[i].errors));
+	if (e) {
+		json_decref(a);
+		return -1;
+	}
+	return dump(out, hist_root("runs", a), 1);
+}
+
+int json_hist_trend(FILE *out, const struct hist_trend *t)
+{
+	json_t *a = json_array();
+	int e = !a;
+
+	for (size_t k = 0; !e && k < t->ns; k++) {
+		const struct hist_series *s = &t->s[k];
+		json_t *pts = json_array();
+		e |= !pts;
+		for (size_t i = s->first; !e && i < s->first + s->n; i++) {
+			const struct store_point *q = &t->pts[i];
+			e |= json_array_append_new(pts, json_pack("{s:o,s:o,s:o,s:o,s:b,s:o}",
+				"run_id", jstr(q->run_id), "date", jstr(q->date),
+				"value", jnum(q->value), "level", jnum(t->level[i]),
+				"change", t->change[i], "p", jnum(t->p[i])));
+		}
+		json_t *o = e ? NULL : json_pack("{s:o,s:i,s:o,s:o,s:s,s:o,s:I,s:o}",
+			"test", jstr(s->test), "copies", s->copies, "machine", jstr(s->machine),
+			"unit", jstr(s->unit), "better", s->higher == 1 ? "higher"
+				: s->higher == 0 ? "lower" : "unknown",
+			"noise_floor_pct", jnum(s->floor_pct), "change_points", (json_int_t)s->changes,
+			"points", pts);
+		if (!o)
+			json_decref(pts);
+		e |= !o || json_array_append_new(a, o);
+	}
+	if (e) {
+		json_decref(a);
+		return -1;
+	}
+	json_t *root = hist_root("series", a);
+	e = !root || put(root, "change_points", json_integer((json_int_t)t->changes)) ||
+	    put(root, "method", json_pack("{s:s,s:f,s:i}", "test", "pettitt-binary-segmentation",
+					  "alpha", SIG_ALPHA, "min_segment", HIST_MIN_SEG));
+	return e ? (json_decref(root), -1) : dump(out, root, 1);
+}
+
+int json_hist_check(FILE *out, const struct hist_check *h)
+{
+	json_t *a = json_array();
+	int e = !a;
+
+	for (size_t i = 0; !e && i < h->nv; i++) {
+		const struct hist_verdict *d = &h->v[i];
+		e |= json_array_append_new(a, json_pack("{s:o,s:i,s:o,s:s,s:o,s:o,s:o,s:o,s:o,s:I,"
+							"s:I,s:s,s:b,s:b}",
+			"test", jstr(d->test), "copies", d->copies, "unit", jstr(d->unit),
+			"better", d->higher == 1 ? "higher" : d->higher == 0 ? "lower" : "unknown",
+			"baseline", jnum(d->base), "value", jnum(d->value), "ratio", jnum(d->ratio),
+			"p", jnum(d->p), "noise_floor_pct", jnum(d->floor_pct),
+			"baseline_runs", (json_int_t)d->na, "runs", (json_int_t)d->nb,
+			"method", d->method, "regressed", d->regressed, "improved", d->improved));
+	}
+	if (e) {
+		json_decref(a);
+		return -1;
+	}
+	json_t *root = hist_root("verdicts", a);
+	e = !root || put(root, "regressed", json_integer((json_int_t)h->regressed)) ||
+	    put(root, "improved", json_integer((json_int_t)h->improved));
+	return e ? (json_decref(root), -1) : dump(out, root, 1);
+}

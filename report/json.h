@@ -14,6 +14,7 @@
 
 #include "compare.h"
 #include "fleet.h"
+#include "history.h"
 #include <stdio.h>
 
 int json_report(FILE *out, const struct report_in *in, size_t n, const struct cmp *c);
@@ -21,5 +22,12 @@ int json_bench(FILE *out, const struct report_in *in, size_t n, const struct cmp
 /* The fleet (fleet.h) grouped by by, as format isobench-fleet/1: groups with their sources,
  * rows with each group's figures, ratio, mark and p-value, the warnings. */
 int json_fleet(FILE *out, const struct fleet *f, const char *by);
+/* The results store's answers (store.h, history.h; docs/history.md): format
+ * isobench-history/1 with "runs" (one object per run), or "series" (a trend: each with its
+ * points, levels and change points), or "verdicts" (check: per test the ratio, p, runs,
+ * method and regressed). */
+int json_hist_runs(FILE *out, const struct store_run *r, size_t n);
+int json_hist_trend(FILE *out, const struct hist_trend *t);
+int json_hist_check(FILE *out, const struct hist_check *h);
 
 #endif

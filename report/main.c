@@ -18,6 +18,7 @@
 #include "csv.h"
 #include "fleet.h"
 #include "fleetmain.h"
+#include "histmain.h"
 #include "follow.h"
 #include "html.h"
 #include "json.h"
@@ -97,6 +98,9 @@ static void usage(FILE *f)
 		"  DIR             a directory of logs (one per machine): runs grouped, per\n"
 		"                  group median, spread and ratio to a reference group\n"
 		"  --group-by G    with DIR: hypervisor (default), machine, hypervisor,machine\n"
+		"  --db FILE COMMAND\n"
+		"                  the results store (docs/history.md): add LOG.., runs, compare,\n"
+		"                  trend, check --baseline SEL LOG.., verify; --db FILE --help\n"
 		"  --help          this text\n"
 		"noise: with >= " EXIT_STR(SIG_MIN_N) " samples a side a cell is * when a Mann-Whitney U test of\n"
 		"  the two runs' SAMPLE values (warm-ups excluded) gives p < " EXIT_STR(SIG_ALPHA) " and the\n"
@@ -116,6 +120,7 @@ static void usage(FILE *f)
 		"  " EXIT_STR(EXIT_DIFFERS) " comparing replicates (>= 3 runs a side): some test differs\n"
 		"    (p < " EXIT_STR(SIG_ALPHA) " on the runs' values; one run a side is never a verdict)\n"
 		"  " EXIT_STR(EXIT_CRASHED) " --boot: the boot crashed or did not power off\n"
+		"  " EXIT_STR(EXIT_REGRESSED) " --db FILE check: a test is worse than the baseline\n"
 		"  (several apply: the first of " EXIT_STR(EXIT_USAGE) ", " EXIT_STR(EXIT_CRASHED) ", "
 		EXIT_STR(EXIT_INCOMPLETE) ", " EXIT_STR(EXIT_FAILS) ", " EXIT_STR(EXIT_DIFFERS) ")\n");
 }
@@ -848,6 +853,8 @@ static void free_inputs(struct input *in, size_t n)
 int main(int argc, char **argv)
 {
 	struct opts o;
+	if (hist_wanted(argc, argv))	/* the results store's commands (histmain.h) */
+		return hist_main(argc, argv);
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc >= 0)

@@ -452,7 +452,7 @@ const char *model_better(const struct mtest *t)
 	return t->higher == 1 ? REC_BETTER_HIGHER : t->higher == 0 ? REC_BETTER_LOWER : "unknown";
 }
 
-void model_label(const struct model *m, char *buf, size_t cap)
+void model_hv(const struct model *m, char *buf, size_t cap)
 {
 	static const char *const map[][2] = {
 		{"none", "bare-metal"},		{"KVMKVMKVM", "KVM"},
@@ -475,11 +475,26 @@ void model_label(const struct model *m, char *buf, size_t cap)
 			name = map[i][1];
 	if (!name)
 		name = strcmp(hv, "-") ? hv : "unknown";
+	snprintf(buf, cap, "%s", name);
+}
+
+void model_label(const struct model *m, char *buf, size_t cap)
+{
+	char name[200];
 	const char *cpus = model_info(m, RK_CPU_ONLINE);
+
+	model_hv(m, name, sizeof name);
 	if (strcmp(cpus, "-"))
 		snprintf(buf, cap, "%s, %s CPU%s", name, cpus, strcmp(cpus, "1") ? "s" : "");
 	else
 		snprintf(buf, cap, "%s", name);
+}
+
+void model_machine(const struct model *m, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%s, %s CPUs, %s %s", model_info(m, RK_CPU_MODEL),
+		 model_info(m, RK_CPU_ONLINE), model_info(m, RK_DMI_SYS_VENDOR),
+		 model_info(m, RK_DMI_PRODUCT_NAME));
 }
 
 const struct mtest *model_find(const struct model *m, const char *test, int copies)

@@ -127,6 +127,13 @@ const char *model_better(const struct mtest *t);
 /* A short label for the machine: "bare-metal", "KVM", "VMware", "Hyper-V", "Xen", "QEMU/TCG"
  * (from hv.cpuid, else kernel.hypervisor) and ", N CPUs". Writes into buf (cap bytes). */
 void model_label(const struct model *m, char *buf, size_t cap);
+/* The hypervisor's name alone, as model_label() says it without the CPUs ("KVM", "QEMU/TCG",
+ * "bare-metal", ...; "unknown" when the run does not say), into buf (cap bytes). */
+void model_hv(const struct model *m, char *buf, size_t cap);
+/* What names the machine when nothing else does (fleet.h's "machine" groups, the results
+ * store's default machine): "cpu.model, N CPUs, dmi.sys_vendor dmi.product_name" ("-" for
+ * what the run does not say), into buf (cap bytes). */
+void model_machine(const struct model *m, char *buf, size_t cap);
 /* 1 when the run is QEMU's TCG emulator (hv.cpuid, else kernel.hypervisor, TCGTCGTCGTCG). */
 int model_is_tcg(const struct model *m);
 /* "host" or "init": INFO run.mode, else BEGIN mode; "-" when neither says. */

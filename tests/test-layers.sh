@@ -97,9 +97,9 @@ judge() { # judge ROOT LABEL: the three checks on ROOT/report
 }
 
 judge "$top" "tree"
-# The table must be real: some files in each of the six layers, and the includes read.
+# The table must be real: some files in each of the seven layers, and the includes read.
 layers "$top/report" >"$tmp/layers"
-for l in util input model analysis format main; do
+for l in util input model store analysis format main; do
 	if awk -v l="$l" '$3 == l' "$tmp/layers" | grep -q .; then pass "layer $l holds files"
 	else fail "layer $l holds no file"; fi
 done

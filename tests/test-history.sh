@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# tests/test-history.sh — the results store (issue 34; docs/history.md): isobench-report --db
+# FILE add, runs, compare, trend, check and verify, on real native runs (out/isobench, two
+# fast tests), the log fixtures and synthetic runs whose answers are known: a planted step
+# that trend must find at its run, a planted 20 % regression that check must fail and a
+# same-build rerun it must pass, replicates whose verdicts must equal comparing the logs.
+# Then two writers at once and a killed writer (a power cut's imitation: kill -9 mid-ingest)
+# must leave a store that verify finds consistent, holding whole logs only.
+# In: OUT/isobench, OUT/isobench-report, python3 (tests/history-runs.py writes the synthetic
+# logs; JSON read back), sqlite3 (reads the store), chromium (renders the trend chart).
+# Out: "N passed, M failed, K skipped".
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$top/out}
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+use_tmp
+rep=$(report_tool)
+fx=$top/tests/fixtures/logs
+if [ ! -x "$rep" ] || [ ! -x "$out/isobench" ]; then
+	fail "no $rep or $out/isobench (./build.sh)"
+	finish
+	exit 1
+fi
+db=$tmp/h.db
+
+# equals WANT GOT WHAT: GOT is exactly WANT.
+equals() {
+	if [ "$1" = "$2" ]; then pass "$3 ($2)"; else fail "$3: want '$1', got '$2'"; fi
+}
+# q SQL: the answer of the store $db (sqlite3's shell, read-only; columns joined by '|').
+q() { sqlite3 -readonly "$db" "$1"; }
+# mkruns FILE HOUR FACTORS [FILE HOUR FACTORS]...: synthetic logs (tests/history-runs.py).
+mkruns() { python3 "$top/tests/history-runs.py" "$@"; }
+# json EXPR FILE: a python expression on the JSON document d of FILE, printed.
+json() { python3 -c 'import json, sys; d = json.load(open(sys.argv[2])); print(eval(sys.argv[1]))' "$1" "$2"; }
+
+# Every synthetic log, in one python3: replicates a and b (b 10 % slower), a step series (30
+# runs, 25 % slower from the 19th), a small step (30 runs, 3 % slower from the 16th), a CI baseline of five runs and its candidates (one 20 %
+# slower, one the same build, three 20 % slower), two writers' logs, a killed writer's logs.
+step=$(python3 -c 'import math
+print(",".join("%.4f" % ((1.0 if i < 18 else 1.25) * (1 + 0.01 * math.sin(i * 1.7))) for i in range(30)))')
+small=$(python3 -c 'import math
+print(",".join("%.4f" % ((1.0 if i < 15 else 1.03) * (1 + 0.002 * math.sin(i * 1.7))) for i in range(30)))')
+spec=("$tmp/ra.log" 0 "1.000,1.004,0.996" "$tmp/rb.log" 10 "1.10,1.104,1.097" "$tmp/small.log" 150 "$small"
+	"$tmp/step.log" 100 "$step" "$tmp/base.log" 200 "1.000,1.006,0.994,1.003,0.997"
+	"$tmp/slow.log" 300 1.20 "$tmp/same.log" 300 1.002 "$tmp/slow3.log" 300 "1.20,1.21,1.19")
+for i in $(seq 1 12); do spec+=("$tmp/w1-$i.log" $((400 + i)) "1,1.01" "$tmp/w2-$i.log" $((500 + i)) "1,1.01"); done
+kruns=$(seq -s, 1 0.001 1.029)
+for i in $(seq 1 20); do spec+=("$tmp/k-$i.log" $((1000 + 40 * i)) "$kruns"); done
+mkruns "${spec[@]}" || fail "the synthetic logs"
+
+# ---- 1. add: real native runs, the fixtures, refusals, idempotence ----
+"$out/isobench" --suite quick --sample_ms 20 --tests getpid,syscall --copies 1 --repeat 3 \
+	>"$tmp/native3.log" 2>/dev/null || fail "native run (3 runs)"
+"$out/isobench" --suite quick --sample_ms 20 --tests getpid,syscall --copies 1 \
+	>"$tmp/native1.log" 2>/dev/null || fail "native run (1 run)"
+expect_status EXIT_OK "add three native runs (one log, --repeat 3) under --machine here" -- \
+	"$rep" --db "$db" add --machine here "$tmp/native3.log"
+contains "$tmp/stdout" "native3.log: 3 runs stored, 0 already there, 0 incomplete left out"
+expect_status EXIT_OK "add the fixtures (native, qemu-tcg, two-boots: its cut first boot left out)" -- \
+	"$rep" --db "$db" add "$fx/native.log" "$fx/qemu-tcg.log" "$fx/two-boots.log"
+contains "$tmp/stderr" "two-boots.log: run 1 of 2 left out: no END record" \
+	"the incomplete boot beside a complete one is named, not stored"
+equals 6 "$(q 'SELECT count(*) FROM run')" "runs stored"
+equals "1|wal" "$(q 'PRAGMA user_version')|$(q 'PRAGMA journal_mode')" "schema version and journal"
+want=$(grep -c '^@isobench/1 [0-9]* SAMPLE ' "$tmp/native3.log")
+equals "$want" "$(q "SELECT count(*) FROM sample JOIN run ON run.id = sample.run WHERE machine = 'here'")" \
+	"every SAMPLE of the native runs stored"
+equals 6 "$(q "SELECT count(*) FROM result JOIN run ON run.id = result.run WHERE machine = 'here'")" \
+	"every RESULT of the native runs stored (2 tests x 3 runs)"
+rid=$(sed -n 's/.* BEGIN run=\([0-9a-f]*\) .*/\1/p' "$tmp/native1.log" | head -n 1)
+equals "$(sed -n 's/.* INFO .*run\.suite=\([a-z]*\).*/\1/p' "$tmp/native3.log" | head -n 1)" \
+	"$(q "SELECT value FROM info JOIN run ON run.id = info.run WHERE machine = 'here' AND key = 'run.suite' LIMIT 1")" \
+	"the parameters (INFO run.suite) stored"
+expect_status EXIT_OK "the same logs again" -- "$rep" --db "$db" add --machine here "$tmp/native3.log"
+contains "$tmp/stdout" "0 runs stored, 3 already there" "adding again stores nothing (idempotent by run id)"
+equals 6 "$(q 'SELECT count(*) FROM run')" "runs stored after adding again"
+for f in empty cut-last-line; do
+	expect_status EXIT_INCOMPLETE "$f.log is refused" -- "$rep" --db "$db" add "$fx/$f.log"
+	contains "$tmp/stderr" "$f.log: refused, nothing stored: no complete run" "$f.log: the reader's reason"
+done
+equals 6 "$(q 'SELECT count(*) FROM run')" "nothing of a refused log stored"
+# A run id stored with other records: the whole log is refused, its good run too.
+python3 - "$tmp/native3.log" "$tmp/clash.log" <<'EOF'
+import sys, zlib
+src = open(sys.argv[1]).read().split("\n")
+# the first run of native3 with one INFO value changed, sealed again: same run id, other records
+out = []
+for line in src:
+    if " END " in line:
+        out.append(line)
+        break
+    if " INFO " in line and "run.suite=" in line:
+        body = line.rsplit(" *", 1)[0].replace("run.suite=", "run.suite=x", 1)
+        line = "%s *%08x" % (body, zlib.crc32(body.encode()) & 0xffffffff)
+    out.append(line)
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+EOF
+expect_status EXIT_INCOMPLETE "a run id already stored with other records is refused" -- \
+	"$rep" --db "$db" add "$tmp/clash.log"
+contains "$tmp/stderr" "is already stored with other records"
+
+# ---- 2. runs and its selectors ----
+expect_status EXIT_OK "runs machine=here" -- "$rep" --db "$db" runs machine=here
+count_is "$tmp/stdout" '^[0-9a-f]{16} ' 3 "runs machine=here lists the three native runs"
+expect_status EXIT_OK "runs hv=TCG,last=1" -- "$rep" --db "$db" runs hv=TCG,last=1
+count_is "$tmp/stdout" '^50506fe9a4dc087b +.*QEMU/TCG' 1 "hv=TCG selects the TCG fixture's run"
+expect_status EXIT_OK "runs run=PREFIX --format json" -- "$rep" --db "$db" runs run=40990a3d --format json
+equals "['40990a3dbfde8168']" "$(json '[r["run_id"] for r in d["runs"]]' "$tmp/stdout")" "run= selects by run id prefix"
+expect_status EXIT_OK "runs run=TAIL (the end of a stored run id)" -- "$rep" --db "$db" runs run=bfde8168
+contains "$tmp/stdout" "0 runs" "run= matches the start of a run id, not any part"
+expect_status EXIT_OK "runs --format csv" -- "$rep" --db "$db" runs all --format csv
+equals 7 "$(grep -c $'\r$' "$tmp/stdout")" "CSV: a header and six rows, CRLF"
+expect_status EXIT_OK "runs since= after every date" -- "$rep" --db "$db" runs since=2999-01-01
+contains "$tmp/stdout" "0 runs"
+expect_status EXIT_USAGE "an unknown selector key" -- "$rep" --db "$db" runs colour=red
+expect_status EXIT_USAGE "an unknown command" -- "$rep" --db "$db" frobnicate
+
+# ---- 3. compare: the verdicts of comparing the logs ----
+if ! "$rep" --db "$db" add --machine side-a "$tmp/ra.log" >/dev/null ||
+	! "$rep" --db "$db" add --machine side-b "$tmp/rb.log" >/dev/null; then
+	fail "add the replicates"
+fi
+expect_status EXIT_DIFFERS "compare machine=side-a machine=side-b (3 runs a side, 10 % slower)" -- \
+	"$rep" --db "$db" compare machine=side-a machine=side-b --format json
+cp "$tmp/stdout" "$tmp/cmp-db.json"
+expect_status EXIT_DIFFERS "the same runs compared as logs" -- \
+	"$rep" --label a,b "$tmp/ra.log" "$tmp/rb.log" --format json
+verdicts='[(r["test"], c.get("mark"), c.get("method"), round(c["p_value"], 12), round(c["ratio"], 12)) for r in d["comparison"]["rows"] for c in r["cells"][1:]]'
+want=$(json "$verdicts" "$tmp/stdout")
+equals "$want" "$(json "$verdicts" "$tmp/cmp-db.json")" "the store's verdicts equal the logs'"
+has "$tmp/cmp-db.json" '"method": "welch-t"' "the replicate design (Welch's t) decided"
+expect_status EXIT_DIFFERS "compare, text" -- "$rep" --db "$db" compare machine=side-a machine=side-b
+contains "$tmp/stdout" "compared 3 runs (machine=side-a) with 3 (machine=side-b): 2 different"
+expect_status EXIT_DIFFERS "compare, CSV" -- "$rep" --db "$db" compare machine=side-a machine=side-b --format csv
+count_is "$tmp/stdout" '^[^,]*ra\.log,machine=side-a,[0-9a-f]{16},record,1,1,BEGIN,,,run,' 1 \
+	"CSV: the stored log's name, the side's selector, the run's BEGIN"
+expect_status EXIT_DIFFERS "compare, HTML" -- "$rep" --db "$db" compare machine=side-a machine=side-b --format html
+has "$tmp/stdout" '<svg xmlns=' "the page holds the ratio chart"
+expect_status EXIT_INCOMPLETE "compare: a selector that selects no run" -- \
+	"$rep" --db "$db" compare machine=side-a machine=nowhere
+
+# ---- 4. trend: a planted step at the 19th of 30 runs ----
+"$rep" --db "$db" add --machine lab "$tmp/step.log" >/dev/null || fail "add the step series"
+step_id=$(sed -n 's/.* BEGIN run=\([0-9a-f]*\) .*/\1/p' "$tmp/step.log" | sed -n 19p)
+expect_status EXIT_OK "trend --test t-rate --machine lab --format json" -- \
+	"$rep" --db "$db" trend --test t-rate --machine lab --format json
+equals "1 30 ['$step_id']" "$(json '" ".join([str(d["change_points"]), str(len(d["series"][0]["points"])), str([p["run_id"] for p in d["series"][0]["points"] if p["change"]])])' "$tmp/stdout")" \
+	"trend finds the one planted step at the 19th run"
+"$rep" --db "$db" add --machine small "$tmp/small.log" >/dev/null || fail "add the small step"
+expect_status EXIT_OK "trend of a 3 % step" -- "$rep" --db "$db" trend --test t-rate --machine small --format csv
+count_is "$tmp/stdout" ',1,[0-9.e-]+.?$' 0 "a 3 % step is inside the 5 % noise floor: no change point"
+expect_status EXIT_OK "trend of a 3 % step, --noise-floor 2" -- \
+	"$rep" --db "$db" trend --test t-rate --machine small --format csv --noise-floor 2
+count_is "$tmp/stdout" ',1,[0-9.e-]+.?$' 1 "... beyond a 2 % floor: one change point"
+expect_status EXIT_OK "trend --test t-rate --machine side-a (no step)" -- \
+	"$rep" --db "$db" trend --test t-rate --machine side-a --format csv
+count_is "$tmp/stdout" ',1,$' 0 "no change point in a steady series"
+expect_status EXIT_OK "trend text, chart and page" -- \
+	"$rep" --db "$db" trend --test t-rate --svg "$tmp/trend.svg"
+contains "$tmp/stdout" "<- change: level" "the text marks the change"
+if command -v xmllint >/dev/null; then
+	check "the trend chart is well-formed XML" xmllint --noout "$tmp/trend.svg"
+else skip "no xmllint"; fi
+count_is "$tmp/trend.svg" 'class="change"' 1 "the chart rings the one change point"
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [[ -n $browser ]]; then
+	height=$(grep -o 'height="[0-9.]*"' "$tmp/trend.svg" | head -n 1 | tr -dc '0-9.')
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$tmp/chromium-profile" \
+		--window-size="900,${height%.*}" --screenshot="$tmp/trend.png" \
+		"file://$tmp/trend.svg" >/dev/null 2>&1 || true
+	stats=$(python3 "$top/tests/png-stats.py" "$tmp/trend.png" 2>/dev/null || echo "0x0 0 0")
+	read -r _ colours dark <<<"$stats"
+	# blank: 1 colour; the chart: lines, bands, rings and text in several colours
+	if [[ $colours -ge 20 ]] && awk -v d="$dark" 'BEGIN { exit !(d > 0.2 && d < 40) }'; then
+		pass "the trend chart renders in Chromium ($stats)"
+	else
+		fail "the trend chart's screenshot looks blank ($stats)"
+	fi
+else
+	fail "no chromium: the trend chart was not rendered (apt-get install chromium; build.sh test does)"
+fi
+expect_status EXIT_OK "trend --format html" -- "$rep" --db "$db" trend --test t-rate --format html
+count_is "$tmp/stdout" '<tr class="flag">' 1 "the page flags the change's row"
+
+# A 10,000-run history (rows written by SQL into a store made by the tool: adding 10,000 logs'
+# runs takes minutes, docs/benchmarks/history-scale.md): four machines in turn, one run a
+# minute, m1 20 % slower from the run at minute 6001 on; the jitter +-0.5 %.
+"$rep" --db "$tmp/big.db" runs >/dev/null || fail "a new store"
+sqlite3 "$tmp/big.db" "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 9999)
+INSERT INTO run (id, run_id, version, mode, machine, hv, arch, kernel, image, utc, date, added,
+ source, nrecs, results, fails, skips, errors, powered_off, from_digest)
+SELECT i + 1, printf('%016x', i), 't', 'host', 'm' || (i % 4), 'KVM', 'x86_64', '6.1', '-', '-',
+ strftime('%Y-%m-%dT%H:%M:%SZ', '2026-01-01', '+' || i || ' minutes'), '-', 'sql', 0, 1, 0, 0, 0, 1, 0
+FROM n;
+INSERT INTO result (run, test, copies, unit, better, value, samples)
+SELECT id, 't-rate', 1, 'lps', 'higher',
+ (CASE WHEN machine = 'm1' AND id > 6001 THEN 800.0 ELSE 1000.0 END) * (1 + ((id * 7919) % 101 - 50) / 10000.0), 8
+FROM run;" || fail "the 10,000-run history"
+t0=$SECONDS
+expect_status EXIT_OK "trend over 10,000 runs (4 machines)" -- \
+	"$rep" --db "$tmp/big.db" trend --test t-rate --format json
+equals "10000 1 ['0000000000001771']" "$(json '" ".join([str(sum(len(s["points"]) for s in d["series"])), str(d["change_points"]), str([p["run_id"] for s in d["series"] for p in s["points"] if p["change"]])])' "$tmp/stdout")" \
+	"trend over 10,000 runs finds m1's step at its run (minute 6001), and nothing else ($((SECONDS - t0)) s, loaded host)"
+
+# ---- 5. check: CI's verdicts against a stored baseline ----
+"$rep" --db "$db" add --machine ci "$tmp/base.log" >/dev/null || fail "add the baseline"
+expect_status EXIT_REGRESSED "check: a planted 20 % regression fails" -- \
+	"$rep" --db "$db" check --baseline machine=ci "$tmp/slow.log"
+count_is "$tmp/stdout" '^REGRESSION: t-(rate|time) \(copies 1\): ratio 0\.83[0-9]* .* p [0-9.e-]+, 5\+1 runs, prediction-t' 2 \
+	"one line per regression, with its ratio and p"
+expect_status EXIT_OK "check: a same-build rerun passes" -- \
+	"$rep" --db "$db" check --baseline machine=ci "$tmp/same.log"
+contains "$tmp/stdout" "0 regressed, 0 improved, 0 without a verdict, of 2 tests"
+# A later native run against the three stored ones: a loaded host may move it beyond their
+# spread either way, so any verdict is right here; what must hold is one per test, 0 or 8.
+st=0
+"$rep" --db "$db" check --baseline machine=here "$tmp/native1.log" --verbose >"$tmp/nat.out" \
+	2>&1 || st=$?
+if [ "$st" -eq "$EXIT_OK" ] || [ "$st" -eq "$EXIT_REGRESSED" ]; then
+	pass "check: a native run against the stored native runs gives a verdict (status $st)"
+else fail "check: a native run against the stored native runs: status $st"; fi
+count_is "$tmp/nat.out" '^(same|improved|REGRESSION): (getpid|syscall) \(copies 1\): ratio [0-9.]+ .*, 3\+1 runs, prediction-t' 2 \
+	"a verdict line per native test, on the 3 stored runs"
+equals 0 "$(q "SELECT count(*) FROM run WHERE run_id = '$rid'")" "check stores nothing of its LOGs"
+expect_status EXIT_REGRESSED "check: three slower runs (Welch's t, as compare)" -- \
+	"$rep" --db "$db" check --baseline machine=ci "$tmp/slow3.log" --format json
+equals "2 ['welch-t', 'welch-t']" "$(json '" ".join([str(d["regressed"]), str([v["method"] for v in d["verdicts"]])])' "$tmp/stdout")" \
+	"the JSON's verdicts"
+# CI that adds a run before checking it: the run is not its own baseline.
+"$rep" --db "$db" add --machine ci "$tmp/slow.log" >/dev/null || fail "add the slow run to ci"
+expect_status EXIT_REGRESSED "check: a LOG already in the baseline's runs is left out of them" -- \
+	"$rep" --db "$db" check --baseline machine=ci "$tmp/slow.log"
+contains "$tmp/stdout" "checked 1 run against 5 baseline runs (machine=ci): 2 regressed"
+expect_status EXIT_USAGE "check: a baseline of one run gives no verdict" -- \
+	"$rep" --db "$db" check --baseline run=40990a3d "$tmp/same.log"
+expect_status EXIT_INCOMPLETE "check: a LOG without a complete run" -- \
+	"$rep" --db "$db" check --baseline machine=ci "$fx/cut-last-line.log"
+
+# ---- 6. the store's own safety: version, two writers, a killed writer ----
+sqlite3 "$db" ".backup '$tmp/new.db'"
+sqlite3 "$tmp/new.db" 'PRAGMA user_version = 99'
+
+expect_status EXIT_USAGE "a store of a newer schema is refused" -- "$rep" --db "$tmp/new.db" runs
+contains "$tmp/stderr" "schema version 99"
+# verify itself: a store with a record and a sample taken away is not consistent.
+sqlite3 "$db" ".backup '$tmp/cut.db'"
+sqlite3 "$tmp/cut.db" "DELETE FROM record WHERE run = 1 AND seq = 3; DELETE FROM sample WHERE run = 2 AND seq = (SELECT max(seq) FROM sample WHERE run = 2)"
+expect_status EXIT_INCOMPLETE "verify finds a store with rows taken away" -- "$rep" --db "$tmp/cut.db" verify
+count_is "$tmp/stdout" '^run [0-9a-f]{16}: [0-9]+ (records|samples) stored, [0-9]+ (read|SAMPLE records)$' 2 \
+	"verify names the run short of a record and the one short of a sample"
+expect_status EXIT_OK "verify: the store itself is consistent" -- "$rep" --db "$db" verify
+"$rep" --db "$tmp/two.db" add "$tmp"/w1-*.log >"$tmp/w1.out" 2>&1 & p1=$!
+"$rep" --db "$tmp/two.db" add "$tmp"/w2-*.log >"$tmp/w2.out" 2>&1 & p2=$!
+s1=0 s2=0
+wait "$p1" || s1=$?
+wait "$p2" || s2=$?
+equals "0 0" "$s1 $s2" "two writers at once both succeed"
+db=$tmp/two.db
+equals 48 "$(q 'SELECT count(*) FROM run')" "two writers: every run of both stored"
+expect_status EXIT_OK "two writers: the store is consistent" -- "$rep" --db "$tmp/two.db" verify
+# A killed writer: many logs of many runs, kill -9 while it writes, then verify; the logs
+# stored are whole (each log's runs all there or none), and adding again completes them.
+for delay in 0.1 0.3 0.7; do
+	rm -f "$tmp"/kill.db*
+	"$rep" --db "$tmp/kill.db" add "$tmp"/k-*.log >/dev/null 2>&1 & pk=$!
+	sleep "$delay"
+	kill -9 "$pk" 2>/dev/null
+	wait "$pk" 2>/dev/null
+	db=$tmp/kill.db
+	n=$(q 'SELECT count(*) FROM run' 2>/dev/null || echo error)
+	expect_status EXIT_OK "killed after $delay s ($n runs stored): consistent" -- \
+		"$rep" --db "$tmp/kill.db" verify
+	equals 0 "$(q 'SELECT count(*) FROM (SELECT source FROM run GROUP BY source HAVING count(*) != 30)')" \
+		"killed after $delay s: every log stored whole (30 runs) or not at all"
+	"$rep" --db "$tmp/kill.db" add "$tmp"/k-*.log >/dev/null 2>&1
+	equals 600 "$(q 'SELECT count(*) FROM run')" "killed after $delay s, then added again: every run"
+done
+finish
