@@ -331,7 +331,8 @@ static json_t *cmp_obj(const struct cmp *c)
 			e |= json_array_append_new(
 				cells, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o}", "label",
 						 jstr(c->label[j]), "value",
-						 cl->t ? jnum(cl->t->value) : json_null(), "ratio",
+						 /* the run's, or the side's geometric mean */
+						 cl->t ? jnum(cl->value) : json_null(), "ratio",
 						 jnum(cl->ratio), "median_ci95_lo",
 						 cl->t ? jnum(cl->t->ci_lo) : json_null(),
 						 "median_ci95_hi",
