@@ -121,6 +121,17 @@ count_is "$tmp/multi.txt" ' 3\+3 +welch-t .* \*$' 4 "its runs decide as separate
 expect_status EXIT_OK "the same logs without --label: one run each, status 0" -- \
 	"$rep" "$tmp/A.log" "$tmp/B.log"
 
+#    A side whose first run lacks a test (a SKIP, a FAIL there) still decides on its other
+#    runs: side a is a1 without t-time2, a2, a3, c1 (three runs hold it), side b 10 % slower.
+MKLOG_SKIP=t-time2 mklog "$tmp/a1-short.log" 1 - -0.015
+expect_status EXIT_DIFFERS "4 + 3 runs, side a's first run lacking a test: status 4" -- \
+	"$rep" --label a,a,a,a,b,b,b "$tmp/a1-short.log" "$tmp/a2.log" "$tmp/a3.log" "$tmp/c1.log" \
+	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log"
+has "$tmp/stdout" '^t-time2 +1 ns +25[0-4][0-9]\.[0-9] +27[0-9][0-9]\.[0-9] +0\.9[0-2] \*' \
+	"the test the first run lacks: the side's value over its other runs, ratio ~0.91, '*'"
+count_is "$tmp/stdout" '^t-time2 +1 b +3\+3 +welch-t .* \*$' 1 "... decided on the 3 + 3 runs that hold it"
+has "$tmp/stdout" 'compared 2 sides of 4, 3 runs: 4 different' "... so all four tests are different"
+
 # 4. Two runs a side: no verdict ('?'), status 0.
 expect_status EXIT_OK "2 + 2 runs: no verdict, status 0" -- \
 	"$rep" --label a,a,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/b1.log" "$tmp/b2.log"
