@@ -118,7 +118,7 @@ check "natively: the area's first MiB was written (disk-write-1m starts there)" 
 # depends on the calibration; one or two measured samples must hold them, not the last
 # (where a RESULT of the last sample alone would show them too): a first run counts the
 # test's reads (N; the measured samples are the last part), the stalls go at 0.6 N, else
-# 0.7 N, 0.9 N ... (the count varies from run to run on a loaded host).
+# 0.5 N, 0.7 N ... (the count varies from run to run on a loaded host).
 stalled='' nreads=$(strace -f -qq -c -e trace=pread64 "$bin" --suite quick --sample_ms 100 --samples 5 \
 	--copies 1 --tests disk-randread-4k-qd1 --disk "$dir/native.img" 2>&1 >/dev/null |
 	awk '$NF == "pread64" { print $4 }')	# % time, seconds, us/call, calls
