@@ -652,6 +652,8 @@ void text_fleet(FILE *out, const struct fleet *f, const char *dir, const char *b
 	fleet_tails(out, f);
 	fprintf(out, "\npass: 1 = one copy, N = as many copies as the run's online CPUs. ratio: "
 		     "the group's median to group 1's\n(performance: < 1 is slower, for rates and "
-		     "times alike); ~ the two medians' 95%% CIs overlap, * they do not, ? a group\n"
-		     "of one run (no spread to judge by).\n");
+		     "times alike). Marks rest on the groups' pooled samples: with >= %d a side,\n"
+		     "* Mann-Whitney U p < %g and the ratio beyond the test's noise floor, else ~; "
+		     "with fewer, ~ the two\nmedians' 95%% CIs overlap, * they do not, ? a group of "
+		     "one run (no spread to judge by).\n", SIG_MIN_N, SIG_ALPHA);
 }

@@ -193,6 +193,8 @@ has "$tmp/tails.json" '^VMware pooled 3 10111(\.0)? 10000000(\.0)? 10000000(\.0)
 	"JSON: VMware's latency_ns pooled over its 3 runs"
 has "$tmp/tails.json" '^KVM not-pooled 2 None None None$' "JSON: KVM's not pooled, no figures"
 
+contains "$tmp/tails.txt" "Marks rest on the groups' pooled samples: with >= 5 a side," \
+	"the fleet's legend says what its marks rest on (pooled samples, Mann-Whitney U)"
 mkdir "$tmp/empty"
 st=0
 "$rep" "$tmp/empty" >/dev/null 2>"$tmp/err4" || st=$?
