@@ -148,7 +148,7 @@ PY
 done
 if [ -n "$stalled" ]; then
 	pass "natively, ten 50 ms stalls planted at read $stalled: in one or two measured samples, not the last ($(cat "$dir/stall.txt"))"
-	read -r -a fig < <(tr ' =' '\n ' <"$dir/stall.txt" | awk 'NF == 2 { printf "%s ", $2 }')
+	read -r -a fig < <(tr ' =' '\n ' <"$dir/stall.txt" | awk 'NF == 2 { printf "%s ", $2 } END { print "" }')
 	check "natively: the RESULT's p99.9 shows the stalls (>= 50 ms: ${fig[2]} ns)" test "${fig[2]}" -ge 50000000
 	check "natively: ... the median of the samples' p99.9 does not (${fig[4]} ns)" test "${fig[4]}" -lt 50000000
 	check "natively: the RESULT's max is the samples' largest (${fig[3]} = ${fig[5]})" test "${fig[3]}" = "${fig[5]}"
