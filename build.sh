@@ -65,7 +65,7 @@ PKGS_TEST=(
 	debootstrap                            # tests/run fresh: the README from a fresh root
 	ipxe-qemu                              # tests/test-netboot.sh: the NIC's PXE/iPXE ROMs
 	lava-dispatcher python3-yaml           # tests/test-lava.sh: lava-run, reading its log
-	strace                                 # tests/test-net.sh: counts net-tcp-crr's calls per connection
+	strace                                 # tests/test-net.sh: counts net-tcp-crr's calls per connection; test-disk.sh: plants read stalls
 	sqlite3                                # tests/test-history.sh: reads the results store
 	dbench                                 # tests/unit/test_tbench_load.c: dbench's own client.txt, read as tbench's load
 	xfsprogs btrfs-progs lvm2              # tests/test-scratch.sh: real XFS, btrfs and LVM labels on a signed disk

@@ -1,6 +1,8 @@
 /* latency.c — log-linear latency histogram (latency.h). */
 #include "latency.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define KEY(q, name) name,
@@ -101,4 +103,59 @@ void lat_merge(struct lat_hist *dst, const struct lat_hist *src)
 		dst->min = src->min;
 	if (src->max > dst->max)
 		dst->max = src->max;
+}
+
+size_t lat_hist_format(const struct lat_hist *h, char *out, size_t cap)
+{
+	size_t len = 0;
+	unsigned prev = 0;
+
+	for (unsigned i = 0; i < LAT_BUCKETS; i++) {
+		if (!h->bucket[i])
+			continue;
+		int n = snprintf(out + len, cap - len, "%s%u,%u", len ? "," : "", i - prev,
+				 h->bucket[i]);
+		if (n < 0 || (size_t)n >= cap - len)
+			return 0;
+		len += (size_t)n;
+		prev = i;
+	}
+	return len;
+}
+
+/* The next unsigned decimal of *p (then past it and one comma) into *v; -1 when none. */
+static int next_u(const char **p, unsigned long long *v)
+{
+	char *end;
+
+	if (**p < '0' || **p > '9')
+		return -1;
+	*v = strtoull(*p, &end, 10);
+	*p = *end == ',' ? end + 1 : end;
+	return (*end == ',' && end[1]) || !*end ? 0 : -1;	/* no trailing comma */
+}
+
+int lat_hist_parse(const char *s, struct lat_hist *h)
+{
+	unsigned long long gap, n, i = 0;
+	int first = 1;
+
+	lat_reset(h);
+	if (!*s)
+		return -1;
+	while (*s) {
+		if (next_u(&s, &gap) || !*s || next_u(&s, &n))
+			return -1;
+		if ((!first && !gap) || gap >= LAT_BUCKETS || i + gap >= LAT_BUCKETS || !n ||
+		    n > UINT32_MAX)
+			return -1;
+		i += gap;
+		first = 0;
+		h->bucket[i] = (uint32_t)n;
+		h->count += n;
+		h->max = bucket_top((unsigned)i);
+		if (h->min == UINT64_MAX)
+			h->min = i < LAT_SUB ? i : bucket_top((unsigned)i - 1) + 1;
+	}
+	return 0;
 }

@@ -52,4 +52,15 @@ void lat_quantiles(const struct lat_hist *h, uint64_t out[LAT_NQ]);
 /* Add every value of src to dst (the copies or samples of one test). */
 void lat_merge(struct lat_hist *dst, const struct lat_hist *src);
 
+/* The histogram on the wire (RESULT lat_hist, docs/records.md): its non-empty buckets as a
+ * comma list of pairs "GAP,COUNT", GAP the bucket's index less the previous non-empty one's
+ * (the first: its index), so runs' histograms can be merged by a reader (the fleet pools
+ * runs as the runner pools samples). lat_hist_format() writes it into out (cap bytes, NUL
+ * included) and returns its length, or 0 when h is empty or it does not fit.
+ * lat_hist_parse() reads one into h (reset first; count from the buckets, max the largest
+ * bucket's top edge until the caller sets the true one, sum 0): 0, or -1 when s is not
+ * such a list (an index beyond LAT_BUCKETS, a count of 0 or above UINT32_MAX, odd length). */
+size_t lat_hist_format(const struct lat_hist *h, char *out, size_t cap);
+int lat_hist_parse(const char *s, struct lat_hist *h);
+
 #endif

@@ -178,7 +178,7 @@
 	X(MAX, "max") X(CI95, "ci95_pct") X(CONVERGED, "converged") X(INDEX, "index") \
 	X(STOP, "stop") X(SAMPLES_NEEDED, "samples_needed") \
 	X(LAT_P50, REC_EXTRA_P50_NS) X(LAT_P99, REC_EXTRA_P99_NS) X(LAT_P999, REC_EXTRA_P999_NS) \
-	X(LAT_MAX, REC_EXTRA_MAX_NS) X(NULL_NS, REC_EXTRA_NULL_NS_X100) \
+	X(LAT_MAX, REC_EXTRA_MAX_NS) X(LAT_HIST, "lat_hist") X(NULL_NS, REC_EXTRA_NULL_NS_X100) \
 	X(NOTE, "note") X(SIGNAL, "signal") X(STATUS, "status") X(OOM, "oom_kills") \
 	X(RECORDS, "records") X(RESULTS, "results") X(FAILS, "fails") X(SKIPS, "skips") \
 	X(ERRORS, "errors") X(DROPPED, "dropped_fields") \
@@ -428,6 +428,7 @@
 	X(RESULT, LAT_P99, OPT, UINT0) \
 	X(RESULT, LAT_P999, OPT, UINT0) \
 	X(RESULT, LAT_MAX, OPT, UINT0) \
+	X(RESULT, LAT_HIST, OPT, STR) \
 	X(RESULT, CYCLES, OPT, NONNEG) \
 	X(RESULT, NULL_NS, OPT, UINT0) \
 	X(SKIP, TESTNAME, REQ, STR) \

@@ -846,6 +846,11 @@ static int phase_result(struct hrun *h)
 		lat_quantiles(h->whole, q);
 		for (int i = 0; i < LAT_NQ; i++)
 			rec_u64(&rb, lat_keys[i], q[i]);
+		/* ... and the histogram itself, so a reader can pool runs the same way (the
+		 * fleet's groups); left out (dropped_fields) when the record has no room */
+		static char hist[REC_MAX - 1024];
+		if (lat_hist_format(h->whole, hist, sizeof hist))
+			rec_str(&rb, RK_LAT_HIST, hist);
 	}
 	if (b->result_extra && h->nrx)
 		rec_i64(&rb, b->result_extra, llround(stats_median(h->rx, (size_t)h->nrx)));

@@ -662,10 +662,28 @@ static void decide_values(struct cmp_cell *cell, struct cmp_cell *cell0, int set
 	cell->mark = rep.p < SIG_ALPHA ? '*' : '~';
 }
 
-/* Cell j of row r from the runs of side 0 and side j (cmp_replicates()). */
+/* The first of the n runs m holding a valid RESULT of test/copies, NULL when none does. */
+static const struct mtest *side_test(const struct model *const *m, size_t n, const char *test,
+				     int copies)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct mtest *t = model_find(m[i], test, copies);
+		if (t && t->has_result && t->value > 0 && isfinite(t->value))
+			return t;
+	}
+	return NULL;
+}
+
+/* Cell j of row r from the runs of side 0 and side j (cmp_replicates()). A side whose first
+ * run lacks the test (a SKIP there, a FAIL) still has its other runs: the cell stands for
+ * the first run that holds it. */
 static void decide_replicates(struct cmp_row *r, size_t j, const struct model *const *const *side,
 			      const size_t *nside, double *buf)
 {
+	if (!r->cell[0].t && (r->cell[0].t = side_test(side[0], nside[0], r->test, r->copies)))
+		r->cell[0].ratio = 1;
+	if (!r->cell[j].t)
+		r->cell[j].t = side_test(side[j], nside[j], r->test, r->copies);
 	size_t nmax = nside[0] > nside[j] ? nside[0] : nside[j];
 	double *a = buf, *b = a + nside[0], *pa = b + nside[j], *pb = pa + nmax;
 	long *ra = (long *)(pb + nmax), *rb = ra + nside[0];

@@ -89,7 +89,9 @@ int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, s
  * paired t on log ratios when every run of both sides carries INFO run.round and the rounds
  * pair up (>= SIG_REP_MIN pairs), else Welch's t on log values; the cell's mark is '*' when
  * p < SIG_ALPHA, '~' otherwise; with fewer runs, '?' ("too-few-runs"). value, ratio, p and
- * the ratio's CI are replaced; flagged and verdicts recounted. 0, or -1 out of memory. */
+ * the ratio's CI are replaced; flagged and verdicts recounted. A side whose first run lacks
+ * the row's result (a SKIP or FAIL there) is decided on its runs that hold it, the cell's t
+ * then that first such run's. 0, or -1 out of memory. */
 int cmp_replicates(struct cmp *c, const struct model *const *const *side, const size_t *nside);
 void cmp_free(struct cmp *c);
 /* The first run j (1 .. nruns-1) whose architecture (INFO kernel.machine) is known and differs

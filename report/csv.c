@@ -160,7 +160,28 @@ static void derived_rows(const struct rowctx *x, const struct model *m)
 		     m->pass[p].copies, "score", m->pass[p].score, "index");
 }
 
-/* Run j's ratios to run 1 and their noise marks. */
+/* A compared cell's p, the ratio's CI, the noise floor and what its mark rests on (compare.h
+ * cmp_basis(): runs a side, paired, a verdict or not, in words), as rows of test/copies
+ * read from log line line. */
+static void sig_rows(const struct rowctx *x, size_t line, const char *test, int copies,
+		     const struct cmp_cell *cl)
+{
+	char b[160];
+
+	drow(x, line, test, copies, "p_value", cl->p, "");
+	drow(x, line, test, copies, "ratio_ci95_lo", cl->ratio_lo, "ratio");
+	drow(x, line, test, copies, "ratio_ci95_hi", cl->ratio_hi, "ratio");
+	drow(x, line, test, copies, "noise_floor_pct", cl->floor_pct, "%");
+	drow(x, line, test, copies, "runs_a", (double)cl->runs_a, "runs");
+	drow(x, line, test, copies, "runs_b", (double)cl->runs_b, "runs");
+	row(x, "derived", line, -1, "", test, copies, "paired", cl->paired ? "1" : "0", "");
+	row(x, "derived", line, -1, "", test, copies, "verdict", cmp_is_verdict(cl) ? "1" : "0",
+	    "");
+	row(x, "derived", line, -1, "", test, copies, "basis", cmp_basis(cl, b, sizeof b), "");
+}
+
+/* Run j's ratios to run 1 and their noise marks; with replicates, each pass's Index Score
+ * over the runs too (compare.h cmp_score_cell()). */
 static void ratio_rows(const struct rowctx *x, const struct cmp *c, size_t j)
 {
 	for (size_t i = 0; c && j > 0 && i < c->nrows; i++) {
@@ -174,25 +195,7 @@ static void ratio_rows(const struct rowctx *x, const struct cmp *c, size_t j)
 		    "noise_mark", mk, "");
 		row(x, "derived", cl->t->line, -1, "", c->rows[i].test, c->rows[i].copies,
 		    "noise_method", cl->method, "");
-		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "p_value", cl->p, "");
-		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "ratio_ci95_lo",
-		     cl->ratio_lo, "ratio");
-		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "ratio_ci95_hi",
-		     cl->ratio_hi, "ratio");
-		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "noise_floor_pct",
-		     cl->floor_pct, "%");
-		/* what the mark rests on (compare.h cmp_basis) */
-		char b[160];
-		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "runs_a",
-		     (double)cl->runs_a, "runs");
-		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "runs_b",
-		     (double)cl->runs_b, "runs");
-		row(x, "derived", cl->t->line, -1, "", c->rows[i].test, c->rows[i].copies,
-		    "paired", cl->paired ? "1" : "0", "");
-		row(x, "derived", cl->t->line, -1, "", c->rows[i].test, c->rows[i].copies,
-		    "verdict", cmp_is_verdict(cl) ? "1" : "0", "");
-		row(x, "derived", cl->t->line, -1, "", c->rows[i].test, c->rows[i].copies,
-		    "basis", cmp_basis(cl, b, sizeof b), "");
+		sig_rows(x, cl->t->line, c->rows[i].test, c->rows[i].copies, cl);
 		for (int q = 0; q < LAT_NQ; q++) {	/* latency: lower is better (pct.h) */
 			char key[40];
 			snprintf(key, sizeof key, "%s_ratio_to_run1", lat_keys[q]);
@@ -200,6 +203,15 @@ static void ratio_rows(const struct rowctx *x, const struct cmp *c, size_t j)
 				drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, key,
 				     pct_ratio(&c->rows[i], j, q), "ratio");
 		}
+	}
+	for (int p = 0; c && j > 0 && p < c->nscore; p++) {	/* replicates: the scores */
+		const struct cmp_cell *cl = &c->score[p][j];
+		int copies = c->m[0]->pass[p].copies;
+		char mk[2] = {cl->mark, 0};
+		drow(x, 0, "(index score)", copies, "ratio_to_run1", cl->ratio, "ratio");
+		row(x, "derived", 0, -1, "", "(index score)", copies, "noise_mark", mk, "");
+		row(x, "derived", 0, -1, "", "(index score)", copies, "noise_method", cl->method, "");
+		sig_rows(x, 0, "(index score)", copies, cl);
 	}
 }
 

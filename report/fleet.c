@@ -1,6 +1,7 @@
 /* fleet.c — a directory of logs grouped by hypervisor and/or machine (see fleet.h). */
 #define _GNU_SOURCE
 #include "fleet.h"
+#include "latency.h"
 #include "noisefloor.h"
 #include "signif.h"
 #include "stats.h"
@@ -231,6 +232,54 @@ static int fleet_mark(const struct fleet *f, const struct frow *row, size_t g, s
 	return rc;
 }
 
+/* Group g's whole-group latency tails for row into c (see struct fcell): every run's RESULT
+ * histogram of the row merged, the quantiles of the merge. -1: out of memory. */
+static int group_tails(const struct fleet *f, const struct frow *row, size_t g, struct fcell *c)
+{
+	struct lat_hist *pool = malloc(sizeof *pool), *one = malloc(sizeof *one);
+	char pass[16];
+
+	for (int q = 0; q < LAT_NQ; q++)
+		c->lat[q] = NAN;
+	c->lat_runs = c->lat_hists = 0;
+	if (!pool || !one) {
+		free(pool);
+		free(one);
+		return -1;
+	}
+	lat_reset(pool);
+	for (size_t i = 0; i < f->nruns; i++) {
+		const struct model *m = &f->runs[i].m;
+		if (strcmp(f->runs[i].group, f->groups[g]))
+			continue;
+		for (size_t t = 0; t < m->ntests; t++) {
+			const struct mtest *mt = &m->tests[t];
+			pass_label(m, mt->copies, pass, sizeof pass);
+			if (!mt->has_result || !mt->has_lat || strcmp(mt->status, "ok") ||
+			    strcmp(mt->test, row->test) || strcmp(mt->unit, row->unit) ||
+			    strcmp(pass, row->pass))
+				continue;
+			c->lat_runs++;
+			if (!mt->lat_hist || lat_hist_parse(mt->lat_hist, one))
+				continue;
+			/* the bucket's top edge is all the list says of the largest value */
+			if (isfinite(mt->lat_result[LAT_NQ - 1]))
+				one->max = (uint64_t)mt->lat_result[LAT_NQ - 1];
+			lat_merge(pool, one);
+			c->lat_hists++;
+		}
+	}
+	if (c->lat_runs && c->lat_hists == c->lat_runs) {
+		uint64_t q[LAT_NQ];
+		lat_quantiles(pool, q);
+		for (int k = 0; k < LAT_NQ; k++)
+			c->lat[k] = (double)q[k];
+	}
+	free(pool);
+	free(one);
+	return 0;
+}
+
 /* Row's cells: each group's summary, then each group's ratio to the reference (group 0)
  * and noise mark. v: room for one value per run. Returns 0, or -1 when out of memory. */
 static int fill_cells(const struct fleet *f, struct frow *row, double *v)
@@ -247,6 +296,8 @@ static int fill_cells(const struct fleet *f, struct frow *row, double *v)
 		c->p = NAN;
 		if (n && summarize(v, n, row->higher != 0, &c->s))
 			c->n = 0;
+		if (group_tails(f, row, g, c))
+			return -1;
 	}
 	const struct fcell *ref = &row->cell[0];
 	for (size_t g = 1; g < f->ngroups && ref->n && row->higher >= 0; g++) {

@@ -13,7 +13,8 @@
  * median (lib/stats.c's order-statistics CI; min..max when n < 6), in the test's unit;
  * the ratio is a performance ratio (util.h's perf_ratio) of the group median to the
  * reference group's, with '~' when the two CIs overlap, '*' when they do not, '?' when either
- * group holds one run (no spread to judge noise by). The
+ * group holds one run (no spread to judge noise by). A latency test's tails are pooled per
+ * group: the quantiles of all its runs' operations (struct fcell lat[]). The
  * reference group is bare-metal when present, else the first group in name order. Index
  * scores per pass ("index" rows, unit "score") are grouped the same way.
  * Out: a struct fleet: its runs, groups and rows with their figures; text.c's text_fleet()
@@ -43,6 +44,14 @@ struct fcell {			/* one group's figures for one row */
 				 * with fewer, '~' CIs overlap, '*' they do not, '?' a group of one
 				 * run (no spread) */
 	double p;		/* Mann-Whitney U on the groups' pooled SAMPLE values; NAN if none */
+	/* Whole-group latency tails (a test with a latency histogram): the p50/p99/p99.9/max
+	 * (lib/latency.h's order, ns) of every operation of every run of the group, from the
+	 * runs' RESULT histograms (lat_hist) merged as the runner merges a run's samples; the
+	 * max is the largest of the runs' max_ns. lat_runs: the group's runs whose RESULT has
+	 * latency figures; lat_hists: how many of them carry the histogram. lat[] is NAN
+	 * unless every one of them does (no pooling of some runs only). */
+	double lat[LAT_NQ];
+	size_t lat_runs, lat_hists;
 };
 
 struct frow {

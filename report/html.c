@@ -129,6 +129,23 @@ static void table_head(FILE *out, const struct cmp *c, int index)
 	fputs("</tr>\n", out);
 }
 
+/* A compared cell's mark and, under it, what the mark rests on (compare.h cmp_basis()); the
+ * cell is found by its row attribute (data-row=ROW, or data-copies=COPIES for an Index
+ * Score) and data-run=RUN. */
+static void mark_cell(FILE *out, const struct cmp_cell *cl, const char *row_attr, size_t row,
+		      size_t run)
+{
+	char bs[160];
+	int v = cmp_is_verdict(cl);
+
+	fprintf(out, "<td>%s<br><small %s=\"%zu\" data-run=\"%zu\" data-key=\"basis\">",
+		cl->mark == '*' ? (v ? "different" : "beyond noise")
+		: cl->mark == '~' ? (v ? "no difference" : "within noise")
+		: cl->mark == '?' ? "no estimate" : "", row_attr, row, run);
+	esc(out, cmp_basis(cl, bs, sizeof bs));
+	fputs("</small></td>", out);
+}
+
 static void table_row(FILE *out, const struct cmp *c, size_t i, int index)
 {
 	const struct cmp_row *r = &c->rows[i];
@@ -140,9 +157,12 @@ static void table_row(FILE *out, const struct cmp *c, size_t i, int index)
 	fputs("</td>", out);
 	for (size_t j = 0; j < c->nruns; j++) {
 		const struct cmp_cell *cl = &r->cell[j];
-		num(out, i, j, "value", "%.1f", cl->t ? cl->t->value : NAN, 0);
+		/* the run's value, or with replicates the side's geometric mean over its runs
+		 * (compare.h), its index scaled alike */
+		num(out, i, j, "value", "%.1f", cl->t ? cl->value : NAN, 0);
 		if (index)
-			num(out, i, j, "index", "%.1f", cl->t ? cl->t->index : NAN, 0);
+			num(out, i, j, "index", "%.1f",
+			    cl->t ? cl->t->index * cl->value / cl->t->value : NAN, 0);
 		if (!j)
 			continue;
 		num(out, i, j, "ratio", "%.3f", cl->ratio, cl->mark == '*');
@@ -154,14 +174,7 @@ static void table_row(FILE *out, const struct cmp *c, size_t i, int index)
 				cl->ratio_hi);
 		fputs("</td>", out);
 		num(out, i, j, "p_value", "%.2g", cl->p, 0);
-		char bs[160];
-		int v = cmp_is_verdict(cl);
-		fprintf(out, "<td>%s<br><small data-row=\"%zu\" data-run=\"%zu\" data-key=\"basis\">",
-			cl->mark == '*' ? (v ? "different" : "beyond noise")
-			: cl->mark == '~' ? (v ? "no difference" : "within noise")
-			: cl->mark == '?' ? "no estimate" : "", i, j);
-		esc(out, cmp_basis(cl, bs, sizeof bs));
-		fputs("</small></td>", out);
+		mark_cell(out, cl, "data-row", i, j);
 	}
 	fputs("</tr>\n", out);
 }
@@ -182,7 +195,23 @@ static void index_table(FILE *out, const struct cmp *c, int copies)
 		if (isfinite(s))
 			fprintf(out, "%.1f", s);
 		fputs("</td>", out);
-		if (j) {
+		/* with replicates the score's verdict over the runs, as a test's row */
+		const struct cmp_cell *sc = cmp_score_cell(c, j, copies);
+		if (j && sc) {
+			fprintf(out, "<td class=\"n%s\" data-copies=\"%d\" data-run=\"%zu\" "
+				     "data-key=\"score_ratio\">", sc->mark == '*' ? " flag" : "",
+				copies, j);
+			if (isfinite(r))
+				fprintf(out, "%.3f", r);
+			fputs("</td><td class=\"n\">", out);
+			if (isfinite(sc->ratio_lo))
+				fprintf(out, "%.3f..%.3f", sc->ratio_lo, sc->ratio_hi);
+			fputs("</td><td class=\"n\">", out);
+			if (isfinite(sc->p))
+				fprintf(out, "%.2g", sc->p);
+			fputs("</td>", out);
+			mark_cell(out, sc, "data-copies", (size_t)copies, j);
+		} else if (j) {
 			fputs("<td class=\"n\">", out);
 			if (isfinite(r))
 				fprintf(out, "%.3f", r);
@@ -220,12 +249,23 @@ int html_report(FILE *out, const struct report_in *in, size_t n, const struct cm
 	(void)n;
 	page_head(out, c);
 	identities(out, in, c);
-	if (c->nruns > 1)
+	if (c->nruns > 1 && c->replicated)
+		fprintf(out, "<p>ratio = performance relative to side 1 by each test's direction "
+			     "(&gt; 1 is better), of the sides' geometric means over their runs. "
+			     "<b>different</b>: with &ge; %d runs a side, one value per run and test, "
+			     "p &lt; %g by Welch's t on the log run values, or, when the runs are "
+			     "interleaved rounds, by the paired t on each round's log ratio; 95%% CI: "
+			     "the ratio's t interval. With fewer runs, no verdict. Under each mark: "
+			     "what it rests on.</p>\n",
+			SIG_REP_MIN, SIG_ALPHA);
+	else if (c->nruns > 1)
 		fprintf(out, "<p>ratio = performance relative to run 1 by each test's direction "
 			     "(&gt; 1 is better). <b>beyond noise</b>: with &ge; %d samples a side, "
 			     "Mann-Whitney U p &lt; %g on the two runs' samples and a ratio beyond "
 			     "the test's noise floor; with fewer, disjoint 95%% intervals of the "
-			     "medians. 95%% CI: bootstrap of the ratio (%d resamples).</p>\n",
+			     "medians. 95%% CI: bootstrap of the ratio (%d resamples). One run a side: "
+			     "machine drift cannot be told from a difference, so no mark is a "
+			     "verdict.</p>\n",
 			SIG_MIN_N, SIG_ALPHA, SIG_BOOT);
 	for (size_t i = 0; i < c->nrows; i++) {
 		int seen = 0;

@@ -6,7 +6,10 @@
  * interval, p-value and noise mark (compare.h); the index scores; the other tests likewise;
  * then the ratio chart (svg.c). Every figure cell carries data-row/data-run/data-key naming
  * the JSON field it shows (json.c's comparison.rows[row].cells[run].<key>), so a test can
- * check the page against the JSON. Text from a log is escaped; bytes outside printable ASCII
+ * check the page against the JSON; an Index Score's cells carry data-copies/data-run instead
+ * (data-key score, score_ratio, basis: with replicates its verdict's, JSON's
+ * comparison.index_scores). Under every mark, what it rests on (compare.h cmp_basis()).
+ * Text from a log is escaped; bytes outside printable ASCII
  * show as '?', as in the text report.
  * In: the runs (as model.h's report_in) and their comparison (any number of runs >= 1).
  * Out: the page on out. Errors: -1 when writing fails. */

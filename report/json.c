@@ -331,7 +331,8 @@ static json_t *cmp_obj(const struct cmp *c)
 			e |= json_array_append_new(
 				cells, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o}", "label",
 						 jstr(c->label[j]), "value",
-						 cl->t ? jnum(cl->t->value) : json_null(), "ratio",
+						 /* the run's, or the side's geometric mean */
+						 cl->t ? jnum(cl->value) : json_null(), "ratio",
 						 jnum(cl->ratio), "median_ci95_lo",
 						 cl->t ? jnum(cl->t->ci_lo) : json_null(),
 						 "median_ci95_hi",
@@ -518,6 +519,16 @@ int json_fleet(FILE *out, const struct fleet *f, const char *by)
 			json_object_set_new(c, "ratio", g == 0 && cl->n ? json_real(1) : jnum(cl->ratio));
 			json_object_set_new(c, "mark", cl->mark == ' ' ? json_null() : json_string(mk));
 			json_object_set_new(c, "p_value", jnum(cl->p));
+			if (cl->lat_runs) {	/* the group's pooled tails (fleet.h) */
+				json_t *lat = json_object();
+				for (int q = 0; lat && q < LAT_NQ; q++)
+					json_object_set_new(lat, lat_keys[q], jnum(cl->lat[q]));
+				json_object_set_new(lat, "runs", json_integer((json_int_t)cl->lat_runs));
+				json_object_set_new(lat, "from", json_string(cl->lat_hists == cl->lat_runs
+										? "pooled"
+										: "not-pooled"));
+				json_object_set_new(c, "latency_ns", lat);
+			}
 			json_array_append_new(cells, c);
 		}
 		json_object_set_new(o, "groups", cells);

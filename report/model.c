@@ -270,6 +270,8 @@ static void take_result(struct mtest *t, const struct record *r, size_t line)
 		double d = v ? strtod(v, &end) : NAN;
 		t->lat_result[q] = v && !*end && d >= 0 ? d : NAN;
 	}
+	free(t->lat_hist);
+	t->lat_hist = rec_get(r, RK_LAT_HIST) ? strdup(rec_get(r, RK_LAT_HIST)) : NULL;
 }
 
 /* A record about_a_test() into its test (found or added): what every such record may say
@@ -421,6 +423,7 @@ void model_free(struct model *m)
 		free(t->group);
 		free(t->reason);
 		free(t->smp);
+		free(t->lat_hist);
 	}
 	for (size_t i = 0; i < m->nev; i++) {
 		free(m->ev[i].test);

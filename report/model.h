@@ -71,6 +71,10 @@ struct mtest {
 	double lat[LAT_NQ];
 	int lat_whole;		/* 1: lat[] is the RESULT's whole-run figure; 0: samples' median */
 	double lat_result[LAT_NQ];	/* the RESULT's figures as read, NAN where absent */
+	/* The RESULT's whole-run histogram as on the wire (lib/latency.h lat_hist_parse()), for
+	 * a reader that pools runs (fleet.c); NULL when absent (older logs, no room, a run read
+	 * from its digest) or out of memory. */
+	char *lat_hist;
 	double cycles_x100;	/* RESULT cycles_x100 (only a run read from its digest: the mean
 				 * of its SAMPLEs' cycles_x100, docs/records.md), else NAN */
 	double null_ns_x100;	/* RESULT null_ns_x100: a ring0 probe's null batch, the median

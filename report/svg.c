@@ -21,8 +21,11 @@ struct bar_row {
 	const struct cmp_row *r;
 	double ratio[8];
 	char mark[8];
+	const struct cmp_cell *cell[8];	/* what each bar's mark rests on; NULL: no cell */
+	int basis[8];		/* index into the chart's bases, -1 none */
 };
 
+#define SVG_NBASIS 8	/* distinct bases a legend lists */
 #define LEFT 360.0
 #define PLOT 520.0
 #define WIDTH 980.0
@@ -45,7 +48,34 @@ struct chart {
 	double lo, hi;		/* log2 of the axis ends */
 	double rowh, top, height;
 	int unconverged;	/* some run's sampling did not converge */
+	/* The distinct bases of the marks drawn (compare.h cmp_basis()), in order of first
+	 * appearance; with more than one, each mark says which ([k]) */
+	char basis[SVG_NBASIS][160];
+	int nbasis;
 };
+
+/* The index of basis text s among ch's, added when new; the last one when they are full. */
+static int basis_of(struct chart *ch, const char *s)
+{
+	for (int k = 0; k < ch->nbasis; k++)
+		if (!strcmp(ch->basis[k], s))
+			return k;
+	if (ch->nbasis == SVG_NBASIS)
+		return SVG_NBASIS - 1;
+	snprintf(ch->basis[ch->nbasis], sizeof ch->basis[0], "%s", s);
+	return ch->nbasis++;
+}
+
+/* Bar j of b: its cell's basis recorded (a mark there: a verdict or a within-run mark). */
+static void note_basis(struct chart *ch, struct bar_row *b, size_t j)
+{
+	char bs[160];
+
+	b->basis[j] = -1;
+	if (j && b->cell[j] && b->mark[j] != ' ' && isfinite(b->ratio[j]) && b->ratio[j] > 0 &&
+	    *cmp_basis(b->cell[j], bs, sizeof bs))
+		b->basis[j] = basis_of(ch, bs);
+}
 
 /* Phase 1: one row per compared test, then one per pass's index score. */
 static void collect_rows(struct chart *ch)
@@ -62,6 +92,8 @@ static void collect_rows(struct chart *ch)
 		for (size_t j = 0; j < nr; j++) {
 			b->ratio[j] = c->rows[i].cell[j].ratio;
 			b->mark[j] = c->rows[i].cell[j].mark;
+			b->cell[j] = &c->rows[i].cell[j];
+			note_basis(ch, b, j);
 		}
 	}
 	for (int p = 0; p < npass; p++) {
@@ -72,8 +104,12 @@ static void collect_rows(struct chart *ch)
 		b->score = 1;
 		for (size_t j = 0; j < nr; j++) {
 			double s;
+			/* with replicates the score is decided over the runs as a test's row */
+			const struct cmp_cell *sc = cmp_score_cell(c, j, copies);
 			b->ratio[j] = cmp_score_ratio(c, j, copies, &s);
-			b->mark[j] = ' ';
+			b->mark[j] = sc ? sc->mark : ' ';
+			b->cell[j] = sc;
+			note_basis(ch, b, j);
 		}
 	}
 }
@@ -107,7 +143,8 @@ static void layout(struct chart *ch)
 		for (size_t j = 0; j < nr; j++)
 			unconverged |= c->rows[i].cell[j].t && c->rows[i].cell[j].t->converged == 0;
 	/* legend lines under the runs: index scores always; ! when a run did not converge */
-	double extra = 18.0 * (1 + unconverged);
+	/* ... and with several bases, one line for each */
+	double extra = 18.0 * (1 + unconverged + (ch->nbasis > 1 ? ch->nbasis : 0));
 	double rowh = nr > 1 ? 18.0 * (double)(nr - 1) + 12 : 24,
 	       top = 92 + 18.0 * (double)nr + extra;
 	double height = top + rowh * (double)nrows + 70;
@@ -146,14 +183,14 @@ static void draw_legend(FILE *out, const struct chart *ch)
 		     "whisker = the ratio's 95%% CI (docs/report.md, noise rule)</text>\n",
 		c->replicated ? "different" : "beyond noise",
 		c->replicated ? "not" : "within noise");
-	/* what the marks rest on: the first compared cell's basis stands for the chart's */
-	char bs[160] = "";
-	for (size_t i = 0; !bs[0] && i < c->nrows; i++)
-		if (nr > 1 && c->rows[i].cell[1].t)
-			cmp_basis(&c->rows[i].cell[1], bs, sizeof bs);
+	/* what the marks rest on: one basis for every mark, else each mark's [k] (listed below) */
 	fprintf(out, "<text x=\"20\" y=\"66\" fill=\"#555555\" font-size=\"11\">marks rest on: ");
-	svg_esc(out, c->replicated ? bs : "one run a side, within-run only: not a verdict "
-		"(machine drift cannot be told from a difference)");
+	if (ch->nbasis > 1)
+		fprintf(out, "%d bases, the [k] after each mark (listed below the runs)", ch->nbasis);
+	else
+		svg_esc(out, c->replicated && ch->nbasis ? ch->basis[0]
+			: "one run a side, within-run only: not a verdict (machine drift cannot "
+			  "be told from a difference)");
 	fputs("</text>\n", out);
 	for (size_t j = 0; j < nr; j++) {
 		double y = 76 + 18.0 * (double)j;
@@ -166,14 +203,25 @@ static void draw_legend(FILE *out, const struct chart *ch)
 	}
 	{
 		double y = 76 + 18.0 * (double)nr;
-		fprintf(out, "<text x=\"20\" y=\"%.0f\" fill=\"#555555\" font-size=\"12\">Index "
-			     "Score rows: no noise mark (a geometric mean has no confidence interval "
-			     "of its own); compared only when both runs hold the same index tests"
-			     "</text>\n", y);
+		fprintf(out, "<text x=\"20\" y=\"%.0f\" fill=\"#555555\" font-size=\"12\">%s"
+			     "</text>\n", y,
+			c->replicated
+				? "Index Score rows: each run's score is its value, decided over the "
+				  "runs as a test's row; compared only when both sides hold the same "
+				  "index tests"
+				: "Index Score rows: no noise mark (a geometric mean has no confidence "
+				  "interval of its own); compared only when both runs hold the same "
+				  "index tests");
 		if (ch->unconverged)
 			fprintf(out, "<text x=\"20\" y=\"%.0f\" fill=\"#555555\" font-size=\"12\">! "
 				     "= that run's sampling did not converge (95%% CI wider than its "
 				     "target): treat the bar with care</text>\n", y + 18);
+		for (int k = 0; ch->nbasis > 1 && k < ch->nbasis; k++) {
+			fprintf(out, "<text x=\"20\" y=\"%.0f\" fill=\"#555555\" font-size=\"11\">"
+				     "[%d] ", y + 18.0 * (1 + ch->unconverged + k), k + 1);
+			xml_esc(out, ch->basis[k], sizeof ch->basis[k]);
+			fputs("</text>\n", out);
+		}
 	}
 }
 
@@ -227,9 +275,14 @@ static void draw_bar(FILE *out, const struct chart *ch, const struct bar_row *b,
 		     "fill=\"%s\" fill-opacity=\"%s\"><title>", xa, by, w < 1 ? 1 : w,
 		svg_colour[j % SVG_NCOLOUR], faded ? "0.35" : "1");
 	svg_esc(out, c->label[j]);
-	fprintf(out, ": %.3f</title></rect>\n", r);
-	/* The ratio's 95% bootstrap interval as a whisker (compare.h: mann-whitney cells). */
-	const struct cmp_cell *cl = b->r ? &b->r->cell[j] : NULL;
+	fprintf(out, ": %.3f", r);
+	if (b->basis[j] >= 0) {	/* what its mark rests on */
+		fputs(" \xe2\x80\x94 ", out);
+		xml_esc(out, ch->basis[b->basis[j]], sizeof ch->basis[0]);
+	}
+	fputs("</title></rect>\n", out);
+	/* The ratio's 95% interval as a whisker (compare.h: mann-whitney and replicate cells). */
+	const struct cmp_cell *cl = b->cell[j];
 	if (cl && isfinite(cl->ratio_lo) && isfinite(cl->ratio_hi) && cl->ratio_lo > 0) {
 		double wl = xpos(cl->ratio_lo, lo, hi), wh = xpos(cl->ratio_hi, lo, hi);
 		fprintf(out, "<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\" "
@@ -239,9 +292,12 @@ static void draw_bar(FILE *out, const struct chart *ch, const struct bar_row *b,
 	}
 	int right = r >= 1;
 	double tx = right ? x2 + 5 : x2 - 5;
+	char tag[16] = "";	/* [k]: the basis of this mark, when the chart has several */
+	if (ch->nbasis > 1 && b->basis[j] >= 0)
+		snprintf(tag, sizeof tag, " [%d]", b->basis[j] + 1);
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"12\">"
-		     "%.2f%s%s</text>\n", tx, by + 11, right ? "start" : "end", r,
-		b->mark[j] == '*' ? " *" : b->mark[j] == '?' ? " ?" : "",
+		     "%.2f%s%s%s</text>\n", tx, by + 11, right ? "start" : "end", r,
+		b->mark[j] == '*' ? " *" : b->mark[j] == '?' ? " ?" : "", tag,
 		b->r && ((b->r->cell[j].t && b->r->cell[j].t->converged == 0) ||
 			 (b->r->cell[0].t && b->r->cell[0].t->converged == 0))
 			? " !" : "");

@@ -4,7 +4,10 @@
  * and the ratio chart of a comparison: per test (and per pass's index score), the
  * performance ratio of each run to the first on a log-2 scale, one coloured bar per run with
  * its value written at the bar's end; faded bars are within noise, solid ones beyond it
- * (marked '*'). Plain SVG 1.1 text, no script, no external resources; every string from the
+ * (marked '*'); with replicates the Index Score rows are marked too. What the marks rest on
+ * (compare.h cmp_basis()) is in the legend and in each bar's tooltip: one basis for the chart,
+ * or, when they differ (a test some runs lack, rounds that pair for some rows only), a [k]
+ * after each mark naming one the legend lists. Plain SVG 1.1 text, no script, no external resources; every string from the
  * log is XML-escaped and reduced to printable ASCII. */
 #ifndef ISOBENCH_SVG_H
 #define ISOBENCH_SVG_H

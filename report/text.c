@@ -576,6 +576,37 @@ static const char *fleet_fig(char *buf, size_t cap, double v)
 	return buf;
 }
 
+/* The fleet's latency tails: per latency test and group, the quantiles of every operation
+ * of every run of the group (fleet.h struct fcell lat[]), or why they are not pooled. */
+static void fleet_tails(FILE *out, const struct fleet *f)
+{
+	int head = 0;
+
+	for (size_t r = 0; r < f->nrows; r++) {
+		const struct frow *row = &f->rows[r];
+		for (size_t g = 0; g < f->ngroups; g++) {
+			const struct fcell *cl = &row->cell[g];
+			if (!cl->lat_runs)
+				continue;
+			if (!head++)
+				fprintf(out, "\nlatency tails, ns: every operation of every run of the "
+					     "group pooled (the runs' whole-run histograms merged)\n"
+					     "%-22s %-4s %5s %4s %10s %10s %10s %10s\n", "test", "pass",
+					"group", "runs", "p50", "p99", "p99.9", "max");
+			fprintf(out, "%-22s %-4s %5zu %4zu", row->test, row->pass, g + 1, cl->lat_runs);
+			if (cl->lat_hists == cl->lat_runs) {
+				for (int q = 0; q < LAT_NQ; q++)
+					fprintf(out, " %10.0f", cl->lat[q]);
+				fputc('\n', out);
+			} else {
+				fprintf(out, "  not pooled: %zu of %zu runs lack their histogram (an "
+					     "older log, or one read from its digest)\n",
+					cl->lat_runs - cl->lat_hists, cl->lat_runs);
+			}
+		}
+	}
+}
+
 void text_fleet(FILE *out, const struct fleet *f, const char *dir, const char *by)
 {
 	char a[32], b[32], c[32], d[32], e[32];
@@ -618,8 +649,11 @@ void text_fleet(FILE *out, const struct fleet *f, const char *dir, const char *b
 				fleet_fig(c, sizeof c, cl->s.max), ci, ratio);
 		}
 	}
+	fleet_tails(out, f);
 	fprintf(out, "\npass: 1 = one copy, N = as many copies as the run's online CPUs. ratio: "
 		     "the group's median to group 1's\n(performance: < 1 is slower, for rates and "
-		     "times alike); ~ the two medians' 95%% CIs overlap, * they do not, ? a group\n"
-		     "of one run (no spread to judge by).\n");
+		     "times alike). Marks rest on the groups' pooled samples: with >= %d a side,\n"
+		     "* Mann-Whitney U p < %g and the ratio beyond the test's noise floor, else ~; "
+		     "with fewer, ~ the two\nmedians' 95%% CIs overlap, * they do not, ? a group of "
+		     "one run (no spread to judge by).\n", SIG_MIN_N, SIG_ALPHA);
 }

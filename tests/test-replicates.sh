@@ -22,6 +22,7 @@ rep=$(report_tool)
 # run.round=ROUND when ROUND is not "-" (the first run's; the next runs count on), and
 # run.ab_side=SIDE when given (as qemu/run --ab-params's boots say it). With MKLOG_INDEX=1 the
 # two higher-is-better tests carry a UnixBench baseline (index tests: the run has an Index Score).
+# MKLOG_SKIP=TEST leaves TEST out of every run of the log.
 mklog() {
 	python3 - "$@" <<'EOF'
 import math, sys, zlib
@@ -41,6 +42,8 @@ for k, drift in enumerate(float(d) for d in drifts.split(",")):
         info += " run.ab_side=" + side
     recs.append(info)
     for n, (name, unit, better, base) in enumerate(tests, 1):
+        if name == os.environ.get("MKLOG_SKIP"):
+            continue
         recs.append("TEST test=%s k=%d n=4 copies=1 unit=%s better=%s group=extra title=%s "
                     "clocksource=tsc%s" % (name, n, unit, better, name,
                                            " baseline=%g" % (base / 10) if index and better == "higher" else ""))
@@ -62,7 +65,8 @@ for k, drift in enumerate(float(d) for d in drifts.split(",")):
                     "min=%.3f max=%.3f ci95_pct=%.2f converged=1"
                     % (name, unit, better, g, med, srt[0], srt[-1],
                        (srt[-1] - srt[0]) / 2 / med * 100))   # 8 samples: the CI is min..max
-    recs.append("END records=%d results=4 fails=0 skips=0 errors=0 status=ok" % len(recs))
+    recs.append("END records=%d results=%d fails=0 skips=0 errors=0 status=ok"
+                % (len(recs), sum(r.startswith("RESULT") for r in recs)))
     for n, body in enumerate(recs, 1):
         line = "@isobench/1 %d %s" % (n, body)
         lines.append("%s *%08x\n" % (line, zlib.crc32(line.encode()) & 0xffffffff))
@@ -116,6 +120,17 @@ count_is "$tmp/multi.txt" ' 3\+3 +welch-t .* \*$' 4 "its runs decide as separate
 #    The same logs without --label: the last complete run of each, as before.
 expect_status EXIT_OK "the same logs without --label: one run each, status 0" -- \
 	"$rep" "$tmp/A.log" "$tmp/B.log"
+
+#    A side whose first run lacks a test (a SKIP, a FAIL there) still decides on its other
+#    runs: side a is a1 without t-time2, a2, a3, c1 (three runs hold it), side b 10 % slower.
+MKLOG_SKIP=t-time2 mklog "$tmp/a1-short.log" 1 - -0.015
+expect_status EXIT_DIFFERS "4 + 3 runs, side a's first run lacking a test: status 4" -- \
+	"$rep" --label a,a,a,a,b,b,b "$tmp/a1-short.log" "$tmp/a2.log" "$tmp/a3.log" "$tmp/c1.log" \
+	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log"
+has "$tmp/stdout" '^t-time2 +1 ns +25[0-4][0-9]\.[0-9] +27[0-9][0-9]\.[0-9] +0\.9[0-2] \*' \
+	"the test the first run lacks: the side's value over its other runs, ratio ~0.91, '*'"
+count_is "$tmp/stdout" '^t-time2 +1 b +3\+3 +welch-t .* \*$' 1 "... decided on the 3 + 3 runs that hold it"
+has "$tmp/stdout" 'compared 2 sides of 4, 3 runs: 4 different' "... so all four tests are different"
 
 # 4. Two runs a side: no verdict ('?'), status 0.
 expect_status EXIT_OK "2 + 2 runs: no verdict, status 0" -- \
@@ -171,6 +186,48 @@ has "$tmp/ab.html" "different<br><small data-row=\"[0-9]+\" data-run=\"1\" data-
 	"HTML: each mark says what it rests on"
 "$rep" --svg "$tmp/one.svg" "$tmp/a1.log" "$tmp/b1.log" >/dev/null 2>&1 || true
 contains "$tmp/one.svg" "marks rest on: one run a side, within-run only: not a verdict" "SVG: the legend says what the marks rest on"
+#    Replicates in the chart: one basis for every mark, in the legend and each bar's tooltip.
+"$rep" --svg "$tmp/ab.svg" --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
+	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log" >/dev/null 2>&1 || true
+contains "$tmp/ab.svg" "marks rest on: 3+3 runs, unpaired, Welch&#39;s t on log run values: a verdict" \
+	"SVG, 3 + 3 runs: the legend says the marks rest on 3+3 runs, unpaired, Welch's t"
+count_is "$tmp/ab.svg" '<title>b: 0\.9[0-2][0-9] — 3\+3 runs, unpaired, Welch&#39;s t on log run values: a verdict</title>' 4 \
+	"SVG: each of the 4 bars' tooltips says what its mark rests on"
+lacks "$tmp/ab.svg" "[1]" "SVG: one basis, no [k] after the marks"
+#    A test one B run lacks: its cell rests on 3+2 runs (no verdict), the others on 3+3.
+MKLOG_SKIP=t-time2 mklog "$tmp/b3-short.log" 1.10 - 0.0
+"$rep" --svg "$tmp/mix.svg" --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
+	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3-short.log" >/dev/null 2>&1 || true
+contains "$tmp/mix.svg" "marks rest on: 2 bases, the [k] after each mark" "SVG, mixed bases: the legend says there are two"
+has "$tmp/mix.svg" '>\[1\] 3\+3 runs, unpaired, Welch&#39;s t on log run values: a verdict</text>' "SVG: basis [1] listed"
+has "$tmp/mix.svg" '>\[2\] 3\+2 runs: fewer than 3 a side, no verdict</text>' "SVG: basis [2] listed (the test a run lacks)"
+count_is "$tmp/mix.svg" '>0\.9[0-2] \* \[1\]</text>' 3 "SVG: the three tests of 3+3 runs say [1] after their mark"
+count_is "$tmp/mix.svg" '>0\.9[0-2] \? \[2\]</text>' 1 "SVG: t-time2 (3+2 runs) says [2] after its '?'"
+#    The Index Score decided over the runs is marked in the chart, the HTML and the CSV too.
+MKLOG_INDEX=1 mklog "$tmp/ia.log" 1 - 0.0,0.01,-0.01
+MKLOG_INDEX=1 mklog "$tmp/ib.log" 1.10 - 0.02,0.0,-0.01
+"$rep" --svg "$tmp/idx.svg" --label a,b "$tmp/ia.log" "$tmp/ib.log" >/dev/null 2>&1 || true
+has "$tmp/idx.svg" '^<text [^>]*font-weight="bold">System Benchmarks Index Score' "SVG: an Index Score row"
+count_is "$tmp/idx.svg" '>0\.9[0-2] \*</text>' 5 "SVG: the 4 tests and the Index Score (over the runs) marked '*'"
+contains "$tmp/idx.svg" "Index Score rows: each run's score is its value, decided over the runs" \
+	"SVG: the legend says the Index Score is decided over the runs"
+"$rep" --format html --label a,b "$tmp/ia.log" "$tmp/ib.log" >"$tmp/idx.html" 2>/dev/null || true
+has "$tmp/idx.html" '<td class="n flag" data-copies="1" data-run="1" data-key="score_ratio">0\.9[0-2][0-9]</td><td class="n">0\.[0-9]{3}\.\.0\.9[0-9]{2}</td><td class="n">[0-9.e-]+</td><td>different<br><small data-copies="1" data-run="1" data-key="basis">3\+3 runs, unpaired, Welch(&#39;|&#x27;|'"'"')s t on log run values: a verdict</small>' \
+	"HTML: the Index Score row has its ratio, CI, p, 'different' and what it rests on"
+contains "$tmp/idx.html" "<b>different</b>: with &ge; 3 runs a side" "HTML: the page says the replicate rule"
+#    B's runs 1000 / (1.10 x (1.02, 1.00, 0.99)): geometric mean ~906, its first run alone 891.
+has "$tmp/idx.html" 'data-row="0" data-run="1" data-key="value">90[4-8]\.[0-9]<' \
+	"HTML: a side's value is its runs' geometric mean (as the text and JSON), not its first run's"
+"$rep" --format csv --label a,b "$tmp/ia.log" "$tmp/ib.log" >"$tmp/idx.csv" 2>/dev/null || true
+has "$tmp/idx.csv" ',\(index score\),1,basis,"?3\+3 runs, unpaired, Welch'"'"'s t on log run values: a verdict"?,' \
+	"CSV: the Index Score's basis row"
+has "$tmp/idx.csv" ',\(index score\),1,noise_mark,\*,' "CSV: the Index Score's mark row"
+"$rep" --format json --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
+	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log" 2>/dev/null | python3 -c 'import json, sys
+c = json.load(sys.stdin)["comparison"]["rows"][0]["cells"]
+print("values %.1f %.1f" % (c[0]["value"], c[1]["value"]))' >"$tmp/jv.out" 2>&1 || true
+has "$tmp/jv.out" '^values (99[5-9]|100[0-7])\.[0-9] (90[4-9]|91[0-4])\.[0-9]$' \
+	"JSON: each side's value is its runs' geometric mean (the ratio's terms)"
 
 
 # 8. qemu/run --ab-params's boots say run.ab_side: without --label they make the sides (paired

@@ -89,6 +89,53 @@ static void merge_is_union(void **st)
 	assert_int_equal(h.min, 1);
 }
 
+/* The wire form (RESULT lat_hist): read back it is the same histogram (counts, quantiles),
+ * two read back and merged are the two merged; malformed lists are refused. */
+static void wire_round_trip(void **st)
+{
+	static char buf[1 << 16];
+	static struct lat_hist back, a, b;
+	uint64_t x = 88172645463325252ull;
+
+	(void)st;
+	lat_reset(&h);
+	lat_reset(&h2);
+	for (int i = 0; i < 20000; i++) {	/* xorshift: 0 .. ~16 ms, skewed low */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		lat_record(i % 2 ? &h : &h2, (x % 1000003) * (x % 16 + 1));
+	}
+	assert_true(lat_hist_format(&h, buf, sizeof buf) > 0);
+	assert_int_equal(lat_hist_parse(buf, &back), 0);
+	assert_int_equal(back.count, h.count);
+	assert_memory_equal(back.bucket, h.bucket, sizeof h.bucket);
+	back.max = h.max;
+	for (uint32_t q = 1000; q <= 100000; q += 1000)
+		assert_int_equal(lat_quantile(&back, q), lat_quantile(&h, q));
+	/* merged on the reader's side = merged at the source */
+	assert_int_equal(lat_hist_parse(buf, &a), 0);
+	a.max = h.max;
+	assert_true(lat_hist_format(&h2, buf, sizeof buf) > 0);
+	assert_int_equal(lat_hist_parse(buf, &b), 0);
+	b.max = h2.max;
+	lat_merge(&a, &b);
+	lat_merge(&h, &h2);
+	assert_int_equal(lat_quantile(&a, 99900), lat_quantile(&h, 99900));
+	assert_int_equal(lat_quantile(&a, 100000), lat_quantile(&h, 100000));
+	/* too small a buffer, an empty histogram: nothing written */
+	assert_int_equal(lat_hist_format(&h, buf, 8), 0);
+	lat_reset(&back);
+	assert_int_equal(lat_hist_format(&back, buf, sizeof buf), 0);
+	static const char *const bad[] = {"", "5", "5,", "5,0", "5,1,0,1", "x,1", "5,1,",
+					  "5,1 ", "3776,1", "0,1,3776,1", "5,4294967296", NULL};
+	for (int i = 0; bad[i]; i++)
+		assert_int_equal(lat_hist_parse(bad[i], &back), -1);
+	assert_int_equal(lat_hist_parse("0,2,700,3", &back), 0);
+	assert_int_equal(back.count, 5);
+	assert_int_equal(back.bucket[700], 3);
+}
+
 static void key_names(void **st)
 {
 	(void)st;
@@ -105,6 +152,7 @@ int main(void)
 		cmocka_unit_test(relative_error_bound),
 		cmocka_unit_test(empty_and_extremes),
 		cmocka_unit_test(merge_is_union),
+		cmocka_unit_test(wire_round_trip),
 		cmocka_unit_test(key_names),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);

@@ -135,6 +135,27 @@ static void stall_in_one_sample_is_in_the_result(void **st)
 	assert_int_equal((long)mx, (long)STALL_NS);
 	assert_true(p50 >= LOOP_NS && p50 <= LOOP_NS * 1.02);
 	assert_true(p99 >= LOOP_NS && p99 <= LOOP_NS * 1.02);
+	/* Its histogram (lat_hist) gives the same figures when read back, the max from max_ns
+	 * (a reader pooling runs merges these: report/fleet.c). */
+	const char *lh = strstr(buf, "RESULT "), *eol = lh ? strchr(lh, '\n') : NULL;
+	const char *f = lh ? strstr(lh, " lat_hist=") : NULL;
+	assert_non_null(f);
+	assert_true(!eol || f < eol);
+	f += strlen(" lat_hist=");
+	char list[8192];
+	size_t n = strcspn(f, " \n");
+	assert_true(n < sizeof list);
+	memcpy(list, f, n);
+	list[n] = 0;
+	static struct lat_hist back;
+	assert_int_equal(lat_hist_parse(list, &back), 0);
+	back.max = (uint64_t)mx;
+	uint64_t q[LAT_NQ];
+	lat_quantiles(&back, q);
+	assert_int_equal((long)q[0], (long)p50);
+	assert_int_equal((long)q[1], (long)p99);
+	assert_int_equal((long)q[2], (long)p999);
+	assert_int_equal((long)q[3], (long)mx);
 }
 
 int main(void)
