@@ -17,7 +17,8 @@
 /* Values of enum keys (the only value words the grammar fixes). */
 #define REC_BETTER_HIGHER "higher"	/* TEST, RESULT better= */
 #define REC_BETTER_LOWER "lower"
-#define REC_MODE_INIT "init"		/* BEGIN mode=, INFO run.mode: PID 1 in the image */
+#define REC_MODE_INIT "init"		/* BEGIN mode=, INFO run.mode: PID 1 in the image (or
+					 * the peer it runs, isobench.serve=1) */
 #define REC_MODE_HOST "host"		/* the CLI on a host */
 #define REC_STATUS_OK "ok"		/* END status= */
 #define REC_STATUS_FATAL "fatal"

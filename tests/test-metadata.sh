@@ -98,16 +98,20 @@ declare -A hdrs=([aws]='x-aws-ec2-metadata-token=isobench-imitation-token'
 for p in aws gce azure oci; do
 	{
 		echo "#!/bin/sh: a comment line, as a launch script's first line may be"
-		echo "isobench.suite=quick isobench.tests=${pick[$p]}"
+		echo "isobench.suite=standard isobench.tests=${pick[$p]}"
 		echo "isobench.copies=1   # one pass"
+		echo "isobench.samples=3 isobench.sample_ms=100"
 		echo "isobench.peer=169.254.0.100:$peer_port"
 		[ "$p" != azure ] || echo "isobench.image=not-the-build"
 	} >"$tmp/$p.ud"
 	: >"$tmp/$p.imds"
 	log=$tmp/$p.log
+	# The command line's own choice, quick and short (a boot whose user data is lost ends
+	# soon): another suite and test, which the user data's must override.
+	cmdline=(--direct --accel tcg --cpus 1 --nic virtio --cloud "$p" --suite quick --copies 1 --tests pipe)
 	if [ "$p" = azure ]; then	# an ERROR record: the run is complete, with an error
 		st=0
-		_lib_qemu_run "$p" "$log" 300 --direct --accel tcg --cpus 1 --nic virtio --cloud "$p" \
+		_lib_qemu_run "$p" "$log" 300 "${cmdline[@]}" \
 			--user-data "$tmp/$p.ud" --imds-log "$tmp/$p.imds" --peer "127.0.0.1:$peer_port"
 		complete "$log" "$p: a complete run whose ERROR is the refused word" EXIT_FAILS
 		has "$log" ' ERROR .*param=isobench\.image value=not-the-build reason=only%20the%20kernel%20command%20line' \
@@ -115,7 +119,7 @@ for p in aws gce azure oci; do
 		is "$(fields "$log" image.identity)" "$id" "$p: the image identity stays the build's"
 		boot_rows+=("$(printf '%-22s %-5s %9s %9s' "$p" ok "$t_end" "$t_exit")")
 	else
-		qboot "$p" qemu/run "$log" 300 --direct --accel tcg --cpus 1 --nic virtio --cloud "$p" \
+		qboot "$p" qemu/run "$log" 300 "${cmdline[@]}" \
 			--user-data "$tmp/$p.ud" --imds-log "$tmp/$p.imds" --peer "127.0.0.1:$peer_port"
 	fi
 	want=$(tr '|' '\n' <<<"${reqs[$p]}")
@@ -124,11 +128,11 @@ for p in aws gce azure oci; do
 	else fail "$p: the service got '$(tr '\n' ';' <<<"$got")', want '$(tr '\n' ';' <<<"$want")'"; fi
 	contains "$tmp/$p.imds" "${hdrs[$p]}" "$p: the requests carry the provider's header (${hdrs[$p]})"
 	is "$(fields "$log" cloud.provider)" "$p" "$p: INFO cloud.provider=$p"
-	is "$(fields "$log" params.metadata)" suite,tests,copies,peer "$p: INFO params.metadata, the user data's keys"
-	is "$(fields "$log" params.cmdline)" image "$p: INFO params.cmdline=image (the user data's suite won)"
+	is "$(fields "$log" params.metadata)" suite,tests,copies,samples,sample_ms,peer "$p: INFO params.metadata, the user data's keys"
+	is "$(fields "$log" params.cmdline)" image "$p: INFO params.cmdline=image (the user data's suite, tests and copies won)"
 	lease=$(fields "$log" nic.dhcp)
 	is "${lease%%%20netmask*}" eth0:%20169.254.0.15 "$p: the image took a DHCP lease itself (no ip=)"
-	is "$(fields "$log" run.suite)" quick "$p: the suite from the user data"
+	is "$(fields "$log" run.suite)" standard "$p: the suite from the user data (the command line's was quick)"
 	tests=$(grep -a '^@isobench/1 [0-9]* TEST ' "$log" | sed -n 's/.* test=\([^ ]*\) .*/\1/p' | tr '\n' ' ')
 	is "$tests" "${pick[$p]} " "$p: the one test the user data picked ran, one pass"
 	host=$(fields "$log" peer.host)

@@ -415,6 +415,7 @@ has "$tmp/badpeer.log" " SKIP test=net-tcp-rr copies=1 reason=isobench\.peer=10\
 wait "$srv_pid" || st_a=$?
 status_is EXIT_OK "$st_a" "serving guest: powered off by itself after its life, a complete log"
 has "$tmp/srv.log" ' INFO serve\.port=7117 serve\.bind=0\.0\.0\.0 serve\.max_seconds=50 ' "serving guest: --serve on every address for 50 s"
+has "$tmp/srv.log" ' BEGIN .*mode=init ' "serving guest: its peer log says it is the image's (mode=init), not a host's"
 has "$tmp/srv.log" '^isobench --serve: session [0-9]+: udp from 10\.0\.77\.2,' "serving guest: served the other guest, UDP too"
 has "$tmp/srv.log" "^isobench: the peer's life is over \(50 s\): it ended normally" "serving guest: the end of its life said"
 xorriso -osirrox on -indev "$out/isobench.iso" -extract /isolinux/isolinux.cfg "$tmp/menu.cfg" >/dev/null 2>&1 || : >"$tmp/menu.cfg"
