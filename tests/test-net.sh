@@ -229,6 +229,10 @@ ran EXIT_FAILS "$st" "$tmp/killed.log" "peer killed mid-test: the run completes,
 has "$tmp/killed.log" " FAIL test=net-tcp-rr .*note=peer%20127\.0\.0\.1:$peer_port:%20request/response:%20(connection%20reset|the%20peer%20closed)" \
 	"the test under way FAILs, naming the peer and what happened"
 has "$tmp/killed.log" " FAIL test=net-tcp-stream .*connection%20refused" "the next net test FAILs at once: connection refused"
+# qemu/run's progress lines (isobench-report --follow) name the peer too: the FAIL's note.
+"$out/isobench-report" --follow "$tmp/killed.log" --idle 1 >"$tmp/killed.follow" 2>&1 || true
+has "$tmp/killed.follow" "^guest FAIL: net-tcp-stream: .* \(peer 127\.0\.0\.1:$peer_port: connect: connection refused" \
+	"the progress line of a net FAIL names the peer (isobench-report --follow)"
 if [ "$dt" -lt 10000 ]; then pass "peer killed: the run ended ${dt} ms later"; else fail "peer killed: the run took ${dt} ms more"; fi
 
 # ---- the report: both ends named; a different peer is a warning ----------------------------

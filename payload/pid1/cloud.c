@@ -75,7 +75,7 @@ const char *cloud_detect(char *why, size_t len)
 static int ask(const char *method, const char *host, const char *path, const char *headers,
 	       char *buf, size_t cap, struct http_answer *a, char *err, size_t errlen)
 {
-	int r = http_request(method, CLOUD_IMDS_IP, host, path, headers, buf, cap, a,
+	int r = http_request(method, CLOUD_IMDS_IP, 80, host, path, headers, buf, cap, a,
 			     CLOUD_HTTP_MS, err, errlen);
 	if (!r && a->status != 200 && a->status != 404) {
 		snprintf(err, errlen, "%s %s: HTTP status %d", method, path, a->status);

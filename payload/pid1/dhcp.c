@@ -81,7 +81,7 @@ static int ether_ifs(char names[][IF_NAMESIZE])
 			fclose(f);
 		}
 		if (atoi(t) == 1)
-			snprintf(names[n++], IF_NAMESIZE, "%s", e->d_name);
+			snprintf(names[n++], IF_NAMESIZE, "%.15s", e->d_name);	/* length checked */
 	}
 	closedir(d);
 	qsort(names, (size_t)n, IF_NAMESIZE, (int (*)(const void *, const void *))strcmp);

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,10 +46,10 @@ static int wait_fd(int fd, short events, long long deadline)
 	}
 }
 
-/* A non-blocking TCP socket connected to ip:80 before the deadline: fd, or -errno. */
-static int connect_to(const char *ip, long long deadline)
+/* A non-blocking TCP socket connected to ip:port before the deadline: fd, or -errno. */
+static int connect_to(const char *ip, int port, long long deadline)
 {
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(80)};
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
 	int e = 0;
 	socklen_t el = sizeof e;
 
@@ -204,7 +205,7 @@ static int parse_answer(char *buf, size_t n, char *body, size_t cap, struct http
 	return 0;
 }
 
-int http_request(const char *method, const char *ip, const char *host, const char *path,
+int http_request(const char *method, const char *ip, int port, const char *host, const char *path,
 		 const char *headers, char *body, size_t cap, struct http_answer *a,
 		 int timeout_ms, char *err, size_t errlen)
 {
@@ -219,9 +220,9 @@ int http_request(const char *method, const char *ip, const char *host, const cha
 			   method, path, host, headers);
 	if (len < 0 || (size_t)len >= sizeof req)
 		FAIL(EINVAL, "request too long");
-	int fd = connect_to(ip, deadline);
+	int fd = connect_to(ip, port, deadline);
 	if (fd < 0)
-		FAIL(-fd, "connect to %s:80: %s", ip, fd == -ETIMEDOUT ?
+		FAIL(-fd, "connect to %s:%d: %s", ip, port, fd == -ETIMEDOUT ?
 		     "no answer within the time allowed" : strerror(-fd));
 	char *buf = malloc(bufcap);
 	if (!buf) {

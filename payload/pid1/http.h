@@ -15,13 +15,14 @@ struct http_answer {
 	char flavor[32];	/* the Metadata-Flavor header's value ("" absent): Google's mark */
 };
 
-/* method (GET, PUT) path (starting with '/') on ip (dotted IPv4) port 80, with Host: host
+/* method (GET, PUT) path (starting with '/') on ip (dotted IPv4) port (80 for the metadata
+ * services), with Host: host
  * and the extra header lines in headers ("Name: value\r\n" each, "" none); the body into
  * body (cap bytes, the last for the NUL) and the answer's facts into *a, within timeout_ms
  * in all. Returns 0 (an answer of any status), or -errno with why in err: -ETIMEDOUT (the
  * deadline passed), -EFBIG (a body of cap bytes or more: never cut), -EPROTO (no HTTP
  * answer: garbage, a cut header or chunk), or the socket's error (-ECONNREFUSED, ...). */
-int http_request(const char *method, const char *ip, const char *host, const char *path,
+int http_request(const char *method, const char *ip, int port, const char *host, const char *path,
 		 const char *headers, char *body, size_t cap, struct http_answer *a,
 		 int timeout_ms, char *err, size_t errlen);
 
