@@ -3,6 +3,7 @@
  * (the BROADCAST flag): no packet socket is needed while the interface has no address. */
 #define _GNU_SOURCE
 #include "dhcp.h"
+#include "../sys.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -19,7 +20,6 @@
 #include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #define DHCP_MAX_IFS 4		/* interfaces tried, in name order */
@@ -162,12 +162,10 @@ static int parse_reply(const struct bootp *m, size_t n, uint32_t xid, struct lea
 	return l->type ? 0 : -1;
 }
 
+/* The monotonic clock in milliseconds (sys.h's now_ns()). */
 static long long mono_ms(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+	return (long long)(now_ns() / 1000000);
 }
 
 /* Send m (n bytes) and wait for a reply for it of a type in want (a bit per type), sending

@@ -1,6 +1,7 @@
 /* http.c — see http.h. */
 #define _GNU_SOURCE
 #include "http.h"
+#include "../sys.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,7 +14,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 /* The status line and header lines together: at most this many bytes. */
@@ -21,12 +21,10 @@
 
 #define FAIL(code, ...) do { snprintf(err, errlen, __VA_ARGS__); return -(code); } while (0)
 
+/* The monotonic clock in milliseconds (sys.h's now_ns()). */
 static long long mono_ms(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+	return (long long)(now_ns() / 1000000);
 }
 
 /* Wait until fd is ready for events or the deadline (mono_ms()) passes: 0, -ETIMEDOUT, or
