@@ -153,5 +153,5 @@ is "$(fields "$tmp/slow.log" run.tests)" getpid "slow: the command line's tests 
 count_is "$tmp/slow.imds" '^GET ' 1 "slow: one request, not retried"
 stop_peer
 secs=$(_lib_secs $(($(_lib_usec) - t_all)))
-boot_table "quick suite, one test, one pass, 1 vCPU; all five boots: $secs s"
+boot_table "one test, one pass, 3 samples of 100 ms, 1 vCPU; all five boots: $secs s"
 finish
