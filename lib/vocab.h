@@ -17,7 +17,8 @@
 /* Values of enum keys (the only value words the grammar fixes). */
 #define REC_BETTER_HIGHER "higher"	/* TEST, RESULT better= */
 #define REC_BETTER_LOWER "lower"
-#define REC_MODE_INIT "init"		/* BEGIN mode=, INFO run.mode: PID 1 in the image */
+#define REC_MODE_INIT "init"		/* BEGIN mode=, INFO run.mode: PID 1 in the image (or
+					 * the peer it runs, isobench.serve=1) */
 #define REC_MODE_HOST "host"		/* the CLI on a host */
 #define REC_STATUS_OK "ok"		/* END status= */
 #define REC_STATUS_FATAL "fatal"
@@ -25,6 +26,8 @@
 #define REC_WHAT_TEST "test"
 #define REC_WHAT_CLOCKSOURCE "clocksource"	/* WARN what= */
 #define REC_WHAT_RESULT "result"	/* WARN what=: a result the device cannot give (bench.h judge) */
+#define REC_WHAT_METADATA "metadata"	/* WARN what=: a cloud's metadata service absent, slow or
+					 * answering garbage (payload/pid1/cloud.c) */
 #define REC_STOP_TARGET "target"	/* RESULT stop=: why sampling ended (harness.c) */
 #define REC_STOP_CAP "cap"
 #define REC_STOP_FUTILE "futile"
@@ -318,7 +321,14 @@
 	I(X, SERVE_PORT, "serve.port", PORT) \
 	I(X, SERVE_BIND, "serve.bind", STR) \
 	I(X, SERVE_MAX_SECONDS, "serve.max_seconds", UINT0) \
-	I(X, SERVE_MAX_EGRESS, "serve.max_egress", UINT0)
+	I(X, SERVE_MAX_EGRESS, "serve.max_egress", UINT0) \
+	/* INFO: where PID 1's parameters came from (payload/pid1/cloud.c, issue 33) */ \
+	I(X, PARAMS_CMDLINE, "params.cmdline", STR) \
+	I(X, PARAMS_METADATA, "params.metadata", STR) \
+	I(X, CLOUD_PROVIDER, "cloud.provider", STR) \
+	I(X, CLOUD_DMI, "cloud.dmi", STR) \
+	I(X, CLOUD_USER_DATA, "cloud.user_data", STR) \
+	I(X, NIC_DHCP, "nic.dhcp", STR)
 
 #define VOCAB_NOMAX 0	/* hi of an integer without an upper bound */
 
@@ -339,7 +349,8 @@
 #define VOCAB_SHAPE_BETTER ENUM, 0, 0, REC_BETTER_HIGHER "|" REC_BETTER_LOWER
 #define VOCAB_SHAPE_MODE ENUM, 0, 0, REC_MODE_INIT "|" REC_MODE_HOST
 #define VOCAB_SHAPE_ERROR_WHAT ENUM, 0, 0, REC_WHAT_PARAM "|" REC_WHAT_TEST
-#define VOCAB_SHAPE_WARN_WHAT ENUM, 0, 0, REC_WHAT_CLOCKSOURCE "|" REC_WHAT_RESULT
+#define VOCAB_SHAPE_WARN_WHAT ENUM, 0, 0, REC_WHAT_CLOCKSOURCE "|" REC_WHAT_RESULT "|" \
+	REC_WHAT_METADATA
 #define VOCAB_SHAPE_END_STATUS ENUM, 0, 0, REC_STATUS_OK "|" REC_STATUS_FATAL
 #define VOCAB_SHAPE_STOP ENUM, 0, 0, REC_STOP_TARGET "|" REC_STOP_CAP "|" REC_STOP_FUTILE \
 	"|" REC_STOP_BUDGET

@@ -20,6 +20,7 @@ static const char *const suites[] = {"quick", "standard", "thorough", NULL};
 static const char *const halts[] = {"poweroff", "reboot", "wait", NULL};
 static const char *const switch_words[] = {"0", "1", NULL};
 const char *const params_ab_sides[] = {"-", "a", "b", NULL};
+static const char *const metadata_words[] = {"auto", "off", NULL};
 
 /* Where a row's value goes in struct params: offset and size. */
 #define FIELD(f) .field = offsetof(struct params, f), .size = sizeof ((struct params *)0)->f
@@ -89,6 +90,11 @@ const struct param_info param_table[] = {
 	{"serve_seconds", "SECONDS", "PID 1 with serve=1: the peer's life before power-off "
 	 "(1..2592000); default 3600",
 	 .parse = parse_range, FIELD(serve_s), .lo = 1, .hi = 30 * 86400, .unit = "seconds"},
+	/* Parameters without a keyboard (payload/pid1/cloud.h) */
+	{"metadata", "auto|off", "PID 1: auto (default): where DMI says a cloud (AWS, Google, "
+	 "Azure, Oracle), read isobench.* words from its instance metadata's user data, which "
+	 "win over the command line's; off: never contact a metadata service",
+	 .parse = parse_word, FIELD(metadata_off), .words = metadata_words},
 	{.key = NULL},
 };
 
@@ -457,22 +463,43 @@ void params_finish(struct params *p, int ncpus)
 void params_from_cmdline(struct params *p, const char *cmdline, param_error_fn on_err,
 			 void *arg)
 {
+	params_from_cmdline_keys(p, cmdline, on_err, arg, NULL, 0);
+}
+
+/* key into the comma list taken (cap bytes) unless it holds it already. */
+static void take_key(char *taken, size_t cap, const char *key)
+{
+	char item[80], list[1100];
+	size_t n = strlen(taken);
+
+	snprintf(item, sizeof item, ",%.64s,", key);	/* a table key: short */
+	snprintf(list, sizeof list, ",%.1090s,", taken);
+	if (!strstr(list, item) && n + strlen(key) + 2 < cap)
+		snprintf(taken + n, cap - n, "%s%s", n ? "," : "", key);
+}
+
+void params_from_cmdline_keys(struct params *p, const char *cmdline, param_error_fn on_err,
+			      void *arg, char *taken, size_t cap)
+{
 	static const char prefix[] = "isobench.";
 	char err[160];
 
+	if (taken && cap)
+		taken[0] = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		const char *s = cmdline;
 		while (*s) {
 			char word[1200];
 			size_t n = 0;
 			int quoted = 0;
-			while (*s == ' ' || *s == '\t' || *s == '\n')
+			while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
 				s++;
 			if (!*s)
 				break;
 			/* A word ends at unquoted white space; quotes are dropped (as the
 			 * kernel does for "key=value with spaces"). */
-			for (; *s && (quoted || (*s != ' ' && *s != '\t' && *s != '\n')); s++) {
+			for (; *s && (quoted || (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r'));
+			     s++) {
 				if (*s == '"')
 					quoted = !quoted;
 				else if (n + 1 < sizeof word)
@@ -491,8 +518,12 @@ void params_from_cmdline(struct params *p, const char *cmdline, param_error_fn o
 				continue;
 			}
 			*eq = 0;
-			if (params_set(p, key, eq + 1, err, sizeof err) && on_err)
-				on_err(arg, word, eq + 1, err);	/* word is "isobench.KEY" now */
+			if (params_set(p, key, eq + 1, err, sizeof err)) {
+				if (on_err)
+					on_err(arg, word, eq + 1, err);	/* word is "isobench.KEY" now */
+			} else if (taken) {
+				take_key(taken, cap, key);
+			}
 		}
 	}
 }

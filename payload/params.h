@@ -54,6 +54,9 @@ struct params {
 	 * isobench.serve=1, and the peer's life in seconds (isobench.serve_seconds). */
 	int serve;
 	int serve_s;
+	/* PID 1: 1 when isobench.metadata=off (no metadata service is contacted, even in a
+	 * cloud); 0 (auto): payload/pid1/cloud.h. */
+	int metadata_off;
 };
 
 struct param_info;
@@ -94,5 +97,10 @@ typedef void (*param_error_fn)(void *arg, const char *param, const char *value,
  * The suite is applied first so that explicit settings override its presets. */
 void params_from_cmdline(struct params *p, const char *cmdline, param_error_fn on_err,
 			 void *arg);
+/* The same, for any text of such words (a cloud's user data: payload/pid1/cloud.h; '\r'
+ * is white space too), and the keys it set, without the prefix, in the order first set,
+ * each once, as a comma list into taken (cap bytes; "" when none; taken NULL: not kept). */
+void params_from_cmdline_keys(struct params *p, const char *cmdline, param_error_fn on_err,
+			      void *arg, char *taken, size_t cap);
 
 #endif

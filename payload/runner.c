@@ -16,6 +16,7 @@
 #include "version.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -58,6 +59,57 @@ void runner_pending_error(void *arg, const char *param, const char *value, const
 	snprintf(cfg->pending_value[cfg->npending], 128, "%s", value);
 	snprintf(cfg->pending_reason[cfg->npending], 160, "%s", reason);
 	cfg->npending++;
+}
+
+void runner_pending_fact(struct runner_cfg *cfg, const char *key, const char *value)
+{
+	if (cfg->nfacts >= RUNNER_MAX_FACTS)
+		return;
+	cfg->fact_key[cfg->nfacts] = key;
+	snprintf(cfg->fact_value[cfg->nfacts], sizeof cfg->fact_value[0], "%s", value);
+	cfg->nfacts++;
+}
+
+void runner_pending_warn(struct runner_cfg *cfg, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+	int i = cfg->nwarns < RUNNER_MAX_WARNS ? cfg->nwarns++ : RUNNER_MAX_WARNS - 1;
+
+	cfg->warn_what[i] = what;
+	va_start(ap, fmt);
+	vsnprintf(cfg->warn_reason[i], sizeof cfg->warn_reason[0], fmt, ap);
+	va_end(ap);
+}
+
+void runner_say_pending(const struct runner_cfg *cfg)
+{
+	for (int i = 0; i < cfg->npending; i++)
+		out_text("isobench: ERROR: parameter %s=%s: %s (default kept)\n",
+			 cfg->pending_param[i], cfg->pending_value[i], cfg->pending_reason[i]);
+	for (int i = 0; i < cfg->nfacts; i++)
+		out_text("isobench: %s=%s\n", cfg->fact_key[i], cfg->fact_value[i]);
+	for (int i = 0; i < cfg->nwarns; i++)
+		out_text("isobench: WARNING: %s\n", cfg->warn_reason[i]);
+}
+
+/* The facts and warnings of runner_pending_fact() and runner_pending_warn(): INFO and WARN
+ * records (each warning also a text line). */
+static void pending_facts(const struct runner_cfg *cfg)
+{
+	struct rec_body b;
+
+	for (int i = 0; i < cfg->nfacts; i++) {
+		rec_begin(&b, RK_INFO);
+		rec_str(&b, cfg->fact_key[i], cfg->fact_value[i]);
+		out_record(&b);
+	}
+	for (int i = 0; i < cfg->nwarns; i++) {
+		rec_begin(&b, RK_WARN);
+		rec_str(&b, RK_WHAT, cfg->warn_what[i]);
+		rec_str(&b, RK_REASON, cfg->warn_reason[i]);
+		out_record(&b);
+		out_text("isobench: WARNING: %s\n", cfg->warn_reason[i]);
+	}
 }
 
 int runner_test_timeout(const struct params *p)
@@ -645,6 +697,7 @@ static void begin_run(const struct runner_cfg *cfg)
 		out_text("isobench: %d more input errors not shown (defaults kept)\n",
 			 cfg->ndropped);
 	}
+	pending_facts(cfg);
 }
 
 /* The test's INFO (what it executes) and TEST records and the progress line; clk gets the

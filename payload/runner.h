@@ -8,6 +8,8 @@
 #include <sys/types.h>
 
 #define RUNNER_MAX_PENDING 32
+#define RUNNER_MAX_FACTS 12
+#define RUNNER_MAX_WARNS 4
 
 struct runner_cfg {
 	const char *mode;	/* "init" or "host" */
@@ -19,11 +21,27 @@ struct runner_cfg {
 	char pending_value[RUNNER_MAX_PENDING][128];
 	char pending_reason[RUNNER_MAX_PENDING][160];
 	int ndropped;		/* errors past RUNNER_MAX_PENDING: counted in one more ERROR */
+	/* PID 1's facts and warnings found before BEGIN (payload/pid1/cloud.h: where the
+	 * parameters came from, the metadata service), as INFO and WARN records after it. */
+	int nfacts, nwarns;
+	const char *fact_key[RUNNER_MAX_FACTS];	/* an RK_ INFO key */
+	char fact_value[RUNNER_MAX_FACTS][264];
+	const char *warn_what[RUNNER_MAX_WARNS];	/* a REC_WHAT_ word */
+	char warn_reason[RUNNER_MAX_WARNS][400];
 };
 
 /* Remember an input error for the run's ERROR records (a param_error_fn). Past
  * RUNNER_MAX_PENDING of them the rest are counted, and one more ERROR says how many. */
 void runner_pending_error(void *cfg, const char *param, const char *value, const char *reason);
+/* Remember an INFO fact (key: an RK_ INFO key; value cut to fit) or a WARN (what: a
+ * REC_WHAT_ word; reason formatted, cut to fit) for right after BEGIN, in the order given;
+ * past RUNNER_MAX_FACTS or RUNNER_MAX_WARNS a fact is dropped, a warning replaces the last
+ * (the latest says most). runner_say_pending() prints them as text lines instead (PID 1's
+ * peer: no run). */
+void runner_pending_fact(struct runner_cfg *cfg, const char *key, const char *value);
+void runner_pending_warn(struct runner_cfg *cfg, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void runner_say_pending(const struct runner_cfg *cfg);
 
 /* Names in p->tests that match no test or group, comma-separated into out (cap bytes, at
  * least 32): whole names, then " and N more" for those that do not fit; returns how many. */

@@ -70,9 +70,10 @@ static int shown(const struct record *r, struct fstate *s, FILE *out)
 			rec_get(r, RK_INDEX) ? rec_get(r, RK_INDEX) : "");
 	else if (!strcmp(r->kind, RK_SKIP) || !strcmp(r->kind, RK_FAIL) ||
 		 !strcmp(r->kind, RK_ERROR))
-		fprintf(out, "guest %s: %s: %s\n", r->kind,
+		fprintf(out, "guest %s: %s: %s%s%s%s\n", r->kind,
 			rec_get(r, RK_TESTNAME) ? get(r, RK_TESTNAME) : get(r, RK_PARAM),
-			get(r, RK_REASON));
+			get(r, RK_REASON), rec_get(r, RK_NOTE) ? " (" : "",
+			rec_get(r, RK_NOTE) ? get(r, RK_NOTE) : "", rec_get(r, RK_NOTE) ? ")" : "");
 	else if (!strcmp(r->kind, RK_END))
 		fprintf(out, "END results=%s fails=%s skips=%s errors=%s\n", get(r, RK_RESULTS),
 			get(r, RK_FAILS), get(r, RK_SKIPS), get(r, RK_ERRORS));

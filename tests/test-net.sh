@@ -272,6 +272,10 @@ ran EXIT_FAILS "$st" "$tmp/killed.log" "peer killed mid-test: the run completes,
 has "$tmp/killed.log" " FAIL test=net-tcp-rr .*note=peer%20127\.0\.0\.1:$peer_port:%20request/response:%20(connection%20reset|the%20peer%20closed)" \
 	"the test under way FAILs, naming the peer and what happened"
 has "$tmp/killed.log" " FAIL test=net-tcp-stream .*connection%20refused" "the next net test FAILs at once: connection refused"
+# qemu/run's progress lines (isobench-report --follow) name the peer too: the FAIL's note.
+"$out/isobench-report" --follow "$tmp/killed.log" --idle 1 >"$tmp/killed.follow" 2>&1 || true
+has "$tmp/killed.follow" "^guest FAIL: net-tcp-stream: .* \(peer 127\.0\.0\.1:$peer_port: connect: connection refused" \
+	"the progress line of a net FAIL names the peer (isobench-report --follow)"
 if [ "$dt" -lt 10000 ]; then pass "peer killed: the run ended ${dt} ms later"; else fail "peer killed: the run took ${dt} ms more"; fi
 
 # ---- the report: both ends named; a different peer is a warning ----------------------------
@@ -458,6 +462,7 @@ has "$tmp/badpeer.log" " SKIP test=net-tcp-rr copies=1 reason=isobench\.peer=10\
 wait "$srv_pid" || st_a=$?
 status_is EXIT_OK "$st_a" "serving guest: powered off by itself after its life, a complete log"
 has "$tmp/srv.log" ' INFO serve\.port=7117 serve\.bind=0\.0\.0\.0 serve\.max_seconds=50 ' "serving guest: --serve on every address for 50 s"
+has "$tmp/srv.log" ' BEGIN .*mode=init ' "serving guest: its peer log says it is the image's (mode=init), not a host's"
 has "$tmp/srv.log" '^isobench --serve: session [0-9]+: udp from 10\.0\.77\.2,' "serving guest: served the other guest, UDP too"
 has "$tmp/srv.log" "^isobench: the peer's life is over \(50 s\): it ended normally" "serving guest: the end of its life said"
 xorriso -osirrox on -indev "$out/isobench.iso" -extract /isolinux/isolinux.cfg "$tmp/menu.cfg" >/dev/null 2>&1 || : >"$tmp/menu.cfg"

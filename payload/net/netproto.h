@@ -78,6 +78,9 @@
 						 * (--max-egress; a thorough maerts at 10 GbE
 						 * draws ~140 GB) */
 #define NET_SERVE_LIFE_S 3600			/* --max-seconds by default */
+/* The option PID 1 adds when it runs the peer (payload/pid1/peer.c, isobench.serve=1): the
+ * peer's log then says mode=init, the image's, not a host's. */
+#define NET_SERVE_FROM_INIT "--from-init"
 #define NET_EVICT_IDLE_MS 1000			/* no data moved for this long: the session's
 						 * slot goes to a new client when all are taken */
 

@@ -998,12 +998,20 @@ static int store_open(const char *dir)
 
 /* --port, --bind, --max-seconds, --max-egress, --store into addr, *max_s, *max_egress and
  * store_dir. 0, or EXIT_USAGE after a line. */
+/* BEGIN mode= and run.mode of the peer's log: the host's, or the image's when PID 1 started
+ * it (isobench.serve=1: NET_SERVE_FROM_INIT). */
+static const char *serve_mode = REC_MODE_HOST;
+
 static int serve_args(int argc, char **argv, struct sockaddr_storage *addr, long *max_s,
 		      uint64_t *max_egress)
 {
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		long long n;
+		if (!strcmp(o, NET_SERVE_FROM_INIT)) {	/* no value: the image's peer (peer.c) */
+			serve_mode = REC_MODE_INIT;
+			continue;
+		}
 		if (!strcmp(o, "--port") && val && !num_ll(val, 0, 0, 65535, &n))
 			set_port(addr, (unsigned)n);
 		else if (!strcmp(o, "--max-seconds") && val && !num_ll(val, 0, 0, 30L * 86400, &n))
@@ -1042,12 +1050,12 @@ static void serve_begin(const struct sockaddr_storage *addr, long max_s, uint64_
 	rec_fmt(&b, RK_RUN, "%016llx", rnd ? *(const unsigned long long *)(const void *)rnd
 					  : (unsigned long long)now_ns());
 	rec_str(&b, RK_VERSION, isobench_version);
-	rec_str(&b, RK_MODE, REC_MODE_HOST);
+	rec_str(&b, RK_MODE, serve_mode);
 	out_record(&b);
 	params_init(&p);
 	snprintf(p.tests, sizeof p.tests, "-");
 	params_finish(&p, (int)sysconf(_SC_NPROCESSORS_ONLN));
-	sysinfo_emit(&p, REC_MODE_HOST, "-");
+	sysinfo_emit(&p, serve_mode, "-");
 	net_sa_str(addr, bind_s, sizeof bind_s);
 	rec_begin(&b, RK_INFO);
 	rec_u64(&b, RK_SERVE_PORT, port_of(addr));

@@ -8,7 +8,9 @@
 #include "../params.h"
 #include "../sysfs.h"
 #include "../runner.h"
+#include "cloud.h"
 #include "console.h"
+#include "dhcp.h"
 #include "peer.h"
 #include "summary.h"
 #include "resultsfile.h"
@@ -312,9 +314,24 @@ static void delay_start(int seconds)
 	}
 }
 
+/* A peer (isobench.peer=, or this machine as one: isobench.serve=1) needs the network: when
+ * nothing configured an interface (no ip= on the command line, no cloud's DHCP), DHCP. */
+static void network_for_peer(const struct params *pp, struct runner_cfg *c)
+{
+	char ifname[32], msg[200];
+
+	if ((!pp->peer[0] && !pp->serve) || dhcp_configured(ifname, sizeof ifname))
+		return;
+	out_text("isobench: %s and no network configured: DHCP\n", pp->serve ?
+		 "isobench.serve=1" : "a peer named");
+	int r = dhcp_up(CLOUD_DHCP_MS, msg, sizeof msg);
+	out_text("isobench: DHCP: %s\n", msg);
+	runner_pending_fact(c, RK_NIC_DHCP, r ? "failed" : msg);
+}
+
 int init_main(int argc, char **argv)
 {
-	char err[200], cmdline[4096] = "";
+	char err[200], cmdline[4096] = "", cmd_keys[512];
 	int fd;
 
 	(void)argc;
@@ -340,22 +357,25 @@ int init_main(int argc, char **argv)
 	cfg.tmpdir = "/tmp";
 	params_init(&p);
 	proc_cmdline(cmdline, sizeof cmdline);
-	params_from_cmdline(&p, cmdline, runner_pending_error, &cfg);
-	params_finish(&p, (int)sysconf(_SC_NPROCESSORS_ONLN));
+	params_from_cmdline_keys(&p, cmdline, runner_pending_error, &cfg, cmd_keys,
+				 sizeof cmd_keys);
 	if (!consoles_open(p.console) && strcmp(p.console, "auto"))
 		consoles_open("auto");	/* none of the named ports exists: do not go silent */
 	if (!out_consoles_start())
 		out_add_fd(early_console());
 	if (loopback_up())
 		runner_pending_error(&cfg, "setup.loopback", "lo", "cannot bring lo up");
+	/* The user data's words where DMI says a cloud (nothing is sent elsewhere); then the
+	 * suite's presets fill what neither source gave. */
+	cloud_params(&p, &cfg, cmd_keys[0] ? cmd_keys : "-");
+	params_finish(&p, (int)sysconf(_SC_NPROCESSORS_ONLN));
+	network_for_peer(&p, &cfg);
 	if (p.delay_s)
 		delay_start(p.delay_s);
 
 	button_pid = start_power_button(p.halt);
 	if (p.serve) {	/* the image as the peer: no run, no results file */
-		for (int i = 0; i < cfg.npending; i++)	/* no run's log to hold them as ERRORs */
-			out_text("isobench: ERROR: parameter %s=%s: %s (default kept)\n",
-				 cfg.pending_param[i], cfg.pending_value[i], cfg.pending_reason[i]);
+		runner_say_pending(&cfg);	/* no run's log to hold them as records */
 		watchdog_pid = start_watchdog(p.serve_s + SERVE_GRACE_S, p.halt, p.image);
 		int r = pid1_serve(cfg.self, p.serve_s);
 		if (r < 0)

@@ -63,8 +63,8 @@ int pid1_serve(const char *self, int seconds)
 		 * a guest on a private link), and the caps of netserve.c bound what a client gets.
 		 * A new image of this program (not PID 1: main() takes --serve): nothing of PID 1's
 		 * consoles and record numbering is shared; its log comes through the pipe. */
-		char *argv[] = {(char *)self, "--serve", "--bind", "0.0.0.0", "--port", port,
-				"--max-seconds", life, NULL};
+		char *argv[] = {(char *)self, "--serve", NET_SERVE_FROM_INIT, "--bind", "0.0.0.0",
+				"--port", port, "--max-seconds", life, NULL};
 		sigset_t none;
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);

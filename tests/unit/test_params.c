@@ -188,8 +188,15 @@ static void table_drives_parsing(void **st)
 		assert_int_equal(params_set(&p, param_table[i].key, "", err, sizeof err), -EINVAL);
 		assert_string_not_equal(err, "unknown parameter");
 	}
-	assert_int_equal(rows, 22);	/* + disk, disk.span (issue 20), peer (issue 17), round, ab_side (issue 35),
-					 * mem.array (issue 36), serve, serve_seconds (issue 33) */
+	assert_int_equal(rows, 23);	/* + disk, disk.span (issue 20), peer (issue 17), round, ab_side (issue 35),
+					 * mem.array (issue 36), serve, serve_seconds, metadata (issue 33) */
+	/* metadata: auto (0) or off (1), nothing else */
+	assert_int_equal(params_set(&p, "metadata", "off", err, sizeof err), 0);
+	assert_int_equal(p.metadata_off, 1);
+	assert_int_equal(params_set(&p, "metadata", "on", err, sizeof err), -EINVAL);
+	assert_string_equal(err, "expected auto or off");
+	assert_int_equal(params_set(&p, "metadata", "auto", err, sizeof err), 0);
+	assert_int_equal(p.metadata_off, 0);
 	/* STREAM's working set: a size of at least 1 MiB; pin says it was given */
 	assert_int_equal(params_set(&p, "mem.array", "512M", err, sizeof err), 0);
 	assert_int_equal(p.mem_array, 512ll << 20);
