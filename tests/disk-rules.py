@@ -24,8 +24,9 @@ Rules and their sources (docs/clouds.md cites them in full):
        deflate, descriptor createType="streamOptimized"; every grain marker inflates to RAW's
        bytes at its LBA, grains not stored are zeros in RAW, the stream ends with an
        end-of-stream marker.
-  ova  DMTF DSP0243 (OVF 1.x) §5: a ustar archive, the .ovf descriptor first, the manifest
-       next, then the files the descriptor references; each File's ovf:size its member's
+  ova  DMTF DSP0243 (OVF 1.x): a ustar archive, the .ovf descriptor first (ovftool and
+       VMware Workstation refuse another order: osbuild/images issue 431), the manifest next,
+       then the files the descriptor references; each File's ovf:size its member's
        bytes; the manifest's SHA256 lines right; the Disk's capacity the VMDK's virtual size;
        the disk a stream-optimized VMDK (checked as vmdk above) on PVSCSI, a VMXNET3 NIC.
 """
