@@ -5,7 +5,9 @@
 #   ./build.sh run [ARGS]     build, then boot the ISO under QEMU and print the results
 #                             (ARGS go to qemu/run; see qemu/run --help)
 #   ./build.sh test           build, then run the whole test suite (tests/run)
-#   ./build.sh disks          build, then write the image as raw/qcow2/VMDK/VHDX disks to out/disk/
+#   ./build.sh disks          build, then write the image as disks to out/disk/: raw, qcow2,
+#                             VMDK, VHDX and the clouds' files (GCE tar.gz, Azure VHD, stream
+#                             VMDK, OVA: docs/clouds.md)
 #   ./build.sh clean          remove out/ (the kernel cache under ~/.cache/isobench stays)
 #   ./build.sh packages       print the Debian packages each step needs (build, run, test)
 #   ARCH=arm64 ./build.sh     the same image for arm64 into out/arm64/ (README "arm64");
@@ -34,7 +36,7 @@ step() { printf 'build.sh: %s\n' "$*" >&2; }
 # run and the tests use comes from these lists (or the base system); `./build.sh packages`.
 PKGS_BUILD=(
 	git                                    # the build version and SOURCE_DATE_EPOCH
-	gcc make libc6-dev bc flex bison libelf-dev libssl-dev xz-utils lz4 linux-source # kernel
+	gcc make libc6-dev bc flex bison libelf-dev libssl-dev xz-utils zstd linux-source # kernel
 	musl-tools                             # payload: the runner, static musl
 	libjansson-dev                         # report tool: JSON output
 	libsqlite3-dev                         # report tool: the results store (--db)
@@ -205,7 +207,7 @@ test)
 disks)
 	build
 	image/build-disks.sh "$out/disk" "$out/isobench.iso" || die "disk images failed"
-	step "done: $out/disk/isobench.{raw,qcow2,vmdk,vhdx}"
+	step "done: $out/disk/isobench{.raw,.qcow2,.vmdk,.vhdx,-gce.tar.gz,-azure.vhd,-stream.vmdk,.ova}"
 	;;
 clean)
 	rm -rf "$out"
