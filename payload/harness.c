@@ -39,7 +39,7 @@ struct slot {
 	uint64_t cpus;		/* bit per CPU seen after a batch (CPU >= 63 sets bit 63) */
 	int64_t migrations;	/* CPU changes seen between batches (a lower bound) */
 	int64_t nivcsw;		/* involuntary context switches of the copy's process */
-	int64_t cpu_ns;		/* CPU time (user + system) of the copy's process */
+	int64_t cpu_ns;		/* CPU time (user + system) of the copy's work: usage_now() */
 	int err;
 	int nextra;
 	const char *extra_key[BENCH_MAX_EXTRA];
@@ -116,9 +116,12 @@ static int64_t nivcsw_of(int pid)
 	return v;
 }
 
-/* The calling process's involuntary context switches and CPU time (ns, user + system), with
- * those of the copy's helper process (bench_ctx.helper) when it has one: the helper's CPU
- * clock (clock_getcpuclockid) counts while it lives, which the copy's rusage cannot. */
+/* The calling process's involuntary context switches and CPU time (ns, user + system), its
+ * CPU time including the children it has waited for (a shell test's scripts and tools, an
+ * exec chain), and with those of the copy's helper process (bench_ctx.helper) when it has
+ * one: the helper's CPU clock (clock_getcpuclockid) counts while it lives, which the copy's
+ * rusage cannot.  So a SAMPLE's cpu_ns is the CPU its copy's work used (spawn's excepted:
+ * its forks are reaped by isobench-proc, whose children's time is not read). */
 static void usage_now(int helper, int64_t *nivcsw, int64_t *cpu_ns)
 {
 	struct rusage ru;
@@ -132,6 +135,9 @@ static void usage_now(int helper, int64_t *nivcsw, int64_t *cpu_ns)
 	*nivcsw = ru.ru_nivcsw;
 	*cpu_ns = ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000 +
 		  ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
+	if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
+		*cpu_ns += ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000 +
+			   ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
 	if (helper > 0 && clock_getcpuclockid(helper, &clk) == 0 && clock_gettime(clk, &ts) == 0) {
 		*cpu_ns += (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 		*nivcsw += nivcsw_of(helper);
