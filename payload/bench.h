@@ -47,6 +47,10 @@ struct bench_ctx {
 	/* The sample's latency histogram (lib/latency.h), set with bench_lat(); NULL when the
 	 * test keeps none. The harness resets it before every sample. */
 	const struct lat_hist *lat;
+	/* The process doing this copy's measured work when it is not the copy's own (a server
+	 * the test started in setup(), e.g. isobench-proc dhry-serve), 0 when none: the harness
+	 * adds its CPU time and involuntary context switches to the copy's (SAMPLE cpu_ns). */
+	int helper;
 };
 
 /* What a test's judge sees (struct bench, judge): the RESULT's value, and for each SAMPLE

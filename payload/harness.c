@@ -39,7 +39,7 @@ struct slot {
 	uint64_t cpus;		/* bit per CPU seen after a batch (CPU >= 63 sets bit 63) */
 	int64_t migrations;	/* CPU changes seen between batches (a lower bound) */
 	int64_t nivcsw;		/* involuntary context switches of the copy's process */
-	int64_t cpu_ns;		/* CPU time (user + system) of the copy's process */
+	int64_t cpu_ns;		/* CPU time (user + system) of the copy's work: usage_now() */
 	int err;
 	int nextra;
 	const char *extra_key[BENCH_MAX_EXTRA];
@@ -99,10 +99,35 @@ static void send_body(int fd, struct rec_body *b)
 
 /* ---- the copies ---- */
 
-/* The calling process's involuntary context switches and CPU time (ns, user + system). */
-static void usage_now(int64_t *nivcsw, int64_t *cpu_ns)
+/* Involuntary context switches of process pid, from /proc/PID/status; 0 when unreadable. */
+static int64_t nivcsw_of(int pid)
+{
+	char path[48], line[128];
+	long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/status", pid);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "nonvoluntary_ctxt_switches: %lld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* The calling process's involuntary context switches and CPU time (ns, user + system), its
+ * CPU time including the children it has waited for (a shell test's scripts and tools, an
+ * exec chain), and with those of the copy's helper process (bench_ctx.helper) when it has
+ * one: the helper's CPU clock (clock_getcpuclockid) counts while it lives, which the copy's
+ * rusage cannot.  So a SAMPLE's cpu_ns is the CPU its copy's work used (spawn's excepted:
+ * its forks are reaped by isobench-proc, whose children's time is not read). */
+static void usage_now(int helper, int64_t *nivcsw, int64_t *cpu_ns)
 {
 	struct rusage ru;
+	struct timespec ts;
+	clockid_t clk;
+
 	if (getrusage(RUSAGE_SELF, &ru)) {
 		*nivcsw = *cpu_ns = 0;
 		return;
@@ -110,6 +135,13 @@ static void usage_now(int64_t *nivcsw, int64_t *cpu_ns)
 	*nivcsw = ru.ru_nivcsw;
 	*cpu_ns = ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000 +
 		  ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
+	if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
+		*cpu_ns += ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000 +
+			   ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
+	if (helper > 0 && clock_getcpuclockid(helper, &clk) == 0 && clock_gettime(clk, &ts) == 0) {
+		*cpu_ns += (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+		*nivcsw += nivcsw_of(helper);
+	}
 }
 
 /* Wait at the start line until the controller opens sample `gen`. */
@@ -130,7 +162,7 @@ static int run_batches(const struct bench *b, struct bench_ctx *ctx, const struc
 	int64_t changes = 0, sw0, cpu0, sw1, cpu1;
 	int r, last_cpu = sched_getcpu();
 
-	usage_now(&sw0, &cpu0);
+	usage_now(ctx->helper, &sw0, &cpu0);
 
 	ctx->nextra = 0;
 	ctx->lat = NULL;
@@ -155,7 +187,7 @@ static int run_batches(const struct bench *b, struct bench_ctx *ctx, const struc
 	s->t_end = t;
 	s->cpus = cpus;
 	s->migrations = changes;
-	usage_now(&sw1, &cpu1);
+	usage_now(ctx->helper, &sw1, &cpu1);
 	s->nivcsw = sw1 - sw0;
 	s->cpu_ns = cpu1 - cpu0;
 	return r;

@@ -2,7 +2,8 @@
 # tests/test-codegen.sh — the compiler kept the measured work: read the payload's objects
 # (objdump, relocations) and check that the loops still call what they are meant to measure.
 #
-# In:  $OUT/obj (the payload's objects; OUT defaults to the repository's out/).
+# In:  $OUT/obj and $OUT/obj-proc (the runner's and isobench-proc's objects; OUT defaults to
+#      the repository's out/).
 # Out: one line per assertion, then "N passed, M failed". Errors: exit 1 on any failure.
 # Why: a Dhrystone whose procedures were inlined and folded, or a syscall loop whose calls
 # were hoisted, would still "run" and report a huge, meaningless rate.
@@ -11,6 +12,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 obj=${OUT:-$top/out}/obj
+pobj=${OUT:-$top/out}/obj-proc	# isobench-proc's objects (Dhrystone)
 # shellcheck source=lib.sh
 . "$top/tests/lib.sh"
 
@@ -26,11 +28,11 @@ calls() {
 
 # Dhrystone 2.1 (Weicker): the measured loop calls these procedures and functions; Proc_3
 # is reached through Proc_1 and Func_3 through Proc_6 (both in the same check).
-dl=$(calls "$obj/bench/dhry_1.o" dhry_loop)
+dl=$(calls "$pobj/dhry_1.o" dhry_loop)
 for f in Proc_1 Proc_2 Proc_4 Proc_5 Proc_6 Proc_7 Proc_8 Func_1 Func_2; do
 	if grep -qx "$f" <<<"$dl"; then ok "dhry2reg loop calls $f"; else bad "dhry2reg loop does not call $f"; fi
 done
-if grep -qx Proc_3 < <(calls "$obj/bench/dhry_1.o" Proc_1); then ok "Proc_1 calls Proc_3"; else bad "Proc_1 does not call Proc_3"; fi
+if grep -qx Proc_3 < <(calls "$pobj/dhry_1.o" Proc_1); then ok "Proc_1 calls Proc_3"; else bad "Proc_1 does not call Proc_3"; fi
 
 # UnixBench syscall mix: close(dup()), getpid through syscall(2), getuid, umask.
 sc=$(calls "$obj/bench/syscall.o" run)

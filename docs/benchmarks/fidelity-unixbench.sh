@@ -15,9 +15,10 @@
 #      isobench-proc); ROUNDS (default 3), SECONDS per measurement (default 5), COPIES (default
 #      "1 2"), TESTS (default: the 12 index tests).
 # Out: one TSV line per measurement on stdout: round test copies tool value unit loadavg1
-#      cpu_value, where cpu_value = value x wall seconds / CPU seconds (user + sys of the whole
-#      run and everything it waited for): the rate per CPU-second actually received, which a
-#      host shared with other work does not skew the way it skews the wall-clock value;
+#      cpu_value, the rate per CPU-second actually received, which a host shared with other
+#      work does not skew the way it skews the wall-clock value: byte-unixbench's = value x
+#      wall seconds / CPU seconds (user + sys of the whole run and everything it waited for);
+#      ours = its measured SAMPLE's loops over that sample's CPU (run_ours says why);
 #      progress, then the --verdict lines, on stderr.  Each round runs every test and copy
 #      count once with each tool, alternating which tool goes first, so load drifting on a
 #      shared host hits both alike.
@@ -123,8 +124,9 @@ timed() {
 	local rt
 	{ time "$@" >"$work/res"; } 2>"$work/time"
 	rt=$(tail -n 1 "$work/time")
-	read -r v u <"$work/res" || true
+	read -r v u own <"$work/res" || true
 	[ -n "${v:-}" ] || return 0
+	if [ -n "${own:-}" ]; then echo "$v $u $own"; return 0; fi
 	echo "$v $u $rt" | awk '{ c = $4 + $5; printf "%s %s %.3f\n", $1, $2, (c > 0) ? $1 * $3 / c : 0 }'
 }
 
@@ -152,9 +154,26 @@ run_ub() {
 }
 
 # run_ours TEST COPIES: one sample of secs seconds (after isobench's warm-up).
+# run_ours TEST COPIES: "value unit cpu_value", cpu_value from the measured SAMPLE itself:
+# its loops run (ran_loops) over the CPU its copies' work used in it (cpu_ns: the copy, the
+# children it waited for, dhry2reg's server; docs/records.md), in the value's unit. The
+# whole run's wall / CPU (the "time" figure byte-unixbench gets) would fold in the runner's
+# warm-up, calibration and header, whose CPU share differs from the sample's under load.
+# (value x window / loops is the unit per loop; ns is one window, the same for every copy.)
+# spawn's cpu_ns misses the forked children its server reaps: its line keeps the time figure.
 run_ours() {
 	TMPDIR=$work "$out/isobench" --tests "$1" --copies "$2" --sample_ms $((secs * 1000)) \
-		--samples 1 2>/dev/null | sed -n 's/.* RESULT test=[^ ]* copies=[0-9]* unit=\([^ ]*\) \(better=[a-z]* \)\{0,1\}value=\([^ ]*\) .*/\3 \1/p'
+		--samples 1 2>/dev/null | awk -v t="$1" '
+		function sum(s,   a, n, i, x) { n = split(s, a, ","); x = 0; for (i = 1; i <= n; i++) x += a[i]; return x }
+		/ SAMPLE / && / i=0 / { for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
+		/ RESULT / { for (i = 1; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] } }
+		END {
+			if (r["value"] == "") exit
+			own = ""
+			if (t != "spawn" && sum(f["loops"]) > 0 && sum(f["cpu_ns"]) > 0)
+				own = sprintf(" %.3f", f["value"] * (f["ns"] + 0) / sum(f["loops"]) * sum(f["ran_loops"]) / sum(f["cpu_ns"]))
+			print r["value"], r["unit"] own
+		}'
 }
 
 # shell_variant NAME: one shell1 measurement of secs seconds; prints "lpm lpm lpm_per_cpu":

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # docs/benchmarks/layout.sh — does dhry2reg (or whetstone-double) move with the code linked
-# before it?  Builds the runner with planted padding of several sizes and runs the padded
-# builds natively, interleaved.
+# before it?  Builds the runner (and isobench-proc) with planted padding of several sizes and
+# runs the padded builds natively, interleaved.
 #
 #   layout.sh SRC[,SRC...] WORK [ROUNDS [SAMPLE_MS [PADS [TESTS]]]] >layout.tsv
 #   layout.sh --table layout.tsv        medians per padding and the spread across paddings
 #
 # In:  SRC: a source tree of isobench (the repository's root, or a commit's
 #      `git archive COMMIT payload lib kernel-config` unpacked); its payload/Makefile must know
-#      LAYOUT_PAD (bytes of int3 linked just before the Dhrystone objects).  WORK: a scratch
+#      LAYOUT_PAD (bytes of int3 linked just before the Dhrystone objects; since Dhrystone
+#      runs in isobench-proc, payload/proc/Makefile's LAYOUT_PAD pads it there, and each
+#      padded runner runs beside its padded isobench-proc in WORK/padN/).  WORK: a scratch
 #      folder for the builds (created).  Several SRC, comma-separated (before and after a
 #      change), are built apart and run in the same rounds; their padded builds are then named
 #      NAME/PAD, NAME the SRC folder's name.  ROUNDS (default 5), SAMPLE_MS per sample (default
@@ -75,7 +77,20 @@ for s in "${srcs[@]}"; do
 		make -s -C "$s/payload" O="$o" LAYOUT_PAD="$p" VERSION=layout >&2 ||
 			{ echo "build with LAYOUT_PAD=$p failed" >&2; exit 1; }
 		[ -x "$o/isobench-pad$p" ] || { echo "$s/payload/Makefile does not know LAYOUT_PAD" >&2; exit 1; }
-		bins+=("$o/isobench-pad$p")
+		# Each padded runner in a folder of its own, beside the isobench-proc it runs
+		# (dhry2reg runs there since 2026-12-02): padded alike when its Makefile knows
+		# LAYOUT_PAD, else as shipped (older trees: Dhrystone in the runner).
+		mkdir -p "$o/pad$p"
+		cp "$o/isobench-pad$p" "$o/pad$p/isobench"
+		if [ -f "$s/payload/proc/Makefile" ]; then
+			if grep -q LAYOUT_PAD "$s/payload/proc/Makefile"; then
+				make -s -C "$s/payload/proc" O="$o" LAYOUT_PAD="$p" >&2 &&
+					cp "$o/isobench-proc-pad$p" "$o/pad$p/isobench-proc"
+			else
+				make -s -C "$s/payload/proc" O="$o" >&2 && cp "$o/isobench-proc" "$o/pad$p/isobench-proc"
+			fi || { echo "isobench-proc build with LAYOUT_PAD=$p failed" >&2; exit 1; }
+		fi
+		bins+=("$o/pad$p/isobench")
 		if [ ${#srcs[@]} -eq 1 ]; then names+=("$p"); else names+=("$(basename "$s")/$p"); fi
 	done
 done

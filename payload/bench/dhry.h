@@ -74,5 +74,9 @@ void dhry_loop(int first, uint64_t n, struct dhry_locals *out);
 /* dhry_init(), n runs, then compare every value the specification says to print against its
  * expected value.  Returns 0, or -1 with the first mismatch described in why. */
 int dhry_selfcheck(uint64_t n, char *why, size_t len);
+/* Run iters more loops after the last (after dhry_init(): from the first), in chunks that keep
+ * the int counters from overflowing; returns a fold of the locals so the work cannot be
+ * deleted (the caller hands it on). */
+uint64_t dhry_runs(uint64_t iters);
 
 #endif

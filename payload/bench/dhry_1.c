@@ -1,11 +1,12 @@
 /* dhry_1.c — Dhrystone 2.1 ("dhry2reg"): the measurement loop and Proc_1..Proc_5.
  * One bench loop is one run of the specification's main loop (Number_Of_Runs += 1), so the
- * rate is Dhrystone loops per second, UnixBench's "lps" for dhry2reg.  See dhry.h. */
+ * rate is Dhrystone loops per second, UnixBench's "lps" for dhry2reg.  See dhry.h.
+ * Built into isobench-proc (payload/proc/Makefile: glibc, dynamically linked, as UnixBench's
+ * dhry2reg is on a distribution), which runs it for the runner (bench/dhry2reg.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../bench.h"
 #include "dhry.h"
 
 /* Keep the procedures out of the loop: the measurement rules forbid merging them into main. */
@@ -195,24 +196,14 @@ int dhry_selfcheck(uint64_t n, char *why, size_t len)
 	return 0;
 }
 
-static int dhry_setup(struct bench_ctx *ctx)
-{
-	char why[96];
-
-	if (dhry_selfcheck(100, why, sizeof why)) {
-		bench_note(ctx, "dhrystone self-check failed: %s", why);
-		return -EPROTO;
-	}
-	return 0;
-}
-
 /* Run_Index and Arr_2_Glob[8][7] are int and grow by one per run; keep them far from INT_MAX
  * (signed overflow) by cutting calls into chunks and folding the counter back between them. */
 #define DHRY_CHUNK (1 << 29)
 
-static int dhry_run(struct bench_ctx *ctx, uint64_t iters)
+uint64_t dhry_runs(uint64_t iters)
 {
 	struct dhry_locals l;
+	uint64_t fold = 0;
 
 	while (iters) {
 		uint64_t n = iters < DHRY_CHUNK ? iters : DHRY_CHUNK;
@@ -224,19 +215,7 @@ static int dhry_run(struct bench_ctx *ctx, uint64_t iters)
 		dhry_loop(next_run, n, &l);
 		next_run += (int)n;
 		iters -= n;
-		ctx->sink += (uint64_t)(l.Int_1_Loc + l.Int_2_Loc + l.Int_3_Loc) + (uint64_t)Int_Glob;
+		fold += (uint64_t)(l.Int_1_Loc + l.Int_2_Loc + l.Int_3_Loc) + (uint64_t)Int_Glob;
 	}
-	return 0;
+	return fold;
 }
-
-const struct bench bench_dhry2reg = {
-	.name = "dhry2reg",
-	.title = "Dhrystone 2 using register variables",
-	.group = REC_GROUP_INDEX,
-	.unit = REC_UNIT_LPS,
-	.kind = BENCH_RATE,
-	.per_loop = 1,		/* one loop = one Dhrystone run */
-	.baseline = 116700,
-	.setup = dhry_setup,
-	.run = dhry_run,
-};

@@ -9,6 +9,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <string.h>
@@ -175,4 +176,47 @@ void proc_info_helper(const char *self, struct rec_body *b, const char *what)
 	}
 	proc_describe(path, &d);
 	proc_info(b, what, &d);
+}
+
+int proc_server_start(struct bench_ctx *ctx, const char *mode, struct proc_server *s)
+{
+	char path[256];
+	int in[2], out[2];
+
+	if (proc_helper(ctx->self, path, sizeof path)) {
+		bench_note(ctx, "no isobench-proc next to %s or in %s", ctx->self ? ctx->self : "-",
+			   PROC_LIBEXEC);
+		return -ENOENT;
+	}
+	if (pipe2(in, O_CLOEXEC))
+		return -errno;
+	if (pipe2(out, O_CLOEXEC)) {
+		close(in[0]), close(in[1]);
+		return -errno;
+	}
+	s->pid = fork();
+	if (s->pid == 0) {
+		if (dup2(in[0], 0) == 0 && dup2(out[1], 1) == 1)
+			execl(path, path, mode, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	if (s->pid < 0) {
+		close(in[1]), close(out[0]);
+		return -errno;
+	}
+	s->to = in[1];
+	s->from = out[0];
+	return 0;
+}
+
+void proc_server_stop(struct proc_server *s)
+{
+	int st;
+
+	close(s->to);
+	close(s->from);
+	while (waitpid(s->pid, &st, 0) < 0 && errno == EINTR)
+		;
 }

@@ -1,9 +1,11 @@
-/* proc.h — what the process tests execute: finding isobench-proc, describing an ELF program
- * (linkage, loader, C library, size) and saying so in an INFO record. */
+/* proc.h — what the process tests (and dhry2reg) execute: finding isobench-proc, starting one
+ * of its serve modes, describing an ELF program (linkage, loader, C library, size) and saying
+ * so in an INFO record. */
 #ifndef ISOBENCH_PROC_H
 #define ISOBENCH_PROC_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "../bench.h"
 #include "record.h"
@@ -35,5 +37,19 @@ void proc_info(struct rec_body *b, const char *what, const struct proc_desc *d);
 
 /* The info hook of execl and spawn: describes isobench-proc, or says it is missing. */
 void proc_info_helper(const char *self, struct rec_body *b, const char *what);
+
+/* A running "isobench-proc MODE" with its fd 0 and fd 1 on pipes (spawn-serve, dhry-serve). */
+struct proc_server {
+	pid_t pid;
+	int to, from;	/* pipes to the server's fd 0 and from its fd 1 */
+};
+
+/* Start "isobench-proc MODE" (found with proc_helper(self)) with pipes to it; the child
+ * inherits the caller's CPU affinity.  0, -ENOENT when there is no isobench-proc (a note in
+ * ctx says where it was looked for), or -errno. */
+int proc_server_start(struct bench_ctx *ctx, const char *mode, struct proc_server *s);
+
+/* Close the pipes (end of input: the server exits) and reap it. */
+void proc_server_stop(struct proc_server *s);
 
 #endif

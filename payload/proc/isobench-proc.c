@@ -5,7 +5,8 @@
  * programs are: their cost includes the kernel mapping the loader, the loader mapping and
  * relocating the shared C library, and fork() copying the page tables of such a process.
  * docs/benchmarks/fidelity-unixbench.md has the measurements behind the choice of C library.
- * The runner (static musl) starts this program; it never links it.
+ * The runner (static musl) starts this program; it never links it.  dhry2reg runs here too,
+ * for the same reason: UnixBench's Dhrystone calls glibc's strcmp (section 8 of the note).
  *
  *   isobench-proc              exit 0 at once (a trivial dynamically linked program)
  *   isobench-proc execl N      re-execute argv[0] with N-1 until N is 0, then exit 0: N
@@ -17,9 +18,16 @@
  *                              the errno that stopped it); exit 0 at end of input.  One
  *                              process serves every batch of a spawn copy, so the measured
  *                              loops fork this dynamically linked process and nothing else.
+ *   isobench-proc dhry-serve   Dhrystone 2.1 for the dhry2reg test (bench/dhry2reg.c): run its
+ *                              self-check and write 8 bytes (0 passed; else EPROTO, the value
+ *                              that failed on stderr, and exit 1); then per request read a
+ *                              count N (8 bytes), run exactly N loops (no clock read) and
+ *                              write 16 bytes: 0 and a fold of the loop's locals (so the
+ *                              compiler cannot drop the work); exit 0 at end of input.
  * Exit status: 0 done, 1 a system call failed (message on stderr), 2 usage error.
  */
 #include "io.h"
+#include "dhry.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -62,6 +70,28 @@ static int spawn(uint64_t n)
 	return 0;
 }
 
+/* dhry-serve: see the header. */
+static int dhry_serve(void)
+{
+	char why[96];
+	uint64_t n, ans[2] = { 0, 0 };
+
+	if (dhry_selfcheck(100, why, sizeof why)) {
+		fprintf(stderr, "isobench-proc: dhrystone self-check failed: %s\n", why);
+		ans[0] = EPROTO;
+		write_all(1, ans, sizeof ans[0]);
+		return 1;
+	}
+	if (write_all(1, ans, sizeof ans[0]))
+		return 1;
+	while (read_all(0, &n, sizeof n) == 0) {
+		ans[1] = dhry_runs(n);
+		if (write_all(1, ans, sizeof ans))
+			return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -76,6 +106,8 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (argc == 2 && !strcmp(argv[1], "dhry-serve"))
+		return dhry_serve();
 	if (argc == 3 && !strcmp(argv[1], "execl")) {
 		unsigned long long n = count(argv[2]);
 		char next[24];
@@ -94,6 +126,6 @@ int main(int argc, char **argv)
 			fprintf(stderr, "isobench-proc: spawn: %s\n", strerror(err));
 		return !!err;
 	}
-	fprintf(stderr, "usage: isobench-proc [execl N | spawn N | spawn-serve]\n");
+	fprintf(stderr, "usage: isobench-proc [execl N | spawn N | spawn-serve | dhry-serve]\n");
 	return 2;
 }
