@@ -202,6 +202,24 @@ contains "$tmp/cmp-arr.out" "not comparable: STREAM working sets differ (mem-ban
 "$bin" "${quick[@]}" --tmpdir "$tmp" --mem.array "${small}K" --tests mem-bandwidth-copy --copies 1 >"$tmp/arrsame.log" 2>/dev/null || true
 "$rep" --label a,b "$tmp/arr$small.log" "$tmp/arrsame.log" >"$tmp/cmp-same.out" 2>&1 || true
 hasnt "$tmp/cmp-same.out" "STREAM working sets differ" "isobench-report: the same set on both sides: no such warning"
+# A forged working set (resealed: valid CRCs): the comparison takes a test's set from its
+# first measured SAMPLE, so SAMPLEs that disagree with one another or with their copies let a
+# report say two runs ran one set when they did not. Each used to pass --check (status 0).
+# forged WHAT WANT PAT REP [SEL]: the same log with the SAMPLEs of mem-bandwidth-copy changed; --check
+# must refuse it (status 3) naming the line and the rule (its verdict is on stdout).
+forged() {
+	local what=$1 want=$2 pat=$3 to=$4 sel=${5:-' SAMPLE test=mem-bandwidth-copy copies=1 i=0 '}
+	reseal "$tmp/arr$small.log" "$tmp/forged.log" "$sel" "$pat" "$to"
+	expect_status EXIT_INCOMPLETE "forged STREAM set ($what): --check refuses the run" -- "$rep" --check "$tmp/forged.log"
+	contains "$tmp/stdout" "$want" "forged STREAM set ($what): says why"
+}
+forged "array_kib not array_total_kib / copies" "array_kib=1 x copies=1 is not array_total_kib=$small" \
+	' array_kib=[0-9]+ ' ' array_kib=1 '
+forged "a negative set" "array_kib=-5: expected a figure >= 1 KiB" \
+	' array_kib=[0-9]+ array_total_kib=[0-9]+ ' ' array_kib=-5 array_total_kib=-5 '
+forged "the measured SAMPLE's set not its warm-up's" "array_total_kib=12345: the test's earlier SAMPLE said $small (one working set a test)" \
+	' array_kib=[0-9]+ array_total_kib=[0-9]+ ' ' array_kib=12345 array_total_kib=12345 '
+expect_status EXIT_OK "the unforged log passes --check" -- "$rep" --check "$tmp/arr$small.log"
 # One NUMA node with memory: the node is the machine, and memory.md's node check (memory
 # bound to a node that runs out is OOM-killed) adds nothing to the machine's MemAvailable one.
 # It used MemFree of nodeN/meminfo alone, which leaves out the page cache the kernel drops to
