@@ -70,9 +70,9 @@ const struct param_info param_table[] = {
 	 .parse = parse_span, FIELD(disk_span)},
 	/* The memory group (payload/bench/mem_stream.c) */
 	{"mem.array", "SIZE", "STREAM tests: one array's size, all copies together (bytes, or "
-	 "with K, M, G, T; at least 1M); default 4G, or the largest power of two within MemTotal/6 "
+	 "with K, M, G, T; 1M to 64T); default 4G, or the largest power of two within MemTotal/6 "
 	 "when smaller. Give both sides of a comparison the same",
-	 .parse = parse_array, FIELD(mem_array)},
+	 .parse = parse_array, FIELD(mem_array), .lo = 1L << 20, .hi = 1L << 46},
 	{"peer", "HOST[:PORT]", "the net tests' peer (isobench --serve on it; port default "
 	 "7117); none: the net tests SKIP",
 	 .parse = parse_peer, FIELD(peer)},
@@ -411,15 +411,18 @@ static int parse_pin(struct params *p, const struct param_info *row, const char 
 	return r;
 }
 
-/* isobench.mem.array: a size (params_parse_size()), at least 1 MiB. */
+/* isobench.mem.array: a size (params_parse_size()) in the row's lo..hi, 1 MiB to 64 TiB: the
+ * three arrays (3 x 64 TiB) are past any x86-64 or arm64 user address space already, and a
+ * larger figure made the three arrays' bytes wrap round 2^64 (a wrong SKIP figure, or a crash
+ * in setup: the mapping shorter than the arrays). */
 static int parse_array(struct params *p, const struct param_info *row, const char *val,
 		       char *err, size_t errlen)
 {
 	int64_t v = params_parse_size(val);
 
-	(void)row;
-	if (v < (1 << 20))
-		FAIL("expected a size of at least 1M (bytes, or with K, M, G, T)");
+	if (v < row->lo || v > row->hi)
+		FAIL("expected a size from %ldM to %ldT (bytes, or with K, M, G, T)", row->lo >> 20,
+		     row->hi >> 40);
 	p->mem_array = v;
 	return 0;
 }

@@ -20,6 +20,7 @@ struct agg {
 	size_t n, cap;
 	double half;		/* the largest half-unit of the samples' printed precision */
 	int unknown;		/* a SAMPLE without value= (an older writer): no recomputation */
+	long long set_kib;	/* STREAM's working set its SAMPLEs say (array_total_kib), 0: none yet */
 };
 
 struct vstate {
@@ -140,6 +141,32 @@ static struct agg *find_agg(struct vstate *st, const char *test, unsigned long c
 	return a;
 }
 
+/* STREAM's working set in a SAMPLE (mem_stream.c's extras, issue 36): array_kib (this
+ * copy's array) and array_total_kib (one array of all copies) at least 1 KiB, the copy's
+ * array x copies = the total (each copy's slice is whole 16 KiB blocks), and one set for every
+ * SAMPLE of a test, warm-up included: isobench-report compare takes the set from the first
+ * measured SAMPLE, so a forged or damaged one would make two different sets look the same. */
+static int check_stream_set(struct vstate *st, const struct logrec *lr, const struct record *r,
+			    struct agg *a)
+{
+	const char *arr = rec_get(r, REC_EXTRA_ARRAY_KIB), *tot = rec_get(r, REC_EXTRA_ARRAY_TOTAL_KIB);
+	const char *v[] = {arr, tot}, *k[] = {REC_EXTRA_ARRAY_KIB, REC_EXTRA_ARRAY_TOTAL_KIB};
+
+	for (int i = 0; i < 2; i++)
+		if (v[i] && atoll(v[i]) < 1)
+			return bad(st, lr, "test=%s %s=%s: expected a figure >= 1 KiB", a->test, k[i], v[i]);
+	if (arr && tot && (unsigned long long)atoll(arr) * a->copies != (unsigned long long)atoll(tot))
+		return bad(st, lr, "test=%s array_kib=%s x copies=%lu is not array_total_kib=%s", a->test,
+			   arr, a->copies, tot);
+	if (!tot)
+		return 0;
+	if (a->set_kib && a->set_kib != atoll(tot))
+		return bad(st, lr, "test=%s array_total_kib=%s: the test's earlier SAMPLE said %lld (one "
+			   "working set a test)", a->test, tot, a->set_kib);
+	a->set_kib = atoll(tot);
+	return 0;
+}
+
 static int add_sample(struct vstate *st, const struct logrec *lr, const struct record *r)
 {
 	const char *v = rec_get(r, RK_VALUE);
@@ -149,6 +176,8 @@ static int add_sample(struct vstate *st, const struct logrec *lr, const struct r
 	if (!a)
 		return bad(st, lr, "test=%s: a SAMPLE before the test's TEST record",
 			   field(r, RK_TESTNAME));
+	if (check_stream_set(st, lr, r, a))
+		return -1;
 	if (rec_get(r, RK_WARMUP))
 		return 0;	/* never in the statistics (docs/records.md) */
 	if (!v) {
@@ -282,6 +311,7 @@ static int check_record(struct vstate *st, const struct logrec *lr, const struct
 		a->n = 0;
 		a->half = 0;
 		a->unknown = 0;
+		a->set_kib = 0;
 	} else if (!strcmp(r->kind, RK_SAMPLE)) {
 		return add_sample(st, lr, r);
 	} else if (!strcmp(r->kind, RK_RESULT)) {

@@ -175,9 +175,13 @@ for gone in gcc objdump; do
 done
 
 # ---- STREAM's working set and the NUMA options asked wrong (issue 36) --------------------------
-for v in 0 1000K 1.5G -1G abc; do
+# 65T and 6148914691236517205 (bytes: a third of 2^64): the three arrays' bytes wrapped
+# round 2^64, so 5592406T SKIPped needing "2097152 MiB" and 6148914691236517205 crashed the
+# copy (SIGSEGV in setup) or FAILed "Out of memory"; above 64T (a third of x86-64's 128 TiB
+# user address space and more) is refused before anything runs.
+for v in 0 1000K 1.5G -1G abc 1MB 1Gi 4g 65T 5592406T 6148914691236517205; do
 	expect_status EXIT_USAGE "--mem.array $v: a usage error" -- "$bin" --mem.array "$v" --tests mem-bandwidth-copy
-	contains "$tmp/stderr" "--mem.array $v: expected a size of at least 1M (bytes, or with K, M, G, T)" "--mem.array $v: says the rule"
+	contains "$tmp/stderr" "--mem.array $v: expected a size from 1M to 64T (bytes, or with K, M, G, T)" "--mem.array $v: says the rule"
 done
 expect_status EXIT_OK "--mem.array 64T: a complete run" -- "$bin" "${quick[@]}" --tmpdir "$tmp" --mem.array 64T \
 	--tests mem-bandwidth-triad --copies 1
@@ -198,6 +202,44 @@ contains "$tmp/cmp-arr.out" "not comparable: STREAM working sets differ (mem-ban
 "$bin" "${quick[@]}" --tmpdir "$tmp" --mem.array "${small}K" --tests mem-bandwidth-copy --copies 1 >"$tmp/arrsame.log" 2>/dev/null || true
 "$rep" --label a,b "$tmp/arr$small.log" "$tmp/arrsame.log" >"$tmp/cmp-same.out" 2>&1 || true
 hasnt "$tmp/cmp-same.out" "STREAM working sets differ" "isobench-report: the same set on both sides: no such warning"
+# A forged working set (resealed: valid CRCs): the comparison takes a test's set from its
+# first measured SAMPLE, so SAMPLEs that disagree with one another or with their copies let a
+# report say two runs ran one set when they did not. Each used to pass --check (status 0).
+# forged WHAT WANT PAT REP [SEL]: the same log with the SAMPLEs of mem-bandwidth-copy changed; --check
+# must refuse it (status 3) naming the line and the rule (its verdict is on stdout).
+forged() {
+	local what=$1 want=$2 pat=$3 to=$4 sel=${5:-' SAMPLE test=mem-bandwidth-copy copies=1 i=0 '}
+	reseal "$tmp/arr$small.log" "$tmp/forged.log" "$sel" "$pat" "$to"
+	expect_status EXIT_INCOMPLETE "forged STREAM set ($what): --check refuses the run" -- "$rep" --check "$tmp/forged.log"
+	contains "$tmp/stdout" "$want" "forged STREAM set ($what): says why"
+}
+forged "array_kib not array_total_kib / copies" "array_kib=1 x copies=1 is not array_total_kib=$small" \
+	' array_kib=[0-9]+ ' ' array_kib=1 '
+forged "a negative set" "array_kib=-5: expected a figure >= 1 KiB" \
+	' array_kib=[0-9]+ array_total_kib=[0-9]+ ' ' array_kib=-5 array_total_kib=-5 '
+forged "the measured SAMPLE's set not its warm-up's" "array_total_kib=12345: the test's earlier SAMPLE said $small (one working set a test)" \
+	' array_kib=[0-9]+ array_total_kib=[0-9]+ ' ' array_kib=12345 array_total_kib=12345 '
+expect_status EXIT_OK "the unforged log passes --check" -- "$rep" --check "$tmp/arr$small.log"
+# One NUMA node with memory: the node is the machine, and memory.md's node check (memory
+# bound to a node that runs out is OOM-killed) adds nothing to the machine's MemAvailable one.
+# It used MemFree of nodeN/meminfo alone, which leaves out the page cache the kernel drops to
+# make room, and which a Firecracker host lists as 10 GiB of its 24 GiB: there the default
+# 2 GiB set SKIPped "node 0 has 5405 MiB free, needs 6144 MiB" with 22 GiB available. A set
+# whose three arrays need 48 MiB more than node 0's MemFree must run when MemAvailable holds
+# them twice over (filling at most 8 GiB: a bigger node is left alone).
+node0=/sys/devices/system/node/node0/meminfo
+nfree=$(awk '/ MemFree:/ { print $4 }' "$node0" 2>/dev/null || true)
+avail=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+if [ "$(cat /sys/devices/system/node/online 2>/dev/null)" = 0 ] && [ -n "$nfree" ] &&
+	[ "$nfree" -le $((8 << 20)) ] && [ $((2 * (nfree + 49152))) -le "$avail" ]; then
+	set1=$((nfree / 3 + 16384))
+	expect_status EXIT_OK "one node, a set beyond node 0's MemFree ($nfree KiB) within MemAvailable ($avail KiB)" -- \
+		"$bin" "${quick[@]}" --tmpdir "$tmp" --mem.array "${set1}K" --tests mem-bandwidth-copy --copies 1
+	has "$tmp/stdout" " RESULT test=mem-bandwidth-copy copies=1 " "one node: the set runs (no node check beyond the machine's)"
+	hasnt "$tmp/stdout" "reason=node%200%20has" "one node: no SKIP by node 0's figures"
+else
+	skip "one node with a set beyond its MemFree: not one node here, or MemFree above 8 GiB, or MemAvailable too small"
+fi
 if command -v strace >/dev/null && [ -d /sys/devices/system/node/node0 ]; then
 	expect_status EXIT_OK "mbind refused (EPERM injected): a complete run" -- strace -f -qq -o /dev/null \
 		-e trace=mbind -e inject=mbind:error=EPERM "$bin" "${quick[@]}" --tmpdir "$tmp" --mem.array "${small}K" \
