@@ -42,4 +42,12 @@ void cloud_params(struct params *p, struct runner_cfg *cfg, const char *cmd_keys
  * err (errlen bytes). */
 int cloud_check_text(char *t, size_t len, char *err, size_t errlen);
 
+/* Apply user data t (checked by cloud_check_text) to p, over the command line's values:
+ * the words only the command line may set refused (blanked in t), the rest parsed as on the
+ * command line, and a tests= list naming a test or group the runner does not have
+ * (runner_unknown_tests) refused whole; each refused word is an ERROR (runner_pending_error,
+ * "from the user data") and p keeps the command line's value. The keys taken go into keys (cap bytes, a comma
+ * list, "" when none). */
+void cloud_apply_text(struct params *p, char *t, struct runner_cfg *cfg, char *keys, size_t cap);
+
 #endif
