@@ -220,7 +220,9 @@ static void refuse_keys(char *t, struct runner_cfg *cfg)
 				w += n;
 				continue;
 			}
-			size_t l = strcspn(w, " \t\r\n");
+			size_t l = 0;	/* the word's end as the parser sees it: quotes hold blanks */
+			for (int q = 0; w[l] && (q || !strchr(" \t\r\n", w[l])); l++)
+				q ^= w[l] == '"';
 			char param[40], val[128];
 			snprintf(param, sizeof param, "%.*s", (int)n - 1, w);
 			snprintf(val, sizeof val, "%.*s", (int)(l - n), w + n);

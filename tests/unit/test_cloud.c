@@ -265,6 +265,14 @@ static void user_data_applied(void **st)
 	assert_string_equal(keys, "copies");
 	assert_non_null(strstr(errors, "isobench.tests=getpid,nosuch: unknown test or group: "
 			       "nosuch"));
+	/* a refused word with a quoted value is blanked whole: the words after it still
+	 * apply (its quote's second half used to open a quote that swallowed them) */
+	errors[0] = 0;
+	strcpy(t, "isobench.image=\"x y\" isobench.sample_ms=50");
+	cloud_apply_text(&p, t, NULL, keys, sizeof keys);
+	assert_int_equal(p.sample_ms, 50);
+	assert_string_equal(keys, "sample_ms");
+	assert_non_null(strstr(errors, "isobench.image=\"x y\": only the kernel command line"));
 	/* known names: taken */
 	errors[0] = 0;
 	strcpy(t, "isobench.tests=getpid,net");
