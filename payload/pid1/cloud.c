@@ -195,8 +195,17 @@ int cloud_check_text(char *t, size_t len, char *err, size_t errlen)
 			continue;
 		}
 		size_t w = i;
-		for (int q = 0; i < len && (q || !strchr(" \t\r\n", t[i])); i++)
+		int q = 0;
+		for (; i < len && (q || !strchr(" \t\r\n", t[i])) && !(q && t[i] == '\n'); i++)
 			q ^= t[i] == '"';
+		if (q) {	/* a quote open at its line's end would take the next lines */
+			size_t e = i;
+			while (e > w && strchr(" \t\r", t[e - 1]))
+				e--;
+			snprintf(err, errlen, "word %d, '%.*s', has a quote not closed on its line",
+				 words + 1, (int)(e - w > 40 ? 40 : e - w), t + w);
+			return -EPROTO;
+		}
 		if (strncmp(t + w, "isobench.", 9) || !memchr(t + w, '=', i - w)) {
 			snprintf(err, errlen, "word %d, '%.*s', is not isobench.KEY=VALUE", words + 1,
 				 (int)(i - w > 40 ? 40 : i - w), t + w);

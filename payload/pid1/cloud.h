@@ -6,9 +6,10 @@
  * The user data format (docs/clouds.md "Parameters without a keyboard", defined here once):
  * text of printable ASCII, at most CLOUD_USER_DATA_MAX bytes (after the provider's base64,
  * where it has one), made of isobench.KEY=VALUE words as on the kernel command line (white
- * space or new lines between them, "..." around a value with blanks); '#' at the start of a
- * word comments out the rest of its line. Any other word makes the whole text garbage: a
- * WARN, and none of it is taken.
+ * space or new lines between them, "..." around a value with blanks, closed on its line);
+ * '#' at the start of a word comments out the rest of its line. Any other word, or a quote
+ * left open at its line's end, makes the whole text garbage: a WARN, and none of it is
+ * taken.
  * Precedence: user data over the kernel command line over the defaults (the command line in
  * a cloud is the image's fixed boot entry; the user data is this instance's choice), but
  * for isobench.image (the build's), isobench.console (the consoles are open before the

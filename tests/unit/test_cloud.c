@@ -215,6 +215,13 @@ static void user_data_format(void **st)
 	strcpy(t, "isobench.suite=quick\x01");
 	assert_int_equal(cloud_check_text(t, strlen(t), err, sizeof err), -EPROTO);
 	assert_string_equal(err, "not text: byte 0x01 at offset 20");
+	/* a quote not closed on its line would swallow the lines after it into one value */
+	strcpy(t, "isobench.peer=\"10.0.0.1\nisobench.suite=quick\n");
+	assert_int_equal(cloud_check_text(t, strlen(t), err, sizeof err), -EPROTO);
+	assert_string_equal(err, "word 1, 'isobench.peer=\"10.0.0.1', has a quote not closed on "
+			    "its line");
+	strcpy(t, "isobench.peer=\"10.0.0.1");
+	assert_int_equal(cloud_check_text(t, strlen(t), err, sizeof err), -EPROTO);
 	strcpy(t, "  \n# nothing\n");
 	assert_int_equal(cloud_check_text(t, strlen(t), err, sizeof err), 0);
 }
