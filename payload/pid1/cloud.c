@@ -195,8 +195,17 @@ int cloud_check_text(char *t, size_t len, char *err, size_t errlen)
 			continue;
 		}
 		size_t w = i;
-		for (int q = 0; i < len && (q || !strchr(" \t\r\n", t[i])); i++)
+		int q = 0;
+		for (; i < len && (q || !strchr(" \t\r\n", t[i])) && !(q && t[i] == '\n'); i++)
 			q ^= t[i] == '"';
+		if (q) {	/* a quote open at its line's end would take the next lines */
+			size_t e = i;
+			while (e > w && strchr(" \t\r", t[e - 1]))
+				e--;
+			snprintf(err, errlen, "word %d, '%.*s', has a quote not closed on its line",
+				 words + 1, (int)(e - w > 40 ? 40 : e - w), t + w);
+			return -EPROTO;
+		}
 		if (strncmp(t + w, "isobench.", 9) || !memchr(t + w, '=', i - w)) {
 			snprintf(err, errlen, "word %d, '%.*s', is not isobench.KEY=VALUE", words + 1,
 				 (int)(i - w > 40 ? 40 : i - w), t + w);
@@ -220,7 +229,9 @@ static void refuse_keys(char *t, struct runner_cfg *cfg)
 				w += n;
 				continue;
 			}
-			size_t l = strcspn(w, " \t\r\n");
+			size_t l = 0;	/* the word's end as the parser sees it: quotes hold blanks */
+			for (int q = 0; w[l] && (q || !strchr(" \t\r\n", w[l])); l++)
+				q ^= w[l] == '"';
 			char param[40], val[128];
 			snprintf(param, sizeof param, "%.*s", (int)n - 1, w);
 			snprintf(val, sizeof val, "%.*s", (int)(l - n), w + n);
@@ -313,6 +324,27 @@ static int user_data(const struct provider *pv, char *t, size_t cap, struct runn
 	return words;
 }
 
+void cloud_apply_text(struct params *p, char *t, struct runner_cfg *cfg, char *keys, size_t cap)
+{
+	char before[sizeof p->tests], unknown[64], why[138];	/* why: meta_error adds 21 */
+
+	snprintf(before, sizeof before, "%s", p->tests);
+	refuse_keys(t, cfg);
+	params_from_cmdline_keys(p, t, meta_error, cfg, keys, cap);
+	/* A test name is checked only when the run starts (an unknown one is skipped there):
+	 * checked here, a list with an unknown name is a bad value like any other, and the
+	 * command line's list stays (else a typo in user data runs nothing at all). */
+	if (strcmp(before, p->tests) && runner_unknown_tests(p, unknown, sizeof unknown)) {
+		snprintf(why, sizeof why, "unknown test or group: %s (the command line's list kept)",
+			 unknown);
+		meta_error(cfg, "isobench.tests", p->tests, why);
+		snprintf(p->tests, sizeof p->tests, "%s", before);
+		char rest[512];
+		keys_minus(keys, "tests", rest, sizeof rest);
+		snprintf(keys, cap, "%s", strcmp(rest, "-") ? rest : "");
+	}
+}
+
 void cloud_params(struct params *p, struct runner_cfg *cfg, const char *cmd_keys)
 {
 	static char t[FETCH_CAP];
@@ -325,10 +357,8 @@ void cloud_params(struct params *p, struct runner_cfg *cfg, const char *cmd_keys
 	runner_pending_fact(cfg, RK_CLOUD_DMI, why);
 	if (pv) {
 		out_text("isobench: %s instance (DMI %s): reading its user data\n", pv->name, why);
-		if (!network(cfg, pv->name) && user_data(pv, t, sizeof t, cfg) > 0) {
-			refuse_keys(t, cfg);
-			params_from_cmdline_keys(p, t, meta_error, cfg, meta_keys, sizeof meta_keys);
-		}
+		if (!network(cfg, pv->name) && user_data(pv, t, sizeof t, cfg) > 0)
+			cloud_apply_text(p, t, cfg, meta_keys, sizeof meta_keys);
 	}
 	keys_minus(cmd_keys, meta_keys, kept, sizeof kept);
 	runner_pending_fact(cfg, RK_PARAMS_CMDLINE, kept);

@@ -6,9 +6,10 @@
  * The user data format (docs/clouds.md "Parameters without a keyboard", defined here once):
  * text of printable ASCII, at most CLOUD_USER_DATA_MAX bytes (after the provider's base64,
  * where it has one), made of isobench.KEY=VALUE words as on the kernel command line (white
- * space or new lines between them, "..." around a value with blanks); '#' at the start of a
- * word comments out the rest of its line. Any other word makes the whole text garbage: a
- * WARN, and none of it is taken.
+ * space or new lines between them, "..." around a value with blanks, closed on its line);
+ * '#' at the start of a word comments out the rest of its line. Any other word, or a quote
+ * left open at its line's end, makes the whole text garbage: a WARN, and none of it is
+ * taken.
  * Precedence: user data over the kernel command line over the defaults (the command line in
  * a cloud is the image's fixed boot entry; the user data is this instance's choice), but
  * for isobench.image (the build's), isobench.console (the consoles are open before the
@@ -41,5 +42,13 @@ void cloud_params(struct params *p, struct runner_cfg *cfg, const char *cmd_keys
  * its comments in place: the number of isobench.* words (0: none), or -EPROTO with why in
  * err (errlen bytes). */
 int cloud_check_text(char *t, size_t len, char *err, size_t errlen);
+
+/* Apply user data t (checked by cloud_check_text) to p, over the command line's values:
+ * the words only the command line may set refused (blanked in t), the rest parsed as on the
+ * command line, and a tests= list naming a test or group the runner does not have
+ * (runner_unknown_tests) refused whole; each refused word is an ERROR (runner_pending_error,
+ * "from the user data") and p keeps the command line's value. The keys taken go into keys (cap bytes, a comma
+ * list, "" when none). */
+void cloud_apply_text(struct params *p, char *t, struct runner_cfg *cfg, char *keys, size_t cap);
 
 #endif

@@ -25,9 +25,33 @@ void out_text(const char *fmt, ...)
 {
 	(void)fmt;
 }
+/* The ERRORs cloud.c gave: each "param=value: reason", one a line. */
+static char errors[1024];
 void runner_pending_error(void *cfg, const char *param, const char *value, const char *reason)
 {
-	(void)cfg, (void)param, (void)value, (void)reason;
+	size_t n = strlen(errors);
+
+	(void)cfg;
+	snprintf(errors + n, sizeof errors - n, "%s=%s: %s\n", param, value, reason);
+}
+/* The runner's test names, as far as these tests need them: index, pipe, getpid, net. */
+int runner_unknown_tests(const struct params *p, char *out, size_t cap)
+{
+	static const char *const known = ",index,pipe,getpid,net,";
+	char list[sizeof p->tests], *tok, *save = NULL;
+	int n = 0;
+
+	out[0] = 0;
+	snprintf(list, sizeof list, "%s", p->tests);
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char item[80];
+		snprintf(item, sizeof item, ",%s,", tok);
+		if (!strstr(known, item)) {
+			size_t l = strlen(out);
+			snprintf(out + l, cap - l, "%s%s", n++ ? "," : "", tok);
+		}
+	}
+	return n;
 }
 void runner_pending_fact(struct runner_cfg *cfg, const char *key, const char *value)
 {
@@ -191,6 +215,13 @@ static void user_data_format(void **st)
 	strcpy(t, "isobench.suite=quick\x01");
 	assert_int_equal(cloud_check_text(t, strlen(t), err, sizeof err), -EPROTO);
 	assert_string_equal(err, "not text: byte 0x01 at offset 20");
+	/* a quote not closed on its line would swallow the lines after it into one value */
+	strcpy(t, "isobench.peer=\"10.0.0.1\nisobench.suite=quick\n");
+	assert_int_equal(cloud_check_text(t, strlen(t), err, sizeof err), -EPROTO);
+	assert_string_equal(err, "word 1, 'isobench.peer=\"10.0.0.1', has a quote not closed on "
+			    "its line");
+	strcpy(t, "isobench.peer=\"10.0.0.1");
+	assert_int_equal(cloud_check_text(t, strlen(t), err, sizeof err), -EPROTO);
 	strcpy(t, "  \n# nothing\n");
 	assert_int_equal(cloud_check_text(t, strlen(t), err, sizeof err), 0);
 }
@@ -212,6 +243,52 @@ static void keys_taken(void **st)
 	assert_int_equal(p.suite, SUITE_QUICK);
 }
 
+/* cloud_apply_text(): user data whose tests= names an unknown test is refused whole, an
+ * ERROR, and the command line's list stays (as any bad value in user data: docs/clouds.md);
+ * its other words still apply. A wholly unknown list used to replace the command line's, so
+ * the run measured nothing. */
+static void user_data_applied(void **st)
+{
+	struct params p;
+	char t[256], keys[128];
+
+	(void)st;
+	params_init(&p);
+	params_from_cmdline(&p, "isobench.tests=pipe isobench.suite=standard", NULL, NULL);
+	errors[0] = 0;
+	strcpy(t, "isobench.suite=quick isobench.tests=nosuchtest isobench.image=x");
+	cloud_apply_text(&p, t, NULL, keys, sizeof keys);
+	assert_string_equal(p.tests, "pipe");
+	assert_int_equal(p.suite, SUITE_QUICK);
+	assert_string_equal(keys, "suite");
+	assert_non_null(strstr(errors, "isobench.image=x: only the kernel command line"));
+	assert_non_null(strstr(errors, "isobench.tests=nosuchtest: unknown test or group: "
+			       "nosuchtest"));
+	/* one unknown name among known ones: the whole value refused too */
+	errors[0] = 0;
+	strcpy(t, "isobench.tests=getpid,nosuch isobench.copies=1");
+	cloud_apply_text(&p, t, NULL, keys, sizeof keys);
+	assert_string_equal(p.tests, "pipe");
+	assert_string_equal(keys, "copies");
+	assert_non_null(strstr(errors, "isobench.tests=getpid,nosuch: unknown test or group: "
+			       "nosuch"));
+	/* a refused word with a quoted value is blanked whole: the words after it still
+	 * apply (its quote's second half used to open a quote that swallowed them) */
+	errors[0] = 0;
+	strcpy(t, "isobench.image=\"x y\" isobench.sample_ms=50");
+	cloud_apply_text(&p, t, NULL, keys, sizeof keys);
+	assert_int_equal(p.sample_ms, 50);
+	assert_string_equal(keys, "sample_ms");
+	assert_non_null(strstr(errors, "isobench.image=\"x y\": only the kernel command line"));
+	/* known names: taken */
+	errors[0] = 0;
+	strcpy(t, "isobench.tests=getpid,net");
+	cloud_apply_text(&p, t, NULL, keys, sizeof keys);
+	assert_string_equal(p.tests, "getpid,net");
+	assert_string_equal(keys, "tests");
+	assert_string_equal(errors, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +298,7 @@ int main(void)
 		cmocka_unit_test(base64),
 		cmocka_unit_test(user_data_format),
 		cmocka_unit_test(keys_taken),
+		cmocka_unit_test(user_data_applied),
 	};
 	signal(SIGPIPE, SIG_IGN);
 	return cmocka_run_group_tests(tests, NULL, NULL);
