@@ -177,6 +177,9 @@ int cloud_check_text(char *t, size_t len, char *err, size_t errlen)
 {
 	int words = 0;
 
+	/* A UTF-8 byte-order mark (what Windows editors put first) says nothing: blanked. */
+	if (len >= 3 && !memcmp(t, "\xef\xbb\xbf", 3))
+		memset(t, ' ', 3);
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)t[i];
 		if ((c < 0x20 || c > 0x7e) && c != '\t' && c != '\n' && c != '\r') {

@@ -39,7 +39,7 @@ const char *cloud_detect(char *why, size_t len);
 void cloud_params(struct params *p, struct runner_cfg *cfg, const char *cmd_keys);
 
 /* Check user data text t (len bytes, NUL-terminated) against the format above and blank
- * its comments in place: the number of isobench.* words (0: none), or -EPROTO with why in
+ * its comments and a leading UTF-8 byte-order mark in place: the number of isobench.* words (0: none), or -EPROTO with why in
  * err (errlen bytes). */
 int cloud_check_text(char *t, size_t len, char *err, size_t errlen);
 

@@ -215,6 +215,13 @@ static void user_data_format(void **st)
 	strcpy(t, "isobench.suite=quick\x01");
 	assert_int_equal(cloud_check_text(t, strlen(t), err, sizeof err), -EPROTO);
 	assert_string_equal(err, "not text: byte 0x01 at offset 20");
+	/* a leading UTF-8 byte-order mark (Notepad's) is no garbage; one later on is */
+	strcpy(t, "\xef\xbb\xbfisobench.suite=quick\r\n");
+	assert_int_equal(cloud_check_text(t, strlen(t), err, sizeof err), 1);
+	assert_int_equal(t[0], ' ');
+	strcpy(t, "isobench.suite=quick \xef\xbb\xbf");
+	assert_int_equal(cloud_check_text(t, strlen(t), err, sizeof err), -EPROTO);
+	assert_string_equal(err, "not text: byte 0xef at offset 21");
 	/* a quote not closed on its line would swallow the lines after it into one value */
 	strcpy(t, "isobench.peer=\"10.0.0.1\nisobench.suite=quick\n");
 	assert_int_equal(cloud_check_text(t, strlen(t), err, sizeof err), -EPROTO);
