@@ -5,6 +5,7 @@
 #include "logread.h"
 #include "vocab.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -406,6 +407,27 @@ int store_add(struct store *s, const char *path, const char *machine, FILE *msgs
 static const char *const sel_keys[] = {"machine", "hv", "kernel", "image", "run", "since",
 				       "last"};
 
+/* 1 when v is a date since= compares as text with the stored ones (run.date:
+ * YYYY-MM-DDTHH:MM:SSZ): YYYY-MM-DD, then optionally THH:MM, :SS, and Z; else 0. */
+static int since_ok(const char *v)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
+	static const size_t ends[] = {10, 16, 19, 20};	/* the lengths a date may have */
+	size_t len = strlen(v), e = 0;
+
+	while (e < sizeof ends / sizeof ends[0] && ends[e] != len)
+		e++;
+	if (e == sizeof ends / sizeof ends[0])
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (form[i] == 'd' ? !isdigit((unsigned char)v[i]) : v[i] != form[i])
+			return 0;
+	int mon = atoi(v + 5), day = atoi(v + 8);
+	if (mon < 1 || mon > 12 || day < 1 || day > 31)
+		return 0;
+	return len < 16 || (atoi(v + 11) < 24 && atoi(v + 14) < 60 && (len < 19 || atoi(v + 17) < 61));
+}
+
 int store_sel_parse(char *const *words, size_t n, struct store_sel *sel, char *err, size_t cap)
 {
 	memset(sel, 0, sizeof *sel);
@@ -437,6 +459,11 @@ int store_sel_parse(char *const *words, size_t n, struct store_sel *sel, char *e
 			}
 			sel->last = v;
 			continue;
+		}
+		if (!strcmp(sel_keys[k], "since") && !since_ok(eq + 1)) {
+			snprintf(err, cap, "selector term '%s': since= wants a date, ISO 8601 UTC: "
+				 "YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z]", words[i]);
+			return -1;
 		}
 		sel->key[sel->n] = sel_keys[k];
 		sel->val[sel->n++] = eq + 1;

@@ -115,6 +115,17 @@ equals 7 "$(grep -c $'\r$' "$tmp/stdout")" "CSV: a header and six rows, CRLF"
 expect_status EXIT_OK "runs since= after every date" -- "$rep" --db "$db" runs since=2999-01-01
 contains "$tmp/stdout" "0 runs"
 expect_status EXIT_USAGE "an unknown selector key" -- "$rep" --db "$db" runs colour=red
+#    since= is a date, compared as text with the stored ones: a word that is not one would
+#    select nothing (or everything) and say nothing, so it is a usage error.
+expect_status EXIT_USAGE "since=yesterday: not a date" -- "$rep" --db "$db" runs since=yesterday
+contains "$tmp/stderr" "since= wants a date"
+expect_status EXIT_USAGE "since=2026-13-45: no such month" -- "$rep" --db "$db" runs since=2026-13-45
+expect_status EXIT_USAGE "since= with a space for T" -- "$rep" --db "$db" runs "since=2026-12-01 08:00"
+expect_status EXIT_USAGE "since= with an offset other than Z" -- \
+	"$rep" --db "$db" runs since=2026-12-01T08:00:00+01:00
+expect_status EXIT_OK "since=DATE THH:MM:SSZ" -- "$rep" --db "$db" runs since=2000-01-01T00:00:00Z
+count_is "$tmp/stdout" '^[0-9a-f]{16} ' 6 "since= before every date selects all six runs"
+expect_status EXIT_OK "since=THH:MM, no Z" -- "$rep" --db "$db" runs since=2000-01-01T00:00
 expect_status EXIT_USAGE "an unknown command" -- "$rep" --db "$db" frobnicate
 
 # ---- 3. compare: the verdicts of comparing the logs ----
