@@ -566,7 +566,7 @@ int hist_main(int argc, char **argv)
 				"trend, check, verify\n", o.args[0]);
 		return EXIT_USAGE;
 	}
-	if (store_open(&st, o.db, err, sizeof err)) {
+	if (store_open(&st, o.db, k == 0, err, sizeof err)) {	/* add writes */
 		fprintf(stderr, "isobench-report: %s\n", err);
 		return EXIT_USAGE;
 	}

@@ -107,16 +107,34 @@ static int migrate(struct sqlite3 *db, char *err, size_t cap)
 	}
 }
 
-int store_open(struct store *s, const char *path, char *err, size_t cap)
+int store_open(struct store *s, const char *path, int writer, char *err, size_t cap)
 {
 	memset(s, 0, sizeof *s);
 	snprintf(s->path, sizeof s->path, "%s", path);
-	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
+	/* A reader neither creates the file (a mistyped path is an error, not an empty store)
+	 * nor needs write permission on it. */
+	int flags = writer ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+	if (sqlite3_open_v2(path, &s->db, flags, NULL)) {
 		fail(err, cap, path, s->db);
 		store_close(s);
 		return -1;
 	}
 	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
+	long long v = user_version(s->db);
+	if (v > STORE_VERSION)	/* refused before anything (the journal mode too) is written */
+		snprintf(err, cap, "%s: the store is of schema version %lld; this isobench-report "
+			 "knows up to %d (a newer isobench-report made it)", path, v, STORE_VERSION);
+	else if (v < 0)
+		fail(err, cap, path, s->db);
+	else if (!writer && v < STORE_VERSION)
+		snprintf(err, cap, "%s: not an isobench store of schema version %d (version %lld; "
+			 "`add` makes or migrates one)", path, STORE_VERSION, v);
+	if (v > STORE_VERSION || v < 0 || (!writer && v < STORE_VERSION)) {
+		store_close(s);
+		return -1;
+	}
+	if (!writer)
+		return 0;
 	/* WAL: readers never wait for a writer; synchronous=FULL: a committed log survives a
 	 * power cut (NORMAL may lose the last transactions in WAL mode). */
 	if (exec(s->db, "PRAGMA journal_mode = WAL", err, cap) ||

@@ -52,9 +52,11 @@ struct store_added {
 	size_t stored, present, skipped;
 };
 
-/* Opens (creates) path, WAL, busy timeout, the schema migrated to STORE_VERSION (a store of
- * a newer version is refused). */
-int store_open(struct store *s, const char *path, char *err, size_t cap);
+/* Opens path with a busy timeout. writer 1: creates it, WAL, the schema migrated to
+ * STORE_VERSION; writer 0 (the reading commands): read-only, an existing store of
+ * STORE_VERSION only. A store of a newer version is refused, never written. 0, or -1 with
+ * err set. */
+int store_open(struct store *s, const char *path, int writer, char *err, size_t cap);
 void store_close(struct store *s);
 
 /* Reads log file path (a log or an isobench disk image, image.h) with the reader and stores

@@ -200,7 +200,9 @@ count_is "$tmp/stdout" '<tr class="flag">' 1 "the page flags the change's row"
 # A 10,000-run history (rows written by SQL into a store made by the tool: adding 10,000 logs'
 # runs takes minutes, docs/benchmarks/history-scale.md): four machines in turn, one run a
 # minute, m1 20 % slower from the run at minute 6001 on; the jitter +-0.5 %.
-"$rep" --db "$tmp/big.db" runs >/dev/null || fail "a new store"
+# (The store is made by add, then emptied: a reading command never creates one.)
+"$rep" --db "$tmp/big.db" add "$fx/native.log" >/dev/null 2>&1 &&
+	sqlite3 "$tmp/big.db" 'PRAGMA foreign_keys = ON; DELETE FROM run' || fail "a new store"
 sqlite3 "$tmp/big.db" "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 9999)
 INSERT INTO run (id, run_id, version, mode, machine, hv, arch, kernel, image, utc, date, added,
  source, nrecs, results, fails, skips, errors, powered_off, from_digest)
@@ -257,6 +259,27 @@ sqlite3 "$tmp/new.db" 'PRAGMA user_version = 99'
 
 expect_status EXIT_USAGE "a store of a newer schema is refused" -- "$rep" --db "$tmp/new.db" runs
 contains "$tmp/stderr" "schema version 99"
+#    ... and never written, the journal mode included: in rollback-journal mode (as another
+#    tool may leave it) its bytes stay as they were, for add and for a reader.
+sqlite3 "$tmp/new.db" 'PRAGMA journal_mode = DELETE' >/dev/null
+cp "$tmp/new.db" "$tmp/new-before.db"
+expect_status EXIT_USAGE "add to a store of a newer schema is refused" -- \
+	"$rep" --db "$tmp/new.db" add "$fx/native.log"
+"$rep" --db "$tmp/new.db" runs >/dev/null 2>&1 || true
+if cmp -s "$tmp/new.db" "$tmp/new-before.db"; then
+	pass "a newer store refused is left byte for byte (journal mode not switched to WAL)"
+else
+	fail "a newer store refused was written: $(sqlite3 "$tmp/new.db" 'PRAGMA journal_mode')"
+fi
+#    A reading command never creates a store: a mistyped path is an error, not "0 runs".
+expect_status EXIT_USAGE "runs on a store that does not exist" -- "$rep" --db "$tmp/typo.db" runs
+if [ -e "$tmp/typo.db" ]; then fail "runs created $tmp/typo.db"; else pass "runs created no file"; fi
+expect_status EXIT_USAGE "check on a store that does not exist" -- \
+	"$rep" --db "$tmp/typo.db" check --baseline all "$fx/native.log"
+#    A SQLite file that is not a store (schema version 0) is no store to read.
+sqlite3 "$tmp/other.db" 'CREATE TABLE t (a)'
+expect_status EXIT_USAGE "runs on a SQLite file that is not a store" -- "$rep" --db "$tmp/other.db" runs
+contains "$tmp/stderr" "not an isobench store"
 # verify itself: a store with a record and a sample taken away is not consistent.
 sqlite3 "$db" ".backup '$tmp/cut.db'"
 sqlite3 "$tmp/cut.db" "DELETE FROM record WHERE run = 1 AND seq = 3; DELETE FROM sample WHERE run = 2 AND seq = (SELECT max(seq) FROM sample WHERE run = 2)"
