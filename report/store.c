@@ -356,7 +356,8 @@ int store_read_log(const char *path, struct log *log, char *err, size_t cap)
 	return 0;
 }
 
-/* The complete runs of log in one transaction; 0 or -1 (err; rolled back). */
+/* The complete runs of log in one transaction; 0, or (err; rolled back) -1 the LOG refused
+ * (a run id stored with other records), -2 the store failed (SQLite's error). */
 static int add_runs(struct store *s, const struct log *log, const char *path,
 		    const char *machine, FILE *msgs, struct store_added *a, char *err,
 		    size_t cap)
@@ -396,11 +397,15 @@ static int add_runs(struct store *s, const struct log *log, const char *path,
 			a->stored++;
 		model_free(&m);
 	}
+	/* SQLite's own error (full disk, I/O, read-only, busy): the store failed, not the LOG */
+	int code = rc ? sqlite3_errcode(s->db) : SQLITE_OK;
 	stmts_free(&t);
-	if (rc || exec(s->db, "COMMIT", err, cap)) {
+	if (!rc && exec(s->db, "COMMIT", err, cap))
+		rc = -1, code = sqlite3_errcode(s->db);
+	if (rc) {
 		exec(s->db, "ROLLBACK", e2, sizeof e2);
 		a->stored = a->present = 0;
-		return -1;
+		return code == SQLITE_OK || code == SQLITE_ROW || code == SQLITE_DONE ? -1 : -2;
 	}
 	return 0;
 }

@@ -271,6 +271,16 @@ if cmp -s "$tmp/new.db" "$tmp/new-before.db"; then
 else
 	fail "a newer store refused was written: $(sqlite3 "$tmp/new.db" 'PRAGMA journal_mode')"
 fi
+#    A store that cannot be written (a full disk; here a file size limit) is the store's
+#    failure, not the LOG's: status 2 (README: output that cannot be written), and the LOGs
+#    after it are not tried against it.
+rc=0
+(trap '' XFSZ; ulimit -f 60; "$rep" --db "$tmp/small.db" add "$fx/native.log" "$fx/qemu-tcg.log" \
+	"$fx/two-boots.log") >"$tmp/stdout" 2>"$tmp/stderr" || rc=$?
+equals 2 "$rc" "add to a store that cannot grow: status 2 (the store's fault, not the LOG's)"
+has "$tmp/stderr" 'the store cannot be written' "... saying the store cannot be written"
+count_is "$tmp/stderr" 'two-boots\.log' 0 "... and the LOGs after it are not tried"
+expect_status EXIT_OK "... the store is consistent after it" -- "$rep" --db "$tmp/small.db" verify
 #    A reading command never creates a store: a mistyped path is an error, not "0 runs".
 expect_status EXIT_USAGE "runs on a store that does not exist" -- "$rep" --db "$tmp/typo.db" runs
 if [ -e "$tmp/typo.db" ]; then fail "runs created $tmp/typo.db"; else pass "runs created no file"; fi
