@@ -107,6 +107,36 @@ static int migrate(struct sqlite3 *db, char *err, size_t cap)
 	}
 }
 
+/* The store to WAL. Switching a new file's journal mode can return SQLITE_BUSY without the
+ * busy handler's wait when other writers make the store at the same moment (about 1 add in
+ * 50 of six at once failed "database is locked"), so it is tried again for up to
+ * STORE_BUSY_MS. 0, or -1 with err. */
+static int wal_on(struct sqlite3 *db, char *err, size_t cap)
+{
+	for (int waited = 0;; waited += 10) {
+		if (!exec(db, "PRAGMA journal_mode = WAL", err, cap))
+			return 0;
+		if ((sqlite3_errcode(db) & 0xff) != SQLITE_BUSY || waited >= STORE_BUSY_MS)
+			return -1;
+		sqlite3_sleep(10);
+	}
+}
+
+/* path's user_version read on a short connection of its own (created if absent: 0); -1 on
+ * an error (the caller's open reports it). */
+static long long peek_version(const char *path)
+{
+	struct sqlite3 *db;
+	long long v = -1;
+
+	if (!sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
+		sqlite3_busy_timeout(db, STORE_BUSY_MS);
+		v = user_version(db);
+	}
+	sqlite3_close(db);
+	return v;
+}
+
 int store_open(struct store *s, const char *path, int writer, char *err, size_t cap)
 {
 	memset(s, 0, sizeof *s);
@@ -120,16 +150,21 @@ int store_open(struct store *s, const char *path, int writer, char *err, size_t 
 		return -1;
 	}
 	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
-	long long v = user_version(s->db);
+	/* The version before anything is written (a newer store refused stays as it was); a
+	 * writer reads it on a connection of its own, so that its own one then takes the store
+	 * to WAL as a fresh connection (a read first made a second add creating the store at
+	 * the same moment fail now and then: "database is locked"). */
+	long long v = writer ? peek_version(path) : user_version(s->db);
 	if (v > STORE_VERSION)	/* refused before anything (the journal mode too) is written */
 		snprintf(err, cap, "%s: the store is of schema version %lld; this isobench-report "
 			 "knows up to %d (a newer isobench-report made it)", path, v, STORE_VERSION);
-	else if (v < 0)
+	else if (!writer && v < 0)
 		fail(err, cap, path, s->db);
 	else if (!writer && v < STORE_VERSION)
 		snprintf(err, cap, "%s: not an isobench store of schema version %d (version %lld; "
 			 "`add` makes or migrates one)", path, STORE_VERSION, v);
-	if (v > STORE_VERSION || v < 0 || (!writer && v < STORE_VERSION)) {
+	/* (a writer's unreadable version: the pragmas and migrate below say why) */
+	if (v > STORE_VERSION || (!writer && v < STORE_VERSION)) {
 		store_close(s);
 		return -1;
 	}
@@ -137,7 +172,7 @@ int store_open(struct store *s, const char *path, int writer, char *err, size_t 
 		return 0;
 	/* WAL: readers never wait for a writer; synchronous=FULL: a committed log survives a
 	 * power cut (NORMAL may lose the last transactions in WAL mode). */
-	if (exec(s->db, "PRAGMA journal_mode = WAL", err, cap) ||
+	if (wal_on(s->db, err, cap) ||
 	    exec(s->db, "PRAGMA synchronous = FULL", err, cap) ||
 	    exec(s->db, "PRAGMA foreign_keys = ON", err, cap) || migrate(s->db, err, cap)) {
 		char e[900];
