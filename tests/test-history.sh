@@ -201,8 +201,10 @@ count_is "$tmp/stdout" '<tr class="flag">' 1 "the page flags the change's row"
 # runs takes minutes, docs/benchmarks/history-scale.md): four machines in turn, one run a
 # minute, m1 20 % slower from the run at minute 6001 on; the jitter +-0.5 %.
 # (The store is made by add, then emptied: a reading command never creates one.)
-"$rep" --db "$tmp/big.db" add "$fx/native.log" >/dev/null 2>&1 &&
-	sqlite3 "$tmp/big.db" 'PRAGMA foreign_keys = ON; DELETE FROM run' || fail "a new store"
+if ! "$rep" --db "$tmp/big.db" add "$fx/native.log" >/dev/null 2>&1 ||
+	! sqlite3 "$tmp/big.db" 'PRAGMA foreign_keys = ON; DELETE FROM run'; then
+	fail "a new store"
+fi
 sqlite3 "$tmp/big.db" "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 9999)
 INSERT INTO run (id, run_id, version, mode, machine, hv, arch, kernel, image, utc, date, added,
  source, nrecs, results, fails, skips, errors, powered_off, from_digest)
