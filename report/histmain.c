@@ -189,7 +189,13 @@ static int cmd_add(struct store *st, const struct hopts *o)
 	for (int i = 1; i < o->nargs; i++) {
 		struct store_added a;
 		char err[1000];
-		if (store_add(st, o->args[i], o->machine, stderr, &a, err, sizeof err)) {
+		int r = store_add(st, o->args[i], o->machine, stderr, &a, err, sizeof err);
+		if (r == -2) {	/* the store's failure: the next LOGs would meet it too */
+			fprintf(stderr, "isobench-report: %s: nothing stored, the store cannot be "
+					"written: %s\n", o->args[i], err);
+			return EXIT_USAGE;
+		}
+		if (r) {
 			fprintf(stderr, "isobench-report: %s: refused, nothing stored: %s\n",
 				o->args[i], err);
 			rc = EXIT_INCOMPLETE;
@@ -566,7 +572,7 @@ int hist_main(int argc, char **argv)
 				"trend, check, verify\n", o.args[0]);
 		return EXIT_USAGE;
 	}
-	if (store_open(&st, o.db, err, sizeof err)) {
+	if (store_open(&st, o.db, k == 0, err, sizeof err)) {	/* add writes */
 		fprintf(stderr, "isobench-report: %s\n", err);
 		return EXIT_USAGE;
 	}

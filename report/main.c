@@ -668,8 +668,21 @@ static size_t side_labels(const struct opts *o, struct input *in, struct sides *
 	return distinct;
 }
 
-/* Puts every run under its side's label (sd->runs, sd->nruns; sd->col and sd->rep: the
- * side's first run). 0, or -1 out of memory. */
+/* 1 (after a line on stderr naming PATH) when side k already holds m's run (its run id): a
+ * log given twice is one run, not two replicates, whose zero spread would decide any test. */
+static int side_holds(const struct sides *sd, size_t k, const struct model *m, const char *path)
+{
+	for (size_t i = 0; i < sd->nruns[k]; i++)
+		if (!strcmp(sd->runs[k][i]->run_id, m->run_id)) {
+			fprintf(stderr, "isobench-report: %s: run %s is already on side %s: counted "
+				"once\n", path, m->run_id, sd->label[k]);
+			return 1;
+		}
+	return 0;
+}
+
+/* Puts every run under its side's label, each run once (side_holds) (sd->runs, sd->nruns;
+ * sd->col and sd->rep: the side's first run). 0, or -1 out of memory. */
 static int fill_sides(const struct opts *o, struct input *in, struct sides *sd, int ab)
 {
 	for (size_t k = 0; k < sd->n; k++) {
@@ -683,7 +696,7 @@ static int fill_sides(const struct opts *o, struct input *in, struct sides *sd, 
 				/* in log order: the earlier runs, then the one chosen (the last) */
 				const struct model *m = r < in[j].nmore ? &in[j].more[r] : &in[j].m;
 				const char *l = ab ? model_info(m, RK_RUN_AB_SIDE) : o->labels[j];
-				if (strcmp(l, sd->label[k]))
+				if (strcmp(l, sd->label[k]) || side_holds(sd, k, m, in[j].path))
 					continue;
 				if (!sd->col[k]) {
 					sd->col[k] = &in[j];

@@ -5,6 +5,7 @@
 #include "logread.h"
 #include "vocab.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -106,19 +107,72 @@ static int migrate(struct sqlite3 *db, char *err, size_t cap)
 	}
 }
 
-int store_open(struct store *s, const char *path, char *err, size_t cap)
+/* The store to WAL. Switching a new file's journal mode can return SQLITE_BUSY without the
+ * busy handler's wait when other writers make the store at the same moment (about 1 add in
+ * 50 of six at once failed "database is locked"), so it is tried again for up to
+ * STORE_BUSY_MS. 0, or -1 with err. */
+static int wal_on(struct sqlite3 *db, char *err, size_t cap)
+{
+	for (int waited = 0;; waited += 10) {
+		if (!exec(db, "PRAGMA journal_mode = WAL", err, cap))
+			return 0;
+		if ((sqlite3_errcode(db) & 0xff) != SQLITE_BUSY || waited >= STORE_BUSY_MS)
+			return -1;
+		sqlite3_sleep(10);
+	}
+}
+
+/* path's user_version read on a short connection of its own (created if absent: 0); -1 on
+ * an error (the caller's open reports it). */
+static long long peek_version(const char *path)
+{
+	struct sqlite3 *db;
+	long long v = -1;
+
+	if (!sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
+		sqlite3_busy_timeout(db, STORE_BUSY_MS);
+		v = user_version(db);
+	}
+	sqlite3_close(db);
+	return v;
+}
+
+int store_open(struct store *s, const char *path, int writer, char *err, size_t cap)
 {
 	memset(s, 0, sizeof *s);
 	snprintf(s->path, sizeof s->path, "%s", path);
-	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
+	/* A reader neither creates the file (a mistyped path is an error, not an empty store)
+	 * nor needs write permission on it. */
+	int flags = writer ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+	if (sqlite3_open_v2(path, &s->db, flags, NULL)) {
 		fail(err, cap, path, s->db);
 		store_close(s);
 		return -1;
 	}
 	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
+	/* The version before anything is written (a newer store refused stays as it was); a
+	 * writer reads it on a connection of its own, so that its own one then takes the store
+	 * to WAL as a fresh connection (a read first made a second add creating the store at
+	 * the same moment fail now and then: "database is locked"). */
+	long long v = writer ? peek_version(path) : user_version(s->db);
+	if (v > STORE_VERSION)	/* refused before anything (the journal mode too) is written */
+		snprintf(err, cap, "%s: the store is of schema version %lld; this isobench-report "
+			 "knows up to %d (a newer isobench-report made it)", path, v, STORE_VERSION);
+	else if (!writer && v < 0)
+		fail(err, cap, path, s->db);
+	else if (!writer && v < STORE_VERSION)
+		snprintf(err, cap, "%s: not an isobench store of schema version %d (version %lld; "
+			 "`add` makes or migrates one)", path, STORE_VERSION, v);
+	/* (a writer's unreadable version: the pragmas and migrate below say why) */
+	if (v > STORE_VERSION || (!writer && v < STORE_VERSION)) {
+		store_close(s);
+		return -1;
+	}
+	if (!writer)
+		return 0;
 	/* WAL: readers never wait for a writer; synchronous=FULL: a committed log survives a
 	 * power cut (NORMAL may lose the last transactions in WAL mode). */
-	if (exec(s->db, "PRAGMA journal_mode = WAL", err, cap) ||
+	if (wal_on(s->db, err, cap) ||
 	    exec(s->db, "PRAGMA synchronous = FULL", err, cap) ||
 	    exec(s->db, "PRAGMA foreign_keys = ON", err, cap) || migrate(s->db, err, cap)) {
 		char e[900];
@@ -337,7 +391,8 @@ int store_read_log(const char *path, struct log *log, char *err, size_t cap)
 	return 0;
 }
 
-/* The complete runs of log in one transaction; 0 or -1 (err; rolled back). */
+/* The complete runs of log in one transaction; 0, or (err; rolled back) -1 the LOG refused
+ * (a run id stored with other records), -2 the store failed (SQLite's error). */
 static int add_runs(struct store *s, const struct log *log, const char *path,
 		    const char *machine, FILE *msgs, struct store_added *a, char *err,
 		    size_t cap)
@@ -377,11 +432,15 @@ static int add_runs(struct store *s, const struct log *log, const char *path,
 			a->stored++;
 		model_free(&m);
 	}
+	/* SQLite's own error (full disk, I/O, read-only, busy): the store failed, not the LOG */
+	int code = rc ? sqlite3_errcode(s->db) : SQLITE_OK;
 	stmts_free(&t);
-	if (rc || exec(s->db, "COMMIT", err, cap)) {
+	if (!rc && exec(s->db, "COMMIT", err, cap))
+		rc = -1, code = sqlite3_errcode(s->db);
+	if (rc) {
 		exec(s->db, "ROLLBACK", e2, sizeof e2);
 		a->stored = a->present = 0;
-		return -1;
+		return code == SQLITE_OK || code == SQLITE_ROW || code == SQLITE_DONE ? -1 : -2;
 	}
 	return 0;
 }
@@ -405,6 +464,27 @@ int store_add(struct store *s, const char *path, const char *machine, FILE *msgs
 
 static const char *const sel_keys[] = {"machine", "hv", "kernel", "image", "run", "since",
 				       "last"};
+
+/* 1 when v is a date since= compares as text with the stored ones (run.date:
+ * YYYY-MM-DDTHH:MM:SSZ): YYYY-MM-DD, then optionally THH:MM, :SS, and Z; else 0. */
+static int since_ok(const char *v)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
+	static const size_t ends[] = {10, 16, 19, 20};	/* the lengths a date may have */
+	size_t len = strlen(v), e = 0;
+
+	while (e < sizeof ends / sizeof ends[0] && ends[e] != len)
+		e++;
+	if (e == sizeof ends / sizeof ends[0])
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (form[i] == 'd' ? !isdigit((unsigned char)v[i]) : v[i] != form[i])
+			return 0;
+	int mon = atoi(v + 5), day = atoi(v + 8);
+	if (mon < 1 || mon > 12 || day < 1 || day > 31)
+		return 0;
+	return len < 16 || (atoi(v + 11) < 24 && atoi(v + 14) < 60 && (len < 19 || atoi(v + 17) < 61));
+}
 
 int store_sel_parse(char *const *words, size_t n, struct store_sel *sel, char *err, size_t cap)
 {
@@ -437,6 +517,11 @@ int store_sel_parse(char *const *words, size_t n, struct store_sel *sel, char *e
 			}
 			sel->last = v;
 			continue;
+		}
+		if (!strcmp(sel_keys[k], "since") && !since_ok(eq + 1)) {
+			snprintf(err, cap, "selector term '%s': since= wants a date, ISO 8601 UTC: "
+				 "YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z]", words[i]);
+			return -1;
 		}
 		sel->key[sel->n] = sel_keys[k];
 		sel->val[sel->n++] = eq + 1;

@@ -52,16 +52,19 @@ struct store_added {
 	size_t stored, present, skipped;
 };
 
-/* Opens (creates) path, WAL, busy timeout, the schema migrated to STORE_VERSION (a store of
- * a newer version is refused). */
-int store_open(struct store *s, const char *path, char *err, size_t cap);
+/* Opens path with a busy timeout. writer 1: creates it, WAL, the schema migrated to
+ * STORE_VERSION; writer 0 (the reading commands): read-only, an existing store of
+ * STORE_VERSION only. A store of a newer version is refused, never written. 0, or -1 with
+ * err set. */
+int store_open(struct store *s, const char *path, int writer, char *err, size_t cap);
 void store_close(struct store *s);
 
 /* Reads log file path (a log or an isobench disk image, image.h) with the reader and stores
  * its complete runs in one transaction, under machine (NULL: model_machine()). A log with no
  * complete run is refused with the reader's reason; a run id already stored with the same
- * records is counted in present, with other records it refuses the whole log. On -1 nothing
- * of the log is stored. Incomplete runs beside complete ones are left out, each named on
+ * records is counted in present, with other records it refuses the whole log. On -1 (the
+ * log refused) or -2 (the store failed: SQLite's error, a full disk) nothing of the log is
+ * stored. Incomplete runs beside complete ones are left out, each named on
  * msgs (NULL: silent). */
 int store_add(struct store *s, const char *path, const char *machine, FILE *msgs,
 	      struct store_added *a, char *err, size_t cap);

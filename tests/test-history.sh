@@ -115,6 +115,17 @@ equals 7 "$(grep -c $'\r$' "$tmp/stdout")" "CSV: a header and six rows, CRLF"
 expect_status EXIT_OK "runs since= after every date" -- "$rep" --db "$db" runs since=2999-01-01
 contains "$tmp/stdout" "0 runs"
 expect_status EXIT_USAGE "an unknown selector key" -- "$rep" --db "$db" runs colour=red
+#    since= is a date, compared as text with the stored ones: a word that is not one would
+#    select nothing (or everything) and say nothing, so it is a usage error.
+expect_status EXIT_USAGE "since=yesterday: not a date" -- "$rep" --db "$db" runs since=yesterday
+contains "$tmp/stderr" "since= wants a date"
+expect_status EXIT_USAGE "since=2026-13-45: no such month" -- "$rep" --db "$db" runs since=2026-13-45
+expect_status EXIT_USAGE "since= with a space for T" -- "$rep" --db "$db" runs "since=2026-12-01 08:00"
+expect_status EXIT_USAGE "since= with an offset other than Z" -- \
+	"$rep" --db "$db" runs since=2026-12-01T08:00:00+01:00
+expect_status EXIT_OK "since=DATE THH:MM:SSZ" -- "$rep" --db "$db" runs since=2000-01-01T00:00:00Z
+count_is "$tmp/stdout" '^[0-9a-f]{16} ' 6 "since= before every date selects all six runs"
+expect_status EXIT_OK "since=THH:MM, no Z" -- "$rep" --db "$db" runs since=2000-01-01T00:00
 expect_status EXIT_USAGE "an unknown command" -- "$rep" --db "$db" frobnicate
 
 # ---- 3. compare: the verdicts of comparing the logs ----
@@ -189,7 +200,11 @@ count_is "$tmp/stdout" '<tr class="flag">' 1 "the page flags the change's row"
 # A 10,000-run history (rows written by SQL into a store made by the tool: adding 10,000 logs'
 # runs takes minutes, docs/benchmarks/history-scale.md): four machines in turn, one run a
 # minute, m1 20 % slower from the run at minute 6001 on; the jitter +-0.5 %.
-"$rep" --db "$tmp/big.db" runs >/dev/null || fail "a new store"
+# (The store is made by add, then emptied: a reading command never creates one.)
+if ! "$rep" --db "$tmp/big.db" add "$fx/native.log" >/dev/null 2>&1 ||
+	! sqlite3 "$tmp/big.db" 'PRAGMA foreign_keys = ON; DELETE FROM run'; then
+	fail "a new store"
+fi
 sqlite3 "$tmp/big.db" "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 9999)
 INSERT INTO run (id, run_id, version, mode, machine, hv, arch, kernel, image, utc, date, added,
  source, nrecs, results, fails, skips, errors, powered_off, from_digest)
@@ -246,6 +261,37 @@ sqlite3 "$tmp/new.db" 'PRAGMA user_version = 99'
 
 expect_status EXIT_USAGE "a store of a newer schema is refused" -- "$rep" --db "$tmp/new.db" runs
 contains "$tmp/stderr" "schema version 99"
+#    ... and never written, the journal mode included: in rollback-journal mode (as another
+#    tool may leave it) its bytes stay as they were, for add and for a reader.
+sqlite3 "$tmp/new.db" 'PRAGMA journal_mode = DELETE' >/dev/null
+cp "$tmp/new.db" "$tmp/new-before.db"
+expect_status EXIT_USAGE "add to a store of a newer schema is refused" -- \
+	"$rep" --db "$tmp/new.db" add "$fx/native.log"
+"$rep" --db "$tmp/new.db" runs >/dev/null 2>&1 || true
+if cmp -s "$tmp/new.db" "$tmp/new-before.db"; then
+	pass "a newer store refused is left byte for byte (journal mode not switched to WAL)"
+else
+	fail "a newer store refused was written: $(sqlite3 "$tmp/new.db" 'PRAGMA journal_mode')"
+fi
+#    A store that cannot be written (a full disk; here a file size limit) is the store's
+#    failure, not the LOG's: status 2 (README: output that cannot be written), and the LOGs
+#    after it are not tried against it.
+rc=0
+(trap '' XFSZ; ulimit -f 60; "$rep" --db "$tmp/small.db" add "$fx/native.log" "$fx/qemu-tcg.log" \
+	"$fx/two-boots.log") >"$tmp/stdout" 2>"$tmp/stderr" || rc=$?
+equals 2 "$rc" "add to a store that cannot grow: status 2 (the store's fault, not the LOG's)"
+has "$tmp/stderr" 'the store cannot be written' "... saying the store cannot be written"
+count_is "$tmp/stderr" 'two-boots\.log' 0 "... and the LOGs after it are not tried"
+expect_status EXIT_OK "... the store is consistent after it" -- "$rep" --db "$tmp/small.db" verify
+#    A reading command never creates a store: a mistyped path is an error, not "0 runs".
+expect_status EXIT_USAGE "runs on a store that does not exist" -- "$rep" --db "$tmp/typo.db" runs
+if [ -e "$tmp/typo.db" ]; then fail "runs created $tmp/typo.db"; else pass "runs created no file"; fi
+expect_status EXIT_USAGE "check on a store that does not exist" -- \
+	"$rep" --db "$tmp/typo.db" check --baseline all "$fx/native.log"
+#    A SQLite file that is not a store (schema version 0) is no store to read.
+sqlite3 "$tmp/other.db" 'CREATE TABLE t (a)'
+expect_status EXIT_USAGE "runs on a SQLite file that is not a store" -- "$rep" --db "$tmp/other.db" runs
+contains "$tmp/stderr" "not an isobench store"
 # verify itself: a store with a record and a sample taken away is not consistent.
 sqlite3 "$db" ".backup '$tmp/cut.db'"
 sqlite3 "$tmp/cut.db" "DELETE FROM record WHERE run = 1 AND seq = 3; DELETE FROM sample WHERE run = 2 AND seq = (SELECT max(seq) FROM sample WHERE run = 2)"
@@ -262,6 +308,20 @@ equals "0 0" "$s1 $s2" "two writers at once both succeed"
 db=$tmp/two.db
 equals 48 "$(q 'SELECT count(*) FROM run')" "two writers: every run of both stored"
 expect_status EXIT_OK "two writers: the store is consistent" -- "$rep" --db "$tmp/two.db" verify
+# Writers that make the store at the same moment: switching a new file to WAL is the one
+# step SQLite's busy timeout does not wait for (it returned "database is locked" to about 1
+# add in 60 here), so 50 rounds of six adds of one log each on a new store (a broken store
+# fails 2-4 of them): every add stores its two runs.
+bad=0
+for r in $(seq 50); do
+	for w in 1 2 3 4 5 6; do
+		"$rep" --db "$tmp/new-$r.db" add "$tmp/w1-$w.log" >"$tmp/nw-$w.out" 2>&1 &
+	done
+	wait
+	bad=$((bad + $(cat "$tmp"/nw-*.out | grep -Evc ': 2 runs stored, 0 already' || true)))
+	rm -f "$tmp/new-$r.db"*
+done
+equals 0 "$bad" "six adds making one new store at once, 50 times: none fails"
 # A killed writer: many logs of many runs, kill -9 while it writes, then verify; the logs
 # stored are whole (each log's runs all there or none), and adding again completes them.
 for delay in 0.1 0.3 0.7; do
@@ -271,6 +331,11 @@ for delay in 0.1 0.3 0.7; do
 	kill -9 "$pk" 2>/dev/null
 	wait "$pk" 2>/dev/null
 	db=$tmp/kill.db
+	if [ ! -e "$db" ]; then	# killed before it made the store: nothing to verify
+		pass "killed after $delay s, before the store existed"
+		"$rep" --db "$tmp/kill.db" add "$tmp"/k-*.log >/dev/null 2>&1
+		continue
+	fi
 	n=$(q 'SELECT count(*) FROM run' 2>/dev/null || echo error)
 	expect_status EXIT_OK "killed after $delay s ($n runs stored): consistent" -- \
 		"$rep" --db "$tmp/kill.db" verify

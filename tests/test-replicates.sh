@@ -256,6 +256,19 @@ expect_status EXIT_OK "--label a,b on one run each: the one-run comparison" -- \
 	"$rep" --label a,b "$tmp/a1.log" "$tmp/b1.log"
 contains "$tmp/stdout" "cannot tell machine drift from a difference"
 
+# 8c. One run given three times on a side is one run, not three replicates: its zero spread
+#     would make any difference "significant". Each run counts once per side (by run id), and
+#     one run a side is the one-run comparison: status 0, no verdict.
+expect_status EXIT_OK "one log given thrice a side: one run a side, no verdict" -- \
+	"$rep" --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a1.log" "$tmp/a1.log" \
+	"$tmp/b1.log" "$tmp/b1.log" "$tmp/b1.log"
+contains "$tmp/stdout" "cannot tell machine drift from a difference"
+has "$tmp/stderr" 'a1\.log: run [0-9a-f]+ is already on side a: counted once' "the repeated run is named"
+#     A log of three runs given twice on one side: still three runs, Welch's 3+3.
+expect_status EXIT_DIFFERS "a log of three runs given twice: 3 + 3 runs, status 4" -- \
+	"$rep" --label a,a,b "$tmp/A.log" "$tmp/A.log" "$tmp/B.log"
+count_is "$tmp/stdout" ' 3\+3 +welch-t .* \*$' 4 "each run once: 3+3 runs a side"
+
 # 9. The Index Score over the runs: each run's score is its value, decided as a test's row.
 #    A's and B's first runs alone give a score ratio of 0.89 (1 / (1.10 x 1.02)); over the three
 #    runs B is ~10.3 % slower (0.91, a verdict). Planted "first runs only": 0.89, no verdict line.
