@@ -316,9 +316,15 @@ def strip_shell(text):
     return "".join(out)
 
 
+# A case arm's patterns (`aws | gce)`, `'' | quick)`, on their own line or after `case X in`):
+# words there are values compared, not commands run.
+CASE_ARM = re.compile(r"(?m)(^|\bin\b)[ \t]*\(?[ \t]*(?:''|[\w.*?+-]+)"
+                      r"(?:[ \t]*\|[ \t]*(?:''|[\w.*?+-]+))*[ \t]*\)(?!\))")
+
+
 def shell_commands(text):
     """Words at command positions of shell text (see the module comment)."""
-    text = strip_shell(text)
+    text = CASE_ARM.sub(r"\1 ", strip_shell(text))
     funcs = set(re.findall(r"^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)", text, re.M))
     words = set(re.findall(r"\$\{[A-Za-z_]\w*:-([A-Za-z][\w.+-]*)\}", text))
     words |= set(re.findall(r"command\s+-v\s+([A-Za-z][\w.+-]*)", text))

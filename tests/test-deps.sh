@@ -38,4 +38,14 @@ has "$tmp/drop.out" '^FAIL: .*program musl-gcc.* needs package musl-tools' "... 
 python3 "$here/deps.py" --drop cpio --drop lava-dispatcher >"$tmp/drop.out" 2>&1
 status_is CMD_FAILED $? "without cpio the check fails"
 has "$tmp/drop.out" '^FAIL: tests/.*program cpio .*needs package cpio' "... naming cpio in the tests"
+# A case arm's patterns are values, not commands (qemu/run's `aws)` arm was read as a call of
+# an aws program, which a host with the AWS CLI outside Debian's paths then flagged).
+words=$(python3 - "$here/deps.py" <<'EOF'
+import importlib.util as u, sys
+s = u.spec_from_file_location("deps", sys.argv[1]); d = u.module_from_spec(s); s.loader.exec_module(d)
+print(" ".join(sorted(d.shell_commands("case $c in '' | aws | gce) ;; esac\ncase $m in\n  oci) mkdir x ;;\nesac\n"))))
+EOF
+)
+if [ "$words" = "mkdir" ]; then pass "a case arm's patterns are no commands; the arm's command is"
+else fail "case arms: commands read as '$words', want 'mkdir'"; fi
 finish
