@@ -107,7 +107,7 @@ check "ova: its VMDK member is isobench-stream.vmdk, byte for byte (one boot cov
 broken() {
 	local st=0
 	python3 "$top/tests/disk-rules.py" "$1" "$2" "$d/isobench.raw" >"$tmp/broken.out" 2>&1 || st=$?
-	if [ "$st" -eq 1 ] && grep -qF "FAIL: $1: $3" "$tmp/broken.out"; then
+	if [ "$st" -eq "$CMD_FAILED" ] && grep -qF "FAIL: $1: $3" "$tmp/broken.out"; then
 		ok "planted break, $4: disk-rules.py fails '$3'"
 	else
 		bad "planted break, $4: disk-rules.py status $st, no FAIL '$3': $(grep FAIL "$tmp/broken.out" | head -n 2 | tr '\n' '|')"
