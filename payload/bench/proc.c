@@ -9,6 +9,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -219,4 +220,14 @@ void proc_server_stop(struct proc_server *s)
 	close(s->from);
 	while (waitpid(s->pid, &st, 0) < 0 && errno == EINTR)
 		;
+}
+
+void proc_server_release(struct bench_ctx *ctx)
+{
+	if (!ctx->state)
+		return;
+	proc_server_stop(ctx->state);
+	free(ctx->state);
+	ctx->state = NULL;
+	ctx->helper = 0;
 }

@@ -52,4 +52,8 @@ int proc_server_start(struct bench_ctx *ctx, const char *mode, struct proc_serve
 /* Close the pipes (end of input: the server exits) and reap it. */
 void proc_server_stop(struct proc_server *s);
 
+/* A test's teardown when its ctx->state is a malloc'd proc_server (or NULL): stop it, free
+ * it, clear ctx->state and ctx->helper. */
+void proc_server_release(struct bench_ctx *ctx);
+
 #endif

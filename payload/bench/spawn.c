@@ -53,11 +53,7 @@ static int run(struct bench_ctx *ctx, uint64_t iters)
 
 static void teardown(struct bench_ctx *ctx)
 {
-	if (!ctx->state)
-		return;
-	proc_server_stop(ctx->state);
-	free(ctx->state);
-	ctx->state = NULL;
+	proc_server_release(ctx);
 }
 
 const struct bench bench_spawn = {
