@@ -1,6 +1,7 @@
 /* histfmt.c — see histfmt.h. */
 #include "histfmt.h"
 #include "csv.h"
+#include "html.h"
 #include "svg.h"
 #include "signif.h"
 #include "util.h"
@@ -20,18 +21,11 @@ static void esc(FILE *out, const char *s)
 	xml_esc(out, s, SIZE_MAX);
 }
 
-static const char style[] =
-	"body{font:14px/1.4 sans-serif;margin:2em;color:#222}"
-	"table{border-collapse:collapse;margin:.5em 0 1.5em}"
-	"th,td{border:1px solid #ccc;padding:3px 8px}td.n{text-align:right;"
-	"font-variant-numeric:tabular-nums}th{background:#f2f2f2}"
-	".flag{background:#fde2e2;font-weight:bold}";
-
 static void page_head(FILE *out, const char *title)
 {
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		     "<title>isobench history: %s</title><style>%s</style></head><body>\n"
-		     "<h1>isobench history: %s</h1>\n", title, style, title);
+		     "<h1>isobench history: %s</h1>\n", title, html_style, title);
 }
 
 /* ---- runs ---- */

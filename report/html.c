@@ -18,7 +18,7 @@ static void esc(FILE *out, const char *s)
 	xml_esc(out, s, SIZE_MAX);
 }
 
-static const char style[] =
+const char html_style[] =
 	"body{font:14px/1.4 sans-serif;margin:2em;color:#222}"
 	"table{border-collapse:collapse;margin:.5em 0 1.5em}"
 	"th,td{border:1px solid #ccc;padding:3px 8px}td.n{text-align:right;"
@@ -49,7 +49,7 @@ static void page_head(FILE *out, const struct cmp *c)
 		esc(out, c->label[j]);
 		fputs(j + 1 < c->nruns ? " vs " : "", out);
 	}
-	fprintf(out, "</title><style>%s</style></head><body>\n<h1>isobench report</h1>\n", style);
+	fprintf(out, "</title><style>%s</style></head><body>\n<h1>isobench report</h1>\n", html_style);
 	items(out, "<div class=\"warn\"><h2>Warnings</h2>", c->warn, c->nwarn);
 	items(out, "<div class=\"note\">", c->note, c->nnote);
 }

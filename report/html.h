@@ -22,4 +22,7 @@
 
 int html_report(FILE *out, const struct report_in *in, size_t n, const struct cmp *c);
 
+/* The pages' one style sheet (inline CSS): the report's and the history's (histfmt.c). */
+extern const char html_style[];
+
 #endif
