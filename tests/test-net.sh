@@ -222,6 +222,34 @@ if command -v strace >/dev/null; then
 else
 	skip "the peer's workers: no strace"
 fi
+# Streams are sent as bulk senders send (iperf3's and netperf's defaults): Nagle on at both
+# ends, TCP_NODELAY only for the request-response tests. With it on, maerts ran 1.13-1.20x
+# above iperf3 -R and netperf TCP_MAERTS on the loopback (docs/benchmarks/network.md). The
+# client and the peer each under strace, a stream, a maerts and an rr run: exactly the two
+# stream sockets have TCP_NODELAY turned off again, at each end.
+if command -v strace >/dev/null; then
+	strace -f -o "$tmp/nd-peer.strace" -e trace=setsockopt "$bin" --serve --port 0 --max-seconds 60 \
+		>"$tmp/nd.peer" 2>/dev/null &
+	peer_pid=$!
+	for _ in $(seq 50); do grep -q serve.port "$tmp/nd.peer" && break; sleep 0.1; done
+	port=$(sed -n 's/.*serve\.port=\([0-9]*\).*/\1/p' "$tmp/nd.peer")
+	st=0
+	strace -f -o "$tmp/nd-cli.strace" -e trace=setsockopt "$bin" --suite quick --copies 1 --sample_ms 300 \
+		--samples 1 --tests net-tcp-stream,net-tcp-maerts,net-tcp-rr --peer "127.0.0.1:$port" \
+		>"$tmp/nd.log" 2>&1 || st=$?
+	pkill -TERM -P "$peer_pid" 2>/dev/null || true
+	wait "$peer_pid" 2>/dev/null || true
+	peer_pid=
+	ran EXIT_OK "$st" "$tmp/nd.log" "stream, maerts and rr under strace"
+	nd() { grep -cE "TCP_NODELAY, \[$2\]" "$tmp/nd-$1.strace" || true; }
+	if [ "$(nd cli 0)" -eq 2 ] && [ "$(nd peer 0)" -eq 2 ]; then
+		pass "Nagle on for the two streams at both ends (TCP_NODELAY 0: client $(nd cli 0), peer $(nd peer 0))"
+	else fail "TCP_NODELAY turned off $(nd cli 0) times by the client, $(nd peer 0) by the peer (want 2 and 2)"; fi
+	if [ "$(nd cli 1)" -ge 3 ] && [ "$(nd peer 1)" -ge 3 ]; then pass "TCP_NODELAY on at connect and accept (rr replies at once)"
+	else fail "TCP_NODELAY set $(nd cli 1) times by the client, $(nd peer 1) by the peer (want >= 3 each)"; fi
+else
+	skip "Nagle on streams: no strace"
+fi
 # A peer that goes silent (SIGSTOP to the peer and its workers, the crr session's among them:
 # the kernel still accepts, nothing answers) during crr: the watchdog timer wakes the blocked
 # call, a FAIL within seconds, never a hang.

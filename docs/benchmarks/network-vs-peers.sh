@@ -5,6 +5,8 @@
 #   net-tcp-rr      vs  netperf TCP_RR            1-byte request and response (both defaults)
 #   net-tcp-crr     vs  netperf TCP_CRR           1 byte each way, a new connection each
 #   net-tcp-stream  vs  netperf TCP_STREAM        128 KiB sends (-m 128K; ours writes 128 KiB)
+#   net-tcp-maerts  vs  netperf TCP_MAERTS        128 KiB sends and receives (-m ,128K -M ,128K:
+#                                                 the remote's send size, the local receive's)
 #   net-tcp-rr      vs  sockperf ping-pong --tcp  14 bytes (sockperf's minimum;
 #   net-udp-rr      vs  sockperf ping-pong         ISOBENCH_NET_RR_SIZE=14 for ours)
 #   net-tcp-stream  vs  iperf3 -c
@@ -12,8 +14,9 @@
 # netperf is built from its public source (github.com/HewlettPackard/netperf) outside this
 # tree; its rows are left out when no netperf build is given.
 #
-# Usage: docs/benchmarks/network-vs-peers.sh [ROUNDS (default 3)] [SECONDS per run (default 3)]
-#            [NETPERF build dir: holds src/netperf and src/netserver]
+# Usage: [ROWS="ROW ..."] docs/benchmarks/network-vs-peers.sh [ROUNDS (default 3)]
+#            [SECONDS per run (default 3)] [NETPERF build dir: holds src/netperf and src/netserver]
+# ROWS: only those rows (names as in the table: tcp-maerts:iperf3 tcp-maerts:netperf ...).
 # A netperf build dir, made once (any directory outside the repo; needs git, autoconf,
 # automake, gcc, make; `make -C src` because the manual needs makeinfo):
 #   git clone https://github.com/HewlettPackard/netperf DIR && cd DIR &&
@@ -137,10 +140,15 @@ except Exception: print("- - - -")' "$tmp/ip.json"
 }
 
 # netperf TEST: "tps p50_us p99_us -" (TCP_RR, TCP_CRR: 1 byte each way) or "MBps - - -"
-# (TCP_STREAM, 128 KiB sends).
+# (TCP_STREAM, TCP_MAERTS: 128 KiB sends).
 npf() {
 	local o=THROUGHPUT,P50_LATENCY,P99_LATENCY extra=()
-	[ "$1" != TCP_STREAM ] || { o=THROUGHPUT; extra=(-m 131072 -M 131072); }
+	# netperf's omni options: -m LOCAL,REMOTE send sizes, -M REMOTE,LOCAL receive sizes; a
+	# MAERTS given -m 131072 still sends 16 KiB from netserver (REMOTE_SEND_SIZE says so).
+	case $1 in
+	TCP_STREAM) o=THROUGHPUT extra=(-m 131072 -M 131072) ;;
+	TCP_MAERTS) o=THROUGHPUT extra=(-m ",131072" -M ",131072") ;;
+	esac
 	"${cli[@]}" "$netperf" -H 127.0.0.1 -p "$np" -t "$1" -l "$secs" -P 0 -- -o "$o" "${extra[@]}" \
 		>"$tmp/np.out" 2>&1 || true
 	python3 - "$1" "$tmp/np.out" <<'EOF'
@@ -149,12 +157,17 @@ line = [l for l in open(sys.argv[2]) if l[:1].isdigit()]
 if not line:
     print('- - - -'); sys.exit()
 v = [float(x) for x in line[-1].strip().split(',') if x]
-print('%.1f - - -' % (v[0] / 8) if sys.argv[1] == 'TCP_STREAM' else '%.1f %.1f %.1f -' % tuple(v[:3]))
+print('%.1f - - -' % (v[0] / 8) if sys.argv[1] in ('TCP_STREAM', 'TCP_MAERTS') else '%.1f %.1f %.1f -' % tuple(v[:3]))
 EOF
 }
 
-rows=(tcp-rr:netperf tcp-crr:netperf tcp-stream:netperf tcp-rr:sockperf udp-rr:sockperf tcp-stream:iperf3 tcp-maerts:iperf3)
-[ -n "$netperf" ] || rows=("${rows[@]:3}")
+rows=(tcp-rr:netperf tcp-crr:netperf tcp-stream:netperf tcp-maerts:netperf tcp-rr:sockperf udp-rr:sockperf
+	tcp-stream:iperf3 tcp-maerts:iperf3)
+[ -n "$netperf" ] || rows=("${rows[@]:4}")
+if [ -n "${ROWS:-}" ]; then
+	for w in $ROWS; do [[ " ${rows[*]} " == *" $w "* ]] || die "ROWS: no row '$w' (rows: ${rows[*]})"; done
+	read -r -a rows <<<"$ROWS"
+fi
 declare -A res=()
 for ((r = 1; r <= rounds; r++)); do
 	for row in "${rows[@]}"; do
@@ -162,6 +175,7 @@ for ((r = 1; r <= rounds; r++)); do
 		tcp-rr:netperf) a=$(ours net-tcp-rr 1); b=$(npf TCP_RR) ;;
 		tcp-crr:netperf) a=$(ours net-tcp-crr 1); b=$(npf TCP_CRR) ;;
 		tcp-stream:netperf) a=$(ours net-tcp-stream 1); b=$(npf TCP_STREAM) ;;
+		tcp-maerts:netperf) a=$(ours net-tcp-maerts 1); b=$(npf TCP_MAERTS) ;;
 		tcp-rr:sockperf) a=$(ours net-tcp-rr 14); b=$(sp --tcp) ;;
 		udp-rr:sockperf) a=$(ours net-udp-rr 14); b=$(sp) ;;
 		tcp-stream:iperf3) a=$(ours net-tcp-stream 1); b=$(ip) ;;

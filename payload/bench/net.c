@@ -25,7 +25,8 @@
  *                   MB/s (10^6 bytes); extra cpu_pct_x100: the sender's (this process's) CPU
  *                   time / wall time x 10000.
  *   net-tcp-maerts  one loop = NET_CHUNK bytes received from the peer, which sends them in
- *                   NET_WRITE (128 KiB) writes: MB/s; the
+ *                   NET_WRITE (128 KiB) writes, in read()s of at most NET_WRITE (as iperf3 -R's
+ *                   receiver reads): MB/s; the
  *                   sender is the peer, whose CPU is not on this wire: the extra is the
  *                   receiver's share (rcv_cpu_pct_x100).
  *   Beside the process's own share, every test but paced-write records sys_cpu_pct_x100: the
@@ -76,8 +77,9 @@
 /* Another rr/udp-rr message size, for a side by side with a tool whose minimum is larger
  * (sockperf: 14 bytes): 1..NET_CAP_SIZE bytes, in the SAMPLE extra msg_bytes. */
 #define NET_RR_SIZE_ENV "ISOBENCH_NET_RR_SIZE"
-#define NET_CHUNK 1000000	/* bytes per loop: one write (stream) or read (maerts), 1 MB */
-#define NET_WRITE 131072	/* bytes per write() of a stream, either way (iperf3's 128 KiB) */
+#define NET_CHUNK 1000000	/* bytes per loop of stream (sent) and maerts (received), 1 MB */
+#define NET_WRITE 131072	/* bytes per write() and per read() of a stream, either way, on
+				 * both ends (the peer reads NET_CAP_SIZE): iperf3's 128 KiB */
 #define NET_SESSION_S 3600	/* the session length asked for: NET_CAP_SECONDS */
 #define IP_MTU_OPT 14		/* IP_MTU, include/uapi/linux/in.h (musl may lack it) */
 #define IPV6_MTU_OPT 24		/* IPV6_MTU, include/uapi/linux/in6.h: the same for IPv6 */
@@ -230,6 +232,10 @@ static int net_setup(struct bench_ctx *ctx, enum net_mode mode, size_t size)
 		return net_err(ctx, s->fd, "connect");
 	if ((rc = net_hello(ctx, s)))
 		return rc;
+	if (mode == NET_SINK || mode == NET_SOURCE) {	/* bulk: Nagle on, as the peer does */
+		int zero = 0;
+		setsockopt(s->fd, IPPROTO_TCP, TCP_NODELAY, &zero, sizeof zero);
+	}
 	s->mtu = path_mtu(s, s->fd);
 	s->mss = getint(s->fd, IPPROTO_TCP, TCP_MAXSEG);
 	if (mode == NET_UDP)
@@ -432,8 +438,10 @@ static int maerts_run(struct bench_ctx *ctx, uint64_t iters)
 
 	net_sample(ctx, s);
 	for (uint64_t i = 0; i < iters; i++)
-		if ((rc = read_all(s->fd, s->buf, NET_CHUNK)))
-			return net_err(ctx, rc, "maerts read");
+		for (size_t off = 0; off < NET_CHUNK; off += NET_WRITE)
+			if ((rc = read_all(s->fd, s->buf, NET_CHUNK - off < NET_WRITE
+							  ? NET_CHUNK - off : NET_WRITE)))
+				return net_err(ctx, rc, "maerts read");
 	cpu_extra(ctx, s, REC_EXTRA_RCV_CPU_PCT_X100);
 	ctx->sink += (uint8_t)s->buf[0];
 	return 0;

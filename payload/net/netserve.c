@@ -249,6 +249,15 @@ static void session_child(int fd, const struct net_req *r, struct live *lv, uint
 	uint64_t total = 0, ops = 0, lim = r->bytes ? r->bytes : UINT64_MAX;
 
 	net_set_timeouts(fd, NET_IDLE_MS);
+	if (r->mode == NET_SINK || r->mode == NET_SOURCE) {
+		/* A stream is sent as bulk senders send (iperf3's and netperf's defaults): Nagle on.
+		 * TCP_NODELAY here (set at accept for the rr replies) sent each write's tail as a
+		 * segment of its own, which on the loopback ran maerts 1.13-1.20x above iperf3 -R
+		 * and netperf TCP_MAERTS; netperf with -D (no delay) matched it
+		 * (docs/benchmarks/network.md, "Streams with Nagle"). */
+		int zero = 0;
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &zero, sizeof zero);
+	}
 	alarm((unsigned)r->seconds + 1);	/* SIGALRM's default action ends the child */
 	if (r->mode == NET_STORE)
 		store_child(fd, r, lv);
