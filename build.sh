@@ -36,7 +36,7 @@ step() { printf 'build.sh: %s\n' "$*" >&2; }
 # run and the tests use comes from these lists (or the base system); `./build.sh packages`.
 PKGS_BUILD=(
 	git                                    # the build version and SOURCE_DATE_EPOCH
-	gcc make libc6-dev bc flex bison libelf-dev libssl-dev xz-utils lz4 linux-source # kernel
+	gcc make libc6-dev bc flex bison libelf-dev libssl-dev xz-utils zstd linux-source # kernel
 	musl-tools                             # payload: the runner, static musl
 	libjansson-dev                         # report tool: JSON output
 	libsqlite3-dev                         # report tool: the results store (--db)

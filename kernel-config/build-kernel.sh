@@ -6,7 +6,7 @@
 #      the kernel: the host gcc, or with CROSS_COMPILE=aarch64-linux-gnu- Debian's arm64 cross
 #      compiler), merged over `allnoconfig` in that order; kernel-config/driver/ (our ring-0 probe driver:
 #      its generic files and driver/arch/<arch>/'s, added to the tree as drivers/misc/isobench/); the newest
-#      /usr/src/linux-source-*.tar.xz, the host gcc, lz4 (the kernel is LZ4-compressed).
+#      /usr/src/linux-source-*.tar.xz, the host gcc, zstd (x86's bzImage is zstd-compressed).
 # Out: OUTDIR/<image> (x86_64: bzImage; aarch64: Image, the uncompressed arm64 boot image, a
 #      PE/COFF EFI application through the EFI stub), OUTDIR/vmlinux (uncompressed ELF, for PVH
 #      boot), OUTDIR/kernel.config, OUTDIR/kernel.release. Results are cached under $ISOBENCH_CACHE/kernel/<key>, where key
@@ -33,7 +33,7 @@ tarball=$(printf '%s\n' /usr/src/linux-source-*.tar.xz | sort -V | tail -n 1)
 srcname=$(basename "$tarball" .tar.xz)
 pkgver=$(dpkg-query -W -f='${Version}' "$srcname" 2>/dev/null) || pkgver=unknown
 
-command -v lz4 >/dev/null || die "lz4 not found (apt-get install lz4)"
+command -v zstd >/dev/null || die "zstd not found (apt-get install zstd)"
 cross=${CROSS_COMPILE:-}
 cc=${cross}gcc
 command -v "$cc" >/dev/null || die "$cc not found (apt-get install gcc-${cross%-})"

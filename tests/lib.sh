@@ -318,6 +318,34 @@ start_peer() {
 }
 stop_peer() { [ -z "$peer_pid" ] || { kill "$peer_pid" 2>/dev/null; wait "$peer_pid" 2>/dev/null || true; peer_pid=; }; }
 
+# ---- the clouds' drivers in a built kernel (tests/test-disks.sh, tests/test-arm64.sh) ----------
+# cloud_drivers ARCH: the kernel symbols the clouds' instances need built in (=y) on ARCH
+#   (x86_64, aarch64; the first field of `gcc -dumpmachine`), one a line. Source: issue 32
+#   and docs/clouds.md's table of disks and NICs: AWS Nitro (ENA, NVMe; ixgbevf on older
+#   types), Google (virtio-scsi, virtio-net, gVNIC), Azure (storvsc, netvsc, and its VFs: MANA
+#   behind the Hyper-V PCI front end, mlx4_en, mlx5 with Ethernet; a Gen 2 VM's screen and
+#   keyboard), ESXi (VMXNET3; PVSCSI on x86 only: it depends on X86), the PCI UARTs some
+#   clouds' consoles are, and on x86 the PIIX IDE of a Gen 1 or legacy BIOS machine. The
+#   kernel's fragments (kernel-config/) request them; this list is what a test holds the built
+#   kernel to, so a symbol dropped from a fragment fails the test, not only the build's check.
+cloud_drivers() {
+	printf 'CONFIG_%s=y\n' ENA_ETHERNET GVE MICROSOFT_MANA PCI_HYPERV PCI_MSI MLX5_CORE \
+		MLX5_CORE_EN MLX4_EN IXGBEVF VIRTIO_NET HYPERV_NET VMXNET3 BLK_DEV_NVME SCSI_VIRTIO \
+		HYPERV_STORAGE SERIAL_8250_PCI FB_HYPERV HYPERV_KEYBOARD
+	case $1 in x86_64) printf 'CONFIG_%s=y\n' ATA_PIIX VMWARE_PVSCSI ;; esac
+}
+
+# kconfig_has CONFIG WHAT SYM=VAL...: pass WHAT when each SYM=VAL is a line of CONFIG (a
+#   kernel's .config); else fail, naming the lines it lacks (all of them when CONFIG is
+#   missing or empty).
+kconfig_has() {
+	local cfg=$1 what=$2 miss='' l
+	shift 2
+	[ -s "$cfg" ] || { fail "$what: $cfg is missing or empty"; return 0; }
+	for l in "$@"; do grep -qxF -- "$l" "$cfg" || miss="$miss $l"; done
+	if [ -z "$miss" ]; then pass "$what ($# symbols)"; else fail "$what: $cfg lacks$miss"; fi
+}
+
 # ---- one QEMU boot, judged by isobench-report (tests/test-netboot.sh, test-disks.sh, test-iso.sh:
 # QEMU itself, for firmware paths and media qemu/run does not offer; test-boot-matrix.sh,
 # arm64-matrix.sh: through qemu/run) -------------------------------------------------------------

@@ -3,7 +3,8 @@
 #   * it builds (warm: seconds; cold: the arm64 kernel, ~9 min on 2 cores) and holds what the
 #     README says: an arm64 EFI-stub Image, the initramfs of arm64 programs, IDENTITY, a
 #     UEFI-only ISO whose FAT partition starts systemd-boot as \EFI\BOOT\BOOTAA64.EFI, the raw
-#     disk, a kernel config with the arm64 fragment's devices;
+#     disk, a kernel config with the arm64 fragment's devices and the clouds' drivers
+#     (tests/lib.sh cloud_drivers);
 #   * the arm64 runner's own checks, run on this host under qemu-user (qemu-aarch64): its
 #     instruction probes run or SKIP with their reasons, x86's SKIP, it lists arm64's ring0
 #     probes (ring0-hvc, ...: the driver's arm64 list) and not x86's, which SKIP there for
@@ -107,6 +108,8 @@ miss=
 for c in "${cfgs[@]}"; do grep -qx "$c" "$o/kernel.config" || miss="$miss $c"; done
 none "$miss" "the arm64 kernel has ECAM PCIe, GICv2/v3, PL011 + 8250, EFI stub, ACPI + DT, NVMe, AHCI, xHCI" \
 	"the arm64 kernel config lacks"
+mapfile -t clouds < <(cloud_drivers aarch64)
+kconfig_has "$o/kernel.config" "the arm64 kernel has the clouds' NIC, disk and console drivers built in (Graviton, Tau T2A, Ampere)" "${clouds[@]}"
 
 # ---- the arm64 runner's own checks, under qemu-user -----------------------------------------
 if ! command -v qemu-aarch64 >/dev/null; then

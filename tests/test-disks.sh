@@ -3,8 +3,9 @@
 # rules read from the files' bytes, and booted in imitations of the clouds' machines.
 #
 # In:  OUT/bzImage, OUT/initramfs.cpio.gz, OUT/IDENTITY, OUT/isobench-report, OUT/isobench.iso
-#      (its size against the budget) (OUT defaults to out/), image/build-iso.sh,
-#      image/build-disks.sh, tests/disk-rules.py, qemu-img, qemu-system-x86_64, OVMF.
+#      (its size against the budget), OUT/kernel.config (the clouds' drivers built in) (OUT
+#      defaults to out/), image/build-iso.sh, image/build-disks.sh, tests/disk-rules.py,
+#      qemu-img, qemu-system-x86_64, OVMF.
 # Out: one line per assertion, a table of boot times, "N passed, M failed". Serial logs stay
 #      in results/disk-<boot>.log.
 # Errors: exit 1 if any check failed.
@@ -52,6 +53,21 @@ if [ -e "$out/isobench.iso" ]; then
 	else bad "ISO: $n bytes, over the budget of $iso_budget bytes"; fi
 else
 	bad "no $out/isobench.iso to check its size (run ./build.sh first)"
+fi
+
+# The clouds' drivers in the kernel these disks carry (tests/lib.sh cloud_drivers: ENA, gVNIC,
+# MANA, the Mellanox and Intel VFs, Hyper-V's screen and keyboard, ...): QEMU models none of
+# ENA, gVNIC, MANA or VMBus, so no boot below shows them; their config lines do. Planted: the
+# same check on a copy without gVNIC and without mlx5's Ethernet part names both.
+mapfile -t clouds < <(cloud_drivers x86_64)
+kconfig_has "$out/kernel.config" "the kernel has the clouds' NIC, disk and console drivers built in" "${clouds[@]}"
+sed -e '/^CONFIG_GVE=y$/d' -e 's/^CONFIG_MLX5_CORE_EN=y$/# CONFIG_MLX5_CORE_EN is not set/' \
+	"$out/kernel.config" >"$tmp/dropped.config"
+got=$(kconfig_has "$tmp/dropped.config" planted "${clouds[@]}")
+if [ "$got" = "FAIL: planted: $tmp/dropped.config lacks CONFIG_GVE=y CONFIG_MLX5_CORE_EN=y" ]; then
+	ok "planted break, gVNIC and mlx5 Ethernet dropped from the config: the drivers check names both"
+else
+	bad "planted break, gVNIC and mlx5 Ethernet dropped: the drivers check said '$got'"
 fi
 
 ISOBENCH_MENU_TIMEOUT=1 "$top/image/build-iso.sh" "$tmp/t.iso" "$out/bzImage" "$out/initramfs.cpio.gz" "$id" "$extra"

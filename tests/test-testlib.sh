@@ -61,6 +61,11 @@ want ok "status_is CMD_FAILED: a script's die() (1)" -- status_is CMD_FAILED 1 d
 want FAIL "expect_status with another status" -- expect_status EXIT_OK d -- false
 want FAIL "expect_status with a bare number" -- expect_status 1 d -- false
 want ok "expect_status with that status" -- expect_status EXIT_FAILS d -- false
+printf 'CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C=m\n' >"$tmp/k.config"
+want ok "kconfig_has with every line there" -- kconfig_has "$tmp/k.config" d CONFIG_A=y CONFIG_C=m
+want FAIL "kconfig_has with a symbol not set" -- kconfig_has "$tmp/k.config" d CONFIG_A=y CONFIG_B=y
+want FAIL "kconfig_has with a module where =y is asked" -- kconfig_has "$tmp/k.config" d CONFIG_C=y
+want FAIL "kconfig_has on a missing config" -- kconfig_has "$none" d CONFIG_A=y
 
 # ---- statuses by name: lib.sh's EXIT_* are lib/status.h's, and no test numbers one ---------------
 # names_judge ROOT LABEL: ROOT/tests/lib.sh, sourced, defines exactly the EXIT_<NAME>=<N> of
