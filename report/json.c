@@ -486,7 +486,7 @@ int json_fleet(FILE *out, const struct fleet *f, const char *by)
 	       *warn = json_array();
 	if (!root || !groups || !rows || !warn)
 		goto oom;
-	json_object_set_new(root, "format", json_string("isobench-fleet/1"));
+	json_object_set_new(root, "format", json_string("isobench-fleet/2"));
 	json_object_set_new(root, "group_by", json_string(by));
 	json_object_set_new(root, "reference", f->ngroups ? json_string(f->groups[0]) : json_null());
 	for (size_t g = 0; g < f->ngroups; g++) {
@@ -519,6 +519,10 @@ int json_fleet(FILE *out, const struct fleet *f, const char *by)
 			json_object_set_new(c, "ratio", g == 0 && cl->n ? json_real(1) : jnum(cl->ratio));
 			json_object_set_new(c, "mark", cl->mark == ' ' ? json_null() : json_string(mk));
 			json_object_set_new(c, "p_value", jnum(cl->p));
+			json_object_set_new(c, "method", json_string(cl->method));
+			json_object_set_new(c, "ratio_gm", jnum(cl->gm_ratio));
+			json_object_set_new(c, "ratio_gm_ci95_lo", jnum(cl->gm_lo));
+			json_object_set_new(c, "ratio_gm_ci95_hi", jnum(cl->gm_hi));
 			if (cl->lat_runs) {	/* the group's pooled tails (fleet.h) */
 				json_t *lat = json_object();
 				for (int q = 0; lat && q < LAT_NQ; q++)
