@@ -368,11 +368,14 @@ static json_t *cmp_obj(const struct cmp *c)
 	e |= put(o, "replicated", json_boolean(c->replicated));
 	e |= put(o, "ratio", json_string("performance relative to the first run by each row's "
 					 "direction (better); > 1 is better"));
-	char rule[300];
+	char rule[600];
 	snprintf(rule, sizeof rule, "method mann-whitney (>= %d samples a side): beyond-noise when "
 		 "p_value < %g and " NOISE_FLOOR_RULE ", else within-noise; method "
-		 "ci-overlap (fewer samples): beyond-noise when the medians' 95%% CIs do not overlap",
-		 SIG_MIN_N, SIG_ALPHA);
+		 "ci-overlap (fewer samples): beyond-noise when the medians' 95%% CIs do not "
+		 "overlap; methods welch-t and paired-t (replicates, >= %d runs a side): "
+		 "different (a verdict) when p_value < %g, no noise floor (the runs' spread is "
+		 "in the test)",
+		 SIG_MIN_N, SIG_ALPHA, SIG_REP_MIN, SIG_ALPHA);
 	e |= put(o, "noise_rule", json_string(rule));
 	e |= put(o, "index_score_rows",
 		 json_string(c->replicated
