@@ -366,9 +366,7 @@ static int decide(const struct mtest *t0, struct cmp_cell *cell, int higher)
 		cell->p = sig_mwu_p(a, na, b, nb);
 		sig_ratio_ci(a, na, b, nb, higher, &cell->ratio_lo, &cell->ratio_hi);
 		cell->floor_pct = noise_floor_pct(cell->t->test, cell->t->copies, &cell->floor_from);
-		cell->mark = cell->p < SIG_ALPHA && noise_floor_beyond(cell->ratio, cell->floor_pct)
-			     ? '*'
-			     : '~';
+		cell->mark = sig_different(cell->p, cell->ratio, cell->floor_pct) ? '*' : '~';
 	} else if (!isfinite(t0->ci_lo) || !isfinite(cell->t->ci_lo)) {
 		cell->mark = '?';
 	} else {
@@ -559,32 +557,6 @@ static size_t run_values(const struct model *const *m, size_t n, const char *tes
 	return k;
 }
 
-/* The pairs of a and b with one round each side (rounds unique per side) into pa, pb;
- * returns their count, 0 when some run lacks a round or a round repeats on a side. */
-static size_t pair_rounds(const double *a, const long *ra, size_t na, const double *b,
-			  const long *rb, size_t nb, double *pa, double *pb)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < na; i++)
-		for (size_t x = 0; x < i; x++)
-			if (ra[i] < 0 || ra[i] == ra[x])
-				return 0;
-	for (size_t i = 0; i < nb; i++)
-		for (size_t x = 0; x < i; x++)
-			if (rb[i] < 0 || rb[i] == rb[x])
-				return 0;
-	if ((na && ra[0] < 0) || (nb && rb[0] < 0))
-		return 0;
-	for (size_t i = 0; i < na; i++)
-		for (size_t x = 0; x < nb; x++)
-			if (ra[i] == rb[x]) {
-				pa[k] = a[i];
-				pb[k++] = b[x];
-			}
-	return k;
-}
-
 static double geo_mean(const double *v, size_t n)
 {
 	double s = 0;
@@ -622,8 +594,9 @@ static size_t score_values(const struct model *const *m, size_t n, int copies, d
 
 /* Cell from the run values a (na, rounds ra) of side 0 and b (nb, rb) of this side: the
  * shown value (geometric mean), and with present (both sides hold the row) the paired or
- * Welch verdict (cmp_replicates()). cell0 gets side 0's value and runs when set_ref. pa, pb:
- * scratch of max(na, nb) doubles each. */
+ * Welch verdict (cmp_replicates(), signif.h's sig_replicates(); no noise floor: docs/report.md
+ * "Replicates" says why). cell0 gets side 0's value and runs when set_ref. pa, pb: scratch of
+ * max(na, nb) doubles each. */
 static void decide_values(struct cmp_cell *cell, struct cmp_cell *cell0, int set_ref,
 			  int present, int higher, const double *a, const long *ra, size_t na,
 			  const double *b, const long *rb, size_t nb, double *pa, double *pb)
@@ -643,10 +616,7 @@ static void decide_values(struct cmp_cell *cell, struct cmp_cell *cell0, int set
 	if (!present)
 		return;
 	cell->ratio = perf_ratio(cell0->value, cell->value, higher);
-	size_t np = pair_rounds(a, ra, na, b, rb, nb, pa, pb);
-	int rc = np >= SIG_REP_MIN ? sig_paired(pa, pb, np, higher, &rep)
-				   : sig_welch(a, na, b, nb, higher, &rep);
-	if (rc) {
+	if (sig_replicates(a, ra, na, b, rb, nb, higher, pa, pb, &rep)) {
 		cell->method = "too-few-runs";
 		cell->mark = '?';
 		return;
@@ -654,7 +624,7 @@ static void decide_values(struct cmp_cell *cell, struct cmp_cell *cell0, int set
 	cell->method = rep.paired ? "paired-t" : "welch-t";
 	cell->paired = rep.paired;
 	if (rep.paired)
-		cell->runs_a = cell->runs_b = np;
+		cell->runs_a = cell->runs_b = rep.na;
 	cell->p = rep.p;
 	cell->ratio = rep.ratio;
 	cell->ratio_lo = rep.lo;

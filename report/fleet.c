@@ -2,7 +2,6 @@
 #define _GNU_SOURCE
 #include "fleet.h"
 #include "latency.h"
-#include "noisefloor.h"
 #include "signif.h"
 #include "stats.h"
 #include "status.h"
@@ -167,69 +166,26 @@ static size_t group_values(const struct fleet *f, const struct frow *row, size_t
 	return n;
 }
 
-/* Row's SAMPLE values (warm-ups left out) pooled over the runs of group g, in a fresh array
- * (*n of them; *copies: the row's copies); NULL when out of memory. Index rows have none. */
-static double *group_samples(const struct fleet *f, const struct frow *row, size_t g,
-			     size_t *n, int *copies)
+/* Group g's mark against the reference's (see struct fcell): its runs' values b (nb) against
+ * the reference's a (na), one per machine, decided as compare.c decides replicates
+ * (sig_replicates() without rounds: Welch's t; no noise floor, as there). pa, pb: scratch
+ * of min(na, nb) doubles. */
+static void fleet_mark(const struct frow *row, const double *a, size_t na, const double *b,
+		       size_t nb, double *pa, double *pb, struct fcell *c)
 {
-	char pass[16];
-	size_t cap = 16;
-	double *v = malloc(cap * sizeof *v);
+	struct sig_rep rep;
 
-	*n = 0;
-	for (size_t i = 0; v && i < f->nruns && strcmp(row->test, "index"); i++) {
-		const struct model *m = &f->runs[i].m;
-		if (strcmp(f->runs[i].group, f->groups[g]))
-			continue;
-		for (size_t t = 0; v && t < m->ntests; t++) {
-			const struct mtest *mt = &m->tests[t];
-			pass_label(m, mt->copies, pass, sizeof pass);
-			if (!mt->has_result || strcmp(mt->status, "ok") || strcmp(mt->test, row->test) ||
-			    strcmp(pass, row->pass))
-				continue;
-			*copies = mt->copies;
-			for (size_t k = 0; v && k < mt->nsmp; k++) {
-				if (mt->smp[k].warmup || !isfinite(mt->smp[k].value))
-					continue;
-				if (*n == cap) {
-					double *nv = realloc(v, (cap *= 2) * sizeof *v);
-					if (!nv)
-						free(v);
-					v = nv;
-				}
-				if (v)
-					v[(*n)++] = mt->smp[k].value;
-			}
-		}
+	if (sig_replicates(a, NULL, na, b, NULL, nb, row->higher, pa, pb, &rep)) {
+		c->method = "too-few-runs";
+		c->mark = '?';
+		return;
 	}
-	return v;
-}
-
-/* Group g's mark against the reference's (see struct fcell). -1: out of memory. */
-static int fleet_mark(const struct fleet *f, const struct frow *row, size_t g, struct fcell *c)
-{
-	size_t na = 0, nb = 0;
-	int copies = 1;
-	double *a = group_samples(f, row, 0, &na, &copies);
-	double *b = group_samples(f, row, g, &nb, &copies);
-	const struct fcell *ref = &row->cell[0];
-	int rc = a && b ? 0 : -1;
-	const char *from;
-
-	if (rc == 0 && na >= SIG_MIN_N && nb >= SIG_MIN_N) {
-		c->p = sig_mwu_p(a, na, b, nb);
-		c->mark = c->p < SIG_ALPHA &&
-				  noise_floor_beyond(c->ratio, noise_floor_pct(row->test, copies, &from))
-			  ? '*'
-			  : '~';
-	} else if (c->n < 2 || ref->n < 2) {
-		c->mark = '?';	/* one run has no spread to judge noise by */
-	} else {
-		c->mark = c->s.ci_hi < ref->s.ci_lo || c->s.ci_lo > ref->s.ci_hi ? '*' : '~';
-	}
-	free(a);
-	free(b);
-	return rc;
+	c->method = "welch-t";
+	c->p = rep.p;
+	c->gm_ratio = rep.ratio;
+	c->gm_lo = rep.lo;
+	c->gm_hi = rep.hi;
+	c->mark = rep.p < SIG_ALPHA ? '*' : '~';
 }
 
 /* Group g's whole-group latency tails for row into c (see struct fcell): every run's RESULT
@@ -281,32 +237,34 @@ static int group_tails(const struct fleet *f, const struct frow *row, size_t g, 
 }
 
 /* Row's cells: each group's summary, then each group's ratio to the reference (group 0)
- * and noise mark. v: room for one value per run. Returns 0, or -1 when out of memory. */
+ * and mark. v: room for 4 x nruns values. Returns 0, or -1 when out of memory. */
 static int fill_cells(const struct fleet *f, struct frow *row, double *v)
 {
+	double *a = v, *b = a + f->nruns, *pa = b + f->nruns, *pb = pa + f->nruns;
+	size_t na = 0;
+
 	row->cell = calloc(f->ngroups, sizeof *row->cell);
 	if (!row->cell)
 		return -1;
 	for (size_t g = 0; g < f->ngroups; g++) {
-		size_t n = group_values(f, row, g, v);
+		size_t n = group_values(f, row, g, g ? b : a);
 		struct fcell *c = &row->cell[g];
 		c->n = n;
-		c->ratio = NAN;
+		c->ratio = c->p = c->gm_ratio = c->gm_lo = c->gm_hi = NAN;
 		c->mark = ' ';
-		c->p = NAN;
-		if (n && summarize(v, n, row->higher != 0, &c->s))
+		c->method = "none";
+		if (n && summarize(g ? b : a, n, row->higher != 0, &c->s))
 			c->n = 0;
 		if (group_tails(f, row, g, c))
 			return -1;
-	}
-	const struct fcell *ref = &row->cell[0];
-	for (size_t g = 1; g < f->ngroups && ref->n && row->higher >= 0; g++) {
-		struct fcell *c = &row->cell[g];
-		if (!c->n)
+		if (!g) {
+			na = c->n;
 			continue;
-		c->ratio = perf_ratio(ref->s.median, c->s.median, row->higher);
-		if (fleet_mark(f, row, g, c))
-			return -1;
+		}
+		if (!na || !c->n || row->higher < 0)
+			continue;
+		c->ratio = perf_ratio(row->cell[0].s.median, c->s.median, row->higher);
+		fleet_mark(row, a, na, b, n, pa, pb, c);
 	}
 	return 0;
 }
@@ -315,7 +273,7 @@ static int build_rows(struct fleet *f)
 {
 	if (add_rows(f))
 		return -1;
-	double *v = malloc((f->nruns ? f->nruns : 1) * sizeof *v);
+	double *v = malloc(4 * (f->nruns ? f->nruns : 1) * sizeof *v);
 	if (!v)
 		return -1;
 	for (size_t r = 0; r < f->nrows; r++) {

@@ -12,8 +12,12 @@
  * Per group and row, over the runs that have it: n, median, min, max and the 95% CI of the
  * median (lib/stats.c's order-statistics CI; min..max when n < 6), in the test's unit;
  * the ratio is a performance ratio (util.h's perf_ratio) of the group median to the
- * reference group's, with '~' when the two CIs overlap, '*' when they do not, '?' when either
- * group holds one run (no spread to judge noise by). A latency test's tails are pooled per
+ * reference group's. Its mark rests on the runs, each machine's RESULT value one replicate
+ * (signif.h's replicate test, as compare.c's cmp_replicates(): a machine's samples move
+ * together, so pooled samples would compare machines, not groups): Welch's t on the log run
+ * values, '*' when p < SIG_ALPHA (no noise floor, as compare's replicates), else '~'; '?'
+ * when either group holds fewer than SIG_REP_MIN runs of the row. A latency test's tails are
+ * pooled per
  * group: the quantiles of all its runs' operations (struct fcell lat[]). The
  * reference group is bare-metal when present, else the first group in name order. Index
  * scores per pass ("index" rows, unit "score") are grouped the same way.
@@ -39,11 +43,14 @@ struct fcell {			/* one group's figures for one row */
 	size_t n;
 	struct summary s;
 	double ratio;		/* to the reference group; NAN when not computable */
-	char mark;		/* ' ' reference or no data; with >= SIG_MIN_N pooled samples a
-				 * side '*' p < SIG_ALPHA and beyond the noise floor, else '~';
-				 * with fewer, '~' CIs overlap, '*' they do not, '?' a group of one
-				 * run (no spread) */
-	double p;		/* Mann-Whitney U on the groups' pooled SAMPLE values; NAN if none */
+	char mark;		/* ' ' reference or no data; '*' different (sig_different() on the
+				 * runs), '~' not, '?' a group with fewer than SIG_REP_MIN runs */
+	/* The verdict on the runs (fleet.h above): method "welch-t", or "too-few-runs" (mark
+	 * '?'; p and the rest NAN), "none" for the reference and empty cells. p: two-sided;
+	 * gm_ratio: the geometric means' performance ratio the t-test is about, gm_lo..gm_hi
+	 * its 95% CI (all NAN without a verdict). */
+	const char *method;
+	double p, gm_ratio, gm_lo, gm_hi;
 	/* Whole-group latency tails (a test with a latency histogram): the p50/p99/p99.9/max
 	 * (lib/latency.h's order, ns) of every operation of every run of the group, from the
 	 * runs' RESULT histograms (lat_hist) merged as the runner merges a run's samples; the

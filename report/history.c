@@ -272,7 +272,7 @@ static void verdict_row(struct hist_check *h, const struct cmp_row *r,
 		prediction_t(a, na, b, nb, d);
 	else
 		return;
-	int sig = d->p < SIG_ALPHA && noise_floor_beyond(d->ratio, d->floor_pct);
+	int sig = sig_different(d->p, d->ratio, d->floor_pct);	/* compare's own rule */
 	d->regressed = sig && d->ratio < 1;
 	d->improved = sig && d->ratio > 1;
 }

@@ -368,11 +368,14 @@ static json_t *cmp_obj(const struct cmp *c)
 	e |= put(o, "replicated", json_boolean(c->replicated));
 	e |= put(o, "ratio", json_string("performance relative to the first run by each row's "
 					 "direction (better); > 1 is better"));
-	char rule[300];
+	char rule[600];
 	snprintf(rule, sizeof rule, "method mann-whitney (>= %d samples a side): beyond-noise when "
 		 "p_value < %g and " NOISE_FLOOR_RULE ", else within-noise; method "
-		 "ci-overlap (fewer samples): beyond-noise when the medians' 95%% CIs do not overlap",
-		 SIG_MIN_N, SIG_ALPHA);
+		 "ci-overlap (fewer samples): beyond-noise when the medians' 95%% CIs do not "
+		 "overlap; methods welch-t and paired-t (replicates, >= %d runs a side): "
+		 "different (a verdict) when p_value < %g, no noise floor (the runs' spread is "
+		 "in the test)",
+		 SIG_MIN_N, SIG_ALPHA, SIG_REP_MIN, SIG_ALPHA);
 	e |= put(o, "noise_rule", json_string(rule));
 	e |= put(o, "index_score_rows",
 		 json_string(c->replicated
@@ -486,7 +489,7 @@ int json_fleet(FILE *out, const struct fleet *f, const char *by)
 	       *warn = json_array();
 	if (!root || !groups || !rows || !warn)
 		goto oom;
-	json_object_set_new(root, "format", json_string("isobench-fleet/1"));
+	json_object_set_new(root, "format", json_string("isobench-fleet/2"));
 	json_object_set_new(root, "group_by", json_string(by));
 	json_object_set_new(root, "reference", f->ngroups ? json_string(f->groups[0]) : json_null());
 	for (size_t g = 0; g < f->ngroups; g++) {
@@ -519,6 +522,10 @@ int json_fleet(FILE *out, const struct fleet *f, const char *by)
 			json_object_set_new(c, "ratio", g == 0 && cl->n ? json_real(1) : jnum(cl->ratio));
 			json_object_set_new(c, "mark", cl->mark == ' ' ? json_null() : json_string(mk));
 			json_object_set_new(c, "p_value", jnum(cl->p));
+			json_object_set_new(c, "method", json_string(cl->method));
+			json_object_set_new(c, "ratio_gm", jnum(cl->gm_ratio));
+			json_object_set_new(c, "ratio_gm_ci95_lo", jnum(cl->gm_lo));
+			json_object_set_new(c, "ratio_gm_ci95_hi", jnum(cl->gm_hi));
 			if (cl->lat_runs) {	/* the group's pooled tails (fleet.h) */
 				json_t *lat = json_object();
 				for (int q = 0; lat && q < LAT_NQ; q++)

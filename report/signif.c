@@ -1,5 +1,6 @@
 /* signif.c — see signif.h. */
 #include "signif.h"
+#include "noisefloor.h"
 #include "stats.h"
 #include "util.h"
 
@@ -316,4 +317,46 @@ int sig_paired(const double *a, const double *b, size_t n, int higher, struct si
 		return -1;
 	t_verdict(md, sqrt(vd / (double)n), (double)(n - 1), higher, r);
 	return 0;
+}
+
+/* The pairs of a and b with one round each side (rounds unique per side) into pa, pb;
+ * returns their count, 0 when some run lacks a round or a round repeats on a side. */
+static size_t pair_rounds(const double *a, const long *ra, size_t na, const double *b,
+			  const long *rb, size_t nb, double *pa, double *pb)
+{
+	size_t k = 0;
+
+	if (!ra || !rb)
+		return 0;
+	for (size_t i = 0; i < na; i++)
+		for (size_t x = 0; x < i; x++)
+			if (ra[i] < 0 || ra[i] == ra[x])
+				return 0;
+	for (size_t i = 0; i < nb; i++)
+		for (size_t x = 0; x < i; x++)
+			if (rb[i] < 0 || rb[i] == rb[x])
+				return 0;
+	if ((na && ra[0] < 0) || (nb && rb[0] < 0))
+		return 0;
+	for (size_t i = 0; i < na; i++)
+		for (size_t x = 0; x < nb; x++)
+			if (ra[i] == rb[x]) {
+				pa[k] = a[i];
+				pb[k++] = b[x];
+			}
+	return k;
+}
+
+int sig_replicates(const double *a, const long *ra, size_t na, const double *b, const long *rb,
+		   size_t nb, int higher, double *pa, double *pb, struct sig_rep *r)
+{
+	size_t np = pair_rounds(a, ra, na, b, rb, nb, pa, pb);
+
+	return np >= SIG_REP_MIN ? sig_paired(pa, pb, np, higher, r)
+				 : sig_welch(a, na, b, nb, higher, r);
+}
+
+int sig_different(double p, double ratio, double floor_pct)
+{
+	return p < SIG_ALPHA && noise_floor_beyond(ratio, floor_pct);
 }

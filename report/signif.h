@@ -54,7 +54,8 @@ int sig_ratio_ci(const double *a, size_t na, const double *b, size_t nb, int hig
  * The ratio is exp(mean difference of logs) (the geometric means' ratio) oriented as util.h's
  * perf_ratio (> 1: B better), with its 95% t interval. The t distribution's CDF is the
  * regularized incomplete beta function, by its continued fraction (Numerical Recipes, 3rd
- * ed., sec. 6.4, modified Lentz; our own code). Verdict: different when p < SIG_ALPHA. */
+ * ed., sec. 6.4, modified Lentz; our own code). Verdict: different when p < SIG_ALPHA, with
+ * no noise floor (sig_different() below says who takes one). */
 #define SIG_REP_MIN 3		/* fewer runs a side (pairs, paired): no replicate verdict */
 
 struct sig_rep {
@@ -77,5 +78,22 @@ int sig_welch(const double *a, size_t na, const double *b, size_t nb, int higher
 	      struct sig_rep *r);
 /* The paired t on log(b[i] / a[i]) over n rounds into *r; as sig_welch. */
 int sig_paired(const double *a, const double *b, size_t n, int higher, struct sig_rep *r);
+/* The replicate design's test of run values a (na runs) against b (nb): the paired t on the
+ * runs whose rounds pair up, when every run of both sides has a round (ra, rb: INFO run.round,
+ * -1 none), the rounds are unique per side and >= SIG_REP_MIN of them pair; else Welch's t
+ * (ra = rb = NULL: always Welch, e.g. a fleet's machines, which are no rounds of one host).
+ * pa, pb: scratch of min(na, nb) doubles each. Into *r as sig_welch; 0, or -1 (too few runs,
+ * a non-positive value, an unknown direction). */
+int sig_replicates(const double *a, const long *ra, size_t na, const double *b, const long *rb,
+		   size_t nb, int higher, double *pa, double *pb, struct sig_rep *r);
+
+/* The rule of a verdict that takes a noise floor: p < SIG_ALPHA and the performance ratio
+ * beyond floor_pct (noisefloor.h's noise_floor_beyond). The within-run test decides by it
+ * (its samples do not hold the between-run spread: the floor stands in for it), and so does
+ * check's regression verdict (history.h: the floor is a CI gate's smallest change worth
+ * failing a job for). Replicate verdicts (compare's status 4, the fleet) do not: the runs'
+ * own spread is their noise (docs/report.md "Replicates" says why). 1 different, 0 not (a
+ * NAN p or ratio: 0). */
+int sig_different(double p, double ratio, double floor_pct);
 
 #endif

@@ -623,8 +623,8 @@ void text_fleet(FILE *out, const struct fleet *f, const char *dir, const char *b
 	}
 	for (size_t w = 0; w < f->nwarn; w++)
 		fprintf(out, "warning: %s\n", f->warn[w]);
-	fprintf(out, "\n%-22s %-4s %-6s %5s %3s %12s %12s %12s %25s %7s\n", "test", "pass", "unit",
-		"group", "n", "median", "min", "max", "95% CI of the median", "ratio");
+	fprintf(out, "\n%-22s %-4s %-6s %5s %3s %12s %12s %12s %25s %7s %8s\n", "test", "pass",
+		"unit", "group", "n", "median", "min", "max", "95% CI of the median", "ratio", "p");
 	for (size_t r = 0; r < f->nrows; r++) {
 		const struct frow *row = &f->rows[r];
 		for (size_t g = 0; g < f->ngroups; g++) {
@@ -634,7 +634,7 @@ void text_fleet(FILE *out, const struct fleet *f, const char *dir, const char *b
 					g ? "" : row->pass, g ? "" : row->unit, g + 1, 0, "-");
 				continue;
 			}
-			char ci[80], ratio[32];
+			char ci[80], ratio[32], p[32] = "";
 			snprintf(ci, sizeof ci, "%s..%s", fleet_fig(d, sizeof d, cl->s.ci_lo),
 				 fleet_fig(e, sizeof e, cl->s.ci_hi));
 			if (g == 0)
@@ -643,17 +643,18 @@ void text_fleet(FILE *out, const struct fleet *f, const char *dir, const char *b
 				snprintf(ratio, sizeof ratio, "%.3f %c", cl->ratio, cl->mark);
 			else
 				snprintf(ratio, sizeof ratio, "-");
-			fprintf(out, "%-22s %-4s %-6s %5zu %3zu %12s %12s %12s %25s %7s\n",
+			if (isfinite(cl->p))
+				snprintf(p, sizeof p, "%.2g", cl->p);
+			fprintf(out, "%-22s %-4s %-6s %5zu %3zu %12s %12s %12s %25s %7s %8s\n",
 				g ? "" : row->test, g ? "" : row->pass, g ? "" : row->unit, g + 1, cl->n,
 				fleet_fig(a, sizeof a, cl->s.median), fleet_fig(b, sizeof b, cl->s.min),
-				fleet_fig(c, sizeof c, cl->s.max), ci, ratio);
+				fleet_fig(c, sizeof c, cl->s.max), ci, ratio, p);
 		}
 	}
 	fleet_tails(out, f);
 	fprintf(out, "\npass: 1 = one copy, N = as many copies as the run's online CPUs. ratio: "
 		     "the group's median to group 1's\n(performance: < 1 is slower, for rates and "
-		     "times alike). Marks rest on the groups' pooled samples: with >= %d a side,\n"
-		     "* Mann-Whitney U p < %g and the ratio beyond the test's noise floor, else ~; "
-		     "with fewer, ~ the two\nmedians' 95%% CIs overlap, * they do not, ? a group of "
-		     "one run (no spread to judge by).\n", SIG_MIN_N, SIG_ALPHA);
+		     "times alike). Marks rest on the runs, one value per machine\n(a machine's "
+		     "samples are no replicates): * Welch's t on the log run values gives p < %g, "
+		     "else ~;\n? a group with fewer than %d runs.\n", SIG_ALPHA, SIG_REP_MIN);
 }

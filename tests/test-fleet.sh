@@ -10,11 +10,16 @@
 # The fleet is made from native.log: seven copies whose INFO says another hypervisor
 # (hv.cpuid and kernel.hypervisor) or CPU model, and whose RESULT and SAMPLE values are the capture's times a known
 # factor, each record sealed again with its CRC-32 (docs/records.md). So the answers are known:
-# bare metal at 0.8, 1.0, 1.2 (median 1.0) and VMware at 0.4, 0.5, 0.6 (median 0.5) give a
-# VMware/bare ratio of 0.5 on every test, beyond noise (the groups' pooled samples, 18 a side,
-# differ by Mann-Whitney U at p < 0.01 and by more than the noise floor); one KVM run at 0.9
-# gives 0.9 within noise (its 6 samples lie inside bare metal's pooled 18). A truncated log in the same
+# bare metal at 0.9, 1.0, 1.1 (median 1.0) and VMware at 0.45, 0.5, 0.55 (median 0.5) give a
+# VMware/bare ratio of 0.5 on every test, different (the runs are the unit: Welch's t on the
+# log run values, 3 + 3, t 8.4 on 4 df, p 0.001 < 0.01); one KVM
+# run at 0.9 gives 0.9 and '?' (one machine: no verdict). A truncated log in the same
 # directory is named, left out, and makes the status 3 while the rest is still reported.
+# A second, synthetic fleet's runs drift together (each run's ten samples within 0.2 % of its
+# value, the runs 10 % apart): bare metal at 0.9, 1.0, 1.1 and VMware at 1.0, 1.1, 1.2 of
+# 1000 lps are one spread of machines, not two kinds (Welch's t on the runs: p 0.3, '~');
+# their 30 + 30 pooled samples, which the fleet used to test, give Mann-Whitney p 0.0001
+# and flagged it ('*').
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,9 +54,9 @@ def variant(name, cpuid, model, factor):
         out.append(line)
     open("%s/%s.log" % (d, name), "w").write("\n".join(out))
 
-for i, f in enumerate((0.8, 1.0, 1.2)):
+for i, f in enumerate((0.9, 1.0, 1.1)):
     variant("host%d-bare" % (i + 1), "none", "CPU%20A" if i < 2 else "CPU%20B", f)
-for i, f in enumerate((0.4, 0.5, 0.6)):
+for i, f in enumerate((0.45, 0.5, 0.55)):
     variant("host%d-vmware" % (i + 1), "VMwareVMware", "CPU%20A" if i < 2 else "CPU%20B", f)
 variant("host9-kvm", "KVMKVMKVM", "CPU%20A", 0.9)
 PY
@@ -70,8 +75,9 @@ for t in pipe syscall getpid; do
 done
 want=$(printf '%.0f' "$base_pipe")
 has "$tmp/text" "^pipe +1 +lps +1 +3 +$want " "pipe: bare-metal median is the capture's value ($want)"
-count_is "$tmp/text" '^ +3 +3 .* 0\.500 \*$' 3 "VMware/bare = 0.500, beyond noise, on all three tests"
-count_is "$tmp/text" '^ +2 +1 .* 0\.900 ~$' 3 "KVM (one run) = 0.900, within noise (its samples among bare metal's)"
+count_is "$tmp/text" '^ +3 +3 .* 0\.500 \* +0\.001[0-9]*$' 3 \
+	"VMware/bare = 0.500, different on the runs (Welch p 0.001), on all three tests"
+count_is "$tmp/text" '^ +2 +1 .* 0\.900 \? *$' 3 "KVM (one run) = 0.900, no verdict: one machine"
 hasnt "$tmp/text" '^warning:' "no comparability warning: same image, build and run parameters"
 
 st=0
@@ -83,17 +89,67 @@ d = json.load(open(sys.argv[1]))
 row = next(r for r in d["rows"] if r["test"] == "pipe" and r["pass"] == "1")
 g = {c["group"]: c for c in row["groups"]}
 print(d["reference"], g["VMware"]["n"], g["VMware"]["ratio"], g["VMware"]["mark"],
-      g["bare-metal"]["median"], g["bare-metal"]["min"], g["bare-metal"]["max"])' "$tmp/json")
-read -r ref n ratio mark med lo hi <<<"$v"
-if [ "$ref" = bare-metal ] && [ "$n" = 3 ] && [ "$mark" = '*' ]; then ok "JSON: reference, n, mark"
-else bad "JSON: reference/n/mark: $v"; fi
+      g["bare-metal"]["median"], g["bare-metal"]["min"], g["bare-metal"]["max"],
+      g["VMware"]["method"], g["VMware"]["p_value"], g["VMware"]["ratio_gm"],
+      g["KVM"]["method"], g["KVM"]["mark"])' "$tmp/json")
+read -r ref n ratio mark med lo hi method p gm kmethod kmark <<<"$v"
+if [ "$ref" = bare-metal ] && [ "$n" = 3 ] && [ "$mark" = '*' ] && [ "$method" = welch-t ] &&
+	[ "$kmethod" = too-few-runs ] && [ "$kmark" = '?' ]; then
+	ok "JSON: reference, n, mark, method (welch-t; KVM's one run too-few-runs, '?')"
+else bad "JSON: reference/n/mark/method: $v"; fi
 if python3 -c "import sys; r, m, lo, hi, b = map(float, sys.argv[1:]);
-sys.exit(not (abs(r - 0.5) < 1e-6 and abs(m - b) < 0.001 and abs(lo - 0.8 * b) < 0.001 and abs(hi - 1.2 * b) < 0.001))" \
+sys.exit(not (abs(r - 0.5) < 1e-6 and abs(m - b) < 0.001 and abs(lo - 0.9 * b) < 0.001 and abs(hi - 1.1 * b) < 0.001))" \
 	"$ratio" "$med" "$lo" "$hi" "$base_pipe"; then
-	ok "JSON: pipe ratio 0.5, bare median/min/max = 1.0/0.8/1.2 x the capture"
+	ok "JSON: pipe ratio 0.5, bare median/min/max = 1.0/0.9/1.1 x the capture"
 else
 	bad "JSON: pipe figures: $v (capture $base_pipe)"
 fi
+# Welch on the logs: both sides' sd 0.1005, se 0.0821, t = ln 2 / se = 8.44, df 4: p 0.0011
+if python3 -c "import sys; p, gm = map(float, sys.argv[1:]);
+sys.exit(not (0.0009 < p < 0.0013 and abs(gm - 0.5) < 0.001))" "$p" "$gm"; then
+	ok "JSON: VMware's verdict on the runs: Welch p 0.0011, geometric means' ratio 0.5"
+else
+	bad "JSON: VMware's verdict figures: p $p, ratio_gm $gm"
+fi
+
+# Runs that drift together (the header): a fleet whose machines spread 10 % apart and whose
+# samples do not spread within a run. Pooled samples call VMware different; runs do not.
+mkdir "$tmp/drift"
+python3 - "$tmp/drift" <<'PY'
+import math, sys, zlib
+d = sys.argv[1]
+
+def run(name, cpuid, level):
+    recs = ["BEGIN run=%016x version=t mode=host" % zlib.crc32(name.encode()),
+            "INFO hv.cpuid=%s run.suite=quick cpu.online=2" % cpuid,
+            "TEST test=t-rate k=1 n=1 copies=1 unit=lps better=higher group=extra title=t clocksource=tsc"]
+    vals = [level * (1 + 0.0002 * i) for i in range(10)]
+    for i, v in enumerate(vals):
+        recs.append("SAMPLE test=t-rate copies=1 i=%d loops=1 ns=1 steal_ticks=0 batch=1 ran_loops=1 "
+                    "ran_ns=1 cpus=0 migrations=0 nivcsw=0 cpu_ns=1 value=%.3f" % (i, v))
+    med = (vals[4] + vals[5]) / 2
+    top = vals[len(vals) // 3:]    # UnixBench's aggregate: the lowest third dropped, geometric mean
+    agg = math.exp(sum(map(math.log, top)) / len(top))
+    recs.append("RESULT test=t-rate copies=1 unit=lps better=higher value=%.3f samples=10 median=%.3f "
+                "min=%.3f max=%.3f ci95_pct=0.1 converged=1" % (agg, med, vals[0], vals[-1]))
+    recs.append("END records=%d results=1 fails=0 skips=0 errors=0 status=ok" % len(recs))
+    out = []
+    for n, body in enumerate(recs, 1):
+        line = "@isobench/1 %d %s" % (n, body)
+        out.append("%s *%08x\n" % (line, zlib.crc32(line.encode()) & 0xffffffff))
+    open("%s/%s.log" % (d, name), "w").write("".join(out))
+
+for k, level in enumerate((900, 1000, 1100)):
+    run("bare%d" % k, "none", level)
+for k, level in enumerate((1000, 1100, 1200)):
+    run("vmw%d" % k, "VMwareVMware", level)
+PY
+st=0
+"$rep" "$tmp/drift" >"$tmp/drift.txt" 2>&1 || st=$?
+status_is EXIT_OK "$st" "fleet of runs that drift together"
+has "$tmp/drift.txt" '^ +2 +3 .* 1\.100 ~ +0\.[23][0-9]*$' \
+	"drift: VMware/bare 1.100 is no difference on the runs (Welch p 0.2-0.4), though its pooled samples differ"
+hasnt "$tmp/drift.txt" ' [0-9]\.[0-9]{3} \*' "drift: no group marked different"
 
 st=0
 "$rep" --group-by machine "$tmp/fleet" >"$tmp/mach" 2>&1 || st=$?
@@ -193,8 +249,8 @@ has "$tmp/tails.json" '^VMware pooled 3 10111(\.0)? 10000000(\.0)? 10000000(\.0)
 	"JSON: VMware's latency_ns pooled over its 3 runs"
 has "$tmp/tails.json" '^KVM not-pooled 2 None None None$' "JSON: KVM's not pooled, no figures"
 
-contains "$tmp/tails.txt" "Marks rest on the groups' pooled samples: with >= 5 a side," \
-	"the fleet's legend says what its marks rest on (pooled samples, Mann-Whitney U)"
+contains "$tmp/tails.txt" "Welch's t on the log run values gives p < 0.01" \
+	"the fleet's legend says what its marks rest on (the runs, Welch's t)"
 mkdir "$tmp/empty"
 st=0
 "$rep" "$tmp/empty" >/dev/null 2>"$tmp/err4" || st=$?

@@ -44,7 +44,8 @@ small=$(python3 -c 'import math
 print(",".join("%.4f" % ((1.0 if i < 15 else 1.03) * (1 + 0.002 * math.sin(i * 1.7))) for i in range(30)))')
 spec=("$tmp/ra.log" 0 "1.000,1.004,0.996" "$tmp/rb.log" 10 "1.10,1.104,1.097" "$tmp/small.log" 150 "$small"
 	"$tmp/step.log" 100 "$step" "$tmp/base.log" 200 "1.000,1.006,0.994,1.003,0.997"
-	"$tmp/slow.log" 300 1.20 "$tmp/same.log" 300 1.002 "$tmp/slow3.log" 300 "1.20,1.21,1.19")
+	"$tmp/slow.log" 300 1.20 "$tmp/same.log" 300 1.002 "$tmp/slow3.log" 300 "1.20,1.21,1.19"
+	"$tmp/near3.log" 300 "1.03,1.032,1.028")
 for i in $(seq 1 12); do spec+=("$tmp/w1-$i.log" $((400 + i)) "1,1.01" "$tmp/w2-$i.log" $((500 + i)) "1,1.01"); done
 kruns=$(seq -s, 1 0.001 1.029)
 for i in $(seq 1 20); do spec+=("$tmp/k-$i.log" $((1000 + 40 * i)) "$kruns"); done
@@ -245,6 +246,25 @@ expect_status EXIT_REGRESSED "check: three slower runs (Welch's t, as compare)" 
 	"$rep" --db "$db" check --baseline machine=ci "$tmp/slow3.log" --format json
 equals "2 ['welch-t', 'welch-t']" "$(json '" ".join([str(d["regressed"]), str([v["method"] for v in d["verdicts"]])])' "$tmp/stdout")" \
 	"the JSON's verdicts"
+# A real change smaller than the noise floor: three runs 3 % slower than the five baseline runs
+# (whose spread is 0.6 %). compare's replicate verdict takes no floor (the runs' spread is in
+# its t-test, docs/report.md "Replicates"): different, status 4, as the report of the logs
+# says; check's regression verdict is a CI gate whose floor is its smallest change worth
+# failing a job for (docs/history.md): no regression within 5 %, one beyond --noise-floor 2.
+fdb=$tmp/floor.db
+"$rep" --db "$fdb" add --machine ci "$tmp/base.log" >/dev/null || fail "add the baseline to floor.db"
+"$rep" --db "$fdb" add --machine near "$tmp/near3.log" >/dev/null || fail "add near3 to floor.db"
+expect_status EXIT_DIFFERS "compare: 3 % slower on 5+3 runs is different (no floor on replicates)" -- \
+	"$rep" --db "$fdb" compare machine=ci machine=near
+count_is "$tmp/stdout" ' 5\+3 +welch-t .* 0\.97[0-9] \[.*\] \*$' 2 "... both tests, Welch's t, ratio 0.97"
+expect_status EXIT_DIFFERS "the same runs' logs compared: the same verdict" -- \
+	"$rep" --label a,b "$tmp/base.log" "$tmp/near3.log"
+expect_status EXIT_OK "check: the same 3 % is within the 5 % noise floor: no regression" -- \
+	"$rep" --db "$fdb" check --baseline machine=ci "$tmp/near3.log" --verbose
+count_is "$tmp/stdout" '^same: t-(rate|time) \(copies 1\): ratio 0\.97[0-9]* .* 5\+3 runs, welch-t, noise floor 5%' 2 \
+	"... each test 'same', on compare's Welch verdict, the floor said"
+expect_status EXIT_REGRESSED "check --noise-floor 2: the 3 % is a regression" -- \
+	"$rep" --db "$fdb" check --baseline machine=ci "$tmp/near3.log" --noise-floor 2
 # CI that adds a run before checking it: the run is not its own baseline.
 "$rep" --db "$db" add --machine ci "$tmp/slow.log" >/dev/null || fail "add the slow run to ci"
 expect_status EXIT_REGRESSED "check: a LOG already in the baseline's runs is left out of them" -- \

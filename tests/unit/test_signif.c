@@ -350,6 +350,55 @@ static void paired_rounds(void **st)
 	assert_true(w.p > 0.5);
 }
 
+/* sig_replicates(), the design compare and the fleet share: the rounds pair (the paired t,
+ * exactly sig_paired's figures, in round order whatever the runs' order); without rounds
+ * (NULL: a fleet), a run without one (-1) or a round twice on a side, Welch's t. */
+static void replicate_design(void **st)
+{
+	(void)st;
+	const double a[] = {100, 90, 110, 95}, b[] = {102, 92.25, 111.65, 96.9};
+	const double br[] = {96.9, 102, 111.65, 92.25};	/* b's runs in another order */
+	const long ra[] = {1, 2, 3, 4}, rb[] = {4, 1, 3, 2}, rdup[] = {1, 1, 3, 4},
+		   rnone[] = {1, 2, -1, 4};
+	double pa[4], pb[4];
+	struct sig_rep r, want;
+
+	assert_int_equal(sig_paired(a, b, 4, 1, &want), 0);
+	assert_int_equal(sig_replicates(a, ra, 4, br, rb, 4, 1, pa, pb, &r), 0);
+	assert_int_equal(r.paired, 1);
+	assert_int_equal(r.na, 4);
+	assert_float_equal(r.p, want.p, 1e-15);
+	assert_float_equal(r.ratio, want.ratio, 1e-15);
+	assert_true(r.p < SIG_ALPHA);
+	assert_int_equal(sig_welch(a, 4, b, 4, 1, &want), 0);
+	assert_int_equal(sig_replicates(a, NULL, 4, b, NULL, 4, 1, pa, pb, &r), 0);
+	assert_int_equal(r.paired, 0);
+	assert_float_equal(r.p, want.p, 1e-15);
+	assert_true(r.p > 0.5);
+	assert_int_equal(sig_replicates(a, rdup, 4, b, ra, 4, 1, pa, pb, &r), 0);
+	assert_int_equal(r.paired, 0);
+	assert_int_equal(sig_replicates(a, ra, 4, b, rnone, 4, 1, pa, pb, &r), 0);
+	assert_int_equal(r.paired, 0);
+	/* two rounds pair, fewer than SIG_REP_MIN: Welch on all the runs */
+	const long r2[] = {1, 2, 7, 8};
+	assert_int_equal(sig_replicates(a, ra, 4, b, r2, 4, 1, pa, pb, &r), 0);
+	assert_int_equal(r.paired, 0);
+	assert_int_equal(sig_replicates(a, NULL, 2, b, NULL, 4, 1, pa, pb, &r), -1);
+}
+
+/* sig_different(): p < SIG_ALPHA and beyond the floor, both; NAN is never different. */
+static void different_rule(void **st)
+{
+	(void)st;
+	assert_int_equal(sig_different(0.001, 0.90, 5), 1);
+	assert_int_equal(sig_different(0.001, 1 / 0.90, 5), 1);
+	assert_int_equal(sig_different(0.001, 0.97, 5), 0);	/* significant, within the floor */
+	assert_int_equal(sig_different(0.02, 0.50, 5), 0);	/* large, not significant */
+	assert_int_equal(sig_different(0.001, 0.97, 2), 1);
+	assert_int_equal(sig_different(NAN, 0.5, 5), 0);
+	assert_int_equal(sig_different(0.001, NAN, 5), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -365,6 +414,8 @@ int main(void)
 		cmocka_unit_test(t_distribution),
 		cmocka_unit_test(welch_replicates),
 		cmocka_unit_test(paired_rounds),
+		cmocka_unit_test(replicate_design),
+		cmocka_unit_test(different_rule),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }
