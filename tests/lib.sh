@@ -13,7 +13,7 @@
 # what to undo at exit), sha256_of and clean_build (a file's hash, a clean build of HEAD),
 # tree_copy/planted_fails (the lint suites' copy of the tree and their planted violations),
 # complete and ran (isobench-report's verdict on a log), start_peer/stop_peer (the net tests'
-# peer), qboot/boot_table (one QEMU boot, judged).
+# peer), qboot/boot_table (one QEMU boot, judged), timing_done (tests/run's schedule).
 # tests/test-testlib.sh checks that each of them fails when it should.
 # shellcheck shell=bash disable=SC2154 # $tmp and $id (qboot) are the sourcing script's
 
@@ -455,6 +455,16 @@ boot_table() {
 	printf '%-22s %-5s %9s %9s\n' boot result "$boot_col1" "exit (s)"
 	printf '%s\n' "${boot_rows[@]}"
 	echo "(TCG, host wall clock from QEMU's start; $1; the host is shared)"
+}
+
+# ---- tests/run's schedule ------------------------------------------------------------------------
+# timing_done: this suite's checks that judge this host's timing are over. tests/run runs a
+# suite with such checks alone (nothing beside it); from this call on it may start another
+# suite beside this one and resume its background build. Outside tests/run: nothing.
+timing_done() {
+	[ -n "${ISOBENCH_TIMING_DONE:-}" ] || return 0
+	: >"$ISOBENCH_TIMING_DONE"
+	kill -USR1 "${ISOBENCH_RUN_PID:-0}" 2>/dev/null || true
 }
 
 finish() {

@@ -8,7 +8,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 use_tmp
 
-python3 "$here/deps.py" >"$tmp/deps.out" 2>&1
+# The tree's uses are collected once (--uses: the file written here, read by the --drop runs).
+python3 "$here/deps.py" --uses "$tmp/uses.json" >"$tmp/deps.out" 2>&1
 rc=$?
 grep -E '^FAIL: ' "$tmp/deps.out"
 n_ok=$(grep -c '^ok: ' "$tmp/deps.out")
@@ -27,15 +28,15 @@ done
 
 # The check fails, naming file and package, when a package leaves the lists: the report tool's
 # JSON library (the fresh-machine failure of issue 9) and the runner's compiler.
-python3 "$here/deps.py" --drop libjansson-dev >"$tmp/drop.out" 2>&1
+python3 "$here/deps.py" --uses "$tmp/uses.json" --drop libjansson-dev >"$tmp/drop.out" 2>&1
 status_is CMD_FAILED $? "without libjansson-dev the check fails"
 has "$tmp/drop.out" '^FAIL: report/[a-z_]+\.c: header /usr/include/jansson.h needs package libjansson-dev' \
 	"... naming jansson.h and libjansson-dev"
-python3 "$here/deps.py" --drop musl-tools >"$tmp/drop.out" 2>&1
+python3 "$here/deps.py" --uses "$tmp/uses.json" --drop musl-tools >"$tmp/drop.out" 2>&1
 status_is CMD_FAILED $? "without musl-tools the check fails"
 has "$tmp/drop.out" '^FAIL: .*program musl-gcc.* needs package musl-tools' "... naming musl-gcc and musl-tools"
 # (lava-dispatcher goes too: through python3-guestfs -> libguestfs0 it depends on cpio.)
-python3 "$here/deps.py" --drop cpio --drop lava-dispatcher >"$tmp/drop.out" 2>&1
+python3 "$here/deps.py" --uses "$tmp/uses.json" --drop cpio --drop lava-dispatcher >"$tmp/drop.out" 2>&1
 status_is CMD_FAILED $? "without cpio the check fails"
 has "$tmp/drop.out" '^FAIL: tests/.*program cpio .*needs package cpio' "... naming cpio in the tests"
 # A case arm's patterns are values, not commands (qemu/run's `aws)` arm was read as a call of

@@ -319,6 +319,9 @@ tmpfs_case
 planted_cases
 
 # ---- in the image ---------------------------------------------------------------------------
+# The native latencies and flush costs are judged: tests/run may run another suite beside the
+# boots below.
+timing_done
 # boot NAME IF DISKS PARAMS: boot with the --scratch DISKS on interface IF; $st, $dir/NAME.log.
 boot() {
 	local name=$1 ifc=$2 disks=$3 p=$4 args=() d

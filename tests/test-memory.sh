@@ -189,6 +189,8 @@ else
 fi
 
 # ---- in the image under TCG (plumbing: emulated figures) ----
+# The native figures are judged: tests/run may run another suite beside the boots below.
+timing_done
 if [ ! -e "$out/bzImage" ] || [ ! -e "$out/initramfs.cpio.gz" ]; then
 	skip "TCG boots: no $out/bzImage (run ./build.sh)"
 	finish

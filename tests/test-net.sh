@@ -333,6 +333,9 @@ else
 fi
 
 # ---- guests under TCG -------------------------------------------------------------------------
+# The native timings are judged (the guests' own bounds allow a loaded host): tests/run may run
+# another suite beside the boots below.
+timing_done
 if [ ! -f "$out/bzImage" ] || [ ! -f "$out/initramfs.cpio.gz" ] || ! command -v qemu-system-x86_64 >/dev/null; then
 	skip "guest runs: no $out/bzImage + initramfs or no QEMU (./build.sh)"
 	finish

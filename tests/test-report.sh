@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # test-report.sh — isobench-report against its fixtures and output paths.
 #
-#   tests/test-report.sh [PATH/TO/isobench-report]    (default: builds it into a temp dir)
+#   tests/test-report.sh [PATH/TO/isobench-report]    (default: OUT's, as tests/lib.sh's
+#                                                      report_tool; without one, builds it
+#                                                      into a temp dir)
 #
 # Runs every row of tests/fixtures/logs/expected.tsv (file, exit status, verdict substring,
 # extra options) through `isobench-report --check`, then the report, compare, JSON (checked with
@@ -17,6 +19,9 @@ fix=$top/tests/fixtures/logs
 use_tmp
 if [[ $# -ge 1 ]]; then
 	bin=$1
+elif [[ -x "$(report_tool)" ]]; then
+	# The build's (tests/run runs after ./build.sh, which makes it): not compiled a second time.
+	bin=$(report_tool)
 else
 	make -s -C "$top/report" O="$tmp" >/dev/null
 	bin=$tmp/isobench-report

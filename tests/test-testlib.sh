@@ -309,4 +309,18 @@ if [ "$gone" -eq 0 ] && [ "$st" -eq 0 ]; then pass "kill_at_exit kills the ids i
 else fail "kill_at_exit: process $victim still runs (status $st)"; kill "$victim" 2>/dev/null; fi
 wait "$victim" 2>/dev/null
 
+# ---- timing_done (tests/run's schedule) ---------------------------------------------------------
+# Inside tests/run: the file named by ISOBENCH_TIMING_DONE appears and ISOBENCH_RUN_PID gets
+# SIGUSR1; outside (neither set): nothing, status 0.
+# shellcheck disable=SC2016  # the stand-in's own $1 and $!
+got=$(bash -c 'trap "echo got USR1; kill \$w; exit 0" USR1; sleep 10 & w=$!
+	ISOBENCH_TIMING_DONE=$1/timing.done ISOBENCH_RUN_PID=$$ bash -c ". \"\$1\"; timing_done" _ "$2"
+	wait "$w"; echo "no USR1"' _ "$tmp" "$here/lib.sh")
+if [ "$got" = "got USR1" ] && [ -f "$tmp/timing.done" ]; then pass "timing_done: its file made, SIGUSR1 to tests/run"
+else fail "timing_done: '$got', file $(ls "$tmp/timing.done" 2>&1)"; fi
+st=0
+# shellcheck disable=SC2016
+env -u ISOBENCH_TIMING_DONE -u ISOBENCH_RUN_PID bash -c '. "$1"; timing_done' _ "$here/lib.sh" || st=$?
+status_is EXIT_OK "$st" "timing_done outside tests/run does nothing"
+
 finish
