@@ -85,7 +85,9 @@ has "$tmp/cs.log" "TEST test=pipe .* clocksource=tsc " "TEST records the clockso
 has "$tmp/cs.log" "WARN what=clocksource test=pipe copies=1 before=tsc after=hpet " \
 	"the change is a WARN record naming the test"
 has "$tmp/cs.log" "TEST test=syscall .* clocksource=hpet " "the next test starts on hpet"
-count_is "$tmp/cs.log" " WARN what=clocksource " 1 "one change, one clocksource WARN (WARNs of other kinds, a judge's of its own result on a loaded host, are not this check's)"
+# Changes during a test only (test=): a host whose command line asks for another clocksource
+# than the faked one (this Firecracker guest's clocksource=kvm-clock) adds a WARN requested=.
+count_is "$tmp/cs.log" " WARN what=clocksource test=" 1 "one change, one WARN of a change during a test"
 has "$tmp/cs.log" " END .* clocksource=hpet " "END records the clocksource at the end"
 st=0
 "$report" "$tmp/cs.log" >"$tmp/cs.txt" 2>&1 || st=$?
