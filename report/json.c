@@ -309,26 +309,19 @@ static json_t *scores_arr(const struct cmp *c, int *e)
 	return scores;
 }
 
-static json_t *cmp_obj(const struct cmp *c)
+/* The comparison's rows, one per test and copy count, each with its cells (one per run):
+ * a new array, NULL with *e set when it could not be built. */
+static json_t *rows_arr(const struct cmp *c, int *e)
 {
-	json_t *o = json_object(), *labels = json_array(), *warn = json_array(),
-	       *rows = json_array(), *notes = json_array(), *tcg = json_array();
-	int e = !o || !labels || !warn || !rows || !notes || !tcg;
+	json_t *rows = json_array();
 
-	for (size_t j = 0; !e && j < c->nruns; j++)
-		e |= json_array_append_new(labels, jstr(c->label[j]));
-	for (size_t i = 0; !e && i < c->nwarn; i++)
-		e |= json_array_append_new(warn, jstr(c->warn[i]));
-	for (size_t i = 0; !e && i < c->nnote; i++)
-		e |= json_array_append_new(notes, jstr(c->note[i]));
-	for (size_t j = 0; !e && j < c->nruns; j++)
-		e |= json_array_append_new(tcg, json_boolean(c->tcg[j]));
-	for (size_t i = 0; !e && i < c->nrows; i++) {
+	*e |= !rows;
+	for (size_t i = 0; !*e && i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
 		json_t *cells = json_array();
-		for (size_t j = 0; cells && !e && j < c->nruns; j++) {
+		for (size_t j = 0; cells && !*e && j < c->nruns; j++) {
 			const struct cmp_cell *cl = &r->cell[j];
-			e |= json_array_append_new(
+			*e |= json_array_append_new(
 				cells, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o}", "label",
 						 jstr(c->label[j]), "value",
 						 /* the run's, or the side's geometric mean */
@@ -343,9 +336,9 @@ static json_t *cmp_obj(const struct cmp *c)
 							 : json_boolean(cl->t->converged),
 						 "mark", mark_word(j, cl->mark),
 						 "latency_ratio", pct_ratio_obj(r, j)));
-			e |= j > 0 && significance(json_array_get(cells, j), cl);
+			*e |= j > 0 && significance(json_array_get(cells, j), cl);
 		}
-		e |= !cells || json_array_append_new(
+		*e |= !cells || json_array_append_new(
 				       rows, json_pack("{s:o,s:o,s:o,s:s,s:s,s:i,s:b,s:o}", "test",
 						       jstr(r->test), "title", jstr(r->title), "unit",
 						       jstr(r->unit), "better",
@@ -354,6 +347,24 @@ static json_t *cmp_obj(const struct cmp *c)
 						       "direction", cmp_direction(r->higher), "copies",
 						       r->copies, "index", r->is_index, "cells", cells));
 	}
+	return rows;
+}
+
+static json_t *cmp_obj(const struct cmp *c)
+{
+	json_t *o = json_object(), *labels = json_array(), *warn = json_array(),
+	       *notes = json_array(), *tcg = json_array();
+	int e = !o || !labels || !warn || !notes || !tcg;
+
+	for (size_t j = 0; !e && j < c->nruns; j++)
+		e |= json_array_append_new(labels, jstr(c->label[j]));
+	for (size_t i = 0; !e && i < c->nwarn; i++)
+		e |= json_array_append_new(warn, jstr(c->warn[i]));
+	for (size_t i = 0; !e && i < c->nnote; i++)
+		e |= json_array_append_new(notes, jstr(c->note[i]));
+	for (size_t j = 0; !e && j < c->nruns; j++)
+		e |= json_array_append_new(tcg, json_boolean(c->tcg[j]));
+	json_t *rows = rows_arr(c, &e);
 	json_t *scores = scores_arr(c, &e);
 
 	e |= put(o, "index_scores", scores);
