@@ -40,7 +40,7 @@ use_tmp
 # host_llc: non-empty when this host's kernel exposes cache sizes (some hypervisors, e.g.
 # Firecracker, show no /sys/devices/system/cpu/cpu0/cache): the runner then prints
 # mem.llc=- and mem.llc_total_kib=-, and the LLC clauses below have nothing to check.
-host_llc=$(cat /sys/devices/system/cpu/cpu0/cache/index*/size 2>/dev/null | head -n 1)
+host_llc=$(cat /sys/devices/system/cpu/cpu0/cache/index*/size 2>/dev/null | head -n 1 || true)
 # field LOG KIND TEST COPIES KEY: KEY of the first KIND record of TEST with COPIES copies.
 field() {
 	grep -aE "@isobench/1 [0-9]+ $2 test=$3 copies=$4 " "$1" | head -1 |
