@@ -413,6 +413,8 @@ def collect(tmp):
             mods = {m.strip().split(".")[0] for grp in mods for m in grp.split(",")} | \
                 set(re.findall(r"^\s*from\s+(\w+)[\w.]*\s+import", text, re.M))
             for m in sorted(mods):
+                if os.path.isfile(os.path.join(TOP, os.path.dirname(f), m + ".py")):
+                    continue    # the tree's own module beside the script (tests/seal.py)
                 res = run(["/usr/bin/python3", "-c",
                            f"import importlib.util as u; s = u.find_spec({m!r}); "
                            "print(s.origin if s else '')"])

@@ -10,6 +10,7 @@ them), each with INFO run.utc = 2026-11-01 + HOUR hours (+1 per run) and two tes
 report's validator recomputes it). Run ids from FILE's name and the run's place. Records
 sealed with their CRC (zlib's CRC-32, as lib/crc32.c). Exit 0, or 2 on a usage error."""
 import datetime, math, sys, zlib
+from seal import sealed  # tests/seal.py, beside this file
 t0 = datetime.datetime(2026, 11, 1)
 args = sys.argv[1:]
 if not args or len(args) % 3:
@@ -44,7 +45,5 @@ for a in range(0, len(args), 3):
                         % (name, unit, better, g, med, srt[0], srt[-1],
                            (srt[-1] - srt[0]) / 2 / med * 100))
         recs.append("END records=%d results=2 fails=0 skips=0 errors=0 status=ok" % len(recs))
-        for n, body in enumerate(recs, 1):
-            line = "@isobench/1 %d %s" % (n, body)
-            lines.append("%s *%08x\n" % (line, zlib.crc32(line.encode()) & 0xffffffff))
+        lines.append(sealed(recs))
     open(path, "w").write("".join(lines))

@@ -115,8 +115,9 @@ fi
 # Runs that drift together (the header): a fleet whose machines spread 10 % apart and whose
 # samples do not spread within a run. Pooled samples call VMware different; runs do not.
 mkdir "$tmp/drift"
-python3 - "$tmp/drift" <<'PY'
+PYTHONPATH=$top/tests python3 - "$tmp/drift" <<'PY'
 import math, sys, zlib
+from seal import sealed
 d = sys.argv[1]
 
 def run(name, cpuid, level):
@@ -133,11 +134,7 @@ def run(name, cpuid, level):
     recs.append("RESULT test=t-rate copies=1 unit=lps better=higher value=%.3f samples=10 median=%.3f "
                 "min=%.3f max=%.3f ci95_pct=0.1 converged=1" % (agg, med, vals[0], vals[-1]))
     recs.append("END records=%d results=1 fails=0 skips=0 errors=0 status=ok" % len(recs))
-    out = []
-    for n, body in enumerate(recs, 1):
-        line = "@isobench/1 %d %s" % (n, body)
-        out.append("%s *%08x\n" % (line, zlib.crc32(line.encode()) & 0xffffffff))
-    open("%s/%s.log" % (d, name), "w").write("".join(out))
+    open("%s/%s.log" % (d, name), "w").write(sealed(recs))
 
 for k, level in enumerate((900, 1000, 1100)):
     run("bare%d" % k, "none", level)
@@ -188,8 +185,9 @@ status_is EXIT_USAGE "$st" "--svg with a directory is a usage error"
 # 128 ns wide there); a 10 ms max is exact. KVM's second run carries no histogram (an older
 # log): its group is not pooled, and says why.
 mkdir "$tmp/tails"
-python3 - "$tmp/tails" <<'PY'
+PYTHONPATH=$top/tests python3 - "$tmp/tails" <<'PY'
 import sys, zlib
+from seal import sealed
 d = sys.argv[1]
 
 def bucket(v):
@@ -219,11 +217,7 @@ def run(name, cpuid, stalls, hist=True):
                 "max_ns=%d%s" % (own(0.99), own(0.999), mx,
                                  " lat_hist=" + ",".join(pairs) if hist else ""))
     recs.append("END records=%d results=1 fails=0 skips=0 errors=0 status=ok" % len(recs))
-    out = []
-    for n, body in enumerate(recs, 1):
-        line = "@isobench/1 %d %s" % (n, body)
-        out.append("%s *%08x\n" % (line, zlib.crc32(line.encode()) & 0xffffffff))
-    open("%s/%s.log" % (d, name), "w").write("".join(out))
+    open("%s/%s.log" % (d, name), "w").write(sealed(recs))
 
 for k in range(3):
     run("bare%d" % k, "none", 0)
