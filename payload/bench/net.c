@@ -232,10 +232,8 @@ static int net_setup(struct bench_ctx *ctx, enum net_mode mode, size_t size)
 		return net_err(ctx, s->fd, "connect");
 	if ((rc = net_hello(ctx, s)))
 		return rc;
-	if (mode == NET_SINK || mode == NET_SOURCE) {	/* bulk: Nagle on, as the peer does */
-		int zero = 0;
-		setsockopt(s->fd, IPPROTO_TCP, TCP_NODELAY, &zero, sizeof zero);
-	}
+	if (mode == NET_SINK || mode == NET_SOURCE)	/* bulk: Nagle on, as the peer does */
+		net_set_nodelay(s->fd, 0);
 	s->mtu = path_mtu(s, s->fd);
 	s->mss = getint(s->fd, IPPROTO_TCP, TCP_MAXSEG);
 	if (mode == NET_UDP)

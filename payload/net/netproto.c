@@ -276,6 +276,11 @@ int net_sa_loopback(const struct sockaddr_storage *sa)
 	return IN6_IS_ADDR_LOOPBACK(&k) || (IN6_IS_ADDR_V4MAPPED(&k) && k.s6_addr[12] == 127);
 }
 
+void net_set_nodelay(int fd, int on)
+{
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+}
+
 void net_set_timeouts(int fd, int ms)
 {
 	struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
@@ -286,7 +291,7 @@ void net_set_timeouts(int fd, int ms)
 
 int net_connect(const struct sockaddr_storage *sa, int nodelay)
 {
-	int fd = socket(sa->ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), one = 1, e = 0;
+	int fd = socket(sa->ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), e = 0;
 	socklen_t el = sizeof e;
 	struct pollfd p = {.fd = fd, .events = POLLOUT};
 
@@ -306,7 +311,7 @@ int net_connect(const struct sockaddr_storage *sa, int nodelay)
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	net_set_timeouts(fd, NET_IO_MS);
 	if (nodelay)
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+		net_set_nodelay(fd, 1);
 	return fd;
 }
 

@@ -133,6 +133,10 @@ int net_sa_loopback(const struct sockaddr_storage *sa);
 
 /* Set SO_RCVTIMEO and SO_SNDTIMEO to ms. */
 void net_set_timeouts(int fd, int ms);
+
+/* TCP_NODELAY on (on != 0: every write a segment at once, for request-response) or off
+ * (Nagle on, as bulk senders and iperf3/netperf streams run). Errors are ignored. */
+void net_set_nodelay(int fd, int on);
 /* A TCP socket connected to sa within NET_CONNECT_MS, blocking, with NET_IO_MS timeouts;
  * TCP_NODELAY when nodelay. fd, or -errno (-ETIMEDOUT when the connect took too long). */
 int net_connect(const struct sockaddr_storage *sa, int nodelay);

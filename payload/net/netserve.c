@@ -255,8 +255,7 @@ static void session_child(int fd, const struct net_req *r, struct live *lv, uint
 		 * segment of its own, which on the loopback ran maerts 1.13-1.20x above iperf3 -R
 		 * and netperf TCP_MAERTS; netperf with -D (no delay) matched it
 		 * (docs/benchmarks/network.md, "Streams with Nagle"). */
-		int zero = 0;
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &zero, sizeof zero);
+		net_set_nodelay(fd, 0);
 	}
 	alarm((unsigned)r->seconds + 1);	/* SIGALRM's default action ends the child */
 	if (r->mode == NET_STORE)
@@ -863,8 +862,7 @@ static void accept_one(struct srv *v, int fd, struct sockaddr_storage *a, const 
 		close(v->p[old].fd);
 		v->p[old] = v->p[--v->npend];
 	}
-	int one = 1;	/* every reply is a segment at once, as the client's requests are */
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	net_set_nodelay(fd, 1);	/* every reply a segment at once, as the client's requests are */
 	struct pend *p = &v->p[v->npend++];
 	*p = (struct pend){.fd = fd, .addr = net_sa_key(a), .t0 = now_ns(), .n = got != NULL};
 	p->line[0] = got ? *got : 0;
