@@ -39,7 +39,10 @@
 # N processes, the longer each runs, the smaller the share of passes in which a process runs
 # while the others are still initialising their arrays or have finished.
 #
-# Usage: [ARRAY=SIZE] [PIN=1] [OMP=1] [NTIMES=K] docs/benchmarks/memory-vs-stream.sh [ROUNDS (default 3)] [STREAM git dir]
+# OFFSET=K builds STREAM with its own -DOFFSET=K (elements between its arrays; STREAM's default
+# 0, ours ST_OFFSET in payload/bench/mem_stream.c): the two programs with the same spacing.
+#
+# Usage: [ARRAY=SIZE] [PIN=1] [OMP=1] [NTIMES=K] [OFFSET=K] docs/benchmarks/memory-vs-stream.sh [ROUNDS (default 3)] [STREAM git dir]
 # Needs: out/isobench (./build.sh), musl-gcc and gcc, git, make (OMP=1: objdump; PIN=1: taskset); a
 # local clone or a mirror of jeffhammond/STREAM (a STREAM git dir given must exist; without one,
 # git clone from GitHub).
@@ -55,11 +58,13 @@ bin=$top/out/isobench
 pin=${PIN:-0}
 omp=${OMP:-0}
 ntimes=${NTIMES:-20}
+offset=${OFFSET:-0}
 array=${ARRAY:-}
 # shellcheck source=peer-lib.sh
 . "$top/docs/benchmarks/peer-lib.sh"
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a whole number >= 1, not '$rounds'"
 [[ $ntimes =~ ^[1-9][0-9]*$ ]] || die "NTIMES must be a whole number >= 1, not '$ntimes'"
+[[ $offset =~ ^(0|[1-9][0-9]*)$ ]] || die "OFFSET must be a whole number of elements >= 0, not '$offset'"
 [ -z "${2:-}" ] || [ -d "$src" ] || die "no STREAM git directory at $src"
 tools="git make musl-gcc gcc"
 [ "$omp" != 1 ] || tools+=" objdump"
@@ -94,7 +99,7 @@ stream_build() {
 	local big=()
 	[ $(($1 * 24)) -lt $((1 << 31)) ] || big=(-mcmodel=medium)
 	# shellcheck disable=SC2086  # flags are words
-	musl-gcc -static $flags "${big[@]}" -DSTREAM_ARRAY_SIZE="$1" -DNTIMES="$ntimes" -o "$2" "$work/stream/stream.c" -lm
+	musl-gcc -static $flags "${big[@]}" -DSTREAM_ARRAY_SIZE="$1" -DNTIMES="$ntimes" -DOFFSET="$offset" -o "$2" "$work/stream/stream.c" -lm
 }
 for c in $copies; do
 	"$bin" --suite quick --sample_ms 20 --tests mem-bandwidth-copy --copies "$c" "${setarr[@]}" >"$work/probe.log" 2>&1 ||
@@ -104,7 +109,7 @@ for c in $copies; do
 	n=$((kib * 1024 / 8))
 	[ "$c" != 1 ] || n1=$n
 	stream_build "$n" "$work/stream_c$c"
-	echo "# STREAM $(git -C "$work/stream" log -1 --format=%h) for $c cop$([ "$c" = 1 ] && echo y || echo ies): array $n elements ($kib KiB), NTIMES $ntimes, musl-gcc -static $flags"
+	echo "# STREAM $(git -C "$work/stream" log -1 --format=%h) for $c cop$([ "$c" = 1 ] && echo y || echo ies): array $n elements ($kib KiB), NTIMES $ntimes, OFFSET $offset, musl-gcc -static $flags"
 done
 if [ "$omp" = 1 ]; then
 	# STREAM's own way to measure N cores: one OpenMP process, N threads through every pass
@@ -113,7 +118,7 @@ if [ "$omp" = 1 ]; then
 	big=()
 	[ $((n1 * 24)) -lt $((1 << 31)) ] || big=(-mcmodel=medium)
 	# shellcheck disable=SC2086  # flags are words
-	gcc -fopenmp $flags "${big[@]}" -fvect-cost-model=dynamic -DSTREAM_ARRAY_SIZE="$n1" -DNTIMES="$ntimes" \
+	gcc -fopenmp $flags "${big[@]}" -fvect-cost-model=dynamic -DSTREAM_ARRAY_SIZE="$n1" -DNTIMES="$ntimes" -DOFFSET="$offset" \
 		-o "$work/stream_omp" "$work/stream/stream.c" -lm
 	# scale (mulpd), add and triad (addpd) as packed doubles in the outlined parallel loops:
 	# every one of main's outlined loops that does double arithmetic (mulsd/addsd: also the
@@ -126,7 +131,7 @@ if [ "$omp" = 1 ]; then
 	if [ "${packed% scalar:*}" != "$packed" ] || [ "$packed" -lt 4 ]; then
 		die_status=1 die "OpenMP STREAM's kernels are not all packed: $packed mulpd/addpd (scalar: loops without any)"
 	fi
-	echo "# N copies: STREAM with OpenMP, gcc -fopenmp $flags -fvect-cost-model=dynamic ($packed packed mulpd/addpd in its loops), $n1 elements, OMP_NUM_THREADS=$ncpu"
+	echo "# N copies: STREAM with OpenMP, gcc -fopenmp $flags -fvect-cost-model=dynamic ($packed packed mulpd/addpd in its loops), $n1 elements, OFFSET $offset, OMP_NUM_THREADS=$ncpu"
 fi
 echo "# machine: $(nproc) CPUs, $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
