@@ -302,6 +302,11 @@
 	/* INFO right after a RESULT: the test's verdict on it that is no warning (bench.h judge) */ \
 	I(X, VERDICT_TEST, "verdict.test", STR) \
 	I(X, VERDICT_REASON, "verdict.reason", STR) \
+	/* INFO inside a test, after calibration: its deadline moved later (harness.c) */ \
+	I(X, DEADLINE_TEST, "deadline.test", STR) \
+	I(X, DEADLINE_COPIES, "deadline.copies", UINT1) \
+	I(X, DEADLINE_S, "deadline.s", UINT1) \
+	I(X, DEADLINE_REASON, "deadline.reason", STR) \
 	/* INFO of the net group (registry.c's facts, payload/net/netserve.c, bench/net.c) */ \
 	I(X, RUN_PEER, "run.peer", STR) \
 	I(X, PEER_HOST, "peer.host", STR) \

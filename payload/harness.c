@@ -82,6 +82,7 @@ struct hrun {
 	char dir[256];
 	uint64_t batch, target_ns, t_start, t_go, t_stop;
 	uint64_t window_ns;	/* a sample's window: sample_ms, or longer (phase_calibrate) */
+	int budget_s;		/* the deadline (env->budget_s, or extend_deadline()'s) */
 	int stall_ms, gen, failed;
 	const char *stop;	/* why sampling ended: REC_STOP_* */
 	/* Copy 0's latency histograms of the kept samples, merged (lat_merge()): the RESULT's
@@ -506,6 +507,49 @@ static uint64_t sample_window(const struct hrun *h, uint64_t loop_ns)
 	return need > window ? need : window;
 }
 
+int harness_deadline_s(const struct params *p, uint64_t window_ns)
+{
+	uint64_t s = 60 + 3 * (uint64_t)p->max_samples * window_ns / 1000000000u;
+	return s > INT_MAX ? INT_MAX : (int)s;
+}
+
+int harness_deadline_cap(int first_s)
+{
+	return first_s > INT_MAX / HARNESS_DEADLINE_CAP ? INT_MAX : first_s * HARNESS_DEADLINE_CAP;
+}
+
+/* After calibration, when the window was widened past sample_ms and no timeout= was given:
+ * the deadline the wider windows need (harness_deadline_s() from here), at most
+ * HARNESS_DEADLINE_CAP times the one the test started with, kept as the sampling budget and
+ * sent to the runner as INFO deadline.* (it kills the test at the later time). Without it a
+ * loop of seconds (shell8 under TCG: 6-10 s, windows of twice that) outlasted the 60 s its
+ * quick-suite test was given, and the test FAILed "timeout" on every slow host. */
+static void extend_deadline(struct hrun *h, uint64_t loop_ns)
+{
+	uint64_t spent = (now_ns() - h->t_start) / 1000000000u;
+	int first = h->env->budget_s, want, cap, to;
+	struct rec_body rb;
+
+	if (h->p->test_timeout_s || first <= 0 || h->window_ns <= (uint64_t)h->p->sample_ms * 1000000u)
+		return;
+	want = harness_deadline_s(h->p, h->window_ns);
+	want = want > INT_MAX - (int)spent ? INT_MAX : want + (int)spent;
+	cap = harness_deadline_cap(first);
+	if (want <= first)
+		return;
+	to = want < cap ? want : cap;
+	h->budget_s = to;
+	rec_begin(&rb, RK_INFO);
+	rec_str(&rb, RK_DEADLINE_TEST, h->b->name);
+	rec_u64(&rb, RK_DEADLINE_COPIES, (uint64_t)h->copies);
+	rec_u64(&rb, RK_DEADLINE_S, (uint64_t)to);
+	rec_fmt(&rb, RK_DEADLINE_REASON, "one loop takes %.1f s: windows of %.1f s instead of a "
+		"sample's %d ms, so the deadline is %d s instead of %d s%s", (double)loop_ns / 1e9,
+		(double)h->window_ns / 1e9, h->p->sample_ms, to, first,
+		to < want ? " (capped: timeout= sets a longer one)" : "");
+	send_body(h->fd, &rb);
+}
+
 /* Calibrate on copy 0 alone (this is also its warm-up): a batch of ~sample/10 of its time.
  * With more copies than CPUs a batch takes copies/CPUs times longer in wall time, so it is
  * cut by that factor: a copy looks at the stop flag about as often as a single copy does. */
@@ -516,6 +560,12 @@ static int phase_calibrate(struct hrun *h)
 
 	h->target_ns = (uint64_t)h->p->sample_ms * 1000000u / 10;
 	h->stall_ms = 10000 + 20 * h->p->sample_ms;
+	/* One calibration run may take until shortly before the deadline (a loop of seconds
+	 * under emulation, on a loaded host); a stall is still reported before the kill. */
+	uint64_t spent_ms = (now_ns() - h->t_start) / 1000000u, end_ms = (uint64_t)h->budget_s * 1000u;
+	if (end_ms > spent_ms + 2000 && end_ms - spent_ms - 2000 > (uint64_t)h->stall_ms &&
+	    end_ms - spent_ms - 2000 < INT_MAX)
+		h->stall_ms = (int)(end_ms - spent_ms - 2000);
 	for (int step = 0; step < CAL_MAX_STEPS; step++) {
 		struct cmd c = {'C', 0, iters};
 		write_all(h->cmd[0], &c, sizeof c);
@@ -537,6 +587,7 @@ static int phase_calibrate(struct hrun *h)
 		h->batch = 1;
 	h->window_ns = sample_window(h, ns / iters);
 	h->stall_ms = 10000 + 20 * h->p->sample_ms + (int)(ns / 1000000u * 20);
+	extend_deadline(h, ns / iters);
 	return 0;
 }
 
@@ -754,7 +805,7 @@ static const char *stop_reason(const struct hrun *h)
 	    samples_needed(h->values, (size_t)h->n, p->target_ci_pct) >
 		    (size_t)(HARNESS_FUTILE_FACTOR * p->max_samples))
 		return REC_STOP_FUTILE;
-	if (h->env->budget_s && now_ns() - h->t_start > (uint64_t)h->env->budget_s * 800000000u)
+	if (h->budget_s && now_ns() - h->t_start > (uint64_t)h->budget_s * 800000000u)
 		return REC_STOP_BUDGET;	/* keep what we have; the RESULT says how steady */
 	return NULL;
 }
@@ -921,7 +972,7 @@ int harness_test(const struct bench *b, int copies, const struct params *p,
 		 const struct harness_env *env, int fd)
 {
 	struct hrun h = {
-		.b = b, .p = p, .env = env, .fd = fd, .t_start = now_ns(),
+		.b = b, .p = p, .env = env, .fd = fd, .t_start = now_ns(), .budget_s = env->budget_s,
 		.copies = copies < 1 ? 1 : copies > 4096 ? 4096 : copies,
 	};
 	int status = 0;

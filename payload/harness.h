@@ -33,8 +33,19 @@
 struct harness_env {
 	const char *self;	/* path of this binary (exec tests) */
 	const char *tmpdir;	/* parent of the copies' private work directories */
-	int budget_s;		/* stop adding samples past ~80% of this */
+	int budget_s;		/* the test's deadline (s): stop adding samples past ~80% of it */
 };
+
+/* A test's deadline in seconds when no timeout= is given: calibration and setup (60 s), then
+ * max_samples windows of window_ns, three times over for slow guests. The runner starts a
+ * test with the window sample_ms; when one loop is longer than that and the harness widens
+ * the window (harness.c sample_window()), the harness extends the deadline to the time spent
+ * so far plus this for the wider window, at most HARNESS_DEADLINE_CAP times the first, and
+ * says so in an INFO deadline.* that the runner reads to move its kill (runner.c). */
+#define HARNESS_DEADLINE_CAP 4
+int harness_deadline_s(const struct params *p, uint64_t window_ns);
+/* The latest a deadline that started at first_s may move to (HARNESS_DEADLINE_CAP x). */
+int harness_deadline_cap(int first_s);
 
 /* Returns the exit status for the test child: 0 when a RESULT/SKIP/FAIL was written. */
 int harness_test(const struct bench *b, int copies, const struct params *p,

@@ -38,6 +38,8 @@ struct outcome {
 	double value, ci;
 	int samples, converged;
 	char why[96];
+	int timeout_s;		/* its deadline, s from its start (may move: INFO deadline.s) */
+	int timeout_cap;	/* how far INFO deadline.s may move it; 0: timeout= was given */
 };
 
 static struct outcome results[MAX_SEL * PARAM_MAX_COPIES];
@@ -116,8 +118,7 @@ int runner_test_timeout(const struct params *p)
 {
 	if (p->test_timeout_s)
 		return p->test_timeout_s;
-	/* Calibration, setup and up to max_samples samples, three times over for slow guests. */
-	return 60 + 3 * p->max_samples * p->sample_ms / 1000;
+	return harness_deadline_s(p, (uint64_t)p->sample_ms * 1000000u);
 }
 
 static int selected(const struct params *p, const struct bench **sel, int cap, int report)
@@ -227,6 +228,9 @@ int runner_budget(const struct params *p)
 		for (int i = 0; i < n; i++)
 			if (in_pass(sel[i], p, c))
 				total += runner_test_timeout(p) + 5;
+	/* Room for one test whose deadline the harness extends to its cap (harness.h). */
+	if (!p->test_timeout_s && total)
+		total += (HARNESS_DEADLINE_CAP - 1) * runner_test_timeout(p);
 	return total + 120;
 }
 
@@ -292,6 +296,20 @@ static void oom_reason(struct rec_body *b)
 	*b = n;
 }
 
+/* An INFO deadline.* of the running test (harness.c extend_deadline()): its deadline moves
+ * later, never past timeout_cap, and never when timeout= was given. */
+static void deadline_moved(const struct record *r, struct outcome *o)
+{
+	const char *t = rec_get(r, RK_DEADLINE_TEST), *s = rec_get(r, RK_DEADLINE_S);
+	long v;
+
+	if (strcmp(r->kind, RK_INFO) || !t || !s || strcmp(t, o->b->name) || !o->timeout_cap)
+		return;
+	v = atol(s);
+	if (v > o->timeout_s)
+		o->timeout_s = v < o->timeout_cap ? (int)v : o->timeout_cap;
+}
+
 static void relay_line(const char *line, size_t len, struct outcome *o)
 {
 	struct record r;
@@ -312,6 +330,7 @@ static void relay_line(const char *line, size_t len, struct outcome *o)
 	oom_reason(&b);
 	rec_parse_body(b.buf, b.len, &r);
 	out_record(&b);
+	deadline_moved(&r, o);
 	if (!strcmp(r.kind, RK_SAMPLE) && !rec_get(&r, RK_WARMUP))
 		for (int k = 0; k < BENCH_JUDGE_EXTRAS; k++) {
 			const char *key = o->b->judge_extras[k], *v = key ? rec_get(&r, key) : NULL;
@@ -421,21 +440,20 @@ static void take_signals(const struct outcome *o, const struct runner_cfg *cfg, 
  * passes (then a FAIL); reaps on the way. */
 static void relay_test(struct outcome *o, const struct runner_cfg *cfg, pid_t pid, int fd,
 		       int sigfd, const sigset_t *orig, void (*on_child_exit)(pid_t),
-		       int timeout_s, int *status, int *have_status)
+		       int *status, int *have_status)
 {
 	char buf[REC_MAX * 2];
 	size_t used = 0;
-	uint64_t deadline;
+	uint64_t start = now_ns();
 
-	deadline = now_ns() + (uint64_t)timeout_s * 1000000000u;
 	for (;;) {
 		struct pollfd fds[2] = {{.fd = fd, .events = POLLIN},
 					{.fd = sigfd, .events = POLLIN}};
-		uint64_t t = now_ns();
+		uint64_t t = now_ns(), deadline = start + (uint64_t)o->timeout_s * 1000000000u;
 		if (t >= deadline) {
 			kill(-pid, SIGKILL);
 			char why[64];
-			snprintf(why, sizeof why, "timeout after %d s", timeout_s);
+			snprintf(why, sizeof why, "timeout after %d s", o->timeout_s);
 			fail_record(o, why, 0, -1);
 			break;
 		}
@@ -490,6 +508,9 @@ static void run_test(struct outcome *o, const struct params *p, const struct run
 	int pfd[2], status = 0, have_status = 0, timeout_s = runner_test_timeout(p);
 	pid_t pid;
 
+	o->timeout_s = timeout_s;
+	o->timeout_cap = p->test_timeout_s ? 0 : harness_deadline_cap(timeout_s);
+
 	if (pipe(pfd)) {
 		fail_record(o, "runner: pipe failed", 0, -1);
 		return;
@@ -505,8 +526,7 @@ static void run_test(struct outcome *o, const struct params *p, const struct run
 		test_child(o, p, cfg, sigfd, orig, pfd, timeout_s);
 	setpgid(pid, pid);
 	close(pfd[1]);
-	relay_test(o, cfg, pid, pfd[0], sigfd, orig, on_child_exit, timeout_s, &status,
-		   &have_status);
+	relay_test(o, cfg, pid, pfd[0], sigfd, orig, on_child_exit, &status, &have_status);
 	close(pfd[0]);
 	end_test(o, cfg, pid, on_child_exit, status, have_status);
 }

@@ -24,6 +24,22 @@ field() {
 		sed -n "s/.* $5=\([^ ]*\) .*/\1/p"
 }
 
+# 6, started here and checked at the end (it sleeps ~65 s beside the others): a test whose
+#    loop takes 13 s (selftest-slow) with one sample of 10 ms. Its windows widen to two loops
+#    (harness.c sample_window()), so calibration, warm-up and the sample outlast the 60 s the
+#    test is first given; the harness moves the deadline (INFO deadline.*) and the test
+#    completes. Before, it FAILed "timeout after 60 s" (shell8 under TCG did in every quick
+#    run). An explicit timeout= is kept: it FAILs at 20 s and moves nothing.
+slow_t0=$(date +%s)
+"$bin" --suite quick --sample_ms 10 --samples 1 --copies 1 --tests selftest-slow \
+	>"$tmp/slow.log" 2>/dev/null &
+slow_pid=$!
+"$bin" --suite quick --sample_ms 10 --samples 1 --copies 1 --timeout 20 \
+	--tests selftest-slow >"$tmp/slowcap.log" 2>/dev/null &
+slowcap_pid=$!
+kill_at_exit slow_pid
+kill_at_exit slowcap_pid
+
 # 1. Six copies share one window: every copy's ns is the same; the per-copy lists have six
 #    entries; no copy counts more loops in the window than it ran.
 st=0
@@ -76,10 +92,11 @@ echo tsc >"$tmp/cs"
 	done
 	echo hpet >"$tmp/cs"
 ) &
+cs_pid=$!
 st=0
 ISOBENCH_CLOCKSOURCE_FILE=$tmp/cs "$bin" --suite quick --sample_ms 300 --tests pipe,syscall \
 	--copies 1 >"$tmp/cs.log" 2>/dev/null || st=$?
-wait
+wait "$cs_pid"
 ran EXIT_OK "$st" "$tmp/cs.log" "run with a clocksource change"
 has "$tmp/cs.log" "TEST test=pipe .* clocksource=tsc " "TEST records the clocksource before"
 has "$tmp/cs.log" "WARN what=clocksource test=pipe copies=1 before=tsc after=hpet " \
@@ -158,5 +175,28 @@ if [ -f "$out/bzImage" ] && [ -f "$out/initramfs.cpio.gz" ]; then
 else
 	skip "the TCG part: no $out/bzImage (it needs ./build.sh)"
 fi
+
+# 6. (started at the top) The slow test's moved deadline, and timeout= kept.
+st=0
+wait "$slow_pid" || st=$?
+slow_s=$(($(date +%s) - slow_t0))
+ran EXIT_OK "$st" "$tmp/slow.log" "selftest-slow (13 s loops, 1 sample): completes"
+moved=$(sed -n 's/.* INFO deadline\.test=selftest-slow deadline\.copies=1 deadline\.s=\([0-9]*\) .*/\1/p' "$tmp/slow.log")
+if [ -n "$moved" ] && [ "$moved" -gt 60 ] && [ "$moved" -le 240 ]; then
+	ok "its deadline moved from 60 s to $moved s (INFO deadline.s, at most 4 x 60)"
+else
+	bad "no INFO deadline.s between 61 and 240 for selftest-slow: '$moved'"
+fi
+has "$tmp/slow.log" "deadline\.reason=one%20loop%20takes%201[0-9]\.[0-9]%20s:%20windows%20of%20[0-9.]+%20s%20instead%20of%20a%20sample's%2010%20ms" \
+	"the reason names the loop and the window"
+has "$tmp/slow.log" " RESULT test=selftest-slow copies=1 " "selftest-slow has a RESULT"
+if [ "$slow_s" -gt 60 ]; then ok "it ran $slow_s s, past its first deadline of 60 s"
+else bad "it ran $slow_s s: under 60 s, this proves nothing about the deadline"; fi
+st=0
+wait "$slowcap_pid" || st=$?
+ran EXIT_FAILS "$st" "$tmp/slowcap.log" "selftest-slow with timeout=20: FAILs"
+has "$tmp/slowcap.log" " FAIL test=selftest-slow copies=1 reason=timeout%20after%2020%20s " \
+	"timeout=20 kept: FAIL after 20 s"
+hasnt "$tmp/slowcap.log" " deadline\.s=" "timeout= given: no moved deadline"
 
 finish

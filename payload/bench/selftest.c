@@ -1,12 +1,16 @@
 /* selftest-* — tests that misbehave on purpose, so the harness's failure paths can be proven
  * in the tests and in the image: a crash (SIGSEGV in run), a stall (run never returns), a
- * skip (setup says not supported), an error (run returns -EIO). Group "selftest": only run
+ * skip (setup says not supported), an error (run returns -EIO), and a slow loop (each loop
+ * sleeps SELFTEST_SLOW_LOOP_S: calibration, a warm-up and one sample, the windows two loops
+ * each, outlast the 60 s a one-sample test is first given, so it completes only when the
+ * harness moves its deadline, harness.h). Group "selftest": only run
  * when named; `all` does not include them. One loop of the well-behaved part is one volatile
  * increment (unit lps). */
 #include "../bench.h"
 
 #include <errno.h>
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 static int run_crash(struct bench_ctx *ctx, uint64_t iters)
@@ -23,6 +27,19 @@ static int run_stall(struct bench_ctx *ctx, uint64_t iters)
 	for (;;) {
 		ctx->sink++;
 		pause();
+	}
+	return 0;
+}
+
+#define SELFTEST_SLOW_LOOP_S 13
+
+static int run_slow(struct bench_ctx *ctx, uint64_t iters)
+{
+	for (uint64_t i = 0; i < iters; i++) {
+		struct timespec t = {SELFTEST_SLOW_LOOP_S, 0};
+		while (nanosleep(&t, &t) && errno == EINTR)
+			;
+		ctx->sink++;
 	}
 	return 0;
 }
@@ -56,3 +73,4 @@ SELFTEST(selftest_stall, "selftest-stall", "Selftest: stalls", .run = run_stall)
 SELFTEST(selftest_skip, "selftest-skip", "Selftest: skips", .setup = setup_skip,
 	 .run = run_ok);
 SELFTEST(selftest_error, "selftest-error", "Selftest: run() fails", .run = run_error);
+SELFTEST(selftest_slow, "selftest-slow", "Selftest: loops of seconds", .run = run_slow);
