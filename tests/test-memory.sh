@@ -96,7 +96,13 @@ memory_verdict() {
 	done
 	# Within noise: 2m's fastest sample must not be slower than 4k's slowest by > 10% (on a
 	# shared host one run's medians can cross: 4k/2m read 0.85-1.64 at 1g in one day's runs).
+	# Only where the TLB holds 2 MiB entries (host_page_kib >= 2048: bare metal): under a
+	# hypervisor whose backing is unknown (0) 2m is the guest's page size only (issue 36), and
+	# on a Firecracker guest backed by 4 KiB pages 2m read 8-21% slower than 4k at 1g.
+	local hostkib
+	[ -z "$big" ] || hostkib=$(field "$l" SAMPLE "mem-latency-$big-2m" 1 host_page_kib)
 	if [ -z "$big" ]; then echo "no point ran with both page sizes"
+	elif [ "${hostkib:-0}" -lt 2048 ]; then :
 	else
 		lo2=$(field "$l" RESULT "mem-latency-$big-2m" 1 min) hi4=$(field "$l" RESULT "mem-latency-$big-4k" 1 max)
 		lt "$lo2" "$hi4" 1.10 || echo "at $big 2 MiB pages (fastest sample $lo2 ns, value $v2) are slower than 4 KiB (slowest $hi4 ns, value $v4) by > 10%"
@@ -171,7 +177,7 @@ if grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; 
 	skip "native plausibility: this host's THP mode is never"
 else
 	why=$(memory_verdict "$tmp/native.log")
-	if [ -z "$why" ]; then ok "native plausibility: latency grows with the working set, 2m <= 4k at the largest point, THP verified, arrays >= 4x LLC, 2m first touch cheaper"
+	if [ -z "$why" ]; then ok "native plausibility: latency grows with the working set, 2m <= 4k at the largest point (on 2 MiB host pages), THP verified, arrays >= 4x LLC, 2m first touch cheaper"
 	else bad "native plausibility: $why"; fi
 fi
 
@@ -182,8 +188,13 @@ planted_log() {	# planted_log NAME SED: the native log with SED applied
 }
 why=$(memory_verdict "$(planted_log fall 's/(RESULT test=mem-latency-1g-4k copies=1 unit=ns better=lower value=)[0-9.]+/\10.5/')")
 if grep -q "does not grow" <<<"$why"; then ok "planted: latency falling at 1g is caught ($(head -1 <<<"$why"))"; else bad "planted falling latency passes: $why"; fi
-why=$(memory_verdict "$(planted_log slow2m 's/(RESULT test=mem-latency-1g-2m copies=1 unit=ns better=lower value=)[0-9.]+(.* min=)[0-9.]+/\19999.0\29999.0/')")
-if grep -q "slower than 4 KiB" <<<"$why"; then ok "planted: 2m slower than 4k is caught"; else bad "planted slow 2m passes: $why"; fi
+# (host_page_kib=2048 as on bare metal, where the order is judged; with 0 it is not.)
+slow2m='s/(RESULT test=mem-latency-1g-2m copies=1 unit=ns better=lower value=)[0-9.]+(.* min=)[0-9.]+/\19999.0\29999.0/'
+why=$(memory_verdict "$(planted_log slow2m "$slow2m; s/host_page_kib=[0-9]+/host_page_kib=2048/")")
+if grep -q "slower than 4 KiB" <<<"$why"; then ok "planted: 2m slower than 4k on 2 MiB host pages is caught"; else bad "planted slow 2m passes: $why"; fi
+why=$(memory_verdict "$(planted_log slow2mvm "$slow2m; s/host_page_kib=[0-9]+/host_page_kib=0/")")
+if grep -q "slower than 4 KiB" <<<"$why"; then bad "2m slower than 4k judged where the host's page size is unknown: $why"
+else ok "planted: 2m slower than 4k under unknown host pages (host_page_kib=0) is not judged"; fi
 why=$(memory_verdict "$(planted_log nothp 's/(SAMPLE test=mem-latency-1g-2m .*thp_kib=)[0-9]+/\10/')")
 if grep -q "thp_kib '0'" <<<"$why"; then ok "planted: a 2m point without huge pages is caught"; else bad "planted no-THP passes: $why"; fi
 why=$(memory_verdict "$(planted_log percopy 's/(SAMPLE test=mem-bandwidth-copy copies=2 .*array_kib=)[0-9]+/\1262144/')")

@@ -90,9 +90,12 @@ has "$tmp/bad.err" "'--tests' needs a value" "a missing value names the option"
 has "$tmp/run.err" "^isobench: \[1/10\] " "progress on stderr while stdout is a file"
 has "$tmp/run.log" "INFO .*run.workdir=$tmp " "the work directory is in the header"
 
-# Failure paths: crash, stall, skip and error are reported; the run completes.
+# Failure paths: crash, stall, skip, error and a too-slow loop are reported; the run completes.
+# It runs through a link of its own so that the leftover check below sees this run's
+# processes only, not those of a suite running beside this one (tests/run runs two).
+ln -s "$bin" "$tmp/isobench-self"
 st=0
-"$bin" --suite quick --sample_ms 50 --tests selftest,pipe --copies 1,2 --timeout 6 \
+"$tmp/isobench-self" --suite quick --sample_ms 50 --tests selftest,pipe --copies 1,2 --timeout 6 \
 	>"$tmp/self.log" 2>"$tmp/self.err" || st=$?
 ran EXIT_FAILS "$st" "$tmp/self.log" "selftests: exit 1, run completed"
 for c in 1 2; do
@@ -104,9 +107,12 @@ for c in 1 2; do
 		"a skip says why ($c cop.)"
 	has "$tmp/self.log" "FAIL test=selftest-error copies=$c reason=run:%20I/O%20error" \
 		"run() errors are FAILs ($c cop.)"
+	# Its 13 s loops would earn a longer deadline, but an explicit --timeout is kept.
+	has "$tmp/self.log" "FAIL test=selftest-slow copies=$c reason=timeout%20after%206%20s" \
+		"a slow loop is held to the --timeout asked for ($c cop.)"
 	has "$tmp/self.log" "RESULT test=pipe copies=$c " "pipe still ran ($c cop.)"
 done
-has "$tmp/self.log" "END records=[0-9]+ results=2 fails=6 skips=2 errors=0 " "END counts"
+has "$tmp/self.log" "END records=[0-9]+ results=2 fails=8 skips=2 errors=0 " "END counts"
 st=0
 "$report" --check "$tmp/self.log" >/dev/null || st=$?
 status_is EXIT_FAILS "$st" "isobench-report: complete, with FAIL records"
@@ -114,7 +120,7 @@ status_is EXIT_FAILS "$st" "isobench-report: complete, with FAIL records"
 if ! grep -q "INFO .*run.workdir=$tmp " "$tmp/self.log" || ! grep -q " END " "$tmp/self.log"; then
 	bad "no process or work directory left: the selftest run did not work in $tmp to its END"
 else
-	if pgrep -f "$bin" >/dev/null; then bad "no process of the run is left"; else
+	if pgrep -f "$tmp/isobench-self" >/dev/null; then bad "no process of the run is left"; else
 		ok "no process of the run is left"; fi
 	# A crash, a stall (timeout), a skip and an error each leave no work directory behind.
 	left=$(find "$tmp" -maxdepth 1 -name 'isobench.*' | wc -l)
