@@ -1,5 +1,6 @@
 /* dhry2reg — UnixBench "Dhrystone 2 using register variables": Dhrystone 2.1 (dhry_1.c,
- * dhry_2.c: Weicker's procedures, kept out of line as his rules ask) run in isobench-proc,
+ * dhry_2.c: Weicker's procedures, inlined within dhry_1.c as gcc inlines them in byte-unixbench's
+ * build, dhry_2.c's never: see dhry_1.c) run in isobench-proc,
  * the glibc-linked program execl and spawn execute, because UnixBench's dhry2reg on a
  * distribution calls glibc's strcmp and string routines; the same code against the runner's
  * musl ran at 0.65-0.75 of it (docs/benchmarks/fidelity-unixbench.md, sections 7b and 8).
