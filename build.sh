@@ -11,7 +11,9 @@
 #   ./build.sh clean          remove out/ (the kernel cache under ~/.cache/isobench stays)
 #   ./build.sh packages       print the Debian packages each step needs (build, run, test)
 #   ARCH=arm64 ./build.sh     the same image for arm64 into out/arm64/ (README "arm64");
-#                             ARCH=arm64 ./build.sh run [ARGS] boots it (qemu/run --arch arm64)
+#                             ARCH=arm64 ./build.sh run [ARGS] boots it (qemu/run --arch arm64);
+#                             ARCH=arm64 ./build.sh disks writes out/arm64/disk/: the clouds'
+#                             files for arm64 instances (no OVA)
 #
 # Environment: ARCH=arm64 builds the arm64 image into out/arm64/ instead (cross-built here:
 # Debian's aarch64-linux-gnu gcc, Debian's arm64 packages unpacked by cross/sysroot.sh; the
@@ -177,8 +179,14 @@ if [ "$build_arch" = arm64 ]; then
 		build_arm64
 		exec qemu/run --arch arm64 --out "$out" "$@"
 		;;
+	disks)	# the clouds' files for their arm64 instances (no OVA: its OVF is an x86 VM)
+		build_arm64
+		image/build-disks.sh "$out/arm64/disk" "$out/arm64/isobench.iso" arm64 || die "arm64 disk images failed"
+		step "done: $out/arm64/disk/isobench{.raw,.qcow2,.vmdk,.vhdx,-gce.tar.gz,-azure.vhd,-stream.vmdk}"
+		exit 0
+		;;
 	packages | clean | help | -h | --help) ;;
-	*) die "ARCH=arm64: '$1' is x86's only (ARCH=arm64 takes build, run, packages, clean)" ;;
+	*) die "ARCH=arm64: '$1' is x86's only (ARCH=arm64 takes build, run, disks, packages, clean)" ;;
 	esac
 fi
 

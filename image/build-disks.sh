@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# image/build-disks.sh OUTDIR ISO [raw] — the image as disk files for hypervisors and clouds.
+# image/build-disks.sh OUTDIR ISO [raw|arm64] — the image as disk files for hypervisors and clouds.
 #
 # In:  ISO, an isobench hybrid ISO (image/build-iso.sh): as a disk it boots by BIOS through
 #      its MBR and by UEFI through its GPT and EFI system partition. qemu-img (Debian package
@@ -26,16 +26,20 @@
 #      qcow2/vmdk/vhdx/vhd carry random identifiers or times (VMDK CID, VHDX GUIDs, the VHD's
 #      UUID and time stamp): unlike the ISO they are not byte-reproducible.
 #      With `raw`: OUTDIR/isobench.raw only (no qemu-img; ARCH=arm64 ./build.sh).
+#      With `arm64`: all but the OVA, whose OVF describes an x86 VM (BIOS, PVSCSI); the
+#      clouds' files serve their arm64 instances (Graviton, Tau T2A/Axion, Cobalt/Ampere,
+#      OCI Ampere: ARCH=arm64 ./build.sh disks).
 # Errors: exits 1 with one line "build-disks: <reason>" on stderr; 2 on a usage error.
 set -euo pipefail
 
 # shellcheck source=../lib/sh/die.sh
 . "$(dirname "$0")/../lib/sh/die.sh" # die: "build-disks: MSG", exit 1
-if [ $# -lt 2 ] || [ $# -gt 3 ] || [ "${3:-raw}" != raw ]; then
-	echo "usage: image/build-disks.sh OUTDIR ISO [raw]" >&2
+if [ $# -lt 2 ] || [ $# -gt 3 ] || ! [[ ${3:-raw} =~ ^(raw|arm64)$ ]]; then
+	echo "usage: image/build-disks.sh OUTDIR ISO [raw|arm64]" >&2
 	exit 2
 fi
-dest=$1 iso=$2 only=${3:-}
+dest=$1 iso=$2 only='' arm64=''
+case ${3:-} in raw) only=raw ;; arm64) arm64=1 ;; esac
 [ -f "$iso" ] || die "no such file: $iso"
 [ -n "$only" ] || command -v qemu-img >/dev/null || die "qemu-img not found (apt-get install qemu-utils)"
 mkdir -p "$dest"
@@ -174,6 +178,8 @@ tar --format=oldgnu -S -C "$g" "${tarfix[@]}" -cf - disk.raw | gzip -n >"$dest/i
 	die "cannot write $dest/isobench-gce.tar.gz"
 mv "$dest/isobench-gce.tar.gz.tmp" "$dest/isobench-gce.tar.gz"
 rm -rf "$g"
+
+[ -z "$arm64" ] || { rm -f "$dest/.err"; exit 0; }
 
 # OVA: the OVF descriptor first, then the manifest, then the disk (the order ovftool writes
 # and ESXi's importer streams). Sizes in the OVF are the VMDK file's bytes and the disk's

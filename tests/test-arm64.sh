@@ -111,6 +111,24 @@ none "$miss" "the arm64 kernel has ECAM PCIe, GICv2/v3, PL011 + 8250, EFI stub, 
 mapfile -t clouds < <(cloud_drivers aarch64)
 kconfig_has "$o/kernel.config" "the arm64 kernel has the clouds' NIC, disk and console drivers built in (Graviton, Tau T2A, Ampere)" "${clouds[@]}"
 
+# ---- the clouds' files for arm64 instances (ARCH=arm64 ./build.sh disks) ---------------------
+# image/build-disks.sh's arm64 mode on this ISO: every file but the OVA (its OVF is an x86 VM),
+# each held to its provider's rules by the same tests/disk-rules.py as x86's (test-disks.sh).
+st=0
+"$top/image/build-disks.sh" "$tmp/adisk" "$o/isobench.iso" arm64 >"$tmp/adisk.err" 2>&1 || st=$?
+status_is EXIT_OK "$st" "arm64 cloud files: image/build-disks.sh ... arm64"
+ls "$tmp/adisk" >"$tmp/adisk.ls" 2>/dev/null || true
+if [ "$(tr '\n' ' ' <"$tmp/adisk.ls")" = "isobench-azure.vhd isobench-gce.tar.gz isobench-stream.vmdk isobench.qcow2 isobench.raw isobench.vhdx isobench.vmdk " ]; then
+	pass "arm64 cloud files: GCE's archive, Azure's fixed VHD, the stream VMDK, qcow2, VHDX, VMDK, raw; no OVA"
+else fail "arm64 cloud files: $(tr '\n' ' ' <"$tmp/adisk.ls")"; fi
+for kf in gce:isobench-gce.tar.gz vhd:isobench-azure.vhd vmdk:isobench-stream.vmdk; do
+	st=0
+	python3 "$top/tests/disk-rules.py" "${kf%%:*}" "$tmp/adisk/${kf#*:}" "$tmp/adisk/isobench.raw" >"$tmp/arules.out" 2>&1 || st=$?
+	if [ "$st" -eq 0 ] && ! grep -q '^FAIL' "$tmp/arules.out"; then
+		pass "arm64 ${kf#*:}: every rule of its provider held ($(grep -c '^ok' "$tmp/arules.out") rules)"
+	else fail "arm64 ${kf#*:}: disk-rules.py status $st: $(grep -v '^ok' "$tmp/arules.out" | head -n 2 | tr '\n' '|')"; fi
+done
+
 # ---- the arm64 runner's own checks, under qemu-user -----------------------------------------
 if ! command -v qemu-aarch64 >/dev/null; then
 	skip "arm64 runner checks: no qemu-aarch64 (apt-get install qemu-user)"
