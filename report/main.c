@@ -585,14 +585,51 @@ static int render(const struct opts *o, const struct sides *sd, const struct cmp
 	return werr ? -1 : 0;
 }
 
-/* Phase 4: the closing lines (verdicts, comparison count) to vout. */
-static void closing(FILE *vout, const struct opts *o, const struct input *in,
-		    const struct sides *sd, const struct cmp *c)
+/* With replicates every complete run of in's log is on a side, not only the chosen one that
+ * verdict() describes: one line on vout per other run that holds FAIL or ERROR records (they
+ * count for the exit status as the chosen run's do) and per earlier run that is incomplete
+ * (damaged or cut: not counted on its side; a later one verdict() names). Returns 1 when
+ * some run used holds FAILs or ERRORs. */
+static int other_runs(FILE *vout, const struct input *in)
 {
-	for (size_t j = 0; j < o->n; j++)
+	const struct log *l = &in->log;
+	int fails = 0;
+
+	for (size_t r = 0; r < l->nruns; r++) {
+		const struct run *run = &l->runs[r];
+		if ((int)r == in->run || (!run->complete && (int)r > in->run))
+			continue;
+		if (!run->complete)
+			fprintf(vout, "isobench-report: %s: run %zu of %zu (from line %zu) is "
+				"incomplete: %s; not counted on its side\n", in->path, r + 1,
+				l->nruns, run->first_line, run->why);
+		else if (run->fails || run->errors) {
+			fprintf(vout, "isobench-report: %s: run %zu of %zu, counted on its side, "
+				"holds %llu fails, %llu errors\n", in->path, r + 1, l->nruns,
+				(unsigned long long)run->fails, (unsigned long long)run->errors);
+			fails = 1;
+		}
+	}
+	return fails;
+}
+
+/* Phase 4: the closing lines (verdicts, comparison count) to vout. Returns 1 when a run on a
+ * side of replicates other than its log's chosen one holds FAIL or ERROR records. */
+static int closing(FILE *vout, const struct opts *o, const struct input *in,
+		   const struct sides *sd, const struct cmp *c)
+{
+	int fails = 0;
+
+	for (size_t j = 0; j < o->n; j++) {
+		int again = 0;	/* a log given twice: its runs said once */
+		for (size_t k = 0; k < j; k++)
+			again |= !strcmp(in[k].path, in[j].path);
 		verdict(vout, &in[j], o->n > 1);
+		if (sd->replicated && !o->want && !again)
+			fails |= other_runs(vout, &in[j]);
+	}
 	if (sd->n < 2)
-		return;
+		return fails;
 	size_t within = 0, unknown = 0;
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t j = 1; j < sd->n; j++) {
@@ -606,7 +643,7 @@ static void closing(FILE *vout, const struct opts *o, const struct input *in,
 		fprintf(vout, " runs: %zu different (p < %g on the runs' values), %zu not, %zu "
 			      "with too few runs (< %d a side), %zu comparability warning(s)\n",
 			c->verdicts, SIG_ALPHA, within, unknown, SIG_REP_MIN, c->nwarn);
-		return;
+		return fails;
 	}
 	fprintf(vout, "isobench-report: compared %zu runs: %zu beyond noise, %zu within noise, "
 		      "%zu without estimate, %zu comparability warning(s)\n", sd->n, c->flagged,
@@ -617,6 +654,7 @@ static void closing(FILE *vout, const struct opts *o, const struct input *in,
 		      "marked significant on them (status " EXIT_STR(EXIT_OK) "); give >= %d runs a "
 		      "side for a verdict (--label a,a,a,b,b,b A1 A2 A3 B1 B2 B3, or --repeat N)\n",
 		SIG_REP_MIN);
+	return fails;
 }
 
 /* The sides of the comparison into sd: with replicates (some --label given to several LOGs,
@@ -846,7 +884,7 @@ static void compare_all(const struct opts *o, struct input *in, struct sides *sd
 	} else {
 		oc->have_cmp = 1;
 		oc->werr = render(o, sd, c);
-		closing(vout, o, in, sd, c);
+		oc->fails |= closing(vout, o, in, sd, c);
 	}
 }
 

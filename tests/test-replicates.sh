@@ -22,7 +22,8 @@ rep=$(report_tool)
 # run.round=ROUND when ROUND is not "-" (the first run's; the next runs count on), and
 # run.ab_side=SIDE when given (as qemu/run --ab-params's boots say it). With MKLOG_INDEX=1 the
 # two higher-is-better tests carry a UnixBench baseline (index tests: the run has an Index Score).
-# MKLOG_SKIP=TEST leaves TEST out of every run of the log.
+# MKLOG_SKIP=TEST leaves TEST out of every run of the log. MKLOG_FAIL=1 adds a FAIL record to
+# the log's first run (END fails=1), as a run with a failing test writes it.
 mklog() {
 	python3 - "$@" <<'EOF'
 import math, sys, zlib
@@ -65,8 +66,11 @@ for k, drift in enumerate(float(d) for d in drifts.split(",")):
                     "min=%.3f max=%.3f ci95_pct=%.2f converged=1"
                     % (name, unit, better, g, med, srt[0], srt[-1],
                        (srt[-1] - srt[0]) / 2 / med * 100))   # 8 samples: the CI is min..max
-    recs.append("END records=%d results=%d fails=0 skips=0 errors=0 status=ok"
-                % (len(recs), sum(r.startswith("RESULT") for r in recs)))
+    fails = int(os.environ.get("MKLOG_FAIL") == "1" and k == 0)
+    if fails:
+        recs.append("FAIL test=t-broken copies=1 reason=planted")
+    recs.append("END records=%d results=%d fails=%d skips=0 errors=0 status=ok"
+                % (len(recs), sum(r.startswith("RESULT") for r in recs), fails))
     for n, body in enumerate(recs, 1):
         line = "@isobench/1 %d %s" % (n, body)
         lines.append("%s *%08x\n" % (line, zlib.crc32(line.encode()) & 0xffffffff))
@@ -120,6 +124,22 @@ count_is "$tmp/multi.txt" ' 3\+3 +welch-t .* \*$' 4 "its runs decide as separate
 #    The same logs without --label: the last complete run of each, as before.
 expect_status EXIT_OK "the same logs without --label: one run each, status 0" -- \
 	"$rep" "$tmp/A.log" "$tmp/B.log"
+
+#    Every run on a side counts for the exit status, not only the log's last: a FAIL in the
+#    first of A's three runs is status 1 (FAILs outrank 4), and that run is named.
+MKLOG_FAIL=1 mklog "$tmp/Afail.log" 1 - -0.015,0.005,0.0125
+expect_status EXIT_FAILS "a FAIL in an earlier run of a side: status 1" -- \
+	"$rep" --label a,b "$tmp/Afail.log" "$tmp/B.log"
+has "$tmp/stdout" 'Afail\.log: run 1 of 3, counted on its side, holds 1 fails, 0 errors' \
+	"the earlier run with the FAIL is named"
+#    A damaged record in a middle run drops that run from its side, and a line says so.
+sed '/^@isobench\/1 [0-9]* RESULT test=t-rate1 /{x;s/^/x/;/^xx$/{x;s/value=/valuE=/;b};x}' \
+	"$tmp/A.log" >"$tmp/Adamaged.log"
+expect_status EXIT_OK "a damaged record in run 2 of 3: the comparison of 2 + 3 runs" -- \
+	"$rep" --label a,b "$tmp/Adamaged.log" "$tmp/B.log"
+has "$tmp/stdout" '^side 1: a, 2 run\(s\)' "the damaged run is not on its side"
+count_is "$tmp/stdout" 'Adamaged\.log: run 2 of 3 \(from line [0-9]+\) is incomplete: .*; not counted on its side$' 1 \
+	"one line says run 2 is incomplete and not counted"
 
 #    A side whose first run lacks a test (a SKIP, a FAIL there) still decides on its other
 #    runs: side a is a1 without t-time2, a2, a3, c1 (three runs hold it), side b 10 % slower.
