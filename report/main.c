@@ -159,6 +159,7 @@ struct sides {
 	const struct input *col[MAX_LOGS];	/* each side's first log: its column's run */
 	const struct model *rep[MAX_LOGS];	/* that run's model */
 	const struct model **runs[MAX_LOGS];	/* replicates: the side's runs */
+	const struct input **runin[MAX_LOGS];	/* and the log each of them is from */
 	size_t nruns[MAX_LOGS];
 	int replicated;
 	int named;			/* label names the sides although not replicated (one
@@ -526,18 +527,49 @@ static int write_mem_svg(const char *path, const struct cmp *c)
 	return bad ? -1 : 0;
 }
 
+/* The index in in's log of the run m was built from (in->run or one of in->more). */
+static int run_index(const struct input *in, const struct model *m)
+{
+	for (size_t r = 0; r < in->log.nruns; r++)
+		if (in->log.runs[r].first_line == m->first_line)
+			return (int)r;
+	return in->run;
+}
+
+/* Every run of the comparison as report_in, side by side in column order (with replicates
+ * each run of each side, else one per column), into a new array (*n of them); NULL when out
+ * of memory. */
+static struct report_in *all_runs(const struct sides *sd, size_t *n)
+{
+	size_t cnt = 0;
+
+	for (size_t k = 0; k < sd->n; k++)
+		cnt += sd->replicated ? sd->nruns[k] : 1;
+	struct report_in *ri = calloc(cnt ? cnt : 1, sizeof *ri);
+	*n = 0;
+	for (size_t k = 0; ri && k < sd->n; k++)
+		for (size_t i = 0; i < (sd->replicated ? sd->nruns[k] : 1); i++) {
+			const struct input *in = sd->replicated ? sd->runin[k][i] : sd->col[k];
+			const struct model *m = sd->replicated ? sd->runs[k][i] : sd->rep[k];
+			ri[(*n)++] = (struct report_in){in->path, &in->log, run_index(in, m), m, k};
+		}
+	return ri;
+}
+
 /* Phase 3: the chosen format to stdout (and the chart); returns 0, or -1 when an output
- * could not be written. */
+ * could not be written. JSON and CSV list every run behind the comparison; HTML and the
+ * json-bench lists one per column. */
 static int render(const struct opts *o, const struct sides *sd, const struct cmp *c)
 {
 	struct report_in ri[MAX_LOGS];
 	char *sources[MAX_LOGS];
 	int werr = 0;
-	size_t n = sd->n;
+	size_t n = sd->n, nall;
 
 	for (size_t j = 0; j < n; j++) {
 		const struct input *in = sd->col[j];
-		ri[j] = (struct report_in){in->path, &in->log, in->run, sd->rep[j]};
+		ri[j] = (struct report_in){in->path, &in->log, run_index(in, sd->rep[j]),
+					   sd->rep[j], j};
 		sources[j] = (char *)in->path;
 	}
 	if (!strcmp(o->format, "text")) {
@@ -551,14 +583,18 @@ static int render(const struct opts *o, const struct sides *sd, const struct cmp
 			fprintf(stderr, "isobench-report: warning: %s\n", c->warn[i]);
 		for (size_t i = 0; n > 1 && i < c->nnote; i++)
 			fprintf(stderr, "isobench-report: note: %s\n", c->note[i]);
+		struct report_in *all = NULL;
+		if (!strcmp(o->format, "json") || !strcmp(o->format, "csv"))
+			all = all_runs(sd, &nall);
 		if (!strcmp(o->format, "json"))
-			werr = json_report(stdout, ri, n, c);
+			werr = !all || json_report(stdout, all, nall, c);
 		else if (!strcmp(o->format, "csv"))
-			werr = csv_report(stdout, ri, n, c);
+			werr = !all || csv_report(stdout, all, nall, c);
 		else if (!strcmp(o->format, "html"))
 			werr = html_report(stdout, ri, n, c);
 		else
 			werr = json_bench(stdout, ri, n, c, !strcmp(o->format, "json-bench-smaller"));
+		free(all);
 	}
 	if (o->svg) {
 		FILE *f = fopen(o->svg, "w");
@@ -727,7 +763,8 @@ static int fill_sides(const struct opts *o, struct input *in, struct sides *sd, 
 		size_t cnt = 0;
 		for (size_t j = 0; j < o->n; j++)
 			cnt += 1 + in[j].nmore;
-		if (!(sd->runs[k] = calloc(cnt + 1, sizeof *sd->runs[k])))
+		if (!(sd->runs[k] = calloc(cnt + 1, sizeof *sd->runs[k])) ||
+		    !(sd->runin[k] = calloc(cnt + 1, sizeof *sd->runin[k])))
 			return -1;
 		for (size_t j = 0; j < o->n; j++)
 			for (size_t r = 0; r <= in[j].nmore; r++) {
@@ -740,6 +777,7 @@ static int fill_sides(const struct opts *o, struct input *in, struct sides *sd, 
 					sd->col[k] = &in[j];
 					sd->rep[k] = m;
 				}
+				sd->runin[k][sd->nruns[k]] = &in[j];
 				sd->runs[k][sd->nruns[k]++] = m;
 			}
 	}
@@ -793,8 +831,10 @@ static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
 
 static void free_sides(struct sides *sd)
 {
-	for (size_t k = 0; k < sd->n; k++)
+	for (size_t k = 0; k < sd->n; k++) {
 		free(sd->runs[k]);
+		free(sd->runin[k]);
+	}
 }
 
 /* stdout (and stderr) reached their files: a report that was not written is a usage error. */

@@ -141,6 +141,34 @@ has "$tmp/stdout" '^side 1: a, 2 run\(s\)' "the damaged run is not on its side"
 count_is "$tmp/stdout" 'Adamaged\.log: run 2 of 3 \(from line [0-9]+\) is incomplete: .*; not counted on its side$' 1 \
 	"one line says run 2 is incomplete and not counted"
 
+#    JSON and CSV list every run behind the verdict, each with its own id and lines, and a
+#    side's pooled value carries no single run's median CI.
+"$rep" --format json --label a,b "$tmp/A.log" "$tmp/B.log" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for r in d["runs"]:
+    print("run", r["label"], r["run_index"], r["run_id"], r["first_line"], r["last_line"])
+for c in d["comparison"]["rows"][0]["cells"]:
+    print("cell", c["median_ci95_lo"], c["median_ci95_hi"])' >"$tmp/runs.out" 2>&1 || true
+count_is "$tmp/runs.out" '^run ' 6 "JSON: runs lists the 3 + 3 runs compared"
+python3 - "$tmp/A.log" "$tmp/B.log" >"$tmp/runs.want" <<'EOF2'
+import re, sys
+for label, path in zip("ab", sys.argv[1:]):
+    k, first = 0, 0
+    for n, line in enumerate(open(path), 1):
+        if " BEGIN run=" in line:
+            k, first, rid = k + 1, n, re.search(r"run=([0-9a-f]+)", line).group(1)
+        if " END " in line:
+            print("run", label, k, rid, first, n)
+EOF2
+if grep '^run ' "$tmp/runs.out" | diff - "$tmp/runs.want" >/dev/null; then
+	pass "JSON: each run's index, run id and line range are its own"
+else fail "JSON: runs differ from the logs' BEGIN..END: $(grep '^run ' "$tmp/runs.out" | head -3)"; fi
+count_is "$tmp/runs.out" '^cell None None$' 2 "JSON: no single run's median CI beside a side's geometric mean"
+"$rep" --format csv --label a,b "$tmp/A.log" "$tmp/B.log" 2>/dev/null | cut -d, -f2,3 | sort -u \
+	| grep -c '^[ab],' >"$tmp/csvruns.out" || true
+has "$tmp/csvruns.out" '^6$' "CSV: rows for each of the 6 runs (label, run id)"
+
 #    A side whose first run lacks a test (a SKIP, a FAIL there) still decides on its other
 #    runs: side a is a1 without t-time2, a2, a3, c1 (three runs hold it), side b 10 % slower.
 MKLOG_SKIP=t-time2 mklog "$tmp/a1-short.log" 1 - -0.015
