@@ -407,6 +407,9 @@ static int fill_row(struct cmp *c, struct cmp_row *r)
 		cell->value = cell->t ? cell->t->value : NAN;
 		cell->runs_a = cell->runs_b = 1;
 		cell->paired = 0;
+		cell->has_lat = cell->t && cell->t->has_lat;
+		for (int q = 0; q < LAT_NQ; q++)
+			cell->lat[q] = cell->has_lat ? cell->t->lat[q] : NAN;
 		if (j == 0) {
 			t0 = cell->t;
 			if (t0)
@@ -644,6 +647,28 @@ static const struct mtest *side_test(const struct model *const *m, size_t n, con
 	return NULL;
 }
 
+/* The latency percentiles of test/copies over a side's n runs into cell (compare.h: p50, p99,
+ * p99.9 the geometric mean of the runs that carry each, the max the largest; the last of
+ * lib/latency.h's quantiles is the max). */
+static void side_tails(struct cmp_cell *cell, const struct model *const *m, size_t n,
+		       const char *test, int copies)
+{
+	cell->has_lat = 0;
+	for (int q = 0; q < LAT_NQ; q++) {
+		double s = 0, mx = NAN;
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct mtest *t = model_find(m[i], test, copies);
+			if (!t || !t->has_result || !t->has_lat || !(t->lat[q] > 0))
+				continue;
+			s += log(t->lat[q]);
+			mx = k++ && mx >= t->lat[q] ? mx : t->lat[q];
+		}
+		cell->lat[q] = !k ? NAN : q == LAT_NQ - 1 ? mx : exp(s / (double)k);
+		cell->has_lat |= k > 0;
+	}
+}
+
 /* Cell j of row r from the runs of side 0 and side j (cmp_replicates()). A side whose first
  * run lacks the test (a SKIP there, a FAIL) still has its other runs: the cell stands for
  * the first run that holds it. */
@@ -662,6 +687,8 @@ static void decide_replicates(struct cmp_row *r, size_t j, const struct model *c
 
 	decide_values(&r->cell[j], &r->cell[0], j == 1 || !r->cell[0].runs_a,
 		      r->cell[j].t && r->cell[0].t, r->higher, a, ra, na, b, rb, nb, pa, pb);
+	side_tails(&r->cell[0], side[0], nside[0], r->test, r->copies);
+	side_tails(&r->cell[j], side[j], nside[j], r->test, r->copies);
 }
 
 /* The Index Score cells of pass p (copies) over the runs of every side: each run's score is
