@@ -23,7 +23,8 @@ rep=$(report_tool)
 # run.ab_side=SIDE when given (as qemu/run --ab-params's boots say it). With MKLOG_INDEX=1 the
 # two higher-is-better tests carry a UnixBench baseline (index tests: the run has an Index Score).
 # MKLOG_SKIP=TEST leaves TEST out of every run of the log. MKLOG_FAIL=1 adds a FAIL record to
-# the log's first run (END fails=1), as a run with a failing test writes it.
+# the log's first run (END fails=1), as a run with a failing test writes it. MKLOG_SUITE=S
+# writes INFO run.suite=S (default quick).
 mklog() {
 	python3 - "$@" <<'EOF'
 import math, sys, zlib
@@ -36,7 +37,7 @@ tests = [("t-rate1", "lps", "higher", 1000.0), ("t-rate2", "lps", "higher", 5000
 lines = []
 for k, drift in enumerate(float(d) for d in drifts.split(",")):
     recs = ["BEGIN run=%016x version=t mode=host" % (zlib.crc32(("%s%d" % (path, k)).encode()) << 16 | k)]
-    info = "INFO run.suite=quick"
+    info = "INFO run.suite=" + os.environ.get("MKLOG_SUITE", "quick")
     if rnd != "-":
         info += " run.round=%d" % (int(rnd) + k)
     if side:
@@ -168,6 +169,14 @@ count_is "$tmp/runs.out" '^cell None None$' 2 "JSON: no single run's median CI b
 "$rep" --format csv --label a,b "$tmp/A.log" "$tmp/B.log" 2>/dev/null | cut -d, -f2,3 | sort -u \
 	| grep -c '^[ab],' >"$tmp/csvruns.out" || true
 has "$tmp/csvruns.out" '^6$' "CSV: rows for each of the 6 runs (label, run id)"
+
+#    Runs of another suite pooled into one side: the not-comparable warning the sides' first
+#    runs get, now for the runs within a side too.
+MKLOG_SUITE=standard mklog "$tmp/std.log" 1 - 0.0
+"$rep" --label a,a,b "$tmp/A.log" "$tmp/std.log" "$tmp/B.log" >"$tmp/mixed.txt" 2>&1 || true
+has "$tmp/mixed.txt" '^warning: not comparable: run\.suite differs \(a run 1: quick; a run 4: standard\)$' \
+	"a side pooling runs of two suites is warned about, naming the run"
+count_is "$tmp/mixed.txt" '^warning: not comparable' 1 "... and runs of one suite on a side are not"
 
 #    A side whose first run lacks a test (a SKIP, a FAIL there) still decides on its other
 #    runs: side a is a1 without t-time2, a2, a3, c1 (three runs hold it), side b 10 % slower.
