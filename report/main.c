@@ -649,6 +649,25 @@ static int other_runs(FILE *vout, const struct input *in)
 	return fails;
 }
 
+/* The end of the one-run line: how to give a verdict. Logs that already hold several runs
+ * each (--repeat) are compared by their last run unless --label names their sides, so the
+ * hint names --label (a --repeat the user already gave would not help). */
+static void one_run_hint(FILE *vout, const struct opts *o, const struct input *in)
+{
+	int all_multi = !o->labelarg && !o->want && o->n > 1;
+
+	for (size_t j = 0; all_multi && j < o->n; j++)
+		all_multi = in[j].nmore > 0;
+	if (all_multi) {
+		fprintf(vout, "each log holds several runs, and without --label each log's last "
+			      "complete run is compared: --label names the sides, and then a log's "
+			      "runs are its side's replicates (--label a,b A.log B.log)\n");
+		return;
+	}
+	fprintf(vout, "give >= %d runs a side for a verdict (--label a,a,a,b,b,b A1 A2 A3 B1 B2 "
+		      "B3, or --repeat N and --label a,b A.log B.log)\n", SIG_REP_MIN);
+}
+
 /* Phase 4: the closing lines (verdicts, comparison count) to vout. Returns 1 when a run on a
  * side of replicates other than its log's chosen one holds FAIL or ERROR records. */
 static int closing(FILE *vout, const struct opts *o, const struct input *in,
@@ -687,9 +706,8 @@ static int closing(FILE *vout, const struct opts *o, const struct input *in,
 	fprintf(vout, "isobench-report: one run a side: the marks compare samples within each "
 		      "run, and a host that drifts between runs moves all of a run's samples "
 		      "together, so they cannot tell machine drift from a difference; no test is "
-		      "marked significant on them (status " EXIT_STR(EXIT_OK) "); give >= %d runs a "
-		      "side for a verdict (--label a,a,a,b,b,b A1 A2 A3 B1 B2 B3, or --repeat N)\n",
-		SIG_REP_MIN);
+		      "marked significant on them (status " EXIT_STR(EXIT_OK) "); ");
+	one_run_hint(vout, o, in);
 	return fails;
 }
 

@@ -125,6 +125,9 @@ count_is "$tmp/multi.txt" ' 3\+3 +welch-t .* \*$' 4 "its runs decide as separate
 #    The same logs without --label: the last complete run of each, as before.
 expect_status EXIT_OK "the same logs without --label: one run each, status 0" -- \
 	"$rep" "$tmp/A.log" "$tmp/B.log"
+has "$tmp/stdout" 'each log holds several runs, .*--label a,b A\.log B\.log\)$' \
+	"... and the one-run line names --label, not the --repeat these logs already have"
+lacks "$tmp/stdout" "or --repeat N)" "... without telling the user to use --repeat"
 
 #    Every run on a side counts for the exit status, not only the log's last: a FAIL in the
 #    first of A's three runs is status 1 (FAILs outrank 4), and that run is named.
