@@ -181,6 +181,17 @@ has "$tmp/mixed.txt" '^warning: not comparable: run\.suite differs \(a run 1: qu
 	"a side pooling runs of two suites is warned about, naming the run"
 count_is "$tmp/mixed.txt" '^warning: not comparable' 1 "... and runs of one suite on a side are not"
 
+#    Labels beyond ASCII: kept in UTF-8 in the HTML and SVG (escaped for markup), and in the
+#    plain-ASCII text as \xNN, so two labels are never both "??".
+"$rep" --label 'α,β<' --format html --svg "$tmp/utf8.svg" "$tmp/A.log" "$tmp/B.log" \
+	>"$tmp/utf8.html" 2>/dev/null || true
+contains "$tmp/utf8.html" "run 1: α" "HTML: a UTF-8 label is kept"
+contains "$tmp/utf8.html" "run 2: β&lt;" "HTML: ... and escaped for markup"
+contains "$tmp/utf8.svg" ">β&lt;" "SVG: a UTF-8 label is kept, escaped for markup"
+"$rep" --label 'α,β' "$tmp/A.log" "$tmp/B.log" >"$tmp/utf8.txt" 2>&1 || true
+has "$tmp/utf8.txt" '^side 1: \\xce\\xb1, 3 run' "text: the label's bytes as \\xNN (side 1)"
+has "$tmp/utf8.txt" '^side 2: \\xce\\xb2, 3 run' "text: ... and side 2's differs from it"
+
 #    A side whose first run lacks a test (a SKIP, a FAIL there) still decides on its other
 #    runs: side a is a1 without t-time2, a2, a3, c1 (three runs hold it), side b 10 % slower.
 MKLOG_SKIP=t-time2 mklog "$tmp/a1-short.log" 1 - -0.015
