@@ -55,7 +55,9 @@ static void usage(FILE *f)
 		"                      interleaved A/B: N rounds (default 5) of a run with the first\n"
 		"                      parameter set, then one with the second, in one log; each\n"
 		"                      run's header says its round and side (run.round, run.ab_side),\n"
-		"                      and isobench-report LOG pairs the rounds (paired t-test)\n"
+		"                      and isobench-report LOG pairs the rounds (paired t-test);\n"
+		"                      the round and side are its own, not a set's (round=, ab_side=\n"
+		"                      in a set are refused); --repeat, --ab, --rounds once each\n"
 		"  --tmpdir DIR        where tests make their files (default: $TMPDIR, else\n"
 		"                      /dev/shm if it is a tmpfs like the image's, else /tmp)\n"
 		"  --make-scratch PATH SIZE|all\n"
@@ -220,21 +222,39 @@ static int take_count(const char *opt, const char *val, int *v)
 	return 0;
 }
 
-/* Apply the words of set (space separated KEY=VALUE) to p with set_param_kv(). 0, or
- * EXIT_USAGE after a line on stderr. */
+/* Apply the words of set (space separated KEY=VALUE) to p with set_param_kv(). A set that
+ * sets the round or the side is refused: --ab gives each run its own (run_all()), which
+ * would replace the user's value unsaid. 0, or EXIT_USAGE after a line on stderr. */
 static int apply_set(struct params *p, const char *set)
 {
 	char buf[2048], *save = NULL;
+	int round = p->round, side = p->ab_side;
 
 	if (strlen(set) >= sizeof buf) {
 		fprintf(stderr, "isobench: --ab: a parameter set is too long\n");
 		return EXIT_USAGE;
 	}
 	snprintf(buf, sizeof buf, "%s", set);
+	p->round = p->ab_side = -1;	/* neither parameter takes -1: set when it changed */
 	for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
 		if (set_param_kv(p, w))
 			return EXIT_USAGE;
+	if (p->round != -1 || p->ab_side != -1) {
+		fprintf(stderr, "isobench: --ab '%s': the round and the side are --ab's own (each "
+				"run's run.round, run.ab_side), not a set's\n", set);
+		return EXIT_USAGE;
+	}
+	p->round = round, p->ab_side = side;
 	return 0;
+}
+
+/* 1 (after a line on stderr) when --opt was given before: a second one would replace the
+ * first unsaid. */
+static int given_twice(const char *opt, int given)
+{
+	if (given)
+		fprintf(stderr, "isobench: --%s given twice\n", opt);
+	return given;
 }
 
 /* After --list, --version or --help: EXIT_OK when what they printed reached stdout, else
@@ -281,13 +301,17 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 			cfg->tmpdir = optarg;
 			break;
 		case 'R':
-			rc = take_count("repeat", optarg, &mu->repeat) ? EXIT_USAGE : -1;
+			rc = given_twice("repeat", mu->repeat) ||
+			     take_count("repeat", optarg, &mu->repeat) ? EXIT_USAGE : -1;
 			break;
 		case 'N':
-			rc = take_count("rounds", optarg, &mu->rounds) ? EXIT_USAGE : -1;
+			rc = given_twice("rounds", mu->rounds) ||
+			     take_count("rounds", optarg, &mu->rounds) ? EXIT_USAGE : -1;
 			break;
 		case 'A':	/* --ab A B: B is the next word */
-			if (optind >= argc || !strncmp(argv[optind], "--", 2)) {
+			if (given_twice("ab", mu->ab[0] != NULL))
+				rc = EXIT_USAGE;
+			else if (optind >= argc || !strncmp(argv[optind], "--", 2)) {
 				fprintf(stderr, "isobench: --ab wants two parameter sets: --ab "
 						"'KEY=VALUE ...' 'KEY=VALUE ...'\n");
 				rc = EXIT_USAGE;

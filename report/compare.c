@@ -159,19 +159,20 @@ static void peer_identity(const struct model *m, char *out, size_t cap)
 			 model_info(m, RK_PEER_KERNEL), model_info(m, RK_PEER_NIC));
 }
 
-/* Two runs whose net tests talked to different peers: their ratios compare the peers too. */
-static int check_peers(struct cmp *c, size_t j)
+/* Two runs (m0 labelled l0, mj labelled lj) whose net tests talked to different peers: their
+ * ratios compare the peers too. */
+static int check_peers(struct cmp *c, const struct model *m0, const char *l0,
+		       const struct model *mj, const char *lj)
 {
 	char a[400], b[400];
 
-	peer_identity(c->m[0], a, sizeof a);
-	peer_identity(c->m[j], b, sizeof b);
+	peer_identity(m0, a, sizeof a);
+	peer_identity(mj, b, sizeof b);
 	if (!a[0] || !b[0] || !strcmp(a, b))
 		return 0;
 	return add_warnv(c, "different peers: the net tests of %s talked to %s (%s), those of %s "
 			    "to %s (%s): their ratios compare the peers too, not only this end",
-			 c->label[0], model_info(c->m[0], RK_RUN_PEER), a, c->label[j],
-			 model_info(c->m[j], RK_RUN_PEER), b);
+			 l0, model_info(m0, RK_RUN_PEER), a, lj, model_info(mj, RK_RUN_PEER), b);
 }
 
 /* STREAM's working set of test t in m, in KiB: one array of all copies together, the first
@@ -194,30 +195,80 @@ static long long stream_set_kib(const struct model *m, const struct mtest *t)
 /* Two runs whose STREAM tests (mem-bandwidth-*) ran different working sets (issue 36: a
  * hypervisor's smaller cache, another MemTotal, another isobench.mem.array): a bandwidth
  * ratio then compares the sets too. One warning per pair of runs, on the first such test. */
-static int check_stream_sets(struct cmp *c, size_t j)
+static int check_stream_sets(struct cmp *c, const struct model *m0, const char *l0,
+			     const struct model *mj, const char *lj)
 {
 	static const char pre[] = REC_PREFIX_MEM_BANDWIDTH;
-	for (size_t i = 0; i < c->m[0]->ntests; i++) {
-		const struct mtest *a = &c->m[0]->tests[i], *b;
-		if (strncmp(a->test, pre, sizeof pre - 1) ||
-		    !(b = model_find(c->m[j], a->test, a->copies)))
+	for (size_t i = 0; i < m0->ntests; i++) {
+		const struct mtest *a = &m0->tests[i], *b;
+		if (strncmp(a->test, pre, sizeof pre - 1) || !(b = model_find(mj, a->test, a->copies)))
 			continue;
-		long long ka = stream_set_kib(c->m[0], a), kb = stream_set_kib(c->m[j], b);
+		long long ka = stream_set_kib(m0, a), kb = stream_set_kib(mj, b);
 		if (ka > 0 && kb > 0 && ka != kb)
 			return add_warnv(c, "not comparable: STREAM working sets differ (%s copies=%d: "
 					 "one array of all copies %lld KiB in %s, %lld KiB in %s): give "
 					 "both runs the same isobench.mem.array", a->test, a->copies, ka,
-					 c->label[0], kb, c->label[j]);
+					 l0, kb, lj);
 	}
 	return 0;
 }
 
-static int check_comparable(struct cmp *c)
+/* Warnings (and the native-beside-image note) for what makes run mj (labelled lj) not
+ * comparable with m0 (l0): two sides' first runs, or two runs of one side of replicates.
+ * 0, or -1 out of memory. */
+static int check_pair(struct cmp *c, const struct model *m0, const char *l0,
+		      const struct model *mj, const char *lj)
 {
 	static const char *const keys[] = {
 		RK_IMAGE_IDENTITY, RK_BUILD_VERSION, RK_RUN_SUITE, RK_RUN_COPIES, RK_RUN_TESTS,
 		RK_RUN_MODE, RK_RUN_SAMPLES, RK_RUN_SAMPLE_MS, RK_KERNEL_MACHINE, NULL,
 	};
+	/* The README's bare-metal column: the payload run natively (host) beside the image
+	 * booted (init). Identity, mode and command line differ by design. */
+	const char *ma = model_mode(m0), *mb = model_mode(mj);
+	int native_vs_image = (!strcmp(ma, REC_MODE_HOST) && !strcmp(mb, REC_MODE_INIT)) ||
+			      (!strcmp(ma, REC_MODE_INIT) && !strcmp(mb, REC_MODE_HOST));
+	if (native_vs_image && add_note(c, "native run beside image runs: identity, mode and "
+					   "kernel command line differ by design"))
+		return -1;
+	if (check_peers(c, m0, l0, mj, lj) || check_stream_sets(c, m0, l0, mj, lj))
+		return -1;
+	for (int k = 0; keys[k]; k++) {
+		const char *a = model_info(m0, keys[k]), *b = model_info(mj, keys[k]);
+		if (native_vs_image &&
+		    (!strcmp(keys[k], RK_IMAGE_IDENTITY) || !strcmp(keys[k], RK_RUN_MODE)))
+			continue;
+		if (strcmp(a, b) && add_warn(c, keys[k], a, l0, b, lj))
+			return -1;
+	}
+	const char *fa = model_workdir_fs(m0), *fb = model_workdir_fs(mj);
+	if (strcmp(fa, "-") && strcmp(fb, "-") && strcmp(fa, fb) &&
+	    add_warnv(c, "not comparable: file tests ran on %s in one run and %s in another: "
+			 "fstime/fsbuffer/fsdisk are not comparable (fs.workdir %s: %s; %s: %s)",
+		      fa, fb, l0, fa, lj, fb))
+		return -1;
+	if (native_vs_image)
+		return 0;
+	char *a = canon_cmdline(model_info(m0, RK_KERNEL_CMDLINE));
+	char *b = canon_cmdline(model_info(mj, RK_KERNEL_CMDLINE));
+	int rc = 0;
+	if (!a || !b)
+		rc = -1;
+	else if (strcmp(a, b)) {
+		char *da = only_in(a, b), *db = only_in(b, a);
+		rc = !da || !db ? -1
+		     : add_warnv(c, "not comparable: kernel.cmdline (apart from volatile words) "
+				    "differs (only in %s: %s; only in %s: %s)", l0, da, lj, db);
+		free(da);
+		free(db);
+	}
+	free(a);
+	free(b);
+	return rc;
+}
+
+static int check_comparable(struct cmp *c)
+{
 	for (size_t j = 0; j < c->nruns; j++)	/* the runner's WARN records (clocksource) */
 		for (size_t i = 0; i < c->m[j]->nev; i++)
 			if (!strcmp(c->m[j]->ev[i].kind, RK_WARN) &&
@@ -233,55 +284,26 @@ static int check_comparable(struct cmp *c)
 				 "shows no difference by construction", c->label[0], c->label[j],
 			      c->m[j]->run_id))
 			return -1;
-	for (size_t j = 1; j < c->nruns; j++) {
-		/* The README's bare-metal column: the payload run natively (host) beside the image
-		 * booted (init). Identity, mode and command line differ by design. */
-		const char *ma = model_mode(c->m[0]), *mb = model_mode(c->m[j]);
-		int native_vs_image =
-			(!strcmp(ma, REC_MODE_HOST) && !strcmp(mb, REC_MODE_INIT)) ||
-			(!strcmp(ma, REC_MODE_INIT) && !strcmp(mb, REC_MODE_HOST));
-		if (native_vs_image &&
-		    add_note(c, "native run beside image runs: identity, mode and kernel command "
-				"line differ by design"))
+	for (size_t j = 1; j < c->nruns; j++)
+		if (check_pair(c, c->m[0], c->label[0], c->m[j], c->label[j]))
 			return -1;
-		if (check_peers(c, j) || check_stream_sets(c, j))
-			return -1;
-		for (int k = 0; keys[k]; k++) {
-			const char *a = model_info(c->m[0], keys[k]), *b = model_info(c->m[j], keys[k]);
-			if (native_vs_image &&
-			    (!strcmp(keys[k], RK_IMAGE_IDENTITY) || !strcmp(keys[k], RK_RUN_MODE)))
-				continue;
-			if (strcmp(a, b) &&
-			    add_warn(c, keys[k], a, c->label[0], b, c->label[j]))
+	return 0;
+}
+
+/* Replicates: each run of side j beside the side's first, by check_pair(): runs pooled into
+ * one side must be runs of one thing (suite, tests, sample_ms, build, ...), else the side's
+ * value and spread mix them. Labels "LABEL run 1", "LABEL run K" (K: its place on the side).
+ * 0, or -1 out of memory. */
+static int check_sides(struct cmp *c, const struct model *const *const *side, const size_t *nside)
+{
+	for (size_t j = 0; j < c->nruns; j++)
+		for (size_t i = 1; i < nside[j]; i++) {
+			char l0[200], li[200];
+			snprintf(l0, sizeof l0, "%s run 1", c->label[j]);
+			snprintf(li, sizeof li, "%s run %zu", c->label[j], i + 1);
+			if (check_pair(c, side[j][0], l0, side[j][i], li))
 				return -1;
 		}
-		const char *fa = model_workdir_fs(c->m[0]), *fb = model_workdir_fs(c->m[j]);
-		if (strcmp(fa, "-") && strcmp(fb, "-") && strcmp(fa, fb) &&
-		    add_warnv(c, "not comparable: file tests ran on %s in one run and %s in another: "
-				"fstime/fsbuffer/fsdisk are not comparable (fs.workdir %s: %s; %s: %s)",
-			      fa, fb, c->label[0], fa, c->label[j], fb))
-			return -1;
-		if (native_vs_image)
-			continue;
-		char *a = canon_cmdline(model_info(c->m[0], RK_KERNEL_CMDLINE));
-		char *b = canon_cmdline(model_info(c->m[j], RK_KERNEL_CMDLINE));
-		int rc = 0;
-		if (!a || !b)
-			rc = -1;
-		else if (strcmp(a, b)) {
-			char *da = only_in(a, b), *db = only_in(b, a);
-			rc = !da || !db ? -1
-			     : add_warnv(c, "not comparable: kernel.cmdline (apart from volatile "
-					    "words) differs (only in %s: %s; only in %s: %s)",
-					    c->label[0], da, c->label[j], db);
-			free(da);
-			free(db);
-		}
-		free(a);
-		free(b);
-		if (rc)
-			return -1;
-	}
 	return 0;
 }
 
@@ -407,6 +429,9 @@ static int fill_row(struct cmp *c, struct cmp_row *r)
 		cell->value = cell->t ? cell->t->value : NAN;
 		cell->runs_a = cell->runs_b = 1;
 		cell->paired = 0;
+		cell->has_lat = cell->t && cell->t->has_lat;
+		for (int q = 0; q < LAT_NQ; q++)
+			cell->lat[q] = cell->has_lat ? cell->t->lat[q] : NAN;
 		if (j == 0) {
 			t0 = cell->t;
 			if (t0)
@@ -644,6 +669,28 @@ static const struct mtest *side_test(const struct model *const *m, size_t n, con
 	return NULL;
 }
 
+/* The latency percentiles of test/copies over a side's n runs into cell (compare.h: p50, p99,
+ * p99.9 the geometric mean of the runs that carry each, the max the largest; the last of
+ * lib/latency.h's quantiles is the max). */
+static void side_tails(struct cmp_cell *cell, const struct model *const *m, size_t n,
+		       const char *test, int copies)
+{
+	cell->has_lat = 0;
+	for (int q = 0; q < LAT_NQ; q++) {
+		double s = 0, mx = NAN;
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct mtest *t = model_find(m[i], test, copies);
+			if (!t || !t->has_result || !t->has_lat || !(t->lat[q] > 0))
+				continue;
+			s += log(t->lat[q]);
+			mx = k++ && mx >= t->lat[q] ? mx : t->lat[q];
+		}
+		cell->lat[q] = !k ? NAN : q == LAT_NQ - 1 ? mx : exp(s / (double)k);
+		cell->has_lat |= k > 0;
+	}
+}
+
 /* Cell j of row r from the runs of side 0 and side j (cmp_replicates()). A side whose first
  * run lacks the test (a SKIP there, a FAIL) still has its other runs: the cell stands for
  * the first run that holds it. */
@@ -662,6 +709,8 @@ static void decide_replicates(struct cmp_row *r, size_t j, const struct model *c
 
 	decide_values(&r->cell[j], &r->cell[0], j == 1 || !r->cell[0].runs_a,
 		      r->cell[j].t && r->cell[0].t, r->higher, a, ra, na, b, rb, nb, pa, pb);
+	side_tails(&r->cell[0], side[0], nside[0], r->test, r->copies);
+	side_tails(&r->cell[j], side[j], nside[j], r->test, r->copies);
 }
 
 /* The Index Score cells of pass p (copies) over the runs of every side: each run's score is
@@ -704,6 +753,10 @@ int cmp_replicates(struct cmp *c, const struct model *const *const *side, const 
 	}
 	for (size_t j = 0; j < c->nruns; j++)
 		c->side_runs[j] = nside[j];
+	if (check_sides(c, side, nside)) {
+		free(buf);
+		return -1;
+	}
 	c->replicated = 1;
 	c->flagged = c->verdicts = 0;
 	for (size_t i = 0; i < c->nrows; i++) {

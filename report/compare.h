@@ -45,6 +45,12 @@ struct cmp_cell {
 	double value;
 	size_t runs_a, runs_b;
 	int paired;
+	/* The latency percentiles the cell shows (pct.h; lib/latency.h order, ns, NAN where
+	 * absent): its run's (mtest.lat), or with replicates the side's over its runs that carry
+	 * them (cmp_replicates(): p50, p99, p99.9 the geometric mean of the runs' figures, as a
+	 * side's value is; max the largest of the runs' maxima). has_lat: some run carries them. */
+	double lat[LAT_NQ];
+	int has_lat;
 };
 
 struct cmp_row {

@@ -226,23 +226,29 @@ int csv_report(FILE *out, const struct report_in *in, size_t n, const struct cmp
 		csv_field(out, head[i]);
 	}
 	fputs("\r\n", out);
+	/* Every run (with replicates several a side, in[].side its column); a side's comparison
+	 * rows once, on its first run. */
 	for (size_t j = 0; j < n; j++) {
 		const struct model *m = in[j].m;
 		char label[200];
 		if (c)
-			snprintf(label, sizeof label, "%s", c->label[j]);
+			snprintf(label, sizeof label, "%s", c->label[in[j].side]);
 		else
 			model_label(m, label, sizeof label);
 		struct rowctx x = {out, in[j].source, label, m->run_id};
 		damage_rows(&x, in[j].log);
 		record_rows(&x, m);
 		derived_rows(&x, m);
-		ratio_rows(&x, c, j);
+		if (!j || in[j - 1].side != in[j].side)
+			ratio_rows(&x, c, in[j].side);
 	}
 	/* Comparison notes (a native run beside image runs, QEMU/TCG), one row each, and the
-	 * TCG flag per run: the label alone does not say "emulation" to a spreadsheet. */
-	for (size_t j = 0; c && n > 1 && j < n; j++) {
-		struct rowctx x = {out, in[j].source, c->label[j], in[j].m->run_id};
+	 * TCG flag per side: the label alone does not say "emulation" to a spreadsheet. */
+	for (size_t i = 0, j; c && c->nruns > 1 && i < n; i++) {
+		if (i && in[i - 1].side == in[i].side)
+			continue;
+		j = in[i].side;
+		struct rowctx x = {out, in[i].source, c->label[j], in[i].m->run_id};
 		if (c->tcg[j])
 			row(&x, "note", 0, -1, "", "", 0, "tcg",
 			    "TCG: emulation, not a hypervisor cost", "");

@@ -139,7 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (model_build(&log.runs[i], &m[built]))
 				continue;
 			mp[built] = &m[built];
-			in[built] = (struct report_in){"fuzz", &log, (int)i, &m[built]};
+			in[built] = (struct report_in){"fuzz", &log, (int)i, &m[built], built};
 			text_run(sink, &m[built], "fuzz");
 			built++;
 		}

@@ -283,7 +283,7 @@ static int render_cmp(const struct hopts *o, struct side *sd, const struct cmp *
 	char *src[2];
 
 	for (int j = 0; j < 2; j++) {
-		ri[j] = (struct report_in){sd[j].runs[0].source, &sd[j].log[0], 0, &sd[j].m[0]};
+		ri[j] = (struct report_in){sd[j].runs[0].source, &sd[j].log[0], 0, &sd[j].m[0], j};
 		src[j] = sd[j].runs[0].source;
 	}
 	if (!strcmp(o->format, "text")) {

@@ -321,15 +321,19 @@ static json_t *rows_arr(const struct cmp *c, int *e)
 		json_t *cells = json_array();
 		for (size_t j = 0; cells && !*e && j < c->nruns; j++) {
 			const struct cmp_cell *cl = &r->cell[j];
+			/* A run's median CI belongs to a one-run cell only: beside a side's
+			 * geometric mean over its runs it is null (the ratio's CI is the
+			 * between-run one, in significance()). */
+			const struct mtest *own = c->side_runs && c->side_runs[j] > 1 ? NULL : cl->t;
 			*e |= json_array_append_new(
 				cells, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o}", "label",
 						 jstr(c->label[j]), "value",
 						 /* the run's, or the side's geometric mean */
 						 cl->t ? jnum(cl->value) : json_null(), "ratio",
 						 jnum(cl->ratio), "median_ci95_lo",
-						 cl->t ? jnum(cl->t->ci_lo) : json_null(),
+						 own ? jnum(own->ci_lo) : json_null(),
 						 "median_ci95_hi",
-						 cl->t ? jnum(cl->t->ci_hi) : json_null(),
+						 own ? jnum(own->ci_hi) : json_null(),
 						 "converged",
 						 !cl->t || cl->t->converged < 0
 							 ? json_null()
@@ -425,12 +429,12 @@ int json_report(FILE *out, const struct report_in *in, size_t n, const struct cm
 	int e = !root || !runs;
 
 	e |= put(root, "format", json_string("isobench-report/2"));
-	for (size_t j = 0; !e && j < n; j++) {
-		json_t *m = model_obj(&in[j], c ? c->label[j] : NULL);
+	for (size_t j = 0; !e && j < n; j++) {	/* every run, several a side with replicates */
+		json_t *m = model_obj(&in[j], c ? c->label[in[j].side] : NULL);
 		e |= !m || json_array_append_new(runs, m);
 	}
 	e |= put(root, "runs", runs);
-	if (!e && c && n > 1)
+	if (!e && c && c->nruns > 1)
 		e |= put(root, "comparison", cmp_obj(c));
 	if (e) {
 		json_decref(root);

@@ -159,6 +159,7 @@ struct sides {
 	const struct input *col[MAX_LOGS];	/* each side's first log: its column's run */
 	const struct model *rep[MAX_LOGS];	/* that run's model */
 	const struct model **runs[MAX_LOGS];	/* replicates: the side's runs */
+	const struct input **runin[MAX_LOGS];	/* and the log each of them is from */
 	size_t nruns[MAX_LOGS];
 	int replicated;
 	int named;			/* label names the sides although not replicated (one
@@ -526,18 +527,49 @@ static int write_mem_svg(const char *path, const struct cmp *c)
 	return bad ? -1 : 0;
 }
 
+/* The index in in's log of the run m was built from (in->run or one of in->more). */
+static int run_index(const struct input *in, const struct model *m)
+{
+	for (size_t r = 0; r < in->log.nruns; r++)
+		if (in->log.runs[r].first_line == m->first_line)
+			return (int)r;
+	return in->run;
+}
+
+/* Every run of the comparison as report_in, side by side in column order (with replicates
+ * each run of each side, else one per column), into a new array (*n of them); NULL when out
+ * of memory. */
+static struct report_in *all_runs(const struct sides *sd, size_t *n)
+{
+	size_t cnt = 0;
+
+	for (size_t k = 0; k < sd->n; k++)
+		cnt += sd->replicated ? sd->nruns[k] : 1;
+	struct report_in *ri = calloc(cnt ? cnt : 1, sizeof *ri);
+	*n = 0;
+	for (size_t k = 0; ri && k < sd->n; k++)
+		for (size_t i = 0; i < (sd->replicated ? sd->nruns[k] : 1); i++) {
+			const struct input *in = sd->replicated ? sd->runin[k][i] : sd->col[k];
+			const struct model *m = sd->replicated ? sd->runs[k][i] : sd->rep[k];
+			ri[(*n)++] = (struct report_in){in->path, &in->log, run_index(in, m), m, k};
+		}
+	return ri;
+}
+
 /* Phase 3: the chosen format to stdout (and the chart); returns 0, or -1 when an output
- * could not be written. */
+ * could not be written. JSON and CSV list every run behind the comparison; HTML and the
+ * json-bench lists one per column. */
 static int render(const struct opts *o, const struct sides *sd, const struct cmp *c)
 {
 	struct report_in ri[MAX_LOGS];
 	char *sources[MAX_LOGS];
 	int werr = 0;
-	size_t n = sd->n;
+	size_t n = sd->n, nall;
 
 	for (size_t j = 0; j < n; j++) {
 		const struct input *in = sd->col[j];
-		ri[j] = (struct report_in){in->path, &in->log, in->run, sd->rep[j]};
+		ri[j] = (struct report_in){in->path, &in->log, run_index(in, sd->rep[j]),
+					   sd->rep[j], j};
 		sources[j] = (char *)in->path;
 	}
 	if (!strcmp(o->format, "text")) {
@@ -551,14 +583,18 @@ static int render(const struct opts *o, const struct sides *sd, const struct cmp
 			fprintf(stderr, "isobench-report: warning: %s\n", c->warn[i]);
 		for (size_t i = 0; n > 1 && i < c->nnote; i++)
 			fprintf(stderr, "isobench-report: note: %s\n", c->note[i]);
+		struct report_in *all = NULL;
+		if (!strcmp(o->format, "json") || !strcmp(o->format, "csv"))
+			all = all_runs(sd, &nall);
 		if (!strcmp(o->format, "json"))
-			werr = json_report(stdout, ri, n, c);
+			werr = !all || json_report(stdout, all, nall, c);
 		else if (!strcmp(o->format, "csv"))
-			werr = csv_report(stdout, ri, n, c);
+			werr = !all || csv_report(stdout, all, nall, c);
 		else if (!strcmp(o->format, "html"))
 			werr = html_report(stdout, ri, n, c);
 		else
 			werr = json_bench(stdout, ri, n, c, !strcmp(o->format, "json-bench-smaller"));
+		free(all);
 	}
 	if (o->svg) {
 		FILE *f = fopen(o->svg, "w");
@@ -585,14 +621,70 @@ static int render(const struct opts *o, const struct sides *sd, const struct cmp
 	return werr ? -1 : 0;
 }
 
-/* Phase 4: the closing lines (verdicts, comparison count) to vout. */
-static void closing(FILE *vout, const struct opts *o, const struct input *in,
-		    const struct sides *sd, const struct cmp *c)
+/* With replicates every complete run of in's log is on a side, not only the chosen one that
+ * verdict() describes: one line on vout per other run that holds FAIL or ERROR records (they
+ * count for the exit status as the chosen run's do) and per earlier run that is incomplete
+ * (damaged or cut: not counted on its side; a later one verdict() names). Returns 1 when
+ * some run used holds FAILs or ERRORs. */
+static int other_runs(FILE *vout, const struct input *in)
 {
-	for (size_t j = 0; j < o->n; j++)
-		verdict(vout, &in[j], o->n > 1);
-	if (sd->n < 2)
+	const struct log *l = &in->log;
+	int fails = 0;
+
+	for (size_t r = 0; r < l->nruns; r++) {
+		const struct run *run = &l->runs[r];
+		if ((int)r == in->run || (!run->complete && (int)r > in->run))
+			continue;
+		if (!run->complete)
+			fprintf(vout, "isobench-report: %s: run %zu of %zu (from line %zu) is "
+				"incomplete: %s; not counted on its side\n", in->path, r + 1,
+				l->nruns, run->first_line, run->why);
+		else if (run->fails || run->errors) {
+			fprintf(vout, "isobench-report: %s: run %zu of %zu, counted on its side, "
+				"holds %llu fails, %llu errors\n", in->path, r + 1, l->nruns,
+				(unsigned long long)run->fails, (unsigned long long)run->errors);
+			fails = 1;
+		}
+	}
+	return fails;
+}
+
+/* The end of the one-run line: how to give a verdict. Logs that already hold several runs
+ * each (--repeat) are compared by their last run unless --label names their sides, so the
+ * hint names --label (a --repeat the user already gave would not help). */
+static void one_run_hint(FILE *vout, const struct opts *o, const struct input *in)
+{
+	int all_multi = !o->labelarg && !o->want && o->n > 1;
+
+	for (size_t j = 0; all_multi && j < o->n; j++)
+		all_multi = in[j].nmore > 0;
+	if (all_multi) {
+		fprintf(vout, "each log holds several runs, and without --label each log's last "
+			      "complete run is compared: --label names the sides, and then a log's "
+			      "runs are its side's replicates (--label a,b A.log B.log)\n");
 		return;
+	}
+	fprintf(vout, "give >= %d runs a side for a verdict (--label a,a,a,b,b,b A1 A2 A3 B1 B2 "
+		      "B3, or --repeat N and --label a,b A.log B.log)\n", SIG_REP_MIN);
+}
+
+/* Phase 4: the closing lines (verdicts, comparison count) to vout. Returns 1 when a run on a
+ * side of replicates other than its log's chosen one holds FAIL or ERROR records. */
+static int closing(FILE *vout, const struct opts *o, const struct input *in,
+		   const struct sides *sd, const struct cmp *c)
+{
+	int fails = 0;
+
+	for (size_t j = 0; j < o->n; j++) {
+		int again = 0;	/* a log given twice: its runs said once */
+		for (size_t k = 0; k < j; k++)
+			again |= !strcmp(in[k].path, in[j].path);
+		verdict(vout, &in[j], o->n > 1);
+		if (sd->replicated && !o->want && !again)
+			fails |= other_runs(vout, &in[j]);
+	}
+	if (sd->n < 2)
+		return fails;
 	size_t within = 0, unknown = 0;
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t j = 1; j < sd->n; j++) {
@@ -606,7 +698,7 @@ static void closing(FILE *vout, const struct opts *o, const struct input *in,
 		fprintf(vout, " runs: %zu different (p < %g on the runs' values), %zu not, %zu "
 			      "with too few runs (< %d a side), %zu comparability warning(s)\n",
 			c->verdicts, SIG_ALPHA, within, unknown, SIG_REP_MIN, c->nwarn);
-		return;
+		return fails;
 	}
 	fprintf(vout, "isobench-report: compared %zu runs: %zu beyond noise, %zu within noise, "
 		      "%zu without estimate, %zu comparability warning(s)\n", sd->n, c->flagged,
@@ -614,9 +706,9 @@ static void closing(FILE *vout, const struct opts *o, const struct input *in,
 	fprintf(vout, "isobench-report: one run a side: the marks compare samples within each "
 		      "run, and a host that drifts between runs moves all of a run's samples "
 		      "together, so they cannot tell machine drift from a difference; no test is "
-		      "marked significant on them (status " EXIT_STR(EXIT_OK) "); give >= %d runs a "
-		      "side for a verdict (--label a,a,a,b,b,b A1 A2 A3 B1 B2 B3, or --repeat N)\n",
-		SIG_REP_MIN);
+		      "marked significant on them (status " EXIT_STR(EXIT_OK) "); ");
+	one_run_hint(vout, o, in);
+	return fails;
 }
 
 /* The sides of the comparison into sd: with replicates (some --label given to several LOGs,
@@ -689,7 +781,8 @@ static int fill_sides(const struct opts *o, struct input *in, struct sides *sd, 
 		size_t cnt = 0;
 		for (size_t j = 0; j < o->n; j++)
 			cnt += 1 + in[j].nmore;
-		if (!(sd->runs[k] = calloc(cnt + 1, sizeof *sd->runs[k])))
+		if (!(sd->runs[k] = calloc(cnt + 1, sizeof *sd->runs[k])) ||
+		    !(sd->runin[k] = calloc(cnt + 1, sizeof *sd->runin[k])))
 			return -1;
 		for (size_t j = 0; j < o->n; j++)
 			for (size_t r = 0; r <= in[j].nmore; r++) {
@@ -702,6 +795,7 @@ static int fill_sides(const struct opts *o, struct input *in, struct sides *sd, 
 					sd->col[k] = &in[j];
 					sd->rep[k] = m;
 				}
+				sd->runin[k][sd->nruns[k]] = &in[j];
 				sd->runs[k][sd->nruns[k]++] = m;
 			}
 	}
@@ -755,8 +849,10 @@ static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
 
 static void free_sides(struct sides *sd)
 {
-	for (size_t k = 0; k < sd->n; k++)
+	for (size_t k = 0; k < sd->n; k++) {
 		free(sd->runs[k]);
+		free(sd->runin[k]);
+	}
 }
 
 /* stdout (and stderr) reached their files: a report that was not written is a usage error. */
@@ -846,7 +942,7 @@ static void compare_all(const struct opts *o, struct input *in, struct sides *sd
 	} else {
 		oc->have_cmp = 1;
 		oc->werr = render(o, sd, c);
-		closing(vout, o, in, sd, c);
+		oc->fails |= closing(vout, o, in, sd, c);
 	}
 }
 

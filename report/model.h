@@ -120,6 +120,8 @@ struct report_in {
 	const struct log *log;
 	int run;		/* 0-based index of the chosen run in log */
 	const struct model *m;
+	size_t side;		/* the comparison's column the run is on (with replicates a side
+				 * holds several runs); 0 without a comparison */
 };
 
 int model_build(const struct run *run, struct model *m);

@@ -14,14 +14,28 @@ const char *pct_label(int q)
 
 int pct_has(const struct cmp_row *r, size_t j)
 {
-	return r->cell[j].t && r->cell[j].t->has_lat;
+	return r->cell[j].has_lat;
+}
+
+double pct_value(const struct cmp_row *r, size_t j, int q)
+{
+	return pct_has(r, j) ? r->cell[j].lat[q] : NAN;
 }
 
 double pct_ratio(const struct cmp_row *r, size_t j, int q)
 {
 	if (!pct_has(r, 0) || !pct_has(r, j))
 		return NAN;
-	return perf_ratio(r->cell[0].t->lat[q], r->cell[j].t->lat[q], 0);
+	return perf_ratio(pct_value(r, 0, q), pct_value(r, j, q), 0);
+}
+
+const char *pct_what(const struct cmp *c)
+{
+	for (size_t j = 0; c->side_runs && j < c->nruns; j++)
+		if (c->side_runs[j] > 1)
+			return "a side of several runs: p50, p99, p99.9 the geometric mean of its "
+			       "runs', max the largest";
+	return "";
 }
 
 int pct_runs_with(const struct cmp_row *r, size_t nruns)

@@ -22,6 +22,12 @@
 const char *pct_label(int q);
 /* 1 when cell j of r is a test with percentiles. */
 int pct_has(const struct cmp_row *r, size_t j);
+/* Quantile q of cell j of r in ns (its run's, or a side's over its runs: compare.h's
+ * cmp_cell lat), NAN when it has none. */
+double pct_value(const struct cmp_row *r, size_t j, int q);
+/* What a side's figures are, for a table's or chart's header: "" when each side is one run,
+ * else "a side of several runs: p50, p99, p99.9 the geometric mean ...". */
+const char *pct_what(const struct cmp *c);
 /* How many of cells 0 .. nruns-1 of r have percentiles (a row is shown from 2). */
 int pct_runs_with(const struct cmp_row *r, size_t nruns);
 /* The ratio (lower is better) of quantile q of cell j of r to cell 0, NAN when either lacks it. */

@@ -17,7 +17,7 @@ static void range(const struct cmp *c, size_t nr, double *lo, double *hi)
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t j = 0; j < nr; j++)
 			for (int q = 0; pct_has(&c->rows[i], j) && q < LAT_NQ; q++) {
-				double v = c->rows[i].cell[j].t->lat[q];
+				double v = pct_value(&c->rows[i], j, q);
 				if (isfinite(v) && v > 0) {
 					mn = v < mn ? v : mn;
 					mx = v > mx ? v : mx;
@@ -62,7 +62,7 @@ static double svg_block(FILE *out, const struct cmp_row *r, size_t nr, double y,
 		fprintf(out, "<text x='%.1f' y='%.1f' font-size='12' text-anchor='end'>%s</text>\n",
 			P_LEFT - 8, y + P_BAR * (double)nr / 2 + 4, pct_label(q));
 		for (size_t j = 0; j < nr; j++, y += P_BAR) {
-			double v = pct_has(r, j) ? r->cell[j].t->lat[q] : NAN;
+			double v = pct_value(r, j, q);
 			if (!isfinite(v))
 				continue;
 			double x = px(v, lo, hi);
@@ -96,6 +96,8 @@ int pct_svg(FILE *out, const struct cmp *c)
 	svg_begin(out, P_WIDTH, height);
 	fprintf(out, "<text x='10' y='22' font-size='16' font-weight='bold'>Latency percentiles "
 		"(lower is better; log scale; xN: run 1 / this run, &lt; 1 slower)</text>\n");
+	if (*pct_what(c))
+		fprintf(out, "<text x='10' y='62' font-size='11'>%s</text>\n", pct_what(c));
 	for (size_t j = 0; j < nr; j++) {
 		fprintf(out, "<rect x='%.1f' y='34' width='12' height='12' fill='%s'/>"
 			"<text x='%.1f' y='45' font-size='12'>", 10 + 240.0 * (double)(j % 4),

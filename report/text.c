@@ -76,7 +76,7 @@ static void text_pct_compare(FILE *out, const struct cmp *c)
 		w = l > w ? (l < 40 ? l : 40) : w;
 	}
 	fprintf(out, "\nLatency percentiles (us; lower is better; ratio = run 1 / this run, < 1 "
-		     "slower)\n%-36s %-6s", "TEST", "");
+		     "slower%s%s)\n%-36s %-6s", *pct_what(c) ? "; " : "", pct_what(c), "TEST", "");
 	for (size_t j = 0; j < c->nruns; j++)
 		fprintf(out, " %*.*s%s", w, w, text_safe(c->label[j], b, sizeof b),
 			j ? "   ratio" : "");
@@ -87,7 +87,7 @@ static void text_pct_compare(FILE *out, const struct cmp *c)
 		for (int q = 0; n >= 2 && q < LAT_NQ; q++) {
 			fprintf(out, "%-36.36s %-6s", text_safe(r->title, b, sizeof b), pct_label(q));
 			for (size_t j = 0; j < c->nruns; j++) {
-				us(out, pct_has(r, j) ? r->cell[j].t->lat[q] : NAN, w);
+				us(out, pct_value(r, j, q), w);
 				double x = pct_ratio(r, j, q);
 				if (j && isfinite(x))
 					fprintf(out, " %7.2f", x);

@@ -51,21 +51,50 @@ static int printable(char c)
 	return c >= 0x20 && c <= 0x7e;
 }
 
+/* The length of the well-formed UTF-8 sequence of 2 to 4 bytes s starts with (no overlong
+ * form, no surrogate, nothing above U+10FFFF), else 0 (ASCII, or a byte that starts none). */
+static size_t utf8_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = u[0] >= 0xc2 && u[0] <= 0xdf ? 2 : u[0] >= 0xe0 && u[0] <= 0xef ? 3
+		 : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+	if ((n == 3 && u[0] == 0xe0 && u[1] < 0xa0) || (n == 3 && u[0] == 0xed && u[1] >= 0xa0) ||
+	    (n == 4 && u[0] == 0xf0 && u[1] < 0x90) || (n == 4 && u[0] == 0xf4 && u[1] >= 0x90))
+		return 0;
+	return n;
+}
+
 const char *text_safe(const char *s, char *buf, size_t cap)
 {
 	size_t n = 0;
 
 	if (!cap)
 		return "";
-	for (; s && *s && n + 1 < cap; s++)
-		buf[n++] = printable(*s) ? *s : '?';
+	for (; s && *s && n + 1 < cap; s++) {
+		if (printable(*s))
+			buf[n++] = *s;
+		else if ((unsigned char)*s < 0x80)
+			buf[n++] = '?';
+		else if (n + 5 <= cap)	/* \xNN, whole or not at all */
+			n += (size_t)snprintf(buf + n, cap - n, "\\x%02x", (unsigned char)*s);
+		else
+			break;
+	}
 	buf[n] = 0;
 	return buf;
 }
 
 void xml_esc(FILE *out, const char *s, size_t max)
 {
-	for (size_t n = 0; s && *s && n < max; s++, n++) {
+	for (size_t n = 0, u; s && *s && n < max; s++, n++) {
+		if ((u = utf8_len(s))) {	/* a character beyond ASCII, as it is */
+			fwrite(s, 1, u, out);
+			s += u - 1;
+			continue;
+		}
 		switch (*s) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;

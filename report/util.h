@@ -25,13 +25,15 @@ double median_of(const double *v, size_t n);
 int qsort_cmp_dbl(const void *a, const void *b);
 int qsort_cmp_str(const void *a, const void *b);
 
-/* Copy s into buf (cap bytes) with every byte outside printable ASCII (0x20-0x7e) as '?',
- * cut to fit; NULL is "". Returns buf ("" when cap is 0). The text report's one rule, so a
- * log cannot drive the terminal. */
+/* Copy s into buf (cap bytes) with every control byte (below 0x20, 0x7f) as '?' and every
+ * byte above 0x7e as \xNN (hex), cut to fit; NULL is "". Returns buf ("" when cap is 0). The
+ * text report's one rule, so a log cannot drive the terminal and the text stays plain ASCII,
+ * while two labels in UTF-8 ("α", "β") stay two ("\xce\xb1", "\xce\xb2"), not both "??". */
 const char *text_safe(const char *s, char *buf, size_t cap);
 
-/* s as XML (and HTML) text on out: & < > " ' escaped, every byte outside printable ASCII
- * written as '?', at most max bytes of s; NULL writes nothing. */
+/* s as XML (and HTML) text on out: & < > " ' escaped, a well-formed UTF-8 character beyond
+ * ASCII written as it is (the pages and charts are UTF-8), every other byte outside
+ * printable ASCII as '?', at most max characters of s; NULL writes nothing. */
 void xml_esc(FILE *out, const char *s, size_t max);
 
 #endif

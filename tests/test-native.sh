@@ -243,11 +243,17 @@ st=0
 "$report" "$tmp/ab1.log" >"$tmp/ab1.txt" 2>&1 || st=$?
 status_is EXIT_OK "$st" "one A/B run alone: read as a run, status 0"
 has "$tmp/ab1.txt" "run 1 of 1 complete" "one A/B run alone: its verdict line"
-for bad in "--rounds 3" "--ab pin=1" "--repeat 0" "--repeat 2 --ab pin=0 pin=1" "--ab pin=0 nope=1"; do
+# round and ab_side are --ab's own (each run's), so a set giving them would be replaced unsaid;
+# a second --repeat, --rounds or --ab would replace the first: usage errors, one line each.
+for bad in "--rounds 3" "--ab pin=1" "--repeat 0" "--repeat 2 --ab pin=0 pin=1" "--ab pin=0 nope=1" \
+	"--ab round=7 pin=1" "--ab ab_side=b pin=1" "--ab pin=0 isobench.round=2" \
+	"--repeat 3 --repeat 4" "--ab pin=0 pin=1 --rounds 3 --rounds 4" \
+	"--ab pin=0 pin=1 --ab pin=1 pin=0"; do
 	st=0
 	# shellcheck disable=SC2086 # the words are the options
 	"$bin" "${rq[@]}" $bad >/dev/null 2>"$tmp/multi.err" || st=$?
 	status_is EXIT_USAGE "$st" "usage error: $bad"
+	count_is "$tmp/multi.err" '^isobench: ' 1 "one line says why: $bad"
 done
 for bad in "+2" " 2" "2x" "1001"; do	# num.c's strict digits (strtol took "+2" and " 2")
 	expect_status EXIT_USAGE "usage error: --repeat '$bad'" -- "$bin" "${rq[@]}" --repeat "$bad"

@@ -157,4 +157,25 @@ contains "$tmp/lat.svg" ">p99.9</text>" "SVG: the quantiles are labelled"
 contains "$tmp/lat.svg" "(x0.50)</text>" "SVG: the second run's bars carry the ratio the right way round"
 lacks "$tmp/lat.svg" ">plain (" "SVG: a test without percentiles has no block"
 
+# ---- replicates ----------------------------------------------------------------------------
+# A side of three runs shows its tails over all of them, as its value is: p50 the geometric
+# mean of the runs' (a: 100, 110, 121 us -> 110; b: 242, 220, 200 us -> 220, ratio 0.50), max
+# the largest run's (a: 1200 us x 1.21 = 1452). Its first run alone: 100 and 242 us, 0.41.
+for s in 1 1.1 1.21; do mklog "$tmp/ra-$s.log" "$s" 800000; done
+for s in 2.42 2.2 2; do mklog "$tmp/rb-$s.log" "$s" 200000; done
+"$rep" --label a,a,a,b,b,b --svg-latency "$tmp/rep.svg" --format text "$tmp"/ra-{1,1.1,1.21}.log \
+	"$tmp"/rb-{2.42,2.2,2}.log >"$tmp/rep.txt" 2>&1 || true
+has "$tmp/rep.txt" '^lat-qd1 +p50 +110\.0 +220\.0 +0\.50$' "text, replicates: p50 the geometric mean of each side's runs"
+has "$tmp/rep.txt" '^lat-qd1 +max +1452\.0 ' "text, replicates: max the largest of the side's runs"
+contains "$tmp/rep.txt" "a side of several runs: p50, p99, p99.9 the geometric mean of its runs', max the largest" \
+	"text, replicates: the table's header says what a side's figure is"
+contains "$tmp/rep.svg" "(x0.50)</text>" "SVG, replicates: the ratio of the sides' pooled p50"
+contains "$tmp/rep.svg" "a side of several runs" "SVG, replicates: the chart says what a side's figure is"
+"$rep" --format json --label a,a,a,b,b,b "$tmp"/ra-{1,1.1,1.21}.log "$tmp"/rb-{2.42,2.2,2}.log 2>/dev/null \
+	| python3 -c 'import json, sys
+for r in json.load(sys.stdin)["comparison"]["rows"]:
+    if r["test"] == "lat-qd1":
+        print("p50 ratio %.2f" % r["cells"][1]["latency_ratio"]["p50_ns"])' >"$tmp/rep.json.out" 2>&1 || true
+has "$tmp/rep.json.out" '^p50 ratio 0\.50$' "JSON, replicates: latency_ratio of the sides' pooled p50"
+
 finish

@@ -22,7 +22,9 @@ rep=$(report_tool)
 # run.round=ROUND when ROUND is not "-" (the first run's; the next runs count on), and
 # run.ab_side=SIDE when given (as qemu/run --ab-params's boots say it). With MKLOG_INDEX=1 the
 # two higher-is-better tests carry a UnixBench baseline (index tests: the run has an Index Score).
-# MKLOG_SKIP=TEST leaves TEST out of every run of the log.
+# MKLOG_SKIP=TEST leaves TEST out of every run of the log. MKLOG_FAIL=1 adds a FAIL record to
+# the log's first run (END fails=1), as a run with a failing test writes it. MKLOG_SUITE=S
+# writes INFO run.suite=S (default quick).
 mklog() {
 	python3 - "$@" <<'EOF'
 import math, sys, zlib
@@ -35,7 +37,7 @@ tests = [("t-rate1", "lps", "higher", 1000.0), ("t-rate2", "lps", "higher", 5000
 lines = []
 for k, drift in enumerate(float(d) for d in drifts.split(",")):
     recs = ["BEGIN run=%016x version=t mode=host" % (zlib.crc32(("%s%d" % (path, k)).encode()) << 16 | k)]
-    info = "INFO run.suite=quick"
+    info = "INFO run.suite=" + os.environ.get("MKLOG_SUITE", "quick")
     if rnd != "-":
         info += " run.round=%d" % (int(rnd) + k)
     if side:
@@ -65,8 +67,11 @@ for k, drift in enumerate(float(d) for d in drifts.split(",")):
                     "min=%.3f max=%.3f ci95_pct=%.2f converged=1"
                     % (name, unit, better, g, med, srt[0], srt[-1],
                        (srt[-1] - srt[0]) / 2 / med * 100))   # 8 samples: the CI is min..max
-    recs.append("END records=%d results=%d fails=0 skips=0 errors=0 status=ok"
-                % (len(recs), sum(r.startswith("RESULT") for r in recs)))
+    fails = int(os.environ.get("MKLOG_FAIL") == "1" and k == 0)
+    if fails:
+        recs.append("FAIL test=t-broken copies=1 reason=planted")
+    recs.append("END records=%d results=%d fails=%d skips=0 errors=0 status=ok"
+                % (len(recs), sum(r.startswith("RESULT") for r in recs), fails))
     for n, body in enumerate(recs, 1):
         line = "@isobench/1 %d %s" % (n, body)
         lines.append("%s *%08x\n" % (line, zlib.crc32(line.encode()) & 0xffffffff))
@@ -120,6 +125,72 @@ count_is "$tmp/multi.txt" ' 3\+3 +welch-t .* \*$' 4 "its runs decide as separate
 #    The same logs without --label: the last complete run of each, as before.
 expect_status EXIT_OK "the same logs without --label: one run each, status 0" -- \
 	"$rep" "$tmp/A.log" "$tmp/B.log"
+has "$tmp/stdout" 'each log holds several runs, .*--label a,b A\.log B\.log\)$' \
+	"... and the one-run line names --label, not the --repeat these logs already have"
+lacks "$tmp/stdout" "or --repeat N)" "... without telling the user to use --repeat"
+
+#    Every run on a side counts for the exit status, not only the log's last: a FAIL in the
+#    first of A's three runs is status 1 (FAILs outrank 4), and that run is named.
+MKLOG_FAIL=1 mklog "$tmp/Afail.log" 1 - -0.015,0.005,0.0125
+expect_status EXIT_FAILS "a FAIL in an earlier run of a side: status 1" -- \
+	"$rep" --label a,b "$tmp/Afail.log" "$tmp/B.log"
+has "$tmp/stdout" 'Afail\.log: run 1 of 3, counted on its side, holds 1 fails, 0 errors' \
+	"the earlier run with the FAIL is named"
+#    A damaged record in a middle run drops that run from its side, and a line says so.
+sed '/^@isobench\/1 [0-9]* RESULT test=t-rate1 /{x;s/^/x/;/^xx$/{x;s/value=/valuE=/;b};x}' \
+	"$tmp/A.log" >"$tmp/Adamaged.log"
+expect_status EXIT_OK "a damaged record in run 2 of 3: the comparison of 2 + 3 runs" -- \
+	"$rep" --label a,b "$tmp/Adamaged.log" "$tmp/B.log"
+has "$tmp/stdout" '^side 1: a, 2 run\(s\)' "the damaged run is not on its side"
+count_is "$tmp/stdout" 'Adamaged\.log: run 2 of 3 \(from line [0-9]+\) is incomplete: .*; not counted on its side$' 1 \
+	"one line says run 2 is incomplete and not counted"
+
+#    JSON and CSV list every run behind the verdict, each with its own id and lines, and a
+#    side's pooled value carries no single run's median CI.
+"$rep" --format json --label a,b "$tmp/A.log" "$tmp/B.log" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for r in d["runs"]:
+    print("run", r["label"], r["run_index"], r["run_id"], r["first_line"], r["last_line"])
+for c in d["comparison"]["rows"][0]["cells"]:
+    print("cell", c["median_ci95_lo"], c["median_ci95_hi"])' >"$tmp/runs.out" 2>&1 || true
+count_is "$tmp/runs.out" '^run ' 6 "JSON: runs lists the 3 + 3 runs compared"
+python3 - "$tmp/A.log" "$tmp/B.log" >"$tmp/runs.want" <<'EOF2'
+import re, sys
+for label, path in zip("ab", sys.argv[1:]):
+    k, first = 0, 0
+    for n, line in enumerate(open(path), 1):
+        if " BEGIN run=" in line:
+            k, first, rid = k + 1, n, re.search(r"run=([0-9a-f]+)", line).group(1)
+        if " END " in line:
+            print("run", label, k, rid, first, n)
+EOF2
+if grep '^run ' "$tmp/runs.out" | diff - "$tmp/runs.want" >/dev/null; then
+	pass "JSON: each run's index, run id and line range are its own"
+else fail "JSON: runs differ from the logs' BEGIN..END: $(grep '^run ' "$tmp/runs.out" | head -3)"; fi
+count_is "$tmp/runs.out" '^cell None None$' 2 "JSON: no single run's median CI beside a side's geometric mean"
+"$rep" --format csv --label a,b "$tmp/A.log" "$tmp/B.log" 2>/dev/null | cut -d, -f2,3 | sort -u \
+	| grep -c '^[ab],' >"$tmp/csvruns.out" || true
+has "$tmp/csvruns.out" '^6$' "CSV: rows for each of the 6 runs (label, run id)"
+
+#    Runs of another suite pooled into one side: the not-comparable warning the sides' first
+#    runs get, now for the runs within a side too.
+MKLOG_SUITE=standard mklog "$tmp/std.log" 1 - 0.0
+"$rep" --label a,a,b "$tmp/A.log" "$tmp/std.log" "$tmp/B.log" >"$tmp/mixed.txt" 2>&1 || true
+has "$tmp/mixed.txt" '^warning: not comparable: run\.suite differs \(a run 1: quick; a run 4: standard\)$' \
+	"a side pooling runs of two suites is warned about, naming the run"
+count_is "$tmp/mixed.txt" '^warning: not comparable' 1 "... and runs of one suite on a side are not"
+
+#    Labels beyond ASCII: kept in UTF-8 in the HTML and SVG (escaped for markup), and in the
+#    plain-ASCII text as \xNN, so two labels are never both "??".
+"$rep" --label 'α,β<' --format html --svg "$tmp/utf8.svg" "$tmp/A.log" "$tmp/B.log" \
+	>"$tmp/utf8.html" 2>/dev/null || true
+contains "$tmp/utf8.html" "run 1: α" "HTML: a UTF-8 label is kept"
+contains "$tmp/utf8.html" "run 2: β&lt;" "HTML: ... and escaped for markup"
+contains "$tmp/utf8.svg" ">β&lt;" "SVG: a UTF-8 label is kept, escaped for markup"
+"$rep" --label 'α,β' "$tmp/A.log" "$tmp/B.log" >"$tmp/utf8.txt" 2>&1 || true
+has "$tmp/utf8.txt" '^side 1: \\xce\\xb1, 3 run' "text: the label's bytes as \\xNN (side 1)"
+has "$tmp/utf8.txt" '^side 2: \\xce\\xb2, 3 run' "text: ... and side 2's differs from it"
 
 #    A side whose first run lacks a test (a SKIP, a FAIL there) still decides on its other
 #    runs: side a is a1 without t-time2, a2, a3, c1 (three runs hold it), side b 10 % slower.
