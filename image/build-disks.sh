@@ -29,7 +29,12 @@
 #      With `arm64`: all but the OVA, whose OVF describes an x86 VM (BIOS, PVSCSI); the
 #      clouds' files serve their arm64 instances (Graviton, Tau T2A/Axion, Cobalt/Ampere,
 #      OCI Ampere: ARCH=arm64 ./build.sh disks).
-# Errors: exits 1 with one line "build-disks: <reason>" on stderr; 2 on a usage error.
+# Every file is made under OUTDIR/.build and moved into OUTDIR only when all of them are made
+# (so a VMDK's descriptor names its own file, never a temporary one); then the files of an
+# earlier run this one does not make (another mode's OVA, ...) are removed. A failure leaves
+# OUTDIR as it was and removes .build.
+# Errors: exits 1 with one line "build-disks: <reason>" on stderr (the failing tool's first
+# line of error in it); 2 on a usage error.
 set -euo pipefail
 
 # shellcheck source=../lib/sh/die.sh
@@ -40,25 +45,35 @@ if [ $# -lt 2 ] || [ $# -gt 3 ] || ! [[ ${3:-raw} =~ ^(raw|arm64)$ ]]; then
 fi
 dest=$1 iso=$2 only='' arm64=''
 case ${3:-} in raw) only=raw ;; arm64) arm64=1 ;; esac
-[ -f "$iso" ] || die "no such file: $iso"
+[ -e "$iso" ] || die "no such file: $iso"
+[ -f "$iso" ] || die "not a file: $iso"
+[ "$(dd if="$iso" bs=1 skip=32769 count=5 status=none 2>/dev/null)" = CD001 ] ||
+	die "not an ISO 9660 image (no CD001 at byte 32769): $iso"
 [ -n "$only" ] || command -v qemu-img >/dev/null || die "qemu-img not found (apt-get install qemu-utils)"
-mkdir -p "$dest"
-raw=$dest/isobench.raw
-cp "$iso" "$raw.tmp" || die "cannot write $raw"
+# Every tool's stderr goes to $err (outside OUTDIR, whose file system may be the full one), and
+# its first line into die's one line.
+err=$(mktemp) || die "cannot make a temporary file"
+b=$dest/.build
+trap 'rm -rf "$b" "$err"' EXIT
+fail() { die "$1: $(grep -m 1 . "$err" || echo 'no reason given')"; }
+mkdir -p "$dest" 2>"$err" || fail "cannot make $dest"
+rm -rf "$b"
+mkdir "$b" 2>"$err" || fail "cannot make $b"
+raw=$b/isobench.raw
+cp -- "$iso" "$raw" 2>"$err" || fail "cannot write $dest/isobench.raw"
 mib=$((($(stat -c %s "$iso") + 1048575) / 1048576))
-truncate -s "${mib}M" "$raw.tmp"
-mv "$raw.tmp" "$raw"
-[ -z "$only" ] || exit 0
-# name:format:options
-for spec in qcow2:qcow2: vmdk:vmdk:subformat=monolithicSparse vhdx:vhdx:subformat=dynamic; do
-	IFS=: read -r ext fmt opts <<<"$spec"
-	f=$dest/isobench.$ext
-	qemu-img convert -f raw -O "$fmt" ${opts:+-o "$opts"} "$raw" "$f.tmp" 2>"$dest/.err" ||
-		die "qemu-img convert to $fmt failed: $(head -n 1 "$dest/.err")"
-	qemu-img compare -q -f raw -F "$fmt" "$raw" "$f.tmp" 2>"$dest/.err" ||
-		die "$f: its contents differ from $raw after conversion: $(head -n 1 "$dest/.err")"
-	mv "$f.tmp" "$f"
-done
+truncate -s "${mib}M" "$raw" 2>"$err" || fail "cannot grow $dest/isobench.raw to $mib MiB"
+if [ -z "$only" ]; then
+	# name:format:options
+	for spec in qcow2:qcow2: vmdk:vmdk:subformat=monolithicSparse vhdx:vhdx:subformat=dynamic; do
+		IFS=: read -r ext fmt opts <<<"$spec"
+		f=$b/isobench.$ext
+		qemu-img convert -f raw -O "$fmt" ${opts:+-o "$opts"} "$raw" "$f" 2>"$err" ||
+			fail "qemu-img convert to $fmt failed"
+		qemu-img compare -q -f raw -F "$fmt" "$raw" "$f" 2>"$err" ||
+			fail "${f##*/}: its contents differ from isobench.raw after conversion"
+	done
+fi
 
 # ovf FILE-BYTES CAPACITY-BYTES: the OVF 1.0 descriptor of the OVA on stdout: one VM (2 vCPUs,
 # 1 GiB, virtual hardware 13 = ESXi 6.5 and later, BIOS), its disk isobench-disk1.vmdk
@@ -87,7 +102,7 @@ ovf() {
   <VirtualSystem ovf:id="isobench">
     <Info>isobench: boots the benchmark image, runs the suite, powers off</Info>
     <Name>isobench</Name>
-    <OperatingSystemSection ovf:id="101" vmw:osType="other5xLinux64Guest">
+    <OperatingSystemSection ovf:id="101" vmw:osType="otherLinux64Guest">
       <Info>The kind of installed guest operating system</Info>
     </OperatingSystemSection>
     <VirtualHardwareSection>
@@ -153,46 +168,55 @@ tarfix=(--mtime="$mtime" --owner=0 --group=0 --numeric-owner)
 
 # Azure: a fixed VHD whose virtual size is the raw disk's, exactly (force_size: not rounded
 # to a CHS geometry, which would break the 1 MiB rule).
-f=$dest/isobench-azure.vhd
-qemu-img convert -f raw -O vpc -o subformat=fixed,force_size "$raw" "$f.tmp" 2>"$dest/.err" ||
-	die "qemu-img convert to a fixed VHD failed: $(head -n 1 "$dest/.err")"
-mv "$f.tmp" "$f"
+clouds() {
+	local f=$b/isobench-azure.vhd fmt g gib o vsize m
+	qemu-img convert -f raw -O vpc -o subformat=fixed,force_size "$raw" "$f" 2>"$err" ||
+		fail "qemu-img convert to a fixed VHD failed"
 
-# Stream-optimized VMDK (qemu-img writes header version 3, the one ESXi requires).
-f=$dest/isobench-stream.vmdk
-qemu-img convert -f raw -O vmdk -o subformat=streamOptimized,adapter_type=lsilogic "$raw" "$f.tmp" 2>"$dest/.err" ||
-	die "qemu-img convert to a stream-optimized VMDK failed: $(head -n 1 "$dest/.err")"
-mv "$f.tmp" "$f"
-for fmt in vpc:isobench-azure.vhd vmdk:isobench-stream.vmdk; do
-	qemu-img compare -q -f raw -F "${fmt%%:*}" "$raw" "$dest/${fmt#*:}" 2>"$dest/.err" ||
-		die "${fmt#*:}: its contents differ from $raw after conversion: $(head -n 1 "$dest/.err")"
+	# Stream-optimized VMDK (qemu-img writes header version 3, the one ESXi requires).
+	f=$b/isobench-stream.vmdk
+	qemu-img convert -f raw -O vmdk -o subformat=streamOptimized,adapter_type=lsilogic "$raw" "$f" 2>"$err" ||
+		fail "qemu-img convert to a stream-optimized VMDK failed"
+	for fmt in vpc:isobench-azure.vhd vmdk:isobench-stream.vmdk; do
+		qemu-img compare -q -f raw -F "${fmt%%:*}" "$raw" "$b/${fmt#*:}" 2>"$err" ||
+			fail "${fmt#*:}: its contents differ from isobench.raw after conversion"
+	done
+
+	# GCE: disk.raw, a sparse copy of the raw disk grown to a whole GiB, alone in an oldgnu tar.
+	g=$b/.gce
+	mkdir "$g" 2>"$err" || fail "cannot make $g"
+	cp --sparse=always "$raw" "$g/disk.raw" 2>"$err" || fail "cannot write GCE's disk.raw"
+	gib=$((($(stat -c %s "$raw") + 1073741823) / 1073741824))
+	truncate -s "${gib}G" "$g/disk.raw" 2>"$err" || fail "cannot grow GCE's disk.raw to $gib GiB"
+	{ tar --format=oldgnu -S -C "$g" "${tarfix[@]}" -cf - disk.raw | gzip -n >"$b/isobench-gce.tar.gz"; } 2>"$err" ||
+		fail "cannot write isobench-gce.tar.gz"
+	rm -rf "$g"
+	[ -z "$arm64" ] || return 0
+
+	# OVA: the OVF descriptor first, then the manifest, then the disk (the order ovftool writes
+	# and ESXi's importer streams). Sizes in the OVF are the VMDK file's bytes and the disk's
+	# virtual bytes.
+	o=$b/.ova
+	mkdir "$o" 2>"$err" || fail "cannot make $o"
+	cp "$b/isobench-stream.vmdk" "$o/isobench-disk1.vmdk" 2>"$err" || fail "cannot write the OVA's VMDK"
+	vsize=$(stat -c %s "$raw")
+	ovf "$(stat -c %s "$o/isobench-disk1.vmdk")" "$vsize" >"$o/isobench.ovf" 2>"$err" || fail "cannot write the OVF"
+	(cd "$o" && for m in isobench.ovf isobench-disk1.vmdk; do
+		echo "SHA256($m)= $(sha256sum "$m" | cut -d' ' -f1)"
+	done) >"$o/isobench.mf" 2>"$err" || fail "cannot write the manifest"
+	tar --format=ustar -C "$o" "${tarfix[@]}" -cf "$b/isobench.ova" isobench.ovf isobench.mf isobench-disk1.vmdk 2>"$err" ||
+		fail "cannot write isobench.ova"
+	rm -rf "$o"
+}
+[ -n "$only" ] || clouds
+
+# Into OUTDIR: every file made, then what an earlier run left that this one did not make.
+made=" "
+for f in "$b"/isobench*; do
+	mv -f "$f" "$dest/" 2>"$err" || fail "cannot move ${f##*/} into $dest"
+	made="$made${f##*/} "
 done
-
-# GCE: disk.raw, a sparse copy of the raw disk grown to a whole GiB, alone in an oldgnu tar.
-g=$dest/.gce
-rm -rf "$g" && mkdir "$g"
-cp --sparse=always "$raw" "$g/disk.raw"
-gib=$((($(stat -c %s "$raw") + 1073741823) / 1073741824))
-truncate -s "${gib}G" "$g/disk.raw"
-tar --format=oldgnu -S -C "$g" "${tarfix[@]}" -cf - disk.raw | gzip -n >"$dest/isobench-gce.tar.gz.tmp" ||
-	die "cannot write $dest/isobench-gce.tar.gz"
-mv "$dest/isobench-gce.tar.gz.tmp" "$dest/isobench-gce.tar.gz"
-rm -rf "$g"
-
-[ -z "$arm64" ] || { rm -f "$dest/.err"; exit 0; }
-
-# OVA: the OVF descriptor first, then the manifest, then the disk (the order ovftool writes
-# and ESXi's importer streams). Sizes in the OVF are the VMDK file's bytes and the disk's
-# virtual bytes.
-o=$dest/.ova
-rm -rf "$o" && mkdir "$o"
-cp "$dest/isobench-stream.vmdk" "$o/isobench-disk1.vmdk"
-vsize=$(stat -c %s "$raw")
-ovf "$(stat -c %s "$o/isobench-disk1.vmdk")" "$vsize" >"$o/isobench.ovf"
-(cd "$o" && for m in isobench.ovf isobench-disk1.vmdk; do
-	echo "SHA256($m)= $(sha256sum "$m" | cut -d' ' -f1)"
-done) >"$o/isobench.mf"
-tar --format=ustar -C "$o" "${tarfix[@]}" -cf "$dest/isobench.ova.tmp" isobench.ovf isobench.mf isobench-disk1.vmdk ||
-	die "cannot write $dest/isobench.ova"
-mv "$dest/isobench.ova.tmp" "$dest/isobench.ova"
-rm -rf "$o" "$dest/.err"
+for f in isobench.raw isobench.qcow2 isobench.vmdk isobench.vhdx isobench-gce.tar.gz \
+	isobench-azure.vhd isobench-stream.vmdk isobench.ova; do
+	[[ $made == *" $f "* ]] || rm -f "$dest/$f"
+done

@@ -105,6 +105,43 @@ st=0
 "$top/image/build-disks.sh" "$tmp/e" "$tmp/none.iso" 2>"$tmp/err" || st=$?
 status_is CMD_FAILED "$st" "build-disks.sh: a missing ISO is an error"
 has "$tmp/err" '^build-disks: no such file' "build-disks.sh: ... with a one-line reason"
+echo "not an ISO" >"$tmp/not.iso"
+st=0
+"$top/image/build-disks.sh" "$tmp/e" "$tmp/not.iso" 2>"$tmp/err" || st=$?
+status_is CMD_FAILED "$st" "build-disks.sh: a file that is not an ISO 9660 image is an error"
+has "$tmp/err" '^build-disks: not an ISO 9660 image' "build-disks.sh: ... saying so"
+# Each VMDK's descriptor names its own file (made under its final name, never a .tmp).
+for v in isobench.vmdk isobench-stream.vmdk; do
+	if grep -aq "SPARSE \"$v\"" "$d/$v"; then ok "$v: its descriptor's extent is \"$v\""
+	else bad "$v: its descriptor's extent is $(grep -ao 'SPARSE "[^"]*"' "$d/$v" | head -n 1)"; fi
+done
+# A run in another mode into the same OUTDIR leaves no file of the earlier one (an x86 OVA
+# beside an arm64 run's disks would fail its own rules).
+cp -r "$d" "$tmp/stale"
+st=0
+"$top/image/build-disks.sh" "$tmp/stale" "$tmp/t.iso" arm64 2>"$tmp/err" || st=$?
+status_is EXIT_OK "$st" "build-disks.sh arm64 mode over a full run's OUTDIR"
+if [ ! -e "$tmp/stale/isobench.ova" ] && [ -e "$tmp/stale/isobench-stream.vmdk" ]; then
+	ok "... removes the earlier run's OVA, which this mode does not make"
+else bad "... left: $(find "$tmp/stale" -mindepth 1 -printf '%f ')"; fi
+"$top/image/build-disks.sh" "$tmp/stale" "$tmp/t.iso" raw 2>"$tmp/err" || true
+if [ "$(find "$tmp/stale" -mindepth 1 -printf '%f ')" = "isobench.raw " ]; then ok "... and raw mode leaves isobench.raw alone"
+else bad "raw mode over an earlier run left: $(find "$tmp/stale" -mindepth 1 -printf '%f ')"; fi
+rm -rf "$tmp/stale"
+# A full file system: one line with the tool's reason, and nothing of the run left behind.
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$tmp/full" && mount -t tmpfs -o size=40M tmpfs "$tmp/full" 2>/dev/null; then
+	st=0
+	"$top/image/build-disks.sh" "$tmp/full/o" "$tmp/t.iso" 2>"$tmp/err" || st=$?
+	status_is CMD_FAILED "$st" "build-disks.sh on a 40 MiB file system: an error"
+	if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q '^build-disks: .*No space left on device' "$tmp/err"; then
+		ok "... in one line that gives the reason: $(cat "$tmp/err")"
+	else bad "... stderr: $(head -c 300 "$tmp/err" | tr '\n' '|')"; fi
+	if [ -z "$(find "$tmp/full/o" -mindepth 1 -printf '%f ' 2>/dev/null)" ]; then ok "... and leaves nothing in OUTDIR"
+	else bad "... left in OUTDIR: $(find "$tmp/full/o" -mindepth 1 -printf '%f ')"; fi
+	umount "$tmp/full"
+else
+	skip "build-disks.sh on a full file system: needs root to mount a small tmpfs"
+fi
 
 # rules KIND FILE: tests/disk-rules.py's verdict on FILE, one assertion per rule.
 rules() {
