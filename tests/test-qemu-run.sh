@@ -200,8 +200,8 @@ for k in 1 2; do
 	has "$tmp/stderr" "^qemu/run: boot $((2 * k)): $tmp/ab-r$k-b\\.log \\(isobench\\.pin=1 isobench\\.round=$k isobench\\.ab_side=b clocksource=hpet\\)$" \
 		"round $k: the B boot, its log named -r$k-b"
 done
-has "$tmp/stderr" "^qemu/run: 4 boots; compare with: .*isobench-report $tmp/ab-r1-a\\.log" \
-	"the closing line says how to compare them"
+has "$tmp/stderr" "^qemu/run: 4 boots; compare with: $noimg/isobench-report $tmp/ab-r1-a\\.log" \
+	"the closing line says how to compare them, with --out's report tool"
 expect_status EXIT_NOSTART "--repeat 3, no image" -- "$run" --out "$noimg" --log "$tmp/rep.log" --repeat 3
 count_is "$tmp/stderr" "^qemu/run: boot [1-3]: $tmp/rep-r[1-3]\\.log " 3 "--repeat 3: three boots, logs -r1 .. -r3"
 
