@@ -136,6 +136,13 @@ expect_status EXIT_FAILS "a FAIL in an earlier run of a side: status 1" -- \
 	"$rep" --label a,b "$tmp/Afail.log" "$tmp/B.log"
 has "$tmp/stdout" 'Afail\.log: run 1 of 3, counted on its side, holds 1 fails, 0 errors' \
 	"the earlier run with the FAIL is named"
+#    --check with sides judges the same runs: the same status and the same line.
+expect_status EXIT_FAILS "--check --label: a FAIL in an earlier run of a side, status 1" -- \
+	"$rep" --check --label a,b "$tmp/Afail.log" "$tmp/B.log"
+has "$tmp/stdout" 'Afail\.log: run 1 of 3, counted on its side, holds 1 fails, 0 errors' \
+	"--check names the earlier run with the FAIL as the comparison does"
+expect_status EXIT_OK "--check without --label: each log's last run alone, status 0" -- \
+	"$rep" --check "$tmp/Afail.log" "$tmp/B.log"
 #    A damaged record in a middle run drops that run from its side, and a line says so.
 sed '/^@isobench\/1 [0-9]* RESULT test=t-rate1 /{x;s/^/x/;/^xx$/{x;s/value=/valuE=/;b};x}' \
 	"$tmp/A.log" >"$tmp/Adamaged.log"
