@@ -209,6 +209,28 @@ has "$tmp/stdout" '^t-time2 +1 ns +25[0-4][0-9]\.[0-9] +27[0-9][0-9]\.[0-9] +0\.
 	"the test the first run lacks: the side's value over its other runs, ratio ~0.91, '*'"
 count_is "$tmp/stdout" '^t-time2 +1 b +3\+3 +welch-t .* \*$' 1 "... decided on the 3 + 3 runs that hold it"
 has "$tmp/stdout" 'compared 2 sides of 4, 3 runs: 4 different' "... so all four tests are different"
+#    A test that only later runs of every side hold (each side's first run lacks it) still
+#    gets its row, in the text and the JSON, decided on the runs that hold it.
+MKLOG_SKIP=t-time2 mklog "$tmp/late-a0.log" 1 - 0.0
+mklog "$tmp/late-a1.log" 1 - -0.015,0.005,0.0125
+MKLOG_SKIP=t-time2 mklog "$tmp/late-b0.log" 1.10 - 0.0
+mklog "$tmp/late-b1.log" 1.10 - -0.01,0.015,0.0
+cat "$tmp/late-a0.log" "$tmp/late-a1.log" >"$tmp/late-a.log"
+cat "$tmp/late-b0.log" "$tmp/late-b1.log" >"$tmp/late-b.log"
+expect_status EXIT_DIFFERS "a test only later runs of each side hold: status 4" -- \
+	"$rep" --label a,b "$tmp/late-a.log" "$tmp/late-b.log"
+has "$tmp/stdout" '^t-time2 +1 ns +2[45][0-9][0-9]\.[0-9] +27[0-9][0-9]\.[0-9] +0\.9[0-2] \*' \
+	"text: the row of a test no side's first run holds, its sides' values, ratio ~0.91, '*'"
+count_is "$tmp/stdout" '^t-time2 +1 b +3\+3 +welch-t .* \*$' 1 "... decided on the 3 + 3 runs that hold it"
+"$rep" --format json --label a,b "$tmp/late-a.log" "$tmp/late-b.log" 2>/dev/null | python3 -c '
+import json, sys
+print("rows", " ".join(sorted(r["test"] for r in json.load(sys.stdin)["comparison"]["rows"])))' \
+	>"$tmp/late.out" 2>&1 || true
+has "$tmp/late.out" '^rows t-rate1 t-rate2 t-time1 t-time2$' "JSON: rows for every test any run holds"
+MKLOG_SKIP=t-time2 mklog "$tmp/late-bx.log" 1.10 - -0.01,0.015,0.0
+"$rep" --label a,b "$tmp/late-a.log" "$tmp/late-bx.log" >"$tmp/late-x.txt" 2>&1 || true
+has "$tmp/late-x.txt" '^t-time2 +1 ns +2[45][0-9][0-9]\.[0-9] +--- +--- ' \
+	"... and '---' where a side's runs all lack it"
 
 # 4. Two runs a side: no verdict ('?'), status 0.
 expect_status EXIT_OK "2 + 2 runs: no verdict, status 0" -- \
