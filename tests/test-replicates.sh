@@ -198,6 +198,17 @@ contains "$tmp/utf8.svg" ">β&lt;" "SVG: a UTF-8 label is kept, escaped for mark
 "$rep" --label 'α,β' "$tmp/A.log" "$tmp/B.log" >"$tmp/utf8.txt" 2>&1 || true
 has "$tmp/utf8.txt" '^side 1: \\xce\\xb1, 3 run' "text: the label's bytes as \\xNN (side 1)"
 has "$tmp/utf8.txt" '^side 2: \\xce\\xb2, 3 run' "text: ... and side 2's differs from it"
+#    Labels that are not UTF-8: their stray bytes as \xNN in the HTML, SVG and JSON as in the
+#    text, so two such labels stay two (and neither becomes a real label '?').
+"$rep" --label $'\xff,\xfe' --format html --svg "$tmp/bad8.svg" "$tmp/A.log" "$tmp/B.log" \
+	>"$tmp/bad8.html" 2>/dev/null || true
+contains "$tmp/bad8.html" 'run 1: \xff' "HTML: a label's byte that is no UTF-8 as \\xNN"
+contains "$tmp/bad8.html" 'run 2: \xfe' "HTML: ... and the other label's differs from it"
+contains "$tmp/bad8.svg" '<title>\xfe: ' "SVG: a label's byte that is no UTF-8 as \\xNN"
+"$rep" --label $'\xff,?' --format json "$tmp/A.log" "$tmp/B.log" 2>/dev/null | python3 -c '
+import json, sys
+print("labels", " ".join(json.load(sys.stdin)["comparison"]["labels"]))' >"$tmp/bad8.out" 2>&1 || true
+has "$tmp/bad8.out" '^labels \\xff \?$' "JSON: a label of invalid UTF-8 as \\xNN, apart from a real '?'"
 
 #    A side whose first run lacks a test (a SKIP, a FAIL there) still decides on its other
 #    runs: side a is a1 without t-time2, a2, a3, c1 (three runs hold it), side b 10 % slower.
