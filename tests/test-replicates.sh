@@ -179,6 +179,19 @@ count_is "$tmp/runs.out" '^cell None None$' 2 "JSON: no single run's median CI b
 "$rep" --format csv --label a,b "$tmp/A.log" "$tmp/B.log" 2>/dev/null | cut -d, -f2,3 | sort -u \
 	| grep -c '^[ab],' >"$tmp/csvruns.out" || true
 has "$tmp/csvruns.out" '^6$' "CSV: rows for each of the 6 runs (label, run id)"
+#    CSV: the side's pooled value (the ratio's terms) beside the pooled ratio, per side.
+"$rep" --format csv --label a,b "$tmp/A.log" "$tmp/B.log" 2>/dev/null >"$tmp/side.csv" || true
+python3 - "$tmp/side.csv" >"$tmp/side.out" 2>&1 <<'EOF3' || true
+import csv, sys
+v = {}
+for r in csv.reader(open(sys.argv[1])):
+    if r[7] == "t-rate1" and r[9] in ("side_value", "ratio_to_run1"):
+        v[(r[1], r[9])] = float(r[10])
+a, b = v[("a", "side_value")], v[("b", "side_value")]
+print("side %.1f %.1f %s" % (a, b, abs(b / a - v[("b", "ratio_to_run1")]) < 1e-9))
+EOF3
+has "$tmp/side.out" '^side (99[5-9]|100[0-7])\.[0-9] (90[4-9]|91[0-4])\.[0-9] True$' \
+	"CSV: side_value per side is its runs' geometric mean, the terms of ratio_to_run1"
 
 #    Runs of another suite pooled into one side: the not-comparable warning the sides' first
 #    runs get, now for the runs within a side too.
