@@ -739,6 +739,24 @@ static void decide_scores(struct cmp *c, struct cmp_cell *cells, int copies,
 	}
 }
 
+/* A row for every test/copies some run of some side holds, not only the sides' first runs
+ * (cmp_build()'s): a test that only a later run holds (an earlier run of other tests, a SKIP
+ * there) is still the side's, its cells '---' where a side lacks it. 0, or -1 out of memory. */
+static int side_rows(struct cmp *c, const struct model *const *const *side, const size_t *nside)
+{
+	size_t cap = c->nrows, had = c->nrows;
+
+	for (size_t j = 0; j < c->nruns; j++)
+		for (size_t i = 1; i < nside[j]; i++)
+			for (size_t t = 0; t < side[j][i]->ntests; t++)
+				if (add_row(c, &side[j][i]->tests[t], &cap))
+					return -1;
+	for (size_t i = had; i < c->nrows; i++)
+		if (fill_row(c, &c->rows[i]))
+			return -1;
+	return 0;
+}
+
 int cmp_replicates(struct cmp *c, const struct model *const *const *side, const size_t *nside)
 {
 	size_t most = 0;
@@ -753,7 +771,7 @@ int cmp_replicates(struct cmp *c, const struct model *const *const *side, const 
 	}
 	for (size_t j = 0; j < c->nruns; j++)
 		c->side_runs[j] = nside[j];
-	if (check_sides(c, side, nside)) {
+	if (check_sides(c, side, nside) || side_rows(c, side, nside)) {
 		free(buf);
 		return -1;
 	}

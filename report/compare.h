@@ -97,7 +97,8 @@ int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, s
  * p < SIG_ALPHA, '~' otherwise; with fewer runs, '?' ("too-few-runs"). value, ratio, p and
  * the ratio's CI are replaced; flagged and verdicts recounted. A side whose first run lacks
  * the row's result (a SKIP or FAIL there) is decided on its runs that hold it, the cell's t
- * then that first such run's. 0, or -1 out of memory. */
+ * then that first such run's; a test only later runs hold gets a row (appended). 0, or -1
+ * out of memory. */
 int cmp_replicates(struct cmp *c, const struct model *const *const *side, const size_t *nside);
 void cmp_free(struct cmp *c);
 /* The first run j (1 .. nruns-1) whose architecture (INFO kernel.machine) is known and differs

@@ -180,14 +180,35 @@ static void sig_rows(const struct rowctx *x, size_t line, const char *test, int 
 	row(x, "derived", line, -1, "", test, copies, "basis", cmp_basis(cl, b, sizeof b), "");
 }
 
-/* Run j's ratios to run 1 and their noise marks; with replicates, each pass's Index Score
- * over the runs too (compare.h cmp_score_cell()). */
+/* With replicates, side j's pooled figures of row r, the terms of its ratios (compare.h:
+ * side_value the geometric mean of its runs' values, <pct>_side its latency percentiles). */
+static void side_rows(const struct rowctx *x, const struct cmp *c, const struct cmp_row *r,
+		      size_t j)
+{
+	const struct cmp_cell *cl = &r->cell[j];
+
+	if (!c->replicated)
+		return;
+	drow(x, cl->t->line, r->test, r->copies, "side_value", cl->value, r->unit);
+	for (int q = 0; q < LAT_NQ; q++) {
+		char key[40];
+		snprintf(key, sizeof key, "%s_side", lat_keys[q]);
+		if (isfinite(cl->lat[q]))
+			drow(x, cl->t->line, r->test, r->copies, key, cl->lat[q], "ns");
+	}
+}
+
+/* Run j's ratios to run 1 and their noise marks; with replicates, the side's pooled values
+ * (side_rows()) and each pass's Index Score over the runs too (compare.h cmp_score_cell()). */
 static void ratio_rows(const struct rowctx *x, const struct cmp *c, size_t j)
 {
-	for (size_t i = 0; c && j > 0 && i < c->nrows; i++) {
+	for (size_t i = 0; c && i < c->nrows; i++) {
 		const struct cmp_cell *cl = &c->rows[i].cell[j];
 		char mk[2] = {cl->mark, 0};
 		if (!cl->t)
+			continue;
+		side_rows(x, c, &c->rows[i], j);
+		if (!j)
 			continue;
 		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "ratio_to_run1",
 		     cl->ratio, "ratio");
@@ -204,10 +225,13 @@ static void ratio_rows(const struct rowctx *x, const struct cmp *c, size_t j)
 				     pct_ratio(&c->rows[i], j, q), "ratio");
 		}
 	}
-	for (int p = 0; c && j > 0 && p < c->nscore; p++) {	/* replicates: the scores */
+	for (int p = 0; c && p < c->nscore; p++) {	/* replicates: the scores */
 		const struct cmp_cell *cl = &c->score[p][j];
 		int copies = c->m[0]->pass[p].copies;
 		char mk[2] = {cl->mark, 0};
+		drow(x, 0, "(index score)", copies, "side_value", cl->value, "index");
+		if (!j)
+			continue;
 		drow(x, 0, "(index score)", copies, "ratio_to_run1", cl->ratio, "ratio");
 		row(x, "derived", 0, -1, "", "(index score)", copies, "noise_mark", mk, "");
 		row(x, "derived", 0, -1, "", "(index score)", copies, "noise_method", cl->method, "");

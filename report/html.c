@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* s as HTML text: markup characters escaped, bytes outside printable ASCII as '?'. */
+/* s as HTML text: markup characters escaped, the rest as util.h's xml_esc() writes it. */
 static void esc(FILE *out, const char *s)
 {
 	xml_esc(out, s, SIZE_MAX);

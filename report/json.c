@@ -26,12 +26,9 @@ static json_t *jstr(const char *s)
 		return json_null();
 	if ((j = json_string(s)))
 		return j;
-	char *c = strdup(s);
+	char *c = utf8_hex(s);	/* not UTF-8: its stray bytes as \xNN */
 	if (!c)
 		return NULL;
-	for (char *p = c; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
 	j = json_string(c);
 	free(c);
 	return j;

@@ -6,8 +6,8 @@
  * (smaller = 1) tools read; a test goes to the list its unit belongs to.
  * json_fleet(): a directory of logs grouped (fleet.h). json.c is the one JSON writer: every
  * document goes through its dump() and every number through its jnum(). Non-finite numbers
- * are written as null; byte strings that are not UTF-8 have the offending bytes replaced by
- * '?' (in the fleet's document such a source path is left out, as it always was). Each
+ * are written as null; byte strings that are not UTF-8 have the offending bytes written as
+ * \xNN (util.h's utf8_hex(); in the fleet's document such a source path is left out, as it always was). Each
  * returns 0, or -1 when out of memory or the write fails. */
 #ifndef ISOBENCH_JSON_H
 #define ISOBENCH_JSON_H

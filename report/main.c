@@ -649,6 +649,19 @@ static int other_runs(FILE *vout, const struct input *in)
 	return fails;
 }
 
+/* other_runs() of in[j] when the sides are of replicates (each log once: a log given twice
+ * has its runs said once), else nothing; the one owner of which runs count for the status,
+ * for the comparison's closing lines and --check's alike. Returns other_runs()'s. */
+static int side_runs(FILE *vout, const struct opts *o, const struct input *in,
+		     const struct sides *sd, size_t j)
+{
+	int again = 0;
+
+	for (size_t k = 0; k < j; k++)
+		again |= !strcmp(in[k].path, in[j].path);
+	return sd->replicated && !o->want && !again ? other_runs(vout, &in[j]) : 0;
+}
+
 /* The end of the one-run line: how to give a verdict. Logs that already hold several runs
  * each (--repeat) are compared by their last run unless --label names their sides, so the
  * hint names --label (a --repeat the user already gave would not help). */
@@ -676,12 +689,8 @@ static int closing(FILE *vout, const struct opts *o, const struct input *in,
 	int fails = 0;
 
 	for (size_t j = 0; j < o->n; j++) {
-		int again = 0;	/* a log given twice: its runs said once */
-		for (size_t k = 0; k < j; k++)
-			again |= !strcmp(in[k].path, in[j].path);
 		verdict(vout, &in[j], o->n > 1);
-		if (sd->replicated && !o->want && !again)
-			fails |= other_runs(vout, &in[j]);
+		fails |= side_runs(vout, o, in, sd, j);
 	}
 	if (sd->n < 2)
 		return fails;
@@ -904,10 +913,8 @@ static void load_all(const struct opts *o, struct input *in, FILE *vout, struct 
 			continue;
 		const struct run *run = &in[j].log.runs[in[j].run];
 		oc->fails |= run->fails || run->errors;
-		if (o->check) {
+		if (o->check)	/* the model too: --check judges the runs its sides hold */
 			verdict(vout, &in[j], o->n > 1);
-			continue;
-		}
 		if (model_build(run, &in[j].m)) {
 			fprintf(stderr, "isobench-report: out of memory\n");
 			oc->incomplete = 1;
@@ -944,6 +951,23 @@ static void compare_all(const struct opts *o, struct input *in, struct sides *sd
 		oc->werr = render(o, sd, c);
 		oc->fails |= closing(vout, o, in, sd, c);
 	}
+}
+
+/* --check: the sides the comparison would form (make_sides()), so every run on a side of
+ * replicates counts for the status as it does without --check (side_runs()). */
+static void check_sides(const struct opts *o, struct input *in, struct sides *sd, FILE *vout,
+			struct outcome *oc)
+{
+	int sr = make_sides(o, in, sd);
+
+	if (sr == EXIT_USAGE)
+		oc->usage_err = 1;
+	else if (sr) {
+		fprintf(stderr, "isobench-report: out of memory\n");
+		oc->incomplete = 1;
+	} else
+		for (size_t j = 0; j < o->n; j++)
+			oc->fails |= side_runs(vout, o, in, sd, j);
 }
 
 static void free_inputs(struct input *in, size_t n)
@@ -986,7 +1010,9 @@ int main(int argc, char **argv)
 	memset(in, 0, sizeof in);
 	memset(&sd, 0, sizeof sd);
 	load_all(&o, in, vout, &oc);
-	if (!oc.usage_err && !oc.incomplete && !o.check)
+	if (!oc.usage_err && !oc.incomplete && o.check)
+		check_sides(&o, in, &sd, vout, &oc);
+	else if (!oc.usage_err && !oc.incomplete)
 		compare_all(&o, in, &sd, &c, vout, &oc);
 	if (!flushed())
 		oc.werr = 1;

@@ -87,6 +87,26 @@ const char *text_safe(const char *s, char *buf, size_t cap)
 	return buf;
 }
 
+char *utf8_hex(const char *s)
+{
+	size_t n = 0;
+	char *c = malloc(4 * strlen(s) + 1);	/* each byte at most \xNN */
+
+	for (size_t u; c && *s; s++) {
+		if ((u = utf8_len(s))) {
+			memcpy(c + n, s, u);
+			n += u;
+			s += u - 1;
+		} else if ((unsigned char)*s >= 0x80)
+			n += (size_t)sprintf(c + n, "\\x%02x", (unsigned char)*s);
+		else
+			c[n++] = *s;
+	}
+	if (c)
+		c[n] = 0;
+	return c;
+}
+
 void xml_esc(FILE *out, const char *s, size_t max)
 {
 	for (size_t n = 0, u; s && *s && n < max; s++, n++) {
@@ -101,7 +121,11 @@ void xml_esc(FILE *out, const char *s, size_t max)
 		case '>': fputs("&gt;", out); break;
 		case '"': fputs("&quot;", out); break;
 		case '\'': fputs("&#39;", out); break;
-		default: fputc(printable(*s) ? *s : '?', out);
+		default:	/* a byte that starts no UTF-8 character: \xNN, as the text's */
+			if ((unsigned char)*s >= 0x80)
+				fprintf(out, "\\x%02x", (unsigned char)*s);
+			else
+				fputc(printable(*s) ? *s : '?', out);
 		}
 	}
 }

@@ -136,6 +136,13 @@ expect_status EXIT_FAILS "a FAIL in an earlier run of a side: status 1" -- \
 	"$rep" --label a,b "$tmp/Afail.log" "$tmp/B.log"
 has "$tmp/stdout" 'Afail\.log: run 1 of 3, counted on its side, holds 1 fails, 0 errors' \
 	"the earlier run with the FAIL is named"
+#    --check with sides judges the same runs: the same status and the same line.
+expect_status EXIT_FAILS "--check --label: a FAIL in an earlier run of a side, status 1" -- \
+	"$rep" --check --label a,b "$tmp/Afail.log" "$tmp/B.log"
+has "$tmp/stdout" 'Afail\.log: run 1 of 3, counted on its side, holds 1 fails, 0 errors' \
+	"--check names the earlier run with the FAIL as the comparison does"
+expect_status EXIT_OK "--check without --label: each log's last run alone, status 0" -- \
+	"$rep" --check "$tmp/Afail.log" "$tmp/B.log"
 #    A damaged record in a middle run drops that run from its side, and a line says so.
 sed '/^@isobench\/1 [0-9]* RESULT test=t-rate1 /{x;s/^/x/;/^xx$/{x;s/value=/valuE=/;b};x}' \
 	"$tmp/A.log" >"$tmp/Adamaged.log"
@@ -172,6 +179,19 @@ count_is "$tmp/runs.out" '^cell None None$' 2 "JSON: no single run's median CI b
 "$rep" --format csv --label a,b "$tmp/A.log" "$tmp/B.log" 2>/dev/null | cut -d, -f2,3 | sort -u \
 	| grep -c '^[ab],' >"$tmp/csvruns.out" || true
 has "$tmp/csvruns.out" '^6$' "CSV: rows for each of the 6 runs (label, run id)"
+#    CSV: the side's pooled value (the ratio's terms) beside the pooled ratio, per side.
+"$rep" --format csv --label a,b "$tmp/A.log" "$tmp/B.log" 2>/dev/null >"$tmp/side.csv" || true
+python3 - "$tmp/side.csv" >"$tmp/side.out" 2>&1 <<'EOF3' || true
+import csv, sys
+v = {}
+for r in csv.reader(open(sys.argv[1])):
+    if r[7] == "t-rate1" and r[9] in ("side_value", "ratio_to_run1"):
+        v[(r[1], r[9])] = float(r[10])
+a, b = v[("a", "side_value")], v[("b", "side_value")]
+print("side %.1f %.1f %s" % (a, b, abs(b / a - v[("b", "ratio_to_run1")]) < 1e-9))
+EOF3
+has "$tmp/side.out" '^side (99[5-9]|100[0-7])\.[0-9] (90[4-9]|91[0-4])\.[0-9] True$' \
+	"CSV: side_value per side is its runs' geometric mean, the terms of ratio_to_run1"
 
 #    Runs of another suite pooled into one side: the not-comparable warning the sides' first
 #    runs get, now for the runs within a side too.
@@ -191,6 +211,17 @@ contains "$tmp/utf8.svg" ">β&lt;" "SVG: a UTF-8 label is kept, escaped for mark
 "$rep" --label 'α,β' "$tmp/A.log" "$tmp/B.log" >"$tmp/utf8.txt" 2>&1 || true
 has "$tmp/utf8.txt" '^side 1: \\xce\\xb1, 3 run' "text: the label's bytes as \\xNN (side 1)"
 has "$tmp/utf8.txt" '^side 2: \\xce\\xb2, 3 run' "text: ... and side 2's differs from it"
+#    Labels that are not UTF-8: their stray bytes as \xNN in the HTML, SVG and JSON as in the
+#    text, so two such labels stay two (and neither becomes a real label '?').
+"$rep" --label $'\xff,\xfe' --format html --svg "$tmp/bad8.svg" "$tmp/A.log" "$tmp/B.log" \
+	>"$tmp/bad8.html" 2>/dev/null || true
+contains "$tmp/bad8.html" 'run 1: \xff' "HTML: a label's byte that is no UTF-8 as \\xNN"
+contains "$tmp/bad8.html" 'run 2: \xfe' "HTML: ... and the other label's differs from it"
+contains "$tmp/bad8.svg" '<title>\xfe: ' "SVG: a label's byte that is no UTF-8 as \\xNN"
+"$rep" --label $'\xff,?' --format json "$tmp/A.log" "$tmp/B.log" 2>/dev/null | python3 -c '
+import json, sys
+print("labels", " ".join(json.load(sys.stdin)["comparison"]["labels"]))' >"$tmp/bad8.out" 2>&1 || true
+has "$tmp/bad8.out" '^labels \\xff \?$' "JSON: a label of invalid UTF-8 as \\xNN, apart from a real '?'"
 
 #    A side whose first run lacks a test (a SKIP, a FAIL there) still decides on its other
 #    runs: side a is a1 without t-time2, a2, a3, c1 (three runs hold it), side b 10 % slower.
@@ -202,6 +233,28 @@ has "$tmp/stdout" '^t-time2 +1 ns +25[0-4][0-9]\.[0-9] +27[0-9][0-9]\.[0-9] +0\.
 	"the test the first run lacks: the side's value over its other runs, ratio ~0.91, '*'"
 count_is "$tmp/stdout" '^t-time2 +1 b +3\+3 +welch-t .* \*$' 1 "... decided on the 3 + 3 runs that hold it"
 has "$tmp/stdout" 'compared 2 sides of 4, 3 runs: 4 different' "... so all four tests are different"
+#    A test that only later runs of every side hold (each side's first run lacks it) still
+#    gets its row, in the text and the JSON, decided on the runs that hold it.
+MKLOG_SKIP=t-time2 mklog "$tmp/late-a0.log" 1 - 0.0
+mklog "$tmp/late-a1.log" 1 - -0.015,0.005,0.0125
+MKLOG_SKIP=t-time2 mklog "$tmp/late-b0.log" 1.10 - 0.0
+mklog "$tmp/late-b1.log" 1.10 - -0.01,0.015,0.0
+cat "$tmp/late-a0.log" "$tmp/late-a1.log" >"$tmp/late-a.log"
+cat "$tmp/late-b0.log" "$tmp/late-b1.log" >"$tmp/late-b.log"
+expect_status EXIT_DIFFERS "a test only later runs of each side hold: status 4" -- \
+	"$rep" --label a,b "$tmp/late-a.log" "$tmp/late-b.log"
+has "$tmp/stdout" '^t-time2 +1 ns +2[45][0-9][0-9]\.[0-9] +27[0-9][0-9]\.[0-9] +0\.9[0-2] \*' \
+	"text: the row of a test no side's first run holds, its sides' values, ratio ~0.91, '*'"
+count_is "$tmp/stdout" '^t-time2 +1 b +3\+3 +welch-t .* \*$' 1 "... decided on the 3 + 3 runs that hold it"
+"$rep" --format json --label a,b "$tmp/late-a.log" "$tmp/late-b.log" 2>/dev/null | python3 -c '
+import json, sys
+print("rows", " ".join(sorted(r["test"] for r in json.load(sys.stdin)["comparison"]["rows"])))' \
+	>"$tmp/late.out" 2>&1 || true
+has "$tmp/late.out" '^rows t-rate1 t-rate2 t-time1 t-time2$' "JSON: rows for every test any run holds"
+MKLOG_SKIP=t-time2 mklog "$tmp/late-bx.log" 1.10 - -0.01,0.015,0.0
+"$rep" --label a,b "$tmp/late-a.log" "$tmp/late-bx.log" >"$tmp/late-x.txt" 2>&1 || true
+has "$tmp/late-x.txt" '^t-time2 +1 ns +2[45][0-9][0-9]\.[0-9] +--- +--- ' \
+	"... and '---' where a side's runs all lack it"
 
 # 4. Two runs a side: no verdict ('?'), status 0.
 expect_status EXIT_OK "2 + 2 runs: no verdict, status 0" -- \
