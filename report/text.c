@@ -505,12 +505,14 @@ static void compare_significance(FILE *out, const struct cmp *c)
 static void verdict_row(FILE *out, const char *title, int copies, const char *side,
 			const struct cmp_cell *cl)
 {
-	char ci[48], runs[24];
+	char ci[48], runs[24], p[16] = "---";	/* no p (too few runs): "---", as JSON's null */
 
 	snprintf(ci, sizeof ci, "%.3f [%.3f, %.3f]", cl->ratio, cl->ratio_lo, cl->ratio_hi);
 	snprintf(runs, sizeof runs, "%zu%s%zu", cl->runs_a, cl->paired ? "x" : "+", cl->runs_b);
-	fprintf(out, "%-36.36s %6d %-12.12s %7s %-9s %9.2g %20s %c\n", title, copies, side, runs,
-		cl->method, cl->p, isfinite(cl->ratio_lo) ? ci : "---", cl->mark);
+	if (isfinite(cl->p))
+		snprintf(p, sizeof p, "%.2g", cl->p);
+	fprintf(out, "%-36.36s %6d %-12.12s %7s %-9s %9s %20s %c\n", title, copies, side, runs,
+		cl->method, p, isfinite(cl->ratio_lo) ? ci : "---", cl->mark);
 }
 
 /* Each cell decided on replicates: the runs behind it, the test, p and the ratio's CI. */

@@ -260,6 +260,7 @@ has "$tmp/late-x.txt" '^t-time2 +1 ns +2[45][0-9][0-9]\.[0-9] +--- +--- ' \
 expect_status EXIT_OK "2 + 2 runs: no verdict, status 0" -- \
 	"$rep" --label a,a,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/b1.log" "$tmp/b2.log"
 count_is "$tmp/stdout" ' 2\+2 +too-few-runs .* \?$' 4 "fewer than 3 runs a side: '?' per test"
+count_is "$tmp/stdout" ' 2\+2 +too-few-runs +--- ' 4 "... and p as '---', not nan (no p without 3 runs a side)"
 
 # 5. One run a side: the plain message, no test significant, status 0 although B is slower.
 expect_status EXIT_OK "one run a side, B 10% slower: status 0 (no verdict on samples alone)" -- \
