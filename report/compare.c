@@ -684,7 +684,8 @@ static void side_tails(struct cmp_cell *cell, const struct model *const *m, size
 			if (!t || !t->has_result || !t->has_lat || !(t->lat[q] > 0))
 				continue;
 			s += log(t->lat[q]);
-			mx = k++ && mx >= t->lat[q] ? mx : t->lat[q];
+			mx = fmax(mx, t->lat[q]);	/* fmax: NAN (none yet) loses */
+			k++;
 		}
 		cell->lat[q] = !k ? NAN : q == LAT_NQ - 1 ? mx : exp(s / (double)k);
 		cell->has_lat |= k > 0;
@@ -709,7 +710,8 @@ static void decide_replicates(struct cmp_row *r, size_t j, const struct model *c
 
 	decide_values(&r->cell[j], &r->cell[0], j == 1 || !r->cell[0].runs_a,
 		      r->cell[j].t && r->cell[0].t, r->higher, a, ra, na, b, rb, nb, pa, pb);
-	side_tails(&r->cell[0], side[0], nside[0], r->test, r->copies);
+	if (j == 1)	/* side 0's tails are the same beside every other side */
+		side_tails(&r->cell[0], side[0], nside[0], r->test, r->copies);
 	side_tails(&r->cell[j], side[j], nside[j], r->test, r->copies);
 }
 
