@@ -953,9 +953,9 @@ static void compare_all(const struct opts *o, struct input *in, struct sides *sd
 	}
 }
 
-/* --check: the sides the comparison would form (make_sides()), so every run on a side of
+/* --check alone: the sides the comparison would form (make_sides()), so every run on a side of
  * replicates counts for the status as it does without --check (side_runs()). */
-static void check_sides(const struct opts *o, struct input *in, struct sides *sd, FILE *vout,
+static void check_only_sides(const struct opts *o, struct input *in, struct sides *sd, FILE *vout,
 			struct outcome *oc)
 {
 	int sr = make_sides(o, in, sd);
@@ -1011,7 +1011,7 @@ int main(int argc, char **argv)
 	memset(&sd, 0, sizeof sd);
 	load_all(&o, in, vout, &oc);
 	if (!oc.usage_err && !oc.incomplete && o.check)
-		check_sides(&o, in, &sd, vout, &oc);
+		check_only_sides(&o, in, &sd, vout, &oc);
 	else if (!oc.usage_err && !oc.incomplete)
 		compare_all(&o, in, &sd, &c, vout, &oc);
 	if (!flushed())
