@@ -194,7 +194,7 @@ static void side_rows(const struct rowctx *x, const struct cmp *c, const struct 
 		char key[40];
 		snprintf(key, sizeof key, "%s_side", lat_keys[q]);
 		if (isfinite(cl->lat[q]))
-			drow(x, cl->t->line, r->test, r->copies, key, cl->lat[q], "ns");
+			drow(x, cl->t->line, r->test, r->copies, key, cl->lat[q], REC_UNIT_NS);
 	}
 }
 
