@@ -23,7 +23,7 @@
 #define REC_STATUS_OK "ok"		/* END status= */
 #define REC_STATUS_FATAL "fatal"
 #define REC_WHAT_PARAM "param"		/* ERROR what= */
-#define REC_WHAT_TEST "test"
+#define REC_WHAT_TEST "test"		/* ERROR what=; WARN what=: the test process outlived its outcome */
 #define REC_WHAT_CLOCKSOURCE "clocksource"	/* WARN what= */
 #define REC_WHAT_RESULT "result"	/* WARN what=: a result the device cannot give (bench.h judge) */
 #define REC_WHAT_METADATA "metadata"	/* WARN what=: a cloud's metadata service absent, slow or
@@ -355,7 +355,7 @@
 #define VOCAB_SHAPE_MODE ENUM, 0, 0, REC_MODE_INIT "|" REC_MODE_HOST
 #define VOCAB_SHAPE_ERROR_WHAT ENUM, 0, 0, REC_WHAT_PARAM "|" REC_WHAT_TEST
 #define VOCAB_SHAPE_WARN_WHAT ENUM, 0, 0, REC_WHAT_CLOCKSOURCE "|" REC_WHAT_RESULT "|" \
-	REC_WHAT_METADATA
+	REC_WHAT_METADATA "|" REC_WHAT_TEST
 #define VOCAB_SHAPE_END_STATUS ENUM, 0, 0, REC_STATUS_OK "|" REC_STATUS_FATAL
 #define VOCAB_SHAPE_STOP ENUM, 0, 0, REC_STOP_TARGET "|" REC_STOP_CAP "|" REC_STOP_FUTILE \
 	"|" REC_STOP_BUDGET

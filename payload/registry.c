@@ -59,7 +59,8 @@
 	/* ring0: one per probe of the driver's list (bench/ring0.h) */ \
 	ISOBENCH_PROBES(R) \
 	/* selftest: misbehave on purpose; only when named (runner.c keeps them out of "all") */ \
-	X(selftest_crash) X(selftest_stall) X(selftest_skip) X(selftest_error) X(selftest_slow)
+	X(selftest_crash) X(selftest_stall) X(selftest_skip) X(selftest_error) X(selftest_slow) \
+	X(selftest_linger)
 
 #define BENCH_EXTERN(nm) extern const struct bench bench_##nm;
 #define ARCH_EXTERN(id, nm, ttl, owner, insn, hint) BENCH_EXTERN(id)

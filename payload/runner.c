@@ -436,6 +436,29 @@ static void take_signals(const struct outcome *o, const struct runner_cfg *cfg, 
 		interrupted(o, cfg, pid, stop, orig);
 }
 
+/* The deadline passed: a FAIL when the test had given no outcome; when it had (its RESULT,
+ * SKIP or FAIL relayed, the process then not gone in time), a WARN instead, so that the log
+ * never holds two outcomes for one test and copy count (a digest restates each once). */
+static void lingered_or_timed_out(struct outcome *o)
+{
+	static const char *const said[] = {"", "RESULT", "SKIP", "FAIL"};
+	struct rec_body b;
+
+	if (o->state == 0) {
+		char why[64];
+		snprintf(why, sizeof why, "timeout after %d s", o->timeout_s);
+		fail_record(o, why, 0, -1);
+		return;
+	}
+	rec_begin(&b, RK_WARN);
+	rec_str(&b, RK_WHAT, REC_WHAT_TEST);
+	rec_str(&b, RK_TESTNAME, o->b->name);
+	rec_u64(&b, RK_COPIES, (uint64_t)o->copies);
+	rec_fmt(&b, RK_REASON, "the test process was still running at its %d s deadline, after "
+		"its %s; killed", o->timeout_s, said[o->state]);
+	out_record(&b);
+}
+
 /* Relay the records the test child writes to fd until it closes the pipe or the deadline
  * passes (then a FAIL); reaps on the way. */
 static void relay_test(struct outcome *o, const struct runner_cfg *cfg, pid_t pid, int fd,
@@ -452,9 +475,7 @@ static void relay_test(struct outcome *o, const struct runner_cfg *cfg, pid_t pi
 		uint64_t t = now_ns(), deadline = start + (uint64_t)o->timeout_s * 1000000000u;
 		if (t >= deadline) {
 			kill(-pid, SIGKILL);
-			char why[64];
-			snprintf(why, sizeof why, "timeout after %d s", o->timeout_s);
-			fail_record(o, why, 0, -1);
+			lingered_or_timed_out(o);
 			break;
 		}
 		int pr = poll(fds, 2, (int)((deadline - t) / 1000000u) + 1);

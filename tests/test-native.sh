@@ -110,9 +110,15 @@ for c in 1 2; do
 	# Its 13 s loops would earn a longer deadline, but an explicit --timeout is kept.
 	has "$tmp/self.log" "FAIL test=selftest-slow copies=$c reason=timeout%20after%206%20s" \
 		"a slow loop is held to the --timeout asked for ($c cop.)"
+	# A copy that outlives its RESULT: killed at the deadline, the RESULT kept, a WARN and
+	# no second outcome (a FAIL after the RESULT made two; the digest restates one each).
+	has "$tmp/self.log" "RESULT test=selftest-linger copies=$c " "a lingering test keeps its RESULT ($c cop.)"
+	has "$tmp/self.log" "WARN what=test test=selftest-linger copies=$c reason=the%20test%20process%20was%20still%20running%20at%20its%206%20s%20deadline,%20after%20its%20RESULT" \
+		"... a WARN says it was killed after it ($c cop.)"
+	hasnt "$tmp/self.log" "FAIL test=selftest-linger copies=$c " "... and no FAIL follows the RESULT ($c cop.)"
 	has "$tmp/self.log" "RESULT test=pipe copies=$c " "pipe still ran ($c cop.)"
 done
-has "$tmp/self.log" "END records=[0-9]+ results=2 fails=8 skips=2 errors=0 " "END counts"
+has "$tmp/self.log" "END records=[0-9]+ results=4 fails=8 skips=2 errors=0 " "END counts"
 st=0
 "$report" --check "$tmp/self.log" >/dev/null || st=$?
 status_is EXIT_FAILS "$st" "isobench-report: complete, with FAIL records"

@@ -3,7 +3,8 @@
  * skip (setup says not supported), an error (run returns -EIO), and a slow loop (each loop
  * sleeps SELFTEST_SLOW_LOOP_S: calibration, a warm-up and one sample, the windows two loops
  * each, outlast the 60 s a one-sample test is first given, so it completes only when the
- * harness moves its deadline, harness.h). Group "selftest": only run
+ * harness moves its deadline, harness.h), and a linger (a RESULT, then a teardown that never
+ * returns: the runner's deadline finds the test's outcome given, runner.c). Group "selftest": only run
  * when named; `all` does not include them. One loop of the well-behaved part is one volatile
  * increment (unit lps). */
 #include "../bench.h"
@@ -57,6 +58,14 @@ static int run_error(struct bench_ctx *ctx, uint64_t iters)
 	return -EIO;
 }
 
+/* A teardown that never returns: the copy outlives its test's RESULT. */
+static void linger(struct bench_ctx *ctx)
+{
+	(void)ctx;
+	for (;;)
+		pause();
+}
+
 static int run_ok(struct bench_ctx *ctx, uint64_t iters)
 {
 	for (uint64_t i = 0; i < iters; i++)
@@ -74,3 +83,5 @@ SELFTEST(selftest_skip, "selftest-skip", "Selftest: skips", .setup = setup_skip,
 	 .run = run_ok);
 SELFTEST(selftest_error, "selftest-error", "Selftest: run() fails", .run = run_error);
 SELFTEST(selftest_slow, "selftest-slow", "Selftest: loops of seconds", .run = run_slow);
+SELFTEST(selftest_linger, "selftest-linger", "Selftest: lingers after its result", .run = run_ok,
+	 .teardown = linger);
