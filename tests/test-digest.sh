@@ -191,6 +191,71 @@ forge "$tmp/all.log" "$tmp/forged.log" crc
 refused "$tmp/forged.log" "a whole log whose digest restates another figure than its RESULT is refused" \
 	'the digest is damaged: line [0-9]+ says pipe value=1.000, the log.s RESULT says [0-9.]+'
 
+# twofail LOG OUT REASON: LOG with its first FAIL of selftest-crash (copies=1) written twice,
+# the second with reason=REASON, and its digest line likewise; every record renumbered and
+# resealed, part=end's count and CRC rewritten: a log holding two outcomes of one test and copy
+# count (what the runner wrote when a test stalled and its deadline passed at once) and a
+# digest that restates both.
+twofail() {
+	python3 - "$1" "$2" "$3" <<'EOF2'
+import re, sys, zlib
+lines = open(sys.argv[1]).read().split("\n")
+rec = re.compile(r"@isobench/1 \d+ (.*) \*[0-9a-f]{8}$")
+seal = lambda n, body: "@isobench/1 %d %s" % (n, body)
+out, n, dupl = [], 0, {"FAIL test=selftest-crash copies=1 ", "DIGEST part=fail test=selftest-crash copies=1 "}
+for line in lines:
+    m = rec.match(line)
+    out.append(m.group(1) if m else (None, line))
+    if m and any(m.group(1).startswith(d) for d in dupl):
+        dupl = {d for d in dupl if not m.group(1).startswith(d)}
+        out.append(re.sub(r" reason=[^ ]*", " reason=" + sys.argv[3], m.group(1), count=1))
+final = []
+for b in out:
+    if isinstance(b, tuple):
+        final.append(b[1])
+        continue
+    n += 1
+    line = seal(n, b)
+    final.append("%s *%08x" % (line, zlib.crc32(line.encode()) & 0xffffffff))
+first = next(i for i, l in enumerate(final) if " DIGEST part=begin " in l)
+end = next(i for i, l in enumerate(final) if " DIGEST part=end " in l)
+digest = [l for l in final[first:end] if rec.match(l)]
+crc = zlib.crc32("".join(l + "\n" for l in digest).encode()) & 0xffffffff
+body = re.sub(r"lines=\d+ crc=[0-9a-f]{8}", "lines=%d crc=%08x" % (len(digest), crc), rec.match(final[end]).group(1))
+line = seal(int(final[end].split()[1]), body)
+final[end] = "%s *%08x" % (line, zlib.crc32(line.encode()) & 0xffffffff)
+e = next(i for i, l in enumerate(final) if re.match(r"@isobench/1 \d+ END ", l))
+num, nfail = int(final[e].split()[1]), sum(1 for l in final if re.match(r"@isobench/1 \d+ FAIL ", l))
+body = re.sub(r"records=\d+ (results=\d+) fails=\d+", r"records=%d \1 fails=%d" % (num - 1, nfail),
+              rec.match(final[e]).group(1))
+line = seal(num, body)
+final[e] = "%s *%08x" % (line, zlib.crc32(line.encode()) & 0xffffffff)
+open(sys.argv[2], "w").write("\n".join(final))
+EOF2
+}
+twofail "$tmp/ev.log" "$tmp/twofail.log" 'timeout%20after%209%20s'
+grep -ci 'FAIL test=selftest-crash copies=1 ' "$tmp/twofail.log" >"$tmp/nfail"
+has "$tmp/nfail" '^4$' "the planted log holds two FAILs of selftest-crash (1 copy) and its digest both"
+complete "$tmp/twofail.log" "a digest restating two FAILs of one test and copy count matches the log's two" EXIT_FAILS
+at2=$(offset "$tmp/twofail.log" ' DIGEST part=begin ')
+tail -c +"$((at2 + 1))" "$tmp/twofail.log" >"$tmp/twofail-cut.log"
+complete "$tmp/twofail-cut.log" "... and cut where the digest begins, it is a complete run" EXIT_FAILS
+# ... but a digest FAIL that neither of the two says is still refused.
+sed -i 's/\( DIGEST part=fail test=selftest-crash copies=1 reason=\)timeout%20after%209%20s/\1timeout%20after%208%20s/' "$tmp/twofail.log"
+python3 - "$tmp/twofail.log" <<'EOF2'
+import re, sys, zlib
+p = sys.argv[1]
+lines = open(p).read().split("\n")
+rec = re.compile(r"(@isobench/1 \d+ .*) \*[0-9a-f]{8}$")
+for i, l in enumerate(lines):
+    m = rec.match(l)
+    if m and " DIGEST part=fail test=selftest-crash copies=1 reason=timeout%20after%208" in l:
+        lines[i] = "%s *%08x" % (m.group(1), zlib.crc32(m.group(1).encode()) & 0xffffffff)
+open(p, "w").write("\n".join(lines))
+EOF2
+refused "$tmp/twofail.log" "a digest FAIL that neither FAIL of the log says is refused" \
+	'the digest is damaged: (line [0-9]+ says selftest-crash reason=|part=end says)'
+
 # ---- in the image: a run on QEMU's serial console, cut to its last 64 KiB -------------------
 # The probes and the ring0 group (which runs only in the image's kernel), both passes, under
 # TCG (a few minutes); the log is what a cloud's console would hold, kernel lines and all.
