@@ -89,16 +89,20 @@ EOF
 }
 
 # 3. A slow COM1 (~1 KB/s) with a short per-test timeout.
-mkfifo "$dir/slow.in" "$dir/slow.out"
-reader "$dir/slow.out" 1024 "$dir/slow.log" &
-pids+=($!)
-sleep 0.3
-slow_pid=$!
-boot slow 300 "isobench.tests=syscall,getpid isobench.timeout=10" \
-	-chardev "pipe,id=s0,path=$dir/slow" -serial chardev:s0 -serial "file:$dir/slow-com2.log"
-# What left the guest may still sit in the host's pipe (up to a page): the slow reader
-# needs seconds to take it. Wait for it to reach the end of the pipe (at most 60 s).
-for _ in $(seq 120); do kill -0 "$slow_pid" 2>/dev/null || break; sleep 0.5; done
+# slow_boot NAME: the run with COM1 on a pipe read at 1 KB/s, COM2 to NAME-com2.log; waits
+# until the slow reader has taken what QEMU left in the pipe (at most 60 s).
+slow_boot() {
+	local slow_pid
+	mkfifo "$dir/$1.in" "$dir/$1.out"
+	reader "$dir/$1.out" 1024 "$dir/$1.log" &
+	slow_pid=$!
+	pids+=("$slow_pid")
+	sleep 0.3
+	boot "$1" 300 "isobench.tests=syscall,getpid isobench.timeout=10" \
+		-chardev "pipe,id=s0,path=$dir/$1" -serial chardev:s0 -serial "file:$dir/$1-com2.log"
+	for _ in $(seq 120); do kill -0 "$slow_pid" 2>/dev/null || break; sleep 0.5; done
+}
+slow_boot slow
 status_is EXIT_OK "$st" "slow COM1: QEMU ends ($secs s)"
 complete "$dir/slow.log" "slow COM1 (1 KB/s): the slow capture holds the whole run, END included"
 hasnt "$dir/slow-com2.log" "reason=timeout" "slow COM1: no test is charged the console's time"
@@ -108,7 +112,10 @@ has "$dir/slow-com2.log" "console.write_ms=[^ ]*ttyS0:[0-9]+" "slow COM1: the ti
 # (COM1 + COM2, above) and right after it: TCG noise (3 samples of 100 ms) is within a factor
 # of 2 of a boot next to it in time, a console stalling the measured loop would not be. Two
 # neighbours, not one boot from minutes earlier: on a loaded host TCG's speed moves by 2x
-# between boots that far apart (seen: a lone fast boot 2.0x slower than the slow one).
+# between boots that far apart (seen: a lone fast boot 2.0x slower than the slow one). When
+# neither is within 2x, the slow boot and its neighbour after it run once more and are judged
+# alone: a console that stalls the loop misses again, a neighbour suite's burst does not
+# twice (seen in a loaded run: 3.2x and 4.2x, then 1.0x at the next try).
 # It is also check 1's boot, COM2 only.
 boot after 240 "isobench.tests=syscall" -serial null -serial "file:$dir/after.log"
 status_is EXIT_OK "$st" "COM2 only: QEMU ends"
@@ -116,17 +123,31 @@ complete "$dir/after.log" "COM2 only: the capture of COM2 is a complete run"
 has "$dir/after.log" "INFO console.used=[a-zA-Z0-9,]*ttyS1" "COM2 only: ttyS1 is named among the consoles"
 has "$dir/after.log" "console.absent=[a-zA-Z0-9,]*ttyS2" "COM2 only: the absent ttyS2 is named"
 syscall_lps() { grep -ao "RESULT test=syscall copies=1 unit=lps better=higher value=[0-9.]*" "$1" | sed 's/.*value=//'; }
-slow=$(syscall_lps "$dir/slow-com2.log")
-near=""
-for f in "$dir/com1.log" "$dir/after.log"; do
-	v=$(syscall_lps "$f")
-	near+="${near:+, }${v:-none}"
-	[ -n "$v" ] && [ -n "$slow" ] && awk -v a="$v" -v b="$slow" 'BEGIN { r = b / a; exit !(r > 0.5 && r < 2) }' && hit=1
-done
-if [ "${hit:-0}" = 1 ]; then
+# near SLOW-COM2-LOG NEIGHBOUR-LOG...: 0 when the slow boot's syscall figure is within 2x of a
+# neighbour's; $slow and $near say the figures.
+near() {
+	local f v hit=1
+	slow=$(syscall_lps "$1")
+	shift
+	near=""
+	for f in "$@"; do
+		v=$(syscall_lps "$f")
+		near+="${near:+, }${v:-none}"
+		[ -n "$v" ] && [ -n "$slow" ] && awk -v a="$v" -v b="$slow" 'BEGIN { r = b / a; exit !(r > 0.5 && r < 2) }' && hit=0
+	done
+	return "$hit"
+}
+if near "$dir/slow-com2.log" "$dir/com1.log" "$dir/after.log"; then
 	ok "slow COM1: syscall $slow lps, fast-console boots before and after it $near (within 2x of one)"
 else
-	bad "slow COM1: syscall '$slow' lps, fast-console boots before and after it: $near"
+	first="$slow against $near"
+	slow_boot slow2
+	boot after2 240 "isobench.tests=syscall" -serial null -serial "file:$dir/after2.log"
+	if near "$dir/slow2-com2.log" "$dir/after2.log"; then
+		ok "slow COM1: syscall $slow lps, a fast-console boot after it $near (within 2x, at the second try; the first: $first)"
+	else
+		bad "slow COM1: syscall '$slow' lps against a fast-console boot after it: $near; the first try: $first"
+	fi
 fi
 # The neighbouring boots are compared: tests/run may run another suite beside the rest.
 timing_done
