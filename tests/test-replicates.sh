@@ -222,6 +222,9 @@ contains "$tmp/bad8.svg" '<title>\xfe: ' "SVG: a label's byte that is no UTF-8 a
 import json, sys
 print("labels", " ".join(json.load(sys.stdin)["comparison"]["labels"]))' >"$tmp/bad8.out" 2>&1 || true
 has "$tmp/bad8.out" '^labels \\xff \?$' "JSON: a label of invalid UTF-8 as \\xNN, apart from a real '?'"
+#    One helper owns that \xNN form (report/util.c byte_hex()), for the text, the JSON and
+#    the markup alike: a second printf of it would let the three drift apart.
+count_is <(cat "$top"/report/*.c) 'x%02x' 1 "report/: one place writes a byte as \\xNN"
 
 #    A side whose first run lacks a test (a SKIP, a FAIL there) still decides on its other
 #    runs: side a is a1 without t-time2, a2, a3, c1 (three runs hold it), side b 10 % slower.
