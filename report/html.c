@@ -66,7 +66,17 @@ static void ident_row(FILE *out, const struct cmp *c, const char *head, const ch
 	fputs("</tr>\n", out);
 }
 
-static void identities(FILE *out, const struct report_in *in, const struct cmp *c)
+/* The first of the n runs in (in column order, with replicates several a side) on side j;
+ * NULL when none is. */
+static const struct report_in *side_first(const struct report_in *in, size_t n, size_t j)
+{
+	for (size_t i = 0; i < n; i++)
+		if (in[i].side == j)
+			return &in[i];
+	return NULL;
+}
+
+static void identities(FILE *out, const struct report_in *in, size_t n, const struct cmp *c)
 {
 	fputs("<h2>Machines</h2>\n<table><tr><th></th>", out);
 	for (size_t j = 0; j < c->nruns; j++) {
@@ -76,8 +86,9 @@ static void identities(FILE *out, const struct report_in *in, const struct cmp *
 	}
 	fputs("</tr>\n<tr><th>file</th>", out);
 	for (size_t j = 0; j < c->nruns; j++) {
+		const struct report_in *r = side_first(in, n, j);
 		fputs("<td>", out);
-		esc(out, in[j].source);
+		esc(out, r ? r->source : "-");
 		fputs("</td>", out);
 	}
 	fputs("</tr>\n<tr><th>run id / build / mode</th>", out);
@@ -246,9 +257,8 @@ int html_report(FILE *out, const struct report_in *in, size_t n, const struct cm
 {
 	int passes[64], np = 0, others = 0;
 
-	(void)n;
 	page_head(out, c);
-	identities(out, in, c);
+	identities(out, in, n, c);
 	if (c->nruns > 1 && c->replicated)
 		fprintf(out, "<p>ratio = performance relative to side 1 by each test's direction "
 			     "(&gt; 1 is better), of the sides' geometric means over their runs. "

@@ -11,7 +11,9 @@
  * comparison.index_scores). Under every mark, what it rests on (compare.h cmp_basis()).
  * Text from a log is escaped; bytes outside printable ASCII
  * show as '?', as in the text report.
- * In: the runs (as model.h's report_in) and their comparison (any number of runs >= 1).
+ * In: the runs (as model.h's report_in; every run behind the comparison in column order,
+ * each naming its column in .side: with replicates several a side) and their comparison (any
+ * number of runs >= 1).
  * Out: the page on out. Errors: -1 when writing fails. */
 #ifndef ISOBENCH_HTML_H
 #define ISOBENCH_HTML_H
