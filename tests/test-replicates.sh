@@ -24,7 +24,9 @@ rep=$(report_tool)
 # two higher-is-better tests carry a UnixBench baseline (index tests: the run has an Index Score).
 # MKLOG_SKIP=TEST leaves TEST out of every run of the log. MKLOG_FAIL=1 adds a FAIL record to
 # the log's first run (END fails=1), as a run with a failing test writes it. MKLOG_SUITE=S
-# writes INFO run.suite=S (default quick).
+# writes INFO run.suite=S (default quick). MKLOG_UNCONV=K: the K-th run's RESULTs say
+# converged=0. MKLOG_WARN=K: the K-th run holds a runner's WARN (its clocksource changed).
+# MKLOG_SAMEROUND=1: every run carries ROUND itself (as --round R --repeat N writes them).
 mklog() {
 	python3 - "$@" <<'EOF'
 import math, sys, zlib
@@ -39,10 +41,14 @@ for k, drift in enumerate(float(d) for d in drifts.split(",")):
     recs = ["BEGIN run=%016x version=t mode=host" % (zlib.crc32(("%s%d" % (path, k)).encode()) << 16 | k)]
     info = "INFO run.suite=" + os.environ.get("MKLOG_SUITE", "quick")
     if rnd != "-":
-        info += " run.round=%d" % (int(rnd) + k)
+        info += " run.round=%d" % (int(rnd) + (0 if os.environ.get("MKLOG_SAMEROUND") == "1" else k))
     if side:
         info += " run.ab_side=" + side
     recs.append(info)
+    if os.environ.get("MKLOG_WARN") == str(k + 1):
+        recs.append("WARN what=clocksource before=tsc after=hpet reason=the%20clocksource%20"
+                    "changed%20from%20tsc%20to%20hpet")
+    conv = 0 if os.environ.get("MKLOG_UNCONV") == str(k + 1) else 1
     for n, (name, unit, better, base) in enumerate(tests, 1):
         if name == os.environ.get("MKLOG_SKIP"):
             continue
@@ -64,9 +70,9 @@ for k, drift in enumerate(float(d) for d in drifts.split(",")):
         srt = sorted(vals)
         med = (srt[3] + srt[4]) / 2
         recs.append("RESULT test=%s copies=1 unit=%s better=%s value=%.3f samples=8 median=%.3f "
-                    "min=%.3f max=%.3f ci95_pct=%.2f converged=1"
+                    "min=%.3f max=%.3f ci95_pct=%.2f converged=%d"
                     % (name, unit, better, g, med, srt[0], srt[-1],
-                       (srt[-1] - srt[0]) / 2 / med * 100))   # 8 samples: the CI is min..max
+                       (srt[-1] - srt[0]) / 2 / med * 100, conv))   # 8 samples: the CI is min..max
     fails = int(os.environ.get("MKLOG_FAIL") == "1" and k == 0)
     if fails:
         recs.append("FAIL test=t-broken copies=1 reason=planted")
@@ -192,6 +198,35 @@ print("side %.1f %.1f %s" % (a, b, abs(b / a - v[("b", "ratio_to_run1")]) < 1e-9
 EOF3
 has "$tmp/side.out" '^side (99[5-9]|100[0-7])\.[0-9] (90[4-9]|91[0-4])\.[0-9] True$' \
 	"CSV: side_value per side is its runs' geometric mean, the terms of ratio_to_run1"
+
+#    A side's convergence and the runner's WARNs are every run's, not its first run's: run 2
+#    of A did not converge (its values get '!', JSON converged false), run 3 of A and run 1
+#    of B carry a WARN (named by run, on each side).
+MKLOG_UNCONV=2 MKLOG_WARN=3 mklog "$tmp/Aw.log" 1 - -0.015,0.005,0.0125
+MKLOG_WARN=1 mklog "$tmp/Bw.log" 1.10 - -0.01,0.015,0.0
+for f in Aw Bw; do complete "$tmp/$f.log" "the synthetic log $f (a WARN, converged=0) is complete"; done
+"$rep" --label a,b "$tmp/Aw.log" "$tmp/Bw.log" >"$tmp/conv.txt" 2>&1 || true
+count_is "$tmp/conv.txt" '^t-[a-z]+[0-9] +1 [a-z]+ +[0-9.]+! +[0-9.]+  ' 4 \
+	"text: side a's values marked '!' (its run 2 did not converge), side b's not"
+has "$tmp/conv.txt" '^! after a value: the sampling of some run of that side did not converge' \
+	"text: the legend says '!' is some run of the side"
+has "$tmp/conv.txt" '^warning: a run 3: the clocksource changed from tsc to hpet$' \
+	"text: the WARN of side a's run 3, named by run"
+has "$tmp/conv.txt" '^warning: b run 1: the clocksource changed from tsc to hpet$' \
+	"text: ... and side b's run 1's"
+"$rep" --format json --label a,b "$tmp/Aw.log" "$tmp/Bw.log" 2>"$tmp/conv.err" | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["comparison"]
+print("conv", " ".join("%s" % [x["converged"] for x in r["cells"]] for r in c["rows"]))
+print("warn", len([w for w in c["warnings"] if "clocksource changed" in w]))' >"$tmp/conv.out" 2>&1 || true
+has "$tmp/conv.out" '^conv (\[False, True\] ?){4}$' "JSON: converged false on side a (over its runs), true on b"
+has "$tmp/conv.out" '^warn 2$' "JSON: both WARNs among the warnings"
+#    One WARN on every run of a side is one line naming the runs.
+MKLOG_WARN=1 mklog "$tmp/w1.log" 1 - 0.0
+MKLOG_WARN=1 mklog "$tmp/w2.log" 1 - 0.01
+"$rep" --label a,a,a,b "$tmp/w1.log" "$tmp/w2.log" "$tmp/a3.log" "$tmp/b1.log" >"$tmp/w.txt" 2>&1 || true
+has "$tmp/w.txt" '^warning: a runs 1, 2: the clocksource changed from tsc to hpet$' \
+	"text: one WARN two runs of a side carry is one line naming both"
 
 #    Runs of another suite pooled into one side: the not-comparable warning the sides' first
 #    runs get, now for the runs within a side too.
