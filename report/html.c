@@ -54,63 +54,138 @@ static void page_head(FILE *out, const struct cmp *c)
 	items(out, "<div class=\"note\">", c->note, c->nnote);
 }
 
-/* One row of the identity table: a heading and each run's INFO key (or a fixed text). */
-static void ident_row(FILE *out, const struct cmp *c, const char *head, const char *key)
+/* The runs of side j among the n of in (in column order): their indices into idx (at most
+ * max); returns how many. */
+static size_t side_runs_of(const struct report_in *in, size_t n, size_t j, size_t *idx,
+			   size_t max)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k < max; i++)
+		if (in[i].side == j)
+			idx[k++] = i;
+	return k;
+}
+
+#define HTML_SIDE_MAX 4096	/* runs of one side the machine table lists */
+
+/* What writes run r's fact for a row of the machine table to f (key: an INFO key or NULL;
+ * several: r is one of a side's several runs). */
+typedef void fact_fn(FILE *f, const struct report_in *r, const char *key, int several);
+
+/* The cell of side j in a row of the machine table: with one run its fact as before; with
+ * several each run's own ("run K: ...", K its place on the side), said plainly when judge is
+ * set: the one value and "the same in all K runs", or each run's and "differs between the
+ * runs". "" for a side without runs. */
+static void side_cell(FILE *out, const struct report_in *in, size_t n, size_t j, const char *key,
+		      fact_fn *fact, int judge)
+{
+	size_t idx[HTML_SIDE_MAX], k = side_runs_of(in, n, j, idx, HTML_SIDE_MAX);
+	char *first = NULL, *t = NULL;
+	size_t len = 0;
+	int same = 1;
+
+	fputs("<td>", out);
+	if (k < 2) {
+		if (k)
+			fact(out, &in[idx[0]], key, 0);
+		fputs("</td>", out);
+		return;
+	}
+	for (size_t i = 0; judge && i < k && same; i++) {
+		FILE *m = open_memstream(&t, &len);
+		if (!m)
+			break;
+		fact(m, &in[idx[i]], key, 1);
+		fclose(m);
+		if (!i)
+			first = t;
+		else {
+			same = t && first && !strcmp(first, t);
+			free(t);
+		}
+		t = NULL;
+	}
+	if (judge && same && first) {
+		fprintf(out, "%s<br><small>the same in all %zu runs</small>", first, k);
+	} else {
+		for (size_t i = 0; i < k; i++) {
+			fprintf(out, "%srun %zu: ", i ? "<br>" : "", i + 1);
+			fact(out, &in[idx[i]], key, 1);
+		}
+		if (judge)
+			fputs("<br><small>differs between the runs</small>", out);
+	}
+	free(first);
+	fputs("</td>", out);
+}
+
+/* fact_fn: run r's INFO key, escaped. */
+static void fact_info(FILE *f, const struct report_in *r, const char *key, int several)
+{
+	(void)several;
+	esc(f, model_info(r->m, key));
+}
+
+/* fact_fn: run r's log file, and with several which run of it when the log holds more. */
+static void fact_file(FILE *f, const struct report_in *r, const char *key, int several)
+{
+	(void)key;
+	esc(f, r->source);
+	if (several && r->log && r->log->nruns > 1)
+		fprintf(f, " (its run %d of %zu)", r->run + 1, r->log->nruns);
+}
+
+/* fact_fn: run r's "run id / build / mode". */
+static void fact_id(FILE *f, const struct report_in *r, const char *key, int several)
+{
+	(void)key;
+	(void)several;
+	esc(f, r->m->run_id);
+	fputs(" / ", f);
+	esc(f, r->m->version);
+	fputs(" / ", f);
+	esc(f, model_mode(r->m));
+}
+
+/* One row of the machine table: a heading and each side's fact (side_cell(): a fact of the
+ * machine, key, judged the same or differing; the file and run id rows, no key, listed). */
+static void ident_row(FILE *out, const struct report_in *in, size_t n, const struct cmp *c,
+		      const char *head, const char *key, fact_fn *fact)
 {
 	fprintf(out, "<tr><th>%s</th>", head);
-	for (size_t j = 0; j < c->nruns; j++) {
-		fputs("<td>", out);
-		esc(out, model_info(c->m[j], key));
-		fputs("</td>", out);
-	}
+	for (size_t j = 0; j < c->nruns; j++)
+		side_cell(out, in, n, j, key, fact, key != NULL);
 	fputs("</tr>\n", out);
 }
 
-/* The first of the n runs in (in column order, with replicates several a side) on side j;
- * NULL when none is. */
-static const struct report_in *side_first(const struct report_in *in, size_t n, size_t j)
-{
-	for (size_t i = 0; i < n; i++)
-		if (in[i].side == j)
-			return &in[i];
-	return NULL;
-}
-
+/* The machine table: a column per run (one run a side) or per side (replicates: "side N:
+ * LABEL, K runs", each of its runs' facts, said the same or differing). */
 static void identities(FILE *out, const struct report_in *in, size_t n, const struct cmp *c)
 {
 	fputs("<h2>Machines</h2>\n<table><tr><th></th>", out);
 	for (size_t j = 0; j < c->nruns; j++) {
-		fprintf(out, "<th>run %zu: ", j + 1);
+		if (c->replicated)
+			fprintf(out, "<th>side %zu: ", j + 1);
+		else
+			fprintf(out, "<th>run %zu: ", j + 1);
 		esc(out, c->label[j]);
+		if (c->replicated)
+			fprintf(out, ", %zu run%s", c->side_runs[j], c->side_runs[j] == 1 ? "" : "s");
 		fprintf(out, "%s</th>", c->tcg[j] ? " <span class=\"tcg\">(TCG: emulation)</span>" : "");
 	}
-	fputs("</tr>\n<tr><th>file</th>", out);
-	for (size_t j = 0; j < c->nruns; j++) {
-		const struct report_in *r = side_first(in, n, j);
-		fputs("<td>", out);
-		esc(out, r ? r->source : "-");
-		fputs("</td>", out);
-	}
-	fputs("</tr>\n<tr><th>run id / build / mode</th>", out);
-	for (size_t j = 0; j < c->nruns; j++) {
-		fputs("<td>", out);
-		esc(out, c->m[j]->run_id);
-		fputs(" / ", out);
-		esc(out, c->m[j]->version);
-		fputs(" / ", out);
-		esc(out, model_mode(c->m[j]));
-		fputs("</td>", out);
-	}
 	fputs("</tr>\n", out);
-	ident_row(out, c, "CPU", RK_CPU_MODEL);
-	ident_row(out, c, "hypervisor (CPUID)", RK_HV_CPUID);
-	ident_row(out, c, "DMI vendor", RK_DMI_SYS_VENDOR);
-	ident_row(out, c, "DMI product", RK_DMI_PRODUCT_NAME);
-	ident_row(out, c, "kernel", RK_KERNEL_RELEASE);
-	ident_row(out, c, "kernel command line", RK_KERNEL_CMDLINE);
-	ident_row(out, c, "clocksource", RK_CLOCKSOURCE_CURRENT);
-	ident_row(out, c, "image", RK_IMAGE_IDENTITY);
-	ident_row(out, c, "suite", RK_RUN_SUITE);
+	ident_row(out, in, n, c, "file", NULL, fact_file);
+	ident_row(out, in, n, c, "run id / build / mode", NULL, fact_id);
+	ident_row(out, in, n, c, "CPU", RK_CPU_MODEL, fact_info);
+	ident_row(out, in, n, c, "hypervisor (CPUID)", RK_HV_CPUID, fact_info);
+	ident_row(out, in, n, c, "DMI vendor", RK_DMI_SYS_VENDOR, fact_info);
+	ident_row(out, in, n, c, "DMI product", RK_DMI_PRODUCT_NAME, fact_info);
+	ident_row(out, in, n, c, "kernel", RK_KERNEL_RELEASE, fact_info);
+	ident_row(out, in, n, c, "kernel command line", RK_KERNEL_CMDLINE, fact_info);
+	ident_row(out, in, n, c, "clocksource", RK_CLOCKSOURCE_CURRENT, fact_info);
+	ident_row(out, in, n, c, "image", RK_IMAGE_IDENTITY, fact_info);
+	ident_row(out, in, n, c, "suite", RK_RUN_SUITE, fact_info);
 	fputs("</table>\n", out);
 }
 

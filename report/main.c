@@ -557,8 +557,8 @@ static struct report_in *all_runs(const struct sides *sd, size_t *n)
 }
 
 /* Phase 3: the chosen format to stdout (and the chart); returns 0, or -1 when an output
- * could not be written. JSON and CSV list every run behind the comparison; HTML and the
- * json-bench lists one per column. */
+ * could not be written. JSON, CSV and HTML get every run behind the comparison (HTML's
+ * machine table shows each run of a side); the json-bench lists one per column. */
 static int render(const struct opts *o, const struct sides *sd, const struct cmp *c)
 {
 	struct report_in ri[MAX_LOGS];
@@ -584,14 +584,15 @@ static int render(const struct opts *o, const struct sides *sd, const struct cmp
 		for (size_t i = 0; n > 1 && i < c->nnote; i++)
 			fprintf(stderr, "isobench-report: note: %s\n", c->note[i]);
 		struct report_in *all = NULL;
-		if (!strcmp(o->format, "json") || !strcmp(o->format, "csv"))
+		if (!strcmp(o->format, "json") || !strcmp(o->format, "csv") ||
+		    !strcmp(o->format, "html"))
 			all = all_runs(sd, &nall);
 		if (!strcmp(o->format, "json"))
 			werr = !all || json_report(stdout, all, nall, c);
 		else if (!strcmp(o->format, "csv"))
 			werr = !all || csv_report(stdout, all, nall, c);
 		else if (!strcmp(o->format, "html"))
-			werr = html_report(stdout, ri, n, c);
+			werr = !all || html_report(stdout, all, nall, c);
 		else
 			werr = json_bench(stdout, ri, n, c, !strcmp(o->format, "json-bench-smaller"));
 		free(all);

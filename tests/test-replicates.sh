@@ -235,13 +235,25 @@ MKLOG_SUITE=standard mklog "$tmp/std.log" 1 - 0.0
 has "$tmp/mixed.txt" '^warning: not comparable: run\.suite differs \(a run 1: quick; a run 4: standard\)$' \
 	"a side pooling runs of two suites is warned about, naming the run"
 count_is "$tmp/mixed.txt" '^warning: not comparable' 1 "... and runs of one suite on a side are not"
+#    HTML's machine table: each run of a side, not its first alone; a fact the side's runs
+#    share said once as the same in all, one they differ in listed per run and said to differ.
+"$rep" --format html --label a,a,b "$tmp/A.log" "$tmp/std.log" "$tmp/B.log" >"$tmp/mixed.html" 2>/dev/null || true
+has "$tmp/mixed.html" '<th>side 1: a, 4 runs</th><th>side 2: b, 3 runs</th>' "HTML: a column per side, with its runs"
+has "$tmp/mixed.html" '<tr><th>file</th><td>run 1: [^<]*/A\.log \(its run 1 of 3\)<br>run 2: [^<]*/A\.log \(its run 2 of 3\)<br>run 3: [^<]*/A\.log \(its run 3 of 3\)<br>run 4: [^<]*/std\.log</td>' \
+	"HTML: the file row names every run of the side (and which run of a log of several)"
+count_is "$tmp/mixed.html" '^<tr><th>run id / build / mode</th><td>(run [1-4]: [0-9a-f]{16} / t / host(<br>)?){4}</td>' 1 \
+	"HTML: each run's id, build and mode"
+has "$tmp/mixed.html" '<tr><th>suite</th><td>run 1: quick<br>run 2: quick<br>run 3: quick<br>run 4: standard<br><small>differs between the runs</small></td>' \
+	"HTML: a fact the side's runs differ in, each run's and said to differ"
+has "$tmp/mixed.html" '<tr><th>clocksource</th><td>-<br><small>the same in all 4 runs</small></td><td>-<br><small>the same in all 3 runs</small></td></tr>' \
+	"HTML: a fact they share, once and said to be the same in all"
 
 #    Labels beyond ASCII: kept in UTF-8 in the HTML and SVG (escaped for markup), and in the
 #    plain-ASCII text as \xNN, so two labels are never both "??".
 "$rep" --label 'α,β<' --format html --svg "$tmp/utf8.svg" "$tmp/A.log" "$tmp/B.log" \
 	>"$tmp/utf8.html" 2>/dev/null || true
-contains "$tmp/utf8.html" "run 1: α" "HTML: a UTF-8 label is kept"
-contains "$tmp/utf8.html" "run 2: β&lt;" "HTML: ... and escaped for markup"
+contains "$tmp/utf8.html" "side 1: α," "HTML: a UTF-8 label is kept"
+contains "$tmp/utf8.html" "side 2: β&lt;," "HTML: ... and escaped for markup"
 contains "$tmp/utf8.svg" ">β&lt;" "SVG: a UTF-8 label is kept, escaped for markup"
 "$rep" --label 'α,β' "$tmp/A.log" "$tmp/B.log" >"$tmp/utf8.txt" 2>&1 || true
 has "$tmp/utf8.txt" '^side 1: \\xce\\xb1, 3 run' "text: the label's bytes as \\xNN (side 1)"
@@ -250,8 +262,8 @@ has "$tmp/utf8.txt" '^side 2: \\xce\\xb2, 3 run' "text: ... and side 2's differs
 #    text, so two such labels stay two (and neither becomes a real label '?').
 "$rep" --label $'\xff,\xfe' --format html --svg "$tmp/bad8.svg" "$tmp/A.log" "$tmp/B.log" \
 	>"$tmp/bad8.html" 2>/dev/null || true
-contains "$tmp/bad8.html" 'run 1: \xff' "HTML: a label's byte that is no UTF-8 as \\xNN"
-contains "$tmp/bad8.html" 'run 2: \xfe' "HTML: ... and the other label's differs from it"
+contains "$tmp/bad8.html" 'side 1: \xff,' "HTML: a label's byte that is no UTF-8 as \\xNN"
+contains "$tmp/bad8.html" 'side 2: \xfe,' "HTML: ... and the other label's differs from it"
 contains "$tmp/bad8.svg" '<title>\xfe: ' "SVG: a label's byte that is no UTF-8 as \\xNN"
 "$rep" --label $'\xff,?' --format json "$tmp/A.log" "$tmp/B.log" 2>/dev/null | python3 -c '
 import json, sys
