@@ -862,6 +862,73 @@ static int side_rows(struct cmp *c, const struct model *const *const *side, cons
 	return 0;
 }
 
+/* Why side j's runs do not pair with side 0's by round although some run of the two carries
+ * INFO run.round (signif.h sig_replicates()'s rule, on the runs themselves): a run without a
+ * round, a round carried by several runs of one side (`--round 3 --repeat 3`), fewer than
+ * SIG_REP_MIN rounds on both sides; into why (cap bytes), "" when they pair, when no run
+ * carries a round (Welch by design) or a side has too few runs for any verdict. */
+static void unpaired_why(const struct cmp *c, const struct model *const *const *side,
+			 const size_t *nside, size_t j, char *why, size_t cap)
+{
+	const size_t s[2] = {0, j};
+	int any = 0;
+
+	why[0] = 0;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < nside[s[k]]; i++)
+			any |= run_round(side[s[k]][i]) >= 0;
+	if (!any || nside[0] < SIG_REP_MIN || nside[j] < SIG_REP_MIN)
+		return;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < nside[s[k]]; i++) {
+			const struct model *const *m = side[s[k]];
+			long r = run_round(m[i]);
+			size_t same = 0;
+			if (r < 0) {
+				snprintf(why, cap, "%s run %zu carries no run.round", c->label[s[k]],
+					 i + 1);
+				return;
+			}
+			for (size_t x = 0; x < nside[s[k]]; x++)
+				same += run_round(m[x]) == r;
+			if (same > 1) {
+				snprintf(why, cap, "round %ld is carried by %zu runs of side %s", r, same,
+					 c->label[s[k]]);
+				return;
+			}
+		}
+	size_t pairs = 0;
+	for (size_t i = 0; i < nside[0]; i++)
+		for (size_t x = 0; x < nside[j]; x++)
+			pairs += run_round(side[0][i]) == run_round(side[j][x]);
+	if (pairs < SIG_REP_MIN)
+		snprintf(why, cap, "only %zu round%s on both sides (fewer than %d)", pairs,
+			 pairs == 1 ? "" : "s", SIG_REP_MIN);
+}
+
+/* A note per side whose runs carry rounds that do not pair (unpaired_why()): the fall back
+ * from the paired t to Welch's, said with its reason. 0; -1 out of memory. */
+static int unpaired_notes(struct cmp *c, const struct model *const *const *side,
+			  const size_t *nside)
+{
+	for (size_t j = 1; j < c->nruns; j++) {
+		char why[300], *note;
+		unpaired_why(c, side, nside, j, why, sizeof why);
+		if (!why[0])
+			continue;
+		if (asprintf(&note, "runs not paired by round: %s, so %s against %s is Welch's t on "
+				    "the runs' values (interleaved A/B gives each run its own round: "
+				    "out/isobench --ab, qemu/run --ab-params)", why, c->label[j],
+			     c->label[0]) < 0)
+			return -1;
+		int rc = add_note(c, note);
+		free(note);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
 int cmp_replicates(struct cmp *c, const struct model *const *const *side, const size_t *nside)
 {
 	size_t most = 0;
@@ -877,7 +944,7 @@ int cmp_replicates(struct cmp *c, const struct model *const *const *side, const 
 	for (size_t j = 0; j < c->nruns; j++)
 		c->side_runs[j] = nside[j];
 	if (replicate_warns(c, side, nside) || check_sides(c, side, nside) ||
-	    side_rows(c, side, nside)) {
+	    side_rows(c, side, nside) || unpaired_notes(c, side, nside)) {
 		free(buf);
 		return -1;
 	}

@@ -107,7 +107,9 @@ int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, s
  * the row's result (a SKIP or FAIL there) is decided on its runs that hold it, the cell's t
  * then that first such run's; a test only later runs hold gets a row (appended). A cell's
  * converged is over the side's runs; the runner's WARNs are every run's, each side of several
- * runs naming them by run (its place on the side). 0, or -1 out of memory. */
+ * runs naming them by run (its place on the side). When runs carry rounds that do not pair
+ * (a run without one, a round repeated on a side, too few on both), a note says why the
+ * cells are Welch's. 0, or -1 out of memory. */
 int cmp_replicates(struct cmp *c, const struct model *const *const *side, const size_t *nside);
 void cmp_free(struct cmp *c);
 /* The first run j (1 .. nruns-1) whose architecture (INFO kernel.machine) is known and differs

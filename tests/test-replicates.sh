@@ -330,6 +330,20 @@ expect_status EXIT_DIFFERS "4 interleaved rounds, B 2% slower, drifting host: pa
 	"$rep" --label a,b,a,b,a,b,a,b "$tmp/pa1.log" "$tmp/pb1.log" "$tmp/pa2.log" "$tmp/pb2.log" \
 	"$tmp/pa3.log" "$tmp/pb3.log" "$tmp/pa4.log" "$tmp/pb4.log"
 count_is "$tmp/stdout" ' 4x4 +paired-t .* \*$' 4 "each test paired by round (4x4) and different"
+lacks "$tmp/stdout" "not paired by round" "rounds that pair: no note"
+#    Runs that carry rounds which cannot pair (--round 3 --repeat 3: three runs of round 3 a
+#    side) fall back to Welch's t, and a note says why.
+MKLOG_SAMEROUND=1 mklog "$tmp/r3a.log" 1 3 -0.015,0.005,0.0125
+MKLOG_SAMEROUND=1 mklog "$tmp/r3b.log" 1.10 3 -0.01,0.015,0.0
+"$rep" --label a,b "$tmp/r3a.log" "$tmp/r3b.log" >"$tmp/r3.txt" 2>&1 || true
+count_is "$tmp/r3.txt" ' 3\+3 +welch-t .* \*$' 4 "every run of round 3: Welch's t, 3+3 runs"
+count_is "$tmp/r3.txt" '^note: runs not paired by round: round 3 is carried by 3 runs of side a, so b against a is Welch.s t on the runs. values' 1 \
+	"one note says why the runs are not paired"
+mklog "$tmp/r3c.log" 1.10 1 -0.01,0.015,0.0
+"$rep" --label a,b "$tmp/A.log" "$tmp/r3c.log" >"$tmp/r3c.txt" 2>&1 || true
+has "$tmp/r3c.txt" '^note: runs not paired by round: a run 1 carries no run\.round, so b against a' \
+	"rounds on one side only: the note names the run without one"
+lacks "$tmp/multi.txt" "not paired by round" "runs without any round: Welch's t by design, no note"
 # 7. Every format says what each verdict rests on (runs a side, paired or not, the test).
 "$rep" --format json --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
 	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log" >"$tmp/ab.json" 2>/dev/null || true
