@@ -131,9 +131,14 @@ count_is "$tmp/multi.txt" ' 3\+3 +welch-t .* \*$' 4 "its runs decide as separate
 #    The same logs without --label: the last complete run of each, as before.
 expect_status EXIT_OK "the same logs without --label: one run each, status 0" -- \
 	"$rep" "$tmp/A.log" "$tmp/B.log"
-has "$tmp/stdout" 'each log holds several runs, .*--label a,b A\.log B\.log\)$' \
-	"... and the one-run line names --label, not the --repeat these logs already have"
+has "$tmp/stdout" "each log holds several runs, .*\\(--label a,b $tmp/A\\.log $tmp/B\\.log\\)\$" \
+	"... and the one-run line names --label for these logs, not the --repeat they already have"
 lacks "$tmp/stdout" "or --repeat N)" "... without telling the user to use --repeat"
+#    Three such logs a side: the label list the hint gives matches the logs, a label each.
+for f in A1 A2 A3 B1 B2 B3; do cp "$tmp/${f:0:1}.log" "$tmp/r$f.log"; done
+"$rep" "$tmp"/rA[123].log "$tmp"/rB[123].log >"$tmp/hint6.txt" 2>&1 || true
+has "$tmp/hint6.txt" "\\(--label a,a,a,b,b,b $tmp/rA1\\.log $tmp/rA2\\.log $tmp/rA3\\.log $tmp/rB1\\.log $tmp/rB2\\.log $tmp/rB3\\.log\\)\$" \
+	"six logs of several runs: the hint's --label a,a,a,b,b,b matches the six logs"
 
 #    Every run on a side counts for the exit status, not only the log's last: a FAIL in the
 #    first of A's three runs is status 1 (FAILs outrank 4), and that run is named.
