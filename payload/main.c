@@ -289,6 +289,24 @@ static int printed(void)
 	return EXIT_USAGE;
 }
 
+/* The options of several runs that do not go together: --rounds without --ab, --repeat with
+ * it, and own (ab_own_given(): "round", "ab_side" or NULL) given beside --ab. -1 to go on,
+ * else EXIT_USAGE after a line on stderr naming the option. */
+static int multi_usage(const struct multi *mu, const char *own)
+{
+	if ((mu->rounds && !mu->ab[0]) || (mu->repeat && mu->ab[0])) {
+		fprintf(stderr, "isobench: %s\n", mu->ab[0] ? "--repeat and --ab do not go together "
+			"(--ab's --rounds N repeats it)" : "--rounds goes with --ab");
+		return EXIT_USAGE;
+	}
+	if (own && mu->ab[0]) {
+		fprintf(stderr, "isobench: --%s with --ab: the round and the side are --ab's own (each "
+				"run's run.round, run.ab_side), not given beside it\n", own);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
 /* Phase 1: the options into p and cfg. Returns -1 to go on, else the exit status (--list,
  * --version, --help: printed(); a usage error: EXIT_USAGE). */
 static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg *cfg,
@@ -355,11 +373,6 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 	}
 	free(opts);
 	const char *own = ab_own_given(p, saved);
-	if (rc < 0 && own && mu->ab[0]) {
-		fprintf(stderr, "isobench: --%s with --ab: the round and the side are --ab's own (each "
-				"run's run.round, run.ab_side), not given beside it\n", own);
-		rc = EXIT_USAGE;
-	}
 	if (rc < 0 && optind < argc) {
 		fprintf(stderr, "isobench: unexpected argument '%s' (see --help)\n", argv[optind]);
 		rc = EXIT_USAGE;
@@ -370,12 +383,7 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 			"the peer is `isobench --serve [--port P] ...`, as the first option\n");
 		rc = EXIT_USAGE;
 	}
-	if (rc < 0 && ((mu->rounds && !mu->ab[0]) || (mu->repeat && mu->ab[0]))) {
-		fprintf(stderr, "isobench: %s\n", mu->ab[0] ? "--repeat and --ab do not go together "
-			"(--ab's --rounds N repeats it)" : "--rounds goes with --ab");
-		rc = EXIT_USAGE;
-	}
-	return rc;
+	return rc < 0 ? multi_usage(mu, own) : rc;
 }
 
 /* --tmpdir (or $TMPDIR): a writable directory, resolved (cfg->tmpdir becomes its absolute
