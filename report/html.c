@@ -54,21 +54,6 @@ static void page_head(FILE *out, const struct cmp *c)
 	items(out, "<div class=\"note\">", c->note, c->nnote);
 }
 
-/* The runs of side j among the n of in (in column order): their indices into idx (at most
- * max); returns how many. */
-static size_t side_runs_of(const struct report_in *in, size_t n, size_t j, size_t *idx,
-			   size_t max)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n && k < max; i++)
-		if (in[i].side == j)
-			idx[k++] = i;
-	return k;
-}
-
-#define HTML_SIDE_MAX 4096	/* runs of one side the machine table lists */
-
 /* What writes run r's fact for a row of the machine table to f (key: an INFO key or NULL;
  * several: r is one of a side's several runs). */
 typedef void fact_fn(FILE *f, const struct report_in *r, const char *key, int several);
@@ -80,38 +65,49 @@ typedef void fact_fn(FILE *f, const struct report_in *r, const char *key, int se
 static void side_cell(FILE *out, const struct report_in *in, size_t n, size_t j, const char *key,
 		      fact_fn *fact, int judge)
 {
-	size_t idx[HTML_SIDE_MAX], k = side_runs_of(in, n, j, idx, HTML_SIDE_MAX);
-	char *first = NULL, *t = NULL;
-	size_t len = 0;
+	const struct report_in *one = NULL;
+	char *first = NULL;
+	size_t k = 0;
 	int same = 1;
 
+	for (size_t i = 0; i < n; i++)
+		if (in[i].side == j && !k++)
+			one = &in[i];
 	fputs("<td>", out);
 	if (k < 2) {
-		if (k)
-			fact(out, &in[idx[0]], key, 0);
+		if (one)
+			fact(out, one, key, 0);
 		fputs("</td>", out);
 		return;
 	}
-	for (size_t i = 0; judge && i < k && same; i++) {
-		FILE *m = open_memstream(&t, &len);
-		if (!m)
+	for (size_t i = 0; judge && same && i < n; i++) {	/* each run's text against the first's */
+		char *t = NULL;
+		size_t len = 0;
+		if (in[i].side != j)
+			continue;
+		FILE *m = open_memstream(&t, &len);	/* none: listed run by run, as differing */
+		if (!m) {
+			same = 0;
 			break;
-		fact(m, &in[idx[i]], key, 1);
-		fclose(m);
-		if (!i)
-			first = t;
-		else {
-			same = t && first && !strcmp(first, t);
-			free(t);
 		}
-		t = NULL;
+		fact(m, &in[i], key, 1);
+		if (fclose(m) || !t)
+			same = 0;
+		else if (!first)
+			first = t, t = NULL;
+		else
+			same = !strcmp(first, t);
+		free(t);
 	}
 	if (judge && same && first) {
 		fprintf(out, "%s<br><small>the same in all %zu runs</small>", first, k);
 	} else {
-		for (size_t i = 0; i < k; i++) {
-			fprintf(out, "%srun %zu: ", i ? "<br>" : "", i + 1);
-			fact(out, &in[idx[i]], key, 1);
+		for (size_t i = 0, r = 0; i < n; i++) {
+			if (in[i].side != j)
+				continue;
+			fprintf(out, "%srun %zu: ", r ? "<br>" : "", r + 1);
+			fact(out, &in[i], key, 1);
+			r++;
 		}
 		if (judge)
 			fputs("<br><small>differs between the runs</small>", out);
