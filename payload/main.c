@@ -56,8 +56,8 @@ static void usage(FILE *f)
 		"                      parameter set, then one with the second, in one log; each\n"
 		"                      run's header says its round and side (run.round, run.ab_side),\n"
 		"                      and isobench-report LOG pairs the rounds (paired t-test);\n"
-		"                      the round and side are its own, not a set's (round=, ab_side=\n"
-		"                      in a set are refused); --repeat, --ab, --rounds once each\n"
+		"                      the round and side are its own (round, ab_side in a set or\n"
+		"                      beside --ab are refused); --repeat, --ab, --rounds once each\n"
 		"  --tmpdir DIR        where tests make their files (default: $TMPDIR, else\n"
 		"                      /dev/shm if it is a tmpfs like the image's, else /tmp)\n"
 		"  --make-scratch PATH SIZE|all\n"
@@ -222,29 +222,51 @@ static int take_count(const char *opt, const char *val, int *v)
 	return 0;
 }
 
+/* --ab gives each run its own round and side (run_all()), which would replace a value the
+ * user gave unsaid, in a set or beside --ab alike. ab_own_mark() saves p's round and ab_side
+ * into saved and marks them unset (-1, which neither parameter takes) so that a setting
+ * shows; ab_own_given() then names the one set since ("round", "ab_side"; NULL: neither)
+ * and restores the unset ones. */
+static void ab_own_mark(struct params *p, int saved[2])
+{
+	saved[0] = p->round;
+	saved[1] = p->ab_side;
+	p->round = p->ab_side = -1;
+}
+
+static const char *ab_own_given(struct params *p, const int saved[2])
+{
+	const char *given = p->round != -1 ? "round" : p->ab_side != -1 ? "ab_side" : NULL;
+
+	if (p->round == -1)
+		p->round = saved[0];
+	if (p->ab_side == -1)
+		p->ab_side = saved[1];
+	return given;
+}
+
 /* Apply the words of set (space separated KEY=VALUE) to p with set_param_kv(). A set that
- * sets the round or the side is refused: --ab gives each run its own (run_all()), which
- * would replace the user's value unsaid. 0, or EXIT_USAGE after a line on stderr. */
+ * sets the round or the side is refused (ab_own_mark()). 0, or EXIT_USAGE after a line on
+ * stderr. */
 static int apply_set(struct params *p, const char *set)
 {
 	char buf[2048], *save = NULL;
-	int round = p->round, side = p->ab_side;
+	int saved[2];
 
 	if (strlen(set) >= sizeof buf) {
 		fprintf(stderr, "isobench: --ab: a parameter set is too long\n");
 		return EXIT_USAGE;
 	}
 	snprintf(buf, sizeof buf, "%s", set);
-	p->round = p->ab_side = -1;	/* neither parameter takes -1: set when it changed */
+	ab_own_mark(p, saved);
 	for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
 		if (set_param_kv(p, w))
 			return EXIT_USAGE;
-	if (p->round != -1 || p->ab_side != -1) {
+	if (ab_own_given(p, saved)) {
 		fprintf(stderr, "isobench: --ab '%s': the round and the side are --ab's own (each "
 				"run's run.round, run.ab_side), not a set's\n", set);
 		return EXIT_USAGE;
 	}
-	p->round = round, p->ab_side = side;
 	return 0;
 }
 
@@ -267,19 +289,38 @@ static int printed(void)
 	return EXIT_USAGE;
 }
 
+/* The options of several runs that do not go together: --rounds without --ab, --repeat with
+ * it, and own (ab_own_given(): "round", "ab_side" or NULL) given beside --ab. -1 to go on,
+ * else EXIT_USAGE after a line on stderr naming the option. */
+static int multi_usage(const struct multi *mu, const char *own)
+{
+	if ((mu->rounds && !mu->ab[0]) || (mu->repeat && mu->ab[0])) {
+		fprintf(stderr, "isobench: %s\n", mu->ab[0] ? "--repeat and --ab do not go together "
+			"(--ab's --rounds N repeats it)" : "--rounds goes with --ab");
+		return EXIT_USAGE;
+	}
+	if (own && mu->ab[0]) {
+		fprintf(stderr, "isobench: --%s with --ab: the round and the side are --ab's own (each "
+				"run's run.round, run.ab_side), not given beside it\n", own);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
 /* Phase 1: the options into p and cfg. Returns -1 to go on, else the exit status (--list,
  * --version, --help: printed(); a usage error: EXIT_USAGE). */
 static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg *cfg,
 		     int *check_only, struct multi *mu)
 {
 	struct option *opts = long_options();
-	int opt, idx, rc = -1;
+	int opt, idx, rc = -1, saved[2];
 
 	if (!opts) {
 		fprintf(stderr, "isobench: out of memory\n");
 		return EXIT_USAGE;
 	}
 	opterr = 0;	/* one line of ours per usage error, not getopt's plus the usage text */
+	ab_own_mark(p, saved);	/* --round, --ab_side (or --param round=): refused with --ab */
 	while (rc < 0 && (opt = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
 		switch (opt) {
 		case 'l':
@@ -331,6 +372,7 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 		}
 	}
 	free(opts);
+	const char *own = ab_own_given(p, saved);
 	if (rc < 0 && optind < argc) {
 		fprintf(stderr, "isobench: unexpected argument '%s' (see --help)\n", argv[optind]);
 		rc = EXIT_USAGE;
@@ -341,12 +383,7 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 			"the peer is `isobench --serve [--port P] ...`, as the first option\n");
 		rc = EXIT_USAGE;
 	}
-	if (rc < 0 && ((mu->rounds && !mu->ab[0]) || (mu->repeat && mu->ab[0]))) {
-		fprintf(stderr, "isobench: %s\n", mu->ab[0] ? "--repeat and --ab do not go together "
-			"(--ab's --rounds N repeats it)" : "--rounds goes with --ab");
-		rc = EXIT_USAGE;
-	}
-	return rc;
+	return rc < 0 ? multi_usage(mu, own) : rc;
 }
 
 /* --tmpdir (or $TMPDIR): a writable directory, resolved (cfg->tmpdir becomes its absolute

@@ -274,6 +274,7 @@ static int check_comparable(struct cmp *c)
 			if (!strcmp(c->m[j]->ev[i].kind, RK_WARN) &&
 			    add_warnv(c, "%s: %s", c->label[j], c->m[j]->ev[i].reason))
 				return -1;
+	c->nwarn_runner = c->nwarn;
 	for (size_t j = 0; j < c->nruns; j++)
 		if (c->tcg[j] && add_note(c, "QEMU/TCG (columns marked (TCG)): emulation, not a "
 					  "hypervisor cost: its ratios measure QEMU's CPU emulator"))
@@ -305,6 +306,85 @@ static int check_sides(struct cmp *c, const struct model *const *const *side, co
 				return -1;
 		}
 	return 0;
+}
+
+/* 1 when run m holds a WARN record saying reason. */
+static int has_warn(const struct model *m, const char *reason)
+{
+	for (size_t i = 0; i < m->nev; i++)
+		if (!strcmp(m->ev[i].kind, RK_WARN) && !strcmp(m->ev[i].reason, reason))
+			return 1;
+	return 0;
+}
+
+/* The WARNs of side j's n runs (n > 1), each reason once, naming the runs that carry it by
+ * their place on the side: "LABEL run 2: reason", "LABEL runs 1, 3: reason". 0; -1 out of
+ * memory. */
+static int side_warns(struct cmp *c, size_t j, const struct model *const *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t e = 0; e < m[i]->nev; e++) {
+			const char *why = m[i]->ev[e].reason;
+			int seen = 0;
+			if (strcmp(m[i]->ev[e].kind, RK_WARN))
+				continue;
+			for (size_t k = 0; k < i && !seen; k++)
+				seen = has_warn(m[k], why);
+			for (size_t f = 0; f < e && !seen; f++)
+				seen = !strcmp(m[i]->ev[f].kind, RK_WARN) &&
+				       !strcmp(m[i]->ev[f].reason, why);
+			if (seen)
+				continue;
+			char runs[400];
+			size_t len = 0, cnt = 0;
+			for (size_t k = i; k < n && len < sizeof runs; k++) {
+				if (!has_warn(m[k], why))
+					continue;
+				len += (size_t)snprintf(runs + len, sizeof runs - len, "%s%zu",
+							cnt++ ? ", " : "", k + 1);
+			}
+			if (add_warnv(c, "%s run%s %s: %s", c->label[j], cnt > 1 ? "s" : "", runs,
+				      why))
+				return -1;
+		}
+	return 0;
+}
+
+/* Replicates: the runner's WARNs of every run of every side in place of cmp_build()'s (the
+ * sides' first runs' alone), still first among the warnings: a side of one run as before
+ * ("LABEL: reason"), a side of several by side_warns(). 0; -1 out of memory. */
+static int replicate_warns(struct cmp *c, const struct model *const *const *side,
+			   const size_t *nside)
+{
+	char **had = c->warn;
+	size_t nhad = c->nwarn, first = c->nwarn_runner;
+
+	for (size_t i = 0; i < first; i++)
+		free(had[i]);
+	c->warn = NULL;
+	c->nwarn = 0;
+	int rc = 0;
+	for (size_t j = 0; j < c->nruns && !rc; j++)
+		if (nside[j] > 1)
+			rc = side_warns(c, j, side[j], nside[j]);
+		else
+			for (size_t e = 0; e < side[j][0]->nev && !rc; e++)
+				if (!strcmp(side[j][0]->ev[e].kind, RK_WARN))
+					rc = add_warnv(c, "%s: %s", c->label[j],
+						       side[j][0]->ev[e].reason);
+	c->nwarn_runner = c->nwarn;
+	char **n = rc ? NULL : realloc(c->warn, (c->nwarn + nhad - first + 1) * sizeof *n);
+	if (n) {
+		c->warn = n;
+		memcpy(n + c->nwarn, had + first, (nhad - first) * sizeof *n);
+		c->nwarn += nhad - first;
+	} else {
+		for (size_t i = first; i < nhad; i++)
+			free(had[i]);
+		rc = -1;
+	}
+	free(had);
+	return rc;
 }
 
 static int add_row(struct cmp *c, const struct mtest *t, size_t *cap)
@@ -430,6 +510,7 @@ static int fill_row(struct cmp *c, struct cmp_row *r)
 		cell->runs_a = cell->runs_b = 1;
 		cell->paired = 0;
 		cell->has_lat = cell->t && cell->t->has_lat;
+		cell->converged = cell->t ? cell->t->converged : -1;
 		for (int q = 0; q < LAT_NQ; q++)
 			cell->lat[q] = cell->has_lat ? cell->t->lat[q] : NAN;
 		if (j == 0) {
@@ -692,6 +773,25 @@ static void side_tails(struct cmp_cell *cell, const struct model *const *m, size
 	}
 }
 
+/* Whether the sampling of test/copies converged over a side's n runs that hold its result
+ * (compare.h struct cmp_cell's converged): 0 when any did not, 1 when all did, else -1 (some
+ * log does not say, or no run holds it). */
+static int side_converged(const struct model *const *m, size_t n, const char *test, int copies)
+{
+	int all = 1, some = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct mtest *t = model_find(m[i], test, copies);
+		if (!t || !t->has_result)
+			continue;
+		if (!t->converged)
+			return 0;
+		all &= t->converged == 1;
+		some = 1;
+	}
+	return some && all ? 1 : -1;
+}
+
 /* Cell j of row r from the runs of side 0 and side j (cmp_replicates()). A side whose first
  * run lacks the test (a SKIP there, a FAIL) still has its other runs: the cell stands for
  * the first run that holds it. */
@@ -710,9 +810,12 @@ static void decide_replicates(struct cmp_row *r, size_t j, const struct model *c
 
 	decide_values(&r->cell[j], &r->cell[0], j == 1 || !r->cell[0].runs_a,
 		      r->cell[j].t && r->cell[0].t, r->higher, a, ra, na, b, rb, nb, pa, pb);
-	if (j == 1)	/* side 0's tails are the same beside every other side */
+	if (j == 1) {	/* side 0's tails are the same beside every other side */
 		side_tails(&r->cell[0], side[0], nside[0], r->test, r->copies);
+		r->cell[0].converged = side_converged(side[0], nside[0], r->test, r->copies);
+	}
 	side_tails(&r->cell[j], side[j], nside[j], r->test, r->copies);
+	r->cell[j].converged = side_converged(side[j], nside[j], r->test, r->copies);
 }
 
 /* The Index Score cells of pass p (copies) over the runs of every side: each run's score is
@@ -759,6 +862,73 @@ static int side_rows(struct cmp *c, const struct model *const *const *side, cons
 	return 0;
 }
 
+/* Why side j's runs do not pair with side 0's by round although some run of the two carries
+ * INFO run.round (signif.h sig_replicates()'s rule, on the runs themselves): a run without a
+ * round, a round carried by several runs of one side (`--round 3 --repeat 3`), fewer than
+ * SIG_REP_MIN rounds on both sides; into why (cap bytes), "" when they pair, when no run
+ * carries a round (Welch by design) or a side has too few runs for any verdict. */
+static void unpaired_why(const struct cmp *c, const struct model *const *const *side,
+			 const size_t *nside, size_t j, char *why, size_t cap)
+{
+	const size_t s[2] = {0, j};
+	int any = 0;
+
+	why[0] = 0;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < nside[s[k]]; i++)
+			any |= run_round(side[s[k]][i]) >= 0;
+	if (!any || nside[0] < SIG_REP_MIN || nside[j] < SIG_REP_MIN)
+		return;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < nside[s[k]]; i++) {
+			const struct model *const *m = side[s[k]];
+			long r = run_round(m[i]);
+			size_t same = 0;
+			if (r < 0) {
+				snprintf(why, cap, "%s run %zu carries no run.round", c->label[s[k]],
+					 i + 1);
+				return;
+			}
+			for (size_t x = 0; x < nside[s[k]]; x++)
+				same += run_round(m[x]) == r;
+			if (same > 1) {
+				snprintf(why, cap, "round %ld is carried by %zu runs of side %s", r, same,
+					 c->label[s[k]]);
+				return;
+			}
+		}
+	size_t pairs = 0;
+	for (size_t i = 0; i < nside[0]; i++)
+		for (size_t x = 0; x < nside[j]; x++)
+			pairs += run_round(side[0][i]) == run_round(side[j][x]);
+	if (pairs < SIG_REP_MIN)
+		snprintf(why, cap, "only %zu round%s on both sides (fewer than %d)", pairs,
+			 pairs == 1 ? "" : "s", SIG_REP_MIN);
+}
+
+/* A note per side whose runs carry rounds that do not pair (unpaired_why()): the fall back
+ * from the paired t to Welch's, said with its reason. 0; -1 out of memory. */
+static int unpaired_notes(struct cmp *c, const struct model *const *const *side,
+			  const size_t *nside)
+{
+	for (size_t j = 1; j < c->nruns; j++) {
+		char why[300], *note;
+		unpaired_why(c, side, nside, j, why, sizeof why);
+		if (!why[0])
+			continue;
+		if (asprintf(&note, "runs not paired by round: %s, so %s against %s is Welch's t on "
+				    "the runs' values (interleaved A/B gives each run its own round: "
+				    "out/isobench --ab, qemu/run --ab-params)", why, c->label[j],
+			     c->label[0]) < 0)
+			return -1;
+		int rc = add_note(c, note);
+		free(note);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
 int cmp_replicates(struct cmp *c, const struct model *const *const *side, const size_t *nside)
 {
 	size_t most = 0;
@@ -773,7 +943,8 @@ int cmp_replicates(struct cmp *c, const struct model *const *const *side, const 
 	}
 	for (size_t j = 0; j < c->nruns; j++)
 		c->side_runs[j] = nside[j];
-	if (check_sides(c, side, nside) || side_rows(c, side, nside)) {
+	if (replicate_warns(c, side, nside) || check_sides(c, side, nside) ||
+	    side_rows(c, side, nside) || unpaired_notes(c, side, nside)) {
 		free(buf);
 		return -1;
 	}

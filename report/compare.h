@@ -51,6 +51,11 @@ struct cmp_cell {
 	 * side's value is; max the largest of the runs' maxima). has_lat: some run carries them. */
 	double lat[LAT_NQ];
 	int has_lat;
+	/* Whether the sampling behind the cell met its run's CI target (RESULT converged=): 1
+	 * when it did, 0 when not, -1 when the log does not say; with replicates over the side's
+	 * runs that hold the test (cmp_replicates()): 0 when any of them did not converge, 1 when
+	 * all of them did, else -1. */
+	int converged;
 };
 
 struct cmp_row {
@@ -67,8 +72,11 @@ struct cmp {
 	char **label;		/* nruns labels, unique */
 	struct cmp_row *rows;
 	size_t nrows;
-	char **warn;		/* why the runs may not be comparable */
+	char **warn;		/* why the runs may not be comparable; the runner's WARN records
+				 * first (nwarn_runner of them), "LABEL: reason", with replicates
+				 * every run's, named by run ("LABEL run K: ...") on a side of several */
 	size_t nwarn;
+	size_t nwarn_runner;
 	char **note;		/* differences by design (a native run beside image runs, TCG):
 				 * said once, not warnings */
 	size_t nnote;
@@ -97,8 +105,11 @@ int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, s
  * p < SIG_ALPHA, '~' otherwise; with fewer runs, '?' ("too-few-runs"). value, ratio, p and
  * the ratio's CI are replaced; flagged and verdicts recounted. A side whose first run lacks
  * the row's result (a SKIP or FAIL there) is decided on its runs that hold it, the cell's t
- * then that first such run's; a test only later runs hold gets a row (appended). 0, or -1
- * out of memory. */
+ * then that first such run's; a test only later runs hold gets a row (appended). A cell's
+ * converged is over the side's runs; the runner's WARNs are every run's, each side of several
+ * runs naming them by run (its place on the side). When runs carry rounds that do not pair
+ * (a run without one, a round repeated on a side, too few on both), a note says why the
+ * cells are Welch's. 0, or -1 out of memory. */
 int cmp_replicates(struct cmp *c, const struct model *const *const *side, const size_t *nside);
 void cmp_free(struct cmp *c);
 /* The first run j (1 .. nruns-1) whose architecture (INFO kernel.machine) is known and differs

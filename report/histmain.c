@@ -276,28 +276,38 @@ static int cmd_trend(struct store *st, const struct hopts *o)
 	return werr ? EXIT_USAGE : EXIT_OK;
 }
 
-/* compare's output in o->format, the sides' runs as report_in (their stored source). */
+/* compare's output in o->format: every run of both sides as report_in (their stored source;
+ * side 0's runs, then side 1's, each naming its side), as main.c gives the writers every run
+ * behind a comparison. 0; -1 out of memory or an output not written. */
 static int render_cmp(const struct hopts *o, struct side *sd, const struct cmp *c)
 {
-	struct report_in ri[2];
-	char *src[2];
+	struct report_in *ri = calloc(sd[0].n + sd[1].n, sizeof *ri);
+	char *src[2] = {sd[0].runs[0].source, sd[1].runs[0].source};
+	size_t n = 0;
+	int rc;
 
-	for (int j = 0; j < 2; j++) {
-		ri[j] = (struct report_in){sd[j].runs[0].source, &sd[j].log[0], 0, &sd[j].m[0], j};
-		src[j] = sd[j].runs[0].source;
-	}
+	if (!ri)
+		return -1;
+	for (size_t j = 0; j < 2; j++)
+		for (size_t i = 0; i < sd[j].n; i++)
+			ri[n++] = (struct report_in){sd[j].runs[i].source, &sd[j].log[i], 0,
+						     &sd[j].m[i], j};
 	if (!strcmp(o->format, "text")) {
 		text_compare(stdout, c, src);
 		fputc('\n', stdout);
+		free(ri);
 		return 0;
 	}
 	for (size_t i = 0; i < c->nwarn; i++)
 		fprintf(stderr, "isobench-report: warning: %s\n", c->warn[i]);
 	if (!strcmp(o->format, "json"))
-		return json_report(stdout, ri, 2, c);
-	if (!strcmp(o->format, "csv"))
-		return csv_report(stdout, ri, 2, c);
-	return html_report(stdout, ri, 2, c);
+		rc = json_report(stdout, ri, n, c);
+	else if (!strcmp(o->format, "csv"))
+		rc = csv_report(stdout, ri, n, c);
+	else
+		rc = html_report(stdout, ri, n, c);
+	free(ri);
+	return rc;
 }
 
 static int cmd_compare(struct store *st, const struct hopts *o)

@@ -54,52 +54,134 @@ static void page_head(FILE *out, const struct cmp *c)
 	items(out, "<div class=\"note\">", c->note, c->nnote);
 }
 
-/* One row of the identity table: a heading and each run's INFO key (or a fixed text). */
-static void ident_row(FILE *out, const struct cmp *c, const char *head, const char *key)
+/* What writes run r's fact for a row of the machine table to f (key: an INFO key or NULL;
+ * several: r is one of a side's several runs). */
+typedef void fact_fn(FILE *f, const struct report_in *r, const char *key, int several);
+
+/* The cell of side j in a row of the machine table: with one run its fact as before; with
+ * several each run's own ("run K: ...", K its place on the side), said plainly when judge is
+ * set: the one value and "the same in all K runs", or each run's and "differs between the
+ * runs". "" for a side without runs. */
+static void side_cell(FILE *out, const struct report_in *in, size_t n, size_t j, const char *key,
+		      fact_fn *fact, int judge)
+{
+	const struct report_in *one = NULL;
+	char *first = NULL;
+	size_t k = 0;
+	int same = 1;
+
+	for (size_t i = 0; i < n; i++)
+		if (in[i].side == j && !k++)
+			one = &in[i];
+	fputs("<td>", out);
+	if (k < 2) {
+		if (one)
+			fact(out, one, key, 0);
+		fputs("</td>", out);
+		return;
+	}
+	for (size_t i = 0; judge && same && i < n; i++) {	/* each run's text against the first's */
+		char *t = NULL;
+		size_t len = 0;
+		if (in[i].side != j)
+			continue;
+		FILE *m = open_memstream(&t, &len);	/* none: listed run by run, as differing */
+		if (!m) {
+			same = 0;
+			break;
+		}
+		fact(m, &in[i], key, 1);
+		if (fclose(m) || !t)
+			same = 0;
+		else if (!first)
+			first = t, t = NULL;
+		else
+			same = !strcmp(first, t);
+		free(t);
+	}
+	if (judge && same && first) {
+		fprintf(out, "%s<br><small>the same in all %zu runs</small>", first, k);
+	} else {
+		for (size_t i = 0, r = 0; i < n; i++) {
+			if (in[i].side != j)
+				continue;
+			fprintf(out, "%srun %zu: ", r ? "<br>" : "", r + 1);
+			fact(out, &in[i], key, 1);
+			r++;
+		}
+		if (judge)
+			fputs("<br><small>differs between the runs</small>", out);
+	}
+	free(first);
+	fputs("</td>", out);
+}
+
+/* fact_fn: run r's INFO key, escaped. */
+static void fact_info(FILE *f, const struct report_in *r, const char *key, int several)
+{
+	(void)several;
+	esc(f, model_info(r->m, key));
+}
+
+/* fact_fn: run r's log file, and with several which run of it when the log holds more. */
+static void fact_file(FILE *f, const struct report_in *r, const char *key, int several)
+{
+	(void)key;
+	esc(f, r->source);
+	if (several && r->log && r->log->nruns > 1)
+		fprintf(f, " (its run %d of %zu)", r->run + 1, r->log->nruns);
+}
+
+/* fact_fn: run r's "run id / build / mode". */
+static void fact_id(FILE *f, const struct report_in *r, const char *key, int several)
+{
+	(void)key;
+	(void)several;
+	esc(f, r->m->run_id);
+	fputs(" / ", f);
+	esc(f, r->m->version);
+	fputs(" / ", f);
+	esc(f, model_mode(r->m));
+}
+
+/* One row of the machine table: a heading and each side's fact (side_cell(): a fact of the
+ * machine, key, judged the same or differing; the file and run id rows, no key, listed). */
+static void ident_row(FILE *out, const struct report_in *in, size_t n, const struct cmp *c,
+		      const char *head, const char *key, fact_fn *fact)
 {
 	fprintf(out, "<tr><th>%s</th>", head);
-	for (size_t j = 0; j < c->nruns; j++) {
-		fputs("<td>", out);
-		esc(out, model_info(c->m[j], key));
-		fputs("</td>", out);
-	}
+	for (size_t j = 0; j < c->nruns; j++)
+		side_cell(out, in, n, j, key, fact, key != NULL);
 	fputs("</tr>\n", out);
 }
 
-static void identities(FILE *out, const struct report_in *in, const struct cmp *c)
+/* The machine table: a column per run (one run a side) or per side (replicates: "side N:
+ * LABEL, K runs", each of its runs' facts, said the same or differing). */
+static void identities(FILE *out, const struct report_in *in, size_t n, const struct cmp *c)
 {
 	fputs("<h2>Machines</h2>\n<table><tr><th></th>", out);
 	for (size_t j = 0; j < c->nruns; j++) {
-		fprintf(out, "<th>run %zu: ", j + 1);
+		if (c->replicated)
+			fprintf(out, "<th>side %zu: ", j + 1);
+		else
+			fprintf(out, "<th>run %zu: ", j + 1);
 		esc(out, c->label[j]);
+		if (c->replicated)
+			fprintf(out, ", %zu run%s", c->side_runs[j], c->side_runs[j] == 1 ? "" : "s");
 		fprintf(out, "%s</th>", c->tcg[j] ? " <span class=\"tcg\">(TCG: emulation)</span>" : "");
 	}
-	fputs("</tr>\n<tr><th>file</th>", out);
-	for (size_t j = 0; j < c->nruns; j++) {
-		fputs("<td>", out);
-		esc(out, in[j].source);
-		fputs("</td>", out);
-	}
-	fputs("</tr>\n<tr><th>run id / build / mode</th>", out);
-	for (size_t j = 0; j < c->nruns; j++) {
-		fputs("<td>", out);
-		esc(out, c->m[j]->run_id);
-		fputs(" / ", out);
-		esc(out, c->m[j]->version);
-		fputs(" / ", out);
-		esc(out, model_mode(c->m[j]));
-		fputs("</td>", out);
-	}
 	fputs("</tr>\n", out);
-	ident_row(out, c, "CPU", RK_CPU_MODEL);
-	ident_row(out, c, "hypervisor (CPUID)", RK_HV_CPUID);
-	ident_row(out, c, "DMI vendor", RK_DMI_SYS_VENDOR);
-	ident_row(out, c, "DMI product", RK_DMI_PRODUCT_NAME);
-	ident_row(out, c, "kernel", RK_KERNEL_RELEASE);
-	ident_row(out, c, "kernel command line", RK_KERNEL_CMDLINE);
-	ident_row(out, c, "clocksource", RK_CLOCKSOURCE_CURRENT);
-	ident_row(out, c, "image", RK_IMAGE_IDENTITY);
-	ident_row(out, c, "suite", RK_RUN_SUITE);
+	ident_row(out, in, n, c, "file", NULL, fact_file);
+	ident_row(out, in, n, c, "run id / build / mode", NULL, fact_id);
+	ident_row(out, in, n, c, "CPU", RK_CPU_MODEL, fact_info);
+	ident_row(out, in, n, c, "hypervisor (CPUID)", RK_HV_CPUID, fact_info);
+	ident_row(out, in, n, c, "DMI vendor", RK_DMI_SYS_VENDOR, fact_info);
+	ident_row(out, in, n, c, "DMI product", RK_DMI_PRODUCT_NAME, fact_info);
+	ident_row(out, in, n, c, "kernel", RK_KERNEL_RELEASE, fact_info);
+	ident_row(out, in, n, c, "kernel command line", RK_KERNEL_CMDLINE, fact_info);
+	ident_row(out, in, n, c, "clocksource", RK_CLOCKSOURCE_CURRENT, fact_info);
+	ident_row(out, in, n, c, "image", RK_IMAGE_IDENTITY, fact_info);
+	ident_row(out, in, n, c, "suite", RK_RUN_SUITE, fact_info);
 	fputs("</table>\n", out);
 }
 
@@ -246,9 +328,8 @@ int html_report(FILE *out, const struct report_in *in, size_t n, const struct cm
 {
 	int passes[64], np = 0, others = 0;
 
-	(void)n;
 	page_head(out, c);
-	identities(out, in, c);
+	identities(out, in, n, c);
 	if (c->nruns > 1 && c->replicated)
 		fprintf(out, "<p>ratio = performance relative to side 1 by each test's direction "
 			     "(&gt; 1 is better), of the sides' geometric means over their runs. "

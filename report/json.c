@@ -332,9 +332,9 @@ static json_t *rows_arr(const struct cmp *c, int *e)
 						 "median_ci95_hi",
 						 own ? jnum(own->ci_hi) : json_null(),
 						 "converged",
-						 !cl->t || cl->t->converged < 0
+						 !cl->t || cl->converged < 0
 							 ? json_null()
-							 : json_boolean(cl->t->converged),
+							 : json_boolean(cl->converged),
 						 "mark", mark_word(j, cl->mark),
 						 "latency_ratio", pct_ratio_obj(r, j)));
 			*e |= j > 0 && significance(json_array_get(cells, j), cl);

@@ -557,8 +557,8 @@ static struct report_in *all_runs(const struct sides *sd, size_t *n)
 }
 
 /* Phase 3: the chosen format to stdout (and the chart); returns 0, or -1 when an output
- * could not be written. JSON and CSV list every run behind the comparison; HTML and the
- * json-bench lists one per column. */
+ * could not be written. JSON, CSV and HTML get every run behind the comparison (HTML's
+ * machine table shows each run of a side); the json-bench lists one per column. */
 static int render(const struct opts *o, const struct sides *sd, const struct cmp *c)
 {
 	struct report_in ri[MAX_LOGS];
@@ -584,14 +584,15 @@ static int render(const struct opts *o, const struct sides *sd, const struct cmp
 		for (size_t i = 0; n > 1 && i < c->nnote; i++)
 			fprintf(stderr, "isobench-report: note: %s\n", c->note[i]);
 		struct report_in *all = NULL;
-		if (!strcmp(o->format, "json") || !strcmp(o->format, "csv"))
+		if (!strcmp(o->format, "json") || !strcmp(o->format, "csv") ||
+		    !strcmp(o->format, "html"))
 			all = all_runs(sd, &nall);
 		if (!strcmp(o->format, "json"))
 			werr = !all || json_report(stdout, all, nall, c);
 		else if (!strcmp(o->format, "csv"))
 			werr = !all || csv_report(stdout, all, nall, c);
 		else if (!strcmp(o->format, "html"))
-			werr = html_report(stdout, ri, n, c);
+			werr = !all || html_report(stdout, all, nall, c);
 		else
 			werr = json_bench(stdout, ri, n, c, !strcmp(o->format, "json-bench-smaller"));
 		free(all);
@@ -662,9 +663,28 @@ static int side_runs(FILE *vout, const struct opts *o, const struct input *in,
 	return sd->replicated && !o->want && !again ? other_runs(vout, &in[j]) : 0;
 }
 
+/* The --label a user would give n LOGs that each hold several runs, on vout: an even count
+ * as two sides of n/2 logs each, the first half a and the second b (A1 A2 A3 B1 B2 B3, the
+ * order README's examples give them: a,a,a,b,b,b), an odd one a side per log (a,b,c; s27,
+ * s28, ... beyond z), then the logs as given. */
+static void hint_labels(FILE *vout, const struct opts *o)
+{
+	fputs("--label ", vout);
+	for (size_t j = 0; j < o->n; j++) {
+		size_t k = o->n % 2 ? j : j >= o->n / 2;
+		if (k < 26)
+			fprintf(vout, "%s%c", j ? "," : "", (char)('a' + k));
+		else
+			fprintf(vout, "%ss%zu", j ? "," : "", k + 1);
+	}
+	for (size_t j = 0; j < o->n; j++)
+		fprintf(vout, " %s", o->logs[j]);
+}
+
 /* The end of the one-run line: how to give a verdict. Logs that already hold several runs
  * each (--repeat) are compared by their last run unless --label names their sides, so the
- * hint names --label (a --repeat the user already gave would not help). */
+ * hint names --label (a --repeat the user already gave would not help), its list matching
+ * the logs given (hint_labels()). */
 static void one_run_hint(FILE *vout, const struct opts *o, const struct input *in)
 {
 	int all_multi = !o->labelarg && !o->want && o->n > 1;
@@ -674,7 +694,9 @@ static void one_run_hint(FILE *vout, const struct opts *o, const struct input *i
 	if (all_multi) {
 		fprintf(vout, "each log holds several runs, and without --label each log's last "
 			      "complete run is compared: --label names the sides, and then a log's "
-			      "runs are its side's replicates (--label a,b A.log B.log)\n");
+			      "runs are its side's replicates (");
+		hint_labels(vout, o);
+		fputs(")\n", vout);
 		return;
 	}
 	fprintf(vout, "give >= %d runs a side for a verdict (--label a,a,a,b,b,b A1 A2 A3 B1 B2 "

@@ -141,7 +141,7 @@ static void layout(struct chart *ch)
 	int unconverged = 0;
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t j = 0; j < nr; j++)
-			unconverged |= c->rows[i].cell[j].t && c->rows[i].cell[j].t->converged == 0;
+			unconverged |= c->rows[i].cell[j].t && c->rows[i].cell[j].converged == 0;
 	/* legend lines under the runs: index scores always; ! when a run did not converge */
 	/* ... and with several bases, one line for each */
 	double extra = 18.0 * (1 + unconverged + (ch->nbasis > 1 ? ch->nbasis : 0));
@@ -214,8 +214,10 @@ static void draw_legend(FILE *out, const struct chart *ch)
 				  "index tests");
 		if (ch->unconverged)
 			fprintf(out, "<text x=\"20\" y=\"%.0f\" fill=\"#555555\" font-size=\"12\">! "
-				     "= that run's sampling did not converge (95%% CI wider than its "
-				     "target): treat the bar with care</text>\n", y + 18);
+				     "= %s did not converge (95%% CI wider than its target): treat the "
+				     "bar with care</text>\n", y + 18,
+				c->replicated ? "the sampling of some run of that side"
+					      : "that run's sampling");
 		for (int k = 0; ch->nbasis > 1 && k < ch->nbasis; k++) {
 			fprintf(out, "<text x=\"20\" y=\"%.0f\" fill=\"#555555\" font-size=\"11\">"
 				     "[%d] ", y + 18.0 * (1 + ch->unconverged + k), k + 1);
@@ -298,8 +300,8 @@ static void draw_bar(FILE *out, const struct chart *ch, const struct bar_row *b,
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"12\">"
 		     "%.2f%s%s%s</text>\n", tx, by + 11, right ? "start" : "end", r,
 		b->mark[j] == '*' ? " *" : b->mark[j] == '?' ? " ?" : "", tag,
-		b->r && ((b->r->cell[j].t && b->r->cell[j].t->converged == 0) ||
-			 (b->r->cell[0].t && b->r->cell[0].t->converged == 0))
+		b->r && ((b->r->cell[j].t && b->r->cell[j].converged == 0) ||
+			 (b->r->cell[0].t && b->r->cell[0].converged == 0))
 			? " !" : "");
 }
 

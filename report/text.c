@@ -404,7 +404,11 @@ static void compare_head(FILE *out, const struct cmp *c, char *const *sources, i
 	if (c->no_direction)
 		fprintf(out, "%zu row(s) without a ratio: their logs do not say which way is better "
 			     "(written before TEST/RESULT better= existed)\n", c->no_direction);
-	if (unconverged)
+	if (unconverged && c->replicated)
+		fprintf(out, "! after a value: the sampling of some run of that side did not "
+			     "converge (95%% CI wider than its run.ci_target_pct); treat the row with "
+			     "care\n");
+	else if (unconverged)
 		fprintf(out, "! after a value: that run's sampling did not converge (95%% CI wider "
 			     "than its run.ci_target_pct); treat the row with care\n");
 	if (c->replicated)
@@ -427,8 +431,7 @@ static void compare_row(FILE *out, const struct cmp *c, const struct cmp_row *r,
 	for (size_t j = 0; j < c->nruns; j++) {
 		const struct cmp_cell *cell = &r->cell[j];
 		if (cell->t && unconverged)
-			fprintf(out, " %*.1f%c", w - 1, cell->value,
-				cell->t->converged == 0 ? '!' : ' ');
+			fprintf(out, " %*.1f%c", w - 1, cell->value, cell->converged == 0 ? '!' : ' ');
 		else if (cell->t)
 			fprintf(out, " %*.1f", w, cell->value);
 		else
@@ -551,7 +554,7 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t j = 0; j < c->nruns; j++)
-			unconverged |= c->rows[i].cell[j].t && c->rows[i].cell[j].t->converged == 0;
+			unconverged |= c->rows[i].cell[j].t && c->rows[i].cell[j].converged == 0;
 	compare_head(out, c, sources, unconverged);
 	fprintf(out, "%-36s %6s %-6s", "TEST", "COPIES", "UNIT");
 	for (size_t j = 0; j < c->nruns; j++) {

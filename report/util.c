@@ -51,6 +51,16 @@ static int printable(char c)
 	return c >= 0x20 && c <= 0x7e;
 }
 
+/* The one form of a byte the outputs cannot show as it is (above 0x7e in the text, a byte
+ * that starts no UTF-8 character in the JSON, XML and HTML): "\xNN", BYTE_HEX_LEN characters.
+ * Written with its NUL into out (BYTE_HEX_LEN + 1 bytes); returns BYTE_HEX_LEN. */
+#define BYTE_HEX_LEN 4
+static size_t byte_hex(char *out, unsigned char b)
+{
+	snprintf(out, BYTE_HEX_LEN + 1, "\\x%02x", b);
+	return BYTE_HEX_LEN;
+}
+
 /* The length of the well-formed UTF-8 sequence of 2 to 4 bytes s starts with (no overlong
  * form, no surrogate, nothing above U+10FFFF), else 0 (ASCII, or a byte that starts none). */
 static size_t utf8_len(const char *s)
@@ -78,8 +88,8 @@ const char *text_safe(const char *s, char *buf, size_t cap)
 			buf[n++] = *s;
 		else if ((unsigned char)*s < 0x80)
 			buf[n++] = '?';
-		else if (n + 5 <= cap)	/* \xNN, whole or not at all */
-			n += (size_t)snprintf(buf + n, cap - n, "\\x%02x", (unsigned char)*s);
+		else if (n + BYTE_HEX_LEN + 1 <= cap)	/* \xNN, whole or not at all */
+			n += byte_hex(buf + n, (unsigned char)*s);
 		else
 			break;
 	}
@@ -90,7 +100,7 @@ const char *text_safe(const char *s, char *buf, size_t cap)
 char *utf8_hex(const char *s)
 {
 	size_t n = 0;
-	char *c = malloc(4 * strlen(s) + 1);	/* each byte at most \xNN */
+	char *c = malloc(BYTE_HEX_LEN * strlen(s) + 1);	/* each byte at most \xNN */
 
 	for (size_t u; c && *s; s++) {
 		if ((u = utf8_len(s))) {
@@ -98,7 +108,7 @@ char *utf8_hex(const char *s)
 			n += u;
 			s += u - 1;
 		} else if ((unsigned char)*s >= 0x80)
-			n += (size_t)sprintf(c + n, "\\x%02x", (unsigned char)*s);
+			n += byte_hex(c + n, (unsigned char)*s);
 		else
 			c[n++] = *s;
 	}
@@ -122,9 +132,10 @@ void xml_esc(FILE *out, const char *s, size_t max)
 		case '"': fputs("&quot;", out); break;
 		case '\'': fputs("&#39;", out); break;
 		default:	/* a byte that starts no UTF-8 character: \xNN, as the text's */
-			if ((unsigned char)*s >= 0x80)
-				fprintf(out, "\\x%02x", (unsigned char)*s);
-			else
+			if ((unsigned char)*s >= 0x80) {
+				char h[BYTE_HEX_LEN + 1];
+				fwrite(h, 1, byte_hex(h, (unsigned char)*s), out);
+			} else
 				fputc(printable(*s) ? *s : '?', out);
 		}
 	}

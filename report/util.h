@@ -31,14 +31,15 @@ int qsort_cmp_str(const void *a, const void *b);
  * while two labels in UTF-8 ("α", "β") stay two ("\xce\xb1", "\xce\xb2"), not both "??". */
 const char *text_safe(const char *s, char *buf, size_t cap);
 
-/* s as XML (and HTML) text on out: & < > " ' escaped, a well-formed UTF-8 character beyond
- * ASCII written as it is (the pages and charts are UTF-8), every other byte above 0x7e as
- * \xNN (as text_safe() writes it, so two labels of invalid UTF-8 stay two), a control byte
- * as '?', at most max characters of s; NULL writes nothing. */
 /* A fresh copy of s (NULL: out of memory) with ASCII and every well-formed UTF-8 character
  * as they are and every other byte above 0x7f as \xNN: a valid UTF-8 string (the JSON's) in
  * which two byte strings that differ stay different. */
 char *utf8_hex(const char *s);
+
+/* s as XML (and HTML) text on out: & < > " ' escaped, a well-formed UTF-8 character beyond
+ * ASCII written as it is (the pages and charts are UTF-8), every other byte above 0x7e as
+ * \xNN (as text_safe() writes it, so two labels of invalid UTF-8 stay two), a control byte
+ * as '?', at most max characters of s; NULL writes nothing. */
 void xml_esc(FILE *out, const char *s, size_t max);
 
 #endif

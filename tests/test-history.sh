@@ -143,11 +143,18 @@ verdicts='[(r["test"], c.get("mark"), c.get("method"), round(c["p_value"], 12), 
 want=$(json "$verdicts" "$tmp/stdout")
 equals "$want" "$(json "$verdicts" "$tmp/cmp-db.json")" "the store's verdicts equal the logs'"
 has "$tmp/cmp-db.json" '"method": "welch-t"' "the replicate design (Welch's t) decided"
+#    The writers get every run behind the verdicts, as comparing the logs gives them, not
+#    each side's first: JSON's runs the 3 + 3, each with its side's label and its own run id.
+equals "$(json '[(r["label"], r["run_id"]) for r in d["runs"]]' "$tmp/stdout")" \
+	"$(json '[(r["label"].replace("machine=side-", ""), r["run_id"]) for r in d["runs"]]' "$tmp/cmp-db.json")" \
+	"JSON: runs lists every run of each side (3 + 3), as the logs' comparison does"
 expect_status EXIT_DIFFERS "compare, text" -- "$rep" --db "$db" compare machine=side-a machine=side-b
 contains "$tmp/stdout" "compared 3 runs (machine=side-a) with 3 (machine=side-b): 2 different"
 expect_status EXIT_DIFFERS "compare, CSV" -- "$rep" --db "$db" compare machine=side-a machine=side-b --format csv
 count_is "$tmp/stdout" '^[^,]*ra\.log,machine=side-a,[0-9a-f]{16},record,1,1,BEGIN,,,run,' 1 \
 	"CSV: the stored log's name, the side's selector, the run's BEGIN"
+equals 6 "$(grep -oE '^[^,]*,machine=side-[ab],[0-9a-f]{16},' "$tmp/stdout" | sort -u | wc -l)" \
+	"CSV: rows for each of the 3 + 3 runs (side, run id), not only each side's first"
 expect_status EXIT_DIFFERS "compare, HTML" -- "$rep" --db "$db" compare machine=side-a machine=side-b --format html
 has "$tmp/stdout" '<svg xmlns=' "the page holds the ratio chart"
 expect_status EXIT_INCOMPLETE "compare: a selector that selects no run" -- \

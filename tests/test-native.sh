@@ -249,10 +249,13 @@ st=0
 "$report" "$tmp/ab1.log" >"$tmp/ab1.txt" 2>&1 || st=$?
 status_is EXIT_OK "$st" "one A/B run alone: read as a run, status 0"
 has "$tmp/ab1.txt" "run 1 of 1 complete" "one A/B run alone: its verdict line"
-# round and ab_side are --ab's own (each run's), so a set giving them would be replaced unsaid;
-# a second --repeat, --rounds or --ab would replace the first: usage errors, one line each.
+# round and ab_side are --ab's own (each run's), so a set giving them, or the options beside
+# --ab, would be replaced unsaid; a second --repeat, --rounds or --ab would replace the first:
+# usage errors, one line each.
 for bad in "--rounds 3" "--ab pin=1" "--repeat 0" "--repeat 2 --ab pin=0 pin=1" "--ab pin=0 nope=1" \
 	"--ab round=7 pin=1" "--ab ab_side=b pin=1" "--ab pin=0 isobench.round=2" \
+	"--round 3 --ab pin=0 pin=1" "--ab pin=0 pin=1 --ab_side b" "--ab_side - --ab pin=0 pin=1" \
+	"--param round=2 --ab pin=0 pin=1" \
 	"--repeat 3 --repeat 4" "--ab pin=0 pin=1 --rounds 3 --rounds 4" \
 	"--ab pin=0 pin=1 --ab pin=1 pin=0"; do
 	st=0
@@ -261,6 +264,11 @@ for bad in "--rounds 3" "--ab pin=1" "--repeat 0" "--repeat 2 --ab pin=0 pin=1" 
 	status_is EXIT_USAGE "$st" "usage error: $bad"
 	count_is "$tmp/multi.err" '^isobench: ' 1 "one line says why: $bad"
 done
+expect_status EXIT_USAGE "--round beside --ab" -- "$bin" "${rq[@]}" --round 3 --ab pin=0 pin=1
+has "$tmp/stderr" "^isobench: --round with --ab: the round and the side are --ab's own" \
+	"... its line names the option"
+expect_status EXIT_OK "--round without --ab is a run's own round (--check-params)" -- \
+	"$bin" "${rq[@]}" --round 3 --repeat 3 --check-params
 for bad in "+2" " 2" "2x" "1001"; do	# num.c's strict digits (strtol took "+2" and " 2")
 	expect_status EXIT_USAGE "usage error: --repeat '$bad'" -- "$bin" "${rq[@]}" --repeat "$bad"
 done

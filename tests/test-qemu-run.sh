@@ -204,6 +204,8 @@ has "$tmp/stderr" "^qemu/run: 4 boots; compare with: $noimg/isobench-report $tmp
 	"the closing line says how to compare them, with --out's report tool"
 expect_status EXIT_NOSTART "--repeat 3, no image" -- "$run" --out "$noimg" --log "$tmp/rep.log" --repeat 3
 count_is "$tmp/stderr" "^qemu/run: boot [1-3]: $tmp/rep-r[1-3]\\.log " 3 "--repeat 3: three boots, logs -r1 .. -r3"
+has "$tmp/stderr" "^qemu/run: 3 boots; compare with: $noimg/isobench-report --label a,a,a,b,b,b $tmp/rep-r1\\.log $tmp/rep-r2\\.log $tmp/rep-r3\\.log B-r1\\.log B-r2\\.log B-r3\\.log " \
+	"--repeat 3: the closing line's --label matches the logs, three a side"
 
 # --ab IMAGE_A IMAGE_B: two images alternately, an out/ directory as --out, a file as --iso.
 expect_status EXIT_USAGE "--ab with one image" -- "$run" --ab "$noimg"

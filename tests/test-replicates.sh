@@ -24,7 +24,9 @@ rep=$(report_tool)
 # two higher-is-better tests carry a UnixBench baseline (index tests: the run has an Index Score).
 # MKLOG_SKIP=TEST leaves TEST out of every run of the log. MKLOG_FAIL=1 adds a FAIL record to
 # the log's first run (END fails=1), as a run with a failing test writes it. MKLOG_SUITE=S
-# writes INFO run.suite=S (default quick).
+# writes INFO run.suite=S (default quick). MKLOG_UNCONV=K: the K-th run's RESULTs say
+# converged=0. MKLOG_WARN=K: the K-th run holds a runner's WARN (its clocksource changed).
+# MKLOG_SAMEROUND=1: every run carries ROUND itself (as --round R --repeat N writes them).
 mklog() {
 	python3 - "$@" <<'EOF'
 import math, sys, zlib
@@ -39,10 +41,14 @@ for k, drift in enumerate(float(d) for d in drifts.split(",")):
     recs = ["BEGIN run=%016x version=t mode=host" % (zlib.crc32(("%s%d" % (path, k)).encode()) << 16 | k)]
     info = "INFO run.suite=" + os.environ.get("MKLOG_SUITE", "quick")
     if rnd != "-":
-        info += " run.round=%d" % (int(rnd) + k)
+        info += " run.round=%d" % (int(rnd) + (0 if os.environ.get("MKLOG_SAMEROUND") == "1" else k))
     if side:
         info += " run.ab_side=" + side
     recs.append(info)
+    if os.environ.get("MKLOG_WARN") == str(k + 1):
+        recs.append("WARN what=clocksource before=tsc after=hpet reason=the%20clocksource%20"
+                    "changed%20from%20tsc%20to%20hpet")
+    conv = 0 if os.environ.get("MKLOG_UNCONV") == str(k + 1) else 1
     for n, (name, unit, better, base) in enumerate(tests, 1):
         if name == os.environ.get("MKLOG_SKIP"):
             continue
@@ -64,9 +70,9 @@ for k, drift in enumerate(float(d) for d in drifts.split(",")):
         srt = sorted(vals)
         med = (srt[3] + srt[4]) / 2
         recs.append("RESULT test=%s copies=1 unit=%s better=%s value=%.3f samples=8 median=%.3f "
-                    "min=%.3f max=%.3f ci95_pct=%.2f converged=1"
+                    "min=%.3f max=%.3f ci95_pct=%.2f converged=%d"
                     % (name, unit, better, g, med, srt[0], srt[-1],
-                       (srt[-1] - srt[0]) / 2 / med * 100))   # 8 samples: the CI is min..max
+                       (srt[-1] - srt[0]) / 2 / med * 100, conv))   # 8 samples: the CI is min..max
     fails = int(os.environ.get("MKLOG_FAIL") == "1" and k == 0)
     if fails:
         recs.append("FAIL test=t-broken copies=1 reason=planted")
@@ -125,9 +131,14 @@ count_is "$tmp/multi.txt" ' 3\+3 +welch-t .* \*$' 4 "its runs decide as separate
 #    The same logs without --label: the last complete run of each, as before.
 expect_status EXIT_OK "the same logs without --label: one run each, status 0" -- \
 	"$rep" "$tmp/A.log" "$tmp/B.log"
-has "$tmp/stdout" 'each log holds several runs, .*--label a,b A\.log B\.log\)$' \
-	"... and the one-run line names --label, not the --repeat these logs already have"
+has "$tmp/stdout" "each log holds several runs, .*\\(--label a,b $tmp/A\\.log $tmp/B\\.log\\)\$" \
+	"... and the one-run line names --label for these logs, not the --repeat they already have"
 lacks "$tmp/stdout" "or --repeat N)" "... without telling the user to use --repeat"
+#    Three such logs a side: the label list the hint gives matches the logs, a label each.
+for f in A1 A2 A3 B1 B2 B3; do cp "$tmp/${f:0:1}.log" "$tmp/r$f.log"; done
+"$rep" "$tmp"/rA[123].log "$tmp"/rB[123].log >"$tmp/hint6.txt" 2>&1 || true
+has "$tmp/hint6.txt" "\\(--label a,a,a,b,b,b $tmp/rA1\\.log $tmp/rA2\\.log $tmp/rA3\\.log $tmp/rB1\\.log $tmp/rB2\\.log $tmp/rB3\\.log\\)\$" \
+	"six logs of several runs: the hint's --label a,a,a,b,b,b matches the six logs"
 
 #    Every run on a side counts for the exit status, not only the log's last: a FAIL in the
 #    first of A's three runs is status 1 (FAILs outrank 4), and that run is named.
@@ -193,6 +204,35 @@ EOF3
 has "$tmp/side.out" '^side (99[5-9]|100[0-7])\.[0-9] (90[4-9]|91[0-4])\.[0-9] True$' \
 	"CSV: side_value per side is its runs' geometric mean, the terms of ratio_to_run1"
 
+#    A side's convergence and the runner's WARNs are every run's, not its first run's: run 2
+#    of A did not converge (its values get '!', JSON converged false), run 3 of A and run 1
+#    of B carry a WARN (named by run, on each side).
+MKLOG_UNCONV=2 MKLOG_WARN=3 mklog "$tmp/Aw.log" 1 - -0.015,0.005,0.0125
+MKLOG_WARN=1 mklog "$tmp/Bw.log" 1.10 - -0.01,0.015,0.0
+for f in Aw Bw; do complete "$tmp/$f.log" "the synthetic log $f (a WARN, converged=0) is complete"; done
+"$rep" --label a,b "$tmp/Aw.log" "$tmp/Bw.log" >"$tmp/conv.txt" 2>&1 || true
+count_is "$tmp/conv.txt" '^t-[a-z]+[0-9] +1 [a-z]+ +[0-9.]+! +[0-9.]+  ' 4 \
+	"text: side a's values marked '!' (its run 2 did not converge), side b's not"
+has "$tmp/conv.txt" '^! after a value: the sampling of some run of that side did not converge' \
+	"text: the legend says '!' is some run of the side"
+has "$tmp/conv.txt" '^warning: a run 3: the clocksource changed from tsc to hpet$' \
+	"text: the WARN of side a's run 3, named by run"
+has "$tmp/conv.txt" '^warning: b run 1: the clocksource changed from tsc to hpet$' \
+	"text: ... and side b's run 1's"
+"$rep" --format json --label a,b "$tmp/Aw.log" "$tmp/Bw.log" 2>"$tmp/conv.err" | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["comparison"]
+print("conv", " ".join("%s" % [x["converged"] for x in r["cells"]] for r in c["rows"]))
+print("warn", len([w for w in c["warnings"] if "clocksource changed" in w]))' >"$tmp/conv.out" 2>&1 || true
+has "$tmp/conv.out" '^conv (\[False, True\] ?){4}$' "JSON: converged false on side a (over its runs), true on b"
+has "$tmp/conv.out" '^warn 2$' "JSON: both WARNs among the warnings"
+#    One WARN on every run of a side is one line naming the runs.
+MKLOG_WARN=1 mklog "$tmp/w1.log" 1 - 0.0
+MKLOG_WARN=1 mklog "$tmp/w2.log" 1 - 0.01
+"$rep" --label a,a,a,b "$tmp/w1.log" "$tmp/w2.log" "$tmp/a3.log" "$tmp/b1.log" >"$tmp/w.txt" 2>&1 || true
+has "$tmp/w.txt" '^warning: a runs 1, 2: the clocksource changed from tsc to hpet$' \
+	"text: one WARN two runs of a side carry is one line naming both"
+
 #    Runs of another suite pooled into one side: the not-comparable warning the sides' first
 #    runs get, now for the runs within a side too.
 MKLOG_SUITE=standard mklog "$tmp/std.log" 1 - 0.0
@@ -200,13 +240,25 @@ MKLOG_SUITE=standard mklog "$tmp/std.log" 1 - 0.0
 has "$tmp/mixed.txt" '^warning: not comparable: run\.suite differs \(a run 1: quick; a run 4: standard\)$' \
 	"a side pooling runs of two suites is warned about, naming the run"
 count_is "$tmp/mixed.txt" '^warning: not comparable' 1 "... and runs of one suite on a side are not"
+#    HTML's machine table: each run of a side, not its first alone; a fact the side's runs
+#    share said once as the same in all, one they differ in listed per run and said to differ.
+"$rep" --format html --label a,a,b "$tmp/A.log" "$tmp/std.log" "$tmp/B.log" >"$tmp/mixed.html" 2>/dev/null || true
+has "$tmp/mixed.html" '<th>side 1: a, 4 runs</th><th>side 2: b, 3 runs</th>' "HTML: a column per side, with its runs"
+has "$tmp/mixed.html" '<tr><th>file</th><td>run 1: [^<]*/A\.log \(its run 1 of 3\)<br>run 2: [^<]*/A\.log \(its run 2 of 3\)<br>run 3: [^<]*/A\.log \(its run 3 of 3\)<br>run 4: [^<]*/std\.log</td>' \
+	"HTML: the file row names every run of the side (and which run of a log of several)"
+count_is "$tmp/mixed.html" '^<tr><th>run id / build / mode</th><td>(run [1-4]: [0-9a-f]{16} / t / host(<br>)?){4}</td>' 1 \
+	"HTML: each run's id, build and mode"
+has "$tmp/mixed.html" '<tr><th>suite</th><td>run 1: quick<br>run 2: quick<br>run 3: quick<br>run 4: standard<br><small>differs between the runs</small></td>' \
+	"HTML: a fact the side's runs differ in, each run's and said to differ"
+has "$tmp/mixed.html" '<tr><th>clocksource</th><td>-<br><small>the same in all 4 runs</small></td><td>-<br><small>the same in all 3 runs</small></td></tr>' \
+	"HTML: a fact they share, once and said to be the same in all"
 
 #    Labels beyond ASCII: kept in UTF-8 in the HTML and SVG (escaped for markup), and in the
 #    plain-ASCII text as \xNN, so two labels are never both "??".
 "$rep" --label 'α,β<' --format html --svg "$tmp/utf8.svg" "$tmp/A.log" "$tmp/B.log" \
 	>"$tmp/utf8.html" 2>/dev/null || true
-contains "$tmp/utf8.html" "run 1: α" "HTML: a UTF-8 label is kept"
-contains "$tmp/utf8.html" "run 2: β&lt;" "HTML: ... and escaped for markup"
+contains "$tmp/utf8.html" "side 1: α," "HTML: a UTF-8 label is kept"
+contains "$tmp/utf8.html" "side 2: β&lt;," "HTML: ... and escaped for markup"
 contains "$tmp/utf8.svg" ">β&lt;" "SVG: a UTF-8 label is kept, escaped for markup"
 "$rep" --label 'α,β' "$tmp/A.log" "$tmp/B.log" >"$tmp/utf8.txt" 2>&1 || true
 has "$tmp/utf8.txt" '^side 1: \\xce\\xb1, 3 run' "text: the label's bytes as \\xNN (side 1)"
@@ -215,13 +267,16 @@ has "$tmp/utf8.txt" '^side 2: \\xce\\xb2, 3 run' "text: ... and side 2's differs
 #    text, so two such labels stay two (and neither becomes a real label '?').
 "$rep" --label $'\xff,\xfe' --format html --svg "$tmp/bad8.svg" "$tmp/A.log" "$tmp/B.log" \
 	>"$tmp/bad8.html" 2>/dev/null || true
-contains "$tmp/bad8.html" 'run 1: \xff' "HTML: a label's byte that is no UTF-8 as \\xNN"
-contains "$tmp/bad8.html" 'run 2: \xfe' "HTML: ... and the other label's differs from it"
+contains "$tmp/bad8.html" 'side 1: \xff,' "HTML: a label's byte that is no UTF-8 as \\xNN"
+contains "$tmp/bad8.html" 'side 2: \xfe,' "HTML: ... and the other label's differs from it"
 contains "$tmp/bad8.svg" '<title>\xfe: ' "SVG: a label's byte that is no UTF-8 as \\xNN"
 "$rep" --label $'\xff,?' --format json "$tmp/A.log" "$tmp/B.log" 2>/dev/null | python3 -c '
 import json, sys
 print("labels", " ".join(json.load(sys.stdin)["comparison"]["labels"]))' >"$tmp/bad8.out" 2>&1 || true
 has "$tmp/bad8.out" '^labels \\xff \?$' "JSON: a label of invalid UTF-8 as \\xNN, apart from a real '?'"
+#    One helper owns that \xNN form (report/util.c byte_hex()), for the text, the JSON and
+#    the markup alike: a second printf of it would let the three drift apart.
+count_is <(cat "$top"/report/*.c) 'x%02x' 1 "report/: one place writes a byte as \\xNN"
 
 #    A side whose first run lacks a test (a SKIP, a FAIL there) still decides on its other
 #    runs: side a is a1 without t-time2, a2, a3, c1 (three runs hold it), side b 10 % slower.
@@ -280,6 +335,20 @@ expect_status EXIT_DIFFERS "4 interleaved rounds, B 2% slower, drifting host: pa
 	"$rep" --label a,b,a,b,a,b,a,b "$tmp/pa1.log" "$tmp/pb1.log" "$tmp/pa2.log" "$tmp/pb2.log" \
 	"$tmp/pa3.log" "$tmp/pb3.log" "$tmp/pa4.log" "$tmp/pb4.log"
 count_is "$tmp/stdout" ' 4x4 +paired-t .* \*$' 4 "each test paired by round (4x4) and different"
+lacks "$tmp/stdout" "not paired by round" "rounds that pair: no note"
+#    Runs that carry rounds which cannot pair (--round 3 --repeat 3: three runs of round 3 a
+#    side) fall back to Welch's t, and a note says why.
+MKLOG_SAMEROUND=1 mklog "$tmp/r3a.log" 1 3 -0.015,0.005,0.0125
+MKLOG_SAMEROUND=1 mklog "$tmp/r3b.log" 1.10 3 -0.01,0.015,0.0
+"$rep" --label a,b "$tmp/r3a.log" "$tmp/r3b.log" >"$tmp/r3.txt" 2>&1 || true
+count_is "$tmp/r3.txt" ' 3\+3 +welch-t .* \*$' 4 "every run of round 3: Welch's t, 3+3 runs"
+count_is "$tmp/r3.txt" '^note: runs not paired by round: round 3 is carried by 3 runs of side a, so b against a is Welch.s t on the runs. values' 1 \
+	"one note says why the runs are not paired"
+mklog "$tmp/r3c.log" 1.10 1 -0.01,0.015,0.0
+"$rep" --label a,b "$tmp/A.log" "$tmp/r3c.log" >"$tmp/r3c.txt" 2>&1 || true
+has "$tmp/r3c.txt" '^note: runs not paired by round: a run 1 carries no run\.round, so b against a' \
+	"rounds on one side only: the note names the run without one"
+lacks "$tmp/multi.txt" "not paired by round" "runs without any round: Welch's t by design, no note"
 # 7. Every format says what each verdict rests on (runs a side, paired or not, the test).
 "$rep" --format json --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
 	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log" >"$tmp/ab.json" 2>/dev/null || true
