@@ -245,9 +245,40 @@ static const char *ab_own_given(struct params *p, const int saved[2])
 	return given;
 }
 
+/* The KEY of word (KEY=VALUE, "isobench." prefix dropped) into key (cap bytes). */
+static void word_key(const char *word, char *key, size_t cap)
+{
+	if (!strncmp(word, "isobench.", 9))
+		word += 9;
+	snprintf(key, cap, "%.*s", (int)strcspn(word, "="), word);
+}
+
+/* 1 (after a line on stderr naming the key and the set) when set names one key twice: the
+ * second would replace the first unsaid ('pin=0 pin=1'). Two sets alike stay allowed (an
+ * A/A run measures the noise floor). buf holds set's words, split at white space. */
+static int set_key_twice(const char *set, char *buf)
+{
+	char key[64], other[64], *save = NULL, *words[512];
+	size_t n = 0;
+
+	for (char *w = strtok_r(buf, " \t", &save); w && n < 512; w = strtok_r(NULL, " \t", &save))
+		words[n++] = w;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < i; k++) {
+			word_key(words[i], key, sizeof key);
+			word_key(words[k], other, sizeof other);
+			if (!strcmp(key, other)) {
+				fprintf(stderr, "isobench: --ab '%s': %s is given twice in the set (the "
+						"second would replace the first unsaid)\n", set, key);
+				return 1;
+			}
+		}
+	return 0;
+}
+
 /* Apply the words of set (space separated KEY=VALUE) to p with set_param_kv(). A set that
- * sets the round or the side is refused (ab_own_mark()). 0, or EXIT_USAGE after a line on
- * stderr. */
+ * names a key twice (set_key_twice()), or sets the round or the side (ab_own_mark()), is
+ * refused. 0, or EXIT_USAGE after a line on stderr. */
 static int apply_set(struct params *p, const char *set)
 {
 	char buf[2048], *save = NULL;
@@ -257,6 +288,9 @@ static int apply_set(struct params *p, const char *set)
 		fprintf(stderr, "isobench: --ab: a parameter set is too long\n");
 		return EXIT_USAGE;
 	}
+	snprintf(buf, sizeof buf, "%s", set);
+	if (set_key_twice(set, buf))
+		return EXIT_USAGE;
 	snprintf(buf, sizeof buf, "%s", set);
 	ab_own_mark(p, saved);
 	for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save))

@@ -226,7 +226,8 @@ then pass "--repeat 3: each run has its own run id"; else fail "--repeat 3: run 
 count_is "$tmp/rep.log" " END records=[0-9]+ results=2 " 3 "--repeat 3: three ENDs, each counting its own"
 "$report" --check "$tmp/rep.log" >"$tmp/rep.check" 2>&1 || true
 has "$tmp/rep.check" "run 3 of 3 complete" "--repeat 3: every run complete"
-cp "$tmp/rep.log" "$tmp/rep2.log"
+# (a second --repeat 3 log for side b: a copy of the first would put its runs on both sides)
+"$bin" "${rq[@]}" --repeat 3 >"$tmp/rep2.log" 2>/dev/null || true
 "$report" --label a,b "$tmp/rep.log" "$tmp/rep2.log" >"$tmp/rep.txt" 2>&1 || true
 has "$tmp/rep.txt" "^side 1: a, 3 run\(s\)" "a --repeat 3 log is a side of three runs"
 st=0
@@ -267,6 +268,17 @@ done
 expect_status EXIT_USAGE "--round beside --ab" -- "$bin" "${rq[@]}" --round 3 --ab pin=0 pin=1
 has "$tmp/stderr" "^isobench: --round with --ab: the round and the side are --ab's own" \
 	"... its line names the option"
+#    A key twice in one set would take the last unsaid: a usage error naming the key and the
+#    set (with or without the isobench. prefix). Two sets alike stay allowed: an A/A run is how
+#    the noise floor is measured.
+expect_status EXIT_USAGE "--ab with a key twice in one set" -- \
+	"$bin" "${rq[@]}" --ab 'pin=0 pin=1' 'pin=1' --check-params
+count_is "$tmp/stderr" "^isobench: --ab 'pin=0 pin=1': pin is given twice in the set" 1 \
+	"... one line names the key and the set"
+expect_status EXIT_USAGE "--ab with a key twice in the second set, once prefixed" -- \
+	"$bin" "${rq[@]}" --ab 'pin=0' 'isobench.pin=1 pin=0' --check-params
+expect_status EXIT_OK "--ab with two sets alike (A/A, the noise floor): allowed" -- \
+	"$bin" "${rq[@]}" --ab 'pin=0' 'pin=0' --check-params
 expect_status EXIT_OK "--round without --ab is a run's own round (--check-params)" -- \
 	"$bin" "${rq[@]}" --round 3 --repeat 3 --check-params
 for bad in "+2" " 2" "2x" "1001"; do	# num.c's strict digits (strtol took "+2" and " 2")
