@@ -51,8 +51,9 @@ static int printable(char c)
 	return c >= 0x20 && c <= 0x7e;
 }
 
-/* The one form of a byte the outputs cannot show as it is (above 0x7e in the text, a byte
- * that starts no UTF-8 character in the JSON, XML and HTML): "\xNN", BYTE_HEX_LEN characters.
+/* The one form of a byte the outputs cannot show as it is (a control byte, below 0x20 or
+ * 0x7f, in the text and the markup; above 0x7e in the text; a byte that starts no UTF-8
+ * character in the JSON, XML and HTML): "\xNN", BYTE_HEX_LEN characters.
  * Written with its NUL into out (BYTE_HEX_LEN + 1 bytes); returns BYTE_HEX_LEN. */
 #define BYTE_HEX_LEN 4
 static size_t byte_hex(char *out, unsigned char b)
@@ -86,8 +87,6 @@ const char *text_safe(const char *s, char *buf, size_t cap)
 	for (; s && *s && n + 1 < cap; s++) {
 		if (printable(*s))
 			buf[n++] = *s;
-		else if ((unsigned char)*s < 0x80)
-			buf[n++] = '?';
 		else if (n + BYTE_HEX_LEN + 1 <= cap)	/* \xNN, whole or not at all */
 			n += byte_hex(buf + n, (unsigned char)*s);
 		else
@@ -131,12 +130,13 @@ void xml_esc(FILE *out, const char *s, size_t max)
 		case '>': fputs("&gt;", out); break;
 		case '"': fputs("&quot;", out); break;
 		case '\'': fputs("&#39;", out); break;
-		default:	/* a byte that starts no UTF-8 character: \xNN, as the text's */
-			if ((unsigned char)*s >= 0x80) {
+		default:	/* a control byte or one that starts no UTF-8 character: \xNN,
+				 * as the text's */
+			if (!printable(*s)) {
 				char h[BYTE_HEX_LEN + 1];
 				fwrite(h, 1, byte_hex(h, (unsigned char)*s), out);
 			} else
-				fputc(printable(*s) ? *s : '?', out);
+				fputc(*s, out);
 		}
 	}
 }

@@ -25,10 +25,12 @@ double median_of(const double *v, size_t n);
 int qsort_cmp_dbl(const void *a, const void *b);
 int qsort_cmp_str(const void *a, const void *b);
 
-/* Copy s into buf (cap bytes) with every control byte (below 0x20, 0x7f) as '?' and every
- * byte above 0x7e as \xNN (hex), cut to fit; NULL is "". Returns buf ("" when cap is 0). The
- * text report's one rule, so a log cannot drive the terminal and the text stays plain ASCII,
- * while two labels in UTF-8 ("α", "β") stay two ("\xce\xb1", "\xce\xb2"), not both "??". */
+/* Copy s into buf (cap bytes) with every byte that is not printable ASCII (a control byte,
+ * below 0x20 or 0x7f, and every byte above 0x7e) as \xNN (hex), cut to fit; NULL is "".
+ * Returns buf ("" when cap is 0). The text report's one rule, so a log cannot drive the
+ * terminal and the text stays plain ASCII, while two labels stay two: "α" and "β" are
+ * "\xce\xb1" and "\xce\xb2", not both "??", and "a<TAB>b" is "a\x09b", not "a?b" beside a
+ * real "a?b". */
 const char *text_safe(const char *s, char *buf, size_t cap);
 
 /* A fresh copy of s (NULL: out of memory) with ASCII and every well-formed UTF-8 character
@@ -39,7 +41,7 @@ char *utf8_hex(const char *s);
 /* s as XML (and HTML) text on out: & < > " ' escaped, a well-formed UTF-8 character beyond
  * ASCII written as it is (the pages and charts are UTF-8), every other byte above 0x7e as
  * \xNN (as text_safe() writes it, so two labels of invalid UTF-8 stay two), a control byte
- * as '?', at most max characters of s; NULL writes nothing. */
+ * as \xNN too, at most max characters of s; NULL writes nothing. */
 void xml_esc(FILE *out, const char *s, size_t max);
 
 #endif

@@ -490,4 +490,15 @@ print("score", c["method"], c["runs_a"], c["runs_b"], c["mark"], "%.2f" % c["rat
 	"$tmp/idx.json" >"$tmp/idx.out" 2>&1 || true
 has "$tmp/idx.out" '^score welch-t 3 3 beyond-noise 0\.9[0-2]$' "JSON: index_scores carries the score's verdict"
 
+# 12. Control bytes in a label print as \xNN (report/util.c byte_hex()) in the text and the
+#     markup, so a label with a tab and a label 'a?b' stay two.
+"$rep" --label $'a\tb,a?b' "$tmp/A.log" "$tmp/B.log" >"$tmp/ctl.txt" 2>&1 || true
+has "$tmp/ctl.txt" '^side 1: a\\x09b, 3 run' "text: a tab in a label as \\x09"
+has "$tmp/ctl.txt" '^side 2: a\?b, 3 run' "text: ... apart from a real 'a?b'"
+"$rep" --label $'a?b,a\x7fb' --format html --svg "$tmp/ctl.svg" "$tmp/A.log" "$tmp/B.log" \
+	>"$tmp/ctl.html" 2>/dev/null || true
+contains "$tmp/ctl.html" 'side 1: a?b,' "HTML: a real 'a?b' as it is"
+contains "$tmp/ctl.html" 'side 2: a\x7fb,' "HTML: ... and DEL in a label as \\x7f"
+contains "$tmp/ctl.svg" '<title>a\x7fb: ' "SVG: DEL in a label as \\x7f"
+
 finish
