@@ -818,11 +818,66 @@ static void decide_replicates(struct cmp_row *r, size_t j, const struct model *c
 	r->cell[j].converged = side_converged(side[j], nside[j], r->test, r->copies);
 }
 
+/* 1 when t is an index test of pass copies with a result (what the pass's score is over). */
+static int scored(const struct mtest *t, int copies)
+{
+	return t->copies == copies && ub_is_index(t->baseline) && t->has_result;
+}
+
+/* The first index test of pass copies that one of runs a and b holds and the other does not
+ * (scored()), NULL when they hold the same ones. */
+static const char *index_differs(const struct model *a, const struct model *b, int copies)
+{
+	const struct model *m[2] = {a, b};
+
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < m[k]->ntests; i++) {
+			const struct mtest *t = &m[k]->tests[i], *o;
+			if (scored(t, copies) &&
+			    (!(o = model_find(m[1 - k], t->test, copies)) || !scored(o, copies)))
+				return t->test;
+		}
+	return NULL;
+}
+
+/* 1 when some run of side 0 or side j that holds an index test of pass copies holds other
+ * ones than side 0's first run: their scores are over different tests, so no verdict. A note
+ * names the first such run and a test only one of the two holds. -1 out of memory. */
+static int scores_differ(struct cmp *c, size_t j, int copies,
+			 const struct model *const *const *side, const size_t *nside)
+{
+	const size_t s[2] = {0, j};
+	const struct model *ref = side[0][0];
+
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < nside[s[k]]; i++) {
+			const struct model *m = side[s[k]][i];
+			const char *test = index_differs(ref, m, copies);
+			int any = 0;
+			for (size_t t = 0; t < m->ntests && !any; t++)
+				any = scored(&m->tests[t], copies);
+			if (!any || !test)
+				continue;
+			char *note;
+			if (asprintf(&note, "no Index Score verdict at copies %d for %s against %s: "
+					    "%s run %zu holds other index tests than %s run 1 (%s is "
+					    "in one of them only), and a score over other tests is "
+					    "another figure", copies, c->label[j], c->label[0],
+				     c->label[s[k]], i + 1, c->label[0], test) < 0)
+				return -1;
+			int rc = add_note(c, note);
+			free(note);
+			return rc ? -1 : 1;
+		}
+	return 0;
+}
+
 /* The Index Score cells of pass p (copies) over the runs of every side: each run's score is
  * its value, decided as a test's row (higher is better); a side whose first run lacks the
- * score, or whose index tests differ from side 0's, gets no verdict ("none"). */
-static void decide_scores(struct cmp *c, struct cmp_cell *cells, int copies,
-			  const struct model *const *const *side, const size_t *nside, double *buf)
+ * score, or whose runs' index tests differ from side 0's first run's (scores_differ(): a
+ * note says which), gets no verdict ("none"). 0, or -1 out of memory. */
+static int decide_scores(struct cmp *c, struct cmp_cell *cells, int copies,
+			 const struct model *const *const *side, const size_t *nside, double *buf)
 {
 	for (size_t j = 0; j < c->nruns; j++) {
 		cells[j].method = "none";
@@ -838,10 +893,14 @@ static void decide_scores(struct cmp *c, struct cmp_cell *cells, int copies,
 		double s;
 		/* cmp_score_ratio() on the first runs: NAN when the index tests differ */
 		int same = isfinite(cmp_first_score_ratio(c, j, copies, &s));
+		int differ = scores_differ(c, j, copies, side, nside);
 
-		decide_values(&cells[j], &cells[0], j == 1, same && na && nb, 1, a, ra, na, b, rb,
-			      nb, pa, pb);
+		if (differ < 0)
+			return -1;
+		decide_values(&cells[j], &cells[0], j == 1, same && !differ && na && nb, 1, a, ra,
+			      na, b, rb, nb, pa, pb);
 	}
+	return 0;
 }
 
 /* A row for every test/copies some run of some side holds, not only the sides' first runs
@@ -969,9 +1028,32 @@ int cmp_replicates(struct cmp *c, const struct model *const *const *side, const 
 			return -1;
 		}
 		c->nscore = p + 1;
-		decide_scores(c, c->score[p], c->m[0]->pass[p].copies, side, nside, buf);
+		if (decide_scores(c, c->score[p], c->m[0]->pass[p].copies, side, nside, buf)) {
+			free(buf);
+			return -1;
+		}
 	}
 	free(buf);
+	return 0;
+}
+
+int cmp_note(struct cmp *c, const char *text)
+{
+	return add_note(c, text);
+}
+
+int cmp_shared_run(const struct model *const *const *side, const size_t *nside, size_t n,
+		   struct cmp_where w[2])
+{
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < nside[k]; i++)
+			for (size_t x = k + 1; x < n; x++)
+				for (size_t y = 0; y < nside[x]; y++)
+					if (!strcmp(side[k][i]->run_id, side[x][y]->run_id)) {
+						w[0] = (struct cmp_where){k, i};
+						w[1] = (struct cmp_where){x, y};
+						return 1;
+					}
 	return 0;
 }
 

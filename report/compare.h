@@ -126,6 +126,20 @@ const char *cmp_basis(const struct cmp_cell *cl, char *buf, size_t cap);
 /* 1 when cl's mark is a verdict (it rests on >= SIG_REP_MIN runs a side), else 0. */
 int cmp_is_verdict(const struct cmp_cell *cl);
 
+/* Adds text (copied) to c's notes, once: a difference by design the caller knows of (main.c:
+ * A/B logs not made into sides). 0, or -1 out of memory. */
+int cmp_note(struct cmp *c, const char *text);
+
+/* A run's place among the sides of replicates: side k, its run i there (0-based). */
+struct cmp_where {
+	size_t side, run;
+};
+/* 1 when some run (by its run id) is on two of the n sides (side[k] holding nside[k] runs),
+ * its places on the first two into w[0] and w[1]; else 0. A run is one replicate of one side:
+ * on two, a verdict would rest on that run compared with itself. */
+int cmp_shared_run(const struct model *const *const *side, const size_t *nside, size_t n,
+		   struct cmp_where w[2]);
+
 /* "higher is better", "lower is better" or "direction unknown" for a row. */
 const char *cmp_direction(int higher);
 

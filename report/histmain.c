@@ -310,6 +310,24 @@ static int render_cmp(const struct hopts *o, struct side *sd, const struct cmp *
 	return rc;
 }
 
+/* 1 (after a line on stderr naming the run and both selectors) when the sides of several
+ * runs share one (cmp_shared_run(): `compare all last=3`): refused, as isobench-report's
+ * --label sides are, since a verdict would rest on that run compared with itself. */
+static int shared_refused(const struct side *sd, const struct hopts *o)
+{
+	const struct model *const *side[2] = {sd[0].mp, sd[1].mp};
+	size_t nside[2] = {sd[0].n, sd[1].n};
+	struct cmp_where w[2];
+
+	if (!cmp_shared_run(side, nside, 2, w))
+		return 0;
+	fprintf(stderr, "isobench-report: run %s is selected by both %s and %s: a run is one "
+			"replicate of one side, and on both a verdict would rest on it compared "
+			"with itself; narrow the selectors so that no run is on both\n",
+		side[w[0].side][w[0].run]->run_id, o->args[1], o->args[2]);
+	return 1;
+}
+
 static int cmd_compare(struct store *st, const struct hopts *o)
 {
 	struct store_sel sel[2];
@@ -332,6 +350,8 @@ static int cmd_compare(struct store *st, const struct hopts *o)
 			fprintf(stderr, "isobench-report: %s selects no run\n", o->args[1 + j]);
 			rc = EXIT_INCOMPLETE;
 		}
+	if (rc == EXIT_OK && (sd[0].n > 1 || sd[1].n > 1) && shared_refused(sd, o))
+		rc = EXIT_USAGE;
 	if (rc == EXIT_OK) {
 		/* as main.c: several runs a side are replicates, one a side the one-run view */
 		const struct model *rep[2] = {sd[0].mp[0], sd[1].mp[0]};

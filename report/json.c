@@ -393,8 +393,8 @@ static json_t *cmp_obj(const struct cmp *c)
 		 json_string(c->replicated
 			     ? "index_scores: each run's score is that run's value, the side's "
 			       "score and verdict over its runs as a test's are (not counted in "
-			       "verdicts); compared only when both sides' first runs hold the same "
-			       "index tests"
+			       "verdicts); compared only when every run of both sides holds the "
+			       "same index tests"
 			     : "no noise mark: a score is a geometric mean without its own "
 			       "confidence interval; compared only when both runs hold the same "
 			       "index tests"));

@@ -29,6 +29,7 @@
 #include "memsvg.h"
 #include "status.h"
 #include "text.h"
+#include "util.h"
 #include "vocab.h"
 #include "num.h"
 
@@ -161,6 +162,7 @@ struct sides {
 	const struct model **runs[MAX_LOGS];	/* replicates: the side's runs */
 	const struct input **runin[MAX_LOGS];	/* and the log each of them is from */
 	size_t nruns[MAX_LOGS];
+	char ab_note[1200];	/* why runs saying run.ab_side made no sides, or "" */
 	int replicated;
 	int named;			/* label names the sides although not replicated (one
 					 * run a side: the one-run comparison) */
@@ -788,7 +790,36 @@ static size_t side_labels(const struct opts *o, struct input *in, struct sides *
 			if (k == distinct && distinct < MAX_LOGS)
 				sd->label[distinct++] = (char *)l;
 		}
+	if (ab)	/* side a is the reference whatever the order of the logs and their runs */
+		qsort(sd->label, distinct, sizeof *sd->label, qsort_cmp_str);
 	return distinct;
+}
+
+/* Without --label: 1 when every run of every log says run.ab_side (interleaved A/B: its
+ * values make the sides), else 0; when some runs say it and name both sides but a log's run
+ * does not, sd->ab_note says the A/B sides were not used and which log is why. */
+static int ab_sides(const struct opts *o, const struct input *in, struct sides *sd)
+{
+	const char *none = NULL, *first = NULL, *id = NULL;
+	int two = 0;
+
+	for (size_t j = 0; !o->labelarg && j < o->n; j++)
+		for (size_t r = 0; r <= in[j].nmore; r++) {
+			const struct model *m = r < in[j].nmore ? &in[j].more[r] : &in[j].m;
+			const char *s = model_info(m, RK_RUN_AB_SIDE);
+			if (!strcmp(s, "-") && !none) {
+				none = in[j].path;
+				id = m->run_id;
+			} else if (strcmp(s, "-")) {
+				two |= first && strcmp(first, s);
+				first = first ? first : s;
+			}
+		}
+	if (none && two)
+		snprintf(sd->ab_note, sizeof sd->ab_note, "A/B sides not used: %s (run %s) carries "
+			 "no run.ab_side, so the runs are not sided by their headers and each log is "
+			 "its own column; --label gives the sides", none, id);
+	return !o->labelarg && !none;
 }
 
 /* 1 (after a line on stderr naming PATH) when side k already holds m's run (its run id): a
@@ -833,6 +864,25 @@ static int fill_sides(const struct opts *o, struct input *in, struct sides *sd, 
 	return 0;
 }
 
+/* 1 (after a line on stderr naming the run, its logs and both sides) when a run is on two
+ * sides of replicates (cmp_shared_run()). Refused rather than dropped: which side a run is of
+ * is the labels' to say, and dropping it from both would change the sides' runs (3 + 3
+ * becoming 2 + 2, no verdict) behind the user's back. */
+static int shared_refused(const struct sides *sd)
+{
+	struct cmp_where w[2];
+
+	if (!cmp_shared_run((const struct model *const *const *)sd->runs, sd->nruns, sd->n, w))
+		return 0;
+	fprintf(stderr, "isobench-report: run %s is on side %s (%s, its run %zu) and on side %s "
+			"(%s, its run %zu): a run is one replicate of one side, and on both a "
+			"verdict would rest on it compared with itself; give each run one --label\n",
+		sd->runs[w[0].side][w[0].run]->run_id, sd->label[w[0].side],
+		sd->runin[w[0].side][w[0].run]->path, w[0].run + 1, sd->label[w[1].side],
+		sd->runin[w[1].side][w[1].run]->path, w[1].run + 1);
+	return 1;
+}
+
 static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
 {
 	int multi;
@@ -842,12 +892,7 @@ static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
 		return -1;
 	/* Interleaved A/B logs (out/isobench --ab, qemu/run --ab-params): without --label every
 	 * run saying run.ab_side makes the sides of them. */
-	int ab = !o->labelarg;
-	for (size_t j = 0; ab && j < o->n; j++) {
-		ab &= strcmp(model_info(&in[j].m, RK_RUN_AB_SIDE), "-") != 0;
-		for (size_t r = 0; ab && r < in[j].nmore; r++)
-			ab &= strcmp(model_info(&in[j].more[r], RK_RUN_AB_SIDE), "-") != 0;
-	}
+	int ab = ab_sides(o, in, sd);
 	size_t distinct = side_labels(o, in, sd, ab);
 	if (ab && distinct < 2)	/* the runs of one side only: read as before */
 		ab = 0, distinct = 0;
@@ -875,6 +920,8 @@ static int make_sides(const struct opts *o, struct input *in, struct sides *sd)
 		one &= sd->nruns[k] == 1;
 	if (one)
 		sd->replicated = 0, sd->named = 1;
+	else if (shared_refused(sd))
+		return EXIT_USAGE;
 	return 0;
 }
 
@@ -968,6 +1015,10 @@ static void compare_all(const struct opts *o, struct input *in, struct sides *sd
 		  cmp_replicates(c, (const struct model *const *const *)sd->runs, sd->nruns))) {
 		fprintf(stderr, "isobench-report: out of memory\n");
 		oc->incomplete = 1;
+	} else if (sd->ab_note[0] && cmp_note(c, sd->ab_note)) {
+		fprintf(stderr, "isobench-report: out of memory\n");
+		oc->incomplete = 1;
+		oc->have_cmp = 1;
 	} else {
 		oc->have_cmp = 1;
 		oc->werr = render(o, sd, c);

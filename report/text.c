@@ -414,7 +414,7 @@ static void compare_head(FILE *out, const struct cmp *c, char *const *sources, i
 	if (c->replicated)
 		fprintf(out, "Index Score rows: each run's score is that run's value, and the side's "
 			     "score and verdict are over its runs as a test's are (not counted among "
-			     "the tests); compared only when both sides' first runs hold the same "
+			     "the tests); compared only when every run of both sides holds the same "
 			     "index tests\n");
 	else
 		fprintf(out, "Index Score rows carry no noise mark: a score is a geometric mean of "

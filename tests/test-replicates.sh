@@ -443,7 +443,8 @@ expect_status EXIT_OK "two A/B logs of one run each: the one-run comparison, sta
 cp "$tmp/stdout" "$tmp/ab1.txt"
 contains "$tmp/ab1.txt" "cannot tell machine drift from a difference"
 lacks "$tmp/ab1.txt" "too-few-runs" "no 'too few runs' cell with one run a side"
-has "$tmp/ab1.txt" '^TEST +COPIES +UNIT +b +a +ratio$' "the sides are named by run.ab_side, in log order"
+has "$tmp/ab1.txt" '^TEST +COPIES +UNIT +a +b +ratio$' \
+	"the sides are named by run.ab_side, side a the reference although B's log comes first"
 has "$tmp/ab1.txt" 'compared 2 runs: ' "the closing line is the one-run comparison's"
 #     The same with --label naming one log a side.
 expect_status EXIT_OK "--label a,b on one run each: the one-run comparison" -- \
@@ -490,6 +491,46 @@ print("score", c["method"], c["runs_a"], c["runs_b"], c["mark"], "%.2f" % c["rat
 	"$tmp/idx.json" >"$tmp/idx.out" 2>&1 || true
 has "$tmp/idx.out" '^score welch-t 3 3 beyond-noise 0\.9[0-2]$' "JSON: index_scores carries the score's verdict"
 
+
+# 10. A run on two sides (by its run id), wherever it sits on them: refused (status 2), one line
+#     naming the run, its logs and both sides, since a verdict would rest on the run compared
+#     with itself. Not the sides' first runs alone: a3 is side a's run 3 and side b's run 3.
+expect_status EXIT_USAGE "a run on both sides, not first on either: refused" -- \
+	"$rep" --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
+	"$tmp/b1.log" "$tmp/b2.log" "$tmp/a3.log"
+count_is "$tmp/stderr" '^isobench-report: run [0-9a-f]+ is on side a \([^,]*/a3\.log, its run 3\) and on side b \([^,]*/a3\.log, its run 3\): ' 1 \
+	"... one line names the run, its log and both sides"
+none "$(cat "$tmp/stdout")" "... and no table, no verdict rests on it" "a table was printed"
+expect_status EXIT_USAGE "a log of several runs on both sides: refused" -- \
+	"$rep" --label a,b "$tmp/A.log" "$tmp/A.log"
+expect_status EXIT_USAGE "--check with the same sides: the same refusal" -- \
+	"$rep" --check --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
+	"$tmp/a1.log" "$tmp/b2.log" "$tmp/b3.log"
+#     One run a side, the same run: the warning it was (a comparison with itself), status 0.
+expect_status EXIT_OK "one run a side, the same run: a warning, not refused" -- \
+	"$rep" --label a,b "$tmp/a1.log" "$tmp/a1.log"
+has "$tmp/stdout" 'are the same run \(run id' "... the same-run warning"
+#     The results store: `compare all last=3` selects the last three runs on both sides.
+"$rep" --db "$tmp/lab.db" add "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" "$tmp/b1.log" \
+	"$tmp/b2.log" "$tmp/b3.log" >/dev/null 2>&1 || true
+expect_status EXIT_USAGE "--db compare all last=3 (side b a subset of side a): refused" -- \
+	"$rep" --db "$tmp/lab.db" compare all last=3
+count_is "$tmp/stderr" '^isobench-report: run [0-9a-f]+ is selected by both all and last=3: ' 1 \
+	"... one line names the run and both selectors"
+
+# 11. The Index Score's verdict needs every run of both sides to hold the same index tests, not
+#     their first runs alone: side a's run 3 lacks t-rate2 (an index test), so its partial score
+#     is over other tests: no score verdict, and a note names the run.
+MKLOG_INDEX=1 mklog "$tmp/ix1.log" 1 - 0.0,0.01
+MKLOG_INDEX=1 MKLOG_SKIP=t-rate2 mklog "$tmp/ix2.log" 1 - -0.01
+"$rep" --label a,a,b "$tmp/ix1.log" "$tmp/ix2.log" "$tmp/ib.log" >"$tmp/ix.txt" 2>&1 || true
+hasnt "$tmp/ix.txt" '^Index Score +1 b +3\+3 +welch-t' "runs of other index tests: no Index Score verdict"
+has "$tmp/ix.txt" '^Index Score( \(Partial Only\))? +1 +[0-9.]+ +[0-9.]+ +--- *$' "... and no score ratio"
+has "$tmp/ix.txt" '^note: no Index Score verdict at copies 1 for b against a: a run 3 holds other index tests than a run 1 \(t-rate2 ' \
+	"... a note names the run that differs and the test"
+"$rep" --label a,b "$tmp/ia.log" "$tmp/ib.log" >"$tmp/ix-same.txt" 2>&1 || true
+lacks "$tmp/ix-same.txt" "no Index Score verdict" "runs of the same index tests: no such note"
+
 # 12. Control bytes in a label print as \xNN (report/util.c byte_hex()) in the text and the
 #     markup, so a label with a tab and a label 'a?b' stay two.
 "$rep" --label $'a\tb,a?b' "$tmp/A.log" "$tmp/B.log" >"$tmp/ctl.txt" 2>&1 || true
@@ -500,5 +541,26 @@ has "$tmp/ctl.txt" '^side 2: a\?b, 3 run' "text: ... apart from a real 'a?b'"
 contains "$tmp/ctl.html" 'side 1: a?b,' "HTML: a real 'a?b' as it is"
 contains "$tmp/ctl.html" 'side 2: a\x7fb,' "HTML: ... and DEL in a label as \\x7f"
 contains "$tmp/ctl.svg" '<title>a\x7fb: ' "SVG: DEL in a label as \\x7f"
+
+# 13. A/B runs: side a is the reference (side 1) whatever the order of the logs or of the runs
+#     in them. Split logs given b first; one log whose head is cut (round 1's A run lost).
+expect_status EXIT_DIFFERS "A/B logs given b first: side a still side 1" -- \
+	"$rep" "$tmp/q-r1-b.log" "$tmp/q-r1-a.log" "$tmp/q-r2-b.log" "$tmp/q-r2-a.log" \
+	"$tmp/q-r3-b.log" "$tmp/q-r3-a.log"
+has "$tmp/stdout" '^side 1: a, 3 run\(s\)' "... side 1 is a"
+count_is "$tmp/stdout" '^t-[a-z]+[0-9] +1 b +3x3 +paired-t .* \*$' 4 "... b judged against a, paired"
+cat "$tmp/q-r1-b.log" "$tmp/q-r2-a.log" "$tmp/q-r2-b.log" "$tmp/q-r3-a.log" "$tmp/q-r3-b.log" \
+	>"$tmp/q-cut.log"
+"$rep" "$tmp/q-cut.log" >"$tmp/q-cut.txt" 2>&1 || true
+has "$tmp/q-cut.txt" '^side 1: a, 2 run\(s\)' "a log cut before round 1's A: side 1 is still a"
+has "$tmp/q-cut.txt" '^side 2: b, 3 run\(s\)' "... and b side 2"
+
+# 14. A log without run.ab_side among A/B logs: the A/B sides are not made, and a note says so,
+#     naming that log.
+"$rep" "$tmp/q-r1-a.log" "$tmp/q-r1-b.log" "$tmp/q-r2-a.log" "$tmp/q-r2-b.log" "$tmp/a1.log" \
+	>"$tmp/q-mix.txt" 2>&1 || true
+count_is "$tmp/q-mix.txt" '^note: A/B sides not used: [^ ]*/a1\.log \(run [0-9a-f]+\) carries no run\.ab_side' 1 \
+	"a note names the log without run.ab_side"
+lacks "$tmp/ab.txt" "A/B sides not used" "logs without any run.ab_side: no such note"
 
 finish
