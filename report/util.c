@@ -45,10 +45,12 @@ double median_of(const double *v, size_t n)
 	return m;
 }
 
-/* The printable ASCII that every output passes through as is. */
+/* The printable ASCII that every output passes through as is: all of it but the backslash,
+ * which is written as \x5c like any byte shown as \xNN, so that a label holding the four
+ * characters "\x09" never prints as one holding a tab. */
 static int printable(char c)
 {
-	return c >= 0x20 && c <= 0x7e;
+	return c >= 0x20 && c <= 0x7e && c != '\\';
 }
 
 /* The one form of a byte the outputs cannot show as it is (a control byte, below 0x20 or
@@ -106,7 +108,7 @@ char *utf8_hex(const char *s)
 			memcpy(c + n, s, u);
 			n += u;
 			s += u - 1;
-		} else if ((unsigned char)*s >= 0x80)
+		} else if ((unsigned char)*s >= 0x80 || *s == '\\')	/* printable()'s backslash */
 			n += byte_hex(c + n, (unsigned char)*s);
 		else
 			c[n++] = *s;

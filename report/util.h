@@ -26,7 +26,8 @@ int qsort_cmp_dbl(const void *a, const void *b);
 int qsort_cmp_str(const void *a, const void *b);
 
 /* Copy s into buf (cap bytes) with every byte that is not printable ASCII (a control byte,
- * below 0x20 or 0x7f, and every byte above 0x7e) as \xNN (hex), cut to fit; NULL is "".
+ * below 0x20 or 0x7f, every byte above 0x7e, and the backslash) as \xNN (hex), cut to fit;
+ * NULL is "".
  * Returns buf ("" when cap is 0). The text report's one rule, so a log cannot drive the
  * terminal and the text stays plain ASCII, while two labels stay two: "α" and "β" are
  * "\xce\xb1" and "\xce\xb2", not both "??", and "a<TAB>b" is "a\x09b", not "a?b" beside a
@@ -34,7 +35,8 @@ int qsort_cmp_str(const void *a, const void *b);
 const char *text_safe(const char *s, char *buf, size_t cap);
 
 /* A fresh copy of s (NULL: out of memory) with ASCII and every well-formed UTF-8 character
- * as they are and every other byte above 0x7f as \xNN: a valid UTF-8 string (the JSON's) in
+ * as they are and every other byte above 0x7f, and the backslash, as \xNN: a valid UTF-8
+ * string (the JSON's) in
  * which two byte strings that differ stay different. */
 char *utf8_hex(const char *s);
 

@@ -541,6 +541,13 @@ has "$tmp/ctl.txt" '^side 2: a\?b, 3 run' "text: ... apart from a real 'a?b'"
 contains "$tmp/ctl.html" 'side 1: a?b,' "HTML: a real 'a?b' as it is"
 contains "$tmp/ctl.html" 'side 2: a\x7fb,' "HTML: ... and DEL in a label as \\x7f"
 contains "$tmp/ctl.svg" '<title>a\x7fb: ' "SVG: DEL in a label as \\x7f"
+# A label holding the four characters \x09 and one holding a tab: the backslash is \x5c.
+"$rep" --label $'a\\x09b,a\tb' --format json "$tmp/A.log" "$tmp/B.log" >"$tmp/bs.json" 2>/dev/null || true
+"$rep" --label $'a\\x09b,a\tb' "$tmp/A.log" "$tmp/B.log" >"$tmp/bs.txt" 2>&1 || true
+has "$tmp/bs.txt" '^side 1: a\\x5cx09b, 3 run' "text: a backslash in a label as \\x5c"
+has "$tmp/bs.txt" '^side 2: a\\x09b, 3 run' "text: ... apart from a real tab"
+contains "$tmp/bs.json" '"a\\x09b"' "JSON: the backslash label as it is (JSON escapes the backslash) ..."
+contains "$tmp/bs.json" '"a\tb"' "JSON: ... apart from the tab's"
 
 # 13. A/B runs: side a is the reference (side 1) whatever the order of the logs or of the runs
 #     in them. Split logs given b first; one log whose head is cut (round 1's A run lost).
