@@ -426,14 +426,14 @@ static int restated(const struct run *whole, const struct logrec *lr, const stru
 		    struct record *w, char *why, size_t cap)
 {
 	size_t k = 0;
-	int found = 0, bad = -1;
+	int bad = -1;	/* the first candidate's disagreeing key; -1: no candidate yet */
 	char first[512] = "";
 
 	while (!original(whole, r, w, &k)) {
 		int d = disagrees(lr->kind, r, w);
 		if (d < 0)
 			return 0;
-		if (!found++) {
+		if (bad < 0) {
 			const char *v = rec_get(w, r->key[d]);
 			snprintf(first, sizeof first, "%s=%s, the log's %s says %s", r->key[d],
 				 r->val[d], lr->kind, v ? v : "nothing");
