@@ -1062,6 +1062,23 @@ int cmp_is_verdict(const struct cmp_cell *cl)
 	return !strcmp(cl->method, "welch-t") || !strcmp(cl->method, "paired-t");
 }
 
+int cmp_any_unconverged(const struct cmp *c)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t j = 0; j < c->nruns; j++)
+			if (c->rows[i].cell[j].t && c->rows[i].cell[j].converged == 0)
+				return 1;
+	return 0;
+}
+
+const char *cmp_unconverged_note(const struct cmp *c)
+{
+	return c->replicated ? "the sampling of some run of that side did not converge (95% CI "
+			       "wider than its run.ci_target_pct); treat the row with care"
+			     : "that run's sampling did not converge (95% CI wider than its "
+			       "run.ci_target_pct); treat the row with care";
+}
+
 const char *cmp_basis(const struct cmp_cell *cl, char *buf, size_t cap)
 {
 	if (!strcmp(cl->method, "paired-t"))

@@ -140,6 +140,14 @@ struct cmp_where {
 int cmp_shared_run(const struct model *const *const *side, const size_t *nside, size_t n,
 		   struct cmp_where w[2]);
 
+/* 1 when some cell of c holds a result whose sampling did not converge (its converged is 0),
+ * else 0. */
+int cmp_any_unconverged(const struct cmp *c);
+/* What the mark of an unconverged value means, one sentence without a newline (the text and
+ * HTML formats print it after "! after a value: "): of that run, or with replicates of some run
+ * of that side. */
+const char *cmp_unconverged_note(const struct cmp *c);
+
 /* "higher is better", "lower is better" or "direction unknown" for a row. */
 const char *cmp_direction(int higher);
 

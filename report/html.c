@@ -25,7 +25,8 @@ const char html_style[] =
 	"font-variant-numeric:tabular-nums}th{background:#f2f2f2}"
 	".warn{background:#fff3cd;border:1px solid #e0c060;padding:.5em 1em}"
 	".note{background:#eef4ff;border:1px solid #9ab;padding:.5em 1em}"
-	".flag{background:#fde2e2;font-weight:bold}.tcg{color:#a50}";
+	".flag{background:#fde2e2;font-weight:bold}.tcg{color:#a50}"
+	".unconv::after{content:\"!\";color:#a00;font-weight:bold}";
 
 /* head, then the n strings of item as a list, then the div's end; nothing when n is 0. */
 static void items(FILE *out, const char *head, char *const *item, size_t n)
@@ -185,12 +186,15 @@ static void identities(FILE *out, const struct report_in *in, size_t n, const st
 	fputs("</table>\n", out);
 }
 
-/* A number cell naming its JSON field; "---" when v is not finite. */
+/* A number cell naming its JSON field; "---" when v is not finite. flag: the cell is marked
+ * (a ratio beyond noise); unconv: its sampling did not converge, shown as a "!" after the
+ * figure by the style sheet (class unconv), so the cell's text stays the JSON's figure. */
 static void num(FILE *out, size_t row, size_t run, const char *key, const char *fmt, double v,
-		int flag)
+		int flag, int unconv)
 {
-	fprintf(out, "<td class=\"n%s\" data-row=\"%zu\" data-run=\"%zu\" data-key=\"%s\">",
-		flag ? " flag" : "", row, run, key);
+	fprintf(out, "<td class=\"n%s%s\"%s data-row=\"%zu\" data-run=\"%zu\" data-key=\"%s\">",
+		flag ? " flag" : "", unconv ? " unconv" : "",
+		unconv ? " title=\"sampling did not converge\"" : "", row, run, key);
 	if (isfinite(v))
 		fprintf(out, fmt, v);
 	else
@@ -241,13 +245,14 @@ static void table_row(FILE *out, const struct cmp *c, size_t i, int index)
 		const struct cmp_cell *cl = &r->cell[j];
 		/* the run's value, or with replicates the side's geometric mean over its runs
 		 * (compare.h), its index scaled alike */
-		num(out, i, j, "value", "%.1f", cl->t ? cl->value : NAN, 0);
+		num(out, i, j, "value", "%.1f", cl->t ? cl->value : NAN, 0,
+		    cl->t && cl->converged == 0);
 		if (index)
 			num(out, i, j, "index", "%.1f",
-			    cl->t ? cl->t->index * cl->value / cl->t->value : NAN, 0);
+			    cl->t ? cl->t->index * cl->value / cl->t->value : NAN, 0, 0);
 		if (!j)
 			continue;
-		num(out, i, j, "ratio", "%.3f", cl->ratio, cl->mark == '*');
+		num(out, i, j, "ratio", "%.3f", cl->ratio, cl->mark == '*', 0);
 		fprintf(out, "<td class=\"n\">");
 		if (isfinite(cl->ratio_lo))
 			fprintf(out, "<span data-row=\"%zu\" data-run=\"%zu\" data-key=\"ratio_ci95_lo\">"
@@ -255,7 +260,7 @@ static void table_row(FILE *out, const struct cmp *c, size_t i, int index)
 				     "data-key=\"ratio_ci95_hi\">%.3f</span>", i, j, cl->ratio_lo, i, j,
 				cl->ratio_hi);
 		fputs("</td>", out);
-		num(out, i, j, "p_value", "%.2g", cl->p, 0);
+		num(out, i, j, "p_value", "%.2g", cl->p, 0, 0);
 		mark_cell(out, cl, "data-row", i, j);
 	}
 	fputs("</tr>\n", out);
@@ -348,6 +353,11 @@ int html_report(FILE *out, const struct report_in *in, size_t n, const struct cm
 			     "machine drift cannot be told from a difference, so no mark is a "
 			     "verdict.</p>\n",
 			SIG_MIN_N, SIG_ALPHA, SIG_BOOT);
+	if (cmp_any_unconverged(c)) {
+		fputs("<p><b>!</b> after a value: ", out);
+		esc(out, cmp_unconverged_note(c));
+		fputs(".</p>\n", out);
+	}
 	for (size_t i = 0; i < c->nrows; i++) {
 		int seen = 0;
 		for (int k = 0; k < np; k++)

@@ -404,13 +404,8 @@ static void compare_head(FILE *out, const struct cmp *c, char *const *sources, i
 	if (c->no_direction)
 		fprintf(out, "%zu row(s) without a ratio: their logs do not say which way is better "
 			     "(written before TEST/RESULT better= existed)\n", c->no_direction);
-	if (unconverged && c->replicated)
-		fprintf(out, "! after a value: the sampling of some run of that side did not "
-			     "converge (95%% CI wider than its run.ci_target_pct); treat the row with "
-			     "care\n");
-	else if (unconverged)
-		fprintf(out, "! after a value: that run's sampling did not converge (95%% CI wider "
-			     "than its run.ci_target_pct); treat the row with care\n");
+	if (unconverged)
+		fprintf(out, "! after a value: %s\n", cmp_unconverged_note(c));
 	if (c->replicated)
 		fprintf(out, "Index Score rows: each run's score is that run's value, and the side's "
 			     "score and verdict are over its runs as a test's are (not counted among "
@@ -549,12 +544,9 @@ static void compare_replicates(FILE *out, const struct cmp *c)
 
 void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 {
-	int w = colw(c), unconverged = 0;
+	int w = colw(c), unconverged = cmp_any_unconverged(c);
 	char head[64];
 
-	for (size_t i = 0; i < c->nrows; i++)
-		for (size_t j = 0; j < c->nruns; j++)
-			unconverged |= c->rows[i].cell[j].t && c->rows[i].cell[j].converged == 0;
 	compare_head(out, c, sources, unconverged);
 	fprintf(out, "%-36s %6s %-6s", "TEST", "COPIES", "UNIT");
 	for (size_t j = 0; j < c->nruns; j++) {

@@ -91,6 +91,27 @@ else
 	fail "page screenshot looks blank ($stats)"
 fi
 
+# A value whose sampling did not converge: marked "!" (the style sheet's .unconv::after, so the
+# cell's text stays the JSON's figure) on exactly the cells the JSON says converged 0, and the
+# mark explained in words, as the text format does.
+"$report" --format html "$fix/paced-a.log" "$fix/paced-b.log" >"$tmp/unconv.html" 2>/dev/null
+"$report" --format json "$fix/paced-a.log" "$fix/paced-b.log" >"$tmp/unconv.json" 2>/dev/null
+chrome --dump-dom "file://$tmp/unconv.html" >"$tmp/unconv-dom.html"
+want=$(python3 -c 'import json, sys
+rows = json.load(open(sys.argv[1]))["comparison"]["rows"]
+print(" ".join("%d/%d" % (i, j) for i, r in enumerate(rows) for j, c in enumerate(r["cells"])
+               if c.get("converged") == 0))' "$tmp/unconv.json")
+got=$(grep -o 'class="n unconv"[^>]*data-row="[0-9]*" data-run="[0-9]*" data-key="value"' "$tmp/unconv-dom.html" |
+	sed 's/.*data-row="\([0-9]*\)" data-run="\([0-9]*\)".*/\1\/\2/' | tr '\n' ' ' | sed 's/ $//')
+if [[ -n $want && $got == "$want" ]]; then
+	pass "unconverged values marked on exactly the JSON's converged=0 cells ($got)"
+else
+	fail "unconverged marks: page '$got', JSON '$want'"
+fi
+contains "$tmp/unconv-dom.html" "after a value: that run's sampling did not converge" "... and the mark explained in words"
+contains "$tmp/unconv.html" '.unconv::after{content:"!"' "... shown as a \"!\" by the page's own style"
+hasnt "$tmp/page.html" 'class="n unconv' "runs that converged carry no mark"
+
 # Warnings come first: a run compared with itself.
 "$report" --format html "$fix/native.log" "$fix/native.log" >"$tmp/self.html" 2>/dev/null
 first_warn=$(grep -n 'class="warn"' "$tmp/self.html" | head -n 1 | cut -d: -f1)
