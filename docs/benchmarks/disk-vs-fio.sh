@@ -161,7 +161,7 @@ EOF
 
 all="disk-randread-4k-qd1 disk-randread-4k-qd32 disk-read-1m disk-write-1m disk-randwrite-4k-qd1"
 read -r -a tests <<<"${TESTS:-$all disk-flush}"
-echo "# $(date -u +%FT%TZ) $(uname -r), $(nproc) CPUs, $(fio --version), file $file ($bytes bytes, span $span)"
+echo "# $(date -u +%FT%TZ) $(uname -r), $(nproc) of $(nproc --all) CPUs allowed, $(fio --version), file $file ($bytes bytes, span $span)"
 : >"$tmp/all"
 for ((r = 1; r <= rounds; r++)); do
 	for t in "${tests[@]}"; do

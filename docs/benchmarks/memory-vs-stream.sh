@@ -133,7 +133,7 @@ if [ "$omp" = 1 ]; then
 	fi
 	echo "# N copies: STREAM with OpenMP, gcc -fopenmp $flags -fvect-cost-model=dynamic ($packed packed mulpd/addpd in its loops), $n1 elements, OFFSET $offset, OMP_NUM_THREADS=$ncpu"
 fi
-echo "# machine: $(nproc) CPUs, $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# machine: $(nproc) of $(nproc --all) CPUs allowed, $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # stream_run COPIES: per kernel the summed Best Rate and average-pass rate (MB/s: Best Rate x
 # min time / avg time) of COPIES concurrent STREAMs.

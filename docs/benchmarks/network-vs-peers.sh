@@ -211,6 +211,6 @@ sys.exit(0 if va and vb else 1)
 EOF
 done
 echo
-echo "($rounds rounds x $secs s, interleaved, $t0-$(date -u +%H:%M) UTC; $(nproc) CPUs, $(uname -r);" \
+echo "($rounds rounds x $secs s, interleaved, $t0-$(date -u +%H:%M) UTC; $(nproc) of $(nproc --all) CPUs allowed, $(uname -r);" \
 	"load average at the start $load0, at the end $(cut -d' ' -f1-3 /proc/loadavg))"
 [ "$st" = 0 ] || die_status=1 die "a row has no figure (a run failed: its lines above)"
