@@ -1062,6 +1062,14 @@ int cmp_is_verdict(const struct cmp_cell *cl)
 	return !strcmp(cl->method, "welch-t") || !strcmp(cl->method, "paired-t");
 }
 
+void cmp_tell(FILE *err, const struct cmp *c)
+{
+	for (size_t i = 0; i < c->nwarn; i++)
+		fprintf(err, "isobench-report: warning: %s\n", c->warn[i]);
+	for (size_t i = 0; i < c->nnote; i++)
+		fprintf(err, "isobench-report: note: %s\n", c->note[i]);
+}
+
 int cmp_any_unconverged(const struct cmp *c)
 {
 	for (size_t i = 0; i < c->nrows; i++)

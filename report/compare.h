@@ -23,6 +23,8 @@
 
 #include "model.h"
 
+#include <stdio.h>
+
 struct cmp_cell {
 	const struct mtest *t;	/* NULL: the run lacks this row */
 	double ratio;		/* performance ratio to run 0; NAN when not computable */
@@ -140,6 +142,11 @@ struct cmp_where {
 int cmp_shared_run(const struct model *const *const *side, const size_t *nside, size_t n,
 		   struct cmp_where w[2]);
 
+/* c's warnings, then its notes, on err, one line each ("isobench-report: warning: ...",
+ * "isobench-report: note: ..."): for the formats whose output is meant for a file (JSON, CSV,
+ * HTML hold them too), so that a person at the terminal sees them; both the logs' and the
+ * results store's comparisons call it. */
+void cmp_tell(FILE *err, const struct cmp *c);
 /* 1 when some cell of c holds a result whose sampling did not converge (its converged is 0),
  * else 0. */
 int cmp_any_unconverged(const struct cmp *c);

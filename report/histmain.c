@@ -298,8 +298,7 @@ static int render_cmp(const struct hopts *o, struct side *sd, const struct cmp *
 		free(ri);
 		return 0;
 	}
-	for (size_t i = 0; i < c->nwarn; i++)
-		fprintf(stderr, "isobench-report: warning: %s\n", c->warn[i]);
+	cmp_tell(stderr, c);
 	if (!strcmp(o->format, "json"))
 		rc = json_report(stdout, ri, n, c);
 	else if (!strcmp(o->format, "csv"))

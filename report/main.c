@@ -581,10 +581,8 @@ static int render(const struct opts *o, const struct sides *sd, const struct cmp
 			text_compare(stdout, c, sources);
 		fputc('\n', stdout);
 	} else {
-		for (size_t i = 0; n > 1 && i < c->nwarn; i++)
-			fprintf(stderr, "isobench-report: warning: %s\n", c->warn[i]);
-		for (size_t i = 0; n > 1 && i < c->nnote; i++)
-			fprintf(stderr, "isobench-report: note: %s\n", c->note[i]);
+		if (n > 1)
+			cmp_tell(stderr, c);
 		struct report_in *all = NULL;
 		if (!strcmp(o->format, "json") || !strcmp(o->format, "csv") ||
 		    !strcmp(o->format, "html"))

@@ -157,6 +157,22 @@ equals 6 "$(grep -oE '^[^,]*,machine=side-[ab],[0-9a-f]{16},' "$tmp/stdout" | so
 	"CSV: rows for each of the 3 + 3 runs (side, run id), not only each side's first"
 expect_status EXIT_DIFFERS "compare, HTML" -- "$rep" --db "$db" compare machine=side-a machine=side-b --format html
 has "$tmp/stdout" '<svg xmlns=' "the page holds the ratio chart"
+#    A file format's warnings and notes also go to the terminal, from the store as from the
+#    logs: two TCG runs (a note that TCG is emulation, warnings on their clocksources).
+"$rep" --db "$tmp/tell.db" add --machine tcg-x "$fx/tcg-clock-hpet.log" >/dev/null 2>&1
+"$rep" --db "$tmp/tell.db" add --machine tcg-y "$fx/tcg-clock-tsc.log" >/dev/null 2>&1
+expect_status EXIT_OK "compare two TCG runs from the store, JSON" -- \
+	"$rep" --db "$tmp/tell.db" compare machine=tcg-x machine=tcg-y --format json
+grep -E '^isobench-report: (warning|note): ' "$tmp/stderr" | sed 's/machine=tcg-y/B/g' >"$tmp/tell-db.err"
+expect_status EXIT_OK "the same two runs as logs, JSON" -- \
+	"$rep" --label tcg-x,B "$fx/tcg-clock-hpet.log" "$fx/tcg-clock-tsc.log" --format json
+grep -E '^isobench-report: (warning|note): ' "$tmp/stderr" | sed 's/run 2: B/B/g' >"$tmp/tell-log.err"
+has "$tmp/tell-db.err" '^isobench-report: note: QEMU/TCG \(columns marked \(TCG\)\): emulation' \
+	"--db compare --format json: the TCG note on stderr"
+equals "$(grep -c note: "$tmp/tell-log.err")" "$(grep -c note: "$tmp/tell-db.err")" \
+	"... as many notes on stderr as comparing the logs gives"
+equals "$(grep -c warning: "$tmp/tell-log.err")" "$(grep -c warning: "$tmp/tell-db.err")" \
+	"... and as many warnings"
 expect_status EXIT_INCOMPLETE "compare: a selector that selects no run" -- \
 	"$rep" --db "$db" compare machine=side-a machine=nowhere
 
