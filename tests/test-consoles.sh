@@ -192,7 +192,8 @@ complete "$dir/late-cut.log" "replay: a capture that missed the start is still a
 #    (rdinit=/plant starts them, then execs /init): the kernel prints "reboot: Power down" only
 #    if it gets the console lock at once, which such a writer holds (and may be preempted
 #    holding), so PID 1 must end every other process before reboot(); without that the line
-#    was lost in 9 of 10 boots like this one, and the report calls such a log a crash.
+#    was lost in 19 of 22 boots like this one (the rest got the lock between two writes), and
+#    the report calls such a log a crash.
 mkdir -p "$dir/broken/root"
 : >"$dir/broken/root/tmp"
 cat >"$dir/broken/root/plant" <<'EOF'
