@@ -231,11 +231,12 @@ static void halt_system(enum halt h)
 			reboot(h == HALT_REBOOT ? RB_AUTOBOOT : RB_POWER_OFF);
 			_exit(1);
 		}
+		int e = errno;	/* reboot()'s, set in the vfork()ed child (shared memory) */
 		if (pid > 0)
 			waitpid(pid, NULL, 0);
 		out_consoles_start();	/* their pumps were ended with the other processes */
 		out_text("isobench: power-off failed (%s); halted — switch the machine off\n",
-			 strerror(errno));
+			 strerror(e));
 		for (;;) {
 			struct timespec t = {3600, 0};
 			nanosleep(&t, NULL);
