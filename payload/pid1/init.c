@@ -17,6 +17,7 @@
 #include "../version.h"
 #include "arch.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
@@ -44,6 +45,11 @@
 #define STALL_MS 10000
 /* isobench.serve=1: the watchdog's time past the peer's life (its sessions' end, the drain). */
 #define SERVE_GRACE_S 120
+/* Before power-off every other process is ended: SIGTERM, up to TERM_MS for them to go, then
+ * SIGKILL, up to KILL_MS (a process in uninterruptible sleep is not waited for longer). */
+#define TERM_MS 1000
+#define KILL_MS 3000
+#define PF_KTHREAD 0x00200000	/* include/linux/sched.h: /proc/PID/stat's flags, a kernel thread */
 
 static struct params p;
 static struct runner_cfg cfg;
@@ -131,6 +137,73 @@ static int loopback_up(void)
 	return r;
 }
 
+/* The user processes alive besides PID 1 and the caller: neither kernel threads nor zombies
+ * (an exited process holds no lock). 0 when /proc cannot be read. */
+static int others_alive(void)
+{
+	DIR *d = opendir("/proc");
+	int n = 0;
+	pid_t self = getpid();
+
+	if (!d)
+		return 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		char path[64], buf[512], state = 0;
+		unsigned flags = 0;
+		pid_t pid = (pid_t)atoi(e->d_name);
+		if (pid <= 1 || pid == self)
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+		if (read_file_str(path, buf, sizeof buf) <= 0)
+			continue;	/* gone meanwhile */
+		const char *p = strrchr(buf, ')');	/* after the name, which may hold anything */
+		if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %u", &state, &flags) != 2)
+			continue;
+		n += state != 'Z' && state != 'X' && !(flags & PF_KTHREAD);
+	}
+	closedir(d);
+	return n;
+}
+
+/* Wait up to ms for every other process to end, sending sig again each round (a process
+ * forked meanwhile gets it too); PID 1 reaps them. 0 when none is left. */
+static int others_end(int sig, int ms)
+{
+	for (int t = 0;; t += 10) {
+		kill(-1, sig);
+		if (getpid() == 1)
+			while (waitpid(-1, NULL, WNOHANG) > 0)
+				;
+		if (!others_alive() || t >= ms)
+			return others_alive();
+		struct timespec d = {0, 10000000};
+		nanosleep(&d, NULL);
+	}
+}
+
+/* The last step before reboot(), from PID 1 or the process that powers off: end every other
+ * process. The kernel prints "reboot: Power down" (or "Restarting system") only if it gets
+ * the console lock at once; a process writing to a VT holds that lock (do_con_write) and may
+ * be preempted with it, and the machine then powers off with the line never printed: the
+ * log would say the run crashed (report: no power-off after END). The consoles' pumps are
+ * among those ended: drain them first. */
+static void end_other_processes(void)
+{
+	if (others_end(SIGTERM, TERM_MS))
+		others_end(SIGKILL, KILL_MS);
+}
+
+/* reboot() failed in the watchdog or the power button's process: the consoles' pumps (ended
+ * with the other processes) again, the reason on them, and this process ends. */
+static void power_off_failed(void)
+{
+	int e = errno;
+	out_consoles_start();
+	out_text("isobench: power-off failed (%s)\n", strerror(e));
+	out_drain(DRAIN_MS, STALL_MS);
+	_exit(1);
+}
+
 /* Power off (or reboot) from a vfork()ed child: if PID 1 itself called reboot() and it
  * failed, the kernel would panic on PID 1's exit path. Never returns. */
 static void halt_system(enum halt h)
@@ -151,16 +224,19 @@ static void halt_system(enum halt h)
 	/* The last bytes must reach a slow line before the power goes (bounded: a stalled
 	 * console is given up on after STALL_MS without progress). */
 	out_drain(DRAIN_MS, STALL_MS);
+	end_other_processes();
 	for (;;) {
 		pid_t pid = vfork();
 		if (pid == 0) {
 			reboot(h == HALT_REBOOT ? RB_AUTOBOOT : RB_POWER_OFF);
 			_exit(1);
 		}
+		int e = errno;	/* reboot()'s, set in the vfork()ed child (shared memory) */
 		if (pid > 0)
 			waitpid(pid, NULL, 0);
+		out_consoles_start();	/* their pumps were ended with the other processes */
 		out_text("isobench: power-off failed (%s); halted — switch the machine off\n",
-			 strerror(errno));
+			 strerror(e));
 		for (;;) {
 			struct timespec t = {3600, 0};
 			nanosleep(&t, NULL);
@@ -253,8 +329,9 @@ static pid_t start_power_button(enum halt h)
 				out_text("\nisobench: power button pressed: powering off\n");
 				out_drain(DRAIN_MS, STALL_MS);
 				sync();
+				end_other_processes();
 				reboot(h == HALT_REBOOT ? RB_AUTOBOOT : RB_POWER_OFF);
-				_exit(1);
+				power_off_failed();
 			}
 		}
 	}
@@ -286,8 +363,9 @@ static pid_t start_watchdog(int seconds, enum halt h, const char *image)
 		out_text("isobench: %s\n", msg);
 		out_drain(DRAIN_MS, STALL_MS);
 		sync();
+		end_other_processes();
 		reboot(h == HALT_REBOOT ? RB_AUTOBOOT : RB_POWER_OFF);
-		_exit(1);
+		power_off_failed();
 	}
 	return pid;
 }
