@@ -12,6 +12,7 @@
 # Also here: die (lib/sh/die.sh's), use_tmp/at_exit/kill_at_exit (a temporary directory and
 # what to undo at exit), sha256_of and clean_build (a file's hash, a clean build of HEAD),
 # tree_copy/planted_fails (the lint suites' copy of the tree and their planted violations),
+# seed_objs (out/'s runner objects for a build in a copy, so that it compiles only what changed),
 # complete and ran (isobench-report's verdict on a log), start_peer/stop_peer (the net tests'
 # peer), qboot/boot_table (one QEMU boot, judged), timing_done (tests/run's schedule).
 # tests/test-testlib.sh checks that each of them fails when it should.
@@ -226,6 +227,25 @@ tree_copy() {
 	shift
 	mkdir -p "$dest"
 	(cd "$_lib_top" && git ls-files -co --exclude-standard "$@" | cpio -pdm --quiet "$dest")
+}
+
+# seed_objs FROM TO: the runner's objects of the build in FROM (a payload O= folder, as out/:
+#   obj/, obj-lib-musl/, obj-proc/) copied into TO with their times, each dependency file (.d)
+#   retargeted from FROM to TO, so that make with O=TO, in this checkout or in a tree_copy of it
+#   (which keeps the files' times), recompiles only what is newer than those objects (a planted
+#   change and whatever includes it; version.o always) and links: the same decisions as an
+#   incremental make in FROM. Nothing when FROM holds no built runner (make then builds all).
+#   Only for a build with FROM's compiler and flags (not ARCH=stub, not a cross build).
+seed_objs() {
+	local from=$1 to=$2 d re
+	[ -x "$from/isobench" ] && [ -d "$from/obj" ] || return 0
+	re=$(printf '%s/' "$from" | sed 's/[][\\.*^$|]/\\&/g')
+	mkdir -p "$to" || return 1
+	for d in obj obj-lib-musl obj-proc; do
+		[ -d "$from/$d" ] || continue
+		cp -a "$from/$d" "$to/" || return 1
+		find "$to/$d" -name '*.d' -exec sed -i "s|$re|$to/|g" {} + || return 1
+	done
 }
 
 # planted_fails JUDGE ROOT WANT DESC: run `JUDGE ROOT planted` (a function of the script that

@@ -9,13 +9,14 @@
 # tests/test-house.sh runs it) passes; without it, that check names the new file. And a test in
 # a new group with a new unit and extra, added as step 1 says (lib/vocab.h, records.md's words
 # table, README's groups), runs, and the copy's test-vocab.sh and test-meanings.sh pass.
-# In: the tree (git ls-files), musl-gcc, make, python3. Out: ok/FAIL lines, then finish's summary.
+# In: the tree (git ls-files), musl-gcc, make, python3; OUT's runner objects when built (out/). Out: ok/FAIL lines, then finish's summary.
 # shellcheck disable=SC2016  # the backticks in quotes here are markdown, not commands
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib.sh
 . "$here/lib.sh"
 use_tmp
+out=${OUT:-$_lib_top/out}
 
 # add_file ROOT: writes the new test's one file, ROOT/payload/bench/addtest.c.
 add_file() {
@@ -53,8 +54,11 @@ add_line() {
 	grep -q '^	X(addtest_demo)$' "$1/payload/registry.c"
 }
 
-# build ROOT: the runner of ROOT into ROOT.out/isobench; prints the first error, if any.
+# build ROOT: the runner of ROOT into ROOT.out/isobench; prints the first error, if any. The
+# objects of out/'s runner are its start (seed_objs): make compiles what the copy changed
+# (addtest.c, registry.c, what includes a changed lib/vocab.h; version.c) and links.
 build() {
+	seed_objs "$out" "$1.out"
 	make -s -C "$1/payload" O="$1.out" VERSION=addtest >"$1.log" 2>&1 ||
 		grep -m 1 -E 'error|undefined' "$1.log" || echo "make failed"
 }

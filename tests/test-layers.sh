@@ -35,29 +35,31 @@ layers() {
 # whose path leads back into DIR ("./x.h", "../report/x.h") is named by its file name, as the
 # compiler finds it, so a spelling cannot hide an include from the checks below.
 includes() {
-	local f h r d
+	local f h m d i
+	local -a hs rs
 	d=$(cd "$1" && pwd -P)
 	for f in "$1"/*.[ch]; do
-		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
-			while read -r h; do
-				r=$(realpath -m "$d/$h")
-				if [ "${r%/*}" = "$d" ]; then h=${r##*/}; fi
-				echo "$(basename "${f%.[ch]}") $h"
-			done
+		m=${f##*/}
+		m=${m%.[ch]}
+		mapfile -t hs < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+		[ "${#hs[@]}" -gt 0 ] || continue
+		mapfile -t rs < <(realpath -m "${hs[@]/#/$d/}")	# one realpath per file, not per include
+		for i in "${!hs[@]}"; do
+			h=${hs[$i]}
+			if [ "${rs[$i]%/*}" = "$d" ]; then h=${rs[$i]##*/}; fi
+			echo "$m $h"
+		done
 	done
 }
-
 # unplaced DIR: the files of DIR in no layer or in two, and the listed files that do not exist.
 unplaced() {
-	local f m
+	local f
 	for f in "$1"/*.[ch]; do
-		m=$(basename "${f%.[ch]}")
-		case $(awk -v m="$m" '$1 == m && $2 > 0' "$tmp/layers" | wc -l) in
-		1) ;;
-		0) echo "$(basename "$f"): in no layer of report/Makefile's LAYERS" ;;
-		*) echo "$(basename "$f"): in more than one layer" ;;
-		esac
-	done
+		f=${f##*/}
+		echo "${f%.[ch]} $f"
+	done | awk 'NR == FNR { if ($2 > 0) n[$1]++; next }
+		!($1 in n) { print $2 ": in no layer of report/Makefile\047s LAYERS"; next }
+		n[$1] > 1 { print $2 ": in more than one layer" }' "$tmp/layers" -
 	awk '$2 == 0 { print $1 ".c: LAYER_" $3 " is not one of LAYERS" }' "$tmp/layers"
 	while read -r m _; do
 		[ -f "$1/$m.c" ] || echo "$m.c: listed in a layer, no such file"
@@ -66,17 +68,15 @@ unplaced() {
 
 # upward DIR: each include of a report/ header whose layer is above the includer's.
 upward() {
-	local m h t
+	local m h
 	while read -r m h; do
-		if [ ! -f "$1/$h" ] || [ "$(basename "$h")" != "$h" ]; then continue; fi	# lib/
-		t=${h%.h}
-		awk -v m="$m" -v t="$t" -v h="$h" '
-			$1 == m { rm = $2; lm = $3 } $1 == t { rt = $2; lt = $3 }
-			END { if (rm && rt && rt > rm) print m ": includes " h " (" lt " above " lm ")" }' \
-			"$tmp/layers"
-	done <"$tmp/includes"
+		if [ ! -f "$1/$h" ] || [ "${h##*/}" != "$h" ]; then continue; fi	# lib/
+		echo "$m $h"
+	done <"$tmp/includes" | awk 'NR == FNR { r[$1] = $2 + 0; l[$1] = $3; next }
+		{ t = $2; sub(/\.h$/, "", t)
+		  if (r[$1] && r[t] && r[t] > r[$1]) print $1 ": includes " $2 " (" l[t] " above " l[$1] ")" }' \
+		"$tmp/layers" -
 }
-
 # cycles DIR: the loop tsort finds in the module graph (module -> module it includes), if any.
 cycles() {
 	local m h

@@ -3,7 +3,8 @@
 # whatever is linked before it (payload/proc/dhry-layout.ld for Dhrystone, which runs in
 # isobench-proc; payload/bench/dhry-layout.ld for Whetstone, in the runner; issue 31).
 #
-# In:  the checkout's payload/ (built here with make into a temporary folder, never out/).
+# In:  the checkout's payload/ (built here with make into a temporary folder, never out/, from
+#      a copy of OUT's objects when out/ holds a built runner: tests/lib.sh seed_objs).
 # Out: one line per assertion, then "N passed, M failed, K skipped"; exit 1 on any failure.
 # How: isobench-proc and the runner are linked with planted padding (LAYOUT_PAD of
 # payload/proc/Makefile and payload/Makefile) of 0, 16, 48, 112 and 4096 + 24 bytes just
@@ -101,6 +102,9 @@ judge() {
 	judge_bin "$1" "${2:-layout}" isobench whet_pass "${wsyms[@]}"
 }
 
+# The objects start as out/'s (seed_objs): the same sources and flags, so make compiles only
+# what changed since out/ was built (version.c: VERSION=layout), then links each layout.
+seed_objs "${OUT:-$top/out}" "$tmp/o"
 if build layout; then pass "built the runner and isobench-proc without and with padding ${pads[*]}"
 else fail "build with padding failed: $(tail -n 3 "$tmp/layout.make")"; finish; exit 1; fi
 judge layout

@@ -33,9 +33,12 @@ c_files() {
 # with a line matching ERE, one per line.
 files_matching() {
 	local f
-	c_files "$1" | while read -r f; do
-		case $f in "${3:-}"*) grep -Eq -- "$2" "$1/$f" && echo "$f" ;; esac
-	done
+	local -a fs=()
+	while read -r f; do
+		case $f in "${3:-}"*) fs+=("$f") ;; esac
+	done < <(c_files "$1")
+	# One grep over them all (-l names each file once, in the order given), not one per file.
+	[ "${#fs[@]}" -eq 0 ] || (cd "$1" && grep -lE -- "$2" "${fs[@]}") || true
 }
 
 # whole_buffer_loops ROOT: C files holding a read()/write() loop over a whole buffer: a

@@ -269,6 +269,34 @@ if [ "$(printf 'abc' >"$tmp/abc"; sha256_of "$tmp/abc")" = ba7816bf8f01cfea41414
 	! sha256_of "$none" 2>/dev/null; then pass "sha256_of: the hash of 'abc'; status 1 for a missing file"
 else fail "sha256_of: wrong hash of 'abc' or no failure on a missing file"; fi
 
+# ---- seed_objs (a build in a copy starts from out/'s objects) ------------------------------------
+# A stand-in of payload/Makefile's rules (objects in $(O)/obj/ from %.c, a .d per object naming
+# its headers, as -MMD writes it): built in FROM, the tree copied with its times and a header
+# changed in the copy; seeded from FROM, make in the copy recompiles exactly the object that
+# includes the header (its .d retargeted to TO) and relinks; from a FROM without a built
+# runner, nothing is seeded.
+so=$tmp/seed
+mkdir -p "$so/src"
+# shellcheck disable=SC2016  # the Makefile's own $
+{
+	printf 'O ?= .\n$(O)/isobench: $(O)/obj/a.o $(O)/obj/b.o\n\tcat $^ >$@\n\tchmod +x $@\n'
+	printf '$(O)/obj/%%.o: %%.c Makefile\n\t@mkdir -p $(dir $@)\n\techo $< >>$(O)/compiled\n'
+	printf '\tcat $< >$@\n\tprintf "%%s: %%s\\n" $@ "$<$(if $(findstring a,$<), h.h)" >$(@:.o=.d)\n'
+	printf -- '-include $(O)/obj/a.d $(O)/obj/b.d\n'
+} >"$so/src/Makefile"
+echo a >"$so/src/a.c"; echo b >"$so/src/b.c"; echo h >"$so/src/h.h"
+touch -d 2020-01-01 "$so/src/"*
+if make -s -C "$so/src" O="$so/from" >/dev/null 2>&1 && cp -a "$so/src" "$so/copy" && touch "$so/copy/h.h" &&
+	seed_objs "$so/from" "$so/to" && make -s -C "$so/copy" O="$so/to" >/dev/null 2>&1; then
+	got=$(tr '\n' ' ' <"$so/to/compiled" 2>/dev/null)
+	if [ "$got" = "a.c " ] && [ -x "$so/to/isobench" ] && ! grep -q "$so/from" "$so/to/obj/a.d"; then
+		pass "seed_objs: a header changed in the copy recompiles what includes it, only that, and relinks"
+	else fail "seed_objs: the copy's make compiled '$got' (want 'a.c '), or a.d still names FROM"; fi
+else fail "seed_objs: the stand-in build, copy or seeding failed"; fi
+rm "$so/from/isobench"
+if seed_objs "$so/from" "$so/none" && [ ! -e "$so/none" ]; then pass "seed_objs: FROM without a built runner seeds nothing"
+else fail "seed_objs: seeded from a FROM without its runner"; fi
+
 # ---- start_peer, stop_peer ----------------------------------------------------------------------
 # A stand-in for `isobench --serve`: prints a serve.port record (or nothing) and waits.
 printf '#!/bin/sh\necho "@isobench/1 5 INFO serve.port=4711 *00000000"\nexec sleep 300\n' >"$tmp/peer-ok"
