@@ -217,6 +217,32 @@ complete "$dir/fatal.log" "setup failure: a complete run holding a FAIL (isobenc
 has "$dir/fatal.log.check" "run 1 of 1 complete: 0 results, 1 fails" "setup failure: BEGIN, FAIL, END make a complete run for isobench-report"
 has "$dir/fatal.log" "reboot: Power down" "setup failure: powered off, the kernel's line on the console despite the VT's writer"
 
+# 7b. A fork storm at power-off: a planted process that, on the power-off sequence's SIGTERM,
+#    ignores SIGTERM and forks TERM-ignoring sleeps until no PID is left. The sequence's
+#    bounds (1 s for SIGTERM, 3 s for SIGKILL) are on the clock: counted as 10 ms rounds,
+#    each round's /proc scan over thousands of processes made the power-off take ~50 s.
+mkdir -p "$dir/storm/root"
+cat >"$dir/storm/root/plant" <<'PLANT'
+#!/bin/sh
+/bin/sh -c 'trap "trap \"\" TERM; echo \"<2>plant: storm starts\" >/dev/kmsg; while :; do sleep 1000 & done" TERM; while :; do sleep 1; done' &
+exec /init "$@"
+PLANT
+chmod 755 "$dir/storm/root/plant"
+(cd "$dir/storm/root" && echo plant | cpio -o -H newc 2>/dev/null | gzip) >"$dir/storm/extra.gz"
+cat "$out/initramfs.cpio.gz" "$dir/storm/extra.gz" >"$dir/storm/initramfs.gz"
+INITRD=$dir/storm/initramfs.gz boot storm 240 "isobench.tests=syscall rdinit=/plant" \
+	-serial "file:$dir/storm.log"
+status_is EXIT_OK "$st" "fork storm at power-off: QEMU ends ($secs s)"
+has "$dir/storm.log" "\] plant: storm starts" "fork storm at power-off: the storm began"
+has "$dir/storm.log" "reboot: Power down" "fork storm at power-off: the kernel's line is there"
+t_storm=$(sed -n 's/^\[ *\([0-9]*\)\.[0-9]*\] plant: storm starts.*/\1/p' "$dir/storm.log" | head -n 1)
+t_off=$(sed -n 's/^\[ *\([0-9]*\)\.[0-9]*\] reboot: Power down.*/\1/p' "$dir/storm.log" | head -n 1)
+if [ -n "$t_storm" ] && [ -n "$t_off" ] && [ $((t_off - t_storm)) -le 12 ]; then
+	ok "fork storm at power-off: off $((t_off - t_storm)) s after the storm began (bounds 1 + 3 s)"
+else
+	bad "fork storm at power-off: storm at ${t_storm:-?} s, power-off at ${t_off:-?} s (bounds 1 + 3 s)"
+fi
+
 # 8. isobench.halt=wait: the screen's summary, then Enter (keyboard), Enter (serial), power
 #    button. wait_boot NAME HOW starts QEMU with a monitor and a serial pipe, waits for
 #    "Press Enter" on the serial log, then acts (HOW: key, serial, button).

@@ -137,9 +137,10 @@ static int loopback_up(void)
 	return r;
 }
 
-/* The user processes alive besides PID 1 and the caller: neither kernel threads nor zombies
- * (an exited process holds no lock). 0 when /proc cannot be read. */
-static int others_alive(void)
+/* The user processes besides PID 1 and the caller that can still run: neither kernel threads
+ * nor zombies (an exited process holds no lock), nor, when stopped_ok, stopped ones (state T
+ * or t). 0 when /proc cannot be read. */
+static int others_alive(int stopped_ok)
 {
 	DIR *d = opendir("/proc");
 	int n = 0;
@@ -159,30 +160,39 @@ static int others_alive(void)
 		const char *p = strrchr(buf, ')');	/* after the name, which may hold anything */
 		if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %u", &state, &flags) != 2)
 			continue;
-		n += state != 'Z' && state != 'X' && !(flags & PF_KTHREAD);
+		n += state != 'Z' && state != 'X' && !(flags & PF_KTHREAD) &&
+		     !(stopped_ok && (state == 'T' || state == 't'));
 	}
 	closedir(d);
 	return n;
 }
 
-/* Wait up to ms for every other process to end, sending sig again each round (a process
- * forked meanwhile gets it too); PID 1 reaps them. 0 when none is left. */
+/* Wait up to ms for every other process to end (or, for SIGSTOP, to stop), sending sig again
+ * each round (a process forked meanwhile gets it too); PID 1 reaps them. 0 when none is left
+ * running. The bound is on the monotonic clock, not a count of rounds: with thousands of
+ * processes (a fork storm) one round's /proc scan alone can take most of a second under TCG. */
 static int others_end(int sig, int ms)
 {
-	for (int t = 0;; t += 10) {
+	int stop = sig == SIGSTOP;
+	struct timespec t0, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
 		kill(-1, sig);
 		if (getpid() == 1)
 			while (waitpid(-1, NULL, WNOHANG) > 0)
 				;
-		if (!others_alive() || t >= ms)
-			return others_alive();
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		long long el = (now.tv_sec - t0.tv_sec) * 1000LL + (now.tv_nsec - t0.tv_nsec) / 1000000;
+		if (el >= ms || !others_alive(stop))
+			return others_alive(stop);
 		struct timespec d = {0, 10000000};
 		nanosleep(&d, NULL);
 	}
 }
 
-/* The last step before reboot(), from PID 1 or the process that powers off: end every other
- * process. The kernel prints "reboot: Power down" (or "Restarting system") only if it gets
+/* The last step before PID 1's reboot(): end every other process (the watchdog and the power
+ * button's process stop them instead: stop_other_processes()). The kernel prints "reboot: Power down" (or "Restarting system") only if it gets
  * the console lock at once; a process writing to a VT holds that lock (do_con_write) and may
  * be preempted with it, and the machine then powers off with the line never printed: the
  * log would say the run crashed (report: no power-off after END). The consoles' pumps are
@@ -193,12 +203,25 @@ static void end_other_processes(void)
 		others_end(SIGKILL, KILL_MS);
 }
 
-/* reboot() failed in the watchdog or the power button's process: the consoles' pumps (ended
- * with the other processes) again, the reason on them, and this process ends. */
+/* The last step before reboot() from the watchdog or the power button's process, while PID
+ * 1's run goes on: every other process stopped (SIGSTOP), not ended. Ended, the run's test
+ * processes would let PID 1 go on to the run's end — its own results file, a second one —
+ * while this process waits; stopped, nothing but PID 1 moves, and PID 1 then waits on a
+ * stopped test or on a stopped console pump's full pipe (the kernel gives PID 1 no signal it
+ * has no handler for, so it cannot be stopped). A stopped process holds no console lock: a
+ * stop takes effect on the way back to user space, after its write. */
+static void stop_other_processes(void)
+{
+	others_end(SIGSTOP, KILL_MS);
+}
+
+/* reboot() failed in the watchdog or the power button's process: every process it stopped
+ * resumes (the consoles' pumps among them), the reason on the consoles, and this process
+ * ends. */
 static void power_off_failed(void)
 {
 	int e = errno;
-	out_consoles_start();
+	kill(-1, SIGCONT);
 	out_text("isobench: power-off failed (%s)\n", strerror(e));
 	out_drain(DRAIN_MS, STALL_MS);
 	_exit(1);
@@ -329,7 +352,7 @@ static pid_t start_power_button(enum halt h)
 				out_text("\nisobench: power button pressed: powering off\n");
 				out_drain(DRAIN_MS, STALL_MS);
 				sync();
-				end_other_processes();
+				stop_other_processes();
 				reboot(h == HALT_REBOOT ? RB_AUTOBOOT : RB_POWER_OFF);
 				power_off_failed();
 			}
@@ -363,7 +386,7 @@ static pid_t start_watchdog(int seconds, enum halt h, const char *image)
 		out_text("isobench: %s\n", msg);
 		out_drain(DRAIN_MS, STALL_MS);
 		sync();
-		end_other_processes();
+		stop_other_processes();
 		reboot(h == HALT_REBOOT ? RB_AUTOBOOT : RB_POWER_OFF);
 		power_off_failed();
 	}
