@@ -83,6 +83,7 @@ static void pinned(void)
 {
 	long worst = 0;
 	int bad = 0;
+	char first[ISOBENCH_PROBE_REASON + 64] = "";
 	if (pin(1)) {
 		check(0, "pinned: cannot pin to CPU 1: %s", strerror(errno));
 		return;
@@ -93,11 +94,14 @@ static void pinned(void)
 		int err = call(fd, &q);
 		long ms = now_ms() - t0;
 		worst = ms > worst ? ms : worst;
-		bad += err != 0 || q.done == 0;
+		if ((err != 0 || q.done == 0) && !bad++)	/* the first failure, as it came */
+			snprintf(first, sizeof first, " (call %d: %s, done=%llu, %ld ms, reason \"%s\")",
+				 i + 1, err ? strerror(err) : "no error", (unsigned long long)q.done,
+				 ms, q.reason);
 	}
 	pin(0);
 	check(!bad && worst < 150, "pinned: caller on the ipi target CPU 1: worst call %ld ms "
-	      "(want < 150), %d failed calls", worst, bad);
+	      "(want < 150), %d failed calls%s", worst, bad, first);
 }
 
 static void nonroot(void)
