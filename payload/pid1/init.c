@@ -6,6 +6,7 @@
 #include "vocab.h"
 #include "../out.h"
 #include "../params.h"
+#include "../sys.h"
 #include "../sysfs.h"
 #include "../runner.h"
 #include "cloud.h"
@@ -46,7 +47,8 @@
 /* isobench.serve=1: the watchdog's time past the peer's life (its sessions' end, the drain). */
 #define SERVE_GRACE_S 120
 /* Before power-off every other process is ended: SIGTERM, up to TERM_MS for them to go, then
- * SIGKILL, up to KILL_MS (a process in uninterruptible sleep is not waited for longer). */
+ * SIGKILL, up to KILL_MS (a process in uninterruptible sleep is not waited for longer); the
+ * watchdog and the power button stop them instead, waiting up to KILL_MS. */
 #define TERM_MS 1000
 #define KILL_MS 3000
 #define PF_KTHREAD 0x00200000	/* include/linux/sched.h: /proc/PID/stat's flags, a kernel thread */
@@ -173,30 +175,28 @@ static int others_alive(int stopped_ok)
  * processes (a fork storm) one round's /proc scan alone can take most of a second under TCG. */
 static int others_end(int sig, int ms)
 {
-	int stop = sig == SIGSTOP;
-	struct timespec t0, now;
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000u;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		kill(-1, sig);
 		if (getpid() == 1)
 			while (waitpid(-1, NULL, WNOHANG) > 0)
 				;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		long long el = (now.tv_sec - t0.tv_sec) * 1000LL + (now.tv_nsec - t0.tv_nsec) / 1000000;
-		if (el >= ms || !others_alive(stop))
-			return others_alive(stop);
+		int left = others_alive(sig == SIGSTOP);
+		if (!left || now_ns() >= end)
+			return left;
 		struct timespec d = {0, 10000000};
 		nanosleep(&d, NULL);
 	}
 }
 
 /* The last step before PID 1's reboot(): end every other process (the watchdog and the power
- * button's process stop them instead: stop_other_processes()). The kernel prints "reboot: Power down" (or "Restarting system") only if it gets
- * the console lock at once; a process writing to a VT holds that lock (do_con_write) and may
- * be preempted with it, and the machine then powers off with the line never printed: the
- * log would say the run crashed (report: no power-off after END). The consoles' pumps are
- * among those ended: drain them first. */
+ * button's process stop them instead: stop_other_processes()). The kernel prints "reboot:
+ * Power down" (or "Restarting system") only if it gets the console lock at once; a process
+ * writing to a VT holds that lock (do_con_write) and may be preempted with it, and the
+ * machine then powers off with the line never printed: the log would say the run crashed
+ * (report: no power-off after END). The consoles' pumps are among those ended: drain them
+ * first. */
 static void end_other_processes(void)
 {
 	if (others_end(SIGTERM, TERM_MS))
