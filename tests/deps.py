@@ -219,7 +219,7 @@ def compile_uses(step, d, line, uses):
         if skip:
             skip = False
             continue
-        if a == "-o":
+        if a in ("-o", "-MF"):
             skip = True
         elif a in ("-c", "-MMD", "-MP") or a.startswith("-W") and a.startswith("-Wl,"):
             continue
