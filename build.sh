@@ -31,6 +31,8 @@ cd "$top"
 # shellcheck source=lib/sh/die.sh
 die_prefix=build.sh
 . "$top/lib/sh/die.sh" # die: "build.sh: MSG", exit 1
+# shellcheck source=lib/sh/arm64bg.sh
+. "$top/lib/sh/arm64bg.sh" # arm64_bg_wanted: the background arm64 build's rule, tests/run's too
 step() { printf 'build.sh: %s\n' "$*" >&2; }
 
 # Debian packages, by the step that needs them; each list is installed before its step.
@@ -217,9 +219,9 @@ test)
 	# compiler first, then that build starts here, then the rest installs beside it (its own
 	# ensure_packages finds its packages installed: no second apt-get). tests/run adopts it
 	# (ISOBENCH_ARM64_BG_PID, its log and the status file its wrapper writes). Only when
-	# tests/run would start it itself: arm64 among the suites, and not the first.
+	# tests/run would start it itself (lib/sh/arm64bg.sh: arm64 among the suites, not the first).
 	ensure_packages "${PKGS_ARM64[@]}"
-	if [ "${ISOBENCH_ARM64_BG:-1}" = 1 ] && { [ $# -eq 0 ] || { [ "$1" != arm64 ] && [[ " $* " == *" arm64 "* ]]; }; }; then
+	if arm64_bg_wanted "$@"; then
 		export ISOBENCH_ARM64_BG_LOG=$out/arm64-background.log ISOBENCH_ARM64_BG_STATUS=$out/arm64-background.status
 		export ISOBENCH_ARM64_BG_T0=$EPOCHSECONDS
 		rm -f "$ISOBENCH_ARM64_BG_STATUS"

@@ -312,6 +312,21 @@ got=$(bash -c '. "$1"; tmp=$2; bin=$3; start_peer t; echo "port=$peer_port"; sto
 if [ "$got" = "port=" ]; then pass "start_peer: no serve.port record within 5 s leaves peer_port empty"
 else fail "start_peer with a mute peer: got '$got'"; fi
 
+# ---- arm64_bg_wanted (lib/sh/arm64bg.sh: build.sh's and tests/run's one rule) ---------------------
+# shellcheck source=../lib/sh/arm64bg.sh
+. "$here/../lib/sh/arm64bg.sh"
+got=''
+for args in '' 'arm64' 'unit arm64' 'unit' 'arm64 unit' 'unit arm64-matrix'; do
+	# shellcheck disable=SC2086 # the words are the suites
+	if ISOBENCH_ARM64_BG=1 arm64_bg_wanted $args; then got+="[$args]=y "; else got+="[$args]=n "; fi
+done
+ISOBENCH_ARM64_BG=0 arm64_bg_wanted unit arm64 && got+="off=y" || got+="off=n"
+if [ "$got" = "[]=y [arm64]=n [unit arm64]=y [unit]=n [arm64 unit]=n [unit arm64-matrix]=n off=n" ]; then
+	pass "arm64_bg_wanted: every suite, or arm64 after another, builds in the background; arm64 first, none, or ISOBENCH_ARM64_BG=0 do not"
+else fail "arm64_bg_wanted: $got"; fi
+if ! grep -q 'ISOBENCH_ARM64_BG:-1' "$here/../build.sh" "$here/run"; then pass "build.sh and tests/run decide it only through arm64_bg_wanted"
+else fail "build.sh or tests/run reads ISOBENCH_ARM64_BG itself: $(grep -n 'ISOBENCH_ARM64_BG:-1' "$here/../build.sh" "$here/run" | head -n 2)"; fi
+
 # ---- use_tmp, at_exit, kill_at_exit -------------------------------------------------------------
 # shellcheck disable=SC2016  # expanded by the inner shell
 own=3 # the inner script's own status, none of lib/status.h's meanings
