@@ -191,7 +191,7 @@ static int others_end(int sig, int ms)
 }
 
 /* The last step before PID 1's reboot(): end every other process (the watchdog and the power
- * button's process stop them instead: stop_other_processes()). The kernel prints "reboot:
+ * button's process stop them instead: power_off_beside_run()). The kernel prints "reboot:
  * Power down" (or "Restarting system") only if it gets the console lock at once; a process
  * writing to a VT holds that lock (do_con_write) and may be preempted with it, and the
  * machine then powers off with the line never printed: the log would say the run crashed
@@ -203,23 +203,21 @@ static void end_other_processes(void)
 		others_end(SIGKILL, KILL_MS);
 }
 
-/* The last step before reboot() from the watchdog or the power button's process, while PID
- * 1's run goes on: every other process stopped (SIGSTOP), not ended. Ended, the run's test
- * processes would let PID 1 go on to the run's end — its own results file, a second one —
- * while this process waits; stopped, nothing but PID 1 moves, and PID 1 then waits on a
- * stopped test or on a stopped console pump's full pipe (the kernel gives PID 1 no signal it
- * has no handler for, so it cannot be stopped). A stopped process holds no console lock: a
- * stop takes effect on the way back to user space, after its write. */
-static void stop_other_processes(void)
+/* Power off (or reboot) from the watchdog or the power button's process, while PID 1's run
+ * goes on; never returns. The consoles drained and the disks synced, then every other
+ * process stopped (SIGSTOP), not ended: ended, the run's test processes would let PID 1 go
+ * on to the run's end — its own results file, a second one — while this process waits;
+ * stopped, nothing but PID 1 moves, and PID 1 then waits on a stopped test or on a stopped
+ * console pump's full pipe (the kernel gives PID 1 no signal it has no handler for, so it
+ * cannot be stopped). A stopped process holds no console lock: a stop takes effect on the
+ * way back to user space, after its write. If reboot() fails, every stopped process resumes
+ * (the consoles' pumps among them), the reason goes to the consoles, and this process ends. */
+static _Noreturn void power_off_beside_run(enum halt h)
 {
+	out_drain(DRAIN_MS, STALL_MS);
+	sync();
 	others_end(SIGSTOP, KILL_MS);
-}
-
-/* reboot() failed in the watchdog or the power button's process: every process it stopped
- * resumes (the consoles' pumps among them), the reason on the consoles, and this process
- * ends. */
-static void power_off_failed(void)
-{
+	reboot(h == HALT_REBOOT ? RB_AUTOBOOT : RB_POWER_OFF);
 	int e = errno;
 	kill(-1, SIGCONT);
 	out_text("isobench: power-off failed (%s)\n", strerror(e));
@@ -350,11 +348,7 @@ static pid_t start_power_button(enum halt h)
 				if (ev[j].type != 1 || ev[j].code != 116 || ev[j].value != 1)
 					continue;
 				out_text("\nisobench: power button pressed: powering off\n");
-				out_drain(DRAIN_MS, STALL_MS);
-				sync();
-				stop_other_processes();
-				reboot(h == HALT_REBOOT ? RB_AUTOBOOT : RB_POWER_OFF);
-				power_off_failed();
+				power_off_beside_run(h);
 			}
 		}
 	}
@@ -384,11 +378,7 @@ static pid_t start_watchdog(int seconds, enum halt h, const char *image)
 		char msg[300];
 		resultsfile_write(image, msg, sizeof msg);
 		out_text("isobench: %s\n", msg);
-		out_drain(DRAIN_MS, STALL_MS);
-		sync();
-		stop_other_processes();
-		reboot(h == HALT_REBOOT ? RB_AUTOBOOT : RB_POWER_OFF);
-		power_off_failed();
+		power_off_beside_run(h);
 	}
 	return pid;
 }
