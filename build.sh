@@ -32,7 +32,7 @@ cd "$top"
 die_prefix=build.sh
 . "$top/lib/sh/die.sh" # die: "build.sh: MSG", exit 1
 # shellcheck source=lib/sh/arm64bg.sh
-. "$top/lib/sh/arm64bg.sh" # arm64_bg_wanted: the background arm64 build's rule, tests/run's too
+. "$top/lib/sh/arm64bg.sh" # arm64_bg_wanted, arm64_bg_start: the background arm64 build, tests/run's too
 step() { printf 'build.sh: %s\n' "$*" >&2; }
 
 # Debian packages, by the step that needs them; each list is installed before its step.
@@ -218,18 +218,11 @@ test)
 	# arm64 image"). On a fresh machine the test packages take minutes to install: the cross
 	# compiler first, then that build starts here, then the rest installs beside it (its own
 	# ensure_packages finds its packages installed: no second apt-get). tests/run adopts it
-	# (ISOBENCH_ARM64_BG_PID, its log and the status file its wrapper writes). Only when
-	# tests/run would start it itself (lib/sh/arm64bg.sh: arm64 among the suites, not the first).
+	# (lib/sh/arm64bg.sh: ISOBENCH_ARM64_BG_PID, its log and the status file it writes). Only
+	# when tests/run would start it itself (arm64_bg_wanted: arm64 among the suites, not first).
 	ensure_packages "${PKGS_ARM64[@]}"
 	if arm64_bg_wanted "$@"; then
-		export ISOBENCH_ARM64_BG_LOG=$out/arm64-background.log ISOBENCH_ARM64_BG_STATUS=$out/arm64-background.status
-		export ISOBENCH_ARM64_BG_T0=$EPOCHSECONDS
-		rm -f "$ISOBENCH_ARM64_BG_STATUS"
-		# Its own process group (setsid: tests/run stops and resumes it as one); niced, idle I/O.
-		# shellcheck disable=SC2016 # the wrapper's own $1 and $2
-		ARCH=arm64 setsid bash -c 'st=0; nice -n 19 ionice -c 3 ./build.sh >"$1" 2>&1 </dev/null || st=$?
-			echo "$st" >"$2"' _ "$ISOBENCH_ARM64_BG_LOG" "$ISOBENCH_ARM64_BG_STATUS" &
-		export ISOBENCH_ARM64_BG_PID=$!
+		arm64_bg_start "$out" || die "cannot start the background arm64 build in $out"
 		step "ARCH=arm64 ./build.sh started in the background (niced): $ISOBENCH_ARM64_BG_LOG"
 	fi
 	ensure_packages "${PKGS_RUN[@]}" "${PKGS_TEST[@]}"
