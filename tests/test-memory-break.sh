@@ -174,6 +174,21 @@ for gone in gcc objdump; do
 		env PATH="$tmp/path-$gone" OMP=1 "$BASH" "$stream" 1
 done
 
+# The peer scripts' ratios are paired by round (peer-lib.sh's paired_ratio): on a host whose
+# bandwidth drifts, a ratio of each side's median set figures from different rounds side by
+# side (memory.md: one run's 1-copy triad 1.158 that way, 1.053 paired). Five rounds shaped as
+# that run (STREAM / ours MB/s): the host sped up between the two programs of round 2, so
+# ours' median (25,100) is a slow round's and STREAM's (29,100) a fast one's: 1.159, while
+# the rounds' own ratios are 0.996-1.160 with median 1.053. A round with nan or 0 on either
+# side is left out; a key with no usable round says so.
+printf '%s\n' 'triad/1 24900 25000' 'triad/1 29000 25000' 'triad/1 29100 25100' 'triad/1 31800 30600' \
+	'triad/1 31900 30300' 'triad/1 nan 25000' 'triad/1 0 25000' 'add/1 30000 -' >"$tmp/pairs.in"
+(. "$top/docs/benchmarks/peer-lib.sh" && paired_ratio <"$tmp/pairs.in") >"$tmp/pairs.out" 2>&1 || true
+contains "$tmp/pairs.out" "triad/1 1.053 0.996 1.160 5" \
+	"paired_ratio: the median, lowest and highest of the five rounds' own ratios (not the medians' 1.159)"
+contains "$tmp/pairs.out" "add/1 - - - 0" "paired_ratio: a key with no round holding both figures says none"
+count_is "$tmp/pairs.out" '' 2 "paired_ratio: one line per key, in the order first seen"
+
 # ---- STREAM's working set and the NUMA options asked wrong (issue 36) --------------------------
 # 65T and 6148914691236517205 (bytes: a third of 2^64): the three arrays' bytes wrapped
 # round 2^64, so 5592406T SKIPped needing "2097152 MiB" and 6148914691236517205 crashed the

@@ -3,7 +3,8 @@
 # lat_mem_rd (github.com/intel/lmbench) built from its public source in a temporary directory
 # with the runner's compiler and flags (musl-gcc -static and payload/Makefile's BASE_CFLAGS),
 # at the same working sets (16 KiB, 512 KiB, 16 MiB, 256 MiB, 1 GiB), stride 64 (one load per
-# cache line, as ours). Interleaved in one session: ROUNDS x (isobench, lat_mem_rd), medians.
+# cache line, as ours). Interleaved in one session: ROUNDS x (isobench, lat_mem_rd), each
+# side's median and the ratio paired by round.
 #
 # What differs between the two programs:
 #   * Walk order: the same. lat_mem_rd's default walk is a fixed stride (the prefetchers see
@@ -99,14 +100,14 @@ for ((r = 1; r <= rounds; r++)); do
 		{ rc=$?; skips "$work/ours.log"; die_status=1 die "isobench failed (status $rc)"; }
 	skips "$work/ours.log"
 	for p in $points; do
-		echo "ours ${p%:*} $(ours_value "${p%:*}" 4k)" >>"$work/all"
+		echo "ours $r ${p%:*} $(ours_value "${p%:*}" 4k)" >>"$work/all"
 		[ "$order" = 1 ] || continue
-		echo "ours2m ${p%:*} $(ours_value "${p%:*}" 2m)" >>"$work/all"
+		echo "ours2m $r ${p%:*} $(ours_value "${p%:*}" 2m)" >>"$work/all"
 		kib=$(awk -v k="${p%:*}" 'BEGIN { n = k + 0; if (k ~ /m$/) n *= 1024; if (k ~ /g$/) n *= 1048576; print n }')
 		for o in random pages; do
 			for pg in 4k 2m; do
 				"$work/walk-order" "$kib" "$pg" "$o" "$(walk_loads "$kib")" |
-					awk -v k="${p%:*}" '{ printf "walk-%s-%s %s %s thp_kib=%s\n", $3, $2, k, $4, $5 }' >>"$work/all"
+					awk -v k="${p%:*}" -v r="$r" '{ printf "walk-%s-%s %s %s %s thp_kib=%s\n", $3, $2, r, k, $4, $5 }' >>"$work/all"
 			done
 		done
 	done
@@ -114,20 +115,25 @@ for ((r = 1; r <= rounds; r++)); do
 		"$work/lat_mem_rd" -N 1 -t "$maxmb" 64 >"$work/lmb.out" 2>&1 || echo "# round $r: lat_mem_rd status $?"
 	for p in $points; do
 		v=$(awk -v s="${p#*:}" '$1 == s { print $2 }' "$work/lmb.out")
-		echo "lmbench ${p%:*} ${v:-nan}" >>"$work/all"
+		echo "lmbench $r ${p%:*} ${v:-nan}" >>"$work/all"
 	done
 	echo "# round $r done (load $(cut -d' ' -f1 /proc/loadavg))"
 done
 sed 's/^/# raw: /' "$work/all"
 
 median() { { grep -v nan || true; } | sort -g | awk '{ a[NR] = $1 } END { if (!NR) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-col() { awk -v w="$1" -v k="$2" '$1 == w && $2 == k { print $3 }' "$work/all" | median; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a b ~ /^[0-9.]+$/ && b > 0 && a > 0) printf "%.3f", a / b; else print "-" }'; }	# nan: -
+col() { awk -v w="$1" -v k="$2" '$1 == w && $3 == k { print $4 }' "$work/all" | median; }
+# ratio NUM DEN POINT: NUM's figure over DEN's at POINT, paired by round (paired_ratio,
+# peer-lib.sh: the median of the rounds' own ratios; "-" when no round had both).
+ratio() {
+	awk -v a="$1" -v b="$2" -v k="$3" '$1 == a && $3 == k { x[$2] = $4 } $1 == b && $3 == k { y[$2] = $4 }
+		END { for (r in x) if (r in y) print k, x[r], y[r] }' "$work/all" | paired_ratio | awk '{ print $2 } END { if (!NR) print "-" }'
+}
 printf '%-6s %12s %12s %10s\n' point lat_mem_rd ours_4k lmb/ours
 missing=
 for p in $points; do
 	l=$(col lmbench "${p%:*}") o=$(col ours "${p%:*}")
-	printf '%-6s %12s %12s %10s\n' "${p%:*}" "$l" "$o" "$(ratio "$l" "$o")"
+	printf '%-6s %12s %12s %10s\n' "${p%:*}" "$l" "$o" "$(ratio lmbench ours "${p%:*}")"
 	[ "$l" != nan ] || missing+=" lat_mem_rd@${p%:*}"
 	[ "$o" != nan ] || missing+=" ours@${p%:*}"
 done
@@ -139,5 +145,5 @@ printf '%-6s %9s %11s %11s %10s %10s %9s %9s\n' point ours_2m random_4k random_2
 for p in $points; do
 	k=${p%:*} o2=$(col ours2m "${p%:*}") r4=$(col walk-random-4k "${p%:*}") r2=$(col walk-random-2m "${p%:*}")
 	p4=$(col walk-pages-4k "$k") p2=$(col walk-pages-2m "$k")
-	printf '%-6s %9s %11s %11s %10s %10s %9s %9s\n' "$k" "$o2" "$r4" "$r2" "$p4" "$p2" "$(ratio "$p4" "$r4")" "$(ratio "$p2" "$r2")"
+	printf '%-6s %9s %11s %11s %10s %10s %9s %9s\n' "$k" "$o2" "$r4" "$r2" "$p4" "$p2" "$(ratio walk-pages-4k walk-random-4k "$k")" "$(ratio walk-pages-2m walk-random-2m "$k")"
 done

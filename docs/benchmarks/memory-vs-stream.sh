@@ -5,10 +5,11 @@
 # payload/Makefile's BASE_CFLAGS), at the array sizes our tests chose (their array_kib extra:
 # each copy's slice of the one working set, isobench.mem.array; ARRAY=SIZE gives both sides
 # that size, else the runner's default). Interleaved in one session: ROUNDS x (isobench,
-# STREAM), medians per kernel; 1 copy against one STREAM process with the whole set, and N
-# copies against N STREAM processes started together, each with one copy's slice (their Best
-# Rates summed; STREAM is built without OpenMP, as our flags have none). Sets of 2 GiB or
-# more take -mcmodel=medium (STREAM's static arrays: stream.c's note on large arrays).
+# STREAM), per kernel each side's median and the ratio paired by round; 1 copy against one
+# STREAM process with the whole set, and N copies against N STREAM processes started
+# together, each with one copy's slice (their Best Rates summed; STREAM is built without
+# OpenMP, as our flags have none). Sets of 2 GiB or more take -mcmodel=medium (STREAM's
+# static arrays: stream.c's note on large arrays).
 #
 # What differs between the two programs: STREAM prints the best of NTIMES (20) single passes
 # over its arrays (its "Best Rate") and the average pass time; a sample of ours is a sample_ms
@@ -46,7 +47,9 @@
 # Needs: out/isobench (./build.sh), musl-gcc and gcc, git, make (OMP=1: objdump; PIN=1: taskset); a
 # local clone or a mirror of jeffhammond/STREAM (a STREAM git dir given must exist; without one,
 # git clone from GitHub).
-# Out: per round the raw figures, then the table of medians (MB/s) and STREAM/isobench ratios.
+# Out: per round the raw figures ("# raw: ours ROUND COPIES KERNEL MAX MEDIAN", "# raw: stream
+#   ROUND COPIES KERNEL BEST AVG"), then the table: each side's medians over the rounds (MB/s)
+#   and the STREAM/isobench ratios paired by round (their median, then lowest-highest).
 # Errors: status 2 for a bad argument or a missing tool or source, before anything runs; 1 when
 # a run failed or a figure is missing (an isobench SKIP, a STREAM that died), saying which.
 set -euo pipefail
@@ -169,27 +172,41 @@ ours_run() {
 
 : >"$work/all"
 for ((r = 1; r <= rounds; r++)); do
-	ours_run | while read -r k c mx val; do echo "ours $c $k $mx $val" >>"$work/all"; done
-	stream_run 1 | while read -r k v a; do echo "stream 1 $k $v $a" >>"$work/all"; done
-	[ "$ncpu" = 1 ] || stream_run "$ncpu" | while read -r k v a; do echo "stream $ncpu $k $v $a" >>"$work/all"; done
+	ours_run | while read -r k c mx val; do echo "ours $r $c $k $mx $val" >>"$work/all"; done
+	stream_run 1 | while read -r k v a; do echo "stream $r 1 $k $v $a" >>"$work/all"; done
+	[ "$ncpu" = 1 ] || stream_run "$ncpu" | while read -r k v a; do echo "stream $r $ncpu $k $v $a" >>"$work/all"; done
 	echo "# round $r done (load $(cut -d' ' -f1 /proc/loadavg))"
 done
 sed 's/^/# raw: /' "$work/all"
 
-# median: of the positive numbers on stdin; nothing when there is none (a missing figure).
+# The table: per kernel and copies, each side's median over the rounds (STREAM's best and
+# average pass, ours max and median), and the ratios STREAM / ours PAIRED by round
+# (paired_ratio, peer-lib.sh: the median of the rounds' own ratios, then their lowest-highest):
+# a host whose bandwidth drifts between rounds moves both sides of a round together, while a
+# ratio of the two medians would set figures from different rounds side by side.
 median() { awk '$1 + 0 > 0' | sort -g | awk '{ a[NR] = $1 } END { if (!NR) exit; if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-printf '%-7s %6s %12s %10s %9s %12s %11s %9s\n' kernel copies STREAM_best ours_max best/max STREAM_avg ours_median avg/med
+# pairs F G: "copies/kernel STREAM-field-F ours-field-G" per round that has both programs' lines.
+pairs() {
+	awk -v f="$1" -v g="$2" '$1 == "stream" { s[$2, $3, $4] = $f } $1 == "ours" { o[$2, $3, $4] = $g; k[$2, $3, $4] = $3 "/" $4 }
+		END { for (x in k) if (x in s) print k[x], s[x], o[x] }' "$work/all"
+}
+pairs 5 5 | paired_ratio >"$work/best"
+pairs 6 6 | paired_ratio >"$work/avg"
+printf '%-7s %6s %12s %10s %9s %13s %12s %11s %9s %13s\n' kernel copies STREAM_best ours_max best/max "(rounds)" \
+	STREAM_avg ours_median avg/med "(rounds)"
 missing=
 for c in $copies; do
 	for k in copy scale add triad; do
-		col() { awk -v c="$c" -v k="$k" -v w="$1" -v f="$2" '$1 == w && $2 == c && $3 == k { print $f }' "$work/all" | median; }
-		s=$(col stream 4) a=$(col stream 5) m=$(col ours 4) v=$(col ours 5)
-		if [ -z "$s" ] || [ -z "$a" ] || [ -z "$m" ] || [ -z "$v" ]; then
+		col() { awk -v c="$c" -v k="$k" -v w="$1" -v f="$2" '$1 == w && $3 == c && $4 == k { print $f }' "$work/all" | median; }
+		s=$(col stream 5) a=$(col stream 6) m=$(col ours 5) v=$(col ours 6)
+		read -r _ pb lb hb nb < <(grep "^$c/$k " "$work/best" || echo "- - - - 0")
+		read -r _ pa la ha na < <(grep "^$c/$k " "$work/avg" || echo "- - - - 0")
+		if [ -z "$s" ] || [ -z "$a" ] || [ -z "$m" ] || [ -z "$v" ] || [ "$nb" = 0 ] || [ "$na" = 0 ]; then
 			missing+=" $k/$c"
 			continue
 		fi
-		printf '%-7s %6s %12.0f %10.0f %9.3f %12.0f %11.0f %9.3f\n' "$k" "$c" "$s" "$m" \
-			"$(awk -v a="$s" -v b="$m" 'BEGIN { print a / b }')" "$a" "$v" "$(awk -v a="$a" -v b="$v" 'BEGIN { print a / b }')"
+		printf '%-7s %6s %12.0f %10.0f %9s %13s %12.0f %11.0f %9s %13s\n' "$k" "$c" "$s" "$m" "$pb" "$lb-$hb" \
+			"$a" "$v" "$pa" "$la-$ha"
 	done
 done
 [ -z "$missing" ] || die_status=1 die "no figures for (kernel/copies):$missing — a SKIP above, or STREAM printed no rate"

@@ -8,6 +8,16 @@
 # skips LOG: LOG's SKIP, FAIL and ERROR records (docs/records.md), decoded (the run prefix and
 #   the CRC seal cut, %20 as a space), one per line of at most 240 characters, on stderr;
 #   nothing when there is none.
+# paired_ratio: the ratio of two programs measured in turn, as a drifting host leaves it: per
+#   round, one side's figure over the other's from the same round, then the median over the
+#   rounds. (The ratio of each side's median over the rounds pairs figures taken minutes
+#   apart: on this project's host, whose bandwidth moved 20% between consecutive minutes, one
+#   run's 1-copy triad read 1.158 that way and 1.053 paired; docs/benchmarks/memory.md.)
+#   In: lines "KEY NUM DEN" on stdin, one per round (NUM and DEN the two sides' figures of
+#   KEY in that round; a figure <= 0 or not a number, such as nan or -, leaves the round out).
+#   Out: per KEY, in the order first seen, "KEY MEDIAN MIN MAX N": the median, lowest and
+#   highest NUM/DEN (3 decimals) over the N rounds that had both figures; "KEY - - - 0" when
+#   none had.
 
 # shellcheck source=../../lib/sh/die.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../lib/sh/die.sh"
@@ -15,4 +25,20 @@ die_status=2
 skips() {
 	grep -aE '@isobench/1 [0-9]+ (SKIP|FAIL|ERROR) ' "$1" |
 		sed -E 's/^.*@isobench\/1 [0-9]+ //; s/ \*[0-9a-f]{8}$//; s/%20/ /g' | cut -c1-240 >&2 || true
+}
+paired_ratio() {
+	awk '
+	function num(x) { return x ~ /^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$/ && x + 0 > 0 }
+	!($1 in n) { order[++keys] = $1; n[$1] = 0 }
+	num($2) && num($3) { r[$1, ++n[$1]] = $2 / $3 }
+	END {
+		for (i = 1; i <= keys; i++) {
+			k = order[i]; m = n[k]
+			if (!m) { print k, "-", "-", "-", 0; continue }
+			for (a = 1; a <= m; a++) v[a] = r[k, a]
+			for (a = 2; a <= m; a++) for (b = a; b > 1 && v[b - 1] > v[b]; b--) { t = v[b]; v[b] = v[b - 1]; v[b - 1] = t }
+			med = m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+			printf "%s %.3f %.3f %.3f %d\n", k, med, v[1], v[m], m
+		}
+	}'
 }
