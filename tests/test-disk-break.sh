@@ -12,7 +12,8 @@
 #     write tests SKIP with (not "allowed"), the reads run on what is left;
 #   - the report's percentile table names each run by its whole label;
 #   - docs/benchmarks/disk-vs-fio.sh --summary: reads a cache answers after round 1 (one tool
-#     12.5x faster) draw a WARNING naming the row, level rounds none;
+#     12.5x faster) draw a WARNING naming the row, level rounds none; ours / fio is paired by
+#     round (a drifting host's 1.053, not the medians' 1.159);
 #   - natively, `--disk FILE` takes a relative path as --make-scratch does;
 #   - qemu/run --scratch: a directory or an image named twice is a usage error before
 #     booting; an image QEMU cannot lock is "could not start" (7), not "log incomplete";
@@ -166,7 +167,8 @@ has "$dir/pct-head.txt" "disk-run-on-a +disk-run-on-b +ratio" \
 # ---- docs/benchmarks/disk-vs-fio.sh: repeated reads a cache answers are said (issue 30, item 5) ----
 # --summary over per-run lines as a run prints them: fio's qd1 reads at 150 us in round 1 and
 # 12 us after (the host's page cache filling), ours level: a WARNING names fio's row and the
-# factor; level rounds draw none; the table is the medians either way.
+# factor; level rounds draw none; the table is each tool's median and ours / fio paired by
+# round either way.
 vsfio=$top/docs/benchmarks/disk-vs-fio.sh
 {
 	echo "# a header line, skipped"
@@ -183,6 +185,23 @@ contains "$tmp/stdout" "WARNING: disk-randread-4k-qd1 (fio) read 12.5x faster in
 	"disk-vs-fio.sh: fio's reads 12.5x faster after round 1 draw the cache WARNING"
 count_is "$tmp/stdout" "WARNING" 1 "disk-vs-fio.sh: only that row (ours and read-1m level)"
 expect_status EXIT_USAGE "disk-vs-fio.sh --summary of a missing file" -- bash "$vsfio" --summary "$dir/none.lines"
+# ours / fio is paired by round (peer-lib.sh's paired_ratio), not the ratio of the medians: five
+# rounds of read-1m (MiB/s) on a host that sped up between the two tools of round 2 give medians
+# 291 and 251 (1.159), while the rounds' own ratios are 0.996-1.160 with median 1.053. A row
+# whose two tools never ran in the same round says so rather than dividing across rounds.
+{
+	printf '%s\n' "1 249 250" "2 290 250" "3 291 251" "4 318 306" "5 319 303" | while read -r r a b; do
+		echo "$r disk-read-1m ours $a 0.1"
+		echo "$r disk-read-1m theirs $b 0.1"
+	done
+	echo "1 disk-flush:flush ours 900 0.1"
+	echo "3 disk-flush:flush theirs 800 0.1"
+} >"$dir/vsfio-drift.lines"
+expect_status EXIT_OK "disk-vs-fio.sh --summary: a drifting host's lines" -- bash "$vsfio" --summary "$dir/vsfio-drift.lines"
+contains "$tmp/stdout" "disk-read-1m                      291.0          251.0    1.053  yes         0.996-1.160 (5)" \
+	"disk-vs-fio.sh: ours / fio paired by round (1.053, its range over 5 rounds), not the medians' 1.159"
+contains "$tmp/stdout" "disk-flush:flush         no round gave both tools' figures" \
+	"disk-vs-fio.sh: a row whose tools never shared a round gives no ratio"
 
 # ---- natively, --disk with a relative path: the file under the working directory -----------
 st=0

@@ -12,6 +12,9 @@
 #     comparison's not-comparable warnings;
 #   - the peer scripts (docs/benchmarks/memory-vs-{stream,lmbench}.sh) given bad arguments, a
 #     missing git dir or a PATH without a tool fail at once, status 2, saying what is wrong;
+#   - the peer scripts' ratios are paired by round (peer-lib.sh's paired_ratio), and so are
+#     the tables of fidelity-unixbench.sh (--table, --verdict) and before-after.sh (stand-in
+#     builds) on a drifting host's rounds: 1.053, not the medians' 1.159;
 #   - STREAM's working set asked wrong (issue 36): isobench.mem.array below 1M or not a size
 #     is a usage error naming the rule; one larger than the machine SKIPs with the figures
 #     (never an OOM); qemu/run's --numa and --topology refuse what QEMU would choke on;
@@ -188,6 +191,45 @@ contains "$tmp/pairs.out" "triad/1 1.053 0.996 1.160 5" \
 	"paired_ratio: the median, lowest and highest of the five rounds' own ratios (not the medians' 1.159)"
 contains "$tmp/pairs.out" "add/1 - - - 0" "paired_ratio: a key with no round holding both figures says none"
 count_is "$tmp/pairs.out" '' 2 "paired_ratio: one line per key, in the order first seen"
+
+# The same five rounds through the tables of the two other scripts whose table code runs
+# without a benchmark (disk-vs-fio.sh's --summary is checked in test-disk-break.sh;
+# network-vs-peers.sh's table needs its peers running, so paired_ratio above stands for it).
+# fidelity-unixbench.sh --table and --verdict on a results TSV (round test copies tool value
+# unit loadavg1 cpu_value; ours the first side, byte-unixbench the second):
+fid=$top/docs/benchmarks/fidelity-unixbench.sh
+printf '%s\n' "1 24900 25000" "2 29000 25000" "3 29100 25100" "4 31800 30600" "5 31900 30300" |
+	while read -r r a b; do
+		printf '%s\tdhry2reg\t1\tub\t%s\tlps\t0.5\t%s\n%s\tdhry2reg\t1\tours\t%s\tlps\t0.5\t%s\n' "$r" "$b" "$b" "$r" "$a" "$a"
+	done >"$tmp/fid.tsv"
+expect_status EXIT_OK "fidelity-unixbench.sh --table on a drifting host's rounds" -- bash "$fid" --table "$tmp/fid.tsv"
+contains "$tmp/stdout" "| dhry2reg | 1 | lps | 25100.0 | 29100.0 | 1.05 (1.00-1.16) | 25100.0 | 29100.0 | 1.05 (1.00-1.16) |" \
+	"fidelity-unixbench.sh --table: each side's median, ours / theirs paired by round (not the medians' 1.16)"
+expect_status EXIT_OK "fidelity-unixbench.sh --verdict on the same rounds" -- bash "$fid" --verdict "$tmp/fid.tsv" 10
+contains "$tmp/stdout" "ours/theirs 1.05 wall, 1.05 per CPU-s  within +-10%" \
+	"fidelity-unixbench.sh --verdict judges the paired ratio (the medians' 1.16 would be OUTSIDE +-10%)"
+# before-after.sh with two stand-in builds: an isobench that does nothing and an
+# isobench-report whose CSV gives the round's figure for its side (the round from the log's
+# name, SIDE-ROUND.log), so the table is checked without running a benchmark.
+for d in before after; do
+	mkdir -p "$tmp/ba-$d"
+	printf '#!/bin/sh\nexit 0\n' >"$tmp/ba-$d/isobench"
+	chmod +x "$tmp/ba-$d/isobench"
+done
+cat >"$tmp/ba-after/isobench-report" <<'EOF'
+#!/bin/sh
+# --format csv --label SIDE LOG: the CSV of one RESULT, dhry2reg copies 1, SIDE's figure in LOG's round
+r=${5##*-}; r=${r%.log}
+v=$(echo "1 25000 24900 2 25000 29000 3 25100 29100 4 30600 31800 5 30300 31900" |
+	awk -v r="$r" -v s="$4" '{ for (i = 1; i < NF; i += 3) if ($i == r) print s == "before" ? $(i + 1) : $(i + 2) }')
+echo "source,label,run_id,section,line,seq,kind,test,copies,key,value,unit"
+echo "$5,$4,1,main,1,1,RESULT,dhry2reg,1,value,$v,lps"
+EOF
+chmod +x "$tmp/ba-after/isobench-report"
+expect_status EXIT_OK "before-after.sh with stand-in builds, 5 rounds" -- \
+	env WORK="$tmp/ba-work" bash "$top/docs/benchmarks/before-after.sh" "$tmp/ba-before" "$tmp/ba-after" 5
+contains "$tmp/stdout" "| dhry2reg | 1 | lps | 25100.0 | 29100.0 | 1.053 (0.996-1.160) |" \
+	"before-after.sh: each side's median, after/before paired by round (not the medians' 1.159)"
 
 # ---- STREAM's working set and the NUMA options asked wrong (issue 36) --------------------------
 # 65T and 6148914691236517205 (bytes: a third of 2^64): the three arrays' bytes wrapped

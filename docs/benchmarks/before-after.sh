@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docs/benchmarks/before-after.sh — one change's figures, before and after, on this host: two
 # builds of the runner run the same tests natively, interleaved (A B A B ...), in one session,
-# and the table gives each test's median over the rounds, the ratio after/before and each
+# and the table gives each test's median over the rounds, after/before paired by round and each
 # side's spread (max-min over median) — the ratio means something only beside the spread.
 #
 #   docs/benchmarks/before-after.sh BEFORE AFTER [ROUNDS] [ISOBENCH OPTIONS...]
@@ -13,7 +13,13 @@
 # Out: the logs in $WORK (default a new temporary folder, kept) and a Markdown table on stdout.
 # Needs AFTER/isobench-report (it checks the logs; its CSV holds the RESULT values) and awk.
 # A test that did not complete in every round on both sides is left out of the table.
+# after/before is the median of each round's own after/before (a round runs before, then
+# after), with the rounds' lowest-highest: peer-lib.sh's paired_ratio. Not the ratio of the two
+# medians, which on a host drifting between rounds sets a slow round's figure beside a fast
+# one's (docs/benchmarks/memory.md).
 set -euo pipefail
+# shellcheck source=peer-lib.sh
+. "$(dirname "$0")/peer-lib.sh"	# paired_ratio (its die and die_status=2 unused here)
 [ $# -ge 2 ] || { sed -n '2,14s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 before=$1 after=$2 rounds=${3:-3}
 case $rounds in "" | *[!0-9]* | 0) echo "ROUNDS must be a whole number > 0, got '$rounds'" >&2; exit 2 ;; esac
@@ -39,8 +45,16 @@ done
 
 echo "Logs: $work; $rounds interleaved rounds; options: ${opts[*]}; load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-# CSV columns: source,label,run_id,section,line,seq,kind,test,copies,key,value,unit
-awk -F, -v rounds="$rounds" '
+# Each RESULT value, one line: "SIDE ROUND TEST COPIES UNIT VALUE" (tab-separated; ROUND from
+# the CSV's name, SIDE-ROUND.csv). CSV columns: source,label,run_id,section,line,seq,kind,test,
+# copies,key,value,unit
+awk -F, -v OFS='\t' '$7 == "RESULT" && $10 == "value" { r = FILENAME; sub(/\.csv$/, "", r); sub(/.*-/, "", r); print $2, r, $8, $9, $12, $11 }' \
+	"$work"/before-*.csv "$work"/after-*.csv >"$work/values.tsv"
+# after/before per TEST/COPIES, paired by round: "TEST/COPIES MEDIAN MIN MAX N".
+awk -F'\t' '{ v[$1, $2, $3 "/" $4] = $6; k[$3 "/" $4]; r[$2] }
+	END { for (x in k) for (i in r) if (("after", i, x) in v && ("before", i, x) in v) print x, v["after", i, x], v["before", i, x] }' \
+	"$work/values.tsv" | paired_ratio >"$work/paired"
+awk -F'\t' -v rounds="$rounds" '
 function median(list,   n, v, i, j, t) {
 	n = split(list, v, " ")
 	for (i = 2; i <= n; i++)
@@ -48,13 +62,14 @@ function median(list,   n, v, i, j, t) {
 	lo = v[1]; hi = v[n]
 	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 }
-$7 == "RESULT" && $10 == "value" {
-	k = $8 SUBSEP $9
-	if (!(k in unit)) { order[++nk] = k; unit[k] = $12 }
-	val[$2, k] = val[$2, k] " " $11; cnt[$2, k]++
+FILENAME == ARGV[1] { split($0, f, " "); paired[f[1]] = f[5] ? sprintf("%s (%s-%s)", f[2], f[3], f[4]) : "-"; next }
+{
+	k = $3 SUBSEP $4
+	if (!(k in unit)) { order[++nk] = k; unit[k] = $5 }
+	val[$1, k] = val[$1, k] " " $6; cnt[$1, k]++
 }
 END {
-	print "| test | copies | unit | before (median) | after (median) | after/before | spread before | spread after |"
+	print "| test | copies | unit | before (median) | after (median) | after/before paired (rounds) | spread before | spread after |"
 	print "|---|---|---|---|---|---|---|---|"
 	for (i = 1; i <= nk; i++) {
 		k = order[i]
@@ -62,6 +77,6 @@ END {
 		mb = median(val["before", k]); sb = (hi - lo) / mb * 100
 		ma = median(val["after", k]); sa = (hi - lo) / ma * 100
 		split(k, tc, SUBSEP)
-		printf "| %s | %s | %s | %.1f | %.1f | %.3f | %.1f%% | %.1f%% |\n", tc[1], tc[2], unit[k], mb, ma, ma / mb, sb, sa
+		printf "| %s | %s | %s | %.1f | %.1f | %s | %.1f%% | %.1f%% |\n", tc[1], tc[2], unit[k], mb, ma, paired[tc[1] "/" tc[2]], sb, sa
 	}
-}' "$work"/before-*.csv "$work"/after-*.csv
+}' "$work/paired" "$work/values.tsv"

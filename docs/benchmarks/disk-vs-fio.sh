@@ -36,24 +36,34 @@
 # more than CACHE_X (1.5) times faster in the later rounds (their median) than in round 1, a
 # "WARNING: ... cache" line names it (WARMUP does not hide it). A file cached before round 1
 # draws none: measure a fresh file, or a span larger than the host's memory.
-# Out: one line per run (round, test, tool, value, load1), then per test the medians, ours / fio
-# and whether that is within +-15%, then any cache WARNING. --summary LINES prints the same
-# table from LINES (a file holding those per-run lines; other lines are skipped). Exit 2 on
-# usage.
+# Out: one line per run (round, test, tool, value, load1), then per test each tool's median over
+# the rounds, ours / fio paired by round (peer-lib.sh's paired_ratio: the median of each
+# round's own ours / fio, the two runs of a round being back to back; not the ratio of the two
+# medians, which on a host drifting between rounds sets a slow round's figure beside a fast
+# one's), whether that is within +-15%, and the lowest-highest of the rounds' ratios (N the
+# rounds holding both), then any cache WARNING. --summary LINES prints the same table from
+# LINES (a file holding those per-run lines; other lines are skipped). Exit 2 on usage.
 # Needs: out/isobench (./build.sh), fio (apt-get install fio), python3.
 set -euo pipefail
 
-# summary LINES: the medians, ours / fio, the cache check, from per-run lines
+# shellcheck source=peer-lib.sh
+. "$(dirname "$0")/peer-lib.sh"	# paired_ratio (its die and die_status=2 unused here)
+
+# summary LINES: the medians, ours / fio paired by round, the cache check, from per-run lines
 # "ROUND ROW TOOL VALUE LOAD1" (TOOL ours or theirs); WARMUP and CACHE_X from the environment.
+# One reading of the lines (summary_py), twice: "pairs" gives paired_ratio its "ROW OURS FIO"
+# lines (one per round after WARMUP), "table" prints the table with what paired_ratio said.
 summary() {
-	python3 - "$1" "${WARMUP:-0}" "${CACHE_X:-1.5}" <<'EOF'
+	local w=${WARMUP:-0} x=${CACHE_X:-1.5}
+	summary_py table "$1" "$w" "$x" "$(summary_py pairs "$1" "$w" "$x" | paired_ratio)"
+}
+summary_py() {
+	python3 - "$@" <<'EOF'
 import re, statistics, sys
-vals, first, later = {}, {}, {}
-warm, cache_x = int(sys.argv[2]), float(sys.argv[3])
-if warm:
-    print("# medians leave out rounds 1..%d (WARMUP): the host's cache filling" % warm)
+mode, vals, first, later, rounds = sys.argv[1], {}, {}, {}, {}
+warm, cache_x = int(sys.argv[3]), float(sys.argv[4])
 line_re = re.compile(r"^(\d+) (disk-[a-z0-9:-]+) (ours|theirs) ([0-9.]+) [0-9.]+$")
-for line in open(sys.argv[1]):
+for line in open(sys.argv[2]):
     m = line_re.match(line.strip())
     if not m:
         continue
@@ -64,16 +74,27 @@ for line in open(sys.argv[1]):
         later.setdefault((t, tool), []).append(v)
     if r > warm:
         vals.setdefault(t, {}).setdefault(tool, []).append(v)
+        rounds.setdefault(t, {}).setdefault(r, {})[tool] = v
+if mode == "pairs":
+    for t, d in rounds.items():
+        for r, o in sorted(d.items()):
+            if "ours" in o and "theirs" in o:
+                print(t, o["ours"], o["theirs"])
+    sys.exit()
+# ROW MEDIAN MIN MAX N, from paired_ratio (peer-lib.sh)
+paired = {l.split()[0]: l.split()[1:] for l in sys.argv[5].splitlines() if l.strip()}
+if warm:
+    print("# medians and ratios leave out rounds 1..%d (WARMUP): the host's cache filling" % warm)
 if not vals:
-    sys.exit("disk-vs-fio: no per-run lines in %s" % sys.argv[1])
-print("%-24s %14s %14s %8s  %s" % ("test", "isobench", "fio", "ours/fio", "within 15%"))
+    sys.exit("disk-vs-fio: no per-run lines in %s" % sys.argv[2])
+print("%-24s %14s %14s %8s  %-10s  %s" % ("test", "isobench", "fio", "ours/fio", "within 15%", "rounds: lowest-highest (N)"))
 for t, d in vals.items():
-    if "ours" not in d or "theirs" not in d:
-        print("%-24s %s" % (t, "a tool gave no figure"))
+    q, lo, hi, n = paired.get(t, ["-", "-", "-", "0"])
+    if n == "0":
+        print("%-24s %s" % (t, "a tool gave no figure" if len(d) < 2 else "no round gave both tools' figures"))
         continue
     a, b = statistics.median(d["ours"]), statistics.median(d["theirs"])
-    q = a / b
-    print("%-24s %14.1f %14.1f %8.3f  %s" % (t, a, b, q, "yes" if abs(q - 1) <= 0.15 else "NO"))
+    print("%-24s %14.1f %14.1f %8s  %-10s  %s-%s (%s)" % (t, a, b, q, "yes" if abs(float(q) - 1) <= 0.15 else "NO", lo, hi, n))
 # reads: latency in ns (lower is faster) or IOPS / MiB/s (higher is faster)
 for (t, tool), v in sorted(later.items()):
     if "read" not in t or not first.get((t, tool)):
@@ -92,7 +113,7 @@ if [ $# -eq 2 ] && [ "$1" = --summary ]; then
 	summary "$2"
 	exit
 fi
-[ $# -eq 4 ] || { sed -n '5,43p' "$0" >&2; exit 2; }
+[ $# -eq 4 ] || { sed -n '5,46p' "$0" >&2; exit 2; }
 file=$1 size=$2 rounds=$3 secs=$4
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/out/isobench

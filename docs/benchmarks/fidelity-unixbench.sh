@@ -2,7 +2,7 @@
 # docs/benchmarks/fidelity-unixbench.sh — ours beside byte-unixbench, natively, interleaved.
 #
 #   fidelity-unixbench.sh UB_DIR OUT_DIR [ROUNDS [SECONDS [COPIES [TESTS]]]] >results.tsv
-#   fidelity-unixbench.sh --table results.tsv     the note's table: medians, ours / theirs
+#   fidelity-unixbench.sh --table results.tsv     the note's table: medians, ours / theirs paired
 #   fidelity-unixbench.sh --verdict results.tsv [PCT]   one line per test: within +-PCT% or not
 #   fidelity-unixbench.sh --shell UB_DIR OUT_DIR [ROUNDS [SECONDS]] >shell.tsv   what differs
 #      in shell1: byte-unixbench in its testdir, in a tmpfs copy of it, with en_US.UTF-8
@@ -25,13 +25,34 @@
 # byte-unixbench's programs run as its Run script runs them (same options, cwd testdir,
 # UB_BINDIR set, N copies started together, rate = sum over copies of count / (elapsed /
 # timebase)); isobench runs one sample of the same length after its warm-up.
+# ours / theirs, in --table and --verdict, is paired by round: the median of each round's own
+# ours / byte-unixbench's (the two measured back to back), with the lowest-highest of those
+# (peer-lib.sh's paired_ratio), not the ratio of the two medians, which on a host drifting
+# between rounds sets a slow round's figure beside a fast one's (docs/benchmarks/memory.md).
 # Errors: exits 2 on a usage error, 1 when a program fails.
 set -euo pipefail
+# shellcheck source=peer-lib.sh
+. "$(dirname "$0")/peer-lib.sh"	# paired_ratio (its die and die_status=2 unused here)
+
+# paired RESULTS.TSV FIELD: "TEST/COPIES MEDIAN MIN MAX N" (paired_ratio): ours / byte-unixbench's
+# FIELD (5 the value, 8 cpu_value), paired by round.
+paired() {
+	awk -F'\t' -v f="$2" '$4 == "ub" { u[$1, $2, $3] = $f } $4 == "ours" { o[$1, $2, $3] = $f; k[$1, $2, $3] = $2 "/" $3 }
+		END { for (x in k) if (x in u) print k[x], o[x], u[x] }' "$1" | paired_ratio
+}
 
 # medians RESULTS.TSV: per test and copies (in the file's order), tab-separated: test copies
-# unit ub ours ub_cpu ours_cpu load_lo load_hi (medians over the rounds).
+# unit ub ours ub_cpu ours_cpu load_lo load_hi (medians over the rounds), then ours / theirs
+# paired by round (paired above; "-" when no round had both): wall wall_lo wall_hi cpu cpu_lo
+# cpu_hi.
 medians() {
-	sort -k2,2 -k3,3n -k4,4 "$1" | awk -F'\t' '
+	sort -k2,2 -k3,3n -k4,4 "$1" | awk -F'\t' -v wall="$(paired "$1" 5)" -v cpu="$(paired "$1" 8)" '
+		function pairs(text, to,   l, n, i, f) {
+			n = split(text, l, "\n")
+			for (i = 1; i <= n; i++) if (split(l[i], f, " ") == 5 && f[5] > 0) to[f[1]] = f[2] "\t" f[3] "\t" f[4]
+		}
+		BEGIN { pairs(wall, pw); pairs(cpu, pc) }
+		function ratios(to, k) { return (k in to) ? to[k] : "-\t-\t-" }
 		function median(list,   a, n, i, t, j) {
 			n = split(list, a, " ")
 			for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]; a[j + 1] = t }
@@ -43,33 +64,37 @@ medians() {
 		END {
 			for (i = 1; i <= nk; i++) {
 				k = order[i]
-				printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k, u[k], median(v[k, "ub"]), median(v[k, "ours"]),
-					median(cv[k, "ub"]), median(cv[k, "ours"]), lo[k], hi[k]
+				split(k, tc, "\t")
+				printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k, u[k], median(v[k, "ub"]), median(v[k, "ours"]),
+					median(cv[k, "ub"]), median(cv[k, "ours"]), lo[k], hi[k], ratios(pw, tc[1] "/" tc[2]), ratios(pc, tc[1] "/" tc[2])
 			}
 		}'
 }
 
-# --table RESULTS.TSV: the markdown table of the note (medians over rounds, ours / theirs).
+# --table RESULTS.TSV: the markdown table of the note (medians over rounds, ours / theirs
+# paired by round with the rounds' lowest-highest).
 if [ "${1:-}" = --table ]; then
 	[ -f "${2:-}" ] || { echo "usage: $0 --table RESULTS.TSV" >&2; exit 2; }
-	echo "| test | copies | unit | byte-unixbench | isobench | ours / theirs | per CPU-s: byte-unixbench | isobench | ours / theirs | loadavg |"
+	echo "| test | copies | unit | byte-unixbench | isobench | ours / theirs (rounds) | per CPU-s: byte-unixbench | isobench | ours / theirs (rounds) | loadavg |"
 	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---|"
-	medians "$2" | awk -F'\t' '{
-		printf "| %s | %s | %s | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f | %.1f-%.1f |\n", $1, $2, $3, $4, $5,
-			$4 ? $5 / $4 : 0, $6, $7, $6 ? $7 / $6 : 0, $8, $9 }'
+	medians "$2" | awk -F'\t' '
+		function ratio(q, lo, hi) { return q == "-" ? "-" : sprintf("%.2f (%.2f-%.2f)", q, lo, hi) }
+		{ printf "| %s | %s | %s | %.1f | %.1f | %s | %.1f | %.1f | %s | %.1f-%.1f |\n", $1, $2, $3, $4, $5,
+			ratio($10, $11, $12), $6, $7, ratio($13, $14, $15), $8, $9 }'
 	exit 0
 fi
 
 # --verdict RESULTS.TSV [PCT]: one line per test and copies: within or OUTSIDE +-PCT% (default
-# 15) of byte-unixbench, with both ratios (wall clock, per CPU-second received). It judges the
-# wall-clock medians (the figure a user compares) while the load average stayed at or below
-# the CPUs (nproc); above, the per-CPU-second ones (a loaded host's wall clock measures the
-# scheduler's share), except for the file tests, whose per-CPU-second ratio means nothing
-# (byte-unixbench sleeps and syncs between phases: fidelity-unixbench.md section 6): their
-# line then says the wall clock is unreliable.  Exit status 0 either way; 2 on a usage error.
+# 15) of byte-unixbench, with both ratios (wall clock, per CPU-second received; each paired by
+# round, "0.00" when no round had both). It judges the wall-clock ratio (the figure a user
+# compares) while the load average stayed at or below the CPUs (nproc); above, the
+# per-CPU-second one (a loaded host's wall clock measures the scheduler's share), except for
+# the file tests, whose per-CPU-second ratio means nothing (byte-unixbench sleeps and syncs
+# between phases: fidelity-unixbench.md section 6): their line then says the wall clock is
+# unreliable.  Exit status 0 either way; 2 on a usage error.
 verdict() {
 	medians "$1" | awk -F'\t' -v pct="$2" -v ncpu="$(nproc)" '{
-		r = $4 ? $5 / $4 : 0; rc = $6 ? $7 / $6 : 0; lo = 1 - pct / 100; hi = 1 + pct / 100
+		r = $10 + 0; rc = $13 + 0; lo = 1 - pct / 100; hi = 1 + pct / 100
 		fs = $1 ~ /^fs/; busy = $9 > ncpu
 		x = (busy && !fs) ? rc : r
 		v = (x >= lo && x <= hi ? "within" : "OUTSIDE") sprintf(" +-%d%%", pct)
@@ -86,7 +111,7 @@ if [ "${1:-}" = --verdict ]; then
 fi
 shell=0
 [ "${1:-}" = --shell ] && { shell=1; shift; }
-[ $# -ge 2 ] || { sed -n '2,27s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,31s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 ub=$(cd "$1" && pwd)
 out=$(cd "$2" && pwd)
 rounds=${3:-3}

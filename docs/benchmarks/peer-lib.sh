@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # docs/benchmarks/peer-lib.sh — what the peer-comparison scripts (memory-vs-stream.sh,
-# memory-vs-lmbench.sh) share; sourced, not run.
+# memory-vs-lmbench.sh, network-vs-peers.sh; paired_ratio also disk-vs-fio.sh,
+# fidelity-unixbench.sh, before-after.sh) share; sourced, not run.
 #
 # die MSG...: lib/sh/die.sh's: MSG on stderr after the script's name (its file name without
 #   .sh), then exit with status $die_status (here 2: bad input, before anything ran; callers
