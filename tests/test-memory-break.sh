@@ -191,6 +191,12 @@ contains "$tmp/pairs.out" "triad/1 1.053 0.996 1.160 5" \
 	"paired_ratio: the median, lowest and highest of the five rounds' own ratios (not the medians' 1.159)"
 contains "$tmp/pairs.out" "add/1 - - - 0" "paired_ratio: a key with no round holding both figures says none"
 count_is "$tmp/pairs.out" '' 2 "paired_ratio: one line per key, in the order first seen"
+# A saved file with CRLF ends (a TSV through an editor): the CR is no part of the last figure,
+# and a blank line is no key (before, the round was silently left out: "crlf/1 - - - 0").
+printf 'crlf/1 2 1\r\n\r\ncrlf/1 4 2\r\n\n' >"$tmp/pairs-crlf.in"
+(. "$top/docs/benchmarks/peer-lib.sh" && paired_ratio <"$tmp/pairs-crlf.in") >"$tmp/pairs-crlf.out" 2>&1 || true
+contains "$tmp/pairs-crlf.out" "crlf/1 2.000 2.000 2.000 2" "paired_ratio: CRLF line ends and blank lines"
+count_is "$tmp/pairs-crlf.out" '' 1 "paired_ratio: a blank line gives no line of its own"
 
 # The same five rounds through the tables of the two other scripts whose table code runs
 # without a benchmark (disk-vs-fio.sh's --summary is checked in test-disk-break.sh;
@@ -222,8 +228,9 @@ cat >"$tmp/ba-after/isobench-report" <<'EOF'
 r=${5##*-}; r=${r%.log}
 v=$(echo "1 25000 24900 2 25000 29000 3 25100 29100 4 30600 31800 5 30300 31900" |
 	awk -v r="$r" -v s="$4" '{ for (i = 1; i < NF; i += 3) if ($i == r) print s == "before" ? $(i + 1) : $(i + 2) }')
-echo "source,label,run_id,section,line,seq,kind,test,copies,key,value,unit"
-echo "$5,$4,1,main,1,1,RESULT,dhry2reg,1,value,$v,lps"
+# CRLF line ends, as the real isobench-report writes its CSV (report/csv.c)
+printf 'source,label,run_id,section,line,seq,kind,test,copies,key,value,unit\r\n'
+printf '%s,%s,1,main,1,1,RESULT,dhry2reg,1,value,%s,lps\r\n' "$5" "$4" "$v"
 EOF
 chmod +x "$tmp/ba-after/isobench-report"
 expect_status EXIT_OK "before-after.sh with stand-in builds, 5 rounds" -- \

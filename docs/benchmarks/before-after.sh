@@ -48,7 +48,8 @@ echo
 # Each RESULT value, one line: "SIDE ROUND TEST COPIES UNIT VALUE" (tab-separated; ROUND from
 # the CSV's name, SIDE-ROUND.csv). CSV columns: source,label,run_id,section,line,seq,kind,test,
 # copies,key,value,unit
-awk -F, -v OFS='\t' '$7 == "RESULT" && $10 == "value" { r = FILENAME; sub(/\.csv$/, "", r); sub(/.*-/, "", r); print $2, r, $8, $9, $12, $11 }' \
+# isobench-report ends its CSV lines with CRLF (report/csv.c): the CR is cut, not kept in UNIT.
+awk -F, -v OFS='\t' '{ sub(/\r$/, "") } $7 == "RESULT" && $10 == "value" { r = FILENAME; sub(/\.csv$/, "", r); sub(/.*-/, "", r); print $2, r, $8, $9, $12, $11 }' \
 	"$work"/before-*.csv "$work"/after-*.csv >"$work/values.tsv"
 # after/before per TEST/COPIES, paired by round: "TEST/COPIES MEDIAN MIN MAX N".
 awk -F'\t' '{ v[$1, $2, $3 "/" $4] = $6; k[$3 "/" $4]; r[$2] }
