@@ -183,14 +183,19 @@ done
 # that run (STREAM / ours MB/s): the host sped up between the two programs of round 2, so
 # ours' median (25,100) is a slow round's and STREAM's (29,100) a fast one's: 1.159, while
 # the rounds' own ratios are 0.996-1.160 with median 1.053. A round with nan or 0 on either
-# side is left out; a key with no usable round says so.
+# side is left out; a key with no usable round says so. "+5" and "5." are numbers (they left
+# their rounds out: "plus/1 - - - 0"); -, nan, inf, a negative, 0 and +0 are not figures.
 printf '%s\n' 'triad/1 24900 25000' 'triad/1 29000 25000' 'triad/1 29100 25100' 'triad/1 31800 30600' \
-	'triad/1 31900 30300' 'triad/1 nan 25000' 'triad/1 0 25000' 'add/1 30000 -' >"$tmp/pairs.in"
+	'triad/1 31900 30300' 'triad/1 nan 25000' 'triad/1 0 25000' 'add/1 30000 -' 'plus/1 +5 2.' 'plus/1 5. +2' \
+	'none/1 - 2' 'none/1 nan 2' 'none/1 inf 2' 'none/1 -5 2' 'none/1 5 -2' 'none/1 5 0' 'none/1 +0 2' 'none/1 + 2' \
+	'none/1 . 2' >"$tmp/pairs.in"
 (. "$top/docs/benchmarks/peer-lib.sh" && paired_ratio <"$tmp/pairs.in") >"$tmp/pairs.out" 2>&1 || true
 contains "$tmp/pairs.out" "triad/1 1.053 0.996 1.160 5" \
 	"paired_ratio: the median, lowest and highest of the five rounds' own ratios (not the medians' 1.159)"
 contains "$tmp/pairs.out" "add/1 - - - 0" "paired_ratio: a key with no round holding both figures says none"
-count_is "$tmp/pairs.out" '' 2 "paired_ratio: one line per key, in the order first seen"
+contains "$tmp/pairs.out" "plus/1 2.500 2.500 2.500 2" "paired_ratio: +5 and 5. are figures"
+contains "$tmp/pairs.out" "none/1 - - - 0" "paired_ratio: -, nan, inf, -5, 0, +0, + and . are not"
+count_is "$tmp/pairs.out" '' 4 "paired_ratio: one line per key, in the order first seen"
 # A saved file with CRLF ends (a TSV through an editor): the CR is no part of the last figure,
 # and a blank line is no key (before, the round was silently left out: "crlf/1 - - - 0").
 printf 'crlf/1 2 1\r\n\r\ncrlf/1 4 2\r\n\n' >"$tmp/pairs-crlf.in"

@@ -15,7 +15,8 @@
 #   apart: on this project's host, whose bandwidth moved 20% between consecutive minutes, one
 #   run's 1-copy triad read 1.158 that way and 1.053 paired; docs/benchmarks/memory.md.)
 #   In: lines "KEY NUM DEN" on stdin, one per round (NUM and DEN the two sides' figures of
-#   KEY in that round; a figure <= 0 or not a number, such as nan or -, leaves the round out;
+#   KEY in that round, a decimal number as a person or printf may write it: 5, +5, 5., .5, 5e3; a
+#   figure <= 0 or not such a number, such as nan, inf, - or -5, leaves the round out;
 #   blank lines are skipped and a CR is no part of a figure: a saved file with CRLF ends).
 #   Out: per KEY, in the order first seen, "KEY MEDIAN MIN MAX N": the median, lowest and
 #   highest NUM/DEN (3 decimals) over the N rounds that had both figures; "KEY - - - 0" when
@@ -30,7 +31,7 @@ skips() {
 }
 paired_ratio() {
 	awk '
-	function num(x) { return x ~ /^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$/ && x + 0 > 0 }
+	function num(x) { return x ~ /^[+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ && x + 0 > 0 }
 	{ gsub(/\r/, "") }
 	!NF { next }
 	!($1 in n) { order[++keys] = $1; n[$1] = 0 }
