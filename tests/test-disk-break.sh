@@ -13,7 +13,8 @@
 #   - the report's percentile table names each run by its whole label;
 #   - docs/benchmarks/disk-vs-fio.sh --summary: reads a cache answers after round 1 (one tool
 #     12.5x faster) draw a WARNING naming the row, level rounds none; ours / fio is paired by
-#     round (a drifting host's 1.053, not the medians' 1.159);
+#     round (a drifting host's 1.053, not the medians' 1.159) and "within 15%" judges it
+#     unrounded (1.1504 is not);
 #   - natively, `--disk FILE` takes a relative path as --make-scratch does;
 #   - qemu/run --scratch: a directory or an image named twice is a usage error before
 #     booting; an image QEMU cannot lock is "could not start" (7), not "log incomplete";
@@ -202,6 +203,12 @@ contains "$tmp/stdout" "disk-read-1m                      291.0          251.0  
 	"disk-vs-fio.sh: ours / fio paired by round (1.053, its range over 5 rounds), not the medians' 1.159"
 contains "$tmp/stdout" "disk-flush:flush         no round gave both tools' figures" \
 	"disk-vs-fio.sh: a row whose tools never shared a round gives no ratio"
+# "within 15%" judges the ratio unrounded: ours 115.04 against fio's 100 is 1.1504, outside,
+# though it shows as 1.150 (paired_ratio's 3 decimals, 1.150, read "yes").
+printf '%s\n' "1 disk-read-1m ours 115.04 0.1" "1 disk-read-1m theirs 100 0.1" >"$dir/vsfio-edge.lines"
+expect_status EXIT_OK "disk-vs-fio.sh --summary: ours 1.1504 x fio" -- bash "$vsfio" --summary "$dir/vsfio-edge.lines"
+contains "$tmp/stdout" "disk-read-1m                      115.0          100.0    1.150  NO          1.150-1.150 (1)" \
+	"disk-vs-fio.sh: 1.1504 is not within 15% (judged unrounded, shown as 1.150)"
 
 # ---- natively, --disk with a relative path: the file under the working directory -----------
 st=0

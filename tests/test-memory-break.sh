@@ -14,7 +14,8 @@
 #     missing git dir or a PATH without a tool fail at once, status 2, saying what is wrong;
 #   - the peer scripts' ratios are paired by round (peer-lib.sh's paired_ratio), and so are
 #     the tables of fidelity-unixbench.sh (--table, --verdict) and before-after.sh (stand-in
-#     builds) on a drifting host's rounds: 1.053, not the medians' 1.159;
+#     builds) on a drifting host's rounds: 1.053, not the medians' 1.159; paired_ratio gives 6
+#     decimals and takes +5 and 5. as figures; --verdict judges unrounded (1.1504 OUTSIDE 15%);
 #   - STREAM's working set asked wrong (issue 36): isobench.mem.array below 1M or not a size
 #     is a usage error naming the rule; one larger than the machine SKIPs with the figures
 #     (never an OOM); qemu/run's --numa and --topology refuse what QEMU would choke on;
@@ -190,17 +191,17 @@ printf '%s\n' 'triad/1 24900 25000' 'triad/1 29000 25000' 'triad/1 29100 25100' 
 	'none/1 - 2' 'none/1 nan 2' 'none/1 inf 2' 'none/1 -5 2' 'none/1 5 -2' 'none/1 5 0' 'none/1 +0 2' 'none/1 + 2' \
 	'none/1 . 2' >"$tmp/pairs.in"
 (. "$top/docs/benchmarks/peer-lib.sh" && paired_ratio <"$tmp/pairs.in") >"$tmp/pairs.out" 2>&1 || true
-contains "$tmp/pairs.out" "triad/1 1.053 0.996 1.160 5" \
+contains "$tmp/pairs.out" "triad/1 1.052805 0.996000 1.160000 5" \
 	"paired_ratio: the median, lowest and highest of the five rounds' own ratios (not the medians' 1.159)"
 contains "$tmp/pairs.out" "add/1 - - - 0" "paired_ratio: a key with no round holding both figures says none"
-contains "$tmp/pairs.out" "plus/1 2.500 2.500 2.500 2" "paired_ratio: +5 and 5. are figures"
+contains "$tmp/pairs.out" "plus/1 2.500000 2.500000 2.500000 2" "paired_ratio: +5 and 5. are figures"
 contains "$tmp/pairs.out" "none/1 - - - 0" "paired_ratio: -, nan, inf, -5, 0, +0, + and . are not"
 count_is "$tmp/pairs.out" '' 4 "paired_ratio: one line per key, in the order first seen"
 # A saved file with CRLF ends (a TSV through an editor): the CR is no part of the last figure,
 # and a blank line is no key (before, the round was silently left out: "crlf/1 - - - 0").
 printf 'crlf/1 2 1\r\n\r\ncrlf/1 4 2\r\n\n' >"$tmp/pairs-crlf.in"
 (. "$top/docs/benchmarks/peer-lib.sh" && paired_ratio <"$tmp/pairs-crlf.in") >"$tmp/pairs-crlf.out" 2>&1 || true
-contains "$tmp/pairs-crlf.out" "crlf/1 2.000 2.000 2.000 2" "paired_ratio: CRLF line ends and blank lines"
+contains "$tmp/pairs-crlf.out" "crlf/1 2.000000 2.000000 2.000000 2" "paired_ratio: CRLF line ends and blank lines"
 count_is "$tmp/pairs-crlf.out" '' 1 "paired_ratio: a blank line gives no line of its own"
 
 # The same five rounds through the tables of the two other scripts whose table code runs
@@ -219,6 +220,12 @@ contains "$tmp/stdout" "| dhry2reg | 1 | lps | 25100.0 | 29100.0 | 1.05 (1.00-1.
 expect_status EXIT_OK "fidelity-unixbench.sh --verdict on the same rounds" -- bash "$fid" --verdict "$tmp/fid.tsv" 10
 contains "$tmp/stdout" "ours/theirs 1.05 wall, 1.05 per CPU-s  within +-10%" \
 	"fidelity-unixbench.sh --verdict judges the paired ratio (the medians' 1.16 would be OUTSIDE +-10%)"
+# The verdict judges the ratio unrounded: ours 115.04 against 100 is 1.1504, outside +-15%,
+# though it shows as 1.15 (paired_ratio's 3 decimals, 1.150, read "within").
+printf '1\tsyscall\t1\tub\t100\tlps\t0.5\t100\n1\tsyscall\t1\tours\t115.04\tlps\t0.5\t115.04\n' >"$tmp/fid-edge.tsv"
+expect_status EXIT_OK "fidelity-unixbench.sh --verdict, ours 1.1504 x theirs" -- bash "$fid" --verdict "$tmp/fid-edge.tsv" 15
+contains "$tmp/stdout" "ours/theirs 1.15 wall, 1.15 per CPU-s  OUTSIDE +-15%" \
+	"fidelity-unixbench.sh --verdict: 1.1504 is OUTSIDE +-15% (judged unrounded)"
 # before-after.sh with two stand-in builds: an isobench that does nothing and an
 # isobench-report whose CSV gives the round's figure for its side (the round from the log's
 # name, SIDE-ROUND.log), so the table is checked without running a benchmark.

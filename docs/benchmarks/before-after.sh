@@ -63,7 +63,7 @@ function median(list,   n, v, i, j, t) {
 	lo = v[1]; hi = v[n]
 	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 }
-FILENAME == ARGV[1] { split($0, f, " "); paired[f[1]] = f[5] ? sprintf("%s (%s-%s)", f[2], f[3], f[4]) : "-"; next }
+FILENAME == ARGV[1] { split($0, f, " "); paired[f[1]] = f[5] ? sprintf("%.3f (%.3f-%.3f)", f[2], f[3], f[4]) : "-"; next }
 {
 	k = $3 SUBSEP $4
 	if (!(k in unit)) { order[++nk] = k; unit[k] = $5 }

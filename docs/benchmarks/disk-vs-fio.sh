@@ -40,7 +40,8 @@
 # the rounds, ours / fio paired by round (peer-lib.sh's paired_ratio: the median of each
 # round's own ours / fio, the two runs of a round being back to back; not the ratio of the two
 # medians, which on a host drifting between rounds sets a slow round's figure beside a fast
-# one's), whether that is within +-15%, and the lowest-highest of the rounds' ratios (N the
+# one's; 3 decimals), whether that is within +-15% (judged unrounded: 1.1504 is not, though
+# it shows as 1.150), and the lowest-highest of the rounds' ratios (N the
 # rounds holding both), then any cache WARNING. --summary LINES prints the same table from
 # LINES (a file holding those per-run lines; other lines are skipped). Exit 2 on usage.
 # Needs: out/isobench (./build.sh), fio (apt-get install fio), python3.
@@ -94,7 +95,8 @@ for t, d in vals.items():
         print("%-24s %s" % (t, "a tool gave no figure" if len(d) < 2 else "no round gave both tools' figures"))
         continue
     a, b = statistics.median(d["ours"]), statistics.median(d["theirs"])
-    print("%-24s %14.1f %14.1f %8s  %-10s  %s-%s (%s)" % (t, a, b, q, "yes" if abs(float(q) - 1) <= 0.15 else "NO", lo, hi, n))
+    q, lo, hi = float(q), float(lo), float(hi)  # paired_ratio's 6 decimals: judged so, shown with 3
+    print("%-24s %14.1f %14.1f %8.3f  %-10s  %.3f-%.3f (%s)" % (t, a, b, q, "yes" if abs(q - 1) <= 0.15 else "NO", lo, hi, n))
 # reads: latency in ns (lower is faster) or IOPS / MiB/s (higher is faster)
 for (t, tool), v in sorted(later.items()):
     if "read" not in t or not first.get((t, tool)):
@@ -113,7 +115,7 @@ if [ $# -eq 2 ] && [ "$1" = --summary ]; then
 	summary "$2"
 	exit
 fi
-[ $# -eq 4 ] || { sed -n '5,46p' "$0" >&2; exit 2; }
+[ $# -eq 4 ] || { sed -n '5,/^# Needs:/p' "$0" >&2; exit 2; }
 file=$1 size=$2 rounds=$3 secs=$4
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/out/isobench

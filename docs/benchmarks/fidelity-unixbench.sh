@@ -86,7 +86,8 @@ fi
 
 # --verdict RESULTS.TSV [PCT]: one line per test and copies: within or OUTSIDE +-PCT% (default
 # 15) of byte-unixbench, with both ratios (wall clock, per CPU-second received; each paired by
-# round, "0.00" when no round had both). It judges the wall-clock ratio (the figure a user
+# round, "0.00" when no round had both; shown with 2 decimals, judged unrounded: 1.1504 is
+# OUTSIDE +-15% though it shows as 1.15). It judges the wall-clock ratio (the figure a user
 # compares) while the load average stayed at or below the CPUs (nproc); above, the
 # per-CPU-second one (a loaded host's wall clock measures the scheduler's share), except for
 # the file tests, whose per-CPU-second ratio means nothing (byte-unixbench sleeps and syncs

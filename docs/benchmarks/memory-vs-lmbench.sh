@@ -124,10 +124,10 @@ sed 's/^/# raw: /' "$work/all"
 median() { { grep -v nan || true; } | sort -g | awk '{ a[NR] = $1 } END { if (!NR) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 col() { awk -v w="$1" -v k="$2" '$1 == w && $3 == k { print $4 }' "$work/all" | median; }
 # ratio NUM DEN POINT: NUM's figure over DEN's at POINT, paired by round (paired_ratio,
-# peer-lib.sh: the median of the rounds' own ratios; "-" when no round had both).
+# peer-lib.sh: the median of the rounds' own ratios, 3 decimals; "-" when no round had both).
 ratio() {
 	awk -v a="$1" -v b="$2" -v k="$3" '$1 == a && $3 == k { x[$2] = $4 } $1 == b && $3 == k { y[$2] = $4 }
-		END { for (r in x) if (r in y) print k, x[r], y[r] }' "$work/all" | paired_ratio | awk '{ print $2 } END { if (!NR) print "-" }'
+		END { for (r in x) if (r in y) print k, x[r], y[r] }' "$work/all" | paired_ratio | awk '{ printf "%.3f\n", $2 } END { if (!NR) print "-" }'
 }
 printf '%-6s %12s %12s %10s\n' point lat_mem_rd ours_4k lmb/ours
 missing=

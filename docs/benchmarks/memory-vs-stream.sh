@@ -205,8 +205,8 @@ for c in $copies; do
 			missing+=" $k/$c"
 			continue
 		fi
-		printf '%-7s %6s %12.0f %10.0f %9s %13s %12.0f %11.0f %9s %13s\n' "$k" "$c" "$s" "$m" "$pb" "$lb-$hb" \
-			"$a" "$v" "$pa" "$la-$ha"
+		printf '%-7s %6s %12.0f %10.0f %9.3f %13s %12.0f %11.0f %9.3f %13s\n' "$k" "$c" "$s" "$m" "$pb" \
+			"$(printf '%.3f-%.3f' "$lb" "$hb")" "$a" "$v" "$pa" "$(printf '%.3f-%.3f' "$la" "$ha")"
 	done
 done
 [ -z "$missing" ] || die_status=1 die "no figures for (kernel/copies):$missing — a SKIP above, or STREAM printed no rate"

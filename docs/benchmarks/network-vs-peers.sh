@@ -214,7 +214,7 @@ unit = 'MB/s' if 'stream' in what or 'maerts' in what else 'tps'
 lat = lambda R: '/'.join('-' if med(R, i) is None else '%.1f' % med(R, i) for i in (1, 2, 3))
 f = lambda v: '-' if v is None else '%.0f %s' % (v, unit)
 print('| %s | %s | %s | %s | %s | %s | %s |' % (what, tool, f(va), f(vb),
-      '%s (%s-%s)' % (q, lo, hi) if n != '0' else '-', lat(A), lat(B)))
+      '%.3f (%.3f-%.3f)' % (float(q), float(lo), float(hi)) if n != '0' else '-', lat(A), lat(B)))
 sys.exit(0 if va and vb and n != '0' else 1)
 EOF
 done

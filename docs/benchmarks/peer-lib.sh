@@ -19,8 +19,10 @@
 #   figure <= 0 or not such a number, such as nan, inf, - or -5, leaves the round out;
 #   blank lines are skipped and a CR is no part of a figure: a saved file with CRLF ends).
 #   Out: per KEY, in the order first seen, "KEY MEDIAN MIN MAX N": the median, lowest and
-#   highest NUM/DEN (3 decimals) over the N rounds that had both figures; "KEY - - - 0" when
-#   none had.
+#   highest NUM/DEN over the N rounds that had both figures; "KEY - - - 0" when none had.
+#   6 decimals, unrounded for what a caller judges (disk-vs-fio's within 15%, fidelity's
+#   --verdict: 1.1504 is outside 15%, its 3-decimal 1.150 would not be); each caller rounds
+#   for its table.
 
 # shellcheck source=../../lib/sh/die.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../lib/sh/die.sh"
@@ -43,7 +45,7 @@ paired_ratio() {
 			for (a = 1; a <= m; a++) v[a] = r[k, a]
 			for (a = 2; a <= m; a++) for (b = a; b > 1 && v[b - 1] > v[b]; b--) { t = v[b]; v[b] = v[b - 1]; v[b - 1] = t }
 			med = m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
-			printf "%s %.3f %.3f %.3f %d\n", k, med, v[1], v[m], m
+			printf "%s %.6f %.6f %.6f %d\n", k, med, v[1], v[m], m
 		}
 	}'
 }
