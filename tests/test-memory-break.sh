@@ -16,6 +16,7 @@
 #     the tables of fidelity-unixbench.sh (--table, --verdict) and before-after.sh (stand-in
 #     builds) on a drifting host's rounds: 1.053, not the medians' 1.159; paired_ratio gives 6
 #     decimals and takes +5 and 5. as figures; --verdict judges unrounded (1.1504 OUTSIDE 15%);
+#     the tables give each ratio's rounds as "lo-hi (N)" (paired_cells);
 #   - STREAM's working set asked wrong (issue 36): isobench.mem.array below 1M or not a size
 #     is a usage error naming the rule; one larger than the machine SKIPs with the figures
 #     (never an OOM); qemu/run's --numa and --topology refuse what QEMU would choke on;
@@ -197,6 +198,12 @@ contains "$tmp/pairs.out" "add/1 - - - 0" "paired_ratio: a key with no round hol
 contains "$tmp/pairs.out" "plus/1 2.500000 2.500000 2.500000 2" "paired_ratio: +5 and 5. are figures"
 contains "$tmp/pairs.out" "none/1 - - - 0" "paired_ratio: -, nan, inf, -5, 0, +0, + and . are not"
 count_is "$tmp/pairs.out" '' 4 "paired_ratio: one line per key, in the order first seen"
+# paired_cells: the cells the tables of memory-vs-stream.sh, network-vs-peers.sh and
+# before-after.sh show, the median and "lowest-highest (N)" (disk-vs-fio.sh's form: how many
+# rounds the ratio came from; the tables left N out), rounded to the decimals asked.
+(. "$top/docs/benchmarks/peer-lib.sh" && paired_cells 3 <"$tmp/pairs.out") >"$tmp/cells.out" 2>&1 || true
+contains "$tmp/cells.out" "triad/1"$'\t'"1.053"$'\t'"0.996-1.160 (5)" "paired_cells 3: the median, then lo-hi (N)"
+contains "$tmp/cells.out" "add/1"$'\t'"-"$'\t'"-" "paired_cells: a key with no paired round gives - and -"
 # A saved file with CRLF ends (a TSV through an editor): the CR is no part of the last figure,
 # and a blank line is no key (before, the round was silently left out: "crlf/1 - - - 0").
 printf 'crlf/1 2 1\r\n\r\ncrlf/1 4 2\r\n\n' >"$tmp/pairs-crlf.in"
@@ -215,8 +222,8 @@ printf '%s\n' "1 24900 25000" "2 29000 25000" "3 29100 25100" "4 31800 30600" "5
 		printf '%s\tdhry2reg\t1\tub\t%s\tlps\t0.5\t%s\n%s\tdhry2reg\t1\tours\t%s\tlps\t0.5\t%s\n' "$r" "$b" "$b" "$r" "$a" "$a"
 	done >"$tmp/fid.tsv"
 expect_status EXIT_OK "fidelity-unixbench.sh --table on a drifting host's rounds" -- bash "$fid" --table "$tmp/fid.tsv"
-contains "$tmp/stdout" "| dhry2reg | 1 | lps | 25100.0 | 29100.0 | 1.05 (1.00-1.16) | 25100.0 | 29100.0 | 1.05 (1.00-1.16) |" \
-	"fidelity-unixbench.sh --table: each side's median, ours / theirs paired by round (not the medians' 1.16)"
+contains "$tmp/stdout" "| dhry2reg | 1 | lps | 25100.0 | 29100.0 | 1.05 | 1.00-1.16 (5) | 25100.0 | 29100.0 | 1.05 | 1.00-1.16 (5) |" \
+	"fidelity-unixbench.sh --table: each side's median, ours / theirs paired by round (not the medians' 1.16), lo-hi (N)"
 expect_status EXIT_OK "fidelity-unixbench.sh --verdict on the same rounds" -- bash "$fid" --verdict "$tmp/fid.tsv" 10
 contains "$tmp/stdout" "ours/theirs 1.05 wall, 1.05 per CPU-s  within +-10%" \
 	"fidelity-unixbench.sh --verdict judges the paired ratio (the medians' 1.16 would be OUTSIDE +-10%)"
@@ -247,8 +254,8 @@ EOF
 chmod +x "$tmp/ba-after/isobench-report"
 expect_status EXIT_OK "before-after.sh with stand-in builds, 5 rounds" -- \
 	env WORK="$tmp/ba-work" bash "$top/docs/benchmarks/before-after.sh" "$tmp/ba-before" "$tmp/ba-after" 5
-contains "$tmp/stdout" "| dhry2reg | 1 | lps | 25100.0 | 29100.0 | 1.053 (0.996-1.160) |" \
-	"before-after.sh: each side's median, after/before paired by round (not the medians' 1.159)"
+contains "$tmp/stdout" "| dhry2reg | 1 | lps | 25100.0 | 29100.0 | 1.053 | 0.996-1.160 (5) |" \
+	"before-after.sh: each side's median, after/before paired by round (not the medians' 1.159), lo-hi (N)"
 
 # ---- STREAM's working set and the NUMA options asked wrong (issue 36) --------------------------
 # 65T and 6148914691236517205 (bytes: a third of 2^64): the three arrays' bytes wrapped

@@ -14,12 +14,13 @@
 # Needs AFTER/isobench-report (it checks the logs; its CSV holds the RESULT values) and awk.
 # A test that did not complete in every round on both sides is left out of the table.
 # after/before is the median of each round's own after/before (a round runs before, then
-# after), with the rounds' lowest-highest: peer-lib.sh's paired_ratio. Not the ratio of the two
+# after), beside the rounds' lowest-highest and how many rounds had both ("lo-hi (N)"):
+# peer-lib.sh's paired_ratio, 3 decimals (paired_cells). Not the ratio of the two
 # medians, which on a host drifting between rounds sets a slow round's figure beside a fast
 # one's (docs/benchmarks/memory.md).
 set -euo pipefail
 # shellcheck source=peer-lib.sh
-. "$(dirname "$0")/peer-lib.sh"	# paired_ratio (its die and die_status=2 unused here)
+. "$(dirname "$0")/peer-lib.sh"	# paired_ratio, paired_cells (its die and die_status=2 unused here)
 [ $# -ge 2 ] || { sed -n '2,14s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 before=$1 after=$2 rounds=${3:-3}
 case $rounds in "" | *[!0-9]* | 0) echo "ROUNDS must be a whole number > 0, got '$rounds'" >&2; exit 2 ;; esac
@@ -51,10 +52,10 @@ echo
 # isobench-report ends its CSV lines with CRLF (report/csv.c): the CR is cut, not kept in UNIT.
 awk -F, -v OFS='\t' '{ sub(/\r$/, "") } $7 == "RESULT" && $10 == "value" { r = FILENAME; sub(/\.csv$/, "", r); sub(/.*-/, "", r); print $2, r, $8, $9, $12, $11 }' \
 	"$work"/before-*.csv "$work"/after-*.csv >"$work/values.tsv"
-# after/before per TEST/COPIES, paired by round: "TEST/COPIES MEDIAN MIN MAX N".
+# after/before per TEST/COPIES, paired by round: "TEST/COPIES<TAB>MEDIAN<TAB>LO-HI (N)".
 awk -F'\t' '{ v[$1, $2, $3 "/" $4] = $6; k[$3 "/" $4]; r[$2] }
 	END { for (x in k) for (i in r) if (("after", i, x) in v && ("before", i, x) in v) print x, v["after", i, x], v["before", i, x] }' \
-	"$work/values.tsv" | paired_ratio >"$work/paired"
+	"$work/values.tsv" | paired_ratio | paired_cells 3 >"$work/paired"
 awk -F'\t' -v rounds="$rounds" '
 function median(list,   n, v, i, j, t) {
 	n = split(list, v, " ")
@@ -63,21 +64,21 @@ function median(list,   n, v, i, j, t) {
 	lo = v[1]; hi = v[n]
 	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 }
-FILENAME == ARGV[1] { split($0, f, " "); paired[f[1]] = f[5] ? sprintf("%.3f (%.3f-%.3f)", f[2], f[3], f[4]) : "-"; next }
+FILENAME == ARGV[1] { paired[$1] = $2 " | " $3; next }
 {
 	k = $3 SUBSEP $4
 	if (!(k in unit)) { order[++nk] = k; unit[k] = $5 }
 	val[$1, k] = val[$1, k] " " $6; cnt[$1, k]++
 }
 END {
-	print "| test | copies | unit | before (median) | after (median) | after/before paired (rounds) | spread before | spread after |"
-	print "|---|---|---|---|---|---|---|---|"
+	print "| test | copies | unit | before (median) | after (median) | after/before paired | rounds: lowest-highest (N) | spread before | spread after |"
+	print "|---|---|---|---|---|---|---|---|---|"
 	for (i = 1; i <= nk; i++) {
 		k = order[i]
 		if (cnt["before", k] != rounds || cnt["after", k] != rounds) continue
 		mb = median(val["before", k]); sb = (hi - lo) / mb * 100
 		ma = median(val["after", k]); sa = (hi - lo) / ma * 100
-		split(k, tc, SUBSEP)
-		printf "| %s | %s | %s | %.1f | %.1f | %s | %.1f%% | %.1f%% |\n", tc[1], tc[2], unit[k], mb, ma, paired[tc[1] "/" tc[2]], sb, sa
+		split(k, tc, SUBSEP); pk = tc[1] "/" tc[2]
+		printf "| %s | %s | %s | %.1f | %.1f | %s | %.1f%% | %.1f%% |\n", tc[1], tc[2], unit[k], mb, ma, (pk in paired) ? paired[pk] : "- | -", sb, sa
 	}
 }' "$work/paired" "$work/values.tsv"

@@ -43,16 +43,16 @@ paired() {
 
 # medians RESULTS.TSV: per test and copies (in the file's order), tab-separated: test copies
 # unit ub ours ub_cpu ours_cpu load_lo load_hi (medians over the rounds), then ours / theirs
-# paired by round (paired above; "-" when no round had both): wall wall_lo wall_hi cpu cpu_lo
-# cpu_hi.
+# paired by round (paired above; "-" when no round had both): wall wall_lo wall_hi wall_n cpu
+# cpu_lo cpu_hi cpu_n (N the rounds paired).
 medians() {
 	sort -k2,2 -k3,3n -k4,4 "$1" | awk -F'\t' -v wall="$(paired "$1" 5)" -v cpu="$(paired "$1" 8)" '
 		function pairs(text, to,   l, n, i, f) {
 			n = split(text, l, "\n")
-			for (i = 1; i <= n; i++) if (split(l[i], f, " ") == 5 && f[5] > 0) to[f[1]] = f[2] "\t" f[3] "\t" f[4]
+			for (i = 1; i <= n; i++) if (split(l[i], f, " ") == 5 && f[5] > 0) to[f[1]] = f[2] "\t" f[3] "\t" f[4] "\t" f[5]
 		}
 		BEGIN { pairs(wall, pw); pairs(cpu, pc) }
-		function ratios(to, k) { return (k in to) ? to[k] : "-\t-\t-" }
+		function ratios(to, k) { return (k in to) ? to[k] : "-\t-\t-\t0" }
 		function median(list,   a, n, i, t, j) {
 			n = split(list, a, " ")
 			for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]; a[j + 1] = t }
@@ -72,15 +72,15 @@ medians() {
 }
 
 # --table RESULTS.TSV: the markdown table of the note (medians over rounds, ours / theirs
-# paired by round with the rounds' lowest-highest).
+# paired by round, then the rounds' lowest-highest and how many rounds had both: "lo-hi (N)").
 if [ "${1:-}" = --table ]; then
 	[ -f "${2:-}" ] || { echo "usage: $0 --table RESULTS.TSV" >&2; exit 2; }
-	echo "| test | copies | unit | byte-unixbench | isobench | ours / theirs (rounds) | per CPU-s: byte-unixbench | isobench | ours / theirs (rounds) | loadavg |"
-	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---|"
+	echo "| test | copies | unit | byte-unixbench | isobench | ours / theirs | rounds: lowest-highest (N) | per CPU-s: byte-unixbench | isobench | ours / theirs | rounds: lowest-highest (N) | loadavg |"
+	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 	medians "$2" | awk -F'\t' '
-		function ratio(q, lo, hi) { return q == "-" ? "-" : sprintf("%.2f (%.2f-%.2f)", q, lo, hi) }
+		function ratio(q, lo, hi, n) { return q == "-" ? "- | -" : sprintf("%.2f | %.2f-%.2f (%d)", q, lo, hi, n) }
 		{ printf "| %s | %s | %s | %.1f | %.1f | %s | %.1f | %.1f | %s | %.1f-%.1f |\n", $1, $2, $3, $4, $5,
-			ratio($10, $11, $12), $6, $7, ratio($13, $14, $15), $8, $9 }'
+			ratio($10, $11, $12, $13), $6, $7, ratio($14, $15, $16, $17), $8, $9 }'
 	exit 0
 fi
 
@@ -95,7 +95,7 @@ fi
 # unreliable.  Exit status 0 either way; 2 on a usage error.
 verdict() {
 	medians "$1" | awk -F'\t' -v pct="$2" -v ncpu="$(nproc)" '{
-		r = $10 + 0; rc = $13 + 0; lo = 1 - pct / 100; hi = 1 + pct / 100
+		r = $10 + 0; rc = $14 + 0; lo = 1 - pct / 100; hi = 1 + pct / 100
 		fs = $1 ~ /^fs/; busy = $9 > ncpu
 		x = (busy && !fs) ? rc : r
 		v = (x >= lo && x <= hi ? "within" : "OUTSIDE") sprintf(" +-%d%%", pct)

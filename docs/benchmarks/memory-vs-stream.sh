@@ -49,7 +49,8 @@
 # git clone from GitHub).
 # Out: per round the raw figures ("# raw: ours ROUND COPIES KERNEL MAX MEDIAN", "# raw: stream
 #   ROUND COPIES KERNEL BEST AVG"), then the table: each side's medians over the rounds (MB/s)
-#   and the STREAM/isobench ratios paired by round (their median, then lowest-highest).
+#   and the STREAM/isobench ratios paired by round (their median, then "lo-hi (N)": the
+#   lowest and highest of the rounds' ratios and the number of rounds paired).
 # Errors: status 2 for a bad argument or a missing tool or source, before anything runs; 1 when
 # a run failed or a figure is missing (an isobench SKIP, a STREAM that died), saying which.
 set -euo pipefail
@@ -181,7 +182,8 @@ sed 's/^/# raw: /' "$work/all"
 
 # The table: per kernel and copies, each side's median over the rounds (STREAM's best and
 # average pass, ours max and median), and the ratios STREAM / ours PAIRED by round
-# (paired_ratio, peer-lib.sh: the median of the rounds' own ratios, then their lowest-highest):
+# (paired_ratio, peer-lib.sh: the median of the rounds' own ratios, then their lowest-highest
+# and how many rounds had both, as paired_cells writes them):
 # a host whose bandwidth drifts between rounds moves both sides of a round together, while a
 # ratio of the two medians would set figures from different rounds side by side.
 median() { awk '$1 + 0 > 0' | sort -g | awk '{ a[NR] = $1 } END { if (!NR) exit; if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -190,23 +192,23 @@ pairs() {
 	awk -v f="$1" -v g="$2" '$1 == "stream" { s[$2, $3, $4] = $f } $1 == "ours" { o[$2, $3, $4] = $g; k[$2, $3, $4] = $3 "/" $4 }
 		END { for (x in k) if (x in s) print k[x], s[x], o[x] }' "$work/all"
 }
-pairs 5 5 | paired_ratio >"$work/best"
-pairs 6 6 | paired_ratio >"$work/avg"
-printf '%-7s %6s %12s %10s %9s %13s %12s %11s %9s %13s\n' kernel copies STREAM_best ours_max best/max "(rounds)" \
-	STREAM_avg ours_median avg/med "(rounds)"
+pairs 5 5 | paired_ratio | paired_cells 3 >"$work/best"
+pairs 6 6 | paired_ratio | paired_cells 3 >"$work/avg"
+printf '%-7s %6s %12s %10s %9s %17s %12s %11s %9s %17s\n' kernel copies STREAM_best ours_max best/max "rounds lo-hi (N)" \
+	STREAM_avg ours_median avg/med "rounds lo-hi (N)"
 missing=
 for c in $copies; do
 	for k in copy scale add triad; do
 		col() { awk -v c="$c" -v k="$k" -v w="$1" -v f="$2" '$1 == w && $3 == c && $4 == k { print $f }' "$work/all" | median; }
 		s=$(col stream 5) a=$(col stream 6) m=$(col ours 5) v=$(col ours 6)
-		read -r _ pb lb hb nb < <(grep "^$c/$k " "$work/best" || echo "- - - - 0")
-		read -r _ pa la ha na < <(grep "^$c/$k " "$work/avg" || echo "- - - - 0")
-		if [ -z "$s" ] || [ -z "$a" ] || [ -z "$m" ] || [ -z "$v" ] || [ "$nb" = 0 ] || [ "$na" = 0 ]; then
+		IFS=$'\t' read -r _ pb rb < <(grep "^$c/$k"$'\t' "$work/best" || printf 'x\t-\t-\n')
+		IFS=$'\t' read -r _ pa ra < <(grep "^$c/$k"$'\t' "$work/avg" || printf 'x\t-\t-\n')
+		if [ -z "$s" ] || [ -z "$a" ] || [ -z "$m" ] || [ -z "$v" ] || [ "$pb" = - ] || [ "$pa" = - ]; then
 			missing+=" $k/$c"
 			continue
 		fi
-		printf '%-7s %6s %12.0f %10.0f %9.3f %13s %12.0f %11.0f %9.3f %13s\n' "$k" "$c" "$s" "$m" "$pb" \
-			"$(printf '%.3f-%.3f' "$lb" "$hb")" "$a" "$v" "$pa" "$(printf '%.3f-%.3f' "$la" "$ha")"
+		printf '%-7s %6s %12.0f %10.0f %9s %17s %12.0f %11.0f %9s %17s\n' "$k" "$c" "$s" "$m" "$pb" "$rb" \
+			"$a" "$v" "$pa" "$ra"
 	done
 done
 [ -z "$missing" ] || die_status=1 die "no figures for (kernel/copies):$missing — a SKIP above, or STREAM printed no rate"

@@ -27,9 +27,10 @@
 # Out: one line per measurement, then a markdown table for docs/benchmarks/network.md: per row
 # each side's median over the rounds and ours/theirs paired by round (peer-lib.sh's
 # paired_ratio: the median of each round's own ours/theirs, the two runs of a round being back
-# to back, then the lowest-highest of those; not the ratio of the two medians, which on a host
-# drifting between rounds sets a slow round's figure beside a fast one's), then the rounds, the
-# CPUs, the kernel and the load average at the start and the end (a loaded host's table says so).
+# to back; not the ratio of the two medians, which on a host drifting between rounds sets a
+# slow round's figure beside a fast one's), then the lowest-highest of the rounds' ratios and
+# how many rounds had both ("lo-hi (N)"), then the rounds, the CPUs, the kernel and the load
+# average at the start and the end (a loaded host's table says so).
 # Errors: status 2 for a bad argument or a missing tool, before anything runs; 1 when a peer
 # did not start or a run gave no figure.
 #
@@ -191,18 +192,18 @@ for ((r = 1; r <= rounds; r++)); do
 		echo "$row ${a%% *} ${b%% *}" >>"$tmp/pairs"	# the round's tps or MB/s, for paired_ratio
 	done
 done
-paired_ratio <"$tmp/pairs" >"$tmp/paired"
+paired_ratio <"$tmp/pairs" | paired_cells 3 >"$tmp/paired"
 
 echo
-echo "| test | vs | ours (median) | theirs (median) | ours/theirs paired (rounds' lowest-highest) | ours p50/p99/p99.9 us | theirs p50/p99/p99.9 us |"
-echo "|---|---|---|---|---|---|---|"
+echo "| test | vs | ours (median) | theirs (median) | ours/theirs paired | rounds: lowest-highest (N) | ours p50/p99/p99.9 us | theirs p50/p99/p99.9 us |"
+echo "|---|---|---|---|---|---|---|---|"
 st=0
 for row in "${rows[@]}"; do
-	read -r _ pr < <(grep "^$row " "$tmp/paired" || echo "$row - - - 0")
-	python3 - "$row" "${res[$row.ours]}" "${res[$row.theirs]}" "$pr" <<'EOF' || st=1
+	IFS=$'\t' read -r _ q range < <(grep "^$row"$'\t' "$tmp/paired" || printf 'x\t-\t-\n')
+	python3 - "$row" "${res[$row.ours]}" "${res[$row.theirs]}" "$q" "$range" <<'EOF' || st=1
 import statistics, sys
 row, a, b = sys.argv[1], sys.argv[2], sys.argv[3]
-q, lo, hi, n = sys.argv[4].split()  # paired_ratio's MEDIAN MIN MAX N for the row
+q, rng = sys.argv[4], sys.argv[5]  # paired_cells' MEDIAN and "LOWEST-HIGHEST (N)" for the row, "-" none
 what, tool = row.split(':')
 rows = lambda s: [r.split() for r in s.strip(';').split(';')]
 def med(rs, i):
@@ -213,9 +214,8 @@ va, vb = med(A, 0), med(B, 0)
 unit = 'MB/s' if 'stream' in what or 'maerts' in what else 'tps'
 lat = lambda R: '/'.join('-' if med(R, i) is None else '%.1f' % med(R, i) for i in (1, 2, 3))
 f = lambda v: '-' if v is None else '%.0f %s' % (v, unit)
-print('| %s | %s | %s | %s | %s | %s | %s |' % (what, tool, f(va), f(vb),
-      '%.3f (%.3f-%.3f)' % (float(q), float(lo), float(hi)) if n != '0' else '-', lat(A), lat(B)))
-sys.exit(0 if va and vb and n != '0' else 1)
+print('| %s | %s | %s | %s | %s | %s | %s | %s |' % (what, tool, f(va), f(vb), q, rng, lat(A), lat(B)))
+sys.exit(0 if va and vb and q != '-' else 1)
 EOF
 done
 echo

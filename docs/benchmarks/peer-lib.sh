@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # docs/benchmarks/peer-lib.sh — what the peer-comparison scripts (memory-vs-stream.sh,
 # memory-vs-lmbench.sh, network-vs-peers.sh; paired_ratio also disk-vs-fio.sh,
-# fidelity-unixbench.sh, before-after.sh) share; sourced, not run.
+# fidelity-unixbench.sh, before-after.sh; paired_cells also before-after.sh) share; sourced,
+# not run.
 #
 # die MSG...: lib/sh/die.sh's: MSG on stderr after the script's name (its file name without
 #   .sh), then exit with status $die_status (here 2: bad input, before anything ran; callers
@@ -23,6 +24,10 @@
 #   6 decimals, unrounded for what a caller judges (disk-vs-fio's within 15%, fidelity's
 #   --verdict: 1.1504 is outside 15%, its 3-decimal 1.150 would not be); each caller rounds
 #   for its table.
+# paired_cells DECIMALS: paired_ratio's lines (stdin) as a table shows them, tab-separated:
+#   "KEY<TAB>MEDIAN<TAB>LOWEST-HIGHEST (N)", the ratios rounded to DECIMALS, N the rounds
+#   paired (the form of disk-vs-fio.sh's table: "triad/1<TAB>1.053<TAB>0.996-1.160 (5)");
+#   "KEY<TAB>-<TAB>-" when no round had both figures.
 
 # shellcheck source=../../lib/sh/die.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../lib/sh/die.sh"
@@ -48,4 +53,8 @@ paired_ratio() {
 			printf "%s %.6f %.6f %.6f %d\n", k, med, v[1], v[m], m
 		}
 	}'
+}
+paired_cells() {
+	awk -v d="$1" 'BEGIN { f = "%." d "f" }
+	NF == 5 { if ($5 > 0) printf "%s\t" f "\t" f "-" f " (%d)\n", $1, $2, $3, $4, $5; else printf "%s\t-\t-\n", $1 }'
 }
