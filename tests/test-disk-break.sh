@@ -14,7 +14,8 @@
 #   - docs/benchmarks/disk-vs-fio.sh --summary: reads a cache answers after round 1 (one tool
 #     12.5x faster) draw a WARNING naming the row, level rounds none; ours / fio is paired by
 #     round (a drifting host's 1.053, not the medians' 1.159) and "within 15%" judges it
-#     unrounded (1.1504 is not);
+#     unrounded (1.1504 is not); two runs' lines joined (a round given twice) are refused,
+#     status 2, naming the round and test;
 #   - natively, `--disk FILE` takes a relative path as --make-scratch does;
 #   - qemu/run --scratch: a directory or an image named twice is a usage error before
 #     booting; an image QEMU cannot lock is "could not start" (7), not "log incomplete";
@@ -209,6 +210,13 @@ printf '%s\n' "1 disk-read-1m ours 115.04 0.1" "1 disk-read-1m theirs 100 0.1" >
 expect_status EXIT_OK "disk-vs-fio.sh --summary: ours 1.1504 x fio" -- bash "$vsfio" --summary "$dir/vsfio-edge.lines"
 contains "$tmp/stdout" "disk-read-1m                      115.0          100.0    1.150  NO          1.150-1.150 (1)" \
 	"disk-vs-fio.sh: 1.1504 is not within 15% (judged unrounded, shown as 1.150)"
+# Two runs' lines joined give each round twice: the pairing kept the last line of each round
+# while the medians took every line, silently; --summary refuses it, before any table.
+cat "$dir/vsfio-drift.lines" "$dir/vsfio-drift.lines" >"$dir/vsfio-twice.lines"
+expect_status EXIT_USAGE "disk-vs-fio.sh --summary: two runs' lines joined" -- bash "$vsfio" --summary "$dir/vsfio-twice.lines"
+contains "$tmp/stderr" "disk-vs-fio: round 1 of disk-read-1m (isobench) appears twice: two runs' lines joined? pair each run's file alone" \
+	"disk-vs-fio.sh: names the round and test given twice"
+check "disk-vs-fio.sh: no table from them" test ! -s "$tmp/stdout"
 
 # ---- natively, --disk with a relative path: the file under the working directory -----------
 st=0

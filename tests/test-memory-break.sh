@@ -16,7 +16,8 @@
 #     the tables of fidelity-unixbench.sh (--table, --verdict) and before-after.sh (stand-in
 #     builds) on a drifting host's rounds: 1.053, not the medians' 1.159; paired_ratio gives 6
 #     decimals and takes +5 and 5. as figures; --verdict judges unrounded (1.1504 OUTSIDE 15%);
-#     the tables give each ratio's rounds as "lo-hi (N)" (paired_cells);
+#     the tables give each ratio's rounds as "lo-hi (N)" (paired_cells); two runs' results
+#     joined (a round given twice) are refused, status 2, naming the round and test;
 #   - STREAM's working set asked wrong (issue 36): isobench.mem.array below 1M or not a size
 #     is a usage error naming the rule; one larger than the machine SKIPs with the figures
 #     (never an OOM); qemu/run's --numa and --topology refuse what QEMU would choke on;
@@ -233,6 +234,15 @@ printf '1\tsyscall\t1\tub\t100\tlps\t0.5\t100\n1\tsyscall\t1\tours\t115.04\tlps\
 expect_status EXIT_OK "fidelity-unixbench.sh --verdict, ours 1.1504 x theirs" -- bash "$fid" --verdict "$tmp/fid-edge.tsv" 15
 contains "$tmp/stdout" "ours/theirs 1.15 wall, 1.15 per CPU-s  OUTSIDE +-15%" \
 	"fidelity-unixbench.sh --verdict: 1.1504 is OUTSIDE +-15% (judged unrounded)"
+# Two runs' files joined give each round of a test twice: the pairing kept the last line of
+# each round while the medians took every line, silently; --table and --verdict refuse it.
+cat "$tmp/fid.tsv" "$tmp/fid-edge.tsv" "$tmp/fid.tsv" >"$tmp/fid-twice.tsv"
+for o in --table --verdict; do
+	expect_status EXIT_USAGE "fidelity-unixbench.sh $o on two runs' lines joined" -- bash "$fid" "$o" "$tmp/fid-twice.tsv"
+	contains "$tmp/stderr" "round 1 of dhry2reg copies=1 (byte-unixbench) appears twice: two runs' lines joined? pair each run's file alone" \
+		"fidelity-unixbench.sh $o: names the round and test given twice"
+	check "fidelity-unixbench.sh $o: no table or verdict from them" test ! -s "$tmp/stdout"
+done
 # before-after.sh with two stand-in builds: an isobench that does nothing and an
 # isobench-report whose CSV gives the round's figure for its side (the round from the log's
 # name, SIDE-ROUND.log), so the table is checked without running a benchmark.

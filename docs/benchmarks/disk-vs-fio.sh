@@ -43,7 +43,9 @@
 # one's; 3 decimals), whether that is within +-15% (judged unrounded: 1.1504 is not, though
 # it shows as 1.150), and the lowest-highest of the rounds' ratios (N the
 # rounds holding both), then any cache WARNING. --summary LINES prints the same table from
-# LINES (a file holding those per-run lines; other lines are skipped). Exit 2 on usage.
+# LINES (a file holding those per-run lines; other lines are skipped). Exit 2 on usage, or
+# when a round of a test appears twice for one tool (two runs' lines joined: which figure
+# pairs with the other tool's is not known; the message names the round and test).
 # Needs: out/isobench (./build.sh), fio (apt-get install fio), python3.
 set -euo pipefail
 
@@ -54,14 +56,17 @@ set -euo pipefail
 # "ROUND ROW TOOL VALUE LOAD1" (TOOL ours or theirs); WARMUP and CACHE_X from the environment.
 # One reading of the lines (summary_py), twice: "pairs" gives paired_ratio its "ROW OURS FIO"
 # lines (one per round after WARMUP), "table" prints the table with what paired_ratio said.
+# A round of a row given twice by one tool (two runs' files joined) stops it, status 2, before
+# the table: which of the two figures pairs with the other tool's is not known.
 summary() {
-	local w=${WARMUP:-0} x=${CACHE_X:-1.5}
-	summary_py table "$1" "$w" "$x" "$(summary_py pairs "$1" "$w" "$x" | paired_ratio)"
+	local w=${WARMUP:-0} x=${CACHE_X:-1.5} pairs
+	pairs=$(summary_py pairs "$1" "$w" "$x") || exit
+	summary_py table "$1" "$w" "$x" "$(paired_ratio <<<"$pairs")"
 }
 summary_py() {
 	python3 - "$@" <<'EOF'
 import re, statistics, sys
-mode, vals, first, later, rounds = sys.argv[1], {}, {}, {}, {}
+mode, vals, first, later, rounds, seen = sys.argv[1], {}, {}, {}, {}, set()
 warm, cache_x = int(sys.argv[3]), float(sys.argv[4])
 line_re = re.compile(r"^(\d+) (disk-[a-z0-9:-]+) (ours|theirs) ([0-9.]+) [0-9.]+$")
 for line in open(sys.argv[2]):
@@ -69,6 +74,11 @@ for line in open(sys.argv[2]):
     if not m:
         continue
     r, t, tool, v = int(m.group(1)), m.group(2), m.group(3), float(m.group(4))
+    if (r, t, tool) in seen:
+        print("disk-vs-fio: round %d of %s (%s) appears twice: two runs' lines joined? pair each "
+              "run's file alone" % (r, t, "isobench" if tool == "ours" else "fio"), file=sys.stderr)
+        sys.exit(2)
+    seen.add((r, t, tool))
     if r == 1:
         first[(t, tool)] = v
     else:

@@ -29,10 +29,23 @@
 # ours / byte-unixbench's (the two measured back to back), with the lowest-highest of those
 # (peer-lib.sh's paired_ratio), not the ratio of the two medians, which on a host drifting
 # between rounds sets a slow round's figure beside a fast one's (docs/benchmarks/memory.md).
-# Errors: exits 2 on a usage error, 1 when a program fails.
+# --table and --verdict refuse, status 2, a RESULTS.TSV in which one round of a test and copies
+# appears twice for one tool (two runs' files joined: which line pairs with which is not
+# known), naming the round and test.
+# Errors: exits 2 on a usage error or such a RESULTS.TSV, 1 when a program fails.
 set -euo pipefail
 # shellcheck source=peer-lib.sh
 . "$(dirname "$0")/peer-lib.sh"	# paired_ratio (its die and die_status=2 unused here)
+
+# checked RESULTS.TSV OUT: RESULTS.TSV's lines into OUT; status 2 with a message when a round of
+# a test, copies and tool appears twice.
+checked() {
+	awk -F'\t' '{ k = $1 FS $2 FS $3 FS $4 }
+		k in seen { t = $4 == "ub" ? "byte-unixbench" : $4 == "ours" ? "isobench" : $4
+			printf "fidelity-unixbench: round %s of %s copies=%s (%s) appears twice: two runs'"'"' lines joined? pair each run'"'"'s file alone\n", $1, $2, $3, t >"/dev/stderr"
+			exit 2 }
+		{ seen[k]; print }' "$1" >"$2"
+}
 
 # paired RESULTS.TSV FIELD: "TEST/COPIES MEDIAN MIN MAX N" (paired_ratio): ours / byte-unixbench's
 # FIELD (5 the value, 8 cpu_value), paired by round.
@@ -75,9 +88,12 @@ medians() {
 # paired by round, then the rounds' lowest-highest and how many rounds had both: "lo-hi (N)").
 if [ "${1:-}" = --table ]; then
 	[ -f "${2:-}" ] || { echo "usage: $0 --table RESULTS.TSV" >&2; exit 2; }
+	tsv=$(mktemp)
+	trap 'rm -f "$tsv"' EXIT
+	checked "$2" "$tsv" || exit
 	echo "| test | copies | unit | byte-unixbench | isobench | ours / theirs | rounds: lowest-highest (N) | per CPU-s: byte-unixbench | isobench | ours / theirs | rounds: lowest-highest (N) | loadavg |"
 	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
-	medians "$2" | awk -F'\t' '
+	medians "$tsv" | awk -F'\t' '
 		function ratio(q, lo, hi, n) { return q == "-" ? "- | -" : sprintf("%.2f | %.2f-%.2f (%d)", q, lo, hi, n) }
 		{ printf "| %s | %s | %s | %.1f | %.1f | %s | %.1f | %.1f | %s | %.1f-%.1f |\n", $1, $2, $3, $4, $5,
 			ratio($10, $11, $12, $13), $6, $7, ratio($14, $15, $16, $17), $8, $9 }'
@@ -107,12 +123,15 @@ verdict() {
 if [ "${1:-}" = --verdict ]; then
 	[ -f "${2:-}" ] || { echo "usage: $0 --verdict RESULTS.TSV [PCT]" >&2; exit 2; }
 	[[ ${3:-15} =~ ^[0-9]+$ ]] || { echo "PCT must be a whole number: $3" >&2; exit 2; }
-	verdict "$2" "${3:-15}"
+	tsv=$(mktemp)
+	trap 'rm -f "$tsv"' EXIT
+	checked "$2" "$tsv" || exit
+	verdict "$tsv" "${3:-15}"
 	exit 0
 fi
 shell=0
 [ "${1:-}" = --shell ] && { shell=1; shift; }
-[ $# -ge 2 ] || { sed -n '2,31s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,/^set -euo/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 ub=$(cd "$1" && pwd)
 out=$(cd "$2" && pwd)
 rounds=${3:-3}
