@@ -15,7 +15,9 @@
 #     12.5x faster) draw a WARNING naming the row, level rounds none; ours / fio is paired by
 #     round (a drifting host's 1.053, not the medians' 1.159) and "within 15%" judges it
 #     unrounded (1.1504 is not); two runs' lines joined (a round given twice) are refused,
-#     status 2, naming the round and test;
+#     status 2, naming the round and test; a directory, a binary file, WARMUP=x or CACHE_X=x
+#     is status 2 with a message (not a traceback), an empty or garbled file 1; a row whose
+#     rounds gave no figure above 0 from both tools says so;
 #   - natively, `--disk FILE` takes a relative path as --make-scratch does;
 #   - qemu/run --scratch: a directory or an image named twice is a usage error before
 #     booting; an image QEMU cannot lock is "could not start" (7), not "log incomplete";
@@ -187,6 +189,28 @@ contains "$tmp/stdout" "WARNING: disk-randread-4k-qd1 (fio) read 12.5x faster in
 	"disk-vs-fio.sh: fio's reads 12.5x faster after round 1 draw the cache WARNING"
 count_is "$tmp/stdout" "WARNING" 1 "disk-vs-fio.sh: only that row (ours and read-1m level)"
 expect_status EXIT_USAGE "disk-vs-fio.sh --summary of a missing file" -- bash "$vsfio" --summary "$dir/none.lines"
+# Bad input stops in the script, status 2 with a line saying what is wrong, not a Python
+# traceback (a directory, a binary file, WARMUP=x and CACHE_X=x gave one); a file with no
+# per-run line (empty, garbled text, a figure such as 1.2.3 or .) is status 1, saying so.
+printf 'a\0b\n' >"$dir/vsfio.bin"
+: >"$dir/vsfio.empty"
+printf '%s\n' 'garbled' '1 disk-read-1m ours 1.2.3 0.1' '1 disk-read-1m theirs . 0.1' >"$dir/vsfio.garbled"
+# vsfio_refused WHAT FILE WANT: --summary FILE is status 2, saying WANT, without a traceback.
+vsfio_refused() {
+	expect_status EXIT_USAGE "disk-vs-fio.sh --summary of a $1" -- bash "$vsfio" --summary "$2"
+	contains "$tmp/stderr" "disk-vs-fio: --summary $2: $3" "disk-vs-fio.sh --summary of a $1: says so"
+	lacks "$tmp/stderr" "Traceback" "disk-vs-fio.sh --summary of a $1: no traceback"
+}
+vsfio_refused directory "$dir" "not a readable regular file"
+vsfio_refused "binary file" "$dir/vsfio.bin" "a binary file"
+for e in WARMUP=x WARMUP=-1 CACHE_X=x CACHE_X=0; do
+	expect_status EXIT_USAGE "disk-vs-fio.sh --summary with $e" -- env "$e" bash "$vsfio" --summary "$dir/vsfio.lines"
+	contains "$tmp/stderr" "disk-vs-fio: ${e%=*} must be a" "disk-vs-fio.sh with $e: names the variable and the rule"
+done
+for f in empty garbled; do
+	expect_status CMD_FAILED "disk-vs-fio.sh --summary, $f file" -- bash "$vsfio" --summary "$dir/vsfio.$f"
+	contains "$tmp/stderr" "disk-vs-fio: no per-run lines in $dir/vsfio.$f" "disk-vs-fio.sh --summary, $f file: says so"
+done
 # ours / fio is paired by round (peer-lib.sh's paired_ratio), not the ratio of the medians: five
 # rounds of read-1m (MiB/s) on a host that sped up between the two tools of round 2 give medians
 # 291 and 251 (1.159), while the rounds' own ratios are 0.996-1.160 with median 1.053. A row
@@ -202,8 +226,14 @@ expect_status EXIT_USAGE "disk-vs-fio.sh --summary of a missing file" -- bash "$
 expect_status EXIT_OK "disk-vs-fio.sh --summary: a drifting host's lines" -- bash "$vsfio" --summary "$dir/vsfio-drift.lines"
 contains "$tmp/stdout" "disk-read-1m                      291.0          251.0    1.053  yes         0.996-1.160 (5)" \
 	"disk-vs-fio.sh: ours / fio paired by round (1.053, its range over 5 rounds), not the medians' 1.159"
-contains "$tmp/stdout" "disk-flush:flush         no round gave both tools' figures" \
+contains "$tmp/stdout" "disk-flush:flush         no round gave a figure above 0 from both tools" \
 	"disk-vs-fio.sh: a row whose tools never shared a round gives no ratio"
+# Both tools in the same round, but one figure 0: no ratio either, and the row says why (it
+# said "no round gave both tools' figures", though both had).
+printf '%s\n' "1 disk-flush:write ours 0 0.1" "1 disk-flush:write theirs 800 0.1" >"$dir/vsfio-zero.lines"
+expect_status EXIT_OK "disk-vs-fio.sh --summary: a round with a 0 figure" -- bash "$vsfio" --summary "$dir/vsfio-zero.lines"
+contains "$tmp/stdout" "disk-flush:write         no round gave a figure above 0 from both tools" \
+	"disk-vs-fio.sh: both tools' lines in a round, one 0: no figure above 0 from both"
 # "within 15%" judges the ratio unrounded: ours 115.04 against fio's 100 is 1.1504, outside,
 # though it shows as 1.150 (paired_ratio's 3 decimals, 1.150, read "yes").
 printf '%s\n' "1 disk-read-1m ours 115.04 0.1" "1 disk-read-1m theirs 100 0.1" >"$dir/vsfio-edge.lines"

@@ -41,35 +41,50 @@
 # round's own ours / fio, the two runs of a round being back to back; not the ratio of the two
 # medians, which on a host drifting between rounds sets a slow round's figure beside a fast
 # one's; 3 decimals), whether that is within +-15% (judged unrounded: 1.1504 is not, though
-# it shows as 1.150), and the lowest-highest of the rounds' ratios (N the
-# rounds holding both), then any cache WARNING. --summary LINES prints the same table from
-# LINES (a file holding those per-run lines; other lines are skipped). Exit 2 on usage, or
-# when a round of a test appears twice for one tool (two runs' lines joined: which figure
-# pairs with the other tool's is not known; the message names the round and test).
+# it shows as 1.150), and the lowest-highest of the rounds' ratios with N the rounds holding
+# both ("lo-hi (N)"; a row with no such round says "no round gave a figure above 0 from both
+# tools"), then any cache WARNING. --summary LINES prints the same table from LINES (a file
+# holding those per-run lines; other lines are skipped).
+# Exit: 0 with the table; 2 on a usage error (a missing fio or out/isobench, a WARMUP that is
+# not a whole number >= 0, a CACHE_X that is not a number > 0), for a LINES that is not a
+# readable regular text file (a directory, a binary file), or when a round of a test appears
+# twice for one tool (two runs' lines joined: which figure pairs with the other tool's is not
+# known; the message names the round and test); 1 when LINES, or a run, holds no per-run line
+# after WARMUP's rounds (an empty or garbled file). A tool that fails ends a run with its status.
 # Needs: out/isobench (./build.sh), fio (apt-get install fio), python3.
 set -euo pipefail
 
 # shellcheck source=peer-lib.sh
-. "$(dirname "$0")/peer-lib.sh"	# paired_ratio (its die and die_status=2 unused here)
+. "$(dirname "$0")/peer-lib.sh"	# paired_ratio; die (status 2)
+
+# WARMUP and CACHE_X, checked before anything runs (the table's Python took them as given and
+# died of a traceback on WARMUP=x).
+warm=${WARMUP:-0} cache_x=${CACHE_X:-1.5}
+[[ $warm =~ ^[0-9]+$ ]] || die "WARMUP must be a whole number >= 0 (the rounds left out), not '$warm'"
+if ! [[ $cache_x =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ ]] || ! awk -v x="$cache_x" 'BEGIN { exit !(x > 0) }'; then
+	die "CACHE_X must be a number > 0 (how many times faster), not '$cache_x'"
+fi
 
 # summary LINES: the medians, ours / fio paired by round, the cache check, from per-run lines
-# "ROUND ROW TOOL VALUE LOAD1" (TOOL ours or theirs); WARMUP and CACHE_X from the environment.
+# "ROUND ROW TOOL VALUE LOAD1" (TOOL ours or theirs, VALUE a number); WARMUP and CACHE_X as
+# checked above.
 # One reading of the lines (summary_py), twice: "pairs" gives paired_ratio its "ROW OURS FIO"
 # lines (one per round after WARMUP), "table" prints the table with what paired_ratio said.
 # A round of a row given twice by one tool (two runs' files joined) stops it, status 2, before
 # the table: which of the two figures pairs with the other tool's is not known.
 summary() {
-	local w=${WARMUP:-0} x=${CACHE_X:-1.5} pairs
-	pairs=$(summary_py pairs "$1" "$w" "$x") || exit
-	summary_py table "$1" "$w" "$x" "$(paired_ratio <<<"$pairs")"
+	local pairs
+	pairs=$(summary_py pairs "$1" "$warm" "$cache_x") || exit
+	summary_py table "$1" "$warm" "$cache_x" "$(paired_ratio <<<"$pairs")"
 }
 summary_py() {
 	python3 - "$@" <<'EOF'
 import re, statistics, sys
 mode, vals, first, later, rounds, seen = sys.argv[1], {}, {}, {}, {}, set()
 warm, cache_x = int(sys.argv[3]), float(sys.argv[4])
-line_re = re.compile(r"^(\d+) (disk-[a-z0-9:-]+) (ours|theirs) ([0-9.]+) [0-9.]+$")
-for line in open(sys.argv[2]):
+line_re = re.compile(r"^(\d+) (disk-[a-z0-9:-]+) (ours|theirs) (\d+\.?\d*|\.\d+) [0-9.]+$")
+any_line = False
+for line in open(sys.argv[2], errors="replace"):
     m = line_re.match(line.strip())
     if not m:
         continue
@@ -79,6 +94,7 @@ for line in open(sys.argv[2]):
               "run's file alone" % (r, t, "isobench" if tool == "ours" else "fio"), file=sys.stderr)
         sys.exit(2)
     seen.add((r, t, tool))
+    any_line = True
     if r == 1:
         first[(t, tool)] = v
     else:
@@ -97,12 +113,12 @@ paired = {l.split()[0]: l.split()[1:] for l in sys.argv[5].splitlines() if l.str
 if warm:
     print("# medians and ratios leave out rounds 1..%d (WARMUP): the host's cache filling" % warm)
 if not vals:
-    sys.exit("disk-vs-fio: no per-run lines in %s" % sys.argv[2])
+    sys.exit("disk-vs-fio: no per-run lines in %s%s" % (sys.argv[2], " after round %d (WARMUP)" % warm if any_line else ""))
 print("%-24s %14s %14s %8s  %-10s  %s" % ("test", "isobench", "fio", "ours/fio", "within 15%", "rounds: lowest-highest (N)"))
 for t, d in vals.items():
     q, lo, hi, n = paired.get(t, ["-", "-", "-", "0"])
     if n == "0":
-        print("%-24s %s" % (t, "a tool gave no figure" if len(d) < 2 else "no round gave both tools' figures"))
+        print("%-24s %s" % (t, "a tool gave no figure" if len(d) < 2 else "no round gave a figure above 0 from both tools"))
         continue
     a, b = statistics.median(d["ours"]), statistics.median(d["theirs"])
     q, lo, hi = float(q), float(lo), float(hi)  # paired_ratio's 6 decimals: judged so, shown with 3
@@ -112,6 +128,8 @@ for (t, tool), v in sorted(later.items()):
     if "read" not in t or not first.get((t, tool)):
         continue
     m = statistics.median(v)
+    if m <= 0:
+        continue
     x = first[(t, tool)] / m if t == "disk-randread-4k-qd1" else m / first[(t, tool)]
     if x > cache_x:
         print("WARNING: %s (%s) read %.1fx faster in rounds 2..%d than in round 1: a cache under "
@@ -121,7 +139,8 @@ for (t, tool), v in sorted(later.items()):
 EOF
 }
 if [ $# -eq 2 ] && [ "$1" = --summary ]; then
-	[ -r "$2" ] || { echo "disk-vs-fio.sh: --summary $2: no such file" >&2; exit 2; }
+	if ! [ -f "$2" ] || ! [ -r "$2" ]; then die "--summary $2: not a readable regular file (a run's printed lines)"; fi
+	[ ! -s "$2" ] || LC_ALL=C grep -qI '' "$2" || die "--summary $2: a binary file, not a run's printed lines"
 	summary "$2"
 	exit
 fi
