@@ -17,7 +17,8 @@
 #     builds) on a drifting host's rounds: 1.053, not the medians' 1.159; paired_ratio gives 6
 #     decimals and takes +5 and 5. as figures; --verdict judges unrounded (1.1504 OUTSIDE 15%);
 #     the tables give each ratio's rounds as "lo-hi (N)" (paired_cells); two runs' results
-#     joined (a round given twice) are refused, status 2, naming the round and test;
+#     joined (a round given twice) are refused, status 2, naming the round and test; a
+#     garbled results TSV's lines are left out, named on stderr (none left: status 2);
 #   - STREAM's working set asked wrong (issue 36): isobench.mem.array below 1M or not a size
 #     is a usage error naming the rule; one larger than the machine SKIPs with the figures
 #     (never an OOM); qemu/run's --numa and --topology refuse what QEMU would choke on;
@@ -243,6 +244,22 @@ for o in --table --verdict; do
 		"fidelity-unixbench.sh $o: names the round and test given twice"
 	check "fidelity-unixbench.sh $o: no table or verdict from them" test ! -s "$tmp/stdout"
 done
+# A garbled TSV (spaces for tabs, a line cut short) gave a table row of blanks, status 0: its
+# lines are left out, each named on stderr, and with none left it is status 2.
+tr '\t' ' ' <"$tmp/fid-edge.tsv" >"$tmp/fid-garbled.tsv"
+for o in --table --verdict; do
+	expect_status EXIT_USAGE "fidelity-unixbench.sh $o on a TSV without tabs" -- bash "$fid" "$o" "$tmp/fid-garbled.tsv"
+	contains "$tmp/stderr" "fidelity-unixbench: $tmp/fid-garbled.tsv line 2: not a result line" "fidelity-unixbench.sh $o: names the garbled lines"
+	contains "$tmp/stderr" "fidelity-unixbench: $tmp/fid-garbled.tsv: no result line" "fidelity-unixbench.sh $o: says none is left"
+	check "fidelity-unixbench.sh $o: no table of blanks" test ! -s "$tmp/stdout"
+done
+{ printf 'round\ttest\n'; cat "$tmp/fid-edge.tsv"; printf '1\tsyscall\t1\n'; } >"$tmp/fid-some.tsv"
+expect_status EXIT_OK "fidelity-unixbench.sh --table on a TSV with two garbled lines" -- bash "$fid" --table "$tmp/fid-some.tsv"
+contains "$tmp/stderr" "$tmp/fid-some.tsv line 1: not a result line" "fidelity-unixbench.sh --table: names the first garbled line"
+contains "$tmp/stderr" "$tmp/fid-some.tsv line 4: not a result line" "fidelity-unixbench.sh --table: names the second"
+contains "$tmp/stdout" "| syscall | 1 | lps | 100.0 | 115.0 | 1.15 | 1.15-1.15 (1) | 100.0 | 115.0 | 1.15 | 1.15-1.15 (1) | 0.5-0.5 |" \
+	"fidelity-unixbench.sh --table: the good lines' row, nothing of the line cut short (its load 0.0 was in)"
+count_is "$tmp/stdout" '^[|] ' 2 "fidelity-unixbench.sh --table: the header and one row (no row of blanks)"
 # before-after.sh with two stand-in builds: an isobench that does nothing and an
 # isobench-report whose CSV gives the round's figure for its side (the round from the log's
 # name, SIDE-ROUND.log), so the table is checked without running a benchmark.

@@ -29,22 +29,39 @@
 # ours / byte-unixbench's (the two measured back to back), with the lowest-highest of those
 # (peer-lib.sh's paired_ratio), not the ratio of the two medians, which on a host drifting
 # between rounds sets a slow round's figure beside a fast one's (docs/benchmarks/memory.md).
-# --table and --verdict refuse, status 2, a RESULTS.TSV in which one round of a test and copies
-# appears twice for one tool (two runs' files joined: which line pairs with which is not
-# known), naming the round and test.
+# --table and --verdict read RESULTS.TSV's lines of 8 tab-separated fields, round and copies
+# whole numbers (a CR before the line end is cut, blank lines are skipped); any other line is
+# left out, named on stderr by its number (the first five, then how many more). They refuse,
+# status 2, a RESULTS.TSV in which no such line is left, or in which one round of a test and
+# copies appears twice for one tool (two runs' files joined: which line pairs with which is
+# not known), naming the round and test.
 # Errors: exits 2 on a usage error or such a RESULTS.TSV, 1 when a program fails.
 set -euo pipefail
 # shellcheck source=peer-lib.sh
 . "$(dirname "$0")/peer-lib.sh"	# paired_ratio (its die and die_status=2 unused here)
 
-# checked RESULTS.TSV OUT: RESULTS.TSV's lines into OUT; status 2 with a message when a round of
-# a test, copies and tool appears twice.
+# checked RESULTS.TSV OUT: RESULTS.TSV's result lines into OUT (the header above says which;
+# the first 5 others named on stderr, then how many more); status 2 with a message when none
+# is left, or when a round of a test, copies and tool appears twice.
 checked() {
-	awk -F'\t' '{ k = $1 FS $2 FS $3 FS $4 }
+	awk -F'\t' -v file="$1" '
+		function say(m) { print "fidelity-unixbench: " m >"/dev/stderr" }
+		{ sub(/\r$/, "") }
+		!NF { next }
+		NF != 8 || $1 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ || $2 == "" || $4 == "" {
+			if (++bad <= 5) say(file " line " NR ": not a result line (round test copies tool value unit loadavg1 cpu_value, tab-separated); left out")
+			next
+		}
+		{ k = $1 FS $2 FS $3 FS $4 }
 		k in seen { t = $4 == "ub" ? "byte-unixbench" : $4 == "ours" ? "isobench" : $4
-			printf "fidelity-unixbench: round %s of %s copies=%s (%s) appears twice: two runs'"'"' lines joined? pair each run'"'"'s file alone\n", $1, $2, $3, t >"/dev/stderr"
-			exit 2 }
-		{ seen[k]; print }' "$1" >"$2"
+			say("round " $1 " of " $2 " copies=" $3 " (" t ") appears twice: two runs'"'"' lines joined? pair each run'"'"'s file alone")
+			twice = 1; exit }
+		{ seen[k]; good++; print }
+		END {
+			if (twice) exit 2
+			if (bad > 5) say(file ": " bad - 5 " more lines left out")
+			if (!good) { say(file ": no result line"); exit 2 }
+		}' "$1" >"$2"
 }
 
 # paired RESULTS.TSV FIELD: "TEST/COPIES MEDIAN MIN MAX N" (paired_ratio): ours / byte-unixbench's
@@ -108,7 +125,7 @@ fi
 # per-CPU-second one (a loaded host's wall clock measures the scheduler's share), except for
 # the file tests, whose per-CPU-second ratio means nothing (byte-unixbench sleeps and syncs
 # between phases: fidelity-unixbench.md section 6): their line then says the wall clock is
-# unreliable.  Exit status 0 either way; 2 on a usage error.
+# unreliable.  Exit status 0 either way; 2 on a usage error or a RESULTS.TSV refused (above).
 verdict() {
 	medians "$1" | awk -F'\t' -v pct="$2" -v ncpu="$(nproc)" '{
 		r = $10 + 0; rc = $14 + 0; lo = 1 - pct / 100; hi = 1 + pct / 100
