@@ -1,8 +1,8 @@
 # shellcheck shell=bash
-# docs/benchmarks/peer-lib.sh — what the peer-comparison scripts (memory-vs-stream.sh,
-# memory-vs-lmbench.sh, network-vs-peers.sh; paired_ratio also disk-vs-fio.sh,
-# fidelity-unixbench.sh, before-after.sh; paired_cells also before-after.sh) share; sourced,
-# not run.
+# docs/benchmarks/peer-lib.sh — what the peer-comparison scripts share; sourced, not run.
+# die and skips: memory-vs-stream.sh, memory-vs-lmbench.sh, network-vs-peers.sh (die also
+# disk-vs-fio.sh); paired_ratio: those three, disk-vs-fio.sh, fidelity-unixbench.sh,
+# before-after.sh; paired_cells: memory-vs-stream.sh, network-vs-peers.sh, before-after.sh.
 #
 # die MSG...: lib/sh/die.sh's: MSG on stderr after the script's name (its file name without
 #   .sh), then exit with status $die_status (here 2: bad input, before anything ran; callers
