@@ -85,19 +85,13 @@ ensure_packages() {
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	if [ "$(id -u)" -ne 0 ]; then
-		die "missing packages; run: sudo apt-get install -y --no-install-recommends ${missing[*]}"
+		die "missing packages; run: sudo apt-get install -y ${missing[*]}"
 	fi
 	step "installing ${missing[*]}"
 	local t0=$SECONDS
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq >/dev/null || die "apt-get update failed"
-	# The lists and what they Depend on, not what they Recommend: that is what tests/deps.py
-	# checks the build, the run and the tests use. apt's default (Recommends too) took
-	# lava-dispatcher's NFS and TFTP servers, LXC and libguestfs-tools, chromium's sandbox and
-	# clang's llvm-dev: on a fresh machine the test packages' install ran for minutes
-	# (docs/benchmarks/image-pipeline.md, run 8).
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
-		die "apt-get install ${missing[*]} failed"
+	apt-get install -y -qq "${missing[@]}" >/dev/null || die "apt-get install ${missing[*]} failed"
 	# How long: a fresh machine's time goes largely here (docs/benchmarks/image-pipeline.md run 7).
 	step "installed ${#missing[@]} packages in $((SECONDS - t0)) s"
 }
