@@ -53,7 +53,7 @@ PKGS_BUILD=(
 )
 # ARCH=arm64: the cross compiler (gcc + binutils for aarch64, Debian's arm64 glibc headers for
 # isobench-proc); the arm64 packages themselves are downloaded, never installed (cross/sysroot.sh).
-PKGS_ARM64=(gcc-aarch64-linux-gnu
+PKGS_ARM64=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross # (the cross compiler only Recommends the latter)
 	qemu-system-arm qemu-efi-aarch64       # qemu/run --arch arm64: qemu-system-aarch64, AAVMF
 	qemu-user                              # tests: the arm64 runner's own checks, on this host
 )
