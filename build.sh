@@ -71,6 +71,7 @@ PKGS_TEST=(
 	debootstrap                            # tests/run fresh: the README from a fresh root
 	ipxe-qemu                              # tests/test-netboot.sh: the NIC's PXE/iPXE ROMs
 	lava-dispatcher python3-yaml           # tests/test-lava.sh: lava-run, reading its log
+	tftpd-hpa                              #   and its iPXE job's TFTP directory (lava-dispatcher only Recommends it)
 	strace                                 # tests/test-net.sh: counts net-tcp-crr's calls per connection; test-disk.sh: plants read stalls
 	sqlite3                                # tests/test-history.sh: reads the results store
 	dbench                                 # tests/unit/test_tbench_load.c: dbench's own client.txt, read as tbench's load
