@@ -123,17 +123,21 @@ sed 's/^/# raw: /' "$work/all"
 
 median() { { grep -v nan || true; } | sort -g | awk '{ a[NR] = $1 } END { if (!NR) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 col() { awk -v w="$1" -v k="$2" '$1 == w && $3 == k { print $4 }' "$work/all" | median; }
-# ratio NUM DEN POINT: NUM's figure over DEN's at POINT, paired by round (paired_ratio,
-# peer-lib.sh: the median of the rounds' own ratios, 3 decimals; "-" when no round had both).
-ratio() {
+# ratio_cells NUM DEN POINT: NUM's figure over DEN's at POINT, paired by round (paired_ratio,
+# peer-lib.sh) in paired_cells' form: "MEDIAN<TAB>LOWEST-HIGHEST (N)", 3 decimals; "-<TAB>-" when
+# no round had both. ratio: the median alone.
+ratio_cells() {
 	awk -v a="$1" -v b="$2" -v k="$3" '$1 == a && $3 == k { x[$2] = $4 } $1 == b && $3 == k { y[$2] = $4 }
-		END { for (r in x) if (r in y) print k, x[r], y[r] }' "$work/all" | paired_ratio | awk '{ printf "%.3f\n", $2 } END { if (!NR) print "-" }'
+		END { for (r in x) if (r in y) print k, x[r], y[r] }' "$work/all" | paired_ratio | paired_cells 3 |
+		awk -F'\t' '{ print $2 "\t" $3 } END { if (!NR) print "-\t-" }'
 }
-printf '%-6s %12s %12s %10s\n' point lat_mem_rd ours_4k lmb/ours
+ratio() { ratio_cells "$@" | cut -f1; }
+printf '%-6s %12s %12s %10s %19s\n' point lat_mem_rd ours_4k lmb/ours "rounds lo-hi (N)"
 missing=
 for p in $points; do
 	l=$(col lmbench "${p%:*}") o=$(col ours "${p%:*}")
-	printf '%-6s %12s %12s %10s\n' "${p%:*}" "$l" "$o" "$(ratio lmbench ours "${p%:*}")"
+	IFS=$'\t' read -r q rg < <(ratio_cells lmbench ours "${p%:*}")
+	printf '%-6s %12s %12s %10s %19s\n' "${p%:*}" "$l" "$o" "$q" "$rg"
 	[ "$l" != nan ] || missing+=" lat_mem_rd@${p%:*}"
 	[ "$o" != nan ] || missing+=" ours@${p%:*}"
 done
