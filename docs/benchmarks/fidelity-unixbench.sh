@@ -64,6 +64,14 @@ checked() {
 		}' "$1" >"$2"
 }
 
+# checked_copy RESULTS.TSV: checked's lines in a temporary file, $tsv (removed at exit); exits
+# with checked's status when it refuses the file.
+checked_copy() {
+	tsv=$(mktemp)
+	trap 'rm -f "$tsv"' EXIT
+	checked "$1" "$tsv" || exit
+}
+
 # paired RESULTS.TSV FIELD: "TEST/COPIES MEDIAN MIN MAX N" (paired_ratio): ours / byte-unixbench's
 # FIELD (5 the value, 8 cpu_value), paired by round.
 paired() {
@@ -105,9 +113,7 @@ medians() {
 # paired by round, then the rounds' lowest-highest and how many rounds had both: "lo-hi (N)").
 if [ "${1:-}" = --table ]; then
 	[ -f "${2:-}" ] || { echo "usage: $0 --table RESULTS.TSV" >&2; exit 2; }
-	tsv=$(mktemp)
-	trap 'rm -f "$tsv"' EXIT
-	checked "$2" "$tsv" || exit
+	checked_copy "$2"
 	echo "| test | copies | unit | byte-unixbench | isobench | ours / theirs | rounds: lowest-highest (N) | per CPU-s: byte-unixbench | isobench | ours / theirs | rounds: lowest-highest (N) | loadavg |"
 	echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 	medians "$tsv" | awk -F'\t' '
@@ -140,9 +146,7 @@ verdict() {
 if [ "${1:-}" = --verdict ]; then
 	[ -f "${2:-}" ] || { echo "usage: $0 --verdict RESULTS.TSV [PCT]" >&2; exit 2; }
 	[[ ${3:-15} =~ ^[0-9]+$ ]] || { echo "PCT must be a whole number: $3" >&2; exit 2; }
-	tsv=$(mktemp)
-	trap 'rm -f "$tsv"' EXIT
-	checked "$2" "$tsv" || exit
+	checked_copy "$2"
 	verdict "$tsv" "${3:-15}"
 	exit 0
 fi

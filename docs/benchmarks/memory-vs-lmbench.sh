@@ -129,7 +129,7 @@ col() { awk -v w="$1" -v k="$2" '$1 == w && $3 == k { print $4 }' "$work/all" | 
 ratio_cells() {
 	awk -v a="$1" -v b="$2" -v k="$3" '$1 == a && $3 == k { x[$2] = $4 } $1 == b && $3 == k { y[$2] = $4 }
 		END { for (r in x) if (r in y) print k, x[r], y[r] }' "$work/all" | paired_ratio | paired_cells 3 |
-		awk -F'\t' '{ print $2 "\t" $3 } END { if (!NR) print "-\t-" }'
+		paired_cell /dev/stdin "$3"
 }
 ratio() { ratio_cells "$@" | cut -f1; }
 printf '%-6s %12s %12s %10s %19s\n' point lat_mem_rd ours_4k lmb/ours "rounds lo-hi (N)"

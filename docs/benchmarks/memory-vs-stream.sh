@@ -201,8 +201,8 @@ for c in $copies; do
 	for k in copy scale add triad; do
 		col() { awk -v c="$c" -v k="$k" -v w="$1" -v f="$2" '$1 == w && $3 == c && $4 == k { print $f }' "$work/all" | median; }
 		s=$(col stream 5) a=$(col stream 6) m=$(col ours 5) v=$(col ours 6)
-		IFS=$'\t' read -r _ pb rb < <(grep "^$c/$k"$'\t' "$work/best" || printf 'x\t-\t-\n')
-		IFS=$'\t' read -r _ pa ra < <(grep "^$c/$k"$'\t' "$work/avg" || printf 'x\t-\t-\n')
+		IFS=$'\t' read -r pb rb < <(paired_cell "$work/best" "$c/$k")
+		IFS=$'\t' read -r pa ra < <(paired_cell "$work/avg" "$c/$k")
 		if [ -z "$s" ] || [ -z "$a" ] || [ -z "$m" ] || [ -z "$v" ] || [ "$pb" = - ] || [ "$pa" = - ]; then
 			missing+=" $k/$c"
 			continue

@@ -199,7 +199,7 @@ echo "| test | vs | ours (median) | theirs (median) | ours/theirs paired | round
 echo "|---|---|---|---|---|---|---|---|"
 st=0
 for row in "${rows[@]}"; do
-	IFS=$'\t' read -r _ q range < <(grep "^$row"$'\t' "$tmp/paired" || printf 'x\t-\t-\n')
+	IFS=$'\t' read -r q range < <(paired_cell "$tmp/paired" "$row")
 	python3 - "$row" "${res[$row.ours]}" "${res[$row.theirs]}" "$q" "$range" <<'EOF' || st=1
 import statistics, sys
 row, a, b = sys.argv[1], sys.argv[2], sys.argv[3]

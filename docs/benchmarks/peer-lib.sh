@@ -2,7 +2,8 @@
 # docs/benchmarks/peer-lib.sh — what the peer-comparison scripts share; sourced, not run.
 # die and skips: memory-vs-stream.sh, memory-vs-lmbench.sh, network-vs-peers.sh (die also
 # disk-vs-fio.sh); paired_ratio: those three, disk-vs-fio.sh, fidelity-unixbench.sh,
-# before-after.sh; paired_cells: memory-vs-stream.sh, network-vs-peers.sh, before-after.sh.
+# before-after.sh; paired_cells: memory-vs-stream.sh, memory-vs-lmbench.sh, network-vs-peers.sh,
+# before-after.sh; paired_cell: the first three.
 #
 # die MSG...: lib/sh/die.sh's: MSG on stderr after the script's name (its file name without
 #   .sh), then exit with status $die_status (here 2: bad input, before anything ran; callers
@@ -28,6 +29,9 @@
 #   "KEY<TAB>MEDIAN<TAB>LOWEST-HIGHEST (N)", the ratios rounded to DECIMALS, N the rounds
 #   paired (the form of disk-vs-fio.sh's table: "triad/1<TAB>1.053<TAB>0.996-1.160 (5)");
 #   "KEY<TAB>-<TAB>-" when no round had both figures.
+# paired_cell FILE KEY: KEY's two cells from paired_cells' lines in FILE (/dev/stdin: a pipe),
+#   "MEDIAN<TAB>LOWEST-HIGHEST (N)", or "-<TAB>-" when FILE has no line for KEY. KEY matches
+#   the whole first field, never as a pattern.
 
 # shellcheck source=../../lib/sh/die.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../lib/sh/die.sh"
@@ -57,4 +61,7 @@ paired_ratio() {
 paired_cells() {
 	awk -v d="$1" 'BEGIN { f = "%." d "f" }
 	NF == 5 { if ($5 > 0) printf "%s\t" f "\t" f "-" f " (%d)\n", $1, $2, $3, $4, $5; else printf "%s\t-\t-\n", $1 }'
+}
+paired_cell() {
+	awk -F'\t' -v k="$2" '$1 == k { print $2 "\t" $3; found = 1; exit } END { if (!found) print "-\t-" }' "$1"
 }
