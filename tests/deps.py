@@ -4,7 +4,8 @@ build.sh installs before the step that needs it.
 
 What it checks, mechanically (no list of expected files to keep up to date):
   * headers: each compile command the Makefiles would run (`make -n -B`) is re-run with -M, so the
-    compiler itself names every header it reads;
+    compiler itself names every header it reads (isobench-proc's twice: with the host's gcc
+    and with the cross compiler ARCH=arm64 builds it with, whose headers are the arm64 list's);
   * libraries: each -lNAME of a link command, resolved by that compiler (-print-file-name);
   * programs: the commands each shell script (and each Makefile recipe) calls, found at command
     positions (line start, after | ; && || $( ` and wrappers such as timeout, nice, xargs, env);
@@ -43,13 +44,19 @@ STEPS = ("build", "run", "test")
 # Extra lists `./build.sh packages` prints, and the step from which each counts.
 EXTRA_LISTS = {"arm64": "build"}
 
-# Makefiles and the goals each step builds; a tracked Makefile missing here is a failure.
+# Makefiles, the goals each step builds and the variables it sets; a tracked Makefile missing
+# here is a failure. The cross-built isobench-proc (build.sh's build_arm64: Debian's aarch64
+# gcc against its arm64 glibc headers) is scanned with that compiler, so the headers the cross
+# compiler only Recommends are checked against the arm64 list too. The arm64 runner's musl
+# headers come from cross/sysroot.sh's unpacked packages, not from an installed one.
+CROSS_CC = "aarch64-linux-gnu-gcc"
 MAKE_GOALS = [
-    ("build", "payload", []),
-    ("build", "payload/proc", []),
-    ("build", "report", []),
-    ("test", "report", ["fuzz"]),
-    ("test", "tests/unit", ["all"]),
+    ("build", "payload", [], []),
+    ("build", "payload/proc", [], []),
+    ("build", "payload/proc", [], ["CC=" + CROSS_CC]),
+    ("build", "report", [], []),
+    ("test", "report", ["fuzz"], []),
+    ("test", "tests/unit", ["all"], []),
 ]
 # Fragments included by a Makefile above (not run on their own), and the probe driver's kbuild
 # Makefile, which only the kernel's build reads (kernel-config/build-kernel.sh).
@@ -191,17 +198,20 @@ def owners(paths):
 
 # --- what the project uses ------------------------------------------------------------------
 
-def make_commands(step, d, goals, tmp):
-    """Recipe lines `make -n -B` prints for a Makefile, continuation lines joined."""
+def make_commands(step, d, goals, tmp, variables=()):
+    """Recipe lines `make -n -B` prints for a Makefile (VAR=VALUE variables given), continuation
+    lines joined."""
     res = run(["make", "-n", "-B", "--no-print-directory", "-C", os.path.join(TOP, d),
-               "O=" + tmp] + goals)
+               "O=" + tmp] + list(variables) + goals)
     if res.returncode != 0:
-        bad(f"make -n -C {d} {' '.join(goals)} failed: {res.stderr.strip()[:200]}")
+        bad(f"make -n -C {d} {' '.join(list(variables) + goals)} failed: "
+            f"{res.stderr.strip()[:200]}")
         return []
     return res.stdout.replace("\\\n", " ").splitlines()
 
 
-COMPILERS = re.compile(r"^(?:\S*/)?(gcc|cc|clang|musl-gcc|g\+\+|c\+\+)(-\d+)?$")
+# A compiler command: gcc, cc, clang, g++, c++, musl-gcc, or a cross one (aarch64-linux-gnu-gcc).
+COMPILERS = re.compile(r"^(?:\S*/)?(?:[\w.]+-)*(gcc|cc|clang|g\+\+|c\+\+)(-\d+)?$")
 
 
 def compile_uses(step, d, line, uses):
@@ -214,6 +224,7 @@ def compile_uses(step, d, line, uses):
     if not argv or not COMPILERS.match(argv[0]):
         return
     cc, srcs, flags, libs, skip = argv[0], [], [], [], False
+    cross = os.path.basename(cc) == CROSS_CC
     static = "-static" in argv
     for i, a in enumerate(argv[1:], 1):
         if skip:
@@ -238,7 +249,10 @@ def compile_uses(step, d, line, uses):
             bad(f"{d}: {cc} -M {' '.join(srcs)} failed: {res.stderr.strip()[:300]}")
         for dep in res.stdout.replace("\\\n", " ").split():
             if dep.startswith("/") and not dep.startswith(TOP + "/"):
-                uses.append((step, f"{d}/{os.path.basename(srcs[0])}", "header", dep))
+                where = f"{d}/{os.path.basename(srcs[0])}"
+                if cross:
+                    where += f" ({os.path.basename(cc)})"
+                uses.append((step, where, "header", dep))
     for lib in libs:
         found = None
         for ext in ((".a",) if static else (".so", ".a")):
@@ -385,12 +399,12 @@ def collect(tmp):
     spec_origin = {}    # module name: (status, origin) of /usr/bin/python3's find_spec
     files = tracked_files()
     makefiles = {f for f in files if os.path.basename(f).startswith("Makefile")}
-    known = {os.path.join(d, "Makefile") for _, d, _ in MAKE_GOALS}
+    known = {os.path.join(d, "Makefile") for _, d, _, _ in MAKE_GOALS}
     for f in sorted(makefiles - known):
         if not MAKE_FRAGMENT.match(f):
             bad(f"{f}: a Makefile the dependency check does not know; add it to MAKE_GOALS")
-    for step, d, goals in MAKE_GOALS:
-        for line in make_commands(step, d, goals, tmp):
+    for step, d, goals, variables in MAKE_GOALS:
+        for line in make_commands(step, d, goals, tmp, variables):
             compile_uses(step, d, line.lstrip("@ "), uses)
             for w in shell_commands(line):
                 uses.append((step, f"{d}/Makefile", "program", w))
@@ -499,8 +513,9 @@ def main():
         else:
             later = next((s for s in STEPS if any(p in allowed[s] for p in pks)), None)
             hint = f"listed for '{later}', too late" if later else "in no list"
+            into = "arm64" if f"({CROSS_CC})" in where else step
             bad(f"{where}: {shown} needs package {pk}, which build.sh does not install "
-                f"before the {step} step ({hint}); add it to the {step} list")
+                f"before the {step} step ({hint}); add it to the {into} list")
     print(f"{results['pass']} passed, {results['fail']} failed")
     return 1 if results["fail"] else 0
 

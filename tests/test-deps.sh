@@ -20,7 +20,7 @@ else
 	bad "dependency check: $n_bad uses not covered by build.sh's lists (status $rc)"
 fi
 # Each kind of use is found at all (a scanner that finds nothing would pass everything).
-for kind in 'header /usr/include/jansson.h' 'library /usr/lib/x86_64-linux-gnu/libjansson.so' \
+for kind in 'header /usr/include/jansson.h' 'header /usr/aarch64-linux-gnu/include/stdio.h' 'library /usr/lib/x86_64-linux-gnu/libjansson.so' \
 	'program musl-gcc' 'program qemu-system-x86_64' 'program xorriso' 'file /usr/lib/ISOLINUX' \
 	'python module'; do
 	has "$tmp/deps.out" "^ok: [a-z]+: $kind" "dependency check sees: $kind"
@@ -39,6 +39,13 @@ has "$tmp/drop.out" '^FAIL: .*program musl-gcc.* needs package musl-tools' "... 
 python3 "$here/deps.py" --uses "$tmp/uses.json" --drop cpio --drop lava-dispatcher >"$tmp/drop.out" 2>&1
 status_is CMD_FAILED $? "without cpio the check fails"
 has "$tmp/drop.out" '^FAIL: tests/.*program cpio .*needs package cpio' "... naming cpio in the tests"
+# The cross-built isobench-proc's headers are checked too: Debian's arm64 glibc headers came
+# only as the cross compiler's Recommends, so an install without Recommends broke the arm64
+# image while every check of the host compiler's headers passed.
+python3 "$here/deps.py" --uses "$tmp/uses.json" --drop libc6-dev-arm64-cross >"$tmp/drop.out" 2>&1
+status_is CMD_FAILED $? "without libc6-dev-arm64-cross the check fails"
+has "$tmp/drop.out" "^FAIL: payload/proc/isobench-proc\.c \(aarch64-linux-gnu-gcc\): header /usr/aarch64-linux-gnu/include/[a-z/]+\.h needs package libc6-dev-arm64-cross.*add it to the arm64 list" \
+	"... naming a cross header, libc6-dev-arm64-cross and the arm64 list"
 # A case arm's patterns are values, not commands (qemu/run's `aws)` arm was read as a call of
 # an aws program, which a host with the AWS CLI outside Debian's paths then flagged).
 words=$(python3 - "$here/deps.py" <<'EOF'
