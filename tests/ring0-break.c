@@ -6,7 +6,8 @@
  * Out (console): one line per check, "ring0-break: ok <what>" or "ring0-break: FAIL <what>",
  * then "ring0-break: done <N> failed". Checks:
  *   pinned   a caller running on the ipi probe's target CPU gets its call back promptly
- *            (the driver's spinner on that CPU must not keep the caller off it);
+ *            (the driver's spinner on that CPU must not keep the caller off it); a call
+ *            refused for the kernel's clock is retried (up to 50 times, 100 ms apart);
  *   nonroot  a non-root open is refused (EACCES), and a root-opened descriptor used after
  *            dropping to a non-root uid (no CAP_SYS_RAWIO) gets EPERM;
  *   pointers a NULL or unmapped request is EFAULT, a read-only one (the copy back fails) is
@@ -77,13 +78,29 @@ static int set_online(int cpu, int on)
 	return ok;
 }
 
+/* The kernel's clocksource (sysfs) into buf, "?" when unreadable. */
+static void clocksource(char *buf, size_t len)
+{
+	int f = open("/sys/devices/system/clocksource/clocksource0/current_clocksource", O_RDONLY);
+	ssize_t n = f >= 0 ? read(f, buf, len - 1) : -1;
+	if (f >= 0)
+		close(f);
+	buf[n > 0 ? n : 0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	if (!buf[0])
+		snprintf(buf, len, "?");
+}
+
 /* The caller on CPU 1, the ipi probe from CPU 0 to CPU 1: each call must come back well
- * within the spinner's 200 ms bound (4 x ISOBENCH_PROBE_CALL_NS). */
+ * within the spinner's 200 ms bound (4 x ISOBENCH_PROBE_CALL_NS). A call the driver refuses
+ * because the kernel's clock cannot time a batch (its reason names the clock:
+ * ibp_check_clock()) did not reach the spinner: it is retried 100 ms later, up to 50 times,
+ * and the line says how many and the clocksource (a TCG boot on a busy host has met one). */
 static void pinned(void)
 {
 	long worst = 0;
-	int bad = 0;
-	char first[ISOBENCH_PROBE_REASON + 64] = "";
+	int bad = 0, clock = 0;
+	char first[ISOBENCH_PROBE_REASON + 64] = "", cs[32];
 	if (pin(1)) {
 		check(0, "pinned: cannot pin to CPU 1: %s", strerror(errno));
 		return;
@@ -94,14 +111,22 @@ static void pinned(void)
 		int err = call(fd, &q);
 		long ms = now_ms() - t0;
 		worst = ms > worst ? ms : worst;
+		if (err == EOPNOTSUPP && strstr(q.reason, "clock") && clock < 50) {
+			clock++;
+			usleep(100000);
+			i--;
+			continue;
+		}
 		if ((err != 0 || q.done == 0) && !bad++)	/* the first failure, as it came */
 			snprintf(first, sizeof first, " (call %d: %s, done=%llu, %ld ms, reason \"%s\")",
 				 i + 1, err ? strerror(err) : "no error", (unsigned long long)q.done,
 				 ms, q.reason);
 	}
 	pin(0);
+	clocksource(cs, sizeof cs);
 	check(!bad && worst < 150, "pinned: caller on the ipi target CPU 1: worst call %ld ms "
-	      "(want < 150), %d failed calls%s", worst, bad, first);
+	      "(want < 150), %d failed calls%s; %d refused for the clock, retried (clocksource %s)",
+	      worst, bad, first, clock, cs);
 }
 
 static void nonroot(void)

@@ -13,10 +13,12 @@
 #     clocksource the probes SKIP saying so (they used to FAIL "no valid sample": 0 ns);
 #   * maxcpus=1 nox2apic on a 2-CPU machine: the IPI probes SKIP ("needs a second online
 #     CPU"), cpuid and mmio_lapic (xAPIC MMIO) have results, rd_x2apic_ver_msr (its x2APIC
-#     MSR twin) SKIPs saying the APIC is in xAPIC mode.
+#     MSR twin) SKIPs saying the APIC is in xAPIC mode;
+#   * -icount shift=8, 1 CPU: a fine clock slow to read (each read ~13 us of guest time, the
+#     clock moving on every read) times ring0-cpuid (it used to SKIP as "tick-based").
 # In:  $OUT (default out/): bzImage, initramfs.cpio.gz, isobench, isobench-report (./build.sh);
 #      qemu/run, qemu-system-x86_64, musl-gcc, initramfs/build.sh.
-# Out: ok/FAIL lines, then finish's summary. About 90 s on a quiet 2-core host (3 TCG boots).
+# Out: ok/FAIL lines, then finish's summary. About 100 s on a quiet 2-core host (4 TCG boots).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -83,5 +85,22 @@ has "$tmp/one.log" "$rec SKIP test=ring0-rd_x2apic_ver_msr copies=1 reason=local
 	"nox2apic: ring0-rd_x2apic_ver_msr SKIPs saying the APIC is in xAPIC mode"
 none "$(ring0_outcomes "$tmp/one.log" ring0-cpuid ring0-mmio_lapic ring0-ipi ring0-ipi_halt)" \
 	"maxcpus=1: no ring0 problem" "maxcpus=1"
+
+# ---- -icount shift=8: a fine clock that is slow to read ------------------------------------
+# 256 ns of guest time per instruction: a ktime_get_ns() read costs ~13 us of guest time and
+# the TSC clock moves on every read. The driver's clock check used to take the step for a
+# tick ("moves in 13 us steps (a tick-based clocksource)": ring0-cpuid SKIPped).
+st=0
+timeout -k 5 150 qemu-system-x86_64 -nodefaults -accel tcg -icount shift=8,sleep=off -cpu max \
+	-M pc -m 512 -smp 1 -display none -no-reboot -serial "file:$tmp/ic.log" \
+	-kernel "$out/bzImage" -initrd "$out/initramfs.cpio.gz" -append "console=ttyS0 \
+isobench.suite=quick isobench.tests=ring0-cpuid isobench.copies=1 panic=-1" \
+	</dev/null >"$tmp/ic.qemu" 2>&1 || st=$?
+status_is EXIT_OK "$st" "the image under -icount shift=8 powered off"
+has "$tmp/ic.log" "$rec INFO .* clocksource\.current=tsc " "icount: the kernel's clock is the TSC"
+has "$tmp/ic.log" "$rec RESULT test=ring0-cpuid copies=1 " \
+	"icount: a clock slow to read (13 us) but moving on every read times ring0-cpuid"
+grep -aE "$rec (RESULT|SKIP) test=ring0-" "$tmp/ic.log" | sed -E "s|$rec ||" | cut -c1-150 |
+	sed 's/^/  /'
 
 finish

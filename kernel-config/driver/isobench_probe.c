@@ -388,22 +388,28 @@ static int ibp_spin_start(struct ibp_run *r)
 	return -EBUSY;
 }
 
-/* Whether ktime_get_ns() can time a batch: the smallest of three consecutive steps of the
- * clock (read until it moves; preemption off, interrupts on) must be at most
- * IBP_CLOCK_STEP_NS. A tick-based clocksource (jiffies or refined-jiffies: no TSC trusted
- * as a clock, no HPET, no PM timer, as in QEMU's microvm under TCG) moves once a tick and
- * never with interrupts off, so every batch would read 0 ns: refused with the step seen. A
- * fine clock answers within a few reads. The check gives up only when about IBP_WAIT_NS
- * passed by the counter AND IBP_CLOCK_READS reads since the last move saw the same value:
- * a vCPU the host preempts for 20 ms (a busy host, an overcommitted cloud) loses that time
- * by the counter without having read the clock, which says nothing of the clock. */
+/* Whether ktime_get_ns() can time a batch: either the smallest of three consecutive steps of
+ * the clock (read until it moves; preemption off, interrupts on) is at most
+ * IBP_CLOCK_STEP_NS, or the clock moved on every read of those steps (no read saw the value
+ * of the one before: its resolution is finer than a read, however long a read takes). A
+ * tick-based clocksource (jiffies or refined-jiffies: no TSC trusted as a clock, no HPET, no
+ * PM timer, as in QEMU's microvm under TCG) stands still for many reads and then moves a
+ * tick, and never with interrupts off, so every batch would read 0 ns: refused with the step
+ * seen. A fine clock can still be slow to read: an emulated HPET whose every read waits for
+ * QEMU's big lock on a busy host (14 us to 1 ms steps seen under TCG at load 5), or a TCG
+ * guest under -icount shift=8 (256 ns of guest time per instruction: 13 us a read); what a
+ * read costs the batch, its null batch holds too (ibp_null()). The check gives up only when
+ * about IBP_WAIT_NS passed by the counter AND IBP_CLOCK_READS reads since the last move saw
+ * the same value: a vCPU the host preempts for 20 ms (a busy host, an overcommitted cloud)
+ * loses that time by the counter without having read the clock, which says nothing of the
+ * clock. */
 #define IBP_CLOCK_READS 1000u
 static int ibp_check_clock(struct ibp_run *r)
 {
 	u64 limit = (u64)ibp_cycles_khz() * (IBP_WAIT_NS / 1000000u), c0, t, now, last = 0;
 	u64 step = U64_MAX;
 	char why[ISOBENCH_PROBE_REASON];
-	unsigned int same = 0;
+	unsigned int same = 0, stood = 0;	/* stood: steps with a repeated read */
 	int moves = 0;
 
 	if (!limit)
@@ -418,13 +424,15 @@ static int ibp_check_clock(struct ibp_run *r)
 			cpu_relax();
 			continue;
 		}
-		if (moves++)	/* the first move ends a partial step */
+		if (moves++) {	/* the first move ends a partial step */
 			step = min(step, now - last);
+			stood += same > 0;
+		}
 		last = t = now;
 		same = 0;
 	}
 	preempt_enable();
-	if (step <= IBP_CLOCK_STEP_NS)
+	if (step <= IBP_CLOCK_STEP_NS || (moves == 4 && !stood))
 		return 0;
 	if (step == U64_MAX)
 		snprintf(why, sizeof(why), "the kernel's clock did not move in %u ms: no ns figure",
