@@ -72,6 +72,7 @@ PKGS_TEST=(
 	ipxe-qemu                              # tests/test-netboot.sh: the NIC's PXE/iPXE ROMs
 	lava-dispatcher python3-yaml           # tests/test-lava.sh: lava-run, reading its log
 	tftpd-hpa                              #   and its iPXE job's TFTP directory (lava-dispatcher only Recommends it)
+	inetutils-telnet                       #   and the iPXE device's serial `connect` command (a Recommends too)
 	strace                                 # tests/test-net.sh: counts net-tcp-crr's calls per connection; test-disk.sh: plants read stalls
 	sqlite3                                # tests/test-history.sh: reads the results store
 	dbench                                 # tests/unit/test_tbench_load.c: dbench's own client.txt, read as tbench's load
@@ -86,13 +87,19 @@ ensure_packages() {
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	if [ "$(id -u)" -ne 0 ]; then
-		die "missing packages; run: sudo apt-get install -y ${missing[*]}"
+		die "missing packages; run: sudo apt-get install -y --no-install-recommends ${missing[*]}"
 	fi
 	step "installing ${missing[*]}"
 	local t0=$SECONDS
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq >/dev/null || die "apt-get update failed"
-	apt-get install -y -qq "${missing[@]}" >/dev/null || die "apt-get install ${missing[*]} failed"
+	# The lists and what they Depend on, not what they Recommend: that is what tests/deps.py
+	# checks the build, the run and the tests use (a Recommends a step needs is named in its
+	# list, e.g. libc6-dev-arm64-cross, tftpd-hpa). apt's default took lava-dispatcher's NFS
+	# servers, LXC and libguestfs-tools, chromium's sandbox and clang's llvm-dev: 308 packages
+	# for 8 in 561 s on a fresh machine (docs/benchmarks/image-pipeline.md, run 8).
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+		die "apt-get install ${missing[*]} failed"
 	# How long: a fresh machine's time goes largely here (docs/benchmarks/image-pipeline.md run 7).
 	step "installed ${#missing[@]} packages in $((SECONDS - t0)) s"
 }

@@ -12,7 +12,11 @@ What it checks, mechanically (no list of expected files to keep up to date):
     a word counts when it is an executable in the system PATH (/usr/sbin:/usr/bin:/sbin:/bin);
   * absolute paths (/usr/..., /lib/..., not /etc: that is the machine's configuration) named in
     scripts, Makefiles and C files that exist here;
-  * Python modules imported by tracked *.py files.
+  * Python modules imported by tracked *.py files;
+  * the connection commands of the LAVA devices (lava/devices/*.yaml: `connect:`, `command:`),
+    which `lava-run --validate` (tests/test-lava.sh) looks up in PATH: a command named there
+    must be installed, so one missing from the machine fails (a word at a shell command
+    position that is not installed is taken for no command).
 Each file is mapped to its package with `dpkg -S`. A step may use a package when it is in the
 closure (Depends and Pre-Depends, not Recommends) of the lists `./build.sh packages` prints for
 that step and the steps before it, or of the base system (Essential: yes or Priority: required,
@@ -74,6 +78,11 @@ WRAPPERS = {
     "timeout": {"-k", "-s", "--kill-after", "--signal"},
 }
 WRAPPER_POSITIONAL = {"timeout": 1, "taskset": 1}  # a duration, a CPU mask
+# A LAVA device's connection commands (lava-dispatcher's device dictionary keys), run by
+# lava-run in the test step: lava-dispatcher only Recommends `telnet | telnet-client`, so an
+# install without Recommends left `lava-run --validate` "Cannot find command 'telnet'".
+LAVA_DEVICES = "lava/devices/"
+LAVA_COMMAND = re.compile(r"(?m)^\s*(?:connect|command):\s*([\w.+/-]+)")
 SHELL_WORDS = set("""if then else elif fi case esac for while until do done in function select
 time coproc { } [[ ]] ! alias bg bind break builtin caller cd compgen complete compopt continue
 declare dirs disown echo enable eval exit export false fc fg getopts hash help history jobs
@@ -423,6 +432,9 @@ def collect(tmp):
         if is_shell or f.endswith((".c", ".h", ".py")) or os.path.basename(f).startswith("Makefile"):
             for p in abs_paths(text):
                 uses.append((step, f, "file", p))
+        if f.startswith(LAVA_DEVICES) and f.endswith(".yaml"):
+            for w in LAVA_COMMAND.findall(text):
+                uses.append(("test", f, "command", w))
         if f.endswith(".py"):
             mods = set(re.findall(r"^\s*import\s+([\w, ]+)", text, re.M))
             mods = {m.strip().split(".")[0] for grp in mods for m in grp.split(",")} | \
@@ -483,13 +495,16 @@ def main():
     # Resolve programs to paths; remember the ones found only outside the system PATH.
     resolved = []
     for step, where, kind, what in uses:
-        if kind == "program":
+        if kind in ("program", "command"):
             sysp, other = which(what)
             if other:
                 bad(f"{where} calls {what}, found only at {other}: no Debian package provides it")
+            elif not sysp and kind == "command":
+                bad(f"{where}: command {what} is not installed here; add its package to the "
+                    f"{step} list")
             if not sysp:
                 continue
-            resolved.append((step, where, f"program {what}", sysp))
+            resolved.append((step, where, f"{kind} {what}", sysp))
         else:
             resolved.append((step, where, kind, what))
     own = owners(sorted({p for _, _, _, p in resolved}))

@@ -21,7 +21,7 @@ else
 fi
 # Each kind of use is found at all (a scanner that finds nothing would pass everything).
 for kind in 'header /usr/include/jansson.h' 'header /usr/aarch64-linux-gnu/include/stdio.h' 'library /usr/lib/x86_64-linux-gnu/libjansson.so' \
-	'program musl-gcc' 'program qemu-system-x86_64' 'program xorriso' 'file /usr/lib/ISOLINUX' \
+	'program musl-gcc' 'program qemu-system-x86_64' 'command telnet' 'program xorriso' 'file /usr/lib/ISOLINUX' \
 	'python module'; do
 	has "$tmp/deps.out" "^ok: [a-z]+: $kind" "dependency check sees: $kind"
 done
@@ -46,6 +46,12 @@ python3 "$here/deps.py" --uses "$tmp/uses.json" --drop libc6-dev-arm64-cross >"$
 status_is CMD_FAILED $? "without libc6-dev-arm64-cross the check fails"
 has "$tmp/drop.out" "^FAIL: payload/proc/isobench-proc\.c \(aarch64-linux-gnu-gcc\): header /usr/aarch64-linux-gnu/include/[a-z/]+\.h needs package libc6-dev-arm64-cross.*add it to the arm64 list" \
 	"... naming a cross header, libc6-dev-arm64-cross and the arm64 list"
+# A LAVA device's connection command is checked too: lava-dispatcher only Recommends telnet,
+# and an install without Recommends left `lava-run --validate` of the x86 iPXE job failing.
+python3 "$here/deps.py" --uses "$tmp/uses.json" --drop inetutils-telnet >"$tmp/drop.out" 2>&1
+status_is CMD_FAILED $? "without inetutils-telnet the check fails"
+has "$tmp/drop.out" '^FAIL: lava/devices/x86-ipxe-example\.yaml: command telnet .*needs package inetutils-telnet' \
+	"... naming the LAVA device's connect command and inetutils-telnet"
 # A case arm's patterns are values, not commands (qemu/run's `aws)` arm was read as a call of
 # an aws program, which a host with the AWS CLI outside Debian's paths then flagged).
 words=$(python3 - "$here/deps.py" <<'EOF'
