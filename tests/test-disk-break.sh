@@ -207,6 +207,15 @@ for e in WARMUP=x WARMUP=-1 CACHE_X=x CACHE_X=0; do
 	expect_status EXIT_USAGE "disk-vs-fio.sh --summary with $e" -- env "$e" bash "$vsfio" --summary "$dir/vsfio.lines"
 	contains "$tmp/stderr" "disk-vs-fio: ${e%=*} must be a" "disk-vs-fio.sh with $e: names the variable and the rule"
 done
+# TESTS is checked before anything runs: an unknown name ran fio's default job under it, a
+# name given twice was refused by the table only after every round (no file is signed here).
+for t in "disk-foo:unknown test 'disk-foo'" "disk-read-1m disk-flush disk-read-1m:disk-read-1m given twice"; do
+	expect_status EXIT_USAGE "disk-vs-fio.sh with TESTS=\"${t%%:*}\"" -- \
+		env TESTS="${t%%:*}" bash "$vsfio" "$dir/vsfio-unmade.img" 64M 1 1
+	contains "$tmp/stderr" "disk-vs-fio: TESTS: ${t#*:}" "disk-vs-fio.sh with TESTS=\"${t%%:*}\": says so"
+	if [ -e "$dir/vsfio-unmade.img" ]; then fail "disk-vs-fio.sh with a bad TESTS made its file"
+	else pass "disk-vs-fio.sh with a bad TESTS: nothing made or measured"; fi
+done
 for f in empty garbled; do
 	expect_status CMD_FAILED "disk-vs-fio.sh --summary, $f file" -- bash "$vsfio" --summary "$dir/vsfio.$f"
 	contains "$tmp/stderr" "disk-vs-fio: no per-run lines in $dir/vsfio.$f" "disk-vs-fio.sh --summary, $f file: says so"

@@ -46,7 +46,8 @@
 # tools"), then any cache WARNING. --summary LINES prints the same table from LINES (a file
 # holding those per-run lines; other lines are skipped).
 # Exit: 0 with the table; 2 on a usage error (a missing fio or out/isobench, a WARMUP that is
-# not a whole number >= 0, a CACHE_X that is not a number > 0), for a LINES that is not a
+# not a whole number >= 0, a CACHE_X that is not a number > 0, a TESTS naming a test not
+# above or one twice), for a LINES that is not a
 # readable regular text file (a directory, a binary file), or when a round of a test appears
 # twice for one tool (two runs' lines joined: which figure pairs with the other tool's is not
 # known; the message names the round and test); 1 when LINES, or a run, holds no per-run line
@@ -146,6 +147,17 @@ if [ $# -eq 2 ] && [ "$1" = --summary ]; then
 fi
 [ $# -eq 4 ] || { sed -n '5,/^# Needs:/p' "$0" >&2; exit 2; }
 file=$1 size=$2 rounds=$3 secs=$4
+# TESTS, checked before anything runs: a name theirs() does not know ran fio's default job
+# (randread 4k qd1) under it, and a test given twice was refused only by the table, after
+# every round had been measured ("appears twice: two runs' lines joined?").
+all="disk-randread-4k-qd1 disk-randread-4k-qd32 disk-read-1m disk-write-1m disk-randwrite-4k-qd1"
+read -r -a tests <<<"${TESTS:-$all disk-flush}"
+declare -A given=()
+for t in "${tests[@]}"; do
+	[[ " $all disk-flush " == *" $t "* ]] || die "TESTS: unknown test '$t' (the pairs: $all disk-flush)"
+	[ -z "${given[$t]:-}" ] || die "TESTS: $t given twice (a round runs each test once)"
+	given[$t]=1
+done
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/out/isobench
 command -v fio >/dev/null || { echo "disk-vs-fio.sh: no fio (apt-get install fio)" >&2; exit 2; }
@@ -211,8 +223,6 @@ else:
 EOF
 }
 
-all="disk-randread-4k-qd1 disk-randread-4k-qd32 disk-read-1m disk-write-1m disk-randwrite-4k-qd1"
-read -r -a tests <<<"${TESTS:-$all disk-flush}"
 echo "# $(date -u +%FT%TZ) $(uname -r), $(nproc) of $(nproc --all) CPUs allowed, $(fio --version), file $file ($bytes bytes, span $span)"
 : >"$tmp/all"
 for ((r = 1; r <= rounds; r++)); do
