@@ -209,7 +209,7 @@ for e in WARMUP=x WARMUP=-1 CACHE_X=x CACHE_X=0; do
 done
 # TESTS is checked before anything runs: an unknown name ran fio's default job under it, a
 # name given twice was refused by the table only after every round (no file is signed here).
-for t in "disk-foo:unknown test 'disk-foo'" "disk-read-1m disk-flush disk-read-1m:disk-read-1m given twice"; do
+for t in "disk-foo:unknown name 'disk-foo'" "disk-read-1m disk-flush disk-read-1m:disk-read-1m given twice"; do
 	expect_status EXIT_USAGE "disk-vs-fio.sh with TESTS=\"${t%%:*}\"" -- \
 		env TESTS="${t%%:*}" bash "$vsfio" "$dir/vsfio-unmade.img" 64M 1 1
 	contains "$tmp/stderr" "disk-vs-fio: TESTS: ${t#*:}" "disk-vs-fio.sh with TESTS=\"${t%%:*}\": says so"

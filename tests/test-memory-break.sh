@@ -260,6 +260,31 @@ contains "$tmp/stderr" "$tmp/fid-some.tsv line 4: not a result line" "fidelity-u
 contains "$tmp/stdout" "| syscall | 1 | lps | 100.0 | 115.0 | 1.15 | 1.15-1.15 (1) | 100.0 | 115.0 | 1.15 | 1.15-1.15 (1) | 0.5-0.5 |" \
 	"fidelity-unixbench.sh --table: the good lines' row, nothing of the line cut short (its load 0.0 was in)"
 count_is "$tmp/stdout" '^[|] ' 2 "fidelity-unixbench.sh --table: the header and one row (no row of blanks)"
+# The lists of names the peer scripts take (peer-lib.sh one_each): an unknown name ran
+# another job under it or gave an empty column, a name twice paired two runs of a round or
+# was refused only after every round; now status 2 before anything runs, naming it.
+# (disk-vs-fio.sh's TESTS: test-disk-break.)
+printf '. "%s"\none_each "$@"\n' "$top/docs/benchmarks/peer-lib.sh" >"$tmp/one.sh"
+expect_status EXIT_OK "one_each: known names, each once" -- bash "$tmp/one.sh" X "a b c" c a
+expect_status EXIT_USAGE "one_each: an unknown name" -- bash "$tmp/one.sh" X "a b c" a d
+contains "$tmp/stderr" "X: unknown name 'd' (known: a b c)" "one_each: names the unknown name and the known ones"
+expect_status EXIT_USAGE "one_each: a name twice" -- bash "$tmp/one.sh" X "a b c" b a b
+contains "$tmp/stderr" "X: b given twice" "one_each: names the name given twice"
+expect_status EXIT_USAGE "fidelity-unixbench.sh with TESTS naming no index test" -- \
+	bash "$fid" "$tmp" "$tmp" 1 1 1 "dhry2reg dhrystone"
+contains "$tmp/stderr" "fidelity-unixbench: TESTS: unknown name 'dhrystone'" "fidelity-unixbench.sh: names it"
+noise=$top/docs/benchmarks/noise-vs-unixbench.sh
+expect_status EXIT_USAGE "noise-vs-unixbench.sh with a test twice" -- \
+	bash "$noise" "$tmp/no-ub" 1 1 syscall,pipe,syscall a=ub
+contains "$tmp/stderr" "noise-vs-unixbench: TESTS: syscall given twice" "noise-vs-unixbench.sh: names it"
+if [ -x "$top/out/isobench" ] && command -v sockperf iperf3 taskset >/dev/null; then
+	expect_status EXIT_USAGE "network-vs-peers.sh with a row twice" -- \
+		env ROWS="tcp-rr:sockperf udp-rr:sockperf tcp-rr:sockperf" bash "$top/docs/benchmarks/network-vs-peers.sh" 1 1
+	contains "$tmp/stderr" "network-vs-peers: ROWS: tcp-rr:sockperf given twice" "network-vs-peers.sh: names it"
+	check "network-vs-peers.sh with a row twice: nothing measured" test ! -s "$tmp/stdout"
+else
+	fail "network-vs-peers.sh's ROWS check not run: no out/isobench, sockperf, iperf3 or taskset (./build.sh test installs them)"
+fi
 # before-after.sh with two stand-in builds: an isobench that does nothing and an
 # isobench-report whose CSV gives the round's figure for its side (the round from the log's
 # name, SIDE-ROUND.log), so the table is checked without running a benchmark.

@@ -56,7 +56,7 @@
 set -euo pipefail
 
 # shellcheck source=peer-lib.sh
-. "$(dirname "$0")/peer-lib.sh"	# paired_ratio; die (status 2)
+. "$(dirname "$0")/peer-lib.sh"	# paired_ratio; one_each; die (status 2)
 
 # WARMUP and CACHE_X, checked before anything runs (the table's Python took them as given and
 # died of a traceback on WARMUP=x).
@@ -152,12 +152,7 @@ file=$1 size=$2 rounds=$3 secs=$4
 # every round had been measured ("appears twice: two runs' lines joined?").
 all="disk-randread-4k-qd1 disk-randread-4k-qd32 disk-read-1m disk-write-1m disk-randwrite-4k-qd1"
 read -r -a tests <<<"${TESTS:-$all disk-flush}"
-declare -A given=()
-for t in "${tests[@]}"; do
-	[[ " $all disk-flush " == *" $t "* ]] || die "TESTS: unknown test '$t' (the pairs: $all disk-flush)"
-	[ -z "${given[$t]:-}" ] || die "TESTS: $t given twice (a round runs each test once)"
-	given[$t]=1
-done
+one_each TESTS "$all disk-flush" "${tests[@]}"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/out/isobench
 command -v fio >/dev/null || { echo "disk-vs-fio.sh: no fio (apt-get install fio)" >&2; exit 2; }

@@ -13,7 +13,8 @@
 # In:  UB_DIR: a built byte-unixbench tree (its UnixBench/ folder: pgms/, testdir/), made
 #      outside this repository (see fidelity-unixbench.md); OUT_DIR: isobench's out/ (isobench,
 #      isobench-proc); ROUNDS (default 3), SECONDS per measurement (default 5), COPIES (default
-#      "1 2"), TESTS (default: the 12 index tests).
+#      "1 2"), TESTS (default: the 12 index tests; another name, or one twice, is status 2 before
+#      anything runs).
 # Out: one TSV line per measurement on stdout: round test copies tool value unit loadavg1
 #      cpu_value, the rate per CPU-second actually received, which a host shared with other
 #      work does not skew the way it skews the wall-clock value: byte-unixbench's = value x
@@ -38,7 +39,7 @@
 # Errors: exits 2 on a usage error or such a RESULTS.TSV, 1 when a program fails.
 set -euo pipefail
 # shellcheck source=peer-lib.sh
-. "$(dirname "$0")/peer-lib.sh"	# paired_ratio (its die and die_status=2 unused here)
+. "$(dirname "$0")/peer-lib.sh"	# paired_ratio; one_each (its die: status 2)
 
 # checked RESULTS.TSV OUT: RESULTS.TSV's result lines into OUT (the header above says which;
 # the first 5 others named on stderr, then how many more); status 2 with a message when none
@@ -158,7 +159,9 @@ out=$(cd "$2" && pwd)
 rounds=${3:-3}
 secs=${4:-5}
 read -r -a copies <<<"${5:-1 2}"
-read -r -a tests <<<"${6:-dhry2reg whetstone-double execl fstime fsbuffer fsdisk pipe context1 spawn shell1 shell8 syscall}"
+index_tests="dhry2reg whetstone-double execl fstime fsbuffer fsdisk pipe context1 spawn shell1 shell8 syscall"
+read -r -a tests <<<"${6:-$index_tests}"
+one_each TESTS "$index_tests" "${tests[@]}"
 work=$(mktemp -d /dev/shm/fidelity.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 [ -x "$ub/pgms/looper" ] || { echo "no $ub/pgms/looper: build byte-unixbench first" >&2; exit 2; }

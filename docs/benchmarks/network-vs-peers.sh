@@ -16,7 +16,8 @@
 #
 # Usage: [ROWS="ROW ..."] docs/benchmarks/network-vs-peers.sh [ROUNDS (default 3)]
 #            [SECONDS per run (default 3)] [NETPERF build dir: holds src/netperf and src/netserver]
-# ROWS: only those rows (names as in the table: tcp-maerts:iperf3 tcp-maerts:netperf ...).
+# ROWS: only those rows, each once (names as in the table: tcp-maerts:iperf3 tcp-maerts:netperf ...;
+#   an unknown or repeated name is status 2 before any peer starts).
 # A netperf build dir, made once (any directory outside the repo; needs git, autoconf,
 # automake, gcc, make; `make -C src` because the manual needs makeinfo):
 #   git clone https://github.com/HewlettPackard/netperf DIR && cd DIR &&
@@ -70,6 +71,15 @@ if [ -n "$npdir" ]; then
 	if [ ! -x "$netperf" ] || [ ! -x "$netserver" ]; then
 		die "$npdir holds no src/netperf and src/netserver (see the build steps at the top of $0)"
 	fi
+fi
+# The rows (ROWS: some of them, each once), checked before any peer starts.
+rows=(tcp-rr:netperf tcp-crr:netperf tcp-stream:netperf tcp-maerts:netperf tcp-rr:sockperf udp-rr:sockperf
+	tcp-stream:iperf3 tcp-maerts:iperf3)
+[ -n "$netperf" ] || rows=("${rows[@]:4}")
+if [ -n "${ROWS:-}" ]; then
+	read -r -a want <<<"$ROWS"
+	one_each ROWS "${rows[*]}" "${want[@]}"
+	rows=("${want[@]}")
 fi
 tmp=$(mktemp -d)
 pids=()
@@ -165,13 +175,6 @@ print('%.1f - - -' % (v[0] / 8) if sys.argv[1] in ('TCP_STREAM', 'TCP_MAERTS') e
 EOF
 }
 
-rows=(tcp-rr:netperf tcp-crr:netperf tcp-stream:netperf tcp-maerts:netperf tcp-rr:sockperf udp-rr:sockperf
-	tcp-stream:iperf3 tcp-maerts:iperf3)
-[ -n "$netperf" ] || rows=("${rows[@]:4}")
-if [ -n "${ROWS:-}" ]; then
-	for w in $ROWS; do [[ " ${rows[*]} " == *" $w "* ]] || die "ROWS: no row '$w' (rows: ${rows[*]})"; done
-	read -r -a rows <<<"$ROWS"
-fi
 declare -A res=()
 : >"$tmp/pairs"
 for ((r = 1; r <= rounds; r++)); do

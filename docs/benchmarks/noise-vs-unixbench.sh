@@ -20,8 +20,10 @@
 # and sums their counts, as its Run script does; isobench runs --copies N. (PER=cpu: 1 only.)
 # Out: one line per run on stdout: round label test value load1 (load1 from /proc/loadavg just
 # before the run), then per test and label the mean, CV % (sample standard deviation / mean),
-# range and mean load. Exit 2 on usage.
+# range and mean load. Exit 2 on usage (a TESTS name not in the list above, or one twice).
 set -euo pipefail
+# shellcheck source=peer-lib.sh
+. "$(dirname "$0")/peer-lib.sh"	# one_each (its die: status 2)
 
 [ $# -ge 5 ] || { sed -n '4,22p' "$0" >&2; exit 2; }
 per=${PER:-wall} copies=${COPIES:-1}
@@ -74,9 +76,10 @@ isb_run() {
 		"${args[@]}" 2>/dev/null | sed -n 's/.* RESULT .* value=\([0-9.]*\) .*/\1/p'
 }
 
+IFS=, read -r -a tl <<<"$tests"
+one_each TESTS "dhry2reg syscall pipe context1 spawn execl" "${tl[@]}"
 res=$(mktemp)
 trap 'rm -f "$res"' EXIT
-IFS=, read -r -a tl <<<"$tests"
 for ((r = 1; r <= rounds; r++)); do
 	for t in "${tl[@]}"; do
 		for v in "${variants[@]}"; do
