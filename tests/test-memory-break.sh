@@ -270,6 +270,8 @@ expect_status EXIT_USAGE "one_each: an unknown name" -- bash "$tmp/one.sh" X "a 
 contains "$tmp/stderr" "X: unknown name 'd' (known: a b c)" "one_each: names the unknown name and the known ones"
 expect_status EXIT_USAGE "one_each: a name twice" -- bash "$tmp/one.sh" X "a b c" b a b
 contains "$tmp/stderr" "X: b given twice" "one_each: names the name given twice"
+expect_status EXIT_USAGE "one_each: no name (a list of blanks)" -- bash "$tmp/one.sh" X "a b c"
+contains "$tmp/stderr" "X: no name given (known: a b c)" "one_each: says none was given"
 expect_status EXIT_USAGE "fidelity-unixbench.sh with TESTS naming no index test" -- \
 	bash "$fid" "$tmp" "$tmp" 1 1 1 "dhry2reg dhrystone"
 contains "$tmp/stderr" "fidelity-unixbench: TESTS: unknown name 'dhrystone'" "fidelity-unixbench.sh: names it"

@@ -29,10 +29,10 @@
 #   "KEY<TAB>MEDIAN<TAB>LOWEST-HIGHEST (N)", the ratios rounded to DECIMALS, N the rounds
 #   paired (the form of disk-vs-fio.sh's table: "triad/1<TAB>1.053<TAB>0.996-1.160 (5)");
 #   "KEY<TAB>-<TAB>-" when no round had both figures.
-# one_each WHAT "KNOWN ..." NAME...: every NAME is one of KNOWN and none is given twice, else
-#   die (status 2) naming it: a name a script does not know ran another job under it (or gave
-#   an empty column), and one given twice paired two runs of a round or was refused only after
-#   every round was measured. disk-vs-fio.sh (TESTS), network-vs-peers.sh (ROWS),
+# one_each WHAT "KNOWN ..." NAME...: at least one NAME, every NAME one of KNOWN and none given
+#   twice, else die (status 2) naming it: a list of blanks ran nothing, a name a script does
+#   not know ran another job under it (or gave an empty column), and one given twice paired
+#   two runs of a round or was refused only after every round was measured. disk-vs-fio.sh (TESTS), network-vs-peers.sh (ROWS),
 #   fidelity-unixbench.sh (TESTS), noise-vs-unixbench.sh (TESTS); before anything runs.
 # paired_cell FILE KEY: KEY's two cells from paired_cells' lines in FILE (/dev/stdin: a pipe),
 #   "MEDIAN<TAB>LOWEST-HIGHEST (N)", or "-<TAB>-" when FILE has no line for KEY. KEY matches
@@ -48,6 +48,7 @@ skips() {
 one_each() {
 	local what=$1 known=" $2 " n
 	shift 2
+	[ $# -gt 0 ] || die "$what: no name given (known:${known% })"
 	local -A seen=()
 	for n in "$@"; do
 		[[ $known == *" $n "* ]] || die "$what: unknown name '$n' (known:${known% })"
