@@ -82,7 +82,8 @@ WRAPPER_POSITIONAL = {"timeout": 1, "taskset": 1}  # a duration, a CPU mask
 # lava-run in the test step: lava-dispatcher only Recommends `telnet | telnet-client`, so an
 # install without Recommends left `lava-run --validate` "Cannot find command 'telnet'".
 LAVA_DEVICES = "lava/devices/"
-LAVA_COMMAND = re.compile(r"(?m)^\s*(?:connect|command):\s*([\w.+/-]+)")
+# (plain, quoted or a list item; a block scalar, `connect: >-`, is not read)
+LAVA_COMMAND = re.compile(r"(?m)^\s*(?:-\s+)?(?:connect|command):\s*[\"']?([\w.+/-]+)")
 SHELL_WORDS = set("""if then else elif fi case esac for while until do done in function select
 time coproc { } [[ ]] ! alias bg bind break builtin caller cd compgen complete compopt continue
 declare dirs disown echo enable eval exit export false fc fg getopts hash help history jobs

@@ -52,6 +52,21 @@ python3 "$here/deps.py" --uses "$tmp/uses.json" --drop inetutils-telnet >"$tmp/d
 status_is CMD_FAILED $? "without inetutils-telnet the check fails"
 has "$tmp/drop.out" '^FAIL: lava/devices/x86-ipxe-example\.yaml: command telnet .*needs package inetutils-telnet' \
 	"... naming the LAVA device's connect command and inetutils-telnet"
+# A device's command is read plain, quoted or as a list item, never from a comment (a quoted
+# value passed the check with its package dropped).
+cmds=$(python3 - "$here/deps.py" <<'EOF'
+import importlib.util as u, sys
+s = u.spec_from_file_location("deps", sys.argv[1]); d = u.module_from_spec(s); s.loader.exec_module(d)
+print(" ".join(d.LAVA_COMMAND.findall("""commands:
+  connect: telnet host 7001
+  connect: "qtelnet host"
+  - command: 'qemu-x'
+# connect: commented
+""")))
+EOF
+)
+if [ "$cmds" = "telnet qtelnet qemu-x" ]; then pass "LAVA device commands: plain, quoted, list item; not a comment"
+else fail "LAVA device commands read as '$cmds', want 'telnet qtelnet qemu-x'"; fi
 # A case arm's patterns are values, not commands (qemu/run's `aws)` arm was read as a call of
 # an aws program, which a host with the AWS CLI outside Debian's paths then flagged).
 words=$(python3 - "$here/deps.py" <<'EOF'
