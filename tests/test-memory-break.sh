@@ -279,6 +279,16 @@ noise=$top/docs/benchmarks/noise-vs-unixbench.sh
 expect_status EXIT_USAGE "noise-vs-unixbench.sh with a test twice" -- \
 	bash "$noise" "$tmp/no-ub" 1 1 syscall,pipe,syscall a=ub
 contains "$tmp/stderr" "noise-vs-unixbench: TESTS: syscall given twice" "noise-vs-unixbench.sh: names it"
+# A name after a newline was not read (read -r takes one line), and one holding spaces matched
+# two known names in a row ('syscall pipe'): both ran; both are refused now.
+expect_status EXIT_USAGE "noise-vs-unixbench.sh with a bad name on a second line" -- \
+	bash "$noise" "$tmp/no-ub" 1 1 $'pipe\nbogus' a=ub
+contains "$tmp/stderr" "noise-vs-unixbench: TESTS: unknown name 'bogus'" "noise-vs-unixbench.sh: reads every line"
+expect_status EXIT_USAGE "one_each: a name holding a space" -- bash "$tmp/one.sh" X "a b c" "a b"
+contains "$tmp/stderr" "X: unknown name 'a b'" "one_each: a name with a space is no two names"
+expect_status EXIT_USAGE "fidelity-unixbench.sh with a bad name on a second line" -- \
+	bash "$fid" "$tmp" "$tmp" 1 1 1 $'pipe\nbogus'
+contains "$tmp/stderr" "fidelity-unixbench: TESTS: unknown name 'bogus'" "fidelity-unixbench.sh: reads every line"
 if [ -x "$top/out/isobench" ] && command -v sockperf iperf3 taskset >/dev/null; then
 	expect_status EXIT_USAGE "network-vs-peers.sh with a row twice" -- \
 		env ROWS="tcp-rr:sockperf udp-rr:sockperf tcp-rr:sockperf" bash "$top/docs/benchmarks/network-vs-peers.sh" 1 1

@@ -151,7 +151,7 @@ file=$1 size=$2 rounds=$3 secs=$4
 # (randread 4k qd1) under it, and a test given twice was refused only by the table, after
 # every round had been measured ("appears twice: two runs' lines joined?").
 all="disk-randread-4k-qd1 disk-randread-4k-qd32 disk-read-1m disk-write-1m disk-randwrite-4k-qd1"
-read -r -a tests <<<"${TESTS:-$all disk-flush}"
+read -r -d '' -a tests <<<"${TESTS:-$all disk-flush}" || true	# every line, not the first
 one_each TESTS "$all disk-flush" "${tests[@]}"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/out/isobench

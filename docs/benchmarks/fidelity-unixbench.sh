@@ -160,7 +160,7 @@ rounds=${3:-3}
 secs=${4:-5}
 read -r -a copies <<<"${5:-1 2}"
 index_tests="dhry2reg whetstone-double execl fstime fsbuffer fsdisk pipe context1 spawn shell1 shell8 syscall"
-read -r -a tests <<<"${6:-$index_tests}"
+read -r -d '' -a tests <<<"${6:-$index_tests}" || true	# every line, not the first
 one_each TESTS "$index_tests" "${tests[@]}"
 work=$(mktemp -d /dev/shm/fidelity.XXXXXX)
 trap 'rm -rf "$work"' EXIT

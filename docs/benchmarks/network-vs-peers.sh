@@ -77,7 +77,7 @@ rows=(tcp-rr:netperf tcp-crr:netperf tcp-stream:netperf tcp-maerts:netperf tcp-r
 	tcp-stream:iperf3 tcp-maerts:iperf3)
 [ -n "$netperf" ] || rows=("${rows[@]:4}")
 if [ -n "${ROWS:-}" ]; then
-	read -r -a want <<<"$ROWS"
+	read -r -d '' -a want <<<"$ROWS" || true	# every line, not the first
 	one_each ROWS "${rows[*]}" "${want[@]}"
 	rows=("${want[@]}")
 fi

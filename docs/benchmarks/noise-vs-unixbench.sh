@@ -55,7 +55,7 @@ ub_run() {
 		[ "$per" = cpu ] && c=$(awk -v c="$c" '{ printf "%.1f\n", c / ($1 + $2) }' "$tf")
 		counts+=("$c")
 	done
-	rm -f "$tf"
+	rm -f "$tf" "$tf.out"
 	printf '%s\n' "${counts[@]}" | sort -g |
 		awk '{v[NR] = $1} END { d = int(NR / 3); s = 0; for (i = d + 1; i <= NR; i++) s += log(v[i]);
 			printf "%.1f\n", exp(s / (NR - d)) }'
@@ -76,7 +76,7 @@ isb_run() {
 		"${args[@]}" 2>/dev/null | sed -n 's/.* RESULT .* value=\([0-9.]*\) .*/\1/p'
 }
 
-IFS=, read -r -a tl <<<"$tests"
+IFS=, read -r -a tl <<<"${tests//$'\n'/,}"	# every line's names, not the first line's
 one_each TESTS "dhry2reg syscall pipe context1 spawn execl" "${tl[@]}"
 res=$(mktemp)
 trap 'rm -f "$res"' EXIT

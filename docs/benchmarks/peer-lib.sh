@@ -51,7 +51,7 @@ one_each() {
 	[ $# -gt 0 ] || die "$what: no name given (known:${known% })"
 	local -A seen=()
 	for n in "$@"; do
-		[[ $known == *" $n "* ]] || die "$what: unknown name '$n' (known:${known% })"
+		[[ -n $n && $n != *[[:space:]]* && $known == *" $n "* ]] || die "$what: unknown name '$n' (known:${known% })"
 		[ -z "${seen[$n]:-}" ] || die "$what: $n given twice (a round runs each once)"
 		seen[$n]=1
 	done
