@@ -46,9 +46,9 @@
 # tools"), then any cache WARNING. --summary LINES prints the same table from LINES (a file
 # holding those per-run lines; other lines are skipped).
 # Exit: 0 with the table; 2 on a usage error (a missing fio or out/isobench, a WARMUP that is
-# not a whole number >= 0, a CACHE_X that is not a number > 0, a TESTS naming a test not
-# above or one twice), for a LINES that is not a
-# readable regular text file (a directory, a binary file), or when a round of a test appears
+# not a whole number >= 0, a CACHE_X that is not a number > 0, a TESTS that is blank or
+# names a test not among the pairs above or one twice), for a LINES that is not a readable
+# regular text file (a directory, a binary file), or when a round of a test appears
 # twice for one tool (two runs' lines joined: which figure pairs with the other tool's is not
 # known; the message names the round and test); 1 when LINES, or a run, holds no per-run line
 # after WARMUP's rounds (an empty or garbled file). A tool that fails ends a run with its status.

@@ -32,8 +32,9 @@
 # one_each WHAT "KNOWN ..." NAME...: at least one NAME, every NAME one of KNOWN and none given
 #   twice, else die (status 2) naming it: a list of blanks ran nothing, a name a script does
 #   not know ran another job under it (or gave an empty column), and one given twice paired
-#   two runs of a round or was refused only after every round was measured. disk-vs-fio.sh (TESTS), network-vs-peers.sh (ROWS),
-#   fidelity-unixbench.sh (TESTS), noise-vs-unixbench.sh (TESTS); before anything runs.
+#   two runs of a round or was refused only after every round was measured. Called before
+#   anything runs by disk-vs-fio.sh (TESTS), network-vs-peers.sh (ROWS),
+#   fidelity-unixbench.sh (TESTS) and noise-vs-unixbench.sh (TESTS).
 # paired_cell FILE KEY: KEY's two cells from paired_cells' lines in FILE (/dev/stdin: a pipe),
 #   "MEDIAN<TAB>LOWEST-HIGHEST (N)", or "-<TAB>-" when FILE has no line for KEY. KEY matches
 #   the whole first field, never as a pattern.
