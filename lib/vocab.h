@@ -32,6 +32,10 @@
 #define REC_STOP_CAP "cap"
 #define REC_STOP_FUTILE "futile"
 #define REC_STOP_BUDGET "budget"
+/* SAMPLE mhz_method=: how its mhz= figures were obtained (payload/cpuclock.h). */
+#define REC_MHZ_APERF "aperf"		/* TSC rate x delta APERF / delta MPERF, per copy */
+#define REC_MHZ_CHAIN "chain"		/* a timed chain of dependent adds before and after */
+#define REC_MHZ_NONE "none"		/* neither: every figure 0 */
 /* DIGEST part=: which piece of the run's digest a DIGEST record is (docs/records.md "The
  * digest"; payload/digest.c writes it, report/digest.c reads it). */
 #define REC_PART_BEGIN "begin"		/* the first: BEGIN's fields */
@@ -176,6 +180,7 @@
 	X(I, "i") X(WARMUP, "warmup") X(LOOPS, "loops") X(NS, "ns") X(STEAL, "steal_ticks") \
 	X(BATCH, "batch") X(RAN_LOOPS, "ran_loops") X(RAN_NS, "ran_ns") X(CPUS, "cpus") \
 	X(MIGRATIONS, "migrations") X(NIVCSW, "nivcsw") X(CPU_NS, "cpu_ns") X(EXTRA, "*") \
+	X(MHZ, "mhz") X(MHZ_METHOD, "mhz_method") \
 	X(BEFORE, "before") X(AFTER, "after") X(REQUESTED, "requested") X(CURRENT, "current") \
 	X(VALUE, "value") X(SAMPLES, "samples") X(MEDIAN, "median") X(MIN, "min") \
 	X(MAX, "max") X(CI95, "ci95_pct") X(CONVERGED, "converged") X(INDEX, "index") \
@@ -227,6 +232,19 @@
 	I(X, CPU_SMT, "cpu.smt", STR) \
 	I(X, CPU_GOVERNOR, "cpu.governor", STR) \
 	I(X, CPU_NO_TURBO, "cpu.no_turbo", STR) \
+	/* INFO: the CPU's clock and idle policy (payload/cpupolicy.c) and clock method (cpuclock.c) */ \
+	I(X, CPUFREQ_DRIVER, "cpufreq.driver", STR) \
+	I(X, CPUFREQ_BOOST, "cpufreq.boost", STR) \
+	I(X, CPUFREQ_EPP, "cpufreq.epp", STR) \
+	I(X, CPUFREQ_MIN_KHZ, "cpufreq.min_khz", STR) \
+	I(X, CPUFREQ_MAX_KHZ, "cpufreq.max_khz", STR) \
+	I(X, CPUFREQ_BASE_KHZ, "cpufreq.base_khz", STR) \
+	I(X, CPUFREQ_SET, "cpufreq.set", STR) \
+	I(X, CPUIDLE_DRIVER, "cpuidle.driver", STR) \
+	I(X, CPUIDLE_GOVERNOR, "cpuidle.governor", STR) \
+	I(X, CPUIDLE_STATES, "cpuidle.states", STR) \
+	I(X, CPUIDLE_SET, "cpuidle.set", STR) \
+	I(X, CPU_CLOCK_METHOD, "cpu.clock_method", STR) \
 	I(X, CPU_FLAGS, "cpu.flags", STR) \
 	I(X, MEM_TOTAL_KIB, "mem.total_kib", UINT0) \
 	I(X, MM_THP, "mm.thp", STR) \
@@ -357,6 +375,7 @@
 #define VOCAB_SHAPE_WARN_WHAT ENUM, 0, 0, REC_WHAT_CLOCKSOURCE "|" REC_WHAT_RESULT "|" \
 	REC_WHAT_METADATA "|" REC_WHAT_TEST
 #define VOCAB_SHAPE_END_STATUS ENUM, 0, 0, REC_STATUS_OK "|" REC_STATUS_FATAL
+#define VOCAB_SHAPE_MHZ_METHOD ENUM, 0, 0, REC_MHZ_APERF "|" REC_MHZ_CHAIN "|" REC_MHZ_NONE
 #define VOCAB_SHAPE_STOP ENUM, 0, 0, REC_STOP_TARGET "|" REC_STOP_CAP "|" REC_STOP_FUTILE \
 	"|" REC_STOP_BUDGET
 #define VOCAB_SHAPE_DIGEST_PART ENUM, 0, 0, REC_PART_BEGIN "|" REC_PART_INFO "|" REC_PART_TEST \
@@ -416,6 +435,8 @@
 	X(SAMPLE, CPU_NS, REQ, LIST0) \
 	X(SAMPLE, I, ONE, UINT0) \
 	X(SAMPLE, WARMUP, ONE, FLAG) \
+	X(SAMPLE, MHZ, OPT, LIST0) \
+	X(SAMPLE, MHZ_METHOD, OPT, MHZ_METHOD) \
 	X(SAMPLE, EXTRA, OPT, INT) \
 	X(WARN, WHAT, REQ, WARN_WHAT) \
 	X(WARN, REASON, REQ, STR) \

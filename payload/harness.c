@@ -1,6 +1,7 @@
 /* harness.c — see harness.h. */
 #define _GNU_SOURCE
 #include "harness.h"
+#include "cpuclock.h"
 #include "io.h"
 #include "latency.h"
 #include "sys.h"
@@ -47,12 +48,14 @@ struct slot {
 	char note[160];
 	int has_lat;		/* the test handed over a latency histogram (bench_lat()) */
 	struct lat_hist lat;	/* a copy of it, as it was at the command's end */
+	double mhz;		/* 'S': the clock the copy's CPU ran at around it (cpuclock.h), 0 none */
 };
 
 struct shared {
 	atomic_int stop;	/* raised by the controller at the window's end */
 	atomic_int go;		/* the sample generation the copies may start */
 	atomic_int armed;	/* copies waiting at the start line */
+	int clk;		/* the run's enum cpuclock_method, set before the copies fork */
 	struct slot slot[];
 };
 
@@ -218,9 +221,15 @@ static void worker(const struct bench *b, struct bench_ctx *ctx, int cpu, int cm
 	if (r)
 		_exit(0);
 	while (read(cmd_fd, &c, sizeof c) == (ssize_t)sizeof c && c.op != 'Q') {
-		if (c.op == 'S')
+		/* The clock is measured around the sample, outside its window and batches. */
+		struct cpuclock_copy clk;
+		if (c.op == 'S') {
+			cpuclock_before(&clk, (enum cpuclock_method)sh->clk);
 			await_go(sh, c.gen, ctx->copies);
+		}
 		s->err = run_batches(b, ctx, &c, sh, s);
+		if (c.op == 'S')
+			s->mhz = cpuclock_after(&clk);
 		s->nextra = ctx->nextra;
 		memcpy(s->extra_key, ctx->extra_key, sizeof s->extra_key);
 		memcpy(s->extra_val, ctx->extra_val, sizeof s->extra_val);
@@ -402,6 +411,8 @@ static int phase_init(struct hrun *h)
 	}
 	h->res = res[0];
 	h->res_w = res[1];
+	char why[256];
+	h->sh->clk = (int)cpuclock_probe(why, sizeof why);
 	h->ncpu = 0;
 	if (sched_getaffinity(0, sizeof set, &set) == 0)
 		for (int c = 0; c < CPU_SETSIZE; c++)
@@ -734,6 +745,12 @@ static int fmt_nivcsw(char *o, size_t n, const struct hrun *h, int k, const void
 	return snprintf(o, n, "%lld", (long long)h->sh->slot[k].nivcsw);
 }
 
+static int fmt_mhz(char *o, size_t n, const struct hrun *h, int k, const void *a)
+{
+	(void)a;
+	return snprintf(o, n, "%.0f", h->sh->slot[k].mhz);
+}
+
 static void emit_sample(struct hrun *h, int i, const double *wl, double value, uint64_t steal)
 {
 	struct rec_body rb;
@@ -755,6 +772,8 @@ static void emit_sample(struct hrun *h, int i, const double *wl, double value, u
 	put_list(&rb, RK_MIGRATIONS, h, fmt_migrations, NULL);
 	put_list(&rb, RK_NIVCSW, h, fmt_nivcsw, NULL);
 	put_list(&rb, RK_CPU_NS, h, fmt_cpu_ns, NULL);
+	put_list(&rb, RK_MHZ, h, fmt_mhz, NULL);
+	rec_str(&rb, RK_MHZ_METHOD, cpuclock_method_name((enum cpuclock_method)h->sh->clk));
 	for (int e = 0; e < h->sh->slot[0].nextra; e++)
 		rec_i64(&rb, h->sh->slot[0].extra_key[e], h->sh->slot[0].extra_val[e]);
 	/* What this sample contributes to RESULT, so readers never re-derive it. */

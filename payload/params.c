@@ -5,6 +5,7 @@
 #include "net/netproto.h"
 #include "out.h"
 #include "num.h"
+#include "cpupolicy.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -15,12 +16,13 @@
 
 static param_parse_fn parse_word, parse_range, parse_string, parse_tests, parse_copies,
 	parse_samples, parse_ci, parse_console, parse_disk, parse_span, parse_peer, parse_pin,
-	parse_array;
+	parse_array, parse_governor, parse_idle;
 static const char *const suites[] = {"quick", "standard", "thorough", NULL};
 static const char *const halts[] = {"poweroff", "reboot", "wait", NULL};
 static const char *const switch_words[] = {"0", "1", NULL};
 const char *const params_ab_sides[] = {"-", "a", "b", NULL};
 static const char *const metadata_words[] = {"auto", "off", NULL};
+static const char *const boost_words[] = {CPUPOLICY_FIRMWARE, "on", "off", NULL};
 
 /* Where a row's value goes in struct params: offset and size. */
 #define FIELD(f) .field = offsetof(struct params, f), .size = sizeof ((struct params *)0)->f
@@ -95,6 +97,22 @@ const struct param_info param_table[] = {
 	 "Azure, Oracle), read isobench.* words from its instance metadata's user data, which "
 	 "win over the command line's; off: never contact a metadata service",
 	 .parse = parse_word, FIELD(metadata_off), .words = metadata_words},
+	/* The CPU's clock and idle policy (payload/cpupolicy.h) */
+	{"cpufreq", "performance|firmware|GOVERNOR", "the governor of every cpufreq policy "
+	 "(cpufreq/policyN/scaling_governor); firmware: leave what the firmware and kernel chose. "
+	 "Image default: performance (the highest clock the boost setting allows, steady from the "
+	 "first sample; schedutil's and powersave's ramp with load would be measured); a host "
+	 "changes nothing unless --cpufreq is given",
+	 .parse = parse_governor, FIELD(cpufreq), .unit = "a governor name ([a-z0-9_]+)"},
+	{"boost", CPUPOLICY_FIRMWARE "|on|off", "turbo/boost where the OS may choose "
+	 "(intel_pstate/no_turbo, else cpufreq/boost); default " CPUPOLICY_FIRMWARE ": leave it",
+	 .parse = parse_word, FIELD(boost), .words = boost_words},
+	{"idle", "all|MAX_US", "idle states allowed: all (default), or only those whose exit "
+	 "latency is at most MAX_US microseconds (the deeper ones disabled in "
+	 "cpuN/cpuidle/stateK/disable; 0 keeps polling only). The kernel's cpuidle.off=1, "
+	 "intel_idle.max_cstate= and processor.max_cstate= work too (kernel.cmdline records them)",
+	 .parse = parse_idle, FIELD(idle_max_us), .lo = 0, .hi = 10000000,
+	 .unit = "microseconds"},
 	{.key = NULL},
 };
 
@@ -128,6 +146,7 @@ void params_init(struct params *p)
 	strcpy(p->console, "auto");
 	strcpy(p->disk, "auto");
 	p->serve_s = NET_SERVE_LIFE_S;	/* as the host's --serve */
+	p->idle_max_us = -1;
 }
 
 static int row_of(const char *key)
@@ -205,6 +224,34 @@ static int parse_string(struct params *p, const struct param_info *row, const ch
 	if (!*val || strlen(val) >= row->size)
 		FAIL("expected %s", row->unit);
 	strcpy((char *)p + row->field, val);
+	return 0;
+}
+
+/* A cpufreq governor's name (the kernel's are [a-z0-9_]: performance, schedutil, ...) or
+ * firmware; whether this kernel has it is known only when it is set (cpupolicy.c says). */
+static int parse_governor(struct params *p, const struct param_info *row, const char *val,
+			  char *err, size_t errlen)
+{
+	if (!*val || strlen(val) >= row->size || val[strspn(val, "abcdefghijklmnopqrstuvwxyz"
+							 "0123456789_")])
+		FAIL("expected performance, firmware or %s", row->unit);
+	strcpy((char *)p + row->field, val);
+	return 0;
+}
+
+/* all (-1: every state) or an exit latency in [row->lo, row->hi] us. */
+static int parse_idle(struct params *p, const struct param_info *row, const char *val,
+		      char *err, size_t errlen)
+{
+	long a;
+
+	if (!strcmp(val, "all")) {
+		*int_field(p, row) = -1;
+		return 0;
+	}
+	if (parse_int(val, row->lo, row->hi, &a))
+		FAIL("expected all or %s, %ld..%ld", row->unit, row->lo, row->hi);
+	*int_field(p, row) = (int)a;
 	return 0;
 }
 

@@ -57,6 +57,13 @@ struct params {
 	/* PID 1: 1 when isobench.metadata=off (no metadata service is contacted, even in a
 	 * cloud); 0 (auto): payload/pid1/cloud.h. */
 	int metadata_off;
+	/* The CPU's clock and idle policy (payload/cpupolicy.h): the governor every cpufreq
+	 * policy gets ("" not given: the image asks for performance, a host changes nothing),
+	 * boost (0 leave it, 1 on, 2 off), and the longest idle-state exit latency allowed, in
+	 * us (-1: every state; deeper ones are disabled through cpuidle's sysfs). */
+	char cpufreq[32];
+	int boost;
+	int idle_max_us;
 };
 
 struct param_info;

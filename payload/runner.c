@@ -3,6 +3,8 @@
 #include "runner.h"
 #include "bench.h"
 #include "clocksrc.h"
+#include "cpupolicy.h"
+#include "sysfs.h"
 #include "harness.h"
 #include "net/netproto.h"
 #include "vocab.h"
@@ -882,6 +884,8 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	snprintf(bench_peer, sizeof bench_peer, "%s", p->peer);	/* the net tests' (bench.h) */
 	net_nic_use_peer(bench_peer);	/* the nic.* facts: the route to it leaves by */
 	snprintf(bench_peer_rejected, sizeof bench_peer_rejected, "%s", p->peer_rejected);
+	/* The CPU's clock policy, set (image; host: only when asked) before the header reads it. */
+	cpupolicy_apply(p, !strcmp(cfg->mode, REC_MODE_INIT), SYSFS_CPU);
 	sysinfo_emit(p, cfg->mode, cfg->tmpdir);
 	warn_clocksource_not_taken();
 

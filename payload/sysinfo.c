@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "sysinfo.h"
 #include "sysfs.h"
+#include "cpuclock.h"
+#include "cpupolicy.h"
 #include "bench.h"
 #include "vocab.h"
 #include "version.h"
@@ -256,6 +258,20 @@ static void f_sys(const struct ctx *c, const char *arg, char *o, size_t n)
 	}
 }
 
+/* The CPU's clock and idle policy (cpupolicy.c): arg is the key. */
+static void f_policy(const struct ctx *c, const char *arg, char *o, size_t n)
+{
+	(void)c;
+	cpupolicy_fact(SYSFS_CPU, arg, o, n);
+}
+
+/* How each SAMPLE's mhz= is measured here, and why (cpuclock.c). */
+static void f_clock(const struct ctx *c, const char *arg, char *o, size_t n)
+{
+	(void)c, (void)arg;
+	cpuclock_probe(o, n);
+}
+
 #define SYS_CS "/sys/devices/system/clocksource/clocksource0/"
 #define BREAK {NULL, CONST, NULL, NULL}	/* ends one INFO record, starts the next */
 
@@ -297,10 +313,23 @@ static const struct fact facts[] = {
 	{RK_FS_ROOT, FN, "fs./", f_sys},
 	{RK_FS_WORKDIR, FN, "fs.workdir", f_sys},
 	{RK_CPU_SMT, FILE_LINE, SYSFS_CPU "smt/active", NULL},
-	{RK_CPU_GOVERNOR, FILE_LINE, SYSFS_CPU "cpu0/cpufreq/scaling_governor", NULL},
-	{RK_CPU_NO_TURBO, FILE_LINE, SYSFS_CPU "intel_pstate/no_turbo", NULL},
+	{RK_CPU_GOVERNOR, FN, RK_CPU_GOVERNOR, f_policy},
+	{RK_CPU_NO_TURBO, FN, RK_CPU_NO_TURBO, f_policy},
 	{RK_CPU_MICROCODE, CPUINFO, "microcode", NULL},
 	{RK_MM_THP, FILE_LINE, SYSFS_THP "enabled", NULL},
+	BREAK,
+	{RK_CPUFREQ_DRIVER, FN, RK_CPUFREQ_DRIVER, f_policy},
+	{RK_CPUFREQ_BOOST, FN, RK_CPUFREQ_BOOST, f_policy},
+	{RK_CPUFREQ_EPP, FN, RK_CPUFREQ_EPP, f_policy},
+	{RK_CPUFREQ_MIN_KHZ, FN, RK_CPUFREQ_MIN_KHZ, f_policy},
+	{RK_CPUFREQ_MAX_KHZ, FN, RK_CPUFREQ_MAX_KHZ, f_policy},
+	{RK_CPUFREQ_BASE_KHZ, FN, RK_CPUFREQ_BASE_KHZ, f_policy},
+	{RK_CPUFREQ_SET, FN, RK_CPUFREQ_SET, f_policy},
+	{RK_CPUIDLE_DRIVER, FN, RK_CPUIDLE_DRIVER, f_policy},
+	{RK_CPUIDLE_GOVERNOR, FN, RK_CPUIDLE_GOVERNOR, f_policy},
+	{RK_CPUIDLE_STATES, FN, RK_CPUIDLE_STATES, f_policy},
+	{RK_CPUIDLE_SET, FN, RK_CPUIDLE_SET, f_policy},
+	{RK_CPU_CLOCK_METHOD, FN, RK_CPU_CLOCK_METHOD, f_clock},
 	BREAK,
 	{RK_HV_CPUID, FN, "cpuid_hv", f_sys},
 	{RK_HV_SYS_TYPE, FILE_LINE, "/sys/hypervisor/type", NULL},

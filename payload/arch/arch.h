@@ -13,6 +13,7 @@
 #ifndef ISOBENCH_ARCH_H
 #define ISOBENCH_ARCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* arch_impl.h provides, for this architecture:
@@ -26,6 +27,12 @@
  *                       static inline: one spin-wait hint for loops polling memory another
  *                       CPU writes (PAUSE, YIELD), and a compiler barrier; the barrier alone
  *                       where there is no hint;
+ *   uint64_t arch_add_chain(uint64_t reps, uint64_t v, uint64_t step)
+ *                       static inline: reps x ARCH_CHAIN_ADDS integer adds of step to v,
+ *                       each depending on the one before (one cycle of latency each on the
+ *                       cores the clock estimate assumes: payload/cpuclock.c), in an asm
+ *                       block the compiler cannot remove; returns v plus them. reps >= 1.
+ *                       ARCH_CHAIN_ADDS is 0 where the architecture has no such chain;
  *   struct arch_input_event
  *                       one event read from /dev/input/event* (include/uapi/linux/input.h):
  *                       struct timeval time, uint16_t type, code, int32_t value. */
@@ -39,5 +46,12 @@ void arch_hypervisor_id(char *out);
 /* The processor's brand string as the CPU reports it (x86-64: CPUID 0x80000002..4, 48 bytes,
  * blanks kept) into out (>= 49 bytes); "" when the CPU or the architecture has none. */
 void arch_cpu_brand(char *out);
+
+/* The core's actual-cycle and reference-cycle counters of CPU cpu, read from the calling
+ * thread (x86-64: IA32_APERF 0xE8 and IA32_MPERF 0xE7 through /dev/cpu/N/msr, Intel SDM vol.
+ * 3B 15.2 / AMD APM vol. 2 17.3; both count only in C0, MPERF at the TSC's rate). 0 with
+ * *actual and *ref, or -errno with the reason in words in why (n bytes): "APERF not exposed
+ * (...)" (generic/: none on this architecture). */
+int arch_core_counters(int cpu, uint64_t *actual, uint64_t *ref, char *why, size_t n);
 
 #endif

@@ -30,6 +30,19 @@ static inline void arch_cpu_relax(void)
 	__asm__ volatile("yield" ::: "memory");
 }
 
+/* reps x 128 dependent adds of step (a register) to v; the loop's count and branch run
+ * beside the chain. */
+#define ARCH_CHAIN_ADDS 128
+static inline uint64_t arch_add_chain(uint64_t reps, uint64_t v, uint64_t step)
+{
+	__asm__ volatile("1:\n\t"
+			 ".rept 128\n\tadd %0, %0, %2\n\t.endr\n\t"
+			 "subs %1, %1, #1\n\t"
+			 "b.ne 1b"
+			 : "+r"(v), "+r"(reps) : "r"(step) : "cc");
+	return v;
+}
+
 /* One event read from /dev/input/event* (include/uapi/linux/input.h): on arm64, as on
  * x86-64, a 64-bit struct timeval, u16 type, u16 code, s32 value. */
 struct arch_input_event {

@@ -21,6 +21,14 @@ static inline void arch_cpu_relax(void)
 	atomic_signal_fence(memory_order_seq_cst);
 }
 
+/* No instruction here: no chain of known latency (the clock estimate says "none"). */
+#define ARCH_CHAIN_ADDS 0
+static inline uint64_t arch_add_chain(uint64_t reps, uint64_t v, uint64_t step)
+{
+	(void)reps, (void)step;
+	return v;
+}
+
 struct arch_input_event {
 	struct timeval time;
 	uint16_t type, code;

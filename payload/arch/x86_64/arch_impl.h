@@ -29,6 +29,19 @@ static inline void arch_cpu_relax(void)
 	__asm__ volatile("pause" ::: "memory");
 }
 
+/* reps x 128 dependent adds of step (a register: a renamer that folds adds of an immediate
+ * cannot fold these) to v; the loop's count and branch run beside the chain. */
+#define ARCH_CHAIN_ADDS 128
+static inline uint64_t arch_add_chain(uint64_t reps, uint64_t v, uint64_t step)
+{
+	__asm__ volatile("1:\n\t"
+			 ".rept 128\n\tadd %2, %0\n\t.endr\n\t"
+			 "dec %1\n\t"
+			 "jnz 1b"
+			 : "+r"(v), "+r"(reps) : "r"(step) : "cc");
+	return v;
+}
+
 /* One event read from /dev/input/event* (include/uapi/linux/input.h): on x86-64 a struct
  * timeval, u16 type, u16 code, s32 value. */
 struct arch_input_event {

@@ -1,0 +1,70 @@
+/* cpuclock.h — the clock a CPU ran at over a sample, measured around the sample (never inside
+ * its measured loop), for the SAMPLE's mhz= and mhz_method= (docs/records.md).
+ *
+ * Two methods, the run's one chosen once (cpuclock_probe()):
+ *   aperf  where the core's counters are readable (arch_core_counters(): x86 IA32_APERF and
+ *          IA32_MPERF through /dev/cpu/N/msr): effective MHz = TSC rate x delta APERF / delta
+ *          MPERF between a read just before the copy waits at the start line and one just
+ *          after its last batch, on the CPU it ran on (both counters count in C0 only, so
+ *          the wait costs nothing; Intel SDM vol. 3B 15.2, AMD APM vol. 2 17.3). The TSC rate
+ *          is delta TSC / delta CLOCK_MONOTONIC over the same two reads;
+ *   chain  elsewhere (most guests, TCG, arm64): as lmbench's mhz (src/mhz.c) estimates it, a
+ *          chain of dependent adds of one cycle's latency each (arch_add_chain()) timed
+ *          against CLOCK_MONOTONIC: ARCH_CHAIN_ADDS x CPUCLOCK_REPS adds, then twice as many,
+ *          the best (shortest) of CPUCLOCK_TRIES of each, and MHz = the extra adds / the
+ *          extra time, so the clock read's own cost and the call's cancel. Run just before
+ *          the copy waits at the start line and just after its last batch (about 50 us each
+ *          at 3 GHz); the figure is the mean of the two.
+ *   none   an architecture with neither (ARCH_CHAIN_ADDS 0): the figures are 0.
+ * Per copy: each copy measures the CPU it runs on, in its own process. A copy that changed
+ * CPU between an aperf method's two reads has no figure (0): the counters are per CPU. */
+#ifndef ISOBENCH_CPUCLOCK_H
+#define ISOBENCH_CPUCLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CPUCLOCK_REPS 128	/* x ARCH_CHAIN_ADDS (128): 16,384 adds, ~5.5 us at 3 GHz */
+#define CPUCLOCK_TRIES 3
+
+enum cpuclock_method { CPUCLOCK_NONE, CPUCLOCK_APERF, CPUCLOCK_CHAIN };
+
+/* One read of the core's counters and the clocks, all on one CPU. */
+struct cpuclock_read {
+	uint64_t aperf, mperf;	/* actual and reference cycles (arch_core_counters()) */
+	uint64_t tsc;		/* arch_cycles(): the TSC on x86 */
+	uint64_t ns;		/* CLOCK_MONOTONIC */
+};
+
+/* Effective MHz between reads a and b: (delta tsc / delta ns) x 1000 x delta aperf /
+ * delta mperf, each delta taken modulo 2^64 (a counter that wrapped once between the reads
+ * is still right). 0 (no figure) when delta mperf, delta tsc or delta ns is 0. */
+double cpuclock_aperf_mhz(const struct cpuclock_read *a, const struct cpuclock_read *b);
+
+/* MHz from a chain of adds ARCH cycles each: `adds` more adds took ns_long - ns_short more
+ * nanoseconds: adds / (ns_long - ns_short) x 1000. 0 (no figure) when ns_long <= ns_short. */
+double cpuclock_chain_mhz(uint64_t adds, uint64_t ns_short, uint64_t ns_long);
+
+/* The chain estimate, measured now on the calling thread's CPU (MHz, 0 when the architecture
+ * has no chain). */
+double cpuclock_chain_now(void);
+
+/* The run's method, found by reading the counters of the CPU the caller runs on; why (n
+ * bytes) says the method in words for the header's cpu.clock_method ("aperf: /dev/cpu/N/msr",
+ * "chain: APERF not exposed (...)"). */
+enum cpuclock_method cpuclock_probe(char *why, size_t n);
+
+const char *cpuclock_method_name(enum cpuclock_method m);	/* REC_MHZ_* */
+
+/* One copy's measurement of one sample: cpuclock_before() just before it waits at the start
+ * line, cpuclock_after() just after its last batch, which returns the MHz (0: no figure). */
+struct cpuclock_copy {
+	enum cpuclock_method method;
+	int cpu, ok;
+	struct cpuclock_read r0;
+	double chain0;
+};
+void cpuclock_before(struct cpuclock_copy *c, enum cpuclock_method m);
+double cpuclock_after(struct cpuclock_copy *c);
+
+#endif

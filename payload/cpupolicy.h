@@ -1,0 +1,34 @@
+/* cpupolicy.h — the CPU's clock and idle policy: set from isobench.cpufreq=, isobench.boost=
+ * and isobench.idle= (params.h), and read for the header (INFO cpufreq.*, cpuidle.*,
+ * cpu.governor, cpu.no_turbo; docs/records.md). Through the kernel's sysfs only
+ * (Documentation/admin-guide/pm/cpufreq.rst, intel_pstate.rst, cpuidle.rst):
+ *   /sys/devices/system/cpu/cpufreq/policyN/scaling_governor   every policy's governor
+ *   /sys/devices/system/cpu/intel_pstate/no_turbo               boost on intel_pstate
+ *   /sys/devices/system/cpu/cpufreq/boost                       boost elsewhere (acpi-cpufreq)
+ *   /sys/devices/system/cpu/cpuN/cpuidle/stateK/{name,latency,disable}
+ * Where a file is missing the reading says why in words ("none: no cpufreq driver"), never
+ * a bare "-".
+ *
+ * In the image (init) the default isobench.cpufreq is performance (params.h says why); on a
+ * host the runner changes nothing unless --cpufreq, --boost or --idle is given. */
+#ifndef ISOBENCH_CPUPOLICY_H
+#define ISOBENCH_CPUPOLICY_H
+
+#include <stddef.h>
+#include "params.h"
+
+/* The governor the image asks for when isobench.cpufreq is not given. */
+#define CPUPOLICY_DEFAULT_IMAGE "performance"
+/* The word that leaves the governor as the firmware and kernel chose it. */
+#define CPUPOLICY_FIRMWARE "firmware"
+
+/* Apply p's cpufreq, boost and idle (image: cpufreq defaults to CPUPOLICY_DEFAULT_IMAGE;
+ * host: only what was given) and keep what happened in words for cpupolicy_fact(). Errors
+ * are said there, never fatal. root: sysfs's SYSFS_CPU (tests pass a planted tree). */
+void cpupolicy_apply(const struct params *p, int image, const char *root);
+
+/* The header's value of INFO key (an RK_ of cpu.governor, cpu.no_turbo, cpufreq.*, cpuidle.*)
+ * as read now under root, into out (cap bytes). */
+void cpupolicy_fact(const char *root, const char *key, char *out, size_t cap);
+
+#endif

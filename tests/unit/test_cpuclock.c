@@ -1,0 +1,235 @@
+/* test_cpuclock.c — the effective clock from planted APERF/MPERF/TSC reads (payload/cpuclock.c:
+ * the formula, a counter that wrapped, a zero delta that is no figure), the chain estimate's
+ * arithmetic, and the CPU policy set and read on a planted sysfs tree (payload/cpupolicy.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../payload/cpuclock.h"
+#include "../../payload/cpupolicy.h"
+#include "vocab.h"
+
+/* A TSC of 2,300 MHz (230e6 ticks in 100 ms) and a core at 3,000 MHz while in C0: APERF
+ * advanced 300e6 for MPERF's 230e6. */
+static void aperf_plain(void **st)
+{
+	(void)st;
+	struct cpuclock_read a = {1000, 5000, 77, 1000000000}, b = a;
+	b.aperf += 300000000;
+	b.mperf += 230000000;
+	b.tsc += 230000000;
+	b.ns += 100000000;
+	assert_float_equal(cpuclock_aperf_mhz(&a, &b), 3000.0, 1e-6);
+	/* Half the window idle: both counters stop in C-states, the ratio (the clock) holds. */
+	b.aperf = a.aperf + 150000000;
+	b.mperf = a.mperf + 115000000;
+	assert_float_equal(cpuclock_aperf_mhz(&a, &b), 3000.0, 1e-6);
+	/* Below the TSC's rate (a low P-state): 1,150 MHz. */
+	b.aperf = a.aperf + 50000000;
+	b.mperf = a.mperf + 100000000;
+	assert_float_equal(cpuclock_aperf_mhz(&a, &b), 1150.0, 1e-6);
+}
+
+/* Every counter wrapped once between the reads: the deltas are still right. */
+static void aperf_wrap(void **st)
+{
+	(void)st;
+	struct cpuclock_read a = {UINT64_MAX - 149999999, UINT64_MAX - 99999999,
+				  UINT64_MAX - 29999999, UINT64_MAX - 9999999};
+	struct cpuclock_read b = {150000000, 130000000, 200000000, 90000000};
+	/* deltas: aperf 300e6, mperf 230e6, tsc 230e6, ns 100e6 */
+	assert_float_equal(cpuclock_aperf_mhz(&a, &b), 3000.0, 1e-6);
+}
+
+/* A zero delta is no figure (0), never a division by zero or infinity. */
+static void aperf_zero(void **st)
+{
+	(void)st;
+	struct cpuclock_read a = {10, 20, 30, 40}, b = {110, 20, 130, 140};
+	assert_true(cpuclock_aperf_mhz(&a, &b) == 0);	/* mperf did not move */
+	b = (struct cpuclock_read){110, 120, 30, 140};
+	assert_true(cpuclock_aperf_mhz(&a, &b) == 0);	/* the TSC did not */
+	b = (struct cpuclock_read){110, 120, 130, 40};
+	assert_true(cpuclock_aperf_mhz(&a, &b) == 0);	/* no time passed */
+	assert_true(cpuclock_aperf_mhz(&a, &a) == 0);
+}
+
+/* 16,384 more adds in 5,461 more ns: 3,000 MHz; the fixed cost of the two runs cancels. */
+static void chain_arith(void **st)
+{
+	(void)st;
+	assert_float_equal(cpuclock_chain_mhz(16384, 6000, 11461), 16384.0 / 5461 * 1000, 1e-9);
+	assert_float_equal(cpuclock_chain_mhz(16384, 100, 16484), 1000.0, 1e-9);
+	assert_true(cpuclock_chain_mhz(16384, 5000, 5000) == 0);
+	assert_true(cpuclock_chain_mhz(16384, 6000, 5000) == 0);
+}
+
+static void method_names(void **st)
+{
+	(void)st;
+	assert_string_equal(cpuclock_method_name(CPUCLOCK_APERF), REC_MHZ_APERF);
+	assert_string_equal(cpuclock_method_name(CPUCLOCK_CHAIN), REC_MHZ_CHAIN);
+	assert_string_equal(cpuclock_method_name(CPUCLOCK_NONE), REC_MHZ_NONE);
+}
+
+/* ---- cpupolicy on a planted tree ---- */
+
+static char root[64];
+
+static void plant(const char *rel, const char *val)
+{
+	char path[256], cmd[300];
+	snprintf(path, sizeof path, "%s%s", root, rel);
+	snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", val);
+	fclose(f);
+}
+
+static void slurp(const char *rel, char *out, size_t n)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s%s", root, rel);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(out, (int)n, f));
+	out[strcspn(out, "\n")] = 0;
+	fclose(f);
+}
+
+static void mkroot(void)
+{
+	strcpy(root, "/tmp/test_cpupolicy.XXXXXX");
+	assert_non_null(mkdtemp(root));
+	strcat(root, "/");
+}
+
+static void rmroot(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void policy_set_and_read(void **st)
+{
+	(void)st;
+	struct params p;
+	char v[512];
+
+	mkroot();
+	plant("cpufreq/policy0/scaling_governor", "powersave");
+	plant("cpufreq/policy1/scaling_governor", "powersave");
+	plant("cpu0/cpufreq/scaling_driver", "intel_pstate");
+	plant("cpu0/cpufreq/energy_performance_preference", "balance_performance");
+	plant("cpu0/cpufreq/cpuinfo_max_freq", "3900000");
+	plant("cpu0/cpufreq/base_frequency", "2300000");
+	plant("intel_pstate/no_turbo", "0");
+	plant("cpu0/cpuidle/state0/name", "POLL");
+	plant("cpu0/cpuidle/state0/latency", "0");
+	plant("cpu0/cpuidle/state0/disable", "0");
+	plant("cpu0/cpuidle/state1/name", "C1");
+	plant("cpu0/cpuidle/state1/latency", "2");
+	plant("cpu0/cpuidle/state1/disable", "0");
+	plant("cpu0/cpuidle/state2/name", "C6");
+	plant("cpu0/cpuidle/state2/latency", "170");
+	plant("cpu0/cpuidle/state2/disable", "0");
+	plant("cpuidle/current_driver", "intel_idle");
+
+	/* A host without --cpufreq: nothing changes. */
+	params_init(&p);
+	cpupolicy_apply(&p, 0, root);
+	slurp("cpufreq/policy1/scaling_governor", v, sizeof v);
+	assert_string_equal(v, "powersave");
+	cpupolicy_fact(root, RK_CPUFREQ_SET, v, sizeof v);
+	assert_non_null(strstr(v, "not asked"));
+
+	/* The image's default: performance on every policy; boost off; idle up to 10 us. */
+	p.boost = 2;
+	p.idle_max_us = 10;
+	cpupolicy_apply(&p, 1, root);
+	slurp("cpufreq/policy0/scaling_governor", v, sizeof v);
+	assert_string_equal(v, CPUPOLICY_DEFAULT_IMAGE);
+	slurp("cpufreq/policy1/scaling_governor", v, sizeof v);
+	assert_string_equal(v, CPUPOLICY_DEFAULT_IMAGE);
+	slurp("intel_pstate/no_turbo", v, sizeof v);
+	assert_string_equal(v, "1");
+	slurp("cpu0/cpuidle/state2/disable", v, sizeof v);
+	assert_string_equal(v, "1");
+	slurp("cpu0/cpuidle/state1/disable", v, sizeof v);
+	assert_string_equal(v, "0");
+	cpupolicy_fact(root, RK_CPUFREQ_SET, v, sizeof v);
+	assert_string_equal(v, "performance: set on 2 policies; boost off: set (intel_pstate no_turbo)");
+	cpupolicy_fact(root, RK_CPUIDLE_SET, v, sizeof v);
+	assert_string_equal(v, "max 10 us: 1 of 3 states disabled (cpu0: C6)");
+
+	cpupolicy_fact(root, RK_CPU_GOVERNOR, v, sizeof v);
+	assert_string_equal(v, "performance");
+	cpupolicy_fact(root, RK_CPUFREQ_DRIVER, v, sizeof v);
+	assert_string_equal(v, "intel_pstate");
+	cpupolicy_fact(root, RK_CPUFREQ_BOOST, v, sizeof v);
+	assert_string_equal(v, "off (intel_pstate no_turbo=1)");
+	cpupolicy_fact(root, RK_CPUFREQ_EPP, v, sizeof v);
+	assert_string_equal(v, "balance_performance");
+	cpupolicy_fact(root, RK_CPUFREQ_BASE_KHZ, v, sizeof v);
+	assert_string_equal(v, "2300000");
+	cpupolicy_fact(root, RK_CPUFREQ_MIN_KHZ, v, sizeof v);
+	assert_string_equal(v, "none: the driver does not say");
+	cpupolicy_fact(root, RK_CPUIDLE_DRIVER, v, sizeof v);
+	assert_string_equal(v, "intel_idle");
+	cpupolicy_fact(root, RK_CPUIDLE_STATES, v, sizeof v);
+	assert_string_equal(v, "POLL latency=0us disabled=0; C1 latency=2us disabled=0; "
+			       "C6 latency=170us disabled=1");
+	rmroot();
+}
+
+/* No cpufreq or cpuidle at all (TCG, our kernel before its cpufreq symbols): every fact says
+ * so in words, and the image's default says it could not apply. */
+static void policy_none(void **st)
+{
+	(void)st;
+	struct params p;
+	char v[512];
+	static const char *const keys[] = {
+		RK_CPUFREQ_DRIVER, RK_CPU_GOVERNOR, RK_CPUFREQ_BOOST, RK_CPUFREQ_EPP,
+		RK_CPUFREQ_MAX_KHZ, RK_CPUIDLE_DRIVER, RK_CPUIDLE_STATES, NULL};
+
+	mkroot();
+	plant("cpu0/online", "1");
+	params_init(&p);
+	p.boost = 1;
+	cpupolicy_apply(&p, 1, root);
+	for (int k = 0; keys[k]; k++) {
+		cpupolicy_fact(root, keys[k], v, sizeof v);
+		assert_non_null(strstr(v, "none: no cpu"));
+	}
+	cpupolicy_fact(root, RK_CPU_NO_TURBO, v, sizeof v);
+	assert_string_equal(v, "none: not intel_pstate");
+	cpupolicy_fact(root, RK_CPUFREQ_SET, v, sizeof v);
+	assert_string_equal(v, "performance: not applied (none: no cpufreq driver); boost on: not "
+			       "applied (none: the platform gives the OS no boost switch)");
+	rmroot();
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(aperf_plain),
+		cmocka_unit_test(aperf_wrap),
+		cmocka_unit_test(aperf_zero),
+		cmocka_unit_test(chain_arith),
+		cmocka_unit_test(method_names),
+		cmocka_unit_test(policy_set_and_read),
+		cmocka_unit_test(policy_none),
+	};
+	return cmocka_run_group_tests(t, NULL, NULL);
+}
