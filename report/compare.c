@@ -1,6 +1,7 @@
 /* compare.c — see compare.h. */
 #define _GNU_SOURCE
 #include "compare.h"
+#include "cpuclk.h"
 #include "noisefloor.h"
 #include "signif.h"
 #include "util.h"
@@ -241,6 +242,10 @@ static int check_pair(struct cmp *c, const struct model *m0, const char *l0,
 		if (strcmp(a, b) && add_warn(c, keys[k], a, l0, b, lj))
 			return -1;
 	}
+	char cw[2][400];	/* the CPU clock policy and effective clock (cpuclk.h) */
+	for (int k = 0, n = clk_compare(m0, l0, mj, lj, cw, 2); k < n; k++)
+		if (add_warnv(c, "%s", cw[k]))
+			return -1;
 	const char *fa = model_workdir_fs(m0), *fb = model_workdir_fs(mj);
 	if (strcmp(fa, "-") && strcmp(fb, "-") && strcmp(fa, fb) &&
 	    add_warnv(c, "not comparable: file tests ran on %s in one run and %s in another: "

@@ -1,5 +1,6 @@
 /* text.c — see text.h. */
 #include "text.h"
+#include "cpuclk.h"
 #include "fleet.h"
 #include "noisefloor.h"
 #include "signif.h"
@@ -542,6 +543,61 @@ static void compare_replicates(FILE *out, const struct cmp *c)
 		}
 }
 
+/* Each run's effective clock (cpuclk.h) beside each test that has one, with the share of
+ * their run time its copies were on a CPU ('+': CPU-bound), and the run's over all tests. */
+static void compare_clock(FILE *out, const struct cmp *c, int w)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		struct clk_test ct;
+		int has = 0;
+		for (size_t j = 0; j < c->nruns; j++)
+			if (r->cell[j].t) {
+				clk_test_of(c->m[j], r->cell[j].t, &ct);
+				has |= isfinite(ct.mhz);
+			}
+		if (!has)
+			continue;
+		if (!any++) {
+			char head[64];
+			fprintf(out, "\neffective clock, MHz: the median over the SAMPLEs of mhz= "
+				     "(aperf: APERF/MPERF; chain: a timed chain of dependent adds), and "
+				     "the share of their run time the copies were on a CPU (+: CPU-bound, "
+				     ">= %.0f%%)\n%-36s %6s %-6s", CLK_CPU_BOUND_PCT, "TEST", "COPIES",
+				"");
+			for (size_t j = 0; j < c->nruns; j++)
+				fprintf(out, " %*s", w, colhead(c, j, w, head, sizeof head));
+			fputc('\n', out);
+		}
+		fprintf(out, "%-36.36s %6d %-6s", S(r->title), r->copies, "");
+		for (size_t j = 0; j < c->nruns; j++) {
+			char f[48] = "---";
+			if (r->cell[j].t) {
+				clk_test_of(c->m[j], r->cell[j].t, &ct);
+				if (isfinite(ct.mhz))
+					snprintf(f, sizeof f, "%.0f %3.0f%%%c", ct.mhz, ct.cpu_pct,
+						 ct.cpu_bound ? '+' : ' ');
+			}
+			fprintf(out, " %*s", w, f);
+		}
+		fputc('\n', out);
+	}
+	if (!any)
+		return;
+	fprintf(out, "%-36.36s %6s %-6s", "the run (every SAMPLE), method", "", "");
+	for (size_t j = 0; j < c->nruns; j++) {
+		struct clk_run cr;
+		char f[48] = "---";
+		clk_run_of(c->m[j], &cr);
+		if (isfinite(cr.mhz))
+			snprintf(f, sizeof f, "%.0f %s", cr.mhz, cr.method);
+		fprintf(out, " %*s", w, f);
+	}
+	fputc('\n', out);
+}
+
 void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 {
 	int w = colw(c), unconverged = cmp_any_unconverged(c);
@@ -558,6 +614,7 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 	for (size_t i = 0; i < c->nrows; i++)
 		compare_row(out, c, &c->rows[i], w, unconverged);
 	compare_scores(out, c, w);
+	compare_clock(out, c, w);
 	compare_significance(out, c);
 	compare_replicates(out, c);
 	text_pct_compare(out, c);	/* latency percentiles, lower is better (pct.h) */

@@ -1,0 +1,177 @@
+/* cpuclk.c — see cpuclk.h. */
+#include "cpuclk.h"
+#include "noisefloor.h"
+#include "util.h"
+#include "vocab.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The comma list v of numbers into out (at most max); how many were read. */
+static size_t list_of(const char *v, double *out, size_t max)
+{
+	size_t n = 0;
+	while (v && *v && n < max) {
+		char *end;
+		out[n++] = strtod(v, &end);
+		if (*end != ',')
+			break;
+		v = end + 1;
+	}
+	return n;
+}
+
+#define MAXC 4096
+
+/* The SAMPLE's figure: the median of its copies' non-zero mhz=; NAN when none. */
+static double sample_mhz(const struct model *m, const struct msample *s)
+{
+	static double v[MAXC];
+	size_t n = list_of(model_sample_get(m, s, RK_MHZ), v, MAXC), k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] > 0)
+			v[k++] = v[i];
+	return k ? median_of(v, k) : NAN;
+}
+
+/* The SAMPLE's copies' sum cpu_ns / sum ran_ns x 100; NAN when it does not say. */
+static double sample_cpu_pct(const struct model *m, const struct msample *s)
+{
+	static double c[MAXC], r[MAXC];
+	size_t nc = list_of(model_sample_get(m, s, RK_CPU_NS), c, MAXC);
+	size_t nr = list_of(model_sample_get(m, s, RK_RAN_NS), r, MAXC);
+	double sc = 0, sr = 0;
+	for (size_t i = 0; i < nc && i < nr; i++) {
+		sc += c[i];
+		sr += r[i];
+	}
+	return nc && nc == nr && sr > 0 ? sc / sr * 100 : NAN;
+}
+
+void clk_test_of(const struct model *m, const struct mtest *t, struct clk_test *out)
+{
+	double *mh = calloc(t->nsmp + 1, sizeof *mh), *cp = calloc(t->nsmp + 1, sizeof *cp);
+	size_t nm = 0, nc = 0;
+
+	out->method = "-";
+	for (size_t i = 0; mh && cp && i < t->nsmp; i++) {
+		const struct msample *s = &t->smp[i];
+		if (s->warmup)
+			continue;
+		const char *me = model_sample_get(m, s, RK_MHZ_METHOD);
+		if (me && strcmp(out->method, "-") == 0)
+			out->method = !strcmp(me, REC_MHZ_APERF) ? REC_MHZ_APERF
+				      : !strcmp(me, REC_MHZ_CHAIN) ? REC_MHZ_CHAIN : REC_MHZ_NONE;
+		double f = sample_mhz(m, s), p = sample_cpu_pct(m, s);
+		if (isfinite(f))
+			mh[nm++] = f;
+		if (isfinite(p))
+			cp[nc++] = p;
+	}
+	out->mhz = nm ? median_of(mh, nm) : NAN;
+	out->cpu_pct = nc ? median_of(cp, nc) : NAN;
+	out->cpu_bound = isfinite(out->cpu_pct) && out->cpu_pct >= CLK_CPU_BOUND_PCT;
+	free(mh);
+	free(cp);
+}
+
+void clk_run_of(const struct model *m, struct clk_run *out)
+{
+	size_t cap = 0, n = 0;
+	double *v;
+
+	out->mhz = NAN;
+	out->method = "-";
+	out->ntests = 0;
+	for (size_t i = 0; i < m->ntests; i++)
+		cap += m->tests[i].nsmp;
+	if (!(v = calloc(cap + 1, sizeof *v)))
+		return;
+	for (size_t i = 0; i < m->ntests; i++) {
+		const struct mtest *t = &m->tests[i];
+		struct clk_test ct;
+		clk_test_of(m, t, &ct);
+		if (!isfinite(ct.mhz))
+			continue;
+		out->ntests++;
+		out->method = ct.method;
+		for (size_t k = 0; k < t->nsmp; k++) {
+			double f = t->smp[k].warmup ? NAN : sample_mhz(m, &t->smp[k]);
+			if (isfinite(f))
+				v[n++] = f;
+		}
+	}
+	if (n)
+		out->mhz = median_of(v, n);
+	free(v);
+}
+
+/* The first word of a policy value ("off (intel_pstate no_turbo=1)" -> "off"); "" when the
+ * value says there is none ("none: ...", "-"). */
+static void word_of(const char *v, char *out, size_t cap)
+{
+	size_t l = strcspn(v, " :(");
+	snprintf(out, cap, "%.*s", (int)l, v);
+	if (!strcmp(out, "none") || !strcmp(out, "-"))
+		out[0] = 0;
+}
+
+int clk_compare(const struct model *a, const char *la, const struct model *b, const char *lb,
+		char (*w)[400], int max)
+{
+	static const char *const keys[] = {RK_CPU_GOVERNOR, RK_CPUFREQ_BOOST, NULL};
+	int n = 0;
+
+	for (int k = 0; keys[k] && n < max; k++) {
+		char wa[64], wb[64];
+		word_of(model_info(a, keys[k]), wa, sizeof wa);
+		word_of(model_info(b, keys[k]), wb, sizeof wb);
+		if (wa[0] && wb[0] && strcmp(wa, wb))
+			snprintf(w[n++], sizeof w[0], "not comparable: the CPU clock policy differs "
+				 "(%s %s in %s, %s in %s): CPU-bound tests measure the policy too; "
+				 "give both the same isobench.cpufreq/isobench.boost", keys[k],
+				 model_info(a, keys[k]), la, model_info(b, keys[k]), lb);
+	}
+	struct clk_run ra, rb;
+	clk_run_of(a, &ra);
+	clk_run_of(b, &rb);
+	if (n >= max || !isfinite(ra.mhz) || !isfinite(rb.mhz))
+		return n;
+	/* The smallest noise floor among the CPU-bound tests both runs hold (CPU-bound in either:
+	 * a loaded host starves a test that is CPU-bound on a quiet one), else among all they
+	 * both hold with a clock figure. */
+	double floor = INFINITY;
+	const char *which = NULL;
+	int wc = 0, bound = 0;
+	for (size_t i = 0; i < a->ntests; i++) {
+		const struct mtest *t = &a->tests[i], *u = model_find(b, t->test, t->copies);
+		struct clk_test ca, cb;
+		if (!u)
+			continue;
+		clk_test_of(a, t, &ca);
+		clk_test_of(b, u, &cb);
+		int tb = ca.cpu_bound || cb.cpu_bound;
+		if (!isfinite(ca.mhz) || !isfinite(cb.mhz) || (bound && !tb))
+			continue;
+		const char *from;
+		double f = noise_floor_pct(t->test, t->copies, &from);
+		if (tb && !bound) {
+			bound = 1;
+			floor = INFINITY;
+		}
+		if (f < floor) {
+			floor = f;
+			which = t->test;
+			wc = t->copies;
+		}
+	}
+	if (which && noise_floor_beyond(rb.mhz / ra.mhz, floor))
+		snprintf(w[n++], sizeof w[0], "not comparable: the CPUs' effective clocks differ "
+			 "(median %.0f MHz by %s in %s, %.0f MHz by %s in %s: %+.1f%%), beyond the "
+			 "noise floor of %s%s copies=%d (%.1f%%): its ratio measures the clock too",
+			 ra.mhz, ra.method, la, rb.mhz, rb.method, lb, (rb.mhz / ra.mhz - 1) * 100,
+			 bound ? "CPU-bound " : "", which, wc, floor);
+	return n;
+}

@@ -1,0 +1,45 @@
+/* cpuclk.h — the clock the CPU ran at, per test and per run, from the SAMPLEs' mhz= and
+ * mhz_method= (docs/records.md; payload/cpuclock.h measures them), and whether two runs' CPU
+ * clock policies or effective clocks differ enough to matter (docs/report.md "CPU clock").
+ *
+ * CPU-bound: a test whose copies were on a CPU for at least CLK_CPU_BOUND_PCT of their run
+ * time (the median over its measured SAMPLEs of sum cpu_ns / sum ran_ns over the copies): its
+ * value moves with the clock about in proportion. The clock of a test: the median over its
+ * measured SAMPLEs of the median over the copies' figures (0: no figure, left out). A run's
+ * clock: the median over every measured SAMPLE's figure, all tests together (the figure is
+ * the CPU's, measured around the sample, whatever the test does in it).
+ * In: models. Out: figures (MHz; NAN when the log has none: older logs, or method none) and
+ * warnings in words. No allocation. */
+#ifndef ISOBENCH_CPUCLK_H
+#define ISOBENCH_CPUCLK_H
+
+#include "model.h"
+
+#define CLK_CPU_BOUND_PCT 90.0
+
+struct clk_test {
+	double mhz;		/* NAN: no figure */
+	const char *method;	/* REC_MHZ_*, or "-" when the SAMPLEs do not say */
+	double cpu_pct;		/* NAN when the SAMPLEs do not say (no cpu_ns/ran_ns) */
+	int cpu_bound;
+};
+void clk_test_of(const struct model *m, const struct mtest *t, struct clk_test *out);
+
+struct clk_run {
+	double mhz;		/* NAN when no CPU-bound test has a figure */
+	const char *method;
+	size_t ntests;		/* tests with a figure */
+};
+void clk_run_of(const struct model *m, struct clk_run *out);
+
+/* Why runs a (labelled la) and b (lb) do not run their CPUs alike, up to max warnings of cap
+ * bytes each into w; returns how many:
+ *   - policy: both have a cpufreq driver and their cpu.governor or cpufreq.boost differ;
+ *   - clock: their run clocks differ by more than the noise floor (noisefloor.h, the rule
+ *     NOISE_FLOOR_RULE on the clocks' ratio) of the test both hold with the smallest floor,
+ *     among those CPU-bound in either run when there are such, else among all with a clock
+ *     figure in both: a difference that test would show beyond its noise. */
+int clk_compare(const struct model *a, const char *la, const struct model *b, const char *lb,
+		char (*w)[400], int max);
+
+#endif

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# tests/test-cpuclock.sh — the CPU's clock, recorded and compared (issue 45 item 1):
+#   * natively, every SAMPLE carries mhz= (one figure > 0 per copy) and mhz_method=, the header
+#     says the CPU policy in words (no bare "-") and that a host's policy is only read;
+#   * isobench-report warns when two runs' clock policies differ (cpu.governor, cpufreq.boost)
+#     or their effective clocks differ beyond a test's noise floor, shows each run's clock,
+#     and says nothing of the kind for runs alike (tests/fixtures/logs/clock-*.log, crafted
+#     by make-clock-fixtures.py from a captured run, resealed with tests/seal.py).
+# In: OUT/isobench and OUT/isobench-report. Out: "N passed, M failed".
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+fix=$top/tests/fixtures/logs
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
+use_tmp
+rep=$(report_tool)
+bin=${OUT:-$top/out}/isobench
+[ -x "$rep" ] || { fail "no $rep (make -C report)"; finish; exit 1; }
+[ -x "$bin" ] || { fail "no $bin (make -C payload)"; finish; exit 1; }
+
+# 1. A native run: two passes of one cheap test (about 2 s).
+"$bin" --suite quick --tests getpid --copies 1,2 >"$tmp/native.log" 2>/dev/null ||
+	fail "isobench --tests getpid --copies 1,2 failed"
+n=$(grep -c ' SAMPLE ' "$tmp/native.log" || true)
+good=$(grep ' SAMPLE ' "$tmp/native.log" |
+	grep -cE ' copies=1 .* mhz=[1-9][0-9]* mhz_method=(aperf|chain) | copies=2 .* mhz=[1-9][0-9]*,[1-9][0-9]* mhz_method=(aperf|chain) ' || true)
+if [ "$n" -ge 8 ] && [ "$good" -eq "$n" ]; then
+	pass "every SAMPLE ($n) carries one clock figure > 0 per copy and its method"
+else
+	fail "$good of $n SAMPLEs carry mhz= per copy and mhz_method= (want all, >= 8)"
+fi
+for key in cpu.governor cpu.no_turbo cpufreq.driver cpufreq.boost cpufreq.epp cpuidle.driver \
+	cpuidle.states cpu.clock_method; do
+	if grep -qE " INFO (.* )?$key=[^ -]" "$tmp/native.log" && ! grep -qE " INFO (.* )?$key=- " "$tmp/native.log"; then
+		pass "header: $key says what it is (not '-')"
+	else
+		fail "header: $key missing or '-'"
+	fi
+done
+contains "$tmp/native.log" "cpufreq.set=not%20asked%20(a%20host's%20policy%20is%20only%20read" \
+	"a host's clock policy is only read"
+if [ -e /dev/cpu/0/msr ]; then
+	skip "/dev/cpu/0/msr exists here: the chain's header words are not checked"
+else
+	contains "$tmp/native.log" "cpu.clock_method=chain:%20APERF%20not%20exposed" \
+		"no /dev/cpu/N/msr: the header says APERF is not exposed and the chain is used"
+fi
+"$rep" --check "$tmp/native.log" >"$tmp/check.txt" 2>&1 || fail "isobench-report --check: the native log does not validate"
+
+# 2. The crafted pairs.
+"$rep" "$fix/clock-a.log" "$fix/clock-b-policy.log" >"$tmp/ab.txt" 2>&1 || true
+contains "$tmp/ab.txt" "warning: not comparable: the CPU clock policy differs (cpu.governor performance in" \
+	"governors differ: WARN"
+contains "$tmp/ab.txt" "warning: not comparable: the CPU clock policy differs (cpufreq.boost on (intel_pstate no_turbo=0) in" \
+	"boost differs: WARN"
+lacks "$tmp/ab.txt" "effective clocks differ" "the same clocks: no clock WARN"
+"$rep" "$fix/clock-a.log" "$fix/clock-c-slow.log" >"$tmp/ac.txt" 2>&1 || true
+contains "$tmp/ac.txt" "warning: not comparable: the CPUs' effective clocks differ (median 2997 MHz by chain in" \
+	"a clock 20% lower: WARN with each side's median"
+contains "$tmp/ac.txt" "2398 MHz by chain in" "the slower side's median"
+lacks "$tmp/ac.txt" "policy differs" "the same policy: no policy WARN"
+has "$tmp/ac.txt" '^Double-Precision Whetstone +1 +2995 +20% +2396 +20% ' \
+	"the clock table shows each side's median beside the test"
+has "$tmp/ac.txt" '^the run \(every SAMPLE\), method +2997 chain +2398 chain' \
+	"each run's clock and method"
+"$rep" "$fix/clock-a.log" "$fix/clock-a.log" >"$tmp/aa.txt" 2>&1 || true
+lacks "$tmp/aa.txt" "CPU clock policy differs" "a run beside itself: no policy WARN"
+lacks "$tmp/aa.txt" "effective clocks differ" "a run beside itself: no clock WARN"
+# An older log without mhz= or policy words: nothing said, nothing invented.
+"$rep" "$fix/native.log" "$fix/native-loaded.log" >"$tmp/old.txt" 2>&1 || true
+lacks "$tmp/old.txt" "effective clock" "logs without mhz=: no clock table"
+lacks "$tmp/old.txt" "CPU clock policy" "logs without policy words: no policy WARN"
+
+finish
