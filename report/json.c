@@ -1,6 +1,7 @@
 /* json.c — see json.h. */
 #define _GNU_SOURCE
 #include "json.h"
+#include "cpuclk.h"
 #include "fleet.h"
 #include "noisefloor.h"
 #include "signif.h"
@@ -69,7 +70,7 @@ static json_t *pct_ratio_obj(const struct cmp_row *r, size_t j)
 	return o;
 }
 
-static json_t *test_obj(const struct mtest *t)
+static json_t *test_obj(const struct model *m, const struct mtest *t)
 {
 	json_t *o = json_object(), *smp = json_array();
 	int e = !o || !smp;
@@ -105,6 +106,12 @@ static json_t *test_obj(const struct mtest *t)
 	e |= put(o, "median_ci95_hi", jnum(t->ci_hi));
 	e |= put(o, "median_ci95_from", jstr(t->ci_from));
 	e |= put(o, "latency_ns", pct_obj(t));	/* percentiles, lower is better (pct.h) */
+	struct clk_test ck;	/* the clock its SAMPLEs ran at (cpuclk.h) */
+	clk_test_of(m, t, &ck);
+	e |= put(o, "effective_mhz", jnum(ck.mhz));
+	e |= put(o, "mhz_method", jstr(ck.method));
+	e |= put(o, "cpu_pct", jnum(ck.cpu_pct));
+	e |= put(o, "cpu_bound", json_boolean(ck.cpu_bound));
 	for (size_t i = 0; i < t->nsmp; i++) {
 		json_t *s = json_pack("{s:I, s:b, s:o, s:I}", "i", (json_int_t)t->smp[i].i, "warmup",
 				      t->smp[i].warmup, "value", jnum(t->smp[i].value), "line",
@@ -165,7 +172,7 @@ static int fill_tests(json_t *tests, const struct model *m)
 {
 	int e = 0;
 	for (size_t i = 0; !e && i < m->ntests; i++) {
-		json_t *t = test_obj(&m->tests[i]);
+		json_t *t = test_obj(m, &m->tests[i]);
 		e |= !t || json_array_append_new(tests, t);
 	}
 	return e;

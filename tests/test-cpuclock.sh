@@ -67,6 +67,17 @@ has "$tmp/ac.txt" '^the run \(every SAMPLE\), method +2997 chain +2398 chain' \
 "$rep" "$fix/clock-a.log" "$fix/clock-a.log" >"$tmp/aa.txt" 2>&1 || true
 lacks "$tmp/aa.txt" "CPU clock policy differs" "a run beside itself: no policy WARN"
 lacks "$tmp/aa.txt" "effective clocks differ" "a run beside itself: no clock WARN"
+# JSON: each test's clock, method and CPU share.
+"$rep" --format json "$fix/clock-c-slow.log" >"$tmp/c.json" 2>/dev/null || true
+if python3 -c 'import json, sys
+t = {x["test"]: x for x in json.load(open(sys.argv[1]))["runs"][0]["tests"]}
+w = t["whetstone-double"]
+assert w["effective_mhz"] == 2396 and w["mhz_method"] == "chain" and 0 < w["cpu_pct"] <= 100, w
+assert w["cpu_bound"] is False, w' "$tmp/c.json"; then
+	pass "JSON: a test's effective_mhz, mhz_method, cpu_pct and cpu_bound"
+else
+	fail "JSON: a test's clock fields"
+fi
 # An older log without mhz= or policy words: nothing said, nothing invented.
 "$rep" "$fix/native.log" "$fix/native-loaded.log" >"$tmp/old.txt" 2>&1 || true
 lacks "$tmp/old.txt" "effective clock" "logs without mhz=: no clock table"
