@@ -188,8 +188,28 @@ static void table_drives_parsing(void **st)
 		assert_int_equal(params_set(&p, param_table[i].key, "", err, sizeof err), -EINVAL);
 		assert_string_not_equal(err, "unknown parameter");
 	}
-	assert_int_equal(rows, 23);	/* + disk, disk.span (issue 20), peer (issue 17), round, ab_side (issue 35),
-					 * mem.array (issue 36), serve, serve_seconds, metadata (issue 33) */
+	assert_int_equal(rows, 26);	/* + disk, disk.span (issue 20), peer (issue 17), round, ab_side (issue 35),
+					 * mem.array (issue 36), serve, serve_seconds, metadata (issue 33),
+					 * cpufreq, boost, idle (issue 45) */
+	/* The CPU's clock policy (cpupolicy.h): not given by default; a governor's name, firmware,
+	 * boost's three words, idle's all or a latency */
+	assert_string_equal(p.cpufreq, "");
+	assert_int_equal(p.boost, 0);
+	assert_int_equal(p.idle_max_us, -1);
+	assert_int_equal(params_set(&p, "cpufreq", "schedutil", err, sizeof err), 0);
+	assert_string_equal(p.cpufreq, "schedutil");
+	assert_int_equal(params_set(&p, "cpufreq", "Performance!", err, sizeof err), -EINVAL);
+	assert_string_equal(p.cpufreq, "schedutil");
+	assert_int_equal(params_set(&p, "boost", "off", err, sizeof err), 0);
+	assert_int_equal(p.boost, 2);
+	assert_int_equal(params_set(&p, "boost", "maybe", err, sizeof err), -EINVAL);
+	assert_string_equal(err, "expected firmware, on or off");
+	assert_int_equal(params_set(&p, "idle", "10", err, sizeof err), 0);
+	assert_int_equal(p.idle_max_us, 10);
+	assert_int_equal(params_set(&p, "idle", "all", err, sizeof err), 0);
+	assert_int_equal(p.idle_max_us, -1);
+	assert_int_equal(params_set(&p, "idle", "-3", err, sizeof err), -EINVAL);
+	assert_int_equal(p.idle_max_us, -1);
 	/* metadata: auto (0) or off (1), nothing else */
 	assert_int_equal(params_set(&p, "metadata", "off", err, sizeof err), 0);
 	assert_int_equal(p.metadata_off, 1);
