@@ -5,6 +5,7 @@
  *   arch_impl.h   the inline bodies and layouts below (generic/: no counter, a compiler
  *                 barrier, lib64 paths, the 64-bit input_event);
  *   cpu.c         arch_hypervisor_id(), arch_cpu_brand() (generic/cpu.c: weak, "");
+ *   counters.c    arch_core_counters() (generic/cpu.c: weak, none);
  *   insn.c        the instruction probes it has, of the one list generic/probes.h (every
  *                 other one SKIPs with its reason: generic/probes.c, weak).
  * docs/architecture.md ("Adding an architecture") says what a new one must provide; outside
