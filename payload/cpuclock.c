@@ -25,7 +25,7 @@ double cpuclock_chain_mhz(uint64_t adds, uint64_t ns_short, uint64_t ns_long)
 	return (double)adds / (double)(ns_long - ns_short) * 1000.0;
 }
 
-/* Kept so the chains' results are used (the asm is volatile too). */
+/* Kept so the chains' results are used (arch_add_chain() cannot be removed either). */
 static volatile uint64_t chain_sink;
 
 double cpuclock_chain_now(void)
