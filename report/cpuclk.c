@@ -56,7 +56,10 @@ void clk_test_of(const struct model *m, const struct mtest *t, struct clk_test *
 	size_t nm = 0, nc = 0;
 
 	out->method = "-";
-	for (size_t i = 0; mh && cp && i < t->nsmp; i++) {
+	/* A test of another run (a side's cell over its later runs: compare.h) is not read
+	 * through m: its SAMPLEs index that run's records. */
+	int own = t >= m->tests && t < m->tests + m->ntests;
+	for (size_t i = 0; own && mh && cp && i < t->nsmp; i++) {
 		const struct msample *s = &t->smp[i];
 		if (s->warmup)
 			continue;

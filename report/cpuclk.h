@@ -23,6 +23,7 @@ struct clk_test {
 	double cpu_pct;		/* NAN when the SAMPLEs do not say (no cpu_ns/ran_ns) */
 	int cpu_bound;
 };
+/* t must be one of m's tests (else: no figure). */
 void clk_test_of(const struct model *m, const struct mtest *t, struct clk_test *out);
 
 struct clk_run {
