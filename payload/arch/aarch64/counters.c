@@ -1,8 +1,9 @@
 /* counters.c (aarch64) — arch_core_counters() (payload/arch/arch.h). The Activity Monitors'
  * core-cycle and constant counters (AMEVCNTR00/01, ARMv8.4 AMU) are what APERF/MPERF are on
- * x86, but Linux (CONFIG_ARM64_AMU_EXTN) reads them at EL1 only, for frequency invariance: it
- * leaves AMUSERENR_EL0 clear, so a user-space read traps, and it exposes no device or perf
- * event for them. So: never readable here; the clock is estimated (payload/cpuclock.c). */
+ * x86, but Linux (CONFIG_ARM64_AMU_EXTN) reads them at EL1, for frequency invariance, and
+ * leaves AMUSERENR_EL0 clear, so a user-space read traps. (On ACPI servers CPPC's feedback
+ * counters in sysfs, acpi_cppc/feedback_ctrs, may come from them: not used yet.) So: not
+ * readable here; the clock is estimated (payload/cpuclock.c). */
 #include "arch.h"
 
 #include <errno.h>
