@@ -16,7 +16,8 @@
  * Per copy and sample the SAMPLE also says where it ran: the CPUs seen between batches, its
  * migrations (the CPU changes seen between batches, a lower bound: a perf event counting
  * them exactly made context1 ~15% slower, so none is attached to a measured process), its
- * involuntary context switches and its CPU time.
+ * involuntary context switches and its CPU time, and the clock its CPU ran at, measured just
+ * before the copy waits at the start line and just after its last batch (cpuclock.h).
  * Workers report through shared memory. The caller (runner.c) adds sequence numbers and
  * checksums, enforces the timeout and reports crashes. */
 #ifndef ISOBENCH_HARNESS_H
