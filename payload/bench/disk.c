@@ -523,8 +523,9 @@ int disk_reread_verdict(double cold, double warm, char *why, size_t len)
 	return BENCH_JUDGE_WARN;
 }
 
-/* The judge (bench.h): disk-flush's verdict; the qd1 random read's floor, then its re-read
- * probe (extras reread_cold_ns, reread_warm_ns). */
+/* The judge (bench.h): disk-flush's verdict; the qd1 random read's floor and its re-read
+ * probe (extras reread_cold_ns, reread_warm_ns), one WARN saying whichever fired, both
+ * (the probe's first) when both did. */
 static int djudge(const struct dtest *t, const struct bench_judged *j, char *why, size_t len)
 {
 	const struct disk_sel *sel = disk_current();
@@ -533,8 +534,19 @@ static int djudge(const struct dtest *t, const struct bench_judged *j, char *why
 		return disk_flush_verdict(sel, j->extra[0], j->extra[1], why, len);
 	if (t->op != RANDREAD || t->qd != 1 || !sel)
 		return BENCH_JUDGE_NONE;
-	int v = disk_read_verdict(sel, j->value, why, len);
-	return v != BENCH_JUDGE_NONE ? v : disk_reread_verdict(j->extra[0], j->extra[1], why, len);
+	if (sel->media == DISK_MEDIA_MEMORY)	/* memory answers both rounds: the floor says it */
+		return disk_read_verdict(sel, j->value, why, len);
+	int r = disk_reread_verdict(j->extra[0], j->extra[1], why, len);
+	size_t used = r == BENCH_JUDGE_NONE ? 0 : strlen(why), gap = used ? 2 : 0;
+	/* Both: one WARN, the probe's reason then the floor's. */
+	if (used + gap + 1 >= len)
+		return r;
+	int v = disk_read_verdict(sel, j->value, why + used + gap, len - used - gap);
+	if (used && v != BENCH_JUDGE_NONE)
+		memcpy(why + used, "; ", 2);
+	else if (used)
+		why[used] = 0;
+	return used ? BENCH_JUDGE_WARN : v;
 }
 
 /* One descriptor per row of DISK_TESTS: its setup, info and judge pick the row. */
