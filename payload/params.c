@@ -447,18 +447,16 @@ int params_set(struct params *p, const char *key, const char *val, char *err, si
 }
 
 /* A seed in 1..2^31-1 for isobench.disk.seed's default: getrandom(2) without waiting for the
- * pool (GRND_INSECURE, Linux 5.6; a seed of offsets needs no secrecy), else the clocks. */
+ * pool (GRND_INSECURE, Linux 5.6; a seed of offsets needs no secrecy), else (a kernel before
+ * getrandom) the wall-clock second, the PID and where the stack is (ASLR), mixed. */
 static int fresh_seed(void)
 {
 	uint64_t r = 0;
-	struct timespec a, b;
 
 	if (getrandom(&r, sizeof r, GRND_INSECURE) != (ssize_t)sizeof r &&
 	    getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
-		clock_gettime(CLOCK_REALTIME, &a);
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		uint64_t st = (uint64_t)a.tv_nsec ^ ((uint64_t)a.tv_sec << 30) ^
-			      ((uint64_t)b.tv_nsec << 7) ^ (uint64_t)getpid();
+		uint64_t st = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^
+			      (uint64_t)(uintptr_t)&r;
 		r = splitmix64(&st);
 	}
 	return (int)(r % 2147483647u) + 1;
