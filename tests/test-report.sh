@@ -145,6 +145,14 @@ has "$tmp/sized" '^Pipe Throughput +lps +\| +2 +980000\.0 +490000\.0 \| +1 +5100
 	"all CPUs paired: pipe 2 copies 980000 (490000 per copy) beside 1 copy 510000, per-copy ratio 1.04"
 has "$tmp/sized" '^clock_gettime MONOTONIC +ns +\| +2 +32\.0 +32\.0 \| +1 +25\.0 +25\.0 +1\.28$' \
 	"all CPUs paired: a time (lower is better) is per copy already: 32 beside 25, ratio 1.28"
+run EXIT_OK "$tmp/sized.json" --format json "$fix/cpus-2.log" "$fix/cpus-1.log" || true
+if python3 - "$tmp/sized.json" <<'PY'; then pass "JSON comparison.all_cpus: pipe 2 x 490000 beside 1 x 510000, ratio 1.04"; else fail "JSON comparison.all_cpus"; fi
+import json, sys
+a = json.load(open(sys.argv[1]))["comparison"]["all_cpus"]
+p = [r for r in a if r["test"] == "pipe"][0]["cells"]
+assert [c["copies"] for c in p] == [2, 1] and p[0]["per_copy"] == 490000.0, p
+assert p[1]["total"] == 510000.0 and round(p[1]["ratio"], 2) == 1.04, p
+PY
 run EXIT_OK "$tmp/sized-same" "$fix/cpus-2.log" "$fix/cpus-2.log" || true
 hasnt "$tmp/sized-same" 'CPU counts differ|^all CPUs:' "the same size on both sides: no all-CPUs pairing, no WARN"
 
