@@ -104,6 +104,13 @@ has "$dir/native.log" "SAMPLE test=disk-flush .* bytes_read=0 bytes_written=[1-9
 	"natively: disk-flush says what it wrote and the flush alone"
 has "$dir/native.log" "INFO disk.test=disk-randread-4k-qd32 .*disk.span_offset=1048576 disk.span_bytes=66060288 disk.seed=[0-9]+ disk.bs=4096 disk.iodepth=32 disk.method=io_uring" \
 	"natively: the qd32 test states its span (the whole area after the header), seed and io_uring"
+# The disk seed (issue 45): a fresh one each run unless given; given, it is the run's.
+native seeded "$dir/native.img" --tests disk-randread-4k-qd1 --disk.seed 777
+count_is "$dir/seeded.log" "INFO disk.test=disk-randread-4k-qd1 .*disk.seed=777 " 1 "--disk.seed 777: the run's seed is 777"
+native reseeded "$dir/native.img" --tests disk-randread-4k-qd1
+seed1=$(grep -ao -m1 'disk\.test=disk-randread-4k-qd1 .*disk\.seed=[0-9]*' "$dir/native.log" | sed 's/.*disk\.seed=//')
+seed2=$(grep -ao -m1 'disk\.test=disk-randread-4k-qd1 .*disk\.seed=[0-9]*' "$dir/reseeded.log" | sed 's/.*disk\.seed=//')
+check "two runs draw different disk seeds ($seed1, $seed2)" test -n "$seed1" -a -n "$seed2" -a "$seed1" != "$seed2"
 check "natively: the header MiB (the signature) is unchanged" test "$h0" = "$(head_sum "$dir/native.img")"
 check "natively: the file did not grow" test "$s0" = "$(stat -c %s "$dir/native.img")"
 check "natively: the area's first MiB was written (disk-write-1m starts there)" \
@@ -367,6 +374,10 @@ second0=$(sha256_of "$dir/second.img")
 boot virtio virtio "$dir/scratch.img $dir/second.img" ""
 ran EXIT_OK "$st" "$dir/virtio.log" "virtio-blk: scratch + a second, unlabelled disk"
 group virtio virtio_blk
+has "$dir/virtio.log" "^# qemu/run: scratch0 $dir/scratch\.img if=virtio fs=[^ ]+ cache=none aio=native " \
+	"virtio: qemu/run's header says the scratch disk is cache=none aio=native (issue 45)"
+has "$dir/virtio.log" "^# qemu/run: scratch1 $dir/second\.img if=virtio fs=[^ ]+ cache=none aio=native " \
+	"virtio: ... and so is the second disk"
 has "$dir/virtio.log" "disk.pci=1af4:1001 .*disk.controller_driver=virtio-pci" \
 	"virtio: the controller's PCI IDs (1af4:1001) and driver"
 second1=$(sha256_of "$dir/second.img")
@@ -386,6 +397,10 @@ check "image, unlabelled disk: byte-identical afterwards" test "$second0" = "$(s
 boot nvme nvme "$dir/scratch.img" ""
 ran EXIT_OK "$st" "$dir/nvme.log" "NVMe scratch disk"
 group nvme nvme
+vs=$(grep -ao -m1 'disk\.test=disk-randread-4k-qd1 .*disk\.seed=[0-9]*' "$dir/virtio.log" | sed 's/.*disk\.seed=//')
+ns=$(grep -ao -m1 'disk\.test=disk-randread-4k-qd1 .*disk\.seed=[0-9]*' "$dir/nvme.log" | sed 's/.*disk\.seed=//')
+check "two boots draw different disk seeds ($vs, $ns): neither re-reads what the other read" \
+	test -n "$vs" -a -n "$ns" -a "$vs" != "$ns"
 boot ahci ahci "$dir/scratch.img" ""
 ran EXIT_OK "$st" "$dir/ahci.log" "AHCI scratch disk"
 group ahci sd
