@@ -18,7 +18,10 @@
 #      OUTDIR/isobench-stream.vmdk  AWS VM Import, Oracle Cloud, ESXi: stream-optimized VMDK
 #                                   (header version 3, deflate-compressed grains)
 #      OUTDIR/isobench.ova          ESXi, vSphere, VirtualBox: a ustar archive of isobench.ovf
-#                                   (one VM: 2 vCPUs, 1 GiB, PVSCSI disk, VMXNET3 NIC, BIOS),
+#                                   (one VM: OVA_CPUS vCPUs, default 2, and OVA_MEM_MIB MiB,
+#                                   default 1024, from the environment; PVSCSI disk, VMXNET3
+#                                   NIC, BIOS; size it as the host it is compared with,
+#                                   README "Both sides the same size"),
 #                                   isobench.mf (SHA256 of the other two) and
 #                                   isobench-disk1.vmdk (the same bytes as isobench-stream.vmdk)
 #      Every disk holds the same contents as isobench.raw (qemu-img compare; disk.raw's extra
@@ -44,6 +47,11 @@ if [ $# -lt 2 ] || [ $# -gt 3 ] || ! [[ ${3:-raw} =~ ^(raw|arm64)$ ]]; then
 	exit 2
 fi
 dest=$1 iso=$2 only='' arm64=''
+ova_cpus=${OVA_CPUS:-2} ova_mib=${OVA_MEM_MIB:-1024}
+if ! [[ $ova_cpus =~ ^[1-9][0-9]{0,3}$ && $ova_mib =~ ^[1-9][0-9]{1,7}$ ]]; then
+	echo "build-disks: OVA_CPUS (1-9999) and OVA_MEM_MIB (10-99999999) must be whole numbers, not '$ova_cpus', '$ova_mib'" >&2
+	exit 2
+fi
 case ${3:-} in raw) only=raw ;; arm64) arm64=1 ;; esac
 [ -e "$iso" ] || die "no such file: $iso"
 [ -f "$iso" ] || die "not a file: $iso"
@@ -116,18 +124,18 @@ ovf() {
       <Item>
         <rasd:AllocationUnits>hertz * 10^6</rasd:AllocationUnits>
         <rasd:Description>Number of Virtual CPUs</rasd:Description>
-        <rasd:ElementName>2 virtual CPU(s)</rasd:ElementName>
+        <rasd:ElementName>$ova_cpus virtual CPU(s)</rasd:ElementName>
         <rasd:InstanceID>1</rasd:InstanceID>
         <rasd:ResourceType>3</rasd:ResourceType>
-        <rasd:VirtualQuantity>2</rasd:VirtualQuantity>
+        <rasd:VirtualQuantity>$ova_cpus</rasd:VirtualQuantity>
       </Item>
       <Item>
         <rasd:AllocationUnits>byte * 2^20</rasd:AllocationUnits>
         <rasd:Description>Memory Size</rasd:Description>
-        <rasd:ElementName>1024MB of memory</rasd:ElementName>
+        <rasd:ElementName>${ova_mib}MB of memory</rasd:ElementName>
         <rasd:InstanceID>2</rasd:InstanceID>
         <rasd:ResourceType>4</rasd:ResourceType>
-        <rasd:VirtualQuantity>1024</rasd:VirtualQuantity>
+        <rasd:VirtualQuantity>$ova_mib</rasd:VirtualQuantity>
       </Item>
       <Item>
         <rasd:Address>0</rasd:Address>

@@ -122,6 +122,8 @@
 #define REC_EXTRA_RATE_HZ "rate_hz"
 #define REC_EXTRA_RCV_CPU_PCT_X100 "rcv_cpu_pct_x100"
 #define REC_EXTRA_READ_PCT "read_pct"
+#define REC_EXTRA_REREAD_COLD_NS "reread_cold_ns"	/* disk: re-read probe, first reads */
+#define REC_EXTRA_REREAD_WARM_NS "reread_warm_ns"	/* disk: re-read probe, the same again */
 #define REC_EXTRA_REUSED_KIB "reused_kib"	/* mem-fault-fresh: handed out again */
 #define REC_EXTRA_RTT0_NS "rtt0_ns"
 #define REC_EXTRA_SLACK_NS "slack_ns"
@@ -145,6 +147,7 @@
 	X(REC_EXTRA_OP_NS_X100) X(REC_EXTRA_OPS_PER_S) X(REC_EXTRA_P50_LATE_NS) \
 	X(REC_EXTRA_P50_NS) X(REC_EXTRA_P99_LATE_NS) X(REC_EXTRA_P999_NS) X(REC_EXTRA_P99_NS) \
 	X(REC_EXTRA_RATE_HZ) X(REC_EXTRA_RCV_CPU_PCT_X100) X(REC_EXTRA_READ_PCT) \
+	X(REC_EXTRA_REREAD_COLD_NS) X(REC_EXTRA_REREAD_WARM_NS) \
 	X(REC_EXTRA_REUSED_KIB) X(REC_EXTRA_RTT0_NS) X(REC_EXTRA_SLACK_NS) X(REC_EXTRA_SYS_CPU_PCT_X100) X(REC_EXTRA_SYSCALL_NS) \
 	X(REC_EXTRA_TARGET_CPU) X(REC_EXTRA_TARGET_HZ) X(REC_EXTRA_THP_FALLBACK) \
 	X(REC_EXTRA_THP_KIB) X(REC_EXTRA_VDSO) X(REC_EXTRA_WRITE_NS) \
@@ -205,6 +208,7 @@
 	I(X, RUN_SUITE, "run.suite", STR) \
 	I(X, RUN_TESTS, "run.tests", STR) \
 	I(X, RUN_COPIES, "run.copies", LIST1) \
+	I(X, RUN_ALL_CPUS, "run.all_cpus", UINT1) \
 	I(X, RUN_SAMPLE_MS, "run.sample_ms", UINT1) \
 	I(X, RUN_SAMPLES, "run.samples", STR) \
 	I(X, RUN_CI_TARGET, "run.ci_target_pct", POS) \

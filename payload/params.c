@@ -6,6 +6,7 @@
 #include "out.h"
 #include "num.h"
 #include "cpupolicy.h"
+#include "rng.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -13,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 static param_parse_fn parse_word, parse_range, parse_string, parse_tests, parse_copies,
 	parse_samples, parse_ci, parse_console, parse_disk, parse_span, parse_peer, parse_pin,
@@ -67,6 +71,10 @@ const struct param_info param_table[] = {
 	{"disk", "auto|PATH|serial:XYZ", "disk tests: the disk or file to use; auto (default): "
 	 "the one disk signed by isobench --make-scratch. Writes only ever go to a signed one",
 	 .parse = parse_disk, FIELD(disk)},
+	{"disk.seed", "SEED", "disk tests: the seed of their random offsets and data, "
+	 "1..2147483647; default: a fresh one each run (INFO disk.seed says it), so no run "
+	 "re-reads what the last one left in a cache; give it to repeat a run's offsets",
+	 .parse = parse_range, FIELD(disk_seed), .lo = 1, .hi = 2147483647, .unit = "a seed"},
 	{"disk.span", "SIZE", "disk tests: span of the random offsets (bytes, or with K, M, G); "
 	 "default: the whole scratch area",
 	 .parse = parse_span, FIELD(disk_span)},
@@ -485,6 +493,22 @@ int params_set(struct params *p, const char *key, const char *val, char *err, si
 	return param_table[r].parse(p, &param_table[r], val, err, errlen);
 }
 
+/* A seed in 1..2^31-1 for isobench.disk.seed's default: getrandom(2) without waiting for the
+ * pool (GRND_INSECURE, Linux 5.6; a seed of offsets needs no secrecy), else (a kernel before
+ * getrandom) the wall-clock second, the PID and where the stack is (ASLR), mixed. */
+static int fresh_seed(void)
+{
+	uint64_t r = 0;
+
+	if (getrandom(&r, sizeof r, GRND_INSECURE) != (ssize_t)sizeof r &&
+	    getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+		uint64_t st = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^
+			      (uint64_t)(uintptr_t)&r;
+		r = splitmix64(&st);
+	}
+	return (int)(r % 2147483647u) + 1;
+}
+
 void params_finish(struct params *p, int ncpus)
 {
 	int n = 0;
@@ -508,6 +532,12 @@ void params_finish(struct params *p, int ncpus)
 			p->copies[n++] = c;
 	}
 	p->ncopies = n;
+	p->all_cpus = 0;
+	for (int i = 0; i < n; i++)
+		if (ncpus > 0 && p->copies[i] == ncpus)
+			p->all_cpus = ncpus;
+	if (!p->disk_seed)
+		p->disk_seed = fresh_seed();
 }
 
 void params_from_cmdline(struct params *p, const char *cmdline, param_error_fn on_err,

@@ -40,6 +40,14 @@ struct params {
 	 * offsets (bytes; 0: the whole scratch area). */
 	char disk[128];			/* auto, a path, or serial:XYZ */
 	long long disk_span;
+	/* The disk tests' seed (isobench.disk.seed, 1..2^31-1; test k's offsets start from
+	 * seed + k): 0 until params_finish() draws a fresh one, so a run never re-reads the blocks
+	 * the last run read (a host cache warmed by it); given, a run's offsets repeat. */
+	int disk_seed;
+	/* The pass that runs one copy per online CPU ("all CPUs": INFO run.all_cpus, which
+	 * isobench-report pairs across runs of different CPU counts): its copies, 0 when no pass
+	 * has as many copies as the machine has online CPUs. Set by params_finish(). */
+	int all_cpus;
 	char peer[128];			/* the net tests' peer, HOST[:PORT]; "" none */
 	/* A peer value refused (only place a parser keeps a refusal, so the net tests can say
 	 * why they have no peer): "VALUE was rejected (reason)"; "" when none was, or a later

@@ -183,6 +183,8 @@ static void f_run(const struct ctx *c, const char *arg, char *o, size_t n)
 	else if (!strcmp(arg, "copies"))
 		for (int i = 0; i < p->ncopies; i++)
 			snprintf(o + strlen(o), n - strlen(o), "%s%d", i ? "," : "", p->copies[i]);
+	else if (!strcmp(arg, "all_cpus") && p->all_cpus > 0)	/* "" (left out): no such pass */
+		snprintf(o, n, "%d", p->all_cpus);
 	else if (!strcmp(arg, "sample_ms"))
 		snprintf(o, n, "%d", p->sample_ms);
 	else if (!strcmp(arg, "samples"))
@@ -285,6 +287,7 @@ static const struct fact facts[] = {
 	{RK_RUN_SUITE, FN, "suite", f_run},
 	{RK_RUN_TESTS, FN, "tests", f_run},
 	{RK_RUN_COPIES, FN, "copies", f_run},
+	{RK_RUN_ALL_CPUS, FN, "all_cpus", f_run},	/* only when a pass is one per CPU */
 	{RK_RUN_SAMPLE_MS, FN, "sample_ms", f_run},
 	{RK_RUN_SAMPLES, FN, "samples", f_run},
 	{RK_RUN_CI_TARGET, FN, "ci", f_run},
@@ -395,7 +398,8 @@ void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
 			rec_begin(&b, RK_INFO);
 		open = 1;
 		fact_value(f, &c, v, sizeof v);
-		if (!v[0] && (f->key == RK_RUN_ROUND || f->key == RK_RUN_AB_SIDE))
+		if (!v[0] && (f->key == RK_RUN_ROUND || f->key == RK_RUN_AB_SIDE ||
+			      f->key == RK_RUN_ALL_CPUS))
 			continue;
 		rec_str(&b, f->key, v);
 	}

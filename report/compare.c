@@ -535,6 +535,97 @@ static int fill_row(struct cmp *c, struct cmp_row *r)
 	return 0;
 }
 
+/* Run m's all-CPUs pass (compare.h): INFO run.all_cpus, else (logs before it) the pass of
+ * cpu.online copies when the run has one; 0 when neither. */
+static int all_cpus_of(const struct model *m)
+{
+	const char *v = model_info(m, RK_RUN_ALL_CPUS);
+	int n = atoi(v);
+
+	if (n > 0)
+		return n;
+	n = atoi(model_info(m, RK_CPU_ONLINE));
+	for (int p = 0; p < m->npass && n > 0; p++)
+		if (m->pass[p].copies == n)
+			return n;
+	return 0;
+}
+
+/* The all-CPUs pairing (compare.h): each run's pass, and when a run's count differs from run
+ * 0's, a warning naming both and an all-row per test of run 0's all-CPUs pass. 0; -1 out
+ * of memory. */
+static int pair_all_cpus(struct cmp *c)
+{
+	size_t differ = 0;
+
+	if (!(c->all_cpus = calloc(c->nruns + 1, sizeof *c->all_cpus)))
+		return -1;
+	for (size_t j = 0; j < c->nruns; j++)
+		c->all_cpus[j] = all_cpus_of(c->m[j]);
+	for (size_t j = 1; j < c->nruns; j++) {
+		if (!c->all_cpus[0] || !c->all_cpus[j] || c->all_cpus[j] == c->all_cpus[0])
+			continue;
+		differ++;
+		if (add_warnv(c, "CPU counts differ: the all-CPUs pass ran %d cop%s in %s (%s online "
+				 "CPUs) and %d in %s (%s): its rows pair as \"all CPUs\" with a "
+				 "per-copy figure beside the totals; a ratio of totals compares the "
+				 "machines' sizes too (size the VM as the host: qemu/run --cpus host "
+				 "--mem host, docs/clouds.md)", c->all_cpus[0],
+			      c->all_cpus[0] == 1 ? "y" : "ies", c->label[0],
+			      model_info(c->m[0], RK_CPU_ONLINE), c->all_cpus[j], c->label[j],
+			      model_info(c->m[j], RK_CPU_ONLINE)))
+			return -1;
+	}
+	if (!differ)
+		return 0;
+	const struct model *m0 = c->m[0];
+	for (size_t i = 0; i < m0->ntests; i++) {
+		const struct mtest *t0 = &m0->tests[i];
+		if (t0->copies != c->all_cpus[0])
+			continue;
+		struct cmp_allrow *n = realloc(c->allrows, (c->nallrows + 1) * sizeof *n);
+		if (!n)
+			return -1;
+		c->allrows = n;
+		struct cmp_allrow *r = &c->allrows[c->nallrows];
+		if (!(r->cell = calloc(c->nruns, sizeof *r->cell)))
+			return -1;
+		c->nallrows++;
+		r->test = t0->test;
+		r->title = t0->title;
+		r->unit = t0->unit;
+		r->higher = t0->higher;
+		for (size_t j = 0; j < c->nruns; j++) {
+			struct cmp_allcell *cl = &r->cell[j];
+			const struct mtest *t = model_find(c->m[j], t0->test, c->all_cpus[j]);
+			cl->t = t && t->has_result ? t : NULL;
+			cl->copies = c->all_cpus[j];
+			cl->total = cl->t ? cl->t->value : NAN;
+			cl->per_copy = cl->t && r->higher == 1 && cl->copies > 0
+					       ? cl->total / cl->copies : cl->total;
+			cl->ratio = j && isfinite(r->cell[0].per_copy) && isfinite(cl->per_copy)
+					    ? perf_ratio(r->cell[0].per_copy, cl->per_copy, r->higher)
+					    : j ? NAN : 1;
+		}
+	}
+	return 0;
+}
+
+/* A run whose scratch disk qemu/run attached with the host's page cache between guest and
+ * disk (model.h host_cache: its "# qemu/run: scratchN ... cache=" line): its disk figures are
+ * that cache's. One warning per such run. 0; -1 out of memory. */
+static int check_host_cache(struct cmp *c)
+{
+	for (size_t j = 0; j < c->nruns; j++)
+		if (c->m[j]->host_cache[0] &&
+		    add_warnv(c, "%s: %s: qemu/run attached its disk with the host's page cache "
+				 "between guest and disk, so the disk tests measured that cache, not "
+				 "the disk (qemu/run's default is cache=none: --scratch-cache none)",
+			      c->label[j], c->m[j]->host_cache))
+			return -1;
+	return 0;
+}
+
 size_t cmp_arch_mismatch(const struct model *const *m, size_t nruns)
 {
 	const char *a = model_info(m[0], RK_KERNEL_MACHINE);
@@ -573,7 +664,7 @@ int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, s
 	for (size_t i = 0; i < c->nrows; i++)
 		if (fill_row(c, &c->rows[i]))
 			goto fail;
-	if (check_comparable(c))
+	if (check_comparable(c) || check_host_cache(c) || pair_all_cpus(c))
 		goto fail;
 	return 0;
 fail:
@@ -587,6 +678,10 @@ void cmp_free(struct cmp *c)
 		free(c->label[j]);
 	for (size_t i = 0; i < c->nrows; i++)
 		free(c->rows[i].cell);
+	for (size_t i = 0; i < c->nallrows; i++)
+		free(c->allrows[i].cell);
+	free(c->allrows);
+	free(c->all_cpus);
 	for (size_t i = 0; i < c->nwarn; i++)
 		free(c->warn[i]);
 	for (size_t i = 0; i < c->nnote; i++)

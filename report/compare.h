@@ -68,6 +68,23 @@ struct cmp_row {
 	struct cmp_cell *cell;	/* nruns cells */
 };
 
+/* The all-CPUs pairing (issue 45): runs whose all-CPUs passes ran different copy counts (a
+ * 2-CPU machine beside a 1-CPU VM) share no row keyed by copies; an all-row pairs them. Per
+ * run: its all-CPUs pass's RESULT of the test (t, NULL when none), that pass's copies, the
+ * total (the RESULT value) and a per-copy figure: a rate (higher is better) divided by the
+ * copies, whose rates add (docs/records.md); any other value, already the copies' mean, as it
+ * is; ratio: run j's per-copy figure against run 0's by the test's direction (perf_ratio). */
+struct cmp_allcell {
+	const struct mtest *t;
+	int copies;
+	double total, per_copy, ratio;
+};
+struct cmp_allrow {
+	const char *test, *title, *unit;
+	int higher;
+	struct cmp_allcell *cell;	/* nruns cells */
+};
+
 struct cmp {
 	size_t nruns;
 	const struct model *const *m;
@@ -94,6 +111,13 @@ struct cmp {
 	struct cmp_cell **score;
 	int nscore;
 	size_t verdicts;	/* cells marked '*' on replicates (p < SIG_ALPHA): exit status 4 */
+	/* Each run's all-CPUs pass (INFO run.all_cpus, else a pass of cpu.online copies): its
+	 * copies, 0 when the run has none (nruns ints); and the all-rows (cmp_allrow), only
+	 * when two runs' counts differ (each test of run 0's all-CPUs pass, with a warning
+	 * naming the counts), else none. */
+	int *all_cpus;
+	struct cmp_allrow *allrows;
+	size_t nallrows;
 	size_t no_direction;	/* rows whose logs do not say which way is better */
 };
 

@@ -358,6 +358,33 @@ static json_t *rows_arr(const struct cmp *c, int *e)
 	return rows;
 }
 
+/* compare.h's all-rows: one object per test of run 1's all-CPUs pass, a cell per run (its
+ * copies, total, per_copy, ratio of the per-copy figures); [] when the counts agree. */
+static json_t *all_cpus_arr(const struct cmp *c, int *e)
+{
+	json_t *rows = json_array();
+
+	*e |= !rows;
+	for (size_t i = 0; !*e && i < c->nallrows; i++) {
+		const struct cmp_allrow *r = &c->allrows[i];
+		json_t *cells = json_array();
+		*e |= !cells;
+		for (size_t j = 0; !*e && j < c->nruns; j++) {
+			const struct cmp_allcell *cl = &r->cell[j];
+			*e |= json_array_append_new(
+				cells, json_pack("{s:i,s:o,s:o,s:o}", "copies", cl->copies, "total",
+						 cl->t ? jnum(cl->total) : json_null(), "per_copy",
+						 cl->t ? jnum(cl->per_copy) : json_null(), "ratio",
+						 jnum(cl->ratio)));
+		}
+		*e |= !cells || json_array_append_new(
+				       rows, json_pack("{s:o,s:o,s:o,s:o}", "test", jstr(r->test),
+						       "title", jstr(r->title), "unit", jstr(r->unit),
+						       "cells", cells));
+	}
+	return rows;
+}
+
 static json_t *cmp_obj(const struct cmp *c)
 {
 	json_t *o = json_object(), *labels = json_array(), *warn = json_array(),
@@ -381,6 +408,7 @@ static json_t *cmp_obj(const struct cmp *c)
 	e |= put(o, "notes", notes);
 	e |= put(o, "tcg", tcg);
 	e |= put(o, "rows", rows);
+	e |= put(o, "all_cpus", all_cpus_arr(c, &e));
 	e |= put(o, "flagged", json_integer((json_int_t)c->flagged));
 	/* cells flagged on replicates (>= 3 runs a side): what exit status 4 rests on */
 	e |= put(o, "verdicts", json_integer((json_int_t)c->verdicts));

@@ -38,6 +38,11 @@ struct run {
 				 * (report/digest.h; records from the digest's lines) */
 	char why[200];		/* why not complete ("" when complete) */
 	uint64_t fails, errors, results, skips;
+	/* qemu/run's word on the boot's scratch disks (its "# qemu/run: scratchN FILE ... cache=C"
+	 * lines before the run, since that boot's first "# qemu/run: QEMU emulator" line): the
+	 * first disk whose cache mode is not none ("scratch0 cache=writeback"), the host's page
+	 * cache between guest and disk; "" when none was, or qemu/run did not say. */
+	char host_cache[160];
 };
 
 struct log {

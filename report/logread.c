@@ -456,8 +456,66 @@ static int use_digest(struct log *log, size_t i)
 	return 0;
 }
 
+/* qemu/run's header lines (log.h struct run host_cache): a boot's first line, and its
+ * scratch lines with a cache mode other than none, by line. */
+struct hostline {
+	size_t line;
+	int boot;		/* 1: "# qemu/run: QEMU emulator ..." (a boot's header starts) */
+	char text[160];		/* scratch lines: "scratchN cache=MODE" */
+};
+
+#define QR_PREFIX "# qemu/run: "
+
+/* Line (len bytes) as a hostline into *h: 1 when it is one of the two kinds, else 0. */
+static int host_line(const char *line, size_t len, size_t lineno, struct hostline *h)
+{
+	size_t pl = sizeof QR_PREFIX - 1;
+
+	if (len < pl || memcmp(line, QR_PREFIX, pl))
+		return 0;
+	h->line = lineno;
+	h->boot = len >= pl + 13 && !memcmp(line + pl, "QEMU emulator", 13);
+	h->text[0] = 0;
+	if (h->boot)
+		return 1;
+	if (len < pl + 7 || memcmp(line + pl, "scratch", 7))
+		return 0;
+	const char *c = memmem(line, len, " cache=", 7);
+	if (!c)
+		return 0;
+	c += 7;
+	size_t n = 0;
+	while (c + n < line + len && c[n] != ' ' && c[n] != '\n' && c[n] != '\r')
+		n++;
+	if (n == 4 && !memcmp(c, "none", 4))
+		return 0;
+	size_t w = 0;
+	while (line[pl + w] != ' ' && pl + w < len)
+		w++;
+	snprintf(h->text, sizeof h->text, "%.*s cache=%.*s", (int)w, line + pl, (int)n, c);
+	return 1;
+}
+
+/* Each run's host_cache from the header lines hl (n, in line order) before it. */
+static void host_caches(struct log *log, const struct hostline *hl, size_t n)
+{
+	for (size_t i = 0; i < log->nruns; i++) {
+		struct run *run = &log->runs[i];
+		size_t start = 0;
+		run->host_cache[0] = 0;
+		for (size_t k = 0; k < n && hl[k].line < run->first_line; k++)
+			if (hl[k].boot)
+				start = hl[k].line;
+		for (size_t k = 0; k < n && hl[k].line < run->first_line; k++)
+			if (!hl[k].boot && hl[k].line > start && !run->host_cache[0])
+				snprintf(run->host_cache, sizeof run->host_cache, "%s", hl[k].text);
+	}
+}
+
 int log_read(FILE *f, struct log *log)
 {
+	struct hostline *hl = NULL, h;
+	size_t nhl = 0;
 	char *line = NULL;
 	size_t cap = 0, lineno = 0;
 	ssize_t len;
@@ -482,6 +540,13 @@ int log_read(FILE *f, struct log *log)
 			cur->powered_off = 1;
 		if (cur && memmem(line, (size_t)len, "reboot: Restarting system", 25))
 			cur->rebooted = 1;
+		if (host_line(line, (size_t)len, lineno, &h)) {
+			struct hostline *n = realloc(hl, (nhl + 1) * sizeof *n);
+			if (!n)
+				goto oom;
+			hl = n;
+			hl[nhl++] = h;
+		}
 		if (line_segments(log, &cur, r, line, len, lineno, &pd))
 			goto oom;
 	}
@@ -513,9 +578,12 @@ oom:
 			}
 		if (use_digest(log, i)) {
 			log->lines = lineno;
+			free(hl);
 			return -1;
 		}
 	}
 	fold_replays(log);
+	host_caches(log, hl, nhl);
+	free(hl);
 	return ferror(f) ? -1 : 0;
 }

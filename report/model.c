@@ -365,6 +365,7 @@ int model_build(const struct run *run, struct model *m)
 	m->skips = run->skips;
 	m->errors = run->errors;
 	m->powered_off = run->powered_off;
+	snprintf(m->host_cache, sizeof m->host_cache, "%s", run->host_cache);
 	m->recs = calloc(run->nrecs + 1, sizeof *m->recs);
 	if (!m->recs)
 		goto out;

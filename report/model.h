@@ -110,6 +110,7 @@ struct model {
 	int npass;
 	uint64_t results, fails, skips, errors;
 	int powered_off;
+	char host_cache[160];	/* log.h struct run's: a scratch disk the host cached, "" none */
 	double ci_target_pct;	/* INFO run.ci_target_pct, NAN when absent */
 };
 

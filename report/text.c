@@ -136,6 +136,10 @@ static void header(FILE *out, const struct model *m, const char *source)
 		S(model_info(m, RK_RUN_SUITE)), S(model_info(m, RK_RUN_TESTS)),
 		S(model_info(m, RK_RUN_COPIES)), S(model_info(m, RK_RUN_SAMPLES)),
 		S(model_info(m, RK_RUN_SAMPLE_MS)));
+	if (m->host_cache[0])	/* qemu/run's header: the host cached the scratch disk */
+		fprintf(out, "warning:     %s: qemu/run attached the disk with the host's page cache "
+			"between guest and disk: the disk tests measured that cache, not the disk "
+			"(qemu/run's default is cache=none)\n", S(m->host_cache));
 }
 
 /* A pass is worth a banner when one of its tests produced a RESULT. */
@@ -598,6 +602,39 @@ static void compare_clock(FILE *out, const struct cmp *c, int w)
 	fputc('\n', out);
 }
 
+/* The all-rows (compare.h cmp_allrow): each run's all-CPUs pass side by side when their
+ * copies differ, the totals and per-copy figures, the ratio of the per-copy figures. */
+static void compare_all_cpus(FILE *out, const struct cmp *c)
+{
+	if (!c->nallrows)
+		return;
+	fprintf(out, "\nall CPUs: each run's pass of one copy per online CPU, paired although "
+		     "their copies differ; total = the RESULT value, per copy = a rate / copies (a "
+		     "time is the copies' mean already); ratio = per copy against run 1's, > 1 is "
+		     "better\n%-36s %-6s", "TEST", "UNIT");
+	for (size_t j = 0; j < c->nruns; j++)
+		fprintf(out, " | %-12.12s %6s %12s %12s%s", S(c->label[j]), "copies", "total",
+			"per copy", j ? "   ratio" : "");
+	fputc('\n', out);
+	for (size_t i = 0; i < c->nallrows; i++) {
+		const struct cmp_allrow *r = &c->allrows[i];
+		fprintf(out, "%-36.36s %-6.6s", S(r->title), S(r->unit));
+		for (size_t j = 0; j < c->nruns; j++) {
+			const struct cmp_allcell *cl = &r->cell[j];
+			fprintf(out, " | %-12s %6d", "", cl->copies);
+			if (cl->t)
+				fprintf(out, " %12.1f %12.1f", cl->total, cl->per_copy);
+			else
+				fprintf(out, " %12s %12s", "---", "---");
+			if (j && isfinite(cl->ratio))
+				fprintf(out, " %7.2f", cl->ratio);
+			else if (j)
+				fprintf(out, " %7s", "---");
+		}
+		fputc('\n', out);
+	}
+}
+
 void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 {
 	int w = colw(c), unconverged = cmp_any_unconverged(c);
@@ -615,6 +652,7 @@ void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 		compare_row(out, c, &c->rows[i], w, unconverged);
 	compare_scores(out, c, w);
 	compare_clock(out, c, w);
+	compare_all_cpus(out, c);
 	compare_significance(out, c);
 	compare_replicates(out, c);
 	text_pct_compare(out, c);	/* latency percentiles, lower is better (pct.h) */

@@ -77,9 +77,21 @@ fi
 
 ISOBENCH_MENU_TIMEOUT=1 "$top/image/build-iso.sh" "$tmp/t.iso" "$out/bzImage" "$out/initramfs.cpio.gz" "$id" "$extra"
 st=0
-"$top/image/build-disks.sh" "$tmp/d" "$tmp/t.iso" || st=$?
+# The OVA's size from the environment (issue 45: size the VM as the host it is compared with).
+OVA_CPUS=4 OVA_MEM_MIB=3072 "$top/image/build-disks.sh" "$tmp/d" "$tmp/t.iso" || st=$?
 status_is EXIT_OK "$st" "build-disks.sh converts the ISO"
 d=$tmp/d
+ovf=$(tar -xOf "$d/isobench.ova" isobench.ovf 2>/dev/null || true)
+if grep -q '<rasd:VirtualQuantity>4</rasd:VirtualQuantity>' <<<"$ovf" &&
+	grep -q '<rasd:VirtualQuantity>3072</rasd:VirtualQuantity>' <<<"$ovf" &&
+	grep -q '<rasd:ElementName>4 virtual CPU(s)</rasd:ElementName>' <<<"$ovf"; then
+	ok "OVA_CPUS=4 OVA_MEM_MIB=3072: the OVF's VM has 4 vCPUs and 3072 MiB"
+else
+	bad "OVA_CPUS=4 OVA_MEM_MIB=3072: the OVF does not say 4 vCPUs and 3072 MiB"
+fi
+st=0
+OVA_CPUS=0 "$top/image/build-disks.sh" "$tmp/e0" "$tmp/t.iso" 2>"$tmp/err" || st=$?
+status_is EXIT_USAGE "$st" "build-disks.sh: OVA_CPUS=0 is a usage error"
 size=$(stat -c %s "$d/isobench.raw")
 if [ $((size % 1048576)) -eq 0 ] && [ "$size" -ge "$(stat -c %s "$tmp/t.iso")" ]; then
 	ok "raw disk: a whole number of MiB ($((size / 1048576)) MiB), not smaller than the ISO"

@@ -239,4 +239,67 @@ has "$tmp/stderr" "^qemu/run: boot 2: $tmp/abs-r1-b\\.log \\(isobench\\.round=1 
 has "$tmp/stderr" "^qemu/run: 2 boots; compare with: .*isobench-report $tmp/abs-r1-a\\.log $tmp/abs-r1-b\\.log$" \
 	"--ab: the closing line names both logs"
 
+# --- the guest's size and its scratch disks' cache (issue 45), by --dry-run: the header and
+#     QEMU's command line, nothing booted -----------------------------------------------------
+expect_status EXIT_USAGE "--cpus hosts" -- "$run" --cpus hosts
+expect_status EXIT_USAGE "--mem HOST" -- "$run" --mem HOST
+expect_status EXIT_USAGE "--scratch-cache unsafe" -- "$run" --scratch-cache unsafe
+if ! command -v qemu-system-x86_64 >/dev/null; then
+	skip "--dry-run: needs qemu-system-x86_64 (its --version heads the log)"
+else
+	fake=$tmp/fake-out	# the tools, and empty files where the kernel and initramfs go
+	mkdir -p "$fake"
+	ln -s "$tools/isobench-report" "$tools/isobench" "$fake/"
+	: >"$fake/bzImage"
+	: >"$fake/initramfs.cpio.gz"
+	echo fake >"$fake/IDENTITY"
+	dry() { "$run" --out "$fake" --direct --accel tcg --dry-run "$@"; }
+	# --cpus host --mem host: every online CPU, MemAvailable less max(1 GiB, MemTotal/8).
+	expect_status EXIT_OK "--cpus host --mem host --dry-run" -- dry --cpus host --mem host --log "$tmp/host.log"
+	dry --cpus host --mem host --log "$tmp/host.log" >"$tmp/host.cmd" 2>/dev/null || true
+	ncpu=$(getconf _NPROCESSORS_ONLN)
+	has "$tmp/host.log" "^# qemu/run: sizing vcpus=$ncpu \\(--cpus host: this host's online CPUs\\) mem=[0-9]+M \\(--mem host: MemAvailable [0-9]+ MiB less a margin of [0-9]+ MiB" \
+		"--cpus host --mem host: the sizing line says how"
+	has "$tmp/host.log" "^# qemu/run: accel=tcg .* vcpus=$ncpu mem=[0-9]+M$" "the accel line carries the host's size"
+	if python3 - "$tmp/host.log" "$tmp/host.cmd" <<'PY'; then pass "--mem host = MemAvailable - max(1024, MemTotal/8) MiB, as now, on -m; -smp every CPU"; else fail "--mem host's rule or the command line"; fi
+import os, re, sys
+h = open(sys.argv[1]).read()
+cmd = open(sys.argv[2]).read().split("\n")
+m = re.search(r"mem=(\d+)M \(--mem host: MemAvailable (\d+) MiB less a margin of (\d+) MiB, "
+              r"max\(1 GiB, MemTotal (\d+) MiB / 8\)\)", h)
+mem, avail, margin, total = map(int, m.groups())
+assert margin == max(1024, total // 8), (margin, total)
+assert mem == avail - margin, (mem, avail, margin)
+info = dict(l.split(":", 1) for l in open("/proc/meminfo"))
+now_total = int(info["MemTotal"].split()[0]) // 1024
+now_avail = int(info["MemAvailable"].split()[0]) // 1024
+assert total == now_total, (total, now_total)
+assert abs(avail - now_avail) < now_total // 10, (avail, now_avail)  # moments apart
+assert cmd[cmd.index("-m") + 1] == "%dM" % mem, cmd
+assert cmd[cmd.index("-smp") + 1] == str(os.sysconf("SC_NPROCESSORS_ONLN")), cmd
+PY
+	# The default: 2 vCPUs and 1 GiB, said as the default.
+	dry --log "$tmp/def.log" >"$tmp/def.cmd" 2>/dev/null || true
+	has "$tmp/def.log" "^# qemu/run: sizing vcpus=2 \\(default\\) mem=1G \\(default\\)" "neither given: the default 2 vCPUs, 1G, said so"
+	# Scratch disks: cache=none,aio=native by default, said in a scratch line; writeback on request.
+	"$tools/isobench" --make-scratch "$tmp/s.img" 8M >/dev/null
+	dry --scratch "$tmp/s.img" --log "$tmp/sc.log" >"$tmp/sc.cmd" 2>/dev/null || true
+	has "$tmp/sc.cmd" "^file=$tmp/s\\.img,format=raw,if=none,id=scr0,cache=none,aio=native,werror=report,rerror=report$" \
+		"--scratch: QEMU opens it cache=none,aio=native"
+	has "$tmp/sc.log" "^# qemu/run: scratch0 $tmp/s\\.img if=virtio fs=[^ ]+ cache=none aio=native " "the scratch line says cache=none"
+	dry --scratch "$tmp/s.img" --scratch-cache writeback --log "$tmp/wb.log" >"$tmp/wb.cmd" 2>/dev/null || true
+	has "$tmp/wb.cmd" "^file=$tmp/s\\.img,format=raw,if=none,id=scr0,cache=writeback,werror" "--scratch-cache writeback: the old mode"
+	has "$tmp/wb.log" "^# qemu/run: scratch0 .* cache=writeback \\(the host's page cache" "... said in the scratch line"
+	# A file system refusing O_DIRECT (tmpfs before Linux 6.6), planted: a dd that refuses
+	# iflag=direct as such a file system does. Writeback, a note, the line says why.
+	mkdir -p "$tmp/bin"
+	printf '#!/bin/sh\ncase "$*" in *iflag=direct*) echo "dd: Invalid argument" >&2; exit 1 ;; esac\nexec /bin/dd "$@"\n' >"$tmp/bin/dd"
+	chmod +x "$tmp/bin/dd"
+	PATH=$tmp/bin:$PATH "$run" --out "$fake" --direct --accel tcg --dry-run --scratch "$tmp/s.img" \
+		--log "$tmp/nod.log" >"$tmp/nod.cmd" 2>"$tmp/nod.err" || true
+	has "$tmp/nod.cmd" "id=scr0,cache=writeback," "O_DIRECT refused: attached writeback"
+	has "$tmp/nod.log" "^# qemu/run: scratch0 .* cache=writeback \\(fallback: O_DIRECT refused\\) " "... and the scratch line says it fell back"
+	has "$tmp/nod.err" "refuses O_DIRECT, which cache=none needs" "... with a note saying why"
+fi
+
 finish

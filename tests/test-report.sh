@@ -134,6 +134,54 @@ contains "$tmp/csfb.err" "floors-bad line 1: not \"TEST COPIES PCT\" (PCT 0 to 1
 run EXIT_USAGE "$tmp/csfn" --noise-floor "$tmp/no-such-file" "$fix/tcg-clock-tsc.log" || true
 contains "$tmp/csfn.err" "no-such-file: cannot be read"
 
+# 3s. Both sides the same size (issue 45): a 2-CPU run (passes 1 and 2, run.all_cpus=2) beside a
+#     1-CPU run (one pass of 1) share no row of their all-CPUs passes keyed by copies; the
+#     report pairs them as "all CPUs" with the counts and a per-copy figure beside the totals,
+#     and WARNs naming the difference (tests/fixtures/logs/make-fixtures.py, sized()).
+run EXIT_OK "$tmp/sized" "$fix/cpus-2.log" "$fix/cpus-1.log" || true
+has "$tmp/sized" '^warning: CPU counts differ: the all-CPUs pass ran 2 copies in KVM, 2 CPUs \(2 online CPUs\) and 1 in KVM, 1 CPU \(1\)' \
+	"2-CPU beside 1-CPU: a WARN names both all-CPUs counts"
+has "$tmp/sized" '^Pipe Throughput +lps +\| +2 +980000\.0 +490000\.0 \| +1 +510000\.0 +510000\.0 +1\.04$' \
+	"all CPUs paired: pipe 2 copies 980000 (490000 per copy) beside 1 copy 510000, per-copy ratio 1.04"
+has "$tmp/sized" '^clock_gettime MONOTONIC +ns +\| +2 +32\.0 +32\.0 \| +1 +25\.0 +25\.0 +1\.28$' \
+	"all CPUs paired: a time (lower is better) is per copy already: 32 beside 25, ratio 1.28"
+run EXIT_OK "$tmp/sized.json" --format json "$fix/cpus-2.log" "$fix/cpus-1.log" || true
+if python3 - "$tmp/sized.json" <<'PY'; then pass "JSON comparison.all_cpus: pipe 2 x 490000 beside 1 x 510000, ratio 1.04"; else fail "JSON comparison.all_cpus"; fi
+import json, sys
+a = json.load(open(sys.argv[1]))["comparison"]["all_cpus"]
+p = [r for r in a if r["test"] == "pipe"][0]["cells"]
+assert [c["copies"] for c in p] == [2, 1] and p[0]["per_copy"] == 490000.0, p
+assert p[1]["total"] == 510000.0 and round(p[1]["ratio"], 2) == 1.04, p
+PY
+run EXIT_OK "$tmp/sized-same" "$fix/cpus-2.log" "$fix/cpus-2.log" || true
+hasnt "$tmp/sized-same" 'CPU counts differ|^all CPUs:' "the same size on both sides: no all-CPUs pairing, no WARN"
+
+# 3h. A host-cached scratch disk (issue 45): qemu/run's '# qemu/run: scratchN ... cache=' line
+#     before a boot says how QEMU attached the disk; cache=writeback (the old default, or
+#     --scratch-cache writeback) draws a warning in the run's report and in a comparison;
+#     cache=none none; the line of an earlier boot in the same log does not count.
+{ printf '# qemu/run: QEMU emulator version 7.2.22\n# qemu/run: scratch0 s.img if=virtio fs=ext2/ext3 cache=writeback (the host'"'"'s page cache between guest and disk)\n'
+  cat "$fix/cpus-1.log"; } >"$tmp/wb.log"
+{ printf '# qemu/run: QEMU emulator version 7.2.22\n# qemu/run: scratch0 s.img if=virtio fs=ext2/ext3 cache=none aio=native (O_DIRECT on the host: no host page cache)\n'
+  cat "$fix/cpus-1.log"; } >"$tmp/none.log"
+{ cat "$tmp/wb.log"; printf '# qemu/run: QEMU emulator version 7.2.22\n'; sed 's/01c1 /01c2 /' "$fix/cpus-1.log" | python3 -c '
+import sys, zlib
+for l in sys.stdin:
+    if l.startswith("@isobench/"):
+        body = l.rsplit(" *", 1)[0]
+        l = "%s *%08x\n" % (body, zlib.crc32(body.encode()) & 0xffffffff)
+    sys.stdout.write(l)'; } >"$tmp/wb-then-none.log"
+run EXIT_OK "$tmp/wb1" "$tmp/wb.log" || true
+has "$tmp/wb1" '^warning: +scratch0 cache=writeback: qemu/run attached the disk with the host.s page cache' \
+	"a run whose scratch disk the host cached: its report warns, naming the disk and mode"
+run EXIT_OK "$tmp/none1" "$tmp/none.log" || true
+hasnt "$tmp/none1" 'page cache' "cache=none: no warning"
+run EXIT_OK "$tmp/wbcmp" "$tmp/none.log" "$tmp/wb.log" || true
+has "$tmp/wbcmp" '^warning: KVM, 1 CPU #2: scratch0 cache=writeback: qemu/run attached its disk with the host.s page cache' \
+	"comparison: the host-cached run is named in a warning"
+run EXIT_OK "$tmp/wbnext" "$tmp/wb-then-none.log" || true
+hasnt "$tmp/wbnext" 'page cache' "the next boot's run (no scratch line of its own): no warning"
+
 # 3a. Direction comes from the records (better=), never from the unit: the paced socket
 #     write's CPU share (unit %cpu, lower is better), 18.3 then 19.6, is 18.3 / 19.6 = 0.93 —
 #     worse — in every format, and says "lower is better".

@@ -34,6 +34,7 @@ struct disk_sel {
 	int media;		/* enum disk_media: what answers the reads (disk_media_of()) */
 	char media_why[320];	/* the sysfs evidence media was judged on */
 	char loop_file[160];	/* a loop device's backing file (loop/backing_file); "" none */
+	uint64_t seed;		/* isobench.disk.seed (params.h): test k's offsets from seed + k */
 };
 
 /* What the disk is, for the read floor of disk.c's judge: a block device's own rotational
@@ -58,6 +59,14 @@ void disk_media_of(const char *dir, struct disk_sel *s);
  * and sel's write_cache and media; a 4 KiB random read's median v (ns) against what sel is. */
 int disk_flush_verdict(const struct disk_sel *sel, double f, double w, char *why, size_t len);
 int disk_read_verdict(const struct disk_sel *sel, double v, char *why, size_t len);
+/* The re-read probe's verdict (disk.c, disk-randread-4k-qd1's setup: DISK_REREAD_BLOCKS blocks
+ * read once, then the same blocks again, outside the samples): cold, warm the two rounds'
+ * median latencies (ns; < 0: no probe). WARN when the second round is DISK_REREAD_FAST times
+ * faster or more: a cache below the reader (a host's page cache behind a virtual disk, a loop
+ * device's) answered what had just been read; else NONE. */
+#define DISK_REREAD_BLOCKS 32
+#define DISK_REREAD_FAST 1.5
+int disk_reread_verdict(double cold, double warm, char *why, size_t len);
 
 /* Choose the disk for p (auto: the one signed scratch disk among /sys/class/block). */
 void disk_select(const struct params *p, struct disk_sel *s);

@@ -218,6 +218,7 @@ void disk_select(const struct params *p, struct disk_sel *s)
 {
 	memset(s, 0, sizeof *s);
 	s->resolved = 1;
+	s->seed = (uint64_t)p->disk_seed;
 	snprintf(s->asked, sizeof s->asked, "%s", p->disk);
 	resolve_path(p, s);
 	if (s->path[0])

@@ -44,6 +44,51 @@ static void defaults(void **st)
 	params_finish(&p, 1);
 	assert_int_equal(p.ncopies, 1);
 	assert_int_equal(p.copies[0], 1);
+	assert_int_equal(p.all_cpus, 1);	/* that one pass is also the all-CPUs pass */
+}
+
+/* The all-CPUs pass (INFO run.all_cpus): the pass with one copy per online CPU, N or the
+ * count written out; none when no pass has as many. */
+static void all_cpus_pass(void **st)
+{
+	(void)st;
+	struct params p;
+	struct errs e = {0};
+	params_init(&p);
+	params_finish(&p, 4);
+	assert_int_equal(p.all_cpus, 4);
+	params_init(&p);
+	params_from_cmdline(&p, "isobench.copies=1,2", collect, &e);
+	params_finish(&p, 2);
+	assert_int_equal(p.all_cpus, 2);
+	params_init(&p);
+	params_from_cmdline(&p, "isobench.copies=1,2", collect, &e);
+	params_finish(&p, 4);
+	assert_int_equal(p.all_cpus, 0);
+}
+
+/* isobench.disk.seed: a fresh seed each run unless given (two runs' draws differ), kept when
+ * given; 0 and past 2^31-1 refused. */
+static void disk_seed(void **st)
+{
+	(void)st;
+	struct params a, b;
+	struct errs e = {0};
+	params_init(&a);
+	params_finish(&a, 2);
+	params_init(&b);
+	params_finish(&b, 2);
+	assert_true(a.disk_seed >= 1 && b.disk_seed >= 1);
+	assert_int_not_equal(a.disk_seed, b.disk_seed);	/* 1 in 2^31 to collide */
+	params_init(&a);
+	params_from_cmdline(&a, "isobench.disk.seed=20261201", collect, &e);
+	params_finish(&a, 2);
+	assert_int_equal(a.disk_seed, 20261201);
+	params_init(&a);
+	params_from_cmdline(&a, "isobench.disk.seed=0 isobench.disk.seed=2147483648", collect, &e);
+	assert_int_equal(e.n, 2);
+	params_finish(&a, 2);
+	assert_true(a.disk_seed >= 1);
 }
 
 static void cmdline_order_independent(void **st)
@@ -188,9 +233,9 @@ static void table_drives_parsing(void **st)
 		assert_int_equal(params_set(&p, param_table[i].key, "", err, sizeof err), -EINVAL);
 		assert_string_not_equal(err, "unknown parameter");
 	}
-	assert_int_equal(rows, 26);	/* + disk, disk.span (issue 20), peer (issue 17), round, ab_side (issue 35),
+	assert_int_equal(rows, 27);	/* + disk, disk.span (issue 20), peer (issue 17), round, ab_side (issue 35),
 					 * mem.array (issue 36), serve, serve_seconds, metadata (issue 33),
-					 * cpufreq, boost, idle (issue 45) */
+					 * cpufreq, boost, idle, disk.seed (issue 45) */
 	/* The CPU's clock policy (cpupolicy.h): not given by default; a governor's name, firmware,
 	 * boost's three words, idle's all or a latency */
 	assert_string_equal(p.cpufreq, "");
@@ -440,6 +485,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults),
+		cmocka_unit_test(all_cpus_pass),
+		cmocka_unit_test(disk_seed),
 		cmocka_unit_test(cmdline_order_independent),
 		cmocka_unit_test(bad_input_reported),
 		cmocka_unit_test(quoted_words),
