@@ -30,6 +30,34 @@ const char *const vocab_extras[] = {VOCAB_EXTRAS(WORD) NULL};
 const struct vocab_field vocab_fields[] = {VOCAB_FIELDS(FIELD)};
 const size_t vocab_nfields = sizeof vocab_fields / sizeof vocab_fields[0];
 
+double vocab_unit_per_loop(const char *unit)
+{
+#define PER_LOOP(u, f) {u, f},
+	static const struct {
+		const char *unit;
+		double per_loop;
+	} t[] = {VOCAB_UNIT_PER_LOOP(PER_LOOP)};
+#undef PER_LOOP
+	for (size_t i = 0; unit && i < sizeof t / sizeof t[0]; i++)
+		if (!strcmp(t[i].unit, unit))
+			return t[i].per_loop;
+	return 0;
+}
+
+int vocab_value_extra(const char *key, double *scale)
+{
+	static const char *const v[] = {VOCAB_VALUE_EXTRAS(WORD) NULL};
+	const char *x100 = "_x100";
+
+	for (size_t i = 0; v[i]; i++)
+		if (!strcmp(v[i], key)) {
+			size_t l = strlen(key), s = strlen(x100);
+			*scale = l > s && !strcmp(key + l - s, x100) ? 0.01 : 1;
+			return 1;
+		}
+	return 0;
+}
+
 int vocab_kind(const char *kind)
 {
 	for (int k = 0; k < VK_COUNT; k++)
@@ -236,7 +264,7 @@ void vocab_type_text(const struct vocab_field *f, char *o, size_t n)
 			size_t l = strcspn(s, "|");
 			off += (size_t)snprintf(o + off, n - off, "%s`%.*s`", s == f->values ? "" : ", ",
 						(int)l, s);
-			if (!s[l])
+			if (!s[l] || !s[l + 1])	/* the end, or a word list's closing '|' */
 				break;
 			s += l + 1;
 		}

@@ -22,7 +22,8 @@
 #define REC_MODE_HOST "host"		/* the CLI on a host */
 #define REC_STATUS_OK "ok"		/* END status= */
 #define REC_STATUS_FATAL "fatal"
-#define REC_WHAT_PARAM "param"		/* ERROR what= */
+#define REC_WHAT_PARAM "param"		/* ERROR what=; WARN what=: a kernel command-line key
+					 * given twice (the last kept) */
 #define REC_WHAT_TEST "test"		/* ERROR what=; WARN what=: the test process outlived its outcome */
 #define REC_WHAT_CLOCKSOURCE "clocksource"	/* WARN what= */
 #define REC_WHAT_RESULT "result"	/* WARN what=: a result the device cannot give (bench.h judge) */
@@ -86,6 +87,20 @@
 #define VOCAB_UNITS(X) \
 	X(REC_UNIT_LPS) X(REC_UNIT_LPM) X(REC_UNIT_KBPS) X(REC_UNIT_MWIPS) X(REC_UNIT_MBPS) \
 	X(REC_UNIT_NS) X(REC_UNIT_CPU_PCT) X(REC_UNIT_IOPS) X(REC_UNIT_MIBPS) X(REC_UNIT_TPS)
+/* A unit's figure per loop where the unit fixes it (docs/records.md "How RESULT derives from
+ * SAMPLE": a rate is loops x per_loop / seconds, a time ns / loops / per_loop); the tests of
+ * that unit use it as their per_loop and a reader checks a SAMPLE's value with it
+ * (vocab_unit_per_loop()). KBps (the buffer's KiB) and %cpu (an extra) are the test's own. */
+#define REC_PER_LOOP_LPM 60		/* loops per minute from loops per second */
+#define REC_PER_LOOP_MWIPS 0.1		/* one Whetstone pass at LOOP=1: 100,000 instructions */
+#define VOCAB_UNIT_PER_LOOP(X) \
+	X(REC_UNIT_LPS, 1) X(REC_UNIT_LPM, REC_PER_LOOP_LPM) X(REC_UNIT_MWIPS, REC_PER_LOOP_MWIPS) \
+	X(REC_UNIT_MBPS, 1) X(REC_UNIT_NS, 1) X(REC_UNIT_IOPS, 1) X(REC_UNIT_MIBPS, 1) \
+	X(REC_UNIT_TPS, 1)
+/* The extras a test may name as its SAMPLE value instead of the loops' rate or time (bench.h
+ * value_extra): the value is the extra, divided by 100 for a name ending in _x100. */
+#define VOCAB_VALUE_EXTRAS(X) \
+	X(REC_EXTRA_P50_NS) X(REC_EXTRA_P50_LATE_NS) X(REC_EXTRA_BUSY_PCT_X100) X(REC_EXTRA_OP_NS_X100)
 /* A SAMPLE's extras (integers; bench_extra(), each test's source says what it means). */
 #define REC_EXTRA_ARRAY_KIB "array_kib"
 #define REC_EXTRA_ARRAY_TOTAL_KIB "array_total_kib"	/* STREAM: one array, all copies */
@@ -373,11 +388,16 @@
 #define VOCAB_SHAPE_PORT UINT, 0, 65535, NULL
 #define VOCAB_SHAPE_FLAG ENUM, 0, 0, "1"	/* there only when set */
 #define VOCAB_SHAPE_BOOL ENUM, 0, 0, "0|1"
+/* A closed word list as an ENUM's values ("a|b|...|"; the empty last alternative matches no
+ * value, which is never empty). */
+#define VOCAB_PIPE(w) w "|"
+#define VOCAB_SHAPE_UNIT ENUM, 0, 0, VOCAB_UNITS(VOCAB_PIPE)
+#define VOCAB_SHAPE_GROUP ENUM, 0, 0, VOCAB_GROUPS(VOCAB_PIPE)
 #define VOCAB_SHAPE_BETTER ENUM, 0, 0, REC_BETTER_HIGHER "|" REC_BETTER_LOWER
 #define VOCAB_SHAPE_MODE ENUM, 0, 0, REC_MODE_INIT "|" REC_MODE_HOST
 #define VOCAB_SHAPE_ERROR_WHAT ENUM, 0, 0, REC_WHAT_PARAM "|" REC_WHAT_TEST
 #define VOCAB_SHAPE_WARN_WHAT ENUM, 0, 0, REC_WHAT_CLOCKSOURCE "|" REC_WHAT_RESULT "|" \
-	REC_WHAT_METADATA "|" REC_WHAT_TEST
+	REC_WHAT_METADATA "|" REC_WHAT_TEST "|" REC_WHAT_PARAM
 #define VOCAB_SHAPE_END_STATUS ENUM, 0, 0, REC_STATUS_OK "|" REC_STATUS_FATAL
 #define VOCAB_SHAPE_MHZ_METHOD ENUM, 0, 0, REC_MHZ_APERF "|" REC_MHZ_CHAIN "|" REC_MHZ_NONE
 #define VOCAB_SHAPE_STOP ENUM, 0, 0, REC_STOP_TARGET "|" REC_STOP_CAP "|" REC_STOP_FUTILE \
@@ -417,9 +437,9 @@
 	X(TEST, K, REQ, UINT1) \
 	X(TEST, N, REQ, UINT1) \
 	X(TEST, COPIES, REQ, UINT1) \
-	X(TEST, UNIT, REQ, STR) \
+	X(TEST, UNIT, REQ, UNIT) \
 	X(TEST, BETTER, REQ, BETTER) \
-	X(TEST, GROUP, REQ, STR) \
+	X(TEST, GROUP, REQ, GROUP) \
 	X(TEST, TITLE, REQ, STR) \
 	X(TEST, CLOCKSOURCE, REQ, STR) \
 	X(TEST, BASELINE, OPT, POS) \
@@ -452,7 +472,7 @@
 	X(WARN, CURRENT, OPT, STR) \
 	X(RESULT, TESTNAME, REQ, STR) \
 	X(RESULT, COPIES, REQ, UINT1) \
-	X(RESULT, UNIT, REQ, STR) \
+	X(RESULT, UNIT, REQ, UNIT) \
 	X(RESULT, BETTER, REQ, BETTER) \
 	X(RESULT, VALUE, REQ, POS) \
 	X(RESULT, SAMPLES, REQ, UINT1) \
@@ -556,6 +576,11 @@ extern const char *const vocab_key_names[VKEY_COUNT];
 extern const char *const vocab_groups[];
 extern const char *const vocab_units[];
 extern const char *const vocab_extras[];
+/* A unit's per_loop where the unit fixes it (VOCAB_UNIT_PER_LOOP), else 0 (the test's own). */
+double vocab_unit_per_loop(const char *unit);
+/* 1 when an extra may be a test's SAMPLE value (VOCAB_VALUE_EXTRAS), with *scale its factor
+ * (0.01 for a name ending in _x100, else 1); else 0. */
+int vocab_value_extra(const char *key, double *scale);
 
 /* The kind named kind, or -1 when the grammar has no such kind. */
 int vocab_kind(const char *kind);

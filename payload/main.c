@@ -14,6 +14,7 @@
 #include "out.h"
 #include "params.h"
 #include "runner.h"
+#include "bench/disk.h"
 #include "bench/scratch.h"
 #include "status.h"
 #include "sys.h"
@@ -464,6 +465,34 @@ static int check_tests(const struct params *p)
 	return -1;
 }
 
+/* --disk names something that exists (README's exit table: a named resource that does not
+ * exist is a usage error on a host, as a --peer name that does not resolve): a path (a file or
+ * device), or serial:XYZ a disk of this machine has (disk_select()'s scan). auto finds what
+ * it finds; the disk tests SKIP saying why. In the image the same word is no usage error: the
+ * disk tests SKIP with the reason (nobody can retype a command line). Returns -1 to go on,
+ * else EXIT_USAGE after a line on stderr. */
+static int check_disk(const struct params *p)
+{
+	static struct disk_sel sel;
+	struct stat st;
+
+	if (!strcmp(p->disk, "auto"))
+		return -1;
+	if (strncmp(p->disk, "serial:", 7)) {
+		if (stat(p->disk, &st) == 0)
+			return -1;
+		fprintf(stderr, "isobench: --disk %s: %s (a disk named must exist; "
+			"isobench --make-scratch PATH SIZE makes a scratch file)\n", p->disk,
+			strerror(errno));
+		return EXIT_USAGE;
+	}
+	disk_select(p, &sel);
+	if (sel.path[0])
+		return -1;
+	fprintf(stderr, "isobench: --disk %s: %s\n", p->disk, sel.reason);
+	return EXIT_USAGE;
+}
+
 static int check_cli(const struct params *p, struct runner_cfg *cfg, const char *argv0,
 		     const struct multi *mu)
 {
@@ -475,12 +504,12 @@ static int check_cli(const struct params *p, struct runner_cfg *cfg, const char 
 	else
 		snprintf(self, sizeof self, "%s", argv0);
 	cfg->self = self;
-	if (check_tests(p) >= 0)
+	if (check_tests(p) >= 0 || check_disk(p) >= 0)
 		return EXIT_USAGE;
 	for (int s = 0; mu->ab[0] && s < 2; s++) {	/* each --ab set, before anything runs */
 		static struct params q;
 		q = *p;
-		if (apply_set(&q, mu->ab[s]) || check_tests(&q) >= 0)
+		if (apply_set(&q, mu->ab[s]) || check_tests(&q) >= 0 || check_disk(&q) >= 0)
 			return EXIT_USAGE;
 	}
 	return check_tmpdir(cfg);

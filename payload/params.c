@@ -558,37 +558,75 @@ static void take_key(char *taken, size_t cap, const char *key)
 		snprintf(taken + n, cap - n, "%s%s", n ? "," : "", key);
 }
 
+static const char cmdline_prefix[] = "isobench.";
+
+/* The next word of a command line at *s into word (cap bytes; cut to fit), *s moved past it;
+ * 0 at the end. A word ends at unquoted white space; quotes are dropped (as the kernel does
+ * for "key=value with spaces"). */
+static int next_word(const char **s, char *word, size_t cap)
+{
+	size_t n = 0;
+	int quoted = 0;
+
+	while (**s == ' ' || **s == '\t' || **s == '\n' || **s == '\r')
+		(*s)++;
+	if (!**s)
+		return 0;
+	for (; **s && (quoted || (**s != ' ' && **s != '\t' && **s != '\n' && **s != '\r')); (*s)++) {
+		if (**s == '"')
+			quoted = !quoted;
+		else if (n + 1 < cap)
+			word[n++] = **s;
+	}
+	word[n] = 0;
+	return 1;
+}
+
+void params_cmdline_twice(const char *cmdline, param_twice_fn on_twice, void *arg)
+{
+	enum { MAXW = 64 };
+	static char words[MAXW][1200];
+	const char *s = cmdline;
+	int n = 0;
+
+	while (n < MAXW && next_word(&s, words[n], sizeof words[n]))
+		if (!strncmp(words[n], cmdline_prefix, sizeof cmdline_prefix - 1) &&
+		    strchr(words[n], '='))
+			n++;
+	for (int i = 0; i < n; i++) {
+		size_t klen = (size_t)(strchr(words[i], '=') - words[i]);
+		int times = 1, last = i, seen = 0;
+		for (int j = 0; j < n; j++) {
+			if (j == i || strncmp(words[j], words[i], klen + 1))
+				continue;
+			seen |= j < i;	/* reported at its first word */
+			times += j > i;
+			last = j > i ? j : last;
+		}
+		if (seen || times < 2)
+			continue;
+		char key[80];
+		size_t pl = sizeof cmdline_prefix - 1;
+		snprintf(key, sizeof key, "%.*s", (int)(klen - pl), words[i] + pl);
+		on_twice(arg, key, words[i] + klen + 1, words[last] + klen + 1, times);
+	}
+}
+
 void params_from_cmdline_keys(struct params *p, const char *cmdline, param_error_fn on_err,
 			      void *arg, char *taken, size_t cap)
 {
-	static const char prefix[] = "isobench.";
+	static const char *const prefix = cmdline_prefix;
 	char err[160];
 
 	if (taken && cap)
 		taken[0] = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		const char *s = cmdline;
-		while (*s) {
-			char word[1200];
-			size_t n = 0;
-			int quoted = 0;
-			while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
-				s++;
-			if (!*s)
-				break;
-			/* A word ends at unquoted white space; quotes are dropped (as the
-			 * kernel does for "key=value with spaces"). */
-			for (; *s && (quoted || (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r'));
-			     s++) {
-				if (*s == '"')
-					quoted = !quoted;
-				else if (n + 1 < sizeof word)
-					word[n++] = *s;
-			}
-			word[n] = 0;
-			if (strncmp(word, prefix, sizeof prefix - 1))
+		char word[1200];
+		while (next_word(&s, word, sizeof word)) {
+			if (strncmp(word, prefix, sizeof cmdline_prefix - 1))
 				continue;
-			char *key = word + sizeof prefix - 1, *eq = strchr(key, '=');
+			char *key = word + sizeof cmdline_prefix - 1, *eq = strchr(key, '=');
 			int is_suite = !strncmp(key, "suite=", 6) || !strcmp(key, "suite");
 			if (is_suite != (pass == 0))
 				continue;

@@ -117,5 +117,12 @@ void params_from_cmdline(struct params *p, const char *cmdline, param_error_fn o
  * each once, as a comma list into taken (cap bytes; "" when none; taken NULL: not kept). */
 void params_from_cmdline_keys(struct params *p, const char *cmdline, param_error_fn on_err,
 			      void *arg, char *taken, size_t cap);
+/* Each isobench.KEY= a command line gives more than once (of its first 64 such words):
+ * on_twice(arg, "KEY" (without the prefix), the first word's value, the last's (the one
+ * params_from_cmdline() keeps, as the kernel keeps the last of a word given twice), how many
+ * times), once per key, in the order first given. */
+typedef void (*param_twice_fn)(void *arg, const char *key, const char *first, const char *kept,
+			       int times);
+void params_cmdline_twice(const char *cmdline, param_twice_fn on_twice, void *arg);
 
 #endif

@@ -21,6 +21,9 @@ struct agg {
 	double half;		/* the largest half-unit of the samples' printed precision */
 	int unknown;		/* a SAMPLE without value= (an older writer): no recomputation */
 	long long set_kib;	/* STREAM's working set its SAMPLEs say (array_total_kib), 0: none yet */
+	char unit[16], better[8], baseline[32];	/* its TEST's ("" when the TEST has none) */
+	double ratio;		/* value / loops' rate of its first measured SAMPLE (a unit whose
+				 * per_loop is the test's own), 0: none yet */
 };
 
 struct vstate {
@@ -59,6 +62,13 @@ static double half_unit(const char *s)
 	const char *dot = strchr(s, '.');
 	int d = dot ? (int)strspn(dot + 1, "0123456789") : 0;
 	return 0.5 * pow(10, -d);
+}
+
+/* |printed - computed| within the printed precision plus the samples' own (tol). */
+static int agree(const char *printed, double computed, double tol)
+{
+	return fabs(strtod(printed, NULL) - computed) <=
+	       half_unit(printed) + tol + 1e-9 * fabs(computed);
 }
 
 /* Entries of a comma list. */
@@ -167,6 +177,103 @@ static int check_stream_set(struct vstate *st, const struct logrec *lr, const st
 	return 0;
 }
 
+/* The n-th entry of a comma list of integers (its type is checked already). */
+static double nth(const char *list, unsigned long n)
+{
+	for (; n && list; n--)
+		if ((list = strchr(list, ',')))
+			list++;
+	return list ? strtod(list, NULL) : 0;
+}
+
+/* check_sample_value()'s value: the loops' rate or time, or a value extra. */
+static int sample_value_ok(struct vstate *st, const struct logrec *lr, const struct record *r,
+			   struct agg *a, double raw, double tol)
+{
+	const char *loops = rec_get(r, RK_LOOPS), *ns = rec_get(r, RK_NS), *v = rec_get(r, RK_VALUE);
+	int higher = !strcmp(a->better, REC_BETTER_HIGHER);
+	double pl = vocab_unit_per_loop(a->unit), got = strtod(v, NULL);
+
+	int xi = -1;	/* a value extra the SAMPLE carries */
+	for (int i = 0; !higher && i < r->nfields; i++) {
+		double sc;
+		if (vocab_value_extra(r->key[i], &sc)) {
+			if (agree(v, strtod(r->val[i], NULL) * sc, 0))
+				return 0;
+			xi = i;
+		}
+	}
+	double want = higher ? raw * pl : raw / pl, wtol = higher ? tol * pl : tol / pl;
+	if (pl > 0 && isfinite(raw) && agree(v, want, wtol))
+		return 0;
+	if (xi >= 0)
+		return bad(st, lr, "test=%s value=%s: neither its loops=%.40s in ns=%.40s nor its value "
+			   "extra %s=%.20s gives it (unit %s)", a->test, v, loops, ns, r->key[xi],
+			   r->val[xi], a->unit);
+	if (pl > 0 && isfinite(raw))
+		return bad(st, lr, "test=%s value=%s: its loops=%.40s in ns=%.40s give %.6g %s (%s: "
+			   "%g a loop)", a->test, v, loops, ns, want, a->unit,
+			   higher ? "a rate" : "a time", pl);
+	if (pl > 0 || !higher)
+		return bad(st, lr, "test=%s value=%s: neither its loops=%.40s in ns=%.40s nor a value "
+			   "extra gives it (unit %s)", a->test, v, loops, ns, a->unit);
+	/* a per_loop of the test's own: one ratio for every SAMPLE of the test */
+	if (!(raw > 0))
+		return got == 0 ? 0 : bad(st, lr, "test=%s value=%s: its loops=%.40s are none", a->test,
+					  v, loops);
+	if (!a->ratio) {
+		a->ratio = got / raw;
+		return 0;
+	}
+	if (!agree(v, raw * a->ratio, tol * a->ratio + half_unit(v) + got * 1e-6))
+		return bad(st, lr, "test=%s value=%s: its loops=%.40s in ns=%.40s give %.6g at the "
+			   "%g %s a loop of the test's earlier SAMPLE", a->test, v, loops, ns,
+			   raw * a->ratio, a->ratio, a->unit);
+	return 0;
+}
+
+/* A measured SAMPLE against its own integers (docs/records.md "How RESULT derives from
+ * SAMPLE"; lib/stats.c common_window_value()): every ns entry (the window) > 0, no copy counts
+ * more loops in the window than it ran at all (ran_loops), and value is the loops' rate
+ * (better=higher: sum of loops x per_loop / seconds) or time (lower: mean of ns / loops /
+ * per_loop) with the unit's per_loop (lib/vocab.h), within the loops' rounding to integers
+ * (half a loop a copy) and value's printed precision; or, for a lower-is-better test, one of
+ * its value extras (vocab_value_extra()). A unit whose per_loop is the test's own (KBps: the
+ * buffer's KiB) has one ratio of value to the loops' rate in every SAMPLE of the test. */
+static int check_sample_value(struct vstate *st, const struct logrec *lr, const struct record *r,
+			      struct agg *a)
+{
+	const char *loops = rec_get(r, RK_LOOPS), *ns = rec_get(r, RK_NS), *v = rec_get(r, RK_VALUE);
+	const char *ran = rec_get(r, RK_RAN_LOOPS);
+	int higher = !strcmp(a->better, REC_BETTER_HIGHER);
+	double raw = 0, tol = 0;
+
+	if (!loops || !ns || !v || !a->better[0])
+		return 0;	/* an older writer's SAMPLE, or a list left out (dropped_fields) */
+	for (unsigned long c = 0; c < a->copies; c++) {
+		double l = nth(loops, c), t = nth(ns, c);
+		if (!(t > 0))
+			return bad(st, lr, "test=%s ns=%.40s: copy %lu's window is 0 ns (a measured "
+				   "sample's window is > 0)", a->test, ns, c);
+		if (higher) {
+			raw += l * 1e9 / t;
+			tol += 0.5 * 1e9 / t;
+		} else if (l >= 1) {
+			raw += t / l / (double)a->copies;
+			tol += (t / (l - 0.5) - t / l) / (double)a->copies;
+		} else {
+			raw = INFINITY;
+		}
+	}
+	if (sample_value_ok(st, lr, r, a, raw, tol))
+		return -1;
+	for (unsigned long c = 0; ran && c < a->copies; c++)
+		if (nth(loops, c) > nth(ran, c))
+			return bad(st, lr, "test=%s loops=%.40s: copy %lu counts more loops in the window "
+				   "than it ran (ran_loops=%.40s)", a->test, loops, c, ran);
+	return 0;
+}
+
 static int add_sample(struct vstate *st, const struct logrec *lr, const struct record *r)
 {
 	const char *v = rec_get(r, RK_VALUE);
@@ -180,6 +287,8 @@ static int add_sample(struct vstate *st, const struct logrec *lr, const struct r
 		return -1;
 	if (rec_get(r, RK_WARMUP))
 		return 0;	/* never in the statistics (docs/records.md) */
+	if (check_sample_value(st, lr, r, a))
+		return -1;
 	if (!v) {
 		a->unknown = 1;
 		return 0;
@@ -196,13 +305,6 @@ static int add_sample(struct vstate *st, const struct logrec *lr, const struct r
 	if (half_unit(v) > a->half)
 		a->half = half_unit(v);
 	return 0;
-}
-
-/* |printed - computed| within the printed precision plus the samples' own (tol). */
-static int agree(const char *printed, double computed, double tol)
-{
-	return fabs(strtod(printed, NULL) - computed) <=
-	       half_unit(printed) + tol + 1e-9 * fabs(computed);
 }
 
 /* stop= and samples_needed= (both absent from an older writer's RESULT): stop=target exactly
@@ -250,6 +352,14 @@ static int check_result(struct vstate *st, const struct logrec *lr, const struct
 		return 0;	/* an older writer's RESULT: not recomputable */
 	if (!a || (!a->n && !a->unknown))
 		return bad(st, lr, "test=%s: no SAMPLE of the test precedes it", test);
+	/* What its TEST announced: the RESULT restates it (unit, better, baseline). */
+	const char *same[][2] = {{RK_UNIT, a->unit}, {RK_BETTER, a->better}, {RK_BASELINE, a->baseline}};
+	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+		const char *mine = rec_get(r, same[i][0]);
+		if (same[i][1][0] && mine && strcmp(mine, same[i][1]))
+			return bad(st, lr, "test=%s %s=%.40s: its TEST said %s=%s", test, same[i][0],
+				   mine, same[i][0], same[i][1]);
+	}
 	if (a->unknown)
 		return 0;	/* its SAMPLEs carry no value= (an older writer) */
 	unsigned long n = strtoul(rec_get(r, RK_SAMPLES), NULL, 10);
@@ -312,6 +422,13 @@ static int check_record(struct vstate *st, const struct logrec *lr, const struct
 		a->half = 0;
 		a->unknown = 0;
 		a->set_kib = 0;
+		a->ratio = 0;
+		snprintf(a->unit, sizeof a->unit, "%s", field(r, RK_UNIT));
+		snprintf(a->better, sizeof a->better, "%s", field(r, RK_BETTER));
+		snprintf(a->baseline, sizeof a->baseline, "%s", field(r, RK_BASELINE));
+		unsigned long k = strtoul(field(r, RK_K), NULL, 10), n = strtoul(field(r, RK_N), NULL, 10);
+		if (k && n && k > n)
+			return bad(st, lr, "test=%s k=%lu: more than n=%lu (k of n)", a->test, k, n);
 	} else if (!strcmp(r->kind, RK_SAMPLE)) {
 		return add_sample(st, lr, r);
 	} else if (!strcmp(r->kind, RK_RESULT)) {

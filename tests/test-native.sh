@@ -70,7 +70,8 @@ status_is EXIT_OK "$st" "isobench-report judges the run complete"
 # nobody can retype it, it is an ERROR record instead: tests/test-e2e.sh).
 for bad_args in "--tests pipe,nosuchtest" "--halt sideways" "--param bogus=1" \
 	"--suite quik" "--tests ," "--tests ,," "--tmpdir /nonexistent" "--tmpdir /etc/passwd" \
-	"--copies 0" "--frob 1" "--tests"; do
+	"--copies 0" "--frob 1" "--tests" "--disk /nonexistent.img" "--disk serial:NO-SUCH-SERIAL-51" \
+	"--peer nosuchhost.invalid"; do
 	st=0
 	# shellcheck disable=SC2086  # the words are meant to split
 	"$bin" $bad_args >"$tmp/bad.out" 2>"$tmp/bad.err" || st=$?
@@ -86,6 +87,14 @@ for bad_args in "--tests pipe,nosuchtest" "--halt sideways" "--param bogus=1" \
 	else ok "nothing ran: $bad_args"; fi
 done
 has "$tmp/bad.err" "'--tests' needs a value" "a missing value names the option"
+# One rule for a named resource that does not exist (issue 51, README's exit table): a --disk
+# path or serial no disk has is a usage error, as a --peer name that does not resolve, never
+# a run whose disk tests SKIP.
+"$bin" --tests disk-read-1m --disk /nonexistent.img >/dev/null 2>"$tmp/bad.err" || true
+has "$tmp/bad.err" "^isobench: --disk /nonexistent.img: No such file or directory " "--disk naming no file says so"
+"$bin" --tests disk-read-1m --disk serial:NO-SUCH-SERIAL-51 >/dev/null 2>"$tmp/bad.err" || true
+has "$tmp/bad.err" "^isobench: --disk serial:NO-SUCH-SERIAL-51: no disk with serial NO-SUCH-SERIAL-51" \
+	"--disk serial: naming no disk says so"
 # Progress reaches stderr when stdout is a file; the work directory is recorded.
 has "$tmp/run.err" "^isobench: \[1/10\] " "progress on stderr while stdout is a file"
 has "$tmp/run.log" "INFO .*run.workdir=$tmp " "the work directory is in the header"

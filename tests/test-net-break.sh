@@ -34,7 +34,9 @@
 #   - the store (issue 33): a peer without --store refuses a run's log (the run completes and
 #     says so); with --store DIR it keeps it as DIR/<run id>.log, byte for byte and complete;
 #     the same run again, a cut upload (no file left), a run id that is a path, a log over
-#     64 MiB and a full store (1000 files) are refused with a line saying which;
+#     64 MiB and a full store (1000 files) are refused with a line saying which; so is
+#     (issue 51) anything that is not one whole run under the id its BEGIN names: bytes that
+#     are no log, a log sent as another run, a record repeated, lost or damaged, no END;
 #   - qemu/run --peer: an octet over 255, port 0, a port over 65535, a leading zero are usage
 #     errors (2) before anything starts; so are --nic with a bogus model, --peer without --nic,
 #     --link without --nic, with a port out of 1..65535, a mode not listen/connect, or a --peer,
@@ -482,8 +484,11 @@ else fail "the stored log differs from the run's own"; fi
 cat >"$tmp/store.py" <<'PY'
 import socket, sys
 port, run, what = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+# what: "cut" (5 of 10 bytes), "big" (a request over the cap), "ok" (10 bytes that are no
+# log), or a file's path: its bytes.
+data = open(what, "rb").read() if what.startswith("/") else b"0123456789"
 s = socket.create_connection(("127.0.0.1", port), timeout=5)
-size = {"big": 64 << 20 | 1}.get(what, 10)
+size = {"big": 64 << 20 | 1}.get(what, len(data))
 s.sendall(b"ISOBENCH-NET 1 mode=store bytes=%d run=%s\n" % (size, run.encode()))
 f = s.makefile("rb")
 ans = f.readline().decode(errors="replace").strip()
@@ -492,7 +497,7 @@ if " ok " in ans and what == "cut":
     s.shutdown(socket.SHUT_WR)
     ans = f.readline().decode(errors="replace").strip()
 elif " ok " in ans:
-    s.sendall(b"0123456789")
+    s.sendall(data)
     ans = f.readline().decode(errors="replace").strip()
 print(ans)
 PY
@@ -506,10 +511,39 @@ if [[ $ans == *"refused the upload ended after 5 of 10 bytes"* ]] &&
 	[ "$(find "$tmp/store" -mindepth 1 | wc -l)" -eq 1 ]; then
 	pass "a cut upload is refused and leaves no file ($ans)"
 else fail "a cut upload: '$ans'; the store holds: $(find "$tmp/store" -mindepth 1 | tr '\n' ' ')"; fi
-ans=$(python3 "$tmp/store.py" "$store_port" 0123456789abcdef ok)
-if [[ $ans == *"stored 0123456789abcdef.log"* ]] && [ "$(cat "$tmp/store/0123456789abcdef.log")" = 0123456789 ]; then
-	pass "an upload of 10 bytes is stored as sent"
-else fail "an upload of 10 bytes: '$ans'"; fi
+# The store keeps only what it claims (issue 51): a run's log, whole, under the run id its
+# BEGIN names. Ten bytes that are no log, the run's own log sent as another run, with a
+# record repeated, with one lost, cut before its END, with a record resealed wrong, are
+# each refused saying which, and leave no file; the same log under its own id is kept.
+other=0123456789abcdef
+sed "s/ run=$run / run=$other /" "$tmp/kept.log" | python3 -c '
+import re, sys, zlib
+for line in sys.stdin:
+    m = re.match(r"(@isobench/1 \d+ [A-Z]+ .*) \*[0-9a-f]{8}$", line.rstrip("\n"))
+    if m:
+        line = "%s *%08x\n" % (m.group(1), zlib.crc32(m.group(1).encode()) & 0xffffffff)
+    sys.stdout.write(line)' >"$tmp/other.log"
+awk '/^@isobench\/1 5 /{print} {print}' "$tmp/other.log" >"$tmp/repeated.log"
+awk '!/^@isobench\/1 5 /' "$tmp/other.log" >"$tmp/lost.log"
+grep -v '^@isobench/1 [0-9]* END ' "$tmp/other.log" >"$tmp/noend.log"
+sed 's/^\(@isobench\/1 3 .*\*\)[0-9a-f]\{8\}$/\100000000/' "$tmp/other.log" >"$tmp/damaged.log"
+for c in "ok|it holds no record|ten bytes that are no log" \
+	"$tmp/kept.log|its BEGIN names run $run, not run $other it was sent as|a run's log sent as another run" \
+	"$tmp/repeated.log|line [0-9]+: seq 5 again after seq 5: records repeated or reordered|a log with a record repeated" \
+	"$tmp/lost.log|line [0-9]+: seq 6 follows seq 4: records lost|a log with a record lost" \
+	"$tmp/noend.log|no END: the log is cut after seq [0-9]+|a log cut before its END" \
+	"$tmp/damaged.log|line [0-9]+: a damaged record \(checksum mismatch\)|a log with a damaged record"; do
+	IFS='|' read -r what want desc <<<"$c"
+	ans=$(python3 "$tmp/store.py" "$store_port" "$other" "$what")
+	if [[ $ans =~ "refused "$want ]] && [ ! -e "$tmp/store/$other.log" ] &&
+		[ -z "$(find "$tmp/store" -name '.*.part')" ]; then
+		pass "$desc is refused and leaves no file ($ans)"
+	else fail "$desc: '$ans' (want refused $want); the store holds: $(find "$tmp/store" -mindepth 1 | tr '\n' ' ')"; fi
+done
+ans=$(python3 "$tmp/store.py" "$store_port" "$other" "$tmp/other.log")
+if [[ $ans == *"stored $other.log"* ]] && cmp -s "$tmp/store/$other.log" "$tmp/other.log"; then
+	pass "a whole log sent as the run its BEGIN names is stored as sent"
+else fail "a whole log under its own run id: '$ans'"; fi
 ans=$(python3 "$tmp/store.py" "$store_port" ../../etc/passwd ok)
 if [[ $ans == *"refused run: '../../etc/passwd' is not 16 lower-case hex digits"* ]]; then
 	pass "a run id that is a path is refused ($ans)"

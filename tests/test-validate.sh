@@ -3,7 +3,9 @@
 # (report/validate.c): a native run is valid as written; then one field at a time is changed
 # and the record resealed with a correct checksum — a non-finite or negative figure, a
 # RESULT that its SAMPLEs contradict (samples, median, min, max, value, ci95_pct, index,
-# converged, stop, samples_needed), an unknown enum word, a per-copy list of the wrong length, a field given twice —
+# converged, stop, samples_needed), an unknown enum word, a unit or group outside the
+# grammar's lists, a RESULT unlike its TEST (unit, better, baseline), a SAMPLE value= its own
+# loops= and ns= contradict (ns=0, loops=2^64-1), a per-copy list of the wrong length, a field given twice —
 # and each must make `isobench-report --check` exit 3 (a run not to be used, README's table)
 # naming the line, the field and what was expected. The damaged-log fixtures and the older
 # logs (tests/fixtures/logs) stay as tests/test-report.sh expects.
@@ -119,6 +121,32 @@ caught "converged= against the run's target" 'RESULT test=pipe converged=[01]: c
 caught "index= not value/baseline x 10" 'RESULT test=pipe index=9999.9: value/baseline x 10 is' RESULT pipe index 9999.9
 caught "a SAMPLE before its TEST" 'SAMPLE test=nosuch: a SAMPLE before the test.s TEST record' SAMPLE pipe test nosuch 2
 
+# Closed vocabularies are closed (issue 51): a unit or group outside lib/vocab.h's lists, and
+# a RESULT that says another unit, direction or baseline than its TEST announced.
+caught "RESULT unit=furlongs (no unit of the grammar)" 'RESULT unit=furlongs: expected one of `lps`, `lpm`, .*`tps`' \
+	RESULT pipe unit furlongs
+caught "TEST unit=furlongs" 'TEST unit=furlongs: expected one of `lps`' TEST pipe unit furlongs
+caught "TEST group=misc (no group of the grammar)" 'TEST group=misc: expected one of `index`, ' TEST pipe group misc
+caught "RESULT unit=ns under a TEST unit=lps" 'RESULT test=pipe unit=ns: its TEST said unit=lps' RESULT pipe unit ns
+caught "RESULT better=lower under a TEST better=higher" 'RESULT test=pipe better=lower: its TEST said better=higher' \
+	RESULT pipe better lower
+caught "RESULT baseline= not its TEST's" 'RESULT test=pipe baseline=1.0: its TEST said baseline=' RESULT pipe baseline 1.0
+caught "TEST k= above n=" 'TEST test=pipe k=99: more than n=' TEST pipe k 99
+# A measured SAMPLE agrees with its own loops and ns (the second SAMPLE: the first is a warm-up).
+caught "a measured SAMPLE with ns=0" "SAMPLE test=pipe ns=0: copy 0's window is 0 ns" SAMPLE pipe ns 0 2
+caught "a SAMPLE whose loops= is 2^64-1" \
+	'SAMPLE test=pipe value=[0-9.]+: its loops=18446744073709551615 in ns=[0-9]+ give [0-9.]+e\+[0-9]+ lps \(a rate: 1 a loop\)' \
+	SAMPLE pipe loops 18446744073709551615 2
+caught "a rate SAMPLE's value= off its loops" 'SAMPLE test=pipe value=1.000: its loops=[0-9]+ in ns=[0-9]+ give' \
+	SAMPLE pipe value 1.000 2
+caught "a time SAMPLE's value= off its loops" 'SAMPLE test=clock-monotonic value=12345.000: its loops=[0-9]+ in ns=[0-9]+ give [0-9.]+ ns \(a time' \
+	SAMPLE clock-monotonic value 12345.000 2
+caught "an extra-valued SAMPLE's value= that is no extra" \
+	'SAMPLE test=vmexit-nanosleep-50us value=7.000: neither its loops=[0-9]+ in ns=[0-9]+ nor its value extra p50_late_ns=[0-9]+ gives it \(unit ns\)' \
+	SAMPLE vmexit-nanosleep-50us value 7.000 2
+caught "a SAMPLE counting more loops than it ran" 'SAMPLE test=getpid loops=[0-9]+: copy 0 counts more loops in the window than it ran \(ran_loops=1\)' \
+	SAMPLE getpid ran_loops 1 2
+
 # A key given twice is malformed: the parser refuses the line (its checksum holds).
 forge RESULT pipe value +1.000 >"$tmp/line"
 expect_status EXIT_INCOMPLETE "a RESULT with value= twice is refused" -- "$report" --check "$tmp/forged.log"
@@ -191,8 +219,10 @@ for line in open(src).read().split("\n"):
         line = "%s *%08x" % (body, zlib.crc32(body.encode()) & 0xffffffff)
     if m and m.group(2) in ("SAMPLE", "RESULT") and " test=pipe " in line:
         body = m.group(1)
-        if m.group(2) == "SAMPLE":
+        if m.group(2) == "SAMPLE":	# loops one a second: a rate of 1 +/- 0.5 (the loops' rounding)
             body = re.sub(r"value=\S+", "value=" + next(vals), body)
+            body = re.sub(r" loops=\S+", " loops=1", body)
+            body = re.sub(r" ns=\S+", " ns=1000000000", body)
         else:
             for k, v in (("value", "1.020"), ("median", "1.010"), ("min", "1.000"), ("max", "1.030"),
                          ("ci95_pct", "1.49"), ("converged", "0"), ("stop", "cap")):

@@ -262,7 +262,7 @@ const struct bench bench_whetstone_double = {
 	.group = REC_GROUP_INDEX,
 	.unit = REC_UNIT_MWIPS,
 	.kind = BENCH_RATE,
-	.per_loop = 0.1,	/* one pass at LOOP=1 = 100,000 Whetstone instructions */
+	.per_loop = REC_PER_LOOP_MWIPS,	/* one pass at LOOP=1 = 100,000 Whetstone instructions */
 	.baseline = 55.0,
 	.setup = whet_setup,
 	.run = whet_run,

@@ -193,6 +193,82 @@ static const char *store_refusal(const struct net_req *r, char *err, size_t len)
 	return err;
 }
 
+/* Why the log len bytes at p may not be kept as run's (into why), or NULL: it is one whole
+ * run sent as the run it names (netproto.h, mode store). Every line holding the record tag
+ * parses with its checksum (lib/record.c; other lines are the runner's text, kept as they
+ * came); the first record is BEGIN, seq 1, run=<run>; each later one adds 1 to seq (a gap is
+ * records lost, a seq again or backwards records repeated or reordered); no second BEGIN; the
+ * last is END, and its records= is the count before it. */
+static const char *store_check(const char *p, size_t len, const char *run, char *why, size_t cap)
+{
+	static struct record r;
+	uint64_t want = 1;
+	size_t line = 0;
+	int ended = 0;
+
+	for (size_t off = 0; off < len; line++) {
+		const char *nl = memchr(p + off, '\n', len - off);
+		size_t l = nl ? (size_t)(nl - (p + off)) : len - off;
+		enum rec_status st = l < REC_MAX ? rec_parse(p + off, l, &r) :
+				     memmem(p + off, l, REC_TAG, strlen(REC_TAG)) ? REC_BAD_SYNTAX
+										 : REC_NONE;
+		off += l + (nl != NULL);
+		if (st == REC_NONE)
+			continue;
+		if (st != REC_OK) {
+			snprintf(why, cap, "line %zu: a damaged record (%s)", line + 1,
+				 st == REC_BAD_CRC ? "checksum mismatch" : "malformed");
+			return why;
+		}
+		if (ended) {
+			snprintf(why, cap, "line %zu: %s seq %llu after END (an upload is one run)",
+				 line + 1, r.kind, (unsigned long long)r.seq);
+			return why;
+		}
+		if (want == 1 && (r.seq != 1 || strcmp(r.kind, RK_BEGIN))) {
+			snprintf(why, cap, "line %zu: the first record is %s seq %llu, not BEGIN seq 1 (the "
+				 "log's head is missing)", line + 1, r.kind, (unsigned long long)r.seq);
+			return why;
+		}
+		if (r.seq > want) {
+			snprintf(why, cap, "line %zu: seq %llu follows seq %llu: records lost", line + 1,
+				 (unsigned long long)r.seq, (unsigned long long)want - 1);
+			return why;
+		}
+		if (r.seq < want) {
+			snprintf(why, cap, "line %zu: seq %llu again after seq %llu: records repeated "
+				 "or reordered", line + 1, (unsigned long long)r.seq,
+				 (unsigned long long)want - 1);
+			return why;
+		}
+		const char *id = rec_get(&r, RK_RUN);
+		if (want == 1 && (!id || strcmp(id, run))) {
+			snprintf(why, cap, "its BEGIN names run %.40s, not run %s it was sent as",
+				 id ? id : "(none)", run);
+			return why;
+		}
+		if (want > 1 && !strcmp(r.kind, RK_BEGIN)) {
+			snprintf(why, cap, "line %zu: a second BEGIN (an upload is one run)", line + 1);
+			return why;
+		}
+		if (!strcmp(r.kind, RK_END)) {
+			const char *n = rec_get(&r, RK_RECORDS);
+			if (!n || strtoull(n, NULL, 10) != want - 1) {
+				snprintf(why, cap, "line %zu: END says records=%.20s, the log holds %llu "
+					 "before it", line + 1, n ? n : "(none)", (unsigned long long)want - 1);
+				return why;
+			}
+			ended = 1;
+		}
+		want++;
+	}
+	if (want == 1)
+		snprintf(why, cap, "it holds no record");
+	else if (!ended)
+		snprintf(why, cap, "no END: the log is cut after seq %llu", (unsigned long long)want - 1);
+	return ended ? NULL : why;
+}
+
 /* A store session's child: exactly r->bytes from fd into DIR/.<run>.part (created, never
  * opened if it exists), synced, then named DIR/<run>.log by a hard link (which fails rather
  * than replace a file: never overwritten) and the .part removed; the last line tells the
@@ -207,7 +283,7 @@ static void store_child(int fd, const struct net_req *r, struct live *lv)
 	snprintf(store_part, sizeof store_part, ".%s.part", r->run);
 	snprintf(name, sizeof name, "%s.log", r->run);
 	signal(SIGALRM, store_alarm);
-	int out = openat(store_dir, store_part, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int out = openat(store_dir, store_part, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (out < 0)
 		snprintf(why, sizeof why, "%s", errno == EEXIST ? "an upload of this run is under way"
 			 : strerror(errno));
@@ -225,6 +301,15 @@ static void store_child(int fd, const struct net_req *r, struct live *lv)
 	}
 	if (!why[0] && fsync(out))
 		snprintf(why, sizeof why, "writing the log: %s", strerror(errno));
+	if (!why[0]) {	/* what it claims to be: read back from the file */
+		void *m = mmap(NULL, (size_t)r->bytes, PROT_READ, MAP_PRIVATE, out, 0);
+		if (m == MAP_FAILED)
+			snprintf(why, sizeof why, "reading the log back: %s", strerror(errno));
+		else
+			store_check(m, (size_t)r->bytes, r->run, why, sizeof why);
+		if (m != MAP_FAILED)
+			munmap(m, (size_t)r->bytes);
+	}
 	if (!why[0] && linkat(store_dir, store_part, store_dir, name, 0))
 		snprintf(why, sizeof why, "%s", errno == EEXIST ? "the run is stored already (a log "
 			 "is never overwritten)" : strerror(errno));

@@ -420,6 +420,15 @@ static void network_for_peer(const struct params *pp, struct runner_cfg *c)
 	runner_pending_fact(c, RK_NIC_DHCP, r ? "failed" : msg);
 }
 
+/* A key the kernel command line gives more than once (params_cmdline_twice()): a WARN naming
+ * the values, the last kept. */
+static void cmdline_twice(void *arg, const char *key, const char *first, const char *kept,
+			  int times)
+{
+	runner_pending_warn(arg, REC_WHAT_PARAM, "isobench.%s given %d times on the kernel command "
+			    "line: %.100s first, %.100s last; the last is kept", key, times, first, kept);
+}
+
 int init_main(int argc, char **argv)
 {
 	char err[200], cmdline[4096] = "", cmd_keys[512];
@@ -450,6 +459,7 @@ int init_main(int argc, char **argv)
 	proc_cmdline(cmdline, sizeof cmdline);
 	params_from_cmdline_keys(&p, cmdline, runner_pending_error, &cfg, cmd_keys,
 				 sizeof cmd_keys);
+	params_cmdline_twice(cmdline, cmdline_twice, &cfg);
 	if (!consoles_open(p.console) && strcmp(p.console, "auto"))
 		consoles_open("auto");	/* none of the named ports exists: do not go silent */
 	if (!out_consoles_start())

@@ -26,6 +26,40 @@ static void collect(void *arg, const char *param, const char *value, const char 
 	}
 }
 
+struct twice {
+	int n;
+	char line[4][200];
+};
+
+static void twice_seen(void *arg, const char *key, const char *first, const char *kept, int times)
+{
+	struct twice *t = arg;
+	if (t->n < 4)
+		snprintf(t->line[t->n++], 200, "%s %s %s %d", key, first, kept, times);
+}
+
+/* A key the command line gives more than once is reported once, with its first and its last
+ * (kept) value; a key given once, a word without '=', another prefix are not (issue 51). */
+static void cmdline_key_twice(void **st)
+{
+	(void)st;
+	struct twice t = {0};
+	struct params p;
+	params_cmdline_twice("isobench.tests=syscall quiet isobench.copies=1 isobench.tests=pipe "
+			     "isobench.sample_ms=\"50\" isobench.tests=getpid xisobench.copies=2 "
+			     "isobench.sample_ms=60 isobench.halt", twice_seen, &t);
+	assert_int_equal(t.n, 2);
+	assert_string_equal(t.line[0], "tests syscall getpid 3");
+	assert_string_equal(t.line[1], "sample_ms 50 60 2");
+	/* the value kept is the last, as the warning says */
+	params_init(&p);
+	params_from_cmdline(&p, "isobench.tests=syscall isobench.tests=pipe", NULL, NULL);
+	assert_string_equal(p.tests, "pipe");
+	t.n = 0;
+	params_cmdline_twice("isobench.tests=syscall isobench.copies=1", twice_seen, &t);
+	assert_int_equal(t.n, 0);
+}
+
 static void defaults(void **st)
 {
 	(void)st;
@@ -498,6 +532,7 @@ int main(void)
 		cmocka_unit_test(values_land),
 		cmocka_unit_test(overlong_lists_refused),
 		cmocka_unit_test(peer_refusal_kept),
+		cmocka_unit_test(cmdline_key_twice),
 	};
 	return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }
