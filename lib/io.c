@@ -2,6 +2,8 @@
 #include "io.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
@@ -74,4 +76,27 @@ ssize_t read_file_str(const char *path, char *buf, size_t cap)
 
 	buf[n > 0 ? n : 0] = 0;
 	return n;
+}
+
+char *io_quote(char *out, size_t cap, const void *in, size_t len)
+{
+	const unsigned char *b = in;
+	size_t o = 0;
+
+	if (!cap)
+		return out;
+	for (size_t i = 0; i < len; i++) {
+		char one[5];
+		int n = b[i] == '\\' || b[i] == '\'' ? snprintf(one, sizeof one, "\\%c", b[i])
+			: b[i] >= 0x20 && b[i] < 0x7f ? snprintf(one, sizeof one, "%c", b[i])
+			: snprintf(one, sizeof one, "\\x%02x", b[i]);
+		if (o + (size_t)n + (i + 1 < len ? 3 : 0) >= cap) {
+			snprintf(out + o, cap - o, "%s", cap - o > 3 ? "..." : "");
+			return out;
+		}
+		memcpy(out + o, one, (size_t)n);
+		o += (size_t)n;
+	}
+	out[o] = 0;
+	return out;
 }

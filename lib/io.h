@@ -27,4 +27,10 @@ ssize_t read_file(const char *path, void *buf, size_t cap);
  * "" when the file is missing, unreadable or empty. Returns what read_file() returns. */
 ssize_t read_file_str(const char *path, char *buf, size_t cap);
 
+/* Bytes another machine sent (a peer's answer, a metadata service's), quoted for a message:
+ * in[0..len) into out (cap bytes, NUL-terminated), printable ASCII as it is but '\\' and '\'',
+ * every other byte as \xHH (a NUL is \x00, never the end of what is shown); when it does not
+ * fit, what fits and "...". Returns out. */
+char *io_quote(char *out, size_t cap, const void *in, size_t len);
+
 #endif

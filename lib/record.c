@@ -258,3 +258,8 @@ const char *rec_get(const struct record *r, const char *key)
 			return r->val[i];
 	return NULL;
 }
+
+int rec_reason_says_kept(const char *reason)
+{
+	return strstr(reason, " kept") != NULL;
+}

@@ -70,6 +70,10 @@ enum rec_status rec_parse(const char *line, size_t len, struct record *r);
 enum rec_status rec_parse_body(const char *body, size_t len, struct record *r);
 /* Value of key, or NULL. */
 const char *rec_get(const struct record *r, const char *key);
+/* 1 when an ERROR what=param's reason says what the run kept instead of the bad value ("...
+ * (the command line's list kept)"); a reason that does not meant the default, and printers
+ * add "default kept" to it (runner.c, report/text.c), never to one that says otherwise. */
+int rec_reason_says_kept(const char *reason);
 /* 1 if kind is one of the grammar's kinds (vocab.h). */
 int rec_kind_known(const char *kind);
 /* 1 if the body under construction (or relayed) is a record of kind (RK_FAIL, ...). */

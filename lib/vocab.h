@@ -90,13 +90,13 @@
 /* A unit's figure per loop where the unit fixes it (docs/records.md "How RESULT derives from
  * SAMPLE": a rate is loops x per_loop / seconds, a time ns / loops / per_loop); the tests of
  * that unit use it as their per_loop and a reader checks a SAMPLE's value with it
- * (vocab_unit_per_loop()). KBps (the buffer's KiB) and %cpu (an extra) are the test's own. */
+ * (vocab_unit_per_loop()). KBps (the buffer's KiB), ns (what a loop does: 1 operation, the
+ * KiB a fault test's loop touches) and %cpu (an extra) are the test's own. */
 #define REC_PER_LOOP_LPM 60		/* loops per minute from loops per second */
 #define REC_PER_LOOP_MWIPS 0.1		/* one Whetstone pass at LOOP=1: 100,000 instructions */
 #define VOCAB_UNIT_PER_LOOP(X) \
 	X(REC_UNIT_LPS, 1) X(REC_UNIT_LPM, REC_PER_LOOP_LPM) X(REC_UNIT_MWIPS, REC_PER_LOOP_MWIPS) \
-	X(REC_UNIT_MBPS, 1) X(REC_UNIT_NS, 1) X(REC_UNIT_IOPS, 1) X(REC_UNIT_MIBPS, 1) \
-	X(REC_UNIT_TPS, 1)
+	X(REC_UNIT_MBPS, 1) X(REC_UNIT_IOPS, 1) X(REC_UNIT_MIBPS, 1) X(REC_UNIT_TPS, 1)
 /* The extras a test may name as its SAMPLE value instead of the loops' rate or time (bench.h
  * value_extra): the value is the extra, divided by 100 for a name ending in _x100. */
 #define VOCAB_VALUE_EXTRAS(X) \

@@ -88,8 +88,9 @@ void runner_pending_warn(struct runner_cfg *cfg, const char *what, const char *f
 void runner_say_pending(const struct runner_cfg *cfg)
 {
 	for (int i = 0; i < cfg->npending; i++)
-		out_text("isobench: ERROR: parameter %s=%s: %s (default kept)\n",
-			 cfg->pending_param[i], cfg->pending_value[i], cfg->pending_reason[i]);
+		out_text("isobench: ERROR: parameter %s=%s: %s%s\n", cfg->pending_param[i],
+			 cfg->pending_value[i], cfg->pending_reason[i],
+			 rec_reason_says_kept(cfg->pending_reason[i]) ? "" : " (default kept)");
 	for (int i = 0; i < cfg->nfacts; i++)
 		out_text("isobench: %s=%s\n", cfg->fact_key[i], cfg->fact_value[i]);
 	for (int i = 0; i < cfg->nwarns; i++)
@@ -726,8 +727,9 @@ static void begin_run(const struct runner_cfg *cfg)
 		rec_str(&b, RK_VALUE, cfg->pending_value[i]);
 		rec_str(&b, RK_REASON, cfg->pending_reason[i]);
 		out_record(&b);
-		out_text("isobench: parameter %s=%s: %s (default kept)\n", cfg->pending_param[i],
-			 cfg->pending_value[i], cfg->pending_reason[i]);
+		out_text("isobench: parameter %s=%s: %s%s\n", cfg->pending_param[i],
+			 cfg->pending_value[i], cfg->pending_reason[i],
+			 rec_reason_says_kept(cfg->pending_reason[i]) ? "" : " (default kept)");
 	}
 	if (cfg->ndropped) {	/* never a silent cap: say how many more there were */
 		rec_begin(&b, RK_ERROR);

@@ -36,6 +36,9 @@ struct run {
 				 * the best copy is the one kept */
 	int from_digest;	/* the log's head was cut: the run is what its digest restates
 				 * (report/digest.h; records from the digest's lines) */
+	uint64_t head_seq;	/* from_digest: the seq of the first record the log holds of the
+				 * run (2: only its BEGIN is missing) */
+	size_t head_line, head_samples;	/* ... that record's line; the SAMPLEs the log holds */
 	char why[200];		/* why not complete ("" when complete) */
 	uint64_t fails, errors, results, skips;
 	/* qemu/run's word on the boot's scratch disks (its "# qemu/run: scratchN FILE ... cache=C"

@@ -64,14 +64,20 @@ static void judge(struct run *run)
 	}
 	for (size_t i = 0; i < run->nrecs; i++) {
 		const struct logrec *lr = &run->recs[i];
-		if (lr->seq != expect) {
-			if (!run->why[0])
-				snprintf(run->why, sizeof run->why,
-					 "records lost: expected seq %llu, got %llu (line %zu)",
-					 (unsigned long long)expect, (unsigned long long)lr->seq,
-					 lr->line);
-			expect = lr->seq;
-		}
+		/* Said as what it is: a seq ahead of the next is records lost (which ones); one
+		 * at or below the last is a record repeated or reordered, nothing lost. */
+		if (lr->seq > expect && !run->why[0]) {
+			char gone[48];
+			snprintf(gone, sizeof gone, lr->seq - expect > 1 ? "seq %llu-%llu" : "seq %llu",
+				 (unsigned long long)expect, (unsigned long long)lr->seq - 1);
+			snprintf(run->why, sizeof run->why, "records lost: %s missing (line %zu has seq "
+				 "%llu after seq %llu)", gone, lr->line, (unsigned long long)lr->seq,
+				 (unsigned long long)expect - 1);
+		} else if (lr->seq < expect && !run->why[0])
+			snprintf(run->why, sizeof run->why, "a record repeated or out of order: line %zu "
+				 "has seq %llu again after seq %llu", lr->line,
+				 (unsigned long long)lr->seq, (unsigned long long)expect - 1);
+		expect = lr->seq;
 		expect++;
 		if (!strcmp(lr->kind, RK_RESULT))
 			counts[0]++;
@@ -449,9 +455,18 @@ static int use_digest(struct log *log, size_t i)
 		run->complete = 0;
 		snprintf(run->why, sizeof run->why, "%s", why);
 	} else if (rc == 1 && cut) {
+		/* What the log itself holds of the run, for the verdict to say what was lost: its
+		 * first record's seq and line, and its SAMPLEs (all there when only BEGIN is). */
+		uint64_t first = run->nrecs ? run->recs[0].seq : 0;
+		size_t first_line = run->nrecs ? run->recs[0].line : 0, samples = 0;
+		for (size_t k = 0; k < run->nrecs; k++)
+			samples += !strcmp(run->recs[k].kind, RK_SAMPLE);
 		log_run_free(run);
 		*run = x;
 		run->from_digest = 1;
+		run->head_seq = first;
+		run->head_line = first_line;
+		run->head_samples = samples;
 	}
 	return 0;
 }

@@ -479,6 +479,25 @@ static const char *boot_crash(const struct input *in, int killed, char *buf, siz
 	return buf;
 }
 
+/* Why a run was read from its digest, as what happened: only its BEGIN is missing (its
+ * SAMPLEs are in the log, not used), or the log starts at a later record (the head is cut:
+ * records 1..N-1 are not in it, nor, then, the SAMPLEs before). */
+static void digest_said(FILE *out, const struct run *run)
+{
+	fprintf(out, "; read from its digest (lines %zu-%zu): ", run->first_line, run->last_line);
+	if (run->head_seq == 2)
+		fprintf(out, "its BEGIN (seq 1) is missing from the log, though every later record "
+			"is in it from line %zu; its %zu SAMPLEs there are not used (the tables are the "
+			"digest's)", run->head_line, run->head_samples);
+	else if (run->head_seq > 2)
+		fprintf(out, "the log's head is cut: it starts at seq %llu (line %zu), records 1-%llu "
+			"are not in it%s", (unsigned long long)run->head_seq, run->head_line,
+			(unsigned long long)run->head_seq - 1, run->head_samples ?
+			", and the SAMPLEs after them are not used" : ", nor the run's SAMPLEs");
+	else
+		fprintf(out, "the log holds none of the run's records before its digest");
+}
+
 static void verdict(FILE *out, const struct input *in, int name)
 {
 	const struct log *l = &in->log;
@@ -490,9 +509,8 @@ static void verdict(FILE *out, const struct input *in, int name)
 		(unsigned long long)run->fails, (unsigned long long)run->skips,
 		(unsigned long long)run->errors,
 		run->powered_off ? ", guest powered off" : run->rebooted ? ", guest rebooted" : "");
-	if (run->from_digest)	/* report/digest.h */
-		fprintf(out, "; read from its digest (lines %zu-%zu): the log's head is cut, so "
-			"the run's SAMPLEs are not in it", run->first_line, run->last_line);
+	if (run->from_digest)	/* report/digest.h; said as what was lost (log.h head_seq) */
+		digest_said(out, run);
 	/* A later boot that did not finish is news: the run shown is not the latest. */
 	if (last != run && !last->complete)
 		fprintf(out, "; but the latest boot (run %zu, from line %zu) is incomplete: %s",

@@ -231,7 +231,8 @@ static void event_line(FILE *out, const struct mevent *e)
 	else
 		snprintf(what, sizeof what, "%s", S(e->test));
 	fprintf(out, "%-5s %s%s: %s%s (line %zu)\n", e->kind, what, cop, S(e->reason),
-		!strcmp(e->kind, RK_ERROR) && !strcmp(e->what, REC_WHAT_PARAM) ? "; default kept" : "",
+		!strcmp(e->kind, RK_ERROR) && !strcmp(e->what, REC_WHAT_PARAM) &&
+		!rec_reason_says_kept(S(e->reason)) ? "; default kept" : "",
 		e->line);
 }
 

@@ -24,6 +24,7 @@ struct agg {
 	char unit[16], better[8], baseline[32];	/* its TEST's ("" when the TEST has none) */
 	double ratio;		/* value / loops' rate of its first measured SAMPLE (a unit whose
 				 * per_loop is the test's own), 0: none yet */
+	double ratio_rel;	/* that ratio's uncertainty from its SAMPLE's rounding, relative */
 };
 
 struct vstate {
@@ -186,15 +187,16 @@ static double nth(const char *list, unsigned long n)
 	return list ? strtod(list, NULL) : 0;
 }
 
-/* check_sample_value()'s value: the loops' rate or time, or a value extra. */
+/* check_sample_value()'s value: raw is the loops' rate (loops/s summed over copies) or time
+ * (ns/loop, the copies' mean), tol what the loops' rounding allows of it. */
 static int sample_value_ok(struct vstate *st, const struct logrec *lr, const struct record *r,
 			   struct agg *a, double raw, double tol)
 {
 	const char *loops = rec_get(r, RK_LOOPS), *ns = rec_get(r, RK_NS), *v = rec_get(r, RK_VALUE);
 	int higher = !strcmp(a->better, REC_BETTER_HIGHER);
 	double pl = vocab_unit_per_loop(a->unit), got = strtod(v, NULL);
+	int xi = -1;	/* a value extra the SAMPLE carries: then the value is one of them */
 
-	int xi = -1;	/* a value extra the SAMPLE carries */
 	for (int i = 0; !higher && i < r->nfields; i++) {
 		double sc;
 		if (vocab_value_extra(r->key[i], &sc)) {
@@ -203,32 +205,31 @@ static int sample_value_ok(struct vstate *st, const struct logrec *lr, const str
 			xi = i;
 		}
 	}
-	double want = higher ? raw * pl : raw / pl, wtol = higher ? tol * pl : tol / pl;
-	if (pl > 0 && isfinite(raw) && agree(v, want, wtol))
-		return 0;
 	if (xi >= 0)
-		return bad(st, lr, "test=%s value=%s: neither its loops=%.40s in ns=%.40s nor its value "
-			   "extra %s=%.20s gives it (unit %s)", a->test, v, loops, ns, r->key[xi],
-			   r->val[xi], a->unit);
-	if (pl > 0 && isfinite(raw))
+		return bad(st, lr, "test=%s value=%s: it is none of its value extras (%s=%.20s; unit "
+			   "%s)", a->test, v, r->key[xi], r->val[xi], a->unit);
+	if (pl > 0) {	/* the unit's own per_loop */
+		double want = higher ? raw * pl : raw / pl, wtol = higher ? tol * pl : tol / pl;
+		if (isfinite(raw) && agree(v, want, wtol))
+			return 0;
 		return bad(st, lr, "test=%s value=%s: its loops=%.40s in ns=%.40s give %.6g %s (%s: "
 			   "%g a loop)", a->test, v, loops, ns, want, a->unit,
 			   higher ? "a rate" : "a time", pl);
-	if (pl > 0 || !higher)
-		return bad(st, lr, "test=%s value=%s: neither its loops=%.40s in ns=%.40s nor a value "
-			   "extra gives it (unit %s)", a->test, v, loops, ns, a->unit);
-	/* a per_loop of the test's own: one ratio for every SAMPLE of the test */
-	if (!(raw > 0))
-		return got == 0 ? 0 : bad(st, lr, "test=%s value=%s: its loops=%.40s are none", a->test,
-					  v, loops);
+	}
+	/* a per_loop of the test's own (KBps: the buffer's KiB; ns: what one loop does, e.g. a
+	 * fault test's KiB): one ratio of value to raw in every SAMPLE of the test */
+	if (!isfinite(raw) || !(raw > 0))
+		return bad(st, lr, "test=%s value=%s: its loops=%.40s in ns=%.40s give no %s",
+			   a->test, v, loops, ns, higher ? "rate" : "time");
 	if (!a->ratio) {
 		a->ratio = got / raw;
+		a->ratio_rel = tol / raw + half_unit(v) / got;	/* its own rounding, relative */
 		return 0;
 	}
-	if (!agree(v, raw * a->ratio, tol * a->ratio + half_unit(v) + got * 1e-6))
-		return bad(st, lr, "test=%s value=%s: its loops=%.40s in ns=%.40s give %.6g at the "
-			   "%g %s a loop of the test's earlier SAMPLE", a->test, v, loops, ns,
-			   raw * a->ratio, a->ratio, a->unit);
+	if (!agree(v, raw * a->ratio, tol * a->ratio + got * a->ratio_rel))
+		return bad(st, lr, "test=%s value=%s: its loops=%.40s in ns=%.40s give %.6g %s at the "
+			   "per_loop of the test's earlier SAMPLE (%.4g)", a->test, v, loops, ns,
+			   raw * a->ratio, a->unit, higher ? a->ratio : 1 / a->ratio);
 	return 0;
 }
 

@@ -123,6 +123,28 @@ at=$(offset "$tmp/ev.log" ' DIGEST part=begin ')
 tail -c +"$((at + 1))" "$tmp/ev.log" >"$tmp/ev-cut.log"
 complete "$tmp/ev-cut.log" "a log cut where its digest begins is a complete run (with FAILs)" EXIT_FAILS
 same_tables "$tmp/ev.log" "$tmp/ev-cut.log" "... whose tables and FAIL/SKIP lines are the whole log's"
+# Each loss said as what it is (issue 51): the log cut where its digest begins has lost its
+# head, SAMPLEs with it; a log that lost its BEGIN alone holds every SAMPLE, and says so; a
+# record repeated is no record lost, and a record lost names its seq.
+"$report" --check "$tmp/ev-cut.log" >"$tmp/said" 2>&1 || true
+contains "$tmp/said" "the log's head is cut: it starts at seq $(sed -n '1s/^@isobench\/1 \([0-9]*\) .*/\1/p' "$tmp/ev-cut.log") (line 1), records 1-" \
+	"a log cut at its digest: the head is cut, from the seq it starts at"
+grep -v '^@isobench/1 1 BEGIN ' "$tmp/ev.log" >"$tmp/ev-nobegin.log"
+complete "$tmp/ev-nobegin.log" "a log that lost its BEGIN alone is a complete run (from its digest)" EXIT_FAILS
+"$report" --check "$tmp/ev-nobegin.log" >"$tmp/said" 2>&1 || true
+contains "$tmp/said" "its BEGIN (seq 1) is missing from the log, though every later record is in it from line 1; its $(grep -c ' SAMPLE ' "$tmp/ev.log") SAMPLEs there are not used" \
+	"... and the verdict says BEGIN alone is missing, every SAMPLE there"
+hasnt "$tmp/said" "head is cut" "... never that the head is cut"
+awk '/ SAMPLE /&&!d{print;d=1} {print}' "$tmp/ev.log" >"$tmp/ev-dup.log"
+dup=$(grep -m1 ' SAMPLE ' "$tmp/ev.log" | cut -d' ' -f2)
+expect_status EXIT_INCOMPLETE "a log with a SAMPLE repeated is incomplete" -- "$report" --check "$tmp/ev-dup.log"
+contains "$tmp/stdout" "a record repeated or out of order: line $(grep -n -m1 ' SAMPLE ' "$tmp/ev.log" | cut -d: -f1 | awk '{print $1 + 1}') has seq $dup again after seq $dup" \
+	"... said as a record repeated, with its seq"
+hasnt "$tmp/stdout" "records lost" "... never as records lost"
+awk -v s="$dup" '$2 != s' "$tmp/ev.log" >"$tmp/ev-lost.log"
+expect_status EXIT_INCOMPLETE "a log with a SAMPLE lost is incomplete" -- "$report" --check "$tmp/ev-lost.log"
+has "$tmp/stdout" "records lost: seq $dup missing \(line [0-9]+ has seq $((dup + 1)) after seq $((dup - 1))\)" \
+	"... said as records lost, naming the seq missing"
 has "$tmp/cut.txt" '^FAIL +selftest-crash' "... the FAIL of a crashed test among them"
 has "$tmp/cut.txt" '^SKIP +selftest-skip' "... and the SKIP"
 

@@ -12,7 +12,9 @@
 #     30 s are ended, as an rr child's socket timeout ends an rr session: 16 stalled or
 #     vanished clients do not hold every slot for the hour a session may last;
 #   - --peer naming another service (an SSH banner with " host=evil" in it): the header's
-#     peer.* say "unreachable: not an ISOBENCH-NET ok answer: ...", never the service's words;
+#     peer.* say "unreachable: not an ISOBENCH-NET answer: it sent '...'" (the bytes quoted,
+#     issue 51), never take the service's words for an identity; the FAIL's reason quotes it,
+#     never "Connection refused";
 #   - after all that the peer is alive and a net-tcp-rr run against it gives a RESULT;
 #   - the peer's global bounds (issue 30): it listens on 127.0.0.1 and lives 3600 s unless told
 #     otherwise (--max-seconds 0: forever, when said); 16 clients from 16 addresses trickling a
@@ -375,10 +377,14 @@ rc=0
 timeout 60 "$bin" --tests net-tcp-rr --peer "127.0.0.1:$(head -n 1 "$tmp/fake.port")" --copies 1 \
 	--sample_ms 100 --samples 2 >"$tmp/fake.log" 2>/dev/null || rc=$?
 status_is EXIT_FAILS "$rc" "net-tcp-rr against an SSH-like service: a complete run with a FAIL"
-has "$tmp/fake.log" ' INFO .*peer\.host=unreachable:%20not%20an%20ISOBENCH-NET%20ok%20answer:%20SSH-2\.0' \
-	"the header's peer.host says the answer was not a peer's"
+has "$tmp/fake.log" " INFO .*peer\\.host=unreachable:%20not%20an%20ISOBENCH-NET%20answer:%20it%20sent%20'SSH-2\\.0-OpenSSH_9\\.2p1%20host=evil%20kernel=evil'" \
+	"the header's peer.host says the answer was not a peer's, quoting it whole"
 hasnt "$tmp/fake.log" 'peer\.(host|kernel)=evil' "the header takes no identity from a non-peer's words"
-has "$tmp/fake.log" ' FAIL test=net-tcp-rr .*refused%20the%20session:%20SSH-2\.0' "the FAIL quotes what answered"
+# What happened, not an errno it did not cause (issue 51): no "Connection refused" where the
+# peer answered, in the FAIL's reason and in the progress line.
+has "$tmp/fake.log" " FAIL test=net-tcp-rr .*reason=setup:%20peer%20127\\.0\\.0\\.1:[0-9]+%20not%20an%20ISOBENCH-NET%20answer:%20it%20sent%20'SSH-2\\.0" \
+	"the FAIL's reason quotes what answered"
+hasnt "$tmp/fake.log" "Connection%20refused|refused%20the%20session" "... and says no refusal the peer did not send"
 stop_peer
 
 # ---- a stale UDP answer: net-udp-rr's sequence number is 32 bits in a 4-byte datagram ------

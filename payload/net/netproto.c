@@ -315,28 +315,55 @@ int net_connect(const struct sockaddr_storage *sa, int nodelay)
 	return fd;
 }
 
-int net_read_line(int fd, char *out, size_t cap)
+int net_read_line_len(int fd, char *out, size_t cap, size_t *len)
 {
 	size_t n = 0;
+	int rc = 0;
 
 	for (;;) {
 		char c;
 		ssize_t k = read(fd, &c, 1);
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k < 0)
-			return -errno;
-		if (k == 0)
-			return -EPIPE;
+		if (k <= 0 || n + 1 >= cap) {
+			rc = k < 0 ? -errno : k == 0 ? -EPIPE : -EMSGSIZE;
+			break;
+		}
 		if (c == '\n')
 			break;
-		if (n + 1 >= cap)
-			return -EMSGSIZE;
 		out[n++] = c;
 	}
 	out[n] = 0;
-	if (n && out[n - 1] == '\r')
-		out[n - 1] = 0;
+	if (!rc && n && out[n - 1] == '\r')
+		out[--n] = 0;
+	*len = n;
+	return rc;
+}
+
+int net_read_line(int fd, char *out, size_t cap)
+{
+	size_t len;
+	return net_read_line_len(fd, out, cap, &len);
+}
+
+/* 1 when ans (len bytes) is no "ok" line. */
+static int len_ok_prefix(const char *ans, size_t len)
+{
+	size_t ok = strlen(NET_MAGIC " 1 ok ");
+	return len < ok || strncmp(ans, NET_MAGIC " 1 ok ", ok) != 0;
+}
+
+int net_answer_said(const char *ans, size_t len, char *out, size_t cap)
+{
+	char refused[40], q[220];
+
+	snprintf(refused, sizeof refused, NET_MAGIC " %d refused ", NET_VERSION);
+	if (len == strlen(ans) && !strncmp(ans, refused, strlen(refused))) {
+		snprintf(out, cap, "%s", io_quote(q, sizeof q, ans + strlen(refused),
+						   len - strlen(refused)));
+		return 1;
+	}
+	snprintf(out, cap, "not an " NET_MAGIC " answer: it sent '%s'", io_quote(q, sizeof q, ans, len));
 	return 0;
 }
 
@@ -362,20 +389,21 @@ const char *net_peer_field(const char *peer, const char *field)
 			fd = -ENETDOWN;
 		if (!fd || fd == -ENODEV)
 			fd = net_connect(&sa, 1);
-		size_t n = net_req_format(&r, line, sizeof line);
+		size_t n = net_req_format(&r, line, sizeof line), alen = 0;
 		int rc = fd < 0 ? fd : write(fd, line, n) != (ssize_t)n ? -errno
-			 : net_read_line(fd, ans, sizeof ans);
+			 : net_read_line_len(fd, ans, sizeof ans, &alen);
 		if (fd >= 0)
 			close(fd);
-		if (rc)
+		/* what came, when something did (garbage without a newline, or too long): the
+		 * bytes, never an errno they did not cause */
+		if (rc && !(alen && (rc == -EPIPE || rc == -EMSGSIZE)))
 			snprintf(ans, sizeof ans, "unreachable: %s", strerror(-rc));
-		else if (strncmp(ans, NET_MAGIC " 1 ok ", strlen(NET_MAGIC " 1 ok "))) {
+		else if (rc || len_ok_prefix(ans, alen)) {
 			/* a refusal, or not a peer at all (another service; socat's error line
 			 * through QEMU's guestfwd when nothing listens): say so, never "-" */
-			char got[100];
-			snprintf(got, sizeof got, "%.99s", ans);
-			snprintf(ans, sizeof ans, "unreachable: not an " NET_MAGIC " ok answer: %s",
-				 got);
+			char got[300];
+			int refusal = net_answer_said(ans, alen, got, sizeof got);
+			snprintf(ans, sizeof ans, "unreachable: %s%.290s", refusal ? "refused: " : "", got);
 		}
 	}
 	if (!strncmp(ans, "unreachable", 11))

@@ -143,6 +143,13 @@ int net_connect(const struct sockaddr_storage *sa, int nodelay);
 /* Read one line ending in '\n' (stripped) of at most cap-1 bytes, byte by byte (the data
  * after it stays in the socket). 0, -EPIPE at end of file, -EMSGSIZE, or -errno. */
 int net_read_line(int fd, char *out, size_t cap);
+/* net_read_line(), and *len the bytes of the line in out (NULs included: quote it with
+ * io_quote()), also when it fails after some came (-EPIPE, -EMSGSIZE: out holds them). */
+int net_read_line_len(int fd, char *out, size_t cap, size_t *len);
+/* The peer's answer line ans (len bytes), when it is no "ok" line, in words into out (cap
+ * bytes): its reason after "refused" when it is a refusal, else "not an ISOBENCH-NET answer:
+ * it sent '<the bytes, io_quote()d>'". Returns 1 for a refusal, 0 for anything else. */
+int net_answer_said(const char *ans, size_t len, char *out, size_t cap);
 
 /* A field ("host", "kernel", "machine", "nic") of the identity peer (HOST[:PORT]) answers a
  * hello session with, for the header's peer.* keys: "-" when peer is "" or the field is

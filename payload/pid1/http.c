@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "http.h"
 #include "../sys.h"
+#include "io.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -173,9 +174,12 @@ static int parse_answer(char *buf, size_t n, char *body, size_t cap, struct http
 	char *eoh = strstr(buf, "\r\n\r\n"), v[48];
 	int st;
 
-	if (strncmp(buf, "HTTP/1.", 7) || sscanf(buf + 7, "%*1[01] %3d", &st) != 1 || st < 100 ||
-	    st > 599)
-		FAIL(EPROTO, "not an HTTP answer (it begins '%.20s')", buf);
+	char q[100];
+
+	if (n < 7 || strncmp(buf, "HTTP/1.", 7) || sscanf(buf + 7, "%*1[01] %3d", &st) != 1 ||
+	    st < 100 || st > 599)	/* its first bytes as they came (a NUL is \x00: io.h) */
+		FAIL(EPROTO, "not an HTTP answer (it begins '%s')", io_quote(q, sizeof q, buf,
+									   n < 20 ? n : 20));
 	if (!eoh)
 		FAIL(EPROTO, "the HTTP answer's header is cut");
 	*eoh = 0;
