@@ -432,12 +432,21 @@ static int label_runs(struct cmp *c, char *const *labels)
 			snprintf(buf, sizeof buf, "%s", labels[j]);
 		else
 			model_label(m[j], buf, sizeof buf);
-		/* Two runs of one machine kind: number them so the columns stay apart. */
-		int dup = 0;
-		for (size_t k = 0; k < j; k++)
-			dup |= !strcmp(c->label[k], buf);
-		if (dup ? asprintf(&c->label[j], "%s #%zu", buf, j + 1) < 0
-			: !(c->label[j] = strdup(buf)))
+		/* Two runs of one machine kind: number them so the columns stay apart, with the
+		 * run's number, or the next one free when a label already says it ("X #2" given
+		 * beside two runs of X): every side's name is one of its own. */
+		char *name = strdup(buf);
+		for (size_t n = j + 1; name; n++) {
+			int dup = 0;
+			for (size_t k = 0; k < j; k++)
+				dup |= !strcmp(c->label[k], name);
+			if (!dup)
+				break;
+			free(name);
+			if (asprintf(&name, "%s #%zu", buf, n) < 0)
+				name = NULL;
+		}
+		if (!(c->label[j] = name))
 			return -1;
 	}
 	return 0;
@@ -531,6 +540,8 @@ static int fill_row(struct cmp *c, struct cmp_row *r)
 		if (decide(t0, cell, r->higher) < 0)
 			return -1;
 		c->flagged += cell->mark == '*';
+		c->within += cell->mark == '~';
+		c->unknown += cell->mark == '?';
 	}
 	return 0;
 }
@@ -1108,12 +1119,14 @@ int cmp_replicates(struct cmp *c, const struct model *const *const *side, const 
 		return -1;
 	}
 	c->replicated = 1;
-	c->flagged = c->verdicts = 0;
+	c->flagged = c->verdicts = c->within = c->unknown = 0;
 	for (size_t i = 0; i < c->nrows; i++) {
 		c->rows[i].cell[0].runs_a = 0;
 		for (size_t j = 1; j < c->nruns; j++) {
 			decide_replicates(&c->rows[i], j, side, nside, buf);
 			c->flagged += c->rows[i].cell[j].mark == '*';
+			c->within += c->rows[i].cell[j].mark == '~';
+			c->unknown += c->rows[i].cell[j].mark == '?';
 			c->verdicts += c->rows[i].cell[j].mark == '*';
 		}
 	}

@@ -101,6 +101,8 @@ struct cmp {
 	size_t nnote;
 	int *tcg;		/* nruns flags: run j is QEMU/TCG (emulation) */
 	size_t flagged;		/* cells marked '*' */
+	size_t within, unknown;	/* cells marked '~', '?': the counts the text's head and the
+				 * verdict line both state (one count, so they never disagree) */
 	/* Replicates (cmp_replicates()): each column is a side of one or more runs. */
 	int replicated;		/* 1: cmp_replicates() decided the cells */
 	size_t *side_runs;	/* nruns counts: the runs each side holds (NULL: one each) */

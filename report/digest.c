@@ -374,6 +374,7 @@ int digest_expand(const struct log *log, size_t i, struct run *out, char *why, s
 	out->first_line = run->recs[d0].line;
 	out->powered_off = run->powered_off;
 	out->rebooted = run->rebooted;
+	out->halted = run->halted;
 	return 1;
 }
 

@@ -31,6 +31,8 @@ struct run {
 	int has_end;
 	int powered_off;	/* the kernel's "reboot: Power down" follows the run */
 	int rebooted;		/* the kernel's "reboot: Restarting system" follows it */
+	int halted;		/* the kernel's "reboot: System halted" follows it (a power-off
+				 * where there is none: UML, model_ends_halted()) */
 	int watchdog;		/* a verified FAIL test=watchdog in the run */
 	int copies;		/* >1: the run was received that many times (isobench.replay=1);
 				 * the best copy is the one kept */

@@ -282,6 +282,7 @@ static void fold_replays(struct log *log)
 		} else {
 			A->last_line = B->last_line > A->last_line ? B->last_line : A->last_line;
 			A->powered_off |= B->powered_off;
+			A->halted |= B->halted;
 			log_run_free(B);
 		}
 		A->copies = copies;
@@ -562,6 +563,8 @@ int log_read(FILE *f, struct log *log)
 			hl = n;
 			hl[nhl++] = h;
 		}
+		if (cur && memmem(line, (size_t)len, "reboot: System halted", 21))
+			cur->halted = 1;
 		if (line_segments(log, &cur, r, line, len, lineno, &pd))
 			goto oom;
 	}

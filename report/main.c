@@ -455,6 +455,17 @@ static int load(struct input *in, const struct opts *o, FILE *vout)
 	return 0;
 }
 
+/* 1 when run's layer ends a run by halting (model_ends_halted(): UML, whose power-off is a
+ * halt), so "reboot: System halted" after its END is its power-off. */
+static int halt_ends(const struct run *run)
+{
+	struct model m;
+	int yes = model_build(run, &m) == 0 && model_ends_halted(&m);
+
+	model_free(&m);
+	return yes;
+}
+
 /* --boot: why the latest boot of in crashed (status 6), or NULL. A kernel panic counts when
  * it comes after the latest run's BEGIN (or when no run began); a complete run without a
  * power-off counts unless the guest was killed from outside (--killed). */
@@ -471,9 +482,11 @@ static const char *boot_crash(const struct input *in, int killed, char *buf, siz
 		snprintf(buf, cap, "the kernel panicked (line %zu)", l->panic_line);
 	else if (last && last->watchdog)
 		snprintf(buf, cap, "the runner's watchdog fired (FAIL test=watchdog)");
-	else if (!killed && last && last->complete && !last->powered_off && !last->rebooted)
+	else if (!killed && last && last->complete && !last->powered_off && !last->rebooted &&
+		 !(last->halted && halt_ends(last)))
 		snprintf(buf, cap, "the run completed but the guest neither powered off nor "
-				   "rebooted (no \"reboot: Power down\" after END)");
+				   "rebooted (no \"reboot: Power down\" after END%s)", last->halted ?
+			 "; \"System halted\" ends a run only where there is no power-off (UML)" : "");
 	else
 		return NULL;
 	return buf;
@@ -508,7 +521,8 @@ static void verdict(FILE *out, const struct input *in, int name)
 		"%llu errors%s", in->run + 1, l->nruns, (unsigned long long)run->results,
 		(unsigned long long)run->fails, (unsigned long long)run->skips,
 		(unsigned long long)run->errors,
-		run->powered_off ? ", guest powered off" : run->rebooted ? ", guest rebooted" : "");
+		run->powered_off ? ", guest powered off" : run->rebooted ? ", guest rebooted" :
+		run->halted ? ", guest halted" : "");
 	if (run->from_digest)	/* report/digest.h; said as what was lost (log.h head_seq) */
 		digest_said(out, run);
 	/* A later boot that did not finish is news: the run shown is not the latest. */
@@ -734,12 +748,7 @@ static int closing(FILE *vout, const struct opts *o, const struct input *in,
 	}
 	if (sd->n < 2)
 		return fails;
-	size_t within = 0, unknown = 0;
-	for (size_t i = 0; i < c->nrows; i++)
-		for (size_t j = 1; j < sd->n; j++) {
-			within += c->rows[i].cell[j].mark == '~';
-			unknown += c->rows[i].cell[j].mark == '?';
-		}
+	size_t within = c->within, unknown = c->unknown;
 	if (c->replicated) {
 		fprintf(vout, "isobench-report: compared %zu sides of", sd->n);
 		for (size_t j = 0; j < sd->n; j++)
@@ -754,8 +763,8 @@ static int closing(FILE *vout, const struct opts *o, const struct input *in,
 		within, unknown, c->nwarn);
 	fprintf(vout, "isobench-report: one run a side: the marks compare samples within each "
 		      "run, and a host that drifts between runs moves all of a run's samples "
-		      "together, so they cannot tell machine drift from a difference; no test is "
-		      "marked significant on them (status " EXIT_STR(EXIT_OK) "); ");
+		      "together, so they cannot tell machine drift from a difference; the %zu "
+		      "marked * are no verdict (status " EXIT_STR(EXIT_OK) "); ", c->flagged);
 	one_run_hint(vout, o, in);
 	return fails;
 }

@@ -456,8 +456,34 @@ const char *model_better(const struct mtest *t)
 	return t->higher == 1 ? REC_BETTER_HIGHER : t->higher == 0 ? REC_BETTER_LOWER : "unknown";
 }
 
+enum model_layer model_layer(const struct model *m)
+{
+	const char *rel = model_info(m, RK_KERNEL_RELEASE), *cmd = model_info(m, RK_KERNEL_CMDLINE);
+
+	if (!strcmp(model_info(m, RK_CPU_VENDOR), "User Mode Linux") ||
+	    (!strcmp(model_info(m, RK_CLOCKSOURCE_AVAILABLE), "timer") &&
+	     !strcmp(model_info(m, RK_CLOCKSOURCE_CURRENT), "timer")))
+		return MODEL_LAYER_UML;
+	if (!strcmp(rel, "4.4.0") && strstr(cmd, "/vmlinuz-4.4.0-gvisor"))
+		return MODEL_LAYER_GVISOR;
+	return MODEL_LAYER_NONE;
+}
+
+int model_ends_halted(const struct model *m)
+{
+	return model_layer(m) == MODEL_LAYER_UML;
+}
+
 void model_hv(const struct model *m, char *buf, size_t cap)
 {
+	static const char *const layers[] = {[MODEL_LAYER_UML] = "UML",
+					     [MODEL_LAYER_GVISOR] = "gVisor"};
+	enum model_layer l = model_layer(m);
+
+	if (l != MODEL_LAYER_NONE) {
+		snprintf(buf, cap, "%s", layers[l]);
+		return;
+	}
 	static const char *const map[][2] = {
 		{"none", "bare-metal"},		{"KVMKVMKVM", "KVM"},
 		{"VMwareVMware", "VMware"},	{"Microsoft Hv", "Hyper-V"},

@@ -131,12 +131,28 @@ void model_free(struct model *m);
 const char *model_info(const struct model *m, const char *key);
 /* "higher", "lower" or "unknown" for t (its better=). */
 const char *model_better(const struct mtest *t);
-/* A short label for the machine: "bare-metal", "KVM", "VMware", "Hyper-V", "Xen", "QEMU/TCG"
- * (from hv.cpuid, else kernel.hypervisor) and ", N CPUs". Writes into buf (cap bytes). */
+/* A short label for the machine: "bare-metal", "KVM", "VMware", "Hyper-V", "Xen", "QEMU/TCG",
+ * "UML", "gVisor" (model_hv()) and ", N CPUs". Writes into buf (cap bytes). */
 void model_label(const struct model *m, char *buf, size_t cap);
 /* The hypervisor's name alone, as model_label() says it without the CPUs ("KVM", "QEMU/TCG",
- * "bare-metal", ...; "unknown" when the run does not say), into buf (cap bytes). */
+ * "bare-metal", ...; "unknown" when the run does not say), into buf (cap bytes). A layer that
+ * runs the runner without a hypervisor of its own is named by what its log shows before any
+ * CPUID signature (a CPUID instruction there reaches the host's, whose name it is not):
+ * model_layer(). */
 void model_hv(const struct model *m, char *buf, size_t cap);
+/* The layer a run's log shows besides a hypervisor (each fact the layer's own, fixed word):
+ *   MODEL_LAYER_UML     User Mode Linux: /proc/cpuinfo's vendor_id "User Mode Linux" (INFO
+ *                       cpu.vendor; arch/um/kernel/um_arch.c), its one clocksource "timer"
+ *                       (clocksource.available; arch/um/kernel/time.c) — a power-off there
+ *                       is a halt ("reboot: System halted": UML has no pm_power_off, and
+ *                       kernel/reboot.c makes a power-off without one a halt);
+ *   MODEL_LAYER_GVISOR  gVisor's fixed /proc/cmdline, "BOOT_IMAGE=/vmlinuz-4.4.0-gvisor quiet"
+ *                       (kernel.cmdline), with its fixed uname release 4.4.0;
+ *   MODEL_LAYER_NONE    anything else (the hypervisor's name, model_hv(), says it). */
+enum model_layer { MODEL_LAYER_NONE, MODEL_LAYER_UML, MODEL_LAYER_GVISOR };
+enum model_layer model_layer(const struct model *m);
+/* 1 when the layer's documented way of ending a run is a halt, not a power-off (UML). */
+int model_ends_halted(const struct model *m);
 /* What names the machine when nothing else does (fleet.h's "machine" groups, the results
  * store's default machine): "cpu.model, N CPUs, dmi.sys_vendor dmi.product_name" ("-" for
  * what the run does not say), into buf (cap bytes). */

@@ -62,20 +62,33 @@ static void text_pct_run(FILE *out, const struct model *m, int copies)
 			     "hidden)\n", whole ? "the others" : "each");
 }
 
+#define TCG_TAG " (TCG)"
+
+/* The width of a side's name in every table of a comparison: the longest label (with " (TCG)"
+ * after an emulated run's when tcg), at least 12, never less: a name is never cut, so two
+ * sides never print alike (cut to 12, "KVM, 2 CPUs #2" .. "#6" all printed "KVM, 2 CPUs";
+ * compare.c label_runs() makes the labels themselves distinct). */
+static int side_w(const struct cmp *c, int tcg)
+{
+	char b[256];
+	int w = 12;
+
+	for (size_t j = 0; j < c->nruns; j++) {
+		int l = (int)strlen(text_safe(c->label[j], b, sizeof b)) +
+			(tcg && c->tcg[j] ? (int)strlen(TCG_TAG) : 0);
+		w = l > w ? l : w;
+	}
+	return w;
+}
+
 /* The compared runs' percentiles with ratios (nothing when no row has them; pct.h). */
 static void text_pct_compare(FILE *out, const struct cmp *c)
 {
-	char b[128];
+	char b[256];
 
 	if (!pct_comparable(c))
 		return;
-	/* Each run's column as wide as its longest label (12..40): cut to 12, "KVM, 2 CPUs" and
-	 * "KVM, 2 CPUs #2" headed two columns alike. */
-	int w = 12;
-	for (size_t j = 0; j < c->nruns; j++) {
-		int l = (int)strlen(text_safe(c->label[j], b, sizeof b));
-		w = l > w ? (l < 40 ? l : 40) : w;
-	}
+	int w = side_w(c, 0);
 	fprintf(out, "\nLatency percentiles (us; lower is better; ratio = run 1 / this run, < 1 "
 		     "slower%s%s)\n%-36s %-6s", *pct_what(c) ? "; " : "", pct_what(c), "TEST", "");
 	for (size_t j = 0; j < c->nruns; j++)
@@ -340,17 +353,9 @@ void text_run(FILE *out, const struct model *m, const char *source)
 		event_line(out, &m->ev[i]);
 }
 
-#define TCG_TAG " (TCG)"
-
 static int colw(const struct cmp *c)
 {
-	int w = 12;
-	for (size_t j = 0; j < c->nruns; j++) {
-		int l = (int)strlen(c->label[j]) + (c->tcg[j] ? (int)strlen(TCG_TAG) : 0);
-		if (l > w)
-			w = l;
-	}
-	return w > 30 ? 30 : w;
+	return side_w(c, 1);
 }
 
 /* Column header: the label, and " (TCG)" kept visible for an emulated run. */
@@ -401,11 +406,13 @@ static void compare_head(FILE *out, const struct cmp *c, char *const *sources, i
 			     "the per-sample values and a ratio beyond the test's noise floor (the "
 			     "table after the scores); with fewer, the medians' 95%% intervals must "
 			     "not overlap\n", SIG_MIN_N, SIG_ALPHA);
-		fprintf(out, "one run a side: these marks compare samples within each run; a host "
-			     "that drifts between runs moves all of a run's samples together, so they "
-			     "cannot tell machine drift from a difference, and no test is marked "
-			     "significant on them alone; for a verdict give >= %d runs a side "
-			     "(--label a,a,a,b,b,b A1 A2 A3 B1 B2 B3)\n", SIG_REP_MIN);
+		fprintf(out, "one run a side: %zu cell(s) marked *, %zu ~, %zu ?; these marks compare "
+			     "samples within each run, and a host that drifts between runs moves all "
+			     "of a run's samples together, so they cannot tell machine drift from a "
+			     "difference: a * is beyond the noise within the runs, no verdict that the "
+			     "machines differ; for a verdict give >= %d runs a side (--label "
+			     "a,a,a,b,b,b A1 A2 A3 B1 B2 B3)\n", c->flagged, c->within, c->unknown,
+			SIG_REP_MIN);
 	}
 	if (c->no_direction)
 		fprintf(out, "%zu row(s) without a ratio: their logs do not say which way is better "
@@ -480,7 +487,7 @@ static void compare_scores(FILE *out, const struct cmp *c, int w)
 /* Each cell decided by the significance test: p, the ratio's interval, the floor. */
 static void compare_significance(FILE *out, const struct cmp *c)
 {
-	int any = 0;
+	int any = 0, sw = side_w(c, 0);
 
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t j = 1; j < c->nruns; j++) {
@@ -491,22 +498,22 @@ static void compare_significance(FILE *out, const struct cmp *c)
 				fprintf(out, "\nsignificance: Mann-Whitney U, two-sided, on each run's "
 					     "non-warm-up SAMPLE values; ratio 95%% CI: bootstrap of "
 					     "the RESULT values (%d resamples, fixed seed); * needs p < %g "
-					     "and " NOISE_FLOOR_RULE "\n%-36s %6s %-12s %9s "
+					     "and " NOISE_FLOOR_RULE "\n%-36s %6s %-*s %9s "
 					     "%20s %16s\n", SIG_BOOT, SIG_ALPHA, "TEST", "COPIES",
-					"RUN", "p", "ratio [95% CI]", "noise floor");
+					sw, "RUN", "p", "ratio [95% CI]", "noise floor");
 			char ci[48], fl[32];
 			snprintf(ci, sizeof ci, "%.3f [%.3f, %.3f]", cl->ratio, cl->ratio_lo,
 				 cl->ratio_hi);
 			snprintf(fl, sizeof fl, "%.1f%% %s", cl->floor_pct, cl->floor_from);
-			fprintf(out, "%-36.36s %6d %-12.12s %9.2g %20s %16s %c\n",
-				S(c->rows[i].title), c->rows[i].copies, S(c->label[j]), cl->p, ci,
+			fprintf(out, "%-36.36s %6d %-*s %9.2g %20s %16s %c\n",
+				S(c->rows[i].title), c->rows[i].copies, sw, S(c->label[j]), cl->p, ci,
 				fl, cl->mark);
 		}
 }
 
 /* One row of the replicate verdicts' table: title, copies, side, runs (A+B, AxB paired),
  * the test, p, the ratio with its 95% CI and the mark. */
-static void verdict_row(FILE *out, const char *title, int copies, const char *side,
+static void verdict_row(FILE *out, const char *title, int copies, int sw, const char *side,
 			const struct cmp_cell *cl)
 {
 	char ci[48], runs[24], p[16] = "---";	/* no p (too few runs): "---", as JSON's null */
@@ -515,14 +522,14 @@ static void verdict_row(FILE *out, const char *title, int copies, const char *si
 	snprintf(runs, sizeof runs, "%zu%s%zu", cl->runs_a, cl->paired ? "x" : "+", cl->runs_b);
 	if (isfinite(cl->p))
 		snprintf(p, sizeof p, "%.2g", cl->p);
-	fprintf(out, "%-36.36s %6d %-12.12s %7s %-9s %9s %20s %c\n", title, copies, side, runs,
+	fprintf(out, "%-36.36s %6d %-*s %7s %-9s %9s %20s %c\n", title, copies, sw, side, runs,
 		cl->method, p, isfinite(cl->ratio_lo) ? ci : "---", cl->mark);
 }
 
 /* Each cell decided on replicates: the runs behind it, the test, p and the ratio's CI. */
 static void compare_replicates(FILE *out, const struct cmp *c)
 {
-	int any = 0;
+	int any = 0, sw = side_w(c, 0);
 
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t j = 1; j < c->nruns; j++) {
@@ -534,9 +541,9 @@ static void compare_replicates(FILE *out, const struct cmp *c)
 				fprintf(out, "\nverdicts on replicates: one value per run (RESULT "
 					     "value); welch-t: Welch's t on log values; paired-t: the "
 					     "paired t on per-round log ratios; * when p < %g\n"
-					     "%-36s %6s %-12s %7s %-9s %9s %20s\n", SIG_ALPHA, "TEST",
-					"COPIES", "SIDE", "RUNS", "TEST", "p", "ratio [95% CI]");
-			verdict_row(out, S(c->rows[i].title), c->rows[i].copies, S(c->label[j]), cl);
+					     "%-36s %6s %-*s %7s %-9s %9s %20s\n", SIG_ALPHA, "TEST",
+					"COPIES", sw, "SIDE", "RUNS", "TEST", "p", "ratio [95% CI]");
+			verdict_row(out, S(c->rows[i].title), c->rows[i].copies, sw, S(c->label[j]), cl);
 		}
 	/* The Index Score over the runs: each run's score its value, as a test's row. */
 	for (int p = 0; any && p < c->nscore; p++)
@@ -544,7 +551,7 @@ static void compare_replicates(FILE *out, const struct cmp *c)
 			const struct cmp_cell *cl = &c->score[p][j];
 			if (!strcmp(cl->method, "none"))
 				continue;
-			verdict_row(out, "Index Score", c->m[0]->pass[p].copies, S(c->label[j]), cl);
+			verdict_row(out, "Index Score", c->m[0]->pass[p].copies, sw, S(c->label[j]), cl);
 		}
 }
 

@@ -10,7 +10,7 @@ them), each with INFO run.utc = 2026-11-01 + HOUR hours (+1 per run) and two tes
 report's validator recomputes it). Run ids from FILE's name and the run's place. Records
 sealed with their CRC (zlib's CRC-32, as lib/crc32.c). Exit 0, or 2 on a usage error."""
 import datetime, math, sys, zlib
-from seal import sealed  # tests/seal.py, beside this file
+from seal import counts, sealed  # tests/seal.py, beside this file
 t0 = datetime.datetime(2026, 11, 1)
 args = sys.argv[1:]
 if not args or len(args) % 3:
@@ -33,8 +33,8 @@ for a in range(0, len(args), 3):
             vals = [float("%.3f" % (centre * (1 + 0.003 * math.sin(i * 2.1 + n))))
                     for i in range(8)]
             for i, v in enumerate(vals):
-                recs.append("SAMPLE test=%s copies=1 i=%d loops=1 ns=1 steal_ticks=0 value=%.3f"
-                            % (name, i, v))
+                recs.append("SAMPLE test=%s copies=1 i=%d %s steal_ticks=0 value=%.3f"
+                            % (name, i, counts(v, better), v))
             s = sorted(vals, reverse=(better == "higher"))
             keep = s[:len(s) - len(s) // 3]
             g = math.exp(sum(math.log(x) for x in keep) / len(keep))

@@ -12,3 +12,15 @@ def sealed(bodies):
         line = "@isobench/1 %d %s" % (n, body)
         out.append("%s *%08x\n" % (line, zlib.crc32(line.encode()) & 0xffffffff))
     return "".join(out)
+
+
+def counts(value, better):
+    """A synthetic SAMPLE's loops=, ns= and ran_loops= for its value (a float, printed to 3
+    decimals): the integers its reader checks the value against (report/validate.c, docs/
+    records.md "How RESULT derives from SAMPLE"). better "higher" (a rate with per_loop 1:
+    lps, tps, IOPS, MiB/s): loops/s, value x 1000 loops in 10^12 ns; "lower" (a time: ns
+    per loop): value x 1000 ns for 1000 loops. Exact to the 3 decimals printed."""
+    if better == "higher":
+        loops = round(value * 1000)
+        return "loops=%d ns=1000000000000 ran_loops=%d" % (loops, loops)
+    return "loops=1000 ns=%d ran_loops=1000" % round(value * 1000)

@@ -50,6 +50,9 @@ def variant(name, cpuid, model, factor):
             body = re.sub(r"cpu\.model=\S+", "cpu.model=" + model, body)
             if " RESULT " in body or " SAMPLE " in body:
                 body = re.sub(r" value=([0-9.]+)", lambda m: " value=%.3f" % (float(m.group(1)) * factor), body)
+            if " SAMPLE " in body:   # the same loops in a window 1/factor as long: its value x factor
+                body = re.sub(r" ns=([0-9,]+)", lambda m: " ns=" + ",".join(
+                    str(round(int(x) / factor)) for x in m.group(1).split(",")), body)
             line = "%s *%08x" % (body, zlib.crc32(body.encode()))
         out.append(line)
     open("%s/%s.log" % (d, name), "w").write("\n".join(out))
@@ -117,7 +120,7 @@ fi
 mkdir "$tmp/drift"
 PYTHONPATH=$top/tests python3 - "$tmp/drift" <<'PY'
 import math, sys, zlib
-from seal import sealed
+from seal import counts, sealed
 d = sys.argv[1]
 
 def run(name, cpuid, level):
@@ -126,8 +129,8 @@ def run(name, cpuid, level):
             "TEST test=t-rate k=1 n=1 copies=1 unit=lps better=higher group=extra title=t clocksource=tsc"]
     vals = [level * (1 + 0.0002 * i) for i in range(10)]
     for i, v in enumerate(vals):
-        recs.append("SAMPLE test=t-rate copies=1 i=%d loops=1 ns=1 steal_ticks=0 batch=1 ran_loops=1 "
-                    "ran_ns=1 cpus=0 migrations=0 nivcsw=0 cpu_ns=1 value=%.3f" % (i, v))
+        recs.append("SAMPLE test=t-rate copies=1 i=%d %s steal_ticks=0 batch=1 "
+                    "ran_ns=1 cpus=0 migrations=0 nivcsw=0 cpu_ns=1 value=%.3f" % (i, counts(v, "higher"), v))
     med = (vals[4] + vals[5]) / 2
     top = vals[len(vals) // 3:]    # UnixBench's aggregate: the lowest third dropped, geometric mean
     agg = math.exp(sum(map(math.log, top)) / len(top))
@@ -187,7 +190,7 @@ status_is EXIT_USAGE "$st" "--svg with a directory is a usage error"
 mkdir "$tmp/tails"
 PYTHONPATH=$top/tests python3 - "$tmp/tails" <<'PY'
 import sys, zlib
-from seal import sealed
+from seal import counts, sealed
 d = sys.argv[1]
 
 def bucket(v):
@@ -207,12 +210,12 @@ def run(name, cpuid, stalls, hist=True):
     mx = 10000000 if stalls else 10000
     recs = ["BEGIN run=%016x version=t mode=host" % zlib.crc32(name.encode()),
             "INFO hv.cpuid=%s run.suite=quick cpu.online=2" % cpuid,
-            "TEST test=lat-rr k=1 n=1 copies=1 unit=ops better=higher group=extra title=lat clocksource=tsc"]
+            "TEST test=lat-rr k=1 n=1 copies=1 unit=tps better=higher group=extra title=lat clocksource=tsc"]
     for i in range(5):
-        recs.append("SAMPLE test=lat-rr copies=1 i=%d loops=1 ns=1 steal_ticks=0 batch=1 ran_loops=1 "
+        recs.append("SAMPLE test=lat-rr copies=1 i=%d %s steal_ticks=0 batch=1 "
                     "ran_ns=1 cpus=0 migrations=0 nivcsw=0 cpu_ns=1 value=%d p50_ns=10111 "
-                    "p99_ns=10111 p999_ns=10111 max_ns=10000" % (i, 1000 + i))
-    recs.append("RESULT test=lat-rr copies=1 unit=ops better=higher value=1002 samples=5 median=1002 "
+                    "p99_ns=10111 p999_ns=10111 max_ns=10000" % (i, counts(1000 + i, "higher"), 1000 + i))
+    recs.append("RESULT test=lat-rr copies=1 unit=tps better=higher value=1002 samples=5 median=1002 "
                 "min=1000 max=1004 ci95_pct=0.2 converged=1 p50_ns=10111 p99_ns=%d p999_ns=%d "
                 "max_ns=%d%s" % (own(0.99), own(0.999), mx,
                                  " lat_hist=" + ",".join(pairs) if hist else ""))

@@ -70,8 +70,8 @@ status_is EXIT_OK "$st" "isobench-report judges the run complete"
 # nobody can retype it, it is an ERROR record instead: tests/test-e2e.sh).
 for bad_args in "--tests pipe,nosuchtest" "--halt sideways" "--param bogus=1" \
 	"--suite quik" "--tests ," "--tests ,," "--tmpdir /nonexistent" "--tmpdir /etc/passwd" \
-	"--copies 0" "--frob 1" "--tests" "--disk /nonexistent.img" "--disk serial:NO-SUCH-SERIAL-51" \
-	"--peer nosuchhost.invalid"; do
+	"--copies 0" "--frob 1" "--disk /nonexistent.img" "--disk serial:NO-SUCH-SERIAL-51" \
+	"--peer nosuchhost.invalid" "--tests"; do
 	st=0
 	# shellcheck disable=SC2086  # the words are meant to split
 	"$bin" $bad_args >"$tmp/bad.out" 2>"$tmp/bad.err" || st=$?

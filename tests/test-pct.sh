@@ -21,17 +21,20 @@ rep=$(report_tool)
 # "stall", lat-qd1's sample 1 had a 10 ms stall (its p99.9 and max say 10 ms, the others do
 # not) and its RESULT carries the whole-run percentiles the runner writes (harness.c).
 mklog() {
-	python3 - "$1" "$2" "$3" "${4:-}" <<'EOF'
+	PYTHONPATH=$top/tests python3 - "$1" "$2" "$3" "${4:-}" <<'EOF'
 import sys, zlib
+from seal import counts
 path, scale, p99iops, stall = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 recs = ["BEGIN run=%016x version=t mode=host" % int(scale * 1000 + p99iops)]
+better_of = {}
 def test(name, unit, better, n):
+    better_of[name] = better
     recs.append("TEST test=%s k=%d n=3 copies=1 unit=%s better=%s group=disk title=%s "
                 "clocksource=tsc" % (name, n, unit, better, name))
 def sample(name, i, value, extra):
-    recs.append("SAMPLE test=%s copies=1 i=%d loops=1 ns=1 steal_ticks=0 batch=1 ran_loops=1 "
+    recs.append("SAMPLE test=%s copies=1 i=%d %s steal_ticks=0 batch=1 "
                 "ran_ns=1 cpus=0 migrations=0 nivcsw=0 cpu_ns=1 %s value=%s"
-                % (name, i, extra, value))
+                % (name, i, counts(float(value), better_of[name]), extra, value))
 vals = {}
 def sample(name, i, value, extra, _s=sample):
     vals.setdefault(name, []).append(float("%.3f" % value))

@@ -28,8 +28,9 @@ rep=$(report_tool)
 # converged=0. MKLOG_WARN=K: the K-th run holds a runner's WARN (its clocksource changed).
 # MKLOG_SAMEROUND=1: every run carries ROUND itself (as --round R --repeat N writes them).
 mklog() {
-	python3 - "$@" <<'EOF'
+	PYTHONPATH=$top/tests python3 - "$@" <<'EOF'
 import math, sys, zlib
+from seal import counts
 path, slower, rnd, drifts = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
 side = sys.argv[5] if len(sys.argv) > 5 else ""
 import os
@@ -61,9 +62,9 @@ for k, drift in enumerate(float(d) for d in drifts.split(",")):
         for i in range(8):
             v = float("%.3f" % (centre * (1 + 0.005 * math.sin(i * 2.1 + n))))
             vals.append(v)
-            recs.append("SAMPLE test=%s copies=1 i=%d loops=1 ns=1 steal_ticks=0 batch=1 "
-                        "ran_loops=1 ran_ns=1 cpus=0 migrations=0 nivcsw=0 cpu_ns=1 value=%.3f"
-                        % (name, i, v))
+            recs.append("SAMPLE test=%s copies=1 i=%d %s steal_ticks=0 batch=1 "
+                        "ran_ns=1 cpus=0 migrations=0 nivcsw=0 cpu_ns=1 value=%.3f"
+                        % (name, i, counts(v, better), v))
         s = sorted(vals, reverse=(better == "higher"))
         keep = s[:len(s) - len(s) // 3]
         g = math.exp(sum(math.log(x) for x in keep) / len(keep))
@@ -322,7 +323,33 @@ expect_status EXIT_OK "one run a side, B 10% slower: status 0 (no verdict on sam
 	"$rep" "$tmp/a1.log" "$tmp/b1.log"
 cp "$tmp/stdout" "$tmp/one.txt"
 contains "$tmp/one.txt" "cannot tell machine drift from a difference"
-has "$tmp/one.txt" 'one run a side: .*no test is marked significant' "the closing line says no verdict"
+has "$tmp/one.txt" 'one run a side: .*marked \* are no verdict' "the closing line says no verdict"
+
+# 5b. Six unlabelled logs of one machine (issue 51): six distinct side names in every table (the
+#     p-value table cut them to 12 characters: "KVM, 2 CPUs" five times), and the head's count
+#     of each mark is the table's and the closing line's.
+python3 - "$tmp/six.txt" "$(for i in 1 2 3 4 5 6; do
+	"${OUT:-$top/out}/isobench" --suite quick --tests pipe --copies 1 --samples 6 --sample_ms 20 >"$tmp/six$i.log" 2>/dev/null
+	echo "$tmp/six$i.log"; done)" "$rep" <<'PY' 2>"$tmp/six.err" && pass "six unlabelled logs: six side names, marks as counted" || fail "six unlabelled logs: $(tail -n 3 "$tmp/six.err")"
+import re, subprocess, sys
+out, logs, rep = sys.argv[1], sys.argv[2].split("\n"), sys.argv[3]
+p = subprocess.run([rep] + logs, capture_output=True, text=True)
+open(out, "w").write(p.stdout)
+t = p.stdout
+runs = re.findall(r"^run \d+: (.*?)  \(file: ", t, re.M)
+assert len(set(runs)) == 6, "run lines: %r" % runs
+head = next(l for l in t.splitlines() if l.startswith("TEST ") and "UNIT" in l)
+assert all(r in head for r in runs), "table head %r lacks a name of %r" % (head, runs)
+sig = t.split("significance:")[1].split("\n\n")[0].splitlines()[2:]
+named = [re.match(r".{36} +\d+ (.*?) +[0-9.e+-]+ +[0-9.]+ \[", l).group(1) for l in sig]
+assert sorted(set(named)) == sorted(runs[1:]), "p-value table names %r, runs %r" % (set(named), runs)
+rows = [l for l in t.split(head)[1].split("\n\n")[0].splitlines() if not l.startswith("Index Score")]
+marks = "".join(re.findall(r" [0-9.]+ ([*~?])", " ".join(rows)))
+m = re.search(r"one run a side: (\d+) cell\(s\) marked \*, (\d+) ~, (\d+) \?", t)
+assert m and [int(x) for x in m.groups()] == [marks.count(c) for c in "*~?"], "head %r, marks %r" % (m and m.group(0), marks)
+f = re.search(r"compared 6 runs: (\d+) beyond noise, (\d+) within noise, (\d+) without estimate", p.stdout + p.stderr)
+assert f and list(f.groups()) == list(m.groups()), "closing line %r, head %r" % (f and f.group(0), m.group(0))
+PY
 
 # 6. Interleaved rounds (run.round): a drift that moves each round's A and B together cancels
 #    in the paired t; Welch's t on the same values cannot see B's 2 %.

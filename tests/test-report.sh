@@ -305,6 +305,19 @@ contains "$tmp/tcg.svg" "Index Score rows: no noise mark"
 # 3d. Cosmetics: ERROR shows the value and the kept default; header values trimmed; a run
 #     without results prints no empty banner.
 contains "$tmp/qemu" "ERROR isobench.frob=1: unknown parameter; default kept (line 2)"
+# Layers named from what the log shows (issue 51): a User Mode Linux boot (tests/fixtures/logs/
+# uml.log: linux.uml with the image's initramfs; CPUID there is the host's KVM) is "UML", not
+# "KVM", and its halt after END is how UML powers off (--boot: status 0 above, expected.tsv); a
+# gVisor run (gvisor.log: out/isobench under runsc do, its fixed 4.4.0 uname and /proc/cmdline)
+# is "gVisor". A halt where the layer has a power-off is still no power-off.
+run EXIT_OK "$tmp/uml" "$fix/uml.log" || true
+contains "$tmp/uml" "machine:     UML, 1 CPU |" "a UML log is named UML (its CPUID says KVM)"
+run EXIT_FAILS "$tmp/gvisor" "$fix/gvisor.log" || true
+contains "$tmp/gvisor" "machine:     gVisor, 2 CPUs |" "a gVisor log is named gVisor"
+sed 's/reboot: Power down/reboot: System halted/' "$fix/tcg-clock-tsc.log" >"$tmp/tcg-halted.log"
+run EXIT_CRASHED "$tmp/tcg-halted" --boot "$tmp/tcg-halted.log" || true
+contains "$tmp/tcg-halted" "only where there is no power-off (UML)" \
+	"a TCG guest that halted instead of powering off is still a crash for --boot"
 # A reason that says what was kept instead is not contradicted by "default kept" (issue 51:
 # user data's unknown test kept the command line's list, and the line said both).
 python3 - "$fix/qemu-tcg.log" "$tmp/kept.log" <<'PY'
