@@ -497,11 +497,11 @@ static int phase_setup(struct hrun *h)
 			/* What happened is the test's note when it wrote one (a peer's answer
 			 * quoted, say), the errno's text only when it did not: an errno names a kind
 			 * of failure, and may not be what this one was ("Connection refused" for a
-			 * peer that answered garbage). */
+			 * peer that answered garbage). The note stays the FAIL's note as well. */
 			char reason[200];
 			snprintf(reason, sizeof reason, "setup: %s", s->note[0] ? s->note
 				 : strerror(-s->err));
-			fail(h, reason, NULL);
+			fail(h, reason, s->note);
 			return -1;
 		}
 	}

@@ -493,6 +493,22 @@ static int check_disk(const struct params *p)
 	return EXIT_USAGE;
 }
 
+/* The disks a run here would use exist (check_disk(): the options' and each --ab set's).
+ * Not for --check-params, which checks words meant for the image (qemu/run): its disks are
+ * the guest's, not this host's. -1 to go on, else EXIT_USAGE after a line on stderr. */
+static int check_disks(const struct params *p, const struct multi *mu)
+{
+	if (check_disk(p) >= 0)
+		return EXIT_USAGE;
+	for (int s = 0; mu->ab[0] && s < 2; s++) {
+		static struct params q;
+		q = *p;
+		if (!apply_set(&q, mu->ab[s]) && check_disk(&q) >= 0)
+			return EXIT_USAGE;
+	}
+	return -1;
+}
+
 static int check_cli(const struct params *p, struct runner_cfg *cfg, const char *argv0,
 		     const struct multi *mu)
 {
@@ -504,12 +520,12 @@ static int check_cli(const struct params *p, struct runner_cfg *cfg, const char 
 	else
 		snprintf(self, sizeof self, "%s", argv0);
 	cfg->self = self;
-	if (check_tests(p) >= 0 || check_disk(p) >= 0)
+	if (check_tests(p) >= 0)
 		return EXIT_USAGE;
 	for (int s = 0; mu->ab[0] && s < 2; s++) {	/* each --ab set, before anything runs */
 		static struct params q;
 		q = *p;
-		if (apply_set(&q, mu->ab[s]) || check_tests(&q) >= 0 || check_disk(&q) >= 0)
+		if (apply_set(&q, mu->ab[s]) || check_tests(&q) >= 0)
 			return EXIT_USAGE;
 	}
 	return check_tmpdir(cfg);
@@ -616,5 +632,7 @@ int main(int argc, char **argv)
 		return rc;
 	if (check_only)
 		return EXIT_OK;	/* every option, value and test name is valid */
+	if ((rc = check_disks(&p, &mu)) >= 0)
+		return rc;
 	return run_cli(&p, &cfg, &mu);
 }

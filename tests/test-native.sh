@@ -92,6 +92,8 @@ has "$tmp/bad.err" "'--tests' needs a value" "a missing value names the option"
 # a run whose disk tests SKIP.
 "$bin" --tests disk-read-1m --disk /nonexistent.img >/dev/null 2>"$tmp/bad.err" || true
 has "$tmp/bad.err" "^isobench: --disk /nonexistent.img: No such file or directory " "--disk naming no file says so"
+expect_status EXIT_OK "--check-params takes a --disk path this host lacks (qemu/run checks the image's words: the guest's disk)" -- \
+	"$bin" --check-params --disk /nonexistent.img
 "$bin" --tests disk-read-1m --disk serial:NO-SUCH-SERIAL-51 >/dev/null 2>"$tmp/bad.err" || true
 has "$tmp/bad.err" "^isobench: --disk serial:NO-SUCH-SERIAL-51: no disk with serial NO-SUCH-SERIAL-51" \
 	"--disk serial: naming no disk says so"

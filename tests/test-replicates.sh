@@ -328,11 +328,12 @@ has "$tmp/one.txt" 'one run a side: .*marked \* are no verdict' "the closing lin
 # 5b. Six unlabelled logs of one machine (issue 51): six distinct side names in every table (the
 #     p-value table cut them to 12 characters: "KVM, 2 CPUs" five times), and the head's count
 #     of each mark is the table's and the closing line's.
-python3 - "$tmp/six.txt" "$(for i in 1 2 3 4 5 6; do
+for i in 1 2 3 4 5 6; do
 	"${OUT:-$top/out}/isobench" --suite quick --tests pipe --copies 1 --samples 6 --sample_ms 20 >"$tmp/six$i.log" 2>/dev/null
-	echo "$tmp/six$i.log"; done)" "$rep" <<'PY' 2>"$tmp/six.err" && pass "six unlabelled logs: six side names, marks as counted" || fail "six unlabelled logs: $(tail -n 3 "$tmp/six.err")"
+done
+if python3 - "$tmp/six.txt" "$(printf '%s\n' "$tmp"/six[1-6].log)" "$rep" <<'PY' 2>"$tmp/six.err"; then
 import re, subprocess, sys
-out, logs, rep = sys.argv[1], sys.argv[2].split("\n"), sys.argv[3]
+out, logs, rep = sys.argv[1], sys.argv[2].strip().split("\n"), sys.argv[3]
 p = subprocess.run([rep] + logs, capture_output=True, text=True)
 open(out, "w").write(p.stdout)
 t = p.stdout
@@ -350,6 +351,8 @@ assert m and [int(x) for x in m.groups()] == [marks.count(c) for c in "*~?"], "h
 f = re.search(r"compared 6 runs: (\d+) beyond noise, (\d+) within noise, (\d+) without estimate", p.stdout + p.stderr)
 assert f and list(f.groups()) == list(m.groups()), "closing line %r, head %r" % (f and f.group(0), m.group(0))
 PY
+	pass "six unlabelled logs: six distinct side names in every table, marks as the head and the closing line count them"
+else fail "six unlabelled logs: $(tail -n 3 "$tmp/six.err")"; fi
 
 # 6. Interleaved rounds (run.round): a drift that moves each round's A and B together cancels
 #    in the paired t; Welch's t on the same values cannot see B's 2 %.

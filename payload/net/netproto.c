@@ -146,17 +146,28 @@ int net_send_log(const char *peer, const char *run, const char *log, size_t len,
 		snprintf(msg, cap, "connect: %s", strerror(-fd));
 		return fd;
 	}
-	size_t n = net_req_format(&r, line, sizeof line);
-	if ((rc = write_all(fd, line, n) ? -errno : 0) || (rc = net_read_line(fd, ans, sizeof ans)))
-		snprintf(msg, cap, "the request: %s", strerror(-rc));
-	else if (strncmp(ans, ok, strlen(ok)) && (rc = -EPERM))
-		snprintf(msg, cap, "%.300s", ans);
-	else if ((rc = write_all(fd, log, len) ? -errno : 0) ||
-		 (rc = net_read_line(fd, ans, sizeof ans)))
-		snprintf(msg, cap, "sending %zu bytes: %s", len, strerror(-rc));
-	else if (strncmp(ans, stored, strlen(stored)) && (rc = -EPERM))
-		snprintf(msg, cap, "%.300s", ans);
-	else
+	size_t n = net_req_format(&r, line, sizeof line), alen = 0;
+	char said[340];
+	/* An answer that is no line of the protocol is quoted (net_answer_said()), never
+	 * replaced by an errno it did not cause. */
+	if ((rc = write_all(fd, line, n) ? -errno : 0) ||
+	    (rc = net_read_line_len(fd, ans, sizeof ans, &alen))) {
+		if (alen)
+			net_answer_said(ans, alen, said, sizeof said);
+		snprintf(msg, cap, "the request: %s", alen ? said : strerror(-rc));
+		rc = rc ? rc : -EPROTO;
+	} else if (strncmp(ans, ok, strlen(ok)) && (rc = -EPERM)) {
+		int refusal = net_answer_said(ans, alen, said, sizeof said);
+		snprintf(msg, cap, "%s%.300s", refusal ? "refused " : "", said);
+	} else if ((rc = write_all(fd, log, len) ? -errno : 0) ||
+		   (rc = net_read_line_len(fd, ans, sizeof ans, &alen))) {
+		if (alen)
+			net_answer_said(ans, alen, said, sizeof said);
+		snprintf(msg, cap, "sending %zu bytes: %s", len, alen ? said : strerror(-rc));
+	} else if (strncmp(ans, stored, strlen(stored)) && (rc = -EPERM)) {
+		int refusal = net_answer_said(ans, alen, said, sizeof said);
+		snprintf(msg, cap, "%s%.300s", refusal ? "refused " : "", said);
+	} else
 		snprintf(msg, cap, "%.300s", ans + strlen(stored));
 	close(fd);
 	return rc;

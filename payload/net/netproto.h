@@ -31,7 +31,10 @@
  *           logs (any other refuses the request): one file per run, DIR/<R>.log, never
  *           overwritten (a run stored already is refused; the bytes go to DIR/.<R>.part, then
  *           a hard link names them), at most NET_CAP_STORE_BYTES each and NET_CAP_STORE_FILES
- *           files in DIR; a cut upload leaves nothing.
+ *           files in DIR; a cut upload leaves nothing. The peer keeps only what the upload
+ *           claims to be (netserve.c store_check()): every line holding the record tag
+ *           checks, the first record is BEGIN seq 1 naming run=R, seq adds 1 to the last,
+ *           which is END with its count; else "refused <what is wrong, with its line>".
  * A session ends when the client closes the control connection, after D seconds, or at a cap
  * (the peer closes). Every number has a cap (NET_CAP_*); a request over one is refused with a
  * line naming the field, the value and the cap. The peer as a whole is bounded too: it listens
