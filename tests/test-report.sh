@@ -312,6 +312,10 @@ contains "$tmp/qemu" "ERROR isobench.frob=1: unknown parameter; default kept (li
 # is "gVisor". A halt where the layer has a power-off is still no power-off.
 run EXIT_OK "$tmp/uml" "$fix/uml.log" || true
 contains "$tmp/uml" "machine:     UML, 1 CPU |" "a UML log is named UML (its CPUID says KVM)"
+# The same boot gave isobench.tests twice on its command line (issue 51 item 4): PID 1's WARN
+# names both values and the one kept, and the report shows it.
+contains "$tmp/uml" "WARN  param: isobench.tests given 2 times on the kernel command line: getpid,clock-monotonic first, getpid last; the last is kept" \
+	"a key given twice on the kernel command line is a WARN naming both values"
 run EXIT_FAILS "$tmp/gvisor" "$fix/gvisor.log" || true
 contains "$tmp/gvisor" "machine:     gVisor, 2 CPUs |" "a gVisor log is named gVisor"
 sed 's/reboot: Power down/reboot: System halted/' "$fix/tcg-clock-tsc.log" >"$tmp/tcg-halted.log"
