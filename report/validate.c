@@ -187,6 +187,40 @@ static double nth(const char *list, unsigned long n)
 	return list ? strtod(list, NULL) : 0;
 }
 
+/* A copy seen on k distinct CPUs (cpus=, '+'-joined) changed CPU at least k - 1 times, which
+ * migrations= counts as a lower bound of what it saw (docs/records.md "Where each copy ran"). */
+static int check_migrations(struct vstate *st, const struct logrec *lr, const struct record *r,
+			    const struct agg *a)
+{
+	const char *cpus = rec_get(r, RK_CPUS), *mig = rec_get(r, RK_MIGRATIONS);
+
+	for (unsigned long c = 0; cpus && mig && c < a->copies; c++) {
+		const char *e = cpus;
+		for (unsigned long k = 0; k < c && e; k++)
+			if ((e = strchr(e, ',')))
+				e++;
+		if (!e || *e == '-')
+			continue;
+		unsigned long seen = 1;	/* distinct CPUs of this entry */
+		size_t len = strcspn(e, ",");
+		for (size_t i = 0; i < len; i++)
+			if (e[i] == '+') {
+				unsigned long cpu = strtoul(e + i + 1, NULL, 10), dup = 0;
+				for (const char *q = e; q < e + i + 1; q += strcspn(q, "+") + 1) {
+					dup |= strtoul(q, NULL, 10) == cpu;
+					if (q[strcspn(q, "+")] != '+')
+						break;
+				}
+				seen += !dup;
+			}
+		if (nth(mig, c) + 1 < (double)seen)
+			return bad(st, lr, "test=%s migrations=%.40s: copy %lu was seen on %lu CPUs "
+				   "(cpus=%.40s), so it moved at least %lu times", a->test, mig, c, seen,
+				   cpus, seen - 1);
+	}
+	return 0;
+}
+
 /* check_sample_value()'s value: raw is the loops' rate (loops/s summed over copies) or time
  * (ns/loop, the copies' mean), tol what the loops' rounding allows of it. */
 static int sample_value_ok(struct vstate *st, const struct logrec *lr, const struct record *r,
@@ -272,7 +306,7 @@ static int check_sample_value(struct vstate *st, const struct logrec *lr, const 
 		if (nth(loops, c) > nth(ran, c))
 			return bad(st, lr, "test=%s loops=%.40s: copy %lu counts more loops in the window "
 				   "than it ran (ran_loops=%.40s)", a->test, loops, c, ran);
-	return 0;
+	return check_migrations(st, lr, r, a);
 }
 
 static int add_sample(struct vstate *st, const struct logrec *lr, const struct record *r)

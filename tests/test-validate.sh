@@ -5,7 +5,7 @@
 # RESULT that its SAMPLEs contradict (samples, median, min, max, value, ci95_pct, index,
 # converged, stop, samples_needed), an unknown enum word, a unit or group outside the
 # grammar's lists, a RESULT unlike its TEST (unit, better, baseline), a SAMPLE value= its own
-# loops= and ns= contradict (ns=0, loops=2^64-1), a per-copy list of the wrong length, a field given twice —
+# loops= and ns= contradict (ns=0, loops=2^64-1), fewer migrations= than its cpus= show, a per-copy list of the wrong length, a field given twice —
 # and each must make `isobench-report --check` exit 3 (a run not to be used, README's table)
 # naming the line, the field and what was expected. The damaged-log fixtures and the older
 # logs (tests/fixtures/logs) stay as tests/test-report.sh expects.
@@ -146,6 +146,9 @@ caught "a time SAMPLE's value= off its loops" "SAMPLE test=clock-monotonic value
 caught "an extra-valued SAMPLE's value= that is no extra" \
 	'SAMPLE test=vmexit-nanosleep-50us value=7.000: it is none of its value extras \(p50_late_ns=[0-9]+; unit ns\)' \
 	SAMPLE vmexit-nanosleep-50us value 7.000 2
+caught "a SAMPLE seen on 41 CPUs with fewer than 40 migrations" \
+	'SAMPLE test=pipe migrations=[0-9]: copy 0 was seen on 41 CPUs \(cpus=0\+1\+2.*\), so it moved at least 40 times' \
+	SAMPLE pipe cpus "$(seq -s+ 0 40)" 2
 caught "a SAMPLE counting more loops than it ran" 'SAMPLE test=getpid loops=[0-9]+: copy 0 counts more loops in the window than it ran \(ran_loops=1\)' \
 	SAMPLE getpid ran_loops 1 2
 
