@@ -116,8 +116,8 @@ if [ "$st" -ne 0 ] && ! grep -q 'RESULT test=addtest-demo' "$tmp/p.run"; then
 else fail "planted: --tests addtest-demo ran without the line (exit $st)"; fi
 
 # A test in a new group, with a new unit and a new SAMPLE extra, as step 1 says: a #define and
-# a list entry each in lib/vocab.h, docs/records.md's words table replaced by the command the
-# doc gives, and the new group in README's `tests` row. Then the copy's own vocabulary and
+# a list entry each in lib/vocab.h, docs/records.md's words and key-types tables replaced by the
+# commands the doc gives, and the new group in README's `tests` row. Then the copy's own vocabulary and
 # meanings suites (which hold records.md and README to lib/vocab.h) pass.
 if grep -q 'a new group is also a word of' "$_lib_top/docs/architecture.md"; then
 	pass "docs/architecture.md's \"Adding a test\" says a new group goes into README's tests row"
@@ -144,11 +144,14 @@ n=$(grep -c 'ADDTEST\|ADDS' "$g/lib/vocab.h")
 if [ "$n" -eq 6 ]; then pass "lib/vocab.h: a #define and a list entry for the new group, unit and extra"
 else fail "lib/vocab.h: $n of 6 lines for the new group, unit and extra went in"; fi
 words=$( (cd "$g" && make -s -C tests/unit ../build/vocab-dump >/dev/null 2>&1 && tests/build/vocab-dump --words))
+types=$( (cd "$g" && tests/build/vocab-dump --markdown))
 python3 -c 'import re, sys
-p, w = sys.argv[1], sys.argv[2] + "\n"
+p, w, t = sys.argv[1], sys.argv[2] + "\n", sys.argv[3] + "\n"
 s = open(p).read()
-open(p, "w").write(re.sub(r"(<!-- words:begin[^\n]*\n).*?(<!-- words:end -->)",
-                          lambda m: m.group(1) + w + m.group(2), s, flags=re.S))' "$g/docs/records.md" "$words"
+s = re.sub(r"(<!-- words:begin[^\n]*\n).*?(<!-- words:end -->)", lambda m: m.group(1) + w + m.group(2),
+           s, flags=re.S)
+open(p, "w").write(re.sub(r"(<!-- vocab:begin[^\n]*\n).*?(<!-- vocab:end -->)",
+                          lambda m: m.group(1) + t + m.group(2), s, flags=re.S))' "$g/docs/records.md" "$words" "$types"
 sed -i '/^| `tests` |/s/, `all` (/, `addtest` (a test of the new group), `all` (/' "$g/README.md"
 got=$(build "$g")
 none "$got" "the runner builds with the new group, unit and extra" "the new group does not build"
