@@ -1,6 +1,7 @@
 /* validate.c — see validate.h. */
 #define _GNU_SOURCE
 #include "validate.h"
+#include "latency.h"
 #include "log.h"
 #include "stats.h"
 #include "unixbench.h"
@@ -374,6 +375,40 @@ static int check_stop(struct vstate *st, const struct logrec *lr, const struct r
 	return 0;
 }
 
+/* A RESULT's whole-run percentiles against its own histogram (docs/records.md: p50_ns,
+ * p99_ns, p999_ns are lat_hist's quantiles, max_ns its largest value): lat_hist parsed as a
+ * reader merges it (lib/latency.c), its largest value set to max_ns, which must lie in the
+ * top bucket; each percentile within a bucket (1/LAT_SUB, lib/latency.h) and 1 ns of what the
+ * histogram gives (tbench's and the paced sockwrites' carry their own histogram over: the two
+ * bucket widths). Absent fields (a histogram left out, an older writer): not checked. */
+static int check_lat(struct vstate *st, const struct logrec *lr, const struct record *r)
+{
+	static struct lat_hist h;
+	const char *hist = rec_get(r, RK_LAT_HIST), *mx = rec_get(r, RK_LAT_MAX);
+
+	if (!hist || !mx)
+		return 0;
+	if (lat_hist_parse(hist, &h))
+		return bad(st, lr, "test=%s lat_hist=%.40s: no histogram (GAP,COUNT pairs)",
+			   field(r, RK_TESTNAME), hist);
+	uint64_t top = h.max, m = strtoull(mx, NULL, 10), q[LAT_NQ];
+	uint64_t low = top > top / LAT_SUB + 1 ? top - top / LAT_SUB - 1 : 0;	/* the bucket's */
+	if (m > top || m < low)
+		return bad(st, lr, "test=%s max_ns=%s: its lat_hist's largest value lies in "
+			   "%llu..%llu", field(r, RK_TESTNAME), mx, (unsigned long long)low,
+			   (unsigned long long)top);
+	h.max = m;
+	lat_quantiles(&h, q);
+	for (int k = 0; k < LAT_NQ - 1; k++) {
+		const char *v = rec_get(r, lat_keys[k]);
+		double got = v ? strtod(v, NULL) : 0, want = (double)q[k];
+		if (v && fabs(got - want) > 2 * want / LAT_SUB + 1)
+			return bad(st, lr, "test=%s %s=%s: its lat_hist gives %llu",
+				   field(r, RK_TESTNAME), lat_keys[k], v, (unsigned long long)q[k]);
+	}
+	return 0;
+}
+
 /* A RESULT against the SAMPLEs since its TEST: what the runner's summarize() gives. */
 static int check_result(struct vstate *st, const struct logrec *lr, const struct record *r)
 {
@@ -381,6 +416,8 @@ static int check_result(struct vstate *st, const struct logrec *lr, const struct
 	struct agg *a = find_agg(st, test, strtoul(field(r, RK_COPIES), NULL, 10), 0);
 	struct summary sm;
 
+	if (check_lat(st, lr, r))
+		return -1;
 	if (!rec_get(r, RK_BETTER) || !rec_get(r, RK_SAMPLES) || !rec_get(r, RK_VALUE) ||
 	    !rec_get(r, RK_MEDIAN) || !rec_get(r, RK_MIN) || !rec_get(r, RK_MAX) ||
 	    !rec_get(r, RK_CI95) || !rec_get(r, RK_CONVERGED))

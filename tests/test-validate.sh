@@ -149,6 +149,11 @@ caught "an extra-valued SAMPLE's value= that is no extra" \
 caught "a SAMPLE seen on 41 CPUs with fewer than 40 migrations" \
 	'SAMPLE test=pipe migrations=[0-9]: copy 0 was seen on 41 CPUs \(cpus=0\+1\+2.*\), so it moved at least 40 times' \
 	SAMPLE pipe cpus "$(seq -s+ 0 40)" 2
+# A RESULT's whole-run percentiles are its own histogram's (lat_hist, issue 51).
+caught "RESULT p99_ns= its lat_hist does not give" 'RESULT test=sockwrite-paced p99_ns=999999999: its lat_hist gives [0-9]+' \
+	RESULT sockwrite-paced p99_ns 999999999
+caught "RESULT max_ns= outside its lat_hist's top bucket" "RESULT test=sockwrite-paced max_ns=1: its lat_hist's largest value lies in [0-9]+\\.\\.[0-9]+" \
+	RESULT sockwrite-paced max_ns 1
 caught "a SAMPLE counting more loops than it ran" 'SAMPLE test=getpid loops=[0-9]+: copy 0 counts more loops in the window than it ran \(ran_loops=1\)' \
 	SAMPLE getpid ran_loops 1 2
 
