@@ -202,18 +202,15 @@ static int check_migrations(struct vstate *st, const struct logrec *lr, const st
 				e++;
 		if (!e || *e == '-')
 			continue;
-		unsigned long seen = 1;	/* distinct CPUs of this entry */
-		size_t len = strcspn(e, ",");
-		for (size_t i = 0; i < len; i++)
-			if (e[i] == '+') {
-				unsigned long cpu = strtoul(e + i + 1, NULL, 10), dup = 0;
-				for (const char *q = e; q < e + i + 1; q += strcspn(q, "+") + 1) {
-					dup |= strtoul(q, NULL, 10) == cpu;
-					if (q[strcspn(q, "+")] != '+')
-						break;
-				}
-				seen += !dup;
-			}
+		/* distinct CPUs of this entry: numbers 0..63 (the runner writes 63 for any above) */
+		uint64_t set = 0;
+		for (const char *q = e; *q && *q != ',';) {
+			unsigned long cpu = strtoul(q, NULL, 10);
+			set |= 1ULL << (cpu < 63 ? cpu : 63);
+			q += strcspn(q, "+,");
+			q += *q == '+';
+		}
+		unsigned long seen = (unsigned long)__builtin_popcountll(set);
 		if (nth(mig, c) + 1 < (double)seen)
 			return bad(st, lr, "test=%s migrations=%.40s: copy %lu was seen on %lu CPUs "
 				   "(cpus=%.40s), so it moved at least %lu times", a->test, mig, c, seen,
