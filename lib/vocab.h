@@ -187,7 +187,8 @@
 	X(BEFORE, "before") X(AFTER, "after") X(REQUESTED, "requested") X(CURRENT, "current") \
 	X(VALUE, "value") X(SAMPLES, "samples") X(MEDIAN, "median") X(MIN, "min") \
 	X(MAX, "max") X(CI95, "ci95_pct") X(CONVERGED, "converged") X(INDEX, "index") \
-	X(STOP, "stop") X(SAMPLES_NEEDED, "samples_needed") \
+	X(STOP, "stop") X(SAMPLES_NEEDED, "samples_needed") X(WHOLE, "whole") \
+	X(STEAL_PCT, "steal_pct") \
 	X(LAT_P50, REC_EXTRA_P50_NS) X(LAT_P99, REC_EXTRA_P99_NS) X(LAT_P999, REC_EXTRA_P999_NS) \
 	X(LAT_MAX, REC_EXTRA_MAX_NS) X(LAT_HIST, "lat_hist") X(NULL_NS, REC_EXTRA_NULL_NS_X100) \
 	X(NOTE, "note") X(SIGNAL, "signal") X(STATUS, "status") X(OOM, "oom_kills") \
@@ -463,6 +464,8 @@
 	X(RESULT, CONVERGED, REQ, BOOL) \
 	X(RESULT, STOP, OPT, STOP) \
 	X(RESULT, SAMPLES_NEEDED, OPT, UINT1) \
+	X(RESULT, WHOLE, OPT, POS) \
+	X(RESULT, STEAL_PCT, OPT, NONNEG) \
 	X(RESULT, BASELINE, OPT, POS) \
 	X(RESULT, INDEX, OPT, POS) \
 	X(RESULT, LAT_P50, OPT, UINT0) \

@@ -473,9 +473,10 @@ static int cmd_check(struct store *st, const struct hopts *o)
 				   : hist_check_text(stdout, &h, o->verbose);
 			fprintf(strcmp(o->format, "json") ? stdout : stderr,
 				"isobench-report: checked %zu run%s against %zu baseline runs (%s): "
-				"%zu regressed, %zu improved, %zu without a verdict, of %zu tests\n",
+				"%zu regressed, %zu improved, %zu equivalent, %zu undecided, %zu "
+				"without a verdict, of %zu tests\n",
 				nm, nm == 1 ? "" : "s", nb, o->baseline, h.regressed, h.improved,
-				h.undecided, h.nv);
+				h.equivalent, h.undecided, h.none, h.nv);
 			if (werr)
 				rc = EXIT_USAGE;
 			else if (rc == EXIT_OK && h.regressed)

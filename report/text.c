@@ -47,7 +47,7 @@ static void text_pct_run(FILE *out, const struct model *m, int copies)
 				fprintf(out, " %10s", pct_label(q));
 			fputc('\n', out);
 		}
-		char b[128];
+		char b[CMP_BASIS_MAX];
 		fprintf(out, "%-40.40s", text_safe(t->title, b, sizeof b));
 		for (int q = 0; q < LAT_NQ; q++)
 			us(out, t->lat[q], 10);
@@ -65,7 +65,7 @@ static void text_pct_run(FILE *out, const struct model *m, int copies)
 /* The compared runs' percentiles with ratios (nothing when no row has them; pct.h). */
 static void text_pct_compare(FILE *out, const struct cmp *c)
 {
-	char b[128];
+	char b[CMP_BASIS_MAX];
 
 	if (!pct_comparable(c))
 		return;
@@ -307,7 +307,7 @@ void text_run(FILE *out, const struct model *m, const char *source)
 		 * alone gets no empty table with a "---" score). */
 		char line[512];
 		if (pass_has_index(m, copies)) {
-			fprintf(out, "%s\n", UB_TABLE_HEAD);
+			fprintf(out, "%s\n%s\n", UB_TABLE_NOTE, UB_TABLE_HEAD);
 			for (size_t i = 0; i < m->ntests; i++) {
 				const struct mtest *t = &m->tests[i];
 				if (t->copies != copies || !ub_is_index(t->baseline))
@@ -383,15 +383,18 @@ static void compare_head(FILE *out, const struct cmp *c, char *const *sources, i
 			S(model_info(m, RK_CLOCKSOURCE_CURRENT)), S(m->version), S(model_mode(m)));
 	}
 	if (c->replicated) {
-		fprintf(out, "\nvalue = the geometric mean of the side's runs' RESULT values; ratio = "
-			     "performance relative to side 1 (%s) by each test's direction, > 1 is "
-			     "better; * different, ~ not, ? fewer than %d runs a side\n",
+		fprintf(out, "\nvalue = the geometric mean of the side's runs' whole-run values (every "
+			     "sample counted: RESULT whole=); ratio = performance relative to side 1 "
+			     "(%s) by each test's direction, > 1 is better; * different, = equivalent, "
+			     "~ undecided, ? fewer than %d runs a side\n",
 			S(c->label[0]), SIG_REP_MIN);
 		fprintf(out, "verdict: the run is the unit (one value per run and test): Welch's t "
 			     "on the log values (the paired t on log ratios when the runs carry "
-			     "run.round, interleaved A/B), * when p < %g; the p-value and the ratio's "
-			     "95%% CI include the spread between runs (the table after the scores)\n",
-			SIG_ALPHA);
+			     "run.round, interleaved A/B); different when the Benjamini-Hochberg q < %g "
+			     "over every verdict and the ratio's 95%% CI lies beyond the min-effect, "
+			     "equivalent when its 90%% CI lies inside +- the min-effect (two one-sided "
+			     "tests), else undecided (the table after the scores says each, with how "
+			     "many runs would decide)\n", SIG_FDR);
 	} else {
 		fprintf(out, "\nratio = performance relative to run 1 (%s) by each test's direction, "
 			     "> 1 is better; ~ within noise, * beyond noise, ? no noise estimate\n",
@@ -514,8 +517,14 @@ static void verdict_row(FILE *out, const char *title, int copies, const char *si
 	snprintf(runs, sizeof runs, "%zu%s%zu", cl->runs_a, cl->paired ? "x" : "+", cl->runs_b);
 	if (isfinite(cl->p))
 		snprintf(p, sizeof p, "%.2g", cl->p);
-	fprintf(out, "%-36.36s %6d %-12.12s %7s %-9s %9s %20s %c\n", title, copies, side, runs,
-		cl->method, p, isfinite(cl->ratio_lo) ? ci : "---", cl->mark);
+	char ans[256] = "";
+	if (cl->rep.answer != SIG_ANS_NONE)
+		sig_answer_text(&cl->rep, ans, sizeof ans);
+	fprintf(out, "%-36.36s %6d %-12.12s %7s %-9s %9s %20s %c%s%s\n", title, copies, side, runs,
+		cl->method, p, isfinite(cl->ratio_lo) ? ci : "---", cl->mark, *ans ? " " : "", ans);
+	if (isfinite(cl->steal_pct))
+		fprintf(out, "%-36s %6s %-12s steal %.2f%% of the CPUs' time (side mean)\n", "", "",
+			"", cl->steal_pct);
 }
 
 /* Each cell decided on replicates: the runs behind it, the test, p and the ratio's CI. */
@@ -531,10 +540,12 @@ static void compare_replicates(FILE *out, const struct cmp *c)
 				continue;
 			if (!any++)
 				fprintf(out, "\nverdicts on replicates: one value per run (RESULT "
-					     "value); welch-t: Welch's t on log values; paired-t: the "
-					     "paired t on per-round log ratios; * when p < %g\n"
-					     "%-36s %6s %-12s %7s %-9s %9s %20s\n", SIG_ALPHA, "TEST",
-					"COPIES", "SIDE", "RUNS", "TEST", "p", "ratio [95% CI]");
+					     "whole=, every sample counted); welch-t: Welch's t on log "
+					     "values; paired-t: the paired t on per-round log ratios; "
+					     "q: Benjamini-Hochberg over the %s verdicts\n"
+					     "%-36s %6s %-12s %7s %-9s %9s %20s %s\n", "table's", "TEST",
+					"COPIES", "SIDE", "RUNS", "TEST", "p", "ratio [95% CI]",
+					"ANSWER");
 			verdict_row(out, S(c->rows[i].title), c->rows[i].copies, S(c->label[j]), cl);
 		}
 	/* The Index Score over the runs: each run's score its value, as a test's row. */
