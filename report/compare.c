@@ -856,6 +856,20 @@ void cmp_min_effect_force(double pct)
 	min_effect_forced = pct;
 }
 
+int min_effect_arg(const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v > 0 && v <= NOISE_FLOOR_MAX_PCT)) {
+		fprintf(stderr, "isobench-report: --min-effect wants a percentage above 0, at most "
+				"%g\n", NOISE_FLOOR_MAX_PCT);
+		return -1;
+	}
+	cmp_min_effect_force(v);
+	return 0;
+}
+
 double cmp_min_effect(const char *test, int copies, const char **from)
 {
 	if (min_effect_forced >= 0) {

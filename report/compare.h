@@ -80,6 +80,9 @@ struct cmp_cell {
  * judged against (signif.h's three answers); pct < 0 (the default): each test's noise floor
  * (noisefloor.h: the table, a --noise-floor file or option, else NOISE_FLOOR_DEFAULT_PCT). */
 void cmp_min_effect_force(double pct);
+/* --min-effect ARG of either program (main.c, histmain.c): a percentage in (0,
+ * NOISE_FLOOR_MAX_PCT] forced (cmp_min_effect_force()); -1 with a message on stderr if not. */
+int min_effect_arg(const char *arg);
 /* The min-effect of test/copies (the rule above), *from as noise_floor_pct()'s or "option". */
 double cmp_min_effect(const char *test, int copies, const char **from);
 

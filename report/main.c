@@ -78,6 +78,10 @@ static void usage(FILE *f)
 		"                  every test's noise floor is PCT, or each test's as FILE says\n"
 		"                  (lines \"TEST COPIES PCT\"): what same-build repeats show on your\n"
 		"                  machine; docs/benchmarks/noise-floor.sh measures and prints them\n"
+		"  --min-effect PCT\n"
+		"                  the smallest change that matters: a verdict is \"different\" only\n"
+		"                  when the ratio's 95%% CI lies beyond +-PCT, \"equivalent\" when its\n"
+		"                  90%% CI lies inside (default: each test's noise floor, above)\n"
 		"  --cross-arch    compare runs of different architectures (kernel.machine, e.g.\n"
 		"                  x86_64 beside aarch64); refused without it: their tests ran\n"
 		"                  other instructions under another kernel build, so a ratio\n"
@@ -118,8 +122,10 @@ static void usage(FILE *f)
 		"  " EXIT_STR(EXIT_USAGE) " usage error (or the output cannot be written)\n"
 		"  " EXIT_STR(EXIT_INCOMPLETE) " incomplete or corrupt log (no complete run), or it "
 		"cannot be read\n"
-		"  " EXIT_STR(EXIT_DIFFERS) " comparing replicates (>= 3 runs a side): some test differs\n"
-		"    (p < " EXIT_STR(SIG_ALPHA) " on the runs' values; one run a side is never a verdict)\n"
+		"  " EXIT_STR(EXIT_DIFFERS) " comparing replicates (>= 3 runs a side): some test is \"different\"\n"
+		"    (Benjamini-Hochberg q < " EXIT_STR(SIG_FDR) " over the rows and the ratio's 95%% CI beyond the\n"
+		"    min-effect; \"equivalent\" and \"undecided\" rows never; one run a side is never a\n"
+		"    verdict)\n"
 		"  " EXIT_STR(EXIT_CRASHED) " --boot: the boot crashed or did not power off\n"
 		"  " EXIT_STR(EXIT_REGRESSED) " --db FILE check: a test is worse than the baseline\n"
 		"  (several apply: the first of " EXIT_STR(EXIT_USAGE) ", " EXIT_STR(EXIT_CRASHED) ", "
@@ -280,6 +286,10 @@ static int take_option(int opt, struct opts *o)
 		}
 		break;
 	}
+	case 'E':
+		if (min_effect_arg(optarg))
+			return EXIT_USAGE;
+		break;
 	case 'h':
 		usage(stdout);
 		return fflush(stdout) || ferror(stdout) ? EXIT_USAGE : 0;
@@ -377,6 +387,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"idle", required_argument, NULL, 'i'},
 		{"group-by", required_argument, NULL, 'g'},
 		{"noise-floor", required_argument, NULL, 'n'},
+		{"min-effect", required_argument, NULL, 'E'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -716,19 +727,21 @@ static int closing(FILE *vout, const struct opts *o, const struct input *in,
 	}
 	if (sd->n < 2)
 		return fails;
-	size_t within = 0, unknown = 0;
+	size_t within = 0, unknown = 0, equivalent = 0;
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t j = 1; j < sd->n; j++) {
 			within += c->rows[i].cell[j].mark == '~';
 			unknown += c->rows[i].cell[j].mark == '?';
+			equivalent += c->rows[i].cell[j].mark == '=';
 		}
 	if (c->replicated) {
 		fprintf(vout, "isobench-report: compared %zu sides of", sd->n);
 		for (size_t j = 0; j < sd->n; j++)
 			fprintf(vout, "%s %zu", j ? "," : "", sd->nruns[j]);
-		fprintf(vout, " runs: %zu different (p < %g on the runs' values), %zu not, %zu "
-			      "with too few runs (< %d a side), %zu comparability warning(s)\n",
-			c->verdicts, SIG_ALPHA, within, unknown, SIG_REP_MIN, c->nwarn);
+		fprintf(vout, " runs: %zu different, %zu equivalent, %zu undecided (Benjamini-"
+			      "Hochberg q < %g, min-effect: the table's), %zu with too few runs "
+			      "(< %d a side), %zu comparability warning(s)\n",
+			c->verdicts, equivalent, within, SIG_FDR, unknown, SIG_REP_MIN, c->nwarn);
 		return fails;
 	}
 	fprintf(vout, "isobench-report: compared %zu runs: %zu beyond noise, %zu within noise, "

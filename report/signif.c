@@ -533,12 +533,15 @@ const char *sig_answer_text(const struct sig_rep *r, char *buf, size_t cap)
 		snprintf(buf, cap, "none: no estimate");
 		return buf;
 	}
-	int n = snprintf(buf, cap, "%s: %s (%d%% CI %s to %s), q %.2g, %s %g%% min-effect",
-			 sig_answer_word(r->answer), pct_words(r->ratio, e, sizeof e), eq ? 90 : 95,
-			 pct_words(lo, l, sizeof l), pct_words(hi, h, sizeof h), r->q,
-			 r->answer == SIG_ANS_DIFFERENT ? "beyond the" : eq ? "inside the +-"
-										: "against the",
-			 r->min_effect_pct);
+	char tail[64];
+	if (r->answer == SIG_ANS_EQUIVALENT)
+		snprintf(tail, sizeof tail, "inside +-%g%%, the min-effect", r->min_effect_pct);
+	else
+		snprintf(tail, sizeof tail, "q %.2g, %s %g%%", r->q, r->answer == SIG_ANS_DIFFERENT
+			 ? "beyond the min-effect" : "min-effect", r->min_effect_pct);
+	int n = snprintf(buf, cap, "%s: %s (%d%% CI %s to %s), %s", sig_answer_word(r->answer),
+			 pct_words(r->ratio, e, sizeof e), eq ? 90 : 95, pct_words(lo, l, sizeof l),
+			 pct_words(hi, h, sizeof h), tail);
 	if (r->answer == SIG_ANS_UNDECIDED && n > 0 && (size_t)n < cap) {
 		if (r->runs_needed)
 			snprintf(buf + n, cap - (size_t)n, "; ~%zu %s would decide", r->runs_needed,

@@ -150,9 +150,10 @@ const char *sig_answer_word(enum sig_answer a);
 /* The mark a cell shows for the answer: '*' different, '=' equivalent, '~' undecided, '?'. */
 char sig_answer_mark(enum sig_answer a);
 /* The answer in words into buf (cap bytes; returns buf), e.g. "different: 10.2% slower (95%
- * CI 8.1% to 12.4% slower), q 0.0003, beyond the 3% min-effect", "equivalent: 0.4% faster
- * (90% CI 1.1% slower to 1.9% faster), inside +-3%", "undecided: 2.1% slower (95% CI 5.0%
- * slower to 0.9% faster), q 0.41, min-effect 3%; ~9 runs a side would decide". */
+ * CI 12.4% slower to 8.1% slower), q 0.0003, beyond the min-effect 5%", "equivalent: 0.4%
+ * faster (90% CI 1.1% slower to 1.9% faster), inside +-5%, the min-effect", "undecided: 2.1%
+ * slower (95% CI 5.0% slower to 0.9% faster), q 0.41, min-effect 5%; ~9 runs a side would
+ * decide". */
 const char *sig_answer_text(const struct sig_rep *r, char *buf, size_t cap);
 
 /* Prediction t (check with 1 or 2 candidate runs against >= SIG_REP_MIN baseline runs): is

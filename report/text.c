@@ -360,6 +360,31 @@ static const char *colhead(const struct cmp *c, size_t j, int w, char *buf, size
 	return buf;
 }
 
+/* Column j's steal (RESULT steal_pct=, compare.h's cell steal_pct): the mean over its rows
+ * and the most, with the test; nothing when no result says it. */
+static void steal_line(FILE *out, const struct cmp *c, size_t j)
+{
+	double sum = 0, most = -1;
+	size_t n = 0;
+	const char *worst = "";
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		double s = c->rows[i].cell[j].steal_pct;
+		if (!c->rows[i].cell[j].t || !isfinite(s))
+			continue;
+		sum += s;
+		n++;
+		if (s > most) {
+			most = s;
+			worst = c->rows[i].title;
+		}
+	}
+	if (n)
+		fprintf(out, "       steal: %.2f%% of the CPUs' time during the samples (mean of %zu "
+			     "tests; most %.2f%%, %s; a warning above %g%%)\n", sum / (double)n, n,
+			most, S(worst), CMP_STEAL_WARN_PCT);
+}
+
 /* The comparison's preamble: warnings and notes, one line per run, how to read the table. */
 static void compare_head(FILE *out, const struct cmp *c, char *const *sources, int unconverged)
 {
@@ -381,6 +406,7 @@ static void compare_head(FILE *out, const struct cmp *c, char *const *sources, i
 		fprintf(out, "       %s | kernel %s | clocksource %s | build %s | mode %s\n",
 			S(model_info(m, RK_CPU_MODEL)), S(model_info(m, RK_KERNEL_RELEASE)),
 			S(model_info(m, RK_CLOCKSOURCE_CURRENT)), S(m->version), S(model_mode(m)));
+		steal_line(out, c, j);
 	}
 	if (c->replicated) {
 		fprintf(out, "\nvalue = the geometric mean of the side's runs' whole-run values (every "
@@ -522,9 +548,6 @@ static void verdict_row(FILE *out, const char *title, int copies, const char *si
 		sig_answer_text(&cl->rep, ans, sizeof ans);
 	fprintf(out, "%-36.36s %6d %-12.12s %7s %-9s %9s %20s %c%s%s\n", title, copies, side, runs,
 		cl->method, p, isfinite(cl->ratio_lo) ? ci : "---", cl->mark, *ans ? " " : "", ans);
-	if (isfinite(cl->steal_pct))
-		fprintf(out, "%-36s %6s %-12s steal %.2f%% of the CPUs' time (side mean)\n", "", "",
-			"", cl->steal_pct);
 }
 
 /* Each cell decided on replicates: the runs behind it, the test, p and the ratio's CI. */
