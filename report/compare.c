@@ -1352,10 +1352,10 @@ static const char *basis(const struct cmp_cell *cl, char *buf, size_t cap, int w
 	else
 		snprintf(ans, sizeof ans, "a verdict");
 	if (!strcmp(cl->method, "paired-t"))
-		snprintf(buf, cap, "%zu rounds paired, paired t on log ratios of the runs' whole-run "
-			 "values: %s", cl->runs_a, ans);
+		snprintf(buf, cap, "%zu rounds paired, paired t on log ratios of the runs: %s",
+			 cl->runs_a, ans);
 	else if (!strcmp(cl->method, "welch-t"))
-		snprintf(buf, cap, "%zu+%zu runs, unpaired, Welch's t on log whole-run values: %s",
+		snprintf(buf, cap, "%zu+%zu runs, unpaired, Welch's t on log run values: %s",
 			 cl->runs_a, cl->runs_b, ans);
 	else if (!strcmp(cl->method, "too-few-runs"))
 		snprintf(buf, cap, "%zu+%zu runs: fewer than %d a side, no verdict", cl->runs_a,

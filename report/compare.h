@@ -171,7 +171,7 @@ void cmp_free(struct cmp *c);
  * refuses them unless asked (--cross-arch; then a warning names it). */
 size_t cmp_arch_mismatch(const struct model *const *m, size_t nruns);
 /* What cell cl's mark rests on, in words, into buf (cap bytes; returns buf), e.g.
- * "3+3 runs, unpaired, Welch's t on log whole-run values: different: 10.2% slower (95% CI
+ * "3+3 runs, unpaired, Welch's t on log run values: different: 10.2% slower (95% CI
  * ...)" (a verdict's answer: signif.h's sig_answer_text()), "4 rounds paired, paired t on
  * log ratios of the runs' whole-run values: equivalent: ...", "1+1 runs, within-run only (Mann-Whitney U on samples): not a
  * verdict", "2+2 runs: fewer than 3 a side, no verdict". "" for the reference cell. */

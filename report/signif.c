@@ -137,12 +137,10 @@ int sig_ratio_ci(const double *a, size_t na, const double *b, size_t nb, int hig
 		if (!(b[i] > 0))
 			goto out;
 	for (int k = 0; k < SIG_BOOT; k++) {
-		struct summary sa, sb;
 		resample(a, na, ra, &s);
 		resample(b, nb, rb, &s);
-		if (summarize(ra, na, higher, &sa) || summarize(rb, nb, higher, &sb))
-			goto out;
-		r[k] = perf_ratio(sa.unixbench, sb.unixbench, higher);
+		r[k] = perf_ratio(whole_of_values(ra, na, higher), whole_of_values(rb, nb, higher),
+				  higher);
 	}
 	qsort(r, SIG_BOOT, sizeof *r, qsort_cmp_dbl);
 	*lo = r[(size_t)(0.025 * SIG_BOOT)];

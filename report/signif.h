@@ -10,9 +10,10 @@
  * printed precision), counted exactly; above, the normal approximation with tie and
  * continuity corrections (Conover, "Practical Nonparametric Statistics", 3rd ed., sec. 5.1).
  * Ratio CI: percentile bootstrap (Efron & Tibshirani, "An Introduction to the Bootstrap",
- * ch. 13) of the performance ratio of the two runs' RESULT values — UnixBench's aggregate,
- * lib/stats.c's summarize(), recomputed on each resample — SIG_BOOT resamples of each run with
- * a fixed seed (reproducible); the ratio is util.h's perf_ratio (> 1: B better).
+ * ch. 13) of the performance ratio of the two runs' whole-run values (every sample counted:
+ * lib/stats.c's whole_of_values(), recomputed on each resample; issue 46) — SIG_BOOT resamples
+ * of each run with a fixed seed (reproducible); the ratio is util.h's perf_ratio (> 1: B
+ * better).
  * Verdict: different when p < SIG_ALPHA and the ratio is beyond the test's noise floor
  * (noisefloor.h): a change smaller than what same-machine repeats show is never flagged.
  * Units: the samples' own; the ratio has none. Errors: NAN when a side has < SIG_MIN_N values. */
@@ -36,7 +37,7 @@
  * than SIG_MIN_N values. Non-finite values must not be passed. */
 double sig_mwu_p(const double *a, size_t na, const double *b, size_t nb);
 
-/* 95% percentile-bootstrap interval of perf_ratio(aggregate(a), aggregate(b), higher) into
+/* 95% percentile-bootstrap interval of perf_ratio(whole(a), whole(b), higher) into
  * *lo and *hi. Returns 0, or -1 (both NAN) with too few values, an unknown direction
  * (higher < 0), a non-positive value, or no memory. */
 int sig_ratio_ci(const double *a, size_t na, const double *b, size_t nb, int higher,

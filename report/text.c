@@ -518,7 +518,7 @@ static void compare_significance(FILE *out, const struct cmp *c)
 			if (!any++)
 				fprintf(out, "\nsignificance: Mann-Whitney U, two-sided, on each run's "
 					     "non-warm-up SAMPLE values; ratio 95%% CI: bootstrap of "
-					     "the RESULT values (%d resamples, fixed seed); * needs p < %g "
+					     "the whole-run values (%d resamples, fixed seed); * needs p < %g "
 					     "and " NOISE_FLOOR_RULE "\n%-36s %6s %-12s %9s "
 					     "%20s %16s\n", SIG_BOOT, SIG_ALPHA, "TEST", "COPIES",
 					"RUN", "p", "ratio [95% CI]", "noise floor");

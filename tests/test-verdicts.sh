@@ -121,10 +121,10 @@ count_is "$tmp/p.csv" ',t(03|10|17),1,answer,different,' 3 "CSV: an answer row, 
 count_is "$tmp/p.csv" ',t[0-9]{2},1,answer,equivalent,' 21 "CSV: equivalent for the others"
 count_is "$tmp/p.csv" ',t[0-9]{2},1,(q_value|min_effect_pct|ratio_ci90_lo|ratio_ci90_hi),' 96 \
 	"CSV: q, min-effect and the 90% interval of every verdict"
-has "$tmp/p.csv" ',t03,1,basis,"?5\+5 runs, unpaired, Welch.s t on log whole-run values: different: [0-9.]+% slower \(95% CI' \
+has "$tmp/p.csv" ',t03,1,basis,"?5\+5 runs, unpaired, Welch.s t on log run values: different: [0-9.]+% slower \(95% CI' \
 	"CSV: the basis says the answer with its interval"
 "$rep" --format html --label a,b "$tmp/a.log" "$tmp/b.log" >"$tmp/p.html" 2>/dev/null || true
-count_is "$tmp/p.html" '<td>different<br><small data-row="[0-9]+" data-run="1" data-key="basis">5\+5 runs, unpaired, Welch(&#39;|&#x27;|.)s t on log whole-run values: different: [0-9.]+% slower \(95% CI' 3 \
+count_is "$tmp/p.html" '<td>different<br><small data-row="[0-9]+" data-run="1" data-key="basis">5\+5 runs, unpaired, Welch(&#39;|&#x27;|.)s t on log run values: different: [0-9.]+% slower \(95% CI' 3 \
 	"HTML: the planted rows say different with the interval"
 count_is "$tmp/p.html" '<td>equivalent<br><small ' 21 "HTML: the others say equivalent"
 
