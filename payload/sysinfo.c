@@ -402,7 +402,7 @@ void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
 		open = 1;
 		fact_value(f, &c, v, sizeof v);
 		if (!v[0] && (f->key == RK_RUN_ROUND || f->key == RK_RUN_AB_SIDE ||
-			      f->key == RK_RUN_ALL_CPUS))
+			      f->key == RK_RUN_ALL_CPUS || f->key == RK_RUN_AB_POS))
 			continue;
 		rec_str(&b, f->key, v);
 	}
