@@ -64,7 +64,20 @@ expect_status EXIT_OK "add the fixtures (native, qemu-tcg, two-boots: its cut fi
 contains "$tmp/stderr" "two-boots.log: run 1 of 2 left out: no END record" \
 	"the incomplete boot beside a complete one is named, not stored"
 equals 6 "$(q 'SELECT count(*) FROM run')" "runs stored"
-equals "1|wal" "$(q 'PRAGMA user_version')|$(q 'PRAGMA journal_mode')" "schema version and journal"
+equals "2|wal" "$(q 'PRAGMA user_version')|$(q 'PRAGMA journal_mode')" "schema version and journal"
+# Every result's whole-run value stored (issue 46): native.log (no RESULT whole=) gets its pipe's
+# from its SAMPLEs, the mean of the rates; a store of version 1 (no result.whole) gets it when
+# a writer opens it (migration 1 -> 2), from its stored samples the same way.
+fx_pipe=$(grep -a -E -o 'SAMPLE test=pipe copies=1 i=[0-9]+ .* value=[0-9.]+' "$fx/native.log" |
+	sed 's/.* value=//' | awk '{ s += $1; n++ } END { printf "%.2f", s / n }')
+pipe_whole="SELECT printf('%.2f', whole) FROM result JOIN run ON run.id = result.run WHERE source LIKE '%native.log' AND test = 'pipe' AND copies = 1"
+equals "$fx_pipe" "$(q "$pipe_whole")" "result.whole of the fixture's pipe: its samples' mean"
+equals 0 "$(q 'SELECT count(*) FROM result WHERE whole IS NULL')" "every result has its whole-run value"
+cp "$db" "$tmp/v1.db"
+sqlite3 "$tmp/v1.db" 'ALTER TABLE result DROP COLUMN whole; PRAGMA user_version = 1' || fail "a version-1 store"
+"$rep" --db "$tmp/v1.db" add "$fx/qemu-tcg.log" >/dev/null 2>&1 || fail "add to the version-1 store"
+equals "2|$fx_pipe|0" "$(sqlite3 -readonly "$tmp/v1.db" "PRAGMA user_version; $pipe_whole; SELECT count(*) FROM result WHERE whole IS NULL" | tr '\n' '|' | sed 's/|$//')" \
+	"a version-1 store migrated: version 2, the fixture's pipe whole from its stored samples, none missing"
 want=$(grep -c '^@isobench/1 [0-9]* SAMPLE ' "$tmp/native3.log")
 equals "$want" "$(q "SELECT count(*) FROM sample JOIN run ON run.id = sample.run WHERE machine = 'here'")" \
 	"every SAMPLE of the native runs stored"
