@@ -163,7 +163,8 @@
  * (payload/digest.c writes them, report/digest.c reads them; docs/records.md "The digest"),
  * each X(ID) of a key below; the mean cycles_x100 (RK_CYCLES) follows them. */
 #define VOCAB_DIGEST_FIGURES(X) \
-	X(VALUE) X(SAMPLES) X(MEDIAN) X(CI95) X(CONVERGED) X(STOP) X(SAMPLES_NEEDED) X(INDEX) \
+	X(VALUE) X(WHOLE) X(STEAL_PCT) X(SAMPLES) X(MEDIAN) X(CI95) X(CONVERGED) X(STOP) \
+	X(SAMPLES_NEEDED) X(INDEX) \
 	X(LAT_P50) X(LAT_P99) X(LAT_P999) X(LAT_MAX) X(NULL_NS)
 
 /* Kinds, in docs/records.md's order: X(ID), the wire name is ID's spelling. */
@@ -492,6 +493,8 @@
 	X(DIGEST, CRC, OPT, HEX8) \
 	X(DIGEST, COPIES, OPT, STR) \
 	X(DIGEST, VALUE, OPT, STR) \
+	X(DIGEST, WHOLE, OPT, STR) \
+	X(DIGEST, STEAL_PCT, OPT, STR) \
 	X(DIGEST, SAMPLES, OPT, STR) \
 	X(DIGEST, MEDIAN, OPT, STR) \
 	X(DIGEST, CI95, OPT, STR) \
