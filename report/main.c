@@ -44,6 +44,8 @@
 
 #define MAX_LOGS 64	/* LOGs on the command line (replicates: up to 32 runs a side) */
 
+static void usage_status(FILE *f);
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -114,7 +116,14 @@ static void usage(FILE *f)
 		"  overlap (docs/report.md); with one run a side these marks compare samples\n"
 		"  within each run and are never a verdict (status 0): machine drift between runs\n"
 		"  cannot be told from a difference\n"
-		"direction: each test's better= (higher or lower), as the runner wrote it\n"
+		"direction: each test's better= (higher or lower), as the runner wrote it\n");
+	usage_status(f);
+}
+
+/* usage()'s last part: the exit statuses. */
+static void usage_status(FILE *f)
+{
+	fprintf(f,
 		"exit status:\n"
 		"  " EXIT_STR(EXIT_OK) " complete, no FAIL/ERROR (and, comparing, no difference beyond "
 		"noise)\n"
@@ -215,6 +224,27 @@ static int take_number(int opt, struct opts *o)
 	return -1;
 }
 
+/* --noise-floor ARG: a number, every test's floor; else a file of them (noisefloor.h). 0, or
+ * -1 with a message on stderr. */
+static int noise_floor_opt(const char *arg)
+{
+	char *end, err[600];
+	double v = strtod(arg, &end);
+
+	if (end != arg && !*end) {
+		if (!(v >= 0 && v <= NOISE_FLOOR_MAX_PCT)) {
+			fprintf(stderr, "isobench-report: --noise-floor wants a percentage, 0 to %g, "
+					"or a file\n", NOISE_FLOOR_MAX_PCT);
+			return -1;
+		}
+		noise_floor_force(v);
+	} else if (noise_floor_load(arg, err, sizeof err)) {
+		fprintf(stderr, "isobench-report: --noise-floor %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* One option getopt returned into o. Returns -1 to go on, else the exit status (help: 0). */
 static int take_option(int opt, struct opts *o)
 {
@@ -270,26 +300,10 @@ static int take_option(int opt, struct opts *o)
 	case 'g':
 		o->group_by = optarg;
 		break;
-	case 'n': {	/* a number: every test's floor; else a file of them (noisefloor.h) */
-		char *end, err[600];
-		double v = strtod(optarg, &end);
-		if (end != optarg && !*end) {
-			if (!(v >= 0 && v <= NOISE_FLOOR_MAX_PCT)) {
-				fprintf(stderr, "isobench-report: --noise-floor wants a percentage, "
-						"0 to %g, or a file\n", NOISE_FLOOR_MAX_PCT);
-				return EXIT_USAGE;
-			}
-			noise_floor_force(v);
-		} else if (noise_floor_load(optarg, err, sizeof err)) {
-			fprintf(stderr, "isobench-report: --noise-floor %s\n", err);
-			return EXIT_USAGE;
-		}
-		break;
-	}
+	case 'n':
+		return noise_floor_opt(optarg) ? EXIT_USAGE : -1;
 	case 'E':
-		if (min_effect_arg(optarg))
-			return EXIT_USAGE;
-		break;
+		return min_effect_arg(optarg) ? EXIT_USAGE : -1;
 	case 'h':
 		usage(stdout);
 		return fflush(stdout) || ferror(stdout) ? EXIT_USAGE : 0;

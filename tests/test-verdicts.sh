@@ -8,7 +8,9 @@
 #  - three answers: a planted 10% slowdown in three tests gives exactly those rows "different",
 #    three same-build pairs none; the answer with its interval in text, JSON, CSV, HTML and the
 #    store's check (same rule), exit status 4 only for "different", --min-effect;
-#  - each side's steal shown, a warning above CMP_STEAL_WARN_PCT.
+#  - each side's steal shown, a warning above CMP_STEAL_WARN_PCT;
+#  - tests/plant-slowdown.py (the native demonstration's planting) gives a valid log whose
+#    planted rows, and only those, are different.
 # In: OUT/isobench-report, python3. Out: "N passed, M failed, K skipped".
 set -euo pipefail
 
@@ -76,6 +78,17 @@ for k in 1 2 3; do
 		"$rep" --label a,b "$tmp/s$k-a.log" "$tmp/s$k-b.log"
 	count_is "$tmp/stdout" '^t[0-9]{2} +1 b .* \* different' 0 "same build, pair $k: no row different"
 done
+
+# 3b. tests/plant-slowdown.py (docs/benchmarks/verdicts.sh plants with it in real logs): a same-
+# build log made 10% slower in t04 (a rate) and t05 (a time), records resealed: still a valid
+# log, and exactly those two rows different.
+python3 "$top/tests/plant-slowdown.py" "$tmp/s1-b.log" "$tmp/s1-p.log" 1.10 t04,t05 ||
+	fail "plant-slowdown.py on a synthetic log"
+complete "$tmp/s1-p.log" "a log with a planted slowdown, resealed, is complete and valid"
+expect_status EXIT_DIFFERS "plant-slowdown.py's t04, t05 10% slower: status 4" -- \
+	"$rep" --label a,b "$tmp/s1-a.log" "$tmp/s1-p.log"
+count_is "$tmp/stdout" '^t0[45] +1 b .* \* different: [0-9.]+% slower' 2 "... exactly t04 and t05 different, slower"
+count_is "$tmp/stdout" '^t[0-9]{2} +1 b .* \* different' 2 "... and no other row"
 
 # 4. --min-effect: the answer is against the threshold asked. A ~8-10% change: against 15%
 # it is "equivalent" (its 90% CI inside +-15%), against 9% "undecided" with the runs that would

@@ -2,7 +2,7 @@
 # docs/benchmarks/verdicts.sh — issue 46's native demonstration (docs/benchmarks/verdicts.md):
 # RUNS + RUNS same-build native runs, interleaved a1 b1 a2 b2 ..., compared three ways (a vs b;
 # odd vs even; first half vs second half), then the b runs with a planted slowdown of FACTOR in
-# the tests PLANT (plant-slowdown.py, records resealed) compared with the a runs.
+# the tests PLANT (tests/plant-slowdown.py, records resealed) compared with the a runs.
 #
 #   docs/benchmarks/verdicts.sh OUT DIR RUNS TESTS [ISOBENCH-ARGS...]
 #     OUT: the build's out/ (isobench, isobench-report); DIR: where the logs go (created);
@@ -59,7 +59,7 @@ compare same-alternate "${lo%,}" "${odd[@]}" "${even[@]}"
 compare same-halves "${lf%,}" "${first[@]}" "${second[@]}"
 pb=()
 for f in "${b[@]}"; do
-	python3 "$here/plant-slowdown.py" "$f" "${f%.log}-planted.log" "$factor" "$plant" || exit 2
+	python3 "$here/../../tests/plant-slowdown.py" "$f" "${f%.log}-planted.log" "$factor" "$plant" || exit 2
 	pb+=("${f%.log}-planted.log")
 done
 echo "planted: $plant x$factor"

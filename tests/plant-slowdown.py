@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""docs/benchmarks/plant-slowdown.py — a planted slowdown in real logs (issue 46's demonstration,
+"""tests/plant-slowdown.py — a planted slowdown in real logs (issue 46's demonstration,
 docs/benchmarks/verdicts.md): every run of IN, the tests named made FACTOR times worse, written
 to OUT with every changed record resealed with its CRC (tests/seal.py's framing).
 
@@ -16,7 +16,7 @@ import os
 import sys
 import zlib
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from seal import frame  # noqa: E402  (the record framing, one owner)
 
 
