@@ -55,8 +55,8 @@ int sig_ratio_ci(const double *a, size_t na, const double *b, size_t nb, int hig
  * The ratio is exp(mean difference of logs) (the geometric means' ratio) oriented as util.h's
  * perf_ratio (> 1: B better), with its 95% t interval. The t distribution's CDF is the
  * regularized incomplete beta function, by its continued fraction (Numerical Recipes, 3rd
- * ed., sec. 6.4, modified Lentz; our own code). Verdict: different when p < SIG_ALPHA, with
- * no noise floor (sig_different() below says who takes one). */
+ * ed., sec. 6.4, modified Lentz; our own code). The verdict: sig_answer() below (three
+ * answers, Benjamini-Hochberg, a min-effect); the within-run test keeps sig_different(). */
 #define SIG_REP_MIN 3		/* fewer runs a side (pairs, paired): no replicate verdict */
 
 /* The design behind a sig_rep: how its standard error grows with more runs (sig_answer()'s
@@ -166,13 +166,10 @@ const char *sig_answer_text(const struct sig_rep *r, char *buf, size_t cap);
 int sig_prediction(const double *a, size_t na, const double *b, size_t nb, int higher,
 		   struct sig_rep *r);
 
-/* The rule of a verdict that takes a noise floor: p < SIG_ALPHA and the performance ratio
- * beyond floor_pct (noisefloor.h's noise_floor_beyond). The within-run test decides by it
- * (its samples do not hold the between-run spread: the floor stands in for it), and so does
- * check's regression verdict (history.h: the floor is a CI gate's smallest change worth
- * failing a job for). Replicate verdicts (compare's status 4, the fleet) do not: the runs'
- * own spread is their noise (docs/report.md "Replicates" says why). 1 different, 0 not (a
- * NAN p or ratio: 0). */
+/* The within-run mark (one run a side, never a verdict): p < SIG_ALPHA and the performance
+ * ratio beyond floor_pct (noisefloor.h's noise_floor_beyond): its samples do not hold the
+ * between-run spread, so the floor stands in for it. Replicate verdicts and check take
+ * sig_answer() instead. 1 different, 0 not (a NAN p or ratio: 0). */
 int sig_different(double p, double ratio, double floor_pct);
 
 #endif
