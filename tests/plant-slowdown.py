@@ -8,7 +8,7 @@ usage: plant-slowdown.py IN OUT FACTOR TEST[,TEST...]
 Worse by the test's direction (TEST better=): a rate divided by FACTOR, a time multiplied. For
 each named test: its SAMPLEs' value; its RESULT's value, whole, median, min, max, and index
 (recomputed, value / baseline x 10, as lib/unixbench.c); the DIGEST line restating it (value,
-median, index), and the DIGEST end line's crc over the digest lines as they now read. Figures
+median; index recomputed the same way), and the DIGEST end line's crc over the digest lines as they now read. Figures
 keep the runner's 3 decimals (index 1). A test with latency percentiles or a per-sample figure
 (its RESULT carries p50_ns, or its SAMPLEs an extra the value is taken from) is refused: only
 its value would move, not what it rests on. Errors: a message and status 2."""
@@ -68,8 +68,11 @@ def main(argv):
             for i, (k, v) in enumerate(kv):
                 if k in ("value", "median"):
                     kv[i][1] = ",".join(x if x == "-" else worse(x) for x in v.split(","))
-                elif k == "index":
-                    kv[i][1] = ",".join(x if x == "-" else worse(x, "%.1f") for x in v.split(","))
+            vals = dict(kv)["value"].split(",")
+            for i, (k, v) in enumerate(kv):    # as the RESULT's: from the value written
+                if k == "index":
+                    kv[i][1] = ",".join(x if x == "-" else "%.1f" % (float(vals[j]) / float(d["baseline"]) * 10)
+                                        for j, x in enumerate(v.split(",")))
             changed = True
         elif kind == "DIGEST" and d.get("part") == "end":
             crc = zlib.crc32("".join(digest).encode()) & 0xffffffff
