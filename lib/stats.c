@@ -150,3 +150,15 @@ double common_window_value(const double *wl, int copies, uint64_t window_ns, int
 	}
 	return v;
 }
+
+double whole_of_values(const double *v, size_t n, int higher_is_better)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return 0;
+		s += higher_is_better ? v[i] : 1 / v[i];
+	}
+	return !n ? 0 : higher_is_better ? s / (double)n : (double)n / s;
+}

@@ -23,6 +23,17 @@ struct summary {
  * Returns 0, or -1 for n == 0 or a non-positive sample (the geometric mean needs > 0). */
 int summarize(const double *samples, size_t n, int higher_is_better, struct summary *out);
 
+/* The whole-run value of n samples' values (issue 46: a comparison keeps every sample, where
+ * summarize()'s UnixBench aggregate drops the worst third): the run's work over its time when
+ * every sample is one window of the same length, i.e. for a rate (higher_is_better) the
+ * arithmetic mean of the samples' rates, for a time per operation the harmonic mean of the
+ * samples' times (total time over total operations). The runner takes it for a test whose
+ * value is a per-sample figure (bench value_extra) and the report for a log written before
+ * RESULT whole= existed; a rate or time test's RESULT whole= is the exact sum of loops over
+ * the sum of windows (harness.c). In and out: the samples' unit. 0 when n == 0 or a value
+ * is not > 0. */
+double whole_of_values(const double *v, size_t n, int higher_is_better);
+
 /* The median of v[0..n-1], sorting v in place: the middle value, or the mean of the two
  * middle ones; 0 when n == 0. */
 double stats_median(double *v, size_t n);

@@ -19,6 +19,10 @@
 
 /* Header of the classic table (75 columns, as UnixBench prints it). */
 #define UB_TABLE_HEAD "System Benchmarks Index Values               BASELINE       RESULT    INDEX"
+/* The line above it that says which figure RESULT is (issue 46): UnixBench's aggregate, kept
+ * for fidelity with published tables; comparisons take the whole-run value (RESULT whole=). */
+#define UB_TABLE_NOTE "(RESULT: UnixBench's aggregate, worst third of samples dropped; " \
+		      "comparisons use every sample)"
 
 /* 1 when a test whose baseline is `baseline` is one of UnixBench's index tests, else 0: the
  * one definition, for the runner (a descriptor's baseline, payload/bench.h: 0 outside the

@@ -178,7 +178,8 @@
  * (payload/digest.c writes them, report/digest.c reads them; docs/records.md "The digest"),
  * each X(ID) of a key below; the mean cycles_x100 (RK_CYCLES) follows them. */
 #define VOCAB_DIGEST_FIGURES(X) \
-	X(VALUE) X(SAMPLES) X(MEDIAN) X(CI95) X(CONVERGED) X(STOP) X(SAMPLES_NEEDED) X(INDEX) \
+	X(VALUE) X(WHOLE) X(STEAL_PCT) X(SAMPLES) X(MEDIAN) X(CI95) X(CONVERGED) X(STOP) \
+	X(SAMPLES_NEEDED) X(INDEX) \
 	X(LAT_P50) X(LAT_P99) X(LAT_P999) X(LAT_MAX) X(NULL_NS)
 
 /* Kinds, in docs/records.md's order: X(ID), the wire name is ID's spelling. */
@@ -202,7 +203,8 @@
 	X(BEFORE, "before") X(AFTER, "after") X(REQUESTED, "requested") X(CURRENT, "current") \
 	X(VALUE, "value") X(SAMPLES, "samples") X(MEDIAN, "median") X(MIN, "min") \
 	X(MAX, "max") X(CI95, "ci95_pct") X(CONVERGED, "converged") X(INDEX, "index") \
-	X(STOP, "stop") X(SAMPLES_NEEDED, "samples_needed") \
+	X(STOP, "stop") X(SAMPLES_NEEDED, "samples_needed") X(WHOLE, "whole") \
+	X(STEAL_PCT, "steal_pct") \
 	X(LAT_P50, REC_EXTRA_P50_NS) X(LAT_P99, REC_EXTRA_P99_NS) X(LAT_P999, REC_EXTRA_P999_NS) \
 	X(LAT_MAX, REC_EXTRA_MAX_NS) X(LAT_HIST, "lat_hist") X(NULL_NS, REC_EXTRA_NULL_NS_X100) \
 	X(NOTE, "note") X(SIGNAL, "signal") X(STATUS, "status") X(OOM, "oom_kills") \
@@ -229,6 +231,7 @@
 	I(X, RUN_CI_TARGET, "run.ci_target_pct", POS) \
 	I(X, RUN_ROUND, "run.round", UINT1) \
 	I(X, RUN_AB_SIDE, "run.ab_side", STR) \
+	I(X, RUN_AB_POS, "run.ab_pos", UINT1) \
 	I(X, RUN_UTC, "run.utc", STR) \
 	I(X, RUN_LOADAVG, "run.loadavg", STR) \
 	I(X, RUN_WORKDIR, "run.workdir", STR) \
@@ -483,6 +486,8 @@
 	X(RESULT, CONVERGED, REQ, BOOL) \
 	X(RESULT, STOP, OPT, STOP) \
 	X(RESULT, SAMPLES_NEEDED, OPT, UINT1) \
+	X(RESULT, WHOLE, OPT, POS) \
+	X(RESULT, STEAL_PCT, OPT, NONNEG) \
 	X(RESULT, BASELINE, OPT, POS) \
 	X(RESULT, INDEX, OPT, POS) \
 	X(RESULT, LAT_P50, OPT, UINT0) \
@@ -508,6 +513,8 @@
 	X(DIGEST, CRC, OPT, HEX8) \
 	X(DIGEST, COPIES, OPT, STR) \
 	X(DIGEST, VALUE, OPT, STR) \
+	X(DIGEST, WHOLE, OPT, STR) \
+	X(DIGEST, STEAL_PCT, OPT, STR) \
 	X(DIGEST, SAMPLES, OPT, STR) \
 	X(DIGEST, MEDIAN, OPT, STR) \
 	X(DIGEST, CI95, OPT, STR) \

@@ -91,6 +91,11 @@ struct hrun {
 	/* Copy 0's latency histograms of the kept samples, merged (lat_merge()): the RESULT's
 	 * whole-run percentiles. NULL until a kept sample carries one. */
 	struct lat_hist *whole;
+	/* The kept samples' totals, for RESULT whole= and steal_pct= (issue 46): per copy the
+	 * loops inside the windows, the windows' ns, and the steal ticks of /proc/stat's "cpu"
+	 * line (every CPU's, USER_HZ) during them. */
+	double *sum_wl;
+	uint64_t sum_window_ns, sum_steal;
 };
 
 static void send_body(int fd, struct rec_body *b)
@@ -872,7 +877,9 @@ static int phase_samples(struct hrun *h)
 	double *wl = calloc((size_t)h->copies, sizeof *wl);
 	int redo = 0;
 
-	if (!wl) {
+	h->sum_wl = calloc((size_t)h->copies, sizeof *h->sum_wl);
+	if (!wl || !h->sum_wl) {
+		free(wl);
 		fail(h, "harness: out of memory", NULL);
 		return -1;
 	}
@@ -888,12 +895,13 @@ static int phase_samples(struct hrun *h)
 		}
 		window_loops_all(h, wl);
 		double v = sample_value(h, wl);
+		uint64_t steal = read_steal() - steal0;
 		/* A window in which some copy did no loop (starved: more copies than CPUs) has
 		 * no time value; kept, it made the whole test FAIL "no valid sample". It goes
 		 * out as warmup=1 (never in the statistics), the window doubles, and the
 		 * sample is taken again, at most HARNESS_REDO times per test. */
 		int starved = i >= 0 && !h->b->value_extra && !(v > 0) && redo < HARNESS_REDO;
-		emit_sample(h, starved ? -1 : i, wl, v, read_steal() - steal0);
+		emit_sample(h, starved ? -1 : i, wl, v, steal);
 		rebatch(h);
 		if (starved) {
 			redo++;
@@ -904,6 +912,10 @@ static int phase_samples(struct hrun *h)
 		if (i < 0)
 			continue;
 		h->values[h->n++] = v;
+		for (int c = 0; c < h->copies; c++)
+			h->sum_wl[c] += wl[c];
+		h->sum_window_ns += h->t_stop - h->t_go;
+		h->sum_steal += steal;
 		keep_rx(h);
 		if (keep_lat(h)) {
 			free(wl);
@@ -934,6 +946,20 @@ static int phase_result(struct hrun *h)
 	rec_str(&rb, RK_UNIT, b->unit);
 	rec_str(&rb, RK_BETTER, bench_better(b));
 	rec_dbl(&rb, RK_VALUE, sm.unixbench, 3);
+	/* Every sample counts in a comparison (issue 46): the run's work over its time, the
+	 * same formula as a sample's over the sum of the kept windows; a per-sample figure
+	 * (value_extra) takes lib/stats.c's whole_of_values(). */
+	double whole = b->value_extra
+		? whole_of_values(h->values, (size_t)h->n, bench_higher_is_better(b))
+		: common_window_value(h->sum_wl, h->copies, h->sum_window_ns,
+				      b->kind == BENCH_RATE, b->per_loop);
+	if (whole > 0)
+		rec_dbl(&rb, RK_WHOLE, whole, 3);
+	/* The share of every CPU's time stolen (by the hypervisor) during the kept windows. */
+	long hz = sysconf(_SC_CLK_TCK), ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (hz > 0 && ncpu > 0 && h->sum_window_ns)
+		rec_dbl(&rb, RK_STEAL_PCT, 100.0 * (double)h->sum_steal * (1e9 / (double)hz) /
+						   ((double)h->sum_window_ns * (double)ncpu), 2);
 	rec_u64(&rb, RK_SAMPLES, (uint64_t)h->n);
 	rec_dbl(&rb, RK_MEDIAN, sm.median, 3);
 	rec_dbl(&rb, RK_MIN, sm.min, 3);
@@ -1009,6 +1035,7 @@ int harness_test(const struct bench *b, int copies, const struct params *p,
 	if (h.res_w >= 0)
 		close(h.res_w);
 	free(h.whole);
+	free(h.sum_wl);
 	free(h.rx);
 	return status;
 }

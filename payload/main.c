@@ -53,12 +53,13 @@ static void usage(FILE *f)
 		"                      log (BEGIN..END each): replicates for isobench-report, which\n"
 		"                      gives each run of a log to its side (--label a,b A.log B.log)\n"
 		"  --ab 'KEY=VALUE ...' 'KEY=VALUE ...' [--rounds N]\n"
-		"                      interleaved A/B: N rounds (default 5) of a run with the first\n"
-		"                      parameter set, then one with the second, in one log; each\n"
-		"                      run's header says its round and side (run.round, run.ab_side),\n"
-		"                      and isobench-report LOG pairs the rounds (paired t-test);\n"
-		"                      the round and side are its own (round, ab_side in a set or\n"
-		"                      beside --ab are refused); --repeat, --ab, --rounds once each\n"
+		"                      interleaved A/B: N rounds (default 5) of a run with each\n"
+		"                      parameter set, in one log, in a balanced order (A B, B A,\n"
+		"                      A B, ...); each run's header says its round, side and place\n"
+		"                      (run.round, run.ab_side, run.ab_pos), and isobench-report LOG\n"
+		"                      pairs the rounds (paired t-test); the round, side and place\n"
+		"                      are its own (round, ab_side, ab_pos in a set or beside --ab\n"
+		"                      are refused); --repeat, --ab, --rounds once each\n"
 		"  --tmpdir DIR        where tests make their files (default: $TMPDIR, else\n"
 		"                      /dev/shm if it is a tmpfs like the image's, else /tmp)\n"
 		"  --make-scratch PATH SIZE|all\n"
@@ -199,7 +200,7 @@ static int set_param_opt(struct params *p, int opt, char **argv)
 }
 
 /* Several runs in one log (issue 35): --repeat N back to back, or --ab A B with --rounds N
- * interleaved A, B, A, B. ab[] are the two parameter sets, words KEY=VALUE (an
+ * interleaved in a balanced order A, B, B, A, ... (run_all()). ab[] are the two parameter sets, words KEY=VALUE (an
  * "isobench." prefix allowed), as --param takes them. */
 struct multi {
 	int repeat;		/* 0: one run */
@@ -224,25 +225,29 @@ static int take_count(const char *opt, const char *val, int *v)
 }
 
 /* --ab gives each run its own round and side (run_all()), which would replace a value the
- * user gave unsaid, in a set or beside --ab alike. ab_own_mark() saves p's round and ab_side
+ * user gave unsaid, in a set or beside --ab alike. ab_own_mark() saves p's round, ab_side and ab_pos
  * into saved and marks them unset (-1, which neither parameter takes) so that a setting
- * shows; ab_own_given() then names the one set since ("round", "ab_side"; NULL: neither)
+ * shows; ab_own_given() then names the one set since ("round", "ab_side", "ab_pos"; NULL: none)
  * and restores the unset ones. */
-static void ab_own_mark(struct params *p, int saved[2])
+static void ab_own_mark(struct params *p, int saved[3])
 {
 	saved[0] = p->round;
 	saved[1] = p->ab_side;
-	p->round = p->ab_side = -1;
+	saved[2] = p->ab_pos;
+	p->round = p->ab_side = p->ab_pos = -1;
 }
 
-static const char *ab_own_given(struct params *p, const int saved[2])
+static const char *ab_own_given(struct params *p, const int saved[3])
 {
-	const char *given = p->round != -1 ? "round" : p->ab_side != -1 ? "ab_side" : NULL;
+	const char *given = p->round != -1 ? "round" : p->ab_side != -1 ? "ab_side"
+			  : p->ab_pos != -1 ? "ab_pos" : NULL;
 
 	if (p->round == -1)
 		p->round = saved[0];
 	if (p->ab_side == -1)
 		p->ab_side = saved[1];
+	if (p->ab_pos == -1)
+		p->ab_pos = saved[2];
 	return given;
 }
 
@@ -283,7 +288,7 @@ static int set_key_twice(const char *set, char *buf)
 static int apply_set(struct params *p, const char *set)
 {
 	char buf[2048], *save = NULL;
-	int saved[2];
+	int saved[3];
 
 	if (strlen(set) >= sizeof buf) {
 		fprintf(stderr, "isobench: --ab: a parameter set is too long\n");
@@ -348,7 +353,7 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 		     int *check_only, struct multi *mu)
 {
 	struct option *opts = long_options();
-	int opt, idx, rc = -1, saved[2];
+	int opt, idx, rc = -1, saved[3];
 
 	if (!opts) {
 		fprintf(stderr, "isobench: out of memory\n");
@@ -531,8 +536,12 @@ static int check_cli(const struct params *p, struct runner_cfg *cfg, const char 
 	return check_tmpdir(cfg);
 }
 
-/* The runs: one; --repeat N of them; or --ab's rounds, A then B in each, each run's header
- * saying its round and side. Returns 0 when no run wrote a FAIL or ERROR, else 1. */
+/* The runs: one; --repeat N of them; or --ab's rounds in a balanced order, A B, B A, A B, ...
+ * (ABBA: the side that runs second, after the other warmed caches, the page cache, the CPU's
+ * clock, alternates, so a position effect falls on both sides alike and the paired test's
+ * pairs carry it either way; issue 46), each run's header saying its round, side and place in
+ * the round (run.round, run.ab_side, run.ab_pos). Returns 0 when no run wrote a FAIL or ERROR,
+ * else 1. */
 static int run_all(const struct params *base, struct runner_cfg *cfg, const struct multi *mu)
 {
 	static struct params q;
@@ -542,9 +551,10 @@ static int run_all(const struct params *base, struct runner_cfg *cfg, const stru
 	for (int k = 0; k < n; k++) {
 		q = *base;
 		if (mu->ab[0]) {
-			(void)apply_set(&q, mu->ab[k % 2]);	/* checked in check_cli() */
 			q.round = k / 2 + 1;
-			q.ab_side = k % 2 + 1;
+			q.ab_pos = k % 2 + 1;
+			q.ab_side = ab_side_at(q.round, q.ab_pos);
+			(void)apply_set(&q, mu->ab[q.ab_side - 1]);	/* checked in check_cli() */
 		}
 		params_finish(&q, (int)sysconf(_SC_NPROCESSORS_ONLN));
 		if (k)

@@ -92,6 +92,9 @@ const struct param_info param_table[] = {
 	 .parse = parse_range, FIELD(round), .lo = 1, .hi = 1000000, .unit = "rounds"},
 	{"ab_side", "-|a|b", "the side of an interleaved A/B comparison this run is (run.ab_side)",
 	 .parse = parse_word, FIELD(ab_side), .words = params_ab_sides},
+	{"ab_pos", "1|2", "this run's place in its A/B round: 1 ran first, 2 second (run.ab_pos; "
+	 "the balanced order A B, B A, ... alternates it)",
+	 .parse = parse_range, FIELD(ab_pos), .lo = 1, .hi = 2, .unit = "places"},
 	/* The image as the net tests' peer (payload/pid1/peer.h) */
 	{"serve", "0|1", "PID 1: 1 = be the net tests' peer (isobench --serve on every address, "
 	 "port 7117) instead of running tests, then power off; the network from ip= (e.g. "
@@ -644,4 +647,9 @@ void params_from_cmdline_keys(struct params *p, const char *cmdline, param_error
 			}
 		}
 	}
+}
+
+int ab_side_at(int round, int pos)
+{
+	return round % 2 ? pos : 3 - pos;
 }

@@ -58,6 +58,10 @@ struct params {
 	 * run.ab_side) and isobench-report pairs an A and a B run of one round. */
 	int round;
 	int ab_side;
+	/* Its place in the round (issue 46): 1 ran first, 2 second (0: not said); the header says
+	 * it (INFO run.ab_pos), so a position effect (the second run finding caches warm) can be
+	 * shown. */
+	int ab_pos;
 	/* PID 1 as the net tests' peer instead of a run (payload/pid1/peer.h, issue 33): 1 when
 	 * isobench.serve=1, and the peer's life in seconds (isobench.serve_seconds). */
 	int serve;
@@ -124,5 +128,10 @@ void params_from_cmdline_keys(struct params *p, const char *cmdline, param_error
 typedef void (*param_twice_fn)(void *arg, const char *key, const char *first, const char *kept,
 			       int times);
 void params_cmdline_twice(const char *cmdline, param_twice_fn on_twice, void *arg);
+
+/* The balanced A/B order (issue 46): the side (1 a, 2 b) that runs at place pos (1, 2) of
+ * round r (1, 2, ...): A B in odd rounds, B A in even ones (ABBA), so each side runs second in
+ * half the rounds. qemu/run --ab and --ab-params follow the same rule. */
+int ab_side_at(int round, int pos);
 
 #endif

@@ -658,7 +658,7 @@ static void print_tables(const struct params *p, int pass)
 	if (!any_index)
 		return;
 	/* UnixBench's table and score: lib/unixbench.c, shared with isobench-report. */
-	out_text("\n%s\n", UB_TABLE_HEAD);
+	out_text("\n%s\n%s\n", UB_TABLE_NOTE, UB_TABLE_HEAD);
 	ub_score_init(&score);
 	for (int i = 0; i < nresults; i++) {
 		struct outcome *o = &results[i];

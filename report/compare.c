@@ -272,6 +272,9 @@ static int check_pair(struct cmp *c, const struct model *m0, const char *l0,
 	return rc;
 }
 
+static int steal_warns(struct cmp *c, const struct model *const *const *side,
+		       const size_t *nside);
+
 static int check_comparable(struct cmp *c)
 {
 	for (size_t j = 0; j < c->nruns; j++)	/* the runner's WARN records (clocksource) */
@@ -279,6 +282,8 @@ static int check_comparable(struct cmp *c)
 			if (!strcmp(c->m[j]->ev[i].kind, RK_WARN) &&
 			    add_warnv(c, "%s: %s", c->label[j], c->m[j]->ev[i].reason))
 				return -1;
+	if (steal_warns(c, NULL, NULL))	/* the runs' own condition, as the runner's WARNs */
+		return -1;
 	c->nwarn_runner = c->nwarn;
 	for (size_t j = 0; j < c->nruns; j++)
 		if (c->tcg[j] && add_note(c, "QEMU/TCG (columns marked (TCG)): emulation, not a "
@@ -377,6 +382,8 @@ static int replicate_warns(struct cmp *c, const struct model *const *const *side
 				if (!strcmp(side[j][0]->ev[e].kind, RK_WARN))
 					rc = add_warnv(c, "%s: %s", c->label[j],
 						       side[j][0]->ev[e].reason);
+	if (!rc)
+		rc = steal_warns(c, side, nside);
 	c->nwarn_runner = c->nwarn;
 	char **n = rc ? NULL : realloc(c->warn, (c->nwarn + nhad - first + 1) * sizeof *n);
 	if (n) {
@@ -520,7 +527,9 @@ static int fill_row(struct cmp *c, struct cmp_row *r)
 		cell->method = "none";
 		cell->p = cell->ratio_lo = cell->ratio_hi = cell->floor_pct = NAN;
 		cell->floor_from = "-";
-		cell->value = cell->t ? cell->t->value : NAN;
+		cell->value = cell->t ? cell->t->whole : NAN;
+		cell->steal_pct = cell->t ? cell->t->steal_pct : NAN;
+		cell->rep = (struct sig_rep){.p = NAN, .answer = SIG_ANS_NONE};
 		cell->runs_a = cell->runs_b = 1;
 		cell->paired = 0;
 		cell->has_lat = cell->t && cell->t->has_lat;
@@ -536,7 +545,7 @@ static int fill_row(struct cmp *c, struct cmp_row *r)
 		if (!t0 || !cell->t)
 			continue;
 		/* Runs that disagree on the direction (or do not say it) get no ratio. */
-		cell->ratio = perf_ratio(t0->value, cell->t->value, r->higher);
+		cell->ratio = perf_ratio(t0->whole, cell->t->whole, r->higher);
 		if (decide(t0, cell, r->higher) < 0)
 			return -1;
 		c->flagged += cell->mark == '*';
@@ -757,7 +766,8 @@ const char *cmp_direction(int higher)
 
 static long run_round(const struct model *m);
 
-/* The RESULT values of test/copies in the n models (those that hold a valid one) into v, with
+/* The whole-run values (model.h's whole: every sample counts) of test/copies in the n models
+ * (those that hold a valid one) into v, with
  * each one's round (INFO run.round, -1 when absent) into rd; returns how many. */
 static size_t run_values(const struct model *const *m, size_t n, const char *test, int copies,
 			 double *v, long *rd)
@@ -766,10 +776,10 @@ static size_t run_values(const struct model *const *m, size_t n, const char *tes
 
 	for (size_t i = 0; i < n; i++) {
 		const struct mtest *t = model_find(m[i], test, copies);
-		if (!t || !t->has_result || !(t->value > 0) || !isfinite(t->value))
+		if (!t || !t->has_result || !(t->whole > 0) || !isfinite(t->whole))
 			continue;
 		rd[k] = run_round(m[i]);
-		v[k++] = t->value;
+		v[k++] = t->whole;
 	}
 	return k;
 }
@@ -846,7 +856,147 @@ static void decide_values(struct cmp_cell *cell, struct cmp_cell *cell0, int set
 	cell->ratio = rep.ratio;
 	cell->ratio_lo = rep.lo;
 	cell->ratio_hi = rep.hi;
-	cell->mark = rep.p < SIG_ALPHA ? '*' : '~';
+	cell->rep = rep;
+	cell->mark = '~';	/* answer_cells() decides, over every verdict cell at once */
+}
+
+static double min_effect_forced = -1;
+
+void cmp_min_effect_force(double pct)
+{
+	min_effect_forced = pct;
+}
+
+int min_effect_arg(const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v > 0 && v <= NOISE_FLOOR_MAX_PCT)) {
+		fprintf(stderr, "isobench-report: --min-effect wants a percentage above 0, at most "
+				"%g\n", NOISE_FLOOR_MAX_PCT);
+		return -1;
+	}
+	cmp_min_effect_force(v);
+	return 0;
+}
+
+double cmp_min_effect(const char *test, int copies, const char **from)
+{
+	if (min_effect_forced >= 0) {
+		*from = "option";
+		return min_effect_forced;
+	}
+	return noise_floor_pct(test, copies, from);
+}
+
+/* The three answers (signif.h) of every verdict cell of c: the Benjamini-Hochberg q over all
+ * of them (the rows x sides compared: the family a reader scans), then each cell's answer
+ * against its test's min-effect; the Index Score cells are decided on their own p (a score is
+ * one figure per pass, not a row of the table) against the default min-effect. Recounts
+ * flagged and verdicts ("different" cells). 0, or -1 out of memory. */
+static int answer_cells(struct cmp *c)
+{
+	size_t n = c->nrows * c->nruns, k = 0;
+	double *p = malloc((n + 1) * sizeof *p), *q = malloc((n + 1) * sizeof *q);
+
+	if (!p || !q || (n && !c->nrows)) {
+		free(p);
+		free(q);
+		return -1;
+	}
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t j = 1; j < c->nruns; j++) {
+			const struct cmp_cell *cl = &c->rows[i].cell[j];
+			p[k++] = cmp_is_verdict(cl) ? cl->rep.p : NAN;
+		}
+	if (sig_bh(p, k, q)) {
+		free(p);
+		free(q);
+		return -1;
+	}
+	c->flagged = c->verdicts = 0;
+	k = 0;
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t j = 1; j < c->nruns; j++) {
+			struct cmp_cell *cl = &c->rows[i].cell[j];
+			const char *from;
+			size_t at = k++;
+			if (!cmp_is_verdict(cl))
+				continue;
+			double me = cmp_min_effect(c->rows[i].test, c->rows[i].copies, &from);
+			sig_answer(&cl->rep, q[at], me);
+			cl->floor_pct = me;
+			cl->floor_from = from;
+			cl->mark = sig_answer_mark(cl->rep.answer);
+			c->flagged += cl->mark == '*';
+			c->verdicts += cl->mark == '*';
+		}
+	free(p);
+	free(q);
+	return 0;
+}
+
+/* The Index Score cells' answers (answer_cells() says why on their own p). */
+static void answer_scores(struct cmp *c)
+{
+	for (int s = 0; s < c->nscore; s++)
+		for (size_t j = 1; j < c->nruns; j++) {
+			struct cmp_cell *cl = &c->score[s][j];
+			if (!cmp_is_verdict(cl))
+				continue;
+			sig_answer(&cl->rep, cl->rep.p, NOISE_FLOOR_DEFAULT_PCT);
+			cl->floor_pct = NOISE_FLOOR_DEFAULT_PCT;
+			cl->floor_from = "default";
+			cl->mark = sig_answer_mark(cl->rep.answer);
+		}
+}
+
+/* The mean steal share over a side's n runs that say it for test/copies (NAN: none). */
+static double side_steal(const struct model *const *m, size_t n, const char *test, int copies)
+{
+	double s = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct mtest *t = model_find(m[i], test, copies);
+		if (t && t->has_result && isfinite(t->steal_pct)) {
+			s += t->steal_pct;
+			k++;
+		}
+	}
+	return k ? s / (double)k : NAN;
+}
+
+/* A warning for each column j of c (a run, or a side of replicates: side, nside; NULL: the
+ * runs themselves) some of whose runs' tests had more steal than CMP_STEAL_WARN_PCT, naming
+ * the largest. 0, or -1 out of memory. */
+static int steal_warns(struct cmp *c, const struct model *const *const *side,
+		       const size_t *nside)
+{
+	for (size_t j = 0; j < c->nruns; j++) {
+		const struct model *const *m = side ? side[j] : &c->m[j];
+		size_t n = side ? nside[j] : 1, over = 0;
+		const char *worst = NULL;
+		double most = 0;
+		for (size_t i = 0; i < n; i++)
+			for (size_t t = 0; t < m[i]->ntests; t++) {
+				const struct mtest *x = &m[i]->tests[t];
+				if (!x->has_result || !(x->steal_pct > CMP_STEAL_WARN_PCT))
+					continue;
+				over++;
+				if (x->steal_pct > most) {
+					most = x->steal_pct;
+					worst = x->test;
+				}
+			}
+		if (over && add_warnv(c, "%s: steal above %g%% of the CPUs' time in %zu result%s "
+				      "(most %.1f%%, %s): the hypervisor took CPU time from the "
+				      "measured windows", c->label[j], CMP_STEAL_WARN_PCT, over,
+				      over == 1 ? "" : "s", most, worst))
+			return -1;
+	}
+	return 0;
 }
 
 /* The first of the n runs m holding a valid RESULT of test/copies, NULL when none does. */
@@ -927,6 +1077,9 @@ static void decide_replicates(struct cmp_row *r, size_t j, const struct model *c
 	}
 	side_tails(&r->cell[j], side[j], nside[j], r->test, r->copies);
 	r->cell[j].converged = side_converged(side[j], nside[j], r->test, r->copies);
+	r->cell[j].steal_pct = side_steal(side[j], nside[j], r->test, r->copies);
+	if (j == 1)
+		r->cell[0].steal_pct = side_steal(side[0], nside[0], r->test, r->copies);
 }
 
 /* 1 when t is an index test of pass copies with a result (what the pass's score is over). */
@@ -1122,14 +1275,18 @@ int cmp_replicates(struct cmp *c, const struct model *const *const *side, const 
 	c->flagged = c->verdicts = c->within = c->unknown = 0;
 	for (size_t i = 0; i < c->nrows; i++) {
 		c->rows[i].cell[0].runs_a = 0;
-		for (size_t j = 1; j < c->nruns; j++) {
+		for (size_t j = 1; j < c->nruns; j++)
 			decide_replicates(&c->rows[i], j, side, nside, buf);
-			c->flagged += c->rows[i].cell[j].mark == '*';
+	}
+	if (answer_cells(c)) {
+		free(buf);
+		return -1;
+	}
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t j = 1; j < c->nruns; j++) {
 			c->within += c->rows[i].cell[j].mark == '~';
 			c->unknown += c->rows[i].cell[j].mark == '?';
-			c->verdicts += c->rows[i].cell[j].mark == '*';
 		}
-	}
 	int np = c->m[0]->npass;
 	if (np && !(c->score = calloc((size_t)np, sizeof *c->score))) {
 		free(buf);
@@ -1146,6 +1303,7 @@ int cmp_replicates(struct cmp *c, const struct model *const *const *side, const 
 			return -1;
 		}
 	}
+	answer_scores(c);
 	free(buf);
 	return 0;
 }
@@ -1200,14 +1358,21 @@ const char *cmp_unconverged_note(const struct cmp *c)
 			       "run.ci_target_pct); treat the row with care";
 }
 
-const char *cmp_basis(const struct cmp_cell *cl, char *buf, size_t cap)
+/* cmp_basis() with the verdict's answer (with_answer) or the words "a verdict". */
+static const char *basis(const struct cmp_cell *cl, char *buf, size_t cap, int with_answer)
 {
+	char ans[256];
+
+	if (with_answer && cmp_is_verdict(cl) && cl->rep.answer != SIG_ANS_NONE)
+		sig_answer_text(&cl->rep, ans, sizeof ans);
+	else
+		snprintf(ans, sizeof ans, "a verdict");
 	if (!strcmp(cl->method, "paired-t"))
-		snprintf(buf, cap, "%zu rounds paired, paired t on log ratios of the runs: a verdict",
-			 cl->runs_a);
+		snprintf(buf, cap, "%zu rounds paired, paired t on log ratios of the runs: %s",
+			 cl->runs_a, ans);
 	else if (!strcmp(cl->method, "welch-t"))
-		snprintf(buf, cap, "%zu+%zu runs, unpaired, Welch's t on log run values: a verdict",
-			 cl->runs_a, cl->runs_b);
+		snprintf(buf, cap, "%zu+%zu runs, unpaired, Welch's t on log run values: %s",
+			 cl->runs_a, cl->runs_b, ans);
 	else if (!strcmp(cl->method, "too-few-runs"))
 		snprintf(buf, cap, "%zu+%zu runs: fewer than %d a side, no verdict", cl->runs_a,
 			 cl->runs_b, SIG_REP_MIN);
@@ -1220,4 +1385,14 @@ const char *cmp_basis(const struct cmp_cell *cl, char *buf, size_t cap)
 	else
 		snprintf(buf, cap, "%s", cl->mark == ' ' ? "" : "no estimate");
 	return buf;
+}
+
+const char *cmp_basis(const struct cmp_cell *cl, char *buf, size_t cap)
+{
+	return basis(cl, buf, cap, 1);
+}
+
+const char *cmp_design(const struct cmp_cell *cl, char *buf, size_t cap)
+{
+	return basis(cl, buf, cap, 0);
 }

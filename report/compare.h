@@ -22,6 +22,7 @@
 #define ISOBENCH_COMPARE_H
 
 #include "model.h"
+#include "signif.h"
 
 #include <stdio.h>
 
@@ -58,7 +59,32 @@ struct cmp_cell {
 	 * runs that hold the test (cmp_replicates()): 0 when any of them did not converge, 1 when
 	 * all of them did, else -1. */
 	int converged;
+	/* The verdict's test and its answer (replicates, issue 46; signif.h's sig_answer()):
+	 * different, equivalent or undecided, with the ratio's 95% interval, the Benjamini-
+	 * Hochberg q over every verdict cell of the comparison, the min-effect it was judged
+	 * against, the TOST 90% interval and the runs that would decide. rep.answer is
+	 * SIG_ANS_NONE on a cell that is no verdict. */
+	struct sig_rep rep;
+	/* The steal share of the cell's run, or with replicates the mean over the side's runs
+	 * that say it (RESULT steal_pct=, %); NAN when none does. */
+	double steal_pct;
 };
+
+/* A side whose runs' steal (RESULT steal_pct=) is above this share of the CPUs' time gets a
+ * warning: a steal share s takes about s of a CPU-bound test's time, and at 1% it reaches the
+ * smallest changes a comparison is asked to see (the 1.4% run-to-run CV of the quietest test
+ * in docs/benchmarks/unixbench-index.md). */
+#define CMP_STEAL_WARN_PCT 1.0
+
+/* --min-effect PCT: the threshold of practical interest every verdict of this process is
+ * judged against (signif.h's three answers); pct < 0 (the default): each test's noise floor
+ * (noisefloor.h: the table, a --noise-floor file or option, else NOISE_FLOOR_DEFAULT_PCT). */
+void cmp_min_effect_force(double pct);
+/* --min-effect ARG of either program (main.c, histmain.c): a percentage in (0,
+ * NOISE_FLOOR_MAX_PCT] forced (cmp_min_effect_force()); -1 with a message on stderr if not. */
+int min_effect_arg(const char *arg);
+/* The min-effect of test/copies (the rule above), *from as noise_floor_pct()'s or "option". */
+double cmp_min_effect(const char *test, int copies, const char **from);
 
 struct cmp_row {
 	const char *test, *title, *unit;
@@ -147,10 +173,15 @@ void cmp_free(struct cmp *c);
  * refuses them unless asked (--cross-arch; then a warning names it). */
 size_t cmp_arch_mismatch(const struct model *const *m, size_t nruns);
 /* What cell cl's mark rests on, in words, into buf (cap bytes; returns buf), e.g.
- * "3+3 runs, unpaired, Welch's t on log run values: a verdict", "4 rounds paired, paired t on
- * log ratios: a verdict", "1+1 runs, within-run only (Mann-Whitney U on samples): not a
+ * "3+3 runs, unpaired, Welch's t on log run values: different: 10.2% slower (95% CI
+ * ...)" (a verdict's answer: signif.h's sig_answer_text()), "4 rounds paired, paired t on
+ * log ratios of the runs' whole-run values: equivalent: ...", "1+1 runs, within-run only (Mann-Whitney U on samples): not a
  * verdict", "2+2 runs: fewer than 3 a side, no verdict". "" for the reference cell. */
 const char *cmp_basis(const struct cmp_cell *cl, char *buf, size_t cap);
+#define CMP_BASIS_MAX 512	/* a buffer that holds any cmp_basis() */
+/* cmp_basis() without the answer ("...: a verdict"): the design alone, which many cells
+ * share (svg.c's legend of bases). */
+const char *cmp_design(const struct cmp_cell *cl, char *buf, size_t cap);
 /* 1 when cl's mark is a verdict (it rests on >= SIG_REP_MIN runs a side), else 0. */
 int cmp_is_verdict(const struct cmp_cell *cl);
 

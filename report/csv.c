@@ -166,7 +166,7 @@ static void derived_rows(const struct rowctx *x, const struct model *m)
 static void sig_rows(const struct rowctx *x, size_t line, const char *test, int copies,
 		     const struct cmp_cell *cl)
 {
-	char b[160];
+	char b[CMP_BASIS_MAX];
 
 	drow(x, line, test, copies, "p_value", cl->p, "");
 	drow(x, line, test, copies, "ratio_ci95_lo", cl->ratio_lo, "ratio");
@@ -178,6 +178,19 @@ static void sig_rows(const struct rowctx *x, size_t line, const char *test, int 
 	row(x, "derived", line, -1, "", test, copies, "verdict", cmp_is_verdict(cl) ? "1" : "0",
 	    "");
 	row(x, "derived", line, -1, "", test, copies, "basis", cmp_basis(cl, b, sizeof b), "");
+	if (cl->rep.answer != SIG_ANS_NONE) {	/* a verdict's answer (signif.h) */
+		row(x, "derived", line, -1, "", test, copies, "answer",
+		    sig_answer_word(cl->rep.answer), "");
+		drow(x, line, test, copies, "q_value", cl->rep.q, "");
+		drow(x, line, test, copies, "min_effect_pct", cl->rep.min_effect_pct, "%");
+		drow(x, line, test, copies, "ratio_ci90_lo", cl->rep.eq_lo, "ratio");
+		drow(x, line, test, copies, "ratio_ci90_hi", cl->rep.eq_hi, "ratio");
+		if (cl->rep.answer == SIG_ANS_UNDECIDED && cl->rep.runs_needed)
+			drow(x, line, test, copies, "runs_needed", (double)cl->rep.runs_needed,
+			     "runs");
+	}
+	if (isfinite(cl->steal_pct))
+		drow(x, line, test, copies, "steal_pct", cl->steal_pct, "%");
 }
 
 /* With replicates, side j's pooled figures of row r, the terms of its ratios (compare.h:

@@ -119,7 +119,7 @@ static int add_rows(struct fleet *f)
 		const struct model *m = &f->runs[i].m;
 		for (size_t t = 0; t < m->ntests; t++) {
 			const struct mtest *mt = &m->tests[t];
-			if (!mt->has_result || strcmp(mt->status, "ok") || !(mt->value > 0))
+			if (!mt->has_result || strcmp(mt->status, "ok") || !(mt->whole > 0))
 				continue;
 			pass_label(m, mt->copies, pass, sizeof pass);
 			if (!find_row(f, mt->test, pass, mt->unit, mt->higher))
@@ -155,12 +155,12 @@ static size_t group_values(const struct fleet *f, const struct frow *row, size_t
 		}
 		for (size_t t = 0; t < m->ntests; t++) {
 			const struct mtest *mt = &m->tests[t];
-			if (!mt->has_result || strcmp(mt->status, "ok") || !(mt->value > 0) ||
+			if (!mt->has_result || strcmp(mt->status, "ok") || !(mt->whole > 0) ||
 			    strcmp(mt->test, row->test) || strcmp(mt->unit, row->unit))
 				continue;
 			pass_label(m, mt->copies, pass, sizeof pass);
-			if (!strcmp(pass, row->pass))
-				v[n++] = mt->value;
+			if (!strcmp(pass, row->pass))	/* every sample counts (model.h's whole) */
+				v[n++] = mt->whole;
 		}
 	}
 	return n;

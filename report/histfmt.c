@@ -349,13 +349,19 @@ int hist_check_text(FILE *out, const struct hist_check *h, int verbose)
 		const struct hist_verdict *d = &h->v[i];
 		if (!d->regressed && !verbose)
 			continue;
+		char ans[256];
+		if (d->rep.answer != SIG_ANS_NONE)
+			sig_answer_text(&d->rep, ans, sizeof ans);
+		else
+			snprintf(ans, sizeof ans, "none: %s", !strcmp(d->method, "no-baseline")
+				 ? "the baseline has no such test" : "too few runs");
 		fprintf(out, "%s: %s (copies %d): ratio %.4f (%.6g %s -> %.6g %s), p %.3g, %zu+%zu "
-			     "runs, %s, noise floor %.3g%%\n",
+			     "runs, %s, %s\n",
 			d->regressed ? "REGRESSION" : d->improved ? "improved"
-			: !strcmp(d->method, "too-few-runs") || !strcmp(d->method, "no-baseline")
-			? "no verdict" : "same", text_safe(d->test, a, sizeof a), d->copies, d->ratio,
-			d->base, d->unit, d->value, d->unit, d->p, d->na, d->nb, d->method,
-			d->floor_pct);
+			: d->rep.answer == SIG_ANS_EQUIVALENT ? "equivalent"
+			: d->rep.answer == SIG_ANS_UNDECIDED ? "undecided" : "no verdict",
+			text_safe(d->test, a, sizeof a), d->copies, d->ratio,
+			d->base, d->unit, d->value, d->unit, d->p, d->na, d->nb, d->method, ans);
 	}
 	return done(out);
 }

@@ -48,13 +48,16 @@ static void usage(FILE *f)
 		"                                points marked (Pettitt's test)\n"
 		"  check --baseline SELECTOR LOG...\n"
 		"                                CI: status " EXIT_STR(EXIT_REGRESSED) " when a test of the LOGs is worse than\n"
-		"                                the baseline's runs (p < " EXIT_STR(SIG_ALPHA) ", beyond its noise floor)\n"
+		"                                the baseline's runs: \"different\" by compare's rule\n"
+		"                                (Benjamini-Hochberg q < " EXIT_STR(SIG_FDR) ", the 95%% CI beyond the\n"
+		"                                min-effect) and slower\n"
 		"  verify                        the store consistent (integrity, every run whole)\n"
 		"SELECTOR: all, or KEY=VALUE terms (several words, or joined by ','): machine=S,\n"
 		"  hv=S, kernel=S (contains S), image=S (equals), run=S (run id starts with S),\n"
 		"  since=DATE (ISO 8601 UTC), last=N (the N latest of those)\n"
 		"options: --format text|json|csv|html (check: text|json), --verbose (check: every\n"
-		"  test's verdict, not only the regressions), --noise-floor PCT (as without --db)\n");
+		"  test's verdict, not only the regressions), --noise-floor PCT, --min-effect PCT\n"
+		"  (as without --db)\n");
 }
 
 /* ---- helpers ---- */
@@ -473,9 +476,10 @@ static int cmd_check(struct store *st, const struct hopts *o)
 				   : hist_check_text(stdout, &h, o->verbose);
 			fprintf(strcmp(o->format, "json") ? stdout : stderr,
 				"isobench-report: checked %zu run%s against %zu baseline runs (%s): "
-				"%zu regressed, %zu improved, %zu without a verdict, of %zu tests\n",
+				"%zu regressed, %zu improved, %zu equivalent, %zu undecided, %zu "
+				"without a verdict, of %zu tests\n",
 				nm, nm == 1 ? "" : "s", nb, o->baseline, h.regressed, h.improved,
-				h.undecided, h.nv);
+				h.equivalent, h.undecided, h.none, h.nv);
 			if (werr)
 				rc = EXIT_USAGE;
 			else if (rc == EXIT_OK && h.regressed)
@@ -520,6 +524,7 @@ static int parse(int argc, char **argv, struct hopts *o)
 		{"svg", required_argument, NULL, 's'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"noise-floor", required_argument, NULL, 'n'},
+		{"min-effect", required_argument, NULL, 'E'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -549,6 +554,10 @@ static int parse(int argc, char **argv, struct hopts *o)
 			noise_floor_force(v);
 			break;
 		}
+		case 'E':
+			if (min_effect_arg(optarg))
+				return EXIT_USAGE;
+			break;
 		case 'h':
 			usage(stdout);
 			return flushed() ? EXIT_OK : EXIT_USAGE;

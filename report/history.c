@@ -206,38 +206,34 @@ void hist_trend_free(struct hist_trend *t)
 	memset(t, 0, sizeof *t);
 }
 
-/* The values (> 0, finite) of test/copies over the n models into v; returns how many. */
+/* The whole-run values (model.h's whole, > 0, finite) of test/copies over the n models into v;
+ * returns how many. */
 static size_t values_of(const struct model *const *m, size_t n, const char *test, int copies,
 			double *v)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct mtest *t = model_find(m[i], test, copies);
-		if (t && t->has_result && t->value > 0 && isfinite(t->value))
-			v[k++] = t->value;
+		if (t && t->has_result && t->whole > 0 && isfinite(t->whole))
+			v[k++] = t->whole;
 	}
 	return k;
 }
 
-/* The prediction t of history.h on logs of a (na >= 2) and b (nb >= 1) into d. */
-static void prediction_t(const double *a, size_t na, const double *b, size_t nb,
-			 struct hist_verdict *d)
+static double log_mean(const double *v, size_t n)
 {
-	double ma = 0, mb = 0, ss = 0;
+	double s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += log(v[i]) / (double)n;
+	return s;
+}
 
-	for (size_t i = 0; i < na; i++)
-		ma += log(a[i]) / (double)na;
-	for (size_t i = 0; i < nb; i++)
-		mb += log(b[i]) / (double)nb;
-	for (size_t i = 0; i < na; i++)
-		ss += (log(a[i]) - ma) * (log(a[i]) - ma);
-	double sd = sqrt(ss / (double)(na - 1));
-	double se = sd * sqrt(1 / (double)na + 1 / (double)nb);
-	d->method = "prediction-t";
-	d->base = exp(ma);
-	d->value = exp(mb);
-	d->ratio = perf_ratio(d->base, d->value, d->higher);
-	d->p = se > 0 ? sig_t_p2((mb - ma) / se, (double)(na - 1)) : mb == ma ? 1 : 0;
+/* The verdicts' p-values into p (returns p). */
+static double *for_p(const struct hist_check *h, double *p)
+{
+	for (size_t i = 0; i < h->nv; i++)
+		p[i] = h->v[i].p;
+	return p;
 }
 
 /* Verdict of row r of h->c (column 1 against column 0) into d. a, b: scratch. */
@@ -252,8 +248,8 @@ static void verdict_row(struct hist_check *h, const struct cmp_row *r,
 	size_t nb = values_of(cand, ncand, r->test, r->copies, b);
 
 	*d = (struct hist_verdict){r->test, r->unit, r->copies, r->higher, NAN, NAN, NAN, NAN,
-				   noise_floor_pct(r->test, r->copies, &from), na, nb,
-				   "too-few-runs", 0, 0};
+				   cmp_min_effect(r->test, r->copies, &from), na, nb,
+				   "too-few-runs", 0, 0, {.p = NAN, .answer = SIG_ANS_NONE}};
 	if (!nb)
 		return;
 	if (!na) {
@@ -264,17 +260,47 @@ static void verdict_row(struct hist_check *h, const struct cmp_row *r,
 		d->method = cl->method;
 		d->base = r->cell[0].value;
 		d->value = cl->value;
-		d->ratio = cl->ratio;
-		d->p = cl->p;
+		d->rep = cl->rep;
 		d->na = cl->runs_a;
 		d->nb = cl->runs_b;
-	} else if (na >= SIG_REP_MIN && nb < SIG_REP_MIN && r->higher >= 0)
-		prediction_t(a, na, b, nb, d);
-	else
+	} else if (na >= SIG_REP_MIN && nb < SIG_REP_MIN && r->higher >= 0 &&
+		   sig_prediction(a, na, b, nb, r->higher, &d->rep) == 0) {
+		d->method = "prediction-t";
+		d->base = exp(log_mean(a, na));
+		d->value = exp(log_mean(b, nb));
+	} else
 		return;
-	int sig = sig_different(d->p, d->ratio, d->floor_pct);	/* compare's own rule */
-	d->regressed = sig && d->ratio < 1;
-	d->improved = sig && d->ratio > 1;
+	d->ratio = d->rep.ratio;
+	d->p = d->rep.p;
+}
+
+/* The answers of h's verdicts (compare's rule, signif.h's sig_answer()): the Benjamini-Hochberg
+ * q over every test check judged, each against its min-effect (cmp_min_effect()), and the
+ * counts. 0, or -1 out of memory. */
+static int answer_verdicts(struct hist_check *h)
+{
+	double *p = malloc((h->nv + 1) * sizeof *p), *q = malloc((h->nv + 1) * sizeof *q);
+
+	if (!p || !q || sig_bh(for_p(h, p), h->nv, q)) {
+		free(p);
+		free(q);
+		return -1;
+	}
+	for (size_t i = 0; i < h->nv; i++) {
+		struct hist_verdict *d = &h->v[i];
+		if (isfinite(d->p))
+			sig_answer(&d->rep, q[i], d->floor_pct);
+		d->regressed = d->rep.answer == SIG_ANS_DIFFERENT && d->ratio < 1;
+		d->improved = d->rep.answer == SIG_ANS_DIFFERENT && d->ratio > 1;
+		h->regressed += (size_t)d->regressed;
+		h->improved += (size_t)d->improved;
+		h->equivalent += d->rep.answer == SIG_ANS_EQUIVALENT;
+		h->undecided += d->rep.answer == SIG_ANS_UNDECIDED;
+		h->none += d->rep.answer == SIG_ANS_NONE;
+	}
+	free(p);
+	free(q);
+	return 0;
 }
 
 int hist_check_build(const struct model *const *base, size_t nbase,
@@ -302,13 +328,9 @@ int hist_check_build(const struct model *const *base, size_t nbase,
 			continue;
 		struct hist_verdict *d = &h->v[h->nv++];
 		verdict_row(h, &h->c.rows[i], base, nbase, cand, ncand, a, b, d);
-		h->regressed += (size_t)d->regressed;
-		h->improved += (size_t)d->improved;
-		h->undecided += !strcmp(d->method, "too-few-runs") ||
-				!strcmp(d->method, "no-baseline");
 	}
 	free(a);
-	return 0;
+	return answer_verdicts(h);
 }
 
 void hist_check_free(struct hist_check *h)

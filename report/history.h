@@ -15,14 +15,14 @@
  * (with two steps in one segment the first split can land a few runs off the true one). 
  *
  * Regression verdicts (check): the candidate runs (LOGs) against the baseline's stored runs,
- * test by test, one value per run (its RESULT value). With >= SIG_REP_MIN runs on both sides
- * it is compare.h's replicate design (cmp_replicates(): Welch's t on log values, the paired t
- * by round), the verdict `compare` gives; with 1 or 2 candidate runs and >= SIG_REP_MIN in
- * the baseline, a prediction t: is the candidates' mean log value within what the baseline's
- * runs predict for so many new runs, t = (mean_b - mean_a) / (s_a sqrt(1/n_a + 1/n_b)), df
- * n_a - 1 (s_a the baseline's standard deviation of log values). A test regressed when
- * p < SIG_ALPHA, its ratio (util.h's perf_ratio, < 1 worse) is < 1, and the change is beyond
- * its noise floor. Units: the tests' own; ratios have none. */
+ * test by test, one whole-run value per run (model.h's whole). With >= SIG_REP_MIN runs on both
+ * sides it is compare.h's replicate design (cmp_replicates(): Welch's t on log values, the
+ * paired t by round); with 1 or 2 candidate runs and >= SIG_REP_MIN in the baseline, signif.h's
+ * prediction t. Either way the answer is compare's rule, one owner (signif.h's sig_answer(),
+ * issue 46): Benjamini-Hochberg over the tests checked, the test's min-effect
+ * (cmp_min_effect()), different / equivalent / undecided. A test regressed when it is
+ * "different" and its ratio (util.h's perf_ratio, < 1 worse) is < 1, improved when > 1.
+ * Units: the tests' own; ratios have none. */
 #ifndef ISOBENCH_HISTORY_H
 #define ISOBENCH_HISTORY_H
 
@@ -69,19 +69,22 @@ struct hist_verdict {
 	const char *test, *unit;
 	int copies, higher;
 	double base, value;	/* geometric means of the baseline's and the candidates' values */
-	double ratio, p, floor_pct;	/* ratio > 1: the candidates are better */
+	double ratio, p, floor_pct;	/* ratio > 1: the candidates are better; floor_pct: the
+					 * min-effect it was judged against */
 	size_t na, nb;		/* runs behind base and value */
 	const char *method;	/* "welch-t", "paired-t", "prediction-t", "too-few-runs" (no
 				 * verdict), "no-baseline" (the baseline has no such test) */
-	int regressed;		/* p < SIG_ALPHA, ratio < 1, beyond the floor */
-	int improved;		/* the same, ratio > 1 */
+	int regressed;		/* answer different, ratio < 1 */
+	int improved;		/* answer different, ratio > 1 */
+	struct sig_rep rep;	/* the test and its answer (rep.answer; SIG_ANS_NONE: none) */
 };
 
 struct hist_check {
 	struct cmp c;		/* baseline (column 0) against the candidates (column 1) */
 	const struct model *pair[2];	/* c's runs: the first of each side */
 	struct hist_verdict *v;
-	size_t nv, regressed, improved, undecided;
+	size_t nv, regressed, improved, equivalent, undecided;
+	size_t none;		/* without a verdict: too few runs, no baseline */
 };
 
 /* The candidates' tests (cand, ncand models) against the baseline's runs (base, nbase).

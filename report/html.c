@@ -221,12 +221,12 @@ static void table_head(FILE *out, const struct cmp *c, int index)
 static void mark_cell(FILE *out, const struct cmp_cell *cl, const char *row_attr, size_t row,
 		      size_t run)
 {
-	char bs[160];
+	char bs[CMP_BASIS_MAX];
 	int v = cmp_is_verdict(cl);
 
 	fprintf(out, "<td>%s<br><small %s=\"%zu\" data-run=\"%zu\" data-key=\"basis\">",
-		cl->mark == '*' ? (v ? "different" : "beyond noise")
-		: cl->mark == '~' ? (v ? "no difference" : "within noise")
+		v && cl->rep.answer != SIG_ANS_NONE ? sig_answer_word(cl->rep.answer)
+		: cl->mark == '*' ? "beyond noise" : cl->mark == '~' ? "within noise"
 		: cl->mark == '?' ? "no estimate" : "", row_attr, row, run);
 	esc(out, cmp_basis(cl, bs, sizeof bs));
 	fputs("</small></td>", out);

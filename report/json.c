@@ -92,6 +92,9 @@ static json_t *test_obj(const struct model *m, const struct mtest *t)
 	e |= put(o, "line", json_integer((json_int_t)t->line));
 	e |= put(o, "baseline", t->has_baseline ? jnum(t->baseline) : json_null());
 	e |= put(o, "value", t->has_result ? jnum(t->value) : json_null());
+	e |= put(o, "whole", t->has_result ? jnum(t->whole) : json_null());
+	e |= put(o, "whole_from", t->has_result ? json_string(t->whole_from) : json_null());
+	e |= put(o, "steal_pct", t->has_result ? jnum(t->steal_pct) : json_null());
 	e |= put(o, "median", jnum(t->median));
 	e |= put(o, "min", jnum(t->min));
 	e |= put(o, "max", jnum(t->max));
@@ -126,6 +129,26 @@ static json_t *test_obj(const struct model *m, const struct mtest *t)
 	return o;
 }
 
+/* A verdict's answer (signif.h's three, issue 46) as an object: answer (different, equivalent,
+ * undecided), the ratio (> 1: B better) with its 95% interval, the TOST 90% interval, the
+ * Benjamini-Hochberg q, the min-effect it was judged against, the runs that would decide an
+ * undecided one (null: more than SIG_RUNS_MAX), and the whole in words; null for none. */
+static json_t *json_answer(const struct sig_rep *r)
+{
+	char t[256];
+
+	if (r->answer == SIG_ANS_NONE)
+		return json_null();
+	return json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s}",
+			 "answer", sig_answer_word(r->answer), "ratio", jnum(r->ratio),
+			 "ratio_ci95_lo", jnum(r->lo), "ratio_ci95_hi", jnum(r->hi),
+			 "ratio_ci90_lo", jnum(r->eq_lo), "ratio_ci90_hi", jnum(r->eq_hi),
+			 "q_value", jnum(r->q), "min_effect_pct", jnum(r->min_effect_pct),
+			 "runs_needed", r->answer == SIG_ANS_UNDECIDED && r->runs_needed
+			 ? json_integer((json_int_t)r->runs_needed) : json_null(),
+			 "p_value", jnum(r->p), "text", sig_answer_text(r, t, sizeof t));
+}
+
 /* A compared cell's significance (compare.h): how its mark was decided, the p-value, the
  * ratio's 95% bootstrap interval and the noise floor it had to pass. 0, or 1 on error. */
 static int significance(json_t *cell, const struct cmp_cell *cl)
@@ -138,12 +161,14 @@ static int significance(json_t *cell, const struct cmp_cell *cl)
 	e |= put(cell, "noise_floor_pct", jnum(cl->floor_pct));
 	e |= put(cell, "noise_floor_from", json_string(cl->floor_from));
 	/* what the mark rests on (compare.h cmp_basis): runs a side, paired, the test */
-	char b[160];
+	char b[CMP_BASIS_MAX];
 	e |= put(cell, "runs_a", json_integer((json_int_t)cl->runs_a));
 	e |= put(cell, "runs_b", json_integer((json_int_t)cl->runs_b));
 	e |= put(cell, "paired", json_boolean(cl->paired));
 	e |= put(cell, "verdict", json_boolean(cmp_is_verdict(cl)));
 	e |= put(cell, "basis", json_string(cmp_basis(cl, b, sizeof b)));
+	e |= put(cell, "answer", json_answer(&cl->rep));
+	e |= put(cell, "steal_pct", jnum(cl->steal_pct));
 	return e;
 }
 
@@ -286,7 +311,7 @@ static json_t *model_obj(const struct report_in *in, const char *label)
 static const char *mark_word(size_t j, char mark)
 {
 	return j == 0 ? "reference" : mark == '~' ? "within-noise" : mark == '*' ? "beyond-noise"
-	       : mark == '?' ? "unknown" : "missing";
+	       : mark == '=' ? "equivalent" : mark == '?' ? "unknown" : "missing";
 }
 
 /* With replicates, each pass's Index Score over the runs (compare.h struct cmp score), as
@@ -415,14 +440,16 @@ static json_t *cmp_obj(const struct cmp *c)
 	e |= put(o, "replicated", json_boolean(c->replicated));
 	e |= put(o, "ratio", json_string("performance relative to the first run by each row's "
 					 "direction (better); > 1 is better"));
-	char rule[600];
+	char rule[900];
 	snprintf(rule, sizeof rule, "method mann-whitney (>= %d samples a side): beyond-noise when "
 		 "p_value < %g and " NOISE_FLOOR_RULE ", else within-noise; method "
 		 "ci-overlap (fewer samples): beyond-noise when the medians' 95%% CIs do not "
-		 "overlap; methods welch-t and paired-t (replicates, >= %d runs a side): "
-		 "different (a verdict) when p_value < %g, no noise floor (the runs' spread is "
-		 "in the test)",
-		 SIG_MIN_N, SIG_ALPHA, SIG_REP_MIN, SIG_ALPHA);
+		 "overlap; methods welch-t and paired-t (replicates, >= %d runs a side, on "
+		 "the runs' whole-run values): a verdict, its answer in answer: different when "
+		 "Benjamini-Hochberg q_value < %g over every verdict cell and the ratio's 95%% "
+		 "CI lies beyond min_effect_pct, equivalent when its 90%% CI lies inside "
+		 "+-min_effect_pct (two one-sided tests), else undecided (runs_needed)",
+		 SIG_MIN_N, SIG_ALPHA, SIG_REP_MIN, SIG_FDR);
 	e |= put(o, "noise_rule", json_string(rule));
 	e |= put(o, "index_score_rows",
 		 json_string(c->replicated
@@ -689,6 +716,8 @@ int json_hist_check(FILE *out, const struct hist_check *h)
 			"p", jnum(d->p), "noise_floor_pct", jnum(d->floor_pct),
 			"baseline_runs", (json_int_t)d->na, "runs", (json_int_t)d->nb,
 			"method", d->method, "regressed", d->regressed, "improved", d->improved));
+		if (!e)
+			e |= put(json_array_get(a, i), "answer", json_answer(&d->rep));
 	}
 	if (e) {
 		json_decref(a);
@@ -696,6 +725,9 @@ int json_hist_check(FILE *out, const struct hist_check *h)
 	}
 	json_t *root = hist_root("verdicts", a);
 	e = !root || put(root, "regressed", json_integer((json_int_t)h->regressed)) ||
-	    put(root, "improved", json_integer((json_int_t)h->improved));
+	    put(root, "improved", json_integer((json_int_t)h->improved)) ||
+	    put(root, "equivalent", json_integer((json_int_t)h->equivalent)) ||
+	    put(root, "undecided", json_integer((json_int_t)h->undecided)) ||
+	    put(root, "no_verdict", json_integer((json_int_t)h->none));
 	return e ? (json_decref(root), -1) : dump(out, root, 1);
 }

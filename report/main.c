@@ -44,6 +44,8 @@
 
 #define MAX_LOGS 64	/* LOGs on the command line (replicates: up to 32 runs a side) */
 
+static void usage_status(FILE *f);
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -78,6 +80,10 @@ static void usage(FILE *f)
 		"                  every test's noise floor is PCT, or each test's as FILE says\n"
 		"                  (lines \"TEST COPIES PCT\"): what same-build repeats show on your\n"
 		"                  machine; docs/benchmarks/noise-floor.sh measures and prints them\n"
+		"  --min-effect PCT\n"
+		"                  the smallest change that matters: a verdict is \"different\" only\n"
+		"                  when the ratio's 95%% CI lies beyond +-PCT, \"equivalent\" when its\n"
+		"                  90%% CI lies inside (default: each test's noise floor, above)\n"
 		"  --cross-arch    compare runs of different architectures (kernel.machine, e.g.\n"
 		"                  x86_64 beside aarch64); refused without it: their tests ran\n"
 		"                  other instructions under another kernel build, so a ratio\n"
@@ -110,7 +116,14 @@ static void usage(FILE *f)
 		"  overlap (docs/report.md); with one run a side these marks compare samples\n"
 		"  within each run and are never a verdict (status 0): machine drift between runs\n"
 		"  cannot be told from a difference\n"
-		"direction: each test's better= (higher or lower), as the runner wrote it\n"
+		"direction: each test's better= (higher or lower), as the runner wrote it\n");
+	usage_status(f);
+}
+
+/* usage()'s last part: the exit statuses. */
+static void usage_status(FILE *f)
+{
+	fprintf(f,
 		"exit status:\n"
 		"  " EXIT_STR(EXIT_OK) " complete, no FAIL/ERROR (and, comparing, no difference beyond "
 		"noise)\n"
@@ -118,8 +131,10 @@ static void usage(FILE *f)
 		"  " EXIT_STR(EXIT_USAGE) " usage error (or the output cannot be written)\n"
 		"  " EXIT_STR(EXIT_INCOMPLETE) " incomplete or corrupt log (no complete run), or it "
 		"cannot be read\n"
-		"  " EXIT_STR(EXIT_DIFFERS) " comparing replicates (>= 3 runs a side): some test differs\n"
-		"    (p < " EXIT_STR(SIG_ALPHA) " on the runs' values; one run a side is never a verdict)\n"
+		"  " EXIT_STR(EXIT_DIFFERS) " comparing replicates (>= 3 runs a side): some test is \"different\"\n"
+		"    (Benjamini-Hochberg q < " EXIT_STR(SIG_FDR) " over the rows and the ratio's 95%% CI beyond the\n"
+		"    min-effect; \"equivalent\" and \"undecided\" rows never; one run a side is never a\n"
+		"    verdict)\n"
 		"  " EXIT_STR(EXIT_CRASHED) " --boot: the boot crashed or did not power off\n"
 		"  " EXIT_STR(EXIT_REGRESSED) " --db FILE check: a test is worse than the baseline\n"
 		"  (several apply: the first of " EXIT_STR(EXIT_USAGE) ", " EXIT_STR(EXIT_CRASHED) ", "
@@ -209,6 +224,27 @@ static int take_number(int opt, struct opts *o)
 	return -1;
 }
 
+/* --noise-floor ARG: a number, every test's floor; else a file of them (noisefloor.h). 0, or
+ * -1 with a message on stderr. */
+static int noise_floor_opt(const char *arg)
+{
+	char *end, err[600];
+	double v = strtod(arg, &end);
+
+	if (end != arg && !*end) {
+		if (!(v >= 0 && v <= NOISE_FLOOR_MAX_PCT)) {
+			fprintf(stderr, "isobench-report: --noise-floor wants a percentage, 0 to %g, "
+					"or a file\n", NOISE_FLOOR_MAX_PCT);
+			return -1;
+		}
+		noise_floor_force(v);
+	} else if (noise_floor_load(arg, err, sizeof err)) {
+		fprintf(stderr, "isobench-report: --noise-floor %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* One option getopt returned into o. Returns -1 to go on, else the exit status (help: 0). */
 static int take_option(int opt, struct opts *o)
 {
@@ -264,22 +300,10 @@ static int take_option(int opt, struct opts *o)
 	case 'g':
 		o->group_by = optarg;
 		break;
-	case 'n': {	/* a number: every test's floor; else a file of them (noisefloor.h) */
-		char *end, err[600];
-		double v = strtod(optarg, &end);
-		if (end != optarg && !*end) {
-			if (!(v >= 0 && v <= NOISE_FLOOR_MAX_PCT)) {
-				fprintf(stderr, "isobench-report: --noise-floor wants a percentage, "
-						"0 to %g, or a file\n", NOISE_FLOOR_MAX_PCT);
-				return EXIT_USAGE;
-			}
-			noise_floor_force(v);
-		} else if (noise_floor_load(optarg, err, sizeof err)) {
-			fprintf(stderr, "isobench-report: --noise-floor %s\n", err);
-			return EXIT_USAGE;
-		}
-		break;
-	}
+	case 'n':
+		return noise_floor_opt(optarg) ? EXIT_USAGE : -1;
+	case 'E':
+		return min_effect_arg(optarg) ? EXIT_USAGE : -1;
 	case 'h':
 		usage(stdout);
 		return fflush(stdout) || ferror(stdout) ? EXIT_USAGE : 0;
@@ -377,6 +401,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"idle", required_argument, NULL, 'i'},
 		{"group-by", required_argument, NULL, 'g'},
 		{"noise-floor", required_argument, NULL, 'n'},
+		{"min-effect", required_argument, NULL, 'E'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -748,14 +773,18 @@ static int closing(FILE *vout, const struct opts *o, const struct input *in,
 	}
 	if (sd->n < 2)
 		return fails;
-	size_t within = c->within, unknown = c->unknown;
+	size_t within = c->within, unknown = c->unknown, equivalent = 0;
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t j = 1; j < sd->n; j++)
+			equivalent += c->rows[i].cell[j].mark == '=';
 	if (c->replicated) {
 		fprintf(vout, "isobench-report: compared %zu sides of", sd->n);
 		for (size_t j = 0; j < sd->n; j++)
 			fprintf(vout, "%s %zu", j ? "," : "", sd->nruns[j]);
-		fprintf(vout, " runs: %zu different (p < %g on the runs' values), %zu not, %zu "
-			      "with too few runs (< %d a side), %zu comparability warning(s)\n",
-			c->verdicts, SIG_ALPHA, within, unknown, SIG_REP_MIN, c->nwarn);
+		fprintf(vout, " runs: %zu different, %zu equivalent, %zu undecided (Benjamini-"
+			      "Hochberg q < %g, min-effect: the table's), %zu with too few runs "
+			      "(< %d a side), %zu comparability warning(s)\n",
+			c->verdicts, equivalent, within, SIG_FDR, unknown, SIG_REP_MIN, c->nwarn);
 		return fails;
 	}
 	fprintf(vout, "isobench-report: compared %zu runs: %zu beyond noise, %zu within noise, "

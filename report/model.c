@@ -55,7 +55,8 @@ static struct mtest *find_or_add(struct model *m, size_t *cap, const char *test,
 	t->group = dup(NULL);
 	t->copies = copies;
 	t->value = t->median = t->min = t->max = t->ci95_pct = t->index = t->cycles_x100 =
-		t->null_ns_x100 = NAN;
+		t->null_ns_x100 = t->whole = t->steal_pct = NAN;
+	t->whole_from = "aggregate";
 	t->ci_lo = t->ci_hi = NAN;
 	for (int q = 0; q < LAT_NQ; q++)
 		t->lat_result[q] = NAN;
@@ -76,6 +77,29 @@ static void set(char **dst, const char *v)
 			*dst = n;
 		}
 	}
+}
+
+/* t's whole-run value when its RESULT does not carry one (model.h's whole). */
+static void derive_whole(struct mtest *t)
+{
+	size_t n = 0;
+	double *v;
+
+	if (!t->has_result || isfinite(t->whole))
+		return;
+	t->whole = t->value;
+	t->whole_from = "aggregate";
+	if (t->higher < 0 || !(v = malloc((t->nsmp + 1) * sizeof *v)))
+		return;
+	for (size_t i = 0; i < t->nsmp; i++)
+		if (!t->smp[i].warmup && t->smp[i].value > 0)
+			v[n++] = t->smp[i].value;
+	double w = whole_of_values(v, n, t->higher);
+	if (w > 0) {
+		t->whole = w;
+		t->whole_from = "samples";
+	}
+	free(v);
 }
 
 static void derive_ci(struct mtest *t)
@@ -243,6 +267,9 @@ static void take_result(struct mtest *t, const struct record *r, size_t line)
 	t->has_result = 1;
 	t->line = line;
 	t->value = num(rec_get(r, RK_VALUE));
+	t->whole = num(rec_get(r, RK_WHOLE));
+	t->whole_from = "result";
+	t->steal_pct = num(rec_get(r, RK_STEAL_PCT));
 	t->median = num(rec_get(r, RK_MEDIAN));
 	t->min = num(rec_get(r, RK_MIN));
 	t->max = num(rec_get(r, RK_MAX));
@@ -326,6 +353,7 @@ static int derive(struct model *m)
 		struct mtest *t = &m->tests[i];
 		int p;
 		derive_ci(t);
+		derive_whole(t);
 		lat_derive(t);
 		if (!isfinite(t->index) && t->has_result && ub_is_index(t->baseline) &&
 		    ub_valid(t->value, t->baseline))

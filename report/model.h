@@ -45,7 +45,15 @@ struct mtest {
 	int has_baseline;
 	double baseline;	/* UnixBench baseline, in unit */
 	int has_result;		/* a RESULT record was seen */
-	double value;		/* UnixBench aggregate, in unit */
+	double value;		/* UnixBench aggregate, in unit: the index table's figure only */
+	/* The whole-run value every comparison, verdict, store row and fleet uses (issue 46:
+	 * every sample counts): RESULT whole= (the run's work over its time), else, in a log
+	 * written before it, lib/stats.c's whole_of_values() of the non-warm-up SAMPLE values,
+	 * else value; NAN without a result. whole_from: "result", "samples" or "aggregate". */
+	double whole;
+	const char *whole_from;
+	double steal_pct;	/* RESULT steal_pct=: the share of the CPUs' time stolen during
+				 * the samples, %; NAN when the log does not say */
 	double median, min, max, ci95_pct;	/* NAN when absent */
 	double index;		/* RESULT index= (UnixBench), else unixbench.c's from value and
 				 * baseline; NAN without a baseline or a valid result */

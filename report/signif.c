@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,12 +137,10 @@ int sig_ratio_ci(const double *a, size_t na, const double *b, size_t nb, int hig
 		if (!(b[i] > 0))
 			goto out;
 	for (int k = 0; k < SIG_BOOT; k++) {
-		struct summary sa, sb;
 		resample(a, na, ra, &s);
 		resample(b, nb, rb, &s);
-		if (summarize(ra, na, higher, &sa) || summarize(rb, nb, higher, &sb))
-			goto out;
-		r[k] = perf_ratio(sa.unixbench, sb.unixbench, higher);
+		r[k] = perf_ratio(whole_of_values(ra, na, higher), whole_of_values(rb, nb, higher),
+				  higher);
 	}
 	qsort(r, SIG_BOOT, sizeof *r, qsort_cmp_dbl);
 	*lo = r[(size_t)(0.025 * SIG_BOOT)];
@@ -257,6 +256,12 @@ static int log_moments(const double *v, size_t n, double *mean, double *var)
 static void t_verdict(double d, double se, double df, int higher, struct sig_rep *r)
 {
 	r->df = df;
+	r->d = d;
+	r->se = se;
+	r->higher = higher;
+	r->q = r->eq_lo = r->eq_hi = r->min_effect_pct = NAN;
+	r->answer = SIG_ANS_NONE;
+	r->runs_needed = 0;
 	if (se > 0) {
 		r->t = d / se;
 		r->p = sig_t_p2(r->t, df);
@@ -282,9 +287,13 @@ int sig_welch(const double *a, size_t na, const double *b, size_t nb, int higher
 	r->na = na;
 	r->nb = nb;
 	r->paired = 0;
+	r->design = SIG_WELCH;
+	r->answer = SIG_ANS_NONE;
 	if (na < SIG_REP_MIN || nb < SIG_REP_MIN || higher < 0 || log_moments(a, na, &ma, &va) ||
 	    log_moments(b, nb, &mb, &vb))
 		return -1;
+	r->sd_a = sqrt(va);
+	r->sd_b = sqrt(vb);
 	double sa = va / (double)na, sb = vb / (double)nb, se2 = sa + sb;
 	/* Welch-Satterthwaite degrees of freedom (Welch, Biometrika 34, 1947) */
 	double df = se2 > 0 ? se2 * se2 / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1))
@@ -298,6 +307,8 @@ int sig_paired(const double *a, const double *b, size_t n, int higher, struct si
 	r->p = r->t = r->df = r->ratio = r->lo = r->hi = NAN;
 	r->na = r->nb = n;
 	r->paired = 1;
+	r->design = SIG_PAIRED;
+	r->answer = SIG_ANS_NONE;
 	if (n < SIG_REP_MIN || higher < 0)
 		return -1;
 	double *d = malloc(n * sizeof *d);
@@ -315,6 +326,8 @@ int sig_paired(const double *a, const double *b, size_t n, int higher, struct si
 	free(d);
 	if (bad)
 		return -1;
+	r->sd_a = sqrt(vd);
+	r->sd_b = NAN;
 	t_verdict(md, sqrt(vd / (double)n), (double)(n - 1), higher, r);
 	return 0;
 }
@@ -359,4 +372,182 @@ int sig_replicates(const double *a, const long *ra, size_t na, const double *b, 
 int sig_different(double p, double ratio, double floor_pct)
 {
 	return p < SIG_ALPHA && noise_floor_beyond(ratio, floor_pct);
+}
+
+int sig_prediction(const double *a, size_t na, const double *b, size_t nb, int higher,
+		   struct sig_rep *r)
+{
+	double ma, va, mb, vb;
+
+	r->p = r->t = r->df = r->ratio = r->lo = r->hi = NAN;
+	r->na = na;
+	r->nb = nb;
+	r->paired = 0;
+	r->design = SIG_PREDICTION;
+	r->answer = SIG_ANS_NONE;
+	if (na < SIG_REP_MIN || !nb || higher < 0 || log_moments(a, na, &ma, &va) ||
+	    log_moments(b, nb, &mb, &vb))
+		return -1;
+	r->sd_a = sqrt(va);
+	r->sd_b = NAN;
+	t_verdict(mb - ma, r->sd_a * sqrt(1 / (double)na + 1 / (double)nb), (double)(na - 1),
+		  higher, r);
+	return 0;
+}
+
+struct tagged_p {
+	double p;
+	size_t i;
+};
+
+static int cmp_p(const void *x, const void *y)
+{
+	double a = ((const struct tagged_p *)x)->p, b = ((const struct tagged_p *)y)->p;
+	return (a > b) - (a < b);
+}
+
+int sig_bh(const double *p, size_t n, double *q)
+{
+	struct tagged_p *s = malloc((n + 1) * sizeof *s);
+	size_t m = 0;
+
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		q[i] = NAN;
+		if (isfinite(p[i]))
+			s[m++] = (struct tagged_p){p[i], i};
+	}
+	qsort(s, m, sizeof *s, cmp_p);
+	double run = 1;	/* the running minimum from the largest p down */
+	for (size_t k = m; k-- > 0;) {
+		double v = s[k].p * (double)m / (double)(k + 1);
+		run = v < run ? v : run;
+		q[s[k].i] = run;
+	}
+	free(s);
+	return 0;
+}
+
+/* The standard error and df of r's design at n runs a side (paired: rounds; prediction: n
+ * candidate runs beside the same baseline). */
+static void se_at(const struct sig_rep *r, double n, double *se, double *df)
+{
+	if (r->design == SIG_PAIRED) {
+		*se = r->sd_a / sqrt(n);
+		*df = n - 1;
+	} else if (r->design == SIG_PREDICTION) {
+		*se = r->sd_a * sqrt(1 / (double)r->na + 1 / n);
+		*df = (double)r->na - 1;
+	} else {	/* Welch with n a side: the Welch-Satterthwaite df */
+		double va = r->sd_a * r->sd_a / n, vb = r->sd_b * r->sd_b / n;
+		*se = sqrt(va + vb);
+		*df = va + vb > 0 ? (va + vb) * (va + vb) / ((va * va + vb * vb) / (n - 1))
+				  : 2 * n - 2;
+	}
+}
+
+/* Runs a side at which the interval (95% two-sided for "different", 90% for "equivalent")
+ * would clear margin (log units, > 0) at r's observed spread: the smallest n above r's own
+ * with t_crit(df(n)) se(n) < margin; 0 beyond SIG_RUNS_MAX. The same sizing Kalibera & Jones
+ * (2013, sec. 4) use: the interval's half-width as a function of the repetitions. */
+static size_t runs_to_clear(const struct sig_rep *r, double margin, double p2)
+{
+	size_t n0 = r->nb > r->na || r->design == SIG_PREDICTION ? r->nb : r->na;
+
+	if (!(margin > 0))
+		return 0;
+	for (size_t n = n0 + 1; n <= SIG_RUNS_MAX; n++) {
+		double se, df;
+		se_at(r, (double)n, &se, &df);
+		if (!(se > 0) || sig_t_crit(p2, df) * se < margin)
+			return n;
+	}
+	return 0;
+}
+
+void sig_answer(struct sig_rep *r, double q, double min_effect_pct)
+{
+	r->q = q;
+	r->min_effect_pct = min_effect_pct;
+	r->runs_needed = 0;
+	r->eq_lo = r->eq_hi = NAN;
+	if (!isfinite(r->p) || !isfinite(r->d)) {
+		r->answer = SIG_ANS_NONE;
+		return;
+	}
+	int higher = r->higher;
+	double thr = log1p(min_effect_pct / 100);
+	double t95 = r->se > 0 ? sig_t_crit(0.05, r->df) : 0;
+	double t90 = r->se > 0 ? sig_t_crit(0.10, r->df) : 0;
+	double lo95 = r->d - t95 * r->se, hi95 = r->d + t95 * r->se;
+	double lo90 = r->d - t90 * r->se, hi90 = r->d + t90 * r->se;
+
+	r->eq_lo = higher ? exp(lo90) : exp(-hi90);
+	r->eq_hi = higher ? exp(hi90) : exp(-lo90);
+	if (q < SIG_FDR && (lo95 > thr || hi95 < -thr))
+		r->answer = SIG_ANS_DIFFERENT;
+	else if (lo90 > -thr && hi90 < thr)
+		r->answer = SIG_ANS_EQUIVALENT;
+	else {
+		r->answer = SIG_ANS_UNDECIDED;
+		double ad = fabs(r->d);
+		r->runs_needed = ad > thr ? runs_to_clear(r, ad - thr, 0.05)
+					  : runs_to_clear(r, thr - ad, 0.10);
+	}
+}
+
+const char *sig_answer_word(enum sig_answer a)
+{
+	return a == SIG_ANS_DIFFERENT ? "different" : a == SIG_ANS_EQUIVALENT ? "equivalent"
+		: a == SIG_ANS_UNDECIDED ? "undecided" : "none";
+}
+
+char sig_answer_mark(enum sig_answer a)
+{
+	return a == SIG_ANS_DIFFERENT ? '*' : a == SIG_ANS_EQUIVALENT ? '=' :
+		a == SIG_ANS_UNDECIDED ? '~' : '?';
+}
+
+/* A performance ratio as "x.x% slower" / "x.x% faster" ("no change" at 1) into buf. */
+static const char *pct_words(double ratio, char *buf, size_t cap)
+{
+	if (ratio == 1)
+		snprintf(buf, cap, "no change");
+	else if (ratio < 1)	/* B does 1/ratio the time: (1/ratio - 1) slower */
+		snprintf(buf, cap, "%.1f%% slower", (1 / ratio - 1) * 100);
+	else
+		snprintf(buf, cap, "%.1f%% faster", (ratio - 1) * 100);
+	return buf;
+}
+
+const char *sig_answer_text(const struct sig_rep *r, char *buf, size_t cap)
+{
+	char e[32], l[32], h[32];
+	int eq = r->answer == SIG_ANS_EQUIVALENT;
+	double lo = eq ? r->eq_lo : r->lo, hi = eq ? r->eq_hi : r->hi;
+
+	if (r->answer == SIG_ANS_NONE) {
+		snprintf(buf, cap, "none: no estimate");
+		return buf;
+	}
+	char tail[64];
+	if (r->answer == SIG_ANS_EQUIVALENT)
+		snprintf(tail, sizeof tail, "inside +-%g%%, the min-effect", r->min_effect_pct);
+	else
+		snprintf(tail, sizeof tail, "q %.2g, %s %g%%", r->q, r->answer == SIG_ANS_DIFFERENT
+			 ? "beyond the min-effect" : "min-effect", r->min_effect_pct);
+	int n = snprintf(buf, cap, "%s: %s (%d%% CI %s to %s), %s", sig_answer_word(r->answer),
+			 pct_words(r->ratio, e, sizeof e), eq ? 90 : 95, pct_words(lo, l, sizeof l),
+			 pct_words(hi, h, sizeof h), tail);
+	if (r->answer == SIG_ANS_UNDECIDED && n > 0 && (size_t)n < cap) {
+		if (r->runs_needed)
+			snprintf(buf + n, cap - (size_t)n, "; ~%zu %s would decide", r->runs_needed,
+				 r->design == SIG_PAIRED ? "rounds" : r->design == SIG_PREDICTION
+				 ? "candidate runs" : "runs a side");
+		else
+			snprintf(buf + n, cap - (size_t)n, "; more than %d runs a side would be "
+				 "needed", SIG_RUNS_MAX);
+	}
+	return buf;
 }

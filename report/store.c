@@ -44,6 +44,15 @@ static const char *const migration[STORE_VERSION] = {
 	"CREATE INDEX run_date ON run(date, id);"
 	"CREATE INDEX run_machine ON run(machine, date);"
 	"CREATE INDEX result_test ON result(test, copies, run);",
+	/* 1 -> 2 (issue 46): each result's whole-run value (model.h's whole, every sample
+	 * counted), what trend and check take; a stored result gets it from its stored samples
+	 * as a reader of a log without RESULT whole= does (lib/stats.c whole_of_values(): a
+	 * rate's mean, a time's harmonic mean), else its value */
+	"ALTER TABLE result ADD COLUMN whole REAL;"
+	"UPDATE result SET whole = coalesce((SELECT CASE result.better"
+	" WHEN 'higher' THEN avg(s.value) WHEN 'lower' THEN count(*) / sum(1.0 / s.value) END"
+	" FROM sample s WHERE s.run = result.run AND s.test = result.test"
+	" AND s.copies = result.copies AND s.i >= 0 AND s.value > 0), value);",
 };
 
 static int fail(char *err, size_t cap, const char *what, struct sqlite3 *db)
@@ -207,7 +216,7 @@ static const char *const stmt_sql[] = {
 	"INSERT OR REPLACE INTO info (run, key, value) VALUES (?1, ?2, ?3)",
 	"INSERT INTO record (run, seq, line, kind, text) VALUES (?1, ?2, ?3, ?4, ?5)",
 	"INSERT OR REPLACE INTO result (run, test, copies, unit, better, value, median, min, max,"
-	" ci95_pct, samples) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+	" ci95_pct, samples, whole) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
 	"INSERT INTO sample (run, seq, test, copies, i, value) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 };
 
@@ -330,6 +339,7 @@ static int put_run(struct sqlite3 *db, struct stmts *t, const struct run *run,
 		bind_real(t->res, 9, x->max);
 		bind_real(t->res, 10, x->ci95_pct);
 		sqlite3_bind_int64(t->res, 11, x->samples);
+		bind_real(t->res, 12, x->whole);
 		if (step_done(db, t->res, err, cap))
 			return -1;
 	}
@@ -712,7 +722,8 @@ int store_trend(struct store *s, const struct store_sel *sel, const char *test,
 	*n = 0;
 	sel_where(sel, where, sizeof where, "r");
 	snprintf(sql, sizeof sql, "SELECT r.id, r.run_id, r.date, r.machine, x.test, x.copies, "
-		 "x.unit, x.better, x.value FROM result x JOIN run r ON r.id = x.run WHERE %s "
+		 "x.unit, x.better, coalesce(x.whole, x.value) FROM result x JOIN run r "
+		 "ON r.id = x.run WHERE %s "
 		 "AND x.value IS NOT NULL AND (?%d IS NULL OR x.test = ?%d) "
 		 "AND (?%d IS NULL OR instr(r.machine, ?%d) > 0) "
 		 "ORDER BY x.test, x.copies, r.machine, r.date, r.id", where,

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define STORE_VERSION 1		/* the schema PRAGMA user_version holds (docs/history.md) */
+#define STORE_VERSION 2		/* the schema PRAGMA user_version holds (docs/history.md) */
 #define STORE_BUSY_MS 30000	/* how long a writer waits for another's transaction, ms */
 #define STORE_MAX_TERMS 16	/* KEY=VALUE terms in one selector */
 
@@ -88,7 +88,8 @@ void store_runs_free(struct store_run *runs, size_t n);
  * complete, counts from its row; free with log_run_free(). */
 int store_load(struct store *s, long long id, struct run *run, char *err, size_t cap);
 
-/* One point of a trend: a run's RESULT value of one test (store_trend()). */
+/* One point of a trend: a run's whole-run value of one test (store_trend(): result.whole, the
+ * RESULT value where a store's row has none). */
 struct store_point {
 	long long id;		/* the run's store key */
 	char *run_id, *date, *machine, *test, *unit;

@@ -50,7 +50,7 @@ struct chart {
 	int unconverged;	/* some run's sampling did not converge */
 	/* The distinct bases of the marks drawn (compare.h cmp_basis()), in order of first
 	 * appearance; with more than one, each mark says which ([k]) */
-	char basis[SVG_NBASIS][160];
+	char basis[SVG_NBASIS][CMP_BASIS_MAX];
 	int nbasis;
 };
 
@@ -69,11 +69,11 @@ static int basis_of(struct chart *ch, const char *s)
 /* Bar j of b: its cell's basis recorded (a mark there: a verdict or a within-run mark). */
 static void note_basis(struct chart *ch, struct bar_row *b, size_t j)
 {
-	char bs[160];
+	char bs[CMP_BASIS_MAX];
 
 	b->basis[j] = -1;
 	if (j && b->cell[j] && b->mark[j] != ' ' && isfinite(b->ratio[j]) && b->ratio[j] > 0 &&
-	    *cmp_basis(b->cell[j], bs, sizeof bs))
+	    *cmp_design(b->cell[j], bs, sizeof bs))
 		b->basis[j] = basis_of(ch, bs);
 }
 

@@ -47,7 +47,7 @@ static void text_pct_run(FILE *out, const struct model *m, int copies)
 				fprintf(out, " %10s", pct_label(q));
 			fputc('\n', out);
 		}
-		char b[128];
+		char b[CMP_BASIS_MAX];
 		fprintf(out, "%-40.40s", text_safe(t->title, b, sizeof b));
 		for (int q = 0; q < LAT_NQ; q++)
 			us(out, t->lat[q], 10);
@@ -84,7 +84,7 @@ static int side_w(const struct cmp *c, int tcg)
 /* The compared runs' percentiles with ratios (nothing when no row has them; pct.h). */
 static void text_pct_compare(FILE *out, const struct cmp *c)
 {
-	char b[256];
+	char b[CMP_BASIS_MAX];
 
 	if (!pct_comparable(c))
 		return;
@@ -321,7 +321,7 @@ void text_run(FILE *out, const struct model *m, const char *source)
 		 * alone gets no empty table with a "---" score). */
 		char line[512];
 		if (pass_has_index(m, copies)) {
-			fprintf(out, "%s\n", UB_TABLE_HEAD);
+			fprintf(out, "%s\n%s\n", UB_TABLE_NOTE, UB_TABLE_HEAD);
 			for (size_t i = 0; i < m->ntests; i++) {
 				const struct mtest *t = &m->tests[i];
 				if (t->copies != copies || !ub_is_index(t->baseline))
@@ -366,6 +366,31 @@ static const char *colhead(const struct cmp *c, size_t j, int w, char *buf, size
 	return buf;
 }
 
+/* Column j's steal (RESULT steal_pct=, compare.h's cell steal_pct): the mean over its rows
+ * and the most, with the test; nothing when no result says it. */
+static void steal_line(FILE *out, const struct cmp *c, size_t j)
+{
+	double sum = 0, most = -1;
+	size_t n = 0;
+	const char *worst = "";
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		double s = c->rows[i].cell[j].steal_pct;
+		if (!c->rows[i].cell[j].t || !isfinite(s))
+			continue;
+		sum += s;
+		n++;
+		if (s > most) {
+			most = s;
+			worst = c->rows[i].title;
+		}
+	}
+	if (n)
+		fprintf(out, "       steal: %.2f%% of the CPUs' time during the samples (mean of %zu "
+			     "tests; most %.2f%%, %s; a warning above %g%%)\n", sum / (double)n, n,
+			most, S(worst), CMP_STEAL_WARN_PCT);
+}
+
 /* The comparison's preamble: warnings and notes, one line per run, how to read the table. */
 static void compare_head(FILE *out, const struct cmp *c, char *const *sources, int unconverged)
 {
@@ -387,17 +412,21 @@ static void compare_head(FILE *out, const struct cmp *c, char *const *sources, i
 		fprintf(out, "       %s | kernel %s | clocksource %s | build %s | mode %s\n",
 			S(model_info(m, RK_CPU_MODEL)), S(model_info(m, RK_KERNEL_RELEASE)),
 			S(model_info(m, RK_CLOCKSOURCE_CURRENT)), S(m->version), S(model_mode(m)));
+		steal_line(out, c, j);
 	}
 	if (c->replicated) {
-		fprintf(out, "\nvalue = the geometric mean of the side's runs' RESULT values; ratio = "
-			     "performance relative to side 1 (%s) by each test's direction, > 1 is "
-			     "better; * different, ~ not, ? fewer than %d runs a side\n",
+		fprintf(out, "\nvalue = the geometric mean of the side's runs' whole-run values (every "
+			     "sample counted: RESULT whole=); ratio = performance relative to side 1 "
+			     "(%s) by each test's direction, > 1 is better; * different, = equivalent, "
+			     "~ undecided, ? fewer than %d runs a side\n",
 			S(c->label[0]), SIG_REP_MIN);
 		fprintf(out, "verdict: the run is the unit (one value per run and test): Welch's t "
 			     "on the log values (the paired t on log ratios when the runs carry "
-			     "run.round, interleaved A/B), * when p < %g; the p-value and the ratio's "
-			     "95%% CI include the spread between runs (the table after the scores)\n",
-			SIG_ALPHA);
+			     "run.round, interleaved A/B); different when the Benjamini-Hochberg q < %g "
+			     "over every verdict and the ratio's 95%% CI lies beyond the min-effect, "
+			     "equivalent when its 90%% CI lies inside +- the min-effect (two one-sided "
+			     "tests), else undecided (the table after the scores says each, with how "
+			     "many runs would decide)\n", SIG_FDR);
 	} else {
 		fprintf(out, "\nratio = performance relative to run 1 (%s) by each test's direction, "
 			     "> 1 is better; ~ within noise, * beyond noise, ? no noise estimate\n",
@@ -497,7 +526,7 @@ static void compare_significance(FILE *out, const struct cmp *c)
 			if (!any++)
 				fprintf(out, "\nsignificance: Mann-Whitney U, two-sided, on each run's "
 					     "non-warm-up SAMPLE values; ratio 95%% CI: bootstrap of "
-					     "the RESULT values (%d resamples, fixed seed); * needs p < %g "
+					     "the whole-run values (%d resamples, fixed seed); * needs p < %g "
 					     "and " NOISE_FLOOR_RULE "\n%-36s %6s %-*s %9s "
 					     "%20s %16s\n", SIG_BOOT, SIG_ALPHA, "TEST", "COPIES",
 					sw, "RUN", "p", "ratio [95% CI]", "noise floor");
@@ -522,8 +551,11 @@ static void verdict_row(FILE *out, const char *title, int copies, int sw, const 
 	snprintf(runs, sizeof runs, "%zu%s%zu", cl->runs_a, cl->paired ? "x" : "+", cl->runs_b);
 	if (isfinite(cl->p))
 		snprintf(p, sizeof p, "%.2g", cl->p);
-	fprintf(out, "%-36.36s %6d %-*s %7s %-9s %9s %20s %c\n", title, copies, sw, side, runs,
-		cl->method, p, isfinite(cl->ratio_lo) ? ci : "---", cl->mark);
+	char ans[256] = "";
+	if (cl->rep.answer != SIG_ANS_NONE)
+		sig_answer_text(&cl->rep, ans, sizeof ans);
+	fprintf(out, "%-36.36s %6d %-*s %7s %-9s %9s %20s %c%s%s\n", title, copies, sw, side, runs,
+		cl->method, p, isfinite(cl->ratio_lo) ? ci : "---", cl->mark, *ans ? " " : "", ans);
 }
 
 /* Each cell decided on replicates: the runs behind it, the test, p and the ratio's CI. */
@@ -539,10 +571,12 @@ static void compare_replicates(FILE *out, const struct cmp *c)
 				continue;
 			if (!any++)
 				fprintf(out, "\nverdicts on replicates: one value per run (RESULT "
-					     "value); welch-t: Welch's t on log values; paired-t: the "
-					     "paired t on per-round log ratios; * when p < %g\n"
-					     "%-36s %6s %-*s %7s %-9s %9s %20s\n", SIG_ALPHA, "TEST",
-					"COPIES", sw, "SIDE", "RUNS", "TEST", "p", "ratio [95% CI]");
+					     "whole=, every sample counted); welch-t: Welch's t on log "
+					     "values; paired-t: the paired t on per-round log ratios; "
+					     "q: Benjamini-Hochberg over the %s verdicts\n"
+					     "%-36s %6s %-*s %7s %-9s %9s %20s %s\n", "table's", "TEST",
+					"COPIES", sw, "SIDE", "RUNS", "TEST", "p", "ratio [95% CI]",
+					"ANSWER");
 			verdict_row(out, S(c->rows[i].title), c->rows[i].copies, sw, S(c->label[j]), cl);
 		}
 	/* The Index Score over the runs: each run's score its value, as a test's row. */

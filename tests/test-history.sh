@@ -64,7 +64,20 @@ expect_status EXIT_OK "add the fixtures (native, qemu-tcg, two-boots: its cut fi
 contains "$tmp/stderr" "two-boots.log: run 1 of 2 left out: no END record" \
 	"the incomplete boot beside a complete one is named, not stored"
 equals 6 "$(q 'SELECT count(*) FROM run')" "runs stored"
-equals "1|wal" "$(q 'PRAGMA user_version')|$(q 'PRAGMA journal_mode')" "schema version and journal"
+equals "2|wal" "$(q 'PRAGMA user_version')|$(q 'PRAGMA journal_mode')" "schema version and journal"
+# Every result's whole-run value stored (issue 46): native.log (no RESULT whole=) gets its pipe's
+# from its SAMPLEs, the mean of the rates; a store of version 1 (no result.whole) gets it when
+# a writer opens it (migration 1 -> 2), from its stored samples the same way.
+fx_pipe=$(grep -a -E -o 'SAMPLE test=pipe copies=1 i=[0-9]+ .* value=[0-9.]+' "$fx/native.log" |
+	sed 's/.* value=//' | awk '{ s += $1; n++ } END { printf "%.2f", s / n }')
+pipe_whole="SELECT printf('%.2f', whole) FROM result JOIN run ON run.id = result.run WHERE source LIKE '%native.log' AND test = 'pipe' AND copies = 1"
+equals "$fx_pipe" "$(q "$pipe_whole")" "result.whole of the fixture's pipe: its samples' mean"
+equals 0 "$(q 'SELECT count(*) FROM result WHERE whole IS NULL')" "every result has its whole-run value"
+cp "$db" "$tmp/v1.db"
+sqlite3 "$tmp/v1.db" 'ALTER TABLE result DROP COLUMN whole; PRAGMA user_version = 1' || fail "a version-1 store"
+"$rep" --db "$tmp/v1.db" add "$fx/qemu-tcg.log" >/dev/null 2>&1 || fail "add to the version-1 store"
+equals "2|$fx_pipe|0" "$(sqlite3 -readonly "$tmp/v1.db" "PRAGMA user_version; $pipe_whole; SELECT count(*) FROM result WHERE whole IS NULL" | tr '\n' '|' | sed 's/|$//')" \
+	"a version-1 store migrated: version 2, the fixture's pipe whole from its stored samples, none missing"
 want=$(grep -c '^@isobench/1 [0-9]* SAMPLE ' "$tmp/native3.log")
 equals "$want" "$(q "SELECT count(*) FROM sample JOIN run ON run.id = sample.run WHERE machine = 'here'")" \
 	"every SAMPLE of the native runs stored"
@@ -253,7 +266,8 @@ count_is "$tmp/stdout" '^REGRESSION: t-(rate|time) \(copies 1\): ratio 0\.83[0-9
 	"one line per regression, with its ratio and p"
 expect_status EXIT_OK "check: a same-build rerun passes" -- \
 	"$rep" --db "$db" check --baseline machine=ci "$tmp/same.log"
-contains "$tmp/stdout" "0 regressed, 0 improved, 0 without a verdict, of 2 tests"
+has "$tmp/stdout" "0 regressed, 0 improved, [0-9]+ equivalent, [0-9]+ undecided, 0 without a verdict, of 2 tests" \
+	"check: the same-build rerun's counts of the three answers"
 # A later native run against the three stored ones: a loaded host may move it beyond their
 # spread either way, so any verdict is right here; what must hold is one per test, 0 or 8.
 st=0
@@ -262,32 +276,39 @@ st=0
 if [ "$st" -eq "$EXIT_OK" ] || [ "$st" -eq "$EXIT_REGRESSED" ]; then
 	pass "check: a native run against the stored native runs gives a verdict (status $st)"
 else fail "check: a native run against the stored native runs: status $st"; fi
-count_is "$tmp/nat.out" '^(same|improved|REGRESSION): (getpid|syscall) \(copies 1\): ratio [0-9.]+ .*, 3\+1 runs, prediction-t' 2 \
+count_is "$tmp/nat.out" '^(equivalent|undecided|improved|REGRESSION): (getpid|syscall) \(copies 1\): ratio [0-9.]+ .*, 3\+1 runs, prediction-t' 2 \
 	"a verdict line per native test, on the 3 stored runs"
 equals 0 "$(q "SELECT count(*) FROM run WHERE run_id = '$rid'")" "check stores nothing of its LOGs"
 expect_status EXIT_REGRESSED "check: three slower runs (Welch's t, as compare)" -- \
 	"$rep" --db "$db" check --baseline machine=ci "$tmp/slow3.log" --format json
 equals "2 ['welch-t', 'welch-t']" "$(json '" ".join([str(d["regressed"]), str([v["method"] for v in d["verdicts"]])])' "$tmp/stdout")" \
 	"the JSON's verdicts"
-# A real change smaller than the noise floor: three runs 3 % slower than the five baseline runs
-# (whose spread is 0.6 %). compare's replicate verdict takes no floor (the runs' spread is in
-# its t-test, docs/report.md "Replicates"): different, status 4, as the report of the logs
-# says; check's regression verdict is a CI gate whose floor is its smallest change worth
-# failing a job for (docs/history.md): no regression within 5 %, one beyond --noise-floor 2.
+# A real change smaller than the min-effect: three runs 3 % slower than the five baseline runs
+# (whose spread is 0.6 %). compare and check answer by one rule (signif.h sig_answer(), issue
+# 46): a change is "different" only when its 95% CI lies beyond the min-effect (default the
+# test's noise floor, 5 % here), so both say no difference that matters, status 0; asked for
+# 2 % (--min-effect 2, or --noise-floor 2 which the min-effect defaults to) both say different.
 fdb=$tmp/floor.db
 "$rep" --db "$fdb" add --machine ci "$tmp/base.log" >/dev/null || fail "add the baseline to floor.db"
 "$rep" --db "$fdb" add --machine near "$tmp/near3.log" >/dev/null || fail "add near3 to floor.db"
-expect_status EXIT_DIFFERS "compare: 3 % slower on 5+3 runs is different (no floor on replicates)" -- \
+expect_status EXIT_OK "compare: 3 % slower on 5+3 runs, min-effect 5 %: not different" -- \
 	"$rep" --db "$fdb" compare machine=ci machine=near
-count_is "$tmp/stdout" ' 5\+3 +welch-t .* 0\.97[0-9] \[.*\] \*$' 2 "... both tests, Welch's t, ratio 0.97"
-expect_status EXIT_DIFFERS "the same runs' logs compared: the same verdict" -- \
-	"$rep" --label a,b "$tmp/base.log" "$tmp/near3.log"
-expect_status EXIT_OK "check: the same 3 % is within the 5 % noise floor: no regression" -- \
+count_is "$tmp/stdout" ' 5\+3 +welch-t .* 0\.97[0-9] \[.*\] [=~] (equivalent|undecided): [23]\.[0-9]% slower .*5%' 2 \
+	"... both tests, Welch's t, ratio 0.97, not beyond 5 %"
+expect_status EXIT_DIFFERS "compare --min-effect 2: different" -- \
+	"$rep" --db "$fdb" compare --min-effect 2 machine=ci machine=near
+count_is "$tmp/stdout" ' 5\+3 +welch-t .* 0\.97[0-9] \[.*\] \* different: [23]\.[0-9]% slower .*beyond the min-effect 2%$' 2 \
+	"... both tests different beyond 2 %"
+expect_status EXIT_DIFFERS "the same runs' logs compared, --min-effect 2: the same verdict" -- \
+	"$rep" --min-effect 2 --label a,b "$tmp/base.log" "$tmp/near3.log"
+expect_status EXIT_OK "check: the same 3 % within the 5 % min-effect: no regression" -- \
 	"$rep" --db "$fdb" check --baseline machine=ci "$tmp/near3.log" --verbose
-count_is "$tmp/stdout" '^same: t-(rate|time) \(copies 1\): ratio 0\.97[0-9]* .* 5\+3 runs, welch-t, noise floor 5%' 2 \
-	"... each test 'same', on compare's Welch verdict, the floor said"
+count_is "$tmp/stdout" '^(equivalent|undecided): t-(rate|time) \(copies 1\): ratio 0\.97[0-9]* .* 5\+3 runs, welch-t, (equivalent|undecided): .*5%' 2 \
+	"... each test not different, on compare's Welch verdict, the min-effect said"
 expect_status EXIT_REGRESSED "check --noise-floor 2: the 3 % is a regression" -- \
 	"$rep" --db "$fdb" check --baseline machine=ci "$tmp/near3.log" --noise-floor 2
+expect_status EXIT_REGRESSED "check --min-effect 2: the 3 % is a regression" -- \
+	"$rep" --db "$fdb" check --baseline machine=ci "$tmp/near3.log" --min-effect 2
 # CI that adds a run before checking it: the run is not its own baseline.
 "$rep" --db "$db" add --machine ci "$tmp/slow.log" >/dev/null || fail "add the slow run to ci"
 expect_status EXIT_REGRESSED "check: a LOG already in the baseline's runs is left out of them" -- \

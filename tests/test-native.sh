@@ -250,6 +250,11 @@ for r in 1 2 3; do
 	count_is "$tmp/ab.log" "INFO .*run.round=$r run.ab_side=b" 1 "round $r: one B run"
 done
 count_is "$tmp/ab.log" " TEST test=getpid .* pin=1" 3 "the B runs took the second set (pin=1)"
+#    The balanced order (issue 46): A B, B A, A B, each run's place in its round said.
+order=$(grep -o 'run\.round=[0-9]* run\.ab_side=[ab] run\.ab_pos=[12]' "$tmp/ab.log" | tr '\n' ' ')
+want="run.round=1 run.ab_side=a run.ab_pos=1 run.round=1 run.ab_side=b run.ab_pos=2 run.round=2 run.ab_side=b run.ab_pos=1 run.round=2 run.ab_side=a run.ab_pos=2 run.round=3 run.ab_side=a run.ab_pos=1 run.round=3 run.ab_side=b run.ab_pos=2 "
+if [ "$order" = "$want" ]; then pass "--ab --rounds 3: the balanced order A B, B A, A B, places said"
+else fail "--ab --rounds 3: not the balanced order: $order"; fi
 "$report" "$tmp/ab.log" >"$tmp/ab.txt" 2>&1 || true
 has "$tmp/ab.txt" "^side 2: b, 3 run\(s\)" "isobench-report makes the sides of run.ab_side"
 #    Two test rows, and with an index test among them the Index Score row too (its own verdict).
@@ -265,7 +270,8 @@ has "$tmp/ab1.txt" "run 1 of 1 complete" "one A/B run alone: its verdict line"
 # --ab, would be replaced unsaid; a second --repeat, --rounds or --ab would replace the first:
 # usage errors, one line each.
 for bad in "--rounds 3" "--ab pin=1" "--repeat 0" "--repeat 2 --ab pin=0 pin=1" "--ab pin=0 nope=1" \
-	"--ab round=7 pin=1" "--ab ab_side=b pin=1" "--ab pin=0 isobench.round=2" \
+	"--ab round=7 pin=1" "--ab ab_side=b pin=1" "--ab pin=0 isobench.round=2" "--ab ab_pos=1 pin=1" \
+	"--ab_pos 2 --ab pin=0 pin=1" \
 	"--round 3 --ab pin=0 pin=1" "--ab pin=0 pin=1 --ab_side b" "--ab_side - --ab pin=0 pin=1" \
 	"--param round=2 --ab pin=0 pin=1" \
 	"--repeat 3 --repeat 4" "--ab pin=0 pin=1 --rounds 3 --rounds 4" \

@@ -194,11 +194,13 @@ expect_status EXIT_USAGE "--repeat with --ab-params" -- "$run" --repeat 2 --ab-p
 expect_status EXIT_NOSTART "--ab-params, 2 rounds, no image: the first boot's status" -- \
 	"$run" --out "$noimg" --log "$tmp/ab.log" --params 'isobench.pin=1' --rounds 2 \
 	--ab-params 'clocksource=tsc' 'clocksource=hpet'
+#    The balanced order (issue 46): A B in round 1, B A in round 2, each boot's place said.
 for k in 1 2; do
-	has "$tmp/stderr" "^qemu/run: boot $((2 * k - 1)): $tmp/ab-r$k-a\\.log \\(isobench\\.pin=1 isobench\\.round=$k isobench\\.ab_side=a clocksource=tsc\\)$" \
-		"round $k: the A boot, its log named -r$k-a"
-	has "$tmp/stderr" "^qemu/run: boot $((2 * k)): $tmp/ab-r$k-b\\.log \\(isobench\\.pin=1 isobench\\.round=$k isobench\\.ab_side=b clocksource=hpet\\)$" \
-		"round $k: the B boot, its log named -r$k-b"
+	ap=$((k % 2 ? 1 : 2)) bp=$((k % 2 ? 2 : 1))
+	has "$tmp/stderr" "^qemu/run: boot $((2 * k - 2 + ap)): $tmp/ab-r$k-a\\.log \\(isobench\\.pin=1 isobench\\.round=$k isobench\\.ab_side=a isobench\\.ab_pos=$ap clocksource=tsc\\)$" \
+		"round $k: the A boot at place $ap, its log named -r$k-a"
+	has "$tmp/stderr" "^qemu/run: boot $((2 * k - 2 + bp)): $tmp/ab-r$k-b\\.log \\(isobench\\.pin=1 isobench\\.round=$k isobench\\.ab_side=b isobench\\.ab_pos=$bp clocksource=hpet\\)$" \
+		"round $k: the B boot at place $bp, its log named -r$k-b"
 done
 has "$tmp/stderr" "^qemu/run: 4 boots; compare with: $noimg/isobench-report $tmp/ab-r1-a\\.log" \
 	"the closing line says how to compare them, with --out's report tool"
@@ -221,10 +223,11 @@ ln -s "$tools/isobench-report" "$tools/isobench" "$noimg2/"
 expect_status EXIT_NOSTART "--ab two out/ directories, 2 rounds, no image: the first boot's status" -- \
 	"$run" --log "$tmp/abi.log" --rounds 2 --ab "$noimg" "$noimg2"
 for k in 1 2; do
-	has "$tmp/stderr" "^qemu/run: boot $((2 * k - 1)): $tmp/abi-r$k-a\\.log \\(isobench\\.round=$k isobench\\.ab_side=a\\) \\[--out $noimg\\]$" \
-		"--ab round $k: the A boot on image A (--out), its log -r$k-a"
-	has "$tmp/stderr" "^qemu/run: boot $((2 * k)): $tmp/abi-r$k-b\\.log \\(isobench\\.round=$k isobench\\.ab_side=b\\) \\[--out $noimg2\\]$" \
-		"--ab round $k: the B boot on image B (--out), its log -r$k-b"
+	ap=$((k % 2 ? 1 : 2)) bp=$((k % 2 ? 2 : 1))
+	has "$tmp/stderr" "^qemu/run: boot $((2 * k - 2 + ap)): $tmp/abi-r$k-a\\.log \\(isobench\\.round=$k isobench\\.ab_side=a isobench\\.ab_pos=$ap\\) \\[--out $noimg\\]$" \
+		"--ab round $k: the A boot on image A (--out) at place $ap, its log -r$k-a"
+	has "$tmp/stderr" "^qemu/run: boot $((2 * k - 2 + bp)): $tmp/abi-r$k-b\\.log \\(isobench\\.round=$k isobench\\.ab_side=b isobench\\.ab_pos=$bp\\) \\[--out $noimg2\\]$" \
+		"--ab round $k: the B boot on image B (--out) at place $bp, its log -r$k-b"
 done
 count_is "$tmp/stderr" "^qemu/run: no ISO $noimg2/isobench\\.iso" 2 "each B boot looked for image B's ISO"
 #    Two ISO files (empty: each boot fails to start when it opens the ISO, before any QEMU).
@@ -232,9 +235,9 @@ count_is "$tmp/stderr" "^qemu/run: no ISO $noimg2/isobench\\.iso" 2 "each B boot
 : >"$tmp/b.iso"
 expect_status EXIT_NOSTART "--ab two ISO files: they cannot start" -- \
 	"$run" --out "$noimg" --log "$tmp/abs.log" --rounds 1 --ab "$tmp/a.iso" "$tmp/b.iso"
-has "$tmp/stderr" "^qemu/run: boot 1: $tmp/abs-r1-a\\.log \\(isobench\\.round=1 isobench\\.ab_side=a\\) \\[--iso $tmp/a\\.iso\\]$" \
+has "$tmp/stderr" "^qemu/run: boot 1: $tmp/abs-r1-a\\.log \\(isobench\\.round=1 isobench\\.ab_side=a isobench\\.ab_pos=1\\) \\[--iso $tmp/a\\.iso\\]$" \
 	"--ab: an ISO file is A's --iso"
-has "$tmp/stderr" "^qemu/run: boot 2: $tmp/abs-r1-b\\.log \\(isobench\\.round=1 isobench\\.ab_side=b\\) \\[--iso $tmp/b\\.iso\\]$" \
+has "$tmp/stderr" "^qemu/run: boot 2: $tmp/abs-r1-b\\.log \\(isobench\\.round=1 isobench\\.ab_side=b isobench\\.ab_pos=2\\) \\[--iso $tmp/b\\.iso\\]$" \
 	"--ab: and B's"
 has "$tmp/stderr" "^qemu/run: 2 boots; compare with: .*isobench-report $tmp/abs-r1-a\\.log $tmp/abs-r1-b\\.log$" \
 	"--ab: the closing line names both logs"

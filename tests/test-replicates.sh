@@ -107,7 +107,7 @@ has "$tmp/ab.txt" '^side 1: a, 3 run\(s\)' "the sides are the labels, with their
 has "$tmp/ab.txt" '^side 2: b, 3 run\(s\)' "side b holds its three logs"
 count_is "$tmp/ab.txt" '^t-[a-z]+[0-9] +1 [a-z]+ +[0-9.]+ +[0-9.]+ +0\.9[0-2] \*' 4 \
 	"every test flagged '*' with a ratio of ~0.91 (1/1.1)"
-count_is "$tmp/ab.txt" ' 3\+3 +welch-t .* \*$' 4 "each verdict says 3+3 runs and Welch's t"
+count_is "$tmp/ab.txt" ' 3\+3 +welch-t .* \* different: .*$' 4 "each verdict says 3+3 runs and Welch's t"
 has "$tmp/ab.txt" 'compared 2 sides of 3, 3 runs: 4 different' "the closing line counts 4 different"
 # The value shown is the side's geometric mean over its runs: t-rate1's A runs are 1000/0.985,
 # 1000/1.005, 1000/1.0125 (each within 0.5 %), geometric mean ~1000.
@@ -118,7 +118,7 @@ expect_status EXIT_OK "3 + 3 runs of one distribution: status 0" -- \
 	"$rep" --label a,a,a,c,c,c "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
 	"$tmp/c1.log" "$tmp/c2.log" "$tmp/c3.log"
 cp "$tmp/stdout" "$tmp/ac.txt"
-count_is "$tmp/ac.txt" ' 3\+3 +welch-t .* ~$' 4 "no test different on same-distribution runs"
+count_is "$tmp/ac.txt" ' 3\+3 +welch-t .* [=~] (equivalent|undecided): .*$' 4 "no test different on same-distribution runs"
 has "$tmp/ac.txt" 'compared 2 sides of 3, 3 runs: 0 different' "the closing line counts none"
 
 # 3. A log holding several runs gives each: two logs of three runs, two labels.
@@ -128,7 +128,7 @@ expect_status EXIT_DIFFERS "two logs of three runs each (--repeat 3): status 4" 
 	"$rep" --label a,b "$tmp/A.log" "$tmp/B.log"
 cp "$tmp/stdout" "$tmp/multi.txt"
 has "$tmp/multi.txt" '^side 1: a, 3 run\(s\)' "a log of three runs is a side of three"
-count_is "$tmp/multi.txt" ' 3\+3 +welch-t .* \*$' 4 "its runs decide as separate logs do"
+count_is "$tmp/multi.txt" ' 3\+3 +welch-t .* \* different: .*$' 4 "its runs decide as separate logs do"
 #    The same logs without --label: the last complete run of each, as before.
 expect_status EXIT_OK "the same logs without --label: one run each, status 0" -- \
 	"$rep" "$tmp/A.log" "$tmp/B.log"
@@ -287,7 +287,7 @@ expect_status EXIT_DIFFERS "4 + 3 runs, side a's first run lacking a test: statu
 	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log"
 has "$tmp/stdout" '^t-time2 +1 ns +25[0-4][0-9]\.[0-9] +27[0-9][0-9]\.[0-9] +0\.9[0-2] \*' \
 	"the test the first run lacks: the side's value over its other runs, ratio ~0.91, '*'"
-count_is "$tmp/stdout" '^t-time2 +1 b +3\+3 +welch-t .* \*$' 1 "... decided on the 3 + 3 runs that hold it"
+count_is "$tmp/stdout" '^t-time2 +1 b +3\+3 +welch-t .* \* different: .*$' 1 "... decided on the 3 + 3 runs that hold it"
 has "$tmp/stdout" 'compared 2 sides of 4, 3 runs: 4 different' "... so all four tests are different"
 #    A test that only later runs of every side hold (each side's first run lacks it) still
 #    gets its row, in the text and the JSON, decided on the runs that hold it.
@@ -301,7 +301,7 @@ expect_status EXIT_DIFFERS "a test only later runs of each side hold: status 4" 
 	"$rep" --label a,b "$tmp/late-a.log" "$tmp/late-b.log"
 has "$tmp/stdout" '^t-time2 +1 ns +2[45][0-9][0-9]\.[0-9] +27[0-9][0-9]\.[0-9] +0\.9[0-2] \*' \
 	"text: the row of a test no side's first run holds, its sides' values, ratio ~0.91, '*'"
-count_is "$tmp/stdout" '^t-time2 +1 b +3\+3 +welch-t .* \*$' 1 "... decided on the 3 + 3 runs that hold it"
+count_is "$tmp/stdout" '^t-time2 +1 b +3\+3 +welch-t .* \* different: .*$' 1 "... decided on the 3 + 3 runs that hold it"
 "$rep" --format json --label a,b "$tmp/late-a.log" "$tmp/late-b.log" 2>/dev/null | python3 -c '
 import json, sys
 print("rows", " ".join(sorted(r["test"] for r in json.load(sys.stdin)["comparison"]["rows"])))' \
@@ -355,23 +355,24 @@ PY
 else fail "six unlabelled logs: $(tail -n 3 "$tmp/six.err")"; fi
 
 # 6. Interleaved rounds (run.round): a drift that moves each round's A and B together cancels
-#    in the paired t; Welch's t on the same values cannot see B's 2 %.
+#    in the paired t; Welch's t on the same values cannot see B's 2 %. A 2 % change is below
+#    the default min-effect (5 %, the noise floor), so it is asked for with --min-effect 1.
 for r in 1 2 3 4; do
 	d=$(awk -v r="$r" 'BEGIN { printf "%.3f", (r % 2 ? 0.06 : -0.06) * r / 4 }')
 	mklog "$tmp/pa$r.log" 1 "$r" "$d"
 	mklog "$tmp/pb$r.log" 1.02 "$r" "$d"
 done
 expect_status EXIT_DIFFERS "4 interleaved rounds, B 2% slower, drifting host: paired, status 4" -- \
-	"$rep" --label a,b,a,b,a,b,a,b "$tmp/pa1.log" "$tmp/pb1.log" "$tmp/pa2.log" "$tmp/pb2.log" \
+	"$rep" --min-effect 1 --label a,b,a,b,a,b,a,b "$tmp/pa1.log" "$tmp/pb1.log" "$tmp/pa2.log" "$tmp/pb2.log" \
 	"$tmp/pa3.log" "$tmp/pb3.log" "$tmp/pa4.log" "$tmp/pb4.log"
-count_is "$tmp/stdout" ' 4x4 +paired-t .* \*$' 4 "each test paired by round (4x4) and different"
+count_is "$tmp/stdout" ' 4x4 +paired-t .* \* different: .*$' 4 "each test paired by round (4x4) and different"
 lacks "$tmp/stdout" "not paired by round" "rounds that pair: no note"
 #    Runs that carry rounds which cannot pair (--round 3 --repeat 3: three runs of round 3 a
 #    side) fall back to Welch's t, and a note says why.
 MKLOG_SAMEROUND=1 mklog "$tmp/r3a.log" 1 3 -0.015,0.005,0.0125
 MKLOG_SAMEROUND=1 mklog "$tmp/r3b.log" 1.10 3 -0.01,0.015,0.0
 "$rep" --label a,b "$tmp/r3a.log" "$tmp/r3b.log" >"$tmp/r3.txt" 2>&1 || true
-count_is "$tmp/r3.txt" ' 3\+3 +welch-t .* \*$' 4 "every run of round 3: Welch's t, 3+3 runs"
+count_is "$tmp/r3.txt" ' 3\+3 +welch-t .* \* different: .*$' 4 "every run of round 3: Welch's t, 3+3 runs"
 count_is "$tmp/r3.txt" '^note: runs not paired by round: round 3 is carried by 3 runs of side a, so b against a is Welch.s t on the runs. values' 1 \
 	"one note says why the runs are not paired"
 mklog "$tmp/r3c.log" 1.10 1 -0.01,0.015,0.0
@@ -393,7 +394,7 @@ for name, path in zip(("ab", "one", "paired"), sys.argv[1:]):
     print(name, cell["runs_a"], cell["runs_b"], cell["paired"], cell["verdict"], cell["method"],
           "|", cell["basis"], "|", c["verdicts"], c["replicated"])
 EOF
-has "$tmp/json.out" "^ab 3 3 False True welch-t \| 3\+3 runs, unpaired, Welch's t on log run values: a verdict \| 4 True$" \
+has "$tmp/json.out" "^ab 3 3 False True welch-t \| 3\+3 runs, unpaired, Welch's t on log run values: different: [0-9.]+% slower \(95% CI .*\| 4 True$" \
 	"JSON: a replicate cell says 3+3 runs, unpaired, Welch's t, a verdict"
 has "$tmp/json.out" "^one 1 1 False False mann-whitney \| 1\+1 runs, within-run only \(Mann-Whitney U on samples\): not a verdict \| 0 False$" \
 	"JSON: a one-run cell says within-run only, not a verdict"
@@ -401,12 +402,12 @@ has "$tmp/json.out" "^paired 4 4 True True paired-t \| 4 rounds paired, paired t
 	"JSON: a paired cell says 4 rounds paired, the paired t"
 "$rep" --format csv --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
 	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log" >"$tmp/ab.csv" 2>/dev/null || true
-has "$tmp/ab.csv" ",t-rate1,1,basis,\"?3\+3 runs, unpaired, Welch's t on log run values: a verdict\"?," \
+has "$tmp/ab.csv" ",t-rate1,1,basis,\"?3\+3 runs, unpaired, Welch's t on log run values: different: [0-9.]+% slower \(95% CI [^\"]*\"?," \
 	"CSV: a basis row per cell"
 has "$tmp/ab.csv" ",t-rate1,1,verdict,1," "CSV: verdict=1 on replicates"
 "$rep" --format html --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
 	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log" >"$tmp/ab.html" 2>/dev/null || true
-has "$tmp/ab.html" "different<br><small data-row=\"[0-9]+\" data-run=\"1\" data-key=\"basis\">3\+3 runs, unpaired, Welch(&#39;|&#x27;|')s t on log run values: a verdict</small>" \
+has "$tmp/ab.html" "different<br><small data-row=\"[0-9]+\" data-run=\"1\" data-key=\"basis\">3\+3 runs, unpaired, Welch(&#39;|&#x27;|')s t on log run values: different: [0-9.]+% slower \(95% CI [^<]*</small>" \
 	"HTML: each mark says what it rests on"
 "$rep" --svg "$tmp/one.svg" "$tmp/a1.log" "$tmp/b1.log" >/dev/null 2>&1 || true
 contains "$tmp/one.svg" "marks rest on: one run a side, within-run only: not a verdict" "SVG: the legend says what the marks rest on"
@@ -436,14 +437,14 @@ count_is "$tmp/idx.svg" '>0\.9[0-2] \*</text>' 5 "SVG: the 4 tests and the Index
 contains "$tmp/idx.svg" "Index Score rows: each run's score is its value, decided over the runs" \
 	"SVG: the legend says the Index Score is decided over the runs"
 "$rep" --format html --label a,b "$tmp/ia.log" "$tmp/ib.log" >"$tmp/idx.html" 2>/dev/null || true
-has "$tmp/idx.html" '<td class="n flag" data-copies="1" data-run="1" data-key="score_ratio">0\.9[0-2][0-9]</td><td class="n">0\.[0-9]{3}\.\.0\.9[0-9]{2}</td><td class="n">[0-9.e-]+</td><td>different<br><small data-copies="1" data-run="1" data-key="basis">3\+3 runs, unpaired, Welch(&#39;|&#x27;|'"'"')s t on log run values: a verdict</small>' \
+has "$tmp/idx.html" '<td class="n flag" data-copies="1" data-run="1" data-key="score_ratio">0\.9[0-2][0-9]</td><td class="n">0\.[0-9]{3}\.\.0\.9[0-9]{2}</td><td class="n">[0-9.e-]+</td><td>different<br><small data-copies="1" data-run="1" data-key="basis">3\+3 runs, unpaired, Welch(&#39;|&#x27;|'"'"')s t on log run values: different: [0-9.]+% slower \(95% CI [^<]*</small>' \
 	"HTML: the Index Score row has its ratio, CI, p, 'different' and what it rests on"
 contains "$tmp/idx.html" "<b>different</b>: with &ge; 3 runs a side" "HTML: the page says the replicate rule"
 #    B's runs 1000 / (1.10 x (1.02, 1.00, 0.99)): geometric mean ~906, its first run alone 891.
 has "$tmp/idx.html" 'data-row="0" data-run="1" data-key="value">90[4-8]\.[0-9]<' \
 	"HTML: a side's value is its runs' geometric mean (as the text and JSON), not its first run's"
 "$rep" --format csv --label a,b "$tmp/ia.log" "$tmp/ib.log" >"$tmp/idx.csv" 2>/dev/null || true
-has "$tmp/idx.csv" ',\(index score\),1,basis,"?3\+3 runs, unpaired, Welch'"'"'s t on log run values: a verdict"?,' \
+has "$tmp/idx.csv" ',\(index score\),1,basis,"?3\+3 runs, unpaired, Welch'"'"'s t on log run values: different: [0-9.]+% slower \(95% CI [^"]*"?,' \
 	"CSV: the Index Score's basis row"
 has "$tmp/idx.csv" ',\(index score\),1,noise_mark,\*,' "CSV: the Index Score's mark row"
 "$rep" --format json --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
@@ -459,11 +460,11 @@ has "$tmp/jv.out" '^values (99[5-9]|100[0-7])\.[0-9] (90[4-9]|91[0-4])\.[0-9]$' 
 for r in 1 2 3; do
 	d=$(awk -v r="$r" 'BEGIN { printf "%.3f", (r % 2 ? 0.05 : -0.05) }')
 	mklog "$tmp/q-r$r-a.log" 1 "$r" "$d" a
-	mklog "$tmp/q-r$r-b.log" 1.05 "$r" "$d" b
+	mklog "$tmp/q-r$r-b.log" 1.10 "$r" "$d" b
 done
-expect_status EXIT_DIFFERS "A/B boots without --label: sides from run.ab_side, B 5% slower" -- \
+expect_status EXIT_DIFFERS "A/B boots without --label: sides from run.ab_side, B 10% slower" -- \
 	"$rep" "$tmp"/q-r*.log
-count_is "$tmp/stdout" ' 3x3 +paired-t .* \*$' 4 "the boots pair by round (3x3)"
+count_is "$tmp/stdout" ' 3x3 +paired-t .* \* different: .*$' 4 "the boots pair by round (3x3)"
 expect_status EXIT_OK "one A/B boot's log alone (--boot, its table): a run, status 0" -- \
 	"$rep" --boot --killed "$tmp/q-r1-a.log"
 # 8b. Two A/B logs of one run each (sides from run.ab_side, B's log given first): one run a
@@ -492,7 +493,7 @@ has "$tmp/stderr" 'a1\.log: run [0-9a-f]+ is already on side a: counted once' "t
 #     A log of three runs given twice on one side: still three runs, Welch's 3+3.
 expect_status EXIT_DIFFERS "a log of three runs given twice: 3 + 3 runs, status 4" -- \
 	"$rep" --label a,a,b "$tmp/A.log" "$tmp/A.log" "$tmp/B.log"
-count_is "$tmp/stdout" ' 3\+3 +welch-t .* \*$' 4 "each run once: 3+3 runs a side"
+count_is "$tmp/stdout" ' 3\+3 +welch-t .* \* different: .*$' 4 "each run once: 3+3 runs a side"
 
 # 9. The Index Score over the runs: each run's score is its value, decided as a test's row.
 #    A's and B's first runs alone give a score ratio of 0.89 (1 / (1.10 x 1.02)); over the three
@@ -504,16 +505,16 @@ expect_status EXIT_DIFFERS "Index Score over 3 + 3 runs: status 4" -- \
 cp "$tmp/stdout" "$tmp/idx.txt"
 has "$tmp/idx.txt" '^Index Score( \(Partial Only\))? +1 +[0-9.]+ +[0-9.]+ +0\.9[0-2] \*' \
 	"the Index Score row is the sides' score over their runs (~0.91) and marked '*'"
-has "$tmp/idx.txt" '^Index Score +1 b +3\+3 +welch-t +[0-9.e-]+ +0\.9[0-2]. \[0\.[0-9]+, 0\.9[0-9]+\] \*$' \
+has "$tmp/idx.txt" '^Index Score +1 b +3\+3 +welch-t +[0-9.e-]+ +0\.9[0-2]. \[0\.[0-9]+, 0\.9[0-9]+\] \* different: .*$' \
 	"its verdict says 3+3 runs, Welch's t, p and the CI as a test's does"
 #    Paired by round: the score cells pair as the tests do.
 for r in 1 2 3; do
 	d=$(awk -v r="$r" 'BEGIN { printf "%.3f", (r % 2 ? 0.05 : -0.05) }')
 	MKLOG_INDEX=1 mklog "$tmp/iq-r$r-a.log" 1 "$r" "$d" a
-	MKLOG_INDEX=1 mklog "$tmp/iq-r$r-b.log" 1.05 "$r" "$d" b
+	MKLOG_INDEX=1 mklog "$tmp/iq-r$r-b.log" 1.10 "$r" "$d" b
 done
 expect_status EXIT_DIFFERS "Index Score of A/B rounds: paired" -- "$rep" "$tmp"/iq-r*.log
-has "$tmp/stdout" '^Index Score +1 b +3x3 +paired-t .* \*$' "the score pairs by round (3x3) too"
+has "$tmp/stdout" '^Index Score +1 b +3x3 +paired-t .* \* different: .*$' "the score pairs by round (3x3) too"
 "$rep" --format json --label a,b "$tmp/ia.log" "$tmp/ib.log" >"$tmp/idx.json" 2>/dev/null || true
 python3 -c 'import json, sys
 c = json.load(open(sys.argv[1]))["comparison"]["index_scores"][0]["cells"][1]
@@ -585,7 +586,7 @@ expect_status EXIT_DIFFERS "A/B logs given b first: side a still side 1" -- \
 	"$rep" "$tmp/q-r1-b.log" "$tmp/q-r1-a.log" "$tmp/q-r2-b.log" "$tmp/q-r2-a.log" \
 	"$tmp/q-r3-b.log" "$tmp/q-r3-a.log"
 has "$tmp/stdout" '^side 1: a, 3 run\(s\)' "... side 1 is a"
-count_is "$tmp/stdout" '^t-[a-z]+[0-9] +1 b +3x3 +paired-t .* \*$' 4 "... b judged against a, paired"
+count_is "$tmp/stdout" '^t-[a-z]+[0-9] +1 b +3x3 +paired-t .* \* different: .*$' 4 "... b judged against a, paired"
 cat "$tmp/q-r1-b.log" "$tmp/q-r2-a.log" "$tmp/q-r2-b.log" "$tmp/q-r3-a.log" "$tmp/q-r3-b.log" \
 	>"$tmp/q-cut.log"
 "$rep" "$tmp/q-cut.log" >"$tmp/q-cut.txt" 2>&1 || true

@@ -267,9 +267,17 @@ static void table_drives_parsing(void **st)
 		assert_int_equal(params_set(&p, param_table[i].key, "", err, sizeof err), -EINVAL);
 		assert_string_not_equal(err, "unknown parameter");
 	}
-	assert_int_equal(rows, 27);	/* + disk, disk.span (issue 20), peer (issue 17), round, ab_side (issue 35),
+	assert_int_equal(rows, 28);	/* + disk, disk.span (issue 20), peer (issue 17), round, ab_side (issue 35),
 					 * mem.array (issue 36), serve, serve_seconds, metadata (issue 33),
-					 * cpufreq, boost, idle, disk.seed (issue 45) */
+					 * cpufreq, boost, idle, disk.seed (issue 45), ab_pos (issue 46) */
+	/* ab_pos: 1 or 2, a run's place in its A/B round */
+	assert_int_equal(params_set(&p, "ab_pos", "2", err, sizeof err), 0);
+	assert_int_equal(p.ab_pos, 2);
+	assert_int_not_equal(params_set(&p, "ab_pos", "3", err, sizeof err), 0);
+	assert_int_equal(ab_side_at(1, 1), 1);	/* round 1: A B */
+	assert_int_equal(ab_side_at(1, 2), 2);
+	assert_int_equal(ab_side_at(2, 1), 2);	/* round 2: B A */
+	assert_int_equal(ab_side_at(2, 2), 1);
 	/* The CPU's clock policy (cpupolicy.h): not given by default; a governor's name, firmware,
 	 * boost's three words, idle's all or a latency */
 	assert_string_equal(p.cpufreq, "");

@@ -399,9 +399,89 @@ static void different_rule(void **st)
 	assert_int_equal(sig_different(0.001, NAN, 5), 0);
 }
 
+/* sig_bh(): Benjamini-Hochberg's step-up adjustment, by hand: p 0.005, 0.01, 0.03, 0.04 of m = 4
+ * give m p / k = 0.02, 0.02, 0.04, 0.04, each the minimum from its rank up; a NAN is no row. */
+static void bh_adjust(void **st)
+{
+	const double p[] = {0.01, 0.04, 0.03, 0.005, NAN};
+	double q[5];
+
+	(void)st;
+	assert_int_equal(sig_bh(p, 5, q), 0);
+	assert_float_equal(q[0], 0.02, 1e-12);
+	assert_float_equal(q[1], 0.04, 1e-12);
+	assert_float_equal(q[2], 0.04, 1e-12);
+	assert_float_equal(q[3], 0.02, 1e-12);
+	assert_true(isnan(q[4]));
+	/* non-monotone raw values: p 0.001, 0.04, 0.041 of m = 3 give 0.003, 0.06, 0.041 raw,
+	 * and the step-up takes 0.041 for rank 2 */
+	const double p2[] = {0.041, 0.001, 0.04};
+	assert_int_equal(sig_bh(p2, 3, q), 0);
+	assert_float_equal(q[0], 0.041, 1e-12);
+	assert_float_equal(q[1], 0.003, 1e-12);
+	assert_float_equal(q[2], 0.041, 1e-12);
+}
+
+/* sig_answer(): the three answers on Welch's t of five runs a side (spread ~0.7%). */
+static void three_answers(void **st)
+{
+	const double a[] = {100, 101, 99, 100.5, 99.5};
+	double b[5], wide[5];
+	struct sig_rep r;
+	char txt[256];
+
+	(void)st;
+	for (int i = 0; i < 5; i++)
+		b[i] = a[i] / 1.10;	/* 10% slower, a rate */
+	assert_int_equal(sig_welch(a, 5, b, 5, 1, &r), 0);
+	sig_answer(&r, r.p, 5);
+	assert_int_equal(r.answer, SIG_ANS_DIFFERENT);
+	assert_true(r.hi < 1 / 1.05);	/* the 95% CI lies beyond the 5% min-effect */
+	assert_non_null(strstr(sig_answer_text(&r, txt, sizeof txt), "different: 10.0% slower (95% CI"));
+	sig_answer(&r, 0.2, 5);	/* not significant after the correction: no "different" */
+	assert_int_equal(r.answer, SIG_ANS_UNDECIDED);
+	sig_answer(&r, r.p, 20);	/* inside +-20%: equivalent (its 90% CI) */
+	assert_int_equal(r.answer, SIG_ANS_EQUIVALENT);
+	assert_true(r.eq_lo > 1 / 1.2 && r.eq_hi < 1.2);
+	assert_true(r.eq_lo > r.lo && r.eq_hi < r.hi);	/* the 90% CI inside the 95% */
+	for (int i = 0; i < 5; i++)
+		b[i] = a[(i + 1) % 5] * 1.002;	/* the same runs, shuffled: no change */
+	assert_int_equal(sig_welch(a, 5, b, 5, 1, &r), 0);
+	sig_answer(&r, r.p, 5);
+	assert_int_equal(r.answer, SIG_ANS_EQUIVALENT);
+	assert_int_equal(r.runs_needed, 0);
+	/* a wide spread (~15%): undecided, and the runs that would decide are more than 5 */
+	const double w[] = {0.80, 1.20, 0.95, 1.10, 0.90};
+	for (int i = 0; i < 5; i++)
+		wide[i] = 100 * w[i];
+	assert_int_equal(sig_welch(a, 5, wide, 5, 1, &r), 0);
+	sig_answer(&r, r.p, 5);
+	assert_int_equal(r.answer, SIG_ANS_UNDECIDED);
+	assert_true(r.runs_needed > 5 && r.runs_needed <= SIG_RUNS_MAX);
+	assert_int_equal(sig_answer_mark(SIG_ANS_UNDECIDED), '~');
+	assert_int_equal(sig_answer_mark(SIG_ANS_EQUIVALENT), '=');
+	assert_int_equal(sig_answer_mark(SIG_ANS_DIFFERENT), '*');
+	/* a time (lower is better): 10% longer is 10% slower, different the same way */
+	for (int i = 0; i < 5; i++)
+		b[i] = a[i] * 1.10;
+	assert_int_equal(sig_welch(a, 5, b, 5, 0, &r), 0);
+	sig_answer(&r, r.p, 5);
+	assert_int_equal(r.answer, SIG_ANS_DIFFERENT);
+	assert_true(r.ratio < 1);
+	/* the prediction t (check, one candidate run): its interval is wider, same rule */
+	const double one[] = {100 / 1.10};
+	assert_int_equal(sig_prediction(a, 5, one, 1, 1, &r), 0);
+	assert_float_equal(r.df, 4, 0);
+	sig_answer(&r, r.p, 5);
+	assert_int_equal(r.answer, SIG_ANS_DIFFERENT);
+	assert_int_equal(sig_prediction(a, 2, one, 1, 1, &r), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
+		cmocka_unit_test(bh_adjust),
+		cmocka_unit_test(three_answers),
 		cmocka_unit_test(exact_p_values),
 		cmocka_unit_test(exact_with_ties),
 		cmocka_unit_test(normal_approximation),

@@ -154,6 +154,19 @@ static void needed_samples(void **st)
 	assert_float_equal(sample_mad(t3, 0, &med), -1, 0);
 }
 
+/* whole_of_values(): a rate's arithmetic mean, a time's harmonic mean (work over time of equal
+ * windows); nothing from nothing or a non-positive value. */
+static void whole_run_value(void **st)
+{
+	const double v[] = {1, 2, 4}, bad[] = {1, 0};
+
+	(void)st;
+	assert_float_equal(whole_of_values(v, 3, 1), 7.0 / 3, 1e-12);
+	assert_float_equal(whole_of_values(v, 3, 0), 3 / 1.75, 1e-12);
+	assert_float_equal(whole_of_values(v, 0, 1), 0, 0);
+	assert_float_equal(whole_of_values(bad, 2, 1), 0, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +178,7 @@ int main(void)
 		cmocka_unit_test(window_prorates_final_batch),
 		cmocka_unit_test(common_window_many_copies),
 		cmocka_unit_test(needed_samples),
+		cmocka_unit_test(whole_run_value),
 	};
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
 }

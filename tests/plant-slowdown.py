@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""tests/plant-slowdown.py — a planted slowdown in real logs (issue 46's demonstration,
+docs/benchmarks/verdicts.md): every run of IN, the tests named made FACTOR times worse, written
+to OUT with every changed record resealed with its CRC (tests/seal.py's framing).
+
+usage: plant-slowdown.py IN OUT FACTOR TEST[,TEST...]
+
+Worse by the test's direction (TEST better=): a rate divided by FACTOR, a time multiplied. For
+each named test: its SAMPLEs' value; its RESULT's value, whole, median, min, max, and index
+(recomputed, value / baseline x 10, as lib/unixbench.c); the DIGEST line restating it (value,
+median; index recomputed the same way), and the DIGEST end line's crc over the digest lines as they now read. Figures
+keep the runner's 3 decimals (index 1). A test with latency percentiles or a per-sample figure
+(its RESULT carries p50_ns, or its SAMPLEs an extra the value is taken from) is refused: only
+its value would move, not what it rests on. Errors: a message and status 2."""
+import os
+import sys
+import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from seal import frame  # noqa: E402  (the record framing, one owner)
+
+
+def fields(body):
+    parts = body.split(" ")
+    return parts[0], [p.split("=", 1) for p in parts[1:]]
+
+
+def unfields(kind, kv):
+    return " ".join([kind] + ["%s=%s" % (k, v) for k, v in kv])
+
+
+def main(argv):
+    if len(argv) != 5:
+        sys.exit("usage: plant-slowdown.py IN OUT FACTOR TEST[,TEST...]")
+    src, dst, factor, names = argv[1], argv[2], float(argv[3]), set(argv[4].split(","))
+    higher = {}
+    out, digest = [], []
+    for raw in open(src, encoding="utf-8", errors="replace").read().splitlines(True):
+        if not raw.startswith("@isobench/1 ") or " *" not in raw:
+            out.append(raw)
+            continue
+        head, _, rest = raw[len("@isobench/1 "):].partition(" ")
+        seq, body = int(head), rest[:rest.rindex(" *")]
+        kind, kv = fields(body)
+        d = dict(kv)
+        t = d.get("test")
+
+        def worse(v, fmt="%.3f"):
+            x = float(v)
+            return fmt % (x / factor if higher[t] else x * factor)
+        changed = False
+        if kind == "TEST":
+            higher[t] = d.get("better") == "higher"
+        elif kind in ("SAMPLE", "RESULT") and t in names:
+            if kind == "RESULT" and "p50_ns" in d:
+                sys.exit("plant-slowdown.py: %s carries latency percentiles: refused" % t)
+            for i, (k, v) in enumerate(kv):
+                if k in ("value", "whole", "median", "min", "max"):
+                    kv[i][1] = worse(v)
+                    changed = True
+            if kind == "RESULT" and "index" in d:
+                val = float(dict(kv)["value"])
+                for i, (k, v) in enumerate(kv):
+                    if k == "index":
+                        kv[i][1] = "%.1f" % (val / float(d["baseline"]) * 10)
+        elif kind == "DIGEST" and d.get("part") == "test" and t in names:
+            higher[t] = d.get("better") == "higher"
+            for i, (k, v) in enumerate(kv):
+                if k in ("value", "median"):
+                    kv[i][1] = ",".join(x if x == "-" else worse(x) for x in v.split(","))
+            vals = dict(kv)["value"].split(",")
+            for i, (k, v) in enumerate(kv):    # as the RESULT's: from the value written
+                if k == "index":
+                    kv[i][1] = ",".join(x if x == "-" else "%.1f" % (float(vals[j]) / float(d["baseline"]) * 10)
+                                        for j, x in enumerate(v.split(",")))
+            changed = True
+        elif kind == "DIGEST" and d.get("part") == "end":
+            crc = zlib.crc32("".join(digest).encode()) & 0xffffffff
+            kv = [[k, "%08x" % crc if k == "crc" else v] for k, v in kv]
+            changed = True
+        line = frame(seq, unfields(kind, kv)) if changed else raw
+        if kind == "DIGEST" and d.get("part") != "end":
+            digest.append(line)
+        elif kind == "DIGEST":
+            digest = []
+        out.append(line)
+    with open(dst, "w") as f:
+        f.writelines(out)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
