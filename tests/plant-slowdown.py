@@ -6,7 +6,8 @@ to OUT with every changed record resealed with its CRC (tests/seal.py's framing)
 usage: plant-slowdown.py IN OUT FACTOR TEST[,TEST...]
 
 Worse by the test's direction (TEST better=): a rate divided by FACTOR, a time multiplied. For
-each named test: its SAMPLEs' value; its RESULT's value, whole, median, min, max, and index
+each named test: its SAMPLEs' value and, so that the value still agrees with its own integers,
+their window ns= (FACTOR times longer: either direction); its RESULT's value, whole, median, min, max, and index
 (recomputed, value / baseline x 10, as lib/unixbench.c); the DIGEST line restating it (value,
 median; index recomputed the same way), and the DIGEST end line's crc over the digest lines as they now read. Figures
 keep the runner's 3 decimals (index 1). A test with latency percentiles or a per-sample figure
@@ -58,6 +59,11 @@ def main(argv):
                 if k in ("value", "whole", "median", "min", "max"):
                     kv[i][1] = worse(v)
                     changed = True
+                elif k == "ns" and kind == "SAMPLE":
+                    # the window each copy's loops took, FACTOR times longer: the value the
+                    # reader derives from loops and ns (report/validate.c) moves with it
+                    kv[i][1] = ",".join(x if x == "-" else "%d" % round(int(x) * factor)
+                                        for x in v.split(","))
             if kind == "RESULT" and "index" in d:
                 val = float(dict(kv)["value"])
                 for i, (k, v) in enumerate(kv):
