@@ -11,7 +11,7 @@
 #      as the runner wrote it; isobench-report --check LOG judges a log's completeness).
 # Out: Markdown on stdout. Errors: exit 2 on a usage error or a LOGDIR without logs.
 # The measuring command, which takes the machine to itself for its rounds:
-#   flock /work/logs/measure.lock isolation/run --repeat 3 --logs DIR   (any lock file will do)
+#   flock LOCK isolation/run --repeat 3 --logs DIR   (LOCK: the file the host's measurers share)
 set -euo pipefail
 export LC_ALL=C
 
