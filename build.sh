@@ -63,6 +63,10 @@ PKGS_RUN=(qemu-system-x86 ovmf             # qemu/run: boot the image (BIOS and 
 PKGS_RUN+=(socat iproute2)                  # qemu/run --peer: guestfwd's relay per connection; --tap: ip
 PKGS_RUN+=(sockperf iperf3 python3)         # docs/benchmarks/network-vs-peers.sh: the peers, its parsing
 PKGS_RUN+=(autoconf automake)               #   and building netperf for it from its source (its header)
+# isolation/run's layers (User-Mode Linux's kernel, the program linux; gVisor's runsc): not every
+# user's (isolation/run names the package it misses); installed by ./build.sh test, whose
+# tests/test-isolation.sh boots both.
+PKGS_LAYERS=(user-mode-linux runsc)
 PKGS_TEST=(
 	libcmocka-dev zlib1g-dev               # unit tests (cmocka; zlib's CRC-32 as a reference)
 	cpio                                   # reading the initramfs back
@@ -233,7 +237,7 @@ test)
 		arm64_bg_start "$out" || die "cannot start the background arm64 build in $out"
 		step "ARCH=arm64 ./build.sh started in the background (niced): $ISOBENCH_ARM64_BG_LOG"
 	fi
-	ensure_packages "${PKGS_RUN[@]}" "${PKGS_TEST[@]}"
+	ensure_packages "${PKGS_RUN[@]}" "${PKGS_TEST[@]}" "${PKGS_LAYERS[@]}"
 	exec tests/run "$@"
 	;;
 disks)
@@ -245,8 +249,8 @@ clean)
 	rm -rf "$out"
 	;;
 packages)
-	printf 'build: %s\nrun: %s\ntest: %s\narm64: %s\n' "${PKGS_BUILD[*]}" "${PKGS_RUN[*]}" "${PKGS_TEST[*]}" \
-		"${PKGS_ARM64[*]}"
+	printf 'build: %s\nrun: %s\ntest: %s\narm64: %s\nlayers: %s\n' "${PKGS_BUILD[*]}" "${PKGS_RUN[*]}" \
+		"${PKGS_TEST[*]}" "${PKGS_ARM64[*]}" "${PKGS_LAYERS[*]}"
 	;;
 -h | --help | help)
 	sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"

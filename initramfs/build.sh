@@ -18,6 +18,7 @@
 # Out: OUT.cpio.gz, a newc cpio compressed with `gzip -n -9`: same inputs, same bytes.
 #      Contents: dirs /dev /proc /sys /tmp /bin /sbin /usr/bin /usr/sbin /root /etc,
 #      /dev/console (c 5 1), /dev/null (c 1 3), /init, /bin/busybox and /bin/<applet> symlinks;
+#      /usr/lib/isobench/initramfs (the image's identity: payload/pid1/init.h's INIT_IDENTITY),
 #      /usr/lib/isobench/isobench-proc (with PROC), /usr/lib/isobench/bin/<tool>, and what
 #      they load: the loader at its PT_INTERP path (/lib64/ld-linux-x86-64.so.2) and every
 #      DT_NEEDED library (libc.so.6, libpcre2-8.so.0) in /lib/<multiarch> (Debian's multiarch
@@ -60,6 +61,12 @@ libdirs=("${libdirs[@]/#/$sysroot}")
 if [ -n "$sysroot" ]; then
 	for i in "${!tools[@]}"; do tools[i]=${tools[i]%%:*}:$sysroot${tools[i]#*:}; done
 fi
+
+# The image's identity: the file whose presence tells the runner, as PID 1 on the rootfs,
+# that it is this image's /init (payload/pid1/init.h owns the path: INIT_IDENTITY).
+identity=$(sed -n 's/^#define INIT_IDENTITY "\(\/usr\/lib\/isobench\/[a-z]*\)"$/\1/p' \
+	"$(dirname "$0")/../payload/pid1/init.h")
+[ -n "$identity" ] || die "payload/pid1/init.h defines no INIT_IDENTITY under /usr/lib/isobench"
 
 case "$epoch" in '' | *[!0-9]*) die "SOURCE_DATE_EPOCH must be a non-negative integer, got '$epoch'" ;; esac
 [ -f "$init" ] || die "no such file: $init"
@@ -144,7 +151,8 @@ done
 # --- staging and list ---------------------------------------------------------------------------
 cp "$init" "$tmp/init"
 cp "$busybox" "$tmp/busybox"
-touch -d "@$epoch" "$tmp/init" "$tmp/busybox"
+echo "isobench initramfs: PID 1 on a rootfs holding this file is the image's /init" >"$tmp/identity"
+touch -d "@$epoch" "$tmp/init" "$tmp/busybox" "$tmp/identity"
 mkdir "$tmp/dyn"
 for t in "${tools[@]}"; do cp "${t#*:}" "$tmp/dyn/tool-${t%%:*}"; done
 [ -z "$proc" ] || cp "$proc" "$tmp/dyn/isobench-proc"
@@ -192,6 +200,7 @@ fi
 		echo "file /usr/lib/isobench/bin/${t%%:*} $tmp/dyn/tool-${t%%:*} 0755 0 0"
 	done
 	[ -z "$proc" ] || echo "file /usr/lib/isobench/isobench-proc $tmp/dyn/isobench-proc 0755 0 0"
+	echo "file $identity $tmp/identity 0644 0 0"
 	if [ -n "${TBENCH_LOAD:-}" ]; then
 		echo "dir /etc/isobench 0755 0 0"
 		echo "file /etc/isobench/tbench-load.txt $tmp/tbench-load.txt 0644 0 0"

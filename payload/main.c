@@ -1,5 +1,7 @@
-/* main.c — entry point. Run as PID 1 it is the image's /init (init.c); run anywhere else it
- * is a CLI that runs the same tests and prints the same records to standard output.
+/* main.c — entry point. As the image's /init (init_is_image(): PID 1 on the initramfs) it
+ * sets the machine up, runs and powers off (init.c); run anywhere else, PID 1 of a container
+ * or sandbox too (a reaper of its own stays PID 1: init_as_program()), it is a CLI that runs
+ * the same tests and prints the same records to standard output.
  *
  * Exit status (lib/status.h, the one table of every isobench tool): EXIT_OK, EXIT_FAILS, or
  * EXIT_USAGE: a usage error (found before anything runs), or standard output closed or not
@@ -15,6 +17,7 @@
 #include "params.h"
 #include "runner.h"
 #include "bench/disk.h"
+#include "bench/proc.h"
 #include "bench/scratch.h"
 #include "status.h"
 #include "sys.h"
@@ -62,6 +65,9 @@ static void usage(FILE *f)
 		"                      are refused); --repeat, --ab, --rounds once each\n"
 		"  --tmpdir DIR        where tests make their files (default: $TMPDIR, else\n"
 		"                      /dev/shm if it is a tmpfs like the image's, else /tmp)\n"
+		"  --proc PATH         the isobench-proc the process tests execute (default:\n"
+		"                      $" PROC_ENV ", else the one beside this program); a\n"
+		"                      sandbox that hides this program's directory needs it\n"
 		"  --make-scratch PATH SIZE|all\n"
 		"                      sign a file or an unmounted disk as the scratch area the\n"
 		"                      disk tests may write (its content is overwritten), then exit\n"
@@ -122,13 +128,14 @@ static struct option *long_options(void)
 
 	while (param_table[rows].key)
 		rows++;
-	struct option *opts = calloc(rows + 10, sizeof *opts);	/* + the 9 below + the end */
+	struct option *opts = calloc(rows + 11, sizeof *opts);	/* + the 10 below + the end */
 	if (!opts)
 		return NULL;
 	for (int i = 0; param_table[i].key; i++)
 		opts[no++] = (struct option){param_table[i].key, required_argument, NULL, 1000 + i};
 	opts[no++] = (struct option){"param", required_argument, NULL, 'p'};
 	opts[no++] = (struct option){"tmpdir", required_argument, NULL, 't'};
+	opts[no++] = (struct option){"proc", required_argument, NULL, 'P'};
 	opts[no++] = (struct option){"list", no_argument, NULL, 'l'};
 	opts[no++] = (struct option){"check-params", no_argument, NULL, 'c'};
 	opts[no++] = (struct option){"version", no_argument, NULL, 'V'};
@@ -381,6 +388,9 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 		case 't':
 			cfg->tmpdir = optarg;
 			break;
+		case 'P':	/* proc_helper() reads it, in the runner and its test children */
+			setenv(PROC_ENV, optarg, 1);
+			break;
 		case 'R':
 			rc = given_twice("repeat", mu->repeat) ||
 			     take_count("repeat", optarg, &mu->repeat) ? EXIT_USAGE : -1;
@@ -514,6 +524,25 @@ static int check_disks(const struct params *p, const struct multi *mu)
 	return -1;
 }
 
+/* --proc PATH (or $ISOBENCH_PROC) names an executable file, made absolute (the tests
+ * execute it from their own directories). Returns -1 to go on, else EXIT_USAGE after a line
+ * on stderr. */
+static int check_proc(void)
+{
+	static char real[PATH_MAX];
+	const char *v = getenv(PROC_ENV);
+	struct stat st;
+
+	if (!v || !*v)
+		return -1;
+	if (!realpath(v, real) || stat(real, &st) || !S_ISREG(st.st_mode) || access(real, X_OK)) {
+		fprintf(stderr, "isobench: --proc / %s=%s: not an executable file\n", PROC_ENV, v);
+		return EXIT_USAGE;
+	}
+	setenv(PROC_ENV, real, 1);
+	return -1;
+}
+
 static int check_cli(const struct params *p, struct runner_cfg *cfg, const char *argv0,
 		     const struct multi *mu)
 {
@@ -525,7 +554,7 @@ static int check_cli(const struct params *p, struct runner_cfg *cfg, const char 
 	else
 		snprintf(self, sizeof self, "%s", argv0);
 	cfg->self = self;
-	if (check_tests(p) >= 0)
+	if (check_tests(p) >= 0 || check_proc() >= 0)
 		return EXIT_USAGE;
 	for (int s = 0; mu->ab[0] && s < 2; s++) {	/* each --ab set, before anything runs */
 		static struct params q;
@@ -626,8 +655,10 @@ int main(int argc, char **argv)
 
 	if (argc >= 2 && !strcmp(argv[1], "--exit-now"))
 		_exit(0);
-	if (getpid() == 1)
+	if (init_is_image())
 		return init_main(argc, argv);
+	if (getpid() == 1 && (rc = init_as_program()) >= 0)
+		return rc;	/* PID 1 of a container or sandbox: the program ran in its child */
 	if (argc >= 2 && !strcmp(argv[1], "--make-scratch"))
 		return make_scratch(argc, argv);	/* sign a scratch disk (scratch.h) */
 	if (argc >= 2 && !strcmp(argv[1], "--serve"))	/* the network peer (netserve.c) */

@@ -22,10 +22,11 @@ closure (Depends and Pre-Depends, not Recommends) of the lists `./build.sh packa
 that step and the steps before it, or of the base system (Essential: yes or Priority: required,
 what `debootstrap --variant=minbase` installs). Its "arm64:" list (the cross compiler, the arm64
 QEMU and firmware, qemu-user) counts from the build step on: `ARCH=arm64 ./build.sh` installs
-it before building, `./build.sh test` before the tests.
+it before building, `./build.sh test` before the tests. Its "layers:" list (User-Mode Linux,
+gVisor's runsc) counts from the run step on (isolation/run; `./build.sh test` installs it).
 
 Steps: build (build.sh, kernel-config/, payload/, report/'s default target, initramfs/, image/,
-and any other folder), run (qemu/, report/variability.sh, the measuring scripts in docs/), test (tests/, .ci/, report's fuzz
+and any other folder), run (qemu/, isolation/, report/variability.sh, the measuring scripts in docs/), test (tests/, .ci/, report's fuzz
 target). Usage: tests/deps.py [--drop PKG]... [--uses FILE] (--drop removes a package from the
 lists first, to show the check failing; --uses FILE: the tree's uses and the failures found
 while collecting them, as JSON, written when FILE does not exist and read instead of collecting
@@ -46,7 +47,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SYSTEM_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
 STEPS = ("build", "run", "test")
 # Extra lists `./build.sh packages` prints, and the step from which each counts.
-EXTRA_LISTS = {"arm64": "build"}
+EXTRA_LISTS = {"arm64": "build", "layers": "run"}
 
 # Makefiles, the goals each step builds and the variables it sets; a tracked Makefile missing
 # here is a failure. The cross-built isobench-proc (build.sh's build_arm64: Debian's aarch64
@@ -67,7 +68,7 @@ MAKE_GOALS = [
 MAKE_FRAGMENT = re.compile(r"^(tests/unit/Makefile\.[a-z]+|kernel-config/driver/Makefile)$")
 
 # Which step a tracked file belongs to, by path prefix; the first match wins.
-STEP_BY_PATH = [("tests/", "test"), (".ci/", "test"), ("qemu/", "run"),
+STEP_BY_PATH = [("tests/", "test"), (".ci/", "test"), ("qemu/", "run"), ("isolation/", "run"),
                 ("report/variability.sh", "run"), ("docs/", "run"), ("", "build")]
 
 # Commands that run the command that follows them, with the options they take a value for.

@@ -28,8 +28,7 @@ static int setup(struct bench_ctx *ctx)
 		return -ENOMEM;
 	if (proc_helper(ctx->self, path, 256)) {
 		free(path);
-		bench_note(ctx, "no isobench-proc next to %s or in %s", ctx->self ? ctx->self : "-",
-			   PROC_LIBEXEC);
+		proc_missing_note(ctx);
 		return BENCH_SKIP;
 	}
 	ctx->state = path;

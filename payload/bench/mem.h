@@ -55,6 +55,11 @@ uint64_t mem_others_kib(const char *proc, long self, long parent);
 uint64_t mem_cgroup_room(const char *proc_cgroup, const char *root);
 /* BENCH_SKIP unless THP is built and its mode is not "never" (for MEM_PAGE_2M only). */
 int mem_thp_usable(struct bench_ctx *ctx);
+/* madvise(MADV_NOHUGEPAGE) on [p, p + len): 0 or -errno. A kernel built without transparent
+ * huge pages (CONFIG_TRANSPARENT_HUGEPAGE off: no SYSFS_THP, e.g. Debian's User-Mode Linux)
+ * refuses the advice with EINVAL (mm/madvise.c knows no MADV_NOHUGEPAGE then); its anonymous
+ * pages are all 4 KiB already, so that is 0 too. */
+int mem_advise_4k(void *p, size_t len);
 /* Map len bytes (rounded up to whole pages of the size asked) of private anonymous memory
  * with the page-size advice, untouched. 0 or -errno. */
 int mem_map(struct mem_map *m, size_t len, enum mem_page page);

@@ -234,7 +234,7 @@ static int fresh_map(struct flt_state *s)
 		return -errno;
 	}
 	s->at = 0;
-	return madvise(s->region, s->len, MADV_NOHUGEPAGE) ? -errno : 0;
+	return mem_advise_4k(s->region, s->len);
 }
 
 static int run_fresh(struct bench_ctx *ctx, uint64_t iters)

@@ -201,6 +201,14 @@ int mem_thp_usable(struct bench_ctx *ctx)
 	return 0;
 }
 
+int mem_advise_4k(void *p, size_t len)
+{
+	if (!madvise(p, len, MADV_NOHUGEPAGE))
+		return 0;
+	int e = -errno;
+	return e == -EINVAL && access(SYSFS_THP "enabled", F_OK) ? 0 : e;
+}
+
 int mem_map(struct mem_map *m, size_t len, enum mem_page page)
 {
 	size_t unit = page == MEM_PAGE_2M ? MEM_HUGE_BYTES : (size_t)sysconf(_SC_PAGESIZE);
@@ -217,8 +225,9 @@ int mem_map(struct mem_map *m, size_t len, enum mem_page page)
 			munmap(a + want, (size_t)(p + want + slack - (a + want)));
 		p = a;
 	}
-	if (madvise(p, want, page == MEM_PAGE_2M ? MADV_HUGEPAGE : MADV_NOHUGEPAGE)) {
-		int e = -errno;
+	int e = page == MEM_PAGE_2M ? (madvise(p, want, MADV_HUGEPAGE) ? -errno : 0)
+				    : mem_advise_4k(p, want);
+	if (e) {
 		munmap(p, want);
 		return e;
 	}

@@ -66,7 +66,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -512,7 +511,7 @@ static int paced_setup(struct bench_ctx *ctx)
 
 	if (rc)
 		return rc;
-	return prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL) ? -errno : 0;
+	return probe_timer_slack_1ns(ctx);
 }
 
 static int paced_run(struct bench_ctx *ctx, uint64_t iters)

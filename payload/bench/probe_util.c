@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -169,4 +170,15 @@ int probe_listen_loopback(int backlog, struct sockaddr_in *sa)
 		return -e;
 	}
 	return fd;
+}
+
+int probe_timer_slack_1ns(struct bench_ctx *ctx)
+{
+	if (!prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL))
+		return 0;
+	if (errno != EINVAL)
+		return -errno;
+	bench_note(ctx, "the kernel refuses timer slack (PR_SET_TIMERSLACK: EINVAL, as gVisor's): "
+		   "no 1 ns slack for the lateness");
+	return BENCH_SKIP;
 }

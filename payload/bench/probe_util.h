@@ -60,6 +60,12 @@ static inline int probe_new_sample(const struct bench_ctx *ctx)
 int probe_two_cpus(int cpu[2]);
 int probe_pin(int pid, int cpu);	/* 0 or -errno; pid 0 = caller */
 
+/* Timer slack 1 ns for this thread (prctl PR_SET_TIMERSLACK: the default 50 us would
+ * dominate a timed wake-up's lateness). 0; BENCH_SKIP with a note when the kernel knows no
+ * timer slack (EINVAL: gVisor's Sentry), since the figure would then not be the test's;
+ * else -errno. */
+int probe_timer_slack_1ns(struct bench_ctx *ctx);
+
 struct sockaddr_in;
 /* The loopback listener of the socket tests (sockwrite, tbench): a TCP socket (close-on-exec)
  * bound to 127.0.0.1 on a port the kernel picks, listening with backlog; *sa set to its

@@ -23,7 +23,12 @@
 int proc_helper(const char *self, char *path, size_t cap)
 {
 	char dir[256];
+	const char *env = getenv(PROC_ENV);
 
+	if (env && *env) {
+		snprintf(path, cap, "%s", env);
+		return access(path, X_OK) == 0 ? 0 : -ENOENT;
+	}
 	if (self && self[0] == '/') {
 		snprintf(dir, sizeof dir, "%s", self);
 		snprintf(path, cap, "%s/isobench-proc", dirname(dir));
@@ -179,14 +184,24 @@ void proc_info_helper(const char *self, struct rec_body *b, const char *what)
 	proc_info(b, what, &d);
 }
 
+void proc_missing_note(struct bench_ctx *ctx)
+{
+	const char *env = getenv(PROC_ENV);
+
+	if (env && *env)
+		bench_note(ctx, "%s=%s is no executable file", PROC_ENV, env);
+	else
+		bench_note(ctx, "no isobench-proc beside %s or in %s; give --proc PATH or %s=PATH",
+			   ctx->self ? ctx->self : "-", PROC_LIBEXEC, PROC_ENV);
+}
+
 int proc_server_start(struct bench_ctx *ctx, const char *mode, struct proc_server *s)
 {
 	char path[256];
 	int in[2], out[2];
 
 	if (proc_helper(ctx->self, path, sizeof path)) {
-		bench_note(ctx, "no isobench-proc next to %s or in %s", ctx->self ? ctx->self : "-",
-			   PROC_LIBEXEC);
+		proc_missing_note(ctx);
 		return -ENOENT;
 	}
 	if (pipe2(in, O_CLOEXEC))

@@ -23,9 +23,18 @@ struct proc_desc {
 	long long libc_bytes;	/* its size, -1 if none */
 };
 
-/* Path of isobench-proc: next to the running binary (self; a host's out/), else in
- * PROC_LIBEXEC (the image, where the runner is /init). 0, or -ENOENT. */
+/* The environment variable naming isobench-proc (the CLI's --proc PATH sets it): a sandbox
+ * that does not show the runner's directory (gVisor's own /tmp) is given the program this way. */
+#define PROC_ENV "ISOBENCH_PROC"
+
+/* Path of isobench-proc: $ISOBENCH_PROC when set (and only it), else next to the running
+ * binary (self; a host's out/), else in PROC_LIBEXEC (the image, where the runner is /init).
+ * 0, or -ENOENT. */
 int proc_helper(const char *self, char *path, size_t cap);
+
+/* The note of a test that found no isobench-proc (proc_helper() failed): where it was looked
+ * for and how to provide it. */
+void proc_missing_note(struct bench_ctx *ctx);
 
 /* Describe the program at path (symlinks followed). Always fills d; returns 0, or -errno
  * when the file cannot be read (then bytes = -1 and the rest "-"). */

@@ -126,8 +126,9 @@ static int sw_setup(struct bench_ctx *ctx, size_t size, int paced, enum place pl
 			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		if (s->h == MAP_FAILED)
 			return -ENOMEM;
-		if (prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL))
-			return -errno;
+		int r = probe_timer_slack_1ns(ctx);
+		if (r)
+			return r;
 	}
 	lst = probe_listen_loopback(1, &sa);
 	if (lst < 0) {

@@ -279,8 +279,8 @@ static int sleep_setup(struct bench_ctx *ctx, long req_ns)
 		return r;
 	struct vx_state *s = ctx->state;
 	s->req_ns = req_ns;
-	if (prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL))
-		return -errno;
+	if ((r = probe_timer_slack_1ns(ctx)))
+		return r;
 	s->slack_ns = prctl(PR_GET_TIMERSLACK, 0UL, 0UL, 0UL, 0UL);
 	return 0;
 }

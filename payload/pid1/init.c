@@ -32,6 +32,7 @@
 #include <sys/reboot.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -52,6 +53,57 @@
 #define TERM_MS 1000
 #define KILL_MS 3000
 #define PF_KTHREAD 0x00200000	/* include/linux/sched.h: /proc/PID/stat's flags, a kernel thread */
+/* statfs(2) f_type of ramfs (RAMFS_MAGIC, include/uapi/linux/magic.h): the kernel's rootfs
+ * without CONFIG_TMPFS (with it, rootfs is a tmpfs: SYS_TMPFS_MAGIC). */
+#define RAMFS_MAGIC 0x858458f6
+
+int init_is_image(void)
+{
+	struct statfs sf;
+
+	return getpid() == 1 && statfs("/", &sf) == 0 &&
+	       (sf.f_type == RAMFS_MAGIC || sf.f_type == SYS_TMPFS_MAGIC) &&
+	       access(INIT_IDENTITY, F_OK) == 0;
+}
+
+/* The signals init_as_program() passes on to its child. */
+static const int passed_on[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+
+int init_as_program(void)
+{
+	sigset_t set, orig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	for (size_t i = 0; i < sizeof passed_on / sizeof passed_on[0]; i++)
+		sigaddset(&set, passed_on[i]);
+	sigprocmask(SIG_BLOCK, &set, &orig);
+	pid_t child = fork();
+	if (child < 0) {
+		fprintf(stderr, "isobench: PID 1: fork failed (%s); running without a reaper\n",
+			strerror(errno));
+		sigprocmask(SIG_SETMASK, &orig, NULL);
+		return -1;
+	}
+	if (child == 0) {
+		sigprocmask(SIG_SETMASK, &orig, NULL);
+		return -1;
+	}
+	for (;;) {
+		siginfo_t si;
+		int sig = sigwaitinfo(&set, &si), status;
+		if (sig < 0)
+			continue;	/* EINTR */
+		if (sig != SIGCHLD) {
+			kill(child, sig);
+			continue;
+		}
+		for (pid_t pid; (pid = waitpid(-1, &status, WNOHANG)) > 0;)
+			if (pid == child)	/* what is left dies with the namespace */
+				return WIFEXITED(status) ? WEXITSTATUS(status)
+							 : 128 + WTERMSIG(status);
+	}
+}
 
 static struct params p;
 static struct runner_cfg cfg;
