@@ -8,8 +8,8 @@
 # owner of the limits) and within or OUTSIDE it, judged unrounded; then the same table in
 # markdown, for docs/benchmarks/fidelity-hosts.md.
 #
-# Usage: [ROUNDS=3] [SECS=3] [ONLY="stream lmbench fio net unixbench"] [ARRAY=1G]
-#        [LAT_MAX_MB=256] [SCRATCH=DIR] docs/benchmarks/peers.sh PEERS_DIR
+# Usage: [ROUNDS=3] [SECS=2] [ONLY="stream lmbench fio net unixbench"] [ARRAY=1G]
+#        [NTIMES=10] [LAT_MAX_MB=256] [SCRATCH=DIR] docs/benchmarks/peers.sh PEERS_DIR
 # In:  PEERS_DIR, the peers' trees, made outside this repository (docs/benchmarks/
 #      fidelity-hosts.md says how); each missing one is named on stderr and its rows left out:
 #        PEERS_DIR/STREAM          a clone of github.com/jeffhammond/STREAM (memory-vs-stream.sh
@@ -19,10 +19,11 @@
 #        PEERS_DIR/byte-unixbench  built with its own make (UnixBench/pgms/looper)
 #        PEERS_DIR/netperf         built (src/netperf, src/netserver)
 #      fio, sockperf and iperf3 from Debian, on PATH (a missing one: its rows are left out).
-#      ROUNDS (default 3) rounds; SECS (default 3) seconds per measured run of fio, the network
+#      ROUNDS (default 3) rounds; SECS (default 2) seconds per measured run of fio, the network
 #      rows and byte-unixbench; ONLY, only those groups; ARRAY, STREAM's array (memory-vs-stream's
 #      ARRAY; default 1G: above 4x the last-level cache of every host measured so far, and the
-#      runner raises it to 4x this host's own); LAT_MAX_MB, lat_mem_rd's largest range (its
+#      runner raises it to 4x this host's own); NTIMES, STREAM's passes (its -DNTIMES; default 10,
+#      half its own 20, so that three rounds of everything fit in 20 minutes); LAT_MAX_MB, lat_mem_rd's largest range (its
 #      points up to it: 16k, 512k, 16m, 256m by default); SCRATCH, a directory on a real file
 #      system for fio's 1 GiB scratch file (default: a temporary directory under /var/tmp).
 #      PEER_SCRIPTS=DIR runs the peer scripts from DIR instead of this one's (tests/test-peers.sh:
@@ -46,10 +47,11 @@ top=$(cd "$here/../.." && pwd)
 . "$here/peer-lib.sh"	# die (status 2), one_each, paired_ratio, peer_limit
 scripts=${PEER_SCRIPTS:-$here}
 rounds=${ROUNDS:-3}
-secs=${SECS:-3}
+secs=${SECS:-2}
 read -ra groups <<<"${ONLY:-stream lmbench fio net unixbench}"
 array=${ARRAY:-1G}
 latmax=${LAT_MAX_MB:-256}
+ntimes=${NTIMES:-10}
 [ $# -eq 1 ] || die "usage: docs/benchmarks/peers.sh PEERS_DIR (the header of this file says more)"
 [ -d "$1" ] || die "PEERS_DIR $1 is not a directory"
 peers=$(cd "$1" && pwd)
@@ -120,7 +122,7 @@ group_lines() {
 # run_group GROUP LOG: one round of GROUP's script, its output in LOG.
 run_group() {
 	case $1 in
-	stream) ARRAY=$array "$scripts/memory-vs-stream.sh" 1 "$peers/STREAM" ;;
+	stream) ARRAY=$array NTIMES=$ntimes "$scripts/memory-vs-stream.sh" 1 "$peers/STREAM" ;;
 	lmbench) "$scripts/memory-vs-lmbench.sh" 1 "$latmax" "$peers/lmbench" ;;
 	fio) "$scripts/disk-vs-fio.sh" "$scratch/fio.scratch" 1G 1 "$secs" ;;
 	net) ROWS="${net_rows# }" "$scripts/network-vs-peers.sh" 1 "$secs" "$peers/netperf" ;;
@@ -171,7 +173,7 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
 fam=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 mdl=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 echo "# host: ${cpu:-unknown CPU} (family ${fam:--}, model ${mdl:--}), $(nproc) of $(nproc --all) CPUs allowed, $(uname -r)"
-echo "# $t0 to $(date -u +%FT%TZ), $rounds rounds of: ${run[*]} (SECS $secs, ARRAY $array, LAT_MAX_MB $latmax); load $load0 at the start, $load1 at the end"
+echo "# $t0 to $(date -u +%FT%TZ), $rounds rounds of: ${run[*]} (SECS $secs, ARRAY $array, NTIMES $ntimes, LAT_MAX_MB $latmax); load $load0 at the start, $load1 at the end"
 printf '%-28s %12s %12s %-6s %11s %22s %7s %s\n' row ours theirs unit ours/theirs "rounds lo-hi (N)" limit verdict
 awk -F'\t' '{ printf "%-28s %12s %12s %-6s %11s %22s %7s %s\n", $1, $2, $3, $4, $5, $6, $7, $8 }' "$work/table"
 echo
