@@ -9,7 +9,7 @@
 # markdown, for docs/benchmarks/fidelity-hosts.md.
 #
 # Usage: [ROUNDS=3] [SECS=2] [ONLY="stream lmbench fio net unixbench"] [ARRAY=1G]
-#        [NTIMES=10] [LAT_MAX_MB=256] [SCRATCH=DIR] docs/benchmarks/peers.sh PEERS_DIR
+#        [NTIMES=10] [LAT_MAX_MB=16] [SCRATCH=DIR] docs/benchmarks/peers.sh PEERS_DIR
 # In:  PEERS_DIR, the peers' trees, made outside this repository (docs/benchmarks/
 #      fidelity-hosts.md says how); each missing one is named on stderr and its rows left out:
 #        PEERS_DIR/STREAM          a clone of github.com/jeffhammond/STREAM (memory-vs-stream.sh
@@ -21,10 +21,12 @@
 #      fio, sockperf and iperf3 from Debian, on PATH (a missing one: its rows are left out).
 #      ROUNDS (default 3) rounds; SECS (default 2) seconds per measured run of fio, the network
 #      rows and byte-unixbench; ONLY, only those groups; ARRAY, STREAM's array (memory-vs-stream's
-#      ARRAY; default 1G: above 4x the last-level cache of every host measured so far, and the
-#      runner raises it to 4x this host's own); NTIMES, STREAM's passes (its -DNTIMES; default 10,
-#      half its own 20, so that three rounds of everything fit in 20 minutes); LAT_MAX_MB, lat_mem_rd's largest range (its
-#      points up to it: 16k, 512k, 16m, 256m by default); SCRATCH, a directory on a real file
+#      ARRAY; default 1G, which the runner raises to 4x this host's last-level cache when that is
+#      more, and STREAM gets the runner's size); NTIMES, STREAM's passes (its -DNTIMES; default 10,
+#      half its own 20); LAT_MAX_MB, lat_mem_rd's largest range (its points up to it: 16k, 512k,
+#      16m by default; 256 adds 256m, and lat_mem_rd walks every range up to it: a round took
+#      328 s on a loaded 2-CPU host, fidelity-hosts.md). The defaults are what fit three rounds
+#      of everything in 20 minutes on a 2-CPU host; SCRATCH, a directory on a real file
 #      system for fio's 1 GiB scratch file (default: a temporary directory under /var/tmp).
 #      PEER_SCRIPTS=DIR runs the peer scripts from DIR instead of this one's (tests/test-peers.sh:
 #      stand-ins printing crafted rounds).
@@ -50,7 +52,7 @@ rounds=${ROUNDS:-3}
 secs=${SECS:-2}
 read -ra groups <<<"${ONLY:-stream lmbench fio net unixbench}"
 array=${ARRAY:-1G}
-latmax=${LAT_MAX_MB:-256}
+latmax=${LAT_MAX_MB:-16}
 ntimes=${NTIMES:-10}
 [ $# -eq 1 ] || die "usage: docs/benchmarks/peers.sh PEERS_DIR (the header of this file says more)"
 [ -d "$1" ] || die "PEERS_DIR $1 is not a directory"
