@@ -14,7 +14,8 @@
 #     rows say 2 rounds paired; a missing peer (no netperf build; no fio on PATH) is named on
 #     stderr and its rows left out, the rest measured (network-vs-peers gets only the rows
 #     whose tools are here, in ROWS);
-#   - the markdown copy holds the same rows; usage errors (no PEERS_DIR, an unknown ONLY name,
+#   - the markdown copy holds the same rows; --table LOG gives the same table from the run's
+#     raw lines (its stdout's or its stderr's); usage errors (no PEERS_DIR, an unknown ONLY name,
 #     ROUNDS=0) are status 2 before anything runs; no peer at all is status 1.
 # In:  bash, awk (nothing built). Out: one line per check, then "N passed, M failed, K skipped".
 # shellcheck disable=SC2016  # the stand-ins' code in single quotes: expanded when they run
@@ -120,10 +121,23 @@ txt=$(sed '/^$/q' "$tmp/all.out" | grep -cE '^[A-Za-z0-9_-]+:' || true)
 if [ "$md" = $((txt + 1)) ] && [ "$txt" = 14 ] && grep -q '^| STREAM:triad/1 | 112.0 | 100.0 | MB/s | 1.120 | 1.120-1.120 (3) | +-10% | \*\*OUTSIDE\*\* |$' "$tmp/all.out"; then pass "the markdown copy: the same $txt rows and a header"; else fail "markdown $md lines for $txt rows: $(cat "$tmp/all.out")"; fi
 if grep -q '^# host: .*family .*model .*CPUs allowed' "$tmp/all.out"; then pass "the header names the CPU, family and model"; else fail "no host line"; fi
 
+# --table: the same table again from the run's raw lines (its stdout's "# raw:", its stderr's
+# "peers: raw:", as from a run stopped early).
+set +e
+"$peers" --table "$tmp/all.out" >"$tmp/t1.out" 2>&1; st1=$?
+"$peers" --table "$tmp/all.err" >"$tmp/t2.out" 2>&1; st2=$?
+"$peers" --table "$tmp/nonesuch" >/dev/null 2>&1; st3=$?
+set -e
+want=$(sed -n '/^row /,/^$/p' "$tmp/all.out")
+if [ "$st1" = 0 ] && [ "$(sed -n '/^row /,/^$/p' "$tmp/t1.out")" = "$want" ] && [ "$st2" = 0 ] &&
+	[ "$(sed -n '/^row /,/^$/p' "$tmp/t2.out")" = "$want" ]; then pass "--table: the same table from stdout's and stderr's raw lines"
+else fail "--table: status $st1/$st2: $(head -c 800 "$tmp/t1.out")"; fi
+if [ "$st3" = 2 ]; then pass "--table of no file: status 2"; else fail "--table of no file: status $st3"; fi
+
 # fio missing from PATH (a PATH of only the stand-ins and the basics, without fio).
 rm "$tmp/bin/fio"
 mkdir -p "$tmp/bin2"
-for t in bash env awk sed sort cut tr grep cat date mktemp rm mkdir tail nproc uname printf dirname head; do
+for t in bash env awk sed sort cut tr grep cat date mktemp rm mkdir tail nproc uname printf dirname head tee wc; do
 	p=$(command -v "$t") && ln -sf "$p" "$tmp/bin2/$t"
 done
 cp "$tmp/bin/sockperf" "$tmp/bin/iperf3" "$tmp/bin2/"

@@ -10,6 +10,8 @@
 #
 # Usage: [ROUNDS=3] [SECS=2] [ONLY="stream lmbench fio net unixbench"] [ARRAY=1G]
 #        [NTIMES=10] [LAT_MAX_MB=16] [SCRATCH=DIR] docs/benchmarks/peers.sh PEERS_DIR
+#        docs/benchmarks/peers.sh --table LOG    the table again from a run's "raw:" lines (its
+#                                                stderr, or the stdout of a finished run)
 # In:  PEERS_DIR, the peers' trees, made outside this repository (docs/benchmarks/
 #      fidelity-hosts.md says how); each missing one is named on stderr and its rows left out:
 #        PEERS_DIR/STREAM          a clone of github.com/jeffhammond/STREAM (memory-vs-stream.sh
@@ -30,9 +32,11 @@
 #      system for fio's 1 GiB scratch file (default: a temporary directory under /var/tmp).
 #      PEER_SCRIPTS=DIR runs the peer scripts from DIR instead of this one's (tests/test-peers.sh:
 #      stand-ins printing crafted rounds).
-# Out: on stderr, per round and group, what runs and how long it took; on stdout, the machine
-#      (CPU model, family and model, kernel, CPUs, load at the start and the end, date), the
-#      table, then its markdown copy. Rows: "stream KERNEL/COPIES" (ours: the RESULT max;
+# Out: on stderr, per round and group, what runs, how long it took and its rows as they come
+#      ("peers: raw: ROUND GROUP ROW OURS THEIRS UNIT"); on stdout, the machine (CPU model,
+#      family and model, kernel, CPUs, load at the start and the end, date), the table, then
+#      its markdown copy, then the raw lines ("# raw: ..."). --table LOG prints the table and
+#      its markdown from LOG's raw lines alone (a run stopped early: the rounds it finished). Rows: "stream KERNEL/COPIES" (ours: the RESULT max;
 #      STREAM's Best Rate, MB/s), "lat_mem_rd POINT" (ns per load, ours 4k pages), "fio TEST"
 #      (disk-vs-fio's value: ns, IOPS or MiB/s), "net ROW:PEER" (tps or MB/s), "unixbench
 #      TEST/1" (byte-unixbench's units, wall clock, one copy).
@@ -54,6 +58,12 @@ read -ra groups <<<"${ONLY:-stream lmbench fio net unixbench}"
 array=${ARRAY:-1G}
 latmax=${LAT_MAX_MB:-16}
 ntimes=${NTIMES:-10}
+table_only=
+if [ "${1:-}" = --table ]; then
+	if [ $# -ne 2 ] || ! [ -f "$2" ] || ! [ -r "$2" ]; then die "--table LOG: LOG must be a readable file (a run's output)"; fi
+	table_only=$2
+	set -- /
+fi
 [ $# -eq 1 ] || die "usage: docs/benchmarks/peers.sh PEERS_DIR (the header of this file says more)"
 [ -d "$1" ] || die "PEERS_DIR $1 is not a directory"
 peers=$(cd "$1" && pwd)
@@ -61,7 +71,7 @@ peers=$(cd "$1" && pwd)
 [[ $secs =~ ^[1-9][0-9]*$ ]] || die "SECS must be a whole number >= 1, not '$secs'"
 [[ $latmax =~ ^[1-9][0-9]*$ ]] || die "LAT_MAX_MB must be a whole number >= 1, not '$latmax'"
 one_each ONLY "stream lmbench fio net unixbench" "${groups[@]}"
-[ -x "$top/out/isobench" ] || [ -n "${PEER_SCRIPTS:-}" ] || die "no out/isobench: ./build.sh first"
+[ -x "$top/out/isobench" ] || [ -n "${PEER_SCRIPTS:-}${table_only}" ] || die "no out/isobench: ./build.sh first"
 
 # have GROUP: whether its peer is here; names what is missing on stderr. For net, the rows
 # whose tools are here (network-vs-peers.sh's ROW names) in $net_rows.
@@ -84,13 +94,13 @@ have() {
 	esac
 }
 run=()
-for g in "${groups[@]}"; do if have "$g"; then run+=("$g"); fi; done
-[ ${#run[@]} -gt 0 ] || die_status=1 die "no peer found under $peers (above: what each group looks for)"
+if [ -z "$table_only" ]; then for g in "${groups[@]}"; do if have "$g"; then run+=("$g"); fi; done; fi
+[ ${#run[@]} -gt 0 ] || [ -n "$table_only" ] || die_status=1 die "no peer found under $peers (above: what each group looks for)"
 
 work=$(mktemp -d)
 scratch=
 trap 'rm -rf "$work" ${scratch:+"$scratch"}' EXIT
-if [[ " ${run[*]} " == *" fio "* ]]; then
+if [[ " ${run[*]:-} " == *" fio "* ]]; then
 	scratch=$(mktemp -d -p "${SCRATCH:-/var/tmp}" isobench-peers.XXXXXX) || die "cannot make a directory under ${SCRATCH:-/var/tmp} for fio's scratch file"
 fi
 
@@ -135,6 +145,7 @@ run_group() {
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 t0=$(date -u +%FT%TZ)
 : >"$work/all"
+[ -z "$table_only" ] || { sed -nE 's/^(# |peers: )raw: ([0-9]+ [a-z]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+)$/\2/p' "$table_only" >"$work/all"; rounds=0; }
 for ((r = 1; r <= rounds; r++)); do
 	for g in "${run[@]}"; do
 		s=$(date +%s)
@@ -144,7 +155,7 @@ for ((r = 1; r <= rounds; r++)); do
 			echo "peers: round $r: $g's script failed (status $st); its last lines:" >&2
 			tail -n 5 "$work/$g.log" | sed 's/^/peers:   /' >&2
 		fi
-		group_lines "$g" "$work/$g.log" | sed "s/^/$r $g /" >>"$work/all"
+		group_lines "$g" "$work/$g.log" | sed "s/^/$r $g /" | tee -a "$work/all" | sed 's/^/peers: raw: /' >&2
 		echo "peers: round $r: $g took $(($(date +%s) - s)) s (load $(cut -d' ' -f1 /proc/loadavg))" >&2
 	done
 done
@@ -171,15 +182,20 @@ while read -r row q lo hi n; do
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t+-%s%%\t%s\n' "$row" "$(side "$row" 4)" "$(side "$row" 5)" "$u" "$rq" "$rg" "$lim" "$v" >>"$work/table"
 done <"$work/ratios"
 
+if [ -n "$table_only" ]; then
+	echo "# the table of $table_only's raw lines ($(wc -l <"$work/all") rows of rounds)"
+else
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
 fam=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 mdl=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 echo "# host: ${cpu:-unknown CPU} (family ${fam:--}, model ${mdl:--}), $(nproc) of $(nproc --all) CPUs allowed, $(uname -r)"
 echo "# $t0 to $(date -u +%FT%TZ), $rounds rounds of: ${run[*]} (SECS $secs, ARRAY $array, NTIMES $ntimes, LAT_MAX_MB $latmax); load $load0 at the start, $load1 at the end"
+fi
 printf '%-28s %12s %12s %-6s %11s %22s %7s %s\n' row ours theirs unit ours/theirs "rounds lo-hi (N)" limit verdict
 awk -F'\t' '{ printf "%-28s %12s %12s %-6s %11s %22s %7s %s\n", $1, $2, $3, $4, $5, $6, $7, $8 }' "$work/table"
 echo
 echo "| row | ours | theirs | unit | ours/theirs | rounds lo-hi (N) | limit | verdict |"
 echo "|---|---|---|---|---|---|---|---|"
 awk -F'\t' '{ v = $8 == "OUTSIDE" ? "**OUTSIDE**" : $8; printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, v }' "$work/table"
+[ -n "$table_only" ] || sed 's/^/# raw: /' "$work/all"
 awk -F'\t' '$5 != "-" { ok = 1 } END { exit !ok }' "$work/table" || die_status=1 die "no row got a figure from both sides (above: why)"
