@@ -191,8 +191,8 @@ mdl=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 echo "# host: ${cpu:-unknown CPU} (family ${fam:--}, model ${mdl:--}), $(nproc) of $(nproc --all) CPUs allowed, $(uname -r)"
 echo "# $t0 to $(date -u +%FT%TZ), $rounds rounds of: ${run[*]} (SECS $secs, ARRAY $array, NTIMES $ntimes, LAT_MAX_MB $latmax); load $load0 at the start, $load1 at the end"
 fi
-printf '%-28s %12s %12s %-6s %11s %22s %7s %s\n' row ours theirs unit ours/theirs "rounds lo-hi (N)" limit verdict
-awk -F'\t' '{ printf "%-28s %12s %12s %-6s %11s %22s %7s %s\n", $1, $2, $3, $4, $5, $6, $7, $8 }' "$work/table"
+printf '%-34s %12s %12s %-6s %11s %22s %7s %s\n' row ours theirs unit ours/theirs "rounds lo-hi (N)" limit verdict
+awk -F'\t' '{ printf "%-34s %12s %12s %-6s %11s %22s %7s %s\n", $1, $2, $3, $4, $5, $6, $7, $8 }' "$work/table"
 echo
 echo "| row | ours | theirs | unit | ours/theirs | rounds lo-hi (N) | limit | verdict |"
 echo "|---|---|---|---|---|---|---|---|"
