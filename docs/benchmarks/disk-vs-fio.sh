@@ -40,7 +40,7 @@
 # the rounds, ours / fio paired by round (peer-lib.sh's paired_ratio: the median of each
 # round's own ours / fio, the two runs of a round being back to back; not the ratio of the two
 # medians, which on a host drifting between rounds sets a slow round's figure beside a fast
-# one's; 3 decimals), whether that is within +-15% (judged unrounded: 1.1504 is not, though
+# one's; 3 decimals), whether that is within +-15% (peer-lib.sh's peer_limit fio; judged unrounded: 1.1504 is not, though
 # it shows as 1.150), and the lowest-highest of the rounds' ratios with N the rounds holding
 # both ("lo-hi (N)"; a row with no such round says "no round gave a figure above 0 from both
 # tools"), then any cache WARNING. --summary LINES prints the same table from LINES (a file
@@ -76,7 +76,7 @@ fi
 summary() {
 	local pairs
 	pairs=$(summary_py pairs "$1" "$warm" "$cache_x") || exit
-	summary_py table "$1" "$warm" "$cache_x" "$(paired_ratio <<<"$pairs")"
+	summary_py table "$1" "$warm" "$cache_x" "$(paired_ratio <<<"$pairs")" "$(peer_limit fio)"
 }
 summary_py() {
 	python3 - "$@" <<'EOF'
@@ -115,7 +115,8 @@ if warm:
     print("# medians and ratios leave out rounds 1..%d (WARMUP): the host's cache filling" % warm)
 if not vals:
     sys.exit("disk-vs-fio: no per-run lines in %s%s" % (sys.argv[2], " after round %d (WARMUP)" % warm if any_line else ""))
-print("%-24s %14s %14s %8s  %-10s  %s" % ("test", "isobench", "fio", "ours/fio", "within 15%", "rounds: lowest-highest (N)"))
+lim = int(sys.argv[6])  # percent, peer-lib.sh's peer_limit fio
+print("%-24s %14s %14s %8s  %-10s  %s" % ("test", "isobench", "fio", "ours/fio", "within %d%%" % lim, "rounds: lowest-highest (N)"))
 for t, d in vals.items():
     q, lo, hi, n = paired.get(t, ["-", "-", "-", "0"])
     if n == "0":
@@ -123,7 +124,7 @@ for t, d in vals.items():
         continue
     a, b = statistics.median(d["ours"]), statistics.median(d["theirs"])
     q, lo, hi = float(q), float(lo), float(hi)  # paired_ratio's 6 decimals: judged so, shown with 3
-    print("%-24s %14.1f %14.1f %8.3f  %-10s  %.3f-%.3f (%s)" % (t, a, b, q, "yes" if abs(q - 1) <= 0.15 else "NO", lo, hi, n))
+    print("%-24s %14.1f %14.1f %8.3f  %-10s  %.3f-%.3f (%s)" % (t, a, b, q, "yes" if abs(q - 1) <= lim / 100 else "NO", lo, hi, n))
 # reads: latency in ns (lower is faster) or IOPS / MiB/s (higher is faster)
 for (t, tool), v in sorted(later.items()):
     if "read" not in t or not first.get((t, tool)):

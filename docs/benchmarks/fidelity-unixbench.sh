@@ -125,7 +125,7 @@ if [ "${1:-}" = --table ]; then
 fi
 
 # --verdict RESULTS.TSV [PCT]: one line per test and copies: within or OUTSIDE +-PCT% (default
-# 15) of byte-unixbench, with both ratios (wall clock, per CPU-second received; each paired by
+# 15: peer-lib.sh's peer_limit unixbench) of byte-unixbench, with both ratios (wall clock, per CPU-second received; each paired by
 # round, "0.00" when no round had both; shown with 2 decimals, judged unrounded: 1.1504 is
 # OUTSIDE +-15% though it shows as 1.15). It judges the wall-clock ratio (the figure a user
 # compares) while the load average stayed at or below the CPUs (nproc); above, the
@@ -146,9 +146,10 @@ verdict() {
 }
 if [ "${1:-}" = --verdict ]; then
 	[ -f "${2:-}" ] || { echo "usage: $0 --verdict RESULTS.TSV [PCT]" >&2; exit 2; }
-	[[ ${3:-15} =~ ^[0-9]+$ ]] || { echo "PCT must be a whole number: $3" >&2; exit 2; }
+	pct=${3:-$(peer_limit unixbench)}
+	[[ $pct =~ ^[0-9]+$ ]] || { echo "PCT must be a whole number: $3" >&2; exit 2; }
 	checked_copy "$2"
-	verdict "$tsv" "${3:-15}"
+	verdict "$tsv" "$pct"
 	exit 0
 fi
 shell=0
@@ -312,4 +313,4 @@ for ((r = 1; r <= rounds; r++)); do
 		done
 	done
 done
-verdict "$work/all.tsv" 15 >&2
+verdict "$work/all.tsv" "$(peer_limit unixbench)" >&2

@@ -3,7 +3,8 @@
 # die and skips: memory-vs-stream.sh, memory-vs-lmbench.sh, network-vs-peers.sh (die also
 # disk-vs-fio.sh); paired_ratio: those three, disk-vs-fio.sh, fidelity-unixbench.sh,
 # before-after.sh; paired_cells: memory-vs-stream.sh, memory-vs-lmbench.sh, network-vs-peers.sh,
-# before-after.sh; paired_cell: the first three.
+# before-after.sh; paired_cell: the first three; peer_limit: peers.sh, disk-vs-fio.sh,
+# fidelity-unixbench.sh.
 #
 # die MSG...: lib/sh/die.sh's: MSG on stderr after the script's name (its file name without
 #   .sh), then exit with status $die_status (here 2: bad input, before anything ran; callers
@@ -35,6 +36,12 @@
 #   two runs of a round or was refused only after every round was measured. Called before
 #   anything runs by disk-vs-fio.sh (TESTS), network-vs-peers.sh (ROWS),
 #   fidelity-unixbench.sh (TESTS) and noise-vs-unixbench.sh (TESTS).
+# peer_limit GROUP: a row's limit, the percent either side of 1 within which ours/theirs is
+#   judged level with the peer: the one owner of the limits (peers.sh judges every row with
+#   it; disk-vs-fio.sh's "within" column and fidelity-unixbench.sh's --verdict default read it).
+#   GROUP: stream 10 (STREAM's bandwidth, issue 21's target: docs/benchmarks/memory.md);
+#   lmbench, fio, net, unixbench 15 (the latency, disk, network and UnixBench targets of
+#   memory.md, disk.md, network.md, fidelity-unixbench.md). Another GROUP: die (status 2).
 # paired_cell FILE KEY: KEY's two cells from paired_cells' lines in FILE (/dev/stdin: a pipe),
 #   "MEDIAN<TAB>LOWEST-HIGHEST (N)", or "-<TAB>-" when FILE has no line for KEY. KEY matches
 #   the whole first field, never as a pattern.
@@ -78,6 +85,13 @@ paired_ratio() {
 paired_cells() {
 	awk -v d="$1" 'BEGIN { f = "%." d "f" }
 	NF == 5 { if ($5 > 0) printf "%s\t" f "\t" f "-" f " (%d)\n", $1, $2, $3, $4, $5; else printf "%s\t-\t-\n", $1 }'
+}
+peer_limit() {
+	case $1 in
+	stream) echo 10 ;;
+	lmbench | fio | net | unixbench) echo 15 ;;
+	*) die "peer_limit: no limit for the group '$1'" ;;
+	esac
 }
 paired_cell() {
 	awk -F'\t' -v k="$2" '$1 == k { print $2 "\t" $3; found = 1; exit } END { if (!found) print "-\t-" }' "$1"

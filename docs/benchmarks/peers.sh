@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# docs/benchmarks/peers.sh — one command checks this host against every peer tool: the five
+# peer scripts beside it, each run for one round at a time and the five taken in turn, ROUNDS
+# times, so that a host drifting during the session moves both sides of every row alike; then
+# one table: row, ours, theirs (each side's median over the rounds), ours/theirs paired by
+# round (peer-lib.sh's paired_ratio: the median of the rounds' own ratios, with their
+# lowest-highest and the rounds paired), the row's limit (peer-lib.sh's peer_limit, the one
+# owner of the limits) and within or OUTSIDE it, judged unrounded; then the same table in
+# markdown, for docs/benchmarks/fidelity-hosts.md.
+#
+# Usage: [ROUNDS=3] [SECS=2] [ONLY="stream lmbench fio net unixbench"] [ARRAY=1G]
+#        [NTIMES=10] [LAT_MAX_MB=16] [SCRATCH=DIR] docs/benchmarks/peers.sh PEERS_DIR
+#        docs/benchmarks/peers.sh --table LOG    the table again from a run's "raw:" lines (its
+#                                                stderr, or the stdout of a finished run)
+# In:  PEERS_DIR, the peers' trees, made outside this repository (docs/benchmarks/
+#      fidelity-hosts.md says how); each missing one is named on stderr and its rows left out:
+#        PEERS_DIR/STREAM          a clone of github.com/jeffhammond/STREAM (memory-vs-stream.sh
+#                                  builds stream.c with our compiler and flags)
+#        PEERS_DIR/lmbench         a clone of github.com/intel/lmbench (memory-vs-lmbench.sh
+#                                  builds lat_mem_rd the same way)
+#        PEERS_DIR/byte-unixbench  built with its own make (UnixBench/pgms/looper)
+#        PEERS_DIR/netperf         built (src/netperf, src/netserver)
+#      fio, sockperf and iperf3 from Debian, on PATH (a missing one: its rows are left out).
+#      ROUNDS (default 3) rounds; SECS (default 2) seconds per measured run of fio, the network
+#      rows and byte-unixbench; ONLY, only those groups; ARRAY, STREAM's array (memory-vs-stream's
+#      ARRAY; default 1G, which the runner raises to 4x this host's last-level cache when that is
+#      more, and STREAM gets the runner's size); NTIMES, STREAM's passes (its -DNTIMES; default 10,
+#      half its own 20); LAT_MAX_MB, lat_mem_rd's largest range (its points up to it: 16k, 512k,
+#      16m by default; 256 adds 256m, and lat_mem_rd walks every range up to it: a round took
+#      328 s on a loaded 2-CPU host, fidelity-hosts.md). The defaults are what fit three rounds
+#      of everything in 20 minutes on a 2-CPU host; SCRATCH, a directory on a real file
+#      system for fio's 1 GiB scratch file (default: a temporary directory under /var/tmp).
+#      PEER_SCRIPTS=DIR runs the peer scripts from DIR instead of this one's (tests/test-peers.sh:
+#      stand-ins printing crafted rounds).
+# Out: on stderr, per round and group, what runs, how long it took and its rows as they come
+#      ("peers: raw: ROUND GROUP ROW OURS THEIRS UNIT"); on stdout, the machine (CPU model,
+#      family and model, kernel, CPUs, load at the start and the end, date), the table, then
+#      its markdown copy, then the raw lines ("# raw: ..."). --table LOG prints the table and
+#      its markdown from LOG's raw lines alone (a run stopped early: the rounds it finished). Rows: "stream KERNEL/COPIES" (ours: the RESULT max;
+#      STREAM's Best Rate, MB/s), "lat_mem_rd POINT" (ns per load, ours 4k pages), "fio TEST"
+#      (disk-vs-fio's value: ns, IOPS or MiB/s), "net ROW:PEER" (tps or MB/s), "unixbench
+#      TEST/1" (byte-unixbench's units, wall clock, one copy).
+# Errors: status 2 on a usage error (PEERS_DIR not a directory, an ONLY name unknown or given
+#      twice, ROUNDS or SECS not a whole number >= 1) or with no out/isobench; a peer script
+#      that fails in a round is named with its status and log tail, and that round's rows of
+#      it are missing (the table says how many rounds were paired); status 1 when no row got
+#      a figure from both sides. Rows OUTSIDE their limit are findings, not errors: status 0.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+# shellcheck source=peer-lib.sh
+. "$here/peer-lib.sh"	# die (status 2), one_each, paired_ratio, peer_limit
+scripts=${PEER_SCRIPTS:-$here}
+rounds=${ROUNDS:-3}
+secs=${SECS:-2}
+read -ra groups <<<"${ONLY:-stream lmbench fio net unixbench}"
+array=${ARRAY:-1G}
+latmax=${LAT_MAX_MB:-16}
+ntimes=${NTIMES:-10}
+table_only=
+if [ "${1:-}" = --table ]; then
+	if [ $# -ne 2 ] || ! [ -f "$2" ] || ! [ -r "$2" ]; then die "--table LOG: LOG must be a readable file (a run's output)"; fi
+	table_only=$2
+	set -- /
+fi
+[ $# -eq 1 ] || die "usage: docs/benchmarks/peers.sh PEERS_DIR (the header of this file says more)"
+[ -d "$1" ] || die "PEERS_DIR $1 is not a directory"
+peers=$(cd "$1" && pwd)
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a whole number >= 1, not '$rounds'"
+[[ $secs =~ ^[1-9][0-9]*$ ]] || die "SECS must be a whole number >= 1, not '$secs'"
+[[ $latmax =~ ^[1-9][0-9]*$ ]] || die "LAT_MAX_MB must be a whole number >= 1, not '$latmax'"
+one_each ONLY "stream lmbench fio net unixbench" "${groups[@]}"
+[ -x "$top/out/isobench" ] || [ -n "${PEER_SCRIPTS:-}${table_only}" ] || die "no out/isobench: ./build.sh first"
+
+# have GROUP: whether its peer is here; names what is missing on stderr. For net, the rows
+# whose tools are here (network-vs-peers.sh's ROW names) in $net_rows.
+net_rows=
+have() {
+	case $1 in
+	stream) [ -e "$peers/STREAM/stream.c" ] || { echo "peers: no STREAM at $peers/STREAM (stream.c): its rows are left out" >&2; return 1; } ;;
+	lmbench) [ -e "$peers/lmbench/src/lat_mem_rd.c" ] || { echo "peers: no lmbench at $peers/lmbench (src/lat_mem_rd.c): its rows are left out" >&2; return 1; } ;;
+	unixbench) [ -x "$peers/byte-unixbench/UnixBench/pgms/looper" ] || { echo "peers: no built byte-unixbench at $peers/byte-unixbench (UnixBench/pgms/looper): its rows are left out" >&2; return 1; } ;;
+	fio) command -v fio >/dev/null || { echo "peers: no fio on PATH: its rows are left out" >&2; return 1; } ;;
+	net)
+		local miss=()
+		[ -x "$peers/netperf/src/netperf" ] && [ -x "$peers/netperf/src/netserver" ] &&
+			net_rows+=" tcp-rr:netperf tcp-crr:netperf tcp-stream:netperf tcp-maerts:netperf" || miss+=("netperf ($peers/netperf/src/netperf, netserver)")
+		if command -v sockperf >/dev/null && command -v iperf3 >/dev/null; then
+			net_rows+=" tcp-rr:sockperf udp-rr:sockperf tcp-stream:iperf3 tcp-maerts:iperf3"
+		else miss+=("sockperf and iperf3 (network-vs-peers.sh needs both)"); fi
+		[ ${#miss[@]} -eq 0 ] || echo "peers: no ${miss[*]}: those rows are left out" >&2
+		[ -n "$net_rows" ] ;;
+	esac
+}
+run=()
+if [ -z "$table_only" ]; then for g in "${groups[@]}"; do if have "$g"; then run+=("$g"); fi; done; fi
+[ ${#run[@]} -gt 0 ] || [ -n "$table_only" ] || die_status=1 die "no peer found under $peers (above: what each group looks for)"
+
+work=$(mktemp -d)
+scratch=
+trap 'rm -rf "$work" ${scratch:+"$scratch"}' EXIT
+if [[ " ${run[*]:-} " == *" fio "* ]]; then
+	scratch=$(mktemp -d -p "${SCRATCH:-/var/tmp}" isobench-peers.XXXXXX) || die "cannot make a directory under ${SCRATCH:-/var/tmp} for fio's scratch file"
+fi
+
+# group_lines GROUP LOG: the script's output for one round as "ROW OURS THEIRS UNIT", ROW named
+# PEER:WHAT. Each parser reads the lines its script documents (memory-vs-stream's and
+# memory-vs-lmbench's "# raw:", disk-vs-fio's per-run lines, network-vs-peers' "round R ROW:
+# ours ... | theirs ...", fidelity-unixbench's TSV); a figure missing on one side is "-"
+# (paired_ratio leaves that round out).
+group_lines() {
+	case $1 in
+	stream) awk '$1 == "#" && $2 == "raw:" && ($3 == "ours" || $3 == "stream") {
+			k = "STREAM:" $6 "/" $5; if ($3 == "ours") o[k] = $7; else t[k] = $7; seen[k] = 1 }
+		END { for (k in seen) print k, (k in o ? o[k] : "-"), (k in t ? t[k] : "-"), "MB/s" }' "$2" | sort -t/ -k2,2n -k1,1 ;;
+	lmbench) awk '$1 == "#" && $2 == "raw:" && ($3 == "ours" || $3 == "lmbench") {
+			k = "lat_mem_rd:" $5; if ($3 == "ours") o[k] = $6; else t[k] = $6; seen[k] = 1 }
+		END { for (k in seen) print k, (k in o ? o[k] : "-"), (k in t ? t[k] : "-"), "ns" }' "$2" | sort -V ;;
+	fio) awk 'NF == 5 && $1 ~ /^[0-9]+$/ && ($3 == "ours" || $3 == "theirs") {
+			k = "fio:" $2; if ($3 == "ours") o[k] = $4; else t[k] = $4; seen[k] = 1; if (!(k in at)) at[k] = NR }
+		END { for (k in seen) { u = k ~ /qd1|flush/ ? "ns" : k ~ /qd32/ ? "IOPS" : "MiB/s"
+			print at[k], k, (k in o ? o[k] : "-"), (k in t ? t[k] : "-"), u } }' "$2" | sort -n | cut -d' ' -f2- ;;
+	net) awk '$1 == "round" && $4 == "ours" { row = $3; sub(/:$/, "", row); split(row, w, ":")
+			split($0, s, /[|] theirs /); split(s[2], b, " "); u = row ~ /stream|maerts/ ? "MB/s" : "tps"
+			print w[2] ":" w[1], $5, (b[1] == "" ? "-" : b[1]), u }' "$2" ;;
+	unixbench) awk -F'\t' 'NF == 8 && $1 ~ /^[0-9]+$/ && ($4 == "ours" || $4 == "ub") {
+			k = "byte-unixbench:" $2 "/" $3; if ($4 == "ours") o[k] = $5; else t[k] = $5; u[k] = $6; seen[k] = 1
+			if (!(k in at)) at[k] = NR }
+		END { for (k in seen) print at[k], k, (k in o ? o[k] : "-"), (k in t ? t[k] : "-"), u[k] }' "$2" | sort -n | cut -d' ' -f2- ;;
+	esac
+}
+
+# run_group GROUP LOG: one round of GROUP's script, its output in LOG.
+run_group() {
+	case $1 in
+	stream) ARRAY=$array NTIMES=$ntimes "$scripts/memory-vs-stream.sh" 1 "$peers/STREAM" ;;
+	lmbench) "$scripts/memory-vs-lmbench.sh" 1 "$latmax" "$peers/lmbench" ;;
+	fio) "$scripts/disk-vs-fio.sh" "$scratch/fio.scratch" 1G 1 "$secs" ;;
+	net) ROWS="${net_rows# }" "$scripts/network-vs-peers.sh" 1 "$secs" "$peers/netperf" ;;
+	unixbench) "$scripts/fidelity-unixbench.sh" "$peers/byte-unixbench/UnixBench" "$top/out" 1 "$secs" 1 ;;
+	esac >"$2" 2>&1
+}
+
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+t0=$(date -u +%FT%TZ)
+: >"$work/all"
+[ -z "$table_only" ] || { sed -nE 's/^(# |peers: )raw: ([0-9]+ [a-z]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+)$/\2/p' "$table_only" >"$work/all"; rounds=0; }
+for ((r = 1; r <= rounds; r++)); do
+	for g in "${run[@]}"; do
+		s=$(date +%s)
+		echo "peers: round $r of $rounds: $g ..." >&2
+		if run_group "$g" "$work/$g.log"; then st=0; else st=$?; fi
+		if [ "$st" != 0 ]; then
+			echo "peers: round $r: $g's script failed (status $st); its last lines:" >&2
+			tail -n 5 "$work/$g.log" | sed 's/^/peers:   /' >&2
+		fi
+		group_lines "$g" "$work/$g.log" | sed "s/^/$r $g /" | tee -a "$work/all" | sed 's/^/peers: raw: /' >&2
+		echo "peers: round $r: $g took $(($(date +%s) - s)) s (load $(cut -d' ' -f1 /proc/loadavg))" >&2
+	done
+done
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# The table's lines, tab-separated: row, ours, theirs, unit, ratio, lo-hi (N), limit, verdict.
+# $work/all: "ROUND GROUP ROW OURS THEIRS UNIT".
+awk '{ print $3, $4, $5 }' "$work/all" | paired_ratio >"$work/ratios"
+# side ROW FIELD: the median of FIELD (4 ours, 5 theirs) over the rounds that gave one, 1 decimal.
+side() {
+	awk -v k="$1" -v f="$2" '$3 == k && $f + 0 > 0 { print $f }' "$work/all" | sort -g |
+		awk '{ a[NR] = $1 } END { if (!NR) print "-"; else printf "%.1f\n", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+: >"$work/table"
+while read -r row q lo hi n; do
+	g=$(awk -v k="$row" '$3 == k { print $2; exit }' "$work/all")
+	u=$(awk -v k="$row" '$3 == k { print $6; exit }' "$work/all")
+	lim=$(peer_limit "$g")
+	if [ "$n" = 0 ]; then v="no figure" rq=- rg=-
+	else
+		v=$(awk -v q="$q" -v l="$lim" 'BEGIN { print (q >= 1 - l / 100 && q <= 1 + l / 100) ? "within" : "OUTSIDE" }')
+		rq=$(printf '%.3f' "$q") rg=$(printf '%.3f-%.3f (%d)' "$lo" "$hi" "$n")
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t+-%s%%\t%s\n' "$row" "$(side "$row" 4)" "$(side "$row" 5)" "$u" "$rq" "$rg" "$lim" "$v" >>"$work/table"
+done <"$work/ratios"
+
+if [ -n "$table_only" ]; then
+	echo "# the table of $table_only's raw lines ($(wc -l <"$work/all") rows of rounds)"
+else
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
+fam=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
+mdl=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
+echo "# host: ${cpu:-unknown CPU} (family ${fam:--}, model ${mdl:--}), $(nproc) of $(nproc --all) CPUs allowed, $(uname -r)"
+echo "# $t0 to $(date -u +%FT%TZ), $rounds rounds of: ${run[*]} (SECS $secs, ARRAY $array, NTIMES $ntimes, LAT_MAX_MB $latmax); load $load0 at the start, $load1 at the end"
+fi
+printf '%-34s %12s %12s %-6s %11s %22s %7s %s\n' row ours theirs unit ours/theirs "rounds lo-hi (N)" limit verdict
+awk -F'\t' '{ printf "%-34s %12s %12s %-6s %11s %22s %7s %s\n", $1, $2, $3, $4, $5, $6, $7, $8 }' "$work/table"
+echo
+echo "| row | ours | theirs | unit | ours/theirs | rounds lo-hi (N) | limit | verdict |"
+echo "|---|---|---|---|---|---|---|---|"
+awk -F'\t' '{ v = $8 == "OUTSIDE" ? "**OUTSIDE**" : $8; printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, v }' "$work/table"
+[ -n "$table_only" ] || sed 's/^/# raw: /' "$work/all"
+awk -F'\t' '$5 != "-" { ok = 1 } END { exit !ok }' "$work/table" || die_status=1 die "no row got a figure from both sides (above: why)"

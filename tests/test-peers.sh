@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# tests/test-peers.sh — docs/benchmarks/peers.sh's plumbing, in a second, with stand-ins: the
+# five peer scripts replaced (PEER_SCRIPTS) by ones that print crafted rounds in each real
+# script's documented form (memory-vs-stream's and memory-vs-lmbench's "# raw:" lines,
+# disk-vs-fio's per-run lines, network-vs-peers' "round R ROW: ours ... | theirs ...",
+# fidelity-unixbench's TSV), and a PEERS_DIR of empty stand-in trees. It checks:
+#   - every group's rows reach the one table, named PEER:WHAT, with each side's median and
+#     ours/theirs paired by round (a drifting host's rounds: 0.968, not the medians' 0.367),
+#     its rounds' range and how many were paired;
+#   - the limit is peer-lib.sh's peer_limit: 1.12 is OUTSIDE for a STREAM row (10%) and within
+#     for a lat_mem_rd one (15%); 0.80 is OUTSIDE for fio;
+#   - the rounds are interleaved: each round runs every group once, in order, before the next;
+#   - a peer script failing in one round is named with its status, the run goes on, and its
+#     rows say 2 rounds paired; a missing peer (no netperf build; no fio on PATH) is named on
+#     stderr and its rows left out, the rest measured (network-vs-peers gets only the rows
+#     whose tools are here, in ROWS);
+#   - the markdown copy holds the same rows; --table LOG gives the same table from the run's
+#     raw lines (its stdout's or its stderr's); usage errors (no PEERS_DIR, an unknown ONLY name,
+#     ROUNDS=0) are status 2 before anything runs; no peer at all is status 1.
+# In:  bash, awk (nothing built). Out: one line per check, then "N passed, M failed, K skipped".
+# shellcheck disable=SC2016  # the stand-ins' code in single quotes: expanded when they run
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib.sh
+. "$top/tests/lib.sh"
+use_tmp
+peers=$top/docs/benchmarks/peers.sh
+
+# The stand-in trees and tools: what peers.sh looks for, nothing that runs.
+mkdir -p "$tmp/p/STREAM" "$tmp/p/lmbench/src" "$tmp/p/byte-unixbench/UnixBench/pgms" "$tmp/bin" "$tmp/s" "$tmp/state"
+: >"$tmp/p/STREAM/stream.c"
+: >"$tmp/p/lmbench/src/lat_mem_rd.c"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/p/byte-unixbench/UnixBench/pgms/looper"
+for t in fio sockperf iperf3; do printf '#!/bin/sh\nexit 0\n' >"$tmp/bin/$t"; done
+chmod +x "$tmp/p/byte-unixbench/UnixBench/pgms/looper" "$tmp/bin"/*
+
+# The stand-in scripts. Each counts its calls (its round) in $STATE/NAME and logs
+# "NAME ROUND ARGS" to $STATE/calls; pick A B C prints the round's value of three.
+common='n=$(($(cat "$STATE/$me" 2>/dev/null || echo 0) + 1)); echo $n >"$STATE/$me"
+echo "$me $n $*" >>"$STATE/calls"
+pick() { eval "echo \${$n}"; }'
+mk() {
+	printf '#!/usr/bin/env bash\nme=%s\n%s\n%s\n' "$1" "$common" "$2" >"$tmp/s/$1"
+	chmod +x "$tmp/s/$1"
+}
+mk memory-vs-stream.sh 'echo "ARRAY=$ARRAY" >>"$STATE/calls"
+echo "# STREAM abc for 1 copy: array 1 elements"
+echo "# raw: ours 1 1 copy 105.0 100.0"
+echo "# raw: ours 1 1 add $(pick 100 110 300) 1"
+echo "# raw: ours 1 1 triad 112 1"
+echo "# raw: ours 1 2 add 200 1"
+echo "# raw: stream 1 1 copy 100.0 90.0"
+echo "# raw: stream 1 1 add $(pick 100 300 310) 1"
+echo "# raw: stream 1 1 triad 100 1"
+echo "# raw: stream 1 2 add 210 1"
+echo "kernel  copies STREAM_best (a table line, not read)"'
+mk memory-vs-lmbench.sh 'echo "# raw: ours 1 16k 1.05"
+echo "# raw: ours 1 512k 11.2"
+echo "# raw: lmbench 1 16k 1.0"
+echo "# raw: lmbench 1 512k 10"
+echo "point lat_mem_rd ours_4k"'
+mk disk-vs-fio.sh '[ "$n" != 2 ] || { echo "fio: injected failure"; exit 3; }
+echo "# header"
+echo "1 disk-randread-4k-qd32 ours 80 0.5"
+echo "1 disk-randread-4k-qd32 theirs 100 0.5"
+echo "1 disk-flush:flush ours 1000 0.5"
+echo "1 disk-flush:flush theirs 1000 0.5"'
+mk network-vs-peers.sh 'echo "ROWS=$ROWS" >>"$STATE/calls"
+for row in $ROWS; do echo "round 1 $row: ours $(pick 1000 1100 900) 20.0 30.0 - | theirs 1000 21.0 31.0 -"; done
+echo "| test | vs | (the markdown, not read) |"'
+mk fidelity-unixbench.sh 'printf "1\tshell1\t1\tours\t%s\tlpm\t0.5\t1\n" "$(pick 1200 1300 1250)"
+printf "1\tshell1\t1\tub\t1000\tlpm\t0.5\t1\n"
+printf "1\tdhry2reg\t1\tub\t50\tlps\t0.5\t1\n"
+printf "1\tdhry2reg\t1\tours\t51\tlps\t0.5\t1\n"'
+
+run() {	# run NAME [ENV...]: peers.sh on the stand-ins; $tmp/NAME.out, .err, .st
+	local name=$1
+	shift
+	rm -f "$tmp/state"/*
+	set +e
+	env PATH="$tmp/bin:$PATH" STATE="$tmp/state" PEER_SCRIPTS="$tmp/s" SCRATCH="$tmp" "$@" \
+		"$peers" "$tmp/p" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	echo $? >"$tmp/$name.st"
+	set -e
+}
+# row NAME ROW: the table's line of ROW (text table, before the markdown), fields squeezed.
+row() { sed '/^$/q' "$tmp/$1.out" | awk -v r="$2" '$1 == r' | tr -s ' '; }
+expect_row() {	# expect_row NAME ROW WANT: the squeezed line is WANT
+	local got
+	got=$(row "$1" "$2")
+	if [ "$got" = "$3" ]; then pass "$1: $2: $3"; else fail "$1: $2: want '$3', got '${got:-nothing}'"; fi
+}
+
+run all ROUNDS=3
+if [ "$(cat "$tmp/all.st")" = 0 ]; then pass "a run of all groups: status 0"; else fail "a run of all groups: status $(cat "$tmp/all.st"): $(head -c 600 "$tmp/all.err")"; fi
+expect_row all STREAM:add/1 "STREAM:add/1 110.0 300.0 MB/s 0.968 0.367-1.000 (3) +-10% within"
+expect_row all STREAM:copy/1 "STREAM:copy/1 105.0 100.0 MB/s 1.050 1.050-1.050 (3) +-10% within"
+expect_row all STREAM:triad/1 "STREAM:triad/1 112.0 100.0 MB/s 1.120 1.120-1.120 (3) +-10% OUTSIDE"
+expect_row all STREAM:add/2 "STREAM:add/2 200.0 210.0 MB/s 0.952 0.952-0.952 (3) +-10% within"
+expect_row all lat_mem_rd:512k "lat_mem_rd:512k 11.2 10.0 ns 1.120 1.120-1.120 (3) +-15% within"
+expect_row all lat_mem_rd:16k "lat_mem_rd:16k 1.1 1.0 ns 1.050 1.050-1.050 (3) +-15% within"
+expect_row all fio:disk-randread-4k-qd32 "fio:disk-randread-4k-qd32 80.0 100.0 IOPS 0.800 0.800-0.800 (2) +-15% OUTSIDE"
+expect_row all fio:disk-flush:flush "fio:disk-flush:flush 1000.0 1000.0 ns 1.000 1.000-1.000 (2) +-15% within"
+expect_row all sockperf:udp-rr "sockperf:udp-rr 1000.0 1000.0 tps 1.000 0.900-1.100 (3) +-15% within"
+expect_row all iperf3:tcp-maerts "iperf3:tcp-maerts 1000.0 1000.0 MB/s 1.000 0.900-1.100 (3) +-15% within"
+expect_row all byte-unixbench:shell1/1 "byte-unixbench:shell1/1 1250.0 1000.0 lpm 1.250 1.200-1.300 (3) +-15% OUTSIDE"
+expect_row all byte-unixbench:dhry2reg/1 "byte-unixbench:dhry2reg/1 51.0 50.0 lps 1.020 1.020-1.020 (3) +-15% within"
+if [ -z "$(row all netperf:tcp-rr)" ]; then pass "no netperf build: no netperf rows"; else fail "netperf rows without a netperf build"; fi
+if grep -q 'no netperf' "$tmp/all.err"; then pass "no netperf build: named on stderr"; else fail "the missing netperf is not named: $(cat "$tmp/all.err")"; fi
+if grep -qx 'ROWS=tcp-rr:sockperf udp-rr:sockperf tcp-stream:iperf3 tcp-maerts:iperf3' "$tmp/state/calls"; then pass "network-vs-peers is given only the rows whose tools are here"; else fail "ROWS given: $(grep ROWS "$tmp/state/calls")"; fi
+if grep -q 'round 2: fio.s script failed (status 3)' "$tmp/all.err"; then pass "a peer script failing in round 2 is named with its status"; else fail "a failing round is not named: $(cat "$tmp/all.err")"; fi
+if grep -qx 'ARRAY=1G' "$tmp/state/calls"; then pass "memory-vs-stream gets ARRAY=1G by default"; else fail "ARRAY given: $(grep ARRAY "$tmp/state/calls")"; fi
+# Interleaved: the calls in order, round by round (each script's own round count 1, 2, 3).
+order=$(awk '$2 ~ /^[0-9]+$/ { printf "%s%s ", $1, $2 }' "$tmp/state/calls")
+want=""
+for r in 1 2 3; do for s in memory-vs-stream.sh memory-vs-lmbench.sh disk-vs-fio.sh network-vs-peers.sh fidelity-unixbench.sh; do want+="$s$r "; done; done
+if [ "$order" = "$want" ]; then pass "interleaved: every group once per round, round after round"; else fail "the calls' order: $order"; fi
+md=$(grep -c '^| ' "$tmp/all.out" || true)
+txt=$(sed '/^$/q' "$tmp/all.out" | grep -cE '^[A-Za-z0-9_-]+:' || true)
+if [ "$md" = $((txt + 1)) ] && [ "$txt" = 14 ] && grep -q '^| STREAM:triad/1 | 112.0 | 100.0 | MB/s | 1.120 | 1.120-1.120 (3) | +-10% | \*\*OUTSIDE\*\* |$' "$tmp/all.out"; then pass "the markdown copy: the same $txt rows and a header"; else fail "markdown $md lines for $txt rows: $(cat "$tmp/all.out")"; fi
+if grep -q '^# host: .*family .*model .*CPUs allowed' "$tmp/all.out"; then pass "the header names the CPU, family and model"; else fail "no host line"; fi
+
+# --table: the same table again from the run's raw lines (its stdout's "# raw:", its stderr's
+# "peers: raw:", as from a run stopped early).
+set +e
+"$peers" --table "$tmp/all.out" >"$tmp/t1.out" 2>&1; st1=$?
+"$peers" --table "$tmp/all.err" >"$tmp/t2.out" 2>&1; st2=$?
+"$peers" --table "$tmp/nonesuch" >/dev/null 2>&1; st3=$?
+set -e
+want=$(sed -n '/^row /,/^$/p' "$tmp/all.out")
+if [ "$st1" = 0 ] && [ "$(sed -n '/^row /,/^$/p' "$tmp/t1.out")" = "$want" ] && [ "$st2" = 0 ] &&
+	[ "$(sed -n '/^row /,/^$/p' "$tmp/t2.out")" = "$want" ]; then pass "--table: the same table from stdout's and stderr's raw lines"
+else fail "--table: status $st1/$st2: $(head -c 800 "$tmp/t1.out")"; fi
+if [ "$st3" = 2 ]; then pass "--table of no file: status 2"; else fail "--table of no file: status $st3"; fi
+
+# fio missing from PATH (a PATH of only the stand-ins and the basics, without fio).
+rm "$tmp/bin/fio"
+mkdir -p "$tmp/bin2"
+for t in bash env awk sed sort cut tr grep cat date mktemp rm mkdir tail nproc uname printf dirname head tee wc; do
+	p=$(command -v "$t") && ln -sf "$p" "$tmp/bin2/$t"
+done
+cp "$tmp/bin/sockperf" "$tmp/bin/iperf3" "$tmp/bin2/"
+rm -f "$tmp/state"/*
+set +e
+env -i PATH="$tmp/bin2" STATE="$tmp/state" PEER_SCRIPTS="$tmp/s" ROUNDS=1 "$peers" "$tmp/p" >"$tmp/nofio.out" 2>"$tmp/nofio.err"
+st=$?
+set -e
+if [ "$st" = 0 ] && grep -q 'no fio on PATH' "$tmp/nofio.err" && [ -z "$(row nofio fio:disk-randread-4k-qd32)" ] && 	[ -n "$(row nofio STREAM:add/1)" ] && ! grep -q disk-vs-fio "$tmp/state/calls"; then pass "no fio: named, its rows left out, the rest measured"; else fail "no fio: status $st: $(cat "$tmp/nofio.err")"; fi
+
+run usage0
+[ "$(cat "$tmp/usage0.st")" = 0 ] || fail "stand-in run failed"
+set +e
+env PEER_SCRIPTS="$tmp/s" "$peers" >/dev/null 2>"$tmp/u1.err"; st1=$?
+env PEER_SCRIPTS="$tmp/s" ONLY="stream bogus" "$peers" "$tmp/p" >/dev/null 2>"$tmp/u2.err"; st2=$?
+env PEER_SCRIPTS="$tmp/s" ROUNDS=0 "$peers" "$tmp/p" >/dev/null 2>"$tmp/u3.err"; st3=$?
+mkdir -p "$tmp/empty"
+env PATH="$tmp/bin2" PEER_SCRIPTS="$tmp/s" ONLY="stream lmbench" "$peers" "$tmp/empty" >/dev/null 2>"$tmp/u4.err"; st4=$?
+set -e
+if [ "$st1" = 2 ] && grep -q usage "$tmp/u1.err"; then pass "no PEERS_DIR: status 2, usage"; else fail "no PEERS_DIR: status $st1"; fi
+if [ "$st2" = 2 ] && grep -q "unknown name 'bogus'" "$tmp/u2.err"; then pass "ONLY=bogus: status 2 naming it"; else fail "ONLY=bogus: status $st2 $(cat "$tmp/u2.err")"; fi
+if [ "$st3" = 2 ] && grep -q ROUNDS "$tmp/u3.err"; then pass "ROUNDS=0: status 2"; else fail "ROUNDS=0: status $st3"; fi
+if [ "$st4" = 1 ] && grep -q 'no STREAM' "$tmp/u4.err" && grep -q 'no peer found' "$tmp/u4.err"; then pass "no peer at all: status 1, each named"; else fail "no peer: status $st4 $(cat "$tmp/u4.err")"; fi
+finish
