@@ -81,6 +81,7 @@ PKGS_TEST=(
 	sqlite3                                # tests/test-history.sh: reads the results store
 	dbench                                 # tests/unit/test_tbench_load.c: dbench's own client.txt, read as tbench's load
 	xfsprogs btrfs-progs lvm2              # tests/test-scratch.sh: real XFS, btrfs and LVM labels on a signed disk
+	linux-config-6.1                       # tests/test-kconfig.sh: Debian's x86 kernel configs (arm64's: cross/sysroot.sh)
 )
 
 ensure_packages() {

@@ -10,12 +10,16 @@
 #      busybox-static (PID 1's shell), libc6, libpcre2-8-0, dash, coreutils and grep (the
 #      dynamically linked programs of the process tests, as on a distribution), and
 #      systemd-boot-efi (the UEFI boot menu, \EFI\BOOT\BOOTAA64.EFI: image/build-iso.sh).
-#      Their .debs are kept in $ISOBENCH_CACHE/debs/DEBARCH; once all are there, no network.
+#      Also a reference package no image holds: linux-config-6.1, Debian's kernel configurations
+#      for DEBARCH (DEST/usr/src/linux-config-6.1/config.arm64_none_cloud-arm64.xz:
+#      tests/test-kconfig.sh compares the arm64 kernel with it; the series follows
+#      linux-source's, build.sh). Their .debs are kept in $ISOBENCH_CACHE/debs/DEBARCH; once all
+#      are there, no network.
 # Out: DEST/ holds the unpacked packages (DEST/bin/busybox, DEST/usr/lib/aarch64-linux-musl/,
 #      ...), DEST/musl-gcc.specs (Debian's musl-gcc.specs with its absolute paths moved under
 #      DEST, for `${CROSS}gcc -specs=DEST/musl-gcc.specs`) and DEST/PACKAGES (name version
-#      sha256 of every .deb, sorted: what the image was made of). DEST is rebuilt only when
-#      PACKAGES would change.
+#      sha256 of every .deb, sorted: what the image was made of), DEST/REFERENCE (the same for
+#      the reference package). DEST is rebuilt only when PACKAGES or REFERENCE would change.
 # Errors: exits 1 with one line "sysroot: <reason>" on stderr; 2 on a usage error.
 set -euo pipefail
 
@@ -27,13 +31,14 @@ cache=${ISOBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/isobench}
 [[ "$debarch" =~ ^[a-z0-9]+$ ]] || die "DEBARCH must be a Debian architecture name, got '$debarch'"
 [ "$debarch" != "$(dpkg --print-architecture)" ] || die "$debarch is the host's architecture: use the host's packages"
 pkgs=(musl musl-dev busybox-static libc6 libpcre2-8-0 dash coreutils grep systemd-boot-efi)
+refs=(linux-config-6.1)
 debs=$cache/debs/$debarch
 mkdir -p "$debs"
 
-# have_all: every package has exactly one .deb in the cache.
+# have_all: every package (and reference package) has exactly one .deb in the cache.
 have_all() {
 	local p n
-	for p in "${pkgs[@]}"; do
+	for p in "${pkgs[@]}" "${refs[@]}"; do
 		n=$(find "$debs" -maxdepth 1 -name "${p}_*_${debarch}.deb" | wc -l)
 		[ "$n" -eq 1 ] || return 1
 	done
@@ -51,16 +56,24 @@ if ! have_all; then
 	apt-get "${opts[@]}" update >"$apt/update.log" 2>&1 ||
 		die "apt-get update for $debarch failed: $(tail -n 1 "$apt/update.log")"
 	rm -f "$debs"/*.deb
-	(cd "$debs" && apt-get "${opts[@]}" download "${pkgs[@]/%/:$debarch}") >"$apt/download.log" 2>&1 ||
+	(cd "$debs" && apt-get "${opts[@]}" download "${pkgs[@]/%/:$debarch}" "${refs[@]/%/:$debarch}") \
+		>"$apt/download.log" 2>&1 ||
 		die "apt-get download failed: $(tail -n 1 "$apt/download.log")"
 	have_all || die "apt-get download did not give one .deb per package in $debs"
 fi
 
-manifest=$(for p in "${pkgs[@]}"; do
-	f=$(find "$debs" -maxdepth 1 -name "${p}_*_${debarch}.deb")
-	printf '%s %s %s\n' "$p" "$(dpkg-deb -f "$f" Version)" "$(sha256sum <"$f" | cut -c1-64)"
-done | LC_ALL=C sort)
-if [ ! -f "$dest/PACKAGES" ] || [ "$(cat "$dest/PACKAGES")" != "$manifest" ]; then
+# manifest PKG...: "name version sha256" of each package's .deb, sorted.
+manifest() {
+	local p f
+	for p in "$@"; do
+		f=$(find "$debs" -maxdepth 1 -name "${p}_*_${debarch}.deb")
+		printf '%s %s %s\n' "$p" "$(dpkg-deb -f "$f" Version)" "$(sha256sum <"$f" | cut -c1-64)"
+	done | LC_ALL=C sort
+}
+manifest=$(manifest "${pkgs[@]}")
+refman=$(manifest "${refs[@]}")
+if [ ! -f "$dest/PACKAGES" ] || [ "$(cat "$dest/PACKAGES")" != "$manifest" ] ||
+	[ ! -f "$dest/REFERENCE" ] || [ "$(cat "$dest/REFERENCE")" != "$refman" ]; then
 	tmp=$dest.tmp.$$
 	rm -rf "$tmp" && mkdir -p "$tmp"
 	for f in "$debs"/*_"$debarch".deb; do
@@ -73,5 +86,6 @@ if [ ! -f "$dest/PACKAGES" ] || [ "$(cat "$dest/PACKAGES")" != "$manifest" ]; th
 	sed "s|/usr/include/$triplet-musl|$dest/usr/include/$triplet-musl|g; s|/usr/lib/$triplet-musl|$dest/usr/lib/$triplet-musl|g" \
 		"$specs" >"$tmp/musl-gcc.specs"
 	printf '%s\n' "$manifest" >"$tmp/PACKAGES"
+	printf '%s\n' "$refman" >"$tmp/REFERENCE"
 	rm -rf "$dest" && mkdir -p "$(dirname "$dest")" && mv "$tmp" "$dest"
 fi

@@ -4,7 +4,8 @@
 #     README says: an arm64 EFI-stub Image, the initramfs of arm64 programs, IDENTITY, a
 #     UEFI-only ISO whose FAT partition starts systemd-boot as \EFI\BOOT\BOOTAA64.EFI, the raw
 #     disk, a kernel config with the arm64 fragment's devices and the clouds' drivers
-#     (tests/lib.sh cloud_drivers);
+#     (tests/lib.sh cloud_drivers), Debian's cloud-arm64 values for what a VM costs
+#     (tests/kconfig-debian.py, kernel-config/vm-cost.symbols) and the CPPC cpufreq driver;
 #   * the arm64 runner's own checks, run on this host under qemu-user (qemu-aarch64): its
 #     instruction probes run or SKIP with their reasons, x86's SKIP, it lists arm64's ring0
 #     probes (ring0-hvc, ...: the driver's arm64 list) and not x86's, which SKIP there for
@@ -110,6 +111,14 @@ none "$miss" "the arm64 kernel has ECAM PCIe, GICv2/v3, PL011 + 8250, EFI stub, 
 	"the arm64 kernel config lacks"
 mapfile -t clouds < <(cloud_drivers aarch64)
 kconfig_has "$o/kernel.config" "the arm64 kernel has the clouds' NIC, disk and console drivers built in (Graviton, Tau T2A, Ampere)" "${clouds[@]}"
+# What a VM costs, as Debian's cloud-arm64 kernel (its config: the sysroot's reference package),
+# and the CPU clock and idle support (CPPC cpufreq, AMU): tests/kconfig-debian.py, as
+# tests/test-kconfig.sh runs it for x86 (there, arm64's only when this build is already done).
+python3 "$top/tests/kconfig-debian.py" "aarch64=$o/kernel.config" >"$tmp/kconfig.out" 2>&1
+st=$?
+grep '^FAIL: ' "$tmp/kconfig.out"
+status_is EXIT_OK "$st" "the arm64 kernel's vm-cost.symbols: Debian's cloud-arm64 values or written reasons, cpufreq/idle in ($(grep -c '^ok: ' "$tmp/kconfig.out") compared)"
+[ "$st" -eq 0 ] || head -n 2 "$tmp/kconfig.out"
 
 # ---- the clouds' files for arm64 instances (ARCH=arm64 ./build.sh disks) ---------------------
 # image/build-disks.sh's arm64 mode on this ISO: every file but the OVA (its OVF is an x86 VM),

@@ -49,6 +49,7 @@
 #include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/irq_work.h>
+#include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/miscdevice.h>
@@ -68,6 +69,11 @@
 #define IBP_BATCH_MAX 65536u
 #define IBP_HLT_NS 20000u		/* the timer wake-up probe's timer */
 #define IBP_CLOCK_STEP_NS 10000u	/* a kernel clock moving in coarser steps times no batch */
+/* ibp_check_clock()'s wait for a tick-based clock's 4 moves (3 steps after a partial one): 8
+ * ticks (TICK_NSEC: 1e9 / HZ; 32 ms at this kernel's HZ=250, 4 ms ticks), at least
+ * IBP_WAIT_NS, so that ticks coming late on a busy host still show a step to name. A wait of
+ * IBP_WAIT_NS alone (20 ms) was made for HZ=1000 (1 ms ticks) and left HZ=250 16 ms of 20. */
+#define IBP_CLOCK_WAIT_NS max_t(u64, IBP_WAIT_NS, 8ull * TICK_NSEC)
 #define IBP_HALT_GAP_US 50		/* ipi_halt: the target's time to go idle again */
 
 static DEFINE_MUTEX(ibp_lock);
@@ -399,14 +405,14 @@ static int ibp_spin_start(struct ibp_run *r)
  * QEMU's big lock on a busy host (14 us to 1 ms steps seen under TCG at load 5), or a TCG
  * guest under -icount shift=8 (256 ns of guest time per instruction: 13 us a read); what a
  * read costs the batch, its null batch holds too (ibp_null()). The check gives up only when
- * about IBP_WAIT_NS passed by the counter AND IBP_CLOCK_READS reads since the last move saw
- * the same value: a vCPU the host preempts for 20 ms (a busy host, an overcommitted cloud)
+ * about IBP_CLOCK_WAIT_NS passed by the counter AND IBP_CLOCK_READS reads since the last move
+ * saw the same value: a vCPU the host preempts for 20 ms (a busy host, an overcommitted cloud)
  * loses that time by the counter without having read the clock, which says nothing of the
  * clock. */
 #define IBP_CLOCK_READS 1000u
 static int ibp_check_clock(struct ibp_run *r)
 {
-	u64 limit = (u64)ibp_cycles_khz() * (IBP_WAIT_NS / 1000000u), c0, t, now, last = 0;
+	u64 limit = (u64)ibp_cycles_khz() * (IBP_CLOCK_WAIT_NS / 1000000u), c0, t, now, last = 0;
 	u64 step = U64_MAX;
 	char why[ISOBENCH_PROBE_REASON];
 	unsigned int same = 0, stood = 0;	/* stood: steps with a repeated read */
@@ -435,8 +441,8 @@ static int ibp_check_clock(struct ibp_run *r)
 	if (step <= IBP_CLOCK_STEP_NS || (moves == 4 && !stood))
 		return 0;
 	if (step == U64_MAX)
-		snprintf(why, sizeof(why), "the kernel's clock did not move in %u ms: no ns figure",
-			 IBP_WAIT_NS / 1000000u);
+		snprintf(why, sizeof(why), "the kernel's clock did not move in %llu ms: no ns figure",
+			 (unsigned long long)(IBP_CLOCK_WAIT_NS / 1000000u));
 	else
 		snprintf(why, sizeof(why), "the kernel's clock moves in %llu us steps "
 			 "(a tick-based clocksource): no ns figure", step / 1000);
