@@ -55,6 +55,13 @@ const char *cpuclock_method_name(enum cpuclock_method m)
 								  : REC_MHZ_NONE;
 }
 
+static int take(int cpu, struct cpuclock_read *r);
+
+int cpuclock_aperf_counts(const struct cpuclock_read *a, const struct cpuclock_read *b)
+{
+	return b->aperf != a->aperf && b->mperf != a->mperf && cpuclock_aperf_mhz(a, b) > 0;
+}
+
 enum cpuclock_method cpuclock_probe(char *why, size_t n)
 {
 	char r[200];
@@ -62,8 +69,22 @@ enum cpuclock_method cpuclock_probe(char *why, size_t n)
 	int cpu = sched_getcpu();
 
 	if (arch_core_counters(cpu < 0 ? 0 : cpu, &a, &m, r, sizeof r) == 0) {
-		snprintf(why, n, "%s: APERF/MPERF of each copy's CPU, /dev/cpu/N/msr", REC_MHZ_APERF);
-		return CPUCLOCK_APERF;
+		/* Readable is not counting: QEMU's TCG answers the MSRs with 0 (and a hypervisor
+		 * may pass reads through to counters it never advances), so every SAMPLE would
+		 * say mhz=0. The counters must advance across a short busy chain on one CPU. */
+		struct cpuclock_read r0, r1;
+		cpu = cpu < 0 ? 0 : cpu;
+		if (take(cpu, &r0) == 0) {
+			chain_sink = cpuclock_chain_now() > 0;
+			if (sched_getcpu() == cpu && take(cpu, &r1) == 0 &&
+			    cpuclock_aperf_counts(&r0, &r1)) {
+				snprintf(why, n, "%s: APERF/MPERF of each copy's CPU, /dev/cpu/N/msr",
+					 REC_MHZ_APERF);
+				return CPUCLOCK_APERF;
+			}
+		}
+		snprintf(r, sizeof r, "APERF not counting (MSRs 0xE8/0xE7 read, but did not both "
+			 "advance over a busy chain: an emulator or hypervisor answering them)");
 	}
 	if (!ARCH_CHAIN_ADDS) {
 		snprintf(why, n, "%s: %s; no add chain on this architecture", REC_MHZ_NONE, r);

@@ -40,6 +40,9 @@ struct cpuclock_read {
  * delta mperf, each delta taken modulo 2^64 (a counter that wrapped once between the reads
  * is still right). 0 (no figure) when delta mperf, delta tsc or delta ns is 0. */
 double cpuclock_aperf_mhz(const struct cpuclock_read *a, const struct cpuclock_read *b);
+/* 1 when reads a then b (one CPU, some work between) show counters that count: APERF and
+ * MPERF both moved and give a clock; 0 otherwise (TCG's MSRs read 0: readable, not counting). */
+int cpuclock_aperf_counts(const struct cpuclock_read *a, const struct cpuclock_read *b);
 
 /* MHz from a chain of adds ARCH cycles each: `adds` more adds took ns_long - ns_short more
  * nanoseconds: adds / (ns_long - ns_short) x 1000. 0 (no figure) when ns_long <= ns_short. */

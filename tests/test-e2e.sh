@@ -47,6 +47,12 @@ for t in $index_tests; do
 	done
 done
 has "$log1" "END records=[0-9]+ results=24 fails=0 skips=0 errors=0 status=ok" "END, 24 results"
+# Every SAMPLE carries the clock it ran at (issue 45): a figure > 0 with its method. TCG answers
+# APERF/MPERF reads with 0, which the probe must not take for counters (mhz=0 in every SAMPLE).
+bad_mhz=$(grep -cE 'SAMPLE .* mhz=([0-9]+,)*0( |,)' "$log1" || true)
+if [ "$bad_mhz" -eq 0 ] && grep -qE 'SAMPLE .* mhz=[1-9][0-9]*[ ,].*mhz_method=(aperf|chain)' "$log1"; then
+	pass "every SAMPLE has a clock figure > 0 and its method"
+else fail "SAMPLEs without a clock figure: $bad_mhz with mhz=0 (method: $(grep -o 'mhz_method=[a-z]*' "$log1" | sort | uniq -c | tr '\n' ' '))"; fi
 has "$log1" "reboot: Power down" "the guest powered itself off"
 has "$log1.stdout" "^System Benchmarks Index Score +[0-9]+\.[0-9]$" "full index score printed"
 st=0

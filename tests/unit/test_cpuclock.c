@@ -48,6 +48,21 @@ static void aperf_wrap(void **st)
 	assert_float_equal(cpuclock_aperf_mhz(&a, &b), 3000.0, 1e-6);
 }
 
+/* Counters that read but do not count (QEMU TCG answers MSRs 0xE8/0xE7 with 0) are not the
+ * aperf method: the probe falls back to the chain instead of writing mhz=0 in every SAMPLE. */
+static void aperf_counts(void **st)
+{
+	(void)st;
+	struct cpuclock_read a = {0, 0, 1000, 1000}, b = {0, 0, 231000, 101000};
+	assert_false(cpuclock_aperf_counts(&a, &b));	/* TCG: both read 0 */
+	b.aperf = 300000;
+	assert_false(cpuclock_aperf_counts(&a, &b));	/* MPERF stands still */
+	b.mperf = 230000;
+	assert_true(cpuclock_aperf_counts(&a, &b));	/* both count: a clock */
+	b.ns = a.ns;
+	assert_false(cpuclock_aperf_counts(&a, &b));	/* no time: no figure */
+}
+
 /* A zero delta is no figure (0), never a division by zero or infinity. */
 static void aperf_zero(void **st)
 {
@@ -226,6 +241,7 @@ int main(void)
 		cmocka_unit_test(aperf_plain),
 		cmocka_unit_test(aperf_wrap),
 		cmocka_unit_test(aperf_zero),
+		cmocka_unit_test(aperf_counts),
 		cmocka_unit_test(chain_arith),
 		cmocka_unit_test(method_names),
 		cmocka_unit_test(policy_set_and_read),

@@ -2,7 +2,8 @@
  * IA32_MPERF (0xE7) of one CPU through the kernel's msr driver (/dev/cpu/N/msr, CONFIG_X86_MSR;
  * pread at the MSR's number reads its 8 bytes, arch/x86/kernel/msr.c). Root (CAP_SYS_RAWIO)
  * only. A CPU without the counters (no "aperfmperf" in /proc/cpuinfo's flags: most
- * hypervisors hide them, TCG has none) makes the read fail with EIO. */
+ * hypervisors hide them) makes the read fail with EIO; QEMU's TCG answers it with 0 instead,
+ * so readable is not enough: cpuclock_probe() also wants them to count. */
 #include "arch.h"
 
 #include <errno.h>
