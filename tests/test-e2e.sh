@@ -42,7 +42,7 @@ has "$log1" "INFO .*kernel.release=6\.1\.[0-9]+-isobench" "our kernel ran"
 has "$log1" "INFO .*vuln\.[a-z_0-9]+=" "CPU vulnerability state recorded"
 for t in $index_tests; do
 	for c in 1 2; do
-		has "$log1" "RESULT test=$t copies=$c unit=[A-Za-z]+ better=higher value=[0-9]+\.[0-9]+ samples=3 " \
+		has "$log1" "RESULT test=$t copies=$c unit=[A-Za-z]+ better=higher value=[0-9]+\.[0-9]+ whole=[0-9]+\.[0-9]+ steal_pct=[0-9]+\.[0-9]+ samples=3 " \
 			"$t, $c cop.: RESULT"
 	done
 done
