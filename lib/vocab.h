@@ -232,6 +232,8 @@
 	I(X, RUN_ROUND, "run.round", UINT1) \
 	I(X, RUN_AB_SIDE, "run.ab_side", STR) \
 	I(X, RUN_AB_POS, "run.ab_pos", UINT1) \
+	I(X, RUN_REPEAT, "run.repeat", UINT1) \
+	I(X, RUN_REPLICATE, "run.replicate", UINT1) \
 	I(X, RUN_UTC, "run.utc", STR) \
 	I(X, RUN_LOADAVG, "run.loadavg", STR) \
 	I(X, RUN_WORKDIR, "run.workdir", STR) \

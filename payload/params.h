@@ -62,6 +62,13 @@ struct params {
 	 * it (INFO run.ab_pos), so a position effect (the second run finding caches warm) can be
 	 * shown. */
 	int ab_pos;
+	/* Replicates in one boot or process (issue 45): the runs of the whole suite asked for
+	 * (isobench.repeat / --repeat; 0: not asked, one run), and which of them this run is
+	 * (1..repeat; set by runner_runs(), never a parameter); the header says both (INFO
+	 * run.repeat, run.replicate). Not a round: replicates back to back are not interleaved,
+	 * so the report gives them to their side as replicates, never pairs them by round. */
+	int repeat;
+	int replicate;
 	/* PID 1 as the net tests' peer instead of a run (payload/pid1/peer.h, issue 33): 1 when
 	 * isobench.serve=1, and the peer's life in seconds (isobench.serve_seconds). */
 	int serve;
@@ -103,6 +110,11 @@ extern const struct param_info param_table[];
 int64_t params_parse_size(const char *s);
 
 void params_init(struct params *p);
+/* Runs of the whole suite in one boot or process, at most (isobench.repeat, --repeat,
+ * --rounds): each run's records stay in memory until the end in the image (the replay and
+ * the results file hold them all), a standard-suite run a few hundred KiB. */
+#define PARAM_RUNS_MAX 1000
+
 /* The words of ab_side, by its value: "-", "a", "b". */
 extern const char *const params_ab_sides[];
 int params_set(struct params *p, const char *key, const char *val, char *err, size_t errlen);

@@ -15,12 +15,13 @@
 
 /* Kernel command-line words that legitimately differ between boots of one image: the boot
  * loader's own, the console device of the machine, and isobench's per-run knobs that do not
- * change what is measured. */
+ * change what is measured (isobench.repeat: how many runs one boot makes, each run alike). */
 static int volatile_word(const char *w, size_t n)
 {
 	static const char *const keys[] = {
 		"BOOT_IMAGE", "initrd", "console", "earlycon", "earlyprintk", "isobench.label",
-		"isobench.seed", "isobench.round", "isobench.ab_side", "root", "rootwait", NULL,
+		"isobench.seed", "isobench.round", "isobench.ab_side", "isobench.repeat", "root",
+		"rootwait", NULL,
 	};
 	for (int i = 0; keys[i]; i++) {
 		size_t k = strlen(keys[i]);

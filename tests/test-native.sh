@@ -241,6 +241,19 @@ has "$tmp/rep.check" "run 3 of 3 complete" "--repeat 3: every run complete"
 "$bin" "${rq[@]}" --repeat 3 >"$tmp/rep2.log" 2>/dev/null || true
 "$report" --label a,b "$tmp/rep.log" "$tmp/rep2.log" >"$tmp/rep.txt" 2>&1 || true
 has "$tmp/rep.txt" "^side 1: a, 3 run\(s\)" "a --repeat 3 log is a side of three runs"
+# Each replicate says which it is (issue 45: INFO run.repeat, run.replicate), never a round:
+# back to back is not interleaved, and a round would make the report pair them.
+for k in 1 2 3; do
+	count_is "$tmp/rep.log" "INFO .*run\.repeat=3 run\.replicate=$k( |\*)" 1 "--repeat 3: run $k says run.replicate=$k"
+done
+count_is "$tmp/rep.log" "run\.round=" 0 "--repeat 3: the replicates carry no run.round"
+"$bin" "${rq[@]}" --tests getpid >"$tmp/one.log" 2>/dev/null || true
+count_is "$tmp/one.log" "run\.repeat=|run\.replicate=" 0 "one run: no run.repeat, no run.replicate"
+st=0
+"$bin" "${rq[@]}" --param isobench.repeat=2 >"$tmp/rep3.log" 2>/dev/null || st=$?
+status_is EXIT_OK "$st" "--param isobench.repeat=2 (the image's word) runs"
+count_is "$tmp/rep3.log" " BEGIN run=" 2 "--param isobench.repeat=2 is --repeat 2: two runs"
+count_is "$tmp/rep3.log" "INFO .*run\.repeat=2 run\.replicate=2( |\*)" 1 "... the second says run.replicate=2"
 st=0
 "$bin" "${rq[@]}" --ab 'pin=0' 'isobench.pin=1' --rounds 3 >"$tmp/ab.log" 2>/dev/null || st=$?
 status_is EXIT_OK "$st" "--ab with --rounds 3"
@@ -275,6 +288,7 @@ for bad in "--rounds 3" "--ab pin=1" "--repeat 0" "--repeat 2 --ab pin=0 pin=1" 
 	"--round 3 --ab pin=0 pin=1" "--ab pin=0 pin=1 --ab_side b" "--ab_side - --ab pin=0 pin=1" \
 	"--param round=2 --ab pin=0 pin=1" \
 	"--repeat 3 --repeat 4" "--ab pin=0 pin=1 --rounds 3 --rounds 4" \
+	"--repeat 2 --param repeat=3" "--ab repeat=2 pin=1" "--param repeat=0" "--param repeat=1001" \
 	"--ab pin=0 pin=1 --ab pin=1 pin=0"; do
 	st=0
 	# shellcheck disable=SC2086 # the words are the options
