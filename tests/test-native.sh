@@ -223,6 +223,15 @@ st=0
 status_is EXIT_USAGE "$st" "stray argument"
 
 
+# The clock's own cost (issue 45): a test that times each operation (latency percentiles in
+# its RESULT) says what one read of that clock costs (clock_ns_x100, > 0); one that does not,
+# nothing.
+"$bin" --suite quick --sample_ms 20 --copies 1 --tests sockwrite-paced-samecpu,getpid \
+	>"$tmp/clk.log" 2>/dev/null || true
+count_is "$tmp/clk.log" "RESULT test=sockwrite-paced-samecpu .*p50_ns=[0-9]+ .*clock_ns_x100=[1-9][0-9]*( |\*)" 1 \
+	"a per-operation timed test's RESULT carries its clock read's cost"
+count_is "$tmp/clk.log" "RESULT test=getpid .*clock_ns_x100" 0 "... a test timed in whole samples carries none"
+
 # Replicates and interleaved A/B in one process (issue 35): --repeat N writes N complete runs
 # (each BEGIN..END, records counted from 1), --ab A B --rounds N alternates the two parameter
 # sets, each run's header saying its round and side; isobench-report makes the sides of them.
