@@ -542,7 +542,15 @@ void params_finish(struct params *p, int ncpus)
 	for (int i = 0; i < n; i++)
 		if (ncpus > 0 && p->copies[i] == ncpus)
 			p->all_cpus = ncpus;
-	if (!p->disk_seed)
+	if (!p->disk_seed) {
+		p->disk_seed = fresh_seed();
+		p->disk_seed_drawn = 1;
+	}
+}
+
+void params_next_run(struct params *p)
+{
+	if (p->disk_seed_drawn)
 		p->disk_seed = fresh_seed();
 }
 

@@ -44,6 +44,7 @@ struct params {
 	 * seed + k): 0 until params_finish() draws a fresh one, so a run never re-reads the blocks
 	 * the last run read (a host cache warmed by it); given, a run's offsets repeat. */
 	int disk_seed;
+	int disk_seed_drawn;	/* 1: params_finish() drew disk_seed (not given) */
 	/* The pass that runs one copy per online CPU ("all CPUs": INFO run.all_cpus, which
 	 * isobench-report pairs across runs of different CPU counts): its copies, 0 when no pass
 	 * has as many copies as the machine has online CPUs. Set by params_finish(). */
@@ -120,6 +121,10 @@ extern const char *const params_ab_sides[];
 int params_set(struct params *p, const char *key, const char *val, char *err, size_t errlen);
 /* Fill what was not given from the suite's presets. ncpus resolves copies "N". */
 void params_finish(struct params *p, int ncpus);
+/* The next run of several in one boot or process (runner_runs()): a disk seed params_finish()
+ * drew is drawn afresh, so a replicate never re-reads what the one before it warmed; a given
+ * one (isobench.disk.seed) stays. */
+void params_next_run(struct params *p);
 const char *suite_name(enum suite s);
 
 typedef void (*param_error_fn)(void *arg, const char *param, const char *value,

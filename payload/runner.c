@@ -914,8 +914,10 @@ int runner_runs(const struct params *p, struct runner_cfg *cfg, void (*on_child_
 	for (int k = 0; k < n; k++) {
 		q = *p;
 		q.replicate = p->repeat > 0 ? k + 1 : 0;
-		if (k)
+		if (k) {
 			out_new_run();	/* each run's records count from 1 (its own BEGIN..END) */
+			params_next_run(&q);	/* and draws its own disk seed (unless given) */
+		}
 		bad |= runner_run(&q, cfg, on_child_exit) != 0;
 	}
 	return bad;

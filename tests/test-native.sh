@@ -258,6 +258,20 @@ done
 count_is "$tmp/rep.log" "run\.round=" 0 "--repeat 3: the replicates carry no run.round"
 "$bin" "${rq[@]}" --tests getpid >"$tmp/one.log" 2>/dev/null || true
 count_is "$tmp/one.log" "run\.repeat=|run\.replicate=" 0 "one run: no run.repeat, no run.replicate"
+# ... and each draws its own disk seed (a replicate never re-reads what the one before warmed),
+# unless one is given.
+"$bin" --make-scratch "$tmp/seed.img" 16M >/dev/null
+for given in "" 77; do
+	"$bin" --suite quick --sample_ms 20 --copies 1 --tests disk-randread-4k-qd1 --disk "$tmp/seed.img" \
+		--repeat 3 ${given:+--disk.seed "$given"} >"$tmp/seeds.log" 2>/dev/null || true
+	n=$(grep -o 'disk\.seed=[0-9]*' "$tmp/seeds.log" | sort -u | wc -l)
+	want=$([ -n "$given" ] && echo 1 || echo 3)
+	if [ "$(grep -c 'disk\.seed=' "$tmp/seeds.log")" -eq 3 ] && [ "$n" -eq "$want" ]; then
+		pass "--repeat 3${given:+ --disk.seed $given}: $want distinct disk seed(s) over the three runs"
+	else
+		fail "--repeat 3${given:+ --disk.seed $given}: disk seeds $(grep -o 'disk\.seed=[0-9]*' "$tmp/seeds.log" | tr '\n' ' ')"
+	fi
+done
 st=0
 "$bin" "${rq[@]}" --param isobench.repeat=2 >"$tmp/rep3.log" 2>/dev/null || st=$?
 status_is EXIT_OK "$st" "--param isobench.repeat=2 (the image's word) runs"
