@@ -424,10 +424,9 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 	}
 	free(opts);
 	const char *own = ab_own_given(p, saved);
-	if (rc < 0 && p->repeat) {	/* --param repeat=N (the image's word) is --repeat N */
-		rc = given_twice("repeat", mu->repeat) ? EXIT_USAGE : -1;
-		mu->repeat = p->repeat;
-	}
+	if (rc < 0 && p->repeat && given_twice("repeat", mu->repeat))	/* --param repeat=N */
+		rc = EXIT_USAGE;	/* (the image's word) is --repeat N: not both */
+	mu->repeat = mu->repeat ? mu->repeat : p->repeat;
 	if (rc < 0 && optind < argc) {
 		fprintf(stderr, "isobench: unexpected argument '%s' (see --help)\n", argv[optind]);
 		rc = EXIT_USAGE;
