@@ -180,7 +180,7 @@
 #define VOCAB_DIGEST_FIGURES(X) \
 	X(VALUE) X(WHOLE) X(STEAL_PCT) X(SAMPLES) X(MEDIAN) X(CI95) X(CONVERGED) X(STOP) \
 	X(SAMPLES_NEEDED) X(INDEX) \
-	X(LAT_P50) X(LAT_P99) X(LAT_P999) X(LAT_MAX) X(NULL_NS)
+	X(LAT_P50) X(LAT_P99) X(LAT_P999) X(LAT_MAX) X(NULL_NS) X(CLOCK_NS)
 
 /* Kinds, in docs/records.md's order: X(ID), the wire name is ID's spelling. */
 #define VOCAB_KINDS(X) \
@@ -210,7 +210,8 @@
 	X(NOTE, "note") X(SIGNAL, "signal") X(STATUS, "status") X(OOM, "oom_kills") \
 	X(RECORDS, "records") X(RESULTS, "results") X(FAILS, "fails") X(SKIPS, "skips") \
 	X(ERRORS, "errors") X(DROPPED, "dropped_fields") \
-	X(PART, "part") X(LINES, "lines") X(CRC, "crc") X(CYCLES, REC_EXTRA_CYCLES_X100)
+	X(PART, "part") X(LINES, "lines") X(CRC, "crc") X(CYCLES, REC_EXTRA_CYCLES_X100) \
+	X(CLOCK_NS, "clock_ns_x100")
 
 /* INFO keys: I(X, ID, wire name, shape), each OPT in INFO and in no other kind, so one row
  * gives both its key (VOCAB_KEYS) and its field (VOCAB_FIELDS), in the generated table's
@@ -232,6 +233,8 @@
 	I(X, RUN_ROUND, "run.round", UINT1) \
 	I(X, RUN_AB_SIDE, "run.ab_side", STR) \
 	I(X, RUN_AB_POS, "run.ab_pos", UINT1) \
+	I(X, RUN_REPEAT, "run.repeat", UINT1) \
+	I(X, RUN_REPLICATE, "run.replicate", UINT1) \
 	I(X, RUN_UTC, "run.utc", STR) \
 	I(X, RUN_LOADAVG, "run.loadavg", STR) \
 	I(X, RUN_WORKDIR, "run.workdir", STR) \
@@ -497,6 +500,7 @@
 	X(RESULT, LAT_HIST, OPT, STR) \
 	X(RESULT, CYCLES, OPT, NONNEG) \
 	X(RESULT, NULL_NS, OPT, UINT0) \
+	X(RESULT, CLOCK_NS, OPT, UINT0) \
 	X(SKIP, TESTNAME, REQ, STR) \
 	X(SKIP, COPIES, REQ, UINT1) \
 	X(SKIP, REASON, REQ, STR) \
@@ -527,6 +531,7 @@
 	X(DIGEST, LAT_P999, OPT, STR) \
 	X(DIGEST, LAT_MAX, OPT, STR) \
 	X(DIGEST, CYCLES, OPT, STR) \
+	X(DIGEST, CLOCK_NS, OPT, STR) \
 	X(END, RECORDS, REQ, UINT1) \
 	X(END, RESULTS, REQ, UINT0) \
 	X(END, FAILS, REQ, UINT0) \

@@ -981,6 +981,10 @@ static int phase_result(struct hrun *h)
 			rec_u64(&rb, lat_keys[i], q[i]);
 		/* ... and the histogram itself, so a reader can pool runs the same way (the
 		 * fleet's groups); left out (dropped_fields) when the record has no room */
+		/* A test with percentiles timed each operation with now_ns(): what one read of
+		 * that clock costs here and now, beside them (after the samples, outside them;
+		 * before the histogram, which is what a full record drops) */
+		rec_u64(&rb, RK_CLOCK_NS, now_ns_cost_x100());
 		static char hist[REC_MAX - 1024];
 		if (lat_hist_format(h->whole, hist, sizeof hist))
 			rec_str(&rb, RK_LAT_HIST, hist);

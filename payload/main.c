@@ -131,8 +131,8 @@ static struct option *long_options(void)
 	struct option *opts = calloc(rows + 11, sizeof *opts);	/* + the 10 below + the end */
 	if (!opts)
 		return NULL;
-	for (int i = 0; param_table[i].key; i++)
-		opts[no++] = (struct option){param_table[i].key, required_argument, NULL, 1000 + i};
+	/* The CLI's own first: getopt_long takes the first exact match, so --repeat is the
+	 * CLI's (its own checks) although the table has the image's isobench.repeat too. */
 	opts[no++] = (struct option){"param", required_argument, NULL, 'p'};
 	opts[no++] = (struct option){"tmpdir", required_argument, NULL, 't'};
 	opts[no++] = (struct option){"proc", required_argument, NULL, 'P'};
@@ -143,6 +143,8 @@ static struct option *long_options(void)
 	opts[no++] = (struct option){"repeat", required_argument, NULL, 'R'};
 	opts[no++] = (struct option){"ab", required_argument, NULL, 'A'};
 	opts[no++] = (struct option){"rounds", required_argument, NULL, 'N'};
+	for (int i = 0; param_table[i].key; i++)
+		opts[no++] = (struct option){param_table[i].key, required_argument, NULL, 1000 + i};
 	opts[no] = (struct option){NULL, 0, NULL, 0};
 	return opts;
 }
@@ -215,16 +217,15 @@ struct multi {
 	const char *ab[2];	/* NULL: no --ab */
 };
 #define AB_ROUNDS_DEFAULT 5
-#define MULTI_MAX 1000	/* runs in one process: --repeat and --rounds at most */
 
 /* --repeat N / --rounds N: 1..MULTI_MAX into *v. 0, or EXIT_USAGE after a line on stderr. */
 static int take_count(const char *opt, const char *val, int *v)
 {
 	long long x;
 
-	if (num_ll(val, 0, 1, MULTI_MAX, &x)) {
+	if (num_ll(val, 0, 1, PARAM_RUNS_MAX, &x)) {
 		fprintf(stderr, "isobench: --%s wants a number of runs, 1..%d, got '%s'\n", opt,
-			MULTI_MAX, val);
+			PARAM_RUNS_MAX, val);
 		return EXIT_USAGE;
 	}
 	*v = (int)x;
@@ -423,6 +424,9 @@ static int parse_cli(int argc, char **argv, struct params *p, struct runner_cfg 
 	}
 	free(opts);
 	const char *own = ab_own_given(p, saved);
+	if (rc < 0 && p->repeat && given_twice("repeat", mu->repeat))	/* --param repeat=N */
+		rc = EXIT_USAGE;	/* (the image's word) is --repeat N: not both */
+	mu->repeat = mu->repeat ? mu->repeat : p->repeat;
 	if (rc < 0 && optind < argc) {
 		fprintf(stderr, "isobench: unexpected argument '%s' (see --help)\n", argv[optind]);
 		rc = EXIT_USAGE;
@@ -561,11 +565,17 @@ static int check_cli(const struct params *p, struct runner_cfg *cfg, const char 
 		q = *p;
 		if (apply_set(&q, mu->ab[s]) || check_tests(&q) >= 0)
 			return EXIT_USAGE;
+		if (q.repeat) {	/* each --ab run is one run: its set cannot make it several */
+			fprintf(stderr, "isobench: --ab '%s': repeat makes no replicates in an A/B "
+					"run (--rounds N repeats the pair)\n", mu->ab[s]);
+			return EXIT_USAGE;
+		}
 	}
 	return check_tmpdir(cfg);
 }
 
-/* The runs: one; --repeat N of them; or --ab's rounds in a balanced order, A B, B A, A B, ...
+/* The runs: one; --repeat N of them, each run's header saying which (run.replicate); or --ab's
+ * rounds in a balanced order, A B, B A, A B, ...
  * (ABBA: the side that runs second, after the other warmed caches, the page cache, the CPU's
  * clock, alternates, so a position effect falls on both sides alike and the paired test's
  * pairs carry it either way; issue 46), each run's header saying its round, side and place in
@@ -574,17 +584,20 @@ static int check_cli(const struct params *p, struct runner_cfg *cfg, const char 
 static int run_all(const struct params *base, struct runner_cfg *cfg, const struct multi *mu)
 {
 	static struct params q;
-	int n = mu->ab[0] ? 2 * (mu->rounds ? mu->rounds : AB_ROUNDS_DEFAULT)
-			  : mu->repeat ? mu->repeat : 1, bad = 0;
+	int n = 2 * (mu->rounds ? mu->rounds : AB_ROUNDS_DEFAULT), bad = 0;
 
+	if (!mu->ab[0]) {	/* one run, or --repeat's: numbered replicates (runner_runs()) */
+		q = *base;
+		q.repeat = mu->repeat;
+		params_finish(&q, (int)sysconf(_SC_NPROCESSORS_ONLN));
+		return runner_runs(&q, cfg, NULL);
+	}
 	for (int k = 0; k < n; k++) {
 		q = *base;
-		if (mu->ab[0]) {
-			q.round = k / 2 + 1;
-			q.ab_pos = k % 2 + 1;
-			q.ab_side = ab_side_at(q.round, q.ab_pos);
-			(void)apply_set(&q, mu->ab[q.ab_side - 1]);	/* checked in check_cli() */
-		}
+		q.round = k / 2 + 1;
+		q.ab_pos = k % 2 + 1;
+		q.ab_side = ab_side_at(q.round, q.ab_pos);
+		(void)apply_set(&q, mu->ab[q.ab_side - 1]);	/* checked in check_cli() */
 		params_finish(&q, (int)sysconf(_SC_NPROCESSORS_ONLN));
 		if (k)
 			out_new_run();	/* each run's records count from 1 (its own BEGIN..END) */

@@ -90,6 +90,9 @@ const struct param_info param_table[] = {
 	{"round", "N", "the round of an interleaved A/B comparison this run is (1..1000000); "
 	 "said in the header (run.round) so isobench-report pairs the rounds",
 	 .parse = parse_range, FIELD(round), .lo = 1, .hi = 1000000, .unit = "rounds"},
+	{"repeat", "N", "runs of the whole suite one after the other, each its own BEGIN..END, "
+	 "run id and INFO run.replicate (1..N): replicates in one boot",
+	 .parse = parse_range, FIELD(repeat), .lo = 1, .hi = PARAM_RUNS_MAX, .unit = "runs"},
 	{"ab_side", "-|a|b", "the side of an interleaved A/B comparison this run is (run.ab_side)",
 	 .parse = parse_word, FIELD(ab_side), .words = params_ab_sides},
 	{"ab_pos", "1|2", "this run's place in its A/B round: 1 ran first, 2 second (run.ab_pos; "
@@ -539,7 +542,15 @@ void params_finish(struct params *p, int ncpus)
 	for (int i = 0; i < n; i++)
 		if (ncpus > 0 && p->copies[i] == ncpus)
 			p->all_cpus = ncpus;
-	if (!p->disk_seed)
+	if (!p->disk_seed) {
+		p->disk_seed = fresh_seed();
+		p->disk_seed_drawn = 1;
+	}
+}
+
+void params_next_run(struct params *p)
+{
+	if (p->disk_seed_drawn)
 		p->disk_seed = fresh_seed();
 }
 

@@ -44,6 +44,7 @@ struct params {
 	 * seed + k): 0 until params_finish() draws a fresh one, so a run never re-reads the blocks
 	 * the last run read (a host cache warmed by it); given, a run's offsets repeat. */
 	int disk_seed;
+	int disk_seed_drawn;	/* 1: params_finish() drew disk_seed (not given) */
 	/* The pass that runs one copy per online CPU ("all CPUs": INFO run.all_cpus, which
 	 * isobench-report pairs across runs of different CPU counts): its copies, 0 when no pass
 	 * has as many copies as the machine has online CPUs. Set by params_finish(). */
@@ -62,6 +63,13 @@ struct params {
 	 * it (INFO run.ab_pos), so a position effect (the second run finding caches warm) can be
 	 * shown. */
 	int ab_pos;
+	/* Replicates in one boot or process (issue 45): the runs of the whole suite asked for
+	 * (isobench.repeat / --repeat; 0: not asked, one run), and which of them this run is
+	 * (1..repeat; set by runner_runs(), never a parameter); the header says both (INFO
+	 * run.repeat, run.replicate). Not a round: replicates back to back are not interleaved,
+	 * so the report gives them to their side as replicates, never pairs them by round. */
+	int repeat;
+	int replicate;
 	/* PID 1 as the net tests' peer instead of a run (payload/pid1/peer.h, issue 33): 1 when
 	 * isobench.serve=1, and the peer's life in seconds (isobench.serve_seconds). */
 	int serve;
@@ -103,11 +111,20 @@ extern const struct param_info param_table[];
 int64_t params_parse_size(const char *s);
 
 void params_init(struct params *p);
+/* Runs of the whole suite in one boot or process, at most (isobench.repeat, --repeat,
+ * --rounds): each run's records stay in memory until the end in the image (the replay and
+ * the results file hold them all), a standard-suite run a few hundred KiB. */
+#define PARAM_RUNS_MAX 1000
+
 /* The words of ab_side, by its value: "-", "a", "b". */
 extern const char *const params_ab_sides[];
 int params_set(struct params *p, const char *key, const char *val, char *err, size_t errlen);
 /* Fill what was not given from the suite's presets. ncpus resolves copies "N". */
 void params_finish(struct params *p, int ncpus);
+/* The next run of several in one boot or process (runner_runs()): a disk seed params_finish()
+ * drew is drawn afresh, so a replicate never re-reads what the one before it warmed; a given
+ * one (isobench.disk.seed) stays. */
+void params_next_run(struct params *p);
 const char *suite_name(enum suite s);
 
 typedef void (*param_error_fn)(void *arg, const char *param, const char *value,

@@ -234,7 +234,7 @@ int runner_budget(const struct params *p)
 	/* Room for one test whose deadline the harness extends to its cap (harness.h). */
 	if (!p->test_timeout_s && total)
 		total += (HARNESS_DEADLINE_CAP - 1) * runner_test_timeout(p);
-	return total + 120;
+	return (total + 120) * (p->repeat > 1 ? p->repeat : 1);
 }
 
 /* Reap every child that has exited (WNOHANG): the status of `want` goes to *status and
@@ -903,5 +903,22 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	if (sigfd >= 0)
 		close(sigfd);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
+	return bad;
+}
+
+int runner_runs(const struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(pid_t))
+{
+	static struct params q;
+	int n = p->repeat > 0 ? p->repeat : 1, bad = 0;
+
+	for (int k = 0; k < n; k++) {
+		q = *p;
+		q.replicate = p->repeat > 0 ? k + 1 : 0;
+		if (k) {
+			out_new_run();	/* each run's records count from 1 (its own BEGIN..END) */
+			params_next_run(&q);	/* and draws its own disk seed (unless given) */
+		}
+		bad |= runner_run(&q, cfg, on_child_exit) != 0;
+	}
 	return bad;
 }

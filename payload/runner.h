@@ -49,11 +49,16 @@ int runner_unknown_tests(const struct params *p, char *out, size_t cap);
 
 /* Per-test timeout in seconds for these parameters. */
 int runner_test_timeout(const struct params *p);
-/* Upper bound of the whole run in seconds (for the PID 1 watchdog). */
+/* Upper bound of the whole run in seconds (for the PID 1 watchdog): every one of
+ * p->repeat runs (1 when 0). */
 int runner_budget(const struct params *p);
 
 /* Runs everything; returns 0 when no FAIL or ERROR record was written, else 1.
  * on_child_exit, if set, is told about every reaped pid that is not the runner's own. */
 int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(pid_t));
+/* p->repeat runs (one when 0) with runner_run(), one after the other in one stream, each with
+ * its own BEGIN..END, run id, records counted from 1 and disk seed (params_next_run()), and
+ * p->replicate = 1..repeat when repeat was asked for (INFO run.replicate). Returns 0 when no run wrote a FAIL or ERROR. */
+int runner_runs(const struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(pid_t));
 
 #endif

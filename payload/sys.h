@@ -14,6 +14,14 @@
 
 /* CLOCK_MONOTONIC in ns: the harness's, the consoles' and the probes' one clock. */
 uint64_t now_ns(void);
+/* What one now_ns() read costs here, ns x 100: the median of SYS_CLOCK_COST_BATCHES
+ * batches of SYS_CLOCK_COST_READS reads back to back (a batch's span over its reads), so a
+ * test that reads the clock around every operation can say how much of each operation's
+ * figure is the clock's own (RESULT clock_ns_x100, docs/records.md). ~2,500 reads: ~60 us
+ * with a vDSO clocksource, ~7 ms where each read is a syscall to an emulated HPET (TCG). */
+#define SYS_CLOCK_COST_READS 256
+#define SYS_CLOCK_COST_BATCHES 9
+uint64_t now_ns_cost_x100(void);
 
 /* FUTEX_WAIT on a 32-bit word (atomic_int or _Atomic uint32_t), shared between processes
  * (not FUTEX_PRIVATE): sleep while *word == val, at most rel (NULL: no limit). 0 when woken,

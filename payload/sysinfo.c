@@ -195,6 +195,10 @@ static void f_run(const struct ctx *c, const char *arg, char *o, size_t n)
 		snprintf(o, n, "%s", c->workdir);
 	else if (!strcmp(arg, "round") && p->round > 0)	/* "" (left out) when not A/B */
 		snprintf(o, n, "%d", p->round);
+	else if (!strcmp(arg, "repeat") && p->repeat > 0)	/* left out unless asked for */
+		snprintf(o, n, "%d", p->repeat);
+	else if (!strcmp(arg, "replicate") && p->replicate > 0)
+		snprintf(o, n, "%d", p->replicate);
 	else if (!strcmp(arg, "ab_side") && p->ab_side > 0)
 		snprintf(o, n, "%s", params_ab_sides[p->ab_side]);
 	else if (!strcmp(arg, "ab_pos") && p->ab_pos > 0)
@@ -299,6 +303,8 @@ static const struct fact facts[] = {
 	{RK_RUN_ROUND, FN, "round", f_run},	/* only in A/B runs: left out when empty */
 	{RK_RUN_AB_SIDE, FN, "ab_side", f_run},
 	{RK_RUN_AB_POS, FN, "ab_pos", f_run},
+	{RK_RUN_REPEAT, FN, "repeat", f_run},	/* only with replicates: left out when empty */
+	{RK_RUN_REPLICATE, FN, "replicate", f_run},
 	BREAK,	/* (then the tests' own facts: bench_facts, registry.c) */
 	{RK_KERNEL_RELEASE, FN, "uname.release", f_sys},
 	{RK_KERNEL_VERSION, FN, "uname.version", f_sys},
@@ -402,7 +408,8 @@ void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
 		open = 1;
 		fact_value(f, &c, v, sizeof v);
 		if (!v[0] && (f->key == RK_RUN_ROUND || f->key == RK_RUN_AB_SIDE ||
-			      f->key == RK_RUN_ALL_CPUS || f->key == RK_RUN_AB_POS))
+			      f->key == RK_RUN_ALL_CPUS || f->key == RK_RUN_AB_POS ||
+			      f->key == RK_RUN_REPEAT || f->key == RK_RUN_REPLICATE))
 			continue;
 		rec_str(&b, f->key, v);
 	}

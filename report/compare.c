@@ -15,12 +15,13 @@
 
 /* Kernel command-line words that legitimately differ between boots of one image: the boot
  * loader's own, the console device of the machine, and isobench's per-run knobs that do not
- * change what is measured. */
+ * change what is measured (isobench.repeat: how many runs one boot makes, each run alike). */
 static int volatile_word(const char *w, size_t n)
 {
 	static const char *const keys[] = {
 		"BOOT_IMAGE", "initrd", "console", "earlycon", "earlyprintk", "isobench.label",
-		"isobench.seed", "isobench.round", "isobench.ab_side", "root", "rootwait", NULL,
+		"isobench.seed", "isobench.round", "isobench.ab_side", "isobench.repeat", "root",
+		"rootwait", NULL,
 	};
 	for (int i = 0; keys[i]; i++) {
 		size_t k = strlen(keys[i]);
@@ -285,6 +286,13 @@ static int check_comparable(struct cmp *c)
 	if (steal_warns(c, NULL, NULL))	/* the runs' own condition, as the runner's WARNs */
 		return -1;
 	c->nwarn_runner = c->nwarn;
+	for (size_t j = 0; j < c->nruns; j++)	/* the clock's own cost (model.h) */
+		for (size_t i = 0; i < c->m[j]->ntests; i++) {
+			char line[512];
+			if (model_clock_warning(c->m[j], &c->m[j]->tests[i], line, sizeof line) &&
+			    add_warnv(c, "%s: %s", c->label[j], line))
+				return -1;
+		}
 	for (size_t j = 0; j < c->nruns; j++)
 		if (c->tcg[j] && add_note(c, "QEMU/TCG (columns marked (TCG)): emulation, not a "
 					  "hypervisor cost: its ratios measure QEMU's CPU emulator"))

@@ -53,9 +53,11 @@ static struct mtest *find_or_add(struct model *m, size_t *cap, const char *test,
 	t->title = dup(test);
 	t->unit = dup(NULL);
 	t->group = dup(NULL);
+	t->clocksource = dup(NULL);
 	t->copies = copies;
 	t->value = t->median = t->min = t->max = t->ci95_pct = t->index = t->cycles_x100 =
-		t->null_ns_x100 = t->whole = t->steal_pct = NAN;
+		t->null_ns_x100 = t->whole = t->steal_pct =
+		t->clock_ns_x100 = NAN;
 	t->whole_from = "aggregate";
 	t->ci_lo = t->ci_hi = NAN;
 	for (int q = 0; q < LAT_NQ; q++)
@@ -291,6 +293,7 @@ static void take_result(struct mtest *t, const struct record *r, size_t line)
 	t->samples_needed = sn ? strtol(sn, NULL, 10) : -1;
 	t->cycles_x100 = num(rec_get(r, RK_CYCLES));
 	t->null_ns_x100 = num(rec_get(r, RK_NULL_NS));
+	t->clock_ns_x100 = num(rec_get(r, RK_CLOCK_NS));
 	for (int q = 0; q < LAT_NQ; q++) {	/* whole-run latency percentiles, ns */
 		const char *v = rec_get(r, lat_keys[q]);
 		char *end;
@@ -314,6 +317,8 @@ static int add_to_test(struct model *m, size_t *tcap, const struct record *r, co
 	set(&t->unit, rec_get(r, RK_UNIT));
 	set(&t->group, rec_get(r, RK_GROUP));
 	set(&t->title, rec_get(r, RK_TITLE));
+	if (!strcmp(r->kind, RK_TEST))
+		set(&t->clocksource, rec_get(r, RK_CLOCKSOURCE));
 	const char *better = rec_get(r, RK_BETTER);
 	if (better && !strcmp(better, REC_BETTER_HIGHER))
 		t->higher = 1;
@@ -450,6 +455,7 @@ void model_free(struct model *m)
 		free(t->title);
 		free(t->unit);
 		free(t->group);
+		free(t->clocksource);
 		free(t->reason);
 		free(t->smp);
 		free(t->lat_hist);
@@ -590,4 +596,28 @@ const char *model_workdir_fs(const struct model *m)
 {
 	const char *v = model_info(m, RK_FS_WORKDIR);
 	return strcmp(v, "-") ? v : model_info(m, "fs.tmp");
+}
+
+double model_clock_share_pct(const struct mtest *t)
+{
+	double op = t->lat[0];	/* p50, ns */
+
+	if (!isfinite(t->clock_ns_x100) || !(op > 0))
+		return NAN;
+	return t->clock_ns_x100 / op;	/* (x100 / 100) / op * 100 */
+}
+
+int model_clock_warning(const struct model *m, const struct mtest *t, char *buf, size_t cap)
+{
+	double share = model_clock_share_pct(t);
+	const char *cs = strcmp(t->clocksource, "-") ? t->clocksource
+						      : model_info(m, RK_CLOCKSOURCE_CURRENT);
+
+	if (!(share > MODEL_CLOCK_SHARE_WARN_PCT))
+		return 0;
+	snprintf(buf, cap, "%s (%d cop.): one clock read costs %.0f ns (clocksource %s), %.1f%% "
+		 "of the %.0f ns median operation it timed (above %g%%): that share of its "
+		 "figures is the clock's, not the device's", t->test, t->copies,
+		 t->clock_ns_x100 / 100, cs, share, t->lat[0], MODEL_CLOCK_SHARE_WARN_PCT);
+	return 1;
 }

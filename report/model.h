@@ -87,6 +87,10 @@ struct mtest {
 				 * of its SAMPLEs' cycles_x100, docs/records.md), else NAN */
 	double null_ns_x100;	/* RESULT null_ns_x100: a ring0 probe's null batch, the median
 				 * of its samples' (ns x 100), else NAN */
+	double clock_ns_x100;	/* RESULT clock_ns_x100: one read of the clock the test timed
+				 * each operation with (ns x 100), else NAN */
+	char *clocksource;	/* TEST clocksource= ("-" when absent: a run read from its
+				 * digest) */
 };
 
 struct mevent {
@@ -171,6 +175,21 @@ int model_is_tcg(const struct model *m);
 const char *model_mode(const struct model *m);
 /* File system type the file tests ran on: INFO fs.workdir, else (older logs) fs.tmp; "-". */
 const char *model_workdir_fs(const struct model *m);
+/* The clock's own share of the operations a test timed, in percent: one clock read (RESULT
+ * clock_ns_x100) over the operation's median time (its p50, lat[0]); NAN when t carries
+ * either not. Each timed operation's figure holds about one read's cost (the end of the
+ * read before it, the start of the one after), so this is the share of the figure that is
+ * the clock's rather than the device's. */
+double model_clock_share_pct(const struct mtest *t);
+/* Above this share the report warns (model_clock_warning()). 5%: a clock read that costs
+ * that much of the operation moves the figure as much as the smaller hypervisor costs a
+ * comparison is read for, and the side with the slower clock (a syscall per read, no vDSO:
+ * docs/benchmarks/clock-cost.md) is charged it as the device's. */
+#define MODEL_CLOCK_SHARE_WARN_PCT 5.0
+/* When t's clock share is above MODEL_CLOCK_SHARE_WARN_PCT: one line naming the test, the
+ * read's cost, the clocksource (the TEST's, else the run's clocksource.current) and the share
+ * into buf (cap bytes), and 1; else 0 (buf untouched). */
+int model_clock_warning(const struct model *m, const struct mtest *t, char *buf, size_t cap);
 /* Test in pass, or NULL. */
 const struct mtest *model_find(const struct model *m, const char *test, int copies);
 /* The value of key in sample s's record (s one of m's tests' smp[]): a SAMPLE's per-test extra

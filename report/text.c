@@ -305,6 +305,17 @@ static void other_row(FILE *out, const struct model *m, const struct mtest *t, c
 			S(t->status));
 }
 
+/* One "warning:" line per test whose clock read is above its share of what it timed. */
+static void clock_warnings(FILE *out, const struct model *m)
+{
+	char line[512];
+	int n = 0;
+
+	for (size_t i = 0; i < m->ntests; i++)
+		if (model_clock_warning(m, &m->tests[i], line, sizeof line))
+			fprintf(out, "%swarning: %s\n", n++ ? "" : "\n", line);
+}
+
 void text_run(FILE *out, const struct model *m, const char *source)
 {
 	int shown = 0;
@@ -347,6 +358,7 @@ void text_run(FILE *out, const struct model *m, const char *source)
 	}
 	if (!shown)
 		fprintf(out, "\nno test produced a result in this run\n");
+	clock_warnings(out, m);
 	if (m->nev)
 		fputc('\n', out);
 	for (size_t i = 0; i < m->nev; i++)

@@ -110,10 +110,10 @@ for s in standard quick thorough; do
 	has "$c" "^ *APPEND console=tty0 console=ttyS0,115200 loglevel=4 isobench.suite=$s isobench.image=test-id\$" \
 		"entry for suite $s has the full command line"
 done
-has "$c" '^ *APPEND console=tty0 loglevel=4 isobench.suite=standard isobench.halt=wait isobench.replay=1 isobench.image=test-id$' \
-	"screen-only entry (replay on: bare metal)"
-has "$c" '^ *APPEND console=tty0 console=ttyS0,115200 loglevel=4 isobench.suite=standard isobench.replay=1 isobench.halt=wait isobench.image=test-id$' \
-	"bare-metal entry: serial + screen, replay, wait"
+has "$c" '^ *APPEND console=tty0 loglevel=4 isobench.suite=standard isobench.repeat=3 isobench.halt=wait isobench.replay=1 isobench.image=test-id$' \
+	"screen-only entry (three replicates, replay on: bare metal)"
+has "$c" '^ *APPEND console=tty0 console=ttyS0,115200 loglevel=4 isobench.suite=standard isobench.repeat=3 isobench.replay=1 isobench.halt=wait isobench.image=test-id$' \
+	"bare-metal entry: serial + screen, three replicates, replay, wait"
 
 "$here/image/build-iso.sh" "$tmp/x.iso" "$kernel" "$tmp/initramfs.cpio.gz" test-id "isobench.suite=quick isobench.tests=pipe"
 cfg "$tmp/x.iso" "$tmp/x.cfg"

@@ -223,6 +223,15 @@ st=0
 status_is EXIT_USAGE "$st" "stray argument"
 
 
+# The clock's own cost (issue 45): a test that times each operation (latency percentiles in
+# its RESULT) says what one read of that clock costs (clock_ns_x100, > 0); one that does not,
+# nothing.
+"$bin" --suite quick --sample_ms 20 --copies 1 --tests sockwrite-paced-samecpu,getpid \
+	>"$tmp/clk.log" 2>/dev/null || true
+count_is "$tmp/clk.log" "RESULT test=sockwrite-paced-samecpu .*p50_ns=[0-9]+ .*clock_ns_x100=[1-9][0-9]*( |\*)" 1 \
+	"a per-operation timed test's RESULT carries its clock read's cost"
+count_is "$tmp/clk.log" "RESULT test=getpid .*clock_ns_x100" 0 "... a test timed in whole samples carries none"
+
 # Replicates and interleaved A/B in one process (issue 35): --repeat N writes N complete runs
 # (each BEGIN..END, records counted from 1), --ab A B --rounds N alternates the two parameter
 # sets, each run's header saying its round and side; isobench-report makes the sides of them.
@@ -241,6 +250,33 @@ has "$tmp/rep.check" "run 3 of 3 complete" "--repeat 3: every run complete"
 "$bin" "${rq[@]}" --repeat 3 >"$tmp/rep2.log" 2>/dev/null || true
 "$report" --label a,b "$tmp/rep.log" "$tmp/rep2.log" >"$tmp/rep.txt" 2>&1 || true
 has "$tmp/rep.txt" "^side 1: a, 3 run\(s\)" "a --repeat 3 log is a side of three runs"
+# Each replicate says which it is (issue 45: INFO run.repeat, run.replicate), never a round:
+# back to back is not interleaved, and a round would make the report pair them.
+for k in 1 2 3; do
+	count_is "$tmp/rep.log" "INFO .*run\.repeat=3 run\.replicate=$k( |\*)" 1 "--repeat 3: run $k says run.replicate=$k"
+done
+count_is "$tmp/rep.log" "run\.round=" 0 "--repeat 3: the replicates carry no run.round"
+"$bin" "${rq[@]}" --tests getpid >"$tmp/one.log" 2>/dev/null || true
+count_is "$tmp/one.log" "run\.repeat=|run\.replicate=" 0 "one run: no run.repeat, no run.replicate"
+# ... and each draws its own disk seed (a replicate never re-reads what the one before warmed),
+# unless one is given.
+"$bin" --make-scratch "$tmp/seed.img" 16M >/dev/null
+for given in "" 77; do
+	"$bin" --suite quick --sample_ms 20 --copies 1 --tests disk-randread-4k-qd1 --disk "$tmp/seed.img" \
+		--repeat 3 ${given:+--disk.seed "$given"} >"$tmp/seeds.log" 2>/dev/null || true
+	n=$(grep -o 'disk\.seed=[0-9]*' "$tmp/seeds.log" | sort -u | wc -l)
+	want=$([ -n "$given" ] && echo 1 || echo 3)
+	if [ "$(grep -c 'disk\.seed=' "$tmp/seeds.log")" -eq 3 ] && [ "$n" -eq "$want" ]; then
+		pass "--repeat 3${given:+ --disk.seed $given}: $want distinct disk seed(s) over the three runs"
+	else
+		fail "--repeat 3${given:+ --disk.seed $given}: disk seeds $(grep -o 'disk\.seed=[0-9]*' "$tmp/seeds.log" | tr '\n' ' ')"
+	fi
+done
+st=0
+"$bin" "${rq[@]}" --param isobench.repeat=2 >"$tmp/rep3.log" 2>/dev/null || st=$?
+status_is EXIT_OK "$st" "--param isobench.repeat=2 (the image's word) runs"
+count_is "$tmp/rep3.log" " BEGIN run=" 2 "--param isobench.repeat=2 is --repeat 2: two runs"
+count_is "$tmp/rep3.log" "INFO .*run\.repeat=2 run\.replicate=2( |\*)" 1 "... the second says run.replicate=2"
 st=0
 "$bin" "${rq[@]}" --ab 'pin=0' 'isobench.pin=1' --rounds 3 >"$tmp/ab.log" 2>/dev/null || st=$?
 status_is EXIT_OK "$st" "--ab with --rounds 3"
@@ -275,6 +311,7 @@ for bad in "--rounds 3" "--ab pin=1" "--repeat 0" "--repeat 2 --ab pin=0 pin=1" 
 	"--round 3 --ab pin=0 pin=1" "--ab pin=0 pin=1 --ab_side b" "--ab_side - --ab pin=0 pin=1" \
 	"--param round=2 --ab pin=0 pin=1" \
 	"--repeat 3 --repeat 4" "--ab pin=0 pin=1 --rounds 3 --rounds 4" \
+	"--repeat 2 --param repeat=3" "--ab repeat=2 pin=1" "--param repeat=0" "--param repeat=1001" \
 	"--ab pin=0 pin=1 --ab pin=1 pin=0"; do
 	st=0
 	# shellcheck disable=SC2086 # the words are the options

@@ -538,7 +538,7 @@ int init_main(int argc, char **argv)
 	watchdog_pid = start_watchdog(p.watchdog_s ? p.watchdog_s : runner_budget(&p), p.halt,
 				      p.image);
 	have_begin = 1;
-	runner_run(&p, &cfg, other_child);
+	runner_runs(&p, &cfg, other_child);	/* isobench.repeat=N: N runs, one stream */
 	if (watchdog_pid > 0)
 		kill(watchdog_pid, SIGKILL);
 	if (p.replay)

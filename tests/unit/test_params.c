@@ -267,9 +267,9 @@ static void table_drives_parsing(void **st)
 		assert_int_equal(params_set(&p, param_table[i].key, "", err, sizeof err), -EINVAL);
 		assert_string_not_equal(err, "unknown parameter");
 	}
-	assert_int_equal(rows, 28);	/* + disk, disk.span (issue 20), peer (issue 17), round, ab_side (issue 35),
+	assert_int_equal(rows, 29);	/* + disk, disk.span (issue 20), peer (issue 17), round, ab_side (issue 35),
 					 * mem.array (issue 36), serve, serve_seconds, metadata (issue 33),
-					 * cpufreq, boost, idle, disk.seed (issue 45), ab_pos (issue 46) */
+					 * cpufreq, boost, idle, disk.seed, repeat (issue 45), ab_pos (issue 46) */
 	/* ab_pos: 1 or 2, a run's place in its A/B round */
 	assert_int_equal(params_set(&p, "ab_pos", "2", err, sizeof err), 0);
 	assert_int_equal(p.ab_pos, 2);
@@ -297,6 +297,14 @@ static void table_drives_parsing(void **st)
 	assert_int_equal(p.idle_max_us, -1);
 	assert_int_equal(params_set(&p, "idle", "-3", err, sizeof err), -EINVAL);
 	assert_int_equal(p.idle_max_us, -1);
+	/* repeat (issue 45): runs in one boot, 1..PARAM_RUNS_MAX; nonsense refused, never a hang */
+	assert_int_equal(params_set(&p, "repeat", "3", err, sizeof err), 0);
+	assert_int_equal(p.repeat, 3);
+	assert_int_equal(params_set(&p, "repeat", "0", err, sizeof err), -EINVAL);
+	assert_int_equal(params_set(&p, "repeat", "1001", err, sizeof err), -EINVAL);
+	assert_int_equal(params_set(&p, "repeat", "-1", err, sizeof err), -EINVAL);
+	assert_int_equal(params_set(&p, "repeat", "99999999999999999999", err, sizeof err), -EINVAL);
+	assert_int_equal(p.repeat, 3);
 	/* metadata: auto (0) or off (1), nothing else */
 	assert_int_equal(params_set(&p, "metadata", "off", err, sizeof err), 0);
 	assert_int_equal(p.metadata_off, 1);
