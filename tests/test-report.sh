@@ -154,6 +154,19 @@ p = [r for r in a if r["test"] == "pipe"][0]["cells"]
 assert [c["copies"] for c in p] == [2, 1] and p[0]["per_copy"] == 490000.0, p
 assert p[1]["total"] == 510000.0 and round(p[1]["ratio"], 2) == 1.04, p
 PY
+# Side names are never cut in any table (issue 51 item 5): the all-CPUs table cut them to 12
+# ("KVM, 2 CPUs #2" printed as "KVM, 2 CPUs" beside run 1's), and the main and clock tables'
+# headers to 63 bytes; a label of any length prints whole, and two labels alike in their
+# first 12 characters stay two.
+run EXIT_OK "$tmp/sized3" "$fix/cpus-2.log" "$fix/cpus-2.log" "$fix/cpus-1.log" || true
+has "$tmp/sized3" '^TEST +UNIT +\| KVM, 2 CPUs +copies +total +per copy \| KVM, 2 CPUs #2 copies .*\| KVM, 1 CPU +copies' \
+	"the all-CPUs table names 'KVM, 2 CPUs #2' whole beside 'KVM, 2 CPUs'"
+long=$(printf 'side%.0s' $(seq 1 40))	# 160 characters
+run EXIT_OK "$tmp/sized-long" --label "machine one long name A,$long" "$fix/cpus-1.log" "$fix/cpus-2.log" || true
+has "$tmp/sized-long" '^TEST +UNIT +\| machine one long name A +copies .*\| machine one long name B|^TEST +UNIT +\| machine one long name A +copies .*\| '"$long"' +copies' \
+	"the all-CPUs table: two labels alike in 12 characters print whole"
+has "$tmp/sized-long" '^TEST +COPIES UNIT +machine one long name A +'"$long"'   ratio$' \
+	"the comparison's header: a 160-character label whole (no 63-byte cut)"
 run EXIT_OK "$tmp/sized-same" "$fix/cpus-2.log" "$fix/cpus-2.log" || true
 hasnt "$tmp/sized-same" 'CPU counts differ|^all CPUs:' "the same size on both sides: no all-CPUs pairing, no WARN"
 
