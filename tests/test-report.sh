@@ -167,6 +167,13 @@ has "$tmp/sized-long" '^TEST +UNIT +\| machine one long name A +copies .*\| '"$l
 	"the all-CPUs table: labels of 23 and 160 characters print whole"
 has "$tmp/sized-long" '^TEST +COPIES UNIT +machine one long name A +'"$long"'   ratio$' \
 	"the comparison's header: a 160-character label whole (no 63-byte cut)"
+# ... nor in the CSV's label column (it copied a side's label into 200 bytes, so two labels
+# alike in their first 199 bytes became one side).
+run EXIT_OK "$tmp/sized-long.csv" --format csv --label "${long}${long}A,${long}${long}B" "$fix/cpus-1.log" "$fix/cpus-2.log" || true
+if [ "$(cut -d, -f2 "$tmp/sized-long.csv" | grep -c -x -e "${long}${long}A" -e "${long}${long}B" | tr -d ' ')" -gt 0 ] &&
+	[ "$(cut -d, -f2 "$tmp/sized-long.csv" | grep -x -e "${long}${long}A" -e "${long}${long}B" | sort -u | wc -l)" -eq 2 ]; then
+	pass "CSV: two 321-character labels stay whole and two"
+else fail "CSV: the label column holds $(cut -d, -f2 "$tmp/sized-long.csv" | sort -u | awk '{print length($0)}' | tr '\n' ' ')characters"; fi
 run EXIT_OK "$tmp/sized-same" "$fix/cpus-2.log" "$fix/cpus-2.log" || true
 hasnt "$tmp/sized-same" 'CPU counts differ|^all CPUs:' "the same size on both sides: no all-CPUs pairing, no WARN"
 
