@@ -498,11 +498,17 @@ static int check_disk(const struct params *p)
 	if (!strcmp(p->disk, "auto"))
 		return -1;
 	if (strncmp(p->disk, "serial:", 7)) {
-		if (stat(p->disk, &st) == 0)
+		int gone = stat(p->disk, &st) ? errno : 0;
+		if (!gone && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)))
 			return -1;
+		/* a directory, a character device (/dev/null), a FIFO or a socket is no file or
+		 * disk either: the same usage error, saying what the path is */
+		const char *is = gone ? strerror(gone) :
+			     S_ISDIR(st.st_mode) ? "a directory, not a file or a disk" :
+			     S_ISCHR(st.st_mode) ? "a character device, not a file or a disk" :
+			     "neither a regular file nor a block device";
 		fprintf(stderr, "isobench: --disk %s: %s (a disk named must exist; "
-			"isobench --make-scratch PATH SIZE makes a scratch file)\n", p->disk,
-			strerror(errno));
+			"isobench --make-scratch PATH SIZE makes a scratch file)\n", p->disk, is);
 		return EXIT_USAGE;
 	}
 	disk_select(p, &sel);

@@ -844,8 +844,14 @@ static void send_log(void)
 		return;
 	const char *hello = net_peer_field(bench_peer, "host");	/* the header's, cached */
 	if (!strncmp(hello, "unreachable", 11)) {
-		out_text("isobench: the log was not sent to the peer %s: it was %s\n", bench_peer,
-			 hello);
+		/* what happened: out of reach, or it answered with no peer's words */
+		if (net_peer_answered())
+			out_text("isobench: the log was not sent to the peer %s: it answered the run's "
+				 "hello, but not as a peer: %s\n", bench_peer,
+				 hello + strcspn(hello, " ") + 1);
+		else
+			out_text("isobench: the log was not sent to the peer %s: it was %s\n",
+				 bench_peer, hello);
 		return;
 	}
 	size_t n = (size_t)len - off;

@@ -442,11 +442,12 @@ static int label_runs(struct cmp *c, char *const *labels)
 	size_t nruns = c->nruns;
 
 	for (size_t j = 0; j < nruns; j++) {
-		char buf[200];
+		char own[200];	/* the machine's name; a --label is taken whole, never cut */
+		const char *buf = own;
 		if (labels)
-			snprintf(buf, sizeof buf, "%s", labels[j]);
+			buf = labels[j];
 		else
-			model_label(m[j], buf, sizeof buf);
+			model_label(m[j], own, sizeof own);
 		/* Two runs of one machine kind: number them so the columns stay apart, with the
 		 * run's number, or the next one free when a label already says it ("X #2" given
 		 * beside two runs of X): every side's name is one of its own. */

@@ -267,11 +267,12 @@ int csv_report(FILE *out, const struct report_in *in, size_t n, const struct cmp
 	 * rows once, on its first run. */
 	for (size_t j = 0; j < n; j++) {
 		const struct model *m = in[j].m;
-		char label[200];
+		char own[200];	/* a run's own name (model_label()); a side's label is used whole */
+		const char *label = own;
 		if (c)
-			snprintf(label, sizeof label, "%s", c->label[in[j].side]);
+			label = c->label[in[j].side];
 		else
-			model_label(m, label, sizeof label);
+			model_label(m, own, sizeof own);
 		struct rowctx x = {out, in[j].source, label, m->run_id};
 		damage_rows(&x, in[j].log);
 		record_rows(&x, m);

@@ -64,18 +64,37 @@ static void text_pct_run(FILE *out, const struct model *m, int copies)
 
 #define TCG_TAG " (TCG)"
 
-/* The width of a side's name in every table of a comparison: the longest label (with " (TCG)"
- * after an emulated run's when tcg), at least 12, never less: a name is never cut, so two
- * sides never print alike (cut to 12, "KVM, 2 CPUs #2" .. "#6" all printed "KVM, 2 CPUs";
- * compare.c label_runs() makes the labels themselves distinct). */
+/* Side j's name as the text prints it, whole however long (text_safe() into a buffer sized
+ * for it: every byte at most \xNN), with " (TCG)" after an emulated run's when tcg. Rotating
+ * like S() so one fprintf can take several; "?" when out of memory. Every table and line of
+ * a comparison names its sides with this, never a fixed buffer or a %.Ns that could cut two
+ * names to the same text. */
+static const char *side(const struct cmp *c, size_t j, int tcg)
+{
+	static char *ring[8];
+	static int k;
+	char **slot = &ring[k++ & 7];
+	size_t cap = 4 * strlen(c->label[j]) + sizeof TCG_TAG;
+
+	free(*slot);
+	if (!(*slot = malloc(cap)))
+		return "?";
+	text_safe(c->label[j], *slot, cap);
+	if (tcg && c->tcg[j])
+		strcat(*slot, TCG_TAG);
+	return *slot;
+}
+
+/* The width of a side's name in every table of a comparison: the longest name (side()), at
+ * least 12, never less: a name is never cut, so two sides never print alike (cut to 12,
+ * "KVM, 2 CPUs #2" .. "#6" all printed "KVM, 2 CPUs"; compare.c label_runs() makes the
+ * labels themselves distinct). */
 static int side_w(const struct cmp *c, int tcg)
 {
-	char b[256];
 	int w = 12;
 
 	for (size_t j = 0; j < c->nruns; j++) {
-		int l = (int)strlen(text_safe(c->label[j], b, sizeof b)) +
-			(tcg && c->tcg[j] ? (int)strlen(TCG_TAG) : 0);
+		int l = (int)strlen(side(c, j, tcg));
 		w = l > w ? l : w;
 	}
 	return w;
@@ -92,8 +111,7 @@ static void text_pct_compare(FILE *out, const struct cmp *c)
 	fprintf(out, "\nLatency percentiles (us; lower is better; ratio = run 1 / this run, < 1 "
 		     "slower%s%s)\n%-36s %-6s", *pct_what(c) ? "; " : "", pct_what(c), "TEST", "");
 	for (size_t j = 0; j < c->nruns; j++)
-		fprintf(out, " %*.*s%s", w, w, text_safe(c->label[j], b, sizeof b),
-			j ? "   ratio" : "");
+		fprintf(out, " %*s%s", w, side(c, j, 0), j ? "   ratio" : "");
 	fputc('\n', out);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
@@ -370,13 +388,6 @@ static int colw(const struct cmp *c)
 	return side_w(c, 1);
 }
 
-/* Column header: the label, and " (TCG)" kept visible for an emulated run. */
-static const char *colhead(const struct cmp *c, size_t j, int w, char *buf, size_t cap)
-{
-	int tag = c->tcg[j] ? (int)strlen(TCG_TAG) : 0;
-	snprintf(buf, cap, "%.*s%s", w - tag, S(c->label[j]), tag ? TCG_TAG : "");
-	return buf;
-}
 
 /* Column j's steal (RESULT steal_pct=, compare.h's cell steal_pct): the mean over its rows
  * and the most, with the test; nothing when no result says it. */
@@ -416,10 +427,10 @@ static void compare_head(FILE *out, const struct cmp *c, char *const *sources, i
 		const struct model *m = c->m[j];
 		if (c->replicated)
 			fprintf(out, "side %zu: %s, %zu run(s)%s  (first file: %s)\n", j + 1,
-				S(c->label[j]), c->side_runs[j],
+				side(c, j, 0), c->side_runs[j],
 				c->tcg[j] ? " (TCG: emulation, not a hypervisor cost)" : "", S(sources[j]));
 		else
-			fprintf(out, "run %zu: %s%s  (file: %s)\n", j + 1, S(c->label[j]),
+			fprintf(out, "run %zu: %s%s  (file: %s)\n", j + 1, side(c, j, 0),
 				c->tcg[j] ? " (TCG: emulation, not a hypervisor cost)" : "", S(sources[j]));
 		fprintf(out, "       %s | kernel %s | clocksource %s | build %s | mode %s\n",
 			S(model_info(m, RK_CPU_MODEL)), S(model_info(m, RK_KERNEL_RELEASE)),
@@ -431,7 +442,7 @@ static void compare_head(FILE *out, const struct cmp *c, char *const *sources, i
 			     "sample counted: RESULT whole=); ratio = performance relative to side 1 "
 			     "(%s) by each test's direction, > 1 is better; * different, = equivalent, "
 			     "~ undecided, ? fewer than %d runs a side\n",
-			S(c->label[0]), SIG_REP_MIN);
+			side(c, 0, 0), SIG_REP_MIN);
 		fprintf(out, "verdict: the run is the unit (one value per run and test): Welch's t "
 			     "on the log values (the paired t on log ratios when the runs carry "
 			     "run.round, interleaved A/B); different when the Benjamini-Hochberg q < %g "
@@ -442,7 +453,7 @@ static void compare_head(FILE *out, const struct cmp *c, char *const *sources, i
 	} else {
 		fprintf(out, "\nratio = performance relative to run 1 (%s) by each test's direction, "
 			     "> 1 is better; ~ within noise, * beyond noise, ? no noise estimate\n",
-			S(c->label[0]));
+			side(c, 0, 0));
 		fprintf(out, "noise: with >= %d samples a side, * needs a Mann-Whitney U p < %g on "
 			     "the per-sample values and a ratio beyond the test's noise floor (the "
 			     "table after the scores); with fewer, the medians' 95%% intervals must "
@@ -547,7 +558,7 @@ static void compare_significance(FILE *out, const struct cmp *c)
 				 cl->ratio_hi);
 			snprintf(fl, sizeof fl, "%.1f%% %s", cl->floor_pct, cl->floor_from);
 			fprintf(out, "%-36.36s %6d %-*s %9.2g %20s %16s %c\n",
-				S(c->rows[i].title), c->rows[i].copies, sw, S(c->label[j]), cl->p, ci,
+				S(c->rows[i].title), c->rows[i].copies, sw, side(c, j, 0), cl->p, ci,
 				fl, cl->mark);
 		}
 }
@@ -589,7 +600,7 @@ static void compare_replicates(FILE *out, const struct cmp *c)
 					     "%-36s %6s %-*s %7s %-9s %9s %20s %s\n", "table's", "TEST",
 					"COPIES", sw, "SIDE", "RUNS", "TEST", "p", "ratio [95% CI]",
 					"ANSWER");
-			verdict_row(out, S(c->rows[i].title), c->rows[i].copies, sw, S(c->label[j]), cl);
+			verdict_row(out, S(c->rows[i].title), c->rows[i].copies, sw, side(c, j, 0), cl);
 		}
 	/* The Index Score over the runs: each run's score its value, as a test's row. */
 	for (int p = 0; any && p < c->nscore; p++)
@@ -597,7 +608,7 @@ static void compare_replicates(FILE *out, const struct cmp *c)
 			const struct cmp_cell *cl = &c->score[p][j];
 			if (!strcmp(cl->method, "none"))
 				continue;
-			verdict_row(out, "Index Score", c->m[0]->pass[p].copies, sw, S(c->label[j]), cl);
+			verdict_row(out, "Index Score", c->m[0]->pass[p].copies, sw, side(c, j, 0), cl);
 		}
 }
 
@@ -619,14 +630,13 @@ static void compare_clock(FILE *out, const struct cmp *c, int w)
 		if (!has)
 			continue;
 		if (!any++) {
-			char head[64];
 			fprintf(out, "\neffective clock, MHz: the median over the SAMPLEs of mhz= "
 				     "(aperf: APERF/MPERF; chain: a timed chain of dependent adds), and "
 				     "the share of their run time the copies were on a CPU (+: CPU-bound, "
 				     ">= %.0f%%)\n%-36s %6s %-6s", CLK_CPU_BOUND_PCT, "TEST", "COPIES",
 				"");
 			for (size_t j = 0; j < c->nruns; j++)
-				fprintf(out, " %*s", w, colhead(c, j, w, head, sizeof head));
+				fprintf(out, " %*s", w, side(c, j, 1));
 			fputc('\n', out);
 		}
 		fprintf(out, "%-36.36s %6d %-6s", S(r->title), r->copies, "");
@@ -660,6 +670,8 @@ static void compare_clock(FILE *out, const struct cmp *c, int w)
  * copies differ, the totals and per-copy figures, the ratio of the per-copy figures. */
 static void compare_all_cpus(FILE *out, const struct cmp *c)
 {
+	int sw = side_w(c, 0);
+
 	if (!c->nallrows)
 		return;
 	fprintf(out, "\nall CPUs: each run's pass of one copy per online CPU, paired although "
@@ -667,7 +679,7 @@ static void compare_all_cpus(FILE *out, const struct cmp *c)
 		     "time is the copies' mean already); ratio = per copy against run 1's, > 1 is "
 		     "better\n%-36s %-6s", "TEST", "UNIT");
 	for (size_t j = 0; j < c->nruns; j++)
-		fprintf(out, " | %-12.12s %6s %12s %12s%s", S(c->label[j]), "copies", "total",
+		fprintf(out, " | %-*s %6s %12s %12s%s", sw, side(c, j, 0), "copies", "total",
 			"per copy", j ? "   ratio" : "");
 	fputc('\n', out);
 	for (size_t i = 0; i < c->nallrows; i++) {
@@ -675,7 +687,7 @@ static void compare_all_cpus(FILE *out, const struct cmp *c)
 		fprintf(out, "%-36.36s %-6.6s", S(r->title), S(r->unit));
 		for (size_t j = 0; j < c->nruns; j++) {
 			const struct cmp_allcell *cl = &r->cell[j];
-			fprintf(out, " | %-12s %6d", "", cl->copies);
+			fprintf(out, " | %-*s %6d", sw, "", cl->copies);
 			if (cl->t)
 				fprintf(out, " %12.1f %12.1f", cl->total, cl->per_copy);
 			else
@@ -692,12 +704,11 @@ static void compare_all_cpus(FILE *out, const struct cmp *c)
 void text_compare(FILE *out, const struct cmp *c, char *const *sources)
 {
 	int w = colw(c), unconverged = cmp_any_unconverged(c);
-	char head[64];
 
 	compare_head(out, c, sources, unconverged);
 	fprintf(out, "%-36s %6s %-6s", "TEST", "COPIES", "UNIT");
 	for (size_t j = 0; j < c->nruns; j++) {
-		fprintf(out, " %*s", w, colhead(c, j, w, head, sizeof head));
+		fprintf(out, " %*s", w, side(c, j, 1));
 		if (j)
 			fprintf(out, " %7s", "ratio");
 	}

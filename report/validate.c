@@ -220,9 +220,12 @@ static int check_migrations(struct vstate *st, const struct logrec *lr, const st
 }
 
 /* check_sample_value()'s value: raw is the loops' rate (loops/s summed over copies) or time
- * (ns/loop, the copies' mean), tol what the loops' rounding allows of it. */
+ * (ns/loop, the copies' mean), tol what the loops' rounding allows of it; open: some copy of
+ * a time test printed loops=0 (under half a loop in its window, or none), so raw is the least
+ * time it allows and the value is at least that, or 0 (a copy did no loop: the runner's
+ * lib/stats.c common_window_value() gives 0). */
 static int sample_value_ok(struct vstate *st, const struct logrec *lr, const struct record *r,
-			   struct agg *a, double raw, double tol)
+			   struct agg *a, double raw, double tol, int open)
 {
 	const char *loops = rec_get(r, RK_LOOPS), *ns = rec_get(r, RK_NS), *v = rec_get(r, RK_VALUE);
 	int higher = !strcmp(a->better, REC_BETTER_HIGHER);
@@ -240,9 +243,11 @@ static int sample_value_ok(struct vstate *st, const struct logrec *lr, const str
 	if (xi >= 0)
 		return bad(st, lr, "test=%s value=%s: it is none of its value extras (%s=%.20s; unit "
 			   "%s)", a->test, v, r->key[xi], r->val[xi], a->unit);
+	if (open && got == 0)
+		return 0;
 	if (pl > 0) {	/* the unit's own per_loop */
 		double want = higher ? raw * pl : raw / pl, wtol = higher ? tol * pl : tol / pl;
-		if (isfinite(raw) && agree(v, want, wtol))
+		if (isfinite(raw) && (open ? got >= want - wtol - half_unit(v) : agree(v, want, wtol)))
 			return 0;
 		return bad(st, lr, "test=%s value=%s: its loops=%.40s in ns=%.40s give %.6g %s (%s: "
 			   "%g a loop)", a->test, v, loops, ns, want, a->unit,
@@ -253,6 +258,15 @@ static int sample_value_ok(struct vstate *st, const struct logrec *lr, const str
 	if (!isfinite(raw) || !(raw > 0))
 		return bad(st, lr, "test=%s value=%s: its loops=%.40s in ns=%.40s give no %s",
 			   a->test, v, loops, ns, higher ? "rate" : "time");
+	if (open) {	/* a least time: never the test's ratio, and checked only from below */
+		if (a->ratio && got < raw * a->ratio - tol * a->ratio - got * a->ratio_rel -
+					  half_unit(v))
+			return bad(st, lr, "test=%s value=%s: its loops=%.40s in ns=%.40s give at least "
+				   "%.6g %s at the per_loop of the test's earlier SAMPLE (%.4g; a copy's "
+				   "loops=0 is under half a loop)", a->test, v, loops, ns, raw * a->ratio,
+				   a->unit, 1 / a->ratio);
+		return 0;
+	}
 	if (!a->ratio) {
 		a->ratio = got / raw;
 		a->ratio_rel = tol / raw + half_unit(v) / got;	/* its own rounding, relative */
@@ -280,6 +294,7 @@ static int check_sample_value(struct vstate *st, const struct logrec *lr, const 
 	const char *ran = rec_get(r, RK_RAN_LOOPS);
 	int higher = !strcmp(a->better, REC_BETTER_HIGHER);
 	double raw = 0, tol = 0;
+	int open = 0;
 
 	if (!loops || !ns || !v || !a->better[0])
 		return 0;	/* an older writer's SAMPLE, or a list left out (dropped_fields) */
@@ -294,11 +309,12 @@ static int check_sample_value(struct vstate *st, const struct logrec *lr, const 
 		} else if (l >= 1) {
 			raw += t / l / (double)a->copies;
 			tol += (t / (l - 0.5) - t / l) / (double)a->copies;
-		} else {
-			raw = INFINITY;
+		} else {	/* printed 0: under half a loop, so over 2t a loop (or none: 0) */
+			raw += 2 * t / (double)a->copies;
+			open = 1;
 		}
 	}
-	if (sample_value_ok(st, lr, r, a, raw, tol))
+	if (sample_value_ok(st, lr, r, a, raw, tol, open))
 		return -1;
 	for (unsigned long c = 0; ran && c < a->copies; c++)
 		if (nth(loops, c) > nth(ran, c))

@@ -71,6 +71,7 @@ status_is EXIT_OK "$st" "isobench-report judges the run complete"
 for bad_args in "--tests pipe,nosuchtest" "--halt sideways" "--param bogus=1" \
 	"--suite quik" "--tests ," "--tests ,," "--tmpdir /nonexistent" "--tmpdir /etc/passwd" \
 	"--copies 0" "--frob 1" "--disk /nonexistent.img" "--disk serial:NO-SUCH-SERIAL-51" \
+	"--disk /" "--disk /dev/null" \
 	"--peer nosuchhost.invalid" "--tests"; do
 	st=0
 	# shellcheck disable=SC2086  # the words are meant to split
@@ -94,6 +95,13 @@ has "$tmp/bad.err" "'--tests' needs a value" "a missing value names the option"
 has "$tmp/bad.err" "^isobench: --disk /nonexistent.img: No such file or directory " "--disk naming no file says so"
 expect_status EXIT_OK "--check-params takes a --disk path this host lacks (qemu/run checks the image's words: the guest's disk)" -- \
 	"$bin" --check-params --disk /nonexistent.img
+# A directory or a character device is no file or disk either (it was a run whose disk tests
+# SKIPped "Block device required", status 0, though a regular file serves as well).
+"$bin" --tests disk-read-1m --disk / >/dev/null 2>"$tmp/bad.err" || true
+has "$tmp/bad.err" "^isobench: --disk /: a directory, not a file or a disk " "--disk naming a directory says so"
+"$bin" --tests disk-read-1m --disk /dev/null >/dev/null 2>"$tmp/bad.err" || true
+has "$tmp/bad.err" "^isobench: --disk /dev/null: a character device, not a file or a disk " \
+	"--disk naming a character device says so"
 "$bin" --tests disk-read-1m --disk serial:NO-SUCH-SERIAL-51 >/dev/null 2>"$tmp/bad.err" || true
 has "$tmp/bad.err" "^isobench: --disk serial:NO-SUCH-SERIAL-51: no disk with serial NO-SUCH-SERIAL-51" \
 	"--disk serial: naming no disk says so"

@@ -385,6 +385,11 @@ hasnt "$tmp/fake.log" 'peer\.(host|kernel)=evil' "the header takes no identity f
 has "$tmp/fake.log" " FAIL test=net-tcp-rr .*reason=setup:%20peer%20127\\.0\\.0\\.1:[0-9]+%20not%20an%20ISOBENCH-NET%20answer:%20it%20sent%20'SSH-2\\.0" \
 	"the FAIL's reason quotes what answered"
 hasnt "$tmp/fake.log" "Connection%20refused|refused%20the%20session" "... and says no refusal the peer did not send"
+# The log it would send at the end: not sent, saying the peer answered with something else,
+# never "it was unreachable" (it answered).
+has "$tmp/fake.log" "^isobench: the log was not sent to the peer 127\\.0\\.0\\.1:[0-9]+: it answered the run's hello, but not as a peer: not an ISOBENCH-NET answer: it sent 'SSH-2\\.0" \
+	"the log not sent: the non-peer's answer quoted"
+hasnt "$tmp/fake.log" "it was unreachable" "... and not called unreachable"
 stop_peer
 
 # ---- a stale UDP answer: net-udp-rr's sequence number is 32 bits in a 4-byte datagram ------

@@ -154,6 +154,26 @@ p = [r for r in a if r["test"] == "pipe"][0]["cells"]
 assert [c["copies"] for c in p] == [2, 1] and p[0]["per_copy"] == 490000.0, p
 assert p[1]["total"] == 510000.0 and round(p[1]["ratio"], 2) == 1.04, p
 PY
+# Side names are never cut in any table (issue 51 item 5): the all-CPUs table cut them to 12
+# ("KVM, 2 CPUs #2" printed as "KVM, 2 CPUs" beside run 1's), and the main and clock tables'
+# headers to 63 bytes; a label of any length prints whole, and two labels alike in their
+# first 12 characters stay two.
+run EXIT_OK "$tmp/sized3" "$fix/cpus-2.log" "$fix/cpus-2.log" "$fix/cpus-1.log" || true
+has "$tmp/sized3" '^TEST +UNIT +\| KVM, 2 CPUs +copies +total +per copy \| KVM, 2 CPUs #2 copies .*\| KVM, 1 CPU +copies' \
+	"the all-CPUs table names 'KVM, 2 CPUs #2' whole beside 'KVM, 2 CPUs'"
+long=$(printf 'side%.0s' $(seq 1 40))	# 160 characters
+run EXIT_OK "$tmp/sized-long" --label "machine one long name A,$long" "$fix/cpus-1.log" "$fix/cpus-2.log" || true
+has "$tmp/sized-long" '^TEST +UNIT +\| machine one long name A +copies .*\| '"$long"' copies' \
+	"the all-CPUs table: labels of 23 and 160 characters print whole"
+has "$tmp/sized-long" '^TEST +COPIES UNIT +machine one long name A +'"$long"'   ratio$' \
+	"the comparison's header: a 160-character label whole (no 63-byte cut)"
+# ... nor in the CSV's label column (it copied a side's label into 200 bytes, so two labels
+# alike in their first 199 bytes became one side).
+run EXIT_OK "$tmp/sized-long.csv" --format csv --label "${long}${long}A,${long}${long}B" "$fix/cpus-1.log" "$fix/cpus-2.log" || true
+if [ "$(cut -d, -f2 "$tmp/sized-long.csv" | grep -c -x -e "${long}${long}A" -e "${long}${long}B" | tr -d ' ')" -gt 0 ] &&
+	[ "$(cut -d, -f2 "$tmp/sized-long.csv" | grep -x -e "${long}${long}A" -e "${long}${long}B" | sort -u | wc -l)" -eq 2 ]; then
+	pass "CSV: two 321-character labels stay whole and two"
+else fail "CSV: the label column holds $(cut -d, -f2 "$tmp/sized-long.csv" | sort -u | awk '{print length($0)}' | tr '\n' ' ')characters"; fi
 run EXIT_OK "$tmp/sized-same" "$fix/cpus-2.log" "$fix/cpus-2.log" || true
 hasnt "$tmp/sized-same" 'CPU counts differ|^all CPUs:' "the same size on both sides: no all-CPUs pairing, no WARN"
 

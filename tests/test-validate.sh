@@ -143,6 +143,41 @@ caught "a rate SAMPLE's value= off its loops" 'SAMPLE test=pipe value=1.000: its
 # ns per loop in every SAMPLE of the test; the second measured one (the third SAMPLE) forged.
 caught "a time SAMPLE's value= off its loops" "SAMPLE test=clock-monotonic value=12345.000: its loops=[0-9]+ in ns=[0-9]+ give [0-9.e+]+ ns at the per_loop of the test's earlier SAMPLE \\(1\\)" \
 	SAMPLE clock-monotonic value 12345.000 3
+# A copy whose window held under half a loop prints loops=0 (the runner keeps the loops it
+# interpolated, unrounded; lib/stats.c common_window_value()): a time test's value is then
+# over twice the window (0.3 of a loop in ns=T: T/0.3), which a real runner writes and a
+# reader must take; a value under twice the window with loops=0 is still refused. The 2nd
+# measured clock-monotonic SAMPLE keeps its value (its RESULT stays true); its ns= moves.
+zero_loops() {	# zero_loops F: that SAMPLE with loops=0 and ns=value x F; prints its line
+	python3 - "$tmp/run.log" "$tmp/forged.log" "$1" <<'EOF2'
+import re, sys, zlib
+src, dst, factor = sys.argv[1], sys.argv[2], float(sys.argv[3])
+lines, seen = open(src).read().split("\n"), 0
+for n, line in enumerate(lines):
+    m = re.match(r"(@isobench/1 \d+ SAMPLE .*) \*[0-9a-f]{8}$", line)
+    if not m or " test=clock-monotonic copies=1 " not in line:
+        continue
+    seen += 1
+    if seen != 3:
+        continue
+    body = m.group(1)
+    value = float(re.search(r" value=(\S+)", body).group(1))
+    body = re.sub(r" loops=\d+", " loops=0", body)
+    body = re.sub(r" ns=\d+", " ns=%d" % max(1, round(value * factor)), body)
+    lines[n] = "%s *%08x" % (body, zlib.crc32(body.encode()) & 0xffffffff)
+    open(dst, "w").write("\n".join(lines))
+    print(n + 1)
+    sys.exit(0)
+sys.exit("zero_loops: no third clock-monotonic SAMPLE")
+EOF2
+}
+line=$(zero_loops 0.3)
+expect_status EXIT_OK "a time SAMPLE with loops=0 (0.3 of a loop in its window) and value ns/0.3 is read" -- \
+	"$report" --check "$tmp/forged.log"
+line=$(zero_loops 3)
+expect_status EXIT_INCOMPLETE "... but loops=0 with value ns/3 (under half a loop is over 2 ns a ns) is refused" -- \
+	"$report" --check "$tmp/forged.log"
+contains "$tmp/stdout" "line $line: SAMPLE test=clock-monotonic value=" "... naming its line"
 caught "an extra-valued SAMPLE's value= that is no extra" \
 	'SAMPLE test=vmexit-nanosleep-50us value=7.000: it is none of its value extras \(p50_late_ns=[0-9]+; unit ns\)' \
 	SAMPLE vmexit-nanosleep-50us value 7.000 2

@@ -378,6 +378,13 @@ int net_answer_said(const char *ans, size_t len, char *out, size_t cap)
 	return 0;
 }
 
+static int hello_answered;	/* net_peer_field()'s session got bytes back (net_peer_answered()) */
+
+int net_peer_answered(void)
+{
+	return hello_answered;
+}
+
 const char *net_peer_field(const char *peer, const char *field)
 {
 	static char ans[NET_LINE_MAX], out[128];
@@ -405,6 +412,7 @@ const char *net_peer_field(const char *peer, const char *field)
 			 : net_read_line_len(fd, ans, sizeof ans, &alen);
 		if (fd >= 0)
 			close(fd);
+		hello_answered = alen > 0;
 		/* what came, when something did (garbage without a newline, or too long): the
 		 * bytes, never an errno they did not cause */
 		if (rc && !(alen && (rc == -EPIPE || rc == -EMSGSIZE)))

@@ -160,6 +160,10 @@ int net_answer_said(const char *ans, size_t len, char *out, size_t cap);
  * (a refusal, another service: its words are never taken for fields). One session per run
  * (cached). */
 const char *net_peer_field(const char *peer, const char *field);
+/* 1 when net_peer_field()'s hello session got bytes back (an "ok" line, a refusal, another
+ * service's words), 0 when nothing came (no session, or none yet): an "unreachable: <why>"
+ * field with it set is a peer that answered, not one out of reach. */
+int net_peer_answered(void);
 
 /* The interface the route to peer (IPv4 or IPv6) leaves by, into ifname (cap >= IF_NAMESIZE + 1),
  * with its flags in *flags (IFF_RUNNING: its sysfs carrier is 1, where readable; the operstate's
