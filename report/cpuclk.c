@@ -25,13 +25,14 @@ static size_t list_of(const char *v, double *out, size_t max)
 
 #define MAXC 4096
 
-/* The SAMPLE's figure: the median of its copies' non-zero mhz=; NAN when none. */
+/* The SAMPLE's figure: the median of its copies' mhz= in (0, CLK_MHZ_MAX] (0: the runner had
+ * none; above: no clock); NAN when none. */
 static double sample_mhz(const struct model *m, const struct msample *s)
 {
 	static double v[MAXC];
 	size_t n = list_of(model_sample_get(m, s, RK_MHZ), v, MAXC), k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (v[i] > 0)
+		if (v[i] > 0 && v[i] <= CLK_MHZ_MAX)
 			v[k++] = v[i];
 	return k ? median_of(v, k) : NAN;
 }

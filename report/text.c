@@ -622,9 +622,11 @@ static void compare_clock(FILE *out, const struct cmp *c, int w)
 			char f[48] = "---";
 			if (r->cell[j].t) {
 				clk_test_of(c->m[j], r->cell[j].t, &ct);
-				if (isfinite(ct.mhz))
+				if (isfinite(ct.mhz) && isfinite(ct.cpu_pct))
 					snprintf(f, sizeof f, "%.0f %3.0f%%%c", ct.mhz, ct.cpu_pct,
 						 ct.cpu_bound ? '+' : ' ');
+				else if (isfinite(ct.mhz))	/* no cpu_ns=: no CPU share */
+					snprintf(f, sizeof f, "%.0f    - ", ct.mhz);
 			}
 			fprintf(out, " %*s", w, f);
 		}

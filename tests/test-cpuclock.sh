@@ -78,6 +78,47 @@ assert w["cpu_bound"] is False, w' "$tmp/c.json"; then
 else
 	fail "JSON: a test's clock fields"
 fi
+# Damaged logs, derived from clock-a.log and resealed (tests/seal.py): a test whose mhz= are
+# no clock (999999999 MHz: a runner's bug or a hand edit) shows no figure and leaves the run's
+# median alone; SAMPLEs without cpu_ns= (no CPU share) show '-' for the share, never "nan".
+damage() { # damage SRC DST PYTHON-EXPRESSION-ON-b (a SAMPLE body)
+	python3 - "$top/tests" "$1" "$2" "$3" <<'PY'
+import re, sys
+sys.path.insert(0, sys.argv[1])
+from seal import sealed
+out = []
+for line in open(sys.argv[2], encoding='utf-8'):
+    m = re.match(r'@isobench/1 \d+ (.*) \*[0-9a-f]{8}$', line.rstrip('\n'))
+    b = m.group(1)
+    if b.startswith('SAMPLE '):
+        b = eval(sys.argv[4])
+    if b.startswith('END '):
+        b = re.sub(r' records=\d+', ' records=%d' % len(out), b)
+    out.append(b)
+open(sys.argv[3], 'w', encoding='utf-8').write(sealed(out))
+PY
+}
+damage "$fix/clock-a.log" "$tmp/absurd.log" \
+	"re.sub(r' mhz=\\S+', ' mhz=999999999', b) if ' test=pipe ' in b else b"
+"$rep" "$fix/clock-a.log" "$tmp/absurd.log" >"$tmp/absurd.txt" 2>&1 || true
+lacks "$tmp/absurd.txt" "999999999" "mhz=999999999 is no clock: not shown as one"
+has "$tmp/absurd.txt" '^Pipe Throughput +1 +2998 +18%  +--- *$' \
+	"a test whose every mhz= is no clock has no figure ('---')"
+has "$tmp/absurd.txt" '^the run \(every SAMPLE\), method +2997 chain +2997 chain' \
+	"the run's clock leaves the absurd figures out"
+"$rep" --format json "$tmp/absurd.log" >"$tmp/absurd.json" 2>/dev/null || true
+if python3 -c 'import json, sys
+t = {x["test"]: x for x in json.load(open(sys.argv[1]))["runs"][0]["tests"]}
+assert t["pipe"]["effective_mhz"] is None, t["pipe"]' "$tmp/absurd.json"; then
+	pass "JSON: a test whose mhz= are no clock has effective_mhz null"
+else
+	fail "JSON: an absurd mhz= taken as a clock"
+fi
+damage "$fix/clock-a.log" "$tmp/nocpu.log" "re.sub(r' cpu_ns=\\S+', '', b)"
+"$rep" "$fix/clock-a.log" "$tmp/nocpu.log" >"$tmp/nocpu.txt" 2>&1 || true
+lacks "$tmp/nocpu.txt" "nan" "SAMPLEs without cpu_ns=: no 'nan' in the clock table"
+has "$tmp/nocpu.txt" '^Pipe Throughput +1 +2998 +18%  +2998 +- *$' \
+	"SAMPLEs without cpu_ns=: the clock, and '-' for the CPU share"
 # An older log without mhz= or policy words: nothing said, nothing invented.
 "$rep" "$fix/native.log" "$fix/native-loaded.log" >"$tmp/old.txt" 2>&1 || true
 lacks "$tmp/old.txt" "effective clock" "logs without mhz=: no clock table"
