@@ -27,6 +27,14 @@
  * are said there, never fatal. root: sysfs's SYSFS_CPU (tests pass a planted tree). */
 void cpupolicy_apply(const struct params *p, int image, const char *root);
 
+/* What the last cpupolicy_apply() was asked and did not do, in words with the kernel's reason
+ * ("cpufreq schedutil: set on 1 of 2 policies, refused on policy1 (Invalid argument); idle
+ * max 0 us: 4 refused (cpu0 state1: Permission denied)"), "; "-joined; "" when all was done
+ * or nothing asked. Asked: a --cpufreq/isobench.cpufreq given (the image's own default counts
+ * only where the kernel refused it, not where there is no cpufreq driver: most guests), any
+ * boost or idle. The runner writes it as a WARN what=cpupolicy. */
+const char *cpupolicy_refused(void);
+
 /* The header's value of INFO key (an RK_ of cpu.governor, cpu.no_turbo, cpufreq.*, cpuidle.*)
  * as read now under root, into out (cap bytes). */
 void cpupolicy_fact(const char *root, const char *key, char *out, size_t cap);

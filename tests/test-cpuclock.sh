@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/test-cpuclock.sh — the CPU's clock, recorded and compared (issue 45 item 1):
 #   * natively, every SAMPLE carries mhz= (one figure > 0 per copy) and mhz_method=, the header
-#     says the CPU policy in words (no bare "-") and that a host's policy is only read;
+#     says the CPU policy in words (no bare "-") and that a host's policy is only read; a
+#     --cpufreq that cannot be applied is a WARN what=cpupolicy (checked only without a
+#     cpufreq driver, where asking changes nothing);
 #   * isobench-report warns when two runs' clock policies differ (cpu.governor, cpufreq.boost)
 #     or their effective clocks differ beyond a test's noise floor, shows each run's clock,
 #     and says nothing of the kind for runs alike (tests/fixtures/logs/clock-*.log, crafted
@@ -47,6 +49,20 @@ else
 		"no /dev/cpu/N/msr: the header says APERF is not exposed and the chain is used"
 fi
 "$rep" --check "$tmp/native.log" >"$tmp/check.txt" 2>&1 || fail "isobench-report --check: the native log does not validate"
+lacks "$tmp/native.log" "WARN what=cpupolicy" "nothing asked: no cpupolicy WARN"
+# Asked and not applied is said (WARN what=cpupolicy, and on stderr), the run goes on: only
+# where no cpufreq driver exists, so that asking changes nothing on this machine.
+if [ -e /sys/devices/system/cpu/cpufreq/policy0 ]; then
+	skip "this machine has a cpufreq driver: --cpufreq would change it; not asked"
+else
+	"$bin" --suite quick --tests getpid --cpufreq performance >"$tmp/asked.log" \
+		2>"$tmp/asked.err" || fail "isobench --cpufreq performance (no driver) failed"
+	contains "$tmp/asked.log" "WARN what=cpupolicy reason=asked%20for%20and%20not%20applied:%20cpufreq%20performance:%20not%20applied%20(none:%20no%20cpufreq%20driver)" \
+		"--cpufreq without a cpufreq driver: WARN what=cpupolicy with the reason"
+	contains "$tmp/asked.err" "isobench: warning: CPU policy asked for and not applied: cpufreq performance" \
+		"--cpufreq without a cpufreq driver: said on stderr"
+	contains "$tmp/asked.log" " RESULT test=getpid " "--cpufreq refused: the run goes on"
+fi
 
 # 2. The crafted pairs.
 "$rep" "$fix/clock-a.log" "$fix/clock-b-policy.log" >"$tmp/ab.txt" 2>&1 || true

@@ -233,6 +233,57 @@ static void policy_none(void **st)
 	rmroot();
 }
 
+/* What was asked and not done is said, with the kernel's reason, in cpupolicy_refused() (the
+ * runner's WARN what=cpupolicy): a policy file the kernel refuses (planted as a directory:
+ * EISDIR even for root, as a governor the driver does not offer gives EINVAL and a non-root
+ * user EACCES), an idle state refused likewise, a switch the platform lacks. The image's own
+ * default, where there is no cpufreq driver at all (a guest), is no refusal. */
+static void policy_refused(void **st)
+{
+	(void)st;
+	struct params p;
+	char v[512];
+
+	mkroot();
+	plant("cpufreq/policy0/scaling_governor", "powersave");
+	plant("cpufreq/policy1/scaling_governor/x", "");	/* a directory: the write fails */
+	plant("cpu0/cpuidle/state0/name", "POLL");
+	plant("cpu0/cpuidle/state0/latency", "0");
+	plant("cpu0/cpuidle/state0/disable", "0");
+	plant("cpu0/cpuidle/state1/name", "C6");
+	plant("cpu0/cpuidle/state1/latency", "170");
+	plant("cpu0/cpuidle/state1/disable/x", "");
+	params_init(&p);
+	strcpy(p.cpufreq, "schedutil");
+	p.boost = 1;
+	p.idle_max_us = 0;
+	cpupolicy_apply(&p, 0, root);
+	cpupolicy_fact(root, RK_CPUIDLE_SET, v, sizeof v);
+	assert_string_equal(v, "max 0 us: 0 of 2 states disabled (cpu0: none); 1 refused (cpu0 "
+			       "state1: Is a directory)");
+	assert_string_equal(cpupolicy_refused(), "cpufreq schedutil: set on 1 of 2 policies, "
+			    "refused on policy1 (Is a directory); boost on: not applied (none: the "
+			    "platform gives the OS no boost switch); idle max 0 us: 1 refused (cpu0 "
+			    "state1: Is a directory)");
+	rmroot();
+
+	/* Asked on a machine without cpufreq: said; the image's default there: not a refusal. */
+	mkroot();
+	plant("cpu0/online", "1");
+	params_init(&p);
+	strcpy(p.cpufreq, "performance");
+	cpupolicy_apply(&p, 0, root);
+	assert_string_equal(cpupolicy_refused(), "cpufreq performance: not applied (none: no "
+			    "cpufreq driver)");
+	params_init(&p);
+	cpupolicy_apply(&p, 1, root);
+	assert_string_equal(cpupolicy_refused(), "");
+	params_init(&p);
+	cpupolicy_apply(&p, 0, root);	/* a host, nothing asked */
+	assert_string_equal(cpupolicy_refused(), "");
+	rmroot();
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -244,6 +295,7 @@ int main(void)
 		cmocka_unit_test(method_names),
 		cmocka_unit_test(policy_set_and_read),
 		cmocka_unit_test(policy_none),
+		cmocka_unit_test(policy_refused),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }
