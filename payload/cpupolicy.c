@@ -28,14 +28,21 @@ __attribute__((format(printf, 1, 2))) static void refuse(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Write val to DIR/REL; 0 or -errno. */
-static int put(const char *dir, const char *rel, const char *val)
+/* What a host's run changed, to put back (cpupolicy_restore()): each file and its old value. */
+struct saved {
+	char *path;
+	char old[64];
+};
+static struct saved *saved;
+static size_t nsaved, capsaved;
+static int keep;	/* 1: a host's run: remember what put() changes */
+
+/* Write val to PATH; 0 or -errno. */
+static int write_file(const char *path, const char *val)
 {
-	char path[512];
 	int fd, r = 0;
 	size_t n = strlen(val);
 
-	snprintf(path, sizeof path, "%s%s", dir, rel);
 	if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) < 0)
 		return -errno;
 	if (write(fd, val, n) != (ssize_t)n)
@@ -43,6 +50,46 @@ static int put(const char *dir, const char *rel, const char *val)
 	if (close(fd) && !r)
 		r = -errno;
 	return r;
+}
+
+/* Write val to DIR/REL; 0 or -errno. On a host (keep) the old value is remembered first when
+ * it differs (no memory to remember it: not written, -ENOMEM: a host's policy is never
+ * changed without the way back). */
+static int put(const char *dir, const char *rel, const char *val)
+{
+	char path[512], old[64];
+	int r;
+
+	snprintf(path, sizeof path, "%s%s", dir, rel);
+	if (!keep)
+		return write_file(path, val);
+	if (!strcmp(sysfs_line(dir, rel, old, sizeof old), "-") || !strcmp(old, val))
+		return write_file(path, val);	/* nothing to put back: unreadable, or the same */
+	if (nsaved == capsaved) {
+		size_t c = capsaved ? 2 * capsaved : 64;
+		struct saved *m = realloc(saved, c * sizeof *m);
+		if (!m)
+			return -ENOMEM;
+		saved = m;
+		capsaved = c;
+	}
+	if (!(saved[nsaved].path = strdup(path)))
+		return -ENOMEM;
+	if ((r = write_file(path, val))) {
+		free(saved[nsaved].path);
+		return r;
+	}
+	snprintf(saved[nsaved++].old, sizeof saved[0].old, "%s", old);
+	return 0;
+}
+
+void cpupolicy_restore(void)
+{
+	while (nsaved) {	/* the last change first */
+		struct saved *v = &saved[--nsaved];
+		(void)write_file(v->path, v->old);
+		free(v->path);
+	}
 }
 
 /* 1 when sysfs_line() found something. */
@@ -194,6 +241,8 @@ void cpupolicy_apply(const struct params *p, int image, const char *root)
 	const char *gov = p->cpufreq[0] ? p->cpufreq : image ? CPUPOLICY_DEFAULT_IMAGE : NULL;
 
 	refused[0] = 0;
+	cpupolicy_restore();	/* a run before this one (--repeat) */
+	keep = !image;
 	if (!gov)
 		snprintf(set_freq, sizeof set_freq, "not asked (a host's policy is only read: "
 			 "--cpufreq sets it)");

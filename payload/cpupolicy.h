@@ -10,7 +10,8 @@
  * a bare "-".
  *
  * In the image (init) the default isobench.cpufreq is performance (params.h says why); on a
- * host the runner changes nothing unless --cpufreq, --boost or --idle is given. */
+ * host the runner changes nothing unless --cpufreq, --boost or --idle is given, and puts back
+ * what it changed when the run ends (cpupolicy_restore()). */
 #ifndef ISOBENCH_CPUPOLICY_H
 #define ISOBENCH_CPUPOLICY_H
 
@@ -34,6 +35,11 @@ void cpupolicy_apply(const struct params *p, int image, const char *root);
  * only where the kernel refused it, not where there is no cpufreq driver: most guests), any
  * boost or idle. The runner writes it as a WARN what=cpupolicy. */
 const char *cpupolicy_refused(void);
+
+/* On a host, put back every sysfs value the last cpupolicy_apply() changed, as it read it
+ * before (the run's end, or a signal that cuts it short); the image's are left. A value the
+ * kernel refuses back is left as the run set it (nothing to do about it then). Idempotent. */
+void cpupolicy_restore(void);
 
 /* The header's value of INFO key (an RK_ of cpu.governor, cpu.no_turbo, cpufreq.*, cpuidle.*)
  * as read now under root, into out (cap bytes). */

@@ -382,6 +382,7 @@ static void interrupted(const struct outcome *o, const struct runner_cfg *cfg, p
 	kill(-pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	remove_workdir(cfg, pid);
+	cpupolicy_restore();	/* a host's policy as it was */
 	out_text("isobench: %s during %s (%d cop%s): test stopped, its files removed; no END\n",
 		 strsignal(sig), o->b->name, o->copies, o->copies == 1 ? "y" : "ies");
 	signal(sig, SIG_DFL);
@@ -918,6 +919,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 		run_pass(p, cfg, c, sel, n, &k, total, sigfd, &orig, on_child_exit);
 
 	int bad = end_run();
+	cpupolicy_restore();	/* a host's policy as it was (the image's is left) */
 	if (sigfd >= 0)
 		close(sigfd);
 	sigprocmask(SIG_SETMASK, &orig, NULL);

@@ -284,6 +284,49 @@ static void policy_refused(void **st)
 	rmroot();
 }
 
+/* A host's policy, changed because it was asked, is put back as it was when the run ends
+ * (cpupolicy_restore()): a laptop asked for --idle 0 must not keep every C-state off until
+ * its next boot. The image (nothing of the user's to keep) is not restored. */
+static void policy_restored(void **st)
+{
+	(void)st;
+	struct params p;
+	char v[512];
+
+	mkroot();
+	plant("cpufreq/policy0/scaling_governor", "powersave");
+	plant("cpufreq/policy1/scaling_governor", "schedutil");
+	plant("intel_pstate/no_turbo", "0");
+	plant("cpu0/cpuidle/state0/latency", "0");
+	plant("cpu0/cpuidle/state0/disable", "0");
+	plant("cpu0/cpuidle/state1/latency", "170");
+	plant("cpu0/cpuidle/state1/disable", "0");
+	params_init(&p);
+	strcpy(p.cpufreq, "performance");
+	p.boost = 2;
+	p.idle_max_us = 0;
+	cpupolicy_apply(&p, 0, root);
+	slurp("cpufreq/policy1/scaling_governor", v, sizeof v);
+	assert_string_equal(v, "performance");
+	slurp("cpu0/cpuidle/state1/disable", v, sizeof v);
+	assert_string_equal(v, "1");
+	cpupolicy_restore();
+	slurp("cpufreq/policy0/scaling_governor", v, sizeof v);
+	assert_string_equal(v, "powersave");
+	slurp("cpufreq/policy1/scaling_governor", v, sizeof v);
+	assert_string_equal(v, "schedutil");
+	slurp("intel_pstate/no_turbo", v, sizeof v);
+	assert_string_equal(v, "0");
+	slurp("cpu0/cpuidle/state1/disable", v, sizeof v);
+	assert_string_equal(v, "0");
+	/* The image: set, and left so. */
+	cpupolicy_apply(&p, 1, root);
+	cpupolicy_restore();
+	slurp("cpufreq/policy0/scaling_governor", v, sizeof v);
+	assert_string_equal(v, "performance");
+	rmroot();
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -296,6 +339,7 @@ int main(void)
 		cmocka_unit_test(policy_set_and_read),
 		cmocka_unit_test(policy_none),
 		cmocka_unit_test(policy_refused),
+		cmocka_unit_test(policy_restored),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }
