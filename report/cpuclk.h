@@ -31,12 +31,20 @@ struct clk_test {
 /* t must be one of m's tests (else: no figure). */
 void clk_test_of(const struct model *m, const struct mtest *t, struct clk_test *out);
 
+/* A side of n replicate runs (runs[0..n-1]): the median over the runs of each one's
+ * clk_test_of() for its result of (test, copies), runs without a figure left out; cpu_pct
+ * likewise, cpu_bound from that median; method the first run's that has one. */
+void clk_side_of(const struct model *const *runs, size_t n, const char *test, int copies,
+		 struct clk_test *out);
+
 struct clk_run {
 	double mhz;		/* NAN when no test has a figure */
 	const char *method;
 	size_t ntests;		/* tests with a figure */
 };
 void clk_run_of(const struct model *m, struct clk_run *out);
+/* A side of n replicate runs: the median over the runs of each one's clk_run_of(). */
+void clk_side_run_of(const struct model *const *runs, size_t n, struct clk_run *out);
 
 /* Why runs a (labelled la) and b (lb) do not run their CPUs alike, up to max warnings of cap
  * bytes each into w; returns how many:

@@ -135,6 +135,28 @@ damage "$fix/clock-a.log" "$tmp/nocpu.log" "re.sub(r' cpu_ns=\\S+', '', b)"
 lacks "$tmp/nocpu.txt" "nan" "SAMPLEs without cpu_ns=: no 'nan' in the clock table"
 has "$tmp/nocpu.txt" '^Pipe Throughput +1 +2998 +18%  +2998 +- *$' \
 	"SAMPLEs without cpu_ns=: the clock, and '-' for the CPU share"
+# Replicates: a side's clock is over all its runs, not its first run's alone. Side b's first
+# run at 2997 MHz, its other two at 2398 (clock-c-slow): b's clock is 2398 in every row.
+rerun() { # rerun SRC DST RUNID: SRC as another run (its BEGIN run= replaced), resealed
+	python3 - "$top/tests" "$1" "$2" "$3" <<'PY'
+import re, sys
+sys.path.insert(0, sys.argv[1])
+from seal import sealed
+out = []
+for line in open(sys.argv[2], encoding='utf-8'):
+    b = re.match(r'@isobench/1 \d+ (.*) \*[0-9a-f]{8}$', line.rstrip('\n')).group(1)
+    out.append(re.sub(r'^BEGIN run=[0-9a-f]{16}', 'BEGIN run=' + sys.argv[4], b))
+open(sys.argv[3], 'w', encoding='utf-8').write(sealed(out))
+PY
+}
+for k in 1 2 3; do rerun "$fix/clock-a.log" "$tmp/ra$k.log" "c10c0000000001a$k"; done
+rerun "$fix/clock-a.log" "$tmp/rb1.log" c10c0000000001b1
+for k in 2 3; do rerun "$fix/clock-c-slow.log" "$tmp/rb$k.log" "c10c0000000001b$k"; done
+"$rep" --label a,a,a,b,b,b "$tmp"/ra{1,2,3}.log "$tmp"/rb{1,2,3}.log >"$tmp/rep.txt" 2>&1 || true
+has "$tmp/rep.txt" '^Double-Precision Whetstone +1 +2995 +20% +2396 +20% ' \
+	"replicates: a side's clock is the median over its runs (2 of 3 at 2396 MHz)"
+has "$tmp/rep.txt" '^the run \(every SAMPLE\), method +2997 chain +2398 chain' \
+	"replicates: each side's clock over its runs"
 # An older log without mhz= or policy words: nothing said, nothing invented.
 "$rep" "$fix/native.log" "$fix/native-loaded.log" >"$tmp/old.txt" 2>&1 || true
 lacks "$tmp/old.txt" "effective clock" "logs without mhz=: no clock table"
