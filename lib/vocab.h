@@ -29,6 +29,8 @@
 #define REC_WHAT_RESULT "result"	/* WARN what=: a result the device cannot give (bench.h judge) */
 #define REC_WHAT_METADATA "metadata"	/* WARN what=: a cloud's metadata service absent, slow or
 					 * answering garbage (payload/pid1/cloud.c) */
+#define REC_WHAT_CPUPOLICY "cpupolicy"	/* WARN what=: a CPU clock or idle policy asked for and
+					 * not (fully) applied (payload/cpupolicy.h) */
 #define REC_STOP_TARGET "target"	/* RESULT stop=: why sampling ended (harness.c) */
 #define REC_STOP_CAP "cap"
 #define REC_STOP_FUTILE "futile"
@@ -403,7 +405,7 @@
 #define VOCAB_SHAPE_MODE ENUM, 0, 0, REC_MODE_INIT "|" REC_MODE_HOST
 #define VOCAB_SHAPE_ERROR_WHAT ENUM, 0, 0, REC_WHAT_PARAM "|" REC_WHAT_TEST
 #define VOCAB_SHAPE_WARN_WHAT ENUM, 0, 0, REC_WHAT_CLOCKSOURCE "|" REC_WHAT_RESULT "|" \
-	REC_WHAT_METADATA "|" REC_WHAT_TEST "|" REC_WHAT_PARAM
+	REC_WHAT_METADATA "|" REC_WHAT_TEST "|" REC_WHAT_PARAM "|" REC_WHAT_CPUPOLICY
 #define VOCAB_SHAPE_END_STATUS ENUM, 0, 0, REC_STATUS_OK "|" REC_STATUS_FATAL
 #define VOCAB_SHAPE_MHZ_METHOD ENUM, 0, 0, REC_MHZ_APERF "|" REC_MHZ_CHAIN "|" REC_MHZ_NONE
 #define VOCAB_SHAPE_STOP ENUM, 0, 0, REC_STOP_TARGET "|" REC_STOP_CAP "|" REC_STOP_FUTILE \

@@ -20,7 +20,9 @@ double cpuclock_aperf_mhz(const struct cpuclock_read *a, const struct cpuclock_r
 
 double cpuclock_chain_mhz(uint64_t adds, uint64_t ns_short, uint64_t ns_long)
 {
-	if (ns_long <= ns_short)
+	/* short = c + adds/f, long = c + 2 adds/f with a fixed cost c >= 0: long <= 2 short. */
+	if (ns_long <= ns_short ||
+	    (double)ns_long > 2.0 * (double)ns_short * (1 + CPUCLOCK_CHAIN_SLACK))
 		return 0;
 	return (double)adds / (double)(ns_long - ns_short) * 1000.0;
 }

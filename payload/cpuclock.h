@@ -26,6 +26,10 @@
 
 #define CPUCLOCK_REPS 128	/* x ARCH_CHAIN_ADDS (128): 16,384 adds, ~5.5 us at 3 GHz */
 #define CPUCLOCK_TRIES 3
+/* The long chain may take at most 2 x (1 + this) the short one's time: twice the adds and the
+ * same fixed cost take at most twice as long, and 2% is the clock's own jitter against the
+ * ~11 us of the long chain at 3 GHz (tens of ns); beyond it each try was stretched. */
+#define CPUCLOCK_CHAIN_SLACK 0.02
 
 enum cpuclock_method { CPUCLOCK_NONE, CPUCLOCK_APERF, CPUCLOCK_CHAIN };
 
@@ -44,8 +48,11 @@ double cpuclock_aperf_mhz(const struct cpuclock_read *a, const struct cpuclock_r
  * MPERF both moved and give a clock; 0 otherwise (TCG's MSRs read 0: readable, not counting). */
 int cpuclock_aperf_counts(const struct cpuclock_read *a, const struct cpuclock_read *b);
 
-/* MHz from a chain of adds ARCH cycles each: `adds` more adds took ns_long - ns_short more
- * nanoseconds: adds / (ns_long - ns_short) x 1000. 0 (no figure) when ns_long <= ns_short. */
+/* MHz from a chain of adds ARCH cycles each: the short run did `adds` adds, the long run
+ * twice as many, ns_long - ns_short more nanoseconds: adds / (ns_long - ns_short) x 1000.
+ * 0 (no figure) when ns_long <= ns_short, or when ns_long > 2 x ns_short x (1 +
+ * CPUCLOCK_CHAIN_SLACK): the long run was stretched (preempted, interrupted in every try;
+ * a copy among more copies than CPUs), and its figure would be too low. */
 double cpuclock_chain_mhz(uint64_t adds, uint64_t ns_short, uint64_t ns_long);
 
 /* The chain estimate, measured now on the calling thread's CPU (MHz, 0 when the architecture

@@ -6,21 +6,43 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static char set_freq[256] = "not asked", set_idle[256] = "not asked";
+static char refused[640];	/* cpupolicy_refused() */
 
-/* Write val to DIR/REL; 0 or -errno. */
-static int put(const char *dir, const char *rel, const char *val)
+/* Append "; " (when not the first) and the formatted words to refused. */
+__attribute__((format(printf, 1, 2))) static void refuse(const char *fmt, ...)
 {
-	char path[512];
+	size_t l = strlen(refused);
+	va_list ap;
+
+	if (l && l + 2 < sizeof refused)
+		l += (size_t)snprintf(refused + l, sizeof refused - l, "; ");
+	va_start(ap, fmt);
+	vsnprintf(refused + l, sizeof refused - l, fmt, ap);
+	va_end(ap);
+}
+
+/* What a host's run changed, to put back (cpupolicy_restore()): each file and its old value. */
+struct saved {
+	char *path;
+	char old[64];
+};
+static struct saved *saved;
+static size_t nsaved, capsaved;
+static int keep;	/* 1: a host's run: remember what put() changes */
+
+/* Write val to PATH; 0 or -errno. */
+static int write_file(const char *path, const char *val)
+{
 	int fd, r = 0;
 	size_t n = strlen(val);
 
-	snprintf(path, sizeof path, "%s%s", dir, rel);
 	if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) < 0)
 		return -errno;
 	if (write(fd, val, n) != (ssize_t)n)
@@ -28,6 +50,46 @@ static int put(const char *dir, const char *rel, const char *val)
 	if (close(fd) && !r)
 		r = -errno;
 	return r;
+}
+
+/* Write val to DIR/REL; 0 or -errno. On a host (keep) the old value is remembered first when
+ * it differs (no memory to remember it: not written, -ENOMEM: a host's policy is never
+ * changed without the way back). */
+static int put(const char *dir, const char *rel, const char *val)
+{
+	char path[512], old[64];
+	int r;
+
+	snprintf(path, sizeof path, "%s%s", dir, rel);
+	if (!keep)
+		return write_file(path, val);
+	if (!strcmp(sysfs_line(dir, rel, old, sizeof old), "-") || !strcmp(old, val))
+		return write_file(path, val);	/* nothing to put back: unreadable, or the same */
+	if (nsaved == capsaved) {
+		size_t c = capsaved ? 2 * capsaved : 64;
+		struct saved *m = realloc(saved, c * sizeof *m);
+		if (!m)
+			return -ENOMEM;
+		saved = m;
+		capsaved = c;
+	}
+	if (!(saved[nsaved].path = strdup(path)))
+		return -ENOMEM;
+	if ((r = write_file(path, val))) {
+		free(saved[nsaved].path);
+		return r;
+	}
+	snprintf(saved[nsaved++].old, sizeof saved[0].old, "%s", old);
+	return 0;
+}
+
+void cpupolicy_restore(void)
+{
+	while (nsaved) {	/* the last change first */
+		struct saved *v = &saved[--nsaved];
+		(void)write_file(v->path, v->old);
+		free(v->path);
+	}
 }
 
 /* 1 when sysfs_line() found something. */
@@ -63,7 +125,8 @@ static int numbered(const char *dir, const char *fmt, int *num, int max)
 
 #define MAXN 4096
 
-static void apply_governor(const char *root, const char *gov)
+/* asked: the user gave the governor (not the image's default): its absence is a refusal too. */
+static void apply_governor(const char *root, const char *gov, int asked)
 {
 	char dir[256], rel[64];
 	static int pol[MAXN];
@@ -73,6 +136,8 @@ static void apply_governor(const char *root, const char *gov)
 	n = numbered(dir, "policy%d%n", pol, MAXN);
 	if (!n) {
 		snprintf(set_freq, sizeof set_freq, "%s: not applied (none: no cpufreq driver)", gov);
+		if (asked)
+			refuse("cpufreq %s", set_freq);
 		return;
 	}
 	for (int i = 0; i < n; i++) {
@@ -90,9 +155,11 @@ static void apply_governor(const char *root, const char *gov)
 	}
 	if (!bad)
 		snprintf(set_freq, sizeof set_freq, "%s: set on %d policies", gov, ok);
-	else
+	else {
 		snprintf(set_freq, sizeof set_freq, "%s: set on %d of %d policies, refused on "
 			 "policy%d (%s)", gov, ok, n, first_bad, strerror(e));
+		refuse("cpufreq %s", set_freq);
+	}
 }
 
 /* on: 1 boost on, 0 off. Appends to set_freq. */
@@ -112,6 +179,7 @@ static void apply_boost(const char *root, int on)
 		if (!sysfs_has(dir, "boost")) {
 			snprintf(set_freq + l, sizeof set_freq - l, "; boost %s: not applied (none: "
 				 "the platform gives the OS no boost switch)", on ? "on" : "off");
+			refuse("%s", set_freq + l + 2);
 			return;
 		}
 		how = "cpufreq boost";
@@ -119,14 +187,16 @@ static void apply_boost(const char *root, int on)
 	}
 	snprintf(set_freq + l, sizeof set_freq - l, "; boost %s: %s (%s)", on ? "on" : "off",
 		 r ? strerror(-r) : "set", how);
+	if (r)
+		refuse("%s", set_freq + l + 2);
 }
 
 /* Disable every idle state of every CPU whose exit latency is above max_us. */
 static void apply_idle(const char *root, int max_us)
 {
 	static int cpu[MAXN];
-	int ncpu = numbered(root, "cpu%d%n", cpu, MAXN), states = 0, off = 0, bad = 0;
-	char names[160] = "";
+	int ncpu = numbered(root, "cpu%d%n", cpu, MAXN), states = 0, off = 0, bad = 0, r;
+	char names[160] = "", why[120] = "";
 
 	for (int c = 0; c < ncpu; c++) {
 		char dir[256];
@@ -139,8 +209,10 @@ static void apply_idle(const char *root, int max_us)
 			states++;
 			if (!got(sd, "latency", lat, sizeof lat) || atol(lat) <= max_us)
 				continue;
-			if (put(sd, "disable", "1")) {
-				bad++;
+			if ((r = put(sd, "disable", "1"))) {
+				if (!bad++)	/* the first refusal names the state and the reason */
+					snprintf(why, sizeof why, "cpu%d state%d: %s", cpu[c], st[k],
+						 strerror(-r));
 				continue;
 			}
 			off++;
@@ -149,19 +221,28 @@ static void apply_idle(const char *root, int max_us)
 					 names[0] ? "," : "", name);
 		}
 	}
-	if (!states)
+	if (!states) {
 		snprintf(set_idle, sizeof set_idle, "max %d us: not applied (none: no cpuidle "
 			 "driver)", max_us);
-	else
-		snprintf(set_idle, sizeof set_idle, "max %d us: %d of %d states disabled (cpu%d: "
-			 "%s)%s", max_us, off, states, ncpu ? cpu[0] : 0, names[0] ? names : "none",
-			 bad ? "; some refused" : "");
+		refuse("idle %s", set_idle);
+		return;
+	}
+	snprintf(set_idle, sizeof set_idle, "max %d us: %d of %d states disabled (cpu%d: %s)",
+		 max_us, off, states, ncpu ? cpu[0] : 0, names[0] ? names : "none");
+	if (bad) {
+		size_t l = strlen(set_idle);
+		snprintf(set_idle + l, sizeof set_idle - l, "; %d refused (%s)", bad, why);
+		refuse("idle max %d us: %d refused (%s)", max_us, bad, why);
+	}
 }
 
 void cpupolicy_apply(const struct params *p, int image, const char *root)
 {
 	const char *gov = p->cpufreq[0] ? p->cpufreq : image ? CPUPOLICY_DEFAULT_IMAGE : NULL;
 
+	refused[0] = 0;
+	cpupolicy_restore();	/* a run before this one (--repeat) */
+	keep = !image;
 	if (!gov)
 		snprintf(set_freq, sizeof set_freq, "not asked (a host's policy is only read: "
 			 "--cpufreq sets it)");
@@ -169,13 +250,18 @@ void cpupolicy_apply(const struct params *p, int image, const char *root)
 		snprintf(set_freq, sizeof set_freq, "%s: left as the firmware and kernel set it",
 			 gov);
 	else
-		apply_governor(root, gov);
+		apply_governor(root, gov, p->cpufreq[0] != 0);
 	if (p->boost)
 		apply_boost(root, p->boost == 1);
 	if (p->idle_max_us >= 0)
 		apply_idle(root, p->idle_max_us);
 	else
 		snprintf(set_idle, sizeof set_idle, "not asked (every state the driver offers)");
+}
+
+const char *cpupolicy_refused(void)
+{
+	return refused;
 }
 
 /* cpu0's idle states: "NAME latency=Nus disabled=0|1" joined by "; ". */

@@ -10,7 +10,8 @@
  * a bare "-".
  *
  * In the image (init) the default isobench.cpufreq is performance (params.h says why); on a
- * host the runner changes nothing unless --cpufreq, --boost or --idle is given. */
+ * host the runner changes nothing unless --cpufreq, --boost or --idle is given, and puts back
+ * what it changed when the run ends (cpupolicy_restore()). */
 #ifndef ISOBENCH_CPUPOLICY_H
 #define ISOBENCH_CPUPOLICY_H
 
@@ -26,6 +27,19 @@
  * host: only what was given) and keep what happened in words for cpupolicy_fact(). Errors
  * are said there, never fatal. root: sysfs's SYSFS_CPU (tests pass a planted tree). */
 void cpupolicy_apply(const struct params *p, int image, const char *root);
+
+/* What the last cpupolicy_apply() was asked and did not do, in words with the kernel's reason
+ * ("cpufreq schedutil: set on 1 of 2 policies, refused on policy1 (Invalid argument); idle
+ * max 0 us: 4 refused (cpu0 state1: Permission denied)"), "; "-joined; "" when all was done
+ * or nothing asked. Asked: a --cpufreq/isobench.cpufreq given (the image's own default counts
+ * only where the kernel refused it, not where there is no cpufreq driver: most guests), any
+ * boost or idle. The runner writes it as a WARN what=cpupolicy. */
+const char *cpupolicy_refused(void);
+
+/* On a host, put back every sysfs value the last cpupolicy_apply() changed, as it read it
+ * before (the run's end, or a signal that cuts it short); the image's are left. A value the
+ * kernel refuses back is left as the run set it (nothing to do about it then). Idempotent. */
+void cpupolicy_restore(void);
 
 /* The header's value of INFO key (an RK_ of cpu.governor, cpu.no_turbo, cpufreq.*, cpuidle.*)
  * as read now under root, into out (cap bytes). */

@@ -116,7 +116,7 @@ const struct param_info param_table[] = {
 	 "(cpufreq/policyN/scaling_governor); firmware: leave what the firmware and kernel chose. "
 	 "Image default: performance (the highest clock the boost setting allows, steady from the "
 	 "first sample; schedutil's and powersave's ramp with load would be measured); a host "
-	 "changes nothing unless --cpufreq is given",
+	 "changes nothing unless --cpufreq is given (and gets it back when the run ends)",
 	 .parse = parse_governor, FIELD(cpufreq), .unit = "a governor name ([a-z0-9_]+)"},
 	{"boost", CPUPOLICY_FIRMWARE "|on|off", "turbo/boost where the OS may choose "
 	 "(intel_pstate/no_turbo, else cpufreq/boost); default " CPUPOLICY_FIRMWARE ": leave it",

@@ -382,6 +382,7 @@ static void interrupted(const struct outcome *o, const struct runner_cfg *cfg, p
 	kill(-pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	remove_workdir(cfg, pid);
+	cpupolicy_restore();	/* a host's policy as it was */
 	out_text("isobench: %s during %s (%d cop%s): test stopped, its files removed; no END\n",
 		 strsignal(sig), o->b->name, o->copies, o->copies == 1 ? "y" : "ies");
 	signal(sig, SIG_DFL);
@@ -557,6 +558,23 @@ static void run_test(struct outcome *o, const struct params *p, const struct run
 
 /* A WARN record (and a line of text) when the command line asks for a clocksource the
  * kernel is not using: every clock read of the run then costs what the other source costs. */
+/* A WARN right after the header when a CPU clock or idle policy asked for was not applied
+ * (cpupolicy_refused()): the header's cpufreq.set/cpuidle.set say it too, but a user who
+ * asked must not have to look there. */
+static void warn_cpupolicy_refused(void)
+{
+	const char *r = cpupolicy_refused();
+	struct rec_body b;
+
+	if (!r[0])
+		return;
+	rec_begin(&b, RK_WARN);
+	rec_str(&b, RK_WHAT, REC_WHAT_CPUPOLICY);
+	rec_fmt(&b, RK_REASON, "asked for and not applied: %s", r);
+	out_record(&b);
+	out_text("isobench: warning: CPU policy asked for and not applied: %s\n", r);
+}
+
 static void warn_clocksource_not_taken(void)
 {
 	char cmdline[4096], want[64], cur[64];
@@ -896,6 +914,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	cpupolicy_apply(p, !strcmp(cfg->mode, REC_MODE_INIT), SYSFS_CPU);
 	sysinfo_emit(p, cfg->mode, cfg->tmpdir);
 	warn_clocksource_not_taken();
+	warn_cpupolicy_refused();
 
 	n = selected(p, sel, MAX_SEL, 1);
 	for (int c = 0; c < p->ncopies; c++)
@@ -906,6 +925,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 		run_pass(p, cfg, c, sel, n, &k, total, sigfd, &orig, on_child_exit);
 
 	int bad = end_run();
+	cpupolicy_restore();	/* a host's policy as it was (the image's is left) */
 	if (sigfd >= 0)
 		close(sigfd);
 	sigprocmask(SIG_SETMASK, &orig, NULL);

@@ -1275,6 +1275,7 @@ int cmp_replicates(struct cmp *c, const struct model *const *const *side, const 
 	}
 	for (size_t j = 0; j < c->nruns; j++)
 		c->side_runs[j] = nside[j];
+	c->side = side;
 	if (replicate_warns(c, side, nside) || check_sides(c, side, nside) ||
 	    side_rows(c, side, nside) || unpaired_notes(c, side, nside)) {
 		free(buf);

@@ -132,6 +132,9 @@ struct cmp {
 	/* Replicates (cmp_replicates()): each column is a side of one or more runs. */
 	int replicated;		/* 1: cmp_replicates() decided the cells */
 	size_t *side_runs;	/* nruns counts: the runs each side holds (NULL: one each) */
+	/* Replicates: side j's runs side[j][0..side_runs[j]-1] (the caller's, alive while c is
+	 * used: cmp_replicates()); NULL: one run each, m[j]. */
+	const struct model *const *const *side;
 	/* Replicates: per pass p of run 0 (m[0]->pass[p], nscore of them), nruns cells for its
 	 * Index Score over the runs: each run's score is its value, decided as a test's row
 	 * (value: the side's geometric mean; not counted in flagged or verdicts, which count

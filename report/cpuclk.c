@@ -25,13 +25,14 @@ static size_t list_of(const char *v, double *out, size_t max)
 
 #define MAXC 4096
 
-/* The SAMPLE's figure: the median of its copies' non-zero mhz=; NAN when none. */
+/* The SAMPLE's figure: the median of its copies' mhz= in (0, CLK_MHZ_MAX] (0: the runner had
+ * none; above: no clock); NAN when none. */
 static double sample_mhz(const struct model *m, const struct msample *s)
 {
 	static double v[MAXC];
 	size_t n = list_of(model_sample_get(m, s, RK_MHZ), v, MAXC), k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (v[i] > 0)
+		if (v[i] > 0 && v[i] <= CLK_MHZ_MAX)
 			v[k++] = v[i];
 	return k ? median_of(v, k) : NAN;
 }
@@ -108,6 +109,57 @@ void clk_run_of(const struct model *m, struct clk_run *out)
 	}
 	if (n)
 		out->mhz = median_of(v, n);
+	free(v);
+}
+
+void clk_side_of(const struct model *const *runs, size_t n, const char *test, int copies,
+		 struct clk_test *out)
+{
+	double *mh = calloc(n + 1, sizeof *mh), *cp = calloc(n + 1, sizeof *cp);
+	size_t nm = 0, nc = 0;
+
+	out->method = "-";
+	for (size_t i = 0; mh && cp && i < n; i++) {
+		const struct mtest *t = model_find(runs[i], test, copies);
+		struct clk_test ct;
+		if (!t)
+			continue;
+		clk_test_of(runs[i], t, &ct);
+		if (isfinite(ct.mhz)) {
+			mh[nm++] = ct.mhz;
+			if (!strcmp(out->method, "-"))
+				out->method = ct.method;
+		}
+		if (isfinite(ct.cpu_pct))
+			cp[nc++] = ct.cpu_pct;
+	}
+	out->mhz = nm ? median_of(mh, nm) : NAN;
+	out->cpu_pct = nc ? median_of(cp, nc) : NAN;
+	out->cpu_bound = isfinite(out->cpu_pct) && out->cpu_pct >= CLK_CPU_BOUND_PCT;
+	free(mh);
+	free(cp);
+}
+
+void clk_side_run_of(const struct model *const *runs, size_t n, struct clk_run *out)
+{
+	double *v = calloc(n + 1, sizeof *v);
+	size_t k = 0;
+
+	out->mhz = NAN;
+	out->method = "-";
+	out->ntests = 0;
+	for (size_t i = 0; v && i < n; i++) {
+		struct clk_run r;
+		clk_run_of(runs[i], &r);
+		if (!isfinite(r.mhz))
+			continue;
+		v[k++] = r.mhz;
+		if (!strcmp(out->method, "-"))
+			out->method = r.method;
+		out->ntests = r.ntests > out->ntests ? r.ntests : out->ntests;
+	}
+	if (k)
+		out->mhz = median_of(v, k);
 	free(v);
 }
 

@@ -6,7 +6,8 @@
  * time (the median over its measured SAMPLEs of sum cpu_ns / sum ran_ns over the copies): its
  * value moves with the clock about in proportion. The clock of a test: the median over its
  * measured SAMPLEs of the median over the copies' figures (0: no figure, left out). A run's
- * clock: the median over every measured SAMPLE's figure, all tests together (the figure is
+ * clock: the median over every measured SAMPLE's figure, all tests together; a copy's
+ * figure of 0 or above CLK_MHZ_MAX is left out (the figure is
  * the CPU's, measured around the sample, whatever the test does in it).
  * In: models. Out: figures (MHz; NAN when the log has none: older logs, or method none) and
  * warnings in words. No allocation. */
@@ -16,6 +17,10 @@
 #include "model.h"
 
 #define CLK_CPU_BOUND_PCT 90.0
+/* A copy's mhz= above this is no clock (a runner's bug, a hand edit) and is left out like a 0:
+ * no CPU's core has run near 10 GHz (overclocking records on liquid nitrogen: ~9 GHz), so
+ * twice that is no real figure. */
+#define CLK_MHZ_MAX 20000.0
 
 struct clk_test {
 	double mhz;		/* NAN: no figure */
@@ -26,12 +31,20 @@ struct clk_test {
 /* t must be one of m's tests (else: no figure). */
 void clk_test_of(const struct model *m, const struct mtest *t, struct clk_test *out);
 
+/* A side of n replicate runs (runs[0..n-1]): the median over the runs of each one's
+ * clk_test_of() for its result of (test, copies), runs without a figure left out; cpu_pct
+ * likewise, cpu_bound from that median; method the first run's that has one. */
+void clk_side_of(const struct model *const *runs, size_t n, const char *test, int copies,
+		 struct clk_test *out);
+
 struct clk_run {
-	double mhz;		/* NAN when no CPU-bound test has a figure */
+	double mhz;		/* NAN when no test has a figure */
 	const char *method;
 	size_t ntests;		/* tests with a figure */
 };
 void clk_run_of(const struct model *m, struct clk_run *out);
+/* A side of n replicate runs: the median over the runs of each one's clk_run_of(). */
+void clk_side_run_of(const struct model *const *runs, size_t n, struct clk_run *out);
 
 /* Why runs a (labelled la) and b (lb) do not run their CPUs alike, up to max warnings of cap
  * bytes each into w; returns how many:

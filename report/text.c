@@ -612,8 +612,21 @@ static void compare_replicates(FILE *out, const struct cmp *c)
 		}
 }
 
+/* Column j's clock of row r: its run's, or with replicates its side's over all its runs. */
+static void cell_clock(const struct cmp *c, const struct cmp_row *r, size_t j,
+		       struct clk_test *ct)
+{
+	if (c->side && c->side_runs)
+		clk_side_of(c->side[j], c->side_runs[j], r->test, r->copies, ct);
+	else if (r->cell[j].t)
+		clk_test_of(c->m[j], r->cell[j].t, ct);
+	else
+		*ct = (struct clk_test){.mhz = NAN, .method = "-", .cpu_pct = NAN};
+}
+
 /* Each run's effective clock (cpuclk.h) beside each test that has one, with the share of
- * their run time its copies were on a CPU ('+': CPU-bound), and the run's over all tests. */
+ * their run time its copies were on a CPU ('+': CPU-bound), and the run's over all tests;
+ * with replicates each side's over all its runs. */
 static void compare_clock(FILE *out, const struct cmp *c, int w)
 {
 	int any = 0;
@@ -622,11 +635,10 @@ static void compare_clock(FILE *out, const struct cmp *c, int w)
 		const struct cmp_row *r = &c->rows[i];
 		struct clk_test ct;
 		int has = 0;
-		for (size_t j = 0; j < c->nruns; j++)
-			if (r->cell[j].t) {
-				clk_test_of(c->m[j], r->cell[j].t, &ct);
-				has |= isfinite(ct.mhz);
-			}
+		for (size_t j = 0; j < c->nruns; j++) {
+			cell_clock(c, r, j, &ct);
+			has |= isfinite(ct.mhz);
+		}
 		if (!has)
 			continue;
 		if (!any++) {
@@ -642,12 +654,12 @@ static void compare_clock(FILE *out, const struct cmp *c, int w)
 		fprintf(out, "%-36.36s %6d %-6s", S(r->title), r->copies, "");
 		for (size_t j = 0; j < c->nruns; j++) {
 			char f[48] = "---";
-			if (r->cell[j].t) {
-				clk_test_of(c->m[j], r->cell[j].t, &ct);
-				if (isfinite(ct.mhz))
-					snprintf(f, sizeof f, "%.0f %3.0f%%%c", ct.mhz, ct.cpu_pct,
-						 ct.cpu_bound ? '+' : ' ');
-			}
+			cell_clock(c, r, j, &ct);
+			if (isfinite(ct.mhz) && isfinite(ct.cpu_pct))
+				snprintf(f, sizeof f, "%.0f %3.0f%%%c", ct.mhz, ct.cpu_pct,
+					 ct.cpu_bound ? '+' : ' ');
+			else if (isfinite(ct.mhz))	/* no cpu_ns=: no CPU share */
+				snprintf(f, sizeof f, "%.0f    - ", ct.mhz);
 			fprintf(out, " %*s", w, f);
 		}
 		fputc('\n', out);
@@ -658,7 +670,10 @@ static void compare_clock(FILE *out, const struct cmp *c, int w)
 	for (size_t j = 0; j < c->nruns; j++) {
 		struct clk_run cr;
 		char f[48] = "---";
-		clk_run_of(c->m[j], &cr);
+		if (c->side && c->side_runs)
+			clk_side_run_of(c->side[j], c->side_runs[j], &cr);
+		else
+			clk_run_of(c->m[j], &cr);
 		if (isfinite(cr.mhz))
 			snprintf(f, sizeof f, "%.0f %s", cr.mhz, cr.method);
 		fprintf(out, " %*s", w, f);

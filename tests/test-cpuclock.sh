@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/test-cpuclock.sh — the CPU's clock, recorded and compared (issue 45 item 1):
 #   * natively, every SAMPLE carries mhz= (one figure > 0 per copy) and mhz_method=, the header
-#     says the CPU policy in words (no bare "-") and that a host's policy is only read;
+#     says the CPU policy in words (no bare "-") and that a host's policy is only read; a
+#     --cpufreq that cannot be applied is a WARN what=cpupolicy (checked only without a
+#     cpufreq driver, where asking changes nothing);
 #   * isobench-report warns when two runs' clock policies differ (cpu.governor, cpufreq.boost)
 #     or their effective clocks differ beyond a test's noise floor, shows each run's clock,
 #     and says nothing of the kind for runs alike (tests/fixtures/logs/clock-*.log, crafted
@@ -47,6 +49,20 @@ else
 		"no /dev/cpu/N/msr: the header says APERF is not exposed and the chain is used"
 fi
 "$rep" --check "$tmp/native.log" >"$tmp/check.txt" 2>&1 || fail "isobench-report --check: the native log does not validate"
+lacks "$tmp/native.log" "WARN what=cpupolicy" "nothing asked: no cpupolicy WARN"
+# Asked and not applied is said (WARN what=cpupolicy, and on stderr), the run goes on: only
+# where no cpufreq driver exists, so that asking changes nothing on this machine.
+if [ -e /sys/devices/system/cpu/cpufreq/policy0 ]; then
+	skip "this machine has a cpufreq driver: --cpufreq would change it; not asked"
+else
+	"$bin" --suite quick --tests getpid --cpufreq performance >"$tmp/asked.log" \
+		2>"$tmp/asked.err" || fail "isobench --cpufreq performance (no driver) failed"
+	contains "$tmp/asked.log" "WARN what=cpupolicy reason=asked%20for%20and%20not%20applied:%20cpufreq%20performance:%20not%20applied%20(none:%20no%20cpufreq%20driver)" \
+		"--cpufreq without a cpufreq driver: WARN what=cpupolicy with the reason"
+	contains "$tmp/asked.err" "isobench: warning: CPU policy asked for and not applied: cpufreq performance" \
+		"--cpufreq without a cpufreq driver: said on stderr"
+	contains "$tmp/asked.log" " RESULT test=getpid " "--cpufreq refused: the run goes on"
+fi
 
 # 2. The crafted pairs.
 "$rep" "$fix/clock-a.log" "$fix/clock-b-policy.log" >"$tmp/ab.txt" 2>&1 || true
@@ -78,6 +94,69 @@ assert w["cpu_bound"] is False, w' "$tmp/c.json"; then
 else
 	fail "JSON: a test's clock fields"
 fi
+# Damaged logs, derived from clock-a.log and resealed (tests/seal.py): a test whose mhz= are
+# no clock (999999999 MHz: a runner's bug or a hand edit) shows no figure and leaves the run's
+# median alone; SAMPLEs without cpu_ns= (no CPU share) show '-' for the share, never "nan".
+damage() { # damage SRC DST PYTHON-EXPRESSION-ON-b (a SAMPLE body)
+	python3 - "$top/tests" "$1" "$2" "$3" <<'PY'
+import re, sys
+sys.path.insert(0, sys.argv[1])
+from seal import sealed
+out = []
+for line in open(sys.argv[2], encoding='utf-8'):
+    m = re.match(r'@isobench/1 \d+ (.*) \*[0-9a-f]{8}$', line.rstrip('\n'))
+    b = m.group(1)
+    if b.startswith('SAMPLE '):
+        b = eval(sys.argv[4])
+    if b.startswith('END '):
+        b = re.sub(r' records=\d+', ' records=%d' % len(out), b)
+    out.append(b)
+open(sys.argv[3], 'w', encoding='utf-8').write(sealed(out))
+PY
+}
+damage "$fix/clock-a.log" "$tmp/absurd.log" \
+	"re.sub(r' mhz=\\S+', ' mhz=999999999', b) if ' test=pipe ' in b else b"
+"$rep" "$fix/clock-a.log" "$tmp/absurd.log" >"$tmp/absurd.txt" 2>&1 || true
+lacks "$tmp/absurd.txt" "999999999" "mhz=999999999 is no clock: not shown as one"
+has "$tmp/absurd.txt" '^Pipe Throughput +1 +2998 +18%  +--- *$' \
+	"a test whose every mhz= is no clock has no figure ('---')"
+has "$tmp/absurd.txt" '^the run \(every SAMPLE\), method +2997 chain +2997 chain' \
+	"the run's clock leaves the absurd figures out"
+"$rep" --format json "$tmp/absurd.log" >"$tmp/absurd.json" 2>/dev/null || true
+if python3 -c 'import json, sys
+t = {x["test"]: x for x in json.load(open(sys.argv[1]))["runs"][0]["tests"]}
+assert t["pipe"]["effective_mhz"] is None, t["pipe"]' "$tmp/absurd.json"; then
+	pass "JSON: a test whose mhz= are no clock has effective_mhz null"
+else
+	fail "JSON: an absurd mhz= taken as a clock"
+fi
+damage "$fix/clock-a.log" "$tmp/nocpu.log" "re.sub(r' cpu_ns=\\S+', '', b)"
+"$rep" "$fix/clock-a.log" "$tmp/nocpu.log" >"$tmp/nocpu.txt" 2>&1 || true
+lacks "$tmp/nocpu.txt" "nan" "SAMPLEs without cpu_ns=: no 'nan' in the clock table"
+has "$tmp/nocpu.txt" '^Pipe Throughput +1 +2998 +18%  +2998 +- *$' \
+	"SAMPLEs without cpu_ns=: the clock, and '-' for the CPU share"
+# Replicates: a side's clock is over all its runs, not its first run's alone. Side b's first
+# run at 2997 MHz, its other two at 2398 (clock-c-slow): b's clock is 2398 in every row.
+rerun() { # rerun SRC DST RUNID: SRC as another run (its BEGIN run= replaced), resealed
+	python3 - "$top/tests" "$1" "$2" "$3" <<'PY'
+import re, sys
+sys.path.insert(0, sys.argv[1])
+from seal import sealed
+out = []
+for line in open(sys.argv[2], encoding='utf-8'):
+    b = re.match(r'@isobench/1 \d+ (.*) \*[0-9a-f]{8}$', line.rstrip('\n')).group(1)
+    out.append(re.sub(r'^BEGIN run=[0-9a-f]{16}', 'BEGIN run=' + sys.argv[4], b))
+open(sys.argv[3], 'w', encoding='utf-8').write(sealed(out))
+PY
+}
+for k in 1 2 3; do rerun "$fix/clock-a.log" "$tmp/ra$k.log" "c10c0000000001a$k"; done
+rerun "$fix/clock-a.log" "$tmp/rb1.log" c10c0000000001b1
+for k in 2 3; do rerun "$fix/clock-c-slow.log" "$tmp/rb$k.log" "c10c0000000001b$k"; done
+"$rep" --label a,a,a,b,b,b "$tmp"/ra{1,2,3}.log "$tmp"/rb{1,2,3}.log >"$tmp/rep.txt" 2>&1 || true
+has "$tmp/rep.txt" '^Double-Precision Whetstone +1 +2995 +20% +2396 +20% ' \
+	"replicates: a side's clock is the median over its runs (2 of 3 at 2396 MHz)"
+has "$tmp/rep.txt" '^the run \(every SAMPLE\), method +2997 chain +2398 chain' \
+	"replicates: each side's clock over its runs"
 # An older log without mhz= or policy words: nothing said, nothing invented.
 "$rep" "$fix/native.log" "$fix/native-loaded.log" >"$tmp/old.txt" 2>&1 || true
 lacks "$tmp/old.txt" "effective clock" "logs without mhz=: no clock table"

@@ -81,9 +81,22 @@ static void chain_arith(void **st)
 {
 	(void)st;
 	assert_float_equal(cpuclock_chain_mhz(16384, 6000, 11461), 16384.0 / 5461 * 1000, 1e-9);
-	assert_float_equal(cpuclock_chain_mhz(16384, 100, 16484), 1000.0, 1e-9);
+	assert_float_equal(cpuclock_chain_mhz(16384, 16484, 32868), 1000.0, 1e-9);
 	assert_true(cpuclock_chain_mhz(16384, 5000, 5000) == 0);
 	assert_true(cpuclock_chain_mhz(16384, 6000, 5000) == 0);
+}
+
+/* The long run took more than twice the short one: twice the adds plus the same fixed cost
+ * cannot, so each of its tries was stretched (preempted, an interrupt): no figure, never the
+ * ~500 MHz its difference would say (a copy among more copies than CPUs). Within the slack
+ * (the clock's own jitter on a fixed cost near 0) the figure stands. */
+static void chain_stretched(void **st)
+{
+	(void)st;
+	assert_true(cpuclock_chain_mhz(16384, 5461, 38000) == 0);
+	assert_true(cpuclock_chain_mhz(16384, 5461, 2 * 5461 + 300) == 0);
+	assert_float_equal(cpuclock_chain_mhz(16384, 5461, 2 * 5461 + 20),
+			   16384.0 / (5461 + 20) * 1000, 1e-9);
 }
 
 static void method_names(void **st)
@@ -235,6 +248,100 @@ static void policy_none(void **st)
 	rmroot();
 }
 
+/* What was asked and not done is said, with the kernel's reason, in cpupolicy_refused() (the
+ * runner's WARN what=cpupolicy): a policy file the kernel refuses (planted as a directory:
+ * EISDIR even for root, as a governor the driver does not offer gives EINVAL and a non-root
+ * user EACCES), an idle state refused likewise, a switch the platform lacks. The image's own
+ * default, where there is no cpufreq driver at all (a guest), is no refusal. */
+static void policy_refused(void **st)
+{
+	(void)st;
+	struct params p;
+	char v[512];
+
+	mkroot();
+	plant("cpufreq/policy0/scaling_governor", "powersave");
+	plant("cpufreq/policy1/scaling_governor/x", "");	/* a directory: the write fails */
+	plant("cpu0/cpuidle/state0/name", "POLL");
+	plant("cpu0/cpuidle/state0/latency", "0");
+	plant("cpu0/cpuidle/state0/disable", "0");
+	plant("cpu0/cpuidle/state1/name", "C6");
+	plant("cpu0/cpuidle/state1/latency", "170");
+	plant("cpu0/cpuidle/state1/disable/x", "");
+	params_init(&p);
+	strcpy(p.cpufreq, "schedutil");
+	p.boost = 1;
+	p.idle_max_us = 0;
+	cpupolicy_apply(&p, 0, root);
+	cpupolicy_fact(root, RK_CPUIDLE_SET, v, sizeof v);
+	assert_string_equal(v, "max 0 us: 0 of 2 states disabled (cpu0: none); 1 refused (cpu0 "
+			       "state1: Is a directory)");
+	assert_string_equal(cpupolicy_refused(), "cpufreq schedutil: set on 1 of 2 policies, "
+			    "refused on policy1 (Is a directory); boost on: not applied (none: the "
+			    "platform gives the OS no boost switch); idle max 0 us: 1 refused (cpu0 "
+			    "state1: Is a directory)");
+	rmroot();
+
+	/* Asked on a machine without cpufreq: said; the image's default there: not a refusal. */
+	mkroot();
+	plant("cpu0/online", "1");
+	params_init(&p);
+	strcpy(p.cpufreq, "performance");
+	cpupolicy_apply(&p, 0, root);
+	assert_string_equal(cpupolicy_refused(), "cpufreq performance: not applied (none: no "
+			    "cpufreq driver)");
+	params_init(&p);
+	cpupolicy_apply(&p, 1, root);
+	assert_string_equal(cpupolicy_refused(), "");
+	params_init(&p);
+	cpupolicy_apply(&p, 0, root);	/* a host, nothing asked */
+	assert_string_equal(cpupolicy_refused(), "");
+	rmroot();
+}
+
+/* A host's policy, changed because it was asked, is put back as it was when the run ends
+ * (cpupolicy_restore()): a laptop asked for --idle 0 must not keep every C-state off until
+ * its next boot. The image (nothing of the user's to keep) is not restored. */
+static void policy_restored(void **st)
+{
+	(void)st;
+	struct params p;
+	char v[512];
+
+	mkroot();
+	plant("cpufreq/policy0/scaling_governor", "powersave");
+	plant("cpufreq/policy1/scaling_governor", "schedutil");
+	plant("intel_pstate/no_turbo", "0");
+	plant("cpu0/cpuidle/state0/latency", "0");
+	plant("cpu0/cpuidle/state0/disable", "0");
+	plant("cpu0/cpuidle/state1/latency", "170");
+	plant("cpu0/cpuidle/state1/disable", "0");
+	params_init(&p);
+	strcpy(p.cpufreq, "performance");
+	p.boost = 2;
+	p.idle_max_us = 0;
+	cpupolicy_apply(&p, 0, root);
+	slurp("cpufreq/policy1/scaling_governor", v, sizeof v);
+	assert_string_equal(v, "performance");
+	slurp("cpu0/cpuidle/state1/disable", v, sizeof v);
+	assert_string_equal(v, "1");
+	cpupolicy_restore();
+	slurp("cpufreq/policy0/scaling_governor", v, sizeof v);
+	assert_string_equal(v, "powersave");
+	slurp("cpufreq/policy1/scaling_governor", v, sizeof v);
+	assert_string_equal(v, "schedutil");
+	slurp("intel_pstate/no_turbo", v, sizeof v);
+	assert_string_equal(v, "0");
+	slurp("cpu0/cpuidle/state1/disable", v, sizeof v);
+	assert_string_equal(v, "0");
+	/* The image: set, and left so. */
+	cpupolicy_apply(&p, 1, root);
+	cpupolicy_restore();
+	slurp("cpufreq/policy0/scaling_governor", v, sizeof v);
+	assert_string_equal(v, "performance");
+	rmroot();
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -243,9 +350,12 @@ int main(void)
 		cmocka_unit_test(aperf_zero),
 		cmocka_unit_test(aperf_counts),
 		cmocka_unit_test(chain_arith),
+		cmocka_unit_test(chain_stretched),
 		cmocka_unit_test(method_names),
 		cmocka_unit_test(policy_set_and_read),
 		cmocka_unit_test(policy_none),
+		cmocka_unit_test(policy_refused),
+		cmocka_unit_test(policy_restored),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }
