@@ -442,8 +442,14 @@ def collect(tmp):
             mods = {m.strip().split(".")[0] for grp in mods for m in grp.split(",")} | \
                 set(re.findall(r"^\s*from\s+(\w+)[\w.]*\s+import", text, re.M))
             for m in sorted(mods):
-                if os.path.isfile(os.path.join(TOP, os.path.dirname(f), m + ".py")):
-                    continue    # the tree's own module beside the script (tests/seal.py)
+                d, own = os.path.dirname(f), False
+                while not own:  # the tree's own module beside the script or in a folder above
+                    own = os.path.isfile(os.path.join(TOP, d, m + ".py"))  # it (tests/seal.py)
+                    if not d:
+                        break
+                    d = os.path.dirname(d)
+                if own:
+                    continue
                 # Where /usr/bin/python3 finds the module depends on its name alone: asked
                 # once per name: 21 interpreters, not 41 (one per file and import; ~0.8 CPU s).
                 if m not in spec_origin:

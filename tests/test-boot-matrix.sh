@@ -32,7 +32,7 @@ run_params=(--suite quick --tests syscall --copies 1)
 extra="isobench.suite=quick isobench.tests=syscall isobench.copies=1"
 # Smallest memory found by --bisect-mem and by hand for UEFI (docs/benchmarks/boot.md); the
 # matrix proves each still suffices. UEFI needs more: OVMF and syslinux.efi live in RAM too.
-MIN_MEM=${MIN_MEM:-44M} UEFI_MIN_MEM=${UEFI_MIN_MEM:-116M}
+MIN_MEM=${MIN_MEM:-48M} UEFI_MIN_MEM=${UEFI_MIN_MEM:-120M}
 
 for f in bzImage vmlinux initramfs.cpio.gz IDENTITY; do
 	[ -f "$out/$f" ] || { bad "no $out/$f (run ./build.sh first)"; finish; exit 1; }

@@ -110,7 +110,7 @@ has "$log5" "FAIL test=fsdisk copies=1 reason=timeout%20after%203%20s" "pass 1: 
 hasnt "$log5" "No%20space%20left" "pass 2 does not fail on the files pass 1 left"
 
 # 6. Out of memory: the FAIL names the OOM killer, not what the test saw (52M, shell8 x 8;
-#    the image needs 44M to boot since the I/O half's drivers: docs/benchmarks/boot.md).
+#    the image needs 48M to boot since issue 45's kernel: docs/benchmarks/boot.md).
 log6=$top/results/e2e-direct-oom.log
 st=0
 "$top/qemu/run" --out "$out" --direct --accel tcg --suite quick --cpus 1 --mem 52M --log "$log6" \
