@@ -288,6 +288,34 @@ unsigned cmp_unlike_fields(const struct model *a, const struct model *b)
 	return f;
 }
 
+size_t cmp_unlike_across(const struct model *const *m, size_t n, const char **name,
+			 size_t *distinct, size_t max)
+{
+	size_t k = 0;
+
+	for (size_t r = 0; r < NUNLIKE && k < max; r++) {
+		const struct unlike_row *row = &unlike_rows[r];
+		size_t d = 0;
+		if (!row->across)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			char vi[600], vj[600];
+			size_t j = 0;
+			row_value(m[i], row, vi, sizeof vi);
+			if (row->field == CMP_F_ARCH && !strcmp(vi, "-"))
+				continue;	/* a log that does not say */
+			while (j < i && strcmp(row_value(m[j], row, vj, sizeof vj), vi))
+				j++;
+			d += j == i;
+		}
+		if (d > 1) {
+			name[k] = row->name;
+			distinct[k++] = d;
+		}
+	}
+	return k;
+}
+
 /* How check_pair() applies the rows: between the sides of a comparison (ROWS_ACROSS: the rows
  * marked across; a native run beside an image run differs in identity and mode by design),
  * between runs that must be runs of one thing (ROWS_ALIKE: every row), or not at all

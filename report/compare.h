@@ -221,6 +221,13 @@ extern const char *const cmp_field_word[CMP_NFIELDS];	/* "hv", "arch", ... as ab
 /* The fields (CMP_FIELD_BIT()s) in which runs a and b differ. */
 unsigned cmp_unlike_fields(const struct model *a, const struct model *b);
 
+/* The rows of the rule warned between the sides of a comparison (a fleet's groups: fleet.h)
+ * in which the n runs m do not all agree: each row's name (its INFO key) into name[] and its
+ * count of distinct values into distinct[] (a log that does not say its kernel.machine
+ * counts none); returns how many (at most max). */
+size_t cmp_unlike_across(const struct model *const *m, size_t n, const char **name,
+			 size_t *distinct, size_t max);
+
 /* Two groups of runs held to one rule (check: the baseline's runs, la "baseline", and the
  * candidates', lb "candidate"): every row of every field over all runs of both, one warning a
  * row in which some run differs from another, "not comparable: KEY differs (la: V; lb: V)"
