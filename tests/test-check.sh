@@ -151,6 +151,15 @@ count_is "$tmp/cmp2.out" '^warning: not comparable: (hv|run\.mode|kernel\.releas
 has "$tmp/logs.out" '^warning: not comparable: hv differs \(a run 1: KVM; a run 3: QEMU/TCG\)$' \
 	"the logs' comparison: the same warning for a side of --label a pooling KVM and TCG"
 
+# A directory of logs (a fleet): the rule's rows between sides, run.mode among them.
+mkdir -p "$tmp/fleet"
+cp "$lx/native-r1.log" "$lx/native-r2.log" "$tmp/tcg.log" "$tmp/fleet/"
+"$rep" "$tmp/fleet" >"$tmp/fleet.out" 2>&1
+has "$tmp/fleet.out" 'runs differ in run\.mode \(2 values\): not like for like' \
+	"a fleet of native and TCG-made runs: the mode named, by the same rule"
+count_is "$tmp/fleet.out" 'runs differ in (hv|kernel\.release|machine) ' 0 \
+	"... but not the hypervisor, kernel or machine its groups are made of"
+
 # ---- 7. usage errors name the option (and its value) ----
 # usage WHAT WANT ARGS...: isobench-report ARGS is status 2 and its stderr holds WANT.
 usage() {
