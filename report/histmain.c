@@ -36,6 +36,14 @@ int hist_wanted(int argc, char **argv)
 
 static void usage(FILE *f)
 {
+	char words[100], fields[200];
+	size_t len = 0;
+
+	cmp_allow_words(words, sizeof words);
+	fields[0] = 0;
+	for (int k = 0; k < CMP_NFIELDS; k++)
+		len += (size_t)snprintf(fields + len, sizeof fields - len, "%s%s", k ? ", " : "",
+					cmp_field_word[k]);
 	fprintf(f,
 		"usage: isobench-report --db FILE COMMAND [ARGS]   (docs/history.md)\n"
 		"  add [--machine NAME] LOG...   store the complete runs of each checked LOG (a\n"
@@ -48,23 +56,23 @@ static void usage(FILE *f)
 		"  trend [--test T] [--machine M] [--svg FILE] [SELECTOR]\n"
 		"                                each test's value over time per machine, change\n"
 		"                                points marked (Pettitt's test)\n"
-		"  check --baseline SELECTOR [--allow hv,arch,mode] LOG...\n"
+		"  check --baseline SELECTOR [--allow FIELDS] LOG...\n"
 		"                                CI: status " EXIT_STR(EXIT_REGRESSED) " when a test of the LOGs is worse than\n"
 		"                                the baseline's runs: \"different\" by compare's rule\n"
 		"                                (Benjamini-Hochberg q < " EXIT_STR(SIG_FDR) ", the 95%% CI beyond the\n"
 		"                                min-effect) and slower; a WARN per field the runs\n"
-		"                                differ in (hv, arch, mode, kernel, image,\n"
-		"                                machine, tests: compare's comparability rule),\n"
-		"                                and status " EXIT_STR(EXIT_USAGE) ", no verdict, across hv (hypervisor\n"
-		"                                or accelerator: KVM, QEMU/TCG, bare-metal...),\n"
-		"                                arch or mode unless --allow names them\n"
+		"                                differ in (compare's comparability rule:\n"
+		"                                %s),\n"
+		"                                and status " EXIT_STR(EXIT_USAGE) ", no verdict, across a change of\n"
+		"                                %s (hv: the hypervisor or accelerator, KVM,\n"
+		"                                QEMU/TCG, bare-metal, ...) unless --allow names it\n"
 		"  verify                        the store consistent (integrity, every run whole)\n"
 		"SELECTOR: all, or KEY=VALUE terms (several words, or joined by ','): machine=S,\n"
 		"  hv=S, kernel=S (contains S), image=S (equals), run=S (run id starts with S),\n"
 		"  since=DATE (ISO 8601 UTC), last=N (the N latest of those)\n"
 		"options: --format text|json|csv|html (check: text|json), --verbose (check: every\n"
 		"  test's verdict, not only the regressions), --noise-floor PCT, --min-effect PCT\n"
-		"  (as without --db)\n");
+		"  (as without --db)\n", fields, words);
 }
 
 /* ---- helpers ---- */

@@ -168,6 +168,9 @@ usage() {
 	expect_status EXIT_USAGE "$what" -- "$rep" "$@"
 	contains "$tmp/stderr" "$want" "$what: names $want"
 }
+expect_status EXIT_OK "--db FILE --help" -- "$rep" --db "$db" --help
+has "$tmp/stdout" '^  check --baseline SELECTOR \[--allow FIELDS\] LOG\.\.\.$' "--help: check takes --allow"
+has "$tmp/stdout" '^ +hv,arch,mode \(hv: the hypervisor or accelerator' "--help: the words --allow takes"
 usage "check --allow kernel (never refused)" "--allow kernel: a difference in kernel is never refused" \
 	--db "$db" check --baseline machine=lab1 --allow kernel "$tmp/tcg.log"
 usage "check --allow nope" "--allow nope: no such field; --allow takes hv,arch,mode" \
