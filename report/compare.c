@@ -278,16 +278,6 @@ static int field_differs(const struct model *a, const struct model *b, enum cmp_
 	return 0;
 }
 
-unsigned cmp_unlike_fields(const struct model *a, const struct model *b)
-{
-	unsigned f = 0;
-
-	for (int k = 0; k < CMP_NFIELDS; k++)
-		if (field_differs(a, b, (enum cmp_field)k))
-			f |= CMP_FIELD_BIT(k);
-	return f;
-}
-
 size_t cmp_unlike_across(const struct model *const *m, size_t n, const char **name,
 			 size_t *distinct, size_t max)
 {

@@ -218,8 +218,6 @@ enum cmp_field {
 #define CMP_FIELD_BIT(f) (1u << (f))
 #define CMP_JUDGE (CMP_FIELD_BIT(CMP_F_HV) | CMP_FIELD_BIT(CMP_F_ARCH) | CMP_FIELD_BIT(CMP_F_MODE))
 extern const char *const cmp_field_word[CMP_NFIELDS];	/* "hv", "arch", ... as above */
-/* The fields (CMP_FIELD_BIT()s) in which runs a and b differ. */
-unsigned cmp_unlike_fields(const struct model *a, const struct model *b);
 
 /* The rows of the rule warned between the sides of a comparison (a fleet's groups: fleet.h)
  * in which the n runs m do not all agree: each row's name (its INFO key) into name[] and its
