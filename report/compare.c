@@ -215,32 +215,131 @@ static int check_stream_sets(struct cmp *c, const struct model *m0, const char *
 	return 0;
 }
 
-/* Warnings (and the native-beside-image note) for what makes run mj (labelled lj) not
- * comparable with m0 (l0): two sides' first runs, or two runs of one side of replicates.
- * 0, or -1 out of memory. */
-static int check_pair(struct cmp *c, const struct model *m0, const char *l0,
-		      const struct model *mj, const char *lj)
+/* ---- the comparability rule (compare.h's enum cmp_field; one owner) ---- */
+
+const char *const cmp_field_word[CMP_NFIELDS] = {
+	[CMP_F_HV] = "hv", [CMP_F_ARCH] = "arch", [CMP_F_MODE] = "mode",
+	[CMP_F_KERNEL] = "kernel", [CMP_F_IMAGE] = "image", [CMP_F_MACHINE] = "machine",
+	[CMP_F_TESTS] = "tests",
+};
+
+/* What two runs must share, one row a value: name (the warning's word: the INFO key, or the
+ * field's word for a value derived from several keys), the field it belongs to (CMP_NFIELDS:
+ * a parameter of no field, warned only), and whether it is warned between the sides of a
+ * comparison (0: the sides differ in it by design, since it is what is compared; warned
+ * within a side and by check). Warnings keep this order. */
+static const struct unlike_row {
+	const char *name;
+	enum cmp_field field;
+	int across;
+} unlike_rows[] = {
+	{RK_IMAGE_IDENTITY, CMP_F_IMAGE, 1},	{RK_BUILD_VERSION, CMP_F_IMAGE, 1},
+	{RK_RUN_SUITE, CMP_F_TESTS, 1},		{RK_RUN_COPIES, CMP_F_TESTS, 1},
+	{RK_RUN_TESTS, CMP_F_TESTS, 1},		{RK_RUN_MODE, CMP_F_MODE, 1},
+	{RK_RUN_SAMPLES, CMP_NFIELDS, 1},	{RK_RUN_SAMPLE_MS, CMP_NFIELDS, 1},
+	{RK_KERNEL_MACHINE, CMP_F_ARCH, 1},	{"hv", CMP_F_HV, 0},
+	{RK_KERNEL_RELEASE, CMP_F_KERNEL, 0},	{"machine", CMP_F_MACHINE, 0},
+};
+#define NUNLIKE (sizeof unlike_rows / sizeof unlike_rows[0])
+
+/* Row r's value of run m into buf (cap bytes); returns buf. */
+static const char *row_value(const struct model *m, const struct unlike_row *r, char *buf,
+			     size_t cap)
 {
-	static const char *const keys[] = {
-		RK_IMAGE_IDENTITY, RK_BUILD_VERSION, RK_RUN_SUITE, RK_RUN_COPIES, RK_RUN_TESTS,
-		RK_RUN_MODE, RK_RUN_SAMPLES, RK_RUN_SAMPLE_MS, RK_KERNEL_MACHINE, NULL,
-	};
+	if (r->field == CMP_F_HV)
+		model_hv(m, buf, cap);
+	else if (r->field == CMP_F_MACHINE)
+		model_machine(m, buf, cap);
+	else
+		snprintf(buf, cap, "%s", r->field == CMP_F_MODE ? model_mode(m)
+							 : model_info(m, r->name));
+	return buf;
+}
+
+/* 1 when values a and b of row r differ: as strings, but an architecture a log does not say
+ * ("-") differs from none (nothing is guessed). */
+static int row_differs(const struct unlike_row *r, const char *a, const char *b)
+{
+	if (r->field == CMP_F_ARCH && (!strcmp(a, "-") || !strcmp(b, "-")))
+		return 0;
+	return strcmp(a, b) != 0;
+}
+
+/* 1 when runs a and b differ in field f (any of its rows). */
+static int field_differs(const struct model *a, const struct model *b, enum cmp_field f)
+{
+	char va[600], vb[600];
+
+	for (size_t k = 0; k < NUNLIKE; k++)
+		if (unlike_rows[k].field == f &&
+		    row_differs(&unlike_rows[k], row_value(a, &unlike_rows[k], va, sizeof va),
+				row_value(b, &unlike_rows[k], vb, sizeof vb)))
+			return 1;
+	return 0;
+}
+
+size_t cmp_unlike_across(const struct model *const *m, size_t n, const char **name,
+			 size_t *distinct, size_t max)
+{
+	size_t k = 0;
+
+	for (size_t r = 0; r < NUNLIKE && k < max; r++) {
+		const struct unlike_row *row = &unlike_rows[r];
+		size_t d = 0;
+		if (!row->across)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			char vi[600], vj[600];
+			size_t j = 0;
+			row_value(m[i], row, vi, sizeof vi);
+			if (row->field == CMP_F_ARCH && !strcmp(vi, "-"))
+				continue;	/* a log that does not say */
+			while (j < i && strcmp(row_value(m[j], row, vj, sizeof vj), vi))
+				j++;
+			d += j == i;
+		}
+		if (d > 1) {
+			name[k] = row->name;
+			distinct[k++] = d;
+		}
+	}
+	return k;
+}
+
+/* How check_pair() applies the rows: between the sides of a comparison (ROWS_ACROSS: the rows
+ * marked across; a native run beside an image run differs in identity and mode by design),
+ * between runs that must be runs of one thing (ROWS_ALIKE: every row), or not at all
+ * (ROWS_NONE: cmp_unlike_groups() has warned of them over every run). */
+enum rows_scope { ROWS_ACROSS, ROWS_ALIKE, ROWS_NONE };
+
+/* Warnings (and the native-beside-image note) for what makes run mj (labelled lj) not
+ * comparable with m0 (l0): two sides' first runs (ROWS_ACROSS), two runs of one side of
+ * replicates (ROWS_ALIKE), or check's baseline and candidate (ROWS_NONE). 0, or -1 out of
+ * memory. */
+static int check_pair(struct cmp *c, const struct model *m0, const char *l0,
+		      const struct model *mj, const char *lj, enum rows_scope scope)
+{
 	/* The README's bare-metal column: the payload run natively (host) beside the image
 	 * booted (init). Identity, mode and command line differ by design. */
 	const char *ma = model_mode(m0), *mb = model_mode(mj);
 	int native_vs_image = (!strcmp(ma, REC_MODE_HOST) && !strcmp(mb, REC_MODE_INIT)) ||
 			      (!strcmp(ma, REC_MODE_INIT) && !strcmp(mb, REC_MODE_HOST));
-	if (native_vs_image && add_note(c, "native run beside image runs: identity, mode and "
-					   "kernel command line differ by design"))
+	if (native_vs_image && scope == ROWS_ACROSS &&
+	    add_note(c, "native run beside image runs: identity, mode and kernel command line "
+			"differ by design"))
 		return -1;
 	if (check_peers(c, m0, l0, mj, lj) || check_stream_sets(c, m0, l0, mj, lj))
 		return -1;
-	for (int k = 0; keys[k]; k++) {
-		const char *a = model_info(m0, keys[k]), *b = model_info(mj, keys[k]);
-		if (native_vs_image &&
-		    (!strcmp(keys[k], RK_IMAGE_IDENTITY) || !strcmp(keys[k], RK_RUN_MODE)))
+	for (size_t k = 0; k < NUNLIKE && scope != ROWS_NONE; k++) {
+		const struct unlike_row *r = &unlike_rows[k];
+		char a[600], b[600];
+		if (scope == ROWS_ACROSS &&
+		    (!r->across || (native_vs_image && (r->field == CMP_F_IMAGE ||
+							r->field == CMP_F_MODE) &&
+				    strcmp(r->name, RK_BUILD_VERSION))))
 			continue;
-		if (strcmp(a, b) && add_warn(c, keys[k], a, l0, b, lj))
+		if (row_differs(r, row_value(m0, r, a, sizeof a), row_value(mj, r, b, sizeof b)) &&
+		    add_warn(c, r->name, a, l0, b, lj))
 			return -1;
 	}
 	char cw[2][400];	/* the CPU clock policy and effective clock (cpuclk.h) */
@@ -253,7 +352,7 @@ static int check_pair(struct cmp *c, const struct model *m0, const char *l0,
 			 "fstime/fsbuffer/fsdisk are not comparable (fs.workdir %s: %s; %s: %s)",
 		      fa, fb, l0, fa, lj, fb))
 		return -1;
-	if (native_vs_image)
+	if (native_vs_image && scope == ROWS_ACROSS)
 		return 0;
 	char *a = canon_cmdline(model_info(m0, RK_KERNEL_CMDLINE));
 	char *b = canon_cmdline(model_info(mj, RK_KERNEL_CMDLINE));
@@ -270,6 +369,151 @@ static int check_pair(struct cmp *c, const struct model *m0, const char *l0,
 	}
 	free(a);
 	free(b);
+	return rc;
+}
+
+/* The distinct values of row r over the n runs m into *v (each with its count in cnt),
+ * returns how many (at most max). */
+static size_t row_values(const struct unlike_row *r, const struct model *const *m, size_t n,
+			 char (*v)[600], size_t *cnt, size_t max)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char x[600];
+		size_t j = 0;
+		row_value(m[i], r, x, sizeof x);
+		while (j < k && strcmp(v[j], x))
+			j++;
+		if (j == k && k < max) {
+			snprintf(v[k], sizeof v[k], "%s", x);
+			cnt[k++] = 0;
+		}
+		if (j < k)
+			cnt[j]++;
+	}
+	return k;
+}
+
+/* "V" (one value: every run), else "V1 in N1 runs, V2 in N2, ..." into buf. */
+static void values_text(char (*v)[600], const size_t *cnt, size_t k, char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (size_t j = 0; j < k && len < cap; j++) {
+		int w = k == 1 ? snprintf(buf + len, cap - len, "%s", v[j])
+			: snprintf(buf + len, cap - len, "%s%s in %zu%s", j ? ", " : "", v[j], cnt[j],
+				   j ? "" : cnt[j] == 1 ? " run" : " runs");
+		len += w > 0 ? (size_t)w : 0;
+	}
+}
+
+#define UNLIKE_MAXV 8	/* distinct values of a row named a side; more: "..." */
+
+int cmp_unlike_groups(const struct model *const *a, size_t na, const char *la,
+		      const struct model *const *b, size_t nb, const char *lb,
+		      struct cmp_unlike *u)
+{
+	struct cmp c;
+	char (*v)[600] = malloc(2 * (UNLIKE_MAXV + 1) * sizeof *v);
+	size_t cnt[2][UNLIKE_MAXV + 1];
+	int rc = 0;
+
+	memset(u, 0, sizeof *u);
+	memset(&c, 0, sizeof c);
+	if (!v)
+		return -1;
+	for (size_t k = 0; k < NUNLIKE && !rc; k++) {
+		const struct unlike_row *r = &unlike_rows[k];
+		size_t ka = row_values(r, a, na, v, cnt[0], UNLIKE_MAXV + 1);
+		size_t kb = row_values(r, b, nb, v + UNLIKE_MAXV + 1, cnt[1], UNLIKE_MAXV + 1);
+		int differ = 0;	/* some run of either group unlike another */
+		for (size_t i = 0; i < ka + kb && !differ; i++)
+			for (size_t j = i + 1; j < ka + kb && !differ; j++)
+				differ = row_differs(r, v[i < ka ? i : UNLIKE_MAXV + 1 + i - ka],
+						     v[j < ka ? j : UNLIKE_MAXV + 1 + j - ka]);
+		if (!differ)
+			continue;
+		char ta[2000], tb[2000];
+		values_text(v, cnt[0], ka > UNLIKE_MAXV ? UNLIKE_MAXV : ka, ta, sizeof ta);
+		values_text(v + UNLIKE_MAXV + 1, cnt[1], kb > UNLIKE_MAXV ? UNLIKE_MAXV : kb, tb,
+			    sizeof tb);
+		rc = add_warnv(&c, "not comparable: %s differs (%s: %s%s; %s: %s%s)", r->name, la,
+			       ta, ka > UNLIKE_MAXV ? ", ..." : "", lb, tb,
+			       kb > UNLIKE_MAXV ? ", ..." : "");
+		if (r->field < CMP_NFIELDS)
+			u->fields |= CMP_FIELD_BIT(r->field);
+	}
+	free(v);
+	if (!rc && na && nb)	/* the rest of the rule: the groups' first runs */
+		rc = check_pair(&c, a[0], la, b[0], lb, ROWS_NONE);
+	u->warn = c.warn;
+	u->nwarn = c.nwarn;
+	c.warn = NULL;
+	c.nwarn = 0;
+	cmp_free(&c);
+	if (rc)
+		cmp_unlike_free(u);
+	return rc;
+}
+
+void cmp_unlike_free(struct cmp_unlike *u)
+{
+	for (size_t i = 0; i < u->nwarn; i++)
+		free(u->warn[i]);
+	free(u->warn);
+	memset(u, 0, sizeof *u);
+}
+
+const char *cmp_allow_words(char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int k = 0; k < CMP_NFIELDS; k++)
+		if (CMP_JUDGE & CMP_FIELD_BIT(k)) {
+			int w = snprintf(buf + len, cap - len, "%s%s", len ? "," : "",
+					 cmp_field_word[k]);
+			if (w < 0 || (size_t)w >= cap - len)
+				break;
+			len += (size_t)w;
+		}
+	return buf;
+}
+
+int cmp_allow_parse(const char *arg, unsigned *allow)
+{
+	char *s = strdup(arg), *save = NULL, words[100];
+	int rc = 0, got = 0;
+
+	if (!s)
+		return -1;
+	cmp_allow_words(words, sizeof words);
+	for (char *w = strtok_r(s, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
+		int k = 0;
+		while (k < CMP_NFIELDS && strcmp(w, cmp_field_word[k]))
+			k++;
+		if (k < CMP_NFIELDS && (CMP_JUDGE & CMP_FIELD_BIT(k))) {
+			*allow |= CMP_FIELD_BIT(k);
+			got = 1;
+		} else {
+			if (k < CMP_NFIELDS)
+				fprintf(stderr, "isobench-report: --allow %s: a difference in %s is "
+						"never refused, only warned; --allow takes %s\n", w, w,
+					words);
+			else
+				fprintf(stderr, "isobench-report: --allow %s: no such field; --allow "
+						"takes %s (comma-separated)\n", w, words);
+			rc = -1;
+		}
+	}
+	if (!rc && !got) {
+		fprintf(stderr, "isobench-report: --allow wants %s (comma-separated), not '%s'\n",
+			words, arg);
+		rc = -1;
+	}
+	free(s);
 	return rc;
 }
 
@@ -304,7 +548,7 @@ static int check_comparable(struct cmp *c)
 			      c->m[j]->run_id))
 			return -1;
 	for (size_t j = 1; j < c->nruns; j++)
-		if (check_pair(c, c->m[0], c->label[0], c->m[j], c->label[j]))
+		if (check_pair(c, c->m[0], c->label[0], c->m[j], c->label[j], ROWS_ACROSS))
 			return -1;
 	return 0;
 }
@@ -320,7 +564,7 @@ static int check_sides(struct cmp *c, const struct model *const *const *side, co
 			char l0[200], li[200];
 			snprintf(l0, sizeof l0, "%s run 1", c->label[j]);
 			snprintf(li, sizeof li, "%s run %zu", c->label[j], i + 1);
-			if (check_pair(c, side[j][0], l0, side[j][i], li))
+			if (check_pair(c, side[j][0], l0, side[j][i], li, ROWS_ALIKE))
 				return -1;
 		}
 	return 0;
@@ -657,13 +901,9 @@ static int check_host_cache(struct cmp *c)
 
 size_t cmp_arch_mismatch(const struct model *const *m, size_t nruns)
 {
-	const char *a = model_info(m[0], RK_KERNEL_MACHINE);
-
-	for (size_t j = 1; j < nruns && strcmp(a, "-"); j++) {
-		const char *b = model_info(m[j], RK_KERNEL_MACHINE);
-		if (strcmp(b, "-") && strcmp(a, b))
+	for (size_t j = 1; j < nruns; j++)
+		if (field_differs(m[0], m[j], CMP_F_ARCH))
 			return j;
-	}
 	return 0;
 }
 

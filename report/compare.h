@@ -12,10 +12,12 @@
  * better, value0/value when lower is better, so < 1 always means "worse than the first run".
  * A log that does not say the direction (written before better= existed) gets no ratio:
  * nothing is guessed.
- * Comparability (docs/report.md): image.identity, build.version, run.* and the kernel command line
+ * Comparability (docs/report.md), one rule (enum cmp_field below) for the logs' comparison, the
+ * store's compare and check: image.identity, build.version, run.* and the kernel command line
  * (apart from volatile words) must match, and so must the file system of the file tests
  * (fs.workdir, else fs.tmp); a native run (mode host) beside an image run (mode init) differs in
  * identity, mode and command line by design, which is one note instead of three warnings.
+ * Within a side of replicates the hypervisor, kernel and machine must match too.
  * In: models (owned by the caller, kept alive while the cmp is used) and labels. Out: a cmp.
  * Errors: cmp_build() returns -1 when out of memory. */
 #ifndef ISOBENCH_COMPARE_H
@@ -170,7 +172,7 @@ int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, s
 int cmp_replicates(struct cmp *c, const struct model *const *const *side, const size_t *nside);
 void cmp_free(struct cmp *c);
 /* The first run j (1 .. nruns-1) whose architecture (INFO kernel.machine) is known and differs
- * from run 0's, or 0 when every known one is the same. Such runs executed other instructions
+ * from run 0's (the rule's arch field, below), or 0 when every known one is the same. Such runs executed other instructions
  * under another kernel build (the clock, VM-exit and ring0 probes are not even the same
  * tests), so a ratio measures the two CPUs, not the hypervisor or the knob: isobench-report
  * refuses them unless asked (--cross-arch; then a warning names it). */
@@ -191,6 +193,60 @@ int cmp_is_verdict(const struct cmp_cell *cl);
 /* Adds text (copied) to c's notes, once: a difference by design the caller knows of (main.c:
  * A/B logs not made into sides). 0, or -1 out of memory. */
 int cmp_note(struct cmp *c, const char *text);
+
+/* The comparability rule's fields (one owner: report/compare.c's rows; docs/report.md
+ * "Comparability"), each by the word the store's selectors and check's --allow name it by:
+ *   hv       the hypervisor and, under QEMU, its accelerator (model_hv(): KVM, QEMU/TCG,
+ *            bare-metal, UML, gVisor, Xen, ...; "unknown" when the log does not say)
+ *   arch     kernel.machine (a log that does not say, "-", differs from none)
+ *   mode     run.mode (model_mode()): host, the runner natively; init, the image booted
+ *   kernel   kernel.release
+ *   image    image.identity and build.version
+ *   machine  model_machine(): cpu.model, CPUs online, DMI vendor and product
+ *   tests    the test set: run.suite, run.tests, run.copies
+ * (run.samples, run.sample_ms, the command line, the clocks, the file system, the peer and
+ * STREAM's working set are warned too, in no field.) Between the sides of a comparison hv,
+ * kernel and machine are what is compared and never warned, arch is refused unless asked
+ * (--cross-arch), the rest warned; within a side of replicates and in check every field is
+ * warned, and check does not judge across the fields of CMP_JUDGE unless --allow names them
+ * (a ratio across them measures the change of hypervisor, architecture or mode, not a
+ * regression). */
+enum cmp_field {
+	CMP_F_HV, CMP_F_ARCH, CMP_F_MODE, CMP_F_KERNEL, CMP_F_IMAGE, CMP_F_MACHINE, CMP_F_TESTS,
+	CMP_NFIELDS
+};
+#define CMP_FIELD_BIT(f) (1u << (f))
+#define CMP_JUDGE (CMP_FIELD_BIT(CMP_F_HV) | CMP_FIELD_BIT(CMP_F_ARCH) | CMP_FIELD_BIT(CMP_F_MODE))
+extern const char *const cmp_field_word[CMP_NFIELDS];	/* "hv", "arch", ... as above */
+
+/* The rows of the rule warned between the sides of a comparison (a fleet's groups: fleet.h)
+ * in which the n runs m do not all agree: each row's name (its INFO key) into name[] and its
+ * count of distinct values into distinct[] (a log that does not say its kernel.machine
+ * counts none); returns how many (at most max). */
+size_t cmp_unlike_across(const struct model *const *m, size_t n, const char **name,
+			 size_t *distinct, size_t max);
+
+/* Two groups of runs held to one rule (check: the baseline's runs, la "baseline", and the
+ * candidates', lb "candidate"): every row of every field over all runs of both, one warning a
+ * row in which some run differs from another, "not comparable: KEY differs (la: V; lb: V)"
+ * (a group of several values: "V1 in N runs, V2 in M"), then the rest of the rule between
+ * the groups' first runs (kernel.cmdline, clocks, file system, peer, STREAM sets). */
+struct cmp_unlike {
+	unsigned fields;	/* CMP_FIELD_BIT()s of the fields some run differs in */
+	char **warn;		/* nwarn lines, without "warning: " */
+	size_t nwarn;
+};
+/* 0, or -1 out of memory. */
+int cmp_unlike_groups(const struct model *const *a, size_t na, const char *la,
+		      const struct model *const *b, size_t nb, const char *lb,
+		      struct cmp_unlike *u);
+void cmp_unlike_free(struct cmp_unlike *u);
+/* The words --allow takes (CMP_JUDGE's fields, comma-separated, "hv,arch,mode") into buf. */
+const char *cmp_allow_words(char *buf, size_t cap);
+/* --allow ARG (check): comma-separated words of CMP_JUDGE's fields OR-ed into *allow as
+ * CMP_FIELD_BIT()s; -1 with a line on stderr naming --allow and the word when a word is not
+ * one (a field never refused, or no field). */
+int cmp_allow_parse(const char *arg, unsigned *allow);
 
 /* A run's place among the sides of replicates: side k, its run i there (0-based). */
 struct cmp_where {

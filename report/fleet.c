@@ -1,6 +1,7 @@
 /* fleet.c — a directory of logs grouped by hypervisor and/or machine (see fleet.h). */
 #define _GNU_SOURCE
 #include "fleet.h"
+#include "compare.h"
 #include "latency.h"
 #include "signif.h"
 #include "stats.h"
@@ -86,26 +87,26 @@ static int add_warn(struct fleet *f, char *msg)
 	return 0;
 }
 
-/* Runs that should match but do not: the image, build, suite, tests and copies. */
+/* Runs that should match but do not, by the comparability rule between sides (compare.h's
+ * cmp_unlike_across(): image, build, suite, tests, copies, mode, samples, sample_ms,
+ * architecture; the groups differ in hypervisor and machine by design). */
 static int check_comparable(struct fleet *f)
 {
-	static const char *const keys[] = {RK_IMAGE_IDENTITY, RK_BUILD_VERSION, RK_RUN_SUITE,
-					   RK_RUN_TESTS, RK_RUN_COPIES};
-	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-		size_t distinct = 0;
-		for (size_t i = 0; i < f->nruns; i++) {
-			const char *v = model_info(&f->runs[i].m, keys[k]);
-			size_t j = 0;
-			while (j < i && strcmp(model_info(&f->runs[j].m, keys[k]), v))
-				j++;
-			distinct += j == i;
-		}
-		if (distinct > 1) {
-			char *msg;
-			if (asprintf(&msg, "runs differ in %s (%zu values): not like for like",
-				     keys[k], distinct) < 0 || add_warn(f, msg))
-				return -1;
-		}
+	const struct model **m = calloc(f->nruns + 1, sizeof *m);
+	const char *name[32];
+	size_t distinct[32], k;
+
+	if (!m)
+		return -1;
+	for (size_t i = 0; i < f->nruns; i++)
+		m[i] = &f->runs[i].m;
+	k = cmp_unlike_across(m, f->nruns, name, distinct, 32);
+	free(m);
+	for (size_t i = 0; i < k; i++) {
+		char *msg;
+		if (asprintf(&msg, "runs differ in %s (%zu values): not like for like", name[i],
+			     distinct[i]) < 0 || add_warn(f, msg))
+			return -1;
 	}
 	return 0;
 }

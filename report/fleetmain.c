@@ -15,12 +15,13 @@ int fleet_report(const char *dir, const char *by, const char *format, FILE *out)
 	int incomplete = 0, rc;
 
 	if (!by_hv && !by_machine) {
-		fprintf(stderr, "isobench-report: --group-by: hypervisor, machine or "
-				"hypervisor,machine\n");
+		fprintf(stderr, "isobench-report: --group-by %s: hypervisor, machine or "
+				"hypervisor,machine\n", by);
 		return EXIT_USAGE;
 	}
 	if (strcmp(format, "text") && strcmp(format, "json")) {
-		fprintf(stderr, "isobench-report: a directory of logs is reported as text or json\n");
+		fprintf(stderr, "isobench-report: --format %s: a directory of logs is reported as "
+				"text or json\n", format);
 		return EXIT_USAGE;
 	}
 	memset(&f, 0, sizeof f);

@@ -20,6 +20,8 @@
 struct hopts {
 	const char *db, *format, *machine, *test, *baseline, *svg;
 	int verbose;
+	unsigned allow;		/* check --allow: CMP_FIELD_BIT()s it may judge across */
+	const char *allow_arg;	/* as given; NULL: none */
 	char **args;	/* the command and its words */
 	int nargs;
 };
@@ -34,6 +36,14 @@ int hist_wanted(int argc, char **argv)
 
 static void usage(FILE *f)
 {
+	char words[100], fields[200];
+	size_t len = 0;
+
+	cmp_allow_words(words, sizeof words);
+	fields[0] = 0;
+	for (int k = 0; k < CMP_NFIELDS; k++)
+		len += (size_t)snprintf(fields + len, sizeof fields - len, "%s%s", k ? ", " : "",
+					cmp_field_word[k]);
 	fprintf(f,
 		"usage: isobench-report --db FILE COMMAND [ARGS]   (docs/history.md)\n"
 		"  add [--machine NAME] LOG...   store the complete runs of each checked LOG (a\n"
@@ -46,18 +56,23 @@ static void usage(FILE *f)
 		"  trend [--test T] [--machine M] [--svg FILE] [SELECTOR]\n"
 		"                                each test's value over time per machine, change\n"
 		"                                points marked (Pettitt's test)\n"
-		"  check --baseline SELECTOR LOG...\n"
+		"  check --baseline SELECTOR [--allow FIELDS] LOG...\n"
 		"                                CI: status " EXIT_STR(EXIT_REGRESSED) " when a test of the LOGs is worse than\n"
 		"                                the baseline's runs: \"different\" by compare's rule\n"
 		"                                (Benjamini-Hochberg q < " EXIT_STR(SIG_FDR) ", the 95%% CI beyond the\n"
-		"                                min-effect) and slower\n"
+		"                                min-effect) and slower; a WARN per field the runs\n"
+		"                                differ in (compare's comparability rule:\n"
+		"                                %s),\n"
+		"                                and status " EXIT_STR(EXIT_USAGE) ", no verdict, across a change of\n"
+		"                                %s (hv: the hypervisor or accelerator, KVM,\n"
+		"                                QEMU/TCG, bare-metal, ...) unless --allow names it\n"
 		"  verify                        the store consistent (integrity, every run whole)\n"
 		"SELECTOR: all, or KEY=VALUE terms (several words, or joined by ','): machine=S,\n"
 		"  hv=S, kernel=S (contains S), image=S (equals), run=S (run id starts with S),\n"
 		"  since=DATE (ISO 8601 UTC), last=N (the N latest of those)\n"
 		"options: --format text|json|csv|html (check: text|json), --verbose (check: every\n"
 		"  test's verdict, not only the regressions), --noise-floor PCT, --min-effect PCT\n"
-		"  (as without --db)\n");
+		"  (as without --db)\n", fields, words);
 }
 
 /* ---- helpers ---- */
@@ -93,7 +108,9 @@ static size_t split_sel(char **words, size_t n, char **out, size_t max)
 	return k;
 }
 
-static int parse_sel(char **words, size_t n, struct store_sel *sel)
+/* The selector of words (n of them) into sel; -1 after a line on stderr naming what (the
+ * option or command whose selector it is). */
+static int parse_sel(char **words, size_t n, struct store_sel *sel, const char *what)
 {
 	char *w[STORE_MAX_TERMS + 2], err[300];
 	size_t k = split_sel(words, n, w, STORE_MAX_TERMS + 1);
@@ -104,7 +121,7 @@ static int parse_sel(char **words, size_t n, struct store_sel *sel)
 		k = 1;
 	}
 	if (k > STORE_MAX_TERMS || store_sel_parse(w, k, sel, err, sizeof err)) {
-		fprintf(stderr, "isobench-report: %s\n",
+		fprintf(stderr, "isobench-report: %s: %s\n", what,
 			k > STORE_MAX_TERMS ? "too many selector terms" : err);
 		return -1;
 	}
@@ -219,7 +236,7 @@ static int cmd_runs(struct store *st, const struct hopts *o)
 	char err[1000];
 	int werr;
 
-	if (parse_sel(o->args + 1, (size_t)o->nargs - 1, &sel))
+	if (parse_sel(o->args + 1, (size_t)o->nargs - 1, &sel, "runs"))
 		return EXIT_USAGE;
 	if (store_select(st, &sel, &r, &n, err, sizeof err)) {
 		fprintf(stderr, "isobench-report: %s\n", err);
@@ -246,7 +263,7 @@ static int cmd_trend(struct store *st, const struct hopts *o)
 	char err[1000];
 	int werr;
 
-	if (parse_sel(o->args + 1, (size_t)o->nargs - 1, &sel))
+	if (parse_sel(o->args + 1, (size_t)o->nargs - 1, &sel, "trend"))
 		return EXIT_USAGE;
 	if (store_trend(st, &sel, o->test, o->machine, &p, &n, err, sizeof err)) {
 		fprintf(stderr, "isobench-report: %s\n", err);
@@ -343,7 +360,8 @@ static int cmd_compare(struct store *st, const struct hopts *o)
 				"joined by ',': machine=a,hv=KVM)\n");
 		return EXIT_USAGE;
 	}
-	if (parse_sel(o->args + 1, 1, &sel[0]) || parse_sel(o->args + 2, 1, &sel[1]))
+	if (parse_sel(o->args + 1, 1, &sel[0], "compare") ||
+	    parse_sel(o->args + 2, 1, &sel[1], "compare"))
 		return EXIT_USAGE;
 	for (int j = 0; j < 2 && rc == EXIT_OK; j++)
 		if (side_load(st, &sel[j], &sd[j], o->args[1 + j]))
@@ -419,6 +437,75 @@ static int load_candidates(const struct hopts *o, struct log *logs, struct model
 	return rc;
 }
 
+/* The comparability rule's refusal (compare.h: CMP_JUDGE): 1 after a line on stderr naming
+ * every field of u the runs differ in that --allow does not admit, with the --allow words
+ * that would, else 0. */
+static int unlike_refused(const struct hopts *o, const struct cmp_unlike *u)
+{
+	unsigned bad = u->fields & CMP_JUDGE & ~o->allow;
+	char names[200] = "", words[200] = "";
+	size_t ln = 0, lw = 0;
+
+	if (!bad)
+		return 0;
+	for (int k = 0; k < CMP_NFIELDS; k++) {
+		if (!(bad & CMP_FIELD_BIT(k)))
+			continue;
+		ln += (size_t)snprintf(names + ln, sizeof names - ln, "%s%s", ln ? ", " : "",
+				       cmp_field_word[k]);
+		lw += (size_t)snprintf(words + lw, sizeof words - lw, "%s%s", lw ? "," : "",
+				       cmp_field_word[k]);
+	}
+	fprintf(stderr, "isobench-report: check: no verdict: the LOGs' runs and the baseline's "
+			"(%s) differ in %s (the WARNs name the values): a ratio across them "
+			"measures that change, not a regression; --allow %s judges them anyway, or "
+			"narrow --baseline to runs like the LOGs'\n", o->baseline, names, words);
+	return 1;
+}
+
+/* check's verdicts of the candidates (cand, ncand) against the baseline's runs (base, nbase),
+ * after the comparability rule's WARNs: text on stdout (JSON: the document, the WARNs also on
+ * stderr), the counts line. rc: the status so far; returns the status. */
+static int judge(const struct hopts *o, const struct model *const *base, size_t nbase,
+		 const struct model *const *cand, size_t ncand, int rc)
+{
+	struct cmp_unlike u;
+	struct hist_check h;
+	int json = !strcmp(o->format, "json");
+
+	if (cmp_unlike_groups(base, nbase, "baseline", cand, ncand, "candidate", &u)) {
+		fprintf(stderr, "isobench-report: out of memory\n");
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < u.nwarn; i++)
+		fprintf(json ? stderr : stdout, json ? "isobench-report: warning: %s\n"
+						     : "WARN: %s\n", u.warn[i]);
+	if (unlike_refused(o, &u)) {
+		cmp_unlike_free(&u);
+		return EXIT_USAGE;
+	}
+	if (hist_check_build(base, nbase, cand, ncand, &h)) {
+		fprintf(stderr, "isobench-report: out of memory\n");
+		cmp_unlike_free(&u);
+		return EXIT_USAGE;
+	}
+	h.unlike = &u;
+	int werr = json ? json_hist_check(stdout, &h) : hist_check_text(stdout, &h, o->verbose);
+	fprintf(json ? stderr : stdout,
+		"isobench-report: checked %zu run%s against %zu baseline runs (%s): %zu regressed, "
+		"%zu improved, %zu equivalent, %zu undecided, %zu without a verdict, of %zu "
+		"tests, %zu comparability warning%s\n", ncand, ncand == 1 ? "" : "s", nbase,
+		o->baseline, h.regressed, h.improved, h.equivalent, h.undecided, h.none, h.nv,
+		u.nwarn, u.nwarn == 1 ? "" : "s");
+	if (werr)
+		rc = EXIT_USAGE;
+	else if (rc == EXIT_OK && h.regressed)
+		rc = EXIT_REGRESSED;
+	hist_check_free(&h);
+	cmp_unlike_free(&u);
+	return rc;
+}
+
 static int cmd_check(struct store *st, const struct hopts *o)
 {
 	struct store_sel sel;
@@ -430,7 +517,8 @@ static int cmd_check(struct store *st, const struct hopts *o)
 		fprintf(stderr, "isobench-report: check needs --baseline SELECTOR and LOGs\n");
 		return EXIT_USAGE;
 	}
-	if (parse_sel(&bw, 1, &sel) || side_load(st, &sel, &base, o->baseline)) {
+	memset(&base, 0, sizeof base);
+	if (parse_sel(&bw, 1, &sel, "--baseline") || side_load(st, &sel, &base, o->baseline)) {
 		side_free(&base);
 		return EXIT_USAGE;
 	}
@@ -466,27 +554,8 @@ static int cmd_check(struct store *st, const struct hopts *o)
 			SIG_REP_MIN);
 		rc = EXIT_USAGE;
 	}
-	if (rc != EXIT_USAGE && nm) {
-		struct hist_check h;
-		if (hist_check_build(base.mp, nb, mp, nm, &h)) {
-			fprintf(stderr, "isobench-report: out of memory\n");
-			rc = EXIT_USAGE;
-		} else {
-			int werr = !strcmp(o->format, "json") ? json_hist_check(stdout, &h)
-				   : hist_check_text(stdout, &h, o->verbose);
-			fprintf(strcmp(o->format, "json") ? stdout : stderr,
-				"isobench-report: checked %zu run%s against %zu baseline runs (%s): "
-				"%zu regressed, %zu improved, %zu equivalent, %zu undecided, %zu "
-				"without a verdict, of %zu tests\n",
-				nm, nm == 1 ? "" : "s", nb, o->baseline, h.regressed, h.improved,
-				h.equivalent, h.undecided, h.none, h.nv);
-			if (werr)
-				rc = EXIT_USAGE;
-			else if (rc == EXIT_OK && h.regressed)
-				rc = EXIT_REGRESSED;
-			hist_check_free(&h);
-		}
-	}
+	if (rc != EXIT_USAGE && nm)
+		rc = judge(o, base.mp, nb, mp, nm, rc);
 	for (size_t i = 0; i < nm; i++)
 		model_free(&m[i]);
 	for (size_t i = 0; logs && i < nlogs; i++)
@@ -513,6 +582,40 @@ static int cmd_verify(struct store *st)
 
 /* ---- the command line ---- */
 
+/* 1 after a line on stderr naming each option of o that goes with another command than
+ * o's (and check's --format other than text or json), else 0. */
+static int options_fit(const struct hopts *o)
+{
+	const char *c = o->args[0];
+	const struct {
+		const char *opt;
+		int given;
+		const char *cmd, *or;	/* the commands it goes with (or: NULL, one) */
+	} only[] = {
+		{"--baseline", o->baseline != NULL, "check", NULL},
+		{"--allow", o->allow_arg != NULL, "check", NULL},
+		{"--verbose", o->verbose, "check", NULL},
+		{"--test", o->test != NULL, "trend", NULL},
+		{"--svg", o->svg != NULL, "trend", NULL},
+		{"--machine", o->machine != NULL, "add", "trend"},
+	};
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
+		if (only[i].given && strcmp(c, only[i].cmd) && (!only[i].or || strcmp(c, only[i].or))) {
+			fprintf(stderr, "isobench-report: %s goes with %s%s%s, not %s (see --db FILE "
+					"--help)\n", only[i].opt, only[i].cmd, only[i].or ? " or " : "",
+				only[i].or ? only[i].or : "", c);
+			bad = 1;
+		}
+	if (!strcmp(c, "check") && strcmp(o->format, "text") && strcmp(o->format, "json")) {
+		fprintf(stderr, "isobench-report: --format %s: check writes text or json\n",
+			o->format);
+		bad = 1;
+	}
+	return bad;
+}
+
 static int parse(int argc, char **argv, struct hopts *o)
 {
 	static const struct option opts[] = {
@@ -521,6 +624,7 @@ static int parse(int argc, char **argv, struct hopts *o)
 		{"machine", required_argument, NULL, 'm'},
 		{"test", required_argument, NULL, 't'},
 		{"baseline", required_argument, NULL, 'B'},
+		{"allow", required_argument, NULL, 'A'},
 		{"svg", required_argument, NULL, 's'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"noise-floor", required_argument, NULL, 'n'},
@@ -541,6 +645,11 @@ static int parse(int argc, char **argv, struct hopts *o)
 		case 'm': o->machine = optarg; break;
 		case 't': o->test = optarg; break;
 		case 'B': o->baseline = optarg; break;
+		case 'A':
+			if (cmp_allow_parse(optarg, &o->allow))
+				return EXIT_USAGE;
+			o->allow_arg = optarg;
+			break;
 		case 's': o->svg = optarg; break;
 		case 'v': o->verbose = 1; break;
 		case 'n': {
@@ -572,7 +681,7 @@ static int parse(int argc, char **argv, struct hopts *o)
 	o->nargs = argc - optind;
 	if (strcmp(o->format, "text") && strcmp(o->format, "json") && strcmp(o->format, "csv") &&
 	    strcmp(o->format, "html")) {
-		fprintf(stderr, "isobench-report: --format: text, json, csv or html\n");
+		fprintf(stderr, "isobench-report: --format %s: text, json, csv or html\n", o->format);
 		return EXIT_USAGE;
 	}
 	if (!o->nargs) {
@@ -580,15 +689,7 @@ static int parse(int argc, char **argv, struct hopts *o)
 				"trend, check, verify (see --db FILE --help)\n");
 		return EXIT_USAGE;
 	}
-	const char *c = o->args[0];
-	int check = !strcmp(c, "check"), trend = !strcmp(c, "trend"), add = !strcmp(c, "add");
-	if ((o->baseline && !check) || (o->test && !trend) || (o->svg && !trend) ||
-	    (o->machine && !trend && !add) || (o->verbose && !check) ||
-	    (check && strcmp(o->format, "text") && strcmp(o->format, "json"))) {
-		fprintf(stderr, "isobench-report: %s: an option that goes with another command "
-				"(see --db FILE --help)\n", c);
-		return EXIT_USAGE;
-	}
+	return -1;
 	return -1;
 }
 
@@ -610,6 +711,8 @@ int hist_main(int argc, char **argv)
 				"trend, check, verify\n", o.args[0]);
 		return EXIT_USAGE;
 	}
+	if (options_fit(&o))
+		return EXIT_USAGE;
 	if (store_open(&st, o.db, k == 0, err, sizeof err)) {	/* add writes */
 		fprintf(stderr, "isobench-report: %s\n", err);
 		return EXIT_USAGE;

@@ -85,6 +85,10 @@ struct hist_check {
 	struct hist_verdict *v;
 	size_t nv, regressed, improved, equivalent, undecided;
 	size_t none;		/* without a verdict: too few runs, no baseline */
+	/* The comparability rule's warnings between the baseline's runs and the candidates'
+	 * (compare.h's cmp_unlike_groups()), the caller's, for JSON's "warnings" (the text's
+	 * WARN lines are the caller's, before any verdict); NULL: none. */
+	const struct cmp_unlike *unlike;
 };
 
 /* The candidates' tests (cand, ncand models) against the baseline's runs (base, nbase).

@@ -723,8 +723,16 @@ int json_hist_check(FILE *out, const struct hist_check *h)
 		json_decref(a);
 		return -1;
 	}
-	json_t *root = hist_root("verdicts", a);
-	e = !root || put(root, "regressed", json_integer((json_int_t)h->regressed)) ||
+	json_t *root = hist_root("verdicts", a), *w = json_array();
+	for (size_t i = 0; w && h->unlike && i < h->unlike->nwarn; i++)
+		e |= json_array_append_new(w, jstr(h->unlike->warn[i]));
+	if (e || !root || !w) {
+		json_decref(root);
+		json_decref(w);
+		return -1;
+	}
+	e = put(root, "warnings", w) ||
+	    put(root, "regressed", json_integer((json_int_t)h->regressed)) ||
 	    put(root, "improved", json_integer((json_int_t)h->improved)) ||
 	    put(root, "equivalent", json_integer((json_int_t)h->equivalent)) ||
 	    put(root, "undecided", json_integer((json_int_t)h->undecided)) ||

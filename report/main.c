@@ -202,7 +202,7 @@ static int take_number(int opt, struct opts *o)
 	switch (opt) {
 	case 'r':
 		if (num_ll(optarg, NUM_SPACE | NUM_PLUS, 1, 1000000, &v)) {
-			fprintf(stderr, "isobench-report: --run wants a number >= 1\n");
+			fprintf(stderr, "isobench-report: --run %s: wants a number >= 1\n", optarg);
 			return EXIT_USAGE;
 		}
 		o->want = (int)v;
@@ -210,8 +210,8 @@ static int take_number(int opt, struct opts *o)
 	case 'p':
 	case 'i':
 		if (num_ll(optarg, NUM_SPACE | NUM_PLUS, opt == 'p', 1000000000, &v)) {
-			fprintf(stderr, "isobench-report: --%s wants %s\n",
-				opt == 'p' ? "pid" : "idle",
+			fprintf(stderr, "isobench-report: --%s %s: wants %s\n",
+				opt == 'p' ? "pid" : "idle", optarg,
 				opt == 'p' ? "a process id" : "a number of seconds");
 			return EXIT_USAGE;
 		}
@@ -270,8 +270,8 @@ static int take_option(int opt, struct opts *o)
 		if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "csv") &&
 		    strcmp(optarg, "html") && strcmp(optarg, "json-bench") &&
 		    strcmp(optarg, "json-bench-smaller")) {
-			fprintf(stderr, "isobench-report: --format: text, json, csv, html, json-bench "
-					"or json-bench-smaller\n");
+			fprintf(stderr, "isobench-report: --format %s: text, json, csv, html, "
+					"json-bench or json-bench-smaller\n", optarg);
 			return EXIT_USAGE;
 		}
 		break;
@@ -334,13 +334,17 @@ static int check_options(struct opts *o)
 		return -1;
 	}
 	if ((o->pid || o->idle >= 0)) {
-		fprintf(stderr, "isobench-report: --pid and --idle go with --follow\n");
+		fprintf(stderr, "isobench-report: %s goes with --follow\n",
+			o->pid && o->idle >= 0 ? "--pid and --idle" : o->pid ? "--pid" : "--idle");
 		return EXIT_USAGE;
 	}
 	if (o->n == 1 && !o->check && !o->boot && fleet_is_dir(o->logs[0])) {	/* fleet.h */
-		if (o->svg || o->svg_lat || o->mem_svg || o->labelarg || o->want) {
-			fprintf(stderr, "isobench-report: --svg, --label and --run take LOG files, "
-					"not a DIR\n");
+		const char *given = o->svg ? "--svg" : o->svg_lat ? "--svg-latency"
+				    : o->mem_svg ? "--mem-svg" : o->labelarg ? "--label"
+				    : o->want ? "--run" : NULL;
+		if (given) {
+			fprintf(stderr, "isobench-report: %s takes LOG files, not a DIR (%s)\n",
+				given, o->logs[0]);
 			return EXIT_USAGE;
 		}
 		o->fleet = 1;
