@@ -49,7 +49,7 @@ param_words_missing() {
 }
 # param_keys_help: the keys `isobench --help` prints under "Parameters:".
 param_keys_help() {
-	"$out/isobench" --help | sed -n '/^Parameters:/,$p' | sed -n 's/^  \([a-z_.]\{1,\}\)  .*/\1/p'
+	"$out/isobench" --help | sed -n '/^Parameters:/,$p' | sed -n 's/^  \([a-z_.]\{1,\}\) .*/\1/p'
 }
 
 statuses_header() { sed -n 's/^#define EXIT_[A-Z]*[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1/p' "$1/lib/status.h" | sort -n | tr '\n' ' '; }
@@ -146,7 +146,8 @@ fi
 same "param_table's keys, read from payload/params.c, are isobench --help's" \
 	"$(param_keys_help | tr '\n' ' ')" "$(param_rows_src "$top" | cut -d' ' -f1 | tr '\n' ' ')"
 # Every option of the source is in the report's --help.
-for o in $(options_src "$top"); do report_help | grep -qF -- "$o" || echo "$o"; done >"$tmp/nohelp"
+report_help >"$tmp/help"
+for o in $(options_src "$top"); do grep -qF -- "$o" "$tmp/help" || echo "$o"; done >"$tmp/nohelp"
 none "$(cat "$tmp/nohelp")" "every option of report/main.c is in isobench-report --help" \
 	"isobench-report --help lacks"
 

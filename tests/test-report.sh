@@ -92,7 +92,7 @@ lacks "$tmp/qemu" "this log does not say whether sampling met" "a TCG run: no co
 count_is "$tmp/qemu" "^note: suite quick: its confidence target is 100%, so every test stops at its sample count$" 1 \
 	"the quick suite: one note on its target"
 contains "$tmp/qemu" "      whatever the spread: a smoke test of the plumbing, not a measurement"
-contains "$tmp/qemu" "System Benchmarks Index Score (Partial Only: 2 of 12 index tests)    170.8"
+contains "$tmp/qemu" "System Benchmarks Index Score (Partial Only: 2 of 12 index tests)     170.8"
 has "$tmp/qemu" '^Details +MEDIAN UNIT +SAMPLES +ci95$' "the Details column is the median"
 has "$tmp/qemu" '^pipe +148207\.5 lps +3 +\+/-31\.17%$' "Details: pipe's median beside its ci95"
 has "$tmp/qemu" '^pipe +12440\.0 +159044\.5 +127\.8$' "the index table keeps UnixBench's aggregate"
