@@ -12,7 +12,8 @@
 #   warn kinds  docs/records.md's WARN row names lib/vocab.h's VOCAB_SHAPE_WARN_WHAT words;
 #   README      at most 250 lines, its two commands as they are, a link to each journey and
 #               to docs/README.md; docs/README.md links every docs/*.md (nothing moved out of
-#               the README is lost); every relative link of README.md and docs/*.md resolves.
+#               the README is lost); every relative link of README.md and docs/*.md resolves;
+#               no page of docs/ sends the reader to a README section by a name README lacks.
 # Then each check must fail on its own planted difference in a copy of the tree.
 #
 # In:  the tree; $OUT/isobench and $OUT/isobench-report (OUT defaults to out/) for --help.
@@ -95,6 +96,16 @@ broken_links() {
 		done
 	done
 }
+# stale_readme_refs ROOT: references in docs/ to a README section by its quoted name (README
+# "Parameters", README, "Results file") whose name README.md no longer holds: the sections
+# moved to docs/ (issue 48), so such a reference now names a page of docs/ instead.
+stale_readme_refs() {
+	local hit name
+	grep -rnoE 'README,? "[^"]+"' "$1/docs" --include='*.md' | while read -r hit; do
+		name=$(sed 's/^[^"]*"//; s/"$//' <<<"$hit")
+		grep -qF -- "$name" "$1/README.md" || echo "${hit#"$1"/}"
+	done
+}
 # unindexed ROOT: the docs/*.md that docs/README.md does not link.
 unindexed() {
 	local f
@@ -132,6 +143,8 @@ judge() { # judge ROOT LABEL: every check on one tree
 		grep -qF "]($n)" "$r/README.md" || echo "README does not link $n"
 	done >"$tmp/links.$l"
 	none "$(cat "$tmp/links.$l")" "$l: README links the three journeys and docs/README.md" "$l: README"
+	none "$(stale_readme_refs "$r")" "$l: docs/ names no README section that is not there" \
+		"$l: docs/ names a README section that moved"
 	none "$(unindexed "$r")" "$l: docs/README.md links every docs/*.md" "$l: docs/README.md does not link"
 	broken_links "$r" >"$tmp/broken.$l"
 	# The journey pages are issue 48 items 2-4's (another branch): until that branch is in the
@@ -175,6 +188,7 @@ sed -i 's/^\.\/build\.sh test     #/.\/build.sh check    #/' "$t/README.md"
 sed -i 's#](docs/journeys/nightly.md)#](docs/nightly.md)#' "$t/README.md"
 sed -i '/](arm64.md)/d' "$t/docs/README.md"
 printf '\nSee [the lost page](no-such-page.md).\n' >>"$t/docs/consoles.md"
+printf '\nAs README "Booting the image elsewhere" says.\n' >>"$t/docs/netboot.md"
 want=$( (judge "$top" count) | grep -c '^\(ok\|FAIL\|SKIP\): count')
 planted_fails judge "$t" "$want" "every check fails on its planted difference"
 
