@@ -14,13 +14,18 @@
 #include <string.h>
 
 /* Kernel command-line words that legitimately differ between boots of one image: the boot
- * loader's own, the console device of the machine, and isobench's per-run knobs that do not
- * change what is measured (isobench.repeat: how many runs one boot makes, each run alike). */
+ * loader's own, the console device of the machine, isobench's per-run knobs that do not
+ * change what is measured (isobench.repeat: how many runs one boot makes, each run alike), and
+ * the capture words of the bare-metal menu entries (image/isolinux.cfg): isobench.replay
+ * (the records sent again after END), isobench.halt (what happens after the run),
+ * isobench.delay (a countdown before BEGIN) and isobench.console (which ports get the
+ * records: consoles never decide a measurement, README "Consoles and late capture"). */
 static int volatile_word(const char *w, size_t n)
 {
 	static const char *const keys[] = {
 		"BOOT_IMAGE", "initrd", "console", "earlycon", "earlyprintk", "isobench.label",
-		"isobench.seed", "isobench.round", "isobench.ab_side", "isobench.repeat", "root",
+		"isobench.seed", "isobench.round", "isobench.ab_side", "isobench.repeat",
+		"isobench.replay", "isobench.halt", "isobench.delay", "isobench.console", "root",
 		"rootwait", NULL,
 	};
 	for (int i = 0; keys[i]; i++) {
@@ -265,19 +270,6 @@ static int row_differs(const struct unlike_row *r, const char *a, const char *b)
 	return strcmp(a, b) != 0;
 }
 
-/* 1 when runs a and b differ in field f (any of its rows). */
-static int field_differs(const struct model *a, const struct model *b, enum cmp_field f)
-{
-	char va[600], vb[600];
-
-	for (size_t k = 0; k < NUNLIKE; k++)
-		if (unlike_rows[k].field == f &&
-		    row_differs(&unlike_rows[k], row_value(a, &unlike_rows[k], va, sizeof va),
-				row_value(b, &unlike_rows[k], vb, sizeof vb)))
-			return 1;
-	return 0;
-}
-
 size_t cmp_unlike_across(const struct model *const *m, size_t n, const char **name,
 			 size_t *distinct, size_t max)
 {
@@ -306,6 +298,29 @@ size_t cmp_unlike_across(const struct model *const *m, size_t n, const char **na
 	return k;
 }
 
+/* Two architectures (INFO kernel.machine, both known and different): a note that the
+ * comparison is of the two machines, not a refusal — "which instance type is faster for me"
+ * (docs/journeys/two-instance-types.md) is a fair question across x86-64 and arm64, but each
+ * ratio then holds the CPU, its instruction set and the kernel build together. 0; -1 out of
+ * memory. */
+static int check_arch(struct cmp *c, const struct model *m0, const char *l0,
+		      const struct model *mj, const char *lj)
+{
+	const char *a = model_info(m0, RK_KERNEL_MACHINE), *b = model_info(mj, RK_KERNEL_MACHINE);
+	char *t;
+
+	if (!strcmp(a, "-") || !strcmp(b, "-") || !strcmp(a, b))
+		return 0;
+	if (asprintf(&t, "a machine comparison: %s is %s and %s is %s, so each ratio compares "
+		     "the two machines whole (CPU, instruction set and kernel build together; the "
+		     "clock, VM-exit and ring0 probes are other tests), not a hypervisor or a "
+		     "setting", l0, a, lj, b) < 0)
+		return -1;
+	int rc = add_note(c, t);
+	free(t);
+	return rc;
+}
+
 /* How check_pair() applies the rows: between the sides of a comparison (ROWS_ACROSS: the rows
  * marked across; a native run beside an image run differs in identity and mode by design),
  * between runs that must be runs of one thing (ROWS_ALIKE: every row), or not at all
@@ -328,15 +343,17 @@ static int check_pair(struct cmp *c, const struct model *m0, const char *l0,
 	    add_note(c, "native run beside image runs: identity, mode and kernel command line "
 			"differ by design"))
 		return -1;
-	if (check_peers(c, m0, l0, mj, lj) || check_stream_sets(c, m0, l0, mj, lj))
+	if (check_peers(c, m0, l0, mj, lj) || check_stream_sets(c, m0, l0, mj, lj) ||
+	    (scope == ROWS_ACROSS && check_arch(c, m0, l0, mj, lj)))
 		return -1;
 	for (size_t k = 0; k < NUNLIKE && scope != ROWS_NONE; k++) {
 		const struct unlike_row *r = &unlike_rows[k];
 		char a[600], b[600];
+		/* two sides' architectures: check_arch()'s note, not a warning (issue 48) */
 		if (scope == ROWS_ACROSS &&
-		    (!r->across || (native_vs_image && (r->field == CMP_F_IMAGE ||
-							r->field == CMP_F_MODE) &&
-				    strcmp(r->name, RK_BUILD_VERSION))))
+		    (!r->across || r->field == CMP_F_ARCH ||
+		     (native_vs_image && (r->field == CMP_F_IMAGE || r->field == CMP_F_MODE) &&
+		      strcmp(r->name, RK_BUILD_VERSION))))
 			continue;
 		if (row_differs(r, row_value(m0, r, a, sizeof a), row_value(mj, r, b, sizeof b)) &&
 		    add_warn(c, r->name, a, l0, b, lj))
@@ -896,14 +913,6 @@ static int check_host_cache(struct cmp *c)
 				 "the disk (qemu/run's default is cache=none: --scratch-cache none)",
 			      c->label[j], c->m[j]->host_cache))
 			return -1;
-	return 0;
-}
-
-size_t cmp_arch_mismatch(const struct model *const *m, size_t nruns)
-{
-	for (size_t j = 1; j < nruns; j++)
-		if (field_differs(m[0], m[j], CMP_F_ARCH))
-			return j;
 	return 0;
 }
 

@@ -171,12 +171,6 @@ int cmp_build(const struct model *const *m, size_t nruns, char *const *labels, s
  * cells are Welch's. 0, or -1 out of memory. */
 int cmp_replicates(struct cmp *c, const struct model *const *const *side, const size_t *nside);
 void cmp_free(struct cmp *c);
-/* The first run j (1 .. nruns-1) whose architecture (INFO kernel.machine) is known and differs
- * from run 0's (the rule's arch field, below), or 0 when every known one is the same. Such runs executed other instructions
- * under another kernel build (the clock, VM-exit and ring0 probes are not even the same
- * tests), so a ratio measures the two CPUs, not the hypervisor or the knob: isobench-report
- * refuses them unless asked (--cross-arch; then a warning names it). */
-size_t cmp_arch_mismatch(const struct model *const *m, size_t nruns);
 /* What cell cl's mark rests on, in words, into buf (cap bytes; returns buf), e.g.
  * "3+3 runs, unpaired, Welch's t on log run values: different: 10.2% slower (95% CI
  * ...)" (a verdict's answer: signif.h's sig_answer_text()), "4 rounds paired, paired t on

@@ -66,6 +66,9 @@ static void usage(FILE *f)
 		"                                and status " EXIT_STR(EXIT_USAGE) ", no verdict, across a change of\n"
 		"                                %s (hv: the hypervisor or accelerator, KVM,\n"
 		"                                QEMU/TCG, bare-metal, ...) unless --allow names it\n"
+		"                                (a baseline of fewer than " EXIT_STR(SIG_REP_MIN) " runs besides the\n"
+		"                                LOGs' says \"baseline building: k of " EXIT_STR(SIG_REP_MIN) "\",\n"
+		"                                no verdict, status 0)\n"
 		"  verify                        the store consistent (integrity, every run whole)\n"
 		"SELECTOR: all, or KEY=VALUE terms (several words, or joined by ','): machine=S,\n"
 		"  hv=S, kernel=S (contains S), image=S (equals), run=S (run id starts with S),\n"
@@ -510,7 +513,6 @@ static int cmd_check(struct store *st, const struct hopts *o)
 {
 	struct store_sel sel;
 	struct side base;
-	char *bw = (char *)o->baseline;
 	int rc = EXIT_OK;
 
 	if (!o->baseline || o->nargs < 2) {
@@ -518,15 +520,12 @@ static int cmd_check(struct store *st, const struct hopts *o)
 		return EXIT_USAGE;
 	}
 	memset(&base, 0, sizeof base);
-	if (parse_sel(&bw, 1, &sel, "--baseline") || side_load(st, &sel, &base, o->baseline)) {
+	/* parse_sel() cuts its words in place: it gets a copy, the messages the selector whole */
+	char *copy = strdup(o->baseline), *bw = copy;
+	if (!copy || parse_sel(&bw, 1, &sel, "--baseline") ||
+	    side_load(st, &sel, &base, o->baseline)) {
 		side_free(&base);
-		return EXIT_USAGE;
-	}
-	if (base.n < SIG_REP_MIN) {
-		fprintf(stderr, "isobench-report: the baseline (%s) selects %zu run%s; a verdict "
-				"needs >= %d\n", o->baseline, base.n, base.n == 1 ? "" : "s",
-			SIG_REP_MIN);
-		side_free(&base);
+		free(copy);
 		return EXIT_USAGE;
 	}
 	size_t nlogs = (size_t)o->nargs - 1, nm = 0;
@@ -548,13 +547,15 @@ static int cmd_check(struct store *st, const struct hopts *o)
 		if (k == nm)
 			base.mp[nb++] = base.mp[i];
 	}
-	if (rc != EXIT_USAGE && nm && nb < SIG_REP_MIN) {
-		fprintf(stderr, "isobench-report: the baseline (%s) holds %zu run%s besides the "
-				"LOGs'; a verdict needs >= %d\n", o->baseline, nb, nb == 1 ? "" : "s",
-			SIG_REP_MIN);
-		rc = EXIT_USAGE;
-	}
-	if (rc != EXIT_USAGE && nm)
+	/* Fewer baseline runs than a verdict needs: the first nights of a CI gate, not an error
+	 * (issue 48): say how far the baseline is built, and give the LOGs' own status. */
+	if (rc != EXIT_USAGE && nm && nb < SIG_REP_MIN)
+		fprintf(strcmp(o->format, "json") ? stdout : stderr,
+			"isobench-report: baseline building: %zu of %d runs (%s, besides the LOGs'): "
+			"no verdict yet; add this run and check the next%s\n", nb, SIG_REP_MIN,
+			o->baseline, base.n ? "" : " (the selector selects no stored run: if this is "
+			"not the first run, check its spelling)");
+	else if (rc != EXIT_USAGE && nm)
 		rc = judge(o, base.mp, nb, mp, nm, rc);
 	for (size_t i = 0; i < nm; i++)
 		model_free(&m[i]);
@@ -564,6 +565,7 @@ static int cmd_check(struct store *st, const struct hopts *o)
 	free(m);
 	free(mp);
 	side_free(&base);
+	free(copy);
 	return rc;
 }
 

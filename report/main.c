@@ -84,10 +84,10 @@ static void usage(FILE *f)
 		"                  the smallest change that matters: a verdict is \"different\" only\n"
 		"                  when the ratio's 95%% CI lies beyond +-PCT, \"equivalent\" when its\n"
 		"                  90%% CI lies inside (default: each test's noise floor, above)\n"
-		"  --cross-arch    compare runs of different architectures (kernel.machine, e.g.\n"
-		"                  x86_64 beside aarch64); refused without it: their tests ran\n"
-		"                  other instructions under another kernel build, so a ratio\n"
-		"                  measures the two CPUs, not a hypervisor or a setting\n"
+		"  --cross-arch    accepted and ignored: runs of different architectures\n"
+		"                  (kernel.machine, x86_64 beside aarch64) are compared with a note\n"
+		"                  that it is a machine comparison (CPU, instructions and kernel\n"
+		"                  build together), not a hypervisor's or a setting's\n"
 		"  --svg FILE      also write a chart of the ratios to the first run (log scale)\n"
 		"  --svg-latency FILE\n"
 		"                  also write a chart of the latency percentiles (p50, p99, p99.9,\n"
@@ -143,7 +143,7 @@ static void usage_status(FILE *f)
 }
 
 struct opts {
-	int check, want, follow, boot, killed, idle, fleet, cross_arch;
+	int check, want, follow, boot, killed, idle, fleet;
 	long pid;
 	const char *format, *svg, *group_by;
 	const char *svg_lat;	/* --svg-latency FILE: the percentiles chart (pct.h) */
@@ -259,8 +259,7 @@ static int take_option(int opt, struct opts *o)
 	case 'k':
 		o->killed = 1;
 		break;
-	case 'X':
-		o->cross_arch = 1;
+	case 'X':	/* --cross-arch: accepted, a no-op since issue 48 (a note, not a refusal) */
 		break;
 	case 'r':
 	case 'p':
@@ -1002,23 +1001,6 @@ static int flushed(void)
 	return 1;
 }
 
-/* 1 (after one line on stderr saying why) when the runs are of two architectures
- * (cmp_arch_mismatch) and --cross-arch was not given; else 0. */
-static int cross_arch_refused(const struct input *in, const struct model *const *models, size_t n)
-{
-	size_t x = cmp_arch_mismatch(models, n);
-
-	if (!x)
-		return 0;
-	fprintf(stderr, "isobench-report: refusing to compare %s (kernel.machine=%s) with %s "
-		"(kernel.machine=%s): runs of two architectures executed other instructions under "
-		"another kernel build, so their ratios measure the CPUs, not a hypervisor or a "
-		"setting; --cross-arch compares them anyway\n", in[0].path,
-		model_info(models[0], RK_KERNEL_MACHINE), in[x].path,
-		model_info(models[x], RK_KERNEL_MACHINE));
-	return 1;
-}
-
 /* The run's outcome so far, for the exit status (main's table). */
 struct outcome {
 	int usage_err, incomplete, fails, crashed, werr, have_cmp;
@@ -1056,19 +1038,14 @@ static void load_all(const struct opts *o, struct input *in, FILE *vout, struct 
 static void compare_all(const struct opts *o, struct input *in, struct sides *sd, struct cmp *c,
 			FILE *vout, struct outcome *oc)
 {
-	const struct model *models[MAX_LOGS];
 	int sr = make_sides(o, in, sd);
 
-	for (size_t j = 0; j < o->n; j++)
-		models[j] = &in[j].m;
 	if (sr == EXIT_USAGE)
 		oc->usage_err = 1;
 	else if (sr) {
 		fprintf(stderr, "isobench-report: out of memory\n");
 		oc->incomplete = 1;
-	} else if (!o->cross_arch && cross_arch_refused(in, models, o->n))
-		oc->usage_err = 1;
-	else if (cmp_build(sd->rep, sd->n, sd->replicated || sd->named ? sd->label
+	} else if (cmp_build(sd->rep, sd->n, sd->replicated || sd->named ? sd->label
 				: o->labelarg ? o->labels : NULL, c) ||
 		 (sd->replicated && (oc->have_cmp = 1) &&
 		  cmp_replicates(c, (const struct model *const *const *)sd->runs, sd->nruns))) {

@@ -314,8 +314,15 @@ expect_status EXIT_REGRESSED "check --min-effect 2: the 3 % is a regression" -- 
 expect_status EXIT_REGRESSED "check: a LOG already in the baseline's runs is left out of them" -- \
 	"$rep" --db "$db" check --baseline machine=ci "$tmp/slow.log"
 contains "$tmp/stdout" "checked 1 run against 5 baseline runs (machine=ci): 2 regressed"
-expect_status EXIT_USAGE "check: a baseline of one run gives no verdict" -- \
+# A baseline still building (a CI gate's first nights, issue 48): no verdict, status 0, and how
+# far it is; a selector that selects no run says to check its spelling.
+expect_status EXIT_OK "check: a baseline of one run is still building: no verdict, status 0" -- \
 	"$rep" --db "$db" check --baseline run=40990a3d "$tmp/same.log"
+contains "$tmp/stdout" "baseline building: 1 of 3 runs (run=40990a3d, besides the LOGs'): no verdict yet"
+lacks "$tmp/stdout" "checked"
+expect_status EXIT_OK "check: a selector that selects no run: building, 0 of 3" -- \
+	"$rep" --db "$db" check --baseline machine=no-such-machine "$tmp/same.log"
+contains "$tmp/stdout" "baseline building: 0 of 3 runs (machine=no-such-machine, besides the LOGs'): no verdict yet; add this run and check the next (the selector selects no stored run: if this is not the first run, check its spelling)"
 expect_status EXIT_INCOMPLETE "check: a LOG without a complete run" -- \
 	"$rep" --db "$db" check --baseline machine=ci "$fx/cut-last-line.log"
 
