@@ -10,7 +10,7 @@
 #                             VMDK, OVA: docs/clouds.md)
 #   ./build.sh clean          remove out/ (the kernel cache under ~/.cache/isobench stays)
 #   ./build.sh packages       print the Debian packages each step needs (build, run, test)
-#   ARCH=arm64 ./build.sh     the same image for arm64 into out/arm64/ (README "arm64");
+#   ARCH=arm64 ./build.sh     the same image for arm64 into out/arm64/ (docs/arm64.md);
 #                             ARCH=arm64 ./build.sh run [ARGS] boots it (qemu/run --arch arm64);
 #                             ARCH=arm64 ./build.sh disks writes out/arm64/disk/: the clouds'
 #                             files for arm64 instances (no OVA)

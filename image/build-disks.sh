@@ -21,7 +21,7 @@
 #                                   (one VM: OVA_CPUS vCPUs, default 2, and OVA_MEM_MIB MiB,
 #                                   default 1024, from the environment; PVSCSI disk, VMXNET3
 #                                   NIC, BIOS; size it as the host it is compared with,
-#                                   README "Both sides the same size"),
+#                                   docs/qemu.md "Both sides the same size"),
 #                                   isobench.mf (SHA256 of the other two) and
 #                                   isobench-disk1.vmdk (the same bytes as isobench-stream.vmdk)
 #      Every disk holds the same contents as isobench.raw (qemu-img compare; disk.raw's extra

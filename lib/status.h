@@ -1,8 +1,8 @@
 /* status.h — the exit statuses of isobench (the host CLI), isobench-report and qemu/run: the
  * one table. The C programs return these names; qemu/run reads the numbers from the
- * "#define EXIT_<NAME> <N>" lines below; README's "Exit status" table lists exactly these
+ * "#define EXIT_<NAME> <N>" lines below; docs/exit-status.md's table lists exactly these
  * numbers (tests/test-meanings.sh checks both). Each comment is the status's meaning in
- * short; README's row says it in full. */
+ * short; docs/exit-status.md's row says it in full. */
 #ifndef ISOBENCH_STATUS_H
 #define ISOBENCH_STATUS_H
 

@@ -63,9 +63,16 @@ const char *ub_row(char *buf, size_t cap, const char *title, double baseline, do
 
 const char *ub_footer(char *buf, size_t cap, const struct ub_score *s)
 {
+	char label[80];
+
+	/* A partial score says what it is made of: it is not UnixBench's score of the machine. */
+	if (ub_score_partial(s))
+		snprintf(label, sizeof label, "%s: %d of %d index tests)",
+			 "System Benchmarks Index Score (Partial Only", s->n, UB_INDEX_TESTS);
+	else
+		snprintf(label, sizeof label, "%s", ub_score_label(s));
 	if (s->n > 0)
-		snprintf(buf, cap, "%75s\n%-66s%9.1f", "========", ub_score_label(s),
-			 ub_score_value(s));
+		snprintf(buf, cap, "%75s\n%-66s%9.1f", "========", label, ub_score_value(s));
 	else
 		snprintf(buf, cap, "%75s\n%-66s%9s", "========", "System Benchmarks Index Score",
 			 "---");

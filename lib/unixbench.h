@@ -61,9 +61,10 @@ int ub_score_complete(const struct ub_score *s);
  * "FAIL", "SKIP"; NULL or "" for nothing). */
 const char *ub_row(char *buf, size_t cap, const char *title, double baseline, double value,
 		   const char *why);
-/* The closing rule and score lines ("========" and "System Benchmarks Index Score[ (Partial
- * Only)] NNN.N", or "---" when no test had a result) into buf, two lines, newline-separated,
- * no trailing newline; returns buf. */
+/* The closing rule and score lines ("========" and "System Benchmarks Index Score NNN.N"
+ * over all UB_INDEX_TESTS, "System Benchmarks Index Score (Partial Only: K of 12 index tests)
+ * NNN.N" over K of them, or "---" when no test had a result) into buf, two lines,
+ * newline-separated, no trailing newline; returns buf. */
 const char *ub_footer(char *buf, size_t cap, const struct ub_score *s);
 /* "System Benchmarks Index Score" or "... (Partial Only)" for s. */
 const char *ub_score_label(const struct ub_score *s);

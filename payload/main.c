@@ -484,7 +484,7 @@ static int check_tests(const struct params *p)
 	return -1;
 }
 
-/* --disk names something that exists (README's exit table: a named resource that does not
+/* --disk names something that exists (docs/exit-status.md: a named resource that does not
  * exist is a usage error on a host, as a --peer name that does not resolve): a path (a file or
  * device), or serial:XYZ a disk of this machine has (disk_select()'s scan). auto finds what
  * it finds; the disk tests SKIP saying why. In the image the same word is no usage error: the

@@ -31,8 +31,9 @@ static const char *const boost_words[] = {CPUPOLICY_FIRMWARE, "on", "off", NULL}
 /* Where a row's value goes in struct params: offset and size. */
 #define FIELD(f) .field = offsetof(struct params, f), .size = sizeof ((struct params *)0)->f
 
-/* The one table of parameters (README "Parameters" is generated from the same words); each
- * row is parsed by its own callback, with the row's field, range and words. */
+/* The one table of parameters (docs/parameters.md's table says the same keys in the same
+ * order, with their words: tests/test-docs.sh checks it against isobench --help, which prints
+ * this table); each row is parsed by its own callback, with the row's field, range and words. */
 const struct param_info param_table[] = {
 	{"suite", "quick|standard|thorough",
 	 "sample length and repetitions: quick (CI smoke), standard (default), thorough "

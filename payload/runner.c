@@ -37,7 +37,7 @@ struct outcome {
 	const struct bench *b;
 	int copies;
 	int state;		/* 0 none, 1 result, 2 skip, 3 fail */
-	double value, ci;
+	double value, ci, median;	/* ci: the 95% CI half-width of median, in % */
 	int samples, converged;
 	char why[96];
 	int timeout_s;		/* its deadline, s from its start (may move: INFO deadline.s) */
@@ -345,6 +345,7 @@ static void relay_line(const char *line, size_t len, struct outcome *o)
 		o->state = 1;
 		o->value = atof(rec_get(&r, RK_VALUE) ? rec_get(&r, RK_VALUE) : "0");
 		o->ci = (v = rec_get(&r, RK_CI95)) ? atof(v) : 0;
+		o->median = (v = rec_get(&r, RK_MEDIAN)) ? atof(v) : o->value;
 		o->samples = (v = rec_get(&r, RK_SAMPLES)) ? atoi(v) : 0;
 		o->converged = (v = rec_get(&r, RK_CONVERGED)) ? atoi(v) : 1;
 	} else if (!strcmp(r.kind, RK_SKIP) || !strcmp(r.kind, RK_FAIL)) {
@@ -658,17 +659,19 @@ static void print_tables(const struct params *p, int pass)
 	char line[256];
 
 	out_text("\n========================================================================\n");
-	out_text("   isobench %s: %d cop%s, suite %s\n\n", isobench_version, copies,
-		 copies == 1 ? "y" : "ies", suite_name(p->suite));
+	out_text("   isobench %s: %d cop%s, suite %s%s\n\n", isobench_version, copies,
+		 copies == 1 ? "y" : "ies", suite_name(p->suite),
+		 p->suite == SUITE_QUICK && p->target_ci_pct >= 100
+			 ? " (no confidence target: a smoke test, not a measurement)" : "");
 	for (int i = 0; i < nresults; i++) {
 		struct outcome *o = &results[i];
 		if (o->copies != copies)
 			continue;
 		any_index |= bench_is_index(o->b);
 		if (o->state == 1)
-			out_text("%-44.44s %14.1f %-5s (%d samples, ci95 +/-%.2f%%%s)\n", o->b->title,
-				 o->value, o->b->unit, o->samples, o->ci,
-				 o->converged ? "" : ", NOT converged");
+			out_text("%-44.44s %14.1f %-5s (%d samples, ci95 +/-%.2f%% of their median "
+				 "%.1f%s)\n", o->b->title, o->value, o->b->unit, o->samples, o->ci,
+				 o->median, o->converged ? "" : ", NOT converged");
 		else
 			out_text("%-44.44s %14s       (%s)\n", o->b->title,
 				 o->state == 2 ? "SKIP" : "FAIL", o->why);
@@ -838,8 +841,9 @@ static void run_pass(const struct params *p, const struct runner_cfg *cfg, int c
 		warn_clocksource_changed(o, clk);
 		verdict_judged(o);
 		if (o->state == 1)
-			out_text("isobench: [%d/%d] %s: %.1f %s (%d samples, ci95 +/-%.2f%%)\n",
-				 *k, total, o->b->name, o->value, o->b->unit, o->samples, o->ci);
+			out_text("isobench: [%d/%d] %s: %.1f %s (%d samples, ci95 +/-%.2f%% of their "
+				 "median %.1f)\n", *k, total, o->b->name, o->value, o->b->unit,
+				 o->samples, o->ci, o->median);
 		else
 			out_text("isobench: [%d/%d] %s: %s (%s)\n", *k, total, o->b->name,
 				 o->state == 2 ? "SKIP" : "FAIL", o->why);

@@ -334,7 +334,7 @@ enum rows_scope { ROWS_ACROSS, ROWS_ALIKE, ROWS_NONE };
 static int check_pair(struct cmp *c, const struct model *m0, const char *l0,
 		      const struct model *mj, const char *lj, enum rows_scope scope)
 {
-	/* The README's bare-metal column: the payload run natively (host) beside the image
+	/* docs/comparing.md's bare-metal column: the payload run natively (host) beside the image
 	 * booted (init). Identity, mode and command line differ by design. */
 	const char *ma = model_mode(m0), *mb = model_mode(mj);
 	int native_vs_image = (!strcmp(ma, REC_MODE_HOST) && !strcmp(mb, REC_MODE_INIT)) ||

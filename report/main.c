@@ -8,7 +8,7 @@
  * One LOG: the run as the classic UnixBench table per pass. Several: side by side, ratios to
  * the first run, noise marks (compare.h), comparability warnings. Details: docs/report.md.
  *
- * Exit status: lib/status.h, the one table of every isobench tool (README "Exit status"); this
+ * Exit status: lib/status.h, the one table of every isobench tool (docs/exit-status.md); this
  * tool returns EXIT_OK, _FAILS, _USAGE (also: the output, stdout or --svg FILE, cannot be
  * written), _INCOMPLETE (also: the --run chosen is not complete, a file cannot be read),
  * _DIFFERS (comparisons only) and _CRASHED (--boot only). When several apply the first in
@@ -138,7 +138,8 @@ static void usage_status(FILE *f)
 		"  " EXIT_STR(EXIT_CRASHED) " --boot: the boot crashed or did not power off\n"
 		"  " EXIT_STR(EXIT_REGRESSED) " --db FILE check: a test is worse than the baseline\n"
 		"  (several apply: the first of " EXIT_STR(EXIT_USAGE) ", " EXIT_STR(EXIT_CRASHED) ", "
-		EXIT_STR(EXIT_INCOMPLETE) ", " EXIT_STR(EXIT_FAILS) ", " EXIT_STR(EXIT_DIFFERS) ")\n");
+		EXIT_STR(EXIT_INCOMPLETE) ", " EXIT_STR(EXIT_FAILS) ", " EXIT_STR(EXIT_DIFFERS) ", "
+		EXIT_STR(EXIT_REGRESSED) ")\n");
 }
 
 struct opts {
@@ -725,7 +726,7 @@ static int side_runs(FILE *vout, const struct opts *o, const struct input *in,
 
 /* The --label a user would give n LOGs that each hold several runs, on vout: an even count
  * as two sides of n/2 logs each, the first half a and the second b (A1 A2 A3 B1 B2 B3, the
- * order README's examples give them: a,a,a,b,b,b), an odd one a side per log (a,b,c; s27,
+ * order docs/comparing.md's examples give them: a,a,a,b,b,b), an odd one a side per log (a,b,c; s27,
  * s28, ... beyond z), then the logs as given. */
 static void hint_labels(FILE *vout, const struct opts *o)
 {

@@ -216,13 +216,15 @@ static const char *convergence(const struct model *m, const struct mtest *t, cha
 	return buf;
 }
 
-/* Per test of the pass, like the payload's console line: value, unit, samples, ci95 and
- * whether the sampling met the run's CI target (RESULT converged=, when the log says). */
+/* Per test of the pass: the median of its samples and that median's 95% CI (one statistic
+ * and its own interval; the tables above show UnixBench's aggregate), unit, samples, and
+ * whether the sampling met the run's CI target (RESULT converged=, when the log says).
+ * Under TCG the per-test convergence is left out: text_run's one note says why. */
 static void details(FILE *out, const struct model *m, int copies)
 {
-	int unknown = 0;
+	int unknown = 0, tcg = model_is_tcg(m);
 
-	fprintf(out, "\n%-40s%17s %-6s %7s %10s\n", "Details", "VALUE", "UNIT", "SAMPLES", "ci95");
+	fprintf(out, "\n%-40s%17s %-6s %7s %10s\n", "Details", "MEDIAN", "UNIT", "SAMPLES", "ci95");
 	for (size_t i = 0; i < m->ntests; i++) {
 		const struct mtest *t = &m->tests[i];
 		char conv[512], smp[24] = "-", ci[24] = "-";
@@ -238,13 +240,13 @@ static void details(FILE *out, const struct model *m, int copies)
 		if (isfinite(t->ci95_pct))
 			snprintf(ci, sizeof ci, "+/-%.2f%%", t->ci95_pct);
 		unknown |= t->converged < 0;
-		fprintf(out, "%-40.40s%17.1f %-6.6s %7s %10s", S(t->title), t->value, S(t->unit), smp,
-			ci);
-		if (*convergence(m, t, conv, sizeof conv))
+		fprintf(out, "%-40.40s%17.1f %-6.6s %7s %10s", S(t->title),
+			isfinite(t->median) ? t->median : t->value, S(t->unit), smp, ci);
+		if (!tcg && *convergence(m, t, conv, sizeof conv))
 			fprintf(out, "  %s", conv);
 		fputc('\n', out);
 	}
-	if (unknown)
+	if (unknown && !tcg)
 		fprintf(out, "(this log does not say whether sampling met the CI target%s%s%s)\n",
 			isfinite(m->ci_target_pct) ? " of +/-" : "",
 			isfinite(m->ci_target_pct) ? S(model_info(m, RK_RUN_CI_TARGET)) : "",
@@ -334,11 +336,31 @@ static void clock_warnings(FILE *out, const struct model *m)
 			fprintf(out, "%swarning: %s\n", n++ ? "" : "\n", line);
 }
 
+/* Before the tables, what the figures are not: a TCG run's are emulation (one line, instead
+ * of a "not converged" line per test); a suite whose CI target is 100% or more stopped at its
+ * sample count whatever the spread (run.ci_target=100: quick, whose 3 samples of 100 ms check
+ * the plumbing and measure nothing, and thorough, UnixBench's fixed 10 samples). */
+static void run_notes(FILE *out, const struct model *m)
+{
+	if (model_is_tcg(m))
+		fprintf(out, "\nnote: QEMU/TCG: software emulation, not a hypervisor; its figures are "
+			     "noisy and no\n      measure of any machine (the per-test convergence "
+			     "notes are left out)\n");
+	if (isfinite(m->ci_target_pct) && m->ci_target_pct >= 100) {
+		const char *suite = S(model_info(m, RK_RUN_SUITE));
+		fprintf(out, "\nnote: suite %s: its confidence target is %g%%, so every test stops at "
+			     "its sample count\n      whatever the spread%s\n", suite, m->ci_target_pct,
+			!strcmp(suite, "quick") ? ": a smoke test of the plumbing, not a measurement"
+						: " (\"converged\" says nothing)");
+	}
+}
+
 void text_run(FILE *out, const struct model *m, const char *source)
 {
 	int shown = 0;
 
 	header(out, m, source);
+	run_notes(out, m);
 	for (int p = 0; p < m->npass; p++) {
 		int copies = m->pass[p].copies, others = 0;
 		if (!pass_has_result(m, copies))
@@ -513,9 +535,11 @@ static void compare_scores(FILE *out, const struct cmp *c, int w)
 {
 	for (int p = 0; p < c->m[0]->npass; p++) {
 		int copies = c->m[0]->pass[p].copies;
-		char name[64];
-		snprintf(name, sizeof name, "Index Score%s",
-			 ub_score_partial(&c->m[0]->pass[p].ub) ? " (Partial Only)" : "");
+		char name[64] = "Index Score";
+		const struct ub_score *u = &c->m[0]->pass[p].ub;
+		if (ub_score_partial(u))	/* what it is made of: never read as the whole index */
+			snprintf(name, sizeof name, "Index Score (Partial: %d of %d)", u->n,
+				 UB_INDEX_TESTS);
 		fprintf(out, "%-36.36s %6d %-6s", name, copies, "");
 		for (size_t j = 0; j < c->nruns; j++) {
 			double s, r = cmp_score_ratio(c, j, copies, &s);

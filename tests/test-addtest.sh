@@ -8,7 +8,7 @@
 # name in docs/architecture.md: with it the house's every-file check (tests/named.py, as
 # tests/test-house.sh runs it) passes; without it, that check names the new file. And a test in
 # a new group with a new unit and extra, added as step 1 says (lib/vocab.h, records.md's words
-# table, README's groups), runs, and the copy's test-vocab.sh and test-meanings.sh pass.
+# table, docs/parameters.md's groups), runs, and the copy's test-vocab.sh and test-meanings.sh pass.
 # In: the tree (git ls-files), musl-gcc, make, python3; OUT's runner objects when built (out/). Out: ok/FAIL lines, then finish's summary.
 # shellcheck disable=SC2016  # the backticks in quotes here are markdown, not commands
 set -uo pipefail
@@ -117,13 +117,13 @@ else fail "planted: --tests addtest-demo ran without the line (exit $st)"; fi
 
 # A test in a new group, with a new unit and a new SAMPLE extra, as step 1 says: a #define and
 # a list entry each in lib/vocab.h, docs/records.md's words and key-types tables replaced by the
-# commands the doc gives, and the new group in README's `tests` row. Then the copy's own vocabulary and
-# meanings suites (which hold records.md and README to lib/vocab.h) pass.
+# commands the doc gives, and the new group in docs/parameters.md's `tests` row. Then the copy's own
+# vocabulary and meanings suites (which hold records.md and docs/ to lib/vocab.h) pass.
 if grep -q 'a new group is also a word of' "$_lib_top/docs/architecture.md"; then
-	pass "docs/architecture.md's \"Adding a test\" says a new group goes into README's tests row"
+	pass "docs/architecture.md's \"Adding a test\" says a new group goes into docs/parameters.md's tests row"
 else fail "docs/architecture.md's \"Adding a test\" does not say where a new group is listed for users"; fi
 g=$tmp/g
-tree_copy "$g" lib payload kernel-config docs tests report qemu image README.md
+tree_copy "$g" lib payload kernel-config docs tests report qemu image
 git -C "$g" init -q	# the copy's suites list their files with git ls-files -co
 add_file "$g"
 add_line "$g"
@@ -152,7 +152,7 @@ s = re.sub(r"(<!-- words:begin[^\n]*\n).*?(<!-- words:end -->)", lambda m: m.gro
            s, flags=re.S)
 open(p, "w").write(re.sub(r"(<!-- vocab:begin[^\n]*\n).*?(<!-- vocab:end -->)",
                           lambda m: m.group(1) + t + m.group(2), s, flags=re.S))' "$g/docs/records.md" "$words" "$types"
-sed -i '/^| `tests` |/s/, `all` (/, `addtest` (a test of the new group), `all` (/' "$g/README.md"
+sed -i '/^| `tests` |/s/, `all` (/, `addtest` (a test of the new group), `all` (/' "$g/docs/parameters.md"
 got=$(build "$g")
 none "$got" "the runner builds with the new group, unit and extra" "the new group does not build"
 "$g.out/isobench" --tests addtest --copies 1 --suite quick >"$g.run" 2>&1

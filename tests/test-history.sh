@@ -345,7 +345,7 @@ else
 	fail "a newer store refused was written: $(sqlite3 "$tmp/new.db" 'PRAGMA journal_mode')"
 fi
 #    A store that cannot be written (a full disk; here a file size limit) is the store's
-#    failure, not the LOG's: status 2 (README: output that cannot be written), and the LOGs
+#    failure, not the LOG's: status 2 (docs/exit-status.md: output that cannot be written), and the LOGs
 #    after it are not tried against it.
 rc=0
 (trap '' XFSZ; ulimit -f 60; "$rep" --db "$tmp/small.db" add "$fx/native.log" "$fx/qemu-tcg.log" \

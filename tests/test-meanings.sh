@@ -6,8 +6,8 @@
 #            (lib/io.c), the removal of a work directory (payload/sys.c);
 #   meanings "index test" (ub_is_index(), lib/unixbench.c; UB_INDEX_TESTS once; no list
 #            of index names in a script), the groups and the units (lib/vocab.h;
-#            README's groups are the binary's), the exit statuses (lib/status.h; README's
-#            and docs/report.md's tables have its numbers, qemu/run reads them), the boot
+#            docs/parameters.md's groups are the binary's), the exit statuses (lib/status.h;
+#            docs/exit-status.md's and docs/report.md's tables have its numbers, qemu/run reads them), the boot
 #            entries' console and log-level words (image/cmdline, read by qemu/run and
 #            image/build-iso.sh).
 # Then each check must fail on its own planted violation in a copy of the tree.
@@ -63,10 +63,10 @@ owner_is() {
 	else fail "$2: want ${3:-no file}, found in: ${got:-no file}"; fi
 }
 
-# groups_of_readme ROOT: the groups README's `tests` parameter row names, sorted, "all" left
+# groups_of_readme ROOT: the groups docs/parameters.md's `tests` row names, sorted, "all" left
 # out (it is no group but every group except selftest).
 groups_of_readme() {
-	grep '^| `tests` |' "$1/README.md" | sed -n 's/.*groups: \(.*\); `isobench --list`.*/\1/p' |
+	grep '^| `tests` |' "$1/docs/parameters.md" | sed -n 's/.*groups: \(.*\); `isobench --list`.*/\1/p' |
 		grep -o '`[a-z0-9]*`' | tr -d '`' | grep -vx all | LC_ALL=C sort | tr '\n' ' '
 }
 
@@ -82,7 +82,7 @@ statuses_of_header() {
 		sort -n | tr '\n' ' '
 }
 statuses_of_readme() {
-	sed -n '/^## Exit status/,/^## /p' "$1/README.md" | sed -n 's/^| \([0-9]\{1,\}\) |.*/\1/p' |
+	sed -n '/^# Exit status/,/^## /p' "$1/docs/exit-status.md" | sed -n 's/^| \([0-9]\{1,\}\) |.*/\1/p' |
 		sort -n | tr '\n' ' '
 }
 # statuses_of_report_doc ROOT: those of docs/report.md's table (the report tool's subset).
@@ -139,8 +139,8 @@ judge() { # judge ROOT LABEL: every check on one tree
 	owner_is "$r" "$l: the boot entries' console words live in" "image/cmdline" \
 		"$(cmdline_owners "$r")"
 	a=$(statuses_of_readme "$r") b=$(statuses_of_header "$r")
-	if [ -n "$b" ] && [ "$a" = "$b" ]; then pass "$l: README's exit statuses are lib/status.h's ($b)"
-	else fail "$l: README's exit statuses ($a) are not lib/status.h's ($b)"; fi
+	if [ -n "$b" ] && [ "$a" = "$b" ]; then pass "$l: docs/exit-status.md's statuses are lib/status.h's ($b)"
+	else fail "$l: docs/exit-status.md's statuses ($a) are not lib/status.h's ($b)"; fi
 	a=$(statuses_of_report_doc "$r")
 	if [ -n "$a" ] && [ -z "$(comm -23 <(tr ' ' '\n' <<<"$a" | sed '/^$/d' | sort) \
 		<(tr ' ' '\n' <<<"$b" | sed '/^$/d' | sort))" ]; then
@@ -148,17 +148,17 @@ judge() { # judge ROOT LABEL: every check on one tree
 	else fail "$l: docs/report.md's exit statuses ($a) are not all lib/status.h's ($b)"; fi
 	if [ -x "$out/isobench" ]; then
 		a=$(groups_of_readme "$r") b=$(groups_of_binary)
-		if [ -n "$b" ] && [ "$a" = "$b" ]; then pass "$l: README's groups are vocab_groups[] ($b)"
-		else fail "$l: README's groups ($a) are not vocab_groups[] ($b)"; fi
+		if [ -n "$b" ] && [ "$a" = "$b" ]; then pass "$l: docs/parameters.md's groups are vocab_groups[] ($b)"
+		else fail "$l: docs/parameters.md's groups ($a) are not vocab_groups[] ($b)"; fi
 	else
-		skip "$l: README's groups: no $out/isobench to list them"
+		skip "$l: docs/parameters.md's groups: no $out/isobench to list them"
 	fi
 }
 
 judge "$top" "tree"
 
 # The same checks on a copy of the tree with one violation planted per check.
-tree_copy "$tmp/tree" lib payload report tests qemu image README.md docs
+tree_copy "$tmp/tree" lib payload report tests qemu image docs
 t=$tmp/tree
 printf '#define X_TMPFS 0x01021994\n' >>"$t/payload/main.c"
 printf '#define FUTEX_WAIT 0\n' >>"$t/payload/bench/tbench.c"
@@ -188,9 +188,9 @@ sed -i 's/exit "${st\[TIMEOUT\]}"/exit 5/' "$t/qemu/run"
 n=3 # (EXIT_INCOMPLETE retyped; a variable, so that this line passes test-testlib's lint)
 sed -i 's/\[ "$rc" -eq "${st\[INCOMPLETE\]}" \]/[ "$rc" -eq '"$n"' ]/' "$t/report/variability.sh"
 sed -i 's/^common=.*image\/cmdline.*/common="console=tty0 console=ttyS0,115200 loglevel=4"/' "$t/qemu/run"
-sed -i 's/^| 7 |/| 8 |/' "$t/README.md"
+sed -i 's/^| 7 |/| 8 |/' "$t/docs/exit-status.md"
 sed -i 's/^| 6 |/| 9 |/' "$t/docs/report.md"
-sed -i 's/, `probes` ([^)]*)//' "$t/README.md"
+sed -i 's/, `probes` ([^)]*)//' "$t/docs/parameters.md"
 want=$( (judge "$top" "count") | grep -c '^\(ok\|FAIL\): count')
 planted_fails judge "$t" "$want" "every check fails on its planted violation"
 if grep -q 'report/variability.sh:[0-9]*:.*-eq 3 \]' "$tmp/planted.out"; then

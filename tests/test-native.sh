@@ -57,8 +57,19 @@ want=$(awk '/ RESULT .*copies=1 .* index=/ { for (i = 1; i <= NF; i++) { split($
 got=$(grep -m1 '^System Benchmarks Index Score' "$tmp/run.log" | awk '{ print $NF }' || true)
 if [ -n "$want" ] && [ "$got" = "$want" ]; then ok "1-copy score $got = 10 x geomean(value/baseline) of its RESULTs"
 else bad "1-copy score: printed $got, the RESULTs give $want"; fi
-has "$tmp/run.log" "^System Benchmarks Index Score \(Partial Only\) +[0-9]+\.[0-9]$" \
+has "$tmp/run.log" "^System Benchmarks Index Score \(Partial Only: 5 of 12 index tests\) +[0-9]+\.[0-9]$" \
 	"5 of 12 index tests make a Partial Index"
+# Issue 48 item 6: the quick suite (ci target 100%) says in each pass's banner that it measures
+# nothing, and each test's line shows the median its ci95 is of: the RESULT's median=, to 0.1.
+count_is "$tmp/run.log" "^   isobench .*: [12] cop(y|ies), suite quick \(no confidence target: a smoke test, not a measurement\)$" 2 \
+	"the quick suite's two banners say it is a smoke test"
+awk '/ RESULT test=pipe copies=1 / { for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	printf "%.2f %.1f\n", f["ci95_pct"], f["median"] }' "$tmp/run.log" >"$tmp/pipe.median"
+read -r pci pmed <"$tmp/pipe.median" || true
+has "$tmp/run.log" "^Pipe Throughput +[0-9]+\.[0-9] lps +\([0-9]+ samples, ci95 \+/-${pci:-x}% of their median ${pmed:-x}\)$" \
+	"pipe's table line: its ci95 beside the median it is of ($pmed)"
+has "$tmp/run.err" "^isobench: \[[0-9]+/[0-9]+\] pipe: [0-9.]+ lps \([0-9]+ samples, ci95 \+/-${pci:-x}% of their median ${pmed:-x}\)$" \
+	"pipe's progress line too"
 has "$tmp/run.log" "INFO .*clocksource.current=" "header records the clocksource"
 has "$tmp/run.log" "INFO .*build.cflags=.*-march=x86-64" "header records the fixed target"
 count_is "$tmp/run.log" "SAMPLE .*warmup=1" 10 "one warm-up sample per test and pass"
@@ -88,7 +99,7 @@ for bad_args in "--tests pipe,nosuchtest" "--halt sideways" "--param bogus=1" \
 	else ok "nothing ran: $bad_args"; fi
 done
 has "$tmp/bad.err" "'--tests' needs a value" "a missing value names the option"
-# One rule for a named resource that does not exist (issue 51, README's exit table): a --disk
+# One rule for a named resource that does not exist (issue 51, docs/exit-status.md): a --disk
 # path or serial no disk has is a usage error, as a --peer name that does not resolve, never
 # a run whose disk tests SKIP.
 "$bin" --tests disk-read-1m --disk /nonexistent.img >/dev/null 2>"$tmp/bad.err" || true

@@ -452,7 +452,7 @@ for bad in "--port +0" "--port  0" "--port 0 --max-seconds +1" "--port 0x10" "--
 	expect_status EXIT_USAGE "--serve ${words[*]} is a usage error" -- timeout 5 "$bin" --serve "${words[@]}"
 done
 
-# ---- the peer's own log: stdout closed or full is status 2 (README's table), not 0 ----------
+# ---- the peer's own log: stdout closed or full is status 2 (docs/exit-status.md), not 0 ----------
 rc=0
 "$bin" --serve --port 0 --max-seconds 1 >&- 2>"$tmp/closed.err" || rc=$?
 status_is EXIT_USAGE "$rc" "--serve with standard output closed is a usage error"

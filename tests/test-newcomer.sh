@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/test-newcomer.sh — what a new user types from the README alone, and what README
-# promises back: for each input, the exit status of README's "Exit status" table and one
+# promises back: for each input, the exit status of docs/exit-status.md's table and one
 # clear line on stderr. Each check here failed before the fix that came with it:
 #   * list parameters (--copies, --tests, --console): an empty item ("1,,2", "1,", ",1") is a
 #     usage error, never read as a shorter list;

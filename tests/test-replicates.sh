@@ -503,7 +503,7 @@ MKLOG_INDEX=1 mklog "$tmp/ib.log" 1.10 - 0.02,0.0,-0.01
 expect_status EXIT_DIFFERS "Index Score over 3 + 3 runs: status 4" -- \
 	"$rep" --label a,b "$tmp/ia.log" "$tmp/ib.log"
 cp "$tmp/stdout" "$tmp/idx.txt"
-has "$tmp/idx.txt" '^Index Score( \(Partial Only\))? +1 +[0-9.]+ +[0-9.]+ +0\.9[0-2] \*' \
+has "$tmp/idx.txt" '^Index Score( \(Partial: [0-9]+ of 12\))? +1 +[0-9.]+ +[0-9.]+ +0\.9[0-2] \*' \
 	"the Index Score row is the sides' score over their runs (~0.91) and marked '*'"
 has "$tmp/idx.txt" '^Index Score +1 b +3\+3 +welch-t +[0-9.e-]+ +0\.9[0-2]. \[0\.[0-9]+, 0\.9[0-9]+\] \* different: .*$' \
 	"its verdict says 3+3 runs, Welch's t, p and the CI as a test's does"
@@ -556,7 +556,7 @@ MKLOG_INDEX=1 mklog "$tmp/ix1.log" 1 - 0.0,0.01
 MKLOG_INDEX=1 MKLOG_SKIP=t-rate2 mklog "$tmp/ix2.log" 1 - -0.01
 "$rep" --label a,a,b "$tmp/ix1.log" "$tmp/ix2.log" "$tmp/ib.log" >"$tmp/ix.txt" 2>&1 || true
 hasnt "$tmp/ix.txt" '^Index Score +1 b +3\+3 +welch-t' "runs of other index tests: no Index Score verdict"
-has "$tmp/ix.txt" '^Index Score( \(Partial Only\))? +1 +[0-9.]+ +[0-9.]+ +--- *$' "... and no score ratio"
+has "$tmp/ix.txt" '^Index Score( \(Partial: [0-9]+ of 12\))? +1 +[0-9.]+ +[0-9.]+ +--- *$' "... and no score ratio"
 has "$tmp/ix.txt" '^note: no Index Score verdict at copies 1 for b against a: a run 3 holds other index tests than a run 1 \(t-rate2 ' \
 	"... a note names the run that differs and the test"
 "$rep" --label a,b "$tmp/ia.log" "$tmp/ib.log" >"$tmp/ix-same.txt" 2>&1 || true

@@ -6,7 +6,7 @@
 # converged, stop, samples_needed), an unknown enum word, a unit or group outside the
 # grammar's lists, a RESULT unlike its TEST (unit, better, baseline), a SAMPLE value= its own
 # loops= and ns= contradict (ns=0, loops=2^64-1), fewer migrations= than its cpus= show, a per-copy list of the wrong length, a field given twice —
-# and each must make `isobench-report --check` exit 3 (a run not to be used, README's table)
+# and each must make `isobench-report --check` exit 3 (a run not to be used, docs/exit-status.md)
 # naming the line, the field and what was expected. The damaged-log fixtures and the older
 # logs (tests/fixtures/logs) stay as tests/test-report.sh expects.
 # shellcheck disable=SC2016  # backticks in single quotes are the verdict's markdown, not commands

@@ -10,7 +10,7 @@
 #   * words: no C file of payload/, report/ or lib/ (but lib/vocab.h) spells a group, unit or
 #     SAMPLE extra of the vocabulary (REC_GROUP_*, REC_UNIT_*, REC_EXTRA_*) in quotes, but for
 #     the listed other meanings of the same word (WORD_OTHER below); docs/records.md's
-#     generated "Groups, units and extras" table is what the lists print; README's list of
+#     generated "Groups, units and extras" table is what the lists print; docs/output.md's list of
 #     record kinds is VOCAB_KINDS;
 #   * the records of a native run (out/isobench) fit the table (types, ranges, required keys,
 #     SAMPLE extras among VOCAB_EXTRAS);
@@ -151,15 +151,15 @@ for sub in ("payload", "report", "lib"):
 ' "$1" "$WORD_OTHER"
 }
 
-# words_docs_diff ROOT DUMP: how docs/records.md's words table and README's kinds list differ
+# words_docs_diff ROOT DUMP: how docs/records.md's words table and docs/output.md's kinds list differ
 # from lib/vocab.h (nothing when they agree).
 words_docs_diff() {
 	sed -n '/^<!-- words:begin/,/^<!-- words:end/p' "$1/docs/records.md" | sed '1d;$d' >"$tmp/doc-words"
 	"$2" --words | diff - "$tmp/doc-words" | sed -n 's/^\([<>]\) /words table \1 /p'
 	local readme table
-	readme=$(grep -o 'a kind ([A-Z, ]*)' "$1/README.md" | head -n 1 | grep -o '[A-Z]\+' | tr '\n' ' ')
+	readme=$(grep -o 'a kind ([A-Z, ]*)' "$1/docs/output.md" | head -n 1 | grep -o '[A-Z]\+' | tr '\n' ' ')
 	table=$("$2" --names | sed -n 's/^kind\t//p' | tr '\n' ' ')
-	[ "$readme" = "$table" ] || echo "README's record kinds ($readme) are not VOCAB_KINDS ($table)"
+	[ "$readme" = "$table" ] || echo "docs/output.md's record kinds ($readme) are not VOCAB_KINDS ($table)"
 }
 
 # docs_diff ROOT DUMP: prints how ROOT's docs/records.md and the table disagree (nothing when
@@ -235,8 +235,8 @@ judge() { # judge ROOT LABEL
 	none "$got" "$2: no C file of payload/, report/ or lib/ quotes a group, unit or extra" \
 		"$2: quoted groups, units or extras"
 	got=$(words_docs_diff "$1" "$dump")
-	none "$got" "$2: records.md's words table and README's kinds are lib/vocab.h's" \
-		"$2: records.md's words or README's kinds disagree with lib/vocab.h"
+	none "$got" "$2: records.md's words table and docs/output.md's kinds are lib/vocab.h's" \
+		"$2: records.md's words or docs/output.md's kinds disagree with lib/vocab.h"
 }
 
 judge "$top" "tree"
@@ -273,7 +273,7 @@ else
 fi
 
 # The same checks must fail on planted violations.
-tree_copy "$tmp/tree" lib report payload docs/records.md tests/unit README.md
+tree_copy "$tmp/tree" lib report payload docs/records.md docs/output.md tests/unit
 t=$tmp/tree
 printf 'static void planted(struct rec_body *b) { rec_u64(b, "dropped_fields", 1); }\n' >>"$t/payload/out.c"
 sed -i 's/rec_str(&rb, RK_WHAT, REC_WHAT_TEST);/rec_str(\&rb, RK_WHAT, "test");/' "$t/payload/runner.c"
@@ -285,16 +285,16 @@ sed -i 's/\.group = REC_GROUP_EXTRA,/.group = "extra",/' "$t/payload/bench/getpi
 sed -i 's/model_sample_get(m, &t->smp\[i\], REC_EXTRA_THP_KIB)/model_sample_get(m, \&t->smp[i], "thp_kib")/' \
 	"$t/report/memsvg.c"
 sed -i 's/^| units | `lps`, `lpm`, /| units | `lps`, /' "$t/docs/records.md"
-sed -i 's/SAMPLE, WARN, RESULT/SAMPLE, RESULT/' "$t/README.md"
+sed -i 's/SAMPLE, WARN, RESULT/SAMPLE, RESULT/' "$t/docs/output.md"
 planted_fails judge "$t" 4 "the four checks fail on planted violations"
 lint=$(grep -o 'out\.c:[0-9]*: rec_u64(): literal "dropped_fields"\|runner\.c:[0-9]*: rec_str(): "test" is a vocabulary name' \
 	"$tmp/planted.out" | wc -l)
 docs=$(grep -o 'kinds table lacks FAIL oom_kills\|INFO table lacks mm.thp\|generated table [<>] | `run` | 8 hex' \
 	"$tmp/planted.out" | wc -l)
-words=$(grep -o 'getpid\.c:[0-9]*: "extra" is a vocabulary group\|memsvg\.c:[0-9]*: "thp_kib" is a vocabulary extra\|words table [<>] | units | `lps`, `lpm`\|README.s record kinds (BEGIN INFO ERROR TEST SAMPLE RESULT' \
+words=$(grep -o 'getpid\.c:[0-9]*: "extra" is a vocabulary group\|memsvg\.c:[0-9]*: "thp_kib" is a vocabulary extra\|words table [<>] | units | `lps`, `lpm`\|docs/output.md.s record kinds (BEGIN INFO ERROR TEST SAMPLE RESULT' \
 	"$tmp/planted.out" | sort -u | wc -l)
 if [ "$lint" -eq 2 ] && [ "$docs" -ge 3 ] && [ "$words" -ge 4 ]; then
-	pass "the planted FAILs name 2 quoted names, 3 docs disagreements, 2 quoted words, the words table and README's kinds"
+	pass "the planted FAILs name 2 quoted names, 3 docs disagreements, 2 quoted words, the words table and docs/output.md's kinds"
 else
 	fail "the planted FAILs name $lint of 2 quoted names, $docs of 3 docs disagreements, $words of 4 word problems: $(tr '\n' '|' <"$tmp/planted.out")"
 fi
