@@ -76,7 +76,7 @@ else
 	timeout 120 unshare -fp --mount-proc "$bin" --proc "$tmp/orphaner" --suite quick \
 		--tests spawn,syscall --copies 1 --sample_ms 3000 >"$tmp/reap.log" 2>"$tmp/reap.err" &
 	upid=$!
-	p1= zombies= seen=0
+	p1='' zombies='' seen=0
 	for _ in $(seq 150); do # the spawn RESULT, then 2 s for its orphans' sleeps to end
 		p1=$(pgrep -P "$(pgrep -P "$upid" -x unshare || echo "$upid")" -x isobench | head -n 1) || true
 		grep -q ' RESULT test=spawn ' "$tmp/reap.log" 2>/dev/null && break
