@@ -67,6 +67,26 @@ else
 	wait "$upid" || st=$?
 	status_is SIGTERM "$st" "SIGTERM to PID 1 of unshare -fp: passed on, the run ends of it"
 	contains "$tmp/term.err" "Terminated during syscall" "SIGTERM reached the run (its test stopped, its files removed)"
+	# SIGKILL to the program (PID 1's child) from outside: nobody passed it on and the program
+	# cannot say it died, so PID 1 says so and ends with 128 + 9 (it said nothing before).
+	timeout 120 unshare -fp --mount-proc "$bin" --suite quick --tests syscall --sample_ms 5000 \
+		>"$tmp/kill.log" 2>"$tmp/kill.err" &
+	upid=$!
+	prog=''
+	for _ in $(seq 50); do
+		p1=$(pgrep -P "$(pgrep -P "$upid" -x unshare || echo "$upid")" -x isobench | head -n 1) || true
+		prog=$([ -z "$p1" ] || pgrep -P "$p1" -x isobench | head -n 1) || true
+		[ -n "$prog" ] && grep -q ' BEGIN ' "$tmp/kill.log" 2>/dev/null && break
+		sleep 0.2
+	done
+	[ -z "$prog" ] || kill -KILL "$prog" 2>/dev/null || true
+	st=0
+	wait "$upid" || st=$?
+	status_is SIGKILL "$st" "SIGKILL to PID 1's program: PID 1 ends with 128 + 9"
+	has "$tmp/kill.err" "^isobench: PID 1: the run \(pid [0-9]+\) died of signal 9 \(Killed\); no END, status 137$" \
+		"SIGKILL to PID 1's program: PID 1 says the run died of it"
+	lacks "$tmp/term.err" "PID 1: the run" "SIGTERM passed on: PID 1 adds nothing to the program's own words"
+
 	# The reaper: a test's child that leaves an orphan (a --proc wrapper whose subshell starts
 	# a sleep and exits) hands it to the namespace's PID 1, which must reap it when it ends:
 	# while the run goes on (syscall's long samples), no process of the namespace is a zombie,
