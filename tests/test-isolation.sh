@@ -224,5 +224,12 @@ for t in "Execl Throughput" "Process Creation"; do
 	has "$tmp/verdict.out" "^$t +1 +uml +5\+5 .* 0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\] \* different: [0-9.]+% slower" \
 		"$t: UML judged different and slower, its ratio's 95% interval below 1"
 done
+# docs/benchmarks/layers.sh, the page's tables from these logs: the index table per layer in
+# UnixBench's form (BASELINE, RESULT, INDEX, runs) and the comparison with the three answers.
+REPORT=$report "$top/docs/benchmarks/layers.sh" "$fix" >"$tmp/page.md" 2>"$tmp/page.err" || true
+has "$tmp/page.md" "^Execl Throughput \| 43\.0 \| [0-9.]+ lps \| [0-9.]+ \| 5$" "layers.sh: Execl's index row per layer (BASELINE 43.0, RESULT, INDEX, 5 runs)"
+has "$tmp/page.md" "^#### The comparison: \`isobench-report --label native,native,native,native,native,uml,uml,uml,uml,uml LOGS\`$" \
+	"layers.sh: the comparison names its command"
+has "$tmp/page.md" "^Process Creation +1 +uml +5\+5 .* \* different: " "layers.sh: the comparison gives the report's answer"
 timing_done
 finish
