@@ -57,7 +57,7 @@ else
 		>"$tmp/term.log" 2>"$tmp/term.err" &
 	upid=$!
 	p1=
-	for _ in $(seq 50); do
+	for _ in $(seq 150); do # up to 30 s: a loaded host starts slowly
 		p1=$(pgrep -P "$(pgrep -P "$upid" -x unshare || echo "$upid")" | head -n 1) || true
 		[ -n "$p1" ] && grep -q ' BEGIN ' "$tmp/term.log" 2>/dev/null && break
 		sleep 0.2
@@ -73,7 +73,7 @@ else
 		>"$tmp/kill.log" 2>"$tmp/kill.err" &
 	upid=$!
 	prog=''
-	for _ in $(seq 50); do
+	for _ in $(seq 150); do # up to 30 s: a loaded host starts slowly
 		p1=$(pgrep -P "$(pgrep -P "$upid" -x unshare || echo "$upid")" -x isobench | head -n 1) || true
 		prog=$([ -z "$p1" ] || pgrep -P "$p1" -x isobench | head -n 1) || true
 		[ -n "$prog" ] && grep -q ' BEGIN ' "$tmp/kill.log" 2>/dev/null && break
