@@ -489,12 +489,19 @@ static int phase_setup(struct hrun *h)
 		return fail_collect(h, r, sig, "during setup");
 	for (int c = 0; c < h->copies; c++) {
 		struct slot *s = &h->sh->slot[c];
-		if (s->err == BENCH_SKIP) {
+		/* A setup that cannot have its memory (-ENOMEM: an mmap or allocation the kernel
+		 * refused, an address-space limit) is a machine too small for the test, not a
+		 * broken test: a SKIP saying so, as mem_spare()'s checks say it before trying. */
+		if (s->err == BENCH_SKIP || s->err == -ENOMEM) {
+			char reason[220];
+			snprintf(reason, sizeof reason, "%s%s", s->err == BENCH_SKIP ? "" :
+				 "its memory cannot be had here (ENOMEM): ", s->note[0] ? s->note
+				 : s->err == BENCH_SKIP ? "not supported here" : "setup refused");
 			struct rec_body rb;
 			rec_begin(&rb, RK_SKIP);
 			rec_str(&rb, RK_TESTNAME, h->b->name);
 			rec_u64(&rb, RK_COPIES, (uint64_t)h->copies);
-			rec_str(&rb, RK_REASON, s->note[0] ? s->note : "not supported here");
+			rec_str(&rb, RK_REASON, reason);
 			send_body(h->fd, &rb);
 			return 1;
 		}

@@ -50,4 +50,9 @@ long long proc_meminfo_kib(const char *field);
  * -1 when the counter is absent or the file unreadable. */
 long long proc_vmstat(const char *path, const char *name);
 
+/* The value of the first "key<blanks>: value" line of path (/proc/cpuinfo: the first CPU's)
+ * into out (cap bytes), blanks after the colon and the newline dropped; "" when the file
+ * is unreadable or has no such line. */
+void proc_field(const char *path, const char *key, char *out, size_t cap);
+
 #endif

@@ -23,33 +23,6 @@
 #include <unistd.h>
 
 
-/* Value of "key<ws>: value" in /proc/cpuinfo (first CPU). */
-static void proc_field(const char *path, const char *key, char *out, size_t cap)
-{
-	char line[4096];
-	size_t kl = strlen(key);
-	FILE *f = fopen(path, "r");
-
-	out[0] = 0;
-	if (!f)
-		return;
-	while (fgets(line, sizeof line, f)) {
-		if (strncmp(line, key, kl) || (line[kl] != ' ' && line[kl] != '\t' &&
-					       line[kl] != ':'))
-			continue;
-		char *c = strchr(line, ':');
-		if (!c)
-			continue;
-		c++;
-		while (*c == ' ' || *c == '\t')
-			c++;
-		c[strcspn(c, "\n")] = 0;
-		snprintf(out, cap, "%s", c);
-		break;
-	}
-	fclose(f);
-}
-
 /* The CPU's brand string (arch_cpu_brand) into out (>= 49 bytes), blanks squeezed. */
 static void cpu_brand(char *out)
 {

@@ -57,7 +57,7 @@ else
 		>"$tmp/term.log" 2>"$tmp/term.err" &
 	upid=$!
 	p1=
-	for _ in $(seq 50); do
+	for _ in $(seq 150); do # up to 30 s: a loaded host starts slowly
 		p1=$(pgrep -P "$(pgrep -P "$upid" -x unshare || echo "$upid")" | head -n 1) || true
 		[ -n "$p1" ] && grep -q ' BEGIN ' "$tmp/term.log" 2>/dev/null && break
 		sleep 0.2
@@ -67,6 +67,53 @@ else
 	wait "$upid" || st=$?
 	status_is SIGTERM "$st" "SIGTERM to PID 1 of unshare -fp: passed on, the run ends of it"
 	contains "$tmp/term.err" "Terminated during syscall" "SIGTERM reached the run (its test stopped, its files removed)"
+	# SIGKILL to the program (PID 1's child) from outside: nobody passed it on and the program
+	# cannot say it died, so PID 1 says so and ends with 128 + 9 (it said nothing before).
+	timeout 120 unshare -fp --mount-proc "$bin" --suite quick --tests syscall --sample_ms 5000 \
+		>"$tmp/kill.log" 2>"$tmp/kill.err" &
+	upid=$!
+	prog=''
+	for _ in $(seq 150); do # up to 30 s: a loaded host starts slowly
+		p1=$(pgrep -P "$(pgrep -P "$upid" -x unshare || echo "$upid")" -x isobench | head -n 1) || true
+		prog=$([ -z "$p1" ] || pgrep -P "$p1" -x isobench | head -n 1) || true
+		[ -n "$prog" ] && grep -q ' BEGIN ' "$tmp/kill.log" 2>/dev/null && break
+		sleep 0.2
+	done
+	[ -z "$prog" ] || kill -KILL "$prog" 2>/dev/null || true
+	st=0
+	wait "$upid" || st=$?
+	status_is SIGKILL "$st" "SIGKILL to PID 1's program: PID 1 ends with 128 + 9"
+	has "$tmp/kill.err" "^isobench: PID 1: the run \(pid [0-9]+\) died of signal 9 \(Killed\); no END, status 137$" \
+		"SIGKILL to PID 1's program: PID 1 says the run died of it"
+	lacks "$tmp/term.err" "PID 1: the run" "SIGTERM passed on: PID 1 adds nothing to the program's own words"
+
+	# The reaper: a test's child that leaves an orphan (a --proc wrapper whose subshell starts
+	# a sleep and exits) hands it to the namespace's PID 1, which must reap it when it ends:
+	# while the run goes on (syscall's long samples), no process of the namespace is a zombie,
+	# and the run's status is the program's.
+	printf '#!/bin/sh\n(sleep 0.5 </dev/null >/dev/null 2>&1 &)\nexec %q "$@"\n' "$out/isobench-proc" >"$tmp/orphaner"
+	chmod +x "$tmp/orphaner"
+	timeout 120 unshare -fp --mount-proc "$bin" --proc "$tmp/orphaner" --suite quick \
+		--tests spawn,syscall --copies 1 --sample_ms 3000 >"$tmp/reap.log" 2>"$tmp/reap.err" &
+	upid=$!
+	p1='' zombies='' seen=0
+	for _ in $(seq 150); do # the spawn RESULT, then 2 s for its orphans' sleeps to end
+		p1=$(pgrep -P "$(pgrep -P "$upid" -x unshare || echo "$upid")" -x isobench | head -n 1) || true
+		grep -q ' RESULT test=spawn ' "$tmp/reap.log" 2>/dev/null && break
+		sleep 0.2
+	done
+	sleep 2
+	if [ -n "$p1" ] && ! grep -q ' END ' "$tmp/reap.log"; then
+		seen=$(pgrep -P "$p1" | wc -l)
+		zombies=$(ps -o pid=,stat=,comm= --ppid "$p1" | awk '$2 ~ /^Z/' | tr '\n' ' ')
+	fi
+	st=0
+	wait "$upid" || st=$?
+	if [ -n "$p1" ] && [ "$seen" -ge 1 ] && [ -z "$zombies" ]; then
+		pass "PID 1 of unshare -fp reaped the orphans a test's child left (no zombie among its $seen children mid-run)"
+	else fail "PID 1 of unshare -fp: pid '${p1:-none}', children $seen, zombies '${zombies:-none}'"; fi
+	ran EXIT_OK "$st" "$tmp/reap.log" "PID 1 with orphans to reap: a complete run, the program's status"
+	has "$tmp/reap.log" " RESULT test=spawn copies=1 " "the orphan-leaving --proc ran (spawn's RESULT)"
 fi
 
 # ---- isobench-proc: named, or missing with how to give it -------------------------------------
@@ -87,6 +134,15 @@ expect_status EXIT_USAGE "--proc naming no executable file is a usage error" -- 
 	"$bin" --proc "$tmp/none" --suite quick --tests execl
 contains "$tmp/stderr" "not an executable file" "--proc: the usage error says why"
 
+# ---- memory that cannot be mapped SKIPs ---------------------------------------------------------
+# An address-space limit below the set: mmap's ENOMEM in setup is a SKIP saying so (a FAIL
+# "setup: mmap of 268435456 bytes failed" before), the run complete with status OK.
+st=0
+(ulimit -v 200000 && exec "$bin" --suite quick --tests mem-latency-256m-4k --copies 1) >"$tmp/enomem.log" 2>/dev/null || st=$?
+ran EXIT_OK "$st" "$tmp/enomem.log" "ulimit -v 200000: mem-latency-256m-4k's run is complete"
+has "$tmp/enomem.log" " SKIP test=mem-latency-256m-4k copies=1 reason=its%20memory%20cannot%20be%20had%20here%20\(ENOMEM\):%20mmap%20of%20268435456%20bytes%20failed" \
+	"ulimit -v 200000: mem-latency-256m-4k SKIPs, its memory cannot be had (ENOMEM)"
+
 # ---- User-Mode Linux boots the initramfs --------------------------------------------------------
 cpio_list() { gzip -dc "$1" | cpio -t --quiet 2>/dev/null; }
 cpio_list "$out/initramfs.cpio.gz" >"$tmp/cpio.list"
@@ -97,8 +153,8 @@ if ! command -v linux >/dev/null; then
 else
 	# "straytoken": no '=' and no '.', so the kernel hands it to /init as argv[1].
 	st=0
-	timeout 300 linux mem=256M "initrd=$out/initramfs.cpio.gz" isobench.suite=quick \
-		isobench.tests=execl,spawn isobench.copies=1 straytoken con0=fd:0,fd:1 con=null \
+	timeout 300 linux mem=512M "initrd=$out/initramfs.cpio.gz" isobench.suite=quick \
+		isobench.tests=execl,spawn,mem-latency-256m-4k isobench.copies=1 straytoken con0=fd:0,fd:1 con=null \
 		</dev/null >"$tmp/uml.log" 2>&1 || st=$?
 	status_is EXIT_OK "$st" "UML boot of the quick suite ends (UML's own status)"
 	complete "$tmp/uml.log" "UML: a complete run"
@@ -109,6 +165,10 @@ else
 	has "$tmp/uml.log" " RESULT test=spawn copies=1 " "UML: spawn ran isobench-proc from the initramfs"
 	has "$tmp/uml.log" "System halted" "UML: the run's end halted UML"
 	has "$tmp/uml.log" " END .*clocksource=timer " "UML: the END names UML's clocksource, timer"
+	# 256 MiB of 4 KiB pages is 65,536 host mappings, past the host's default vm.max_map_count:
+	# UML killed the copy ("crashed (signal 9)", a FAIL) before mem_spare() knew the limit.
+	has "$tmp/uml.log" " SKIP test=mem-latency-256m-4k copies=1 reason=UML%20maps%20each%20page%20on%20the%20host:%2065536%20pages%20pass%20vm.max_map_count" \
+		"UML: mem-latency-256m-4k SKIPs naming the host's mapping limit (no FAIL)"
 fi
 
 # ---- isolation/run: native, UML, gVisor interleaved ---------------------------------------------
@@ -164,5 +224,12 @@ for t in "Execl Throughput" "Process Creation"; do
 	has "$tmp/verdict.out" "^$t +1 +uml +5\+5 .* 0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\] \* different: [0-9.]+% slower" \
 		"$t: UML judged different and slower, its ratio's 95% interval below 1"
 done
+# docs/benchmarks/layers.sh, the page's tables from these logs: the index table per layer in
+# UnixBench's form (BASELINE, RESULT, INDEX, runs) and the comparison with the three answers.
+REPORT=$report "$top/docs/benchmarks/layers.sh" "$fix" >"$tmp/page.md" 2>"$tmp/page.err" || true
+has "$tmp/page.md" "^Execl Throughput \| 43\.0 \| [0-9.]+ lps \| [0-9.]+ \| 5$" "layers.sh: Execl's index row per layer (BASELINE 43.0, RESULT, INDEX, 5 runs)"
+has "$tmp/page.md" "^#### The comparison: \`isobench-report --label native,native,native,native,native,uml,uml,uml,uml,uml LOGS\`$" \
+	"layers.sh: the comparison names its command"
+has "$tmp/page.md" "^Process Creation +1 +uml +5\+5 .* \* different: " "layers.sh: the comparison gives the report's answer"
 timing_done
 finish

@@ -5,10 +5,14 @@
 # of the layer's runs' RESULT values and INDEX = RESULT / BASELINE x 10 (UnixBench's index;
 # the baseline as each RESULT record carries it, lib/unixbench.h's); the score is the
 # geometric mean of the INDEX column, as UnixBench's. Then the loads each run started at.
+# Then the comparison, isobench-report --label over every log (one side per layer, its runs
+# its replicates, in LAYERs' order): ratios, 95% intervals and the report's three answers
+# (different, equivalent, undecided; docs/report.md "Replicates"), verbatim in a code block.
 #
 # In:  LOGDIR/<layer>-r<round>.log (isolation/run --logs LOGDIR); LAYERs default native uml
-#      gvisor qemu, those with logs. Only complete runs' RESULT records count (a record is taken
-#      as the runner wrote it; isobench-report --check LOG judges a log's completeness).
+#      gvisor qemu, those with logs; REPORT: the report tool (default out/isobench-report of
+#      this tree). Only complete runs' RESULT records count (a record is taken as the runner
+#      wrote it; isobench-report --check LOG judges a log's completeness).
 # Out: Markdown on stdout. Errors: exit 2 on a usage error or a LOGDIR without logs.
 # The measuring command, which takes the machine to itself for its rounds:
 #   flock LOCK isolation/run --repeat 3 --logs DIR   (LOCK: the file the host's measurers share)
@@ -21,6 +25,8 @@ if [ $# -lt 1 ] || [ ! -d "$1" ]; then
 fi
 dir=$1
 shift
+report=${REPORT:-$(cd "$(dirname "$0")/../.." && pwd)/out/isobench-report}
+sides=() files=()
 layers=("$@")
 [ ${#layers[@]} -gt 0 ] || layers=(native uml gvisor qemu)
 found=0
@@ -28,6 +34,10 @@ for l in "${layers[@]}"; do
 	logs=("$dir/$l"-r*.log)
 	[ -f "${logs[0]}" ] || continue
 	found=1
+	for f in "${logs[@]}"; do
+		sides+=("$l")
+		files+=("$f")
+	done
 	echo "#### $l: ${#logs[@]} run(s)"
 	echo
 	# Each pass's table: the index tests (records with baseline=) in the runner's order.
@@ -63,3 +73,9 @@ for l in "${layers[@]}"; do
 	echo
 done
 [ "$found" -eq 1 ] || { echo "docs/benchmarks/layers.sh: no <layer>-r<round>.log in $dir" >&2; exit 2; }
+[ -x "$report" ] || { echo "docs/benchmarks/layers.sh: no report tool $report (./build.sh, or REPORT=)" >&2; exit 2; }
+echo "#### The comparison: \`isobench-report --label $(IFS=,; echo "${sides[*]}") LOGS\`"
+echo
+echo '```'
+"$report" --label "$(IFS=,; echo "${sides[*]}")" "${files[@]}" 2>&1 | sed "s|$dir/||g" || true
+echo '```'

@@ -34,15 +34,31 @@ struct mem_map {
  * (mem_others_kib()) is room this copy's check counts in: a copy that checks after the
  * others have touched their share does not see the machine as fuller than it is. */
 int mem_spare(struct bench_ctx *ctx, uint64_t bytes);
-/* mem_spare()'s readings, in KiB (bytes: one copy's need, in bytes). */
+/* mem_spare()'s readings, in KiB (bytes: one copy's need, in bytes); map_limit: the host
+ * mappings one process may hold when each of its pages is one (mem_host_map_limit()), 0
+ * when no such limit applies; page: the page size in bytes (for map_limit). */
 struct mem_budget {
-	uint64_t avail_kib, total_kib, cg_kib, others_kib, bytes;
+	uint64_t avail_kib, total_kib, cg_kib, others_kib, bytes, map_limit, page;
 	int copies;
 };
 /* mem_spare()'s verdict on b: 0 when (the smaller of avail and cg) + others covers
  * bytes x copies + the margin (64 MiB + 1/32 of total, or of cg when cg is the smaller),
+ * and, with a map_limit, one copy's pages (bytes / page) + MEM_MAP_SLACK stay within it;
  * else BENCH_SKIP with the figures in why (len bytes). */
 int mem_budget(const struct mem_budget *b, char *why, size_t len);
+/* Mappings a copy holds beside its set (the runner's text, data, stack, heap, the walk's
+ * temporary array, musl's): a bound, not a count (a copy of mem-latency has ~60 natively). */
+#define MEM_MAP_SLACK 1024u
+/* The host mappings one process of this kernel may hold when every page it touches is one,
+ * or 0 when its pages are not host mappings. Under User-Mode Linux (/proc/cpuinfo's
+ * vendor_id "User Mode Linux", arch/um/kernel/um_arch.c show_cpuinfo()) each guest page a
+ * process touches is mapped into its host process separately (arch/um/kernel/tlb.c), so
+ * past the host's vm.max_map_count the host's mmap fails and UML kills the process ("UML
+ * ran out of memory on the host side!"). The guest cannot read the host's sysctl: the
+ * limit taken is Linux's default, DEFAULT_MAX_MAP_COUNT = 65530 (include/linux/mm.h:
+ * USHRT_MAX - MAPCOUNT_ELF_CORE_MARGIN). cpuinfo: "/proc/cpuinfo", or a planted file. */
+uint64_t mem_host_map_limit(const char *cpuinfo);
+#define MEM_UML_MAX_MAP_COUNT 65530u
 /* Anonymous memory, in KiB, that the other children of parent (the harness's controller,
  * which forks only the copies of the test) hold: each one's RssAnon (proc/PID/status) less
  * the parent's own (pages a fork shares are not extra; never below 0), self left out. proc

@@ -141,8 +141,16 @@ int mem_budget(const struct mem_budget *b, char *why, size_t len)
 	/* 1/32 of the budget that binds: MemTotal for MemAvailable, the room itself for a cgroup
 	 * (a 300 MiB container on a 24 GiB host got a 832 MiB margin and SKIPped a 16 KiB set) */
 	uint64_t margin = (64u << 10) + (by_cg ? b->cg_kib : b->total_kib) / 32;
-	if (need + margin <= room)
-		return 0;
+	if (need + margin <= room) {
+		uint64_t pages = b->page ? b->bytes / b->page : 0;
+		if (!b->map_limit || pages + MEM_MAP_SLACK <= b->map_limit)
+			return 0;
+		/* why is a note (160 bytes): short */
+		snprintf(why, len, "UML maps each page on the host: %" PRIu64 " pages pass "
+			 "vm.max_map_count (host default %" PRIu64 ", less %u kept; unreadable in "
+			 "the guest)", pages, b->map_limit, MEM_MAP_SLACK);
+		return BENCH_SKIP;
+	}
 	snprintf(why, len, "needs %" PRIu64 " MiB (%d cop%s) + %" PRIu64 " MiB margin, %s is %"
 		 PRIu64 " MiB", need >> 10, b->copies, b->copies == 1 ? "y" : "ies", margin >> 10,
 		 by_cg ? "the memory cgroup's room" : "MemAvailable", (room - b->others_kib) >> 10);
@@ -170,8 +178,16 @@ int mem_spare(struct bench_ctx *ctx, uint64_t bytes)
 		.avail_kib = (uint64_t)avail, .total_kib = (uint64_t)total,
 		.cg_kib = mem_cgroup_room("/proc/self/cgroup", "/sys/fs/cgroup") >> 10,
 		.others_kib = others, .bytes = bytes, .copies = ctx->copies,
+		.map_limit = mem_host_map_limit("/proc/cpuinfo"), .page = (uint64_t)sysconf(_SC_PAGESIZE),
 	};
 	return mem_budget(&b, ctx->note, sizeof ctx->note);
+}
+
+uint64_t mem_host_map_limit(const char *cpuinfo)
+{
+	char vendor[64];
+	proc_field(cpuinfo, "vendor_id", vendor, sizeof vendor);
+	return strcmp(vendor, "User Mode Linux") ? 0 : MEM_UML_MAX_MAP_COUNT;
 }
 
 int mem_thp_usable(struct bench_ctx *ctx)

@@ -89,6 +89,7 @@ int init_as_program(void)
 		sigprocmask(SIG_SETMASK, &orig, NULL);
 		return -1;
 	}
+	int passed = 0;	/* the last signal passed on: the program says itself what it did */
 	for (;;) {
 		siginfo_t si;
 		int sig = sigwaitinfo(&set, &si), status;
@@ -96,12 +97,22 @@ int init_as_program(void)
 			continue;	/* EINTR */
 		if (sig != SIGCHLD) {
 			kill(child, sig);
+			passed = sig;
 			continue;
 		}
-		for (pid_t pid; (pid = waitpid(-1, &status, WNOHANG)) > 0;)
-			if (pid == child)	/* what is left dies with the namespace */
-				return WIFEXITED(status) ? WEXITSTATUS(status)
-							 : 128 + WTERMSIG(status);
+		for (pid_t pid; (pid = waitpid(-1, &status, WNOHANG)) > 0;) {
+			if (pid != child)
+				continue;	/* an orphan, reaped */
+			if (WIFEXITED(status))	/* what is left dies with the namespace */
+				return WEXITSTATUS(status);
+			/* A signal nobody passed on (SIGKILL from outside, the OOM killer, a
+			 * crash): the program could not say so, and no shell is there to. */
+			if (WTERMSIG(status) != passed)
+				fprintf(stderr, "isobench: PID 1: the run (pid %d) died of signal %d "
+					"(%s); no END, status %d\n", (int)child, WTERMSIG(status),
+					strsignal(WTERMSIG(status)), 128 + WTERMSIG(status));
+			return 128 + WTERMSIG(status);
+		}
 	}
 }
 

@@ -24,7 +24,8 @@ int init_main(int argc, char **argv);
  * parent stays PID 1: it reaps every process that ends in the namespace (orphans are
  * given to PID 1), passes SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 on to the
  * child, and when the child ends returns its exit status (killed by signal S: 128 + S, as a
- * shell says), never powering anything off. A failed fork: -1 after a line on stderr (the
+ * shell says; a signal it did not pass on is said on stderr, "isobench: PID 1: the run (pid
+ * N) died of signal S (name); no END, status 128+S"), never powering anything off. A failed fork: -1 after a line on stderr (the
  * program then runs as PID 1 itself, its orphans unreaped). */
 int init_as_program(void);
 

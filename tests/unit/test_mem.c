@@ -172,6 +172,38 @@ static void budget_margin_of_a_small_cgroup(void **st)
 				 "room is 290 MiB");
 }
 
+/* Under User-Mode Linux every 4 KiB page of a process is its own host mapping: 256 MiB is
+ * 65,536 of them, past the host's default vm.max_map_count (65,530: the FAIL "crashed
+ * (signal 9)" of mem-latency-256m-4k under UML) — a SKIP saying why, while 64 MiB (16,384)
+ * runs; without the limit (natively) 256 MiB runs. UML is told by /proc/cpuinfo's vendor. */
+static void budget_host_mappings_of_uml(void **st)
+{
+	(void)st;
+	char why[160] = "", path[128];
+	struct mem_budget b = {.avail_kib = 400ull << 10, .total_kib = 500ull << 10,
+			       .cg_kib = UINT64_MAX >> 10, .bytes = 256ull << 20, .copies = 1,
+			       .page = 4096, .map_limit = 0};
+	assert_int_equal(mem_budget(&b, why, sizeof why), 0);
+	b.map_limit = MEM_UML_MAX_MAP_COUNT;
+	assert_int_equal(mem_budget(&b, why, sizeof why), BENCH_SKIP);
+	assert_string_equal(why, "UML maps each page on the host: 65536 pages pass vm.max_map_count "
+				 "(host default 65530, less 1024 kept; unreadable in the guest)");
+	b.bytes = 64ull << 20;
+	assert_int_equal(mem_budget(&b, why, sizeof why), 0);
+	b.bytes = (uint64_t)(MEM_UML_MAX_MAP_COUNT - MEM_MAP_SLACK) * 4096;	/* the last that fits */
+	assert_int_equal(mem_budget(&b, why, sizeof why), 0);
+	b.bytes += 4096;
+	assert_int_equal(mem_budget(&b, why, sizeof why), BENCH_SKIP);
+
+	put("cpuinfo", "processor\t: 0\nvendor_id\t: User Mode Linux\nmodel name\t: UML\n");
+	snprintf(path, sizeof path, "%s/cpuinfo", top);
+	assert_int_equal(mem_host_map_limit(path), 65530);
+	put("cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Xeon\n");
+	assert_int_equal(mem_host_map_limit(path), 0);
+	snprintf(path, sizeof path, "%s/absent", top);
+	assert_int_equal(mem_host_map_limit(path), 0);
+}
+
 /* Follow the walk of bytes from its start: it must come back after exactly bytes/64 loads,
  * having loaded every line once, never twice in a row on one page (unless the set is one
  * page), the same page cycle every lap, and in lap c at page index i the line
@@ -286,6 +318,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(others_count_siblings_only, fresh, gone),
 		cmocka_unit_test_setup_teardown(budget_counts_what_siblings_hold, fresh, gone),
 		cmocka_unit_test(budget_margin_of_a_small_cgroup),
+		cmocka_unit_test_setup_teardown(budget_host_mappings_of_uml, fresh, gone),
 		cmocka_unit_test(walk_one_cycle_page_by_page),
 		cmocka_unit_test(walk_seed_and_bad_sizes),
 		cmocka_unit_test(list_parse_ranges_and_refusals),
