@@ -96,6 +96,20 @@ expect_status EXIT_DIFFERS "plant-slowdown.py's t04, t05 10% slower: status 4" -
 count_is "$tmp/stdout" '^t0[45] +1 b .* \* different: [0-9.]+% slower' 2 "... exactly t04 and t05 different, slower"
 count_is "$tmp/stdout" '^t[0-9]{2} +1 b .* \* different' 2 "... and no other row"
 
+# 3c. plant-slowdown.py on a real runner's log (tests/fixtures/logs/tcg-ab-digest.log: a TCG
+# boot of the quick index suite, issue 46's demonstration, with a DIGEST restating each RESULT
+# and its whole=): the DIGEST's whole moves with the RESULT's, so the log stays complete (the
+# tool once left the DIGEST's whole alone: "the digest is damaged").
+fx=$top/tests/fixtures/logs/tcg-ab-digest.log
+python3 "$top/tests/plant-slowdown.py" "$fx" "$tmp/fx-p.log" 1.10 pipe,syscall ||
+	fail "plant-slowdown.py on a runner's log"
+complete "$tmp/fx-p.log" "a runner's log with a planted slowdown and its DIGEST: complete"
+w0=$(grep -a -o 'DIGEST part=test test=pipe .* whole=[0-9.]*' "$fx" | sed 's/.*whole=//')
+w1=$(grep -a -o 'DIGEST part=test test=pipe .* whole=[0-9.]*' "$tmp/fx-p.log" | sed 's/.*whole=//')
+if python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(abs(a / b - 1.10) > 1e-5)' "$w0" "$w1"; then
+	pass "the DIGEST's pipe whole= 10% lower ($w0 -> $w1)"
+else fail "the DIGEST's pipe whole= not 10% lower: '$w0' -> '$w1'"; fi
+
 # 4. --min-effect: the answer is against the threshold asked. A ~8-10% change: against 15%
 # it is "equivalent" (its 90% CI inside +-15%), against 9% "undecided" with the runs that would
 # decide; status 0 either way (only "different" is status 4).
@@ -236,7 +250,8 @@ count_is "$tmp/fj.out" '^t(03|10|17) \* different True True 5\.0 True$' 3 "fleet
 count_is "$tmp/fj.out" '^t[0-9]{2} = equivalent True True 5\.0 True$' 21 "fleet JSON: the others (t05's 2% too) equivalent"
 has "$tmp/fj.out" '^format isobench-fleet/3$' "fleet JSON: format isobench-fleet/3"
 expect_status EXIT_OK "fleet, --min-effect 15: status 0" -- "$rep" --min-effect 15 --group-by machine "$tmp/fl"
-count_is "$tmp/stdout" ' \* +[0-9.e-]+  5\+5' 0 "fleet, --min-effect 15: nothing different (the option reaches the fleet)"
+count_is "$tmp/stdout" ' = +[0-9.e-]+  5\+5 runs, .*: equivalent: .*, inside \+-15%, the min-effect$' 24 \
+	"fleet, --min-effect 15: every cell equivalent against 15% (the option reaches the fleet)"
 
 # 10. Odd inputs: each gets a clear answer or a usage error naming the option.
 for v in 0 -5 5% nan inf abc ''; do
