@@ -15,8 +15,9 @@
 
 /* Kernel command-line words that legitimately differ between boots of one image: the boot
  * loader's own, the console device of the machine, isobench's per-run knobs that do not
- * change what is measured (isobench.repeat: how many runs one boot makes, each run alike), and
- * the capture words of the bare-metal menu entries (image/isolinux.cfg): isobench.replay
+ * change what is measured (isobench.repeat: how many runs one boot makes, each run alike;
+ * isobench.ab_pos: the place in its A/B round, which the balanced order varies on purpose),
+ * and the capture words of the bare-metal menu entries (image/isolinux.cfg): isobench.replay
  * (the records sent again after END), isobench.halt (what happens after the run),
  * isobench.delay (a countdown before BEGIN) and isobench.console (which ports get the
  * records: consoles never decide a measurement, README "Consoles and late capture"). */
@@ -24,8 +25,9 @@ static int volatile_word(const char *w, size_t n)
 {
 	static const char *const keys[] = {
 		"BOOT_IMAGE", "initrd", "console", "earlycon", "earlyprintk", "isobench.label",
-		"isobench.seed", "isobench.round", "isobench.ab_side", "isobench.repeat",
-		"isobench.replay", "isobench.halt", "isobench.delay", "isobench.console", "root",
+		"isobench.seed", "isobench.round", "isobench.ab_side", "isobench.ab_pos",
+		"isobench.repeat", "isobench.replay", "isobench.halt", "isobench.delay",
+		"isobench.console", "root",
 		"rootwait", NULL,
 	};
 	for (int i = 0; keys[i]; i++) {

@@ -110,6 +110,13 @@ if python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(abs(a / b -
 	pass "the DIGEST's pipe whole= 10% lower ($w0 -> $w1)"
 else fail "the DIGEST's pipe whole= not 10% lower: '$w0' -> '$w1'"; fi
 
+# 3d. A balanced A/B order varies each run's place on purpose: round 1's a (isobench.ab_pos=1)
+# beside round 2's a (ab_pos=2, tests/fixtures/logs/tcg-ab-pos2.log) is no command-line
+# difference (the boots' command lines differ only in it, round and side).
+"$rep" --label a,b "$fx" "$top/tests/fixtures/logs/tcg-ab-pos2.log" >"$tmp/pos.txt" 2>&1 || true
+has "$tmp/pos.txt" '^isobench-report: compared 2 runs' "two TCG boots of one A/B session compared"
+lacks "$tmp/pos.txt" "not comparable: kernel.cmdline" "isobench.ab_pos is no command-line difference"
+
 # 4. --min-effect: the answer is against the threshold asked. A ~8-10% change: against 15%
 # it is "equivalent" (its 90% CI inside +-15%), against 9% "undecided" with the runs that would
 # decide; status 0 either way (only "different" is status 4).
