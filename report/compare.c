@@ -15,8 +15,9 @@
 
 /* Kernel command-line words that legitimately differ between boots of one image: the boot
  * loader's own, the console device of the machine, isobench's per-run knobs that do not
- * change what is measured (isobench.repeat: how many runs one boot makes, each run alike), and
- * the capture words of the bare-metal menu entries (image/isolinux.cfg): isobench.replay
+ * change what is measured (isobench.repeat: how many runs one boot makes, each run alike;
+ * isobench.ab_pos: the place in its A/B round, which the balanced order varies on purpose),
+ * and the capture words of the bare-metal menu entries (image/isolinux.cfg): isobench.replay
  * (the records sent again after END), isobench.halt (what happens after the run),
  * isobench.delay (a countdown before BEGIN) and isobench.console (which ports get the
  * records: consoles never decide a measurement, README "Consoles and late capture"). */
@@ -24,8 +25,9 @@ static int volatile_word(const char *w, size_t n)
 {
 	static const char *const keys[] = {
 		"BOOT_IMAGE", "initrd", "console", "earlycon", "earlyprintk", "isobench.label",
-		"isobench.seed", "isobench.round", "isobench.ab_side", "isobench.repeat",
-		"isobench.replay", "isobench.halt", "isobench.delay", "isobench.console", "root",
+		"isobench.seed", "isobench.round", "isobench.ab_side", "isobench.ab_pos",
+		"isobench.repeat", "isobench.replay", "isobench.halt", "isobench.delay",
+		"isobench.console", "root",
 		"rootwait", NULL,
 	};
 	for (int i = 0; keys[i]; i++) {
@@ -1098,8 +1100,13 @@ static void decide_values(struct cmp_cell *cell, struct cmp_cell *cell0, int set
 	cell->paired = 0;
 	cell->p = cell->ratio_lo = cell->ratio_hi = cell->floor_pct = NAN;
 	cell->floor_from = "-";
-	if (!present)
+	if (!present) {
+		if (na || nb) {	/* a test one side lacks: no verdict, said so (basis()) */
+			cell->method = "too-few-runs";
+			cell->mark = '?';
+		}
 		return;
+	}
 	cell->ratio = perf_ratio(cell0->value, cell->value, higher);
 	if (sig_replicates(a, ra, na, b, rb, nb, higher, pa, pb, &rep)) {
 		cell->method = "too-few-runs";
@@ -1132,7 +1139,7 @@ int min_effect_arg(const char *arg)
 
 	if (end == arg || *end || !(v > 0 && v <= NOISE_FLOOR_MAX_PCT)) {
 		fprintf(stderr, "isobench-report: --min-effect wants a percentage above 0, at most "
-				"%g\n", NOISE_FLOOR_MAX_PCT);
+				"%g (a number, no %% sign), not '%s'\n", NOISE_FLOOR_MAX_PCT, arg);
 		return -1;
 	}
 	cmp_min_effect_force(v);
@@ -1156,42 +1163,40 @@ double cmp_min_effect(const char *test, int copies, const char **from)
 static int answer_cells(struct cmp *c)
 {
 	size_t n = c->nrows * c->nruns, k = 0;
-	double *p = malloc((n + 1) * sizeof *p), *q = malloc((n + 1) * sizeof *q);
+	struct sig_rep **r = malloc((n + 1) * sizeof *r);
+	double *me = malloc((n + 1) * sizeof *me);
 
-	if (!p || !q || (n && !c->nrows)) {
-		free(p);
-		free(q);
+	if (!r || !me) {
+		free(r);
+		free(me);
 		return -1;
 	}
-	for (size_t i = 0; i < c->nrows; i++)
-		for (size_t j = 1; j < c->nruns; j++) {
-			const struct cmp_cell *cl = &c->rows[i].cell[j];
-			p[k++] = cmp_is_verdict(cl) ? cl->rep.p : NAN;
-		}
-	if (sig_bh(p, k, q)) {
-		free(p);
-		free(q);
-		return -1;
-	}
-	c->flagged = c->verdicts = 0;
-	k = 0;
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t j = 1; j < c->nruns; j++) {
 			struct cmp_cell *cl = &c->rows[i].cell[j];
 			const char *from;
-			size_t at = k++;
+			r[k] = cmp_is_verdict(cl) ? &cl->rep : NULL;
+			me[k++] = cmp_min_effect(c->rows[i].test, c->rows[i].copies, &from);
+			if (r[k - 1]) {
+				cl->floor_pct = me[k - 1];
+				cl->floor_from = from;
+			}
+		}
+	int rc = sig_answer_family(r, me, k);
+	free(r);
+	free(me);
+	if (rc)
+		return -1;
+	c->flagged = c->verdicts = 0;
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t j = 1; j < c->nruns; j++) {
+			struct cmp_cell *cl = &c->rows[i].cell[j];
 			if (!cmp_is_verdict(cl))
 				continue;
-			double me = cmp_min_effect(c->rows[i].test, c->rows[i].copies, &from);
-			sig_answer(&cl->rep, q[at], me);
-			cl->floor_pct = me;
-			cl->floor_from = from;
 			cl->mark = sig_answer_mark(cl->rep.answer);
 			c->flagged += cl->mark == '*';
 			c->verdicts += cl->mark == '*';
 		}
-	free(p);
-	free(q);
 	return 0;
 }
 
@@ -1203,9 +1208,12 @@ static void answer_scores(struct cmp *c)
 			struct cmp_cell *cl = &c->score[s][j];
 			if (!cmp_is_verdict(cl))
 				continue;
-			sig_answer(&cl->rep, cl->rep.p, NOISE_FLOOR_DEFAULT_PCT);
-			cl->floor_pct = NOISE_FLOOR_DEFAULT_PCT;
-			cl->floor_from = "default";
+			int forced = min_effect_forced >= 0;
+			struct sig_rep *one = &cl->rep;
+			cl->floor_pct = forced ? min_effect_forced : NOISE_FLOOR_DEFAULT_PCT;
+			cl->floor_from = forced ? "option" : "default";
+			if (sig_answer_family(&one, &cl->floor_pct, 1))	/* a family of one */
+				sig_answer(one, one->p, cl->floor_pct);
 			cl->mark = sig_answer_mark(cl->rep.answer);
 		}
 }
@@ -1623,15 +1631,17 @@ static const char *basis(const struct cmp_cell *cl, char *buf, size_t cap, int w
 	char ans[256];
 
 	if (with_answer && cmp_is_verdict(cl) && cl->rep.answer != SIG_ANS_NONE)
-		sig_answer_text(&cl->rep, ans, sizeof ans);
-	else
-		snprintf(ans, sizeof ans, "a verdict");
+		return sig_basis_text(&cl->rep, buf, cap);	/* signif.h: one wording */
+	snprintf(ans, sizeof ans, "a verdict");
 	if (!strcmp(cl->method, "paired-t"))
 		snprintf(buf, cap, "%zu rounds paired, paired t on log ratios of the runs: %s",
 			 cl->runs_a, ans);
 	else if (!strcmp(cl->method, "welch-t"))
 		snprintf(buf, cap, "%zu+%zu runs, unpaired, Welch's t on log run values: %s",
 			 cl->runs_a, cl->runs_b, ans);
+	else if (!strcmp(cl->method, "too-few-runs") && (!cl->runs_a || !cl->runs_b))
+		snprintf(buf, cap, "%zu+%zu runs: the test is on one side only, no verdict",
+			 cl->runs_a, cl->runs_b);
 	else if (!strcmp(cl->method, "too-few-runs"))
 		snprintf(buf, cap, "%zu+%zu runs: fewer than %d a side, no verdict", cl->runs_a,
 			 cl->runs_b, SIG_REP_MIN);

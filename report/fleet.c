@@ -167,26 +167,62 @@ static size_t group_values(const struct fleet *f, const struct frow *row, size_t
 	return n;
 }
 
-/* Group g's mark against the reference's (see struct fcell): its runs' values b (nb) against
- * the reference's a (na), one per machine, decided as compare.c decides replicates
- * (sig_replicates() without rounds: Welch's t; no noise floor, as there). pa, pb: scratch
- * of min(na, nb) doubles. */
+/* Group g's verdict against the reference's (see struct fcell): its runs' values b (nb)
+ * against the reference's a (na), one per machine, decided as compare.c decides replicates
+ * (sig_replicates() without rounds: Welch's t); the answer comes later, over every cell of
+ * the fleet at once (answer_fleet()). pa, pb: scratch of min(na, nb) doubles. */
 static void fleet_mark(const struct frow *row, const double *a, size_t na, const double *b,
 		       size_t nb, double *pa, double *pb, struct fcell *c)
 {
-	struct sig_rep rep;
-
-	if (sig_replicates(a, NULL, na, b, NULL, nb, row->higher, pa, pb, &rep)) {
+	if (sig_replicates(a, NULL, na, b, NULL, nb, row->higher, pa, pb, &c->rep)) {
+		c->rep.answer = SIG_ANS_NONE;
 		c->method = "too-few-runs";
 		c->mark = '?';
 		return;
 	}
 	c->method = "welch-t";
-	c->p = rep.p;
-	c->gm_ratio = rep.ratio;
-	c->gm_lo = rep.lo;
-	c->gm_hi = rep.hi;
-	c->mark = rep.p < SIG_ALPHA ? '*' : '~';
+	c->p = c->rep.p;
+	c->gm_ratio = c->rep.ratio;
+	c->gm_lo = c->rep.lo;
+	c->gm_hi = c->rep.hi;
+	c->mark = '~';
+}
+
+/* The fleet's answers (signif.h's rule, as compare's): the Benjamini-Hochberg q over every
+ * group cell with a verdict (the family a reader of the table scans), each against its
+ * test's min-effect (compare.h's cmp_min_effect(): --min-effect, else the noise floor of the
+ * test at the pass's copies; an Index Score row the default). 0, or -1 out of memory. */
+static int answer_fleet(struct fleet *f)
+{
+	size_t n = f->nrows * f->ngroups, k = 0;
+	struct sig_rep **r = malloc((n + 1) * sizeof *r);
+	double *me = malloc((n + 1) * sizeof *me);
+
+	if (!r || !me) {
+		free(r);
+		free(me);
+		return -1;
+	}
+	for (size_t i = 0; i < f->nrows; i++)
+		for (size_t g = 1; g < f->ngroups; g++) {
+			struct fcell *c = &f->rows[i].cell[g];
+			const char *from;
+			const char *test = strcmp(f->rows[i].test, "index") ? f->rows[i].test : "";
+			r[k] = !strcmp(c->method, "welch-t") ? &c->rep : NULL;
+			me[k++] = cmp_min_effect(test, atoi(f->rows[i].pass), &from);
+		}
+	int rc = sig_answer_family(r, me, k);
+	free(r);
+	free(me);
+	if (rc)
+		return -1;
+	for (size_t i = 0; i < f->nrows; i++)
+		for (size_t g = 1; g < f->ngroups; g++) {
+			struct fcell *c = &f->rows[i].cell[g];
+			if (!strcmp(c->method, "welch-t"))
+				c->mark = sig_answer_mark(c->rep.answer);
+		}
+	return 0;
 }
 
 /* Group g's whole-group latency tails for row into c (see struct fcell): every run's RESULT
@@ -254,6 +290,7 @@ static int fill_cells(const struct fleet *f, struct frow *row, double *v)
 		c->ratio = c->p = c->gm_ratio = c->gm_lo = c->gm_hi = NAN;
 		c->mark = ' ';
 		c->method = "none";
+		c->rep.answer = SIG_ANS_NONE;
 		if (n && summarize(g ? b : a, n, row->higher != 0, &c->s))
 			c->n = 0;
 		if (group_tails(f, row, g, c))
@@ -284,7 +321,7 @@ static int build_rows(struct fleet *f)
 		}
 	}
 	free(v);
-	return 0;
+	return answer_fleet(f);
 }
 
 /* Phase 1: the regular files of dir, sorted by name, into *names_out (*n of them).

@@ -12,11 +12,13 @@
  * Per group and row, over the runs that have it: n, median, min, max and the 95% CI of the
  * median (lib/stats.c's order-statistics CI; min..max when n < 6), in the test's unit;
  * the ratio is a performance ratio (util.h's perf_ratio) of the group median to the
- * reference group's. Its mark rests on the runs, each machine's RESULT value one replicate
- * (signif.h's replicate test, as compare.c's cmp_replicates(): a machine's samples move
- * together, so pooled samples would compare machines, not groups): Welch's t on the log run
- * values, '*' when p < SIG_ALPHA (no noise floor, as compare's replicates), else '~'; '?'
- * when either group holds fewer than SIG_REP_MIN runs of the row. A latency test's tails are
+ * reference group's. Its verdict rests on the runs, each machine's whole-run value (RESULT
+ * whole=) one replicate (signif.h's replicate test, as compare.c's cmp_replicates(): a
+ * machine's samples move together, so pooled samples would compare machines, not groups):
+ * Welch's t on the log run values, and one of signif.h's three answers (sig_answer_family()
+ * over every group cell of the fleet: Benjamini-Hochberg, the test's min-effect): '*'
+ * different, '=' equivalent, '~' undecided; '?' when either group holds fewer than
+ * SIG_REP_MIN runs of the row. A latency test's tails are
  * pooled per
  * group: the quantiles of all its runs' operations (struct fcell lat[]). The
  * reference group is bare-metal when present, else the first group in name order. Index
@@ -28,6 +30,7 @@
 #define ISOBENCH_FLEET_H
 
 #include "model.h"
+#include "signif.h"
 #include "stats.h"
 
 #include <stddef.h>
@@ -43,14 +46,17 @@ struct fcell {			/* one group's figures for one row */
 	size_t n;
 	struct summary s;
 	double ratio;		/* to the reference group; NAN when not computable */
-	char mark;		/* ' ' reference or no data; '*' different (sig_different() on the
-				 * runs), '~' not, '?' a group with fewer than SIG_REP_MIN runs */
+	char mark;		/* ' ' reference or no data; sig_answer_mark() of rep's answer
+				 * ('*' different, '=' equivalent, '~' undecided), '?' a group
+				 * with fewer than SIG_REP_MIN runs */
 	/* The verdict on the runs (fleet.h above): method "welch-t", or "too-few-runs" (mark
 	 * '?'; p and the rest NAN), "none" for the reference and empty cells. p: two-sided;
 	 * gm_ratio: the geometric means' performance ratio the t-test is about, gm_lo..gm_hi
-	 * its 95% CI (all NAN without a verdict). */
+	 * its 95% CI (all NAN without a verdict); rep: the whole verdict with its answer
+	 * (SIG_ANS_NONE without one). */
 	const char *method;
 	double p, gm_ratio, gm_lo, gm_hi;
+	struct sig_rep rep;
 	/* Whole-group latency tails (a test with a latency histogram): the p50/p99/p99.9/max
 	 * (lib/latency.h's order, ns) of every operation of every run of the group, from the
 	 * runs' RESULT histograms (lat_hist) merged as the runner merges a run's samples; the

@@ -392,9 +392,9 @@ static int cmd_compare(struct store *st, const struct hopts *o)
 			if (render_cmp(o, sd, &c))
 				rc = EXIT_USAGE;
 			fprintf(vout, "isobench-report: compared %zu run%s (%s) with %zu (%s): %zu "
-				"different (p < %g on the runs' values)%s, %zu comparability "
+				"different (%s)%s, %zu comparability "
 				"warning(s)\n", sd[0].n, sd[0].n == 1 ? "" : "s", o->args[1], sd[1].n,
-				o->args[2], c.verdicts, SIG_ALPHA, replicated ? "" :
+				o->args[2], c.verdicts, sig_rule(), replicated ? "" :
 				"; one run a side is never a verdict", c.nwarn);
 			int fails = 0;
 			for (int j = 0; j < 2; j++)

@@ -228,14 +228,6 @@ static double log_mean(const double *v, size_t n)
 	return s;
 }
 
-/* The verdicts' p-values into p (returns p). */
-static double *for_p(const struct hist_check *h, double *p)
-{
-	for (size_t i = 0; i < h->nv; i++)
-		p[i] = h->v[i].p;
-	return p;
-}
-
 /* Verdict of row r of h->c (column 1 against column 0) into d. a, b: scratch. */
 static void verdict_row(struct hist_check *h, const struct cmp_row *r,
 			const struct model *const *base, size_t nbase,
@@ -279,17 +271,22 @@ static void verdict_row(struct hist_check *h, const struct cmp_row *r,
  * counts. 0, or -1 out of memory. */
 static int answer_verdicts(struct hist_check *h)
 {
-	double *p = malloc((h->nv + 1) * sizeof *p), *q = malloc((h->nv + 1) * sizeof *q);
+	struct sig_rep **r = malloc((h->nv + 1) * sizeof *r);
+	double *me = malloc((h->nv + 1) * sizeof *me);
 
-	if (!p || !q || sig_bh(for_p(h, p), h->nv, q)) {
-		free(p);
-		free(q);
+	for (size_t i = 0; r && me && i < h->nv; i++) {
+		r[i] = isfinite(h->v[i].p) ? &h->v[i].rep : NULL;
+		me[i] = h->v[i].floor_pct;
+	}
+	if (!r || !me || sig_answer_family(r, me, h->nv)) {
+		free(r);
+		free(me);
 		return -1;
 	}
+	free(r);
+	free(me);
 	for (size_t i = 0; i < h->nv; i++) {
 		struct hist_verdict *d = &h->v[i];
-		if (isfinite(d->p))
-			sig_answer(&d->rep, q[i], d->floor_pct);
 		d->regressed = d->rep.answer == SIG_ANS_DIFFERENT && d->ratio < 1;
 		d->improved = d->rep.answer == SIG_ANS_DIFFERENT && d->ratio > 1;
 		h->regressed += (size_t)d->regressed;
@@ -298,8 +295,6 @@ static int answer_verdicts(struct hist_check *h)
 		h->undecided += d->rep.answer == SIG_ANS_UNDECIDED;
 		h->none += d->rep.answer == SIG_ANS_NONE;
 	}
-	free(p);
-	free(q);
 	return 0;
 }
 

@@ -335,16 +335,16 @@ int html_report(FILE *out, const struct report_in *in, size_t n, const struct cm
 
 	page_head(out, c);
 	identities(out, in, n, c);
-	if (c->nruns > 1 && c->replicated)
+	if (c->nruns > 1 && c->replicated) {
 		fprintf(out, "<p>ratio = performance relative to side 1 by each test's direction "
-			     "(&gt; 1 is better), of the sides' geometric means over their runs. "
-			     "<b>different</b>: with &ge; %d runs a side, one value per run and test, "
-			     "p &lt; %g by Welch's t on the log run values, or, when the runs are "
-			     "interleaved rounds, by the paired t on each round's log ratio; 95%% CI: "
-			     "the ratio's t interval. With fewer runs, no verdict. Under each mark: "
-			     "what it rests on.</p>\n",
-			SIG_REP_MIN, SIG_ALPHA);
-	else if (c->nruns > 1)
+			     "(&gt; 1 is better), of the sides' geometric means over their runs. With "
+			     "&ge; %d runs a side, one whole-run value per run and test (every sample "
+			     "counted), Welch's t on the log run values, or, when the runs are "
+			     "interleaved rounds, the paired t on each round's log ratio; 95%% CI: "
+			     "the ratio's t interval. The verdict is one of three answers: ", SIG_REP_MIN);
+		esc(out, sig_rule());	/* the rule's words (signif.h), escaped */
+		fputs(". With fewer runs, no verdict. Under each mark: what it rests on.</p>\n", out);
+	} else if (c->nruns > 1)
 		fprintf(out, "<p>ratio = performance relative to run 1 by each test's direction "
 			     "(&gt; 1 is better). <b>beyond noise</b>: with &ge; %d samples a side, "
 			     "Mann-Whitney U p &lt; %g on the two runs' samples and a ratio beyond "

@@ -445,11 +445,9 @@ static json_t *cmp_obj(const struct cmp *c)
 		 "p_value < %g and " NOISE_FLOOR_RULE ", else within-noise; method "
 		 "ci-overlap (fewer samples): beyond-noise when the medians' 95%% CIs do not "
 		 "overlap; methods welch-t and paired-t (replicates, >= %d runs a side, on "
-		 "the runs' whole-run values): a verdict, its answer in answer: different when "
-		 "Benjamini-Hochberg q_value < %g over every verdict cell and the ratio's 95%% "
-		 "CI lies beyond min_effect_pct, equivalent when its 90%% CI lies inside "
-		 "+-min_effect_pct (two one-sided tests), else undecided (runs_needed)",
-		 SIG_MIN_N, SIG_ALPHA, SIG_REP_MIN, SIG_FDR);
+		 "the runs' whole-run values): a verdict, its answer in answer (min-effect: "
+		 "min_effect_pct, q: q_value over every verdict cell, runs: runs_needed): %s",
+		 SIG_MIN_N, SIG_ALPHA, SIG_REP_MIN, sig_rule());
 	e |= put(o, "noise_rule", json_string(rule));
 	e |= put(o, "index_score_rows",
 		 json_string(c->replicated
@@ -563,7 +561,7 @@ int json_fleet(FILE *out, const struct fleet *f, const char *by)
 	       *warn = json_array();
 	if (!root || !groups || !rows || !warn)
 		goto oom;
-	json_object_set_new(root, "format", json_string("isobench-fleet/2"));
+	json_object_set_new(root, "format", json_string("isobench-fleet/3"));
 	json_object_set_new(root, "group_by", json_string(by));
 	json_object_set_new(root, "reference", f->ngroups ? json_string(f->groups[0]) : json_null());
 	for (size_t g = 0; g < f->ngroups; g++) {
@@ -600,6 +598,12 @@ int json_fleet(FILE *out, const struct fleet *f, const char *by)
 			json_object_set_new(c, "ratio_gm", jnum(cl->gm_ratio));
 			json_object_set_new(c, "ratio_gm_ci95_lo", jnum(cl->gm_lo));
 			json_object_set_new(c, "ratio_gm_ci95_hi", jnum(cl->gm_hi));
+			json_object_set_new(c, "answer", json_answer(&cl->rep));
+			if (cl->rep.answer != SIG_ANS_NONE) {	/* what it rests on, in words */
+				char b[512];
+				json_object_set_new(c, "basis", json_string(sig_basis_text(
+					&cl->rep, b, sizeof b)));
+			}
 			if (cl->lat_runs) {	/* the group's pooled tails (fleet.h) */
 				json_t *lat = json_object();
 				for (int q = 0; lat && q < LAT_NQ; q++)

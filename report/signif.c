@@ -551,3 +551,59 @@ const char *sig_answer_text(const struct sig_rep *r, char *buf, size_t cap)
 	}
 	return buf;
 }
+
+const char *sig_rule(void)
+{
+	static char rule[320];
+
+	if (!rule[0])
+		snprintf(rule, sizeof rule, "different: Benjamini-Hochberg q < %g over the verdicts "
+			 "compared and the ratio's 95%% CI beyond the min-effect; equivalent: its 90%% "
+			 "CI inside +-the min-effect (two one-sided tests); else undecided, with the "
+			 "runs that would decide", SIG_FDR);
+	return rule;
+}
+
+const char *sig_basis_text(const struct sig_rep *r, char *buf, size_t cap)
+{
+	char ans[256];
+	int n;
+
+	sig_answer_text(r, ans, sizeof ans);
+	if (r->design == SIG_PAIRED)
+		n = snprintf(buf, cap, "%zu rounds paired, paired t on log ratios of the runs: ",
+			     r->na);
+	else if (r->design == SIG_PREDICTION)
+		n = snprintf(buf, cap, "%zu baseline run%s, %zu candidate%s, prediction t on log "
+			     "run values: ", r->na, r->na == 1 ? "" : "s", r->nb, r->nb == 1 ? "" : "s");
+	else
+		n = snprintf(buf, cap, "%zu+%zu runs, unpaired, Welch's t on log run values: ",
+			     r->na, r->nb);
+	if (n > 0 && (size_t)n < cap)
+		snprintf(buf + n, cap - (size_t)n, "%s", ans);
+	return buf;
+}
+
+int sig_answer_family(struct sig_rep *const *r, const double *me, size_t n)
+{
+	double *p = calloc(n + 1, sizeof *p), *q = calloc(n + 1, sizeof *q);
+
+	if (!p || !q) {
+		free(p);
+		free(q);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		p[i] = r[i] ? r[i]->p : NAN;
+	if (sig_bh(p, n, q)) {
+		free(p);
+		free(q);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (r[i])
+			sig_answer(r[i], q[i], me[i]);
+	free(p);
+	free(q);
+	return 0;
+}

@@ -157,6 +157,21 @@ char sig_answer_mark(enum sig_answer a);
  * decide". */
 const char *sig_answer_text(const struct sig_rep *r, char *buf, size_t cap);
 
+/* The rule above in words, one line, for every format's legend (text, HTML, JSON's
+ * noise_rule, the fleet, --db compare/check): "different: Benjamini-Hochberg q < 0.05 over the
+ * verdicts compared and the 95% CI beyond the min-effect; equivalent: ...; else undecided". */
+const char *sig_rule(void);
+/* What r rests on, then its answer (sig_answer_text()), into buf (cap bytes; returns buf):
+ * "5+5 runs, unpaired, Welch's t on log run values: different: ...", "4 rounds paired,
+ * paired t on log ratios of the runs: ...", "3 baseline runs, 1 candidate, prediction t on
+ * log run values: ...". The one wording every format and caller uses for a verdict. */
+const char *sig_basis_text(const struct sig_rep *r, char *buf, size_t cap);
+/* The verdicts of one family (the rows a reader scans: a comparison's cells, a fleet's
+ * group cells, a check's tests): the Benjamini-Hochberg q over the p of every r[i] (a NULL
+ * or an r[i] without a p is not counted), then sig_answer(r[i], q_i, me[i]) (me: each one's
+ * min-effect, %). The one place the rule is applied. 0, or -1 out of memory (nothing set). */
+int sig_answer_family(struct sig_rep *const *r, const double *me, size_t n);
+
 /* Prediction t (check with 1 or 2 candidate runs against >= SIG_REP_MIN baseline runs): is
  * the candidates' mean log value within what the baseline's runs predict for so many new
  * runs? t = (mean_b - mean_a) / (s_a sqrt(1/n_a + 1/n_b)), df n_a - 1 (s_a the baseline's

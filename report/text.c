@@ -598,9 +598,11 @@ static void verdict_row(FILE *out, const char *title, int copies, int sw, const 
 	snprintf(runs, sizeof runs, "%zu%s%zu", cl->runs_a, cl->paired ? "x" : "+", cl->runs_b);
 	if (isfinite(cl->p))
 		snprintf(p, sizeof p, "%.2g", cl->p);
-	char ans[256] = "";
+	char ans[CMP_BASIS_MAX] = "";
 	if (cl->rep.answer != SIG_ANS_NONE)
 		sig_answer_text(&cl->rep, ans, sizeof ans);
+	else if (cl->mark == '?')	/* why no verdict (compare.h cmp_basis()) */
+		cmp_basis(cl, ans, sizeof ans);
 	fprintf(out, "%-36.36s %6d %-*s %7s %-9s %9s %20s %c%s%s\n", title, copies, sw, side, runs,
 		cl->method, p, isfinite(cl->ratio_lo) ? ci : "---", cl->mark, *ans ? " " : "", ans);
 }
@@ -841,16 +843,23 @@ void text_fleet(FILE *out, const struct fleet *f, const char *dir, const char *b
 				snprintf(ratio, sizeof ratio, "-");
 			if (isfinite(cl->p))
 				snprintf(p, sizeof p, "%.2g", cl->p);
-			fprintf(out, "%-22s %-4s %-6s %5zu %3zu %12s %12s %12s %25s %7s %8s\n",
+			char ans[400] = "";	/* the verdict in words (signif.h's one wording) */
+			if (cl->rep.answer != SIG_ANS_NONE)
+				sig_basis_text(&cl->rep, ans, sizeof ans);
+			else if (cl->mark == '?')
+				snprintf(ans, sizeof ans, "fewer than %d runs a side: no verdict",
+					 SIG_REP_MIN);
+			fprintf(out, "%-22s %-4s %-6s %5zu %3zu %12s %12s %12s %25s %7s %8s%s%s\n",
 				g ? "" : row->test, g ? "" : row->pass, g ? "" : row->unit, g + 1, cl->n,
 				fleet_fig(a, sizeof a, cl->s.median), fleet_fig(b, sizeof b, cl->s.min),
-				fleet_fig(c, sizeof c, cl->s.max), ci, ratio, p);
+				fleet_fig(c, sizeof c, cl->s.max), ci, ratio, p, *ans ? "  " : "", ans);
 		}
 	}
 	fleet_tails(out, f);
 	fprintf(out, "\npass: 1 = one copy, N = as many copies as the run's online CPUs. ratio: "
 		     "the group's median to group 1's\n(performance: < 1 is slower, for rates and "
 		     "times alike). Marks rest on the runs, one value per machine\n(a machine's "
-		     "samples are no replicates): * Welch's t on the log run values gives p < %g, "
-		     "else ~;\n? a group with fewer than %d runs.\n", SIG_ALPHA, SIG_REP_MIN);
+		     "samples are no replicates): Welch's t on the log whole-run values, answered\n"
+		     "over every group cell at once (* different, = equivalent, ~ undecided): %s;\n"
+		     "? a group with fewer than %d runs.\n", sig_rule(), SIG_REP_MIN);
 }

@@ -9,7 +9,7 @@ Worse by the test's direction (TEST better=): a rate divided by FACTOR, a time m
 each named test: its SAMPLEs' value and, so that the value still agrees with its own integers,
 their window ns= (FACTOR times longer: either direction); its RESULT's value, whole, median, min, max, and index
 (recomputed, value / baseline x 10, as lib/unixbench.c); the DIGEST line restating it (value,
-median; index recomputed the same way), and the DIGEST end line's crc over the digest lines as they now read. Figures
+whole, median; index recomputed the same way), and the DIGEST end line's crc over the digest lines as they now read. Figures
 keep the runner's 3 decimals (index 1). A test with latency percentiles or a per-sample figure
 (its RESULT carries p50_ns, or its SAMPLEs an extra the value is taken from) is refused: only
 its value would move, not what it rests on. Errors: a message and status 2."""
@@ -72,7 +72,7 @@ def main(argv):
         elif kind == "DIGEST" and d.get("part") == "test" and t in names:
             higher[t] = d.get("better") == "higher"
             for i, (k, v) in enumerate(kv):
-                if k in ("value", "median"):
+                if k in ("value", "whole", "median"):
                     kv[i][1] = ",".join(x if x == "-" else worse(x) for x in v.split(","))
             vals = dict(kv)["value"].split(",")
             for i, (k, v) in enumerate(kv):    # as the RESULT's: from the value written

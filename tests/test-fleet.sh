@@ -81,9 +81,10 @@ for t in pipe syscall getpid; do
 done
 want=$(printf '%.0f' "$base_pipe")
 has "$tmp/text" "^pipe +1 +lps +1 +3 +$want " "pipe: bare-metal median is the capture's whole-run value ($want)"
-count_is "$tmp/text" '^ +3 +3 .* 0\.500 \* +0\.001[0-9]*$' 3 \
-	"VMware/bare = 0.500, different on the runs (Welch p 0.001), on all three tests"
-count_is "$tmp/text" '^ +2 +1 .* 0\.900 \? *$' 3 "KVM (one run) = 0.900, no verdict: one machine"
+count_is "$tmp/text" '^ +3 +3 .* 0\.500 \* +0\.001[0-9]*  3\+3 runs, unpaired, Welch.s t on log run values: different: 100\.0% slower \(95% CI [0-9.]+% slower to [0-9.]+% slower\), q [0-9.e-]+, beyond the min-effect 5%$' 3 \
+	"VMware/bare = 0.500, different on the runs (Welch p 0.001), on all three tests, said in words"
+count_is "$tmp/text" '^ +2 +1 .* 0\.900 \? +fewer than 3 runs a side: no verdict$' 3 \
+	"KVM (one run) = 0.900, no verdict: one machine"
 hasnt "$tmp/text" '^warning:' "no comparability warning: same image, build and run parameters"
 
 st=0
@@ -150,7 +151,7 @@ PY
 st=0
 "$rep" "$tmp/drift" >"$tmp/drift.txt" 2>&1 || st=$?
 status_is EXIT_OK "$st" "fleet of runs that drift together"
-has "$tmp/drift.txt" '^ +2 +3 .* 1\.100 ~ +0\.[23][0-9]*$' \
+has "$tmp/drift.txt" '^ +2 +3 .* 1\.100 ~ +0\.[23][0-9]*  3\+3 runs, unpaired, Welch.s t on log run values: undecided: ' \
 	"drift: VMware/bare 1.100 is no difference on the runs (Welch p 0.2-0.4), though its pooled samples differ"
 hasnt "$tmp/drift.txt" ' [0-9]\.[0-9]{3} \*' "drift: no group marked different"
 
@@ -249,7 +250,7 @@ has "$tmp/tails.json" '^VMware pooled 3 10111(\.0)? 10000000(\.0)? 10000000(\.0)
 	"JSON: VMware's latency_ns pooled over its 3 runs"
 has "$tmp/tails.json" '^KVM not-pooled 2 None None None$' "JSON: KVM's not pooled, no figures"
 
-contains "$tmp/tails.txt" "Welch's t on the log run values gives p < 0.01" \
+contains "$tmp/tails.txt" "Welch's t on the log whole-run values, answered" \
 	"the fleet's legend says what its marks rest on (the runs, Welch's t)"
 mkdir "$tmp/empty"
 st=0

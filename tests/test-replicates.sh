@@ -315,7 +315,7 @@ has "$tmp/late-x.txt" '^t-time2 +1 ns +2[45][0-9][0-9]\.[0-9] +--- +--- ' \
 # 4. Two runs a side: no verdict ('?'), status 0.
 expect_status EXIT_OK "2 + 2 runs: no verdict, status 0" -- \
 	"$rep" --label a,a,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/b1.log" "$tmp/b2.log"
-count_is "$tmp/stdout" ' 2\+2 +too-few-runs .* \?$' 4 "fewer than 3 runs a side: '?' per test"
+count_is "$tmp/stdout" ' 2\+2 +too-few-runs .* \? 2\+2 runs: fewer than 3 a side, no verdict$' 4 "fewer than 3 runs a side: '?' per test, said why"
 count_is "$tmp/stdout" ' 2\+2 +too-few-runs +--- ' 4 "... and p as '---', not nan (no p without 3 runs a side)"
 
 # 5. One run a side: the plain message, no test significant, status 0 although B is slower.
@@ -439,7 +439,7 @@ contains "$tmp/idx.svg" "Index Score rows: each run's score is its value, decide
 "$rep" --format html --label a,b "$tmp/ia.log" "$tmp/ib.log" >"$tmp/idx.html" 2>/dev/null || true
 has "$tmp/idx.html" '<td class="n flag" data-copies="1" data-run="1" data-key="score_ratio">0\.9[0-2][0-9]</td><td class="n">0\.[0-9]{3}\.\.0\.9[0-9]{2}</td><td class="n">[0-9.e-]+</td><td>different<br><small data-copies="1" data-run="1" data-key="basis">3\+3 runs, unpaired, Welch(&#39;|&#x27;|'"'"')s t on log run values: different: [0-9.]+% slower \(95% CI [^<]*</small>' \
 	"HTML: the Index Score row has its ratio, CI, p, 'different' and what it rests on"
-contains "$tmp/idx.html" "<b>different</b>: with &ge; 3 runs a side" "HTML: the page says the replicate rule"
+contains "$tmp/idx.html" "The verdict is one of three answers: different: Benjamini-Hochberg q &lt; 0.05" "HTML: the page says the replicate rule"
 #    B's runs 1000 / (1.10 x (1.02, 1.00, 0.99)): geometric mean ~906, its first run alone 891.
 has "$tmp/idx.html" 'data-row="0" data-run="1" data-key="value">90[4-8]\.[0-9]<' \
 	"HTML: a side's value is its runs' geometric mean (as the text and JSON), not its first run's"

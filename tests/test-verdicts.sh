@@ -10,7 +10,13 @@
 #    store's check (same rule), exit status 4 only for "different", --min-effect;
 #  - each side's steal shown, a warning above CMP_STEAL_WARN_PCT;
 #  - tests/plant-slowdown.py (the native demonstration's planting) gives a valid log whose
-#    planted rows, and only those, are different.
+#    planted rows, and only those, are different;
+#  - the fleet (a directory of one-run logs, grouped by machine) answers by the same rule
+#    (Benjamini-Hochberg, min-effect): a 2% change with p < 0.01 is not "different", and each
+#    group cell says its answer, interval and runs in text and JSON;
+#  - odd inputs: one run a side, zero-variance rows (equal and 10% apart), identical sides,
+#    120 rows, a row on one side only, --min-effect 0 / -5 / 100 / 5% / nan / abc (a usage
+#    error naming the option, or a clear answer).
 # In: OUT/isobench-report, python3. Out: "N passed, M failed, K skipped".
 set -euo pipefail
 
@@ -89,6 +95,27 @@ expect_status EXIT_DIFFERS "plant-slowdown.py's t04, t05 10% slower: status 4" -
 	"$rep" --label a,b "$tmp/s1-a.log" "$tmp/s1-p.log"
 count_is "$tmp/stdout" '^t0[45] +1 b .* \* different: [0-9.]+% slower' 2 "... exactly t04 and t05 different, slower"
 count_is "$tmp/stdout" '^t[0-9]{2} +1 b .* \* different' 2 "... and no other row"
+
+# 3c. plant-slowdown.py on a real runner's log (tests/fixtures/logs/tcg-ab-digest.log: a TCG
+# boot of the quick index suite, issue 46's demonstration, with a DIGEST restating each RESULT
+# and its whole=): the DIGEST's whole moves with the RESULT's, so the log stays complete (the
+# tool once left the DIGEST's whole alone: "the digest is damaged").
+fx=$top/tests/fixtures/logs/tcg-ab-digest.log
+python3 "$top/tests/plant-slowdown.py" "$fx" "$tmp/fx-p.log" 1.10 pipe,syscall ||
+	fail "plant-slowdown.py on a runner's log"
+complete "$tmp/fx-p.log" "a runner's log with a planted slowdown and its DIGEST: complete"
+w0=$(grep -a -o 'DIGEST part=test test=pipe .* whole=[0-9.]*' "$fx" | sed 's/.*whole=//')
+w1=$(grep -a -o 'DIGEST part=test test=pipe .* whole=[0-9.]*' "$tmp/fx-p.log" | sed 's/.*whole=//')
+if python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(abs(a / b - 1.10) > 1e-5)' "$w0" "$w1"; then
+	pass "the DIGEST's pipe whole= 10% lower ($w0 -> $w1)"
+else fail "the DIGEST's pipe whole= not 10% lower: '$w0' -> '$w1'"; fi
+
+# 3d. A balanced A/B order varies each run's place on purpose: round 1's a (isobench.ab_pos=1)
+# beside round 2's a (ab_pos=2, tests/fixtures/logs/tcg-ab-pos2.log) is no command-line
+# difference (the boots' command lines differ only in it, round and side).
+"$rep" --label a,b "$fx" "$top/tests/fixtures/logs/tcg-ab-pos2.log" >"$tmp/pos.txt" 2>&1 || true
+has "$tmp/pos.txt" '^isobench-report: compared 2 runs' "two TCG boots of one A/B session compared"
+lacks "$tmp/pos.txt" "not comparable: kernel.cmdline" "isobench.ab_pos is no command-line difference"
 
 # 4. --min-effect: the answer is against the threshold asked. A ~8-10% change: against 15%
 # it is "equivalent" (its 90% CI inside +-15%), against 9% "undecided" with the runs that would
@@ -184,5 +211,104 @@ has "$tmp/st.txt" '^warning: b: steal above 1% of the CPUs. time in 120 results 
 has "$tmp/st.txt" '^       steal: 2\.50% of the CPUs. time during the samples \(mean of 24 tests' \
 	"the side's steal shown"
 lacks "$tmp/planted.txt" "warning: " "no steal, no warning"
+
+# 8. The fleet: the same rule as the logs' comparison. Ten machines (one run a log, grouped by
+# cpu.model), 5 + 5, runs 0.3% apart: t03, t10, t17 10% slower, t05 2% slower. The 2% is
+# significant (p < 0.01: the old mark '*') but inside the min-effect: "equivalent".
+mkdir -p "$tmp/fl"
+gen "$tmp/fla.log" 5 31 --drift 0.003 --info cpu.model=A
+gen "$tmp/flb.log" 5 32 --drift 0.003 --info cpu.model=B --slower t03=1.10,t10=1.10,t17=1.10,t05=1.02
+python3 - "$tmp/fla.log" "$tmp/flb.log" "$tmp/fl" <<'EOF2'
+import os, sys
+for src in sys.argv[1:3]:
+    runs, cur = [], []
+    for l in open(src).read().splitlines(True):
+        if " BEGIN " in l and cur:
+            runs.append(cur)
+            cur = []
+        cur.append(l)
+    runs.append(cur)
+    for k, r in enumerate(runs):
+        open(os.path.join(sys.argv[3], "%s-%d.log" % (os.path.basename(src)[:3], k)), "w").writelines(r)
+EOF2
+expect_status EXIT_OK "fleet of 5 + 5 machines: status 0" -- "$rep" --group-by machine "$tmp/fl"
+cp "$tmp/stdout" "$tmp/fleet.txt"
+count_is "$tmp/fleet.txt" '^ +2 +5 .* \* +[0-9.e-]+  5\+5 runs, unpaired, Welch.s t on log run values: different: [0-9.]+% slower \(95% CI [0-9.]+% slower to [0-9.]+% slower\), q [0-9.e-]+, beyond the min-effect 5%$' 3 \
+	"fleet: exactly the three planted cells different, with their interval, q and runs"
+has "$tmp/fleet.txt" '^t05 .*$' "fleet: a t05 row"
+has "$tmp/fleet.txt" '^ +2 +5 .* 0\.98[0-9] = +[0-9.]+e-0[4-9]  5\+5 runs, .*: equivalent: 2\.[0-9]% slower \(90% CI ' \
+	"fleet: the 2% change (p < 0.01) equivalent, not different"
+count_is "$tmp/fleet.txt" '^ +2 +5 .* = +[0-9.e-]+  5\+5 runs, .*: equivalent: ' 21 "fleet: the 21 others equivalent"
+has "$tmp/fleet.txt" 'answered$' "fleet: the legend says the marks are answers"
+contains "$tmp/fleet.txt" "Benjamini-Hochberg q < 0.05 over the verdicts compared" \
+	"fleet: the legend states the rule"
+"$rep" --group-by machine --format json "$tmp/fl" >"$tmp/fleet.json" 2>/dev/null || true
+python3 - "$tmp/fleet.json" >"$tmp/fj.out" 2>&1 <<'EOF2' || true
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("format", d["format"])
+for r in d["rows"]:
+    c = r["groups"][1]
+    a = c["answer"]
+    print(r["test"], c["mark"], a["answer"], a["ratio_ci95_lo"] <= a["ratio"] <= a["ratio_ci95_hi"],
+          a["q_value"] is not None, a["min_effect_pct"], c["basis"].startswith("5+5 runs, unpaired"))
+EOF2
+count_is "$tmp/fj.out" '^t(03|10|17) \* different True True 5\.0 True$' 3 "fleet JSON: the planted cells different, with interval, q, basis"
+count_is "$tmp/fj.out" '^t[0-9]{2} = equivalent True True 5\.0 True$' 21 "fleet JSON: the others (t05's 2% too) equivalent"
+has "$tmp/fj.out" '^format isobench-fleet/3$' "fleet JSON: format isobench-fleet/3"
+expect_status EXIT_OK "fleet, --min-effect 15: status 0" -- "$rep" --min-effect 15 --group-by machine "$tmp/fl"
+count_is "$tmp/stdout" ' = +[0-9.e-]+  5\+5 runs, .*: equivalent: .*, inside \+-15%, the min-effect$' 24 \
+	"fleet, --min-effect 15: every cell equivalent against 15% (the option reaches the fleet)"
+
+# 10. Odd inputs: each gets a clear answer or a usage error naming the option.
+for v in 0 -5 5% nan inf abc ''; do
+	expect_status EXIT_USAGE "--min-effect '$v' refused" -- "$rep" --min-effect "$v" --label a,b "$tmp/a.log" "$tmp/b.log"
+	has "$tmp/stderr" "^isobench-report: --min-effect wants a percentage above 0, at most 10000 \(a number, no % sign\), not '$v'$" \
+		"--min-effect '$v': the message names the option and the value"
+done
+expect_status EXIT_USAGE "check --min-effect abc refused" -- "$rep" --db "$db" check --min-effect abc --baseline all "$tmp/b.log"
+contains "$tmp/stderr" "--min-effect wants a percentage" "check --min-effect abc: the message names the option"
+expect_status EXIT_OK "--min-effect 100: accepted, nothing is a 2x change" -- "$rep" --min-effect 100 --label a,b "$tmp/a.log" "$tmp/b.log"
+count_is "$tmp/stdout" '^t[0-9]{2} +1 b .* = equivalent: .*inside \+-100%, the min-effect$' 24 "--min-effect 100: every row equivalent"
+# One run a side: no verdict, said so, status 0.
+expect_status EXIT_OK "one run a side: status 0" -- "$rep" --label c,t "$tmp/c1.log" "$tmp/t1.log"
+has "$tmp/stdout" 'one run a side: the marks compare samples within each run' "one run a side: said to be no verdict"
+"$rep" --format json --label c,t "$tmp/c1.log" "$tmp/t1.log" 2>/dev/null | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(sorted(set((r["cells"][1]["answer"] is None, "not a verdict" in r["cells"][1]["basis"]) for r in d["comparison"]["rows"])))' \
+	>"$tmp/one.json" 2>&1 || true
+has "$tmp/one.json" '^\[\(True, True\)\]$' "one run a side, JSON: no answer, the basis says not a verdict"
+# Zero-variance rows: every run the same figures (drift 0, noise 0).
+gen "$tmp/z-a.log" 4 1 --drift 0 --noise 0
+gen "$tmp/z-b.log" 4 2 --drift 0 --noise 0
+gen "$tmp/z-p.log" 4 2 --drift 0 --noise 0 --slower t03=1.10
+expect_status EXIT_OK "zero variance, equal sides: status 0" -- "$rep" --label a,b "$tmp/z-a.log" "$tmp/z-b.log"
+count_is "$tmp/stdout" '^t[0-9]{2} +1 b +4\+4 .* = equivalent: no change \(90% CI no change to no change\)' 24 \
+	"zero variance, equal sides: every row equivalent, no change"
+expect_status EXIT_DIFFERS "zero variance, t03 10% slower: status 4" -- "$rep" --label a,b "$tmp/z-a.log" "$tmp/z-p.log"
+count_is "$tmp/stdout" '^t03 +1 b .* \* different: 10\.0% slower \(95% CI 10\.0% slower to 10\.0% slower\)' 1 \
+	"zero variance, t03 10% slower: different, its interval a point"
+count_is "$tmp/stdout" '^t[0-9]{2} +1 b .* \* different' 1 "... and no other row"
+# The same runs on both sides (one log twice): a usage error saying why (a run is one
+# replicate of one side); identical figures in distinct runs are the zero-variance case above.
+expect_status EXIT_USAGE "the same runs on both sides: refused" -- "$rep" --label a,b "$tmp/a.log" "$tmp/a.log"
+has "$tmp/stderr" 'is on side a .* and on side b .*: a run is one replicate of one side' "... saying why"
+# 120 rows: the correction over all of them; a same build has none different.
+gen "$tmp/h-a.log" 5 41 --tests 120
+gen "$tmp/h-b.log" 5 42 --tests 120
+gen "$tmp/h-p.log" 5 42 --tests 120 --slower t07=1.10,t77=1.10,t117=1.10
+expect_status EXIT_OK "120 rows, same build: status 0" -- "$rep" --label a,b "$tmp/h-a.log" "$tmp/h-b.log"
+count_is "$tmp/stdout" '^t[0-9]+ +1 b .* [*=~] (different|equivalent|undecided): ' 120 "120 rows: every row answered"
+count_is "$tmp/stdout" '^t[0-9]+ +1 b .* \* different' 0 "120 rows, same build: none different"
+expect_status EXIT_DIFFERS "120 rows, 3 planted: status 4" -- "$rep" --label a,b "$tmp/h-a.log" "$tmp/h-p.log"
+count_is "$tmp/stdout" '^t(07|77|117) +1 b .* \* different' 3 "120 rows: the three planted rows different"
+count_is "$tmp/stdout" '^t[0-9]+ +1 b .* \* different' 3 "... and no other"
+# A row on one side only: no verdict for it, said so; the others decided.
+gen "$tmp/r-b.log" 5 2 --tests 25
+expect_status EXIT_OK "a row on one side only: status 0" -- "$rep" --label a,b "$tmp/s1-a.log" "$tmp/r-b.log"
+has "$tmp/stdout" '^t24 +1 b +0\+5 +too-few-runs +--- +--- \? 0\+5 runs: the test is on one side only, no verdict$' \
+	"the row only side b holds: 0+5 runs, no verdict, said why"
+has "$tmp/stdout" '^isobench-report: compared 2 sides of 5, 5 runs: 0 different, 24 equivalent, 0 undecided .*, 1 with too few runs' \
+	"... and counted in the closing line"
 
 finish

@@ -19,6 +19,7 @@ usage: verdict-logs.py OUT RUNS SEED [options]
   --no-whole         RESULT without whole= (a log written before it): the reader derives it
   --steal PCT        RESULT steal_pct=PCT (default 0)
   --round R          INFO run.round=R, R+1, ... (one a run); --side S: run.ab_side=S
+  --info K=V,...     more INFO fields in every run (e.g. cpu.model=A: a fleet's machine)
 
 A SAMPLE's window is 0.1 s (ns=100000000); its loops are its value's work in that window (a
 rate: value x 0.1; a time per loop: window / value), so RESULT whole= (sum of loops over sum of
@@ -66,6 +67,7 @@ def main(argv):
     steal = opt(args, "--steal", 0.0, float)
     rnd = opt(args, "--round", None, int)
     side = opt(args, "--side", None, str)
+    extra = [kv for kv in opt(args, "--info", "", str).split(",") if kv]
     out, runs, seed = args[0], int(args[1]), int(args[2])
     rng = random.Random(seed)
     tests = []
@@ -82,6 +84,8 @@ def main(argv):
             info += " run.round=%d" % (rnd + k)
         if side:
             info += " run.ab_side=" + side
+        for kv in extra:
+            info += " " + kv
         recs.append(info)
         d = rng.gauss(0, drift)
         for n, (name, unit, hi, base) in enumerate(tests, 1):
