@@ -45,9 +45,10 @@
 #   unixbench's TEST whetstone-double: 30, the target fidelity-unixbench.md set for it from
 #   its first session, section 4 measuring why: byte-unixbench's whetstone is its own C at
 #   -O3 -ffast-math -march=native, ours our own C at the image's fixed -O2 -march=x86-64 with
-#   IEEE semantics, a decision kept; that code alone, in one driver, gives 1.09 (section 4,
-#   loaded; section 4b, quiet). dhry2reg, given 30 there too while it was 0.85 in musl, has
-#   been within 15 on every quiet host since its section 10: 15.
+#   IEEE semantics, a decision kept; our code alone in section 4's driver gave 1.09, the
+#   two programs 1.11-1.17 per CPU-second, pinned or not (section 4b). dhry2reg, given 30
+#   there too while it was 0.85 in musl, has been within 15 on every quiet host since its
+#   section 10: 15.
 #   Another GROUP: die (status 2); TEST is the test alone (whetstone-double, not .../1).
 # paired_cell FILE KEY: KEY's two cells from paired_cells' lines in FILE (/dev/stdin: a pipe),
 #   "MEDIAN<TAB>LOWEST-HIGHEST (N)", or "-<TAB>-" when FILE has no line for KEY. KEY matches
