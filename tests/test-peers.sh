@@ -60,7 +60,8 @@ echo "# raw: ours 1 512k 11.2"
 echo "# raw: lmbench 1 16k 1.0"
 echo "# raw: lmbench 1 512k 10"
 echo "point lat_mem_rd ours_4k"'
-mk disk-vs-fio.sh '[ "$n" != 2 ] || { echo "fio: injected failure"; exit 3; }
+mk disk-vs-fio.sh '[ -z "${FIO_FAIL_ALL:-}" ] || { echo "fio: fails every round"; exit 4; }
+[ "$n" != 2 ] || { echo "fio: injected failure"; exit 3; }
 echo "# header"
 echo "1 disk-randread-4k-qd32 ours 80 0.5"
 echo "1 disk-randread-4k-qd32 theirs 100 0.5"
@@ -72,7 +73,9 @@ echo "| test | vs | (the markdown, not read) |"'
 mk fidelity-unixbench.sh 'printf "1\tshell1\t1\tours\t%s\tlpm\t0.5\t1\n" "$(pick 1200 1300 1250)"
 printf "1\tshell1\t1\tub\t1000\tlpm\t0.5\t1\n"
 printf "1\tdhry2reg\t1\tub\t50\tlps\t0.5\t1\n"
-printf "1\tdhry2reg\t1\tours\t51\tlps\t0.5\t1\n"'
+printf "1\tdhry2reg\t1\tours\t51\tlps\t0.5\t1\n"
+printf "1\twhetstone-double\t1\tours\t1200\tMWIPS\t0.5\t1\n"
+printf "1\twhetstone-double\t1\tub\t1000\tMWIPS\t0.5\t1\n"'
 
 run() {	# run NAME [ENV...]: peers.sh on the stand-ins; $tmp/NAME.out, .err, .st
 	local name=$1
@@ -106,6 +109,10 @@ expect_row all sockperf:udp-rr "sockperf:udp-rr 1000.0 1000.0 tps 1.000 0.900-1.
 expect_row all iperf3:tcp-maerts "iperf3:tcp-maerts 1000.0 1000.0 MB/s 1.000 0.900-1.100 (3) +-15% within"
 expect_row all byte-unixbench:shell1/1 "byte-unixbench:shell1/1 1250.0 1000.0 lpm 1.250 1.200-1.300 (3) +-15% OUTSIDE"
 expect_row all byte-unixbench:dhry2reg/1 "byte-unixbench:dhry2reg/1 51.0 50.0 lps 1.020 1.020-1.020 (3) +-15% within"
+# peer_limit by row: whetstone-double's 30 (fidelity-unixbench.md section 4), shell1's 15 above
+expect_row all byte-unixbench:whetstone-double/1 "byte-unixbench:whetstone-double/1 1200.0 1000.0 MWIPS 1.200 1.200-1.200 (3) +-30% within"
+if grep -qx "# FAILED: round 2: fio's script failed (status 3)" "$tmp/all.out"; then pass "a failed round is a line of the saved table (stdout), not stderr alone"; else fail "no FAILED line on stdout: $(head -5 "$tmp/all.out")"; fi
+if ! grep -q '^# NO ROWS' "$tmp/all.out"; then pass "no NO ROWS line when every group gave rows"; else fail "NO ROWS: $(grep NO "$tmp/all.out")"; fi
 if [ -z "$(row all netperf:tcp-rr)" ]; then pass "no netperf build: no netperf rows"; else fail "netperf rows without a netperf build"; fi
 if grep -q 'no netperf' "$tmp/all.err"; then pass "no netperf build: named on stderr"; else fail "the missing netperf is not named: $(cat "$tmp/all.err")"; fi
 if grep -qx 'ROWS=tcp-rr:sockperf udp-rr:sockperf tcp-stream:iperf3 tcp-maerts:iperf3' "$tmp/state/calls"; then pass "network-vs-peers is given only the rows whose tools are here"; else fail "ROWS given: $(grep ROWS "$tmp/state/calls")"; fi
@@ -118,9 +125,14 @@ for r in 1 2 3; do for s in memory-vs-stream.sh memory-vs-lmbench.sh disk-vs-fio
 if [ "$order" = "$want" ]; then pass "interleaved: every group once per round, round after round"; else fail "the calls' order: $order"; fi
 md=$(grep -c '^| ' "$tmp/all.out" || true)
 txt=$(sed '/^$/q' "$tmp/all.out" | grep -cE '^[A-Za-z0-9_-]+:' || true)
-if [ "$md" = $((txt + 1)) ] && [ "$txt" = 14 ] && grep -q '^| STREAM:triad/1 | 112.0 | 100.0 | MB/s | 1.120 | 1.120-1.120 (3) | +-10% | \*\*OUTSIDE\*\* |$' "$tmp/all.out"; then pass "the markdown copy: the same $txt rows and a header"; else fail "markdown $md lines for $txt rows: $(cat "$tmp/all.out")"; fi
+if [ "$md" = $((txt + 1)) ] && [ "$txt" = 15 ] && grep -q '^| STREAM:triad/1 | 112.0 | 100.0 | MB/s | 1.120 | 1.120-1.120 (3) | +-10% | \*\*OUTSIDE\*\* |$' "$tmp/all.out"; then pass "the markdown copy: the same $txt rows and a header"; else fail "markdown $md lines for $txt rows: $(cat "$tmp/all.out")"; fi
 if grep -q '^# host: .*family .*model .*CPUs allowed' "$tmp/all.out"; then pass "the header names the CPU, family and model"; else fail "no host line"; fi
 
+run fioall ROUNDS=2 FIO_FAIL_ALL=1
+if [ "$(cat "$tmp/fioall.st")" = 0 ] && grep -qx "# NO ROWS: fio gave no figure in any round (stderr says why)" "$tmp/fioall.out" &&
+	[ "$(grep -c '^# FAILED: round [12]: fio.s script failed (status 4)$' "$tmp/fioall.out")" = 2 ] && [ -n "$(row fioall STREAM:add/1)" ]; then
+	pass "a peer failing every round: its FAILED rounds and NO ROWS in the table's header, the rest measured"
+else fail "a peer failing every round: status $(cat "$tmp/fioall.st"): $(head -6 "$tmp/fioall.out")"; fi
 # --table: the same table again from the run's raw lines (its stdout's "# raw:", its stderr's
 # "peers: raw:", as from a run stopped early).
 set +e
@@ -133,6 +145,26 @@ if [ "$st1" = 0 ] && [ "$(sed -n '/^row /,/^$/p' "$tmp/t1.out")" = "$want" ] && 
 	[ "$(sed -n '/^row /,/^$/p' "$tmp/t2.out")" = "$want" ]; then pass "--table: the same table from stdout's and stderr's raw lines"
 else fail "--table: status $st1/$st2: $(head -c 800 "$tmp/t1.out")"; fi
 if [ "$st3" = 2 ]; then pass "--table of no file: status 2"; else fail "--table of no file: status $st3"; fi
+# --table on damaged or joined logs: stdout and stderr in one file (each raw line twice), CRLF
+# ends, a raw line cut short, a line of no group; and two runs' logs joined (refused).
+cat "$tmp/all.out" "$tmp/all.err" >"$tmp/both.log"
+sed 's/$/\r/' "$tmp/all.out" >"$tmp/crlf.log"
+{ grep -v 'raw: 3 stream STREAM:copy/1 ' "$tmp/all.out"; echo "# raw: 3 stream STREAM:copy/1 105.0"; echo "# raw: 3 bogus X:y 1 1 ns"; } >"$tmp/cut.log"
+{ cat "$tmp/all.out"; sed 's/raw: 1 stream STREAM:add\/1 100 /raw: 1 stream STREAM:add\/1 999 /' "$tmp/all.out" | grep 'raw: 1 stream STREAM:add/1 '; } >"$tmp/two.log"
+set +e
+"$peers" --table "$tmp/both.log" >"$tmp/t4.out" 2>"$tmp/t4.err"; st4=$?
+"$peers" --table "$tmp/crlf.log" >"$tmp/t5.out" 2>"$tmp/t5.err"; st5=$?
+"$peers" --table "$tmp/cut.log" >"$tmp/t6.out" 2>"$tmp/t6.err"; st6=$?
+"$peers" --table "$tmp/two.log" >"$tmp/t7.out" 2>"$tmp/t7.err"; st7=$?
+set -e
+if [ "$st4" = 0 ] && [ "$(sed -n '/^row /,/^$/p' "$tmp/t4.out")" = "$want" ]; then pass "--table of stdout and stderr in one file: each round once (N 3, not 6)"
+else fail "--table of both streams: status $st4: $(sed -n '/^row /,/^$/p' "$tmp/t4.out" | head -4) $(cat "$tmp/t4.err")"; fi
+if [ "$st5" = 0 ] && [ "$(sed -n '/^row /,/^$/p' "$tmp/t5.out")" = "$want" ]; then pass "--table of a CRLF log: the same table"
+else fail "--table of CRLF: status $st5: $(sed -n '/^row /,/^$/p' "$tmp/t5.out" | head -4 | cat -A)"; fi
+if [ "$st6" = 0 ] && grep -q '2 raw line(s) of LOG not of the form' "$tmp/t6.err" && grep -q '^STREAM:copy/1 .* (2) ' "$tmp/t6.out" && ! grep -q 'X:y' "$tmp/t6.out"; then pass "--table: a raw line cut short and one of no group are named and left out, the rest paired"
+else fail "--table of a cut log: status $st6: $(cat "$tmp/t6.err") $(grep copy/1 "$tmp/t6.out")"; fi
+if [ "$st7" = 2 ] && grep -q 'round 1 of STREAM:add/1 has two different figures' "$tmp/t7.err"; then pass "--table of two runs joined: status 2 naming the round and row"
+else fail "--table of two runs: status $st7: $(cat "$tmp/t7.err")"; fi
 
 # fio missing from PATH (a PATH of only the stand-ins and the basics, without fio).
 rm "$tmp/bin/fio"
@@ -154,11 +186,29 @@ set +e
 env PEER_SCRIPTS="$tmp/s" "$peers" >/dev/null 2>"$tmp/u1.err"; st1=$?
 env PEER_SCRIPTS="$tmp/s" ONLY="stream bogus" "$peers" "$tmp/p" >/dev/null 2>"$tmp/u2.err"; st2=$?
 env PEER_SCRIPTS="$tmp/s" ROUNDS=0 "$peers" "$tmp/p" >/dev/null 2>"$tmp/u3.err"; st3=$?
+# Each refused before anything runs (no stand-in called): bad values a group script would
+# refuse in every round, and ONLY's blanks, repeats and unknown names.
+bad=()
+for e in ROUNDS=abc ROUNDS=-1 ROUNDS=1.5 SECS=0 NTIMES=abc NTIMES=0 LAT_MAX_MB=x ARRAY=1X ARRAY=abc "ONLY= " "ONLY=fio fio" "ONLY=stream,fio" "ONLY=net *"; do
+	rm -f "$tmp/state"/*
+	env PATH="$tmp/bin:$PATH" STATE="$tmp/state" PEER_SCRIPTS="$tmp/s" SCRATCH="$tmp" "$e" "$peers" "$tmp/p" >/dev/null 2>"$tmp/u5.err"; st=$?
+	{ [ "$st" = 2 ] && [ ! -s "$tmp/state/calls" ] && [ -s "$tmp/u5.err" ]; } || bad+=("$e: status $st, $(head -c 200 "$tmp/u5.err")")
+done
 mkdir -p "$tmp/empty"
 env PATH="$tmp/bin2" PEER_SCRIPTS="$tmp/s" ONLY="stream lmbench" "$peers" "$tmp/empty" >/dev/null 2>"$tmp/u4.err"; st4=$?
 set -e
 if [ "$st1" = 2 ] && grep -q usage "$tmp/u1.err"; then pass "no PEERS_DIR: status 2, usage"; else fail "no PEERS_DIR: status $st1"; fi
 if [ "$st2" = 2 ] && grep -q "unknown name 'bogus'" "$tmp/u2.err"; then pass "ONLY=bogus: status 2 naming it"; else fail "ONLY=bogus: status $st2 $(cat "$tmp/u2.err")"; fi
 if [ "$st3" = 2 ] && grep -q ROUNDS "$tmp/u3.err"; then pass "ROUNDS=0: status 2"; else fail "ROUNDS=0: status $st3"; fi
+if [ ${#bad[@]} = 0 ]; then pass "ROUNDS, SECS, NTIMES, LAT_MAX_MB, ARRAY and ONLY garbage: status 2 before any round"; else fail "accepted or ran: ${bad[*]}"; fi
 if [ "$st4" = 1 ] && grep -q 'no STREAM' "$tmp/u4.err" && grep -q 'no peer found' "$tmp/u4.err"; then pass "no peer at all: status 1, each named"; else fail "no peer: status $st4 $(cat "$tmp/u4.err")"; fi
+# fidelity-unixbench.sh --verdict's default limit is peer_limit's for each test (the one owner):
+# whetstone-double 1.20 within +-30%, pipe 1.16 OUTSIDE +-15%; a PCT given judges both by it.
+printf '1\twhetstone-double\t1\tours\t1200\tMWIPS\t0.5\t1200\n1\twhetstone-double\t1\tub\t1000\tMWIPS\t0.5\t1000\n1\tpipe\t1\tours\t1160\tlps\t0.5\t1160\n1\tpipe\t1\tub\t1000\tlps\t0.5\t1000\n' >"$tmp/fid.tsv"
+fid=$top/docs/benchmarks/fidelity-unixbench.sh
+v1=$("$fid" --verdict "$tmp/fid.tsv" 2>&1 | tr -s ' ' | cut -d' ' -f1,9,10 | tr '\n' ';')
+v2=$("$fid" --verdict "$tmp/fid.tsv" 25 2>&1 | tr -s ' ' | cut -d' ' -f1,9,10 | tr '\n' ';')
+if [ "$v1" = "pipe OUTSIDE +-15%;whetstone-double within +-30%;" ] && [ "$v2" = "pipe within +-25%;whetstone-double within +-25%;" ]; then
+	pass "fidelity-unixbench --verdict: each test's peer_limit by default, a PCT for all"
+else fail "fidelity-unixbench --verdict: '$v1' / '$v2'"; fi
 finish

@@ -124,8 +124,8 @@ if [ "${1:-}" = --table ]; then
 	exit 0
 fi
 
-# --verdict RESULTS.TSV [PCT]: one line per test and copies: within or OUTSIDE +-PCT% (default
-# 15: peer-lib.sh's peer_limit unixbench) of byte-unixbench, with both ratios (wall clock, per CPU-second received; each paired by
+# --verdict RESULTS.TSV [PCT]: one line per test and copies: within or OUTSIDE +-PCT% (default:
+# each test's peer-lib.sh peer_limit unixbench TEST, 15, whetstone-double 30) of byte-unixbench, with both ratios (wall clock, per CPU-second received; each paired by
 # round, "0.00" when no round had both; shown with 2 decimals, judged unrounded: 1.1504 is
 # OUTSIDE +-15% though it shows as 1.15). It judges the wall-clock ratio (the figure a user
 # compares) while the load average stayed at or below the CPUs (nproc); above, the
@@ -134,8 +134,12 @@ fi
 # between phases: fidelity-unixbench.md section 6): their line then says the wall clock is
 # unreliable.  Exit status 0 either way; 2 on a usage error or a RESULTS.TSV refused (above).
 verdict() {
-	medians "$1" | awk -F'\t' -v pct="$2" -v ncpu="$(nproc)" '{
-		r = $10 + 0; rc = $14 + 0; lo = 1 - pct / 100; hi = 1 + pct / 100
+	local lims="" t
+	while IFS= read -r t; do lims+="$t=$(peer_limit unixbench "$t") "; done < <(cut -f2 "$1" | sort -u)
+	medians "$1" | awk -F'\t' -v all="$2" -v lims="$lims" -v ncpu="$(nproc)" '
+	BEGIN { n = split(lims, a, " "); for (i = 1; i <= n; i++) { split(a[i], kv, "="); lim[kv[1]] = kv[2] } }
+	{
+		pct = all != "" ? all : lim[$1]; r = $10 + 0; rc = $14 + 0; lo = 1 - pct / 100; hi = 1 + pct / 100
 		fs = $1 ~ /^fs/; busy = $9 > ncpu
 		x = (busy && !fs) ? rc : r
 		v = (x >= lo && x <= hi ? "within" : "OUTSIDE") sprintf(" +-%d%%", pct)
@@ -146,8 +150,8 @@ verdict() {
 }
 if [ "${1:-}" = --verdict ]; then
 	[ -f "${2:-}" ] || { echo "usage: $0 --verdict RESULTS.TSV [PCT]" >&2; exit 2; }
-	pct=${3:-$(peer_limit unixbench)}
-	[[ $pct =~ ^[0-9]+$ ]] || { echo "PCT must be a whole number: $3" >&2; exit 2; }
+	pct=${3:-}
+	[[ -z $pct || $pct =~ ^[0-9]+$ ]] || { echo "PCT must be a whole number: $3" >&2; exit 2; }
 	checked_copy "$2"
 	verdict "$tsv" "$pct"
 	exit 0
@@ -313,4 +317,4 @@ for ((r = 1; r <= rounds; r++)); do
 		done
 	done
 done
-verdict "$work/all.tsv" "$(peer_limit unixbench)" >&2
+verdict "$work/all.tsv" "" >&2

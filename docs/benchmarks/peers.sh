@@ -36,12 +36,19 @@
 #      ("peers: raw: ROUND GROUP ROW OURS THEIRS UNIT"); on stdout, the machine (CPU model,
 #      family and model, kernel, CPUs, load at the start and the end, date), the table, then
 #      its markdown copy, then the raw lines ("# raw: ..."). --table LOG prints the table and
-#      its markdown from LOG's raw lines alone (a run stopped early: the rounds it finished). Rows: "stream KERNEL/COPIES" (ours: the RESULT max;
+#      its markdown from LOG's raw lines alone (a run stopped early: the rounds it finished;
+#      stdout and stderr in one file: each line once; CRLF ends; a raw line cut short or of no
+#      group is named and left out). A group script's failures are also lines of stdout
+#      ("# FAILED: round R: GROUP's script failed (status S)", and "# NO ROWS: GROUP ..." for
+#      a group that gave no figure in any round), so a saved table says what it lacks. Rows: "stream KERNEL/COPIES" (ours: the RESULT max;
 #      STREAM's Best Rate, MB/s), "lat_mem_rd POINT" (ns per load, ours 4k pages), "fio TEST"
 #      (disk-vs-fio's value: ns, IOPS or MiB/s), "net ROW:PEER" (tps or MB/s), "unixbench
 #      TEST/1" (byte-unixbench's units, wall clock, one copy).
 # Errors: status 2 on a usage error (PEERS_DIR not a directory, an ONLY name unknown or given
-#      twice, ROUNDS or SECS not a whole number >= 1) or with no out/isobench; a peer script
+#      twice, ROUNDS, SECS, NTIMES or LAT_MAX_MB not a whole number >= 1, an ARRAY the runner
+#      refuses; all before anything runs, not a failure in every round), with no out/isobench,
+#      or for --table on a LOG holding one round of a row twice with different figures (two
+#      runs' logs joined: not pairable); a peer script
 #      that fails in a round is named with its status and log tail, and that round's rows of
 #      it are missing (the table says how many rounds were paired); status 1 when no row got
 #      a figure from both sides. Rows OUTSIDE their limit are findings, not errors: status 0.
@@ -70,6 +77,11 @@ peers=$(cd "$1" && pwd)
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a whole number >= 1, not '$rounds'"
 [[ $secs =~ ^[1-9][0-9]*$ ]] || die "SECS must be a whole number >= 1, not '$secs'"
 [[ $latmax =~ ^[1-9][0-9]*$ ]] || die "LAT_MAX_MB must be a whole number >= 1, not '$latmax'"
+[[ $ntimes =~ ^[1-9][0-9]*$ ]] || die "NTIMES must be a whole number >= 1, not '$ntimes'"
+# ARRAY as memory-vs-stream.sh checks it (the runner's own size parser and range), before any
+# round rather than in every one; without out/isobench (stand-ins) the size's form alone.
+if [ -x "$top/out/isobench" ]; then "$top/out/isobench" --mem.array "$array" --list >/dev/null 2>&1
+else [[ $array =~ ^[1-9][0-9]*[KMGT]?$ ]]; fi || die "ARRAY must be a size such as 512M or 1G, not '$array'"
 one_each ONLY "stream lmbench fio net unixbench" "${groups[@]}"
 [ -x "$top/out/isobench" ] || [ -n "${PEER_SCRIPTS:-}${table_only}" ] || die "no out/isobench: ./build.sh first"
 
@@ -145,13 +157,26 @@ run_group() {
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 t0=$(date -u +%FT%TZ)
 : >"$work/all"
-[ -z "$table_only" ] || { sed -nE 's/^(# |peers: )raw: ([0-9]+ [a-z]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+)$/\2/p' "$table_only" >"$work/all"; rounds=0; }
+: >"$work/failed"
+if [ -n "$table_only" ]; then
+	# A log may hold both streams (`>host.txt 2>&1`: each raw line twice) or CRLF ends: one
+	# line per round and row is kept; two different figures for one round and row (two runs'
+	# logs joined) cannot be paired and are refused; a raw line cut short is named.
+	tr -d '\r' <"$table_only" | sed -nE 's/^(# |peers: )raw: (.*)$/\2/p' >"$work/rawall"
+	awk 'NF != 6 || $1 !~ /^[1-9][0-9]*$/ || $2 !~ /^(stream|lmbench|fio|net|unixbench)$/ { bad++; next } { print }
+		END { if (bad) printf "peers: %d raw line(s) of LOG not of the form ROUND GROUP ROW OURS THEIRS UNIT (cut short?): left out\n", bad > "/dev/stderr" }' \
+		"$work/rawall" | awk '!seen[$0]++' >"$work/all"
+	dup=$(awk '++n[$1 " " $3] == 2 { print "round " $1 " of " $3; exit }' "$work/all")
+	[ -z "$dup" ] || die "--table LOG: $dup has two different figures (two runs' logs joined?): which pairs with which is not known; give each run's log alone"
+	rounds=0
+fi
 for ((r = 1; r <= rounds; r++)); do
 	for g in "${run[@]}"; do
 		s=$(date +%s)
 		echo "peers: round $r of $rounds: $g ..." >&2
 		if run_group "$g" "$work/$g.log"; then st=0; else st=$?; fi
 		if [ "$st" != 0 ]; then
+			echo "round $r: $g's script failed (status $st)" >>"$work/failed"
 			echo "peers: round $r: $g's script failed (status $st); its last lines:" >&2
 			tail -n 5 "$work/$g.log" | sed 's/^/peers:   /' >&2
 		fi
@@ -173,7 +198,8 @@ side() {
 while read -r row q lo hi n; do
 	g=$(awk -v k="$row" '$3 == k { print $2; exit }' "$work/all")
 	u=$(awk -v k="$row" '$3 == k { print $6; exit }' "$work/all")
-	lim=$(peer_limit "$g")
+	t=${row#*:}
+	lim=$(peer_limit "$g" "${t%%/*}")
 	if [ "$n" = 0 ]; then v="no figure" rq=- rg=-
 	else
 		v=$(awk -v q="$q" -v l="$lim" 'BEGIN { print (q >= 1 - l / 100 && q <= 1 + l / 100) ? "within" : "OUTSIDE" }')
@@ -190,6 +216,12 @@ fam=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 mdl=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 echo "# host: ${cpu:-unknown CPU} (family ${fam:--}, model ${mdl:--}), $(nproc) of $(nproc --all) CPUs allowed, $(uname -r)"
 echo "# $t0 to $(date -u +%FT%TZ), $rounds rounds of: ${run[*]} (SECS $secs, ARRAY $array, NTIMES $ntimes, LAT_MAX_MB $latmax); load $load0 at the start, $load1 at the end"
+# What failed, in the saved table itself, not on stderr alone: a group failing every round
+# has no row below to say so.
+sed 's/^/# FAILED: /' "$work/failed"
+for g in "${run[@]}"; do
+	awk -v g="$g" '$2 == g { f = 1 } END { exit !f }' "$work/all" || echo "# NO ROWS: $g gave no figure in any round (stderr says why)"
+done
 fi
 printf '%-34s %12s %12s %-6s %11s %22s %7s %s\n' row ours theirs unit ours/theirs "rounds lo-hi (N)" limit verdict
 awk -F'\t' '{ printf "%-34s %12s %12s %-6s %11s %22s %7s %s\n", $1, $2, $3, $4, $5, $6, $7, $8 }' "$work/table"
