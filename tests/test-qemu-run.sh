@@ -295,6 +295,7 @@ PY
 			printf 'MemTotal: %s kB\nMemFree: %s kB\nMemAvailable: %s kB\n' "$1" "$2" "$2" >"$tmp/meminfo.$1"
 			local f=$tmp/meminfo.$1
 			shift 2
+			# shellcheck disable=SC2016 # the inner shell expands them
 			unshare -m sh -c 'mount --bind "$0" /proc/meminfo && exec "$@"' "$f" "$@"
 		}
 		big=$((4 << 30)) # KiB: a 4 TiB host with 3 TiB available
@@ -305,6 +306,7 @@ PY
 			"... the sizing line says capped, and why"
 		contains "$tmp/big.err" "is more than this QEMU can give the guest (1011712 MiB" "... and a note says so"
 		mkdir -p "$tmp/bin32"
+		# shellcheck disable=SC2016 # the stub's own words
 		printf '#!/bin/sh\n[ "$1" = LONG_BIT ] && { echo 32; exit 0; }\nexec /usr/bin/getconf "$@"\n' >"$tmp/bin32/getconf"
 		chmod +x "$tmp/bin32/getconf"
 		planted $((16 << 20)) $((12 << 20)) env PATH="$tmp/bin32:$PATH" "$run" --out "$fake" --direct \
