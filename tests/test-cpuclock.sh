@@ -27,7 +27,7 @@ bin=${OUT:-$top/out}/isobench
 	fail "isobench --tests getpid --copies 1,2 failed"
 n=$(grep -c ' SAMPLE ' "$tmp/native.log" || true)
 good=$(grep ' SAMPLE ' "$tmp/native.log" |
-	grep -cE ' copies=1 .* mhz=[1-9][0-9]* mhz_method=(aperf|chain) | copies=2 .* mhz=[1-9][0-9]*,[1-9][0-9]* mhz_method=(aperf|chain) ' || true)
+	grep -cE ' copies=1 .* mhz=[1-9][0-9]* mhz_method=(aperf|cppc|chain) | copies=2 .* mhz=[1-9][0-9]*,[1-9][0-9]* mhz_method=(aperf|cppc|chain) ' || true)
 if [ "$n" -ge 8 ] && [ "$good" -eq "$n" ]; then
 	pass "every SAMPLE ($n) carries one clock figure > 0 per copy and its method"
 else
