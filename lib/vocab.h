@@ -37,6 +37,7 @@
 #define REC_STOP_BUDGET "budget"
 /* SAMPLE mhz_method=: how its mhz= figures were obtained (payload/cpuclock.h). */
 #define REC_MHZ_APERF "aperf"		/* TSC rate x delta APERF / delta MPERF, per copy */
+#define REC_MHZ_CPPC "cppc"		/* ACPI CPPC's feedback counters in sysfs, per copy */
 #define REC_MHZ_CHAIN "chain"		/* a timed chain of dependent adds before and after */
 #define REC_MHZ_NONE "none"		/* neither: every figure 0 */
 /* DIGEST part=: which piece of the run's digest a DIGEST record is (docs/records.md "The
@@ -407,7 +408,8 @@
 #define VOCAB_SHAPE_WARN_WHAT ENUM, 0, 0, REC_WHAT_CLOCKSOURCE "|" REC_WHAT_RESULT "|" \
 	REC_WHAT_METADATA "|" REC_WHAT_TEST "|" REC_WHAT_PARAM "|" REC_WHAT_CPUPOLICY
 #define VOCAB_SHAPE_END_STATUS ENUM, 0, 0, REC_STATUS_OK "|" REC_STATUS_FATAL
-#define VOCAB_SHAPE_MHZ_METHOD ENUM, 0, 0, REC_MHZ_APERF "|" REC_MHZ_CHAIN "|" REC_MHZ_NONE
+#define VOCAB_SHAPE_MHZ_METHOD ENUM, 0, 0, REC_MHZ_APERF "|" REC_MHZ_CPPC "|" REC_MHZ_CHAIN "|" \
+	REC_MHZ_NONE
 #define VOCAB_SHAPE_STOP ENUM, 0, 0, REC_STOP_TARGET "|" REC_STOP_CAP "|" REC_STOP_FUTILE \
 	"|" REC_STOP_BUDGET
 #define VOCAB_SHAPE_DIGEST_PART ENUM, 0, 0, REC_PART_BEGIN "|" REC_PART_INFO "|" REC_PART_TEST \

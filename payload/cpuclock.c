@@ -3,10 +3,14 @@
 #include "cpuclock.h"
 #include "arch.h"
 #include "sys.h"
+#include "sysfs.h"
 #include "vocab.h"
 
+#include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 double cpuclock_aperf_mhz(const struct cpuclock_read *a, const struct cpuclock_read *b)
 {
@@ -53,11 +57,73 @@ double cpuclock_chain_now(void)
 
 const char *cpuclock_method_name(enum cpuclock_method m)
 {
-	return m == CPUCLOCK_APERF ? REC_MHZ_APERF : m == CPUCLOCK_CHAIN ? REC_MHZ_CHAIN
-								  : REC_MHZ_NONE;
+	return m == CPUCLOCK_APERF ? REC_MHZ_APERF : m == CPUCLOCK_CPPC ? REC_MHZ_CPPC
+		: m == CPUCLOCK_CHAIN ? REC_MHZ_CHAIN : REC_MHZ_NONE;
 }
 
 static int take(int cpu, struct cpuclock_read *r);
+
+/* A whole decimal u64 in sysfs file dir/rel: 0, or -1 (missing, "-", not a number). */
+static int sysfs_u64(const char *dir, const char *rel, uint64_t *v)
+{
+	char b[64], *e;
+
+	if (!strcmp(sysfs_line(dir, rel, b, sizeof b), "-") || b[0] < '0' || b[0] > '9')
+		return -1;
+	*v = strtoull(b, &e, 10);
+	return *e ? -1 : 0;
+}
+
+int cpuclock_cppc_read(const char *root, int cpu, struct cpuclock_cppc *r, char *why, size_t n)
+{
+	char dir[256], b[128];
+	int used = 0;
+
+	snprintf(dir, sizeof dir, "%scpu%d/acpi_cppc/", root, cpu);
+	if (sscanf(sysfs_line(dir, "feedback_ctrs", b, sizeof b), "ref:%" SCNu64 " del:%" SCNu64
+		   "%n", &r->ref, &r->del, &used) != 2 || b[used]) {
+		snprintf(why, n, "no CPPC feedback counters (%sfeedback_ctrs: %s)", dir,
+			 !strcmp(b, "-") ? "absent or unreadable" : "not 'ref:R del:D'");
+		return -1;
+	}
+	if (sysfs_u64(dir, "nominal_perf", &r->nom_perf) || !r->nom_perf ||
+	    sysfs_u64(dir, "nominal_freq", &r->nom_mhz) || !r->nom_mhz) {
+		snprintf(why, n, "CPPC feedback counters without a MHz scale (%s: nominal_perf "
+			 "and nominal_freq both wanted, above 0)", dir);
+		return -1;
+	}
+	if (sysfs_u64(dir, "reference_perf", &r->ref_perf) || !r->ref_perf)
+		r->ref_perf = r->nom_perf;
+	return 0;
+}
+
+double cpuclock_cppc_mhz(const struct cpuclock_cppc *a, const struct cpuclock_cppc *b)
+{
+	uint64_t dr = b->ref - a->ref, dd = b->del - a->del;
+
+	if (!dr || !b->nom_perf || !b->ref_perf || !b->nom_mhz)
+		return 0;
+	return (double)b->ref_perf * ((double)dd / (double)dr) * (double)b->nom_mhz /
+	       (double)b->nom_perf;
+}
+
+int cpuclock_cppc_probe(const char *root, int cpu, char *why, size_t n)
+{
+	struct cpuclock_cppc a, b;
+
+	if (cpuclock_cppc_read(root, cpu, &a, why, n))
+		return 0;
+	chain_sink = cpuclock_chain_now() > 0;
+	if (sched_getcpu() == cpu && cpuclock_cppc_read(root, cpu, &b, why, n) == 0 &&
+	    b.ref != a.ref && b.del != a.del && cpuclock_cppc_mhz(&a, &b) > 0) {
+		snprintf(why, n, "%s: CPPC feedback counters of each copy's CPU, "
+			 "%scpuN/acpi_cppc/feedback_ctrs", REC_MHZ_CPPC, root);
+		return 1;
+	}
+	snprintf(why, n, "CPPC not counting (%scpu%d/acpi_cppc/feedback_ctrs read, but did not "
+		 "both advance over a busy chain)", root, cpu);
+	return 0;
+}
 
 int cpuclock_aperf_counts(const struct cpuclock_read *a, const struct cpuclock_read *b)
 {
@@ -66,7 +132,7 @@ int cpuclock_aperf_counts(const struct cpuclock_read *a, const struct cpuclock_r
 
 enum cpuclock_method cpuclock_probe(char *why, size_t n)
 {
-	char r[200];
+	char r[200], c[300];
 	uint64_t a, m;
 	int cpu = sched_getcpu();
 
@@ -88,12 +154,17 @@ enum cpuclock_method cpuclock_probe(char *why, size_t n)
 		snprintf(r, sizeof r, "APERF not counting (MSRs 0xE8/0xE7 read, but did not both "
 			 "advance over a busy chain: an emulator or hypervisor answering them)");
 	}
+	if (cpuclock_cppc_probe(SYSFS_CPU, cpu < 0 ? 0 : cpu, c, sizeof c)) {
+		snprintf(why, n, "%s", c);
+		return CPUCLOCK_CPPC;
+	}
 	if (!ARCH_CHAIN_ADDS) {
-		snprintf(why, n, "%s: %s; no add chain on this architecture", REC_MHZ_NONE, r);
+		snprintf(why, n, "%s: %s; %s; no add chain on this architecture", REC_MHZ_NONE, r,
+			 c);
 		return CPUCLOCK_NONE;
 	}
-	snprintf(why, n, "%s: %s; a timed chain of dependent adds before and after each sample",
-		 REC_MHZ_CHAIN, r);
+	snprintf(why, n, "%s: %s; %s; a timed chain of dependent adds before and after each "
+		 "sample", REC_MHZ_CHAIN, r, c);
 	return CPUCLOCK_CHAIN;
 }
 
@@ -111,12 +182,17 @@ static int take(int cpu, struct cpuclock_read *r)
 
 void cpuclock_before(struct cpuclock_copy *c, enum cpuclock_method m)
 {
+	char why[300];
+
 	c->method = m;
 	c->ok = 0;
 	c->chain0 = 0;
 	c->cpu = sched_getcpu();
 	if (m == CPUCLOCK_APERF)
 		c->ok = c->cpu >= 0 && take(c->cpu, &c->r0) == 0;
+	else if (m == CPUCLOCK_CPPC)
+		c->ok = c->cpu >= 0 && cpuclock_cppc_read(SYSFS_CPU, c->cpu, &c->c0, why,
+							  sizeof why) == 0;
 	else if (m == CPUCLOCK_CHAIN)
 		c->chain0 = cpuclock_chain_now();
 }
@@ -130,6 +206,15 @@ double cpuclock_after(struct cpuclock_copy *c)
 		if (!c->ok || sched_getcpu() != c->cpu || take(c->cpu, &r1))
 			return 0;
 		return cpuclock_aperf_mhz(&c->r0, &r1);
+	}
+	if (c->method == CPUCLOCK_CPPC) {
+		struct cpuclock_cppc b;
+		char why[300];
+		/* The counters are the CPU's (the kernel reads them there): as aperf's. */
+		if (!c->ok || sched_getcpu() != c->cpu ||
+		    cpuclock_cppc_read(SYSFS_CPU, c->cpu, &b, why, sizeof why))
+			return 0;
+		return cpuclock_cppc_mhz(&c->c0, &b);
 	}
 	if (c->method == CPUCLOCK_CHAIN) {
 		double c1 = cpuclock_chain_now();

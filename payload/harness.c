@@ -416,7 +416,7 @@ static int phase_init(struct hrun *h)
 	}
 	h->res = res[0];
 	h->res_w = res[1];
-	char why[256];
+	char why[512];
 	h->sh->clk = (int)cpuclock_probe(why, sizeof why);
 	h->ncpu = 0;
 	if (sched_getaffinity(0, sizeof set, &set) == 0)

@@ -362,7 +362,7 @@ static int check_pair(struct cmp *c, const struct model *m0, const char *l0,
 			return -1;
 	}
 	char cw[2][400];	/* the CPU clock policy and effective clock (cpuclk.h) */
-	for (int k = 0, n = clk_compare(m0, l0, mj, lj, cw, 2); k < n; k++)
+	for (int k = 0, n = clk_compare(&m0, 1, l0, &mj, 1, lj, cw, 2); k < n; k++)
 		if (add_warnv(c, "%s", cw[k]))
 			return -1;
 	const char *fa = model_workdir_fs(m0), *fb = model_workdir_fs(mj);
@@ -589,6 +589,30 @@ static int check_sides(struct cmp *c, const struct model *const *const *side, co
 	return 0;
 }
 
+/* Replicates: the CPU clock policy and effective clock of side 0 beside each side j, over
+ * every run of both (cpuclk.h's clk_compare()). 0, or -1 out of memory. */
+static int clock_sides(struct cmp *c, const struct model *const *const *side,
+		       const size_t *nside)
+{
+	for (size_t j = 1; j < c->nruns; j++) {
+		char cw[2][400];
+		for (int k = 0, n = clk_compare(side[0], nside[0], c->label[0], side[j], nside[j],
+						c->label[j], cw, 2); k < n; k++)
+			if (add_warnv(c, "%s", cw[k]))
+				return -1;
+	}
+	return 0;
+}
+
+void cmp_side_clock(const struct cmp *c, size_t j, const char *test, int copies,
+		    struct clk_test *out)
+{
+	if (c->side)
+		clk_side_of(c->side[j], c->side_runs[j], test, copies, out);
+	else
+		clk_side_of(&c->m[j], 1, test, copies, out);
+}
+
 /* 1 when run m holds a WARN record saying reason. */
 static int has_warn(const struct model *m, const char *reason)
 {
@@ -659,8 +683,13 @@ static int replicate_warns(struct cmp *c, const struct model *const *const *side
 	char **n = rc ? NULL : realloc(c->warn, (c->nwarn + nhad - first + 1) * sizeof *n);
 	if (n) {
 		c->warn = n;
-		memcpy(n + c->nwarn, had + first, (nhad - first) * sizeof *n);
-		c->nwarn += nhad - first;
+		/* The CPU clock's warnings were the sides' first runs' (check_pair()): asked again
+		 * over every run of each side below (clock_sides()). */
+		for (size_t i = first; i < nhad; i++)
+			if (!strncmp(had[i], CLK_WARN_PREFIX, strlen(CLK_WARN_PREFIX)))
+				free(had[i]);
+			else
+				n[c->nwarn++] = had[i];
 	} else {
 		for (size_t i = first; i < nhad; i++)
 			free(had[i]);
@@ -1533,7 +1562,8 @@ int cmp_replicates(struct cmp *c, const struct model *const *const *side, const 
 	for (size_t j = 0; j < c->nruns; j++)
 		c->side_runs[j] = nside[j];
 	c->side = side;
-	if (replicate_warns(c, side, nside) || check_sides(c, side, nside) ||
+	if (replicate_warns(c, side, nside) || clock_sides(c, side, nside) ||
+	    check_sides(c, side, nside) ||
 	    side_rows(c, side, nside) || unpaired_notes(c, side, nside)) {
 		free(buf);
 		return -1;

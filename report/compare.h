@@ -265,6 +265,12 @@ int cmp_any_unconverged(const struct cmp *c);
  * of that side. */
 const char *cmp_unconverged_note(const struct cmp *c);
 
+/* Side j's clock for (test, copies) (cpuclk.h's clk_side_of()): the median over its runs
+ * with replicates (c->side), run j's own without. For JSON's and the CSV's per-cell clock. */
+struct clk_test;
+void cmp_side_clock(const struct cmp *c, size_t j, const char *test, int copies,
+		    struct clk_test *out);
+
 /* "higher is better", "lower is better" or "direction unknown" for a row. */
 const char *cmp_direction(int higher);
 

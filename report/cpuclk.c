@@ -67,6 +67,7 @@ void clk_test_of(const struct model *m, const struct mtest *t, struct clk_test *
 		const char *me = model_sample_get(m, s, RK_MHZ_METHOD);
 		if (me && strcmp(out->method, "-") == 0)
 			out->method = !strcmp(me, REC_MHZ_APERF) ? REC_MHZ_APERF
+				      : !strcmp(me, REC_MHZ_CPPC) ? REC_MHZ_CPPC
 				      : !strcmp(me, REC_MHZ_CHAIN) ? REC_MHZ_CHAIN : REC_MHZ_NONE;
 		double f = sample_mhz(m, s), p = sample_cpu_pct(m, s);
 		if (isfinite(f))
@@ -173,40 +174,45 @@ static void word_of(const char *v, char *out, size_t cap)
 		out[0] = 0;
 }
 
-int clk_compare(const struct model *a, const char *la, const struct model *b, const char *lb,
-		char (*w)[400], int max)
+int clk_compare(const struct model *const *a, size_t na, const char *la,
+		const struct model *const *b, size_t nb, const char *lb, char (*w)[400], int max)
 {
 	static const char *const keys[] = {RK_CPU_GOVERNOR, RK_CPUFREQ_BOOST, NULL};
 	int n = 0;
 
 	for (int k = 0; keys[k] && n < max; k++) {
-		char wa[64], wb[64];
-		word_of(model_info(a, keys[k]), wa, sizeof wa);
-		word_of(model_info(b, keys[k]), wb, sizeof wb);
-		if (wa[0] && wb[0] && strcmp(wa, wb))
-			snprintf(w[n++], sizeof w[0], "not comparable: the CPU clock policy differs "
-				 "(%s %s in %s, %s in %s): CPU-bound tests measure the policy too; "
-				 "give both the same isobench.cpufreq/isobench.boost", keys[k],
-				 model_info(a, keys[k]), la, model_info(b, keys[k]), lb);
+		int said = 0;
+		for (size_t i = 0; i < na && !said; i++)
+			for (size_t j = 0; j < nb && !said; j++) {
+				char wa[64], wb[64];
+				word_of(model_info(a[i], keys[k]), wa, sizeof wa);
+				word_of(model_info(b[j], keys[k]), wb, sizeof wb);
+				if (!wa[0] || !wb[0] || !strcmp(wa, wb))
+					continue;
+				said = 1;
+				snprintf(w[n++], sizeof w[0], CLK_WARN_PREFIX " clock policy differs "
+					 "(%s %s in %s, %s in %s): CPU-bound tests measure the policy "
+					 "too; give both the same isobench.cpufreq/isobench.boost",
+					 keys[k], model_info(a[i], keys[k]), la,
+					 model_info(b[j], keys[k]), lb);
+			}
 	}
 	struct clk_run ra, rb;
-	clk_run_of(a, &ra);
-	clk_run_of(b, &rb);
-	if (n >= max || !isfinite(ra.mhz) || !isfinite(rb.mhz))
+	clk_side_run_of(a, na, &ra);
+	clk_side_run_of(b, nb, &rb);
+	if (n >= max || !isfinite(ra.mhz) || !isfinite(rb.mhz) || !na || !nb)
 		return n;
-	/* The smallest noise floor among the CPU-bound tests both runs hold (CPU-bound in either:
-	 * a loaded host starves a test that is CPU-bound on a quiet one), else among all they
-	 * both hold with a clock figure. */
+	/* The smallest noise floor among the CPU-bound tests both sides hold (CPU-bound in
+	 * either: a loaded host starves a test that is CPU-bound on a quiet one), else among all
+	 * they both hold with a clock figure. The tests: side a's first run's. */
 	double floor = INFINITY;
 	const char *which = NULL;
 	int wc = 0, bound = 0;
-	for (size_t i = 0; i < a->ntests; i++) {
-		const struct mtest *t = &a->tests[i], *u = model_find(b, t->test, t->copies);
+	for (size_t i = 0; i < a[0]->ntests; i++) {
+		const struct mtest *t = &a[0]->tests[i];
 		struct clk_test ca, cb;
-		if (!u)
-			continue;
-		clk_test_of(a, t, &ca);
-		clk_test_of(b, u, &cb);
+		clk_side_of(a, na, t->test, t->copies, &ca);
+		clk_side_of(b, nb, t->test, t->copies, &cb);
 		int tb = ca.cpu_bound || cb.cpu_bound;
 		if (!isfinite(ca.mhz) || !isfinite(cb.mhz) || (bound && !tb))
 			continue;
@@ -223,7 +229,7 @@ int clk_compare(const struct model *a, const char *la, const struct model *b, co
 		}
 	}
 	if (which && noise_floor_beyond(rb.mhz / ra.mhz, floor))
-		snprintf(w[n++], sizeof w[0], "not comparable: the CPUs' effective clocks differ "
+		snprintf(w[n++], sizeof w[0], CLK_WARN_PREFIX "s' effective clocks differ "
 			 "(median %.0f MHz by %s in %s, %.0f MHz by %s in %s: %+.1f%%), beyond the "
 			 "noise floor of %s%s copies=%d (%.1f%%): its ratio measures the clock too",
 			 ra.mhz, ra.method, la, rb.mhz, rb.method, lb, (rb.mhz / ra.mhz - 1) * 100,

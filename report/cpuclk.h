@@ -22,6 +22,11 @@
  * twice that is no real figure. */
 #define CLK_MHZ_MAX 20000.0
 
+/* The key of a test's (or side's) effective clock in JSON and the CSV (MHz); its method's key
+ * is the record's own, RK_MHZ_METHOD; a side's CSV rows add CLK_SIDE_SUFFIX to both. */
+#define CLK_KEY_MHZ "effective_mhz"
+#define CLK_SIDE_SUFFIX "_side"
+
 struct clk_test {
 	double mhz;		/* NAN: no figure */
 	const char *method;	/* REC_MHZ_*, or "-" when the SAMPLEs do not say */
@@ -46,14 +51,20 @@ void clk_run_of(const struct model *m, struct clk_run *out);
 /* A side of n replicate runs: the median over the runs of each one's clk_run_of(). */
 void clk_side_run_of(const struct model *const *runs, size_t n, struct clk_run *out);
 
-/* Why runs a (labelled la) and b (lb) do not run their CPUs alike, up to max warnings of cap
- * bytes each into w; returns how many:
- *   - policy: both have a cpufreq driver and their cpu.governor or cpufreq.boost differ;
- *   - clock: their run clocks differ by more than the noise floor (noisefloor.h, the rule
- *     NOISE_FLOOR_RULE on the clocks' ratio) of the test both hold with the smallest floor,
- *     among those CPU-bound in either run when there are such, else among all with a clock
- *     figure in both: a difference that test would show beyond its noise. */
-int clk_compare(const struct model *a, const char *la, const struct model *b, const char *lb,
-		char (*w)[400], int max);
+/* Every clk_compare() warning starts so (compare.c drops the first runs' ones when the sides
+ * turn out to be replicates, and asks again over every run). */
+#define CLK_WARN_PREFIX "not comparable: the CPU"
+
+/* Why side a (na replicate runs a[0..na-1], labelled la) and side b (nb runs, lb) do not run
+ * their CPUs alike, up to max warnings of cap bytes each into w; returns how many:
+ *   - policy: a run of a and a run of b both have a cpufreq driver and their cpu.governor or
+ *     cpufreq.boost differ (the first such pair named);
+ *   - clock: the sides' clocks (clk_side_run_of(): the median over every run) differ by more
+ *     than the noise floor (noisefloor.h, the rule NOISE_FLOOR_RULE on the clocks' ratio) of
+ *     the test both hold with the smallest floor, among those CPU-bound on either side
+ *     (clk_side_of()) when there are such, else among all with a clock figure on both: a
+ *     difference that test would show beyond its noise. */
+int clk_compare(const struct model *const *a, size_t na, const char *la,
+		const struct model *const *b, size_t nb, const char *lb, char (*w)[400], int max);
 
 #endif

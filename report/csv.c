@@ -1,5 +1,6 @@
 /* csv.c — see csv.h. */
 #include "csv.h"
+#include "cpuclk.h"
 #include "pct.h"
 #include "util.h"
 #include "vocab.h"
@@ -149,6 +150,11 @@ static void derived_rows(const struct rowctx *x, const struct model *m)
 		    cmp_direction(t->higher), "");
 		struct pct_arg pa = {x, t};
 		pct_each(t, pct_row, &pa);	/* latency percentiles (pct.h) */
+		struct clk_test ck;	/* the clock its SAMPLEs ran at (cpuclk.h) */
+		clk_test_of(m, t, &ck);
+		drow(x, t->line, t->test, t->copies, CLK_KEY_MHZ, ck.mhz, "MHz");
+		row(x, "derived", t->line, -1, "", t->test, t->copies, RK_MHZ_METHOD, ck.method,
+		    "");
 		if (ub_is_index(t->baseline) && t->baseline > 0) {
 			drow(x, t->line, t->test, t->copies, "baseline", t->baseline, t->unit);
 			drow(x, t->line, t->test, t->copies, "index", t->index, "index");
@@ -221,6 +227,14 @@ static void ratio_rows(const struct rowctx *x, const struct cmp *c, size_t j)
 		if (!cl->t)
 			continue;
 		side_rows(x, c, &c->rows[i], j);
+		struct clk_test ck;	/* the side's clock: the median over its runs */
+		char km[64];
+		cmp_side_clock(c, j, c->rows[i].test, c->rows[i].copies, &ck);
+		snprintf(km, sizeof km, "%s%s", RK_MHZ_METHOD, CLK_SIDE_SUFFIX);
+		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies,
+		     CLK_KEY_MHZ CLK_SIDE_SUFFIX, ck.mhz, "MHz");
+		row(x, "derived", cl->t->line, -1, "", c->rows[i].test, c->rows[i].copies, km,
+		    ck.method, "");
 		if (!j)
 			continue;
 		drow(x, cl->t->line, c->rows[i].test, c->rows[i].copies, "ratio_to_run1",

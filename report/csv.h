@@ -2,8 +2,10 @@
  * CRLF line ends, fields quoted when they hold a comma, quote, CR or LF; quotes doubled).
  * Columns (always 12): source,label,run_id,section,line,seq,kind,test,copies,key,value,unit
  *   section "record":  one row per field of every record of the chosen run(s)
- *   section "derived": value, median, min, max, ci95_pct, median_ci95_lo/hi, baseline, index
- *                      per test; score per pass; ratio and noise mark per compared cell
+ *   section "derived": value, median, min, max, ci95_pct, median_ci95_lo/hi, baseline, index,
+ *                      effective_mhz and mhz_method (cpuclk.h) per test; score per pass;
+ *                      ratio and noise mark per compared cell, each side's
+ *                      effective_mhz_side and mhz_method_side per compared row
  *                      (converged 1/0 when the RESULT said)
  *   section "damage":  one row per damaged line of the log (key "damaged", value the why)
  *   section "note":    comparing: key "tcg" on a QEMU/TCG run's label (emulation, not a

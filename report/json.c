@@ -111,8 +111,8 @@ static json_t *test_obj(const struct model *m, const struct mtest *t)
 	e |= put(o, "latency_ns", pct_obj(t));	/* percentiles, lower is better (pct.h) */
 	struct clk_test ck;	/* the clock its SAMPLEs ran at (cpuclk.h) */
 	clk_test_of(m, t, &ck);
-	e |= put(o, "effective_mhz", jnum(ck.mhz));
-	e |= put(o, "mhz_method", jstr(ck.method));
+	e |= put(o, CLK_KEY_MHZ, jnum(ck.mhz));
+	e |= put(o, RK_MHZ_METHOD, jstr(ck.method));
 	e |= put(o, "cpu_pct", jnum(ck.cpu_pct));
 	e |= put(o, "cpu_bound", json_boolean(ck.cpu_bound));
 	for (size_t i = 0; i < t->nsmp; i++) {
@@ -370,6 +370,10 @@ static json_t *rows_arr(const struct cmp *c, int *e)
 						 "mark", mark_word(j, cl->mark),
 						 "latency_ratio", pct_ratio_obj(r, j)));
 			*e |= j > 0 && significance(json_array_get(cells, j), cl);
+			struct clk_test ck;	/* the side's clock: median over its runs */
+			cmp_side_clock(c, j, r->test, r->copies, &ck);
+			*e |= put(json_array_get(cells, j), CLK_KEY_MHZ, jnum(ck.mhz));
+			*e |= put(json_array_get(cells, j), RK_MHZ_METHOD, jstr(ck.method));
 		}
 		*e |= !cells || json_array_append_new(
 				       rows, json_pack("{s:o,s:o,s:o,s:s,s:s,s:i,s:b,s:o}", "test",

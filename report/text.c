@@ -669,10 +669,10 @@ static void compare_clock(FILE *out, const struct cmp *c, int w)
 			continue;
 		if (!any++) {
 			fprintf(out, "\neffective clock, MHz: the median over the SAMPLEs of mhz= "
-				     "(aperf: APERF/MPERF; chain: a timed chain of dependent adds), and "
-				     "the share of their run time the copies were on a CPU (+: CPU-bound, "
-				     ">= %.0f%%)\n%-36s %6s %-6s", CLK_CPU_BOUND_PCT, "TEST", "COPIES",
-				"");
+				     "(aperf: APERF/MPERF; cppc: ACPI CPPC feedback counters; chain: a "
+				     "timed chain of dependent adds), and the share of their run time "
+				     "the copies were on a CPU (+: CPU-bound, >= %.0f%%)\n%-36s %6s %-6s",
+				CLK_CPU_BOUND_PCT, "TEST", "COPIES", "");
 			for (size_t j = 0; j < c->nruns; j++)
 				fprintf(out, " %*s", w, side(c, j, 1));
 			fputc('\n', out);

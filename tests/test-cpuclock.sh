@@ -7,7 +7,8 @@
 #   * isobench-report warns when two runs' clock policies differ (cpu.governor, cpufreq.boost)
 #     or their effective clocks differ beyond a test's noise floor, shows each run's clock,
 #     and says nothing of the kind for runs alike (tests/fixtures/logs/clock-*.log, crafted
-#     by make-clock-fixtures.py from a captured run, resealed with tests/seal.py).
+#     by make-clock-fixtures.py from a captured run, resealed with tests/seal.py); with
+#     replicates over every run of a side; CSV and JSON carry each test's and side's clock.
 # In: OUT/isobench and OUT/isobench-report. Out: "N passed, M failed".
 set -euo pipefail
 
@@ -26,7 +27,7 @@ bin=${OUT:-$top/out}/isobench
 	fail "isobench --tests getpid --copies 1,2 failed"
 n=$(grep -c ' SAMPLE ' "$tmp/native.log" || true)
 good=$(grep ' SAMPLE ' "$tmp/native.log" |
-	grep -cE ' copies=1 .* mhz=[1-9][0-9]* mhz_method=(aperf|chain) | copies=2 .* mhz=[1-9][0-9]*,[1-9][0-9]* mhz_method=(aperf|chain) ' || true)
+	grep -cE ' copies=1 .* mhz=[1-9][0-9]* mhz_method=(aperf|cppc|chain) | copies=2 .* mhz=[1-9][0-9]*,[1-9][0-9]* mhz_method=(aperf|cppc|chain) ' || true)
 if [ "$n" -ge 8 ] && [ "$good" -eq "$n" ]; then
 	pass "every SAMPLE ($n) carries one clock figure > 0 per copy and its method"
 else
@@ -157,6 +158,36 @@ has "$tmp/rep.txt" '^Double-Precision Whetstone +1 +2995 +20% +2396 +20% ' \
 	"replicates: a side's clock is the median over its runs (2 of 3 at 2396 MHz)"
 has "$tmp/rep.txt" '^the run \(every SAMPLE\), method +2997 chain +2398 chain' \
 	"replicates: each side's clock over its runs"
+# The WARN, too, is over every run of a side (it compared the sides' first runs: both 2997
+# here, so no WARN), and a side whose first run alone is slow is not warned about.
+contains "$tmp/rep.txt" "warning: not comparable: the CPUs' effective clocks differ (median 2997 MHz by chain in a, 2398 MHz by chain in b:" \
+	"replicates: the clock WARN compares the sides' medians over their runs"
+rerun "$fix/clock-c-slow.log" "$tmp/rs1.log" c10c0000000001c1
+for k in 2 3; do rerun "$fix/clock-a.log" "$tmp/rs$k.log" "c10c0000000001c$k"; done
+"$rep" --label a,a,a,s,s,s "$tmp"/ra{1,2,3}.log "$tmp"/rs{1,2,3}.log >"$tmp/rs.txt" 2>&1 || true
+lacks "$tmp/rs.txt" "MHz by chain in a, " \
+	"replicates: a side whose first run alone is slower (median alike) gets no cross-side clock WARN"
+contains "$tmp/rs.txt" "2398 MHz by chain in s run 1, 2997 MHz by chain in s run 2" \
+	"replicates: that run is still named within its side"
+# CSV and JSON carry the clock: each run's test (effective_mhz, mhz_method) and each side's
+# median over its runs per compared row (CSV effective_mhz_side, mhz_method_side; JSON cells).
+"$rep" --format csv --label a,a,a,b,b,b "$tmp"/ra{1,2,3}.log "$tmp"/rb{1,2,3}.log >"$tmp/rep.csv" 2>/dev/null || true
+has "$tmp/rep.csv" '^[^,]*rb1\.log,b,c10c0000000001b1,derived,16,,,whetstone-double,1,effective_mhz_side,2396,MHz' \
+	"CSV: side b's clock for a row, the median over its runs"
+has "$tmp/rep.csv" '^[^,]*rb1\.log,b,c10c0000000001b1,derived,16,,,whetstone-double,1,mhz_method_side,chain,' \
+	"CSV: side b's clock method for a row"
+has "$tmp/rep.csv" '^[^,]*rb2\.log,b,c10c0000000001b2,derived,[0-9]+,,,whetstone-double,1,effective_mhz,2396,MHz' \
+	"CSV: a run's own clock per test"
+"$rep" --format json --label a,a,a,b,b,b "$tmp"/ra{1,2,3}.log "$tmp"/rb{1,2,3}.log >"$tmp/rep.json" 2>/dev/null || true
+if python3 -c 'import json, sys
+rows = json.load(open(sys.argv[1]))["comparison"]["rows"]
+w = [r for r in rows if r["test"] == "whetstone-double"][0]["cells"]
+assert [c["effective_mhz"] for c in w] == [2995, 2396], w
+assert [c["mhz_method"] for c in w] == ["chain", "chain"], w' "$tmp/rep.json"; then
+	pass "JSON: each cell carries its side's clock (median over its runs) and method"
+else
+	fail "JSON: the cells' effective_mhz/mhz_method"
+fi
 # An older log without mhz= or policy words: nothing said, nothing invented.
 "$rep" "$fix/native.log" "$fix/native-loaded.log" >"$tmp/old.txt" 2>&1 || true
 lacks "$tmp/old.txt" "effective clock" "logs without mhz=: no clock table"

@@ -50,9 +50,12 @@ has "$log1" "END records=[0-9]+ results=24 fails=0 skips=0 errors=0 status=ok" "
 # Every SAMPLE carries the clock it ran at (issue 45): a figure > 0 with its method. TCG answers
 # APERF/MPERF reads with 0, which the probe must not take for counters (mhz=0 in every SAMPLE).
 bad_mhz=$(grep -cE 'SAMPLE .* mhz=([0-9]+,)*0( |,)' "$log1" || true)
-if [ "$bad_mhz" -eq 0 ] && grep -qE 'SAMPLE .* mhz=[1-9][0-9]*[ ,].*mhz_method=(aperf|chain)' "$log1"; then
+if [ "$bad_mhz" -eq 0 ] && grep -qE 'SAMPLE .* mhz=[1-9][0-9]*[ ,].*mhz_method=(aperf|cppc|chain)' "$log1"; then
 	pass "every SAMPLE has a clock figure > 0 and its method"
 else fail "SAMPLEs without a clock figure: $bad_mhz with mhz=0 (method: $(grep -o 'mhz_method=[a-z]*' "$log1" | sort | uniq -c | tr '\n' ' '))"; fi
+# No _CPC objects under TCG: the header says the CPPC counters are absent, not a cppc method.
+has "$log1" "INFO .*cpu.clock_method=chain:%20.*;%20no%20CPPC%20feedback%20counters%20\\(/sys/devices/system/cpu/cpu[0-9]+/acpi_cppc/feedback_ctrs:%20absent" \
+	"the header: no CPPC feedback counters under TCG, the chain used"
 has "$log1" "reboot: Power down" "the guest powered itself off"
 has "$log1.stdout" "^System Benchmarks Index Score +[0-9]+\.[0-9]$" "full index score printed"
 st=0

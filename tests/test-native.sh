@@ -120,6 +120,19 @@ has "$tmp/bad.err" "^isobench: --disk serial:NO-SUCH-SERIAL-51: no disk with ser
 has "$tmp/run.err" "^isobench: \[1/10\] " "progress on stderr while stdout is a file"
 has "$tmp/run.log" "INFO .*run.workdir=$tmp " "the work directory is in the header"
 
+# Replicates (isobench.repeat / --repeat) with a crash in each: the crash is that test's FAIL,
+# every replicate still completes (its own BEGIN..END with the test after the crash).
+st=0
+"$bin" --suite quick --sample_ms 50 --tests selftest-crash,getpid --copies 1 --repeat 2 \
+	>"$tmp/rcrash.log" 2>/dev/null || st=$?
+if [ "$st" -eq 1 ] && [ "$(grep -c ' FAIL test=selftest-crash copies=1 reason=crashed' "$tmp/rcrash.log")" -eq 2 ] &&
+	[ "$(grep -c ' RESULT test=getpid ' "$tmp/rcrash.log")" -eq 2 ] &&
+	[ "$(grep -c ' END records=' "$tmp/rcrash.log")" -eq 2 ] && grep -q 'run.replicate=2' "$tmp/rcrash.log"; then
+	pass "--repeat 2 with a crashing test: both replicates complete (FAIL, then getpid's RESULT, END), status 1"
+else
+	fail "--repeat 2 with a crashing test: status $st, $(grep -cE ' (END|RESULT) ' "$tmp/rcrash.log") RESULT/END records"
+fi
+
 # Failure paths: crash, stall, skip, error and a too-slow loop are reported; the run completes.
 # It runs through a link of its own so that the leftover check below sees this run's
 # processes only, not those of a suite running beside this one (tests/run runs two).

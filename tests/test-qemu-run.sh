@@ -284,6 +284,50 @@ PY
 	# The default: 2 vCPUs and 1 GiB, said as the default.
 	dry --log "$tmp/def.log" >"$tmp/def.cmd" 2>/dev/null || true
 	has "$tmp/def.log" "^# qemu/run: sizing vcpus=2 \\(default\\) mem=1G \\(default\\)" "neither given: the default 2 vCPUs, 1G, said so"
+	# --mem host against a planted /proc/meminfo (bound over it in a private mount namespace:
+	# root's unshare -m): capped at what the accelerator addresses (QEMU 7.2 refuses a guest
+	# past phys-bits: x86 TCG 1 TiB less 36 GiB), at 2047M on a 32-bit host (a getconf
+	# saying LONG_BIT 32), and refused with the figures when too little is available.
+	if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null; then
+		skip "--mem host caps: need root and unshare to plant /proc/meminfo"
+	else
+		planted() { # planted TOTAL_KIB AVAIL_KIB CMD...: CMD seeing that /proc/meminfo
+			printf 'MemTotal: %s kB\nMemFree: %s kB\nMemAvailable: %s kB\n' "$1" "$2" "$2" >"$tmp/meminfo.$1"
+			local f=$tmp/meminfo.$1
+			shift 2
+			# shellcheck disable=SC2016 # the inner shell expands them
+			unshare -m sh -c 'mount --bind "$0" /proc/meminfo && exec "$@"' "$f" "$@"
+		}
+		big=$((4 << 30)) # KiB: a 4 TiB host with 3 TiB available
+		planted "$big" $((3 << 30)) "$run" --out "$fake" --direct --accel tcg --dry-run --mem host \
+			--log "$tmp/big.log" >"$tmp/big.cmd" 2>"$tmp/big.err" || true
+		has "$tmp/big.cmd" '^1011712M$' "--mem host on a 3 TiB host under TCG: -m 1011712M (2^40 B less 36 GiB)"
+		has "$tmp/big.log" "^# qemu/run: sizing .*mem=[0-9]+M \\(--mem host: .*\\), capped at 1011712M \\(TCG -cpu max: QEMU's phys-bits 40" \
+			"... the sizing line says capped, and why"
+		contains "$tmp/big.err" "is more than this QEMU can give the guest (1011712 MiB" "... and a note says so"
+		mkdir -p "$tmp/bin32"
+		# shellcheck disable=SC2016 # the stub's own words
+		printf '#!/bin/sh\n[ "$1" = LONG_BIT ] && { echo 32; exit 0; }\nexec /usr/bin/getconf "$@"\n' >"$tmp/bin32/getconf"
+		chmod +x "$tmp/bin32/getconf"
+		planted $((16 << 20)) $((12 << 20)) env PATH="$tmp/bin32:$PATH" "$run" --out "$fake" --direct \
+			--accel tcg --dry-run --mem host --log "$tmp/b32.log" >"$tmp/b32.cmd" 2>/dev/null || true
+		has "$tmp/b32.cmd" '^2047M$' "--mem host on a 32-bit host with 10 GiB to spare: -m 2047M"
+		has "$tmp/b32.log" "capped at 2047M \\(a 32-bit host" "... said"
+		expect_status EXIT_USAGE "--mem host with 1200 MiB available: a usage error" -- \
+			planted $((2 << 20)) $((1200 << 10)) "$run" --out "$fake" --direct --accel tcg --dry-run --mem host
+		has "$tmp/stderr" "^qemu/run: --mem host: this host has 1200 MiB available, less the margin of 1024 MiB that leaves 176 MiB \\(under 256 MiB\\): give --mem" \
+			"... with the figures"
+	fi
+	# --cpus host counts the CPUs this process may run on (taskset), not every online one.
+	if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ] || ! command -v taskset >/dev/null; then
+		skip "--cpus host under taskset: needs 2 CPUs and taskset"
+	else
+		taskset -c 0 "$run" --out "$fake" --direct --accel tcg --dry-run --cpus host --log "$tmp/ts.log" \
+			>"$tmp/ts.cmd" 2>/dev/null || true
+		has "$tmp/ts.log" "^# qemu/run: sizing vcpus=1 \\(--cpus host: the 1 CPUs this process may run on, of [0-9]+ online\\)" \
+			"--cpus host under taskset -c 0: one vCPU, said"
+		has "$tmp/ts.cmd" '^1$' "... -smp 1"
+	fi
 	# Scratch disks: cache=none,aio=native by default, said in a scratch line; writeback on request.
 	"$tools/isobench" --make-scratch "$tmp/s.img" 8M >/dev/null
 	dry --scratch "$tmp/s.img" --log "$tmp/sc.log" >"$tmp/sc.cmd" 2>/dev/null || true

@@ -1,6 +1,7 @@
 /* test_cpuclock.c — the effective clock from planted APERF/MPERF/TSC reads (payload/cpuclock.c:
  * the formula, a counter that wrapped, a zero delta that is no figure), the chain estimate's
- * arithmetic, and the CPU policy set and read on a planted sysfs tree (payload/cpupolicy.c). */
+ * arithmetic, CPPC's feedback counters (planted reads, a planted acpi_cppc/ tree), and the
+ * CPU policy set and read on a planted sysfs tree (payload/cpupolicy.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -104,6 +105,7 @@ static void method_names(void **st)
 	(void)st;
 	assert_string_equal(cpuclock_method_name(CPUCLOCK_APERF), REC_MHZ_APERF);
 	assert_string_equal(cpuclock_method_name(CPUCLOCK_CHAIN), REC_MHZ_CHAIN);
+	assert_string_equal(cpuclock_method_name(CPUCLOCK_CPPC), REC_MHZ_CPPC);
 	assert_string_equal(cpuclock_method_name(CPUCLOCK_NONE), REC_MHZ_NONE);
 }
 
@@ -342,6 +344,80 @@ static void policy_restored(void **st)
 	rmroot();
 }
 
+/* ---- cppc: ACPI CPPC feedback counters (planted reads and a planted acpi_cppc/ tree) ---- */
+
+/* An Ampere-like scale: nominal_perf 100 at nominal_freq 3000 MHz, reference_perf 25 (the
+ * reference counter ticks at a quarter of nominal: 25 MHz-like). Delivered 120 over 25 per
+ * reference tick x 4 is perf 120: 3,600 MHz. */
+static void cppc_formula(void **st)
+{
+	(void)st;
+	struct cpuclock_cppc a = {1000, 7000, 25, 100, 3000}, b = a;
+	b.ref += 25000000;
+	b.del += 120000000;
+	assert_float_equal(cpuclock_cppc_mhz(&a, &b), 25.0 * 120 / 25 * 3000 / 100, 1e-6);
+	assert_float_equal(cpuclock_cppc_mhz(&a, &b), 3600.0, 1e-6);
+	/* The reference counter at nominal (reference_perf = nominal_perf), half speed: 1,500. */
+	b.ref_perf = 100;
+	b.ref = a.ref + 40000000;
+	b.del = a.del + 20000000;
+	assert_float_equal(cpuclock_cppc_mhz(&a, &b), 1500.0, 1e-6);
+	/* Both counters wrapped once: the deltas stand. */
+	struct cpuclock_cppc w0 = {UINT64_MAX - 9999999, UINT64_MAX - 4999999, 100, 100, 3000};
+	struct cpuclock_cppc w1 = {30000000, 15000000, 100, 100, 3000};
+	assert_float_equal(cpuclock_cppc_mhz(&w0, &w1), 3000.0 * 20 / 40, 1e-6);
+	/* No reference ticks, or a 0 in the scale: no figure. */
+	assert_true(cpuclock_cppc_mhz(&a, &a) == 0);
+	b.nom_mhz = 0;
+	assert_true(cpuclock_cppc_mhz(&a, &b) == 0);
+}
+
+/* The read through a planted root: the counters and scale parsed; reference_perf absent is
+ * nominal_perf; a missing feedback_ctrs, garbage in it, or no nominal_freq is no method. */
+static void cppc_read_tree(void **st)
+{
+	(void)st;
+	struct cpuclock_cppc r;
+	char why[300];
+
+	mkroot();
+	assert_int_equal(cpuclock_cppc_read(root, 3, &r, why, sizeof why), -1);
+	assert_non_null(strstr(why, "cpu3/acpi_cppc/feedback_ctrs: absent"));
+	plant("cpu3/acpi_cppc/feedback_ctrs", "ref:123456789012 del:98765432109");
+	plant("cpu3/acpi_cppc/nominal_perf", "100");
+	assert_int_equal(cpuclock_cppc_read(root, 3, &r, why, sizeof why), -1);
+	assert_non_null(strstr(why, "without a MHz scale"));
+	plant("cpu3/acpi_cppc/nominal_freq", "2800");
+	assert_int_equal(cpuclock_cppc_read(root, 3, &r, why, sizeof why), 0);
+	assert_true(r.ref == 123456789012ULL && r.del == 98765432109ULL);
+	assert_true(r.nom_perf == 100 && r.nom_mhz == 2800 && r.ref_perf == 100);
+	plant("cpu3/acpi_cppc/reference_perf", "25");
+	assert_int_equal(cpuclock_cppc_read(root, 3, &r, why, sizeof why), 0);
+	assert_true(r.ref_perf == 25);
+	plant("cpu3/acpi_cppc/feedback_ctrs", "ref:12 del:x9");
+	assert_int_equal(cpuclock_cppc_read(root, 3, &r, why, sizeof why), -1);
+	assert_non_null(strstr(why, "not 'ref:R del:D'"));
+	plant("cpu3/acpi_cppc/feedback_ctrs", "ref:12 del:9 more");
+	assert_int_equal(cpuclock_cppc_read(root, 3, &r, why, sizeof why), -1);
+	rmroot();
+}
+
+/* Counters that read but stand still (a planted tree; a firmware that never updates them)
+ * are not the cppc method: the probe says so and the run keeps the chain. */
+static void cppc_probe_still(void **st)
+{
+	(void)st;
+	char why[300];
+
+	mkroot();
+	plant("cpu0/acpi_cppc/feedback_ctrs", "ref:1000 del:2000");
+	plant("cpu0/acpi_cppc/nominal_perf", "100");
+	plant("cpu0/acpi_cppc/nominal_freq", "3000");
+	assert_int_equal(cpuclock_cppc_probe(root, 0, why, sizeof why), 0);
+	assert_non_null(strstr(why, "CPPC not counting"));
+	rmroot();
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -352,6 +428,9 @@ int main(void)
 		cmocka_unit_test(chain_arith),
 		cmocka_unit_test(chain_stretched),
 		cmocka_unit_test(method_names),
+		cmocka_unit_test(cppc_formula),
+		cmocka_unit_test(cppc_read_tree),
+		cmocka_unit_test(cppc_probe_still),
 		cmocka_unit_test(policy_set_and_read),
 		cmocka_unit_test(policy_none),
 		cmocka_unit_test(policy_refused),
