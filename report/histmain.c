@@ -112,12 +112,23 @@ static size_t split_sel(char **words, size_t n, char **out, size_t max)
 }
 
 /* The selector of words (n of them) into sel; -1 after a line on stderr naming what (the
- * option or command whose selector it is). */
-static int parse_sel(char **words, size_t n, struct store_sel *sel, const char *what)
+ * option or command whose selector it is). The words are left whole: the messages, side
+ * names and counts lines quote them ("machine=lab1,last=3", not its first term), so the
+ * terms are cut from copies, which sel points into and which live as long as the program
+ * (as argv does; a few selectors a command). */
+static int parse_sel(char *const *words, size_t n, struct store_sel *sel, const char *what)
 {
-	char *w[STORE_MAX_TERMS + 2], err[300];
-	size_t k = split_sel(words, n, w, STORE_MAX_TERMS + 1);
+	char *w[STORE_MAX_TERMS + 2], *copy[STORE_MAX_TERMS + 2], err[300];
 	char *all = "all";
+
+	if (n > STORE_MAX_TERMS + 1)
+		n = STORE_MAX_TERMS + 1;	/* too many terms either way: refused below */
+	for (size_t i = 0; i < n; i++)
+		if (!(copy[i] = strdup(words[i]))) {
+			fprintf(stderr, "isobench-report: out of memory\n");
+			return -1;
+		}
+	size_t k = split_sel(copy, n, w, STORE_MAX_TERMS + 1);
 
 	if (!n) {
 		w[0] = all;

@@ -160,6 +160,22 @@ has "$tmp/fleet.out" 'runs differ in run\.mode \(2 values\): not like for like' 
 count_is "$tmp/fleet.out" 'runs differ in (hv|kernel\.release|machine) ' 0 \
 	"... but not the hypervisor, kernel or machine its groups are made of"
 
+# ---- 6b. a selector of several terms is quoted whole, never cut at its first ',KEY=' ----
+expect_status EXIT_USAGE "check --baseline machine=lab1,last=2: too few runs" -- \
+	"$rep" --db "$db" check --baseline machine=lab1,last=2 "$lx/native-r5.log"
+contains "$tmp/stderr" "the baseline (machine=lab1,last=2) selects 2 runs; a verdict needs >= 3" \
+	"... the refusal quotes the whole selector (machine=lab1 alone selects 5)"
+expect_status EXIT_OK "check --baseline machine=lab1,hv=KVM,last=3: judged" -- \
+	"$rep" --db "$db" check --baseline machine=lab1,hv=KVM,last=3 "$lx/native-r5.log"
+contains "$tmp/stdout" "against 3 baseline runs (machine=lab1,hv=KVM,last=3):" \
+	"... the counts line quotes the whole selector"
+"$rep" --db "$db" compare machine=lab1,hv=KVM machine=lab1,hv=TCG >"$tmp/sel.out" 2>&1
+has "$tmp/sel.out" '^side 1: machine=lab1,hv=KVM, 4 run' "compare: side 1 named by its whole selector"
+has "$tmp/sel.out" '^side 2: machine=lab1,hv=TCG, 1 run' \
+	"compare: side 2 too (not 'machine=lab1 #2', a name that hides which runs)"
+contains "$tmp/sel.out" "compared 4 runs (machine=lab1,hv=KVM) with 1 (machine=lab1,hv=TCG)" \
+	"compare: the counts line quotes both selectors whole"
+
 # ---- 7. usage errors name the option (and its value) ----
 # usage WHAT WANT ARGS...: isobench-report ARGS is status 2 and its stderr holds WANT.
 usage() {
