@@ -192,6 +192,13 @@ usage "check --allow kernel (never refused)" "--allow kernel: a difference in ke
 usage "check --allow nope" "--allow nope: no such field; --allow takes hv,arch,mode" \
 	--db "$db" check --baseline machine=lab1 --allow nope "$tmp/tcg.log"
 usage "check --allow ," "--allow wants hv,arch,mode" --db "$db" check --baseline all --allow , "$tmp/tcg.log"
+# An empty word in the list is a mistake of the same kind as --label a,,b: named, never skipped.
+usage "check --allow hv, (an empty word at the end)" "--allow 'hv,': an empty field" \
+	--db "$db" check --baseline machine=lab1 --allow hv, "$tmp/tcg.log"
+usage "check --allow ,hv,mode (an empty word first)" "--allow ',hv,mode': an empty field" \
+	--db "$db" check --baseline machine=lab1 --allow ,hv,mode "$tmp/tcg.log"
+usage "check --allow hv,,mode" "--allow 'hv,,mode': an empty field" \
+	--db "$db" check --baseline machine=lab1 --allow hv,,mode "$tmp/tcg.log"
 usage "check --machine" "--machine goes with add or trend, not check" \
 	--db "$db" check --machine lab2 --baseline machine=lab1 "$tmp/tcg.log"
 usage "runs --baseline" "--baseline goes with check, not runs" --db "$db" runs --baseline all
