@@ -421,8 +421,23 @@ static int cmd_compare(struct store *st, const struct hopts *o)
 	return rc;
 }
 
-/* check's candidate runs: every complete run of each LOG, models into *m. The status so far
- * (EXIT_INCOMPLETE when a LOG has none, EXIT_FAILS when a run holds FAIL/ERROR). */
+/* 1 (after a line on stderr naming path) when m[0..n) holds m[n]'s run (its run id): a LOG
+ * given twice is one run, not two replicates whose zero spread would decide a test (as
+ * comparing logs counts a run once a side, main.c's side_holds()). */
+static int cand_held(const struct model *m, size_t n, const char *path)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(m[i].run_id, m[n].run_id)) {
+			fprintf(stderr, "isobench-report: %s: run %s is already among the LOGs: "
+					"counted once\n", path, m[n].run_id);
+			return 1;
+		}
+	return 0;
+}
+
+/* check's candidate runs: every complete run of each LOG, each run once (cand_held()),
+ * models into *m. The status so far (EXIT_INCOMPLETE when a LOG has none, EXIT_FAILS when a
+ * run holds FAIL/ERROR). */
 static int load_candidates(const struct hopts *o, struct log *logs, struct model *m,
 			   size_t *nm, size_t max)
 {
@@ -442,6 +457,10 @@ static int load_candidates(const struct hopts *o, struct log *logs, struct model
 			if (model_build(&l->runs[r], &m[*nm])) {
 				fprintf(stderr, "isobench-report: out of memory\n");
 				return EXIT_USAGE;
+			}
+			if (cand_held(m, *nm, o->args[i])) {
+				model_free(&m[*nm]);
+				continue;
 			}
 			if (rc == EXIT_OK && (l->runs[r].fails || l->runs[r].errors))
 				rc = EXIT_FAILS;

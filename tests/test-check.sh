@@ -176,6 +176,20 @@ has "$tmp/sel.out" '^side 2: machine=lab1,hv=TCG, 1 run' \
 contains "$tmp/sel.out" "compared 4 runs (machine=lab1,hv=KVM) with 1 (machine=lab1,hv=TCG)" \
 	"compare: the counts line quotes both selectors whole"
 
+# ---- 6c. a LOG given twice is one candidate run, not replicates (as comparing logs) ----
+expect_status EXIT_OK "check: native-r5.log given three times" -- \
+	"$rep" --db "$db" check --baseline machine=lab1,hv=KVM --verbose "$lx/native-r5.log" \
+	"$lx/native-r5.log" "$lx/native-r5.log"
+count_is "$tmp/stderr" '^isobench-report: .*native-r5\.log: run e6c36ddf2d3b111b is already among the LOGs: counted once$' 2 \
+	"... each repeat named and counted once"
+count_is "$tmp/stdout" '^undecided: (execl|spawn) \(copies 1\): .* 4\+1 runs, prediction-t' 2 \
+	"... judged as the one run it is (not 4+3, Welch's t on three equal values)"
+contains "$tmp/stdout" "checked 1 run against 4 baseline runs" "... the counts line says one run"
+cat "$lx/native-r5.log" "$lx/native-r5.log" >"$tmp/twice.log"
+expect_status EXIT_OK "check: a LOG holding the same run twice" -- \
+	"$rep" --db "$db" check --baseline machine=lab1,hv=KVM "$tmp/twice.log"
+contains "$tmp/stdout" "checked 1 run against 4 baseline runs" "... counted once too"
+
 # ---- 7. usage errors name the option (and its value) ----
 # usage WHAT WANT ARGS...: isobench-report ARGS is status 2 and its stderr holds WANT.
 usage() {
