@@ -550,12 +550,11 @@ static int cmd_check(struct store *st, const struct hopts *o)
 		return EXIT_USAGE;
 	}
 	memset(&base, 0, sizeof base);
-	/* parse_sel() cuts its words in place: it gets a copy, the messages the selector whole */
-	char *copy = strdup(o->baseline), *bw = copy;
-	if (!copy || parse_sel(&bw, 1, &sel, "--baseline") ||
+	/* (parse_sel() leaves the word whole: the messages quote the selector as given) */
+	char *bw = (char *)o->baseline;
+	if (parse_sel(&bw, 1, &sel, "--baseline") ||
 	    side_load(st, &sel, &base, o->baseline)) {
 		side_free(&base);
-		free(copy);
 		return EXIT_USAGE;
 	}
 	size_t nlogs = (size_t)o->nargs - 1, nm = 0;
@@ -595,7 +594,6 @@ static int cmd_check(struct store *st, const struct hopts *o)
 	free(m);
 	free(mp);
 	side_free(&base);
-	free(copy);
 	return rc;
 }
 
