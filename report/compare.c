@@ -503,14 +503,18 @@ const char *cmp_allow_words(char *buf, size_t cap)
 
 int cmp_allow_parse(const char *arg, unsigned *allow)
 {
-	char *s = strdup(arg), *save = NULL, words[100];
-	int rc = 0, got = 0;
+	char *s = strdup(arg), *rest = s, *w, words[100];
+	int rc = 0, got = 0, empty = 0;
 
 	if (!s)
 		return -1;
 	cmp_allow_words(words, sizeof words);
-	for (char *w = strtok_r(s, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
+	while (!rc && (w = strsep(&rest, ","))) {
 		int k = 0;
+		if (!*w) {	/* "hv,", ",hv", "hv,,mode": said below, as --label a,,b is */
+			empty = 1;
+			continue;
+		}
 		while (k < CMP_NFIELDS && strcmp(w, cmp_field_word[k]))
 			k++;
 		if (k < CMP_NFIELDS && (CMP_JUDGE & CMP_FIELD_BIT(k))) {
@@ -530,6 +534,10 @@ int cmp_allow_parse(const char *arg, unsigned *allow)
 	if (!rc && !got) {
 		fprintf(stderr, "isobench-report: --allow wants %s (comma-separated), not '%s'\n",
 			words, arg);
+		rc = -1;
+	} else if (!rc && empty) {
+		fprintf(stderr, "isobench-report: --allow '%s': an empty field (a comma at an end "
+				"or two together); --allow takes %s (comma-separated)\n", arg, words);
 		rc = -1;
 	}
 	free(s);

@@ -239,7 +239,7 @@ void cmp_unlike_free(struct cmp_unlike *u);
 const char *cmp_allow_words(char *buf, size_t cap);
 /* --allow ARG (check): comma-separated words of CMP_JUDGE's fields OR-ed into *allow as
  * CMP_FIELD_BIT()s; -1 with a line on stderr naming --allow and the word when a word is not
- * one (a field never refused, or no field). */
+ * one (a field never refused, or no field), or is empty ("hv,", "hv,,mode"). */
 int cmp_allow_parse(const char *arg, unsigned *allow);
 
 /* A run's place among the sides of replicates: side k, its run i there (0-based). */

@@ -112,12 +112,23 @@ static size_t split_sel(char **words, size_t n, char **out, size_t max)
 }
 
 /* The selector of words (n of them) into sel; -1 after a line on stderr naming what (the
- * option or command whose selector it is). */
-static int parse_sel(char **words, size_t n, struct store_sel *sel, const char *what)
+ * option or command whose selector it is). The words are left whole: the messages, side
+ * names and counts lines quote them ("machine=lab1,last=3", not its first term), so the
+ * terms are cut from copies, which sel points into and which live as long as the program
+ * (as argv does; a few selectors a command). */
+static int parse_sel(char *const *words, size_t n, struct store_sel *sel, const char *what)
 {
-	char *w[STORE_MAX_TERMS + 2], err[300];
-	size_t k = split_sel(words, n, w, STORE_MAX_TERMS + 1);
+	char *w[STORE_MAX_TERMS + 2], *copy[STORE_MAX_TERMS + 2], err[300];
 	char *all = "all";
+
+	if (n > STORE_MAX_TERMS + 1)
+		n = STORE_MAX_TERMS + 1;	/* too many terms either way: refused below */
+	for (size_t i = 0; i < n; i++)
+		if (!(copy[i] = strdup(words[i]))) {
+			fprintf(stderr, "isobench-report: out of memory\n");
+			return -1;
+		}
+	size_t k = split_sel(copy, n, w, STORE_MAX_TERMS + 1);
 
 	if (!n) {
 		w[0] = all;
@@ -410,8 +421,23 @@ static int cmd_compare(struct store *st, const struct hopts *o)
 	return rc;
 }
 
-/* check's candidate runs: every complete run of each LOG, models into *m. The status so far
- * (EXIT_INCOMPLETE when a LOG has none, EXIT_FAILS when a run holds FAIL/ERROR). */
+/* 1 (after a line on stderr naming path) when m[0..n) holds m[n]'s run (its run id): a LOG
+ * given twice is one run, not two replicates whose zero spread would decide a test (as
+ * comparing logs counts a run once a side, main.c's side_holds()). */
+static int cand_held(const struct model *m, size_t n, const char *path)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(m[i].run_id, m[n].run_id)) {
+			fprintf(stderr, "isobench-report: %s: run %s is already among the LOGs: "
+					"counted once\n", path, m[n].run_id);
+			return 1;
+		}
+	return 0;
+}
+
+/* check's candidate runs: every complete run of each LOG, each run once (cand_held()),
+ * models into *m. The status so far (EXIT_INCOMPLETE when a LOG has none, EXIT_FAILS when a
+ * run holds FAIL/ERROR). */
 static int load_candidates(const struct hopts *o, struct log *logs, struct model *m,
 			   size_t *nm, size_t max)
 {
@@ -431,6 +457,10 @@ static int load_candidates(const struct hopts *o, struct log *logs, struct model
 			if (model_build(&l->runs[r], &m[*nm])) {
 				fprintf(stderr, "isobench-report: out of memory\n");
 				return EXIT_USAGE;
+			}
+			if (cand_held(m, *nm, o->args[i])) {
+				model_free(&m[*nm]);
+				continue;
 			}
 			if (rc == EXIT_OK && (l->runs[r].fails || l->runs[r].errors))
 				rc = EXIT_FAILS;
@@ -520,12 +550,11 @@ static int cmd_check(struct store *st, const struct hopts *o)
 		return EXIT_USAGE;
 	}
 	memset(&base, 0, sizeof base);
-	/* parse_sel() cuts its words in place: it gets a copy, the messages the selector whole */
-	char *copy = strdup(o->baseline), *bw = copy;
-	if (!copy || parse_sel(&bw, 1, &sel, "--baseline") ||
+	/* (parse_sel() leaves the word whole: the messages quote the selector as given) */
+	char *bw = (char *)o->baseline;
+	if (parse_sel(&bw, 1, &sel, "--baseline") ||
 	    side_load(st, &sel, &base, o->baseline)) {
 		side_free(&base);
-		free(copy);
 		return EXIT_USAGE;
 	}
 	size_t nlogs = (size_t)o->nargs - 1, nm = 0;
@@ -565,7 +594,6 @@ static int cmd_check(struct store *st, const struct hopts *o)
 	free(m);
 	free(mp);
 	side_free(&base);
-	free(copy);
 	return rc;
 }
 

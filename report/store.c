@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +147,42 @@ static long long peek_version(const char *path)
 	return v;
 }
 
+/* 1 with err set when path is no store file to open, said as what it is (SQLite would say
+ * "unable to open database file" for a missing one, "disk I/O error" for a directory): a
+ * directory; for a reader (writer 0) a missing file; for a writer a missing file whose
+ * directory is not there (stat()'s errno). Else 0. */
+static int path_unfit(const char *path, int writer, char *err, size_t cap)
+{
+	struct stat st;
+
+	if (!stat(path, &st)) {
+		if (!S_ISDIR(st.st_mode))
+			return 0;
+		snprintf(err, cap, "%s: a directory, not a store (--db names the store's file)",
+			 path);
+		return 1;
+	}
+	if (errno != ENOENT) {
+		snprintf(err, cap, "%s: cannot be opened: %s", path, strerror(errno));
+		return 1;
+	}
+	if (!writer) {
+		snprintf(err, cap, "%s: no such file (a reading command opens a store that is "
+			 "there; add makes one)", path);
+		return 1;
+	}
+	/* a writer creates it (SQLite does): its directory must be one */
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+		 slash ? path : ".");
+	if (stat(dir, &st)) {
+		snprintf(err, cap, "%s: cannot be created: %s", path, strerror(errno));
+		return 1;
+	}
+	return 0;	/* (a component that is a file: stat(path) said ENOTDIR above) */
+}
+
 int store_open(struct store *s, const char *path, int writer, char *err, size_t cap)
 {
 	memset(s, 0, sizeof *s);
@@ -153,6 +190,8 @@ int store_open(struct store *s, const char *path, int writer, char *err, size_t 
 	/* A reader neither creates the file (a mistyped path is an error, not an empty store)
 	 * nor needs write permission on it. */
 	int flags = writer ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+	if (path_unfit(path, writer, err, cap))
+		return -1;
 	if (sqlite3_open_v2(path, &s->db, flags, NULL)) {
 		fail(err, cap, path, s->db);
 		store_close(s);

@@ -160,6 +160,36 @@ has "$tmp/fleet.out" 'runs differ in run\.mode \(2 values\): not like for like' 
 count_is "$tmp/fleet.out" 'runs differ in (hv|kernel\.release|machine) ' 0 \
 	"... but not the hypervisor, kernel or machine its groups are made of"
 
+# ---- 6b. a selector of several terms is quoted whole, never cut at its first ',KEY=' ----
+expect_status EXIT_OK "check --baseline machine=lab1,last=2: too few runs, no verdict yet" -- \
+	"$rep" --db "$db" check --baseline machine=lab1,last=2 "$lx/native-r5.log"
+has "$tmp/stdout" '^isobench-report: baseline building: 2 of 3 runs \(machine=lab1,last=2, besides' \
+	"... the line quotes the whole selector (machine=lab1 alone selects 5)"
+expect_status EXIT_OK "check --baseline machine=lab1,hv=KVM,last=3: judged" -- \
+	"$rep" --db "$db" check --baseline machine=lab1,hv=KVM,last=3 "$lx/native-r5.log"
+contains "$tmp/stdout" "against 3 baseline runs (machine=lab1,hv=KVM,last=3):" \
+	"... the counts line quotes the whole selector"
+"$rep" --db "$db" compare machine=lab1,hv=KVM machine=lab1,hv=TCG >"$tmp/sel.out" 2>&1
+has "$tmp/sel.out" '^side 1: machine=lab1,hv=KVM, 4 run' "compare: side 1 named by its whole selector"
+has "$tmp/sel.out" '^side 2: machine=lab1,hv=TCG, 1 run' \
+	"compare: side 2 too (not 'machine=lab1 #2', a name that hides which runs)"
+contains "$tmp/sel.out" "compared 4 runs (machine=lab1,hv=KVM) with 1 (machine=lab1,hv=TCG)" \
+	"compare: the counts line quotes both selectors whole"
+
+# ---- 6c. a LOG given twice is one candidate run, not replicates (as comparing logs) ----
+expect_status EXIT_OK "check: native-r5.log given three times" -- \
+	"$rep" --db "$db" check --baseline machine=lab1,hv=KVM --verbose "$lx/native-r5.log" \
+	"$lx/native-r5.log" "$lx/native-r5.log"
+count_is "$tmp/stderr" '^isobench-report: .*native-r5\.log: run e6c36ddf2d3b111b is already among the LOGs: counted once$' 2 \
+	"... each repeat named and counted once"
+count_is "$tmp/stdout" '^undecided: (execl|spawn) \(copies 1\): .* 4\+1 runs, prediction-t' 2 \
+	"... judged as the one run it is (not 4+3, Welch's t on three equal values)"
+contains "$tmp/stdout" "checked 1 run against 4 baseline runs" "... the counts line says one run"
+cat "$lx/native-r5.log" "$lx/native-r5.log" >"$tmp/twice.log"
+expect_status EXIT_OK "check: a LOG holding the same run twice" -- \
+	"$rep" --db "$db" check --baseline machine=lab1,hv=KVM "$tmp/twice.log"
+contains "$tmp/stdout" "checked 1 run against 4 baseline runs" "... counted once too"
+
 # ---- 7. usage errors name the option (and its value) ----
 # usage WHAT WANT ARGS...: isobench-report ARGS is status 2 and its stderr holds WANT.
 usage() {
@@ -176,6 +206,13 @@ usage "check --allow kernel (never refused)" "--allow kernel: a difference in ke
 usage "check --allow nope" "--allow nope: no such field; --allow takes hv,arch,mode" \
 	--db "$db" check --baseline machine=lab1 --allow nope "$tmp/tcg.log"
 usage "check --allow ," "--allow wants hv,arch,mode" --db "$db" check --baseline all --allow , "$tmp/tcg.log"
+# An empty word in the list is a mistake of the same kind as --label a,,b: named, never skipped.
+usage "check --allow hv, (an empty word at the end)" "--allow 'hv,': an empty field" \
+	--db "$db" check --baseline machine=lab1 --allow hv, "$tmp/tcg.log"
+usage "check --allow ,hv,mode (an empty word first)" "--allow ',hv,mode': an empty field" \
+	--db "$db" check --baseline machine=lab1 --allow ,hv,mode "$tmp/tcg.log"
+usage "check --allow hv,,mode" "--allow 'hv,,mode': an empty field" \
+	--db "$db" check --baseline machine=lab1 --allow hv,,mode "$tmp/tcg.log"
 usage "check --machine" "--machine goes with add or trend, not check" \
 	--db "$db" check --machine lab2 --baseline machine=lab1 "$tmp/tcg.log"
 usage "runs --baseline" "--baseline goes with check, not runs" --db "$db" runs --baseline all

@@ -359,6 +359,19 @@ expect_status EXIT_USAGE "runs on a store that does not exist" -- "$rep" --db "$
 if [ -e "$tmp/typo.db" ]; then fail "runs created $tmp/typo.db"; else pass "runs created no file"; fi
 expect_status EXIT_USAGE "check on a store that does not exist" -- \
 	"$rep" --db "$tmp/typo.db" check --baseline all "$fx/native.log"
+#    Each says what the path is (not SQLite's "unable to open database file" for a missing
+#    file, or "disk I/O error" for a directory, where nothing failed on a disk).
+contains "$tmp/stderr" "typo.db: no such file (a reading command opens a store that is there; add makes one)" \
+	"... saying there is no such file"
+mkdir -p "$tmp/adir"
+expect_status EXIT_USAGE "runs on a directory" -- "$rep" --db "$tmp/adir" runs
+contains "$tmp/stderr" "adir: a directory, not a store (--db names the store's file)" "... saying so"
+count_is "$tmp/stderr" 'I/O error' 0 "... and not that a disk failed"
+expect_status EXIT_USAGE "add to a directory" -- "$rep" --db "$tmp/adir" add "$fx/native.log"
+contains "$tmp/stderr" "adir: a directory, not a store (--db names the store's file)" "... saying so"
+expect_status EXIT_USAGE "add to a store in a directory that is not there" -- \
+	"$rep" --db "$tmp/nodir/x.db" add "$fx/native.log"
+contains "$tmp/stderr" "nodir/x.db: cannot be created: No such file or directory" "... saying why"
 #    A SQLite file that is not a store (schema version 0) is no store to read.
 sqlite3 "$tmp/other.db" 'CREATE TABLE t (a)'
 expect_status EXIT_USAGE "runs on a SQLite file that is not a store" -- "$rep" --db "$tmp/other.db" runs
