@@ -509,15 +509,26 @@ char sig_answer_mark(enum sig_answer a)
 		a == SIG_ANS_UNDECIDED ? '~' : '?';
 }
 
-/* A performance ratio as "x.x% slower" / "x.x% faster" ("no change" at 1) into buf. */
-static const char *pct_words(double ratio, char *buf, size_t cap)
+/* How far a ratio is from 1 as a factor >= 1 (NaN for none). */
+static double factor(double ratio)
 {
+	return ratio < 1 ? 1 / ratio : ratio;
+}
+
+/* A performance ratio in words into buf: "no change" at 1; else "x.x% slower" (B does 1/ratio
+ * the time: (1/ratio - 1) x 100% slower) or "x.x% faster", or with as_factor the factor,
+ * "30.3x slower" / "2.50x faster" ("2894.8% slower" says the same less readably). */
+static const char *pct_words(double ratio, int as_factor, char *buf, size_t cap)
+{
+	double f = factor(ratio);
+	const char *way = ratio < 1 ? "slower" : "faster";
+
 	if (ratio == 1)
 		snprintf(buf, cap, "no change");
-	else if (ratio < 1)	/* B does 1/ratio the time: (1/ratio - 1) slower */
-		snprintf(buf, cap, "%.1f%% slower", (1 / ratio - 1) * 100);
+	else if (!as_factor)
+		snprintf(buf, cap, "%.1f%% %s", (f - 1) * 100, way);
 	else
-		snprintf(buf, cap, "%.1f%% faster", (ratio - 1) * 100);
+		snprintf(buf, cap, f < 10 ? "%.2fx %s" : f < 100 ? "%.1fx %s" : "%.0fx %s", f, way);
 	return buf;
 }
 
@@ -537,9 +548,11 @@ const char *sig_answer_text(const struct sig_rep *r, char *buf, size_t cap)
 	else
 		snprintf(tail, sizeof tail, "q %.2g, %s %g%%", r->q, r->answer == SIG_ANS_DIFFERENT
 			 ? "beyond the min-effect" : "min-effect", r->min_effect_pct);
+	/* One form for the sentence: factors when the estimate or a bound is 2x or more away. */
+	int fx = factor(r->ratio) >= 2 || factor(lo) >= 2 || factor(hi) >= 2;
 	int n = snprintf(buf, cap, "%s: %s (%d%% CI %s to %s), %s", sig_answer_word(r->answer),
-			 pct_words(r->ratio, e, sizeof e), eq ? 90 : 95, pct_words(lo, l, sizeof l),
-			 pct_words(hi, h, sizeof h), tail);
+			 pct_words(r->ratio, fx, e, sizeof e), eq ? 90 : 95,
+			 pct_words(lo, fx, l, sizeof l), pct_words(hi, fx, h, sizeof h), tail);
 	if (r->answer == SIG_ANS_UNDECIDED && n > 0 && (size_t)n < cap) {
 		if (r->runs_needed)
 			snprintf(buf + n, cap - (size_t)n, "; ~%zu %s would decide", r->runs_needed,

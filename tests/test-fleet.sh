@@ -81,7 +81,7 @@ for t in pipe syscall getpid; do
 done
 want=$(printf '%.0f' "$base_pipe")
 has "$tmp/text" "^pipe +1 +lps +1 +3 +$want " "pipe: bare-metal median is the capture's whole-run value ($want)"
-count_is "$tmp/text" '^ +3 +3 .* 0\.500 \* +0\.001[0-9]*  3\+3 runs, unpaired, Welch.s t on log run values: different: 100\.0% slower \(95% CI [0-9.]+% slower to [0-9.]+% slower\), q [0-9.e-]+, beyond the min-effect 5%$' 3 \
+count_is "$tmp/text" '^ +3 +3 .* 0\.500 \* +0\.001[0-9]*  3\+3 runs, unpaired, Welch.s t on log run values: different: 2\.00x slower \(95% CI [0-9.]+x slower to 1\.[0-9]+x slower\), q [0-9.e-]+, beyond the min-effect 5%$' 3 \
 	"VMware/bare = 0.500, different on the runs (Welch p 0.001), on all three tests, said in words"
 count_is "$tmp/text" '^ +2 +1 .* 0\.900 \? +fewer than 3 runs a side: no verdict$' 3 \
 	"KVM (one run) = 0.900, no verdict: one machine"
