@@ -22,6 +22,39 @@ bin=${OUT:-$top/out}/isobench
 [ -x "$rep" ] || { fail "no $rep (make -C report)"; finish; exit 1; }
 [ -x "$bin" ] || { fail "no $bin (make -C payload)"; finish; exit 1; }
 
+# A host's policy put back when a stop signal cuts the run between tests (not only during one):
+# a planted tree (ISOBENCH_SYSFS_CPU) with two policies, the second's governor a folder the
+# kernel-like write refuses, so the run's first stderr line is the refusal, written after the
+# change; stderr is a FIFO already full, so the runner is held there, outside any test, when
+# SIGTERM comes. The first policy must read schedutil again after the runner died.
+pt=$tmp/sysfs-cpu/
+mkdir -p "${pt}cpufreq/policy0" "${pt}cpufreq/policy1/scaling_governor"
+echo schedutil >"${pt}cpufreq/policy0/scaling_governor"
+mkfifo "$tmp/err.fifo"
+exec 3<>"$tmp/err.fifo"
+dd if=/dev/zero bs=4096 count=16 status=none >&3	# the pipe's 64 KiB: full
+ISOBENCH_SYSFS_CPU=$pt "$bin" --suite quick --tests getpid --cpufreq performance \
+	>"$tmp/cut.log" 2>"$tmp/err.fifo" &
+cut_pid=$!
+for _ in $(seq 100); do
+	[ "$(cat "${pt}cpufreq/policy0/scaling_governor")" = performance ] && break
+	sleep 0.05
+done
+seen=$(cat "${pt}cpufreq/policy0/scaling_governor")
+sleep 0.5	# the header, then the warning's write, held by the full FIFO
+kill -TERM "$cut_pid" 2>/dev/null || true
+timeout 10 cat <&3 >/dev/null || true	# let it go on (to the next test's start)
+wait "$cut_pid" && cut_rc=0 || cut_rc=$?
+exec 3<&-
+if [ "$seen" = performance ] && [ "$cut_rc" -eq $((128 + 15)) ] &&
+	[ "$(cat "${pt}cpufreq/policy0/scaling_governor")" = schedutil ]; then
+	pass "SIGTERM outside a test: the host's governor put back (schedutil), the runner died of it"
+else
+	fail "SIGTERM outside a test: governor during the run '$seen', after it" \
+		"'$(cat "${pt}cpufreq/policy0/scaling_governor")' (want performance, then schedutil), exit $cut_rc (want 143)"
+fi
+lacks "$tmp/cut.log" " RESULT test=getpid " "SIGTERM before the first test: no test ran"
+
 # 1. A native run: two passes of one cheap test (about 2 s).
 "$bin" --suite quick --tests getpid --copies 1,2 >"$tmp/native.log" 2>/dev/null ||
 	fail "isobench --tests getpid --copies 1,2 failed"
