@@ -8,7 +8,10 @@
 #     or their effective clocks differ beyond a test's noise floor, shows each run's clock,
 #     and says nothing of the kind for runs alike (tests/fixtures/logs/clock-*.log, crafted
 #     by make-clock-fixtures.py from a captured run, resealed with tests/seal.py); with
-#     replicates over every run of a side; CSV and JSON carry each test's and side's clock.
+#     replicates over every run of a side (a side whose runs' methods differ: 'mixed'); CSV and
+#     JSON carry each test's and side's clock;
+#   * a host's policy that --cpufreq changed is put back when a stop signal ends the run outside
+#     a test (a planted tree: ISOBENCH_SYSFS_CPU).
 # In: OUT/isobench and OUT/isobench-report. Out: "N passed, M failed".
 set -euo pipefail
 
@@ -202,6 +205,30 @@ lacks "$tmp/rs.txt" "MHz by chain in a, " \
 	"replicates: a side whose first run alone is slower (median alike) gets no cross-side clock WARN"
 contains "$tmp/rs.txt" "2398 MHz by chain in s run 1, 2997 MHz by chain in s run 2" \
 	"replicates: that run is still named within its side"
+# A side whose runs measured the clock by different methods (one run's SAMPLEs by aperf, two
+# by the chain): its median mixes them, and its method says so rather than the first run's.
+python3 - "$top/tests" "$tmp/rb1.log" "$tmp/rm1.log" <<'PY'
+import re, sys
+sys.path.insert(0, sys.argv[1])
+from seal import sealed
+out = [re.sub(r' mhz_method=chain', ' mhz_method=aperf',
+              re.match(r'@isobench/1 \d+ (.*) \*[0-9a-f]{8}$', l.rstrip('\n')).group(1))
+       for l in open(sys.argv[2], encoding='utf-8')]
+open(sys.argv[3], 'w', encoding='utf-8').write(sealed(out))
+PY
+"$rep" --label a,a,a,m,m,m "$tmp"/ra{1,2,3}.log "$tmp"/rm1.log "$tmp"/rb{2,3}.log >"$tmp/rm.txt" 2>&1 || true
+has "$tmp/rm.txt" '^the run \(every SAMPLE\), method +2997 chain +2398 mixed' \
+	"replicates by aperf and chain: the side's method is 'mixed', not its first run's"
+contains "$tmp/rm.txt" "2398 MHz by mixed methods in m:" "... and the clock WARN says so"
+"$rep" --format json --label a,a,a,m,m,m "$tmp"/ra{1,2,3}.log "$tmp"/rm1.log "$tmp"/rb{2,3}.log >"$tmp/rm.json" 2>/dev/null || true
+if python3 -c 'import json, sys
+rows = json.load(open(sys.argv[1]))["comparison"]["rows"]
+w = [r for r in rows if r["test"] == "whetstone-double"][0]["cells"]
+assert [c["mhz_method"] for c in w] == ["chain", "mixed"], w' "$tmp/rm.json"; then
+	pass "JSON: a side of mixed methods says mixed"
+else
+	fail "JSON: a side of mixed methods: its cell's mhz_method"
+fi
 # CSV and JSON carry the clock: each run's test (effective_mhz, mhz_method) and each side's
 # median over its runs per compared row (CSV effective_mhz_side, mhz_method_side; JSON cells).
 "$rep" --format csv --label a,a,a,b,b,b "$tmp"/ra{1,2,3}.log "$tmp"/rb{1,2,3}.log >"$tmp/rep.csv" 2>/dev/null || true
