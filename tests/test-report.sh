@@ -604,6 +604,23 @@ has "$tmp/clk-cmp.txt" "^warning: hpet: net-tcp-rr \(1 cop\.\): one clock read c
 	"clock cost: a comparison warns for the side whose clock is above the share, by its label"
 count_is "$tmp/clk-cmp.txt" "^warning: tsc: .*clock read" 0 "clock cost: ... and not for the side below it"
 
+# ... and a JSON or CSV consumer gets the clock's cost and share beside the test's figures
+# (the text's WARN alone left them to the raw records), null / no row where the log has none.
+"$bin" --format json "$tmp/clk-hpet.log" >"$tmp/clk-hpet.json" 2>/dev/null || true
+"$bin" --format json "$tmp/clk-old.log" >"$tmp/clk-old.json" 2>/dev/null || true
+if python3 - "$tmp/clk-hpet.json" "$tmp/clk-old.json" <<'PY'; then pass "clock cost: JSON's test carries clock_read_ns 2700 and clock_share_pct 13.5 (null without the field)"; else fail "clock cost: JSON's clock_read_ns / clock_share_pct"; fi
+import json, sys
+t = json.load(open(sys.argv[1]))["runs"][0]["tests"][0]
+assert (t["clock_read_ns"], t["clock_share_pct"]) == (2700, 13.5), t
+o = json.load(open(sys.argv[2]))["runs"][0]["tests"][0]
+assert o["clock_read_ns"] is None and o["clock_share_pct"] is None, o
+PY
+"$bin" --format csv "$tmp/clk-hpet.log" >"$tmp/clk-hpet.csv" 2>/dev/null || true
+"$bin" --format csv "$tmp/clk-old.log" >"$tmp/clk-old.csv" 2>/dev/null || true
+has "$tmp/clk-hpet.csv" ',derived,[0-9]+,,,net-tcp-rr,1,clock_read_ns,2700,ns' "clock cost: a CSV derived row clock_read_ns"
+has "$tmp/clk-hpet.csv" ',derived,[0-9]+,,,net-tcp-rr,1,clock_share_pct,13\.5,%' "clock cost: a CSV derived row clock_share_pct"
+count_is "$tmp/clk-old.csv" ",clock_read_ns,|,clock_share_pct," 0 "clock cost: no such rows for a log without clock_ns_x100"
+
 # A log that cannot be read: status 3, the reason on stderr, nothing on stdout (so that
 # `isobench-report x.log > report.txt` never hides the error inside the report).
 rc=0
