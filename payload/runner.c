@@ -273,7 +273,7 @@ static long long oom_kills(void)
 }
 
 static long long oom_at_start;	/* oom_kills() when the current test started */
-static sigset_t stops;		/* host CLI: SIGINT, SIGTERM, SIGHUP (see runner_run) */
+static sigset_t stops;		/* host CLI: SIGINT, SIGTERM, SIGHUP, SIGPIPE (see runner_run) */
 
 /* A FAIL while the OOM killer ran is an out-of-memory failure, whatever the test saw (an
  * I/O error, a signal): say so, keep what it saw as the note, add oom_kills=N. */
@@ -375,7 +375,7 @@ static void fail_record(struct outcome *o, const char *reason, int sig, int stat
 	snprintf(o->why, sizeof o->why, "%s", why ? why : reason);
 }
 
-/* The host CLI got SIGINT, SIGTERM or SIGHUP while test pid ran: stop the test, remove its
+/* The host CLI got SIGINT, SIGTERM, SIGHUP or SIGPIPE while test pid ran: stop the test, remove its
  * files, say so, and die of the signal (the run is cut short: no END). */
 static void interrupted(const struct outcome *o, const struct runner_cfg *cfg, pid_t pid,
 			int sig, const sigset_t *orig)
@@ -727,6 +727,9 @@ static int take_signal_fd(const struct runner_cfg *cfg, sigset_t *orig)
 		sigaddset(&stops, SIGINT);
 		sigaddset(&stops, SIGTERM);
 		sigaddset(&stops, SIGHUP);
+		/* Its output's reader gone (isobench ... | head): writes fail (out.c ignores it)
+		 * and the run ends as for ^C, the host's CPU policy put back first. */
+		sigaddset(&stops, SIGPIPE);
 	}
 	sigset_t both = chld;
 	for (int sig = 1; sig < NSIG; sig++)

@@ -11,7 +11,7 @@
 #     replicates over every run of a side (a side whose runs' methods differ: 'mixed'); CSV and
 #     JSON carry each test's and side's clock;
 #   * a host's policy that --cpufreq changed is put back when a stop signal ends the run outside
-#     a test (a planted tree: ISOBENCH_SYSFS_CPU).
+#     a test, or its output's reader goes (SIGPIPE) (a planted tree: ISOBENCH_SYSFS_CPU).
 # In: OUT/isobench and OUT/isobench-report. Out: "N passed, M failed".
 set -euo pipefail
 
@@ -57,6 +57,22 @@ else
 		"'$(cat "${pt}cpufreq/policy0/scaling_governor")' (want performance, then schedutil), exit $cut_rc (want 143)"
 fi
 lacks "$tmp/cut.log" " RESULT test=getpid " "SIGTERM before the first test: no test ran"
+# ... and when the reader of its output goes first (isobench ... | head -1): SIGPIPE.
+echo schedutil >"${pt}cpufreq/policy0/scaling_governor"
+rmdir "${pt}cpufreq/policy1/scaling_governor"
+{
+	rc=0
+	ISOBENCH_SYSFS_CPU=$pt "$bin" --suite quick --tests getpid,getpid --cpufreq performance \
+		2>/dev/null || rc=$?
+	echo "$rc" >"$tmp/pipe.rc"
+} | head -1 >/dev/null || true
+pipe_rc=$(cat "$tmp/pipe.rc")
+if [ "$pipe_rc" -eq $((128 + 13)) ] && [ "$(cat "${pt}cpufreq/policy0/scaling_governor")" = schedutil ]; then
+	pass "stdout's reader gone (| head -1): the host's governor put back, the runner died of SIGPIPE"
+else
+	fail "stdout's reader gone: governor after it '$(cat "${pt}cpufreq/policy0/scaling_governor")'" \
+		"(want schedutil), exit $pipe_rc (want 141)"
+fi
 
 # 1. A native run: two passes of one cheap test (about 2 s).
 "$bin" --suite quick --tests getpid --copies 1,2 >"$tmp/native.log" 2>/dev/null ||
