@@ -219,6 +219,17 @@ has "$tmp/wbcmp" '^warning: KVM, 1 CPU #2: scratch0 cache=writeback: qemu/run at
 run EXIT_OK "$tmp/wbnext" "$tmp/wb-then-none.log" || true
 hasnt "$tmp/wbnext" 'page cache' "the next boot's run (no scratch line of its own): no warning"
 
+# A scratch file on tmpfs is the host's memory whatever QEMU's cache mode: a host kernel whose
+# tmpfs accepts O_DIRECT (6.6 on) lets qemu/run keep cache=none, and its line says so; the
+# disk figures are still the host's memory, warned as the page cache is.
+{ printf '# qemu/run: QEMU emulator version 7.2.22\n# qemu/run: scratch0 /dev/shm/s.img if=virtio fs=tmpfs cache=none aio=native (O_DIRECT on the host: no host page cache)\n'
+  cat "$fix/cpus-1.log"; } >"$tmp/tmpfs.log"
+run EXIT_OK "$tmp/tmpfs1" "$tmp/tmpfs.log" || true
+has "$tmp/tmpfs1" '^warning: +scratch0 fs=tmpfs \(.*\): qemu/run attached the disk with the host.s page cache' \
+	"a scratch disk on tmpfs with cache=none: still warned, naming tmpfs"
+run EXIT_OK "$tmp/tmpfscmp" "$tmp/none.log" "$tmp/tmpfs.log" || true
+has "$tmp/tmpfscmp" '^warning: KVM, 1 CPU #2: scratch0 fs=tmpfs ' "... and in a comparison"
+
 # 3a. Direction comes from the records (better=), never from the unit: the paced socket
 #     write's CPU share (unit %cpu, lower is better), 18.4 then 19.7 (whole-run values), is 18.4 / 19.7 = 0.93 —
 #     worse — in every format, and says "lower is better".
