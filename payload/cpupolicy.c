@@ -259,6 +259,13 @@ void cpupolicy_apply(const struct params *p, int image, const char *root)
 		snprintf(set_idle, sizeof set_idle, "not asked (every state the driver offers)");
 }
 
+const char *cpupolicy_root(void)
+{
+	const char *e = getenv(CPUPOLICY_ROOT_ENV);
+
+	return e && *e ? e : SYSFS_CPU;
+}
+
 const char *cpupolicy_refused(void)
 {
 	return refused;

@@ -41,6 +41,12 @@ const char *cpupolicy_refused(void);
  * kernel refuses back is left as the run set it (nothing to do about it then). Idempotent. */
 void cpupolicy_restore(void);
 
+/* The tree cpupolicy_apply() and cpupolicy_fact() work on: SYSFS_CPU, or the folder (ending
+ * in '/') that the environment variable CPUPOLICY_ROOT_ENV names — a test's planted tree, so
+ * that a host's change and its putting back are checked without touching this machine's. */
+#define CPUPOLICY_ROOT_ENV "ISOBENCH_SYSFS_CPU"
+const char *cpupolicy_root(void);
+
 /* The header's value of INFO key (an RK_ of cpu.governor, cpu.no_turbo, cpufreq.*, cpuidle.*)
  * as read now under root, into out (cap bytes). */
 void cpupolicy_fact(const char *root, const char *key, char *out, size_t cap);

@@ -6,7 +6,8 @@
  * Exit status (lib/status.h, the one table of every isobench tool): EXIT_OK, EXIT_FAILS, or
  * EXIT_USAGE: a usage error (found before anything runs), or standard output closed or not
  * writable (at the start, or still at the end: a full disk).
- * SIGINT/SIGTERM/SIGHUP: the runner stops the test, removes its files, dies of the signal. */
+ * SIGINT/SIGTERM/SIGHUP (and SIGPIPE: its output's reader gone): the runner stops the test,
+ * removes its files, puts back a host's CPU policy it changed, dies of the signal. */
 #define _GNU_SOURCE
 #include "bench.h"
 #include "harness.h"

@@ -273,7 +273,7 @@ static long long oom_kills(void)
 }
 
 static long long oom_at_start;	/* oom_kills() when the current test started */
-static sigset_t stops;		/* host CLI: SIGINT, SIGTERM, SIGHUP (see runner_run) */
+static sigset_t stops;		/* host CLI: SIGINT, SIGTERM, SIGHUP, SIGPIPE (see runner_run) */
 
 /* A FAIL while the OOM killer ran is an out-of-memory failure, whatever the test saw (an
  * I/O error, a signal): say so, keep what it saw as the note, add oom_kills=N. */
@@ -375,7 +375,7 @@ static void fail_record(struct outcome *o, const char *reason, int sig, int stat
 	snprintf(o->why, sizeof o->why, "%s", why ? why : reason);
 }
 
-/* The host CLI got SIGINT, SIGTERM or SIGHUP while test pid ran: stop the test, remove its
+/* The host CLI got SIGINT, SIGTERM, SIGHUP or SIGPIPE while test pid ran: stop the test, remove its
  * files, say so, and die of the signal (the run is cut short: no END). */
 static void interrupted(const struct outcome *o, const struct runner_cfg *cfg, pid_t pid,
 			int sig, const sigset_t *orig)
@@ -395,15 +395,31 @@ static void interrupted(const struct outcome *o, const struct runner_cfg *cfg, p
 static void run_test(struct outcome *o, const struct params *p, const struct runner_cfg *cfg,
 		     int sigfd, const sigset_t *orig, void (*on_child_exit)(pid_t));
 
+/* On a host the stop signals stay blocked for the whole run (runner_run): one that came
+ * outside a test (the header, between tests) ends the run here, at a test's edge, once the
+ * host's CPU policy is put back; as the default action it would have left it changed. */
+static void stop_if_pending(void)
+{
+	sigset_t pend;
+
+	if (sigpending(&pend))
+		return;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(&stops, sig) && sigismember(&pend, sig)) {
+			cpupolicy_restore();
+			sigprocmask(SIG_UNBLOCK, &stops, NULL);	/* dies of it here */
+		}
+}
+
 /* Run one test in a child with its own process group; relay its records. */
 static void run_one(struct outcome *o, const struct params *p, const struct runner_cfg *cfg,
 		    int sigfd, const sigset_t *orig, void (*on_child_exit)(pid_t))
 {
+	stop_if_pending();
 	oom_at_start = oom_kills();
 	memset(judge_n, 0, sizeof judge_n);
-	sigprocmask(SIG_BLOCK, &stops, NULL);
 	run_test(o, p, cfg, sigfd, orig, on_child_exit);
-	sigprocmask(SIG_UNBLOCK, &stops, NULL);	/* a stop signal pending now ends us here */
+	stop_if_pending();
 }
 
 /* The test child: its own process group, the signal mask the runner started with, stdio
@@ -704,12 +720,16 @@ static int take_signal_fd(const struct runner_cfg *cfg, sigset_t *orig)
 	sigprocmask(SIG_BLOCK, &chld, orig);
 	sigemptyset(&stops);
 	if (!strcmp(cfg->mode, REC_MODE_HOST)) {
-		/* A user's ^C or kill while a test runs: run_one() blocks these and takes them from
-		 * the signalfd, so the test's files go too. Between tests they act at once. PID 1
-		 * keeps its own signal handling (init.c). */
+		/* A user's ^C or kill: runner_run() blocks these for the whole run; while a test
+		 * runs they come from the signalfd, so the test's files go too; outside a test
+		 * stop_if_pending() takes them at the next test's edge, after the host's CPU
+		 * policy is put back. PID 1 keeps its own signal handling (init.c). */
 		sigaddset(&stops, SIGINT);
 		sigaddset(&stops, SIGTERM);
 		sigaddset(&stops, SIGHUP);
+		/* Its output's reader gone (isobench ... | head): writes fail (out.c ignores it)
+		 * and the run ends as for ^C, the host's CPU policy put back first. */
+		sigaddset(&stops, SIGPIPE);
 	}
 	sigset_t both = chld;
 	for (int sig = 1; sig < NSIG; sig++)
@@ -910,12 +930,13 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	int sigfd, n, total = 0, k = 0;
 
 	sigfd = take_signal_fd(cfg, &orig);
+	sigprocmask(SIG_BLOCK, &stops, NULL);	/* until the end: stop_if_pending() */
 	begin_run(cfg);
 	snprintf(bench_peer, sizeof bench_peer, "%s", p->peer);	/* the net tests' (bench.h) */
 	net_nic_use_peer(bench_peer);	/* the nic.* facts: the route to it leaves by */
 	snprintf(bench_peer_rejected, sizeof bench_peer_rejected, "%s", p->peer_rejected);
 	/* The CPU's clock policy, set (image; host: only when asked) before the header reads it. */
-	cpupolicy_apply(p, !strcmp(cfg->mode, REC_MODE_INIT), SYSFS_CPU);
+	cpupolicy_apply(p, !strcmp(cfg->mode, REC_MODE_INIT), cpupolicy_root());
 	sysinfo_emit(p, cfg->mode, cfg->tmpdir);
 	warn_clocksource_not_taken();
 	warn_cpupolicy_refused();
@@ -932,7 +953,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	cpupolicy_restore();	/* a host's policy as it was (the image's is left) */
 	if (sigfd >= 0)
 		close(sigfd);
-	sigprocmask(SIG_SETMASK, &orig, NULL);
+	sigprocmask(SIG_SETMASK, &orig, NULL);	/* a stop signal pending now ends us here */
 	return bad;
 }
 

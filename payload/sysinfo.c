@@ -243,7 +243,7 @@ static void f_sys(const struct ctx *c, const char *arg, char *o, size_t n)
 static void f_policy(const struct ctx *c, const char *arg, char *o, size_t n)
 {
 	(void)c;
-	cpupolicy_fact(SYSFS_CPU, arg, o, n);
+	cpupolicy_fact(cpupolicy_root(), arg, o, n);
 }
 
 /* How each SAMPLE's mhz= is measured here, and why (cpuclock.c). */

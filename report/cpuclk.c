@@ -113,6 +113,13 @@ void clk_run_of(const struct model *m, struct clk_run *out)
 	free(v);
 }
 
+/* The side's method so far (cur, "-" before any) with a run's (m): m first, the same kept,
+ * a different one CLK_METHOD_MIXED. */
+static const char *side_method(const char *cur, const char *m)
+{
+	return !strcmp(cur, "-") ? m : strcmp(cur, m) ? CLK_METHOD_MIXED : cur;
+}
+
 void clk_side_of(const struct model *const *runs, size_t n, const char *test, int copies,
 		 struct clk_test *out)
 {
@@ -128,8 +135,7 @@ void clk_side_of(const struct model *const *runs, size_t n, const char *test, in
 		clk_test_of(runs[i], t, &ct);
 		if (isfinite(ct.mhz)) {
 			mh[nm++] = ct.mhz;
-			if (!strcmp(out->method, "-"))
-				out->method = ct.method;
+			out->method = side_method(out->method, ct.method);
 		}
 		if (isfinite(ct.cpu_pct))
 			cp[nc++] = ct.cpu_pct;
@@ -155,8 +161,7 @@ void clk_side_run_of(const struct model *const *runs, size_t n, struct clk_run *
 		if (!isfinite(r.mhz))
 			continue;
 		v[k++] = r.mhz;
-		if (!strcmp(out->method, "-"))
-			out->method = r.method;
+		out->method = side_method(out->method, r.method);
 		out->ntests = r.ntests > out->ntests ? r.ntests : out->ntests;
 	}
 	if (k)
@@ -172,6 +177,12 @@ static void word_of(const char *v, char *out, size_t cap)
 	snprintf(out, cap, "%.*s", (int)l, v);
 	if (!strcmp(out, "none") || !strcmp(out, "-"))
 		out[0] = 0;
+}
+
+/* " methods" after CLK_METHOD_MIXED in a sentence ("by mixed methods"), else "". */
+static const char *mixed_word(const char *method)
+{
+	return strcmp(method, CLK_METHOD_MIXED) ? "" : " methods";
 }
 
 int clk_compare(const struct model *const *a, size_t na, const char *la,
@@ -230,9 +241,10 @@ int clk_compare(const struct model *const *a, size_t na, const char *la,
 	}
 	if (which && noise_floor_beyond(rb.mhz / ra.mhz, floor))
 		snprintf(w[n++], sizeof w[0], CLK_WARN_PREFIX "s' effective clocks differ "
-			 "(median %.0f MHz by %s in %s, %.0f MHz by %s in %s: %+.1f%%), beyond the "
+			 "(median %.0f MHz by %s%s in %s, %.0f MHz by %s%s in %s: %+.1f%%), beyond the "
 			 "noise floor of %s%s copies=%d (%.1f%%): its ratio measures the clock too",
-			 ra.mhz, ra.method, la, rb.mhz, rb.method, lb, (rb.mhz / ra.mhz - 1) * 100,
+			 ra.mhz, ra.method, mixed_word(ra.method), la, rb.mhz, rb.method,
+			 mixed_word(rb.method), lb, (rb.mhz / ra.mhz - 1) * 100,
 			 bound ? "CPU-bound " : "", which, wc, floor);
 	return n;
 }

@@ -25,6 +25,9 @@
 /* The key of a test's (or side's) effective clock in JSON and the CSV (MHz); its method's key
  * is the record's own, RK_MHZ_METHOD; a side's CSV rows add CLK_SIDE_SUFFIX to both. */
 #define CLK_KEY_MHZ "effective_mhz"
+/* A side's method when its runs' differ (one run by aperf, another by the chain): its median
+ * mixes them, and no one method's name is true of it. */
+#define CLK_METHOD_MIXED "mixed"
 #define CLK_SIDE_SUFFIX "_side"
 
 struct clk_test {
@@ -38,7 +41,8 @@ void clk_test_of(const struct model *m, const struct mtest *t, struct clk_test *
 
 /* A side of n replicate runs (runs[0..n-1]): the median over the runs of each one's
  * clk_test_of() for its result of (test, copies), runs without a figure left out; cpu_pct
- * likewise, cpu_bound from that median; method the first run's that has one. */
+ * likewise, cpu_bound from that median; method the one of every run with a figure, or
+ * CLK_METHOD_MIXED when they differ. */
 void clk_side_of(const struct model *const *runs, size_t n, const char *test, int copies,
 		 struct clk_test *out);
 
@@ -48,7 +52,8 @@ struct clk_run {
 	size_t ntests;		/* tests with a figure */
 };
 void clk_run_of(const struct model *m, struct clk_run *out);
-/* A side of n replicate runs: the median over the runs of each one's clk_run_of(). */
+/* A side of n replicate runs: the median over the runs of each one's clk_run_of(); method as
+ * clk_side_of()'s (CLK_METHOD_MIXED when the runs' differ). */
 void clk_side_run_of(const struct model *const *runs, size_t n, struct clk_run *out);
 
 /* Every clk_compare() warning starts so (compare.c drops the first runs' ones when the sides

@@ -150,6 +150,12 @@ static void derived_rows(const struct rowctx *x, const struct model *m)
 		    cmp_direction(t->higher), "");
 		struct pct_arg pa = {x, t};
 		pct_each(t, pct_row, &pa);	/* latency percentiles (pct.h) */
+		if (isfinite(t->clock_ns_x100))	/* one clock read's cost, and its share */
+			drow(x, t->line, t->test, t->copies, MODEL_KEY_CLOCK_READ_NS,
+			     t->clock_ns_x100 / 100, "ns");
+		if (isfinite(model_clock_share_pct(t)))
+			drow(x, t->line, t->test, t->copies, MODEL_KEY_CLOCK_SHARE,
+			     model_clock_share_pct(t), "%");
 		struct clk_test ck;	/* the clock its SAMPLEs ran at (cpuclk.h) */
 		clk_test_of(m, t, &ck);
 		drow(x, t->line, t->test, t->copies, CLK_KEY_MHZ, ck.mhz, "MHz");

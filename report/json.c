@@ -109,6 +109,8 @@ static json_t *test_obj(const struct model *m, const struct mtest *t)
 	e |= put(o, "median_ci95_hi", jnum(t->ci_hi));
 	e |= put(o, "median_ci95_from", jstr(t->ci_from));
 	e |= put(o, "latency_ns", pct_obj(t));	/* percentiles, lower is better (pct.h) */
+	e |= put(o, MODEL_KEY_CLOCK_READ_NS, jnum(t->clock_ns_x100 / 100));	/* NAN: null */
+	e |= put(o, MODEL_KEY_CLOCK_SHARE, jnum(model_clock_share_pct(t)));
 	struct clk_test ck;	/* the clock its SAMPLEs ran at (cpuclk.h) */
 	clk_test_of(m, t, &ck);
 	e |= put(o, CLK_KEY_MHZ, jnum(ck.mhz));

@@ -473,11 +473,11 @@ static int use_digest(struct log *log, size_t i)
 }
 
 /* qemu/run's header lines (log.h struct run host_cache): a boot's first line, and its
- * scratch lines with a cache mode other than none, by line. */
+ * scratch lines with a cache mode other than none or a file on tmpfs/ramfs, by line. */
 struct hostline {
 	size_t line;
 	int boot;		/* 1: "# qemu/run: QEMU emulator ..." (a boot's header starts) */
-	char text[160];		/* scratch lines: "scratchN cache=MODE" */
+	char text[160];		/* scratch lines: "scratchN cache=MODE", "scratchN fs=tmpfs (...)" */
 };
 
 #define QR_PREFIX "# qemu/run: "
@@ -503,11 +503,20 @@ static int host_line(const char *line, size_t len, size_t lineno, struct hostlin
 	size_t n = 0;
 	while (c + n < line + len && c[n] != ' ' && c[n] != '\n' && c[n] != '\r')
 		n++;
-	if (n == 4 && !memcmp(c, "none", 4))
-		return 0;
 	size_t w = 0;
 	while (line[pl + w] != ' ' && pl + w < len)
 		w++;
+	/* A file on tmpfs or ramfs is the host's memory (shmem's pages are page cache) whatever
+	 * the cache mode: a host kernel whose tmpfs takes O_DIRECT (Linux 6.6 on) let qemu/run
+	 * keep cache=none there. */
+	const char *fs = memmem(line, len, " fs=", 4);
+	if (fs && (!strncmp(fs + 4, "tmpfs ", 6) || !strncmp(fs + 4, "ramfs ", 6))) {
+		snprintf(h->text, sizeof h->text, "%.*s fs=%.5s (a file in the host's memory, "
+			 "whatever the cache mode: put it on a disk)", (int)w, line + pl, fs + 4);
+		return 1;
+	}
+	if (n == 4 && !memcmp(c, "none", 4))
+		return 0;
 	snprintf(h->text, sizeof h->text, "%.*s cache=%.*s", (int)w, line + pl, (int)n, c);
 	return 1;
 }

@@ -181,6 +181,10 @@ const char *model_workdir_fs(const struct model *m);
  * read before it, the start of the one after), so this is the share of the figure that is
  * the clock's rather than the device's. */
 double model_clock_share_pct(const struct mtest *t);
+/* JSON's test keys and the CSV's derived rows for one clock read's cost (ns: clock_ns_x100 /
+ * 100) and model_clock_share_pct() (%); left out of the CSV, null in JSON, where t has none. */
+#define MODEL_KEY_CLOCK_READ_NS "clock_read_ns"
+#define MODEL_KEY_CLOCK_SHARE "clock_share_pct"
 /* Above this share the report warns (model_clock_warning()). 5%: a clock read that costs
  * that much of the operation moves the figure as much as the smaller hypervisor costs a
  * comparison is read for, and the side with the slower clock (a syscall per read, no vDSO:

@@ -8,7 +8,10 @@
 #     or their effective clocks differ beyond a test's noise floor, shows each run's clock,
 #     and says nothing of the kind for runs alike (tests/fixtures/logs/clock-*.log, crafted
 #     by make-clock-fixtures.py from a captured run, resealed with tests/seal.py); with
-#     replicates over every run of a side; CSV and JSON carry each test's and side's clock.
+#     replicates over every run of a side (a side whose runs' methods differ: 'mixed'); CSV and
+#     JSON carry each test's and side's clock;
+#   * a host's policy that --cpufreq changed is put back when a stop signal ends the run outside
+#     a test, or its output's reader goes (SIGPIPE) (a planted tree: ISOBENCH_SYSFS_CPU).
 # In: OUT/isobench and OUT/isobench-report. Out: "N passed, M failed".
 set -euo pipefail
 
@@ -21,6 +24,55 @@ rep=$(report_tool)
 bin=${OUT:-$top/out}/isobench
 [ -x "$rep" ] || { fail "no $rep (make -C report)"; finish; exit 1; }
 [ -x "$bin" ] || { fail "no $bin (make -C payload)"; finish; exit 1; }
+
+# A host's policy put back when a stop signal cuts the run between tests (not only during one):
+# a planted tree (ISOBENCH_SYSFS_CPU) with two policies, the second's governor a folder the
+# kernel-like write refuses, so the run's first stderr line is the refusal, written after the
+# change; stderr is a FIFO already full, so the runner is held there, outside any test, when
+# SIGTERM comes. The first policy must read schedutil again after the runner died.
+pt=$tmp/sysfs-cpu/
+mkdir -p "${pt}cpufreq/policy0" "${pt}cpufreq/policy1/scaling_governor"
+echo schedutil >"${pt}cpufreq/policy0/scaling_governor"
+mkfifo "$tmp/err.fifo"
+exec 3<>"$tmp/err.fifo"
+dd if=/dev/zero bs=4096 count=16 status=none >&3	# the pipe's 64 KiB: full
+ISOBENCH_SYSFS_CPU=$pt "$bin" --suite quick --tests getpid --cpufreq performance \
+	>"$tmp/cut.log" 2>"$tmp/err.fifo" &
+cut_pid=$!
+for _ in $(seq 100); do
+	[ "$(cat "${pt}cpufreq/policy0/scaling_governor")" = performance ] && break
+	sleep 0.05
+done
+seen=$(cat "${pt}cpufreq/policy0/scaling_governor")
+sleep 0.5	# the header, then the warning's write, held by the full FIFO
+kill -TERM "$cut_pid" 2>/dev/null || true
+timeout 10 cat <&3 >/dev/null || true	# let it go on (to the next test's start)
+wait "$cut_pid" && cut_rc=0 || cut_rc=$?
+exec 3<&-
+if [ "$seen" = performance ] && [ "$cut_rc" -eq $((128 + 15)) ] &&
+	[ "$(cat "${pt}cpufreq/policy0/scaling_governor")" = schedutil ]; then
+	pass "SIGTERM outside a test: the host's governor put back (schedutil), the runner died of it"
+else
+	fail "SIGTERM outside a test: governor during the run '$seen', after it" \
+		"'$(cat "${pt}cpufreq/policy0/scaling_governor")' (want performance, then schedutil), exit $cut_rc (want 143)"
+fi
+lacks "$tmp/cut.log" " RESULT test=getpid " "SIGTERM before the first test: no test ran"
+# ... and when the reader of its output goes first (isobench ... | head -1): SIGPIPE.
+echo schedutil >"${pt}cpufreq/policy0/scaling_governor"
+rmdir "${pt}cpufreq/policy1/scaling_governor"
+{
+	rc=0
+	ISOBENCH_SYSFS_CPU=$pt "$bin" --suite quick --tests getpid,getpid --cpufreq performance \
+		2>/dev/null || rc=$?
+	echo "$rc" >"$tmp/pipe.rc"
+} | head -1 >/dev/null || true
+pipe_rc=$(cat "$tmp/pipe.rc")
+if [ "$pipe_rc" -eq $((128 + 13)) ] && [ "$(cat "${pt}cpufreq/policy0/scaling_governor")" = schedutil ]; then
+	pass "stdout's reader gone (| head -1): the host's governor put back, the runner died of SIGPIPE"
+else
+	fail "stdout's reader gone: governor after it '$(cat "${pt}cpufreq/policy0/scaling_governor")'" \
+		"(want schedutil), exit $pipe_rc (want 141)"
+fi
 
 # 1. A native run: two passes of one cheap test (about 2 s).
 "$bin" --suite quick --tests getpid --copies 1,2 >"$tmp/native.log" 2>/dev/null ||
@@ -169,6 +221,30 @@ lacks "$tmp/rs.txt" "MHz by chain in a, " \
 	"replicates: a side whose first run alone is slower (median alike) gets no cross-side clock WARN"
 contains "$tmp/rs.txt" "2398 MHz by chain in s run 1, 2997 MHz by chain in s run 2" \
 	"replicates: that run is still named within its side"
+# A side whose runs measured the clock by different methods (one run's SAMPLEs by aperf, two
+# by the chain): its median mixes them, and its method says so rather than the first run's.
+python3 - "$top/tests" "$tmp/rb1.log" "$tmp/rm1.log" <<'PY'
+import re, sys
+sys.path.insert(0, sys.argv[1])
+from seal import sealed
+out = [re.sub(r' mhz_method=chain', ' mhz_method=aperf',
+              re.match(r'@isobench/1 \d+ (.*) \*[0-9a-f]{8}$', l.rstrip('\n')).group(1))
+       for l in open(sys.argv[2], encoding='utf-8')]
+open(sys.argv[3], 'w', encoding='utf-8').write(sealed(out))
+PY
+"$rep" --label a,a,a,m,m,m "$tmp"/ra{1,2,3}.log "$tmp"/rm1.log "$tmp"/rb{2,3}.log >"$tmp/rm.txt" 2>&1 || true
+has "$tmp/rm.txt" '^the run \(every SAMPLE\), method +2997 chain +2398 mixed' \
+	"replicates by aperf and chain: the side's method is 'mixed', not its first run's"
+contains "$tmp/rm.txt" "2398 MHz by mixed methods in m:" "... and the clock WARN says so"
+"$rep" --format json --label a,a,a,m,m,m "$tmp"/ra{1,2,3}.log "$tmp"/rm1.log "$tmp"/rb{2,3}.log >"$tmp/rm.json" 2>/dev/null || true
+if python3 -c 'import json, sys
+rows = json.load(open(sys.argv[1]))["comparison"]["rows"]
+w = [r for r in rows if r["test"] == "whetstone-double"][0]["cells"]
+assert [c["mhz_method"] for c in w] == ["chain", "mixed"], w' "$tmp/rm.json"; then
+	pass "JSON: a side of mixed methods says mixed"
+else
+	fail "JSON: a side of mixed methods: its cell's mhz_method"
+fi
 # CSV and JSON carry the clock: each run's test (effective_mhz, mhz_method) and each side's
 # median over its runs per compared row (CSV effective_mhz_side, mhz_method_side; JSON cells).
 "$rep" --format csv --label a,a,a,b,b,b "$tmp"/ra{1,2,3}.log "$tmp"/rb{1,2,3}.log >"$tmp/rep.csv" 2>/dev/null || true

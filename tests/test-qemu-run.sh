@@ -246,6 +246,14 @@ has "$tmp/stderr" "^qemu/run: 2 boots; compare with: .*isobench-report $tmp/abs-
 #     QEMU's command line, nothing booted -----------------------------------------------------
 expect_status EXIT_USAGE "--cpus hosts" -- "$run" --cpus hosts
 expect_status EXIT_USAGE "--mem HOST" -- "$run" --mem HOST
+# A count or size past what any QEMU machine takes: a usage error naming the bound, not a
+# shell's "integer expression expected" and a command line QEMU refuses (or, with --numa,
+# node sizes wrapped around 2^63).
+expect_status EXIT_USAGE "--cpus 99999999999999999999" -- "$run" --cpus 99999999999999999999
+has "$tmp/stderr" "^qemu/run: --cpus must be 1\\.\\.4096 \\(more than any QEMU machine takes\\) or host, not '99999999999999999999'$" "... said with the bound"
+lacks "$tmp/stderr" "integer expression expected" "... and no shell error"
+expect_status EXIT_USAGE "--mem 99999999999999999999G --numa 2" -- "$run" --mem 99999999999999999999G --numa 2
+has "$tmp/stderr" "^qemu/run: --mem must look like 512M or 2G .*not '99999999999999999999G'" "... a size that overflows: refused"
 expect_status EXIT_USAGE "--scratch-cache unsafe" -- "$run" --scratch-cache unsafe
 if ! command -v qemu-system-x86_64 >/dev/null; then
 	skip "--dry-run: needs qemu-system-x86_64 (its --version heads the log)"

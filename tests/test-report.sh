@@ -219,6 +219,17 @@ has "$tmp/wbcmp" '^warning: KVM, 1 CPU #2: scratch0 cache=writeback: qemu/run at
 run EXIT_OK "$tmp/wbnext" "$tmp/wb-then-none.log" || true
 hasnt "$tmp/wbnext" 'page cache' "the next boot's run (no scratch line of its own): no warning"
 
+# A scratch file on tmpfs is the host's memory whatever QEMU's cache mode: a host kernel whose
+# tmpfs accepts O_DIRECT (6.6 on) lets qemu/run keep cache=none, and its line says so; the
+# disk figures are still the host's memory, warned as the page cache is.
+{ printf '# qemu/run: QEMU emulator version 7.2.22\n# qemu/run: scratch0 /dev/shm/s.img if=virtio fs=tmpfs cache=none aio=native (O_DIRECT on the host: no host page cache)\n'
+  cat "$fix/cpus-1.log"; } >"$tmp/tmpfs.log"
+run EXIT_OK "$tmp/tmpfs1" "$tmp/tmpfs.log" || true
+has "$tmp/tmpfs1" '^warning: +scratch0 fs=tmpfs \(.*\): qemu/run attached the disk with the host.s page cache' \
+	"a scratch disk on tmpfs with cache=none: still warned, naming tmpfs"
+run EXIT_OK "$tmp/tmpfscmp" "$tmp/none.log" "$tmp/tmpfs.log" || true
+has "$tmp/tmpfscmp" '^warning: KVM, 1 CPU #2: scratch0 fs=tmpfs ' "... and in a comparison"
+
 # 3a. Direction comes from the records (better=), never from the unit: the paced socket
 #     write's CPU share (unit %cpu, lower is better), 18.4 then 19.7 (whole-run values), is 18.4 / 19.7 = 0.93 —
 #     worse — in every format, and says "lower is better".
@@ -603,6 +614,23 @@ status_is EXIT_OK "$rc" "clock cost: the comparison (one run a side, no verdict)
 has "$tmp/clk-cmp.txt" "^warning: hpet: net-tcp-rr \(1 cop\.\): one clock read costs 2700 ns \(clocksource hpet\)" \
 	"clock cost: a comparison warns for the side whose clock is above the share, by its label"
 count_is "$tmp/clk-cmp.txt" "^warning: tsc: .*clock read" 0 "clock cost: ... and not for the side below it"
+
+# ... and a JSON or CSV consumer gets the clock's cost and share beside the test's figures
+# (the text's WARN alone left them to the raw records), null / no row where the log has none.
+"$bin" --format json "$tmp/clk-hpet.log" >"$tmp/clk-hpet.json" 2>/dev/null || true
+"$bin" --format json "$tmp/clk-old.log" >"$tmp/clk-old.json" 2>/dev/null || true
+if python3 - "$tmp/clk-hpet.json" "$tmp/clk-old.json" <<'PY'; then pass "clock cost: JSON's test carries clock_read_ns 2700 and clock_share_pct 13.5 (null without the field)"; else fail "clock cost: JSON's clock_read_ns / clock_share_pct"; fi
+import json, sys
+t = json.load(open(sys.argv[1]))["runs"][0]["tests"][0]
+assert (t["clock_read_ns"], t["clock_share_pct"]) == (2700, 13.5), t
+o = json.load(open(sys.argv[2]))["runs"][0]["tests"][0]
+assert o["clock_read_ns"] is None and o["clock_share_pct"] is None, o
+PY
+"$bin" --format csv "$tmp/clk-hpet.log" >"$tmp/clk-hpet.csv" 2>/dev/null || true
+"$bin" --format csv "$tmp/clk-old.log" >"$tmp/clk-old.csv" 2>/dev/null || true
+has "$tmp/clk-hpet.csv" ',derived,[0-9]+,,,net-tcp-rr,1,clock_read_ns,2700,ns' "clock cost: a CSV derived row clock_read_ns"
+has "$tmp/clk-hpet.csv" ',derived,[0-9]+,,,net-tcp-rr,1,clock_share_pct,13\.5,%' "clock cost: a CSV derived row clock_share_pct"
+count_is "$tmp/clk-old.csv" ",clock_read_ns,|,clock_share_pct," 0 "clock cost: no such rows for a log without clock_ns_x100"
 
 # A log that cannot be read: status 3, the reason on stderr, nothing on stdout (so that
 # `isobench-report x.log > report.txt` never hides the error inside the report).
