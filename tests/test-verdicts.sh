@@ -110,6 +110,20 @@ if python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(abs(a / b -
 	pass "the DIGEST's pipe whole= 10% lower ($w0 -> $w1)"
 else fail "the DIGEST's pipe whole= not 10% lower: '$w0' -> '$w1'"; fi
 
+# 3c'. A time (better=lower) planted: its window ns= is made to give the planted printed value,
+# so the value still agrees with its integers (tests/fixtures/logs/tcg-clock-tsc.log's three
+# clock tests, 17% slower: the old tool scaled ns by the factor and the value's 3-decimal
+# rounding with it, and the reader refused the log, "its loops in ns give").
+clk=$top/tests/fixtures/logs/tcg-clock-tsc.log
+python3 "$top/tests/plant-slowdown.py" "$clk" "$tmp/clk-p.log" 1.17 \
+	clock-monotonic,clock-realtime,clock-gettimeofday || fail "plant-slowdown.py on times"
+complete "$tmp/clk-p.log" "three clock tests (times) planted 17% slower: complete"
+r0=$(grep -a -o 'RESULT test=clock-monotonic .* value=[0-9.]*' "$clk" | sed 's/.*value=//')
+r1=$(grep -a -o 'RESULT test=clock-monotonic .* value=[0-9.]*' "$tmp/clk-p.log" | sed 's/.*value=//')
+if python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(abs(b / a - 1.17) > 1e-3)' "$r0" "$r1"; then
+	pass "clock-monotonic's RESULT 17% longer ($r0 -> $r1)"
+else fail "clock-monotonic's RESULT not 17% longer: '$r0' -> '$r1'"; fi
+
 # 3d. A balanced A/B order varies each run's place on purpose: round 1's a (isobench.ab_pos=1)
 # beside round 2's a (ab_pos=2, tests/fixtures/logs/tcg-ab-pos2.log) is no command-line
 # difference (the boots' command lines differ only in it, round and side).
