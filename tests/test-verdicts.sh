@@ -17,7 +17,7 @@
 #  - odd inputs: one run a side, zero-variance rows (equal and 10% apart), identical sides,
 #    120 rows, a row on one side only, --min-effect 0 / -5 / 100 / 5% / nan / abc (a usage
 #    error naming the option, or a clear answer), interleaved A/B logs with a round lost (the
-#    run without a partner named in a note), check given one log twice (one run, not two).
+#    run without a partner named in a note).
 # In: OUT/isobench-report, python3. Out: "N passed, M failed, K skipped".
 set -euo pipefail
 
