@@ -550,6 +550,12 @@ static int check_proc(void)
 		fprintf(stderr, "isobench: --proc / %s=%s: not an executable file\n", PROC_ENV, v);
 		return EXIT_USAGE;
 	}
+	char why[160];
+	if (proc_verify(real, why, sizeof why)) {
+		fprintf(stderr, "isobench: --proc / %s=%s: not isobench-proc: %s (out/isobench-proc "
+			"of this build is the one)\n", PROC_ENV, v, why);
+		return EXIT_USAGE;
+	}
 	setenv(PROC_ENV, real, 1);
 	return -1;
 }

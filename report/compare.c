@@ -1532,6 +1532,42 @@ static void unpaired_why(const struct cmp *c, const struct model *const *const *
 			 pairs == 1 ? "" : "s", SIG_REP_MIN);
 }
 
+/* When side j's runs pair with side 0's by round (unpaired_why() says nothing) but some run
+ * of either side has no partner round on the other (an --ab log cut short, a round lost):
+ * into why (cap bytes) the first such run's round and side and how many rounds paired, so a
+ * run left out of the paired t is said, not dropped silently; "" when every run pairs. */
+static void partnerless_why(const struct cmp *c, const struct model *const *const *side,
+			    const size_t *nside, size_t j, char *why, size_t cap)
+{
+	const size_t s[2] = {0, j};
+	size_t pairs = 0, lone = 0;
+	long first = -1;
+	size_t first_side = 0;
+
+	why[0] = 0;
+	for (size_t i = 0; i < nside[0]; i++)
+		for (size_t x = 0; x < nside[j]; x++)
+			pairs += run_round(side[0][i]) == run_round(side[j][x]);
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < nside[s[k]]; i++) {
+			long r = run_round(side[s[k]][i]);
+			size_t o = s[1 - k], x = 0;
+			while (x < nside[o] && run_round(side[o][x]) != r)
+				x++;
+			if (x < nside[o])
+				continue;
+			if (!lone++) {
+				first = r;
+				first_side = s[k];
+			}
+		}
+	if (lone)
+		snprintf(why, cap, "round %ld of side %s has no partner on side %s%s: %zu run%s "
+			 "left out of the paired t, %zu rounds paired", first, c->label[first_side],
+			 c->label[first_side ? 0 : j], lone > 1 ? " (and others)" : "", lone,
+			 lone == 1 ? "" : "s", pairs);
+}
+
 /* A note per side whose runs carry rounds that do not pair (unpaired_why()): the fall back
  * from the paired t to Welch's, said with its reason. 0; -1 out of memory. */
 static int unpaired_notes(struct cmp *c, const struct model *const *const *side,
@@ -1540,8 +1576,23 @@ static int unpaired_notes(struct cmp *c, const struct model *const *const *side,
 	for (size_t j = 1; j < c->nruns; j++) {
 		char why[300], *note;
 		unpaired_why(c, side, nside, j, why, sizeof why);
-		if (!why[0])
+		if (!why[0]) {
+			int any = 0;
+			for (size_t i = 0; i < nside[0]; i++)
+				any |= run_round(side[0][i]) >= 0;
+			if (!any || nside[0] < SIG_REP_MIN || nside[j] < SIG_REP_MIN)
+				continue;
+			partnerless_why(c, side, nside, j, why, sizeof why);
+			if (!why[0])
+				continue;
+			if (asprintf(&note, "%s against %s: %s", c->label[j], c->label[0], why) < 0)
+				return -1;
+			int rc = add_note(c, note);
+			free(note);
+			if (rc)
+				return -1;
 			continue;
+		}
 		if (asprintf(&note, "runs not paired by round: %s, so %s against %s is Welch's t on "
 				    "the runs' values (interleaved A/B gives each run its own round: "
 				    "out/isobench --ab, qemu/run --ab-params)", why, c->label[j],

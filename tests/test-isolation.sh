@@ -12,6 +12,7 @@
 #   * PID 1 of `unshare -fp --mount-proc` is a program: its arguments, records on stdout, its
 #     exit status (OK, FAILS, USAGE), SIGTERM passed on to the run (ends SIGTERM's status);
 #   * --proc PATH / ISOBENCH_PROC name isobench-proc; a missing one SKIPs saying how to give it;
+#     another program named (/bin/true, yes) is a usage error, not a figure of its own;
 #   * the initramfs holds the image's identity; UML boots it, /init is the image's init even
 #     with a stray word the kernel hands it as an argument, the run completes, UML halts;
 #   * isolation/run: 3 rounds of native, uml and gvisor interleaved (the order rotates), every
@@ -133,6 +134,19 @@ has "$tmp/env.log" " RESULT test=spawn copies=1 " "ISOBENCH_PROC=PATH: spawn ran
 expect_status EXIT_USAGE "--proc naming no executable file is a usage error" -- \
 	"$bin" --proc "$tmp/none" --suite quick --tests execl
 contains "$tmp/stderr" "not an executable file" "--proc: the usage error says why"
+# Another program named as isobench-proc would give the process tests its own figure
+# (/bin/true as execl's program: one exec counted as N, 1e16 lps): it must answer
+# isobench-proc's spawn-serve request first.
+expect_status EXIT_USAGE "--proc naming another program (/bin/true) is a usage error" -- \
+	"$bin" --proc /bin/true --suite quick --tests execl --copies 1
+contains "$tmp/stderr" "not isobench-proc: it ended without answering the spawn-serve request" \
+	"--proc /bin/true: the usage error says it is not isobench-proc"
+if grep -q "RESULT test=execl" "$tmp/stdout"; then fail "--proc /bin/true: an execl figure of /bin/true's"
+else pass "--proc /bin/true: no execl figure of /bin/true's"; fi
+expect_status EXIT_USAGE "ISOBENCH_PROC naming a program answering garbage (yes) is a usage error" -- \
+	env ISOBENCH_PROC=/usr/bin/yes "$bin" --suite quick --tests spawn --copies 1
+contains "$tmp/stderr" "its answer to the spawn-serve request is not isobench-proc's" \
+	"ISOBENCH_PROC=yes: the usage error says why"
 
 # ---- memory that cannot be mapped SKIPs ---------------------------------------------------------
 # An address-space limit below the set: mmap's ENOMEM in setup is a SKIP saying so (a FAIL

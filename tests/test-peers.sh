@@ -14,6 +14,9 @@
 #     rows say 2 rounds paired; a missing peer (no netperf build; no fio on PATH) is named on
 #     stderr and its rows left out, the rest measured (network-vs-peers gets only the rows
 #     whose tools are here, in ROWS);
+#   - a peer that hangs is stopped after PEER_TIMEOUT (its round FAILED, the rest measured,
+#     nothing left running); a figure that is none (1e999, nan, abc) gives that round no
+#     figure, named on stderr, in a run and in --table (not a ratio of 0 judged OUTSIDE);
 #   - the markdown copy holds the same rows; --table LOG gives the same table from the run's
 #     raw lines (its stdout's or its stderr's); usage errors (no PEERS_DIR, an unknown ONLY name,
 #     ROUNDS=0) are status 2 before anything runs; no peer at all is status 1.
@@ -166,10 +169,62 @@ else fail "--table of a cut log: status $st6: $(cat "$tmp/t6.err") $(grep copy/1
 if [ "$st7" = 2 ] && grep -q 'round 1 of STREAM:add/1 has two different figures' "$tmp/t7.err"; then pass "--table of two runs joined: status 2 naming the round and row"
 else fail "--table of two runs: status $st7: $(cat "$tmp/t7.err")"; fi
 
+# A raw line with a figure that is none (1e999, which awk reads as inf; nan): that round has no
+# figure for the row, named on stderr, not a ratio of 0 judged OUTSIDE.
+sed 's/^# raw: 1 stream STREAM:copy\/1 105.0 100.0 /# raw: 1 stream STREAM:copy\/1 105.0 1e999 /; s/^# raw: 2 stream STREAM:copy\/1 105.0 /# raw: 2 stream STREAM:copy\/1 nan /' \
+	"$tmp/all.out" >"$tmp/inf.log"
+set +e
+"$peers" --table "$tmp/inf.log" >"$tmp/t8.out" 2>"$tmp/t8.err"; st8=$?
+set -e
+if [ "$st8" = 0 ] && grep -q '^STREAM:copy/1 .* 1\.050 *1\.050-1\.050 (1) .* within$' "$tmp/t8.out" &&
+	grep -q "round 1: STREAM:copy/1: the peer's figure 1e999 is not a number > 0: none that round" "$tmp/t8.err" &&
+	grep -q "round 2: STREAM:copy/1: our figure nan is not a number > 0: none that round" "$tmp/t8.err"; then
+	pass "--table: a figure of 1e999 or nan is none (1 round paired, within), each named"
+else fail "--table of 1e999/nan: status $st8: $(grep copy/1 "$tmp/t8.out") $(cat "$tmp/t8.err")"; fi
+
+# A peer that hangs (fio's stand-in, round 2) is stopped after PEER_TIMEOUT and named, the rest
+# measured; one printing garbage (lat_mem_rd's, round 2: 1e999, abc) gives that round none.
+cp -r "$tmp/s" "$tmp/s2"
+{ printf '#!/usr/bin/env bash\nme=disk-vs-fio.sh\n%s\n' "$common"; cat <<'EOS'; } >"$tmp/s2/disk-vs-fio.sh"
+[ "$n" != 2 ] || exec sleep 300
+echo "1 disk-flush:flush ours 1000 0.5"
+echo "1 disk-flush:flush theirs 1000 0.5"
+EOS
+{ printf '#!/usr/bin/env bash\nme=memory-vs-lmbench.sh\n%s\n' "$common"; cat <<'EOS'; } >"$tmp/s2/memory-vs-lmbench.sh"
+echo "# raw: ours 1 16k $(pick 1.05 1e999 1.05)"
+echo "# raw: ours 1 512k $(pick 11 abc 11)"
+echo "# raw: lmbench 1 16k 1.0"
+echo "# raw: lmbench 1 512k 10"
+echo "garbage ### | theirs 5"
+EOS
+rm -f "$tmp/state"/*
+set +e
+t0=$SECONDS
+env PATH="$tmp/bin:$PATH" STATE="$tmp/state" PEER_SCRIPTS="$tmp/s2" SCRATCH="$tmp" ROUNDS=3 PEER_TIMEOUT=2 ONLY="lmbench fio" \
+	"$peers" "$tmp/p" >"$tmp/hang.out" 2>"$tmp/hang.err"; st=$?
+took=$((SECONDS - t0))
+set -e
+if [ "$st" = 0 ] && [ "$took" -lt 30 ] && grep -qx "# FAILED: round 2: fio's script failed (status 124: stopped after PEER_TIMEOUT 2 s)" "$tmp/hang.out" &&
+	[ "$(row hang fio:disk-flush:flush)" = "fio:disk-flush:flush 1000.0 1000.0 ns 1.000 1.000-1.000 (2) +-15% within" ]; then
+	pass "a peer hanging in round 2: stopped after PEER_TIMEOUT 2 s ($took s in all), named in the table, 2 rounds paired"
+else fail "a hanging peer: status $st after $took s: $(head -c 600 "$tmp/hang.err")"; fi
+if pgrep -f "sleep 300" >/dev/null && [ "$(pgrep -f 'sleep 300' | xargs -r ps -o args= -p | grep -c '^sleep 300$')" != 0 ]; then
+	fail "the hanging peer's process was left running"
+else pass "the hanging peer's process stopped with it"; fi
+if [ "$(row hang lat_mem_rd:16k)" = "lat_mem_rd:16k 1.1 1.0 ns 1.050 1.050-1.050 (2) +-15% within" ] &&
+	[ "$(row hang lat_mem_rd:512k)" = "lat_mem_rd:512k 11.0 10.0 ns 1.100 1.100-1.100 (2) +-15% within" ] &&
+	grep -q "round 2: lat_mem_rd:16k: our figure 1e999 is not a number > 0" "$tmp/hang.err" &&
+	grep -q "round 2: lat_mem_rd:512k: our figure abc is not a number > 0" "$tmp/hang.err"; then
+	pass "a peer printing garbage in round 2 (1e999, abc, a stray line): that round none, named, the others paired"
+else fail "a garbage peer: $(sed '/^$/q' "$tmp/hang.out") $(grep lat_mem "$tmp/hang.err")"; fi
+run badtimeout PEER_TIMEOUT=0
+if [ "$(cat "$tmp/badtimeout.st")" = 2 ] && grep -q PEER_TIMEOUT "$tmp/badtimeout.err" && [ ! -s "$tmp/state/calls" ]; then pass "PEER_TIMEOUT=0: status 2 before any round"
+else fail "PEER_TIMEOUT=0: status $(cat "$tmp/badtimeout.st")"; fi
+
 # fio missing from PATH (a PATH of only the stand-ins and the basics, without fio).
 rm "$tmp/bin/fio"
 mkdir -p "$tmp/bin2"
-for t in bash env awk sed sort cut tr grep cat date mktemp rm mkdir tail nproc uname printf dirname head tee wc; do
+for t in bash env awk sed sort cut tr grep cat date mktemp rm mkdir tail nproc uname printf dirname head tee wc timeout; do
 	p=$(command -v "$t") && ln -sf "$p" "$tmp/bin2/$t"
 done
 cp "$tmp/bin/sockperf" "$tmp/bin/iperf3" "$tmp/bin2/"

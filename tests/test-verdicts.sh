@@ -16,7 +16,8 @@
 #    group cell says its answer, interval and runs in text and JSON;
 #  - odd inputs: one run a side, zero-variance rows (equal and 10% apart), identical sides,
 #    120 rows, a row on one side only, --min-effect 0 / -5 / 100 / 5% / nan / abc (a usage
-#    error naming the option, or a clear answer).
+#    error naming the option, or a clear answer), interleaved A/B logs with a round lost (the
+#    run without a partner named in a note).
 # In: OUT/isobench-report, python3. Out: "N passed, M failed, K skipped".
 set -euo pipefail
 
@@ -317,6 +318,17 @@ count_is "$tmp/stdout" '^t[0-9]+ +1 b .* \* different' 0 "120 rows, same build: 
 expect_status EXIT_DIFFERS "120 rows, 3 planted: status 4" -- "$rep" --label a,b "$tmp/h-a.log" "$tmp/h-p.log"
 count_is "$tmp/stdout" '^t(07|77|117) +1 b .* \* different' 3 "120 rows: the three planted rows different"
 count_is "$tmp/stdout" '^t[0-9]+ +1 b .* \* different' 3 "... and no other"
+# Interleaved A/B logs, one round lost (an --ab run cut short): the rounds that pair decide
+# (the paired t), and the run left without its partner is said, not dropped silently.
+gen "$tmp/ab-a.log" 4 61 --tests 4 --round 1 --side a
+gen "$tmp/ab-b.log" 3 62 --tests 4 --round 1 --side b
+"$rep" --label a,b "$tmp/ab-a.log" "$tmp/ab-b.log" >"$tmp/ab.txt" 2>&1 || true
+count_is "$tmp/ab.txt" '^t0[0-3] +1 b +3x3 +paired-t ' 4 "a round lost: the three rounds that pair decide"
+has "$tmp/ab.txt" '^note: b against a: round 4 of side a has no partner on side b: 1 run left out of the paired t, 3 rounds paired$' \
+	"... and the partnerless round 4 is named"
+gen "$tmp/ab-b4.log" 4 62 --tests 4 --round 1 --side b
+"$rep" --label a,b "$tmp/ab-a.log" "$tmp/ab-b4.log" >"$tmp/ab4.txt" 2>&1 || true
+lacks "$tmp/ab4.txt" "no partner" "every round paired: no note"
 # A row on one side only: no verdict for it, said so; the others decided.
 gen "$tmp/r-b.log" 5 2 --tests 25
 expect_status EXIT_OK "a row on one side only: status 0" -- "$rep" --label a,b "$tmp/s1-a.log" "$tmp/r-b.log"

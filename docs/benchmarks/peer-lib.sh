@@ -19,7 +19,8 @@
 #   run's 1-copy triad read 1.158 that way and 1.053 paired; docs/benchmarks/memory.md.)
 #   In: lines "KEY NUM DEN" on stdin, one per round (NUM and DEN the two sides' figures of
 #   KEY in that round, a decimal number as a person or printf may write it: 5, +5, 5., .5, 5e3; a
-#   figure <= 0 or not such a number, such as nan, inf, - or -5, leaves the round out;
+#   figure <= 0, not such a number, such as nan, inf, - or -5, or beyond a double (1e999,
+#   which awk reads as inf) leaves the round out: peer_num, the one rule of a figure;
 #   blank lines are skipped and a CR is no part of a figure: a saved file with CRLF ends).
 #   Out: per KEY, in the order first seen, "KEY MEDIAN MIN MAX N": the median, lowest and
 #   highest NUM/DEN over the N rounds that had both figures; "KEY - - - 0" when none had.
@@ -72,9 +73,11 @@ one_each() {
 		seen[$n]=1
 	done
 }
+# peer_num: awk's num(x), whether x is a figure (paired_ratio's rule above: a decimal > 0 and
+#   at most DBL_MAX), for the awk programs of the scripts that source this file.
+peer_num='function num(x) { return x ~ /^[+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ && x + 0 > 0 && x + 0 <= 1.7976931348623157e308 }'
 paired_ratio() {
-	awk '
-	function num(x) { return x ~ /^[+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ && x + 0 > 0 }
+	awk "$peer_num"'
 	{ gsub(/\r/, "") }
 	!NF { next }
 	!($1 in n) { order[++keys] = $1; n[$1] = 0 }

@@ -9,7 +9,8 @@
 # markdown, for docs/benchmarks/fidelity-hosts.md.
 #
 # Usage: [ROUNDS=3] [SECS=2] [ONLY="stream lmbench fio net unixbench"] [ARRAY=1G]
-#        [NTIMES=10] [LAT_MAX_MB=16] [SCRATCH=DIR] docs/benchmarks/peers.sh PEERS_DIR
+#        [NTIMES=10] [LAT_MAX_MB=16] [SCRATCH=DIR] [PEER_TIMEOUT=1800]
+#        docs/benchmarks/peers.sh PEERS_DIR
 #        docs/benchmarks/peers.sh --table LOG    the table again from a run's "raw:" lines (its
 #                                                stderr, or the stdout of a finished run)
 # In:  PEERS_DIR, the peers' trees, made outside this repository (docs/benchmarks/
@@ -30,6 +31,10 @@
 #      328 s on a loaded 2-CPU host, fidelity-hosts.md). The defaults are what fit three rounds
 #      of everything in 20 minutes on a 2-CPU host; SCRATCH, a directory on a real file
 #      system for fio's 1 GiB scratch file (default: a temporary directory under /var/tmp).
+#      PEER_TIMEOUT (default 1800) stops one group's script after that many seconds of a round
+#      (a peer that hangs: that round FAILED with status 124, the session goes on).
+#      A figure that is not a number > 0 (nan, abc, -5, 1e999: peer-lib.sh's peer_num) is named
+#      on stderr and that round has none for its row, in a run and in --table alike.
 #      PEER_SCRIPTS=DIR runs the peer scripts from DIR instead of this one's (tests/test-peers.sh:
 #      stand-ins printing crafted rounds).
 # Out: on stderr, per round and group, what runs, how long it took and its rows as they come
@@ -45,7 +50,7 @@
 #      (disk-vs-fio's value: ns, IOPS or MiB/s), "net ROW:PEER" (tps or MB/s), "unixbench
 #      TEST/1" (byte-unixbench's units, wall clock, one copy).
 # Errors: status 2 on a usage error (PEERS_DIR not a directory, an ONLY name unknown or given
-#      twice, ROUNDS, SECS, NTIMES or LAT_MAX_MB not a whole number >= 1, an ARRAY the runner
+#      twice, ROUNDS, SECS, NTIMES, LAT_MAX_MB or PEER_TIMEOUT not a whole number >= 1, an ARRAY the runner
 #      refuses; all before anything runs, not a failure in every round), with no out/isobench,
 #      or for --table on a LOG holding one round of a row twice with different figures (two
 #      runs' logs joined: not pairable); a peer script
@@ -65,6 +70,7 @@ read -ra groups <<<"${ONLY:-stream lmbench fio net unixbench}"
 array=${ARRAY:-1G}
 latmax=${LAT_MAX_MB:-16}
 ntimes=${NTIMES:-10}
+ptimeout=${PEER_TIMEOUT:-1800}
 table_only=
 if [ "${1:-}" = --table ]; then
 	if [ $# -ne 2 ] || ! [ -f "$2" ] || ! [ -r "$2" ]; then die "--table LOG: LOG must be a readable file (a run's output)"; fi
@@ -78,6 +84,7 @@ peers=$(cd "$1" && pwd)
 [[ $secs =~ ^[1-9][0-9]*$ ]] || die "SECS must be a whole number >= 1, not '$secs'"
 [[ $latmax =~ ^[1-9][0-9]*$ ]] || die "LAT_MAX_MB must be a whole number >= 1, not '$latmax'"
 [[ $ntimes =~ ^[1-9][0-9]*$ ]] || die "NTIMES must be a whole number >= 1, not '$ntimes'"
+[[ $ptimeout =~ ^[1-9][0-9]*$ ]] || die "PEER_TIMEOUT must be a whole number of seconds >= 1, not '$ptimeout'"
 # ARRAY as memory-vs-stream.sh checks it (the runner's own size parser and range), before any
 # round rather than in every one; without out/isobench (stand-ins) the size's form alone.
 if [ -x "$top/out/isobench" ]; then "$top/out/isobench" --mem.array "$array" --list >/dev/null 2>&1
@@ -143,16 +150,33 @@ group_lines() {
 	esac
 }
 
+# figures: "ROUND GROUP ROW OURS THEIRS UNIT" lines (stdin) with each figure that is not one
+# (peer-lib.sh's peer_num: nan, abc, -5, 1e999) made "-" and named on stderr, so that a peer
+# printing garbage gives that round no figure, not a ratio of 0 or inf judged OUTSIDE; a line
+# whose ROW names no WHAT after its PEER: (a raw line cut short) is named and left out.
+figures() {
+	awk "$peer_num"'
+	$3 !~ /:./ { printf "peers: round %s: %s: a row without a name (%s): left out\n", $1, $2, $0 > "/dev/stderr"; next }
+	{ for (f = 4; f <= 5; f++) if ($f != "-" && !num($f)) {
+		who = f == 4 ? "our" : "the peer'"'"'s"
+		printf "peers: round %s: %s: %s figure %s is not a number > 0: none that round\n", $1, $3, who, $f > "/dev/stderr"
+		$f = "-" } }
+	{ print }'
+}
+
 # run_group GROUP LOG: one round of GROUP's script, its output in LOG.
 run_group() {
 	case $1 in
-	stream) ARRAY=$array NTIMES=$ntimes "$scripts/memory-vs-stream.sh" 1 "$peers/STREAM" ;;
-	lmbench) "$scripts/memory-vs-lmbench.sh" 1 "$latmax" "$peers/lmbench" ;;
-	fio) "$scripts/disk-vs-fio.sh" "$scratch/fio.scratch" 1G 1 "$secs" ;;
-	net) ROWS="${net_rows# }" "$scripts/network-vs-peers.sh" 1 "$secs" "$peers/netperf" ;;
-	unixbench) "$scripts/fidelity-unixbench.sh" "$peers/byte-unixbench/UnixBench" "$top/out" 1 "$secs" 1 ;;
+	stream) ARRAY=$array NTIMES=$ntimes "${stop_after[@]}" "$scripts/memory-vs-stream.sh" 1 "$peers/STREAM" ;;
+	lmbench) "${stop_after[@]}" "$scripts/memory-vs-lmbench.sh" 1 "$latmax" "$peers/lmbench" ;;
+	fio) "${stop_after[@]}" "$scripts/disk-vs-fio.sh" "$scratch/fio.scratch" 1G 1 "$secs" ;;
+	net) ROWS="${net_rows# }" "${stop_after[@]}" "$scripts/network-vs-peers.sh" 1 "$secs" "$peers/netperf" ;;
+	unixbench) "${stop_after[@]}" "$scripts/fidelity-unixbench.sh" "$peers/byte-unixbench/UnixBench" "$top/out" 1 "$secs" 1 ;;
 	esac >"$2" 2>&1
 }
+# A peer that hangs must not hang the session: each script's round is stopped after
+# PEER_TIMEOUT s (GNU timeout: TERM to its process group, KILL 10 s later), status 124.
+stop_after=(timeout -k 10 "$ptimeout")
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 t0=$(date -u +%FT%TZ)
@@ -165,7 +189,7 @@ if [ -n "$table_only" ]; then
 	tr -d '\r' <"$table_only" | sed -nE 's/^(# |peers: )raw: (.*)$/\2/p' >"$work/rawall"
 	awk 'NF != 6 || $1 !~ /^[1-9][0-9]*$/ || $2 !~ /^(stream|lmbench|fio|net|unixbench)$/ { bad++; next } { print }
 		END { if (bad) printf "peers: %d raw line(s) of LOG not of the form ROUND GROUP ROW OURS THEIRS UNIT (cut short?): left out\n", bad > "/dev/stderr" }' \
-		"$work/rawall" | awk '!seen[$0]++' >"$work/all"
+		"$work/rawall" | awk '!seen[$0]++' | figures >"$work/all"
 	dup=$(awk '++n[$1 " " $3] == 2 { print "round " $1 " of " $3; exit }' "$work/all")
 	[ -z "$dup" ] || die "--table LOG: $dup has two different figures (two runs' logs joined?): which pairs with which is not known; give each run's log alone"
 	rounds=0
@@ -176,11 +200,13 @@ for ((r = 1; r <= rounds; r++)); do
 		echo "peers: round $r of $rounds: $g ..." >&2
 		if run_group "$g" "$work/$g.log"; then st=0; else st=$?; fi
 		if [ "$st" != 0 ]; then
-			echo "round $r: $g's script failed (status $st)" >>"$work/failed"
-			echo "peers: round $r: $g's script failed (status $st); its last lines:" >&2
+			why="status $st"
+			[ "$st" != 124 ] && [ "$st" != 137 ] || why="status $st: stopped after PEER_TIMEOUT $ptimeout s"
+			echo "round $r: $g's script failed ($why)" >>"$work/failed"
+			echo "peers: round $r: $g's script failed ($why); its last lines:" >&2
 			tail -n 5 "$work/$g.log" | sed 's/^/peers:   /' >&2
 		fi
-		group_lines "$g" "$work/$g.log" | sed "s/^/$r $g /" | tee -a "$work/all" | sed 's/^/peers: raw: /' >&2
+		group_lines "$g" "$work/$g.log" | sed "s/^/$r $g /" | figures | tee -a "$work/all" | sed 's/^/peers: raw: /' >&2
 		echo "peers: round $r: $g took $(($(date +%s) - s)) s (load $(cut -d' ' -f1 /proc/loadavg))" >&2
 	done
 done
@@ -191,7 +217,7 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 awk '{ print $3, $4, $5 }' "$work/all" | paired_ratio >"$work/ratios"
 # side ROW FIELD: the median of FIELD (4 ours, 5 theirs) over the rounds that gave one, 1 decimal.
 side() {
-	awk -v k="$1" -v f="$2" '$3 == k && $f + 0 > 0 { print $f }' "$work/all" | sort -g |
+	awk -v k="$1" -v f="$2" '$3 == k && $f != "-" { print $f }' "$work/all" | sort -g |
 		awk '{ a[NR] = $1 } END { if (!NR) print "-"; else printf "%.1f\n", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 : >"$work/table"

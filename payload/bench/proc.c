@@ -10,6 +10,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
 #include <sys/wait.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -195,15 +198,11 @@ void proc_missing_note(struct bench_ctx *ctx)
 			   ctx->self ? ctx->self : "-", PROC_LIBEXEC, PROC_ENV);
 }
 
-int proc_server_start(struct bench_ctx *ctx, const char *mode, struct proc_server *s)
+/* Start "path mode" with its fd 0 and fd 1 on pipes into s: 0 or -errno. */
+static int server_start_at(const char *path, const char *mode, struct proc_server *s)
 {
-	char path[256];
 	int in[2], out[2];
 
-	if (proc_helper(ctx->self, path, sizeof path)) {
-		proc_missing_note(ctx);
-		return -ENOENT;
-	}
 	if (pipe2(in, O_CLOEXEC))
 		return -errno;
 	if (pipe2(out, O_CLOEXEC)) {
@@ -225,6 +224,73 @@ int proc_server_start(struct bench_ctx *ctx, const char *mode, struct proc_serve
 	s->to = in[1];
 	s->from = out[0];
 	return 0;
+}
+
+int proc_server_start(struct bench_ctx *ctx, const char *mode, struct proc_server *s)
+{
+	char path[256];
+
+	if (proc_helper(ctx->self, path, sizeof path)) {
+		proc_missing_note(ctx);
+		return -ENOENT;
+	}
+	return server_start_at(path, mode, s);
+}
+
+int proc_verify(const char *path, char *why, size_t cap)
+{
+	struct proc_server s;
+	uint64_t one = 1, got = 1;
+	struct pollfd pf;
+	int st = 0, rc = -1;
+	size_t have = 0;
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+
+	int e = server_start_at(path, "spawn-serve", &s);
+	if (e) {
+		snprintf(why, cap, "cannot start it (%s)", strerror(-e));
+		return -1;
+	}
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old);	/* a program that exits at once closes its fd 0 */
+	if (write(s.to, &one, sizeof one) != (ssize_t)sizeof one) {
+		snprintf(why, cap, "it does not read the spawn-serve request (%s)", strerror(errno));
+		goto out;
+	}
+	pf.fd = s.from;
+	pf.events = POLLIN;
+	while (have < sizeof got) {
+		int n = poll(&pf, 1, PROC_VERIFY_MS);
+		if (n <= 0) {
+			snprintf(why, cap, "no answer to the spawn-serve request in %d ms",
+				 PROC_VERIFY_MS);
+			goto out;
+		}
+		ssize_t r = read(s.from, (char *)&got + have, sizeof got - have);
+		if (r <= 0) {
+			snprintf(why, cap, "it ended without answering the spawn-serve request");
+			goto out;
+		}
+		have += (size_t)r;
+	}
+	if (got) {
+		snprintf(why, cap, "its answer to the spawn-serve request is not isobench-proc's");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc)
+		kill(s.pid, SIGKILL);
+	close(s.to);
+	close(s.from);
+	while (waitpid(s.pid, &st, 0) < 0 && errno == EINTR)
+		;
+	sigaction(SIGPIPE, &old, NULL);
+	if (!rc && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+		snprintf(why, cap, "it did not exit 0 at the end of its input");
+		rc = -1;
+	}
+	return rc;
 }
 
 void proc_server_stop(struct proc_server *s)

@@ -58,6 +58,14 @@ struct proc_server {
  * ctx says where it was looked for), or -errno. */
 int proc_server_start(struct bench_ctx *ctx, const char *mode, struct proc_server *s);
 
+/* Whether the program at path answers as isobench-proc (a --proc / ISOBENCH_PROC the user
+ * names: another program would give the process tests a figure of its own, e.g. /bin/true as
+ * execl's one exec for N): "path spawn-serve" is sent one loop and must answer 8 zero bytes
+ * within PROC_VERIFY_MS ms and exit 0 at the end of its input. 0, or -1 with why (cap
+ * bytes) said. SIGPIPE is ignored meanwhile. */
+#define PROC_VERIFY_MS 10000
+int proc_verify(const char *path, char *why, size_t cap);
+
 /* Close the pipes (end of input: the server exits) and reap it. */
 void proc_server_stop(struct proc_server *s);
 
