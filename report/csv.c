@@ -152,7 +152,7 @@ static void derived_rows(const struct rowctx *x, const struct model *m)
 		pct_each(t, pct_row, &pa);	/* latency percentiles (pct.h) */
 		if (isfinite(t->clock_ns_x100))	/* one clock read's cost, and its share */
 			drow(x, t->line, t->test, t->copies, MODEL_KEY_CLOCK_READ_NS,
-			     t->clock_ns_x100 / 100, "ns");
+			     t->clock_ns_x100 / 100, REC_UNIT_NS);
 		if (isfinite(model_clock_share_pct(t)))
 			drow(x, t->line, t->test, t->copies, MODEL_KEY_CLOCK_SHARE,
 			     model_clock_share_pct(t), "%");

@@ -125,12 +125,13 @@ has "$tmp/run.log" "INFO .*run.workdir=$tmp " "the work directory is in the head
 st=0
 "$bin" --suite quick --sample_ms 50 --tests selftest-crash,getpid --copies 1 --repeat 2 \
 	>"$tmp/rcrash.log" 2>/dev/null || st=$?
-if [ "$st" -eq 1 ] && [ "$(grep -c ' FAIL test=selftest-crash copies=1 reason=crashed' "$tmp/rcrash.log")" -eq 2 ] &&
+status_is EXIT_FAILS "$st" "--repeat 2 with a crashing test: the FAILs' status"
+if [ "$(grep -c ' FAIL test=selftest-crash copies=1 reason=crashed' "$tmp/rcrash.log")" -eq 2 ] &&
 	[ "$(grep -c ' RESULT test=getpid ' "$tmp/rcrash.log")" -eq 2 ] &&
 	[ "$(grep -c ' END records=' "$tmp/rcrash.log")" -eq 2 ] && grep -q 'run.replicate=2' "$tmp/rcrash.log"; then
-	pass "--repeat 2 with a crashing test: both replicates complete (FAIL, then getpid's RESULT, END), status 1"
+	pass "--repeat 2 with a crashing test: both replicates complete (FAIL, then getpid's RESULT, END)"
 else
-	fail "--repeat 2 with a crashing test: status $st, $(grep -cE ' (END|RESULT) ' "$tmp/rcrash.log") RESULT/END records"
+	fail "--repeat 2 with a crashing test: $(grep -cE ' (END|RESULT) ' "$tmp/rcrash.log") RESULT/END records"
 fi
 
 # Failure paths: crash, stall, skip, error and a too-slow loop are reported; the run completes.
