@@ -471,3 +471,29 @@ int digest_agrees(const struct run *whole, const struct run *x, char *why, size_
 	free(w);
 	return rc;
 }
+
+int digest_restates(const struct run *part, const struct run *x, char *why, size_t cap)
+{
+	struct record *r = malloc(sizeof *r), *w = malloc(sizeof *w);
+	int rc = r && w ? 0 : -2;
+
+	for (size_t i = 0; !rc && i < part->nrecs; i++) {
+		const struct logrec *lr = &part->recs[i];
+		if ((strcmp(lr->kind, RK_RESULT) && strcmp(lr->kind, RK_SKIP) &&
+		     strcmp(lr->kind, RK_FAIL)) || logrec_parse(lr, w) != REC_OK)
+			continue;
+		size_t k = 0;
+		int found = 0;
+		while (!found && !original(x, w, r, &k))
+			found = disagrees(lr->kind, r, w) < 0;
+		if (!found) {
+			snprintf(why, cap, "the digest is not this log's: it does not restate the "
+				 "log's %s of %s at line %zu", lr->kind,
+				 rec_get(w, RK_TESTNAME) ? rec_get(w, RK_TESTNAME) : "-", lr->line);
+			rc = -1;
+		}
+	}
+	free(r);
+	free(w);
+	return rc;
+}

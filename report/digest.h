@@ -27,5 +27,11 @@ int digest_expand(const struct log *log, size_t i, struct run *out, char *why, s
  * better and baseline come from the TEST facts). 0 when so; -1 with why ("the
  * digest is damaged: line N says ..."); -2 when out of memory. */
 int digest_agrees(const struct run *whole, const struct run *x, char *why, size_t cap);
+/* A run whose head was cut (part) and what its digest restates (x): every RESULT, SKIP and
+ * FAIL part holds has its restatement in x (same kind, test and copies, every figure x says
+ * as part says), so that reading the run from its digest drops none of the log's outcomes
+ * (it drops the SAMPLEs, which the digest leaves out). 0 when so; -1 with why ("the digest
+ * is not this log's: ..."); -2 when out of memory. */
+int digest_restates(const struct run *part, const struct run *x, char *why, size_t cap);
 
 #endif

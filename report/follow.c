@@ -90,15 +90,15 @@ static void damaged(struct fstate *s, size_t lineno, int st, FILE *out)
 }
 
 /* The kept damaged start, if any, joined with line (log_join()): 1 joined (and shown; *end
- * set when it was END), 0 not (it is said to be damaged now), 2 line is the kernel's (the
- * start stays kept). */
+ * set when it was END), 0 not (it is said to be damaged now), 2 line is the kernel's and holds
+ * no record tag (log_kernel_between(): the start stays kept). */
 static int join_pending(char *line, size_t len, struct record *r, struct fstate *s, FILE *out,
 			int *end)
 {
 	static char j[2 * REC_MAX + 1];
 	size_t cut = 0, n;
 
-	if (log_kernel_line(line, len) && s->pkernel++ < 4)
+	if (log_kernel_between(line, len) && s->pkernel++ < 4)
 		return 2;
 	n = s->plen + len < REC_MAX * 2 ? log_join(s->pend, s->plen, line, len, j, r, &cut) : 0;
 	if (!n)

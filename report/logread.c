@@ -328,6 +328,11 @@ int log_kernel_line(const char *s, size_t len)
 	return i > d && i < len && s[i] == ']';
 }
 
+int log_kernel_between(const char *s, size_t len)
+{
+	return log_kernel_line(s, len) && !memmem(s, len, REC_TAG, strlen(REC_TAG));
+}
+
 size_t log_join(const char *start, size_t slen, const char *rest, size_t rlen, char *j,
 		struct record *r, size_t *cut_at)
 {
@@ -397,7 +402,7 @@ static int line_segments(struct log *log, struct run **cur, struct record *r, ch
 		line[i] = 0;	/* a noise byte (or getline's NUL): the segment ends here */
 		const char *sg = line + s0;
 		size_t sl = (size_t)(i - s0), nd = log->ndamage;
-		if (pd->text && first && log_kernel_line(sg, sl) && pd->kernel++ < 4)
+		if (pd->text && first && log_kernel_between(sg, sl) && pd->kernel++ < 4)
 			continue;	/* the kernel's line between the two halves */
 		int joined = pd->text && first ? rejoin(log, cur, r, pd->text, pd->len, sg, sl,
 							pd->line, lineno) : 0;
@@ -445,6 +450,8 @@ static int use_digest(struct log *log, size_t i)
 		rc = x.complete ? 1 : -1;
 		if (rc == 1 && !cut)	/* a whole log: what it restates must be what it holds */
 			rc = digest_agrees(run, &x, why, sizeof why);
+		else if (rc == 1 && (rc = digest_restates(run, &x, why, sizeof why)) == 0)
+			rc = 1;	/* a cut one: what it holds is restated */
 		if (rc == -2) {
 			log_run_free(&x);
 			return -1;

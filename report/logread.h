@@ -18,6 +18,11 @@
 int log_read(FILE *f, struct log *log);
 /* 1 when s (len bytes) starts, after blanks, as a kernel console line: "[ seconds.micro]". */
 int log_kernel_line(const char *s, size_t len);
+/* 1 when s (len bytes) is a kernel console line that holds no record tag: a line that may
+ * sit between the two halves of a record the console cut (log_join()), and is passed over
+ * while the first half waits. A kernel line that holds a tag is read for its record (a
+ * record written after the kernel's text on one line is never skipped with it). */
+int log_kernel_between(const char *s, size_t len);
 /* A record the kernel's console cut in two: printk writes to the UART between any two bytes
  * of the runner's output, so its lines can land inside a record. start (slen bytes, from a
  * record's tag, damaged) is tried whole and cut where kernel text begins in it, joined with

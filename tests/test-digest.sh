@@ -212,6 +212,12 @@ refused "$tmp/forged.log" "... and so is the whole log holding that digest" 'the
 forge "$tmp/all.log" "$tmp/forged.log" crc
 refused "$tmp/forged.log" "a whole log whose digest restates another figure than its RESULT is refused" \
 	'the digest is damaged: line [0-9]+ says pipe value=1.000, the log.s RESULT says [0-9.]+'
+# The same digest in a log that lost its BEGIN: the run would be read from the digest, so
+# every outcome the log holds must be restated there; pipe's RESULT is not (fuzz finding: a
+# headless run read from its digest dropped a RESULT the digest did not restate).
+forge "$tmp/ev-nobegin.log" "$tmp/forged.log" crc
+refused "$tmp/forged.log" "a log without BEGIN whose digest restates another pipe figure is refused" \
+	"the digest is not this log's: it does not restate the log's RESULT of pipe at line [0-9]+"
 
 # twofail LOG OUT REASON: LOG with its first FAIL of selftest-crash (copies=1) written twice,
 # the second with reason=REASON, and its digest line likewise; every record renumbered and

@@ -482,6 +482,11 @@ lacks "$tmp/follow" "damaged" "--follow joins a record the kernel's lines cut in
 contains "$tmp/follow" "END results=3 fails=0" "--follow: ... and the run ends complete"
 run EXIT_INCOMPLETE "$tmp/follow" --follow "$fix/kernel-midrecord-lost.log" || true
 contains "$tmp/follow" "line 12: damaged record (malformed)"
+#   A kernel line holding a whole record after its own text, while a cut start waits for its
+#   tail: the start is damaged, the record read (it was passed over with the kernel's line).
+run EXIT_INCOMPLETE "$tmp/follow" --follow "$fix/kernel-line-record.log" || true
+contains "$tmp/follow" "line 16: damaged record (malformed)"
+contains "$tmp/follow" "pipe: 1904387.362 lps" "--follow reads a record on a kernel line after a cut start"
 
 # --follow's endings (each bounded by timeout: a follower that never ends fails, not hangs).
 #   The newest run: an old complete run is in the file; the writer appends a new one. With
