@@ -11,6 +11,12 @@
 #include <stdint.h>
 
 #define PARAM_MAX_COPIES 8
+/* The most consoles isobench.console= may name (every one of pid1/console_names.h's once, and
+ * more); out.h's table of consoles holds as many. */
+#define PARAM_MAX_CONSOLES 20
+/* The word of isobench.cpufreq= and isobench.boost= that leaves the CPU's policy as the
+ * firmware and kernel chose it (cpupolicy.c). */
+#define CPUPOLICY_FIRMWARE "firmware"
 
 enum suite { SUITE_QUICK, SUITE_STANDARD, SUITE_THOROUGH };
 enum halt { HALT_POWEROFF, HALT_REBOOT, HALT_WAIT };
