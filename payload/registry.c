@@ -4,7 +4,8 @@
  * Adding a test: write payload/bench/<name>.c exporting `const struct bench bench_<name>`
  * and add X(<name>) to BENCH_TESTS below. Nothing else names tests. */
 #include "bench.h"
-#include "net/netproto.h"
+#include "net/nethello.h"
+#include "net/netnic.h"
 #include "bench/ring0.h"
 #include "vocab.h"
 #include "bench/disk.h"

@@ -6,6 +6,8 @@
 #include "cpupolicy.h"
 #include "sysfs.h"
 #include "harness.h"
+#include "net/nethello.h"
+#include "net/netnic.h"
 #include "net/netproto.h"
 #include "vocab.h"
 #include "out.h"
