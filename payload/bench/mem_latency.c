@@ -31,6 +31,7 @@
  * copies the shared caches and the memory bus would be split, which is the bandwidth tests'
  * subject. Compared with lat_mem_rd -t in docs/benchmarks/memory.md. */
 #include "mem.h"
+#include "mem_numa.h"
 
 #include <errno.h>
 #include <stdlib.h>

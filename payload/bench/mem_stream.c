@@ -44,6 +44,7 @@
  * machine can spare SKIPs (mem_spare()). */
 #define _GNU_SOURCE
 #include "mem.h"
+#include "mem_numa.h"
 
 #include "../params.h"
 #include "../sysfs.h"
