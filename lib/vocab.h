@@ -280,7 +280,7 @@
 	I(X, MEM_NUMA_NODES, "mem.numa_nodes", STR) \
 	I(X, MEM_LLC, "mem.llc", STR) \
 	I(X, MEM_LLC_TOTAL_KIB, "mem.llc_total_kib", STR) \
-	/* INFO: the memory group's block (payload/bench/mem_numa.c, mem_stream.c) */ \
+	/* INFO: the memory group's block (payload/core/mem_numa.c, mem_stream.c) */ \
 	I(X, MEM_STREAM_ARRAY_KIB, "mem.stream_array_kib", UINT1) \
 	I(X, NUMA_CPUS, "numa.*.cpus", STR) \
 	I(X, NUMA_DISTANCES, "numa.*.distances", STR) \
@@ -310,7 +310,7 @@
 	I(X, CONSOLE_BYTES, "console.bytes", STR) \
 	I(X, CONSOLE_WRITE_MS, "console.write_ms", STR) \
 	I(X, CONSOLE_STATE, "console.state", STR) \
-	/* INFO: the disk the disk tests use (payload/bench/disk_dev.c) */ \
+	/* INFO: the disk the disk tests use (payload/core/disk_dev.c) */ \
 	I(X, DISK_SELECT, "disk.select", STR) \
 	I(X, DISK_DEVICE, "disk.device", STR) \
 	I(X, DISK_KIND, "disk.kind", DISK_KIND) \

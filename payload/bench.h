@@ -85,7 +85,7 @@ struct bench {
 	const char *result_extra;
 	/* If set, called by the runner (not in the test's process) before each pass's TEST
 	 * record with the runner's own path; fields it adds to b go out as one INFO record
-	 * (e.g. what a process test executes: bench/proc.h). */
+	 * (e.g. what a process test executes: core/isoproc.h). */
 	void (*info)(const char *self, struct rec_body *b);
 	/* If set, called by the runner after the test's RESULT (struct bench_judged: its value
 	 * and the medians of the SAMPLE extras named in judge_extras): BENCH_JUDGE_WARN and a

@@ -66,7 +66,7 @@ const struct param_info param_table[] = {
 	 .parse = parse_range, FIELD(delay_s), .lo = 0, .hi = 3600, .unit = "seconds"},
 	{"replay", "0|1", "PID 1: send every record again after END (late capture)",
 	 .parse = parse_range, FIELD(replay), .lo = 0, .hi = 1},
-	/* The disk group (payload/bench/disk_dev.c) */
+	/* The disk group (payload/core/disk_dev.c) */
 	{"disk", "auto|PATH|serial:XYZ", "disk tests: the disk or file to use; auto (default): "
 	 "the one disk signed by isobench --make-scratch. Writes only ever go to a signed one",
 	 .parse = parse_disk, FIELD(disk)},

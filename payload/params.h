@@ -37,12 +37,12 @@ struct params {
 	int pin_given;			/* 1: isobench.pin was set; else each test's own default
 					 * (bench.h .pin: the memory group pinned) */
 	long long mem_array;		/* STREAM's array, all copies together, in bytes
-					 * (isobench.mem.array); 0: the default rule (bench/mem.h) */
+					 * (isobench.mem.array); 0: the default rule (core/mem_util.h) */
 	char image[96];			/* image identity, set by the build */
 	char console[128];		/* PID 1: "auto", "all" or a comma list of devices */
 	int delay_s;			/* PID 1: seconds to wait before BEGIN */
 	int replay;			/* PID 1: resend the records after END */
-	/* The disk group (payload/bench/disk_dev.c): which disk, and the span of its random
+	/* The disk group (payload/core/disk_dev.c): which disk, and the span of its random
 	 * offsets (bytes; 0: the whole scratch area). */
 	char disk[128];			/* auto, a path, or serial:XYZ */
 	long long disk_span;

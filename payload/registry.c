@@ -8,7 +8,7 @@
 #include "net/netnic.h"
 #include "bench/ring0.h"
 #include "vocab.h"
-#include "bench/disk.h"
+#include "core/disk_dev.h"
 #include "probes.h"
 
 #include <string.h>
@@ -83,7 +83,7 @@ const struct bench *bench_find(const char *name)
 	return NULL;
 }
 
-/* payload/bench/tbench_load.c: the dbench load file the tbench tests replay, NULL for the
+/* payload/core/tbench_load.c: the dbench load file the tbench tests replay, NULL for the
  * built-in synthetic mix. */
 const char *tbench_load_path(void);
 
@@ -99,7 +99,7 @@ static const char *peer_kernel(void) { return net_peer_field(bench_peer, "kernel
 static const char *peer_machine(void) { return net_peer_field(bench_peer, "machine"); }
 static const char *peer_nic(void) { return net_peer_field(bench_peer, "nic"); }
 
-/* payload/bench/mem.h: the memory group's machine facts. */
+/* payload/core/mem_util.h: the memory group's machine facts. */
 const char *mem_fact_page_sizes(void), *mem_fact_numa_nodes(void), *mem_fact_llc(void),
 	*mem_fact_llc_total_kib(void);
 bench_header_fn mem_header;	/* mem.h: STREAM's working set, the NUMA nodes */
@@ -129,7 +129,7 @@ const struct bench_fact bench_facts[] = {
 
 /* Blocks of the machine header from the run's parameters (bench.h). */
 bench_header_fn *const bench_headers[] = {
-	disk_header,	/* payload/bench/disk_dev.c: the disk the disk group uses */
+	disk_header,	/* payload/core/disk_dev.c: the disk the disk group uses */
 	mem_header,	/* payload/bench/mem_stream.c: STREAM's working set, the NUMA nodes */
 	NULL,
 };

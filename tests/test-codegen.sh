@@ -55,7 +55,7 @@ if grep -qxE 'sin|sincos' <<<"$wp" && grep -qxE 'cos|sincos' <<<"$wp"; then ok "
 # No link-time optimisation anywhere: it could merge and fold across the files above.
 #    (Every object must be read: a missing one or an objdump error is a failure, not "none".)
 lto='' nobj=0 unread=''
-for o in "$obj"/*.o "$obj"/bench/*.o "$obj"/arch/*/*.o; do
+for o in "$obj"/*.o "$obj"/bench/*.o "$obj"/core/*.o "$obj"/arch/*/*.o; do
 	h=$(objdump -h "$o" 2>/dev/null) || { unread="$unread $o"; continue; }
 	nobj=$((nobj + 1))
 	if grep -q '\.gnu\.lto_' <<<"$h"; then lto="$lto $o"; fi

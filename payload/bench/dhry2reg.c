@@ -12,7 +12,7 @@
  * One loop is one run of the specification's main loop; unit lps; baseline 116700 lps. */
 #include "../bench.h"
 #include "io.h"
-#include "proc.h"
+#include "../core/isoproc.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -44,8 +44,8 @@
  * and the read floor by what the disk is (disk.h enum disk_media). */
 #define _GNU_SOURCE
 #include "disk.h"
-#include "probe_util.h"
-#include "uring.h"
+#include "../core/probe_util.h"
+#include "../core/uring.h"
 #include "latency.h"
 #include "record.h"
 #include "rng.h"

@@ -6,7 +6,7 @@
  * makes iters execve()s in all.  info() records what is executed (INFO exec.execl.*).
  * Unit lps; baseline 43.0 lps. */
 #include "../bench.h"
-#include "proc.h"
+#include "../core/isoproc.h"
 
 #include <errno.h>
 #include <stdio.h>

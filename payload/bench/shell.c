@@ -33,7 +33,7 @@
 #include "../bench.h"
 #include "record.h"
 #include "vocab.h"
-#include "proc.h"
+#include "../core/isoproc.h"
 #include "shell.h"
 
 /* No word contains "the": only the lines that start with it match tst.sh's grep. */

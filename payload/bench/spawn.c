@@ -7,7 +7,7 @@
  * executed (INFO exec.spawn.*).  Unit lps; baseline 126 lps. */
 #include "../bench.h"
 #include "io.h"
-#include "proc.h"
+#include "../core/isoproc.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
-/* proc.h — what the process tests (and dhry2reg) execute: finding isobench-proc, starting one
+/* isoproc.h — what the process tests (and dhry2reg) execute: finding isobench-proc, starting one
  * of its serve modes, describing an ELF program (linkage, loader, C library, size) and saying
  * so in an INFO record. */
-#ifndef ISOBENCH_PROC_H
-#define ISOBENCH_PROC_H
+#ifndef ISOBENCH_ISOPROC_H
+#define ISOBENCH_ISOPROC_H
 
 #include <stddef.h>
 #include <sys/types.h>

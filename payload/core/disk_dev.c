@@ -12,7 +12,7 @@
  * is on. From the same facts, what the disk is (disk.h enum disk_media, disk_media_of()): the
  * read floor of the disk tests' judge. */
 #define _GNU_SOURCE
-#include "disk.h"
+#include "disk_dev.h"
 #include "../bench.h"
 #include "../params.h"
 #include "../sys.h"

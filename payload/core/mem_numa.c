@@ -1,4 +1,4 @@
-/* mem_numa.c — where the memory group's memory lives (mem.h "NUMA placement"): the nodes,
+/* mem_numa.c — where the memory group's memory lives (mem_numa.h "NUMA placement"): the nodes,
  * their CPUs and distances as the kernel lists them (/sys/devices/system/node, Linux
  * Documentation/ABI/stable/sysfs-devices-node: nodeN/cpulist, nodeN/distance — the ACPI SLIT's
  * figures, 10 = local —, nodeN/meminfo), and the binding of a mapping to one node with the

@@ -1,6 +1,6 @@
 /* mem_util.c — see mem.h. */
 #define _GNU_SOURCE
-#include "mem.h"
+#include "mem_util.h"
 #include "../sysfs.h"
 #include "rng.h"
 #include "io.h"

@@ -3,7 +3,7 @@
 #ifndef ISOBENCH_MEM_NUMA_H
 #define ISOBENCH_MEM_NUMA_H
 
-#include "mem.h"
+#include "mem_util.h"
 
 /* NUMA placement (mem_numa.c): the kernel's nodes (/sys/devices/system/node) and the binding
  * of a mapping to one of them with mbind(2) (MPOL_BIND) before its first touch, checked
