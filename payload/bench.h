@@ -124,22 +124,6 @@ const char *bench_better(const struct bench *b);
 int bench_pinned(const struct bench *b, const struct params *p);
 int bench_higher_is_better(const struct bench *b);
 
-/* A fact a test contributes to the machine header (INFO key=value()), e.g. which load file
- * tbench replays; listed in registry.c, so the core names no test's header. */
-struct bench_fact {
-	const char *key;
-	const char *(*value)(void);
-};
-extern const struct bench_fact bench_facts[];	/* {NULL, NULL}-terminated */
-
-/* A block of the machine header a test family contributes from the run's parameters (the
- * disk the disk tests use): adds fields to b, an INFO record already begun; sysinfo.c sends
- * it when fields were added. Called once per run, in the runner, before any test.
- * NULL-terminated, listed in registry.c. */
-struct params;
-typedef void bench_header_fn(const struct params *p, struct rec_body *b);
-extern bench_header_fn *const bench_headers[];
-
 /* The net tests' peer, HOST[:PORT] (isobench.peer), "" when none: set by the runner before
  * the header and the tests (bench.c). */
 extern char bench_peer[128];

@@ -14,7 +14,7 @@ struct rec_body;
  * in bytes; 0 is the default rule (mem_stream.c). Set by mem_header() before the tests. */
 extern uint64_t mem_array_asked;
 struct params;
-/* The memory group's header block (bench_headers[], registry.c): keeps p's mem.array for
+/* The memory group's header block (bench_headers[], facts.c): keeps p's mem.array for
  * the STREAM tests and adds the NUMA nodes (mem_numa_header()) and mem.stream_array_kib. */
 void mem_header(const struct params *p, struct rec_body *b);
 

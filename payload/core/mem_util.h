@@ -130,7 +130,7 @@ uint64_t mem_array_default(uint64_t memtotal);
  * when sysfs does not say; *sharing gets how many CPUs share it (shared_cpu_list, >= 1). */
 uint64_t mem_cpu_llc_bytes(int cpu, int *sharing);
 
-/* Machine-header facts (bench_facts[] in registry.c): mem.page_sizes, mem.numa_nodes,
+/* Machine-header facts (bench_facts[] in facts.c): mem.page_sizes, mem.numa_nodes,
  * mem.llc, mem.llc_total_kib. */
 const char *mem_fact_page_sizes(void);
 const char *mem_fact_numa_nodes(void);
