@@ -26,7 +26,7 @@ calls() {
 		sort -u
 }
 
-# Dhrystone 2.1 (Weicker), in the shape byte-unixbench's build gives it (payload/bench/dhry_1.c):
+# Dhrystone 2.1 (Weicker), in the shape byte-unixbench's build gives it (payload/proc/dhry_1.c):
 # the loop calls exactly Proc_1, dhry_2.c's Proc_6..Proc_8, Func_1 and Func_2 (Proc_2, Proc_4
 # and Proc_5 inlined; no dhry_2.c procedure merged), and Proc_1, with Proc_3 inlined, calls
 # Proc_6 and Proc_7. Either more calls (procedures kept out of line) or fewer (dhry_2.c folded

@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-srcs=("$top/payload/bench.c" "$top/payload/bench/dhry_1.c" "$top/payload/bench/dhry_2.c"
+srcs=("$top/payload/bench.c" "$top/payload/proc/dhry_1.c" "$top/payload/proc/dhry_2.c"
 	"$top/payload/bench/whetstone.c")
 base=(-std=gnu11 -fno-lto -fno-strict-aliasing -Wall -Wextra -Werror -I"$top/payload" -I"$top/lib")
 build() { # build NAME CC FLAGS...
