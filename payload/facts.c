@@ -2,7 +2,7 @@
  * the net group's peer and NIC, the tbench load, the memory and the disk. The one list of
  * them, as registry.c is the one list of tests. */
 #include "facts.h"
-#include "bench.h"
+#include "benchapi.h"
 #include "bench/mem.h"
 #include "core/disk_dev.h"
 #include "core/mem_util.h"
@@ -50,7 +50,7 @@ const struct bench_fact bench_facts[] = {
 	{NULL, NULL},
 };
 
-/* Blocks of the machine header from the run's parameters (bench.h). */
+/* Blocks of the machine header from the run's parameters (benchapi.h). */
 bench_header_fn *const bench_headers[] = {
 	disk_header,	/* core/disk_dev.h: the disk the disk group uses */
 	mem_header,	/* bench/mem.h (mem_stream.c): STREAM's working set, the NUMA nodes */

@@ -9,7 +9,7 @@
  * SIGINT/SIGTERM/SIGHUP (and SIGPIPE: its output's reader gone): the runner stops the test,
  * removes its files, puts back a host's CPU policy it changed, dies of the signal. */
 #define _GNU_SOURCE
-#include "bench.h"
+#include "benchapi.h"
 #include "harness.h"
 #include "pid1/init.h"
 #include "net/netserve.h"

@@ -35,7 +35,7 @@ struct params {
 	enum halt halt;
 	int pin;			/* 1: copy c runs on the c-th allowed CPU only */
 	int pin_given;			/* 1: isobench.pin was set; else each test's own default
-					 * (bench.h .pin: the memory group pinned) */
+					 * (benchapi.h .pin: the memory group pinned) */
 	long long mem_array;		/* STREAM's array, all copies together, in bytes
 					 * (isobench.mem.array); 0: the default rule (core/mem_util.h) */
 	char image[96];			/* image identity, set by the build */

@@ -3,7 +3,7 @@
  * lib/vocab.h's).
  * Adding a test: write payload/bench/<name>.c exporting `const struct bench bench_<name>`
  * and add X(<name>) to BENCH_TESTS below. Nothing else names tests. */
-#include "bench.h"
+#include "benchapi.h"
 #include "bench/ring0.h"
 #include "probes.h"
 

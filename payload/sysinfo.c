@@ -4,7 +4,7 @@
 #include "sysfs.h"
 #include "cpuclock.h"
 #include "cpupolicy.h"
-#include "bench.h"
+#include "benchapi.h"
 #include "facts.h"
 #include "vocab.h"
 #include "version.h"

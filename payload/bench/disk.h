@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-/* The disk tests' verdicts (disk.c, the judge's; bench.h BENCH_JUDGE_*, reason in why):
+/* The disk tests' verdicts (disk.c, the judge's; benchapi.h BENCH_JUDGE_*, reason in why):
  * disk-flush's from f, the median flush alone, and w, the median 4 KiB write before it (ns),
  * and sel's write_cache and media; a 4 KiB random read's median v (ns) against what sel is. */
 int disk_flush_verdict(const struct disk_sel *sel, double f, double w, char *why, size_t len);

@@ -5,7 +5,7 @@
  * program does.  run(iters) forks once; the child execs "isobench-proc execl iters-1", which
  * makes iters execve()s in all.  info() records what is executed (INFO exec.execl.*).
  * Unit lps; baseline 43.0 lps. */
-#include "../bench.h"
+#include "../benchapi.h"
 #include "../core/isoproc.h"
 
 #include <errno.h>

@@ -30,7 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../bench.h"
+#include "../benchapi.h"
 #include "record.h"
 #include "vocab.h"
 #include "../core/isoproc.h"

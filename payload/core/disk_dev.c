@@ -13,7 +13,7 @@
  * read floor of the disk tests' judge. */
 #define _GNU_SOURCE
 #include "disk_dev.h"
-#include "../bench.h"
+#include "../benchapi.h"
 #include "../params.h"
 #include "../sys.h"
 #include "../sysfs.h"

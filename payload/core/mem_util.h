@@ -11,7 +11,7 @@
 #ifndef ISOBENCH_MEM_UTIL_H
 #define ISOBENCH_MEM_UTIL_H
 
-#include "../bench.h"
+#include "../benchapi.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* bench.h — the benchmark descriptor and the context the harness hands to a test.
+/* benchapi.h — the benchmark descriptor and the context the harness hands to a test.
  *
  * A test is one `const struct bench` in payload/bench/<name>.c, listed once in registry.c.
  * The harness (harness.c) owns timing: it calls setup() once per copy, then run() repeatedly
@@ -9,8 +9,8 @@
  * Errors: setup() and run() return 0 or a negative errno (-ENOSYS, ...); setup() may return
  * BENCH_SKIP after bench_note(ctx, "why") to say the test cannot run here.
  */
-#ifndef ISOBENCH_BENCH_H
-#define ISOBENCH_BENCH_H
+#ifndef ISOBENCH_BENCHAPI_H
+#define ISOBENCH_BENCHAPI_H
 
 #include "vocab.h"
 
@@ -125,7 +125,7 @@ int bench_pinned(const struct bench *b, const struct params *p);
 int bench_higher_is_better(const struct bench *b);
 
 /* The net tests' peer, HOST[:PORT] (isobench.peer), "" when none: set by the runner before
- * the header and the tests (bench.c). */
+ * the header and the tests (benchapi.c). */
 extern char bench_peer[128];
 /* The isobench.peer= value refused, "VALUE was rejected (reason)" (params.h), "" when none
  * was: the net tests' SKIP says it rather than "no peer". Set with bench_peer. */
