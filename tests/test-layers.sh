@@ -11,7 +11,9 @@
 #   * their includes between modules (X.c and X.h together, named by their path: net/netnic)
 #     hold no cycle either: a module that needs another's function includes its header, and
 #     the two never need each other (lib/ including nothing of payload/ or report/ is
-#     tests/test-house.sh's check).
+#     tests/test-house.sh's check);
+#   * arch/ is their lowest room of payload/: nothing in payload/arch/ includes a header of
+#     payload/bench/ (the tests stand on arch/, never the other way).
 # Each check fails on a planted violation in a copy of the tree: a file in no layer, an
 # include from an input file to a format header (also spelled "./memsvg.h", "../report/memsvg.h"),
 # signif.c including compare.h again, and payload/'s params.c including digest.h (digest.c
@@ -128,6 +130,8 @@ runner_cycles() {
 judge_runner() { # judge_runner ROOT LABEL
 	none "$(runner_cycles "$1")" "$2: payload/'s and lib/'s includes hold no module cycle" \
 		"$2: a module cycle in payload/ or lib/"
+	none "$(runner_edges "$1" | awk '$1 ~ /^payload\/arch\// && $2 ~ /^payload\/bench\// { print $1 " includes " $2 }')" \
+		"$2: arch/ includes nothing from bench/" "$2: arch/ includes bench/"
 }
 
 judge() { # judge ROOT LABEL: the three checks on ROOT/report
@@ -191,5 +195,11 @@ planted_fails judge_runner "$tmp/rloop" 1 "a module cycle in payload/ fails"
 if grep -q 'loop:.*payload/params' "$tmp/planted.out" && grep -q 'loop:.*payload/digest' "$tmp/planted.out"
 then pass "the runner's cycle is named (params, digest)"
 else fail "the runner's cycle's modules are not named"; fi
+tree_copy "$tmp/rdown" payload lib
+printf '#include "../bench/ring0.h"\n' >>"$tmp/rdown/payload/arch/insn_probe.h"	# arch -> bench
+planted_fails judge_runner "$tmp/rdown" 1 "arch/ including a bench/ header fails"
+if grep -q 'payload/arch/insn_probe includes payload/bench/ring0' "$tmp/planted.out"
+then pass "the include from arch/ into bench/ is named"
+else fail "the include from arch/ into bench/ is not named"; fi
 
 finish
