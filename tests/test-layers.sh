@@ -100,11 +100,10 @@ cycles() {
 # (payload/Makefile, payload/arch/arch.mk): the includer's folder, then lib/, then each
 # architecture's folder (all of them: the graph is every build's), then payload/arch/.
 runner_edges() ( # a subshell: it changes directory
-	local f m h s p
-	local -a hs found
+	local f h s
+	local -a hs found ms ps
 	cd "$1" || return
 	while read -r f; do
-		m=${f%.[ch]}
 		mapfile -t hs < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
 		for h in "${hs[@]}"; do
 			found=()
@@ -115,22 +114,26 @@ runner_edges() ( # a subshell: it changes directory
 				for s in payload/arch/*/; do [ -f "$s$h" ] && found+=("$s$h"); done
 			fi
 			[ "${#found[@]}" -gt 0 ] || [ ! -f "payload/arch/$h" ] || found=("payload/arch/$h")
-			for p in "${found[@]}"; do
-				p=$(realpath -m --relative-to=. "$p")
-				p=${p%.[ch]}
-				case $p in payload/* | lib/*) [ "$p" = "$m" ] || echo "$m $p" ;; esac
-			done
+			for s in "${found[@]}"; do ms+=("${f%.[ch]}") ps+=("$s"); done
 		done
 	done < <(find payload lib -name '*.[ch]' | sort)
+	[ "${#ps[@]}" -gt 0 ] || return 0
+	mapfile -t ps < <(realpath -m --relative-to=. "${ps[@]}")	# one realpath for all
+	for h in "${!ps[@]}"; do
+		s=${ps[$h]%.[ch]}
+		case $s in payload/* | lib/*) [ "$s" = "${ms[$h]}" ] || echo "${ms[$h]} $s" ;; esac
+	done
 )
-# runner_cycles ROOT: the loops tsort finds in payload/'s and lib/'s module graph, if any.
+# runner_cycles: the loops tsort finds in the module graph on stdin (runner_edges), if any.
 runner_cycles() {
-	runner_edges "$1" | tsort 2>&1 >/dev/null | sed -n 's/^tsort: //p' | tr '\n' ' '
+	tsort 2>&1 >/dev/null | sed -n 's/^tsort: //p' | tr '\n' ' '
 }
 judge_runner() { # judge_runner ROOT LABEL
-	none "$(runner_cycles "$1")" "$2: payload/'s and lib/'s includes hold no module cycle" \
+	local e
+	e=$(runner_edges "$1")
+	none "$(runner_cycles <<<"$e")" "$2: payload/'s and lib/'s includes hold no module cycle" \
 		"$2: a module cycle in payload/ or lib/"
-	none "$(runner_edges "$1" | awk '$1 ~ /^payload\/arch\// && $2 ~ /^payload\/bench\// { print $1 " includes " $2 }')" \
+	none "$(awk '$1 ~ /^payload\/arch\// && $2 ~ /^payload\/bench\// { print $1 " includes " $2 }' <<<"$e")" \
 		"$2: arch/ includes nothing from bench/" "$2: arch/ includes bench/"
 }
 
