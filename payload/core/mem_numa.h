@@ -1,4 +1,4 @@
-/* mem_numa.h — where the memory group's memory lives (mem_numa.c); mem.h's sets and list
+/* mem_numa.h — where the memory group's memory lives (mem_numa.c); mem_util.h's sets and list
  * parser underneath. */
 #ifndef ISOBENCH_MEM_NUMA_H
 #define ISOBENCH_MEM_NUMA_H

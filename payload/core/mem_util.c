@@ -1,4 +1,4 @@
-/* mem_util.c — see mem.h. */
+/* mem_util.c — see mem_util.h. */
 #define _GNU_SOURCE
 #include "mem_util.h"
 #include "../sysfs.h"
