@@ -25,7 +25,7 @@
 		      "comparisons use every sample)"
 
 /* 1 when a test whose baseline is `baseline` is one of UnixBench's index tests, else 0: the
- * one definition, for the runner (a descriptor's baseline, payload/bench.h: 0 outside the
+ * one definition, for the runner (a descriptor's baseline, payload/benchapi.h: 0 outside the
  * index), the report and the fleet (a TEST/RESULT record's baseline=, which only index tests
  * carry: 0 or NAN when absent). An index test is one with a published baseline, a finite
  * number other than 0; the registry's index group holds exactly these (tests/unit/

@@ -26,7 +26,7 @@
 					 * given twice (the last kept) */
 #define REC_WHAT_TEST "test"		/* ERROR what=; WARN what=: the test process outlived its outcome */
 #define REC_WHAT_CLOCKSOURCE "clocksource"	/* WARN what= */
-#define REC_WHAT_RESULT "result"	/* WARN what=: a result the device cannot give (bench.h judge) */
+#define REC_WHAT_RESULT "result"	/* WARN what=: a result the device cannot give (benchapi.h judge) */
 #define REC_WHAT_METADATA "metadata"	/* WARN what=: a cloud's metadata service absent, slow or
 					 * answering garbage (payload/pid1/cloud.c) */
 #define REC_WHAT_CPUPOLICY "cpupolicy"	/* WARN what=: a CPU clock or idle policy asked for and
@@ -100,7 +100,7 @@
 #define VOCAB_UNIT_PER_LOOP(X) \
 	X(REC_UNIT_LPS, 1) X(REC_UNIT_LPM, REC_PER_LOOP_LPM) X(REC_UNIT_MWIPS, REC_PER_LOOP_MWIPS) \
 	X(REC_UNIT_MBPS, 1) X(REC_UNIT_IOPS, 1) X(REC_UNIT_MIBPS, 1) X(REC_UNIT_TPS, 1)
-/* The extras a test may name as its SAMPLE value instead of the loops' rate or time (bench.h
+/* The extras a test may name as its SAMPLE value instead of the loops' rate or time (benchapi.h
  * value_extra): the value is the extra, divided by 100 for a name ending in _x100. */
 #define VOCAB_VALUE_EXTRAS(X) \
 	X(REC_EXTRA_P50_NS) X(REC_EXTRA_P50_LATE_NS) X(REC_EXTRA_BUSY_PCT_X100) X(REC_EXTRA_OP_NS_X100)
@@ -280,7 +280,7 @@
 	I(X, MEM_NUMA_NODES, "mem.numa_nodes", STR) \
 	I(X, MEM_LLC, "mem.llc", STR) \
 	I(X, MEM_LLC_TOTAL_KIB, "mem.llc_total_kib", STR) \
-	/* INFO: the memory group's block (payload/bench/mem_numa.c, mem_stream.c) */ \
+	/* INFO: the memory group's block (payload/core/mem_numa.c, mem_stream.c) */ \
 	I(X, MEM_STREAM_ARRAY_KIB, "mem.stream_array_kib", UINT1) \
 	I(X, NUMA_CPUS, "numa.*.cpus", STR) \
 	I(X, NUMA_DISTANCES, "numa.*.distances", STR) \
@@ -310,7 +310,7 @@
 	I(X, CONSOLE_BYTES, "console.bytes", STR) \
 	I(X, CONSOLE_WRITE_MS, "console.write_ms", STR) \
 	I(X, CONSOLE_STATE, "console.state", STR) \
-	/* INFO: the disk the disk tests use (payload/bench/disk_dev.c) */ \
+	/* INFO: the disk the disk tests use (payload/core/disk_dev.c) */ \
 	I(X, DISK_SELECT, "disk.select", STR) \
 	I(X, DISK_DEVICE, "disk.device", STR) \
 	I(X, DISK_KIND, "disk.kind", DISK_KIND) \
@@ -345,7 +345,7 @@
 	I(X, DISK_SEED, "disk.seed", UINT0) \
 	I(X, DISK_BS, "disk.bs", UINT1) \
 	I(X, DISK_IODEPTH, "disk.iodepth", UINT1) \
-	/* INFO right after a RESULT: the test's verdict on it that is no warning (bench.h judge) */ \
+	/* INFO right after a RESULT: the test's verdict on it that is no warning (benchapi.h judge) */ \
 	I(X, VERDICT_TEST, "verdict.test", STR) \
 	I(X, VERDICT_REASON, "verdict.reason", STR) \
 	/* INFO inside a test, after calibration: its deadline moved later (harness.c) */ \

@@ -20,8 +20,6 @@
 
 /* The governor the image asks for when isobench.cpufreq is not given. */
 #define CPUPOLICY_DEFAULT_IMAGE "performance"
-/* The word that leaves the governor as the firmware and kernel chose it. */
-#define CPUPOLICY_FIRMWARE "firmware"
 
 /* Apply p's cpufreq, boost and idle (image: cpufreq defaults to CPUPOLICY_DEFAULT_IMAGE;
  * host: only what was given) and keep what happened in words for cpupolicy_fact(). Errors

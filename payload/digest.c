@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include "digest.h"
 #include "crc32.h"
-#include "out.h"
 #include "params.h"
 #include "vocab.h"
 
@@ -302,12 +301,15 @@ void digest_note(const struct rec_body *b)
 static char *acc;
 static size_t acc_len, acc_lines;
 
-/* Seal one DIGEST body through out_record() and keep its line as sealed (out_record()
- * closes the body, so sealing it again with its sequence number gives the same bytes). */
+/* The sealer digest_write() was given (out_record()). */
+static digest_seal_fn *sealer;
+
+/* Seal one DIGEST body through the sealer and keep its line as sealed (out_record() closes
+ * the body, so sealing it again with its sequence number gives the same bytes). */
 static void emit(struct rec_body *b)
 {
 	static char line[REC_MAX];
-	uint64_t seq = out_record(b);
+	uint64_t seq = sealer(b);
 	size_t n = seq ? rec_seal(line, sizeof line, seq, b->buf, b->len) : 0;
 	char *g = n ? realloc(acc, acc_len + n) : NULL;
 
@@ -413,12 +415,13 @@ static void write_info(void)
 	}
 }
 
-void digest_write(void)
+void digest_write(digest_seal_fn *seal)
 {
 	struct rec_body b;
 
 	if (broken || !begin_fields)
 		return;
+	sealer = seal;
 	acc_len = acc_lines = 0;
 	part(&b, REC_PART_BEGIN);
 	rec_raw(&b, begin_fields);
@@ -433,7 +436,7 @@ void digest_write(void)
 	part(&b, REC_PART_END);
 	rec_u64(&b, RK_LINES, acc_lines);
 	rec_fmt(&b, RK_CRC, "%08x", acc ? crc32_ieee(acc, acc_len) : 0u);
-	out_record(&b);
+	seal(&b);
 	free(acc);
 	acc = NULL;
 }

@@ -6,7 +6,8 @@
  * even when the SAMPLEs before them are lost.
  *
  * In: every record body out_record() seals, in order (digest_note()). Out: digest_write()
- * writes the DIGEST records through out_record(), the last (part=end) with the number of
+ * writes the DIGEST records through the sealer it is given (out.c gives out_record(): the
+ * digest calls out.c back, never includes it), the last (part=end) with the number of
  * digest lines before it and the CRC-32 of those lines as sealed. Memory grows with the run
  * (a few hundred bytes a test); when it cannot grow, or a test has more passes than
  * PARAM_MAX_COPIES, no digest is written at all: a reader then finds none, never a partial
@@ -20,7 +21,11 @@
 void digest_reset(void);
 /* Note one sealed record body (b as out_record() sealed it). DIGEST and END are ignored. */
 void digest_note(const struct rec_body *b);
-/* Write the digest of the run noted since BEGIN (nothing without a BEGIN). Call before END. */
-void digest_write(void);
+/* Seals and writes one record body; returns its sequence number, 0 when it was not written
+ * (out_record()'s contract). */
+typedef uint64_t digest_seal_fn(struct rec_body *b);
+/* Write the digest of the run noted since BEGIN (nothing without a BEGIN) through seal, each
+ * record in turn. Call before END. */
+void digest_write(digest_seal_fn *seal);
 
 #endif

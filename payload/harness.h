@@ -23,7 +23,7 @@
 #ifndef ISOBENCH_HARNESS_H
 #define ISOBENCH_HARNESS_H
 
-#include "bench.h"
+#include "benchapi.h"
 #include "params.h"
 
 /* The longest parent of the work directories (harness_env.tmpdir) whose derived paths work:

@@ -9,7 +9,7 @@
  * SIGINT/SIGTERM/SIGHUP (and SIGPIPE: its output's reader gone): the runner stops the test,
  * removes its files, puts back a host's CPU policy it changed, dies of the signal. */
 #define _GNU_SOURCE
-#include "bench.h"
+#include "benchapi.h"
 #include "harness.h"
 #include "pid1/init.h"
 #include "net/netserve.h"
@@ -17,9 +17,9 @@
 #include "out.h"
 #include "params.h"
 #include "runner.h"
-#include "bench/disk.h"
-#include "bench/proc.h"
-#include "bench/scratch.h"
+#include "core/disk_dev.h"
+#include "core/isoproc.h"
+#include "core/scratch.h"
 #include "status.h"
 #include "sys.h"
 #include "version.h"

@@ -189,7 +189,7 @@ uint64_t out_end(const char *status, const char *clocksource)
 {
 	struct rec_body b;
 
-	digest_write();	/* the run's digest, just before END (digest.h) */
+	digest_write(out_record);	/* the run's digest, just before END (digest.h) */
 	rec_begin(&b, RK_END);
 	rec_u64(&b, RK_RECORDS, counts.records);
 	rec_u64(&b, RK_RESULTS, counts.results);

@@ -16,6 +16,7 @@
 #ifndef ISOBENCH_OUT_H
 #define ISOBENCH_OUT_H
 
+#include "params.h"
 #include "record.h"
 
 struct out_counts {
@@ -39,7 +40,7 @@ const struct out_counts *out_counts(void);
 uint64_t out_end(const char *status, const char *clocksource);
 
 /* ---- consoles (PID 1) ---- */
-#define OUT_MAX_CONSOLES 20	/* every console a list may name (console.h), and more */
+#define OUT_MAX_CONSOLES PARAM_MAX_CONSOLES	/* every console isobench.console= may name */
 
 /* Start keeping the stream (a memfd). 0 or -errno; without it output goes to direct fds. */
 int out_stream_init(void);

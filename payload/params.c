@@ -1,12 +1,10 @@
 /* params.c — the parameter table and its parser. See params.h. */
 #include "params.h"
-#include "bench.h"
-#include "pid1/console.h"
+#include "pid1/console_names.h"
 #include "net/netproto.h"
-#include "out.h"
 #include "num.h"
-#include "cpupolicy.h"
 #include "rng.h"
+#include "vocab.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -68,7 +66,7 @@ const struct param_info param_table[] = {
 	 .parse = parse_range, FIELD(delay_s), .lo = 0, .hi = 3600, .unit = "seconds"},
 	{"replay", "0|1", "PID 1: send every record again after END (late capture)",
 	 .parse = parse_range, FIELD(replay), .lo = 0, .hi = 1},
-	/* The disk group (payload/bench/disk_dev.c) */
+	/* The disk group (payload/core/disk_dev.c) */
 	{"disk", "auto|PATH|serial:XYZ", "disk tests: the disk or file to use; auto (default): "
 	 "the one disk signed by isobench --make-scratch. Writes only ever go to a signed one",
 	 .parse = parse_disk, FIELD(disk)},
@@ -391,7 +389,7 @@ static int parse_ci(struct params *p, const struct param_info *row, const char *
 	return 0;
 }
 
-_Static_assert(OUT_MAX_CONSOLES >= CONSOLE_NAMEABLE, "a list may name every console once");
+_Static_assert(PARAM_MAX_CONSOLES >= CONSOLE_NAMEABLE, "a list may name every console once");
 
 /* auto, all, or a comma list of the consoles console.c knows (console_name_ok()): a name
  * is opened read-write and written to, so any other device (a disk: "sda") is refused. */
@@ -403,7 +401,7 @@ static int parse_console(struct params *p, const struct param_info *row, const c
 	if (strlen(val) >= row->size)
 		TOO_LONG(row);
 	if (strcmp(val, "auto") && strcmp(val, "all")) {
-		if (list_items(val, OUT_MAX_CONSOLES, "consoles", "expected auto, all or a comma "
+		if (list_items(val, PARAM_MAX_CONSOLES, "consoles", "expected auto, all or a comma "
 			       "list of " CONSOLE_NAMES, err, errlen) < 0)
 			return -EINVAL;
 		strcpy(tmp, val);

@@ -11,6 +11,12 @@
 #include <stdint.h>
 
 #define PARAM_MAX_COPIES 8
+/* The most consoles isobench.console= may name (every one of pid1/console_names.h's once, and
+ * more); out.h's table of consoles holds as many. */
+#define PARAM_MAX_CONSOLES 20
+/* The word of isobench.cpufreq= and isobench.boost= that leaves the CPU's policy as the
+ * firmware and kernel chose it (cpupolicy.c). */
+#define CPUPOLICY_FIRMWARE "firmware"
 
 enum suite { SUITE_QUICK, SUITE_STANDARD, SUITE_THOROUGH };
 enum halt { HALT_POWEROFF, HALT_REBOOT, HALT_WAIT };
@@ -29,14 +35,14 @@ struct params {
 	enum halt halt;
 	int pin;			/* 1: copy c runs on the c-th allowed CPU only */
 	int pin_given;			/* 1: isobench.pin was set; else each test's own default
-					 * (bench.h .pin: the memory group pinned) */
+					 * (benchapi.h .pin: the memory group pinned) */
 	long long mem_array;		/* STREAM's array, all copies together, in bytes
-					 * (isobench.mem.array); 0: the default rule (bench/mem.h) */
+					 * (isobench.mem.array); 0: the default rule (core/mem_util.h) */
 	char image[96];			/* image identity, set by the build */
 	char console[128];		/* PID 1: "auto", "all" or a comma list of devices */
 	int delay_s;			/* PID 1: seconds to wait before BEGIN */
 	int replay;			/* PID 1: resend the records after END */
-	/* The disk group (payload/bench/disk_dev.c): which disk, and the span of its random
+	/* The disk group (payload/core/disk_dev.c): which disk, and the span of its random
 	 * offsets (bytes; 0: the whole scratch area). */
 	char disk[128];			/* auto, a path, or serial:XYZ */
 	long long disk_span;

@@ -1,11 +1,13 @@
 /* runner.c — see runner.h. */
 #define _GNU_SOURCE
 #include "runner.h"
-#include "bench.h"
+#include "benchapi.h"
 #include "clocksrc.h"
 #include "cpupolicy.h"
 #include "sysfs.h"
 #include "harness.h"
+#include "net/nethello.h"
+#include "net/netnic.h"
 #include "net/netproto.h"
 #include "vocab.h"
 #include "out.h"
@@ -47,7 +49,7 @@ struct outcome {
 static struct outcome results[MAX_SEL * PARAM_MAX_COPIES];
 static int nresults;
 
-/* The running test's kept SAMPLE values of its judge_extras (bench.h judge), for their
+/* The running test's kept SAMPLE values of its judge_extras (benchapi.h judge), for their
  * medians after its RESULT; reset as each test starts. */
 static double judge_vals[BENCH_JUDGE_EXTRAS][BENCH_JUDGE_SAMPLES];
 static size_t judge_n[BENCH_JUDGE_EXTRAS];
@@ -635,7 +637,7 @@ static void warn_clocksource_changed(const struct outcome *o, const char *before
 		 after, o->b->name);
 }
 
-/* The test's verdict on its own result (bench.h judge), right after its RESULT: a WARN
+/* The test's verdict on its own result (benchapi.h judge), right after its RESULT: a WARN
  * what=result (a result the machine cannot give as it claims: a flush that reaches no
  * stable storage) or an INFO verdict.* (a verdict that is no warning). */
 static void verdict_judged(const struct outcome *o)
@@ -793,7 +795,7 @@ static void announce_test(const struct outcome *o, const struct params *p,
 {
 	struct rec_body b;
 
-	if (o->b->info) {	/* what the test executes (bench.h) */
+	if (o->b->info) {	/* what the test executes (benchapi.h) */
 		rec_begin(&b, RK_INFO);
 		o->b->info(cfg->self, &b);
 		if (b.len > 4)
@@ -932,7 +934,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	sigfd = take_signal_fd(cfg, &orig);
 	sigprocmask(SIG_BLOCK, &stops, NULL);	/* until the end: stop_if_pending() */
 	begin_run(cfg);
-	snprintf(bench_peer, sizeof bench_peer, "%s", p->peer);	/* the net tests' (bench.h) */
+	snprintf(bench_peer, sizeof bench_peer, "%s", p->peer);	/* the net tests' (benchapi.h) */
 	net_nic_use_peer(bench_peer);	/* the nic.* facts: the route to it leaves by */
 	snprintf(bench_peer_rejected, sizeof bench_peer_rejected, "%s", p->peer_rejected);
 	/* The CPU's clock policy, set (image; host: only when asked) before the header reads it. */

@@ -1,5 +1,5 @@
 /* sysfs.h — reading sysfs the one way the runner does (the NIC facts of netnic.c, the disk
- * facts of bench/disk_dev.c, the device checks of scratch.c): a file's first line, a
+ * facts of core/disk_dev.c, the device checks of scratch.c): a file's first line, a
  * directory's entries, a link's target, a block device's directory; and the procfs files
  * that several parts read (the kernel command line, meminfo, vmstat), each read here once.
  * Read-only; nothing here writes. Paths are "DIR/REL" (REL may be NULL or "": DIR itself); a path longer than

@@ -4,7 +4,8 @@
 #include "sysfs.h"
 #include "cpuclock.h"
 #include "cpupolicy.h"
-#include "bench.h"
+#include "benchapi.h"
+#include "facts.h"
 #include "vocab.h"
 #include "version.h"
 #include "crc32.h"
@@ -278,7 +279,7 @@ static const struct fact facts[] = {
 	{RK_RUN_AB_POS, FN, "ab_pos", f_run},
 	{RK_RUN_REPEAT, FN, "repeat", f_run},	/* only with replicates: left out when empty */
 	{RK_RUN_REPLICATE, FN, "replicate", f_run},
-	BREAK,	/* (then the tests' own facts: bench_facts, registry.c) */
+	BREAK,	/* (then the tests' own facts: bench_facts, facts.c) */
 	{RK_KERNEL_RELEASE, FN, "uname.release", f_sys},
 	{RK_KERNEL_VERSION, FN, "uname.version", f_sys},
 	{RK_KERNEL_MACHINE, FN, "uname.machine", f_sys},
@@ -367,7 +368,7 @@ void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
 	for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
 		const struct fact *f = &facts[i];
 		if (!f->key) {
-			if (first)	/* facts the tests contribute (registry.c) */
+			if (first)	/* facts the tests contribute (facts.c) */
 				for (int k = 0; bench_facts[k].key; k++)
 					rec_str(&b, bench_facts[k].key, bench_facts[k].value());
 			first = 0;
@@ -387,7 +388,7 @@ void sysinfo_emit(const struct params *p, const char *mode, const char *workdir)
 		rec_str(&b, f->key, v);
 	}
 
-	/* Blocks the test families contribute (bench.h bench_headers[]: the disk in use). */
+	/* Blocks the test families contribute (facts.h bench_headers[]: the disk in use). */
 	for (int k = 0; bench_headers[k]; k++) {
 		rec_begin(&b, RK_INFO);
 		bench_headers[k](p, &b);

@@ -22,7 +22,7 @@ out=${OUT:-$_lib_top/out}
 add_file() {
 	cat >"$1/payload/bench/addtest.c" <<'EOF'
 /* addtest.c — tests/test-addtest.sh's benchmark: one add per loop. */
-#include "../bench.h"
+#include "../benchapi.h"
 #include "vocab.h"
 
 static int addtest_run(struct bench_ctx *ctx, uint64_t iters)

@@ -26,7 +26,7 @@ calls() {
 		sort -u
 }
 
-# Dhrystone 2.1 (Weicker), in the shape byte-unixbench's build gives it (payload/bench/dhry_1.c):
+# Dhrystone 2.1 (Weicker), in the shape byte-unixbench's build gives it (payload/proc/dhry_1.c):
 # the loop calls exactly Proc_1, dhry_2.c's Proc_6..Proc_8, Func_1 and Func_2 (Proc_2, Proc_4
 # and Proc_5 inlined; no dhry_2.c procedure merged), and Proc_1, with Proc_3 inlined, calls
 # Proc_6 and Proc_7. Either more calls (procedures kept out of line) or fewer (dhry_2.c folded
@@ -55,7 +55,7 @@ if grep -qxE 'sin|sincos' <<<"$wp" && grep -qxE 'cos|sincos' <<<"$wp"; then ok "
 # No link-time optimisation anywhere: it could merge and fold across the files above.
 #    (Every object must be read: a missing one or an objdump error is a failure, not "none".)
 lto='' nobj=0 unread=''
-for o in "$obj"/*.o "$obj"/bench/*.o "$obj"/arch/*/*.o; do
+for o in "$obj"/*.o "$obj"/bench/*.o "$obj"/core/*.o "$obj"/arch/*/*.o; do
 	h=$(objdump -h "$o" 2>/dev/null) || { unread="$unread $o"; continue; }
 	nobj=$((nobj + 1))
 	if grep -q '\.gnu\.lto_' <<<"$h"; then lto="$lto $o"; fi

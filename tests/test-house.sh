@@ -5,6 +5,9 @@
 #   * lib/ includes only its own and the system's headers (never payload/ or report/);
 #   * payload/'s rooms (root, pid1/, net/, bench/) include only their own headers, lib/'s and
 #     those their row of docs/architecture.md's table names under "may include" (rooms.py);
+#   * payload/bench/ holds the tests only: each of its .c files, as built (out/'s objects),
+#     defines a test descriptor, a global const struct bench bench_<id> (machine facts and
+#     shared machinery live in payload/core/);
 #   * no tracked file is a compiled (ELF) binary: build output stays out of git;
 #   * docs/architecture.md names every tracked source file (source_files below: C, headers,
 #     shell, Python, Makefiles and *.mk, qemu/run and tests/run, anywhere but tests/fixtures/)
@@ -50,6 +53,35 @@ judge() { # judge ROOT LABEL: the two checks on one tree
 	none "$got" "$2: lib/ includes only lib/ and system headers" \
 		"$2: lib/ includes outside itself"
 }
+
+# bench_not_tests ROOT OBJ: the files of ROOT/payload/bench/*.c whose object under OBJ/bench/
+# (the runner's build: obj/ of out/) defines no global data symbol bench_*: no test
+# descriptor, or no object at all (a file the runner does not build).
+bench_not_tests() {
+	local f o
+	for f in "$1"/payload/bench/*.c; do
+		o=$2/bench/$(basename "$f" .c).o
+		if [ ! -f "$o" ]; then echo "${f#"$1"/}: not built into the runner"
+		elif ! nm --defined-only "$o" | grep -qE '^[0-9a-f]+ [DR] bench_'; then
+			echo "${f#"$1"/}: defines no test (no const struct bench bench_<id>)"
+		fi
+	done
+}
+obj=${OUT:-$top/out}/obj
+if [ -d "$obj/bench" ]; then
+	none "$(bench_not_tests "$top" "$obj")" "payload/bench/: every .c file defines a test" \
+		"payload/bench/ holds what is no test"
+	# Planted: a file of machinery in bench/ (core/paced.c's object beside the tests').
+	tree_copy "$tmp/bench" payload/bench
+	mkdir -p "$tmp/bobj/bench"
+	cp "$obj"/bench/*.o "$tmp/bobj/bench/"
+	cp "$top/payload/core/paced.c" "$tmp/bench/payload/bench/paced.c"
+	cp "$obj/core/paced.o" "$tmp/bobj/bench/paced.o"
+	got=$(bench_not_tests "$tmp/bench" "$tmp/bobj")
+	if [ "$got" = "payload/bench/paced.c: defines no test (no const struct bench bench_<id>)" ]; then
+		pass "planted: core/paced.c put in bench/ is found"
+	else fail "planted paced.c in bench/: bench_not_tests printed '$got'"; fi
+else skip "payload/bench/ holds tests only: no runner build in $obj (make -C payload)"; fi
 
 # tracked_binaries ROOT: prints the tracked files that are ELF objects (build output: a `make`
 # without O= writes the runner or the report tool into its source folder; never committed).

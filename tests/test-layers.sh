@@ -7,9 +7,18 @@
 #     (lib/ headers are below every layer; <...> system headers are not looked at);
 #   * the includes between report/'s modules (X.c and X.h together) hold no cycle, within a
 #     layer too.
+# And payload/ with lib/ (the runner's modules, every room of payload/ and arch/ together):
+#   * their includes between modules (X.c and X.h together, named by their path: net/netnic)
+#     hold no cycle either: a module that needs another's function includes its header, and
+#     the two never need each other (lib/ including nothing of payload/ or report/ is
+#     tests/test-house.sh's check);
+#   * arch/ is their lowest room of payload/: nothing in payload/arch/ includes a header of
+#     payload/bench/ (the tests stand on arch/, never the other way).
 # Each check fails on a planted violation in a copy of the tree: a file in no layer, an
 # include from an input file to a format header (also spelled "./memsvg.h", "../report/memsvg.h"),
-# and signif.c including compare.h again.
+# signif.c including compare.h again, and payload/'s params.c including digest.h (digest.c
+# includes params.h: a loop between two rooms' worth of modules, the shape out.c <-> digest.c
+# had).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -86,6 +95,48 @@ cycles() {
 	done <"$tmp/includes" | tsort 2>&1 >/dev/null | sed -n 's/^tsort: //p' | tr '\n' ' '
 }
 
+# runner_edges ROOT: "module module" for each #include "X" of a payload/ or lib/ file (.c, .h,
+# any depth) naming another module of them, the header found as the runner's build finds it
+# (payload/Makefile, payload/arch/arch.mk): the includer's folder, then lib/, then each
+# architecture's folder (all of them: the graph is every build's), then payload/arch/.
+runner_edges() ( # a subshell: it changes directory
+	local f h s
+	local -a hs found ms ps
+	cd "$1" || return
+	while read -r f; do
+		mapfile -t hs < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+		for h in "${hs[@]}"; do
+			found=()
+			for s in "${f%/*}" lib; do
+				[ -f "$s/$h" ] && found=("$s/$h") && break
+			done
+			if [ "${#found[@]}" -eq 0 ]; then
+				for s in payload/arch/*/; do [ -f "$s$h" ] && found+=("$s$h"); done
+			fi
+			[ "${#found[@]}" -gt 0 ] || [ ! -f "payload/arch/$h" ] || found=("payload/arch/$h")
+			for s in "${found[@]}"; do ms+=("${f%.[ch]}") ps+=("$s"); done
+		done
+	done < <(find payload lib -name '*.[ch]' | sort)
+	[ "${#ps[@]}" -gt 0 ] || return 0
+	mapfile -t ps < <(realpath -m --relative-to=. "${ps[@]}")	# one realpath for all
+	for h in "${!ps[@]}"; do
+		s=${ps[$h]%.[ch]}
+		case $s in payload/* | lib/*) [ "$s" = "${ms[$h]}" ] || echo "${ms[$h]} $s" ;; esac
+	done
+)
+# runner_cycles: the loops tsort finds in the module graph on stdin (runner_edges), if any.
+runner_cycles() {
+	tsort 2>&1 >/dev/null | sed -n 's/^tsort: //p' | tr '\n' ' '
+}
+judge_runner() { # judge_runner ROOT LABEL
+	local e
+	e=$(runner_edges "$1")
+	none "$(runner_cycles <<<"$e")" "$2: payload/'s and lib/'s includes hold no module cycle" \
+		"$2: a module cycle in payload/ or lib/"
+	none "$(awk '$1 ~ /^payload\/arch\// && $2 ~ /^payload\/bench\// { print $1 " includes " $2 }' <<<"$e")" \
+		"$2: arch/ includes nothing from bench/" "$2: arch/ includes bench/"
+}
+
 judge() { # judge ROOT LABEL: the three checks on ROOT/report
 	local dir=$1/report
 	layers "$dir" >"$tmp/layers"
@@ -97,6 +148,7 @@ judge() { # judge ROOT LABEL: the three checks on ROOT/report
 }
 
 judge "$top" "tree"
+judge_runner "$top" "tree"
 # The table must be real: some files in each of the seven layers, and the includes read.
 layers "$top/report" >"$tmp/layers"
 for l in util input model store analysis format main; do
@@ -130,5 +182,27 @@ planted_fails judge "$tmp/loop" 1 "an include cycle within a layer fails"
 if grep -q 'loop:.*compare' "$tmp/planted.out" && grep -q 'loop:.*signif' "$tmp/planted.out"
 then pass "the cycle is named (compare, signif)"
 else fail "the cycle's modules are not named"; fi
+
+# payload/: the graph is read (runner.c includes harness.h; a room's header another room's,
+# bench/mem.h's ../core/mem_util.h; the architecture's folder found through the include path;
+# lib/ through the include path), and a loop planted between two modules is found and named.
+runner_edges "$top" >"$tmp/redges"
+for e in 'payload/runner payload/harness' 'payload/bench/mem payload/core/mem_util' \
+	'payload/arch/arch payload/arch/x86_64/arch_impl' 'payload/out lib/record'; do
+	if grep -qx "$e" "$tmp/redges"; then pass "the runner's include read: ${e/ / -> }"
+	else fail "the runner's include ${e/ / -> } is not read"; fi
+done
+tree_copy "$tmp/rloop" payload lib
+printf '#include "digest.h"\n' >>"$tmp/rloop/payload/params.c"	# params <-> digest
+planted_fails judge_runner "$tmp/rloop" 1 "a module cycle in payload/ fails"
+if grep -q 'loop:.*payload/params' "$tmp/planted.out" && grep -q 'loop:.*payload/digest' "$tmp/planted.out"
+then pass "the runner's cycle is named (params, digest)"
+else fail "the runner's cycle's modules are not named"; fi
+tree_copy "$tmp/rdown" payload lib
+printf '#include "../bench/ring0.h"\n' >>"$tmp/rdown/payload/arch/insn_probe.h"	# arch -> bench
+planted_fails judge_runner "$tmp/rdown" 1 "arch/ including a bench/ header fails"
+if grep -q 'payload/arch/insn_probe includes payload/bench/ring0' "$tmp/planted.out"
+then pass "the include from arch/ into bench/ is named"
+else fail "the include from arch/ into bench/ is not named"; fi
 
 finish

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/test-layout.sh — Dhrystone's and Whetstone's code lands at the same place in the page
 # whatever is linked before it (payload/proc/dhry-layout.ld for Dhrystone, which runs in
-# isobench-proc; payload/bench/dhry-layout.ld for Whetstone, in the runner; issue 31).
+# isobench-proc; payload/whetstone-layout.ld for Whetstone, in the runner; issue 31).
 #
 # In:  the checkout's payload/ (built here with make into a temporary folder, never out/, from
 #      a copy of OUT's objects when out/ holds a built runner: tests/lib.sh seed_objs).
@@ -28,7 +28,7 @@ use_tmp
 pads=(0 16 48 112 4120)
 # The code the measured loops run: Dhrystone's procedures in isobench-proc (its strcmp is
 # glibc's, in libc.so.6, placed by that file), Whetstone's pass, modules and musl's maths
-# routines in the runner (the lists of the two dhry-layout.ld).
+# routines in the runner (the lists of payload/proc/dhry-layout.ld and payload/whetstone-layout.ld).
 dsyms=(dhry_loop Proc_1 Proc_2 Proc_3 Proc_4 Proc_5 Proc_6 Proc_7 Proc_8 Func_1 Func_2 Func_3)
 wsyms=(whet_pass PA P0 P3 atan cos sincos exp log sqrt)
 
@@ -126,7 +126,7 @@ done
 
 # Planted: both sections without their page alignment. The relinked builds must fail the check
 # for every measured symbol (the padding and the move by 4120 bytes still hold).
-sed 's/ALIGN(4096)//' "$top/payload/bench/dhry-layout.ld" >"$tmp/planted.ld"
+sed 's/ALIGN(4096)//' "$top/payload/whetstone-layout.ld" >"$tmp/planted.ld"
 sed 's/ALIGN(4096)//' "$top/payload/proc/dhry-layout.ld" >"$tmp/planted-proc.ld"
 if grep -q 'ALIGN(4096)' "$tmp/planted.ld" "$tmp/planted-proc.ld" ||
 	! build planted "$tmp/planted.ld" "$tmp/planted-proc.ld"; then

@@ -18,7 +18,7 @@ export TMPDIR=$tmp
 st=0
 "$bin" --list >"$tmp/list" || st=$?
 status_is EXIT_OK "$st" "--list"
-# The index is the registry's group "index" (payload/bench.h): as many tests as UnixBench's
+# The index is the registry's group "index" (payload/benchapi.h): as many tests as UnixBench's
 # (lib/unixbench.h), each with its baseline.
 n_index=$(sed -n 's/^#define UB_INDEX_TESTS \([0-9]*\).*/\1/p' "$top/lib/unixbench.h")
 count_is "$tmp/list" "^[a-z0-9-]+ +index +[A-Za-z]+ +[0-9]+\.[0-9] " "${n_index:-?}" "--list: UB_INDEX_TESTS index tests, each with a baseline"

@@ -28,7 +28,7 @@ cat >"$work/drv.c" <<'C'
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include "bench.h"
+#include "benchapi.h"
 extern const struct bench bench_dhry2reg, bench_whetstone_double;
 static double cpu(void)
 {
@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-srcs=("$top/payload/bench.c" "$top/payload/bench/dhry_1.c" "$top/payload/bench/dhry_2.c"
+srcs=("$top/payload/benchapi.c" "$top/payload/proc/dhry_1.c" "$top/payload/proc/dhry_2.c"
 	"$top/payload/bench/whetstone.c")
 base=(-std=gnu11 -fno-lto -fno-strict-aliasing -Wall -Wextra -Werror -I"$top/payload" -I"$top/lib")
 build() { # build NAME CC FLAGS...

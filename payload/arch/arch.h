@@ -19,7 +19,7 @@
 
 /* arch_impl.h provides, for this architecture:
  *   ARCH_GLIBC_PATHS    where a glibc-linked program's libc.so.6 may be, in search order, a
- *                       comma list of string literals (payload/bench/proc.c);
+ *                       comma list of string literals (payload/core/isoproc.c);
  *   uint64_t arch_cycles(void)
  *                       static inline: the cycle counter, in its own ticks (x86-64: the TSC;
  *                       arm64: CNTVCT_EL0), read around a batch to report cycles per loop

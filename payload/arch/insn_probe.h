@@ -12,7 +12,7 @@
 #ifndef ISOBENCH_INSN_PROBE_H
 #define ISOBENCH_INSN_PROBE_H
 
-#include "../bench/probe_util.h"
+#include "../core/probe_util.h"
 #include "probes.h"
 
 #include <errno.h>

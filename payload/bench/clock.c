@@ -21,7 +21,7 @@
  * The family's instruction reads (x86-64: clock-rdtsc, clock-rdtscp, extra cycles_x100) are
  * the architecture's: payload/arch/<arch>/insn.c. */
 #define _GNU_SOURCE
-#include "probe_util.h"
+#include "../core/probe_util.h"
 #include "../sys.h"
 
 #include <errno.h>

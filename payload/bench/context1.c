@@ -2,7 +2,7 @@
  * incrementing counter back and forth over two pipes; one loop is one round trip (the
  * partner checks and echoes the value, this side checks the echo). Unit lps; baseline 4000.
  * The partner process is forked in setup() and ends on EOF in teardown(). */
-#include "../bench.h"
+#include "../benchapi.h"
 
 #include <errno.h>
 #include <signal.h>

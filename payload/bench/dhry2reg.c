@@ -10,9 +10,9 @@
  * trip on top of its loops and no clock is read inside it; the harness counts the server's
  * CPU time as the copy's (bench_ctx.helper).  info() records what ran (INFO exec.dhry2reg.*).
  * One loop is one run of the specification's main loop; unit lps; baseline 116700 lps. */
-#include "../bench.h"
+#include "../benchapi.h"
 #include "io.h"
-#include "proc.h"
+#include "../core/isoproc.h"
 
 #include <errno.h>
 #include <stdlib.h>

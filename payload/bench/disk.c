@@ -44,8 +44,8 @@
  * and the read floor by what the disk is (disk.h enum disk_media). */
 #define _GNU_SOURCE
 #include "disk.h"
-#include "probe_util.h"
-#include "uring.h"
+#include "../core/probe_util.h"
+#include "../core/uring.h"
 #include "latency.h"
 #include "record.h"
 #include "rng.h"
@@ -433,7 +433,7 @@ static int drun(struct bench_ctx *ctx, uint64_t iters)
 	return r;
 }
 
-/* INFO before the test's TEST: what it touches and how (bench.h info). */
+/* INFO before the test's TEST: what it touches and how (benchapi.h info). */
 static void dinfo(const struct dtest *t, struct rec_body *b)
 {
 	const struct disk_sel *sel = disk_current();
@@ -535,7 +535,7 @@ int disk_reread_verdict(double cold, double warm, char *why, size_t len)
 	return BENCH_JUDGE_WARN;
 }
 
-/* The judge (bench.h): disk-flush's verdict; the qd1 random read's floor and its re-read
+/* The judge (benchapi.h): disk-flush's verdict; the qd1 random read's floor and its re-read
  * probe (extras reread_cold_ns, reread_warm_ns), one WARN saying whichever fired, both
  * (the probe's first) when both did. */
 static int djudge(const struct dtest *t, const struct bench_judged *j, char *why, size_t len)

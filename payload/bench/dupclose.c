@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../bench.h"
+#include "../benchapi.h"
 
 static int dupclose_setup(struct bench_ctx *ctx)
 {

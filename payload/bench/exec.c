@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../bench.h"
+#include "../benchapi.h"
 
 static int exec_setup(struct bench_ctx *ctx)
 {

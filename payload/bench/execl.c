@@ -5,8 +5,8 @@
  * program does.  run(iters) forks once; the child execs "isobench-proc execl iters-1", which
  * makes iters execve()s in all.  info() records what is executed (INFO exec.execl.*).
  * Unit lps; baseline 43.0 lps. */
-#include "../bench.h"
-#include "proc.h"
+#include "../benchapi.h"
+#include "../core/isoproc.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -21,7 +21,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "../bench.h"
+#include "../benchapi.h"
 #include "fs.h"
 #include "../sys.h"
 #include "io.h"

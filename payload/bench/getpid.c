@@ -3,7 +3,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../bench.h"
+#include "../benchapi.h"
 
 static int getpid_run(struct bench_ctx *ctx, uint64_t iters)
 {

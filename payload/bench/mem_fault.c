@@ -34,7 +34,7 @@
  *   mem-fault-fresh-4k  one loop = one 4 KiB page of a private anonymous region (MADV_NOHUGEPAGE,
  *                    MAP_NORESERVE) of 3/4 of MemAvailable less mem_spare()'s margin, split among
  *                    the copies, one byte written per page, in order; per_loop 4.
- * Each copy maps its own memory. The 2m test's samples carry host_page_kib (mem.h
+ * Each copy maps its own memory. The 2m test's samples carry host_page_kib (core/mem_util.h
  * mem_host_page_kib(): 0 = the host's backing unknown, 2m is the guest's page size only). */
 #define _GNU_SOURCE
 #include "mem.h"

@@ -2,7 +2,7 @@
  * load (BENCH_TIME, one loop = one load), for working sets from L1 to DRAM, with 4 KiB pages
  * and with 2 MiB pages (transparent huge pages).
  *
- * The walk is lmbench's lat_mem_rd -t ("thrash"; mem_walk_link() in mem.h): the set's 4 KiB
+ * The walk is lmbench's lat_mem_rd -t ("thrash"; mem_walk_link() in core/mem_util.h): the set's 4 KiB
  * pages in one random order, gone round 64 times, one line per page visit, the line shifted
  * each lap (bit-reversed line order), so that every line is loaded once per cycle and every
  * load is on another page than the one before. No stride for the prefetchers to follow;
@@ -23,9 +23,9 @@
  *
  * Setup: a point larger than the memory the machine can spare SKIPs (mem_spare()); the 2m
  * variant SKIPs when THP is absent, in mode never, or not granted for the whole set, the 4k
- * variant when MADV_NOHUGEPAGE was ignored (AnonHugePages in /proc/self/smaps, mem.h).
+ * variant when MADV_NOHUGEPAGE was ignored (AnonHugePages in /proc/self/smaps, core/mem_util.h).
  * NUMA: pinned by default, the set bound to the CPU's node (mem-latency-<size>-<page>) or,
- * for the DRAM points, to the nearest other node (-remote; SKIP with one node): mem.h.
+ * for the DRAM points, to the nearest other node (-remote; SKIP with one node): core/mem_numa.h.
  * Extras: thp_kib, the set's AnonHugePages when it was built (KiB); mem_node and
  * numa_distance (mem_place_extras()); host_page_kib (2m points). Single copy: with N
  * copies the shared caches and the memory bus would be split, which is the bandwidth tests'

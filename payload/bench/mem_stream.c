@@ -30,7 +30,7 @@
  * at one 4 KiB offset (n is a multiple of ST_BLOCK, 16 KiB): no 4K aliasing between the
  * loads and the store of one j.
  *
- * NUMA (mem.h "NUMA placement"): the memory group runs pinned by default; each copy's
+ * NUMA (core/mem_numa.h "NUMA placement"): the memory group runs pinned by default; each copy's
  * arrays are bound to the node of its CPU before the first touch (mem-bandwidth-*), or to
  * the nearest other node (mem-bandwidth-*-remote, which SKIPs with one node), and checked
  * there after it.

@@ -2,7 +2,7 @@
  * against a peer (`isobench --serve` on another machine, the VM's host, or this one), over a
  * real NIC. Run only when a peer is given (isobench.peer=HOST[:PORT], natively --peer); else
  * SKIP at once; with a peer but no network interface (only the loopback), no route to it or
- * no carrier on the route's interface (netproto.h net_route_if()) as well.
+ * no carrier on the route's interface (netnic.h net_route_if()) as well.
  * Protocol and caps: payload/net/netproto.h. Single-copy tests.
  *
  * Setup opens a session (the request line; its "ok" answer's round trip is rtt0_ns, the
@@ -50,10 +50,11 @@
 #include "io.h"
 #include "latency.h"
 #include "num.h"
-#include "paced.h"
-#include "probe_util.h"
+#include "../core/paced.h"
+#include "../core/probe_util.h"
 #include "record.h"
 #include "vocab.h"
+#include "../net/netnic.h"
 #include "../net/netproto.h"
 #include "../sys.h"
 

@@ -1,6 +1,6 @@
 /* pipe — UnixBench "Pipe Throughput" (pipe.c): one process writes 512 bytes into a pipe and
  * reads them back; one loop is one write + one read. Unit lps; baseline 12440 lps. */
-#include "../bench.h"
+#include "../benchapi.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * kernel-config/driver/isobench_probe.c). No instruction here: the driver executes the
  * probes; this file only opens the device and issues ISOBENCH_PROBE_IOC_RUN. */
 #include "ring0.h"
-#include "probe_util.h"
+#include "../core/probe_util.h"
 
 #include <errno.h>
 #include <fcntl.h>

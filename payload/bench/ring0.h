@@ -26,7 +26,7 @@
 #ifndef ISOBENCH_RING0_H
 #define ISOBENCH_RING0_H
 
-#include "../bench.h"
+#include "../benchapi.h"
 #include "../../kernel-config/driver/isobench_probe.h"
 
 #define RING0_PREFIX "ring0-"

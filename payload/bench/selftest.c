@@ -7,7 +7,7 @@
  * returns: the runner's deadline finds the test's outcome given, runner.c). Group "selftest": only run
  * when named; `all` does not include them. One loop of the well-behaved part is one volatile
  * increment (unit lps). */
-#include "../bench.h"
+#include "../benchapi.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -30,10 +30,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../bench.h"
+#include "../benchapi.h"
 #include "record.h"
 #include "vocab.h"
-#include "proc.h"
+#include "../core/isoproc.h"
 #include "shell.h"
 
 /* No word contains "the": only the lines that start with it match tst.sh's grep. */

@@ -38,8 +38,8 @@
  */
 #define _GNU_SOURCE
 #include "io.h"
-#include "paced.h"
-#include "probe_util.h"
+#include "../core/paced.h"
+#include "../core/probe_util.h"
 #include "../sys.h"
 
 #include <errno.h>

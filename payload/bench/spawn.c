@@ -5,9 +5,9 @@
  * "isobench-proc spawn-serve" per copy; run(iters) sends it iters and reads back 0 or an
  * errno, so a batch costs one pipe round trip on top of its loops.  info() records what is
  * executed (INFO exec.spawn.*).  Unit lps; baseline 126 lps. */
-#include "../bench.h"
+#include "../benchapi.h"
 #include "io.h"
-#include "proc.h"
+#include "../core/isoproc.h"
 
 #include <errno.h>
 #include <stdlib.h>

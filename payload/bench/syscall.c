@@ -3,7 +3,7 @@
  * can answer it from a cache. Unit lps; baseline 15000 lps (UnixBench index, SPARCstation
  * 20-61). */
 #define _GNU_SOURCE
-#include "../bench.h"
+#include "../benchapi.h"
 
 #include <errno.h>
 #include <sys/stat.h>

@@ -37,8 +37,8 @@
  * (lh_to_lat()): the RESULT's p50/p99/p99.9/max are the whole run's (harness).
  */
 #define _GNU_SOURCE
-#include "probe_util.h"
-#include "tbench_load.h"
+#include "../core/probe_util.h"
+#include "../core/tbench_load.h"
 #include "arch.h"
 #include "io.h"
 #include "../sys.h"

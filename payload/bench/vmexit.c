@@ -29,7 +29,7 @@
  *                    wall time per call is ns / loops of the SAMPLE records.
  */
 #define _GNU_SOURCE
-#include "probe_util.h"
+#include "../core/probe_util.h"
 #include "arch.h"
 #include "../sys.h"
 

@@ -17,7 +17,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "../bench.h"
+#include "../benchapi.h"
 #include "whetstone.h"
 
 #define NOINLINE __attribute__((noinline, noclone))

@@ -9,6 +9,7 @@
  * 0x23, ETHTOOL_GGRO 0x2b, ETHTOOL_GRXCSUM 0x14, ETHTOOL_GTXCSUM 0x16, each answering a
  * struct ethtool_value {cmd, data}), SIOCGIFADDR for the address. */
 #define _GNU_SOURCE
+#include "netnic.h"
 #include "netproto.h"
 #include "../sysfs.h"
 

@@ -1,7 +1,7 @@
 /* netproto.h — the network peer's control protocol, version 1: the one owner of its words,
  * caps and timeouts, shared by the peer (netserve.c, `isobench --serve`) and the `net` tests
- * (bench/net.c). Also the NIC facts both ends print (nic.* INFO keys) and the socket helpers
- * with a timeout on every operation.
+ * (bench/net.c). Also the socket helpers with a timeout on every operation. The NIC facts
+ * both ends print are netnic.h's; the identities a hello session trades, nethello.h's.
  *
  * A session: the client connects TCP to the peer's port and sends one line (at most
  * NET_LINE_MAX bytes)
@@ -115,9 +115,6 @@ int net_req_parse(const char *line, struct net_req *req, char *err, size_t errle
 int net_send_log(const char *peer, const char *run, const char *log, size_t len, char *msg,
 		 size_t cap);
 
-/* This machine's identity for the "ok" line: "host=H kernel=K machine=A nic=N". */
-void net_identity(char *out, size_t cap);
-
 /* "HOST[:PORT]" or "[IPV6]:PORT" (PORT default NET_DEFAULT_PORT; HOST an IPv4 address or a
  * name getaddrinfo resolves, IPv4 first; an IPv6 address only in brackets with its port, as
  * in URLs: "::1:5" and "[::1]" are ambiguous and refused) into sa (AF_INET or AF_INET6).
@@ -153,43 +150,5 @@ int net_read_line_len(int fd, char *out, size_t cap, size_t *len);
  * bytes): its reason after "refused" when it is a refusal, else "not an ISOBENCH-NET answer:
  * it sent '<the bytes, io_quote()d>'". Returns 1 for a refusal, 0 for anything else. */
 int net_answer_said(const char *ans, size_t len, char *out, size_t cap);
-
-/* A field ("host", "kernel", "machine", "nic") of the identity peer (HOST[:PORT]) answers a
- * hello session with, for the header's peer.* keys: "-" when peer is "" or the field is
- * missing, "unreachable: <why>" when the session fails or the answer is not an "ok" line
- * (a refusal, another service: its words are never taken for fields). One session per run
- * (cached). */
-const char *net_peer_field(const char *peer, const char *field);
-/* 1 when net_peer_field()'s hello session got bytes back (an "ok" line, a refusal, another
- * service's words), 0 when nothing came (no session, or none yet): an "unreachable: <why>"
- * field with it set is a peer that answered, not one out of reach. */
-int net_peer_answered(void);
-
-/* The interface the route to peer (IPv4 or IPv6) leaves by, into ifname (cap >= IF_NAMESIZE + 1),
- * with its flags in *flags (IFF_RUNNING: its sysfs carrier is 1, where readable; the operstate's
- * IFF_RUNNING lags behind it): the kernel's route lookup (a UDP
- * socket connected to peer: nothing is sent), its source address matched to an interface
- * (getifaddrs). 0, or -errno (-ENETUNREACH: no route, e.g. the interface down or not
- * configured; -ENODEV: no interface holds the source address) with why in err. */
-int net_route_if(const struct sockaddr_storage *peer, char *ifname, size_t cap, unsigned *flags,
-		 char *err, size_t errlen);
-/* The NIC facts below describe the interface the route to peer (HOST[:PORT], "" none) leaves
- * by; without one, or without a route to it, the default route's interface. Call before the
- * first net_nic_*() (the runner does, with the run's peer). */
-void net_nic_use_peer(const char *peer);
-
-/* The NIC the machine's traffic leaves by (net_nic_use_peer(); else the default route's;
- * else the first interface that is up and not the loopback, else the first one), for the
- * nic.* INFO keys: each returns "-" when there is no such interface or the fact cannot be
- * read. Static buffers. */
-const char *net_nic_name(void);
-const char *net_nic_driver(void);
-const char *net_nic_pci_id(void);	/* "vendor:device" in hex, from sysfs */
-const char *net_nic_speed(void);	/* Mb/s from sysfs speed (-1: unknown/no carrier) */
-const char *net_nic_mtu(void);
-const char *net_nic_queues(void);	/* "rx=N,tx=M": the queues/ directories */
-const char *net_nic_offloads(void);	/* "tso=1,gso=1,gro=1,rxcsum=1,txcsum=1": ethtool */
-const char *net_nic_irq(void);		/* msix, msi, intx, or "-" (not PCI) */
-const char *net_nic_addr(void);		/* its IPv4 address */
 
 #endif

@@ -41,6 +41,7 @@
  * Exit: EXIT_OK, or EXIT_USAGE (bad option, address in use, standard output closed or not
  * writable at the start, or a record that could not be written: the log is incomplete). */
 #define _GNU_SOURCE
+#include "nethello.h"
 #include "netproto.h"
 #include "netserve.h"
 #include "../clocksrc.h"

@@ -1,6 +1,7 @@
 /* peer.c — see peer.h: the image as the net tests' peer (isobench.serve=1). */
 #define _GNU_SOURCE
 #include "peer.h"
+#include "../net/netnic.h"
 #include "../net/netproto.h"
 #include "../out.h"
 

@@ -3,8 +3,8 @@
  * Build and run (host gcc, not musl):  make -C tests/unit check
  * or by hand from the repository root:
  *   gcc -O2 -std=gnu11 -Wall -Wextra -Werror -o tests/build/test_cpu_selfcheck \
- *       tests/unit/test_cpu_selfcheck.c payload/bench.c payload/bench/dhry_1.c \
- *       payload/bench/dhry_2.c payload/bench/whetstone.c -lcmocka -lm
+ *       tests/unit/test_cpu_selfcheck.c payload/benchapi.c payload/proc/dhry_1.c \
+ *       payload/proc/dhry_2.c payload/bench/whetstone.c -lcmocka -lm
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../payload/bench.h"
-#include "../../payload/bench/dhry.h"
+#include "../../payload/benchapi.h"
+#include "../../payload/proc/dhry.h"
 #include "../../payload/bench/whetstone.h"
 
 extern const struct bench bench_whetstone_double;

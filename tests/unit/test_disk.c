@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "../../payload/bench/disk.h"
-#include "../../payload/bench.h"
+#include "../../payload/benchapi.h"
 #include "../../payload/sys.h"
 
 static char root[] = "/tmp/test_disk.XXXXXX";

@@ -3,8 +3,8 @@
  * Build and run (host gcc, not musl):  make -C tests/unit check
  * or by hand from the repository root:
  *   gcc -O2 -std=gnu11 -Wall -Wextra -Werror -o tests/build/test_fs_shell \
- *       tests/unit/test_fs_shell.c payload/bench.c payload/bench/fs.c \
- *       payload/bench/shell.c payload/bench/proc.c lib/record.c lib/crc32.c -lcmocka
+ *       tests/unit/test_fs_shell.c payload/benchapi.c payload/bench/fs.c \
+ *       payload/bench/shell.c payload/core/isoproc.c lib/record.c lib/crc32.c -lcmocka
  * The shell tests need dash+coreutils+grep or /bin/busybox and are skipped without both.
  */
 #include <setjmp.h>
@@ -19,9 +19,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../payload/bench.h"
+#include "../../payload/benchapi.h"
 #include "../../payload/bench/fs.h"
-#include "../../payload/bench/proc.h"
+#include "../../payload/core/isoproc.h"
 #include "../../payload/bench/shell.h"
 
 extern const struct bench bench_fstime, bench_fsbuffer, bench_fsdisk;

@@ -1,5 +1,5 @@
 /* test_lhtail.c — tbench's and sockwrite's latencies into the harness's whole-run tails (issue
- * 35, item 4): bench/probe_util.c's lh_to_lat() turns an interval of their cumulative lathist
+ * 35, item 4): core/probe_util.c's lh_to_lat() turns an interval of their cumulative lathist
  * into a lib/latency.h histogram for bench_lat(), which the harness merges over the kept
  * samples (tests/unit/test_tails.c tests that merge). Here: the interval only (values before
  * the snapshot left out), every value carried (count, max), its percentiles those lh_pct()
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "latency.h"
-#include "../../payload/bench/probe_util.h"
+#include "../../payload/core/probe_util.h"
 
 #define OPS 1000
 #define LOOP_NS 10000u		/* 10 us */

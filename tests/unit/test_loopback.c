@@ -1,4 +1,4 @@
-/* test_loopback.c — probe_listen_loopback() (payload/bench/probe_util.h), the listener of the
+/* test_loopback.c — probe_listen_loopback() (payload/core/probe_util.h), the listener of the
  * sockwrite and tbench tests: bound to 127.0.0.1 on a port the kernel chose, reachable at the
  * address it returns, close-on-exec; -errno and no socket left open when it cannot listen. */
 #include <setjmp.h>
@@ -15,7 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../../payload/bench/probe_util.h"
+#include "../../payload/core/probe_util.h"
 
 static void listens_and_answers(void **st)
 {

@@ -1,4 +1,4 @@
-/* test_mem.c — mem_cgroup_room() (payload/bench/mem.h): the room a memory cgroup leaves,
+/* test_mem.c — mem_cgroup_room() (payload/core/mem_util.h): the room a memory cgroup leaves,
  * read from a fake /proc/self/cgroup and cgroup tree in a temporary directory — v2 with a
  * limited ancestor, v1, "max" and v1's "no limit", usage over the limit, no cgroup file;
  * and mem_spare()'s budget for N copies set up at once: the memory the other copies already
@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../payload/bench/mem.h"
+#include "../../payload/core/mem_util.h"
 
 static char top[64];
 

@@ -1,4 +1,4 @@
-/* test_proc.c — payload/bench/proc.c: describing what a process test executes, and the
+/* test_proc.c — payload/core/isoproc.c: describing what a process test executes, and the
  * execl/spawn info hook's record fields.
  *
  * Build and run (host gcc):  make -C tests/unit check
@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../payload/bench/proc.h"
+#include "../../payload/core/isoproc.h"
 #include "record.h"
 
 static void test_dynamic_glibc_pie(void **st)

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../payload/bench.h"
+#include "../../payload/benchapi.h"
 #include "vocab.h"
 #include "unixbench.h"
 

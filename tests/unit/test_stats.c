@@ -70,7 +70,7 @@ static void geomean_values(void **st)
 	/* (The index score is lib/unixbench.c's, tested in test_unixbench.c.) */
 }
 
-/* stats_median(): the harness's RESULT figure of a test's own extra (bench.h result_extra). */
+/* stats_median(): the harness's RESULT figure of a test's own extra (benchapi.h result_extra). */
 static void median_values(void **st)
 {
 	(void)st;

@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "../../lib/latency.h"
-#include "../../payload/bench.h"
+#include "../../payload/benchapi.h"
 #include "../../payload/harness.h"
 #include "../../payload/params.h"
 

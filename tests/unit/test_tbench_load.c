@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../payload/bench/tbench_load.h"
+#include "../../payload/core/tbench_load.h"
 
 #define CLIENT_TXT "/usr/share/dbench/client.txt"
 

@@ -2,7 +2,7 @@
  * "<insn> is an <owner> instruction<hint>" (max_copies 0, group probes, unit ns, BENCH_TIME),
  * weak: the architecture that owns a probe defines it (payload/arch/<arch>/insn.c) and its
  * definition replaces this one at link time. Also the probes' names and titles. */
-#include "../../bench.h"
+#include "../../benchapi.h"
 #include "probes.h"
 
 #include <errno.h>

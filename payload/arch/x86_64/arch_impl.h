@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <sys/time.h>
 
-/* Where a glibc-linked program's libc.so.6 may be, in search order (payload/bench/proc.c):
+/* Where a glibc-linked program's libc.so.6 may be, in search order (payload/core/isoproc.c):
  * Debian's multiarch folders (x86_64-linux-gnu), then the lib64 of other distributions. */
 #define ARCH_GLIBC_PATHS \
 	"/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6", \

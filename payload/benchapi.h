@@ -1,4 +1,4 @@
-/* bench.h — the benchmark descriptor and the context the harness hands to a test.
+/* benchapi.h — the benchmark descriptor and the context the harness hands to a test.
  *
  * A test is one `const struct bench` in payload/bench/<name>.c, listed once in registry.c.
  * The harness (harness.c) owns timing: it calls setup() once per copy, then run() repeatedly
@@ -9,8 +9,8 @@
  * Errors: setup() and run() return 0 or a negative errno (-ENOSYS, ...); setup() may return
  * BENCH_SKIP after bench_note(ctx, "why") to say the test cannot run here.
  */
-#ifndef ISOBENCH_BENCH_H
-#define ISOBENCH_BENCH_H
+#ifndef ISOBENCH_BENCHAPI_H
+#define ISOBENCH_BENCHAPI_H
 
 #include "vocab.h"
 
@@ -85,7 +85,7 @@ struct bench {
 	const char *result_extra;
 	/* If set, called by the runner (not in the test's process) before each pass's TEST
 	 * record with the runner's own path; fields it adds to b go out as one INFO record
-	 * (e.g. what a process test executes: bench/proc.h). */
+	 * (e.g. what a process test executes: core/isoproc.h). */
 	void (*info)(const char *self, struct rec_body *b);
 	/* If set, called by the runner after the test's RESULT (struct bench_judged: its value
 	 * and the medians of the SAMPLE extras named in judge_extras): BENCH_JUDGE_WARN and a
@@ -124,24 +124,8 @@ const char *bench_better(const struct bench *b);
 int bench_pinned(const struct bench *b, const struct params *p);
 int bench_higher_is_better(const struct bench *b);
 
-/* A fact a test contributes to the machine header (INFO key=value()), e.g. which load file
- * tbench replays; listed in registry.c, so the core names no test's header. */
-struct bench_fact {
-	const char *key;
-	const char *(*value)(void);
-};
-extern const struct bench_fact bench_facts[];	/* {NULL, NULL}-terminated */
-
-/* A block of the machine header a test family contributes from the run's parameters (the
- * disk the disk tests use): adds fields to b, an INFO record already begun; sysinfo.c sends
- * it when fields were added. Called once per run, in the runner, before any test.
- * NULL-terminated, listed in registry.c. */
-struct params;
-typedef void bench_header_fn(const struct params *p, struct rec_body *b);
-extern bench_header_fn *const bench_headers[];
-
 /* The net tests' peer, HOST[:PORT] (isobench.peer), "" when none: set by the runner before
- * the header and the tests (bench.c). */
+ * the header and the tests (benchapi.c). */
 extern char bench_peer[128];
 /* The isobench.peer= value refused, "VALUE was rejected (reason)" (params.h), "" when none
  * was: the net tests' SKIP says it rather than "no peer". Set with bench_peer. */

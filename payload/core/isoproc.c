@@ -1,9 +1,9 @@
 #define _GNU_SOURCE
-/* proc.c — see proc.h.  The ELF reading follows the System V ABI / ELF-64 object format:
+/* isoproc.c — see isoproc.h.  The ELF reading follows the System V ABI / ELF-64 object format:
  * e_type ET_EXEC or ET_DYN, PT_INTERP names the loader, PT_DYNAMIC present means shared
  * objects are loaded at run time.  The C library is named from the loader: ld-linux-* is
  * glibc's, ld-musl-* musl's. */
-#include "proc.h"
+#include "isoproc.h"
 #include "arch.h"
 
 #include <elf.h>

@@ -13,7 +13,7 @@
 #ifndef ISOBENCH_PROBE_UTIL_H
 #define ISOBENCH_PROBE_UTIL_H
 
-#include "../bench.h"
+#include "../benchapi.h"
 #include "latency.h"
 
 #include <stdint.h>

@@ -1,11 +1,11 @@
-/* mem_numa.c — where the memory group's memory lives (mem.h "NUMA placement"): the nodes,
+/* mem_numa.c — where the memory group's memory lives (mem_numa.h "NUMA placement"): the nodes,
  * their CPUs and distances as the kernel lists them (/sys/devices/system/node, Linux
  * Documentation/ABI/stable/sysfs-devices-node: nodeN/cpulist, nodeN/distance — the ACPI SLIT's
  * figures, 10 = local —, nodeN/meminfo), and the binding of a mapping to one node with the
  * kernel's own calls, mbind(2) and get_mempolicy(2), made through syscall(2): musl has no
  * libnuma, and the calls are what numactl --membind uses underneath. */
 #define _GNU_SOURCE
-#include "mem.h"
+#include "mem_numa.h"
 #include "../sysfs.h"
 #include "record.h"
 
@@ -23,24 +23,6 @@
 #define MPOL_F_NODE_ (1 << 0)	/* get_mempolicy: return the node ... */
 #define MPOL_F_ADDR_ (1 << 1)	/* ... of the page at addr */
 #define MASK_WORDS (MEM_MAX_NODES / 64)
-
-int mem_list_parse(const char *s, unsigned char *set, int cap)
-{
-	int n = 0;
-	memset(set, 0, (size_t)cap);
-	while (*s >= '0' && *s <= '9') {
-		char *e;
-		long a = strtol(s, &e, 10), b = a;
-		if (*e == '-')
-			b = strtol(e + 1, &e, 10);
-		if (a < 0 || b < a || b >= cap)
-			return -EINVAL;
-		for (long i = a; i <= b; i++)
-			n += !set[i], set[i] = 1;
-		s = *e == ',' ? e + 1 : e;
-	}
-	return *s && *s != '\n' ? -EINVAL : n;
-}
 
 int mem_online_cpus(void)
 {

@@ -1,6 +1,6 @@
-/* mem_util.c — see mem.h. */
+/* mem_util.c — see mem_util.h. */
 #define _GNU_SOURCE
-#include "mem.h"
+#include "mem_util.h"
 #include "../sysfs.h"
 #include "rng.h"
 #include "io.h"
@@ -16,6 +16,24 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+
+int mem_list_parse(const char *s, unsigned char *set, int cap)
+{
+	int n = 0;
+	memset(set, 0, (size_t)cap);
+	while (*s >= '0' && *s <= '9') {
+		char *e;
+		long a = strtol(s, &e, 10), b = a;
+		if (*e == '-')
+			b = strtol(e + 1, &e, 10);
+		if (a < 0 || b < a || b >= cap)
+			return -EINVAL;
+		for (long i = a; i <= b; i++)
+			n += !set[i], set[i] = 1;
+		s = *e == ',' ? e + 1 : e;
+	}
+	return *s && *s != '\n' ? -EINVAL : n;
+}
 
 /* First line of path into buf (sysfs_line(), trimmed); 0, or -ENOENT when unreadable. */
 static int read_line(const char *path, char *buf, size_t cap)

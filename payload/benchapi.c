@@ -1,7 +1,7 @@
-/* bench.c — the helpers bench.h promises: bench_note(), bench_extra(), bench_lat(), bench_better(),
+/* benchapi.c — the helpers benchapi.h promises: bench_note(), bench_extra(), bench_lat(), bench_better(),
  * bench_pinned(), bench_is_index().
  * Linked into the payload and into the unit tests of individual tests. */
-#include "bench.h"
+#include "benchapi.h"
 #include "params.h"
 #include "unixbench.h"
 #include "vocab.h"

@@ -1,13 +1,13 @@
-/* proc.h — what the process tests (and dhry2reg) execute: finding isobench-proc, starting one
+/* isoproc.h — what the process tests (and dhry2reg) execute: finding isobench-proc, starting one
  * of its serve modes, describing an ELF program (linkage, loader, C library, size) and saying
  * so in an INFO record. */
-#ifndef ISOBENCH_PROC_H
-#define ISOBENCH_PROC_H
+#ifndef ISOBENCH_ISOPROC_H
+#define ISOBENCH_ISOPROC_H
 
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "../bench.h"
+#include "../benchapi.h"
 #include "record.h"
 
 /* Where the image keeps the programs tests execute (initramfs/build.sh puts them there). */
@@ -41,7 +41,7 @@ void proc_missing_note(struct bench_ctx *ctx);
 int proc_describe(const char *path, struct proc_desc *d);
 
 /* Add "exec.<what>.path/.linkage/.interp/.libc/.bytes/.libc_path/.libc_bytes" for the
- * program a test executes to an INFO body (the bench's info hook, bench.h). */
+ * program a test executes to an INFO body (the bench's info hook, benchapi.h). */
 void proc_info(struct rec_body *b, const char *what, const struct proc_desc *d);
 
 /* The info hook of execl and spawn: describes isobench-proc, or says it is missing. */

@@ -12,8 +12,8 @@
  * is on. From the same facts, what the disk is (disk.h enum disk_media, disk_media_of()): the
  * read floor of the disk tests' judge. */
 #define _GNU_SOURCE
-#include "disk.h"
-#include "../bench.h"
+#include "disk_dev.h"
+#include "../benchapi.h"
 #include "../params.h"
 #include "../sys.h"
 #include "../sysfs.h"
