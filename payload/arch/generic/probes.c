@@ -11,6 +11,18 @@
 #define TITLES(id, ttl, owner, insn, hint) const char arch_probe_title_##id[] = ttl;
 ARCH_PROBES(TITLES)
 
+/* A row's hint names another test by its id: first the names declared (the registry's,
+ * BENCH_NAME: a hint naming no test does not link), then each hint as the format and argument
+ * of its reason's tail. */
+#define HINT(arch, id) extern char BENCH_NAME(id)[];
+#define NO_HINT
+#define HINTED(id, ttl, owner, insn, hint) hint
+ARCH_PROBES(HINTED)
+#undef HINT
+#undef NO_HINT
+#define HINT(arch, id) " (" arch ": %s)", BENCH_NAME(id)
+#define NO_HINT "%s", ""
+
 static int unsupported_run(struct bench_ctx *ctx, uint64_t iters)
 {
 	(void)ctx;
@@ -21,7 +33,7 @@ static int unsupported_run(struct bench_ctx *ctx, uint64_t iters)
 #define UNSUPPORTED(id, ttl, owner, insn, hint) \
 	static int id##_skip(struct bench_ctx *ctx) \
 	{ \
-		bench_note(ctx, "%s", insn " is an " owner " instruction" hint); \
+		bench_note(ctx, insn " is an " owner " instruction" hint); \
 		return BENCH_SKIP; \
 	} \
 	BENCH_DEFINE(__attribute__((weak)), id, .title = arch_probe_title_##id, \

@@ -5,7 +5,8 @@
  *            '-' (BENCH_NAME(id), payload/registry.c's name table); title its --list title
  *     owner  the architecture whose instruction it is, as its reason says it ("x86", "arm64")
  *     insn   the instruction, for the reason
- *     hint   what to run instead on the other architecture (" (arm64: clock-cntvct)"), or ""
+ *     hint   what to run instead on the other architecture, by its row's id:
+ *            HINT("arm64", clock_cntvct) gives HINT("arm64", clock_cntvct); NO_HINT: nothing
  * Every architecture's runner lists every row, so a log has one shape on all of them: the
  * architecture that owns a probe defines it in payload/arch/<arch>/ with INSN (insn_probe.h),
  * and on every other one generic/probes.c's weak definition SKIPs with the reason
@@ -15,25 +16,25 @@
 
 #define ARCH_PROBES(X) \
 	X(clock_rdtsc, "RDTSC instruction", "x86", "RDTSC", \
-	  " (arm64: clock-cntvct)") \
+	  HINT("arm64", clock_cntvct)) \
 	X(clock_rdtscp, "RDTSCP instruction", "x86", "RDTSCP", \
-	  " (arm64: clock-cntvct)") \
+	  HINT("arm64", clock_cntvct)) \
 	X(clock_cntvct, "CNTVCT_EL0 read (virtual counter)", "arm64", \
-	  "MRS CNTVCT_EL0", " (x86-64: clock-rdtsc)") \
+	  "MRS CNTVCT_EL0", HINT("x86-64", clock_rdtsc)) \
 	X(clock_cntpct, "CNTPCT_EL0 read (physical counter)", "arm64", \
-	  "MRS CNTPCT_EL0", " (x86-64: clock-rdtsc)") \
+	  "MRS CNTPCT_EL0", HINT("x86-64", clock_rdtsc)) \
 	X(vmexit_cpuid, "CPUID leaf 0 (intercepted in a VM)", "x86", "CPUID", \
-	  " (arm64: trap-mrs-idreg)") \
-	X(vmexit_rdtsc, "RDTSC", "x86", "RDTSC", " (arm64: clock-cntvct)") \
-	X(vmexit_rdtscp, "RDTSCP", "x86", "RDTSCP", " (arm64: clock-cntvct)") \
-	X(vmexit_pause, "PAUSE", "x86", "PAUSE", " (arm64: vmexit-wfe)") \
+	  HINT("arm64", trap_mrs_idreg)) \
+	X(vmexit_rdtsc, "RDTSC", "x86", "RDTSC", HINT("arm64", clock_cntvct)) \
+	X(vmexit_rdtscp, "RDTSCP", "x86", "RDTSCP", HINT("arm64", clock_cntvct)) \
+	X(vmexit_pause, "PAUSE", "x86", "PAUSE", HINT("arm64", vmexit_wfe)) \
 	X(vmexit_wfe, "SEVL; WFE (exits where the host sets HCR_EL2.TWE)", "arm64", \
-	  "WFE", " (x86-64: vmexit-pause)") \
+	  "WFE", HINT("x86-64", vmexit_pause)) \
 	X(vmexit_wfe_wake, "WFE wake-up round trip, two CPUs", "arm64", "WFE", \
-	  " (x86-64: vmexit-wake-crosscpu)") \
+	  HINT("x86-64", vmexit_wake_crosscpu)) \
 	X(trap_mrs_idreg, "MRS ID_AA64ISAR0_EL1 from EL0 (kernel-emulated)", \
-	  "arm64", "MRS ID_AA64ISAR0_EL1", " (x86-64: vmexit-cpuid)") \
-	X(trap_wfi, "WFI from EL0 (trapped to the kernel, skipped)", "arm64", "WFI", "")
+	  "arm64", "MRS ID_AA64ISAR0_EL1", HINT("x86-64", vmexit_cpuid)) \
+	X(trap_wfi, "WFI from EL0 (trapped to the kernel, skipped)", "arm64", "WFI", NO_HINT)
 
 /* ARCH_PROBE_TITLE(id): row id's title, for the owner's descriptor (an address constant:
  * generic/probes.c defines them from the list; the name is BENCH_NAME(id), bench.h). */
