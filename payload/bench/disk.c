@@ -90,8 +90,9 @@ struct dtest {
 };
 
 /* The tests: X(id, op, bs, iodepth, title, unit, kind, per_loop, value extra, method); the
- * descriptor is bench_disk_<id>, named by the registry (disk-<id>, '_' made '-'). MiB/s: one loop is one 1 MiB I/O (fio's unit); the latency
- * tests' value is the sample's median (lib/latency.h's first key, p50_ns). */
+ * descriptor is bench_disk_<id>, named by the registry (disk-<id>, '_' made '-'). MiB/s: one
+ * loop is one 1 MiB I/O (fio's unit); the latency tests' value is the sample's median
+ * (lib/latency.h's first key, p50_ns). */
 #define DISK_TESTS(X) \
 	X(randread_4k_qd1, RANDREAD, 4096, 1, \
 	  "Disk 4 KiB random read latency, qd1", REC_UNIT_NS, BENCH_TIME, 1, REC_EXTRA_P50_NS, \

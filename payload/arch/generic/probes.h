@@ -1,12 +1,13 @@
 /* probes.h — the one list of the tests that measure one instruction of one architecture
  * (group probes, ns per loop), in run order (payload/registry.c's BENCH_TESTS splices it in):
  *   X(id, title, owner, insn, hint)
- *     id     the descriptor is `const struct bench bench_<id>`, the test's name id with '_' made
- *            '-' (BENCH_NAME(id), payload/registry.c's name table); title its --list title
+ *     id     the descriptor is `const struct bench bench_<id>`; the test's name is id with
+ *            '_' made '-' (BENCH_NAME(id), payload/registry.c's name table)
+ *     title  its --list title
  *     owner  the architecture whose instruction it is, as its reason says it ("x86", "arm64")
  *     insn   the instruction, for the reason
  *     hint   what to run instead on the other architecture, by its row's id:
- *            HINT("arm64", clock_cntvct) gives HINT("arm64", clock_cntvct); NO_HINT: nothing
+ *            HINT("arm64", clock_cntvct) gives " (arm64: clock-cntvct)"; NO_HINT: nothing
  * Every architecture's runner lists every row, so a log has one shape on all of them: the
  * architecture that owns a probe defines it in payload/arch/<arch>/ with INSN (insn_probe.h),
  * and on every other one generic/probes.c's weak definition SKIPs with the reason
