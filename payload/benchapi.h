@@ -1,6 +1,7 @@
 /* benchapi.h — the benchmark descriptor and the context the harness hands to a test.
  *
- * A test is one `const struct bench` in payload/bench/<name>.c, listed once in registry.c.
+ * A test is one `const struct bench` in payload/bench/<family>.c, defined with BENCH(id, ...)
+ * (below) and listed once, as its id, in registry.c.
  * The harness (harness.c) owns timing: it calls setup() once per copy, then run() repeatedly
  * with an iteration count it chooses, reading the clock only around whole calls to run().
  * run() owns its loop and must do exactly `iters` units of work, folding a result into
@@ -65,7 +66,7 @@ struct bench_judged {
 enum { BENCH_JUDGE_NONE, BENCH_JUDGE_WARN, BENCH_JUDGE_NOTE };
 
 struct bench {
-	const char *name;	/* UnixBench/lmbench name: "pipe", "dhry2reg" */
+	const char *name;	/* the registry's (BENCH_NAME): UnixBench's "dhry2reg", "fsread-1024" */
 	const char *title;	/* UnixBench's label: "Pipe Throughput" */
 	const char *group;	/* a REC_GROUP_* of lib/vocab.h (selectable as a name) */
 	const char *unit;	/* a REC_UNIT_* of lib/vocab.h */
@@ -84,9 +85,9 @@ struct bench {
 	 * it are left out, and the RESULT has none when no kept sample had it. */
 	const char *result_extra;
 	/* If set, called by the runner (not in the test's process) before each pass's TEST
-	 * record with the runner's own path; fields it adds to b go out as one INFO record
-	 * (e.g. what a process test executes: core/isoproc.h). */
-	void (*info)(const char *self, struct rec_body *b);
+	 * record with the test (t) and the runner's own path; fields it adds to b go out as one
+	 * INFO record (e.g. what a process test executes: core/isoproc.h, keyed by t->name). */
+	void (*info)(const struct bench *t, const char *self, struct rec_body *b);
 	/* If set, called by the runner after the test's RESULT (struct bench_judged: its value
 	 * and the medians of the SAMPLE extras named in judge_extras): BENCH_JUDGE_WARN and a
 	 * reason when the result is one the machine cannot give as it claims (a flush that
@@ -99,6 +100,20 @@ struct bench {
 	int (*run)(struct bench_ctx *, uint64_t iters);
 	void (*teardown)(struct bench_ctx *);
 };
+
+/* A test's name is spelled once, as the id of its row in registry.c's BENCH_TESTS: the
+ * descriptor is `bench_<id>` and its name BENCH_NAME(id), a string registry.c builds from the
+ * row (`#id` with each '_' made '-' at start-up, before main(): fsread_1024 is "fsread-1024";
+ * the ring-0 probes' "ring0-<probe>" keeps the driver's spelling, registry.c says why).
+ *   BENCH(id, .title = ..., ...)   defines `const struct bench bench_<id>` with that name and
+ *                                  the given fields (designated initializers, no .name);
+ *   BENCH_DEFINE(attr, id, ...)    the same, with an attribute before it (weak: generic/probes.c).
+ * A descriptor whose id is not a row does not link (no BENCH_NAME(id)). */
+#define BENCH_NAME(id) bench_name_##id
+#define BENCH_DEFINE(attr, id, ...) \
+	extern char BENCH_NAME(id)[]; \
+	attr const struct bench bench_##id = { .name = BENCH_NAME(id), __VA_ARGS__ }
+#define BENCH(id, ...) BENCH_DEFINE(, id, __VA_ARGS__)
 
 /* Format a reason into ctx->note (printf-style). */
 void bench_note(struct bench_ctx *ctx, const char *fmt, ...)

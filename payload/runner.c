@@ -797,7 +797,7 @@ static void announce_test(const struct outcome *o, const struct params *p,
 
 	if (o->b->info) {	/* what the test executes (benchapi.h) */
 		rec_begin(&b, RK_INFO);
-		o->b->info(cfg->self, &b);
+		o->b->info(o->b, cfg->self, &b);
 		if (b.len > 4)
 			out_record(&b);
 	}

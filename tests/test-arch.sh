@@ -8,7 +8,7 @@
 #     exists with its arch.mk, and so does the kernel's kernel-config/arch/<arch>.config;
 #   * the interface is one header, payload/arch/arch.h (no folder has an arch.h, no other
 #     header declares arch_hypervisor_id()), and an architecture names only its own probes:
-#     each row of payload/arch/generic/probes.h is defined (INSN(id, ARCH_PROBE_NAME(id)) in
+#     each row of payload/arch/generic/probes.h is defined (INSN(id, ...) or BENCH(id, ...)) in
 #     at most one architecture folder;
 #   * a new architecture is what docs/architecture.md's "Adding an architecture" says it must
 #     provide, and nothing more: a stub made of exactly the files that section lists builds
@@ -189,7 +189,7 @@ interface_problems() {
 		sed "s#^$1/##" | grep -vx 'payload/arch/arch.h' | sed 's/$/: declares the interface again/'
 	sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\), ".*/\1/p' "$1/payload/arch/generic/probes.h" |
 		while read -r id; do
-			n=$(grep -lE "INSN\($id,|ARCH_PROBE_NAME\($id\)|bench_$id\b" "$1"/payload/arch/*/*.c 2>/dev/null |
+			n=$(grep -lE "INSN\($id,|BENCH\($id,|bench_$id\b" "$1"/payload/arch/*/*.c 2>/dev/null |
 				grep -v '/generic/' | xargs -r -n1 dirname | sort -u | wc -l)
 			[ "$n" -le 1 ] || echo "$id: defined in $n architecture folders"
 		done

@@ -9,6 +9,9 @@
 #     defines a test descriptor, a global const struct bench bench_<id> (machine facts and
 #     shared machinery live in payload/core/);
 #   * no tracked file is a compiled (ELF) binary: build output stays out of git;
+#   * each test's name is spelled once, as its row's id in payload/registry.c (tests/names.py):
+#     no string in payload/ or lib/ spells a name again, no descriptor names itself, no row
+#     is written twice;
 #   * docs/architecture.md names every tracked source file (source_files below: C, headers,
 #     shell, Python, Makefiles and *.mk, qemu/run and tests/run, anywhere but tests/fixtures/)
 #     as tests/named.py rules: its path, or a tail of it no other such file shares;
@@ -138,6 +141,22 @@ if grep -q '^payload/bench/getpid.c: #include "../harness.h"' <<<"$got" &&
 	[ "$(grep -c . <<<"$got")" -eq 2 ]; then
 	pass "planted: bench/ including ../harness.h and pid1/ including ../bench/disk.h are found"
 else fail "planted room includes: rooms.py printed '$(tr '\n' '|' <<<"$got")'"; fi
+
+# One spelling per test (tests/names.py), and its finding on each kind of second spelling.
+none "$(python3 "$here/names.py" "$top")" "each test's name is spelled once (its row in payload/registry.c)" \
+	"a test's name spelled again"
+tree_copy "$tmp/names" payload lib kernel-config/driver
+printf 'static const char *const planted = "fsread-" "1024";\n' >>"$tmp/names/payload/bench/getpid.c"
+sed -i 's/^BENCH(tbench_1, /BENCH(tbench_1, .name = "tbench-1", /' "$tmp/names/payload/bench/tbench.c"
+sed -i 's/^\(\tX(selftest_linger)\)$/\1 X(pipe)/' "$tmp/names/payload/registry.c"
+got=$(python3 "$here/names.py" "$tmp/names")
+if grep -q '^payload/bench/getpid.c:[0-9]*: "fsread-1024" spells' <<<"$got" &&
+	grep -q '^payload/bench/tbench.c:[0-9]*: "tbench-1" spells' <<<"$got" &&
+	grep -q '^payload/bench/tbench.c:[0-9]*: .name = ' <<<"$got" &&
+	grep -q '^payload/registry.c: the row of pipe is written twice' <<<"$got" &&
+	[ "$(grep -c . <<<"$got")" -eq 4 ]; then
+	pass "planted: a name string in payload/, a descriptor naming itself and a row written twice are found"
+else fail "planted second spellings: names.py printed '$(tr '\n' '|' <<<"$got")'"; fi
 
 # The same checks must fail on planted violations.
 tree_copy "$tmp/tree" lib report payload

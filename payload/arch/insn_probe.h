@@ -6,7 +6,8 @@
  *   INSN_RUN(fn, expr)   defines `static int fn(ctx, iters)`, the loop of expr (a uint64_t)
  *   INSN(id, max_copies, setup, run)
  *                        the `const struct bench bench_<id>` of row id of the one list
- *                        (generic/probes.h: its name and title; group probes, ns per loop),
+ *                        (generic/probes.h: its title; its name is the registry's; group
+ *                        probes, ns per loop),
  *                        its state freed by insn_teardown; setup is insn_setup or one that
  *                        SKIPs first. It replaces generic/probes.c's weak SKIP. */
 #ifndef ISOBENCH_INSN_PROBE_H
@@ -56,9 +57,8 @@ static inline void insn_cycles(struct bench_ctx *ctx, uint64_t cyc, uint64_t ite
 
 /* max_copies: the clock-* family runs with any number of copies, the others alone (1). */
 #define INSN(id, maxc, su, ru) \
-	const struct bench bench_##id = { .name = ARCH_PROBE_NAME(id), \
-		.title = ARCH_PROBE_TITLE(id), .group = REC_GROUP_PROBES, .unit = REC_UNIT_NS, \
+	BENCH(id, .title = ARCH_PROBE_TITLE(id), .group = REC_GROUP_PROBES, .unit = REC_UNIT_NS, \
 		.kind = BENCH_TIME, .per_loop = 1, .max_copies = maxc, .setup = su, .run = ru, \
-		.teardown = insn_teardown }
+		.teardown = insn_teardown)
 
 #endif

@@ -162,25 +162,25 @@ static int sys_run(struct bench_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-#define CLOCK_BENCH(var, nm, ttl, su, ru) \
-	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_PROBES, \
+#define CLOCK_BENCH(id, ttl, su, ru) \
+	BENCH(id, .title = ttl, .group = REC_GROUP_PROBES, \
 		.unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, .setup = su, .run = ru, \
-		.teardown = probe_clk_teardown }
+		.teardown = probe_clk_teardown)
 
-CLOCK_BENCH(bench_clock_monotonic, "clock-monotonic", "clock_gettime(CLOCK_MONOTONIC)",
+CLOCK_BENCH(clock_monotonic, "clock_gettime(CLOCK_MONOTONIC)",
 	    mono_setup, mono_run);
-CLOCK_BENCH(bench_clock_monotonic_raw, "clock-monotonic-raw",
+CLOCK_BENCH(clock_monotonic_raw,
 	    "clock_gettime(CLOCK_MONOTONIC_RAW)", probe_clk_setup, raw_run);
-CLOCK_BENCH(bench_clock_monotonic_coarse, "clock-monotonic-coarse",
+CLOCK_BENCH(clock_monotonic_coarse,
 	    "clock_gettime(CLOCK_MONOTONIC_COARSE)", probe_clk_setup, mcoarse_run);
-CLOCK_BENCH(bench_clock_realtime, "clock-realtime", "clock_gettime(CLOCK_REALTIME)",
+CLOCK_BENCH(clock_realtime, "clock_gettime(CLOCK_REALTIME)",
 	    probe_clk_setup, real_run);
-CLOCK_BENCH(bench_clock_realtime_coarse, "clock-realtime-coarse",
+CLOCK_BENCH(clock_realtime_coarse,
 	    "clock_gettime(CLOCK_REALTIME_COARSE)", probe_clk_setup, rcoarse_run);
-CLOCK_BENCH(bench_clock_boottime, "clock-boottime", "clock_gettime(CLOCK_BOOTTIME)",
+CLOCK_BENCH(clock_boottime, "clock_gettime(CLOCK_BOOTTIME)",
 	    probe_clk_setup, boot_run);
-CLOCK_BENCH(bench_clock_gettimeofday, "clock-gettimeofday", "gettimeofday()", probe_clk_setup,
+CLOCK_BENCH(clock_gettimeofday, "gettimeofday()", probe_clk_setup,
 	    tod_run);
-CLOCK_BENCH(bench_clock_time, "clock-time", "time()", probe_clk_setup, time_run);
-CLOCK_BENCH(bench_clock_syscall, "clock-syscall",
+CLOCK_BENCH(clock_time, "time()", probe_clk_setup, time_run);
+CLOCK_BENCH(clock_syscall,
 	    "syscall(SYS_clock_gettime, CLOCK_MONOTONIC)", probe_clk_setup, sys_run);

@@ -76,8 +76,6 @@ static void teardown(struct bench_ctx *ctx)
 	free(s);
 }
 
-const struct bench bench_context1 = {
-	.name = "context1", .title = "Pipe-based Context Switching", .group = REC_GROUP_INDEX,
+BENCH(context1, .title = "Pipe-based Context Switching", .group = REC_GROUP_INDEX,
 	.unit = REC_UNIT_LPS, .kind = BENCH_RATE, .per_loop = 1, .baseline = 4000,
-	.setup = setup, .run = run, .teardown = teardown,
-};
+	.setup = setup, .run = run, .teardown = teardown);

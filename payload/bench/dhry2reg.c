@@ -17,9 +17,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-static void info(const char *self, struct rec_body *b)
+static void info(const struct bench *t, const char *self, struct rec_body *b)
 {
-	proc_info_helper(self, b, "dhry2reg");
+	proc_info_helper(self, b, t->name);
 }
 
 static int setup(struct bench_ctx *ctx)
@@ -67,9 +67,7 @@ static void teardown(struct bench_ctx *ctx)
 	proc_server_release(ctx);
 }
 
-const struct bench bench_dhry2reg = {
-	.name = "dhry2reg",
-	.title = "Dhrystone 2 using register variables",
+BENCH(dhry2reg, .title = "Dhrystone 2 using register variables",
 	.group = REC_GROUP_INDEX,
 	.unit = REC_UNIT_LPS,
 	.kind = BENCH_RATE,
@@ -78,5 +76,4 @@ const struct bench bench_dhry2reg = {
 	.info = info,
 	.setup = setup,
 	.run = run,
-	.teardown = teardown,
-};
+	.teardown = teardown);

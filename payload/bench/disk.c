@@ -84,38 +84,38 @@
 enum op { RANDREAD, SEQREAD, SEQWRITE, RANDWRITE, FLUSH };
 
 struct dtest {
-	const char *name;
 	enum op op;
 	unsigned bs, qd;
 	const char *method;
 };
 
-/* The tests: X(id, name, op, bs, iodepth, title, unit, kind, per_loop, value extra,
- * method). MiB/s: one loop is one 1 MiB I/O (fio's unit); the latency
- * tests' value is the sample's median (lib/latency.h's first key, p50_ns). */
+/* The tests: X(id, op, bs, iodepth, title, unit, kind, per_loop, value extra, method); the
+ * descriptor is bench_disk_<id>, named by the registry (disk-<id>, '_' made '-'). MiB/s: one
+ * loop is one 1 MiB I/O (fio's unit); the latency tests' value is the sample's median
+ * (lib/latency.h's first key, p50_ns). */
 #define DISK_TESTS(X) \
-	X(randread_4k_qd1, "disk-randread-4k-qd1", RANDREAD, 4096, 1, \
+	X(randread_4k_qd1, RANDREAD, 4096, 1, \
 	  "Disk 4 KiB random read latency, qd1", REC_UNIT_NS, BENCH_TIME, 1, REC_EXTRA_P50_NS, \
 	  "pread(2) O_DIRECT, one at a time, clock read around each I/O") \
-	X(randread_4k_qd32, "disk-randread-4k-qd32", RANDREAD, 4096, 32, \
+	X(randread_4k_qd32, RANDREAD, 4096, 32, \
 	  "Disk 4 KiB random read IOPS, qd32", REC_UNIT_IOPS, BENCH_RATE, 1, NULL, \
 	  "io_uring (raw syscalls, IORING_OP_READ) O_DIRECT, 32 in flight, each completion " \
 	  "replaced at once") \
-	X(read_1m, "disk-read-1m", SEQREAD, 1 << 20, 1, \
+	X(read_1m, SEQREAD, 1 << 20, 1, \
 	  "Disk 1 MiB sequential read", REC_UNIT_MIBPS, BENCH_RATE, 1, NULL, \
 	  "pread(2) O_DIRECT, sequential, one at a time") \
-	X(write_1m, "disk-write-1m", SEQWRITE, 1 << 20, 1, \
+	X(write_1m, SEQWRITE, 1 << 20, 1, \
 	  "Disk 1 MiB sequential write", REC_UNIT_MIBPS, BENCH_RATE, 1, NULL, \
 	  "pwrite(2) O_DIRECT, sequential, one at a time, no flush") \
-	X(randwrite_4k_qd1, "disk-randwrite-4k-qd1", RANDWRITE, 4096, 1, \
+	X(randwrite_4k_qd1, RANDWRITE, 4096, 1, \
 	  "Disk 4 KiB random write latency, qd1", REC_UNIT_NS, BENCH_TIME, 1, REC_EXTRA_P50_NS, \
 	  "pwrite(2) O_DIRECT, one at a time, no flush") \
-	X(flush, "disk-flush", FLUSH, 4096, 1, \
+	X(flush, FLUSH, 4096, 1, \
 	  "Disk 4 KiB write + flush latency", REC_UNIT_NS, BENCH_TIME, 1, REC_EXTRA_P50_NS, \
 	  "pwrite(2) O_DIRECT 4 KiB then fdatasync(2), one pair at a time")
 
-#define ROW(id, name, op, bs, qd, title, unit, kind, per_loop, vextra, method) \
-	{name, op, bs, qd, method},
+#define ROW(id, op, bs, qd, title, unit, kind, per_loop, vextra, method) \
+	{op, bs, qd, method},
 static const struct dtest dtests[] = {DISK_TESTS(ROW)};
 #undef ROW
 #define IDX(id, ...) DI_##id,
@@ -434,11 +434,11 @@ static int drun(struct bench_ctx *ctx, uint64_t iters)
 }
 
 /* INFO before the test's TEST: what it touches and how (benchapi.h info). */
-static void dinfo(const struct dtest *t, struct rec_body *b)
+static void dinfo(const struct bench *bt, const struct dtest *t, struct rec_body *b)
 {
 	const struct disk_sel *sel = disk_current();
 
-	rec_str(b, RK_DISK_TEST, t->name);
+	rec_str(b, RK_DISK_TEST, bt->name);
 	rec_str(b, RK_DISK_DEVICE, sel && sel->path[0] ? sel->path : "-");
 	if (sel && sel->path[0]) {
 		rec_str(b, RK_DISK_KIND, sel->is_file ? REC_DISK_FILE : REC_DISK_BLOCK);
@@ -562,20 +562,19 @@ static int djudge(const struct dtest *t, const struct bench_judged *j, char *why
 }
 
 /* One descriptor per row of DISK_TESTS: its setup, info and judge pick the row. */
-#define DISK_BENCH(id, name_, op, bs, qd, title_, unit_, kind_, per_loop_, vextra, method)	\
+#define DISK_BENCH(id, op, bs, qd, title_, unit_, kind_, per_loop_, vextra, method)		\
 	static int setup_##id(struct bench_ctx *c) { return dsetup(c, &dtests[DI_##id]); }	\
-	static void info_##id(const char *self, struct rec_body *b)			\
-	{ (void)self; dinfo(&dtests[DI_##id], b); }					\
+	static void info_##id(const struct bench *t, const char *self, struct rec_body *b) \
+	{ (void)self; dinfo(t, &dtests[DI_##id], b); }					\
 	static int judge_##id(const struct bench *b, const struct bench_judged *j,	\
 			      char *w, size_t l)						\
 	{ (void)b; return djudge(&dtests[DI_##id], j, w, l); }				\
-	const struct bench bench_disk_##id = {						\
-		.name = name_, .title = title_, .group = REC_GROUP_DISK, .unit = unit_,		\
+	BENCH(disk_##id,								\
+		.title = title_, .group = REC_GROUP_DISK, .unit = unit_,			\
 		.kind = kind_, .per_loop = per_loop_, .max_copies = 1,			\
 		.value_extra = vextra, .info = info_##id, .judge = judge_##id,		\
 		.judge_extras = {op == FLUSH ? REC_EXTRA_FLUSH_P50_NS : REC_EXTRA_REREAD_COLD_NS, \
 				 op == FLUSH ? REC_EXTRA_WRITE_P50_NS : REC_EXTRA_REREAD_WARM_NS}, \
-		.setup = setup_##id, .run = drun, .teardown = dteardown,		\
-	};
+		.setup = setup_##id, .run = drun, .teardown = dteardown);
 DISK_TESTS(DISK_BENCH)
 #undef DISK_BENCH

@@ -47,14 +47,11 @@ static void dupclose_teardown(struct bench_ctx *ctx)
 	ctx->state = NULL;
 }
 
-const struct bench bench_dupclose = {
-	.name = "dupclose",
-	.title = "System Call Overhead (close(dup()))",
+BENCH(dupclose, .title = "System Call Overhead (close(dup()))",
 	.group = REC_GROUP_EXTRA,
 	.unit = REC_UNIT_LPS,
 	.kind = BENCH_RATE,
 	.per_loop = 1,
 	.setup = dupclose_setup,
 	.run = dupclose_run,
-	.teardown = dupclose_teardown,
-};
+	.teardown = dupclose_teardown);

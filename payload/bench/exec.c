@@ -48,13 +48,10 @@ static int exec_run(struct bench_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-const struct bench bench_exec = {
-	.name = "exec",
-	.title = "Fork + Exec + Wait",
+BENCH(exec, .title = "Fork + Exec + Wait",
 	.group = REC_GROUP_EXTRA,
 	.unit = REC_UNIT_LPS,
 	.kind = BENCH_RATE,
 	.per_loop = 1,
 	.setup = exec_setup,
-	.run = exec_run,
-};
+	.run = exec_run);

@@ -15,9 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void info(const char *self, struct rec_body *b)
+static void info(const struct bench *t, const char *self, struct rec_body *b)
 {
-	proc_info_helper(self, b, "execl");
+	proc_info_helper(self, b, t->name);
 }
 
 static int setup(struct bench_ctx *ctx)
@@ -67,8 +67,6 @@ static void teardown(struct bench_ctx *ctx)
 	ctx->state = NULL;
 }
 
-const struct bench bench_execl = {
-	.name = "execl", .title = "Execl Throughput", .group = REC_GROUP_INDEX,
+BENCH(execl, .title = "Execl Throughput", .group = REC_GROUP_INDEX,
 	.unit = REC_UNIT_LPS, .kind = BENCH_RATE, .per_loop = 1, .baseline = 43.0,
-	.info = info, .setup = setup, .run = run, .teardown = teardown,
-};
+	.info = info, .setup = setup, .run = run, .teardown = teardown);

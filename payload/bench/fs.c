@@ -139,32 +139,30 @@ static int fs_run(struct bench_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-#define FS_TEST(sym, nm, ttl, grp, mode, bs, mb, base)					\
+#define FS_TEST(sym, ttl, grp, mode, bs, mb, base)					\
 	static int setup_##sym(struct bench_ctx *ctx) { return fs_setup(ctx, mode, bs, mb); } \
-	const struct bench bench_##sym = {						\
-		.name = nm, .title = ttl, .group = grp, .unit = REC_UNIT_KBPS,			\
+	BENCH(sym, .title = ttl, .group = grp, .unit = REC_UNIT_KBPS,			\
 		.kind = BENCH_RATE, .per_loop = (bs) / 1024.0, .baseline = base,		\
-		.setup = setup_##sym, .run = fs_run, .teardown = fs_teardown,		\
-	}
+		.setup = setup_##sym, .run = fs_run, .teardown = fs_teardown)
 
 /* The index tests, with UnixBench's names, labels and baselines. */
-FS_TEST(fstime, "fstime", "File Copy 1024 bufsize 2000 maxblocks",
+FS_TEST(fstime, "File Copy 1024 bufsize 2000 maxblocks",
 	REC_GROUP_INDEX, FS_COPY, 1024, 2000, 3960);
-FS_TEST(fsbuffer, "fsbuffer", "File Copy 256 bufsize 500 maxblocks",
+FS_TEST(fsbuffer, "File Copy 256 bufsize 500 maxblocks",
 	REC_GROUP_INDEX, FS_COPY, 256, 500, 1655);
-FS_TEST(fsdisk, "fsdisk", "File Copy 4096 bufsize 8000 maxblocks",
+FS_TEST(fsdisk, "File Copy 4096 bufsize 8000 maxblocks",
 	REC_GROUP_INDEX, FS_COPY, 4096, 8000, 5800);
 
 /* Read and write halves, outside the index (UnixBench has no baselines for them). */
-FS_TEST(fsread_1024, "fsread-1024", "File Read 1024 bufsize 2000 maxblocks",
+FS_TEST(fsread_1024, "File Read 1024 bufsize 2000 maxblocks",
 	REC_GROUP_EXTRA, FS_READ, 1024, 2000, 0);
-FS_TEST(fsread_256, "fsread-256", "File Read 256 bufsize 500 maxblocks",
+FS_TEST(fsread_256, "File Read 256 bufsize 500 maxblocks",
 	REC_GROUP_EXTRA, FS_READ, 256, 500, 0);
-FS_TEST(fsread_4096, "fsread-4096", "File Read 4096 bufsize 8000 maxblocks",
+FS_TEST(fsread_4096, "File Read 4096 bufsize 8000 maxblocks",
 	REC_GROUP_EXTRA, FS_READ, 4096, 8000, 0);
-FS_TEST(fswrite_1024, "fswrite-1024", "File Write 1024 bufsize 2000 maxblocks",
+FS_TEST(fswrite_1024, "File Write 1024 bufsize 2000 maxblocks",
 	REC_GROUP_EXTRA, FS_WRITE, 1024, 2000, 0);
-FS_TEST(fswrite_256, "fswrite-256", "File Write 256 bufsize 500 maxblocks",
+FS_TEST(fswrite_256, "File Write 256 bufsize 500 maxblocks",
 	REC_GROUP_EXTRA, FS_WRITE, 256, 500, 0);
-FS_TEST(fswrite_4096, "fswrite-4096", "File Write 4096 bufsize 8000 maxblocks",
+FS_TEST(fswrite_4096, "File Write 4096 bufsize 8000 maxblocks",
 	REC_GROUP_EXTRA, FS_WRITE, 4096, 8000, 0);

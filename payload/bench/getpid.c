@@ -15,12 +15,9 @@ static int getpid_run(struct bench_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-const struct bench bench_getpid = {
-	.name = "getpid",
-	.title = "System Call Overhead (getpid)",
+BENCH(getpid, .title = "System Call Overhead (getpid)",
 	.group = REC_GROUP_EXTRA,
 	.unit = REC_UNIT_LPS,
 	.kind = BENCH_RATE,
 	.per_loop = 1,
-	.run = getpid_run,
-};
+	.run = getpid_run);

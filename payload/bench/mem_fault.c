@@ -272,16 +272,16 @@ static void flt_teardown(struct bench_ctx *ctx)
 	ctx->state = NULL;
 }
 
-#define FAULT_BENCH(sym, nm, ttl, kib, su, ru) \
-	const struct bench bench_mem_fault_##sym = { \
-		.name = nm, .title = ttl, .group = REC_GROUP_MEMORY, .unit = REC_UNIT_NS, .kind = BENCH_TIME, \
-		.per_loop = kib, .pin = 1, .setup = su, .run = ru, .teardown = flt_teardown}
+#define FAULT_BENCH(sym, ttl, kib, su, ru) \
+	BENCH(mem_fault_##sym, \
+		.title = ttl, .group = REC_GROUP_MEMORY, .unit = REC_UNIT_NS, .kind = BENCH_TIME, \
+		.per_loop = kib, .pin = 1, .setup = su, .run = ru, .teardown = flt_teardown)
 
-FAULT_BENCH(4k, "mem-fault-4k", "First touch, anonymous 4 KiB pages (ns/KiB)", 4, setup_4k,
+FAULT_BENCH(4k, "First touch, anonymous 4 KiB pages (ns/KiB)", 4, setup_4k,
 	    run_4k);
-FAULT_BENCH(2m, "mem-fault-2m", "First touch, anonymous 2 MiB pages (ns/KiB)", 2048,
+FAULT_BENCH(2m, "First touch, anonymous 2 MiB pages (ns/KiB)", 2048,
 	    setup_2m, run_2m);
-FAULT_BENCH(tmpfs, "mem-fault-tmpfs", "First touch, tmpfs file 4 KiB pages (ns/KiB)", 4,
+FAULT_BENCH(tmpfs, "First touch, tmpfs file 4 KiB pages (ns/KiB)", 4,
 	    setup_tmpfs, run_tmpfs);
-FAULT_BENCH(fresh_4k, "mem-fault-fresh-4k", "First touch, fresh region, 4 KiB pages (ns/KiB)", 4,
+FAULT_BENCH(fresh_4k, "First touch, fresh region, 4 KiB pages (ns/KiB)", 4,
 	    setup_fresh, run_fresh);

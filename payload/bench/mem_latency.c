@@ -104,23 +104,22 @@ static void lat_teardown(struct bench_ctx *ctx)
 
 /* One descriptor per point: LAT(16k, 16 << 10) gives mem-latency-16k-4k and -16k-2m, the
  * memory on the CPU's node; LAT_REMOTE(256m, ...) -256m-4k-remote and -256m-2m-remote. */
-#define LAT_PAGE(sz, bytes, pg, PG, pgname, sfx, where, remote, wtitle) \
+#define LAT_PAGE(sz, bytes, pg, PG, pgname, sfx, remote, wtitle) \
 	static int setup_##sz##_##pg##sfx(struct bench_ctx *ctx) \
 	{ \
 		return lat_setup(ctx, (size_t)(bytes), PG, remote); \
 	} \
-	const struct bench bench_mem_latency_##sz##_##pg##sfx = { \
-		.name = REC_PREFIX_MEM_LATENCY #sz "-" #pg where, \
+	BENCH(mem_latency_##sz##_##pg##sfx, \
 		.title = "Memory load latency, " #sz " working set, " pgname " pages" wtitle, \
 		.group = REC_GROUP_MEMORY, .unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, \
 		.max_copies = 1, .pin = 1, .setup = setup_##sz##_##pg##sfx, .run = lat_run, \
-		.teardown = lat_teardown}
+		.teardown = lat_teardown)
 #define LAT(sz, bytes) \
-	LAT_PAGE(sz, bytes, 4k, MEM_PAGE_4K, "4 KiB", , "", 0, ""); \
-	LAT_PAGE(sz, bytes, 2m, MEM_PAGE_2M, "2 MiB", , "", 0, "")
+	LAT_PAGE(sz, bytes, 4k, MEM_PAGE_4K, "4 KiB", , 0, ""); \
+	LAT_PAGE(sz, bytes, 2m, MEM_PAGE_2M, "2 MiB", , 0, "")
 #define LAT_REMOTE(sz, bytes) \
-	LAT_PAGE(sz, bytes, 4k, MEM_PAGE_4K, "4 KiB", _remote, "-remote", 1, ", remote NUMA node"); \
-	LAT_PAGE(sz, bytes, 2m, MEM_PAGE_2M, "2 MiB", _remote, "-remote", 1, ", remote NUMA node")
+	LAT_PAGE(sz, bytes, 4k, MEM_PAGE_4K, "4 KiB", _remote, 1, ", remote NUMA node"); \
+	LAT_PAGE(sz, bytes, 2m, MEM_PAGE_2M, "2 MiB", _remote, 1, ", remote NUMA node")
 
 /* L1 (32-48 KiB on current x86), L2 (0.5-2 MiB), inside a typical LLC but beyond a 4 KiB
  * STLB's reach (1.5-3K entries = 6-12 MiB), DRAM, DRAM far beyond 4 KiB TLB reach. */

@@ -251,18 +251,17 @@ static void st_teardown(struct bench_ctx *ctx)
 
 /* mem-bandwidth-<kernel> (memory on the copy's node) and -<kernel>-remote (on the nearest
  * other node). */
-#define STREAM_ONE(nm, sfx, K, remote, label, where) \
+#define STREAM_ONE(nm, sfx, K, remote, label) \
 	static int setup_##nm##sfx(struct bench_ctx *ctx) \
 	{ \
 		return st_setup(ctx, K, remote); \
 	} \
-	const struct bench bench_mem_bandwidth_##nm##sfx = { \
-		.name = REC_PREFIX_MEM_BANDWIDTH #nm where, .title = "Memory bandwidth, STREAM " label, \
+	BENCH(mem_bandwidth_##nm##sfx, .title = "Memory bandwidth, STREAM " label, \
 		.group = REC_GROUP_MEMORY, .unit = REC_UNIT_MBPS, .kind = BENCH_RATE, .per_loop = 1, \
-		.pin = 1, .setup = setup_##nm##sfx, .run = st_run, .teardown = st_teardown}
+		.pin = 1, .setup = setup_##nm##sfx, .run = st_run, .teardown = st_teardown)
 #define STREAM_BENCH(nm, K, label) \
-	STREAM_ONE(nm, , K, 0, label, ""); \
-	STREAM_ONE(nm, _remote, K, 1, label ", remote NUMA node", "-remote")
+	STREAM_ONE(nm, , K, 0, label); \
+	STREAM_ONE(nm, _remote, K, 1, label ", remote NUMA node")
 
 STREAM_BENCH(copy, K_COPY, "Copy");
 STREAM_BENCH(scale, K_SCALE, "Scale");

@@ -552,8 +552,9 @@ static void net_teardown(struct bench_ctx *ctx)
 }
 
 /* INFO net.peer: the address the test talks to (the runner calls it before TEST). */
-static void net_info(const char *self, struct rec_body *b)
+static void net_info(const struct bench *t, const char *self, struct rec_body *b)
 {
+	(void)t;
 	(void)self;
 	rec_str(b, RK_NET_PEER, bench_peer[0] ? bench_peer : "-");
 }
@@ -580,21 +581,21 @@ static int stream_setup(struct bench_ctx *c) { return net_setup(c, NET_SINK, NET
 static int maerts_setup(struct bench_ctx *c) { return net_setup(c, NET_SOURCE, NET_WRITE); }
 static int udp_setup(struct bench_ctx *c) { return rr_size_setup(c, NET_UDP); }
 
-#define NET(var, nm, ttl, unt, knd, pl, su, ru, ...) \
-	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_NET, .unit = unt, \
+#define NET(id, ttl, unt, knd, pl, su, ru, ...) \
+	BENCH(id, .title = ttl, .group = REC_GROUP_NET, .unit = unt, \
 		.kind = knd, .per_loop = pl, .max_copies = 1, .info = net_info, .setup = su, \
-		.run = ru, .teardown = net_teardown, __VA_ARGS__ }
+		.run = ru, .teardown = net_teardown, __VA_ARGS__)
 
-NET(bench_net_tcp_rr, "net-tcp-rr", "TCP 1-byte request/response with a peer", REC_UNIT_TPS,
+NET(net_tcp_rr, "TCP 1-byte request/response with a peer", REC_UNIT_TPS,
     BENCH_RATE, 1, rr_setup, tcp_rr_run);
-NET(bench_net_tcp_crr, "net-tcp-crr", "TCP connect/request/response/close with a peer",
+NET(net_tcp_crr, "TCP connect/request/response/close with a peer",
     REC_UNIT_TPS, BENCH_RATE, 1, crr_setup, tcp_crr_run);
-NET(bench_net_tcp_stream, "net-tcp-stream", "TCP bulk send to a peer", REC_UNIT_MBPS, BENCH_RATE,
+NET(net_tcp_stream, "TCP bulk send to a peer", REC_UNIT_MBPS, BENCH_RATE,
     1, stream_setup, stream_run);
-NET(bench_net_tcp_maerts, "net-tcp-maerts", "TCP bulk receive from a peer", REC_UNIT_MBPS,
+NET(net_tcp_maerts, "TCP bulk receive from a peer", REC_UNIT_MBPS,
     BENCH_RATE, 1, maerts_setup, maerts_run);
-NET(bench_net_udp_rr, "net-udp-rr", "UDP 1-byte request/response with a peer", REC_UNIT_TPS,
+NET(net_udp_rr, "UDP 1-byte request/response with a peer", REC_UNIT_TPS,
     BENCH_RATE, 1, udp_setup, udp_rr_run);
-NET(bench_net_paced_write, "net-paced-write", "TCP write() 512 B at 50k/s to a peer",
+NET(net_paced_write, "TCP write() 512 B at 50k/s to a peer",
     REC_UNIT_CPU_PCT, BENCH_TIME, 1, paced_setup, paced_run, .value_extra = REC_EXTRA_BUSY_PCT_X100,
     .value_scale = 0.01);

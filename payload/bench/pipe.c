@@ -43,8 +43,6 @@ static void teardown(struct bench_ctx *ctx)
 	free(s);
 }
 
-const struct bench bench_pipe = {
-	.name = "pipe", .title = "Pipe Throughput", .group = REC_GROUP_INDEX,
+BENCH(pipe, .title = "Pipe Throughput", .group = REC_GROUP_INDEX,
 	.unit = REC_UNIT_LPS, .kind = BENCH_RATE, .per_loop = 1, .baseline = 12440,
-	.setup = setup, .run = run, .teardown = teardown,
-};
+	.setup = setup, .run = run, .teardown = teardown);

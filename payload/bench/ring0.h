@@ -2,7 +2,8 @@
  * (/dev/isobench-probe, kernel-config/driver/; its interface, limits and probe list are
  * kernel-config/driver/isobench_probe.h, the one header both sides include).
  *
- * One test per probe of the driver's list, named RING0_PREFIX + the probe's name
+ * One test per probe of the driver's list, named RING0_PREFIX + the probe's name (the
+ * registry's name table builds it, keeping the driver's underscores: payload/registry.c)
  * (x86-64: ring0-cpuid, ring0-vmcall, ...; arm64: ring0-hvc, ring0-ipi, ...). The list is the
  * architecture's (kernel-config/driver/arch/<arch>/isobench_probe_arch.h, on the include path
  * by payload/arch/arch.mk's RING0_DIR; empty for an architecture without the driver) and
@@ -38,16 +39,17 @@ int ring0_setup(struct bench_ctx *ctx, unsigned int probe);
 int ring0_run(struct bench_ctx *ctx, uint64_t iters);
 void ring0_teardown(struct bench_ctx *ctx);
 
-/* const struct bench bench_ring0_<name> for one X(ID, name, title) of ISOBENCH_PROBES. */
+/* const struct bench bench_ring0_<name> for one X(ID, name, title) of ISOBENCH_PROBES (its
+ * name is the registry's, BENCH_NAME(ring0_<name>)). */
 #define RING0_BENCH(id, nm, ttl) \
 	static int ring0_##nm##_setup(struct bench_ctx *ctx) \
 	{ \
 		return ring0_setup(ctx, ISOBENCH_PROBE_##id); \
 	} \
-	const struct bench bench_ring0_##nm = { .name = RING0_PREFIX #nm, .title = ttl, \
+	BENCH(ring0_##nm, .title = ttl, \
 		.group = REC_GROUP_RING0, .unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, \
 		.max_copies = 1, .value_extra = REC_EXTRA_OP_NS_X100, .value_scale = 0.01, \
 		.result_extra = REC_EXTRA_NULL_NS_X100, \
-		.setup = ring0_##nm##_setup, .run = ring0_run, .teardown = ring0_teardown };
+		.setup = ring0_##nm##_setup, .run = ring0_run, .teardown = ring0_teardown);
 
 #endif

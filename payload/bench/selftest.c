@@ -73,15 +73,15 @@ static int run_ok(struct bench_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-#define SELFTEST(sym, nm, ttl, ...) \
-	const struct bench bench_##sym = {.name = nm, .title = ttl, .group = REC_GROUP_SELFTEST, \
-		.unit = REC_UNIT_LPS, .kind = BENCH_RATE, .per_loop = 1, __VA_ARGS__}
+#define SELFTEST(sym, ttl, ...) \
+	BENCH(sym, .title = ttl, .group = REC_GROUP_SELFTEST, \
+		.unit = REC_UNIT_LPS, .kind = BENCH_RATE, .per_loop = 1, __VA_ARGS__)
 
-SELFTEST(selftest_crash, "selftest-crash", "Selftest: crashes", .run = run_crash);
-SELFTEST(selftest_stall, "selftest-stall", "Selftest: stalls", .run = run_stall);
-SELFTEST(selftest_skip, "selftest-skip", "Selftest: skips", .setup = setup_skip,
+SELFTEST(selftest_crash, "Selftest: crashes", .run = run_crash);
+SELFTEST(selftest_stall, "Selftest: stalls", .run = run_stall);
+SELFTEST(selftest_skip, "Selftest: skips", .setup = setup_skip,
 	 .run = run_ok);
-SELFTEST(selftest_error, "selftest-error", "Selftest: run() fails", .run = run_error);
-SELFTEST(selftest_slow, "selftest-slow", "Selftest: loops of seconds", .run = run_slow);
-SELFTEST(selftest_linger, "selftest-linger", "Selftest: lingers after its result", .run = run_ok,
+SELFTEST(selftest_error, "Selftest: run() fails", .run = run_error);
+SELFTEST(selftest_slow, "Selftest: loops of seconds", .run = run_slow);
+SELFTEST(selftest_linger, "Selftest: lingers after its result", .run = run_ok,
 	 .teardown = linger);

@@ -233,12 +233,13 @@ struct shell_state {
 };
 
 /* The info hook: which tools the workload runs and what the shell is. */
-static void shell_info(const char *self, struct rec_body *b)
+static void shell_info(const struct bench *t, const char *self, struct rec_body *b)
 {
 	char tools[SHELL_NTOOLS][256], list[SHELL_NTOOLS * 260] = "";
 	struct proc_desc d;
 	int set = shell_find_tools(tools);
 
+	(void)t;
 	(void)self;
 	rec_str(b, RK_EXEC_SHELL_TOOLS, set == SHELL_TOOLS_DIST ? "distribution" :
 				       set == SHELL_TOOLS_BUSYBOX ? "busybox" : "-");
@@ -316,9 +317,7 @@ static void shell_teardown(struct bench_ctx *ctx)
 static int setup_shell1(struct bench_ctx *ctx) { return shell_setup(ctx, 1); }
 static int setup_shell8(struct bench_ctx *ctx) { return shell_setup(ctx, 8); }
 
-const struct bench bench_shell1 = {
-	.name = "shell1",
-	.title = "Shell Scripts (1 concurrent)",
+BENCH(shell1, .title = "Shell Scripts (1 concurrent)",
 	.group = REC_GROUP_INDEX,
 	.unit = REC_UNIT_LPM,
 	.kind = BENCH_RATE,
@@ -327,12 +326,9 @@ const struct bench bench_shell1 = {
 	.info = shell_info,
 	.setup = setup_shell1,
 	.run = shell_run,
-	.teardown = shell_teardown,
-};
+	.teardown = shell_teardown);
 
-const struct bench bench_shell8 = {
-	.name = "shell8",
-	.title = "Shell Scripts (8 concurrent)",
+BENCH(shell8, .title = "Shell Scripts (8 concurrent)",
 	.group = REC_GROUP_INDEX,
 	.unit = REC_UNIT_LPM,
 	.kind = BENCH_RATE,
@@ -341,5 +337,4 @@ const struct bench bench_shell8 = {
 	.info = shell_info,
 	.setup = setup_shell8,
 	.run = shell_run,
-	.teardown = shell_teardown,
-};
+	.teardown = shell_teardown);

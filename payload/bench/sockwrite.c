@@ -232,26 +232,26 @@ static int sp(struct bench_ctx *c) { return sw_setup(c, SOCKWRITE_PACED_SIZE, 1,
 static int sps(struct bench_ctx *c) { return sw_setup(c, SOCKWRITE_PACED_SIZE, 1, PLACE_SAME); }
 static int spx(struct bench_ctx *c) { return sw_setup(c, SOCKWRITE_PACED_SIZE, 1, PLACE_CROSS); }
 
-#define SW(var, nm, ttl, unt, knd, su, ru) \
-	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_PROBES, .unit = unt, \
+#define SW(id, ttl, unt, knd, su, ru) \
+	BENCH(id, .title = ttl, .group = REC_GROUP_PROBES, .unit = unt, \
 		.kind = knd, .per_loop = 1, .max_copies = 1, .setup = su, .run = ru, \
-		.teardown = sw_teardown }
+		.teardown = sw_teardown)
 
-SW(bench_sockwrite_64, "sockwrite-64", "Loopback TCP write(), 64 B back to back", REC_UNIT_NS,
+SW(sockwrite_64, "Loopback TCP write(), 64 B back to back", REC_UNIT_NS,
    BENCH_TIME, s64, b2b_run);
-SW(bench_sockwrite_512, "sockwrite-512", "Loopback TCP write(), 512 B back to back", REC_UNIT_NS,
+SW(sockwrite_512, "Loopback TCP write(), 512 B back to back", REC_UNIT_NS,
    BENCH_TIME, s512, b2b_run);
-SW(bench_sockwrite_4096, "sockwrite-4096", "Loopback TCP write(), 4096 B back to back", REC_UNIT_NS,
+SW(sockwrite_4096, "Loopback TCP write(), 4096 B back to back", REC_UNIT_NS,
    BENCH_TIME, s4096, b2b_run);
 /* Paced: the value is the % of one CPU inside write() (lower is better). */
-#define SWP(var, nm, ttl, su) \
-	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_PROBES, \
+#define SWP(id, ttl, su) \
+	BENCH(id, .title = ttl, .group = REC_GROUP_PROBES, \
 		.unit = REC_UNIT_CPU_PCT, .kind = BENCH_TIME, .per_loop = 1, .max_copies = 1, .setup = su, \
 		.run = paced_run, .teardown = sw_teardown, .value_extra = REC_EXTRA_BUSY_PCT_X100, \
-		.value_scale = 0.01 }
+		.value_scale = 0.01)
 
-SWP(bench_sockwrite_paced, "sockwrite-paced", "TCP write() 512 B at 50k/s, any CPU", sp);
-SWP(bench_sockwrite_paced_samecpu, "sockwrite-paced-samecpu",
+SWP(sockwrite_paced, "TCP write() 512 B at 50k/s, any CPU", sp);
+SWP(sockwrite_paced_samecpu,
     "TCP write() 512 B at 50k/s, same CPU", sps);
-SWP(bench_sockwrite_paced_crosscpu, "sockwrite-paced-crosscpu",
+SWP(sockwrite_paced_crosscpu,
     "TCP write() 512 B at 50k/s, two CPUs", spx);

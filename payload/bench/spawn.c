@@ -12,9 +12,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-static void info(const char *self, struct rec_body *b)
+static void info(const struct bench *t, const char *self, struct rec_body *b)
 {
-	proc_info_helper(self, b, "spawn");
+	proc_info_helper(self, b, t->name);
 }
 
 static int setup(struct bench_ctx *ctx)
@@ -56,8 +56,6 @@ static void teardown(struct bench_ctx *ctx)
 	proc_server_release(ctx);
 }
 
-const struct bench bench_spawn = {
-	.name = "spawn", .title = "Process Creation", .group = REC_GROUP_INDEX,
+BENCH(spawn, .title = "Process Creation", .group = REC_GROUP_INDEX,
 	.unit = REC_UNIT_LPS, .kind = BENCH_RATE, .per_loop = 1, .baseline = 126,
-	.info = info, .setup = setup, .run = run, .teardown = teardown,
-};
+	.info = info, .setup = setup, .run = run, .teardown = teardown);

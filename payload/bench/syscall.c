@@ -27,8 +27,6 @@ static int run(struct bench_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-const struct bench bench_syscall = {
-	.name = "syscall", .title = "System Call Overhead", .group = REC_GROUP_INDEX,
+BENCH(syscall, .title = "System Call Overhead", .group = REC_GROUP_INDEX,
 	.unit = REC_UNIT_LPS, .kind = BENCH_RATE, .per_loop = 1, .baseline = 15000,
-	.run = run,
-};
+	.run = run);

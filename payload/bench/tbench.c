@@ -408,14 +408,10 @@ static void tb_teardown(struct bench_ctx *ctx)
 	free(s);
 }
 
-const struct bench bench_tbench_1 = {
-	.name = "tbench-1", .title = "tbench, 1 client (loopback TCP)", .group = REC_GROUP_PROBES,
+BENCH(tbench_1, .title = "tbench, 1 client (loopback TCP)", .group = REC_GROUP_PROBES,
 	.unit = REC_UNIT_MBPS, .kind = BENCH_RATE, .per_loop = 1, .max_copies = 1,
-	.setup = tb1_setup, .run = tb_run, .teardown = tb_teardown,
-};
+	.setup = tb1_setup, .run = tb_run, .teardown = tb_teardown);
 
-const struct bench bench_tbench_n = {
-	.name = "tbench-n", .title = "tbench, one client per CPU (loopback TCP)",
+BENCH(tbench_n, .title = "tbench, one client per CPU (loopback TCP)",
 	.group = REC_GROUP_PROBES, .unit = REC_UNIT_MBPS, .kind = BENCH_RATE, .per_loop = 1,
-	.max_copies = 1, .setup = tbn_setup, .run = tb_run, .teardown = tb_teardown,
-};
+	.max_copies = 1, .setup = tbn_setup, .run = tb_run, .teardown = tb_teardown);

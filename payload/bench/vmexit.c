@@ -310,29 +310,25 @@ static int sleep_run(struct bench_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-#define VX(var, nm, ttl, su, ru, td) \
-	const struct bench var = { .name = nm, .title = ttl, .group = REC_GROUP_PROBES, \
+#define VX(id, ttl, su, ru, td) \
+	BENCH(id, .title = ttl, .group = REC_GROUP_PROBES, \
 		.unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, .max_copies = 1, .setup = su, \
-		.run = ru, .teardown = td }
+		.run = ru, .teardown = td)
 
-VX(bench_vmexit_pagefault, "vmexit-pagefault", "First-touch page fault (per 4 KiB page)",
+VX(vmexit_pagefault, "First-touch page fault (per 4 KiB page)",
    vx_alloc, pf_run, vx_free);
-VX(bench_vmexit_shootdown, "vmexit-shootdown", "mmap+munmap with a TLB shootdown",
+VX(vmexit_shootdown, "mmap+munmap with a TLB shootdown",
    shoot_setup, shoot_run, shoot_teardown);
-VX(bench_vmexit_wake_samecpu, "vmexit-wake-samecpu", "Pipe wake-up round trip, same CPU",
+VX(vmexit_wake_samecpu, "Pipe wake-up round trip, same CPU",
    wake_same_setup, wake_run, wake_teardown);
-VX(bench_vmexit_wake_crosscpu, "vmexit-wake-crosscpu", "Pipe wake-up round trip, two CPUs",
+VX(vmexit_wake_crosscpu, "Pipe wake-up round trip, two CPUs",
    wake_cross_setup, wake_run, wake_teardown);
 /* The timer probes' value is the median lateness of a wake-up, not the wall time per call. */
-const struct bench bench_vmexit_nanosleep_50us = {
-	.name = "vmexit-nanosleep-50us", .title = "nanosleep(50 us), median lateness",
+BENCH(vmexit_nanosleep_50us, .title = "nanosleep(50 us), median lateness",
 	.group = REC_GROUP_PROBES, .unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, .max_copies = 1,
 	.value_extra = REC_EXTRA_P50_LATE_NS, .setup = sleep50_setup, .run = sleep_run,
-	.teardown = vx_free,
-};
-const struct bench bench_vmexit_nanosleep_1ms = {
-	.name = "vmexit-nanosleep-1ms", .title = "nanosleep(1 ms), median lateness",
+	.teardown = vx_free);
+BENCH(vmexit_nanosleep_1ms, .title = "nanosleep(1 ms), median lateness",
 	.group = REC_GROUP_PROBES, .unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, .max_copies = 1,
 	.value_extra = REC_EXTRA_P50_LATE_NS, .setup = sleep1m_setup, .run = sleep_run,
-	.teardown = vx_free,
-};
+	.teardown = vx_free);

@@ -256,14 +256,11 @@ static int whet_run(struct bench_ctx *ctx, uint64_t iters)
 	return 0;
 }
 
-const struct bench bench_whetstone_double = {
-	.name = "whetstone-double",
-	.title = "Double-Precision Whetstone",
+BENCH(whetstone_double, .title = "Double-Precision Whetstone",
 	.group = REC_GROUP_INDEX,
 	.unit = REC_UNIT_MWIPS,
 	.kind = BENCH_RATE,
 	.per_loop = REC_PER_LOOP_MWIPS,	/* one pass at LOOP=1 = 100,000 Whetstone instructions */
 	.baseline = 55.0,
 	.setup = whet_setup,
-	.run = whet_run,
-};
+	.run = whet_run);

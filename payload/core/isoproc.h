@@ -44,7 +44,8 @@ int proc_describe(const char *path, struct proc_desc *d);
  * program a test executes to an INFO body (the bench's info hook, benchapi.h). */
 void proc_info(struct rec_body *b, const char *what, const struct proc_desc *d);
 
-/* The info hook of execl and spawn: describes isobench-proc, or says it is missing. */
+/* The info hook of execl, spawn and dhry2reg: describes isobench-proc, or says it is
+ * missing; what is the test's name (the hook's t->name), the keys' middle word. */
 void proc_info_helper(const char *self, struct rec_body *b, const char *what);
 
 /* A running "isobench-proc MODE" with its fd 0 and fd 1 on pipes (spawn-serve, dhry-serve). */

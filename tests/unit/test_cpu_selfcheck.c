@@ -1,10 +1,7 @@
 /* test_cpu_selfcheck.c — Dhrystone final values and Whetstone module values.
  *
- * Build and run (host gcc, not musl):  make -C tests/unit check
- * or by hand from the repository root:
- *   gcc -O2 -std=gnu11 -Wall -Wextra -Werror -o tests/build/test_cpu_selfcheck \
- *       tests/unit/test_cpu_selfcheck.c payload/benchapi.c payload/proc/dhry_1.c \
- *       payload/proc/dhry_2.c payload/bench/whetstone.c -lcmocka -lm
+ * Build and run (host gcc, not musl):  make -C tests/unit check (linked with the registry,
+ * as the payload: tests/unit/Makefile.benches).
  */
 #include <setjmp.h>
 #include <stdarg.h>

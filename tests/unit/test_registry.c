@@ -6,7 +6,11 @@
  *     stops saying what the code does;
  *   - UnixBench 5.1.3's index, pinned as published (its `Run` script's order and labels,
  *     pgms/index.base's baselines, the units it prints);
- *   - names unique and findable, a known group, a positive per_loop, a run function. */
+ *   - names unique and findable, a known group, a positive per_loop, a run function;
+ *   - names as the registry's name table makes them from the rows' ids (payload/registry.c):
+ *     lower case, digits and '-' (the ids' '_' made '-' before main()), the ring0 group's
+ *     RING0_PREFIX + the driver's probe name (its '_' kept); lib/vocab.h's name prefixes
+ *     (REC_PREFIX_MEM_*, which the report reads the memory families by) begin their tests'. */
 #include <fnmatch.h>
 #include <math.h>
 #include <setjmp.h>
@@ -19,6 +23,7 @@
 #include <cmocka.h>
 
 #include "../../payload/benchapi.h"
+#include "../../payload/bench/ring0.h"
 #include "vocab.h"
 #include "unixbench.h"
 
@@ -210,6 +215,51 @@ static void names_unique_and_known(void **st)
 	assert_true(n > UB_INDEX_TESTS);
 }
 
+/* 1 when s holds only the characters of set (and is not empty). */
+static int only(const char *s, const char *set)
+{
+	return *s && strspn(s, set) == strlen(s);
+}
+
+/* Each name is its row's id hyphenated (registry.c's name table): a name with '_' outside the
+ * ring0 group means the table was not rewritten (its constructor did not run) or a
+ * descriptor named itself. */
+static void names_from_rows(void **st)
+{
+	(void)st;
+	static const char lower_digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	char hyphen[64], under[64];
+	int nlat = 0, nbw = 0;
+
+	snprintf(hyphen, sizeof hyphen, "%s-", lower_digits);
+	snprintf(under, sizeof under, "%s_", lower_digits);
+	for (int i = 0; bench_registry[i]; i++) {
+		const struct bench *b = bench_registry[i];
+		const char *n = b->name;
+
+		if (!strcmp(b->group, REC_GROUP_RING0)) {
+			if (strncmp(n, RING0_PREFIX, strlen(RING0_PREFIX)) ||
+			    !only(n + strlen(RING0_PREFIX), under))
+				fail_msg("%s: a ring0 test not named " RING0_PREFIX "<driver's name>", n);
+		} else if (!only(n, hyphen) || n[0] == '-' || n[strlen(n) - 1] == '-') {
+			fail_msg("%s: not a hyphenated row id (lower case, digits, '-')", n);
+		}
+		if (!strncmp(n, REC_PREFIX_MEM_LATENCY, strlen(REC_PREFIX_MEM_LATENCY))) {
+			assert_string_equal(b->group, REC_GROUP_MEMORY);
+			assert_string_equal(b->unit, REC_UNIT_NS);
+			nlat++;
+		}
+		if (!strncmp(n, REC_PREFIX_MEM_BANDWIDTH, strlen(REC_PREFIX_MEM_BANDWIDTH))) {
+			assert_string_equal(b->group, REC_GROUP_MEMORY);
+			assert_string_equal(b->unit, REC_UNIT_MBPS);
+			nbw++;
+		}
+	}
+	if (!nlat || !nbw)
+		fail_msg("%d tests named " REC_PREFIX_MEM_LATENCY "*, %d " REC_PREFIX_MEM_BANDWIDTH "*",
+			 nlat, nbw);
+}
+
 /* Each test's direction is what docs/records.md states for its unit, or for a test whose
  * value is an extra; the extra and its scale are the page's too. */
 static void direction_as_records_md_states(void **st)
@@ -338,6 +388,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(names_unique_and_known),
+		cmocka_unit_test(names_from_rows),
 		cmocka_unit_test(direction_as_records_md_states),
 		cmocka_unit_test(per_loop_as_records_md_states),
 		cmocka_unit_test(index_is_unixbench),

@@ -101,8 +101,6 @@ static void wake_teardown(struct bench_ctx *ctx)
 	free(s);
 }
 
-const struct bench bench_vmexit_wfe_wake = {
-	.name = ARCH_PROBE_NAME(vmexit_wfe_wake), .title = ARCH_PROBE_TITLE(vmexit_wfe_wake),
+BENCH(vmexit_wfe_wake, .title = ARCH_PROBE_TITLE(vmexit_wfe_wake),
 	.group = REC_GROUP_PROBES, .unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1,
-	.max_copies = 1, .setup = wake_setup, .run = wake_run, .teardown = wake_teardown,
-};
+	.max_copies = 1, .setup = wake_setup, .run = wake_run, .teardown = wake_teardown);
