@@ -487,6 +487,46 @@ timing_done() {
 	kill -USR1 "${ISOBENCH_RUN_PID:-0}" 2>/dev/null || true
 }
 
+# ---- synthetic logs -------------------------------------------------------------------------------
+# mklog FILE [ARG...] <<'EOF' ... EOF: FILE becomes a synthetic log. The Python program on stdin
+# runs with tests/ on its import path (tests/seal.py: sample(), result(), counts() ...) and
+# sys.argv[1:] = FILE ARG...; it prints record bodies ("BEGIN run=...", "TEST test=..."), one a
+# line, a blank line before each further run (whose records count from 1 again, as each run of
+# a --repeat log does); tests/seal.py seals them, the runner's framing, into FILE. Status: the
+# program's, or the sealer's (non-zero: FILE incomplete).
+mklog() {
+	local f=$1
+	PYTHONPATH=$_lib_top/tests python3 - "$@" | python3 "$_lib_top/tests/seal.py" >"$f"
+}
+
+# ---- a page or chart rendered by a real browser ---------------------------------------------------
+# chrome ARG...: headless Chromium (chromium, else chromium-browser) with its profile in $tmp
+# and nothing of its own on the network, at most 120 s; its stderr dropped. Status 127 when
+# neither is installed (have_chromium: is one?).
+have_chromium() { command -v chromium >/dev/null || command -v chromium-browser >/dev/null; }
+chrome() {
+	local b
+	b=$(command -v chromium || command -v chromium-browser) || return 127
+	timeout 120 "$b" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$tmp/chromium-profile" "$@" 2>/dev/null
+}
+# rendered PNG WHAT: Chromium's screenshot PNG shows a rendered picture, not a blank or black
+# page: at least 20 colours (a blank page has 1; a chart's bars, lines, text and grid dozens)
+# and between 0.2 % and 40 % dark pixels (tests/png-stats.py's "WxH COLOURS DARKPCT"; a missing
+# or unreadable PNG counts as 0 colours). Passes "WHAT renders in Chromium (STATS)", else fails
+# "WHAT: the screenshot looks blank (STATS)".
+rendered() {
+	local stats _ colours dark
+	stats=$(python3 "$_lib_top/tests/png-stats.py" "$1" 2>/dev/null || echo "0x0 0 0")
+	read -r _ colours dark <<<"$stats"
+	if [[ $colours -ge 20 ]] && awk -v d="$dark" 'BEGIN { exit !(d > 0.2 && d < 40) }'; then
+		pass "$2 renders in Chromium ($stats)"
+	else
+		fail "$2: the screenshot looks blank ($stats)"
+	fi
+}
+
 finish() {
 	echo "$pass passed, $fail failed, $skip skipped"
 	[ "$fail" -eq 0 ]
