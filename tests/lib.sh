@@ -14,8 +14,20 @@
 # tree_copy/planted_fails (the lint suites' copy of the tree and their planted violations),
 # seed_objs (out/'s runner objects for a build in a copy, so that it compiles only what changed),
 # complete and ran (isobench-report's verdict on a log), start_peer/stop_peer (the net tests'
-# peer), qboot/boot_table (one QEMU boot, judged), timing_done (tests/run's schedule).
+# peer), qboot/boot_table (one QEMU boot, judged), timing_done (tests/run's schedule), mklog (a
+# synthetic log, sealed by tests/seal.py, the one place a test frames a record), chrome and
+# rendered (a page in headless Chromium; its screenshot is not blank).
 # tests/test-testlib.sh checks that each of them fails when it should.
+#
+# The preamble, one for every test script (tests/*.sh but this file): its header comment, then
+#   set -euo pipefail
+# A command that fails outside a check ends the script, and tests/run counts a suite that ends
+# without its summary line as failed: a broken step (a build, a fixture, a copy) is never taken
+# for a pass. The verbs and assertions here never trip it (they count a failure and go on), so
+# every check still runs. A command whose failure is expected or judged says so where it runs:
+# `cmd || st=$?` then status_is (st=0 before), `if cmd; then`, expect_status, or `|| true`
+# with a comment when only its output is judged (a lister that exits 1 when it lists, a grep
+# that may find nothing). tests/test-testlib.sh fails on a script that begins otherwise.
 # shellcheck shell=bash disable=SC2154 # $tmp and $id (qboot) are the sourcing script's
 
 pass=0 fail=0 skip=0
@@ -256,7 +268,7 @@ planted_fails() {
 	local judge=$1 root=$2 want=$3 what=$4 n
 	("$judge" "$root" planted) >"$tmp/planted.out"
 	sed -n "s/^FAIL: /  (expected) /p" "$tmp/planted.out"
-	n=$(grep -c '^FAIL: planted' "$tmp/planted.out")
+	n=$(grep -c '^FAIL: planted' "$tmp/planted.out") || true	# none: "0", status 1
 	if [ "$n" -eq "$want" ]; then pass "$what ($want checks fail)"
 	else fail "$what: want $want FAIL lines, got $n: $(grep -v '^FAIL' "$tmp/planted.out" | tr '\n' '|')"; fi
 }

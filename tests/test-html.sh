@@ -7,7 +7,7 @@
 # data-row/data-run/data-key, html.h). Inputs: the captured fixtures native.log and
 # native-loaded.log (6 samples each: the significance test applies), and a log compared with
 # itself (a warning).
-set -uo pipefail
+set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 # shellcheck source=tests/lib.sh

@@ -15,7 +15,7 @@
 # In:  the tree; $OUT/isobench (OUT defaults to out/) for the groups --list prints.
 # Out: one line per check, then "N passed, M failed, K skipped". Errors: exit 1 on a failure.
 # shellcheck disable=SC2016 # backquotes and $ in single quotes are literal patterns here
-set -uo pipefail
+set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out=${OUT:-$top/out}

@@ -7,7 +7,7 @@
 #     (a planted table of 40 rows, built with musl; main.c once stopped at 27), and an
 #     over-long list is a usage error that says so; the report keeps every pass of a run;
 # and each check fails on a planted violation (an 81-line function in a copy of the tree).
-set -uo pipefail
+set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out=${OUT:-$top/out}
