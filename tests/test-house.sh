@@ -149,7 +149,7 @@ tree_copy "$tmp/names" payload lib kernel-config/driver
 printf 'static const char *const planted = "fsread-" "1024";\n' >>"$tmp/names/payload/bench/getpid.c"
 sed -i 's/^BENCH(tbench_1, /BENCH(tbench_1, .name = "tbench-1", /' "$tmp/names/payload/bench/tbench.c"
 sed -i 's/^\(\tX(selftest_linger)\)$/\1 X(pipe)/' "$tmp/names/payload/registry.c"
-got=$(python3 "$here/names.py" "$tmp/names")
+got=$(python3 "$here/names.py" "$tmp/names") || true	# its list is the verdict
 if grep -q '^payload/bench/getpid.c:[0-9]*: "fsread-1024" spells' <<<"$got" &&
 	grep -q '^payload/bench/tbench.c:[0-9]*: "tbench-1" spells' <<<"$got" &&
 	grep -q '^payload/bench/tbench.c:[0-9]*: .name = ' <<<"$got" &&
