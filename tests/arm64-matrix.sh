@@ -15,7 +15,7 @@
 # In: OUT (default out/) with out/arm64 built (ARCH=arm64 ./build.sh), OUT/isobench (the host
 #     runner: scratch signing, the peer). Out: one line per check, a table of boot times, then
 #     "N passed, M failed, K skipped".
-set -uo pipefail
+set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"

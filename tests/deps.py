@@ -427,7 +427,9 @@ def collect(tmp):
         except OSError:
             continue
         step = step_of(f)
-        is_shell = re.match(r"#!.*\b(ba)?sh\b", text[:64]) is not None
+        # a script (its #! line), or a part another sources (qemu/lib/*.sh, lib/sh/*.sh: its first
+        # line the "# shellcheck shell=bash" directive)
+        is_shell = re.match(r"#!.*\b(ba)?sh\b|# shellcheck shell=(ba)?sh\b", text[:64]) is not None
         if is_shell:
             for w in shell_commands(text):
                 uses.append((step, f, "program", w))

@@ -15,7 +15,7 @@
 # ISOBENCH_FRESH_KEEP=1 keeps it afterwards (its logs are in $DIR/root/fresh-*.log).
 # Exit status: 0 when both commands succeed, 1 otherwise, 2 when it cannot start (not root,
 # no archive found, debootstrap failed).
-set -uo pipefail
+set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 # shellcheck source=tests/lib.sh
@@ -33,13 +33,13 @@ suite=${VERSION_CODENAME:?no VERSION_CODENAME in /etc/os-release}
 # The archive: the first apt source that serves this release's main component.
 # shellcheck disable=SC2016 # $(...) here is apt's template syntax, not the shell's
 mirror=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' 'Created-By: Packages' 2>/dev/null |
-	awk -v s="$suite" '$2 == s && $3 == "main" { print $1; exit }')
+	awk -v s="$suite" '$2 == s && $3 == "main" { print $1; exit }') || true	# none: said below
 [ -n "$mirror" ] || die "no apt source serves '$suite main' (run apt-get update first)"
 
 unmount_all() {
 	local m
 	# Deepest first; a bind of the host's /dev must never be deleted through.
-	while read -r m; do umount -l "$m" 2>/dev/null; done < <(findmnt -rn -o TARGET | grep -F "$root/" | sort -r)
+	while read -r m; do umount -l "$m" 2>/dev/null || true; done < <(findmnt -rn -o TARGET | grep -F "$root/" | sort -r)
 }
 remove_root() {
 	unmount_all
@@ -65,13 +65,15 @@ echo "time: debootstrap $(($(date +%s) - t0)) s, $(chroot "$root" dpkg-query -W 
 # The host's apt sources and settings (same archive, same access), and name resolution.
 rm -f "$root"/etc/apt/sources.list "$root"/etc/apt/sources.list.d/*
 for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-	[ -f "$f" ] && cp "$f" "$root$f"
+	[ ! -f "$f" ] || cp "$f" "$root$f"
 done
-cp /etc/apt/apt.conf.d/* "$root/etc/apt/apt.conf.d/" 2>/dev/null
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
+cp /etc/apt/apt.conf.d/* "$root/etc/apt/apt.conf.d/" 2>/dev/null || true	# settings, if the host has any
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 # Keyrings a copied source names by Signed-By.
-grep -rhoE 'Signed-By: *[^ ]+|signed-by=[^] ]+' "$root/etc/apt/" 2>/dev/null | sed 's/.*[:=] *//' | sort -u |
-	while read -r k; do [ -f "$k" ] && [ ! -f "$root$k" ] && mkdir -p "$(dirname "$root$k")" && cp "$k" "$root$k"; done
+{ grep -rhoE 'Signed-By: *[^ ]+|signed-by=[^] ]+' "$root/etc/apt/" 2>/dev/null || true; } | sed 's/.*[:=] *//' | sort -u |
+	while read -r k; do
+		if [ -f "$k" ] && [ ! -f "$root$k" ]; then mkdir -p "$(dirname "$root$k")" && cp "$k" "$root$k"; fi
+	done
 
 if ! { mount -t proc proc "$root/proc" && mount -t sysfs sys "$root/sys" &&
 	mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev" &&
@@ -94,8 +96,8 @@ in_root() {
 }
 
 t0=$(date +%s)
-in_root './build.sh run --suite quick' >"$root/root/fresh-run.log" 2>&1
-rc=$?
+rc=0
+in_root './build.sh run --suite quick' >"$root/root/fresh-run.log" 2>&1 || rc=$?
 t_run=$(($(date +%s) - t0))
 echo "time: ./build.sh run --suite quick: $t_run s (status $rc)"
 if [ $rc -eq 0 ] && grep -q 'System Benchmarks Index Score' "$root/root/fresh-run.log"; then
@@ -106,16 +108,16 @@ else
 fi
 
 t0=$(date +%s)
-in_root './build.sh test' >"$root/root/fresh-test.log" 2>&1
-rc=$?
+rc=0
+in_root './build.sh test' >"$root/root/fresh-test.log" 2>&1 || rc=$?
 t_test=$(($(date +%s) - t0))
-last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$root/root/fresh-test.log" | tail -n 1)
+last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$root/root/fresh-test.log" | tail -n 1) || true
 echo "time: ./build.sh test: $t_test s (status $rc): $last"
 if [ $rc -eq 0 ] && [[ $last =~ ^[1-9][0-9]*\ passed,\ 0\ failed ]]; then
 	ok "fresh root: ./build.sh test passed ($last)"
 else
 	sed -n '/^=== summary/,$p' "$root/root/fresh-test.log" | tail -n 25
-	grep -E '^FAIL' "$root/root/fresh-test.log" | head -n 20
+	grep -E '^FAIL' "$root/root/fresh-test.log" | head -n 20 || true
 	bad "fresh root: ./build.sh test (status $rc)"
 fi
 # What the two commands installed, for the notes.

@@ -14,8 +14,20 @@
 # tree_copy/planted_fails (the lint suites' copy of the tree and their planted violations),
 # seed_objs (out/'s runner objects for a build in a copy, so that it compiles only what changed),
 # complete and ran (isobench-report's verdict on a log), start_peer/stop_peer (the net tests'
-# peer), qboot/boot_table (one QEMU boot, judged), timing_done (tests/run's schedule).
+# peer), qboot/boot_table (one QEMU boot, judged), timing_done (tests/run's schedule), mklog (a
+# synthetic log, sealed by tests/seal.py, the one place a test frames a record), chrome and
+# rendered (a page in headless Chromium; its screenshot is not blank).
 # tests/test-testlib.sh checks that each of them fails when it should.
+#
+# The preamble, one for every test script (tests/*.sh but this file): its header comment, then
+#   set -euo pipefail
+# A command that fails outside a check ends the script, and tests/run counts a suite that ends
+# without its summary line as failed: a broken step (a build, a fixture, a copy) is never taken
+# for a pass. The verbs and assertions here never trip it (they count a failure and go on), so
+# every check still runs. A command whose failure is expected or judged says so where it runs:
+# `cmd || st=$?` then status_is (st=0 before), `if cmd; then`, expect_status, or `|| true`
+# with a comment when only its output is judged (a lister that exits 1 when it lists, a grep
+# that may find nothing). tests/test-testlib.sh fails on a script that begins otherwise.
 # shellcheck shell=bash disable=SC2154 # $tmp and $id (qboot) are the sourcing script's
 
 pass=0 fail=0 skip=0
@@ -256,7 +268,7 @@ planted_fails() {
 	local judge=$1 root=$2 want=$3 what=$4 n
 	("$judge" "$root" planted) >"$tmp/planted.out"
 	sed -n "s/^FAIL: /  (expected) /p" "$tmp/planted.out"
-	n=$(grep -c '^FAIL: planted' "$tmp/planted.out")
+	n=$(grep -c '^FAIL: planted' "$tmp/planted.out") || true	# none: "0", status 1
 	if [ "$n" -eq "$want" ]; then pass "$what ($want checks fail)"
 	else fail "$what: want $want FAIL lines, got $n: $(grep -v '^FAIL' "$tmp/planted.out" | tr '\n' '|')"; fi
 }
@@ -485,6 +497,46 @@ timing_done() {
 	[ -n "${ISOBENCH_TIMING_DONE:-}" ] || return 0
 	: >"$ISOBENCH_TIMING_DONE"
 	kill -USR1 "${ISOBENCH_RUN_PID:-0}" 2>/dev/null || true
+}
+
+# ---- synthetic logs -------------------------------------------------------------------------------
+# mklog FILE [ARG...] <<'EOF' ... EOF: FILE becomes a synthetic log. The Python program on stdin
+# runs with tests/ on its import path (tests/seal.py: sample(), result(), counts() ...) and
+# sys.argv[1:] = FILE ARG...; it prints record bodies ("BEGIN run=...", "TEST test=..."), one a
+# line, a blank line before each further run (whose records count from 1 again, as each run of
+# a --repeat log does); tests/seal.py seals them, the runner's framing, into FILE. Status: the
+# program's, or the sealer's (non-zero: FILE incomplete).
+mklog() {
+	local f=$1
+	PYTHONPATH=$_lib_top/tests python3 - "$@" | python3 "$_lib_top/tests/seal.py" >"$f"
+}
+
+# ---- a page or chart rendered by a real browser ---------------------------------------------------
+# chrome ARG...: headless Chromium (chromium, else chromium-browser) with its profile in $tmp
+# and nothing of its own on the network, at most 120 s; its stderr dropped. Status 127 when
+# neither is installed (have_chromium: is one?).
+have_chromium() { command -v chromium >/dev/null || command -v chromium-browser >/dev/null; }
+chrome() {
+	local b
+	b=$(command -v chromium || command -v chromium-browser) || return 127
+	timeout 120 "$b" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$tmp/chromium-profile" "$@" 2>/dev/null
+}
+# rendered PNG WHAT: Chromium's screenshot PNG shows a rendered picture, not a blank or black
+# page: at least 20 colours (a blank page has 1; a chart's bars, lines, text and grid dozens)
+# and between 0.2 % and 40 % dark pixels (tests/png-stats.py's "WxH COLOURS DARKPCT"; a missing
+# or unreadable PNG counts as 0 colours). Passes "WHAT renders in Chromium (STATS)", else fails
+# "WHAT: the screenshot looks blank (STATS)".
+rendered() {
+	local stats _ colours dark
+	stats=$(python3 "$_lib_top/tests/png-stats.py" "$1" 2>/dev/null || echo "0x0 0 0")
+	read -r _ colours dark <<<"$stats"
+	if [[ $colours -ge 20 ]] && awk -v d="$dark" 'BEGIN { exit !(d > 0.2 && d < 40) }'; then
+		pass "$2 renders in Chromium ($stats)"
+	else
+		fail "$2: the screenshot looks blank ($stats)"
+	fi
 }
 
 finish() {

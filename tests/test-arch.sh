@@ -24,7 +24,7 @@
 #     are still the ABI's (cpuid 0 ... hlt 14);
 # and each check fails on a planted violation in a copy of the tree.
 # In: the tree (git ls-files), musl-gcc, make. Out: ok/FAIL lines, then finish's summary.
-set -uo pipefail
+set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib.sh
 . "$here/lib.sh"

@@ -19,7 +19,7 @@
 # In:  the tree; $OUT/isobench and $OUT/isobench-report (OUT defaults to out/) for --help.
 # Out: one line per check, then "N passed, M failed, K skipped". Exit 1 on a failure.
 # shellcheck disable=SC2016 # backquotes in single quotes are literal markdown here
-set -uo pipefail
+set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out=${OUT:-$top/out}
@@ -146,7 +146,7 @@ judge() { # judge ROOT LABEL: every check on one tree
 	none "$(stale_readme_refs "$r")" "$l: docs/ names no README section that is not there" \
 		"$l: docs/ names a README section that moved"
 	none "$(unindexed "$r")" "$l: docs/README.md links every docs/*.md" "$l: docs/README.md does not link"
-	broken_links "$r" >"$tmp/broken.$l"
+	broken_links "$r" >"$tmp/broken.$l" || true	# its list is the verdict
 	# The journey pages are issue 48 items 2-4's (another branch): until that branch is in the
 	# tree, links to them are a skip, said as such; any other broken link fails.
 	if [ ! -d "$r/docs/journeys" ] && [ -s "$tmp/broken.$l" ] && ! grep -vq 'journeys/' "$tmp/broken.$l"; then

@@ -3,7 +3,7 @@
 # by machine, per-group medians, spread and ratios.
 #
 # In:  OUT/isobench-report (OUT defaults to out/), tests/fixtures/logs/native.log (a real
-#      capture: pipe, syscall, getpid, 1 copy), python3 (zlib for the records' CRC-32).
+#      capture: pipe, syscall, getpid, 1 copy), python3 (tests/seal.py seals the records).
 # Out: one line per assertion, then "N passed, M failed".
 # Errors: exit 1 if any check failed.
 #
@@ -31,8 +31,9 @@ rep=$out/isobench-report
 [ -x "$rep" ] || { bad "no $rep (run ./build.sh first)"; finish; exit 1; }
 
 mkdir "$tmp/fleet"
-python3 - "$top/tests/fixtures/logs/native.log" "$tmp/fleet" <<'PY'
-import re, sys, zlib
+PYTHONPATH=$top/tests python3 - "$top/tests/fixtures/logs/native.log" "$tmp/fleet" <<'PY'
+import re, sys
+from seal import seal
 src, d = sys.argv[1:]
 base = open(src, "rb").read().decode("ascii")
 
@@ -53,7 +54,7 @@ def variant(name, cpuid, model, factor):
             if " SAMPLE " in body:   # the same loops in a window 1/factor as long: its value x factor
                 body = re.sub(r" ns=([0-9,]+)", lambda m: " ns=" + ",".join(
                     str(round(int(x) / factor)) for x in m.group(1).split(",")), body)
-            line = "%s *%08x" % (body, zlib.crc32(body.encode()))
+            line = seal(body)
         out.append(line)
     open("%s/%s.log" % (d, name), "w").write("\n".join(out))
 

@@ -9,7 +9,7 @@
 # In: OUT/isobench, OUT/isobench-report, python3 (tests/history-runs.py writes the synthetic
 # logs; JSON read back), sqlite3 (reads the store), chromium (renders the trend chart).
 # Out: "N passed, M failed, K skipped".
-set -uo pipefail
+set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$top/out}
 # shellcheck source=tests/lib.sh
@@ -96,8 +96,9 @@ for f in empty cut-last-line; do
 done
 equals 6 "$(q 'SELECT count(*) FROM run')" "nothing of a refused log stored"
 # A run id stored with other records: the whole log is refused, its good run too.
-python3 - "$tmp/native3.log" "$tmp/clash.log" <<'EOF'
-import sys, zlib
+PYTHONPATH=$top/tests python3 - "$tmp/native3.log" "$tmp/clash.log" <<'EOF'
+import sys
+from seal import seal
 src = open(sys.argv[1]).read().split("\n")
 # the first run of native3 with one INFO value changed, sealed again: same run id, other records
 out = []
@@ -107,7 +108,7 @@ for line in src:
         break
     if " INFO " in line and "run.suite=" in line:
         body = line.rsplit(" *", 1)[0].replace("run.suite=", "run.suite=x", 1)
-        line = "%s *%08x" % (body, zlib.crc32(body.encode()) & 0xffffffff)
+        line = seal(body)
     out.append(line)
 open(sys.argv[2], "w").write("\n".join(out) + "\n")
 EOF
@@ -212,22 +213,11 @@ if command -v xmllint >/dev/null; then
 	check "the trend chart is well-formed XML" xmllint --noout "$tmp/trend.svg"
 else skip "no xmllint"; fi
 count_is "$tmp/trend.svg" 'class="change"' 1 "the chart rings the one change point"
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [[ -n $browser ]]; then
+if have_chromium; then
 	height=$(grep -o 'height="[0-9.]*"' "$tmp/trend.svg" | head -n 1 | tr -dc '0-9.')
-	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-		--no-first-run --disable-background-networking --disable-component-update \
-		--disable-sync --user-data-dir="$tmp/chromium-profile" \
-		--window-size="900,${height%.*}" --screenshot="$tmp/trend.png" \
-		"file://$tmp/trend.svg" >/dev/null 2>&1 || true
-	stats=$(python3 "$top/tests/png-stats.py" "$tmp/trend.png" 2>/dev/null || echo "0x0 0 0")
-	read -r _ colours dark <<<"$stats"
+	chrome --window-size="900,${height%.*}" --screenshot="$tmp/trend.png" "file://$tmp/trend.svg" >/dev/null || true
 	# blank: 1 colour; the chart: lines, bands, rings and text in several colours
-	if [[ $colours -ge 20 ]] && awk -v d="$dark" 'BEGIN { exit !(d > 0.2 && d < 40) }'; then
-		pass "the trend chart renders in Chromium ($stats)"
-	else
-		fail "the trend chart's screenshot looks blank ($stats)"
-	fi
+	rendered "$tmp/trend.png" "the trend chart"
 else
 	fail "no chromium: the trend chart was not rendered (apt-get install chromium; build.sh test does)"
 fi
@@ -412,8 +402,8 @@ for delay in 0.1 0.3 0.7; do
 	rm -f "$tmp"/kill.db*
 	"$rep" --db "$tmp/kill.db" add "$tmp"/k-*.log >/dev/null 2>&1 & pk=$!
 	sleep "$delay"
-	kill -9 "$pk" 2>/dev/null
-	wait "$pk" 2>/dev/null
+	kill -9 "$pk" 2>/dev/null || true	# it may have ended already
+	wait "$pk" 2>/dev/null || true	# killed: 137
 	db=$tmp/kill.db
 	if [ ! -e "$db" ]; then	# killed before it made the store: nothing to verify
 		pass "killed after $delay s, before the store existed"

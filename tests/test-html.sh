@@ -7,7 +7,7 @@
 # data-row/data-run/data-key, html.h). Inputs: the captured fixtures native.log and
 # native-loaded.log (6 samples each: the significance test applies), and a log compared with
 # itself (a warning).
-set -uo pipefail
+set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 # shellcheck source=tests/lib.sh
@@ -28,17 +28,11 @@ hasnt "$tmp/page.html" '<\?xml' "... without an XML declaration inside the HTML"
 contains "$tmp/page.html" "<th>run 1: bare</th><th>run 2: loaded</th>" "both machines named, in order"
 contains "$tmp/page.html" "<h2>UnixBench index, 1 copy</h2>" "the index table of the 1-copy pass"
 
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [[ -z $browser ]]; then
+if ! have_chromium; then
 	fail "no chromium: the page was not rendered (apt-get install chromium; build.sh test does)"
 	finish
 	exit
 fi
-chrome() {
-	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$tmp/chromium-profile" "$@" 2>/dev/null
-}
 chrome --dump-dom "file://$tmp/page.html" >"$tmp/dom.html"
 # Every figure cell of the rendered DOM against the JSON's field it names.
 if python3 - "$tmp/dom.html" "$tmp/page.json" >"$tmp/cmp.txt" 2>&1 <<'PY'; then
@@ -83,13 +77,7 @@ else
 fi
 contains "$tmp/dom.html" "beyond noise" "a flagged row says so in words"
 chrome --window-size=1300,1700 --screenshot="$tmp/page.png" "file://$tmp/page.html" >/dev/null
-stats=$(python3 "$top/tests/png-stats.py" "$tmp/page.png" 2>/dev/null || echo "0x0 0 0")
-read -r _ colours dark <<<"$stats"
-if [[ $colours -ge 20 ]] && awk -v d="$dark" 'BEGIN { exit !(d > 0.2 && d < 40) }'; then
-	pass "the page renders in Chromium ($stats)"
-else
-	fail "page screenshot looks blank ($stats)"
-fi
+rendered "$tmp/page.png" "the page"
 
 # A value whose sampling did not converge: marked "!" (the style sheet's .unconv::after, so the
 # cell's text stays the JSON's figure) on exactly the cells the JSON says converged 0, and the

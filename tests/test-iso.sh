@@ -32,15 +32,14 @@ fi
 
 # Stand-in /init (not product): records sealed here with their real CRC-32 (qemu/run judges
 # through isobench-report, which checks them), its /proc/cmdline on a plain line.
-records=$(python3 - <<'PY'
-import zlib
+records=$(PYTHONPATH=$here/tests python3 - <<'PY'
+from seal import seal
 for body in ["1 BEGIN run=0123456789abcdef version=standin mode=init",
              "2 INFO kernel.release=standin image.identity=test-id",
              "3 TEST test=standin k=1 n=1 copies=1 unit=lps better=higher",
              "4 RESULT test=standin copies=1 unit=lps better=higher value=1 samples=1",
              "5 END records=4 results=1 fails=0 skips=0 errors=0 status=ok"]:
-    b = ("@isobench/1 " + body).encode()
-    print("r '%s *%08x'" % (b.decode(), zlib.crc32(b) & 0xffffffff))
+    print("r '%s'" % seal("@isobench/1 " + body))
 PY
 )
 cat >"$tmp/init" <<EOF

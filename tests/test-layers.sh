@@ -19,7 +19,7 @@
 # signif.c including compare.h again, and payload/'s params.c including digest.h (digest.c
 # includes params.h: a loop between two rooms' worth of modules, the shape out.c <-> digest.c
 # had).
-set -uo pipefail
+set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 # shellcheck source=tests/lib.sh

@@ -15,7 +15,7 @@
 # In:  the tree; $OUT/isobench (OUT defaults to out/) for the groups --list prints.
 # Out: one line per check, then "N passed, M failed, K skipped". Errors: exit 1 on a failure.
 # shellcheck disable=SC2016 # backquotes and $ in single quotes are literal patterns here
-set -uo pipefail
+set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out=${OUT:-$top/out}
@@ -92,20 +92,20 @@ statuses_of_report_doc() {
 }
 
 # qemu_run_status_literals ROOT: lines of the scripts that return or judge our tools' exit
-# statuses (qemu/run, report/variability.sh) that spell one as a number (exit N; the report's
+# statuses (qemu/run and its parts qemu/lib/*.sh, report/variability.sh) that spell one as a number (exit N; the report's
 # status rc/jrc set, compared or matched in a case arm to N) instead of reading it from
 # lib/status.h (lib/sh/status.sh); timeout(1)'s 124/137, the shell's 130 (SIGINT) and the
 # lines that say what happens when lib/status.h cannot be read are not ours.
 qemu_run_status_literals() {
 	(cd "$1" && grep -nE '\bexit [0-9]|\bj?rc=[1-9]|\bj?rc" -eq [0-9]|case \$j?rc in [0-9]|^[[:space:]]*[0-9]+\)' \
-		qemu/run report/variability.sh) | grep -vE '\b(124|130|137)\b|lib/status\.h'
+		qemu/run qemu/lib/*.sh report/variability.sh) | grep -vE '\b(124|130|137)\b|lib/status\.h'
 }
 
 # cmdline_owners ROOT: files under qemu/ and image/ that spell the entries' console and
-# log-level words, and whether qemu/run and build-iso.sh read image/cmdline.
+# log-level words, and whether qemu/run (its parts, qemu/lib/) and build-iso.sh read image/cmdline.
 cmdline_owners() {
-	(cd "$1" && grep -lF -- 'console=ttyS0,115200 loglevel=4' qemu/* image/* 2>/dev/null)
-	grep -q 'image/cmdline' "$1/qemu/run" || echo "qemu/run-reads-no-image/cmdline"
+	(cd "$1" && grep -lF -- 'console=ttyS0,115200 loglevel=4' qemu/* qemu/lib/* image/* 2>/dev/null)
+	grep -q 'image/cmdline' "$1/qemu/run" "$1"/qemu/lib/*.sh || echo "qemu/run-reads-no-image/cmdline"
 	grep -q '"$here/cmdline"' "$1/image/build-iso.sh" || echo "build-iso.sh-reads-no-image/cmdline"
 }
 
@@ -127,7 +127,7 @@ judge() { # judge ROOT LABEL: every check on one tree
 	owner_is "$r" "$l: the index's size is defined in" "lib/unixbench.h" \
 		"$(files_matching "$r" 'define[[:space:]]+UB_INDEX_TESTS')"
 	owner_is "$r" "$l: scripts listing the index tests by name" "" \
-		"$(cd "$r" && grep -lE 'dhry2reg[ \\]+whetstone-double' tests/*.sh qemu/run image/*.sh)"
+		"$(cd "$r" && grep -lE 'dhry2reg[ \\]+whetstone-double' tests/*.sh qemu/run qemu/lib/*.sh image/*.sh)"
 	owner_is "$r" "$l: the groups are listed in" "lib/vocab.h" \
 		"$(files_matching "$r" '"extra", "probes"|index, extra, probes|define[[:space:]]+REC_GROUP_[A-Z0-9_]+[[:space:]]+"')"
 	owner_is "$r" "$l: the units are listed in" "lib/vocab.h" \
@@ -184,10 +184,10 @@ printf 'for t in dhry2reg %s execl; do :; done\n' whetstone-double >>"$t/tests/t
 printf 'static const char *const g[] = {"index", "extra", "probes", NULL};\n' >>"$t/tests/unit/test_registry.c"
 printf 'static const char *const u[] = {"lps", "lpm", NULL};\n' >>"$t/report/model.c"
 printf '#define EXIT_USAGE 2\n' >>"$t/report/main.c"
-sed -i 's/exit "${st\[TIMEOUT\]}"/exit 5/' "$t/qemu/run"
+sed -i 's/exit "${st\[TIMEOUT\]}"/exit 5/' "$t/qemu/lib/boot.sh"
 n=3 # (EXIT_INCOMPLETE retyped; a variable, so that this line passes test-testlib's lint)
 sed -i 's/\[ "$rc" -eq "${st\[INCOMPLETE\]}" \]/[ "$rc" -eq '"$n"' ]/' "$t/report/variability.sh"
-sed -i 's/^common=.*image\/cmdline.*/common="console=tty0 console=ttyS0,115200 loglevel=4"/' "$t/qemu/run"
+sed -i 's/^\([[:space:]]*\)common=.*image\/cmdline.*/\1common="console=tty0 console=ttyS0,115200 loglevel=4"/' "$t/qemu/lib/image.sh"
 sed -i 's/^| 7 |/| 8 |/' "$t/docs/exit-status.md"
 sed -i 's/^| 6 |/| 9 |/' "$t/docs/report.md"
 sed -i 's/, `probes` ([^)]*)//' "$t/docs/parameters.md"

@@ -117,17 +117,16 @@ has "$tmp/legend.svg" ">warning: not comparable: run.tests differs \\(only4k: [^
 # them too, and its part=end CRC-32 over its sealed lines made again (docs/records.md, "The
 # digest"), so the log stays one whose digest restates it.
 reseal() {
-	python3 - "$@" <<'PY'
-import re, sys, zlib
+	PYTHONPATH=$top/tests python3 - "$@" <<'PY'
+import re, sys
+from seal import crc, seal
 src, dst, sel, pat, rep = sys.argv[1:6]
-def seal(body):
-    return body + b' *%08x' % (zlib.crc32(body) & 0xffffffff)
 out, digest = [], b''
 for l in open(src, 'rb').read().split(b'\n'):
     if re.search(sel.encode(), l) and b' *' in l:
         l = seal(re.sub(pat.encode(), rep.encode(), l[:l.rindex(b' *')]))
     if b' DIGEST part=end ' in l:
-        l = seal(re.sub(rb' crc=[0-9a-f]{8}', b' crc=%08x' % (zlib.crc32(digest) & 0xffffffff),
+        l = seal(re.sub(rb' crc=[0-9a-f]{8}', b' crc=' + crc(digest).encode(),
                         l[:l.rindex(b' *')]))
     elif b' DIGEST ' in l:
         digest += l + b'\n'

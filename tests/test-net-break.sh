@@ -527,12 +527,12 @@ else fail "a cut upload: '$ans'; the store holds: $(find "$tmp/store" -mindepth 
 # record repeated, with one lost, cut before its END, with a record resealed wrong, are
 # each refused saying which, and leave no file; the same log under its own id is kept.
 other=0123456789abcdef
-sed "s/ run=$run / run=$other /" "$tmp/kept.log" | python3 -c '
-import re, sys, zlib
+sed "s/ run=$run / run=$other /" "$tmp/kept.log" | PYTHONPATH=$top/tests python3 -c '
+import re, sys
+from seal import reseal
 for line in sys.stdin:
-    m = re.match(r"(@isobench/1 \d+ [A-Z]+ .*) \*[0-9a-f]{8}$", line.rstrip("\n"))
-    if m:
-        line = "%s *%08x\n" % (m.group(1), zlib.crc32(m.group(1).encode()) & 0xffffffff)
+    if re.match(r"@isobench/1 \d+ [A-Z]+ .* \*[0-9a-f]{8}$", line.rstrip("\n")):
+        line = reseal(line)
     sys.stdout.write(line)' >"$tmp/other.log"
 awk '/^@isobench\/1 5 /{print} {print}' "$tmp/other.log" >"$tmp/repeated.log"
 awk '!/^@isobench\/1 5 /' "$tmp/other.log" >"$tmp/lost.log"

@@ -47,8 +47,8 @@ unrestricted() {
 }
 none "$(unrestricted "$top")" "QEMU user networking is started only with restrict=on" \
 	"user networking without restrict=on"
-mkdir -p "$tmp/plant/qemu"
-sed 's/user,id=n0,restrict=on,/user,id=n0,/' "$top/qemu/run" >"$tmp/plant/qemu/run"
+mkdir -p "$tmp/plant/qemu/lib"
+sed 's/user,id=n0,restrict=on,/user,id=n0,/' "$top/qemu/lib/image.sh" >"$tmp/plant/qemu/lib/image.sh"
 if [ -n "$(unrestricted "$tmp/plant")" ]; then pass "planted: qemu/run without restrict=on is found"
 else fail "planted: qemu/run without restrict=on is not found"; fi
 

@@ -17,69 +17,49 @@ use_tmp
 rep=$(report_tool)
 [ -x "$rep" ] || { fail "no $rep (make -C report)"; finish; exit 1; }
 
-# mklog FILE SCALE_QD1 P99_IOPS [stall]: one run; SAMPLE extras scaled as named above. With
+# pct_log FILE SCALE_QD1 P99_IOPS [stall]: one run; SAMPLE extras scaled as named above. With
 # "stall", lat-qd1's sample 1 had a 10 ms stall (its p99.9 and max say 10 ms, the others do
 # not) and its RESULT carries the whole-run percentiles the runner writes (harness.c).
-mklog() {
-	PYTHONPATH=$top/tests python3 - "$1" "$2" "$3" "${4:-}" <<'EOF'
-import sys, zlib
-from seal import counts
-path, scale, p99iops, stall = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+pct_log() {
+	mklog "$1" "$2" "$3" "${4:-}" <<'EOF'
+import sys
+from seal import result, sample
+scale, p99iops, stall = float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 recs = ["BEGIN run=%016x version=t mode=host" % int(scale * 1000 + p99iops)]
-better_of = {}
+better_of, vals = {}, {}
 def test(name, unit, better, n):
     better_of[name] = better
     recs.append("TEST test=%s k=%d n=3 copies=1 unit=%s better=%s group=disk title=%s "
                 "clocksource=tsc" % (name, n, unit, better, name))
-def sample(name, i, value, extra):
-    recs.append("SAMPLE test=%s copies=1 i=%d %s steal_ticks=0 batch=1 "
-                "ran_ns=1 cpus=0 migrations=0 nivcsw=0 cpu_ns=1 %s value=%s"
-                % (name, i, counts(float(value), better_of[name]), extra, value))
-vals = {}
-def sample(name, i, value, extra, _s=sample):
-    vals.setdefault(name, []).append(float("%.3f" % value))
-    _s(name, i, "%.3f" % value, extra)
-def result(name, unit, better, _v, extra=""):
-    # As the runner aggregates (lib/stats.c), so the reader's check of RESULT against its
-    # SAMPLEs (report/validate.c) holds: the worst third dropped, the geometric mean of the
-    # rest; median, min, max; with < 6 samples the CI is min..max.
-    v = sorted(vals[name], reverse=(better == "higher"))
-    keep = v[:len(v) - len(v) // 3]
-    import math
-    g = math.exp(sum(math.log(x) for x in keep) / len(keep))
-    srt = sorted(v)
-    med = srt[len(srt) // 2]
-    ci = (srt[-1] - srt[0]) / 2 / med * 100
-    recs.append("RESULT test=%s copies=1 unit=%s better=%s value=%.3f samples=%d median=%.3f "
-                "min=%.3f max=%.3f ci95_pct=%.2f converged=1%s"
-                % (name, unit, better, g, len(v), med, srt[0], srt[-1], ci, extra))
+def sample_of(name, i, value, extra):
+    v = float("%.3f" % value)
+    vals.setdefault(name, []).append(v)
+    recs.append(sample(name, i, v, better_of[name], extra))
+def result_of(name, unit, extra=""):
+    recs.append(result(name, unit, better_of[name], vals[name], extra=extra))
 test("lat-qd1", "ns", "lower", 1)
 for i, f in enumerate((0.99, 1.0, 1.01)):
     p50, p99 = 100000 * scale, 400000 * scale
     st = stall and i == 1
-    sample("lat-qd1", i, p50 * f, "p50_ns=%d p99_ns=%d p999_ns=%d max_ns=%d"
-           % (p50 * f, p99 * f, 10000000 if st else p99 * 2 * f, 10000000 if st else p99 * 3 * f))
-result("lat-qd1", "ns", "lower", 100000 * scale,
-       " p50_ns=100000 p99_ns=400000 p999_ns=10000000 max_ns=10000000" if stall else "")
+    sample_of("lat-qd1", i, p50 * f, "p50_ns=%d p99_ns=%d p999_ns=%d max_ns=%d"
+              % (p50 * f, p99 * f, 10000000 if st else p99 * 2 * f, 10000000 if st else p99 * 3 * f))
+result_of("lat-qd1", "ns", " p50_ns=100000 p99_ns=400000 p999_ns=10000000 max_ns=10000000" if stall else "")
 test("lat-iops", "IOPS", "higher", 2)
 for i in range(3):
-    sample("lat-iops", i, 50000, "p50_ns=100000 p99_ns=%d p999_ns=%d max_ns=%d"
-           % (p99iops, p99iops, p99iops))
-result("lat-iops", "IOPS", "higher", 50000)
+    sample_of("lat-iops", i, 50000, "p50_ns=100000 p99_ns=%d p999_ns=%d max_ns=%d"
+              % (p99iops, p99iops, p99iops))
+result_of("lat-iops", "IOPS")
 test("plain", "lps", "higher", 3)
 for i in range(3):
-    sample("plain", i, 1000, "other=7")
-result("plain", "lps", "higher", 1000)
+    sample_of("plain", i, 1000, "other=7")
+result_of("plain", "lps")
 recs.append("END records=%d results=3 fails=0 skips=0 errors=0 status=ok" % len(recs))
-with open(path, "w") as f:
-    for n, body in enumerate(recs, 1):
-        line = "@isobench/1 %d %s" % (n, body)
-        f.write("%s *%08x\n" % (line, zlib.crc32(line.encode()) & 0xffffffff))
+print("\n".join(recs))
 EOF
 }
-mklog "$tmp/bare.log" 1 800000
-mklog "$tmp/vm.log" 2 200000
-mklog "$tmp/stall.log" 1 800000 stall
+pct_log "$tmp/bare.log" 1 800000
+pct_log "$tmp/vm.log" 2 200000
+pct_log "$tmp/stall.log" 1 800000 stall
 complete "$tmp/stall.log" "a run whose RESULT carries whole-run percentiles is a complete run"
 complete "$tmp/bare.log" "the synthetic bare run is a complete run"
 complete "$tmp/vm.log" "the synthetic vm run is a complete run"
@@ -164,8 +144,8 @@ lacks "$tmp/lat.svg" ">plain (" "SVG: a test without percentiles has no block"
 # A side of three runs shows its tails over all of them, as its value is: p50 the geometric
 # mean of the runs' (a: 100, 110, 121 us -> 110; b: 242, 220, 200 us -> 220, ratio 0.50), max
 # the largest run's (a: 1200 us x 1.21 = 1452). Its first run alone: 100 and 242 us, 0.41.
-for s in 1 1.1 1.21; do mklog "$tmp/ra-$s.log" "$s" 800000; done
-for s in 2.42 2.2 2; do mklog "$tmp/rb-$s.log" "$s" 200000; done
+for s in 1 1.1 1.21; do pct_log "$tmp/ra-$s.log" "$s" 800000; done
+for s in 2.42 2.2 2; do pct_log "$tmp/rb-$s.log" "$s" 200000; done
 "$rep" --label a,a,a,b,b,b --svg-latency "$tmp/rep.svg" --format text "$tmp"/ra-{1,1.1,1.21}.log \
 	"$tmp"/rb-{2.42,2.2,2}.log >"$tmp/rep.txt" 2>&1 || true
 has "$tmp/rep.txt" '^lat-qd1 +p50 +110\.0 +220\.0 +0\.50$' "text, replicates: p50 the geometric mean of each side's runs"

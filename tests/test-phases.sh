@@ -7,7 +7,7 @@
 #     (a planted table of 40 rows, built with musl; main.c once stopped at 27), and an
 #     over-long list is a usage error that says so; the report keeps every pass of a run;
 # and each check fails on a planted violation (an 81-line function in a copy of the tree).
-set -uo pipefail
+set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out=${OUT:-$top/out}
@@ -132,14 +132,15 @@ fi
 # gives 70 passes in the JSON and 70 score rows in the text.
 report=$out/isobench-report
 if [ -x "$report" ]; then
-	python3 - "$tmp/passes.log" <<'PY'
-import sys, zlib
+	PYTHONPATH=$here python3 - "$tmp/passes.log" <<'PY'
+import sys
+from seal import seal
 seq, out = 0, []
 def rec(body):
     global seq
     seq += 1
     b = b'@isobench/1 %d %s' % (seq, body)
-    out.append(b + b' *%08x' % (zlib.crc32(b) & 0xffffffff))
+    out.append(seal(b))
 rec(b'BEGIN run=0123456789abcdef version=test mode=host')
 for c in range(1, 71):
     rec(b'TEST test=syscall k=%d n=70 copies=%d unit=lps better=higher group=index '

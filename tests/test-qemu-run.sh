@@ -104,21 +104,21 @@ expect_status EXIT_NOSTART "no isobench-report: qemu/run does not judge by itsel
 has "$tmp/stderr" "qemu/run judges and follows logs only through it" "the missing report tool is named"
 
 # --- judgement, only through isobench-report --boot ---------------------------------------------
-# mklog NAME LINE...: a serial log with CRLF line ends and kernel noise around the records.
+# serial_log NAME LINE...: a serial log with CRLF line ends and kernel noise around the records.
 # "R SEQ BODY" lines become records sealed with their CRC-32, "X SEQ BODY" records with a wrong
-# one (a damaged line); other lines are copied as they are.
-mklog() {
+# one (a damaged line: tests/seal.py); other lines are copied as they are.
+serial_log() {
 	local f=$tmp/$1.log
 	shift
-	python3 - "$f" "$@" <<'PY'
-import sys, zlib
+	PYTHONPATH=$here/tests python3 - "$f" "$@" <<'PY'
+import sys
+from seal import seal
 out = [b'SeaBIOS (version 1.16.2-debian-1.16.2-1)', b'[    0.000000] Linux version 6.1.0']
 for l in sys.argv[2:]:
     b = l.encode()
     if b[:2] in (b'R ', b'X '):
         body = b'@isobench/1 ' + b[2:]
-        crc = zlib.crc32(body) ^ (0xffffffff if b[:1] == b'X' else 0)
-        out.append(b'[    1.5] ' * (b' TEST ' in body) + body + b' *%08x' % (crc & 0xffffffff))
+        out.append(b'[    1.5] ' * (b' TEST ' in body) + seal(body, damaged=b[:1] == b'X'))
     else:
         out.append(b)
 open(sys.argv[1], 'wb').write(b''.join(x + b'\r\n' for x in out))
@@ -134,24 +134,24 @@ off="[    9.0] reboot: Power down"
 wd=("${B/0123456789abcdef/0000000000000001}" "R 2 FAIL test=watchdog reason=stalled" "R 3 END records=2 results=0 fails=1 skips=0 errors=0 status=ok")
 
 qemu_judge() { "$run" --out "$tools" --judge "$1"; }
-expect_status EXIT_OK "complete run, powered off (noise, CRLF, record after kernel text)" -- qemu_judge "$(mklog ok "${good[@]}" "$end" "$off")"
-expect_status EXIT_OK "halt=reboot: rebooted, as asked" -- qemu_judge "$(mklog reboot "${good[@]}" "$end" "[    9.0] reboot: Restarting system")"
+expect_status EXIT_OK "complete run, powered off (noise, CRLF, record after kernel text)" -- qemu_judge "$(serial_log ok "${good[@]}" "$end" "$off")"
+expect_status EXIT_OK "halt=reboot: rebooted, as asked" -- qemu_judge "$(serial_log reboot "${good[@]}" "$end" "[    9.0] reboot: Restarting system")"
 contains "$tmp/stdout" "guest rebooted" "the verdict says it rebooted, not powered off"
-expect_status EXIT_CRASHED "complete run that neither powered off nor rebooted" -- qemu_judge "$(mklog nooff "${good[@]}" "$end")"
+expect_status EXIT_CRASHED "complete run that neither powered off nor rebooted" -- qemu_judge "$(serial_log nooff "${good[@]}" "$end")"
 has "$tmp/stderr" "crashed" "no power-off is named"
-expect_status EXIT_INCOMPLETE "missing END" -- qemu_judge "$(mklog noend "${good[@]}")"
-expect_status EXIT_INCOMPLETE "no records at all" -- qemu_judge "$(mklog none)"
-expect_status EXIT_CRASHED "Kernel panic" -- qemu_judge "$(mklog panic "${good[@]}" \
+expect_status EXIT_INCOMPLETE "missing END" -- qemu_judge "$(serial_log noend "${good[@]}")"
+expect_status EXIT_INCOMPLETE "no records at all" -- qemu_judge "$(serial_log none)"
+expect_status EXIT_CRASHED "Kernel panic" -- qemu_judge "$(serial_log panic "${good[@]}" \
 	'[    2.0] Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b')"
 contains "$tmp/stdout" "the kernel panicked (line 7)" "the panic's line is named"
-expect_status EXIT_CRASHED "Kernel panic after a complete run" -- qemu_judge "$(mklog panic2 "${good[@]}" "$end" \
+expect_status EXIT_CRASHED "Kernel panic after a complete run" -- qemu_judge "$(serial_log panic2 "${good[@]}" "$end" \
 	'[    9.0] Kernel panic - not syncing: Fatal exception')"
-expect_status EXIT_CRASHED "watchdog FAIL" -- qemu_judge "$(mklog wd "${wd[@]}" "$off")"
-expect_status EXIT_OK "a damaged watchdog FAIL line before a good run is not a crash" -- qemu_judge "$(mklog wdbad \
+expect_status EXIT_CRASHED "watchdog FAIL" -- qemu_judge "$(serial_log wd "${wd[@]}" "$off")"
+expect_status EXIT_OK "a damaged watchdog FAIL line before a good run is not a crash" -- qemu_judge "$(serial_log wdbad \
 	"X 9 FAIL test=watchdog reason=stalled" "${good[@]}" "$end" "$off")"
-expect_status EXIT_OK "a watchdog run, then a complete boot: the latest boot counts" -- qemu_judge "$(mklog wdthen \
+expect_status EXIT_OK "a watchdog run, then a complete boot: the latest boot counts" -- qemu_judge "$(serial_log wdthen \
 	"${wd[@]}" "${good[@]}" "$end" "$off")"
-expect_status EXIT_OK "a text line naming a Kernel panic is not one" -- qemu_judge "$(mklog textpanic \
+expect_status EXIT_OK "a text line naming a Kernel panic is not one" -- qemu_judge "$(serial_log textpanic \
 	"${good[@]}" "isobench: note: grep 'Kernel panic' found nothing" "$end" "$off")"
 # --killed (qemu/run's timeout: QEMU was stopped here): a missing power-off is the timeout's
 # doing, not a crash; a panic or the watchdog still are.
@@ -162,18 +162,18 @@ contains "$tmp/stdout" "the kernel panicked (line 7)" "--killed: the panic's lin
 expect_status EXIT_CRASHED "--killed: a watchdog FAIL still is" -- rep_killed "$tmp/wd.log"
 expect_status EXIT_USAGE "--killed without --boot is a usage error" -- "$tools/isobench-report" --killed "$tmp/ok.log"
 # A second boot has its own run id (the same id again is the run replayed: isobench.replay=1).
-expect_status EXIT_INCOMPLETE "a complete run, then a boot cut off: the latest boot failed" -- qemu_judge "$(mklog cutlast \
+expect_status EXIT_INCOMPLETE "a complete run, then a boot cut off: the latest boot failed" -- qemu_judge "$(serial_log cutlast \
 	"${good[@]}" "$end" "$off" "${good[0]/0123456789abcdef/fedcba9876543210}" "${good[@]:1}")"
-expect_status EXIT_FAILS "complete run with a FAIL" -- qemu_judge "$(mklog failrec "${good[@]}" \
+expect_status EXIT_FAILS "complete run with a FAIL" -- qemu_judge "$(serial_log failrec "${good[@]}" \
 	"R 5 FAIL test=spawn reason=crashed signal=11" \
 	"R 6 END records=5 results=1 fails=1 skips=0 errors=0 status=ok" "$off")"
-expect_status EXIT_FAILS "complete run with an ERROR" -- qemu_judge "$(mklog errrec "${good[@]}" \
+expect_status EXIT_FAILS "complete run with an ERROR" -- qemu_judge "$(serial_log errrec "${good[@]}" \
 	"R 5 ERROR what=test reason=unknown test=nope" \
 	"R 6 END records=5 results=1 fails=0 skips=0 errors=1 status=ok" "$off")"
-expect_status EXIT_INCOMPLETE "sequence gap (lost record)" -- qemu_judge "$(mklog gap "${good[0]}" "${good[1]}" "${good[3]}" "$end" "$off")"
-expect_status EXIT_INCOMPLETE "END count disagrees" -- qemu_judge "$(mklog count "${good[@]}" \
+expect_status EXIT_INCOMPLETE "sequence gap (lost record)" -- qemu_judge "$(serial_log gap "${good[0]}" "${good[1]}" "${good[3]}" "$end" "$off")"
+expect_status EXIT_INCOMPLETE "END count disagrees" -- qemu_judge "$(serial_log count "${good[@]}" \
 	"R 5 END records=9 results=1 fails=0 skips=0 errors=0 status=ok" "$off")"
-expect_status EXIT_OK "two complete boots in one log" -- qemu_judge "$(mklog twice "${good[@]}" "$end" "$off" \
+expect_status EXIT_OK "two complete boots in one log" -- qemu_judge "$(serial_log twice "${good[@]}" "$end" "$off" \
 	"${good[0]/0123456789abcdef/fedcba9876543210}" "${good[@]:1}" "$end" "$off")"
 
 # A guest that printed nothing (only qemu/run's own '#' lines): the memory hint.

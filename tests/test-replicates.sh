@@ -17,41 +17,41 @@ use_tmp
 rep=$(report_tool)
 [ -x "$rep" ] || { fail "no $rep (make -C report)"; finish; exit 1; }
 
-# mklog FILE SLOWER ROUND DRIFT[,DRIFT...] [SIDE]: one run per DRIFT (several: BEGIN..END each,
+# drift_log FILE SLOWER ROUND DRIFT[,DRIFT...] [SIDE]: one run per DRIFT (several: BEGIN..END each,
 # as --repeat writes them), every test SLOWER times worse (1.10: 10 % slower), INFO
 # run.round=ROUND when ROUND is not "-" (the first run's; the next runs count on), and
-# run.ab_side=SIDE when given (as qemu/run --ab-params's boots say it). With MKLOG_INDEX=1 the
+# run.ab_side=SIDE when given (as qemu/run --ab-params's boots say it). With DRIFT_INDEX=1 the
 # two higher-is-better tests carry a UnixBench baseline (index tests: the run has an Index Score).
-# MKLOG_SKIP=TEST leaves TEST out of every run of the log. MKLOG_FAIL=1 adds a FAIL record to
-# the log's first run (END fails=1), as a run with a failing test writes it. MKLOG_SUITE=S
-# writes INFO run.suite=S (default quick). MKLOG_UNCONV=K: the K-th run's RESULTs say
-# converged=0. MKLOG_WARN=K: the K-th run holds a runner's WARN (its clocksource changed).
-# MKLOG_SAMEROUND=1: every run carries ROUND itself (as --round R --repeat N writes them).
-mklog() {
-	PYTHONPATH=$top/tests python3 - "$@" <<'EOF'
-import math, sys, zlib
-from seal import counts
+# DRIFT_SKIP=TEST leaves TEST out of every run of the log. DRIFT_FAIL=1 adds a FAIL record to
+# the log's first run (END fails=1), as a run with a failing test writes it. DRIFT_SUITE=S
+# writes INFO run.suite=S (default quick). DRIFT_UNCONV=K: the K-th run's RESULTs say
+# converged=0. DRIFT_WARN=K: the K-th run holds a runner's WARN (its clocksource changed).
+# DRIFT_SAMEROUND=1: every run carries ROUND itself (as --round R --repeat N writes them).
+drift_log() {
+	mklog "$@" <<'EOF'
+import math, os, sys, zlib
+from seal import result, sample
 path, slower, rnd, drifts = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
 side = sys.argv[5] if len(sys.argv) > 5 else ""
-import os
-index = os.environ.get("MKLOG_INDEX") == "1"
+index = os.environ.get("DRIFT_INDEX") == "1"
 tests = [("t-rate1", "lps", "higher", 1000.0), ("t-rate2", "lps", "higher", 50000.0),
          ("t-time1", "ns", "lower", 80.0), ("t-time2", "ns", "lower", 2500.0)]
-lines = []
+runs = []
 for k, drift in enumerate(float(d) for d in drifts.split(",")):
+    # a run id of this log and run (zlib's CRC-32 as a hash, not a seal)
     recs = ["BEGIN run=%016x version=t mode=host" % (zlib.crc32(("%s%d" % (path, k)).encode()) << 16 | k)]
-    info = "INFO run.suite=" + os.environ.get("MKLOG_SUITE", "quick")
+    info = "INFO run.suite=" + os.environ.get("DRIFT_SUITE", "quick")
     if rnd != "-":
-        info += " run.round=%d" % (int(rnd) + (0 if os.environ.get("MKLOG_SAMEROUND") == "1" else k))
+        info += " run.round=%d" % (int(rnd) + (0 if os.environ.get("DRIFT_SAMEROUND") == "1" else k))
     if side:
         info += " run.ab_side=" + side
     recs.append(info)
-    if os.environ.get("MKLOG_WARN") == str(k + 1):
+    if os.environ.get("DRIFT_WARN") == str(k + 1):
         recs.append("WARN what=clocksource before=tsc after=hpet reason=the%20clocksource%20"
                     "changed%20from%20tsc%20to%20hpet")
-    conv = 0 if os.environ.get("MKLOG_UNCONV") == str(k + 1) else 1
+    conv = 0 if os.environ.get("DRIFT_UNCONV") == str(k + 1) else 1
     for n, (name, unit, better, base) in enumerate(tests, 1):
-        if name == os.environ.get("MKLOG_SKIP"):
+        if name == os.environ.get("DRIFT_SKIP"):
             continue
         recs.append("TEST test=%s k=%d n=4 copies=1 unit=%s better=%s group=extra title=%s "
                     "clocksource=tsc%s" % (name, n, unit, better, name,
@@ -62,40 +62,28 @@ for k, drift in enumerate(float(d) for d in drifts.split(",")):
         for i in range(8):
             v = float("%.3f" % (centre * (1 + 0.005 * math.sin(i * 2.1 + n))))
             vals.append(v)
-            recs.append("SAMPLE test=%s copies=1 i=%d %s steal_ticks=0 batch=1 "
-                        "ran_ns=1 cpus=0 migrations=0 nivcsw=0 cpu_ns=1 value=%.3f"
-                        % (name, i, counts(v, better), v))
-        s = sorted(vals, reverse=(better == "higher"))
-        keep = s[:len(s) - len(s) // 3]
-        g = math.exp(sum(math.log(x) for x in keep) / len(keep))
-        srt = sorted(vals)
-        med = (srt[3] + srt[4]) / 2
-        recs.append("RESULT test=%s copies=1 unit=%s better=%s value=%.3f samples=8 median=%.3f "
-                    "min=%.3f max=%.3f ci95_pct=%.2f converged=%d"
-                    % (name, unit, better, g, med, srt[0], srt[-1],
-                       (srt[-1] - srt[0]) / 2 / med * 100, conv))   # 8 samples: the CI is min..max
-    fails = int(os.environ.get("MKLOG_FAIL") == "1" and k == 0)
+            recs.append(sample(name, i, v, better))
+        recs.append(result(name, unit, better, vals, converged=conv))   # 8 samples: the CI is min..max
+    fails = int(os.environ.get("DRIFT_FAIL") == "1" and k == 0)
     if fails:
         recs.append("FAIL test=t-broken copies=1 reason=planted")
     recs.append("END records=%d results=%d fails=%d skips=0 errors=0 status=ok"
                 % (len(recs), sum(r.startswith("RESULT") for r in recs), fails))
-    for n, body in enumerate(recs, 1):
-        line = "@isobench/1 %d %s" % (n, body)
-        lines.append("%s *%08x\n" % (line, zlib.crc32(line.encode()) & 0xffffffff))
-open(path, "w").write("".join(lines))
+    runs.append("\n".join(recs))
+print("\n\n".join(runs))
 EOF
 }
 
 # Drifts of the runs: A's and B's interleave over one range, so only B's 10 % is a difference.
-mklog "$tmp/a1.log" 1 - -0.015
-mklog "$tmp/a2.log" 1 - 0.005
-mklog "$tmp/a3.log" 1 - 0.0125
-mklog "$tmp/b1.log" 1.10 - -0.01
-mklog "$tmp/b2.log" 1.10 - 0.015
-mklog "$tmp/b3.log" 1.10 - 0.0
-mklog "$tmp/c1.log" 1 - 0.015
-mklog "$tmp/c2.log" 1 - -0.005
-mklog "$tmp/c3.log" 1 - 0.01
+drift_log "$tmp/a1.log" 1 - -0.015
+drift_log "$tmp/a2.log" 1 - 0.005
+drift_log "$tmp/a3.log" 1 - 0.0125
+drift_log "$tmp/b1.log" 1.10 - -0.01
+drift_log "$tmp/b2.log" 1.10 - 0.015
+drift_log "$tmp/b3.log" 1.10 - 0.0
+drift_log "$tmp/c1.log" 1 - 0.015
+drift_log "$tmp/c2.log" 1 - -0.005
+drift_log "$tmp/c3.log" 1 - 0.01
 for f in a1 b2 c3; do complete "$tmp/$f.log" "the synthetic run $f is a complete run"; done
 
 # 1. 3 + 3, B 10 % slower in every run: every test different, status 4.
@@ -122,8 +110,8 @@ count_is "$tmp/ac.txt" ' 3\+3 +welch-t .* [=~] (equivalent|undecided): .*$' 4 "n
 has "$tmp/ac.txt" 'compared 2 sides of 3, 3 runs: 0 different' "the closing line counts none"
 
 # 3. A log holding several runs gives each: two logs of three runs, two labels.
-mklog "$tmp/A.log" 1 - -0.015,0.005,0.0125
-mklog "$tmp/B.log" 1.10 - -0.01,0.015,0.0
+drift_log "$tmp/A.log" 1 - -0.015,0.005,0.0125
+drift_log "$tmp/B.log" 1.10 - -0.01,0.015,0.0
 expect_status EXIT_DIFFERS "two logs of three runs each (--repeat 3): status 4" -- \
 	"$rep" --label a,b "$tmp/A.log" "$tmp/B.log"
 cp "$tmp/stdout" "$tmp/multi.txt"
@@ -143,7 +131,7 @@ has "$tmp/hint6.txt" "\\(--label a,a,a,b,b,b $tmp/rA1\\.log $tmp/rA2\\.log $tmp/
 
 #    Every run on a side counts for the exit status, not only the log's last: a FAIL in the
 #    first of A's three runs is status 1 (FAILs outrank 4), and that run is named.
-MKLOG_FAIL=1 mklog "$tmp/Afail.log" 1 - -0.015,0.005,0.0125
+DRIFT_FAIL=1 drift_log "$tmp/Afail.log" 1 - -0.015,0.005,0.0125
 expect_status EXIT_FAILS "a FAIL in an earlier run of a side: status 1" -- \
 	"$rep" --label a,b "$tmp/Afail.log" "$tmp/B.log"
 has "$tmp/stdout" 'Afail\.log: run 1 of 3, counted on its side, holds 1 fails, 0 errors' \
@@ -208,8 +196,8 @@ has "$tmp/side.out" '^side (99[5-9]|100[0-7])\.[0-9] (90[4-9]|91[0-4])\.[0-9] Tr
 #    A side's convergence and the runner's WARNs are every run's, not its first run's: run 2
 #    of A did not converge (its values get '!', JSON converged false), run 3 of A and run 1
 #    of B carry a WARN (named by run, on each side).
-MKLOG_UNCONV=2 MKLOG_WARN=3 mklog "$tmp/Aw.log" 1 - -0.015,0.005,0.0125
-MKLOG_WARN=1 mklog "$tmp/Bw.log" 1.10 - -0.01,0.015,0.0
+DRIFT_UNCONV=2 DRIFT_WARN=3 drift_log "$tmp/Aw.log" 1 - -0.015,0.005,0.0125
+DRIFT_WARN=1 drift_log "$tmp/Bw.log" 1.10 - -0.01,0.015,0.0
 for f in Aw Bw; do complete "$tmp/$f.log" "the synthetic log $f (a WARN, converged=0) is complete"; done
 "$rep" --label a,b "$tmp/Aw.log" "$tmp/Bw.log" >"$tmp/conv.txt" 2>&1 || true
 count_is "$tmp/conv.txt" '^t-[a-z]+[0-9] +1 [a-z]+ +[0-9.]+! +[0-9.]+  ' 4 \
@@ -228,15 +216,15 @@ print("warn", len([w for w in c["warnings"] if "clocksource changed" in w]))' >"
 has "$tmp/conv.out" '^conv (\[False, True\] ?){4}$' "JSON: converged false on side a (over its runs), true on b"
 has "$tmp/conv.out" '^warn 2$' "JSON: both WARNs among the warnings"
 #    One WARN on every run of a side is one line naming the runs.
-MKLOG_WARN=1 mklog "$tmp/w1.log" 1 - 0.0
-MKLOG_WARN=1 mklog "$tmp/w2.log" 1 - 0.01
+DRIFT_WARN=1 drift_log "$tmp/w1.log" 1 - 0.0
+DRIFT_WARN=1 drift_log "$tmp/w2.log" 1 - 0.01
 "$rep" --label a,a,a,b "$tmp/w1.log" "$tmp/w2.log" "$tmp/a3.log" "$tmp/b1.log" >"$tmp/w.txt" 2>&1 || true
 has "$tmp/w.txt" '^warning: a runs 1, 2: the clocksource changed from tsc to hpet$' \
 	"text: one WARN two runs of a side carry is one line naming both"
 
 #    Runs of another suite pooled into one side: the not-comparable warning the sides' first
 #    runs get, now for the runs within a side too.
-MKLOG_SUITE=standard mklog "$tmp/std.log" 1 - 0.0
+DRIFT_SUITE=standard drift_log "$tmp/std.log" 1 - 0.0
 "$rep" --label a,a,b "$tmp/A.log" "$tmp/std.log" "$tmp/B.log" >"$tmp/mixed.txt" 2>&1 || true
 has "$tmp/mixed.txt" '^warning: not comparable: run\.suite differs \(a run 1: quick; a run 4: standard\)$' \
 	"a side pooling runs of two suites is warned about, naming the run"
@@ -281,7 +269,7 @@ count_is <(cat "$top"/report/*.c) 'x%02x' 1 "report/: one place writes a byte as
 
 #    A side whose first run lacks a test (a SKIP, a FAIL there) still decides on its other
 #    runs: side a is a1 without t-time2, a2, a3, c1 (three runs hold it), side b 10 % slower.
-MKLOG_SKIP=t-time2 mklog "$tmp/a1-short.log" 1 - -0.015
+DRIFT_SKIP=t-time2 drift_log "$tmp/a1-short.log" 1 - -0.015
 expect_status EXIT_DIFFERS "4 + 3 runs, side a's first run lacking a test: status 4" -- \
 	"$rep" --label a,a,a,a,b,b,b "$tmp/a1-short.log" "$tmp/a2.log" "$tmp/a3.log" "$tmp/c1.log" \
 	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3.log"
@@ -291,10 +279,10 @@ count_is "$tmp/stdout" '^t-time2 +1 b +3\+3 +welch-t .* \* different: .*$' 1 "..
 has "$tmp/stdout" 'compared 2 sides of 4, 3 runs: 4 different' "... so all four tests are different"
 #    A test that only later runs of every side hold (each side's first run lacks it) still
 #    gets its row, in the text and the JSON, decided on the runs that hold it.
-MKLOG_SKIP=t-time2 mklog "$tmp/late-a0.log" 1 - 0.0
-mklog "$tmp/late-a1.log" 1 - -0.015,0.005,0.0125
-MKLOG_SKIP=t-time2 mklog "$tmp/late-b0.log" 1.10 - 0.0
-mklog "$tmp/late-b1.log" 1.10 - -0.01,0.015,0.0
+DRIFT_SKIP=t-time2 drift_log "$tmp/late-a0.log" 1 - 0.0
+drift_log "$tmp/late-a1.log" 1 - -0.015,0.005,0.0125
+DRIFT_SKIP=t-time2 drift_log "$tmp/late-b0.log" 1.10 - 0.0
+drift_log "$tmp/late-b1.log" 1.10 - -0.01,0.015,0.0
 cat "$tmp/late-a0.log" "$tmp/late-a1.log" >"$tmp/late-a.log"
 cat "$tmp/late-b0.log" "$tmp/late-b1.log" >"$tmp/late-b.log"
 expect_status EXIT_DIFFERS "a test only later runs of each side hold: status 4" -- \
@@ -307,7 +295,7 @@ import json, sys
 print("rows", " ".join(sorted(r["test"] for r in json.load(sys.stdin)["comparison"]["rows"])))' \
 	>"$tmp/late.out" 2>&1 || true
 has "$tmp/late.out" '^rows t-rate1 t-rate2 t-time1 t-time2$' "JSON: rows for every test any run holds"
-MKLOG_SKIP=t-time2 mklog "$tmp/late-bx.log" 1.10 - -0.01,0.015,0.0
+DRIFT_SKIP=t-time2 drift_log "$tmp/late-bx.log" 1.10 - -0.01,0.015,0.0
 "$rep" --label a,b "$tmp/late-a.log" "$tmp/late-bx.log" >"$tmp/late-x.txt" 2>&1 || true
 has "$tmp/late-x.txt" '^t-time2 +1 ns +2[45][0-9][0-9]\.[0-9] +--- +--- ' \
 	"... and '---' where a side's runs all lack it"
@@ -359,8 +347,8 @@ else fail "six unlabelled logs: $(tail -n 3 "$tmp/six.err")"; fi
 #    the default min-effect (5 %, the noise floor), so it is asked for with --min-effect 1.
 for r in 1 2 3 4; do
 	d=$(awk -v r="$r" 'BEGIN { printf "%.3f", (r % 2 ? 0.06 : -0.06) * r / 4 }')
-	mklog "$tmp/pa$r.log" 1 "$r" "$d"
-	mklog "$tmp/pb$r.log" 1.02 "$r" "$d"
+	drift_log "$tmp/pa$r.log" 1 "$r" "$d"
+	drift_log "$tmp/pb$r.log" 1.02 "$r" "$d"
 done
 expect_status EXIT_DIFFERS "4 interleaved rounds, B 2% slower, drifting host: paired, status 4" -- \
 	"$rep" --min-effect 1 --label a,b,a,b,a,b,a,b "$tmp/pa1.log" "$tmp/pb1.log" "$tmp/pa2.log" "$tmp/pb2.log" \
@@ -369,13 +357,13 @@ count_is "$tmp/stdout" ' 4x4 +paired-t .* \* different: .*$' 4 "each test paired
 lacks "$tmp/stdout" "not paired by round" "rounds that pair: no note"
 #    Runs that carry rounds which cannot pair (--round 3 --repeat 3: three runs of round 3 a
 #    side) fall back to Welch's t, and a note says why.
-MKLOG_SAMEROUND=1 mklog "$tmp/r3a.log" 1 3 -0.015,0.005,0.0125
-MKLOG_SAMEROUND=1 mklog "$tmp/r3b.log" 1.10 3 -0.01,0.015,0.0
+DRIFT_SAMEROUND=1 drift_log "$tmp/r3a.log" 1 3 -0.015,0.005,0.0125
+DRIFT_SAMEROUND=1 drift_log "$tmp/r3b.log" 1.10 3 -0.01,0.015,0.0
 "$rep" --label a,b "$tmp/r3a.log" "$tmp/r3b.log" >"$tmp/r3.txt" 2>&1 || true
 count_is "$tmp/r3.txt" ' 3\+3 +welch-t .* \* different: .*$' 4 "every run of round 3: Welch's t, 3+3 runs"
 count_is "$tmp/r3.txt" '^note: runs not paired by round: round 3 is carried by 3 runs of side a, so b against a is Welch.s t on the runs. values' 1 \
 	"one note says why the runs are not paired"
-mklog "$tmp/r3c.log" 1.10 1 -0.01,0.015,0.0
+drift_log "$tmp/r3c.log" 1.10 1 -0.01,0.015,0.0
 "$rep" --label a,b "$tmp/A.log" "$tmp/r3c.log" >"$tmp/r3c.txt" 2>&1 || true
 has "$tmp/r3c.txt" '^note: runs not paired by round: a run 1 carries no run\.round, so b against a' \
 	"rounds on one side only: the note names the run without one"
@@ -420,7 +408,7 @@ count_is "$tmp/ab.svg" '<title>b: 0\.9[0-2][0-9] — 3\+3 runs, unpaired, Welch&
 	"SVG: each of the 4 bars' tooltips says what its mark rests on"
 lacks "$tmp/ab.svg" "[1]" "SVG: one basis, no [k] after the marks"
 #    A test one B run lacks: its cell rests on 3+2 runs (no verdict), the others on 3+3.
-MKLOG_SKIP=t-time2 mklog "$tmp/b3-short.log" 1.10 - 0.0
+DRIFT_SKIP=t-time2 drift_log "$tmp/b3-short.log" 1.10 - 0.0
 "$rep" --svg "$tmp/mix.svg" --label a,a,a,b,b,b "$tmp/a1.log" "$tmp/a2.log" "$tmp/a3.log" \
 	"$tmp/b1.log" "$tmp/b2.log" "$tmp/b3-short.log" >/dev/null 2>&1 || true
 contains "$tmp/mix.svg" "marks rest on: 2 bases, the [k] after each mark" "SVG, mixed bases: the legend says there are two"
@@ -429,8 +417,8 @@ has "$tmp/mix.svg" '>\[2\] 3\+2 runs: fewer than 3 a side, no verdict</text>' "S
 count_is "$tmp/mix.svg" '>0\.9[0-2] \* \[1\]</text>' 3 "SVG: the three tests of 3+3 runs say [1] after their mark"
 count_is "$tmp/mix.svg" '>0\.9[0-2] \? \[2\]</text>' 1 "SVG: t-time2 (3+2 runs) says [2] after its '?'"
 #    The Index Score decided over the runs is marked in the chart, the HTML and the CSV too.
-MKLOG_INDEX=1 mklog "$tmp/ia.log" 1 - 0.0,0.01,-0.01
-MKLOG_INDEX=1 mklog "$tmp/ib.log" 1.10 - 0.02,0.0,-0.01
+DRIFT_INDEX=1 drift_log "$tmp/ia.log" 1 - 0.0,0.01,-0.01
+DRIFT_INDEX=1 drift_log "$tmp/ib.log" 1.10 - 0.02,0.0,-0.01
 "$rep" --svg "$tmp/idx.svg" --label a,b "$tmp/ia.log" "$tmp/ib.log" >/dev/null 2>&1 || true
 has "$tmp/idx.svg" '^<text [^>]*font-weight="bold">System Benchmarks Index Score' "SVG: an Index Score row"
 count_is "$tmp/idx.svg" '>0\.9[0-2] \*</text>' 5 "SVG: the 4 tests and the Index Score (over the runs) marked '*'"
@@ -459,8 +447,8 @@ has "$tmp/jv.out" '^values (99[5-9]|100[0-7])\.[0-9] (90[4-9]|91[0-4])\.[0-9]$' 
 #    by round); one boot's log alone is read as any run (qemu/run judges each with --boot).
 for r in 1 2 3; do
 	d=$(awk -v r="$r" 'BEGIN { printf "%.3f", (r % 2 ? 0.05 : -0.05) }')
-	mklog "$tmp/q-r$r-a.log" 1 "$r" "$d" a
-	mklog "$tmp/q-r$r-b.log" 1.10 "$r" "$d" b
+	drift_log "$tmp/q-r$r-a.log" 1 "$r" "$d" a
+	drift_log "$tmp/q-r$r-b.log" 1.10 "$r" "$d" b
 done
 expect_status EXIT_DIFFERS "A/B boots without --label: sides from run.ab_side, B 10% slower" -- \
 	"$rep" "$tmp"/q-r*.log
@@ -498,8 +486,8 @@ count_is "$tmp/stdout" ' 3\+3 +welch-t .* \* different: .*$' 4 "each run once: 3
 # 9. The Index Score over the runs: each run's score is its value, decided as a test's row.
 #    A's and B's first runs alone give a score ratio of 0.89 (1 / (1.10 x 1.02)); over the three
 #    runs B is ~10.3 % slower (0.91, a verdict). Planted "first runs only": 0.89, no verdict line.
-MKLOG_INDEX=1 mklog "$tmp/ia.log" 1 - 0.0,0.01,-0.01
-MKLOG_INDEX=1 mklog "$tmp/ib.log" 1.10 - 0.02,0.0,-0.01
+DRIFT_INDEX=1 drift_log "$tmp/ia.log" 1 - 0.0,0.01,-0.01
+DRIFT_INDEX=1 drift_log "$tmp/ib.log" 1.10 - 0.02,0.0,-0.01
 expect_status EXIT_DIFFERS "Index Score over 3 + 3 runs: status 4" -- \
 	"$rep" --label a,b "$tmp/ia.log" "$tmp/ib.log"
 cp "$tmp/stdout" "$tmp/idx.txt"
@@ -510,8 +498,8 @@ has "$tmp/idx.txt" '^Index Score +1 b +3\+3 +welch-t +[0-9.e-]+ +0\.9[0-2]. \[0\
 #    Paired by round: the score cells pair as the tests do.
 for r in 1 2 3; do
 	d=$(awk -v r="$r" 'BEGIN { printf "%.3f", (r % 2 ? 0.05 : -0.05) }')
-	MKLOG_INDEX=1 mklog "$tmp/iq-r$r-a.log" 1 "$r" "$d" a
-	MKLOG_INDEX=1 mklog "$tmp/iq-r$r-b.log" 1.10 "$r" "$d" b
+	DRIFT_INDEX=1 drift_log "$tmp/iq-r$r-a.log" 1 "$r" "$d" a
+	DRIFT_INDEX=1 drift_log "$tmp/iq-r$r-b.log" 1.10 "$r" "$d" b
 done
 expect_status EXIT_DIFFERS "Index Score of A/B rounds: paired" -- "$rep" "$tmp"/iq-r*.log
 has "$tmp/stdout" '^Index Score +1 b +3x3 +paired-t .* \* different: .*$' "the score pairs by round (3x3) too"
@@ -552,8 +540,8 @@ count_is "$tmp/stderr" '^isobench-report: run [0-9a-f]+ is selected by both all 
 # 11. The Index Score's verdict needs every run of both sides to hold the same index tests, not
 #     their first runs alone: side a's run 3 lacks t-rate2 (an index test), so its partial score
 #     is over other tests: no score verdict, and a note names the run.
-MKLOG_INDEX=1 mklog "$tmp/ix1.log" 1 - 0.0,0.01
-MKLOG_INDEX=1 MKLOG_SKIP=t-rate2 mklog "$tmp/ix2.log" 1 - -0.01
+DRIFT_INDEX=1 drift_log "$tmp/ix1.log" 1 - 0.0,0.01
+DRIFT_INDEX=1 DRIFT_SKIP=t-rate2 drift_log "$tmp/ix2.log" 1 - -0.01
 "$rep" --label a,a,b "$tmp/ix1.log" "$tmp/ix2.log" "$tmp/ib.log" >"$tmp/ix.txt" 2>&1 || true
 hasnt "$tmp/ix.txt" '^Index Score +1 b +3\+3 +welch-t' "runs of other index tests: no Index Score verdict"
 has "$tmp/ix.txt" '^Index Score( \(Partial: [0-9]+ of 12\))? +1 +[0-9.]+ +[0-9.]+ +--- *$' "... and no score ratio"

@@ -19,7 +19,7 @@
 # In:  $OUT (default out/): bzImage, initramfs.cpio.gz, isobench, isobench-report (./build.sh);
 #      qemu/run, qemu-system-x86_64, musl-gcc, initramfs/build.sh.
 # Out: ok/FAIL lines, then finish's summary. About 100 s on a quiet 2-core host (4 TCG boots).
-set -uo pipefail
+set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out=${OUT:-$top/out}

@@ -10,7 +10,7 @@
 # In:  tests/lib.sh, tests/fixtures/logs (complete, cut and FAIL-holding logs), OUT's
 #      isobench-report (OUT defaults to the repository's out/) for complete and ran.
 # Out: one line per assertion, then "N passed, M failed, K skipped". Errors: exit 1 on any failure.
-set -uo pipefail
+set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 fix=$here/fixtures/logs
@@ -38,13 +38,13 @@ empty=$tmp/empty none=$tmp/none text=$tmp/text
 printf 'alpha\nbeta\n' >"$text"
 
 # ---- the verbs and finish ---------------------------------------------------------------------
-out=$(bash -c '. "$1"; pass a; fail b; skip c; finish' _ "$here/lib.sh")
-st=$?
+st=0
+out=$(bash -c '. "$1"; pass a; fail b; skip c; finish' _ "$here/lib.sh") || st=$?
 if [ "$(tail -n 1 <<<"$out")" = "1 passed, 1 failed, 1 skipped" ] && [ "$st" -ne 0 ]; then
 	pass "finish counts each verb and fails after a FAIL (status $st)"
 else fail "finish: '$(tail -n 1 <<<"$out")', status $st"; fi
-out=$(bash -c '. "$1"; pass a; skip c; finish' _ "$here/lib.sh")
-st=$?
+st=0
+out=$(bash -c '. "$1"; pass a; skip c; finish' _ "$here/lib.sh") || st=$?
 if [ "$(tail -n 1 <<<"$out")" = "1 passed, 0 failed, 1 skipped" ] && [ "$st" -eq 0 ]; then
 	pass "finish: status 0 without a FAIL (a skip is not one)"
 else fail "finish without FAIL: '$(tail -n 1 <<<"$out")', status $st"; fi
@@ -265,6 +265,62 @@ git init -q "$tmp/t3" && git -C "$tmp/t3" add -A
 printf '\nsha256_of() { md5sum "$1"; }\n' >>"$tmp/t3/tests/test-disk.sh"
 printf '\ndie() { echo "x: $*"; exit 1; }\n' >>"$tmp/t3/image/build-iso.sh"
 planted_fails once_judge "$tmp/t3" 2 "a lib.sh function redefined and a second die() are found"
+
+# ---- mklog and rendered -------------------------------------------------------------------------
+# mklog: the program's bodies sealed at their sequence numbers, counting from 1 again after a
+# blank line; a failing program is a failing mklog.
+mklog "$tmp/mk.log" x <<'EOF'
+import sys
+assert sys.argv[2] == "x"
+print("BEGIN run=1\nEND records=1\n\nBEGIN run=2")
+EOF
+if [ "$(cut -d' ' -f2,3 "$tmp/mk.log" | tr '\n' '|')" = "1 BEGIN|2 END|1 BEGIN|" ] &&
+	[ "$(sed -n 3p "$tmp/mk.log")" = "@isobench/1 1 BEGIN run=2 *$(printf '@isobench/1 1 BEGIN run=2' | gzip -c | tail -c 8 | od -An -tx4 -N4 | tr -d ' ')" ]
+then pass "mklog: sealed records (gzip's CRC-32 agrees), counting from 1 again after a blank line"
+else fail "mklog wrote: $(tr '\n' '|' <"$tmp/mk.log")"; fi
+st=0
+mklog "$tmp/mk2.log" <<<'raise SystemExit(3)' || st=$?
+if [ "$st" -ne 0 ]; then pass "mklog: a failing program fails it (status $st)"; else fail "mklog: a failing program gave status 0"; fi
+# rendered: a PNG of one colour (blank), a missing one, and one drawn in many colours.
+python3 - "$tmp" <<'EOF'
+import struct, sys, zlib
+def png(path, w, h, pixel):
+    raw = b"".join(b"\0" + b"".join(bytes(pixel(x, y)) for x in range(w)) for y in range(h))
+    chunk = lambda t, d: struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+    open(path, "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+                           + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+png(sys.argv[1] + "/blank.png", 40, 40, lambda x, y: (255, 255, 255))
+png(sys.argv[1] + "/drawn.png", 40, 40, lambda x, y: (0, 0, 0) if x == y else (255, 200 + x, 200 + y))
+EOF
+want FAIL "rendered: a blank page" -- rendered "$tmp/blank.png" d
+want FAIL "rendered: no screenshot at all" -- rendered "$tmp/none.png" d
+want ok "rendered: a picture in many colours, a little dark" -- rendered "$tmp/drawn.png" d
+
+# ---- one preamble: every test script begins "set -euo pipefail" (tests/lib.sh's rule) ---------
+# preamble_judge ROOT LABEL: each tests/*.sh under ROOT but lib.sh (the suites, tests/run's
+# opt-in ones too) has "set -euo pipefail" as its first line after the header comment; one
+# FAIL per script that begins otherwise, one pass when none does.
+preamble_judge() {
+	local root=$1 label=$2 f first n=0 bad=0
+	for f in "$root"/tests/*.sh; do
+		[ "${f##*/}" != lib.sh ] || continue
+		n=$((n + 1))
+		first=$(grep -m1 -vE '^[[:space:]]*(#.*)?$' "$f" || true)
+		[ "$first" != "set -euo pipefail" ] || continue
+		fail "$label: ${f#"$root"/} begins '$first', not 'set -euo pipefail' (tests/lib.sh's rule)"
+		bad=$((bad + 1))
+	done
+	[ "$bad" -ne 0 ] || [ "$n" -eq 0 ] || pass "$label: all $n test scripts begin set -euo pipefail"
+	[ "$n" -ne 0 ] || fail "$label: no test script under $root/tests"
+}
+preamble_judge "$here/.." tree
+# Planted: one script back on the old set -uo, one with set -eu (no pipefail), one whose set
+# comes after a command.
+tree_copy "$tmp/t4" tests
+sed -i '0,/^set -euo pipefail$/s//set -uo pipefail/' "$tmp/t4/tests/test-house.sh"
+sed -i '0,/^set -euo pipefail$/s//set -eu/' "$tmp/t4/tests/test-pct.sh"
+sed -i '0,/^set -euo pipefail$/s//export LC_ALL=C\n&/' "$tmp/t4/tests/test-fleet.sh"
+planted_fails preamble_judge "$tmp/t4" 3 "three scripts with another preamble are found"
 if [ "$(printf 'abc' >"$tmp/abc"; sha256_of "$tmp/abc")" = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad ] &&
 	! sha256_of "$none" 2>/dev/null; then pass "sha256_of: the hash of 'abc'; status 1 for a missing file"
 else fail "sha256_of: wrong hash of 'abc' or no failure on a missing file"; fi
@@ -330,9 +386,9 @@ else fail "build.sh or tests/run reads ISOBENCH_ARM64_BG itself: $(grep -n 'ISOB
 # ---- use_tmp, at_exit, kill_at_exit -------------------------------------------------------------
 # shellcheck disable=SC2016  # expanded by the inner shell
 own=3 # the inner script's own status, none of lib/status.h's meanings
+st=0
 out=$(bash -c 'set -e; . "$1"; use_tmp; echo "$tmp"; at_exit echo registered first
-	at_exit echo registered last; at_exit false; exit "$2"' _ "$here/lib.sh" "$own")
-st=$?
+	at_exit echo registered last; at_exit false; exit "$2"' _ "$here/lib.sh" "$own") || st=$?
 dir=$(head -n 1 <<<"$out")
 if [ "$st" -eq "$own" ]; then pass "at_exit keeps the script's status, with set -e and a failing hook ($own)"
 else fail "at_exit changed the script's status: $own became $st"; fi
@@ -344,13 +400,13 @@ else fail "use_tmp's directory '$dir' is still there (or none was made)"; fi
 sleep 300 &
 victim=$!
 # shellcheck disable=SC2016
-bash -c '. "$1"; use_tmp; ids=("" "$2"); kill_at_exit ids; exit 0' _ "$here/lib.sh" "$victim"
-st=$?
+st=0
+bash -c '. "$1"; use_tmp; ids=("" "$2"); kill_at_exit ids; exit 0' _ "$here/lib.sh" "$victim" || st=$?
 gone=1
 for _ in $(seq 20); do kill -0 "$victim" 2>/dev/null || { gone=0; break; }; sleep 0.1; done
 if [ "$gone" -eq 0 ] && [ "$st" -eq 0 ]; then pass "kill_at_exit kills the ids its array holds, skips an empty one"
-else fail "kill_at_exit: process $victim still runs (status $st)"; kill "$victim" 2>/dev/null; fi
-wait "$victim" 2>/dev/null
+else fail "kill_at_exit: process $victim still runs (status $st)"; kill "$victim" 2>/dev/null || true; fi
+wait "$victim" 2>/dev/null || true	# killed: its status is SIGTERM's
 
 # ---- timing_done (tests/run's schedule) ---------------------------------------------------------
 # Inside tests/run: the file named by ISOBENCH_TIMING_DONE appears and ISOBENCH_RUN_PID gets
