@@ -87,6 +87,10 @@ expect_status EXIT_NOSTART "--arch arm64 --direct without an arm64 kernel" -- "$
 has "$tmp/stderr" "^qemu/run: no .*/arm64/Image" "the missing arm64 kernel is named (OUT/arm64/Image)"
 expect_status EXIT_NOSTART "--arch arm64 without AAVMF" -- env AAVMF_CODE="$tmp/none.fd" "$run" --arch arm64 --out "$noimg" --iso "$0" --accel tcg
 has "$tmp/stderr" "no UEFI firmware .*qemu-efi-aarch64" "the missing AAVMF names its package"
+# An interface that is not there: said, never a bare status 1 (ip's failure inside the
+# assignment once ended the script under set -e before its message).
+expect_status EXIT_NOSTART "--tap naming no interface" -- "$run" --nic virtio --tap nosuch0 --dry-run --direct
+has "$tmp/stderr" "^qemu/run: --tap nosuch0: no such interface" "... and the interface is named"
 
 # --- check-args: test names, copies and suite with the runner's own parser, before a build --
 expect_status EXIT_USAGE "--check-args --tests nosuch" -- "$run" --out "$tools" --check-args --tests nosuch

@@ -62,7 +62,7 @@ network_devices() {
 			netdev=(-netdev "socket,id=n0,${link%%:*}=127.0.0.1:${link#*:}")
 			networds=("ip=$LINK_NET.$me:::255.255.255.0:::off")
 		elif [ -n "$tap" ]; then
-			hostip=$(ip -4 -o addr show dev "$tap" 2>/dev/null | awk '{ sub(/\/.*/, "", $4); print $4; exit }')
+			hostip=$(ip -4 -o addr show dev "$tap" 2>/dev/null | awk '{ sub(/\/.*/, "", $4); print $4; exit }' || true)
 			[ -n "$hostip" ] || die_start "--tap $tap: no such interface with an IPv4 address here"
 			guestip=${hostip%.*}.2
 			[ "$guestip" != "$hostip" ] || guestip=${hostip%.*}.3
