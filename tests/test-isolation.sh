@@ -38,7 +38,7 @@ export TMPDIR=$tmp
 
 # ---- PID 1 of a fresh PID namespace -----------------------------------------------------------
 if [ "$(id -u)" -ne 0 ] || ! unshare -fp --mount-proc true 2>/dev/null; then
-	skip "PID 1 of a PID namespace: unshare -fp --mount-proc needs root here"
+	skip "PID 1 of a PID namespace: unshare -fp --mount-proc cannot run here (it needs root and a root it can make private: not a chroot)"
 else
 	st=0
 	timeout 120 unshare -fp --mount-proc "$bin" --suite quick --tests syscall,execl --copies 1 \

@@ -296,8 +296,9 @@ PY
 	# The default: 2 vCPUs and 1 GiB, said as the default.
 	dry --log "$tmp/def.log" >"$tmp/def.cmd" 2>/dev/null || true
 	has "$tmp/def.log" "^# qemu/run: sizing vcpus=2 \\(default\\) mem=1G \\(default\\)" "neither given: the default 2 vCPUs, 1G, said so"
-	# --mem host against a planted /proc/meminfo (bound over it in a private mount namespace:
-	# root's unshare -m): capped at what the accelerator addresses (QEMU 7.2 refuses a guest
+	# --mem host against a planted /proc/meminfo (bound over it in a mount namespace of its
+	# own: root's unshare -m, /proc made private there so nothing reaches the host; not "/",
+	# which a chroot such as tests/fresh-root.sh's cannot change): capped at what the accelerator addresses (QEMU 7.2 refuses a guest
 	# past phys-bits: x86 TCG 1 TiB less 36 GiB), at 2047M on a 32-bit host (a getconf
 	# saying LONG_BIT 32), and refused with the figures when too little is available.
 	if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null; then
@@ -308,7 +309,8 @@ PY
 			local f=$tmp/meminfo.$1
 			shift 2
 			# shellcheck disable=SC2016 # the inner shell expands them
-			unshare -m sh -c 'mount --bind "$0" /proc/meminfo && exec "$@"' "$f" "$@"
+			unshare -m --propagation unchanged sh -c \
+				'mount --make-private /proc && mount --bind "$0" /proc/meminfo && exec "$@"' "$f" "$@"
 		}
 		big=$((4 << 30)) # KiB: a 4 TiB host with 3 TiB available
 		planted "$big" $((3 << 30)) "$run" --out "$fake" --direct --accel tcg --dry-run --mem host \
