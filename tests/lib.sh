@@ -150,6 +150,19 @@ none() {
 	else fail "$3: $(head -n 5 <<<"$1" | sed ':a;N;$!ba;s/\n/ | /g')"; fi
 }
 
+# none_listed OK BAD -- LISTER...: none for a lister (a program that prints one line per finding,
+#   e.g. tests/names.py): passes "OK" only when LISTER exits 0 and prints nothing; its lines fail
+#   it ("BAD: " as none does); and so does a lister that prints nothing but exits non-zero (a
+#   crash, a usage error, a parse that found nothing to check: names.py's status 2), "BAD:
+#   LISTER could not list (status N): its stderr" -- `none "$(LISTER)"` took that for a pass.
+none_listed() {
+	local ok=$1 bad=$2 got st=0
+	shift 3
+	got=$("$@" 2>"$tmp/none_listed.err") || st=$?
+	if [ -n "$got" ] || [ "$st" -eq 0 ]; then none "$got" "$ok" "$bad"
+	else fail "$bad: $1 could not list (status $st): $(head -c 300 "$tmp/none_listed.err" | tr '\n' '|')"; fi
+}
+
 # count_is FILE REGEX N DESCRIPTION: exactly N lines match (N = 0 needs a non-empty FILE).
 count_is() {
 	local n st=0

@@ -88,8 +88,8 @@ sed 's/the failure paths (`selftest\.c`)/&, the added test (`addtest.c`)/' \
 	"$_lib_top/docs/architecture.md" >"$doc"
 if cmp -s "$doc" "$_lib_top/docs/architecture.md"; then
 	fail "docs/architecture.md has no payload/bench/ row naming selftest.c to add addtest.c beside"
-else none "$(unnamed "$doc")" "step 3: docs/architecture.md names every source file, the new one too" \
-	"step 3: docs/architecture.md does not name"; fi
+else none_listed "step 3: docs/architecture.md names every source file, the new one too" \
+	"step 3: docs/architecture.md does not name" -- unnamed "$doc"; fi
 got=$(unnamed "$_lib_top/docs/architecture.md") || true	# its list is the verdict
 if [ "$got" = payload/bench/addtest.c ]; then
 	pass "planted (file and line, no step 3): the every-file check names payload/bench/addtest.c"

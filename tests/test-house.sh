@@ -113,8 +113,8 @@ unnamed() {
 doc=$top/docs/architecture.md
 n=$(source_files "$top" | wc -l)
 if [ "$n" -lt 200 ]; then fail "only $n source files listed (git ls-files failed?)"
-else none "$(unnamed "$doc")" "docs/architecture.md names all $n source files" \
-	"docs/architecture.md does not name"; fi
+else none_listed "docs/architecture.md names all $n source files" \
+	"docs/architecture.md does not name" -- unnamed "$doc"; fi
 # Planted: a new file nobody named; a name taken out of the page; a name made ambiguous
 # (payload/main.c written as main.c, which report/main.c shares).
 got=$(unnamed "$doc" payload/planted.c) || true
@@ -130,8 +130,8 @@ if [ "$got" = payload/main.c ]; then pass "planted: an ambiguous main.c names ne
 else fail "planted ambiguous main.c: named.py printed '$got'"; fi
 
 # payload/'s rooms include what their "may include" cell says (tests/rooms.py).
-none "$(python3 "$here/rooms.py" "$top")" "payload/'s rooms include only what docs/architecture.md lets them" \
-	"payload/'s rooms include past docs/architecture.md"
+none_listed "payload/'s rooms include only what docs/architecture.md lets them" \
+	"payload/'s rooms include past docs/architecture.md" -- python3 "$here/rooms.py" "$top"
 tree_copy "$tmp/rooms" payload docs/architecture.md lib kernel-config/driver
 printf '#include "../harness.h"\n' >>"$tmp/rooms/payload/bench/getpid.c"	# bench -> the harness
 printf '#include "../bench/disk.h"\n' >>"$tmp/rooms/payload/pid1/summary.c"	# pid1 -> bench
@@ -143,8 +143,16 @@ if grep -q '^payload/bench/getpid.c: #include "../harness.h"' <<<"$got" &&
 else fail "planted room includes: rooms.py printed '$(tr '\n' '|' <<<"$got")'"; fi
 
 # One spelling per test (tests/names.py), and its finding on each kind of second spelling.
-none "$(python3 "$here/names.py" "$top")" "each test's name is spelled once (its row in payload/registry.c)" \
-	"a test's name spelled again"
+none_listed "each test's name is spelled once (its row in payload/registry.c)" \
+	"a test's name spelled again" -- python3 "$here/names.py" "$top"
+# A registry names.py cannot read (no BENCH_TESTS rows: status 2, nothing listed) fails the check:
+# no names to look for is no proof that each is spelled once.
+tree_copy "$tmp/norows" payload lib kernel-config/driver
+sed -i 's/BENCH_TESTS/BENCH_LIST/g' "$tmp/norows/payload/registry.c"
+got=$( (none_listed d "unread" -- python3 "$here/names.py" "$tmp/norows") )
+if [[ $got == "FAIL: unread: python3 could not list (status 2): payload/registry.c: no BENCH_TESTS rows read"* ]]
+then pass "planted: a registry without rows fails the names check (names.py's status 2)"
+else fail "planted registry without rows: the names check said '$got'"; fi
 tree_copy "$tmp/names" payload lib kernel-config/driver
 printf 'static const char *const planted = "fsread-" "1024";\n' >>"$tmp/names/payload/bench/getpid.c"
 sed -i 's/^BENCH(tbench_1, /BENCH(tbench_1, .name = "tbench-1", /' "$tmp/names/payload/bench/tbench.c"

@@ -144,6 +144,11 @@ done
 
 want ok "none on nothing found" -- none "" d d
 want FAIL "none on a line found" -- none "x.c:1: asm" d d
+want ok "none_listed: a lister that finds nothing (status 0)" -- none_listed d d -- true
+want FAIL "none_listed: a lister that lists (status 1)" -- none_listed d d -- sh -c 'echo x.c:1; exit 1'
+want FAIL "none_listed: a lister that lists but exits 0" -- none_listed d d -- echo x.c:1
+want FAIL "none_listed: a lister that breaks without a line (status 2)" -- none_listed d d -- sh -c 'echo parse broke >&2; exit 2'
+want FAIL "none_listed: a lister that crashes (status 1, nothing listed)" -- none_listed d d -- python3 -c 'raise SystemExit(open("/nonexistent").read())'
 
 want FAIL "has on a missing file" -- has "$none" . d
 want FAIL "has on an empty file" -- has "$empty" . d
