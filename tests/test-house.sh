@@ -6,8 +6,8 @@
 #   * payload/'s rooms (root, pid1/, net/, bench/) include only their own headers, lib/'s and
 #     those their row of docs/architecture.md's table names under "may include" (rooms.py);
 #   * payload/bench/ holds the tests only: each of its .c files, as built (out/'s objects),
-#     defines a test descriptor, a global const struct bench bench_<id> (machine facts and
-#     shared machinery live in payload/core/);
+#     defines a test descriptor, a global const struct bench bench_<id> of a registry row
+#     (machine facts and shared machinery live in payload/core/);
 #   * no tracked file is a compiled (ELF) binary: build output stays out of git;
 #   * each test's name is spelled once, as its row's id in payload/registry.c (tests/names.py):
 #     no string in payload/ or lib/ spells a name again, no descriptor names itself, no row
@@ -58,15 +58,19 @@ judge() { # judge ROOT LABEL: the two checks on one tree
 }
 
 # bench_not_tests ROOT OBJ: the files of ROOT/payload/bench/*.c whose object under OBJ/bench/
-# (the runner's build: obj/ of out/) defines no global data symbol bench_*: no test
-# descriptor, or no object at all (a file the runner does not build).
+# (the runner's build: obj/ of out/) defines no test descriptor: no global data symbol
+# bench_<id> whose <id> is a row of the registry (OBJ/registry.o defines the row's name,
+# bench_name_<id>: any other bench_* datum, a table or a default of some machinery, is no
+# test), or no object at all (a file the runner does not build).
 bench_not_tests() {
-	local f o
+	local f o rows
+	rows=$(nm --defined-only "$2/registry.o" | sed -n 's/^[0-9a-f]* [DdRr] bench_name_\(.*\)$/\1/p')
+	[ -n "$rows" ] || { echo "$2/registry.o: no row names (bench_name_<id>) read"; return; }
 	for f in "$1"/payload/bench/*.c; do
 		o=$2/bench/$(basename "$f" .c).o
 		if [ ! -f "$o" ]; then echo "${f#"$1"/}: not built into the runner"
-		elif ! nm --defined-only "$o" | grep -qE '^[0-9a-f]+ [DR] bench_'; then
-			echo "${f#"$1"/}: defines no test (no const struct bench bench_<id>)"
+		elif ! nm --defined-only "$o" | sed -n 's/^[0-9a-f]* [DR] bench_\(.*\)$/\1/p' | grep -qxF "$rows"; then
+			echo "${f#"$1"/}: defines no test (no const struct bench bench_<id> of a registry row)"
 		fi
 	done
 }
@@ -74,16 +78,25 @@ obj=${OUT:-$top/out}/obj
 if [ -d "$obj/bench" ]; then
 	none "$(bench_not_tests "$top" "$obj")" "payload/bench/: every .c file defines a test" \
 		"payload/bench/ holds what is no test"
-	# Planted: a file of machinery in bench/ (core/paced.c's object beside the tests').
+	# Planted: a file of machinery in bench/ (core/paced.c's object beside the tests'); then the
+	# same with a global datum named bench_* that is no row (bench_paced_version).
 	tree_copy "$tmp/bench" payload/bench
 	mkdir -p "$tmp/bobj/bench"
 	cp "$obj"/bench/*.o "$tmp/bobj/bench/"
+	cp "$obj/registry.o" "$tmp/bobj/"
 	cp "$top/payload/core/paced.c" "$tmp/bench/payload/bench/paced.c"
 	cp "$obj/core/paced.o" "$tmp/bobj/bench/paced.o"
 	got=$(bench_not_tests "$tmp/bench" "$tmp/bobj")
-	if [ "$got" = "payload/bench/paced.c: defines no test (no const struct bench bench_<id>)" ]; then
+	if [ "$got" = "payload/bench/paced.c: defines no test (no const struct bench bench_<id> of a registry row)" ]; then
 		pass "planted: core/paced.c put in bench/ is found"
 	else fail "planted paced.c in bench/: bench_not_tests printed '$got'"; fi
+	printf 'const int bench_paced_version = 1;\n' >"$tmp/pv.c"
+	if gcc -c -o "$tmp/pv.o" "$tmp/pv.c" && ld -r -o "$tmp/bobj/bench/paced.o" "$obj/core/paced.o" "$tmp/pv.o"; then
+		got=$(bench_not_tests "$tmp/bench" "$tmp/bobj")
+		if [ "$got" = "payload/bench/paced.c: defines no test (no const struct bench bench_<id> of a registry row)" ]; then
+			pass "planted: core/paced.c with a datum bench_paced_version (no row) is found"
+		else fail "planted paced.c with bench_paced_version: bench_not_tests printed '$got'"; fi
+	else fail "cannot build the planted paced.o with bench_paced_version"; fi
 else skip "payload/bench/ holds tests only: no runner build in $obj (make -C payload)"; fi
 
 # tracked_binaries ROOT: prints the tracked files that are ELF objects (build output: a `make`
