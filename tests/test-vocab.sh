@@ -246,7 +246,7 @@ dump=$(dump_of "$top")
 if [ -x "$out/isobench" ] && [ -n "$dump" ]; then
 	"$out/isobench" --suite quick --tests syscall,exec,shell1,clock-monotonic,selftest-skip,selftest-error \
 		--copies 1,2 >"$tmp/run.log" 2>/dev/null || true	# selftest-error: status EXIT_FAILS
-	got=$("$dump" --check <"$tmp/run.log")
+	got=$("$dump" --check <"$tmp/run.log" || true)	# its last line is the verdict, judged below
 	n=$(grep -c '^@isobench/1 ' "$tmp/run.log" || true)	# none: "0", status 1
 	if [ "$n" -gt 20 ] && [ "$(tail -n 1 <<<"$got")" = "$n records, 0 problems" ]; then
 		pass "a native run's $n records fit the table"
