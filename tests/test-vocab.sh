@@ -109,7 +109,7 @@ for sub in ("payload", "lib", "report"):
 
 # The same word with another meaning, allowed in quotes: ERE on the line, and why.
 WORD_OTHER='__asm__|(^|[^a-z_])asm[ (]	an asm statement'"'"'s "memory" clobber
-sysline\("mtu"	the NIC'"'"'s sysfs attribute file mtu (payload/netnic.c)
+sysline\("mtu"	the NIC'"'"'s sysfs attribute file mtu (payload/net/netnic.c)
 strstr\(ctl, "memory"\)	cgroup v1'"'"'s memory controller (payload/core/mem_util.c)
 strcmp\(key, "disk"\)|\{"disk", "auto	the parameter isobench.disk= (payload/main.c, params.c)
 \? "behind"	the console'"'"'s progress state (payload/out.c)
