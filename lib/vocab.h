@@ -280,7 +280,7 @@
 	I(X, MEM_NUMA_NODES, "mem.numa_nodes", STR) \
 	I(X, MEM_LLC, "mem.llc", STR) \
 	I(X, MEM_LLC_TOTAL_KIB, "mem.llc_total_kib", STR) \
-	/* INFO: the memory group's block (payload/core/mem_numa.c, mem_stream.c) */ \
+	/* INFO: the memory group's block (payload/bench/mem_stream.c mem_header(), with payload/core/mem_numa.c) */ \
 	I(X, MEM_STREAM_ARRAY_KIB, "mem.stream_array_kib", UINT1) \
 	I(X, NUMA_CPUS, "numa.*.cpus", STR) \
 	I(X, NUMA_DISTANCES, "numa.*.distances", STR) \

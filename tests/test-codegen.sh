@@ -104,8 +104,8 @@ kernel_check() {
 	body=$(loop_of "$1" "$2")
 	if [ -z "$body" ]; then echo "$2 has no loop"; return; fi
 	ops=$(mem_ops <<<"$body")
-	mul=$(grep -cE '^mul[sp]d ' <<<"$body")
-	add=$(grep -cE '^add[sp]d ' <<<"$body")
+	mul=$(grep -cE '^mul[sp]d ' <<<"$body" || true)	# none: "0", status 1
+	add=$(grep -cE '^add[sp]d ' <<<"$body" || true)	# none: "0", status 1
 	[ "$ops $mul $add" = "$3 $4 $5 $6" ] ||
 		echo "$2: loads/stores/muls/adds $ops $mul $add, want $3 $4 $5 $6: $(tr '\n' ';' <<<"$body")"
 	grep -qE '^add +\$0x(10|8|1),%r' <<<"$body" || echo "$2: no 16- or 8-byte (or 1-element) step"

@@ -78,7 +78,7 @@ sqlite3 "$tmp/v1.db" 'ALTER TABLE result DROP COLUMN whole; PRAGMA user_version 
 "$rep" --db "$tmp/v1.db" add "$fx/qemu-tcg.log" >/dev/null 2>&1 || fail "add to the version-1 store"
 equals "2|$fx_pipe|0" "$(sqlite3 -readonly "$tmp/v1.db" "PRAGMA user_version; $pipe_whole; SELECT count(*) FROM result WHERE whole IS NULL" | tr '\n' '|' | sed 's/|$//')" \
 	"a version-1 store migrated: version 2, the fixture's pipe whole from its stored samples, none missing"
-want=$(grep -c '^@isobench/1 [0-9]* SAMPLE ' "$tmp/native3.log")
+want=$(grep -c '^@isobench/1 [0-9]* SAMPLE ' "$tmp/native3.log" || true)	# none: "0", status 1
 equals "$want" "$(q "SELECT count(*) FROM sample JOIN run ON run.id = sample.run WHERE machine = 'here'")" \
 	"every SAMPLE of the native runs stored"
 equals 6 "$(q "SELECT count(*) FROM result JOIN run ON run.id = result.run WHERE machine = 'here'")" \

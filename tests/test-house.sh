@@ -6,8 +6,8 @@
 #   * payload/'s rooms (root, pid1/, net/, bench/) include only their own headers, lib/'s and
 #     those their row of docs/architecture.md's table names under "may include" (rooms.py);
 #   * payload/bench/ holds the tests only: each of its .c files, as built (out/'s objects),
-#     defines a test descriptor, a global const struct bench bench_<id> (machine facts and
-#     shared machinery live in payload/core/);
+#     defines a test descriptor, a global const struct bench bench_<id> of a registry row
+#     (machine facts and shared machinery live in payload/core/);
 #   * no tracked file is a compiled (ELF) binary: build output stays out of git;
 #   * each test's name is spelled once, as its row's id in payload/registry.c (tests/names.py):
 #     no string in payload/ or lib/ spells a name again, no descriptor names itself, no row
@@ -58,15 +58,19 @@ judge() { # judge ROOT LABEL: the two checks on one tree
 }
 
 # bench_not_tests ROOT OBJ: the files of ROOT/payload/bench/*.c whose object under OBJ/bench/
-# (the runner's build: obj/ of out/) defines no global data symbol bench_*: no test
-# descriptor, or no object at all (a file the runner does not build).
+# (the runner's build: obj/ of out/) defines no test descriptor: no global data symbol
+# bench_<id> whose <id> is a row of the registry (OBJ/registry.o defines the row's name,
+# bench_name_<id>: any other bench_* datum, a table or a default of some machinery, is no
+# test), or no object at all (a file the runner does not build).
 bench_not_tests() {
-	local f o
+	local f o rows
+	rows=$(nm --defined-only "$2/registry.o" | sed -n 's/^[0-9a-f]* [DdRr] bench_name_\(.*\)$/\1/p')
+	[ -n "$rows" ] || { echo "$2/registry.o: no row names (bench_name_<id>) read"; return; }
 	for f in "$1"/payload/bench/*.c; do
 		o=$2/bench/$(basename "$f" .c).o
 		if [ ! -f "$o" ]; then echo "${f#"$1"/}: not built into the runner"
-		elif ! nm --defined-only "$o" | grep -qE '^[0-9a-f]+ [DR] bench_'; then
-			echo "${f#"$1"/}: defines no test (no const struct bench bench_<id>)"
+		elif ! nm --defined-only "$o" | sed -n 's/^[0-9a-f]* [DR] bench_\(.*\)$/\1/p' | grep -qxF "$rows"; then
+			echo "${f#"$1"/}: defines no test (no const struct bench bench_<id> of a registry row)"
 		fi
 	done
 }
@@ -74,16 +78,25 @@ obj=${OUT:-$top/out}/obj
 if [ -d "$obj/bench" ]; then
 	none "$(bench_not_tests "$top" "$obj")" "payload/bench/: every .c file defines a test" \
 		"payload/bench/ holds what is no test"
-	# Planted: a file of machinery in bench/ (core/paced.c's object beside the tests').
+	# Planted: a file of machinery in bench/ (core/paced.c's object beside the tests'); then the
+	# same with a global datum named bench_* that is no row (bench_paced_version).
 	tree_copy "$tmp/bench" payload/bench
 	mkdir -p "$tmp/bobj/bench"
 	cp "$obj"/bench/*.o "$tmp/bobj/bench/"
+	cp "$obj/registry.o" "$tmp/bobj/"
 	cp "$top/payload/core/paced.c" "$tmp/bench/payload/bench/paced.c"
 	cp "$obj/core/paced.o" "$tmp/bobj/bench/paced.o"
 	got=$(bench_not_tests "$tmp/bench" "$tmp/bobj")
-	if [ "$got" = "payload/bench/paced.c: defines no test (no const struct bench bench_<id>)" ]; then
+	if [ "$got" = "payload/bench/paced.c: defines no test (no const struct bench bench_<id> of a registry row)" ]; then
 		pass "planted: core/paced.c put in bench/ is found"
 	else fail "planted paced.c in bench/: bench_not_tests printed '$got'"; fi
+	printf 'const int bench_paced_version = 1;\n' >"$tmp/pv.c"
+	if gcc -c -o "$tmp/pv.o" "$tmp/pv.c" && ld -r -o "$tmp/bobj/bench/paced.o" "$obj/core/paced.o" "$tmp/pv.o"; then
+		got=$(bench_not_tests "$tmp/bench" "$tmp/bobj")
+		if [ "$got" = "payload/bench/paced.c: defines no test (no const struct bench bench_<id> of a registry row)" ]; then
+			pass "planted: core/paced.c with a datum bench_paced_version (no row) is found"
+		else fail "planted paced.c with bench_paced_version: bench_not_tests printed '$got'"; fi
+	else fail "cannot build the planted paced.o with bench_paced_version"; fi
 else skip "payload/bench/ holds tests only: no runner build in $obj (make -C payload)"; fi
 
 # tracked_binaries ROOT: prints the tracked files that are ELF objects (build output: a `make`
@@ -113,8 +126,8 @@ unnamed() {
 doc=$top/docs/architecture.md
 n=$(source_files "$top" | wc -l)
 if [ "$n" -lt 200 ]; then fail "only $n source files listed (git ls-files failed?)"
-else none "$(unnamed "$doc")" "docs/architecture.md names all $n source files" \
-	"docs/architecture.md does not name"; fi
+else none_listed "docs/architecture.md names all $n source files" \
+	"docs/architecture.md does not name" -- unnamed "$doc"; fi
 # Planted: a new file nobody named; a name taken out of the page; a name made ambiguous
 # (payload/main.c written as main.c, which report/main.c shares).
 got=$(unnamed "$doc" payload/planted.c) || true
@@ -130,8 +143,8 @@ if [ "$got" = payload/main.c ]; then pass "planted: an ambiguous main.c names ne
 else fail "planted ambiguous main.c: named.py printed '$got'"; fi
 
 # payload/'s rooms include what their "may include" cell says (tests/rooms.py).
-none "$(python3 "$here/rooms.py" "$top")" "payload/'s rooms include only what docs/architecture.md lets them" \
-	"payload/'s rooms include past docs/architecture.md"
+none_listed "payload/'s rooms include only what docs/architecture.md lets them" \
+	"payload/'s rooms include past docs/architecture.md" -- python3 "$here/rooms.py" "$top"
 tree_copy "$tmp/rooms" payload docs/architecture.md lib kernel-config/driver
 printf '#include "../harness.h"\n' >>"$tmp/rooms/payload/bench/getpid.c"	# bench -> the harness
 printf '#include "../bench/disk.h"\n' >>"$tmp/rooms/payload/pid1/summary.c"	# pid1 -> bench
@@ -143,8 +156,16 @@ if grep -q '^payload/bench/getpid.c: #include "../harness.h"' <<<"$got" &&
 else fail "planted room includes: rooms.py printed '$(tr '\n' '|' <<<"$got")'"; fi
 
 # One spelling per test (tests/names.py), and its finding on each kind of second spelling.
-none "$(python3 "$here/names.py" "$top")" "each test's name is spelled once (its row in payload/registry.c)" \
-	"a test's name spelled again"
+none_listed "each test's name is spelled once (its row in payload/registry.c)" \
+	"a test's name spelled again" -- python3 "$here/names.py" "$top"
+# A registry names.py cannot read (no BENCH_TESTS rows: status 2, nothing listed) fails the check:
+# no names to look for is no proof that each is spelled once.
+tree_copy "$tmp/norows" payload lib kernel-config/driver
+sed -i 's/BENCH_TESTS/BENCH_LIST/g' "$tmp/norows/payload/registry.c"
+got=$( (none_listed d "unread" -- python3 "$here/names.py" "$tmp/norows") )
+if [[ $got == "FAIL: unread: python3 could not list (status 2): payload/registry.c: no BENCH_TESTS rows read"* ]]
+then pass "planted: a registry without rows fails the names check (names.py's status 2)"
+else fail "planted registry without rows: the names check said '$got'"; fi
 tree_copy "$tmp/names" payload lib kernel-config/driver
 printf 'static const char *const planted = "fsread-" "1024";\n' >>"$tmp/names/payload/bench/getpid.c"
 sed -i 's/^BENCH(tbench_1, /BENCH(tbench_1, .name = "tbench-1", /' "$tmp/names/payload/bench/tbench.c"

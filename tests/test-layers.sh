@@ -101,13 +101,17 @@ cycles() {
 # architecture's folder (all of them: the graph is every build's), then payload/arch/.
 runner_edges() ( # a subshell: it changes directory
 	local f h s
-	local -a hs found ms ps
+	local -a hs found ms ps ds
 	cd "$1" || return
 	while read -r f; do
-		mapfile -t hs < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+		# "X" and <X> both: <X> skips the includer's folder, then searches the same -I list
+		# (a <../bench/ring0.h> from arch/ reaches bench/ through -I payload/arch as "X" does).
+		mapfile -t hs < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*\(["<]\)\([^">]*\)[">].*/\1\2/p' "$f")
 		for h in "${hs[@]}"; do
-			found=()
-			for s in "${f%/*}" lib; do
+			found=() ds=("${f%/*}" lib)
+			[ "${h:0:1}" = '"' ] || ds=(lib)
+			h=${h:1}
+			for s in "${ds[@]}"; do
 				[ -f "$s/$h" ] && found=("$s/$h") && break
 			done
 			if [ "${#found[@]}" -eq 0 ]; then
@@ -204,5 +208,18 @@ planted_fails judge_runner "$tmp/rdown" 1 "arch/ including a bench/ header fails
 if grep -q 'payload/arch/insn_probe includes payload/bench/ring0' "$tmp/planted.out"
 then pass "the include from arch/ into bench/ is named"
 else fail "the include from arch/ into bench/ is not named"; fi
+# The same include in angle brackets (the compiler finds it through -I payload/arch), and a
+# loop closed by one: <X> is read too, through the include path only.
+tree_copy "$tmp/rdown2" payload lib
+printf '#include <../bench/ring0.h>\n' >>"$tmp/rdown2/payload/arch/insn_probe.h"	# arch -> bench
+printf '#include <record.h>\n' >>"$tmp/rdown2/payload/arch/x86_64/cpu.c"	# lib/, not a loop
+planted_fails judge_runner "$tmp/rdown2" 1 "arch/ including a bench/ header in <...> fails"
+if grep -q 'payload/arch/insn_probe includes payload/bench/ring0' "$tmp/planted.out"
+then pass "the <...> include from arch/ into bench/ is named"
+else fail "the <...> include from arch/ into bench/ is not named"; fi
+tree_copy "$tmp/rloop2" payload lib
+printf '#include <stats.h>\n' >>"$tmp/rloop2/lib/record.c"	# record -> stats
+printf '#include <record.h>\n' >>"$tmp/rloop2/lib/stats.c"	# stats -> record
+planted_fails judge_runner "$tmp/rloop2" 1 "a module cycle in lib/ through <...> includes fails"
 
 finish

@@ -29,6 +29,17 @@ noimg=$tmp/noimage-out	# the tools, but no image or kernel
 mkdir -p "$empty" "$noimg"
 ln -s "$tools/isobench-report" "$tools/isobench" "$noimg/"
 
+# --- where qemu/run finds its parts ------------------------------------------------------
+# Through a symlink (~/bin/qemu-run -> CHECKOUT/qemu/run) it runs as itself; a copy of the file
+# alone cannot start, and says so with NOSTART (the parts, qemu/lib/*.sh, are not beside it).
+mkdir -p "$tmp/bin" "$tmp/lone/qemu"
+ln -s "$run" "$tmp/bin/qemu-run"
+expect_status EXIT_OK "qemu/run through a symlink: --help" -- "$tmp/bin/qemu-run" --help
+contains "$tmp/stdout" "usage: qemu/run [options]" "qemu/run through a symlink prints its usage"
+cp "$run" "$tmp/lone/qemu/run"
+expect_status EXIT_NOSTART "a copy of qemu/run without its parts" -- "$tmp/lone/qemu/run" --help
+contains "$tmp/stderr" "qemu/run: cannot read $tmp/lone/qemu/lib/common.sh" "... says which part it cannot read"
+
 # --- usage errors: 2 -----------------------------------------------------------------------
 expect_status EXIT_USAGE "unknown option" -- "$run" --bogus
 has "$tmp/stderr" "^qemu/run: unknown option '--bogus'" "unknown option is named"

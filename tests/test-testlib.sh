@@ -144,6 +144,11 @@ done
 
 want ok "none on nothing found" -- none "" d d
 want FAIL "none on a line found" -- none "x.c:1: asm" d d
+want ok "none_listed: a lister that finds nothing (status 0)" -- none_listed d d -- true
+want FAIL "none_listed: a lister that lists (status 1)" -- none_listed d d -- sh -c 'echo x.c:1; exit 1'
+want FAIL "none_listed: a lister that lists but exits 0" -- none_listed d d -- echo x.c:1
+want FAIL "none_listed: a lister that breaks without a line (status 2)" -- none_listed d d -- sh -c 'echo parse broke >&2; exit 2'
+want FAIL "none_listed: a lister that crashes (status 1, nothing listed)" -- none_listed d d -- python3 -c 'raise SystemExit(open("/nonexistent").read())'
 
 want FAIL "has on a missing file" -- has "$none" . d
 want FAIL "has on an empty file" -- has "$empty" . d
@@ -321,6 +326,35 @@ sed -i '0,/^set -euo pipefail$/s//set -uo pipefail/' "$tmp/t4/tests/test-house.s
 sed -i '0,/^set -euo pipefail$/s//set -eu/' "$tmp/t4/tests/test-pct.sh"
 sed -i '0,/^set -euo pipefail$/s//export LC_ALL=C\n&/' "$tmp/t4/tests/test-fleet.sh"
 planted_fails preamble_judge "$tmp/t4" 3 "three scripts with another preamble are found"
+# Under set -e two spellings end a script at a check instead of running it: a count taken bare,
+# n=$(grep -c ...) (no match is the count "0" with status 1: the script stops before the check
+# says "got 0", and every check after it is lost), and a status read as "$?" after a bare
+# command (a failing command has already ended the script, so the check only ever sees 0).
+# bare_stops ROOT LABEL: one FAIL per such line of ROOT's tests/*.sh (lib.sh too).
+bare_stops() {
+	local root=$1 label=$2 got
+	got=$(
+		cd "$root" || exit 1
+		grep -nE '^[^#]*\b[A-Za-z_][A-Za-z0-9_]*=\$\(.*\bgrep( +-[A-Za-z0-9]+)* +-[A-Za-z]*c[A-Za-z]*\b' \
+			tests/*.sh | grep -v '||' | sed 's/$/ (a bare count: add || true)/'
+		grep -nE '^[^#]*\bstatus_is +[A-Z_]+ +"?\$\?' tests/*.sh | sed 's/$/ (a status read bare: cmd || st=$?)/'
+		true	# a grep that finds nothing: no line, no failure
+	)
+	none "$got" "$label: no test script takes a count or a status bare under set -e" "$label"
+}
+bare_stops "$here/.." tree
+# Planted: a count taken bare again (test-ring0's), and lib.sh's boot status read as "$?".
+tree_copy "$tmp/t5" tests
+# shellcheck disable=SC2016 # the $ are sed's and the scripts' own
+sed -i 's/^\(n=$(grep -acE .* "$tmp\/tcg2.log"\) || true)\t# none: "0", status 1$/\1)/' "$tmp/t5/tests/test-ring0.sh"
+# shellcheck disable=SC2016 # the same
+sed -i 's/^\t\tstatus_is EXIT_OK "$st" "the $name boot powered off"$/\t\tstatus_is EXIT_OK "$?" "the $name boot powered off"/' \
+	"$tmp/t5/tests/lib.sh"
+planted_fails bare_stops "$tmp/t5" 1 "a bare count and a bare status are found"
+if grep -q 'tests/test-ring0.sh:[0-9]*:n=[$](grep -acE .*bare count' "$tmp/planted.out" &&
+	grep -q 'tests/lib.sh:[0-9]*:.*status_is EXIT_OK "[$]?".*status read bare' "$tmp/planted.out"
+then pass "bare_stops names both planted lines"
+else fail "bare_stops did not name both: $(tr '\n' '|' <"$tmp/planted.out")"; fi
 if [ "$(printf 'abc' >"$tmp/abc"; sha256_of "$tmp/abc")" = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad ] &&
 	! sha256_of "$none" 2>/dev/null; then pass "sha256_of: the hash of 'abc'; status 1 for a missing file"
 else fail "sha256_of: wrong hash of 'abc' or no failure on a missing file"; fi

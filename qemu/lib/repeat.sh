@@ -113,7 +113,7 @@ several_boots() {
 		fi
 		# The report tool of the user's --out (the host tools live there), else of this tree.
 		prev=''
-		rep=$(dirname "$0")/../out
+		rep=$here/out
 		for a in ${rest[@]+"${rest[@]}"}; do
 			[ "$prev" != --out ] || rep=$a
 			case $a in --out=*) rep=${a#--out=} ;; esac
