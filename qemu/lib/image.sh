@@ -110,6 +110,16 @@ network_devices() {
 		networds+=(carrier_timeout=3)
 	fi
 }
+# uefi_pflash CODE VARS PACKAGE: the UEFI firmware's two pflash drives added to boot, the
+# variable store a throw-away copy; a missing file stops (status 7) naming PACKAGE.
+uefi_pflash() {
+	[ -f "$1" ] || die_start "no UEFI firmware $1 (apt-get install $3)"
+	[ -f "$2" ] || die_start "no UEFI variable store $2 (apt-get install $3)"
+	cp "$2" "$tmp/vars.fd"
+	boot+=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$1"
+		-drive "if=pflash,format=raw,unit=1,file=$tmp/vars.fd")
+}
+
 # boot_drives: what QEMU boots (mode, boot): the kernel directly, or the ISO as a CD or disk.
 boot_drives() {
 	extra=()
@@ -159,21 +169,13 @@ boot_drives() {
 				boot=(-drive "if=none,id=boot,file=$iso,format=raw,media=disk,snapshot=on")
 				boot+=(-device "virtio-blk-pci,drive=boot")
 			fi
-			code=${AAVMF_CODE:-/usr/share/AAVMF/AAVMF_CODE.fd} vars=${AAVMF_VARS:-/usr/share/AAVMF/AAVMF_VARS.fd}
-			[ -f "$code" ] || die_start "no UEFI firmware $code (apt-get install qemu-efi-aarch64)"
-			[ -f "$vars" ] || die_start "no UEFI variable store $vars (apt-get install qemu-efi-aarch64)"
-			cp "$vars" "$tmp/vars.fd"
-			boot+=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
-				-drive "if=pflash,format=raw,unit=1,file=$tmp/vars.fd")
+			uefi_pflash "${AAVMF_CODE:-/usr/share/AAVMF/AAVMF_CODE.fd}" \
+				"${AAVMF_VARS:-/usr/share/AAVMF/AAVMF_VARS.fd}" qemu-efi-aarch64
 		elif [ "$medium" = cdrom ]; then boot=(-drive "file=$iso,format=raw,media=cdrom,readonly=on")
 		else boot=(-drive "file=$iso,format=raw,media=disk,snapshot=on"); fi
 		if [ "$firmware" = uefi ] && [ "$arch" = x86_64 ]; then
-			code=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd} vars=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
-			[ -f "$code" ] || die_start "no UEFI firmware $code (apt-get install ovmf)"
-			[ -f "$vars" ] || die_start "no UEFI variable store $vars (apt-get install ovmf)"
-			cp "$vars" "$tmp/vars.fd"
-			boot+=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
-				-drive "if=pflash,format=raw,unit=1,file=$tmp/vars.fd")
+			uefi_pflash "${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}" \
+				"${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}" ovmf
 		fi
 	fi
 }
