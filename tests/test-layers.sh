@@ -205,18 +205,14 @@ else fail "the runner's cycle's modules are not named"; fi
 tree_copy "$tmp/rdown" payload lib
 printf '#include "../bench/ring0.h"\n' >>"$tmp/rdown/payload/arch/insn_probe.h"	# arch -> bench
 planted_fails judge_runner "$tmp/rdown" 1 "arch/ including a bench/ header fails"
-if grep -q 'payload/arch/insn_probe includes payload/bench/ring0' "$tmp/planted.out"
-then pass "the include from arch/ into bench/ is named"
-else fail "the include from arch/ into bench/ is not named"; fi
+has "$tmp/planted.out" 'payload/arch/insn_probe includes payload/bench/ring0' "the include from arch/ into bench/ is named"
 # The same include in angle brackets (the compiler finds it through -I payload/arch), and a
 # loop closed by one: <X> is read too, through the include path only.
 tree_copy "$tmp/rdown2" payload lib
 printf '#include <../bench/ring0.h>\n' >>"$tmp/rdown2/payload/arch/insn_probe.h"	# arch -> bench
 printf '#include <record.h>\n' >>"$tmp/rdown2/payload/arch/x86_64/cpu.c"	# lib/, not a loop
 planted_fails judge_runner "$tmp/rdown2" 1 "arch/ including a bench/ header in <...> fails"
-if grep -q 'payload/arch/insn_probe includes payload/bench/ring0' "$tmp/planted.out"
-then pass "the <...> include from arch/ into bench/ is named"
-else fail "the <...> include from arch/ into bench/ is not named"; fi
+has "$tmp/planted.out" 'payload/arch/insn_probe includes payload/bench/ring0' "the <...> include from arch/ into bench/ is named"
 tree_copy "$tmp/rloop2" payload lib
 printf '#include <stats.h>\n' >>"$tmp/rloop2/lib/record.c"	# record -> stats
 printf '#include <record.h>\n' >>"$tmp/rloop2/lib/stats.c"	# stats -> record
