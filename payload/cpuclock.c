@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "cpuclock.h"
 #include "arch.h"
+#include "num.h"
 #include "sys.h"
 #include "sysfs.h"
 #include "vocab.h"
@@ -9,7 +10,6 @@
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 double cpuclock_aperf_mhz(const struct cpuclock_read *a, const struct cpuclock_read *b)
@@ -63,15 +63,17 @@ const char *cpuclock_method_name(enum cpuclock_method m)
 
 static int take(int cpu, struct cpuclock_read *r);
 
-/* A whole decimal u64 in sysfs file dir/rel: 0, or -1 (missing, "-", not a number). */
+/* A whole decimal u64 in sysfs file dir/rel (lib/num.h's strict rule): 0, or -1 (missing,
+ * "-", not a number, past 64 bits). */
 static int sysfs_u64(const char *dir, const char *rel, uint64_t *v)
 {
-	char b[64], *e;
+	char b[64];
+	unsigned long long x;
 
-	if (!strcmp(sysfs_line(dir, rel, b, sizeof b), "-") || b[0] < '0' || b[0] > '9')
+	if (num_ull(sysfs_line(dir, rel, b, sizeof b), 0, 0, UINT64_MAX, &x))
 		return -1;
-	*v = strtoull(b, &e, 10);
-	return *e ? -1 : 0;
+	*v = x;
+	return 0;
 }
 
 int cpuclock_cppc_read(const char *root, int cpu, struct cpuclock_cppc *r, char *why, size_t n)
