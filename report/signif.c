@@ -600,23 +600,19 @@ const char *sig_basis_text(const struct sig_rep *r, char *buf, size_t cap)
 int sig_answer_family(struct sig_rep *const *r, const double *me, size_t n)
 {
 	double *p = calloc(n + 1, sizeof *p), *q = calloc(n + 1, sizeof *q);
+	int rc = -1;
 
-	if (!p || !q) {
-		free(p);
-		free(q);
-		return -1;
+	if (p && q) {
+		for (size_t i = 0; i < n; i++)
+			p[i] = r[i] ? r[i]->p : NAN;
+		if (sig_bh(p, n, q) == 0) {
+			for (size_t i = 0; i < n; i++)
+				if (r[i])
+					sig_answer(r[i], q[i], me[i]);
+			rc = 0;
+		}
 	}
-	for (size_t i = 0; i < n; i++)
-		p[i] = r[i] ? r[i]->p : NAN;
-	if (sig_bh(p, n, q)) {
-		free(p);
-		free(q);
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (r[i])
-			sig_answer(r[i], q[i], me[i]);
 	free(p);
 	free(q);
-	return 0;
+	return rc;
 }
