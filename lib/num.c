@@ -4,6 +4,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
+#include <stdlib.h>
 #include <stddef.h>
 
 /* The magnitude of s (after the white space and the sign num.h allows) into *mag, *neg set
@@ -63,6 +65,43 @@ int num_ull(const char *s, int flags, unsigned long long lo, unsigned long long 
 	if (r)
 		return r;
 	if (v < lo || v > hi)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/* Digits at *s: how many (the pointer moved past them). */
+static size_t digits(const char **s)
+{
+	const char *p = *s;
+
+	while (**s >= '0' && **s <= '9')
+		(*s)++;
+	return (size_t)(*s - p);
+}
+
+int num_dbl(const char *s, double *out)
+{
+	const char *p = s;
+	double v;
+
+	if (*p == '-')
+		p++;
+	if (!digits(&p))
+		return -EINVAL;
+	if (*p == '.' && (p++, !digits(&p)))
+		return -EINVAL;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '-' || *p == '+')
+			p++;
+		if (!digits(&p))
+			return -EINVAL;
+	}
+	if (*p)
+		return -EINVAL;
+	v = strtod(s, NULL);
+	if (!isfinite(v))
 		return -ERANGE;
 	*out = v;
 	return 0;

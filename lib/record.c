@@ -1,8 +1,10 @@
 /* record.c — writer and parser of isobench records (docs/records.md). */
 #include "record.h"
 #include "crc32.h"
+#include "num.h"
 #include "vocab.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,7 +213,8 @@ enum rec_status rec_parse(const char *line, size_t len, struct record *r)
 	size_t tl = strlen(REC_TAG), n;
 	unsigned long long seq;
 	uint32_t want = 0;
-	char *end;
+	const char *end;
+	char num[24];		/* the sequence number: at most 20 digits */
 
 	/* The last "tag " in the line wins: anything before it is noise. Values cannot hold
 	 * a space, so the tag followed by a space cannot occur inside a record. */
@@ -239,10 +242,12 @@ enum rec_status rec_parse(const char *line, size_t len, struct record *r)
 		return REC_BAD_CRC;
 	/* Checksum good: now the syntax. */
 	p = tag + tl + 1;
-	if (*p < '0' || *p > '9')
+	end = memchr(p, ' ', (size_t)(star - p));
+	if (!end || end == p || (size_t)(end - p) >= sizeof num)
 		return REC_BAD_SYNTAX;
-	seq = strtoull(p, &end, 10);
-	if (*end != ' ')
+	memcpy(num, p, (size_t)(end - p));
+	num[end - p] = 0;
+	if (num_ull(num, 0, 0, UINT64_MAX, &seq))
 		return REC_BAD_SYNTAX;
 	p = end + 1;
 	if (rec_parse_body(p, (size_t)(star - p), r) != REC_OK)
@@ -257,6 +262,29 @@ const char *rec_get(const struct record *r, const char *key)
 		if (!strcmp(r->key[i], key))
 			return r->val[i];
 	return NULL;
+}
+
+int rec_get_dbl(const struct record *r, const char *key, double *out)
+{
+	const char *v = rec_get(r, key);
+
+	return v ? num_dbl(v, out) : -ENOENT;
+}
+
+int rec_get_ull(const struct record *r, const char *key, unsigned long long lo,
+		unsigned long long hi, unsigned long long *out)
+{
+	const char *v = rec_get(r, key);
+
+	return v ? num_ull(v, 0, lo, hi, out) : -ENOENT;
+}
+
+int rec_get_ll(const struct record *r, const char *key, long long lo, long long hi,
+	       long long *out)
+{
+	const char *v = rec_get(r, key);
+
+	return v ? num_ll(v, 0, lo, hi, out) : -ENOENT;
 }
 
 int rec_reason_says_kept(const char *reason)

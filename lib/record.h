@@ -70,6 +70,15 @@ enum rec_status rec_parse(const char *line, size_t len, struct record *r);
 enum rec_status rec_parse_body(const char *body, size_t len, struct record *r);
 /* Value of key, or NULL. */
 const char *rec_get(const struct record *r, const char *key);
+/* Typed values of key, read with lib/num.h's strict parsers (num_dbl; num_ull and num_ll
+ * without blank or '+', in [lo, hi]): 0 and *out set; -ENOENT when the record has no such
+ * key, -EINVAL when its value is not such a number, -ERANGE when outside [lo, hi]; *out is
+ * untouched on an error. */
+int rec_get_dbl(const struct record *r, const char *key, double *out);
+int rec_get_ull(const struct record *r, const char *key, unsigned long long lo,
+		unsigned long long hi, unsigned long long *out);
+int rec_get_ll(const struct record *r, const char *key, long long lo, long long hi,
+	       long long *out);
 /* 1 when an ERROR what=param's reason says what the run kept instead of the bad value ("...
  * (the command line's list kept)"); a reason that does not meant the default, and printers
  * add "default kept" to it (runner.c, report/text.c), never to one that says otherwise. */

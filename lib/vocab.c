@@ -194,7 +194,6 @@ static int list_ok(const struct vocab_field *f, const char *v)
 int vocab_value_ok(const struct vocab_field *f, const char *val)
 {
 	size_t n = strlen(val);
-	char *end;
 
 	if (!n)
 		return 0;
@@ -206,8 +205,8 @@ int vocab_value_ok(const struct vocab_field *f, const char *val)
 	case VT_DEC:
 	case VT_POS:
 	case VT_NONNEG: {
-		double d = strtod(val, &end);
-		if (*end || !isfinite(d) || !((val[0] >= '0' && val[0] <= '9') || val[0] == '-'))
+		double d;
+		if (num_dbl(val, &d))
 			return 0;
 		return f->type == VT_DEC || (f->type == VT_POS ? d > 0 : d >= 0);
 	}

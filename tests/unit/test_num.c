@@ -106,6 +106,33 @@ static void ranges(void **st)
 	assert_int_equal(u, 5);
 }
 
+/* num_dbl: the decimal forms records and command lines write, and nothing strtod(3) takes
+ * beyond them. */
+static void decimals(void **st)
+{
+	double d = 7;
+	(void)st;
+	assert_int_equal(num_dbl("0", &d), 0);
+	assert_true(d == 0);
+	assert_int_equal(num_dbl("-12.25", &d), 0);
+	assert_true(d == -12.25);
+	assert_int_equal(num_dbl("1.5e3", &d), 0);
+	assert_true(d == 1500);
+	assert_int_equal(num_dbl("2E-2", &d), 0);
+	assert_true(d == 0.02);
+	assert_int_equal(num_dbl("007.50", &d), 0);
+	assert_true(d == 7.5);
+	d = 3;
+	const char *bad[] = {"", "-", ".5", "1.", "-.5", "+1", " 1", "1 ", "1x", "0x10", "inf",
+			     "nan", "1e", "1e+", "1.2.3", "1,5", "--1", "e5"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		if (num_dbl(bad[i], &d) != -EINVAL)
+			fail_msg("num_dbl took \"%s\"", bad[i]);
+	assert_int_equal(num_dbl("1e999", &d), -ERANGE);
+	assert_int_equal(num_dbl("-1e999", &d), -ERANGE);
+	assert_true(d == 3);	/* untouched on an error */
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -113,6 +140,7 @@ int main(void)
 		cmocka_unit_test(refused),
 		cmocka_unit_test(flags),
 		cmocka_unit_test(ranges),
+		cmocka_unit_test(decimals),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }

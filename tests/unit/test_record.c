@@ -1,5 +1,7 @@
 /* test_record.c — the record grammar (docs/records.md): writer, parser, checksum.
  * The CRC-32 is checked against zlib's crc32(), the reference the grammar names. */
+#include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -115,6 +117,8 @@ static void syntax_rules(void **st)
 		"@isobench/1 3 INFO a=1 a=2",	/* duplicate key */
 		"@isobench/1 3 INFO a=%zz",	/* bad escape */
 		"@isobench/1 x INFO a=1",	/* seq not a number */
+		"@isobench/1 18446744073709551616 INFO a=1",	/* seq past 64 bits */
+		"@isobench/1 -3 INFO a=1",	/* seq negative */
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		snprintf(line, sizeof line, "%s *%08x", bad[i],
@@ -124,6 +128,37 @@ static void syntax_rules(void **st)
 	assert_int_equal(rec_parse_body("RESULT test=pipe value=1.5", 26, &r), REC_OK);
 	assert_string_equal(rec_get(&r, "value"), "1.5");
 	assert_int_equal(rec_parse_body("RESULT test=pipe\nX", 18, &r), REC_BAD_SYNTAX);
+}
+
+/* The typed reads: lib/num.h's strict rules, and what each error says. */
+static void typed_values(void **st)
+{
+	(void)st;
+	struct record r;
+	const char *body = "RESULT test=pipe value=1.5 samples=12 neg=-3 bad=1.5x big=1e999 "
+			   "hex=0x10 wide=18446744073709551616";
+	double d = 9;
+	unsigned long long u = 9;
+	long long l = 9;
+	assert_int_equal(rec_parse_body(body, strlen(body), &r), REC_OK);
+	assert_int_equal(rec_get_dbl(&r, "value", &d), 0);
+	assert_true(d == 1.5);
+	assert_int_equal(rec_get_ull(&r, "samples", 1, 100, &u), 0);
+	assert_int_equal(u, 12);
+	assert_int_equal(rec_get_ll(&r, "neg", -10, 10, &l), 0);
+	assert_int_equal(l, -3);
+	assert_int_equal(rec_get_dbl(&r, "absent", &d), -ENOENT);
+	assert_int_equal(rec_get_dbl(&r, "bad", &d), -EINVAL);
+	assert_int_equal(rec_get_dbl(&r, "hex", &d), -EINVAL);
+	assert_int_equal(rec_get_dbl(&r, "big", &d), -ERANGE);
+	assert_true(d == 1.5);
+	assert_int_equal(rec_get_ull(&r, "samples", 13, 100, &u), -ERANGE);
+	assert_int_equal(rec_get_ull(&r, "neg", 0, 100, &u), -EINVAL);
+	assert_int_equal(rec_get_ull(&r, "wide", 0, ULLONG_MAX, &u), -EINVAL);
+	assert_int_equal(rec_get_ull(&r, "value", 0, 100, &u), -EINVAL);
+	assert_int_equal(u, 12);
+	assert_int_equal(rec_get_ll(&r, "absent", 0, 1, &l), -ENOENT);
+	assert_int_equal(l, -3);
 }
 
 static void overflow_drops_fields(void **st)
@@ -150,6 +185,7 @@ int main(void)
 		cmocka_unit_test(noise_and_line_ends),
 		cmocka_unit_test(damage_is_detected),
 		cmocka_unit_test(syntax_rules),
+		cmocka_unit_test(typed_values),
 		cmocka_unit_test(overflow_drops_fields),
 	};
 	return cmocka_run_group_tests_name("record", tests, NULL, NULL);
