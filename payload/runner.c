@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -277,50 +278,80 @@ static long long oom_kills(void)
 static long long oom_at_start;	/* oom_kills() when the current test started */
 static sigset_t stops;		/* host CLI: SIGINT, SIGTERM, SIGHUP, SIGPIPE (see runner_run) */
 
-/* A FAIL while the OOM killer ran is an out-of-memory failure, whatever the test saw (an
- * I/O error, a signal): say so, keep what it saw as the note, add oom_kills=N. */
-static void oom_reason(struct rec_body *b)
+/* The OOM kills since the current test started; 0 when none or unknown. */
+static long long oom_during_test(void)
 {
 	long long now = oom_kills();
-	struct record r;
-	struct rec_body n;
-	char note[600];
 
-	if (oom_at_start < 0 || now <= oom_at_start ||
-	    rec_parse_body(b->buf, b->len, &r) != REC_OK || strcmp(r.kind, RK_FAIL))
-		return;
-	rec_begin(&n, RK_FAIL);
-	snprintf(note, sizeof note, "%s%s%s", rec_get(&r, RK_REASON) ? rec_get(&r, RK_REASON) : "-",
-		 rec_get(&r, RK_NOTE) ? "; " : "", rec_get(&r, RK_NOTE) ? rec_get(&r, RK_NOTE) : "");
-	for (int i = 0; i < r.nfields; i++)
-		if (strcmp(r.key[i], RK_REASON) && strcmp(r.key[i], RK_NOTE))
-			rec_str(&n, r.key[i], r.val[i]);
-	rec_str(&n, RK_REASON, "out of memory: the kernel's OOM killer ran during this test");
-	rec_str(&n, RK_NOTE, note);
-	rec_i64(&n, RK_OOM, now - oom_at_start);
-	*b = n;
+	return oom_at_start < 0 || now <= oom_at_start ? 0 : now - oom_at_start;
+}
+
+#define OOM_REASON "out of memory: the kernel's OOM killer ran during this test"
+
+/* A FAIL while the OOM killer ran is an out-of-memory failure, whatever the test saw (an I/O
+ * error, a signal): end body b of such a FAIL with reason=OOM_REASON, the test's own reason
+ * (NULL: "-") and note (NULL: none) kept as note="REASON[; NOTE]", and oom_kills=kills.
+ * Returns the reason written. */
+static const char *oom_fail(struct rec_body *b, const char *reason, const char *note,
+			    long long kills)
+{
+	char both[600];
+
+	snprintf(both, sizeof both, "%s%s%s", reason ? reason : "-", note ? "; " : "",
+		 note ? note : "");
+	rec_str(b, RK_REASON, OOM_REASON);
+	rec_str(b, RK_NOTE, both);
+	rec_i64(b, RK_OOM, kills);
+	return OOM_REASON;
 }
 
 /* An INFO deadline.* of the running test (harness.c extend_deadline()): its deadline moves
  * later, never past timeout_cap, and never when timeout= was given. */
 static void deadline_moved(const struct record *r, struct outcome *o)
 {
-	const char *t = rec_get(r, RK_DEADLINE_TEST), *s = rec_get(r, RK_DEADLINE_S);
-	long v;
+	const char *t = rec_get(r, RK_DEADLINE_TEST);
+	long long v;
 
-	if (strcmp(r->kind, RK_INFO) || !t || !s || strcmp(t, o->b->name) || !o->timeout_cap)
+	if (strcmp(r->kind, RK_INFO) || !t || strcmp(t, o->b->name) || !o->timeout_cap ||
+	    rec_get_ll(r, RK_DEADLINE_S, 0, INT_MAX, &v))
 		return;
-	v = atol(s);
 	if (v > o->timeout_s)
 		o->timeout_s = v < o->timeout_cap ? (int)v : o->timeout_cap;
 }
 
+/* What a test's RESULT, SKIP or FAIL (r, decoded once) says of it, into o; why: the reason
+ * the runner relayed (a FAIL's may be OOM_REASON). A figure the harness wrote is read
+ * strictly (lib/num.h); one that is missing keeps its default (value 0, median = value). */
+static void outcome_of(const struct record *r, const char *why, struct outcome *o)
+{
+	long long n;
+
+	if (!strcmp(r->kind, RK_RESULT)) {
+		o->state = 1;
+		o->value = o->ci = 0;
+		rec_get_dbl(r, RK_VALUE, &o->value);
+		rec_get_dbl(r, RK_CI95, &o->ci);
+		o->median = o->value;
+		rec_get_dbl(r, RK_MEDIAN, &o->median);
+		o->samples = rec_get_ll(r, RK_SAMPLES, 0, INT_MAX, &n) ? 0 : (int)n;
+		o->converged = rec_get_ll(r, RK_CONVERGED, 0, 1, &n) ? 1 : (int)n;
+	} else if (!strcmp(r->kind, RK_SKIP) || !strcmp(r->kind, RK_FAIL)) {
+		o->state = !strcmp(r->kind, RK_SKIP) ? 2 : 3;
+		snprintf(o->why, sizeof o->why, "%s", why ? why : "-");
+	}
+}
+
+/* One line the test child wrote (a record body, harness.c send_body()): decoded once, relayed
+ * as it came (a FAIL while the OOM killer ran rewritten: oom_fail()), and read for the
+ * outcome, the deadline and the judge's SAMPLE values; a line that is no body (or is longer than one) is an ERROR. */
 static void relay_line(const char *line, size_t len, struct outcome *o)
 {
 	struct record r;
 	struct rec_body b;
+	const char *why;
+	long long kills;
 
-	if (rec_parse_body(line, len, &r) != REC_OK) {
+	if (len >= sizeof b.buf || rec_parse_body(line, len, &r) != REC_OK) {
 		rec_begin(&b, RK_ERROR);
 		rec_str(&b, RK_WHAT, REC_WHAT_TEST);
 		rec_str(&b, RK_TESTNAME, o->b->name);
@@ -328,53 +359,52 @@ static void relay_line(const char *line, size_t len, struct outcome *o)
 		out_record(&b);
 		return;
 	}
-	b.dropped = 0;
-	b.len = len < sizeof b.buf ? len : sizeof b.buf - 1;
-	memcpy(b.buf, line, b.len);
-	b.buf[b.len] = 0;
-	oom_reason(&b);
-	rec_parse_body(b.buf, b.len, &r);
+	why = rec_get(&r, RK_REASON);
+	if (!strcmp(r.kind, RK_FAIL) && (kills = oom_during_test())) {
+		rec_begin(&b, RK_FAIL);
+		for (int i = 0; i < r.nfields; i++)
+			if (strcmp(r.key[i], RK_REASON) && strcmp(r.key[i], RK_NOTE))
+				rec_str(&b, r.key[i], r.val[i]);
+		why = oom_fail(&b, why, rec_get(&r, RK_NOTE), kills);
+	} else {
+		b.dropped = 0;
+		b.len = len;
+		memcpy(b.buf, line, len);
+		b.buf[len] = 0;
+	}
 	out_record(&b);
 	deadline_moved(&r, o);
 	if (!strcmp(r.kind, RK_SAMPLE) && !rec_get(&r, RK_WARMUP))
 		for (int k = 0; k < BENCH_JUDGE_EXTRAS; k++) {
-			const char *key = o->b->judge_extras[k], *v = key ? rec_get(&r, key) : NULL;
-			if (v && judge_n[k] < BENCH_JUDGE_SAMPLES)
-				judge_vals[k][judge_n[k]++] = atof(v);
+			const char *key = o->b->judge_extras[k];
+			double v;
+			if (key && judge_n[k] < BENCH_JUDGE_SAMPLES && !rec_get_dbl(&r, key, &v))
+				judge_vals[k][judge_n[k]++] = v;
 		}
-	if (!strcmp(r.kind, RK_RESULT)) {
-		const char *v;
-		o->state = 1;
-		o->value = atof(rec_get(&r, RK_VALUE) ? rec_get(&r, RK_VALUE) : "0");
-		o->ci = (v = rec_get(&r, RK_CI95)) ? atof(v) : 0;
-		o->median = (v = rec_get(&r, RK_MEDIAN)) ? atof(v) : o->value;
-		o->samples = (v = rec_get(&r, RK_SAMPLES)) ? atoi(v) : 0;
-		o->converged = (v = rec_get(&r, RK_CONVERGED)) ? atoi(v) : 1;
-	} else if (!strcmp(r.kind, RK_SKIP) || !strcmp(r.kind, RK_FAIL)) {
-		const char *why = rec_get(&r, RK_REASON);
-		o->state = r.kind[0] == 'S' ? 2 : 3;
-		snprintf(o->why, sizeof o->why, "%s", why ? why : "-");
-	}
+	outcome_of(&r, why, o);
 }
 
+/* The runner's own FAIL of the test (it crashed, stalled, ended without a result): written,
+ * and its reason (or OOM_REASON) kept as the outcome's, never read back from the record. */
 static void fail_record(struct outcome *o, const char *reason, int sig, int status)
 {
 	struct rec_body b;
+	long long kills = oom_during_test();
 
 	rec_begin(&b, RK_FAIL);
 	rec_str(&b, RK_TESTNAME, o->b->name);
 	rec_u64(&b, RK_COPIES, (uint64_t)o->copies);
-	rec_str(&b, RK_REASON, reason);
+	if (!kills)
+		rec_str(&b, RK_REASON, reason);
 	if (sig)
 		rec_i64(&b, RK_SIGNAL, sig);
 	if (status >= 0)
 		rec_i64(&b, RK_STATUS, status);
-	oom_reason(&b);
+	if (kills)
+		reason = oom_fail(&b, reason, NULL, kills);
 	out_record(&b);
 	o->state = 3;
-	struct record r;
-	const char *why = rec_parse_body(b.buf, b.len, &r) == REC_OK ? rec_get(&r, RK_REASON) : NULL;
-	snprintf(o->why, sizeof o->why, "%s", why ? why : reason);
+	snprintf(o->why, sizeof o->why, "%s", reason);
 }
 
 /* The host CLI got SIGINT, SIGTERM, SIGHUP or SIGPIPE while test pid ran: stop the test, remove its

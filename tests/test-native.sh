@@ -245,6 +245,10 @@ has "$tmp/oom.log" "FAIL test=selftest-stall copies=1 .*reason=out%20of%20memory
 	"the harness's FAIL (stalled) during OOM kills says out of memory"
 has "$tmp/oom2.log" "FAIL test=selftest-stall copies=1 .*reason=out%20of%20memory:.* note=timeout%20after%202%20s.* oom_kills=[1-9]" \
 	"the runner's FAIL (timeout) during OOM kills says out of memory"
+has "$tmp/oom.log" "^Selftest: stalls +FAIL +\(out of memory: the kernel's OOM killer ran during this test\)" \
+	"the table gives the relayed FAIL's OOM reason, not the test's own"
+has "$tmp/oom2.log" "^Selftest: stalls +FAIL +\(out of memory: the kernel's OOM killer ran during this test\)" \
+	"the table gives the runner's FAIL's OOM reason, not its timeout"
 complete "$tmp/oom.log" "the rewritten FAIL records still verify" EXIT_FAILS
 
 # Usage errors.
