@@ -15,8 +15,10 @@
  * ...), named id with '_' -> '-' (fsread_1024: "fsread-1024"); A is applied to each row
  * X(id, title, owner, insn, hint) of the architectures' instruction probes
  * (payload/arch/generic/probes.h), named the same way from id; R is applied to each probe of
- * the ring-0 driver's list, X(ID, name, title) of ISOBENCH_PROBES (bench/ring0.h), whose
- * descriptor is bench_ring0_<name>, named RING0_PREFIX + name as the driver spells it.
+ * the ring-0 driver's list, X(ID, name, title) of ISOBENCH_PROBES, then to each probe only
+ * other architectures' lists have, X(ID, name, title, owners) of RING0_OTHERS (bench/ring0.h):
+ * every architecture's probes on every build, each name once; the descriptor is
+ * bench_ring0_<name>, named RING0_PREFIX + name as the driver spells it.
  * The order is the records' order: UnixBench's index in UnixBench's order, then the rest;
  * change it and every log changes.
  * Adding a test: one file defining bench_<id>, one X(id) line here (docs/architecture.md,
@@ -56,8 +58,9 @@
 	X(mem_latency_256m_4k_remote) X(mem_latency_256m_2m_remote) \
 	X(mem_latency_1g_4k_remote) X(mem_latency_1g_2m_remote) X(mem_bandwidth_copy_remote) \
 	X(mem_bandwidth_scale_remote) X(mem_bandwidth_add_remote) X(mem_bandwidth_triad_remote) \
-	/* ring0: one per probe of the driver's list (bench/ring0.h) */ \
-	ISOBENCH_PROBES(R) \
+	/* ring0: one per probe of the driver's list, then the other architectures' it lacks \
+	 * (bench/ring0.h) */ \
+	ISOBENCH_PROBES(R) RING0_OTHERS(R) \
 	/* selftest: misbehave on purpose; only when named (runner.c keeps them out of "all") */ \
 	X(selftest_crash) X(selftest_stall) X(selftest_skip) X(selftest_error) X(selftest_slow) \
 	X(selftest_linger)
@@ -74,12 +77,12 @@
  * win over the house's hyphens here (docs/architecture.md, "Test names"). */
 #define NAME_ROW(id) char BENCH_NAME(id)[] = #id;
 #define NAME_ARCH(id, ttl, owner, insn, hint) NAME_ROW(id)
-#define NAME_RING0(ID, nm, ttl) char BENCH_NAME(ring0_##nm)[] = RING0_PREFIX #nm;
+#define NAME_RING0(ID, nm, ...) char BENCH_NAME(ring0_##nm)[] = RING0_PREFIX #nm;
 BENCH_TESTS(NAME_ROW, NAME_ARCH, NAME_RING0)
 
 #define HYPHEN_ROW(id) BENCH_NAME(id),
 #define HYPHEN_ARCH(id, ttl, owner, insn, hint) HYPHEN_ROW(id)
-#define HYPHEN_NONE(ID, nm, ttl)
+#define HYPHEN_NONE(ID, nm, ...)
 static char *const bench_names_hyphenated[] = {
 	BENCH_TESTS(HYPHEN_ROW, HYPHEN_ARCH, HYPHEN_NONE) NULL
 };
@@ -94,12 +97,12 @@ __attribute__((constructor)) static void bench_names_hyphenate(void)
 
 #define BENCH_EXTERN(nm) extern const struct bench bench_##nm;
 #define ARCH_EXTERN(id, ttl, owner, insn, hint) BENCH_EXTERN(id)
-#define RING0_EXTERN(id, nm, ttl) BENCH_EXTERN(ring0_##nm)
+#define RING0_EXTERN(id, nm, ...) BENCH_EXTERN(ring0_##nm)
 BENCH_TESTS(BENCH_EXTERN, ARCH_EXTERN, RING0_EXTERN)
 
 #define BENCH_ENTRY(nm) &bench_##nm,
 #define ARCH_ENTRY(id, ttl, owner, insn, hint) BENCH_ENTRY(id)
-#define RING0_ENTRY(id, nm, ttl) BENCH_ENTRY(ring0_##nm)
+#define RING0_ENTRY(id, nm, ...) BENCH_ENTRY(ring0_##nm)
 const struct bench *const bench_registry[] = {
 	BENCH_TESTS(BENCH_ENTRY, ARCH_ENTRY, RING0_ENTRY) NULL
 };

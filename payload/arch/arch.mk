@@ -12,6 +12,12 @@
 #   RING0_DIR          the ring-0 driver's probe list for ARCH (its isobench_probe_arch.h):
 #                      kernel-config/driver/arch/$(ARCH), or .../arch/none (the empty list)
 #                      for an architecture whose kernel has no driver
+#   RING0_OTHERS_H     $(O)/gen/ring0_others.h (O: the includer's output folder), made by the
+#                      rule below with ring0-others.sh: RING0_OTHERS(X), the other
+#                      architectures' ring-0 probes this build's list lacks (each is listed
+#                      and SKIPs here: payload/bench/ring0.h); RING0_CPPFLAGS puts it and
+#                      RING0_DIR on the include path. A file that includes it (through
+#                      bench/ring0.h) is built after it: `| $(RING0_OTHERS_H)`.
 # A new architecture is a new folder beside x86_64/ with an arch.mk, and what else it has of
 # its own (docs/architecture.md, "Adding an architecture"); nothing generic changes
 # (tests/test-arch.sh builds one). A target without a folder is an error.
@@ -40,3 +46,15 @@ ARCH_SRCS := $(sort $(wildcard $(ARCH_DIR)/*.c)) $(sort $(wildcard $(ARCH_ROOT)/
 ARCH_CPPFLAGS := -I$(ARCH_DIR) -I$(ARCH_ROOT)/generic -I$(ARCH_ROOT)
 RING0_ROOT := $(ARCH_ROOT)/../../kernel-config/driver/arch
 RING0_DIR := $(firstword $(wildcard $(RING0_ROOT)/$(strip $(ARCH))) $(RING0_ROOT)/none)
+RING0_CPPFLAGS = -I$(RING0_DIR) -I$(O)/gen
+RING0_OTHERS_H = $(O)/gen/ring0_others.h
+# The other lists are read when the payload is built, not copied: the driver's lists are kernel
+# inputs (the kernels are cached by them) and stay the one spelling of each probe. The rule
+# leaves the includer's default goal alone (cleared again, the next rule the includer writes
+# is its default, as before).
+$(RING0_OTHERS_H): $(ARCH_ROOT)/ring0-others.sh $(wildcard $(RING0_ROOT)/*/isobench_probe_arch.h) \
+		$(wildcard $(ARCH_ROOT)/*/arch.mk)
+	@mkdir -p $(dir $@)
+	$(ARCH_ROOT)/ring0-others.sh "$(CC)" $(RING0_DIR) $(RING0_ROOT) $(ARCH_ROOT) >$@.tmp
+	mv $@.tmp $@
+.DEFAULT_GOAL :=

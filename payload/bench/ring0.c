@@ -163,7 +163,23 @@ void ring0_teardown(struct bench_ctx *ctx)
 	free(s);
 }
 
+int ring0_elsewhere(struct bench_ctx *ctx, const char *name, const char *owners)
+{
+	bench_note(ctx, "%s is an %s ring-0 probe", name, owners);
+	return BENCH_SKIP;
+}
+
+/* Never called: setup always SKIPs. */
+int ring0_elsewhere_run(struct bench_ctx *ctx, uint64_t iters)
+{
+	(void)ctx;
+	(void)iters;
+	return -ENOSYS;
+}
+
 /* The tests: one per probe of this architecture's list (ISOBENCH_PROBES, its
- * isobench_probe_arch.h on the include path: payload/arch/arch.mk's RING0_DIR); none for an
- * architecture whose kernel has no driver. */
+ * isobench_probe_arch.h on the include path: payload/arch/arch.mk's RING0_DIR; none for an
+ * architecture whose kernel has no driver), then one per probe only other architectures'
+ * lists have (RING0_OTHERS, each a SKIP). */
 ISOBENCH_PROBES(RING0_BENCH)
+RING0_OTHERS(RING0_ELSEWHERE)

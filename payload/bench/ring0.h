@@ -23,12 +23,21 @@
  * per iteration x 100 (at least 1); extra cpu = the CPU the probe ran on, target_cpu = the
  * IPI probes' target.
  * Natively (no driver) every test SKIPs with "needs the image's kernel"; a probe the machine
- * lacks SKIPs with the driver's reason (e.g. the IPI probes on one CPU). */
+ * lacks SKIPs with the driver's reason (e.g. the IPI probes on one CPU).
+ * Every architecture's probes are listed on every build (docs/architecture.md, "One rule for
+ * per-architecture tests"): after this architecture's own, in its list's order, come the
+ * other architectures' that it lacks, RING0_OTHERS(X) with X(ID, name, title, owners)
+ * (ring0_others.h, generated from their lists at build time: payload/arch/ring0-others.sh;
+ * folders in name order, aarch64 before x86_64, each in its list's order). Each of those is a
+ * test RING0_ELSEWHERE defines, which SKIPs with "<name> is an <owners> ring-0 probe"
+ * ("hvc is an arm64 ring-0 probe") wherever it runs, the image's kernel or not. A name on two
+ * lists (self_ipi, ipi, ipi_halt) is one test, this architecture's probe. */
 #ifndef ISOBENCH_RING0_H
 #define ISOBENCH_RING0_H
 
 #include "../benchapi.h"
 #include "../../kernel-config/driver/isobench_probe.h"
+#include "ring0_others.h"
 
 #define RING0_PREFIX "ring0-"
 
@@ -51,5 +60,20 @@ void ring0_teardown(struct bench_ctx *ctx);
 		.max_copies = 1, .value_extra = REC_EXTRA_OP_NS_X100, .value_scale = 0.01, \
 		.result_extra = REC_EXTRA_NULL_NS_X100, \
 		.setup = ring0_##nm##_setup, .run = ring0_run, .teardown = ring0_teardown);
+
+/* const struct bench bench_ring0_<name> for one X(ID, name, title, owners) of RING0_OTHERS:
+ * listed like RING0_BENCH's, and SKIPs naming the architectures whose driver has the probe. */
+int ring0_elsewhere(struct bench_ctx *ctx, const char *name, const char *owners);
+int ring0_elsewhere_run(struct bench_ctx *ctx, uint64_t iters);
+#define RING0_ELSEWHERE(id, nm, ttl, owners) \
+	static int ring0_##nm##_elsewhere(struct bench_ctx *ctx) \
+	{ \
+		return ring0_elsewhere(ctx, #nm, owners); \
+	} \
+	BENCH(ring0_##nm, .title = ttl, \
+		.group = REC_GROUP_RING0, .unit = REC_UNIT_NS, .kind = BENCH_TIME, .per_loop = 1, \
+		.max_copies = 1, .value_extra = REC_EXTRA_OP_NS_X100, .value_scale = 0.01, \
+		.result_extra = REC_EXTRA_NULL_NS_X100, \
+		.setup = ring0_##nm##_elsewhere, .run = ring0_elsewhere_run);
 
 #endif

@@ -4,3 +4,6 @@
 ARCH_TARGET_FLAGS := -march=armv8-a -mtune=generic
 # The compiler's machine (-dumpmachine's first field) this folder is built with.
 ARCH_CC_MACHINE := aarch64
+# The architecture's name in words (a ring-0 probe of its driver SKIPs elsewhere naming it:
+# payload/arch/ring0-others.sh).
+ARCH_NAME := arm64
