@@ -8,9 +8,11 @@
 #     (tests/kconfig-debian.py, kernel-config/vm-cost.symbols) and the CPPC cpufreq driver;
 #   * the arm64 runner's own checks, run on this host under qemu-user (qemu-aarch64): its
 #     instruction probes run or SKIP with their reasons, x86's SKIP, it lists arm64's ring0
-#     probes (ring0-hvc, ...: the driver's arm64 list) and not x86's, which SKIP there for
-#     want of the image's kernel, the machine header says aarch64 and recognises QEMU's
-#     emulated CPU;
+#     probes first (ring0-hvc, ...: the driver's arm64 list, in its order), then x86-64's it
+#     lacks: the same ring0 set as the x86-64 runner's (docs/architecture.md, one rule for
+#     per-architecture tests); its own SKIP there for want of the image's kernel, x86-64's
+#     saying whose they are; the machine header says aarch64 and recognises QEMU's emulated
+#     CPU;
 #   * isobench-report compares an aarch64 run with an x86-64 one with a note that it is a
 #     machine comparison (issue 48; it refused them without --cross-arch before);
 #   * two builds of HEAD for arm64 give the same bytes (the kernel from the shared cache, as
@@ -18,8 +20,8 @@
 #     clone, against a clean clone built seconds later in another directory;
 #   * ONE boot: the UEFI ISO as a CD under qemu-system-aarch64 -M virt, TCG, 2 CPUs, a few
 #     quick tests and the ring0 driver's ring0-hvc (PSCI over HVC: QEMU's PSCI emulation)
-#     and ring0-ipi (an SGI round trip to CPU 1); the log is complete and says
-#     kernel.machine=aarch64.
+#     and ring0-ipi (an SGI round trip to CPU 1), and x86-64's ring0-cpuid, which SKIPs saying
+#     it is an x86-64 probe; the log is complete and says kernel.machine=aarch64.
 # The whole arm64 boot matrix (CD, raw disk, direct; every group) is opt-in:
 # `tests/run arm64-matrix` (tests/arm64-matrix.sh).
 # In: OUT (default out/; the arm64 image in OUT/arm64), ./build.sh and its packages (the
@@ -142,7 +144,7 @@ done
 if ! command -v qemu-aarch64 >/dev/null; then
 	skip "arm64 runner checks: no qemu-aarch64 (apt-get install qemu-user)"
 else
-	probes=clock-cntvct,clock-cntpct,trap-mrs-idreg,trap-wfi,vmexit-wfe,vmexit-wfe-wake,vmexit-cpuid,clock-rdtsc,ring0-hvc
+	probes=clock-cntvct,clock-cntpct,trap-mrs-idreg,trap-wfi,vmexit-wfe,vmexit-wfe-wake,vmexit-cpuid,clock-rdtsc,ring0-hvc,ring0-cpuid
 	st=0
 	(cd "$tmp" && qemu-aarch64 "$o/isobench" --suite quick --tests "$probes" --copies 1 >a64.log 2>&1) || st=$?
 	ran EXIT_OK "$st" "$tmp/a64.log" "the arm64 runner under qemu-aarch64"
@@ -154,12 +156,17 @@ else
 	has "$tmp/a64.log" 'SKIP test=vmexit-cpuid .*reason=CPUID%20is%20an%20x86%20instruction%20\(arm64:%20trap-mrs-idreg\)' \
 		"x86's vmexit-cpuid SKIPs on arm64, naming the arm64 probe"
 	has "$tmp/a64.log" "SKIP test=ring0-hvc .*reason=needs%20the%20image's%20kernel" \
-		"ring0-hvc SKIPs under qemu-user (no driver there), as every ring0 test natively"
+		"ring0-hvc SKIPs under qemu-user (no driver there), as every ring0 test of its own natively"
+	has "$tmp/a64.log" "SKIP test=ring0-cpuid .*reason=cpuid%20is%20an%20x86-64%20ring-0%20probe " \
+		"x86-64's ring0-cpuid SKIPs on arm64 saying whose probe it is"
 	(cd "$tmp" && qemu-aarch64 "$o/isobench" --list >a64.list 2>&1) || true	# the list is checked
 	r0=$(awk '$2 == "ring0" {print $1}' "$tmp/a64.list" | tr '\n' ' ')
-	if [ "$r0" = "ring0-hvc ring0-self_ipi ring0-ipi ring0-ipi_halt ring0-wfi " ]; then
-		pass "the arm64 runner lists arm64's ring0 probes, not x86's ($r0)"
-	else fail "the arm64 runner's ring0 tests: '$r0'"; fi
+	x0=$("$OUT/isobench" --list | awk '$2 == "ring0" {print $1}' | tr '\n' ' ')
+	a0="ring0-hvc ring0-self_ipi ring0-ipi ring0-ipi_halt ring0-wfi "	# arm64's list, its order
+	if [ "${r0:0:${#a0}}" = "$a0" ] && [ "$(tr ' ' '\n' <<<"$r0" | sort)" = "$(tr ' ' '\n' <<<"$x0" | sort)" ] &&
+		[ -z "$(tr ' ' '\n' <<<"$r0" | sort | uniq -d)" ]; then
+		pass "the arm64 runner lists arm64's ring0 probes first, then x86-64's: the x86-64 runner's $(wc -w <<<"$r0") ring0 tests, each once"
+	else fail "the arm64 runner's ring0 tests: '$r0'; the x86-64 runner's: '$x0'"; fi
 	has "$tmp/a64.log" 'INFO .*kernel.machine=aarch64' "the header says kernel.machine=aarch64"
 	has "$tmp/a64.log" 'INFO .*hv.cpuid=TCGTCGTCGTCG' "QEMU's emulated max CPU is recognised as TCG"
 	"$rep" "$tmp/a64.log" >"$tmp/a64.txt" 2>&1 || true	# its text is checked
@@ -210,7 +217,7 @@ log=$tmp/boot.log
 t0=$(_lib_usec)
 st=0
 "$top/qemu/run" --arch arm64 --accel tcg --suite quick --copies 1 \
-	--tests dhry2reg,syscall,clock-cntvct,trap-mrs-idreg,ring0-hvc,ring0-ipi --timeout 300 --log "$log" >"$tmp/boot.out" 2>&1 || st=$?
+	--tests dhry2reg,syscall,clock-cntvct,trap-mrs-idreg,ring0-hvc,ring0-ipi,ring0-cpuid --timeout 300 --log "$log" >"$tmp/boot.out" 2>&1 || st=$?
 status_is EXIT_OK "$st" "qemu/run --arch arm64: the UEFI ISO as a CD under TCG ($(_lib_secs $(($(_lib_usec) - t0))) s)"
 complete "$log" "the arm64 boot's log is one complete run"
 has "$log" '^@isobench/1 [0-9]+ INFO .*kernel.machine=aarch64' "the boot's log says INFO kernel.machine=aarch64"
@@ -227,6 +234,8 @@ none "$(ring0_problems "$log" ring0-hvc ring0-ipi)" \
 	"ring0-hvc, ring0-ipi: null_ns_x100 on the RESULT, CNTVCT ticks and ns > 0 in every measured SAMPLE" \
 	"arm64 ring0 problems"
 has "$log" '^@isobench/1 [0-9]+ SAMPLE test=ring0-ipi copies=1 .* target_cpu=1 ' "ring0-ipi: the SGI went to CPU 1"
+has "$log" '^@isobench/1 [0-9]+ SKIP test=ring0-cpuid copies=1 reason=cpuid%20is%20an%20x86-64%20ring-0%20probe ' \
+	"x86-64's ring0-cpuid SKIPs in the arm64 image (the driver there) saying whose probe it is"
 grep -aE '^@isobench/1 [0-9]+ RESULT test=ring0-' "$log" | cut -c1-150 | sed 's/^/  /' || true
 has "$log" 'reboot: Power down' "the guest powered off"
 # The wall clock comes from the RTC (arm64 has no early read of it: HCTOSYS), not 1970.

@@ -46,7 +46,7 @@ mine=$(rows "$own")
 others=
 for d in "$root"/*/; do
 	d=${d%/}
-	[ "${d##*/}" != none ] && [ "$(cd "$d" && pwd)" != "$(cd "$own" && pwd)" ] || continue
+	if [ "${d##*/}" = none ] || [ "$(cd "$d" && pwd)" = "$(cd "$own" && pwd)" ]; then continue; fi
 	r=$(rows "$d")
 	[ -n "$r" ] || { echo "ring0-others.sh: $d/isobench_probe_arch.h lists no probe" >&2; exit 1; }
 	others+=$(awk -v a="$(name "$d")" '{ print a " " $0 }' <<<"$r")$'\n'
