@@ -110,7 +110,8 @@ def main(argv):
         return 2
     bad, names, seen = [], set(), {}
     for name, where in found:
-        # a ring-0 probe of two architectures' lists is one test (a runner lists its own)
+        # a ring-0 probe of two architectures' lists is one test (a runner lists every list's
+        # probes once: its own, then the others' it lacks, RING0_OTHERS)
         both_ring0 = where.startswith("kernel-config/") and seen.get(name, "").startswith("kernel-config/")
         if name in seen and not (both_ring0 and seen[name] != where):
             bad.append(f"{where}: the row of {name} is written twice")

@@ -13,7 +13,9 @@
 #   * a new architecture is what docs/architecture.md's "Adding an architecture" says it must
 #     provide, and nothing more: a stub made of exactly the files that section lists builds
 #     the runner with `make ARCH=stub` from unchanged generic files, and its vmexit-cpuid and
-#     clock-cntvct SKIP with the list's reasons (payload/arch/generic/probes.c);
+#     clock-cntvct SKIP with the list's reasons (payload/arch/generic/probes.c); with no
+#     driver of its own it lists every ring-0 probe of the drivers' lists once, each SKIPping
+#     naming the architectures that have it (ring0-self_ipi: arm64 and x86-64);
 #   * the ring-0 driver's generic files (kernel-config/driver/, outside driver/arch/) hold no
 #     inline assembly, no architecture's kernel header (<asm/...>, <xen/...>,
 #     <clocksource/...>) and no #if on an architecture (predefined macro or CONFIG_X86*,
@@ -253,6 +255,20 @@ if [ -z "$got" ]; then
 		"the stub's vmexit-cpuid SKIPs with the list's reason"
 	has "$tmp/stub.run" '^@isobench/1 [0-9]+ SKIP test=clock-cntvct .*reason=MRS%20CNTVCT_EL0%20is%20an%20arm64%20instruction' \
 		"the stub's clock-cntvct SKIPs with the list's reason"
+	# No driver of its own: every architecture's ring-0 probes are listed, each once, and SKIP
+	# naming the architectures whose drivers have them (payload/arch/ring0-others.sh).
+	"$tmp/stub.out/isobench" --suite quick --tests ring0-self_ipi,ring0-hvc,ring0-cpuid --copies 1 >"$tmp/stub.r0" 2>&1 || true	# its log is checked
+	has "$tmp/stub.r0" '^@isobench/1 [0-9]+ SKIP test=ring0-self_ipi .*reason=self_ipi%20is%20an%20arm64%20and%20x86-64%20ring-0%20probe ' \
+		"the stub's ring0-self_ipi (on both drivers' lists) SKIPs naming both architectures"
+	has "$tmp/stub.r0" '^@isobench/1 [0-9]+ SKIP test=ring0-hvc .*reason=hvc%20is%20an%20arm64%20ring-0%20probe ' \
+		"the stub's ring0-hvc SKIPs naming arm64"
+	has "$tmp/stub.r0" '^@isobench/1 [0-9]+ SKIP test=ring0-cpuid .*reason=cpuid%20is%20an%20x86-64%20ring-0%20probe ' \
+		"the stub's ring0-cpuid SKIPs naming x86-64"
+	n=$("$tmp/stub.out/isobench" --list | awk '$2 == "ring0" { print $1 }' | sort | uniq | wc -l)
+	m=$(sed -n 's/^[[:space:]]*X([A-Z0-9_]*,[[:space:]]*\([a-z0-9_]*\),.*/\1/p' "$tmp/stub/kernel-config/driver/arch"/*/isobench_probe_arch.h | sort -u | wc -l)
+	if [ "$n" -eq "$m" ] && [ "$("$tmp/stub.out/isobench" --list | awk '$2 == "ring0"' | wc -l)" -eq "$m" ]; then
+		pass "the stub lists the $m ring-0 probes of the drivers' lists, each once"
+	else fail "the stub lists $n distinct ring0 tests, want the lists' $m, each once"; fi
 else
 	fail "a stub architecture does not build: $(tr '\n' ' ' <<<"$got")"
 fi

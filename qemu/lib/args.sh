@@ -213,7 +213,7 @@ check_options() {
 	# image would only report them as ERROR records); isobench.* words in --params only warned
 	# about, since the image's handling of bad input is itself something to try.
 	# The parser is the image's own runner: the host's for x86-64, arm64's under qemu-user for
-	# --arch arm64 (the architectures' test lists differ: each has its own ring0 probes).
+	# --arch arm64 (the image's own parser: its list, its checks).
 	runner=("$out/isobench")
 	[ "$arch" = x86_64 ] || runner=(qemu-aarch64 "$img/isobench")
 	if [ ! -x "$img/isobench" ]; then

@@ -10,7 +10,10 @@
  * and how ring0_run() turns the driver's per-call medians into the sample's extras: the value
  * op_ns_x100 is the calls' (batch - null) medians weighted by their iterations, cycles_x100
  * likewise, null_ns_x100 the null batch's; an operation no dearer than the empty loop
- * (a median <= 0) gets 1, the resolution, and never a zero or negative figure. */
+ * (a median <= 0) gets 1, the resolution, and never a zero or negative figure.
+ * The other architectures' probes (RING0_OTHERS): each is registered once in the ring0 group,
+ * none is also this architecture's, and its setup SKIPs with "<name> is an <owners> ring-0
+ * probe" without opening the device (the driver there or not). */
 #include "../../payload/bench/ring0.h"
 
 #include <errno.h>
@@ -22,7 +25,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-static int open_errno, ioctl_errno;
+static int open_errno, ioctl_errno, opens;
 static const char *ioctl_reason = "";
 /* The medians each successful call returns, in turn (the last one repeats), and how many
  * iterations it says it did (at most what was asked). */
@@ -35,6 +38,7 @@ int __wrap_open(const char *path, int flags, ...)
 {
 	(void)path;
 	(void)flags;
+	opens++;
 	if (open_errno) {
 		errno = open_errno;
 		return -1;
@@ -184,6 +188,47 @@ static void test_no_dearer_than_null_is_resolution(void **st)
 	assert_int_equal(extra_of(&c, REC_EXTRA_NULL_NS_X100), 0);
 }
 
+/* Every row of RING0_OTHERS: a registered ring0 test that SKIPs naming its architectures
+ * before touching the device; no name of it is this architecture's; the ring0 group holds
+ * exactly this architecture's list and them. */
+static void test_other_architectures_probes_skip(void **st)
+{
+	static const char *const own[] = {
+#define OWN_NAME(id, nm, ttl) #nm,
+		ISOBENCH_PROBES(OWN_NAME) NULL
+	};
+	static const struct { const char *test, *name, *owners; } other[] = {
+#define OTHER_ROW(id, nm, ttl, owners) { RING0_PREFIX #nm, #nm, owners },
+		RING0_OTHERS(OTHER_ROW) { NULL, NULL, NULL }
+	};
+	int nother = 0, nring0 = 0;
+	(void)st;
+	for (int i = 0; other[i].test; i++, nother++) {
+		const struct bench *b = bench_find(other[i].test);
+		struct bench_ctx c;
+		char want[160];
+
+		if (!b)
+			fail_msg("%s: another architecture's probe is not registered", other[i].test);
+		assert_string_equal(b->group, REC_GROUP_RING0);
+		for (int j = 0; own[j]; j++)
+			if (!strcmp(own[j], other[i].name))
+				fail_msg("%s is this architecture's probe and another's row", own[j]);
+		memset(&c, 0, sizeof c);
+		open_errno = 0;
+		opens = 0;
+		assert_int_equal(b->setup(&c), BENCH_SKIP);
+		assert_int_equal(opens, 0);
+		snprintf(want, sizeof want, "%s is an %s ring-0 probe", other[i].name, other[i].owners);
+		assert_string_equal(c.note, want);
+	}
+	for (int i = 0; bench_registry[i]; i++)
+		nring0 += !strcmp(bench_registry[i]->group, REC_GROUP_RING0);
+	assert_int_equal(nring0, ISOBENCH_PROBE_COUNT + nother);
+	/* Two architectures have drivers: a build of either has the other's probes. */
+	assert_true(nother > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_value_is_net_of_null),
 		cmocka_unit_test(test_calls_weighted_by_iterations),
 		cmocka_unit_test(test_no_dearer_than_null_is_resolution),
+		cmocka_unit_test(test_other_architectures_probes_skip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
