@@ -50,11 +50,12 @@ RING0_CPPFLAGS = -I$(RING0_DIR) -I$(O)/gen
 RING0_OTHERS_H = $(O)/gen/ring0_others.h
 # The other lists are read when the payload is built, not copied: the driver's lists are kernel
 # inputs (the kernels are cached by them) and stay the one spelling of each probe. The rule
-# leaves the includer's default goal alone (cleared again, the next rule the includer writes
+# leaves the includer's default goal as it was (none yet: the next rule the includer writes
 # is its default, as before).
+ARCH_INCLUDER_GOAL := $(.DEFAULT_GOAL)
 $(RING0_OTHERS_H): $(ARCH_ROOT)/ring0-others.sh $(wildcard $(RING0_ROOT)/*/isobench_probe_arch.h) \
 		$(wildcard $(ARCH_ROOT)/*/arch.mk)
 	@mkdir -p $(dir $@)
 	$(ARCH_ROOT)/ring0-others.sh "$(CC)" $(RING0_DIR) $(RING0_ROOT) $(ARCH_ROOT) >$@.tmp
 	mv $@.tmp $@
-.DEFAULT_GOAL :=
+.DEFAULT_GOAL := $(ARCH_INCLUDER_GOAL)
