@@ -22,8 +22,9 @@
  * operation's cycle-counter ticks (x86-64: TSC, arm64: CNTVCT_EL0) above the null batch's,
  * per iteration x 100 (at least 1); extra cpu = the CPU the probe ran on, target_cpu = the
  * IPI probes' target.
- * Natively (no driver) every test SKIPs with "needs the image's kernel"; a probe the machine
- * lacks SKIPs with the driver's reason (e.g. the IPI probes on one CPU).
+ * Natively (no driver) every test of this architecture's list SKIPs with "needs the image's
+ * kernel"; a probe the machine lacks SKIPs with the driver's reason (e.g. the IPI probes on
+ * one CPU).
  * Every architecture's probes are listed on every build (docs/architecture.md, "One rule for
  * per-architecture tests"): after this architecture's own, in its list's order, come the
  * other architectures' that it lacks, RING0_OTHERS(X) with X(ID, name, title, owners)
