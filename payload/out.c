@@ -4,6 +4,7 @@
 #include "digest.h"
 #include "io.h"
 #include "sys.h"
+#include "version.h"
 #include "vocab.h"
 
 #include <errno.h>
@@ -45,6 +46,11 @@ struct shared {
 	_Atomic uint32_t gen;		/* futex word: bumped on every append and quiet change */
 	_Atomic int quiet;
 	_Atomic int started;		/* pumps running */
+	/* The stream's first BEGIN: 1 + its offset (0: none yet), its run id (out_begin()). */
+	_Atomic uint64_t first_begin;
+	char first_run[32];
+	struct out_counts end;		/* the latest END's counts, once have_end */
+	_Atomic int have_end;
 	int ncon;
 	struct con_state con[OUT_MAX_CONSOLES];
 };
@@ -148,8 +154,11 @@ uint64_t out_record(struct rec_body *b)
 		atomic_store(&sh->quiet, 0);
 		bump();
 	}
-	if (rec_body_is(b, RK_BEGIN))
+	if (rec_body_is(b, RK_BEGIN)) {
 		run_off = stream_len();	/* the run's log starts here (out_run_offset()) */
+		uint64_t none = 0;	/* the stream's first: where a replay starts */
+		atomic_compare_exchange_strong(&sh->first_begin, &none, run_off + 1);
+	}
 	broadcast(line, len);
 	if (!rec_body_is(b, RK_DIGEST))
 		digest_note(b);	/* the run restated before END (digest.h) */
@@ -199,7 +208,36 @@ uint64_t out_end(const char *status, const char *clocksource)
 	rec_str(&b, RK_STATUS, status);
 	if (clocksource)
 		rec_str(&b, RK_CLOCKSOURCE, clocksource);
+	struct out_counts said = counts;	/* what this END says (out_last_end()) */
+	uint64_t n = out_record(&b);
+	sh->end = said;
+	atomic_store(&sh->have_end, 1);
+	return n;
+}
+
+uint64_t out_begin(const char *run, const char *mode)
+{
+	struct rec_body b;
+
+	if (!sh)
+		out_init();
+	if (!sh->first_run[0])	/* the results file's name (resultsfile.c) */
+		snprintf(sh->first_run, sizeof sh->first_run, "%s", run);
+	rec_begin(&b, RK_BEGIN);
+	rec_str(&b, RK_RUN, run);
+	rec_str(&b, RK_VERSION, isobench_version);
+	rec_str(&b, RK_MODE, mode);
 	return out_record(&b);
+}
+
+const char *out_first_run(void)
+{
+	return sh ? sh->first_run : "";
+}
+
+const struct out_counts *out_last_end(void)
+{
+	return sh && atomic_load(&sh->have_end) ? &sh->end : NULL;
 }
 
 const struct out_counts *out_counts(void)
@@ -442,8 +480,7 @@ size_t out_run_offset(void)
 void out_replay(void)
 {
 	static char buf[65536];
-	uint64_t len = stream_len(), off = 0, begin = UINT64_MAX;
-	static struct record r;
+	uint64_t len = stream_len(), off = sh ? atomic_load(&sh->first_begin) : 0;
 	char line[REC_MAX];
 	size_t ll = 0;
 	int tl = (int)strlen(REC_TAG);
@@ -451,8 +488,9 @@ void out_replay(void)
 	if (stream_fd < 0)
 		return;
 	out_text("\nisobench: replay of the run's records follows (isobench.replay=1)\n");
-	/* Copy the record lines of [0, len) once more; the text in between is not repeated. */
-	while (off < len) {
+	/* Copy the record lines of [first BEGIN, len) once more; the text in between is not
+	 * repeated. Without a BEGIN (off 0) there is nothing to replay. */
+	for (off = off ? off - 1 : len; off < len;) {
 		size_t want = len - off < sizeof buf ? (size_t)(len - off) : sizeof buf;
 		ssize_t n = pread(stream_fd, buf, want, (off_t)off);
 		if (n <= 0)
@@ -463,13 +501,8 @@ void out_replay(void)
 			if (buf[i] != '\n')
 				continue;
 			line[ll] = 0;
-			if (ll > (size_t)tl && !memcmp(line, REC_TAG, (size_t)tl)) {
-				if (begin == UINT64_MAX && rec_parse(line, ll, &r) == REC_OK &&
-				    !strcmp(r.kind, RK_BEGIN))
-					begin = off;
-				if (begin != UINT64_MAX)
-					append(line, ll);
-			}
+			if (ll > (size_t)tl && !memcmp(line, REC_TAG, (size_t)tl))
+				append(line, ll);
 			ll = 0;
 		}
 		off += (uint64_t)n;

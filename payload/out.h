@@ -38,6 +38,14 @@ const struct out_counts *out_counts(void);
  * clocksource at the end; right before it, the run's digest (digest.h: the DIGEST records,
  * counted by END too). The one writer of END; returns its sequence number. */
 uint64_t out_end(const char *status, const char *clocksource);
+/* The BEGIN record (docs/records.md): run (the run's id), this build's version, mode (a
+ * REC_MODE_ word). The one writer of BEGIN; returns its sequence number. */
+uint64_t out_begin(const char *run, const char *mode);
+/* What this process and those it forked (the watchdog) wrote, known when written, never read
+ * back from the stream: the run id of the stream's first BEGIN ("" before one); the counts
+ * the latest END wrote (NULL before one). */
+const char *out_first_run(void);
+const struct out_counts *out_last_end(void);
 
 /* ---- consoles (PID 1) ---- */
 #define OUT_MAX_CONSOLES PARAM_MAX_CONSOLES	/* every console isobench.console= may name */
@@ -60,7 +68,8 @@ int out_drain(int max_ms, int stall_ms);
 /* One INFO record: bytes sent, milliseconds spent writing (write + drain) and state of
  * each console. Call before END. */
 void out_console_info(void);
-/* Append the stream's record lines again (isobench.replay=1): after END, for late capture. */
+/* Append the stream's record lines again (isobench.replay=1), from its first BEGIN on (where
+ * out_begin() wrote it): after END, for late capture. */
 void out_replay(void);
 /* The stream so far (for the results file): copies up to cap bytes into buf; returns the
  * stream's length (may exceed cap), or -1 without a stream. */

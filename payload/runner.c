@@ -23,6 +23,7 @@
 #include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -39,8 +40,9 @@
 struct outcome {
 	const struct bench *b;
 	int copies;
-	int state;		/* 0 none, 1 result, 2 skip, 3 fail */
+	enum runner_state state;
 	double value, ci, median;	/* ci: the 95% CI half-width of median, in % */
+	double index;		/* the RESULT's index= (UnixBench's), NAN without one */
 	int samples, converged;
 	char why[96];
 	int timeout_s;		/* its deadline, s from its start (may move: INFO deadline.s) */
@@ -327,8 +329,10 @@ static void outcome_of(const struct record *r, const char *why, struct outcome *
 	long long n;
 
 	if (!strcmp(r->kind, RK_RESULT)) {
-		o->state = 1;
+		o->state = RUNNER_RESULT;
 		o->value = o->ci = 0;
+		o->index = NAN;
+		rec_get_dbl(r, RK_INDEX, &o->index);
 		rec_get_dbl(r, RK_VALUE, &o->value);
 		rec_get_dbl(r, RK_CI95, &o->ci);
 		o->median = o->value;
@@ -336,7 +340,7 @@ static void outcome_of(const struct record *r, const char *why, struct outcome *
 		o->samples = rec_get_ll(r, RK_SAMPLES, 0, INT_MAX, &n) ? 0 : (int)n;
 		o->converged = rec_get_ll(r, RK_CONVERGED, 0, 1, &n) ? 1 : (int)n;
 	} else if (!strcmp(r->kind, RK_SKIP) || !strcmp(r->kind, RK_FAIL)) {
-		o->state = !strcmp(r->kind, RK_SKIP) ? 2 : 3;
+		o->state = !strcmp(r->kind, RK_SKIP) ? RUNNER_SKIP : RUNNER_FAIL;
 		snprintf(o->why, sizeof o->why, "%s", why ? why : "-");
 	}
 }
@@ -403,7 +407,7 @@ static void fail_record(struct outcome *o, const char *reason, int sig, int stat
 	if (kills)
 		reason = oom_fail(&b, reason, NULL, kills);
 	out_record(&b);
-	o->state = 3;
+	o->state = RUNNER_FAIL;
 	snprintf(o->why, sizeof o->why, "%s", reason);
 }
 
@@ -497,7 +501,7 @@ static void lingered_or_timed_out(struct outcome *o)
 	static const char *const said[] = {"", "RESULT", "SKIP", "FAIL"};
 	struct rec_body b;
 
-	if (o->state == 0) {
+	if (o->state == RUNNER_NONE) {
 		char why[64];
 		snprintf(why, sizeof why, "timeout after %d s", o->timeout_s);
 		fail_record(o, why, 0, -1);
@@ -566,7 +570,7 @@ static void end_test(struct outcome *o, const struct runner_cfg *cfg, pid_t pid,
 	}
 	kill(-pid, SIGKILL);	/* leftovers of the test (partners, grandchildren) */
 	remove_workdir(cfg, pid);
-	if (o->state == 0) {
+	if (o->state == RUNNER_NONE) {
 		if (have_status && WIFSIGNALED(status))
 			fail_record(o, "crashed", WTERMSIG(status), -1);
 		else if (have_status)
@@ -677,7 +681,7 @@ static void verdict_judged(const struct outcome *o)
 	char why[600];
 	struct rec_body b;
 
-	if (o->state != 1 || !o->b->judge)
+	if (o->state != RUNNER_RESULT || !o->b->judge)
 		return;
 	for (int k = 0; k < BENCH_JUDGE_EXTRAS; k++)
 		j.extra[k] = summarize(judge_vals[k], judge_n[k], 0, &sm) ? -1 : sm.median;
@@ -716,13 +720,13 @@ static void print_tables(const struct params *p, int pass)
 		if (o->copies != copies)
 			continue;
 		any_index |= bench_is_index(o->b);
-		if (o->state == 1)
+		if (o->state == RUNNER_RESULT)
 			out_text("%-44.44s %14.1f %-5s (%d samples, ci95 +/-%.2f%% of their median "
 				 "%.1f%s)\n", o->b->title, o->value, o->b->unit, o->samples, o->ci,
 				 o->median, o->converged ? "" : ", NOT converged");
 		else
 			out_text("%-44.44s %14s       (%s)\n", o->b->title,
-				 o->state == 2 ? "SKIP" : "FAIL", o->why);
+				 o->state == RUNNER_SKIP ? "SKIP" : "FAIL", o->why);
 	}
 	if (!any_index)
 		return;
@@ -733,10 +737,10 @@ static void print_tables(const struct params *p, int pass)
 		struct outcome *o = &results[i];
 		if (o->copies != copies || !bench_is_index(o->b))
 			continue;
-		double v = o->state == 1 ? o->value : 0;
+		double v = o->state == RUNNER_RESULT ? o->value : 0;
 		ub_score_add(&score, v, o->b->baseline);
 		out_text("%s\n", ub_row(line, sizeof line, o->b->title, o->b->baseline, v,
-					 o->state == 1 ? "" : o->state == 2 ? "SKIP" : "FAIL"));
+					 o->state == RUNNER_RESULT ? "" : o->state == RUNNER_SKIP ? "SKIP" : "FAIL"));
 	}
 	out_text("%s\n\n", ub_footer(line, sizeof line, &score));
 }
@@ -783,16 +787,12 @@ static void begin_run(const struct runner_cfg *cfg)
 	const unsigned char *rnd = (const unsigned char *)getauxval(AT_RANDOM);
 	unsigned long long id = 0;
 
-	rec_begin(&b, RK_BEGIN);
 	for (int i = 0; rnd && i < 8; i++)
 		id = id << 8 | rnd[i];
 	if (!rnd || runs++)
 		id ^= (unsigned long long)now_ns() * 0x9e3779b97f4a7c15ull;
 	snprintf(run_id, sizeof run_id, "%016llx", id);
-	rec_str(&b, RK_RUN, run_id);
-	rec_str(&b, RK_VERSION, isobench_version);
-	rec_str(&b, RK_MODE, cfg->mode);
-	out_record(&b);
+	out_begin(run_id, cfg->mode);
 	for (int i = 0; i < cfg->npending; i++) {
 		rec_begin(&b, RK_ERROR);
 		rec_str(&b, RK_WHAT, REC_WHAT_PARAM);
@@ -816,6 +816,19 @@ static void begin_run(const struct runner_cfg *cfg)
 			 cfg->ndropped);
 	}
 	pending_facts(cfg);
+}
+
+/* Tell the run's watcher (runner_cfg.watch) what o is now: announced, or its outcome. */
+static void tell_watch(const struct runner_cfg *cfg, const struct outcome *o)
+{
+	if (!cfg->watch)
+		return;
+	struct runner_fact f = {
+		.test = o->b->name, .title = o->b->title, .copies = o->copies, .state = o->state,
+		.baseline = bench_is_index(o->b) ? o->b->baseline : 0, .value = o->value,
+		.index = o->state == RUNNER_RESULT ? o->index : NAN,
+	};
+	cfg->watch(&f);
 }
 
 /* The test's INFO (what it executes) and TEST records and the progress line; clk gets the
@@ -848,6 +861,7 @@ static void announce_test(const struct outcome *o, const struct params *p,
 	if (pinned)
 		rec_str(&b, RK_PIN, "1");
 	out_record(&b);
+	tell_watch(cfg, o);
 	out_text("isobench: [%d/%d] %s (%s), %d cop%s%s ...\n", k, total,
 		 o->b->title, o->b->name, o->copies, o->copies == 1 ? "y" : "ies",
 		 pinned ? ", pinned" : "");
@@ -866,7 +880,7 @@ static void skip_no_pass(struct outcome *o)
 	rec_u64(&b, RK_COPIES, (uint64_t)o->copies);
 	rec_str(&b, RK_REASON, o->why);
 	out_record(&b);
-	o->state = 2;
+	o->state = RUNNER_SKIP;
 }
 
 /* One pass (copies c): every selected test that runs with that many copies, then the
@@ -890,15 +904,16 @@ static void run_pass(const struct params *p, const struct runner_cfg *cfg, int c
 			run_one(o, p, cfg, sigfd, orig, on_child_exit);
 		else
 			skip_no_pass(o);
+		tell_watch(cfg, o);
 		warn_clocksource_changed(o, clk);
 		verdict_judged(o);
-		if (o->state == 1)
+		if (o->state == RUNNER_RESULT)
 			out_text("isobench: [%d/%d] %s: %.1f %s (%d samples, ci95 +/-%.2f%% of their "
 				 "median %.1f)\n", *k, total, o->b->name, o->value, o->b->unit,
 				 o->samples, o->ci, o->median);
 		else
 			out_text("isobench: [%d/%d] %s: %s (%s)\n", *k, total, o->b->name,
-				 o->state == 2 ? "SKIP" : "FAIL", o->why);
+				 o->state == RUNNER_SKIP ? "SKIP" : "FAIL", o->why);
 	}
 	print_tables(p, c);
 }

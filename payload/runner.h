@@ -11,6 +11,23 @@
 #define RUNNER_MAX_FACTS 12
 #define RUNNER_MAX_WARNS 4
 
+/* A test's outcome in a run: none yet, its RESULT, its SKIP or its FAIL (the record kinds). */
+enum runner_state { RUNNER_NONE, RUNNER_RESULT, RUNNER_SKIP, RUNNER_FAIL };
+
+/* What the runner tells a watcher of the run (runner_cfg.watch) about each test, as it goes,
+ * so that nobody in this process reads back a record the runner wrote (PID 1's screen
+ * summary, pid1/summary.h): once when the test is announced (its TEST record; state
+ * RUNNER_NONE) and once with its outcome (after its RESULT, SKIP or FAIL). The strings are
+ * the test descriptor's (benchapi.h), valid for the whole run. */
+struct runner_fact {
+	const char *test, *title;	/* the test's name and title */
+	double baseline;		/* UnixBench's baseline (ub_is_index()); 0 outside it */
+	int copies;			/* the pass's copies */
+	enum runner_state state;
+	double value;			/* RUNNER_RESULT: the RESULT's value, in the test's unit */
+	double index;			/* RUNNER_RESULT: the RESULT's index=; NAN without one */
+};
+
 struct runner_cfg {
 	const char *mode;	/* "init" or "host" */
 	const char *self;	/* path of this binary */
@@ -28,6 +45,8 @@ struct runner_cfg {
 	char fact_value[RUNNER_MAX_FACTS][264];
 	const char *warn_what[RUNNER_MAX_WARNS];	/* a REC_WHAT_ word */
 	char warn_reason[RUNNER_MAX_WARNS][400];
+	/* Told each test's facts as the run goes (struct runner_fact); NULL: nobody. */
+	void (*watch)(const struct runner_fact *f);
 };
 
 /* Remember an input error for the run's ERROR records (a param_error_fn). Past

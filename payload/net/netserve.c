@@ -52,7 +52,6 @@
 #include "status.h"
 #include "../sys.h"
 #include "../sysinfo.h"
-#include "../version.h"
 #include "vocab.h"
 
 #include <arpa/inet.h>
@@ -1137,14 +1136,11 @@ static void serve_begin(const struct sockaddr_storage *addr, long max_s, uint64_
 	static struct params p;
 	struct rec_body b;
 	const unsigned char *rnd = (const unsigned char *)getauxval(AT_RANDOM);
-	char bind_s[INET6_ADDRSTRLEN];
+	char bind_s[INET6_ADDRSTRLEN], run[24];
 
-	rec_begin(&b, RK_BEGIN);
-	rec_fmt(&b, RK_RUN, "%016llx", rnd ? *(const unsigned long long *)(const void *)rnd
-					  : (unsigned long long)now_ns());
-	rec_str(&b, RK_VERSION, isobench_version);
-	rec_str(&b, RK_MODE, serve_mode);
-	out_record(&b);
+	snprintf(run, sizeof run, "%016llx", rnd ? *(const unsigned long long *)(const void *)rnd
+						: (unsigned long long)now_ns());
+	out_begin(run, serve_mode);
 	params_init(&p);
 	snprintf(p.tests, sizeof p.tests, "-");
 	params_finish(&p, (int)sysconf(_SC_NPROCESSORS_ONLN));

@@ -164,13 +164,8 @@ static void fatal(const char *what, const char *reason)
 {
 	struct rec_body b;
 
-	if (!have_begin) {
-		rec_begin(&b, RK_BEGIN);
-		rec_str(&b, RK_RUN, "0000000000000000");
-		rec_str(&b, RK_VERSION, isobench_version);
-		rec_str(&b, RK_MODE, REC_MODE_INIT);
-		out_record(&b);
-	}
+	if (!have_begin)
+		out_begin("0000000000000000", REC_MODE_INIT);
 	rec_begin(&b, RK_FAIL);
 	rec_str(&b, RK_TESTNAME, REC_SETUP);
 	rec_str(&b, RK_WHAT, what);
@@ -549,6 +544,7 @@ int init_main(int argc, char **argv)
 	watchdog_pid = start_watchdog(p.watchdog_s ? p.watchdog_s : runner_budget(&p), p.halt,
 				      p.image);
 	have_begin = 1;
+	cfg.watch = summary_note;	/* the screen's last page, told as the run goes */
 	runner_runs(&p, &cfg, other_child);	/* isobench.repeat=N: N runs, one stream */
 	if (watchdog_pid > 0)
 		kill(watchdog_pid, SIGKILL);

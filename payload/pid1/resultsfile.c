@@ -4,7 +4,6 @@
 #include "crc32.h"
 #include "io.h"
 #include "../out.h"
-#include "vocab.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -98,29 +97,13 @@ static int usb_storage_pending(void)
 	return n;
 }
 
-/* The first 8 hex digits of the run's BEGIN run= (the first BEGIN record of the stream's
- * first 8 KiB), "norun" without one. */
+/* The first 8 hex digits of the run id of the stream's first BEGIN (out_begin() noted it as
+ * it wrote it, in this process or the one that forked the watchdog), "norun" without one. */
 static void run_id(char *id, size_t len)
 {
-	static struct record r;
-	char buf[8192];
-	long n = out_stream_read(buf, sizeof buf - 1, 0);
-	const char *run;
+	const char *run = out_first_run();
 
-	snprintf(id, len, "norun");
-	if (n <= 0)
-		return;
-	buf[n < (long)sizeof buf - 1 ? n : (long)sizeof buf - 1] = 0;
-	for (char *line = buf, *nl; *line; line = nl + 1) {
-		nl = line + strcspn(line, "\n");
-		if (rec_parse(line, (size_t)(nl - line), &r) == REC_OK && !strcmp(r.kind, RK_BEGIN)) {
-			if ((run = rec_get(&r, RK_RUN)))
-				snprintf(id, len, "%.8s", run);
-			return;
-		}
-		if (!*nl)
-			return;
-	}
+	snprintf(id, len, "%.8s", *run ? run : "norun");
 }
 
 int resultsfile_write(const char *image, char *msg, size_t msglen)
