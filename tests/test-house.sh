@@ -9,6 +9,10 @@
 #     defines a test descriptor, a global const struct bench bench_<id> of a registry row
 #     (machine facts and shared machinery live in payload/core/);
 #   * no tracked file is a compiled (ELF) binary: build output stays out of git;
+#   * a record is decoded once: payload/ calls rec_parse()/rec_parse_body() only on records
+#     another process wrote (net/netserve.c: a peer's; runner.c's relay_line(): a test
+#     child's), and builds BEGIN and END only in out.c, which notes what they say as it
+#     writes them (the summary, the results file's name and the replay read no record back);
 #   * each test's name is spelled once, as its row's id in payload/registry.c (tests/names.py):
 #     no string in payload/ or lib/ spells a name again, no descriptor names itself, no row
 #     is written twice;
@@ -154,6 +158,63 @@ if grep -q '^payload/bench/getpid.c: #include "../harness.h"' <<<"$got" &&
 	[ "$(grep -c . <<<"$got")" -eq 2 ]; then
 	pass "planted: bench/ including ../harness.h and pid1/ including ../bench/disk.h are found"
 else fail "planted room includes: rooms.py printed '$(tr '\n' '|' <<<"$got")'"; fi
+
+# rereaders ROOT: each call in ROOT/payload/ (any depth) that decodes a record, rec_parse() or
+# rec_parse_body(), outside the two single decodes of records another process wrote: net/
+# netserve.c (a peer's records, another machine's) and runner.c's relay_line() (a test child's
+# line); and each BEGIN or END built outside out.c (out_begin(), out_end(): their one writer,
+# which notes the first BEGIN's run id and offset and the latest END's counts as it writes, so
+# the guest never reads its own records back for them). As "FILE:LINE: in FUNCTION: the call".
+# The function is the last line at column 0 that opens a definition (NAME(...), no ';').
+rereaders() ( # a subshell: it changes directory
+	cd "$1" || return
+	find payload -name '*.c' | sort | xargs awk '
+		FNR == 1 { fn = "-"; inc = 0 }
+		/^[A-Za-z_][A-Za-z0-9_ \t\*]*\(/ && !/;[ \t]*$/ {
+			fn = $0; sub(/\(.*/, "", fn); sub(/.*[ \t\*]/, "", fn)
+		}
+		{	# the line without its comments (inc: inside a /* ... */ since an earlier line)
+			line = $0; code = ""
+			while (line != "") {
+				if (inc) {
+					i = index(line, "*/"); if (!i) break
+					line = substr(line, i + 2); inc = 0
+				} else {
+					i = index(line, "/*"); if (!i) { code = code line; break }
+					code = code substr(line, 1, i - 1); line = substr(line, i + 2); inc = 1
+				}
+			}
+			sub(/\/\/.*/, "", code)
+		}
+		code ~ /(^|[^A-Za-z0-9_])rec_parse(_body)?[ \t]*\(/ &&
+		    FILENAME != "payload/net/netserve.c" &&
+		    !(FILENAME == "payload/runner.c" && fn == "relay_line") {
+			t = code; gsub(/^[ \t]+/, "", t)
+			print FILENAME ":" FNR ": in " fn "(): decodes a record: " t
+		}
+		code ~ /rec_begin[ \t]*\([^,]*,[ \t]*RK_(BEGIN|END)[ \t]*\)/ && FILENAME != "payload/out.c" {
+			t = code; gsub(/^[ \t]+/, "", t)
+			print FILENAME ":" FNR ": in " fn "(): builds a BEGIN or END (out_begin/out_end write them): " t
+		}'
+)
+none "$(rereaders "$top")" "payload/ decodes only records other processes wrote (netserve.c, runner.c's relay_line)" \
+	"payload/ reads its own records back"
+# Planted: the summary parsing the stream again, a second decode in the runner outside the
+# relay, PID 1 writing BEGIN itself; the allowed decodes, moved, stay allowed.
+tree_copy "$tmp/reread" payload
+printf 'static int planted_reread(const char *l, struct record *r)\n{\n\treturn rec_parse(l, 1, r);\n}\n' \
+	>>"$tmp/reread/payload/pid1/summary.c"
+printf 'static void planted_twice(struct record *r)\n{\n\trec_parse_body("RESULT", 6, r);\n}\n' \
+	>>"$tmp/reread/payload/runner.c"
+printf 'static void planted_begin(struct rec_body *b)\n{\n\trec_begin(b, RK_BEGIN);\n}\n' \
+	>>"$tmp/reread/payload/pid1/init.c"
+got=$(rereaders "$tmp/reread")
+if grep -q '^payload/pid1/summary.c:[0-9]*: in planted_reread(): decodes a record: return rec_parse(l, 1, r);$' <<<"$got" &&
+	grep -q '^payload/runner.c:[0-9]*: in planted_twice(): decodes a record: rec_parse_body' <<<"$got" &&
+	grep -q '^payload/pid1/init.c:[0-9]*: in planted_begin(): builds a BEGIN or END' <<<"$got" &&
+	[ "$(grep -c . <<<"$got")" -eq 3 ]; then
+	pass "planted: the summary's rec_parse, a rec_parse_body outside the relay and a BEGIN built by init.c are found"
+else fail "planted rereads: rereaders printed '$(tr '\n' '|' <<<"$got")'"; fi
 
 # One spelling per test (tests/names.py), and its finding on each kind of second spelling.
 none_listed "each test's name is spelled once (its row in payload/registry.c)" \

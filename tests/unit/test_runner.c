@@ -1,5 +1,6 @@
 /* test_runner.c — the runner's input errors: every one reported after BEGIN, none lost to
- * the RUNNER_MAX_PENDING slots (past them, one more ERROR counts the rest). */
+ * the RUNNER_MAX_PENDING slots (past them, one more ERROR counts the rest); and its watcher
+ * (runner_cfg.watch: PID 1's screen summary) told each test's facts as its records say them. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -15,6 +17,8 @@
 #include "../../payload/out.h"
 #include "../../payload/params.h"
 #include "../../payload/runner.h"
+#include "record.h"
+#include "vocab.h"
 
 /* Run a suite that selects no test, with n input errors pending; the records into buf. */
 static void run_with_errors(int n, char *buf, size_t cap)
@@ -77,11 +81,97 @@ static void errors_past_the_slots_counted(void **st)
 	assert_non_null(strstr(buf, " END "));
 }
 
+static struct runner_fact facts[8];
+static char names[8][32];
+static int nfacts;
+
+static void watcher(const struct runner_fact *f)
+{
+	if (nfacts == 8)
+		return;
+	facts[nfacts] = *f;
+	snprintf(names[nfacts], sizeof names[0], "%s", f->test);
+	nfacts++;
+}
+
+/* The record of kind for test in buf (the log), decoded into r; fails without one. */
+static void record_of(const char *buf, const char *kind, const char *test, struct record *r)
+{
+	for (const char *l = buf, *nl; (nl = strchr(l, '\n')); l = nl + 1)
+		if (rec_parse(l, (size_t)(nl - l), r) == REC_OK && !strcmp(r->kind, kind) &&
+		    !strcmp(rec_get(r, RK_TESTNAME) ?: "", test))
+			return;
+	fail_msg("no %s of %s in the log", kind, test);
+}
+
+/* An index test's RESULT, a crash's FAIL and a SKIP: each test announced (title, baseline)
+ * before its outcome, and the outcome's kind, value and index those of its record. */
+static void watcher_told_what_the_records_say(void **st)
+{
+	(void)st;
+	static struct runner_cfg cfg;
+	static char buf[1 << 20];
+	static const char *const kinds[] = {"", RK_RESULT, RK_SKIP, RK_FAIL};
+	struct params p;
+	struct record r;
+	int fd = memfd_create("records", 0);
+
+	assert_true(fd >= 0);
+	memset(&cfg, 0, sizeof cfg);
+	cfg.mode = "host";
+	cfg.self = "/proc/self/exe";
+	cfg.tmpdir = "/tmp";
+	cfg.watch = watcher;
+	params_init(&p);
+	strcpy(p.tests, "syscall,selftest-crash,selftest-skip");
+	p.suite = SUITE_QUICK;
+	params_finish(&p, 1);
+	assert_int_equal(out_init(), 0);
+	out_add_fd(fd);
+	runner_run(&p, &cfg, NULL);
+	ssize_t k = pread(fd, buf, sizeof buf - 1, 0);
+	assert_true(k > 0);
+	buf[k] = 0;
+	close(fd);
+	assert_int_equal(nfacts, 6);
+	for (int i = 0; i < 6; i += 2) {
+		const struct runner_fact *a = &facts[i], *o = &facts[i + 1];
+		assert_string_equal(names[i], names[i + 1]);
+		assert_int_equal(a->state, RUNNER_NONE);
+		assert_int_not_equal(o->state, RUNNER_NONE);
+		assert_int_equal(a->copies, 1);
+		assert_int_equal(o->copies, 1);
+		record_of(buf, RK_TEST, names[i], &r);
+		assert_string_equal(a->title, rec_get(&r, RK_TITLE));
+		double base = 0;
+		rec_get_dbl(&r, RK_BASELINE, &base);
+		assert_true(a->baseline == base);
+		record_of(buf, kinds[o->state], names[i], &r);
+		if (o->state == RUNNER_RESULT) {
+			double v, x;
+			assert_int_equal(rec_get_dbl(&r, RK_VALUE, &v), 0);
+			assert_int_equal(rec_get_dbl(&r, RK_INDEX, &x), 0);
+			assert_true(o->value == v);
+			assert_true(o->index == x);
+		} else {
+			assert_true(isnan(o->index));
+		}
+	}
+	assert_string_equal(names[0], "syscall");
+	assert_int_equal(facts[1].state, RUNNER_RESULT);
+	assert_true(facts[0].baseline == 15000);
+	assert_string_equal(names[2], "selftest-crash");
+	assert_int_equal(facts[3].state, RUNNER_FAIL);
+	assert_string_equal(names[4], "selftest-skip");
+	assert_int_equal(facts[5].state, RUNNER_SKIP);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(few_errors_each_reported),
 		cmocka_unit_test(errors_past_the_slots_counted),
+		cmocka_unit_test(watcher_told_what_the_records_say),
 	};
 	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }
