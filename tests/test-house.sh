@@ -167,8 +167,10 @@ else fail "planted room includes: rooms.py printed '$(tr '\n' '|' <<<"$got")'"; 
 # the guest never reads its own records back for them). As "FILE:LINE: in FUNCTION: the call".
 # The function is the last line at column 0 that opens a definition (NAME(...), no ';').
 rereaders() ( # a subshell: it changes directory
+	local -a files
 	cd "$1" || return
-	find payload -name '*.c' | sort | xargs awk '
+	mapfile -t files < <(find payload -name '*.c' | sort)
+	awk '
 		FNR == 1 { fn = "-"; inc = 0 }
 		/^[A-Za-z_][A-Za-z0-9_ \t\*]*\(/ && !/;[ \t]*$/ {
 			fn = $0; sub(/\(.*/, "", fn); sub(/.*[ \t\*]/, "", fn)
@@ -195,7 +197,7 @@ rereaders() ( # a subshell: it changes directory
 		code ~ /rec_begin[ \t]*\([^,]*,[ \t]*RK_(BEGIN|END)[ \t]*\)/ && FILENAME != "payload/out.c" {
 			t = code; gsub(/^[ \t]+/, "", t)
 			print FILENAME ":" FNR ": in " fn "(): builds a BEGIN or END (out_begin/out_end write them): " t
-		}'
+		}' "${files[@]}"
 )
 none "$(rereaders "$top")" "payload/ decodes only records other processes wrote (netserve.c, runner.c's relay_line)" \
 	"payload/ reads its own records back"
