@@ -5,6 +5,7 @@
 #     same label, another serial); the run (quick, one test; kernel booted directly so each
 #     bus costs one short boot) writes ISOBENCH\RESULTS\*.LOG on the image's partition only;
 #   - the file is read back with mtools and isobench-report accepts it as a complete run;
+#     its name carries the first 8 hex digits of its first BEGIN's run id (the watchdog's too);
 #     isobench-report also reads it straight out of the image file;
 #   - the second disk's bytes do not change;
 #   - the run's watchdog, firing on a stalled test, writes the results file before powering off;
@@ -53,6 +54,17 @@ mformat -i "$decoy@@1M" -N 12345678 -v ISOBENCHEFI -T 14336 -h 2 -s 32 :: >"$dir
 mmd -i "$decoy@@1M" ::/ISOBENCH ::/ISOBENCH/RESULTS
 decoy_sum=$(sha256_of "$decoy")
 
+# named_by_run FILE WHAT: FILE (a results file) is named <utc>-<ID>.LOG, ID the first 8 hex
+# digits of the run id of its first BEGIN (out.c notes it as it writes BEGIN, in memory the
+# watchdog shares: the file's name is never read back from the log).
+named_by_run() {
+	local id
+	id=$(grep -o -m 1 ' BEGIN run=[0-9a-f]*' "$1" | cut -c 12-19)
+	if [ "${#id}" -eq 8 ] && [[ ${1##*/} == *-"$id".LOG ]]; then
+		ok "$2: the results file is named by its first run's id ($id)"
+	else bad "$2: results file ${1##*/}, first BEGIN's run id '${id:-none}'"; fi
+}
+
 # bus NAME QEMU-ARGS...: a copy of the image on that bus, plus the decoy; boot; check.
 # $more: words added to the command line of this boot (the NVMe boot's replicates).
 bus() {
@@ -70,6 +82,7 @@ bus() {
 	if mcopy -n -i "$img@@$off" "::/ISOBENCH/RESULTS/*" "$dir/$name.got/" >/dev/null 2>&1 &&
 		[ "$(find "$dir/$name.got" -name '*.LOG' | wc -l)" -eq 1 ]; then
 		ok "$name: mtools reads one results file back from the image"
+		named_by_run "$(find "$dir/$name.got" -name '*.LOG')" "$name"
 		st=0
 		"$report" --check "$dir/$name.got"/*.LOG >"$dir/$name.check" 2>&1 || st=$?
 		status_is EXIT_OK "$st" "$name: isobench-report accepts the results file as a complete run"
@@ -146,6 +159,7 @@ rm -rf "$dir/watchdog.got" && mkdir -p "$dir/watchdog.got"
 if off=$(esp_offset "$wd") && mcopy -n -i "$wd@@$off" "::/ISOBENCH/RESULTS/*" "$dir/watchdog.got/" \
 	>/dev/null 2>&1 && [ "$(find "$dir/watchdog.got" -name '*.LOG' | wc -l)" -eq 1 ]; then
 	has "$dir/watchdog.got"/*.LOG "FAIL test=watchdog" "watchdog: the results file holds the watchdog's FAIL"
+	named_by_run "$(find "$dir/watchdog.got" -name '*.LOG')" "watchdog (its own process)"
 	st=0
 	"$report" --check "$dir/watchdog.got"/*.LOG >"$dir/watchdog.check" 2>&1 || st=$?
 	status_is EXIT_INCOMPLETE "$st" "watchdog: the results file is read as the incomplete run it is"
