@@ -740,7 +740,8 @@ static void print_tables(const struct params *p, int pass)
 		double v = o->state == RUNNER_RESULT ? o->value : 0;
 		ub_score_add(&score, v, o->b->baseline);
 		out_text("%s\n", ub_row(line, sizeof line, o->b->title, o->b->baseline, v,
-					 o->state == RUNNER_RESULT ? "" : o->state == RUNNER_SKIP ? "SKIP" : "FAIL"));
+					 o->state == RUNNER_RESULT ? "" :
+					 o->state == RUNNER_SKIP ? "SKIP" : "FAIL"));
 	}
 	out_text("%s\n\n", ub_footer(line, sizeof line, &score));
 }

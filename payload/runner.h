@@ -24,8 +24,8 @@ struct runner_fact {
 	double baseline;		/* UnixBench's baseline (ub_is_index()); 0 outside it */
 	int copies;			/* the pass's copies */
 	enum runner_state state;
-	double value;			/* RUNNER_RESULT: the RESULT's value, in the test's unit */
-	double index;			/* RUNNER_RESULT: the RESULT's index=; NAN without one */
+	double value;		/* RUNNER_RESULT: the RESULT's value, in the test's unit */
+	double index;		/* RUNNER_RESULT: the RESULT's index=; NAN without one */
 };
 
 struct runner_cfg {
