@@ -49,7 +49,7 @@ struct outcome {
 	int timeout_cap;	/* how far INFO deadline.s may move it; 0: timeout= was given */
 };
 
-static struct outcome results[MAX_SEL * PARAM_MAX_COPIES];
+static struct outcome results[MAX_SEL * PARAM_MAX_COPIES];	/* the current run's */
 static int nresults;
 
 /* The running test's kept SAMPLE values of its judge_extras (benchapi.h judge), for their
@@ -977,6 +977,7 @@ int runner_run(struct params *p, struct runner_cfg *cfg, void (*on_child_exit)(p
 	sigset_t orig;
 	int sigfd, n, total = 0, k = 0;
 
+	nresults = 0;	/* this run's outcomes only (runner_runs(): the tables, and the bound) */
 	sigfd = take_signal_fd(cfg, &orig);
 	sigprocmask(SIG_BLOCK, &stops, NULL);	/* until the end: stop_if_pending() */
 	begin_run(cfg);

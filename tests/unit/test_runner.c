@@ -1,6 +1,7 @@
 /* test_runner.c — the runner's input errors: every one reported after BEGIN, none lost to
  * the RUNNER_MAX_PENDING slots (past them, one more ERROR counts the rest); and its watcher
- * (runner_cfg.watch: PID 1's screen summary) told each test's facts as its records say them. */
+ * (runner_cfg.watch: PID 1's screen summary) told each test's facts as its records say them; and
+ * isobench.repeat=N's tables, each of its own run. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -166,12 +167,45 @@ static void watcher_told_what_the_records_say(void **st)
 	assert_int_equal(facts[5].state, RUNNER_SKIP);
 }
 
+/* isobench.repeat=3 (runner_runs()): each run's table holds its own outcomes, never an earlier
+ * run's (the outcomes were kept across runs: run k listed each test k times, and enough runs
+ * of a large selection wrote past the outcome table). */
+static void repeat_tables_hold_their_own_run(void **st)
+{
+	(void)st;
+	static struct runner_cfg cfg;
+	static char buf[1 << 20];
+	struct params p;
+	int fd = memfd_create("records", 0);
+
+	assert_true(fd >= 0);
+	memset(&cfg, 0, sizeof cfg);
+	cfg.mode = "host";
+	cfg.self = "/proc/self/exe";
+	cfg.tmpdir = "/tmp";
+	params_init(&p);
+	strcpy(p.tests, "selftest-skip");
+	p.suite = SUITE_QUICK;
+	p.repeat = 3;
+	params_finish(&p, 1);
+	assert_int_equal(out_init(), 0);
+	out_add_fd(fd);
+	runner_runs(&p, &cfg, NULL);
+	ssize_t k = pread(fd, buf, sizeof buf - 1, 0);
+	assert_true(k > 0);
+	buf[k] = 0;
+	close(fd);
+	assert_int_equal(count(buf, " END "), 3);
+	assert_int_equal(count(buf, "\nSelftest: skips   "), 3);	/* a table row per run */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(few_errors_each_reported),
 		cmocka_unit_test(errors_past_the_slots_counted),
 		cmocka_unit_test(watcher_told_what_the_records_say),
+		cmocka_unit_test(repeat_tables_hold_their_own_run),
 	};
 	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }
