@@ -210,19 +210,31 @@ uint64_t out_end(const char *status, const char *clocksource)
 		rec_str(&b, RK_CLOCKSOURCE, clocksource);
 	struct out_counts said = counts;	/* what this END says (out_last_end()) */
 	uint64_t n = out_record(&b);
-	sh->end = said;
-	atomic_store(&sh->have_end, 1);
+	out_note_end(&said);
 	return n;
+}
+
+void out_note_end(const struct out_counts *c)
+{
+	if (!sh)
+		out_init();
+	sh->end = *c;
+	atomic_store(&sh->have_end, 1);
+}
+
+void out_note_begin(const char *run)
+{
+	if (!sh)
+		out_init();
+	if (!sh->first_run[0])	/* the results file's name (resultsfile.c) */
+		snprintf(sh->first_run, sizeof sh->first_run, "%s", run);
 }
 
 uint64_t out_begin(const char *run, const char *mode)
 {
 	struct rec_body b;
 
-	if (!sh)
-		out_init();
-	if (!sh->first_run[0])	/* the results file's name (resultsfile.c) */
-		snprintf(sh->first_run, sizeof sh->first_run, "%s", run);
+	out_note_begin(run);
 	rec_begin(&b, RK_BEGIN);
 	rec_str(&b, RK_RUN, run);
 	rec_str(&b, RK_VERSION, isobench_version);

@@ -43,9 +43,14 @@ uint64_t out_end(const char *status, const char *clocksource);
 uint64_t out_begin(const char *run, const char *mode);
 /* What this process and those it forked (the watchdog) wrote, known when written, never read
  * back from the stream: the run id of the stream's first BEGIN ("" before one); the counts
- * the latest END wrote (NULL before one). */
+ * of its latest END (NULL before one). */
 const char *out_first_run(void);
 const struct out_counts *out_last_end(void);
+/* The same notes for records another program wrote and this process relays as text (PID 1's
+ * peer program, pid1/peer.c): a BEGIN's run id (kept when it is the stream's first) and an
+ * END's counts (the latest). out_begin() and out_end() note their own with them. */
+void out_note_begin(const char *run);
+void out_note_end(const struct out_counts *c);
 
 /* ---- consoles (PID 1) ---- */
 #define OUT_MAX_CONSOLES PARAM_MAX_CONSOLES	/* every console isobench.console= may name */

@@ -11,7 +11,8 @@
 #   * no tracked file is a compiled (ELF) binary: build output stays out of git;
 #   * a record is decoded once: payload/ calls rec_parse()/rec_parse_body() only on records
 #     another process wrote (net/netserve.c: a peer's; runner.c's relay_line(): a test
-#     child's), and builds BEGIN and END only in out.c, which notes what they say as it
+#     child's; pid1/peer.c's note_line(): the peer program's), and builds BEGIN and END only
+#     in out.c, which notes what they say as it
 #     writes them (the summary, the results file's name and the replay read no record back);
 #   * each test's name is spelled once, as its row's id in payload/registry.c (tests/names.py):
 #     no string in payload/ or lib/ spells a name again, no descriptor names itself, no row
@@ -160,9 +161,10 @@ if grep -q '^payload/bench/getpid.c: #include "../harness.h"' <<<"$got" &&
 else fail "planted room includes: rooms.py printed '$(tr '\n' '|' <<<"$got")'"; fi
 
 # rereaders ROOT: each call in ROOT/payload/ (any depth) that decodes a record, rec_parse() or
-# rec_parse_body(), outside the two single decodes of records another process wrote: net/
-# netserve.c (a peer's records, another machine's) and runner.c's relay_line() (a test child's
-# line); and each BEGIN or END built outside out.c (out_begin(), out_end(): their one writer,
+# rec_parse_body(), outside the single decodes of records another process wrote: net/
+# netserve.c (a peer's records, another machine's), runner.c's relay_line() (a test child's
+# line) and pid1/peer.c's note_line() (PID 1's peer program's, isobench.serve=1); and each
+# BEGIN or END built outside out.c (out_begin(), out_end(): their one writer,
 # which notes the first BEGIN's run id and offset and the latest END's counts as it writes, so
 # the guest never reads its own records back for them). As "FILE:LINE: in FUNCTION: the call".
 # The function is the last line at column 0 that opens a definition (NAME(...), no ';').
@@ -190,7 +192,8 @@ rereaders() ( # a subshell: it changes directory
 		}
 		code ~ /(^|[^A-Za-z0-9_])rec_parse(_body)?[ \t]*\(/ &&
 		    FILENAME != "payload/net/netserve.c" &&
-		    !(FILENAME == "payload/runner.c" && fn == "relay_line") {
+		    !(FILENAME == "payload/runner.c" && fn == "relay_line") &&
+		    !(FILENAME == "payload/pid1/peer.c" && fn == "note_line") {
 			t = code; gsub(/^[ \t]+/, "", t)
 			print FILENAME ":" FNR ": in " fn "(): decodes a record: " t
 		}
@@ -199,7 +202,7 @@ rereaders() ( # a subshell: it changes directory
 			print FILENAME ":" FNR ": in " fn "(): builds a BEGIN or END (out_begin/out_end write them): " t
 		}' "${files[@]}"
 )
-none "$(rereaders "$top")" "payload/ decodes only records other processes wrote (netserve.c, runner.c's relay_line)" \
+none "$(rereaders "$top")" "payload/ decodes only records other processes wrote (netserve.c, the relays in runner.c and peer.c)" \
 	"payload/ reads its own records back"
 # Planted: the summary parsing the stream again, a second decode in the runner outside the
 # relay, PID 1 writing BEGIN itself; the allowed decodes, moved, stay allowed.

@@ -4,21 +4,47 @@
 #include "../net/netnic.h"
 #include "../net/netproto.h"
 #include "../out.h"
+#include "record.h"
+#include "vocab.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Copy what the peer writes to fd onto every console until end of file: the records as
- * they are (lines of up to REC_MAX bytes, sent in out_text()-sized pieces that only this
- * process writes, so they join up again), with nothing added. */
-static void relay(int fd)
+/* One whole line of the peer program's output, decoded once: a BEGIN's run id and an END's
+ * counts noted (out.h); any other line, or one that is no record, only relayed. */
+static void note_line(const char *line, size_t len)
 {
+	static struct record r;
+	unsigned long long v[4];
+	const char *run;
+
+	if (rec_parse(line, len, &r) != REC_OK)
+		return;
+	if (!strcmp(r.kind, RK_BEGIN) && (run = rec_get(&r, RK_RUN)))
+		out_note_begin(run);
+	if (strcmp(r.kind, RK_END))
+		return;
+	static const char *const keys[4] = {RK_RESULTS, RK_FAILS, RK_SKIPS, RK_ERRORS};
+	for (int i = 0; i < 4; i++)
+		if (rec_get_ull(&r, keys[i], 0, ULLONG_MAX, &v[i]))
+			return;	/* an END that does not say its counts: none noted */
+	struct out_counts c = {.results = v[0], .fails = v[1], .skips = v[2], .errors = v[3]};
+	out_note_end(&c);
+}
+
+/* The records as they are (lines of up to REC_MAX bytes, sent in out_text()-sized pieces that
+ * only this process writes, so they join up again), with nothing added. */
+void pid1_relay(int fd)
+{
+	static char line[REC_MAX];
 	char buf[4000];
+	size_t ll = 0;
 	ssize_t k;
 
 	while ((k = read(fd, buf, sizeof buf)) != 0) {
@@ -28,6 +54,17 @@ static void relay(int fd)
 			break;
 		}
 		out_text("%.*s", (int)k, buf);
+		for (ssize_t i = 0; i < k; i++) {
+			if (buf[i] != '\n') {
+				if (ll < sizeof line)
+					line[ll] = buf[i];
+				ll++;
+				continue;
+			}
+			if (ll < sizeof line)	/* a longer line is no record */
+				note_line(line, ll);
+			ll = 0;
+		}
 	}
 }
 
@@ -76,7 +113,7 @@ int pid1_serve(const char *self, int seconds)
 		_exit(127);
 	}
 	close(fd[1]);
-	relay(fd[0]);
+	pid1_relay(fd[0]);
 	close(fd[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;

@@ -12,5 +12,10 @@
  * could not listen; 127 when it could not be executed), 128 + signal, or -errno when no
  * child could be started. */
 int pid1_serve(const char *self, int seconds);
+/* Copy what the peer program writes to fd onto every console until end of file, unchanged;
+ * each whole line that is a record decoded once (another program wrote it): its BEGIN's run
+ * id and its END's counts noted (out_note_begin(), out_note_end()) for the results file's
+ * name and the screen's last page. */
+void pid1_relay(int fd);
 
 #endif

@@ -8,11 +8,12 @@
  *      each test's announcement and outcome from the runner (summary_note(), the runner's
  *      watcher, runner.h struct runner_fact: a typed fact at the moment the runner writes
  *      the record, so the page needs no parser and cannot drift from the runner's reading of
- *      a RESULT), and the END's counts from out.c (out_last_end(): END's one writer). The
- *      runner's own outcome table is not read instead: it is the runner's private bookkeeping
- *      for its text tables, and the page keeps its own order (rows by first announcement,
- *      passes by copies) and, over isobench.repeat=N's runs, the latest outcome of each test
- *      and pass. Version: a short build name.
+ *      a RESULT), and the END's counts from out.c (out_last_end(): noted by END's one
+ *      writer, or by PID 1's relay of its peer program's END, isobench.serve=1). The
+ *      runner's own outcome table is not read instead: it is the runner's private
+ *      bookkeeping for its text tables (one run's), and the page keeps its own order (rows
+ *      by first announcement, passes by copies) and, over isobench.repeat=N's runs, the
+ *      latest outcome of each test and pass. Version: a short build name.
  * Out: the text (starting with a clear-screen escape) in out; returns its length. A run of
  *      no index test (the disk, net or memory group alone) gets one line saying so instead
  *      of the table. Only index tests (a baseline, ub_is_index()) make rows: at most 32, in
@@ -34,7 +35,7 @@ void summary_note(const struct runner_fact *f);
 void summary_clear(void);
 /* The page of the facts noted and end (the END's counts; NULL: the run has no END). */
 int summary_page(const struct out_counts *end, char *out, size_t cap, const char *version);
-/* The page of the facts noted and the latest END this process wrote (out_last_end()). */
+/* The page of the facts noted and the stream's latest END (out_last_end()). */
 int summary_build(char *out, size_t cap, const char *version);
 
 #endif
