@@ -86,8 +86,32 @@ parse_options() {
 		esac
 	done
 }
-# check_options: the values checked together; the derived ones set; --check-args, --judge end here.
+# check_options: the values checked together, one family of options after the other in the order
+# below (so the first wrong value found, the one named, is the same whatever the families hold);
+# each check_* exits USAGE through die_usage on the first wrong value. Sets the derived values
+# (the architecture's defaults, sizing, numa_opts, out, report, img). --check-args ends here
+# with OK once the values are right; --judge LOG with the verdict's status; no isobench-report:
+# NOSTART.
 check_options() {
+	check_arch		# --arch (its machine and firmware defaults), --accel
+	check_size		# --cpus, --mem (host sized), --topology, --numa
+	check_machine		# --machine, --firmware, --medium
+	check_scratch		# --scratch, --scratch-if, --scratch-cache
+	check_boot_mode		# --direct/--pvh against the firmware, medium, machine, --kernel
+	check_run_words		# --suite, --timeout, --tests, --copies, --params (their form)
+	check_network		# --nic, --peer, --tap, --link, --cloud, --user-data, --imds-*
+	[ "$direct" -eq 0 ] || [ -z "$iso" ] || die_usage "--iso and --direct exclude each other"
+	out_paths		# out, report, img
+	check_test_names	# the test names, copies, suite and params, by the image's own runner
+	[ "$check_args" -eq 0 ] || exit "${st[OK]}"
+	[ -x "$report" ] || die_start "no $report: qemu/run judges and follows logs only through it (./build.sh builds it)"
+	size_notes		# notes only: more vCPUs than host CPUs, the default size
+	[ -z "$judge_log" ] || judge_only	# --judge LOG: exits
+}
+# check_arch: --arch (x86_64 or arm64, and their aliases) and what goes with it: the machine and
+# firmware defaults (x86: pc, bios; arm64: virt, uefi or none with --direct), arm64's virt
+# properties split into mprops; --accel. USAGE on a wrong value.
+check_arch() {
 	case $arch in
 		x86_64 | x86 | amd64)
 			arch=x86_64
@@ -113,6 +137,13 @@ check_options() {
 		*) die_usage "--arch must be x86_64 or arm64, not '$arch'" ;;
 	esac
 	case $accel in auto | kvm | tcg) ;; *) die_usage "--accel must be auto, kvm or tcg, not '$accel'" ;; esac
+}
+# check_size: the guest's size. --cpus (1..4096 or host) and --mem (a QEMU size or host) bounded,
+# host sized from this host (nproc; MemAvailable less a margin), the sizing line's text set;
+# --topology's -smp words; --numa (2..8 nodes, x86, at least a CPU and whole MiB per node).
+# USAGE on a wrong value, and for --mem host on a host with under 256 MiB to spare.
+check_size() {
+	local avail total margin mib
 	# Bounded before any arithmetic: bash's test and $((...)) wrap or fail past 2^63. 4096 vCPUs: no
 	# QEMU machine takes more (QEMU 7.2 says its max: q35 288, pc 255, arm64 virt 512; newer q35
 	# 4096), and QEMU names the machine's own bound below that; 9 digits of a size: up to 953 PiB.
@@ -151,10 +182,21 @@ check_options() {
 		case $mem in *T) mib=$((${mem%T} << 20)) ;; *G) mib=$((${mem%G} << 10)) ;; *M) mib=${mem%M} ;; *) mib=$((mem >> 20)) ;; esac
 		[ $((mib % numa)) -eq 0 ] || die_usage "--numa $numa: --mem $mem does not split into $numa whole MiB"
 	fi
+}
+# check_machine: --machine (pc, q35, microvm; virt only with --arch arm64), --firmware (bios, uefi,
+# none as check_arch set it), --medium (cdrom, disk). USAGE on a wrong value.
+check_machine() {
 	case $machine in pc | q35 | microvm | virt) ;; *) die_usage "--machine must be pc, q35, microvm or (--arch arm64) virt, not '$machine'" ;; esac
 	[ "$machine" != virt ] || [ "$arch" = arm64 ] || die_usage "--machine virt is arm64's: add --arch arm64"
 	case $firmware in bios | uefi | none) ;; *) die_usage "--firmware must be bios or uefi, not '$firmware'" ;; esac
 	case $medium in cdrom | disk) ;; *) die_usage "--medium must be cdrom or disk, not '$medium'" ;; esac
+}
+# check_scratch: the disks the guest may write. --scratch-if, --scratch-cache by name; each
+# --scratch image (blkdebug:CONF:IMAGE names it last) a readable and writable regular file without
+# a comma in its path, attached once (scratch_seen: its real path to the --scratch word); none on
+# microvm (no PCI). USAGE on a wrong one; nothing is opened or written here.
+check_scratch() {
+	local f real
 	case $scratch_if in virtio | nvme | ahci) ;; *) die_usage "--scratch-if must be virtio, nvme or ahci, not '$scratch_if'" ;; esac
 	case $scratch_cache in none | writeback) ;; *) die_usage "--scratch-cache must be none or writeback, not '$scratch_cache'" ;; esac
 	declare -gA scratch_seen=()
@@ -171,6 +213,10 @@ check_options() {
 		scratch_seen[$real]=$f
 	done
 	[ ${#scratch[@]} -eq 0 ] || [ "$machine" != microvm ] || die_usage "--scratch needs a PCI machine (pc or q35), not microvm"
+}
+# check_boot_mode: --direct/--pvh (the kernel by -kernel) excludes UEFI and --medium disk, which
+# boot the ISO; the ISO excludes microvm (no firmware boots it) and --kernel. USAGE on a clash.
+check_boot_mode() {
 	if [ "$direct" -eq 1 ]; then
 		[ "$firmware" != uefi ] || die_usage "--firmware uefi boots the ISO; it excludes --direct/--pvh"
 		[ "$medium" = cdrom ] || die_usage "--medium disk boots the ISO; it excludes --direct/--pvh"
@@ -178,12 +224,26 @@ check_options() {
 		[ "$machine" != microvm ] || die_usage "--machine microvm has no firmware that boots an ISO: use --direct or --pvh"
 		[ -z "$kernel_opt" ] || die_usage "--kernel needs --direct or --pvh"
 	fi
+}
+# check_run_words: what the guest is told to run, by form only: --suite by name, --timeout a
+# positive number of seconds, --tests/--copies comma lists without spaces, --params one line
+# (check_test_names asks the runner whether the names exist). USAGE on a wrong form.
+check_run_words() {
+	local v
 	case $suite in '' | quick | standard | thorough) ;; *) die_usage "--suite must be quick, standard or thorough, not '$suite'" ;; esac
 	[ -z "$tmo" ] || [[ "$tmo" =~ ^[1-9][0-9]*$ ]] || die_usage "--timeout must be a positive number of seconds, not '$tmo'"
 	for v in "$tests" "$copies"; do
 		[[ "$v" =~ ^[A-Za-z0-9_.,:-]*$ ]] || die_usage "--tests/--copies take a comma list without spaces, not '$v'"
 	done
 	[[ "$params" != *$'\n'* ]] || die_usage "--params must be one line"
+}
+# check_network: --nic (virtio, e1000) and what needs it: --peer (IPv4:PORT; on loopback unless
+# --tap), --tap (an interface name; whether it exists is network_devices' check, NOSTART),
+# --link (listen|connect:PORT, no host side: excludes --peer and --tap), --cloud (aws, gce,
+# azure, oci; QEMU's user network: excludes --link and --tap) with --user-data (a readable file),
+# --imds-fault, --imds-log. USAGE on a wrong value or a clash.
+check_network() {
+	local link_port
 	case $nic in '' | virtio | e1000) ;; *) die_usage "--nic must be virtio or e1000, not '$nic'" ;; esac
 	[ -z "$peer$tap$link" ] || [ -n "$nic" ] || die_usage "--peer, --tap and --link need --nic"
 	[ -z "$link" ] || [ -z "$peer$tap" ] || die_usage "--link excludes --peer and --tap (a link has no host side)"
@@ -202,18 +262,24 @@ check_options() {
 		[[ "$peer" == 127.* ]] || die_usage "--peer without --tap must listen on this host's loopback (127.x.y.z), not '$peer': user networking with restrict=on reaches nothing else"
 	fi
 	[ -z "$tap" ] || [[ "$tap" =~ ^[A-Za-z0-9_.-]{1,15}$ ]] || die_usage "--tap must be an interface name, not '$tap'"
-	[ "$direct" -eq 0 ] || [ -z "$iso" ] || die_usage "--iso and --direct exclude each other"
+}
+# out_paths: out (--out, default the checkout's out/), report (its isobench-report), img (the
+# image's own files: OUT/ for x86-64, OUT/arm64/ for arm64; the host tools stay in OUT/).
+out_paths() {
 	out=${out:-$here/out}
 	report=$out/isobench-report
-	# The image's own files: OUT/ (x86-64) or OUT/arm64/ (the host tools stay in OUT/).
 	img=$out
 	[ "$arch" = x86_64 ] || img=$out/arm64
-
-	# Test names, copies and the suite, checked by the payload's own parser before booting (the
-	# image would only report them as ERROR records); isobench.* words in --params only warned
-	# about, since the image's handling of bad input is itself something to try.
-	# The parser is the image's own runner: the host's for x86-64, arm64's under qemu-user for
-	# --arch arm64 (the image's own parser: its list, its checks).
+}
+# check_test_names: test names, copies and the suite, checked by the payload's own parser before
+# booting (the image would only report them as ERROR records); isobench.* words in --params only
+# warned about, since the image's handling of bad input is itself something to try. The parser
+# is the image's own runner: the host's for x86-64, arm64's under qemu-user for --arch arm64 (the
+# image's own parser: its list, its checks). Without the runner (or
+# qemu-aarch64): a note, nothing checked. USAGE on a name the runner refuses, or an isobench key
+# in --params without its isobench. prefix.
+check_test_names() {
+	local runner chk msg w
 	runner=("$out/isobench")
 	[ "$arch" = x86_64 ] || runner=(qemu-aarch64 "$img/isobench")
 	if [ ! -x "$img/isobench" ]; then
@@ -243,10 +309,11 @@ check_options() {
 			esac
 		done
 	fi
-
-	[ "$check_args" -eq 0 ] || exit "${st[OK]}"
-	[ -x "$report" ] || die_start "no $report: qemu/run judges and follows logs only through it (./build.sh builds it)"
-
+}
+# size_notes: notes on stderr (no status): more vCPUs than this host's CPUs (multi-copy figures
+# time-shared), and the default 2 vCPUs on a host of another size.
+size_notes() {
+	local host_cpus
 	host_cpus=$(nproc)
 	if [ "$cpus" -gt "$host_cpus" ]; then
 		note "--cpus $cpus is more than this host's $host_cpus CPUs: vCPUs time-share host CPUs, so multi-copy figures are not per-CPU figures"
@@ -254,10 +321,11 @@ check_options() {
 	if [ "$cpus_src" = default ] && [ "$cpus" -ne "$(getconf _NPROCESSORS_ONLN)" ]; then
 		note "the guest has the default $cpus vCPUs, this host $(getconf _NPROCESSORS_ONLN) CPUs: beside this host's bare-metal run, --cpus host --mem host sizes it as the host"
 	fi
-
-	if [ -n "$judge_log" ]; then
-		[ -f "$judge_log" ] || die_start "no such log: $judge_log"
-		judge "$judge_log" || exit $?
-		exit "${st[OK]}"
-	fi
+}
+# judge_only: --judge LOG: the log's verdict through isobench-report (judge), no boot; exits with
+# its status, NOSTART when LOG is not there.
+judge_only() {
+	[ -f "$judge_log" ] || die_start "no such log: $judge_log"
+	judge "$judge_log" || exit $?
+	exit "${st[OK]}"
 }
