@@ -192,7 +192,7 @@ interface_problems() {
 	sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\), ".*/\1/p' "$1/payload/arch/generic/probes.h" |
 		while read -r id; do
 			n=$(grep -lE "INSN\($id,|BENCH\($id,|bench_$id\b" "$1"/payload/arch/*/*.c 2>/dev/null |
-				grep -v '/generic/' | xargs -r -n1 dirname | sort -u | wc -l)
+				grep -v '/generic/' | xargs -r -n1 dirname | sort -u | wc -l) || true
 			[ "$n" -le 1 ] || echo "$id: defined in $n architecture folders"
 		done
 }

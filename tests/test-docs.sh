@@ -41,7 +41,7 @@ param_keys_doc() {
 param_words_missing() {
 	local key vals w row
 	while read -r key vals; do
-		row=$(grep -F "| \`$key\` |" "$1/docs/parameters.md" | head -n 1)
+		row=$(grep -F "| \`$key\` |" "$1/docs/parameters.md" | head -n 1) || true
 		[ -n "$row" ] || continue	# (param_keys_doc names it)
 		tr '|' '\n' <<<"$vals" | grep -x '[a-z0-9_-]*' | while read -r w; do
 			grep -qF -- "$w" <<<"$row" || echo "$key: $w"
@@ -75,7 +75,7 @@ options_doc() {
 # warn_whats_src ROOT / warn_whats_doc ROOT: WARN's what= words in lib/vocab.h / records.md.
 warn_whats_src() {
 	local names w
-	names=$(sed -n '/define VOCAB_SHAPE_WARN_WHAT/,/[^\\]$/p' "$1/lib/vocab.h" | grep -o 'REC_WHAT_[A-Z]*')
+	names=$(sed -n '/define VOCAB_SHAPE_WARN_WHAT/,/[^\\]$/p' "$1/lib/vocab.h" | grep -o 'REC_WHAT_[A-Z]*') || true
 	for w in $names; do sed -n "s/^#define $w \"\([a-z]*\)\".*/\1/p" "$1/lib/vocab.h"; done | LC_ALL=C sort | tr '\n' ' '
 }
 warn_whats_doc() {

@@ -69,7 +69,7 @@ equals "2|wal" "$(q 'PRAGMA user_version')|$(q 'PRAGMA journal_mode')" "schema v
 # from its SAMPLEs, the mean of the rates; a store of version 1 (no result.whole) gets it when
 # a writer opens it (migration 1 -> 2), from its stored samples the same way.
 fx_pipe=$(grep -a -E -o 'SAMPLE test=pipe copies=1 i=[0-9]+ .* value=[0-9.]+' "$fx/native.log" |
-	sed 's/.* value=//' | awk '{ s += $1; n++ } END { printf "%.2f", s / n }')
+	sed 's/.* value=//' | awk '{ s += $1; n++ } END { printf "%.2f", s / n }') || true
 pipe_whole="SELECT printf('%.2f', whole) FROM result JOIN run ON run.id = result.run WHERE source LIKE '%native.log' AND test = 'pipe' AND copies = 1"
 equals "$fx_pipe" "$(q "$pipe_whole")" "result.whole of the fixture's pipe: its samples' mean"
 equals 0 "$(q 'SELECT count(*) FROM result WHERE whole IS NULL')" "every result has its whole-run value"
@@ -214,7 +214,7 @@ if command -v xmllint >/dev/null; then
 else skip "no xmllint"; fi
 count_is "$tmp/trend.svg" 'class="change"' 1 "the chart rings the one change point"
 if have_chromium; then
-	height=$(grep -o 'height="[0-9.]*"' "$tmp/trend.svg" | head -n 1 | tr -dc '0-9.')
+	height=$(grep -o 'height="[0-9.]*"' "$tmp/trend.svg" | head -n 1 | tr -dc '0-9.') || true
 	chrome --window-size="900,${height%.*}" --screenshot="$tmp/trend.png" "file://$tmp/trend.svg" >/dev/null || true
 	# blank: 1 colour; the chart: lines, bands, rings and text in several colours
 	rendered "$tmp/trend.png" "the trend chart"

@@ -88,9 +88,9 @@ chrome --dump-dom "file://$tmp/unconv.html" >"$tmp/unconv-dom.html"
 want=$(python3 -c 'import json, sys
 rows = json.load(open(sys.argv[1]))["comparison"]["rows"]
 print(" ".join("%d/%d" % (i, j) for i, r in enumerate(rows) for j, c in enumerate(r["cells"])
-               if c.get("converged") == 0))' "$tmp/unconv.json")
+               if c.get("converged") == 0))' "$tmp/unconv.json") || true
 got=$(grep -o 'class="n unconv"[^>]*data-row="[0-9]*" data-run="[0-9]*" data-key="value"' "$tmp/unconv-dom.html" |
-	sed 's/.*data-row="\([0-9]*\)" data-run="\([0-9]*\)".*/\1\/\2/' | tr '\n' ' ' | sed 's/ $//')
+	sed 's/.*data-row="\([0-9]*\)" data-run="\([0-9]*\)".*/\1\/\2/' | tr '\n' ' ' | sed 's/ $//') || true
 if [[ -n $want && $got == "$want" ]]; then
 	pass "unconverged values marked on exactly the JSON's converged=0 cells ($got)"
 else
@@ -102,8 +102,8 @@ hasnt "$tmp/page.html" 'class="n unconv' "runs that converged carry no mark"
 
 # Warnings come first: a run compared with itself.
 "$report" --format html "$fix/native.log" "$fix/native.log" >"$tmp/self.html" 2>/dev/null
-first_warn=$(grep -n 'class="warn"' "$tmp/self.html" | head -n 1 | cut -d: -f1)
-first_table=$(grep -n '<table' "$tmp/self.html" | head -n 1 | cut -d: -f1)
+first_warn=$(grep -n 'class="warn"' "$tmp/self.html" | head -n 1 | cut -d: -f1) || true
+first_table=$(grep -n '<table' "$tmp/self.html" | head -n 1 | cut -d: -f1) || true
 if [[ -n $first_warn && -n $first_table && $first_warn -lt $first_table ]]; then
 	pass "warnings before the first table (line $first_warn < $first_table)"
 else

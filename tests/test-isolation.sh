@@ -105,7 +105,7 @@ else
 	done
 	sleep 2
 	if [ -n "$p1" ] && ! grep -q ' END ' "$tmp/reap.log"; then
-		seen=$(pgrep -P "$p1" | wc -l)
+		seen=$(pgrep -P "$p1" | wc -l) || true
 		zombies=$(ps -o pid=,stat=,comm= --ppid "$p1" | awk '$2 ~ /^Z/' | tr '\n' ' ')
 	fi
 	st=0

@@ -114,7 +114,7 @@ memory_verdict() {
 		thp=$(field "$l" SAMPLE "mem-latency-${p%:*}-4k" 1 thp_kib)
 		[ -z "$(value "$l" "mem-latency-${p%:*}-4k")" ] || [ "$thp" = 0 ] || echo "mem-latency-${p%:*}-4k: thp_kib '$thp', want 0"
 	done
-	llc=$(grep -aoE ' mem\.llc_total_kib=[0-9]+' "$l" | head -1 | cut -d= -f2)
+	llc=$(grep -aoE ' mem\.llc_total_kib=[0-9]+' "$l" | head -1 | cut -d= -f2) || true
 	for want in copy scale add triad; do
 		stream_verdict "$l" "mem-bandwidth-$want" 1 "$llc"
 		stream_verdict "$l" "mem-bandwidth-$want" 2 "$llc"
@@ -130,7 +130,7 @@ memory_verdict() {
 # The memory tests, from the runner's own list.
 "$bin" --list >"$tmp/list"
 tests=$(awk '$2 == "memory" { print $1 }' "$tmp/list" | tr '\n' ' ')
-multi=$(tr ' ' '\n' <<<"$tests" | grep -v '^mem-latency-' | tr '\n' ' ')
+multi=$(tr ' ' '\n' <<<"$tests" | grep -v '^mem-latency-' | tr '\n' ' ') || true
 n=$(wc -w <<<"$tests")
 if [ "$n" -ge 17 ] && grep -q mem-latency-1g-2m <<<"$tests" && grep -q mem-bandwidth-triad <<<"$tests" &&
 	grep -q mem-fault-tmpfs <<<"$tests"; then ok "--list: $n memory tests"

@@ -193,7 +193,7 @@ if command -v strace >/dev/null; then
 	peer_pid=$!
 	for _ in $(seq 50); do grep -q serve.port "$tmp/pw.peer" && break; sleep 0.1; done
 	port=$(sed -n 's/.*serve\.port=\([0-9]*\).*/\1/p' "$tmp/pw.peer")
-	main=$(pgrep -P "$peer_pid" | head -n 1)
+	main=$(pgrep -P "$peer_pid" | head -n 1) || true
 	"$bin" --suite quick --copies 1 --sample_ms 500 --samples 2 --tests net-tcp-crr,net-udp-rr \
 		--peer "127.0.0.1:$port" >"$tmp/pw.log" 2>&1 &
 	cpid=$!
@@ -360,7 +360,7 @@ guest virtio-user EXIT_OK --nic virtio --peer "127.0.0.1:$peer_port" \
 stop_peer
 # The guest's whole log arrives on the peer (issue 33: results back from a cloud): kept as
 # DIR/<run id>.log, a complete run with the serial log's results.
-grun=$(grep -ao ' BEGIN run=[0-9a-f]*' "$tmp/virtio-user.log" | tail -n 1 | sed 's/.*run=//')
+grun=$(grep -ao ' BEGIN run=[0-9a-f]*' "$tmp/virtio-user.log" | tail -n 1 | sed 's/.*run=//') || true
 cp "$tmp/gstore/$grun.log" "$tmp/gkept.log" 2>/dev/null || : >"$tmp/gkept.log"
 complete "$tmp/gkept.log" "guest virtio-user: its whole log is on the peer as $grun.log, a complete run"
 if [ -s "$tmp/gkept.log" ] && [ "$(grep -c ' RESULT ' "$tmp/gkept.log")" -eq "$(grep -ac ' RESULT ' "$tmp/virtio-user.log")" ]; then

@@ -83,7 +83,7 @@ fi
 	printf 'struct big g_struct(void)\n{\n\tstruct big b = {0};\n\treturn b;\n}\n'
 	printf 'static int\nh_two_lines(int x)\n{\n\treturn x;\n}\n'
 } >"$tmp/scan.c"
-got=$(python3 "$here/funclen.py" "$tmp/scan.c" | sed 's/ [^ ]*:[0-9]* / /' | tr '\n' ' ')
+got=$(python3 "$here/funclen.py" "$tmp/scan.c" | sed 's/ [^ ]*:[0-9]* / /' | tr '\n' ' ') || true
 if [ "$got" = "5 f_strings 4 g_struct 3 h_two_lines " ]; then
 	pass "funclen.py measures the scanner's test file right ($got)"
 else
@@ -151,7 +151,7 @@ rec(b'END records=%d results=70 fails=0 skips=0 errors=0 status=ok' % seq)
 open(sys.argv[1], 'wb').write(b'\n'.join(out) + b'\n')
 PY
 	n=$("$report" --format json "$tmp/passes.log" 2>/dev/null | python3 -c \
-		'import json, sys; print(len(json.load(sys.stdin)["runs"][0]["passes"]))')
+		'import json, sys; print(len(json.load(sys.stdin)["runs"][0]["passes"]))') || true
 	if [ "$n" = 70 ]; then pass "a run of 70 passes: 70 passes in the JSON"
 	else fail "a run of 70 passes: $n passes in the JSON"; fi
 	"$report" "$tmp/passes.log" >"$tmp/passes.txt" 2>&1

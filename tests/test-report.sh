@@ -553,7 +553,7 @@ ISOBENCH_REPORT=$bin "$top/report/variability.sh" "$fix/native.log" "$fix/cut-la
 status_is EXIT_INCOMPLETE "$vrc" "variability.sh with an incomplete log"
 
 if have_chromium; then
-	height=$(grep -o 'height="[0-9]*"' "$tmp/chart.svg" | head -n 1 | tr -dc '0-9')
+	height=$(grep -o 'height="[0-9]*"' "$tmp/chart.svg" | head -n 1 | tr -dc '0-9') || true
 	chrome --window-size="980,${height:-600}" --screenshot="$tmp/chart.png" "file://$tmp/chart.svg" >/dev/null || true
 	# A blank page has 1 colour; the chart has bars, text and grid (dozens), mostly white.
 	rendered "$tmp/chart.png" "the chart"

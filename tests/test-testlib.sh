@@ -199,7 +199,7 @@ if [ -x "$(report_tool)" ]; then
 		'exit "$FAKE_ST"' >"$tmp/q/qemu/run"
 	chmod +x "$tmp/q/qemu/run"
 	good=$fix/tcg-clock-tsc.log	# complete, clean, image.identity, "reboot: Power down"
-	gid=$(grep -ao 'image\.identity=[0-9a-f]*' "$good" | head -n 1 | cut -d= -f2)
+	gid=$(grep -ao 'image\.identity=[0-9a-f]*' "$good" | head -n 1 | cut -d= -f2) || true
 	# qb STATUS LOG ID TIMEOUT: qboot's verdict ("ok"/"FAIL") and its row, through the copy.
 	qb() {
 		# shellcheck disable=SC2016  # expanded by the inner shell
@@ -326,10 +326,18 @@ sed -i '0,/^set -euo pipefail$/s//set -uo pipefail/' "$tmp/t4/tests/test-house.s
 sed -i '0,/^set -euo pipefail$/s//set -eu/' "$tmp/t4/tests/test-pct.sh"
 sed -i '0,/^set -euo pipefail$/s//export LC_ALL=C\n&/' "$tmp/t4/tests/test-fleet.sh"
 planted_fails preamble_judge "$tmp/t4" 3 "three scripts with another preamble are found"
-# Under set -e two spellings end a script at a check instead of running it: a count taken bare,
+# Under set -e three spellings end a script at a check instead of running it: a count taken bare,
 # n=$(grep -c ...) (no match is the count "0" with status 1: the script stops before the check
-# says "got 0", and every check after it is lost), and a status read as "$?" after a bare
-# command (a failing command has already ended the script, so the check only ever sees 0).
+# says "got 0", and every check after it is lost), a status read as "$?" after a bare command
+# (a failing command has already ended the script, so the check only ever sees 0), and a value
+# picked bare, v=$(grep ... | sed ...) (grep or pgrep picking nothing is status 1, and under
+# pipefail from anywhere in the pipeline: the script stops at the assignment, before the check
+# that would say what it got). The last is found as a statement (lines ending in | or \ joined)
+# assigning a $(...) that runs grep or pgrep, without || and outside local/if/while (whose
+# status does not stop the script). An assignment from any other command (the report tool,
+# python3 over its output) is the same kind when its value is judged, but nothing in its text
+# tells a judged value from a setup step whose failure should stop the script (top=$(cd ..),
+# a port from python3): those are found by reading, not here.
 # bare_stops ROOT LABEL: one FAIL per such line of ROOT's tests/*.sh (lib.sh too).
 bare_stops() {
 	local root=$1 label=$2 got
@@ -338,6 +346,15 @@ bare_stops() {
 		grep -nE '^[^#]*\b[A-Za-z_][A-Za-z0-9_]*=\$\(.*\bgrep( +-[A-Za-z0-9]+)* +-[A-Za-z]*c[A-Za-z]*\b' \
 			tests/*.sh | grep -v '||' | sed 's/$/ (a bare count: add || true)/'
 		grep -nE '^[^#]*\bstatus_is +[A-Z_]+ +"?\$\?' tests/*.sh | sed 's/$/ (a status read bare: cmd || st=$?)/'
+		# shellcheck disable=SC2016 # the $ are awk's and the patterns'
+		awk 'FNR == 1 { s = "" }
+			{ if (s == "") at = FNR; s = s (s == "" ? "" : " ") $0 }
+			/[|\\][[:space:]]*$/ { next }
+			s ~ /^[^#]*(^|[^A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=\$\(/ && s !~ /\|\|/ &&
+			s !~ /^[[:space:]]*(local|if|elif|while|until)[[:space:]]/ &&
+			s ~ /\$\(([^#]*[^A-Za-z0-9_-])?p?grep[[:space:]]/ {
+				print FILENAME ":" at ":" substr(s, 1, 120) " (a value picked bare: add || true)" }
+			{ s = "" }' tests/*.sh
 		true	# a grep that finds nothing: no line, no failure
 	)
 	none "$got" "$label: no test script takes a count or a status bare under set -e" "$label"
@@ -350,11 +367,15 @@ sed -i 's/^\(n=$(grep -acE .* "$tmp\/tcg2.log"\) || true)\t# none: "0", status 1
 # shellcheck disable=SC2016 # the same
 sed -i 's/^\t\tstatus_is EXIT_OK "$st" "the $name boot powered off"$/\t\tstatus_is EXIT_OK "$?" "the $name boot powered off"/' \
 	"$tmp/t5/tests/lib.sh"
-planted_fails bare_stops "$tmp/t5" 1 "a bare count and a bare status are found"
+# And a value picked bare again, over two lines (test-html's marks, the spot that ended the
+# script before its check).
+sed -i 's/^\(\tsed .*tr .\\n. . . | sed .s\/ \$\/\/.)\) || true$/\1/' "$tmp/t5/tests/test-html.sh"
+planted_fails bare_stops "$tmp/t5" 1 "a bare count, a bare status and a bare pick are found"
 if grep -q 'tests/test-ring0.sh:[0-9]*:n=[$](grep -acE .*bare count' "$tmp/planted.out" &&
-	grep -q 'tests/lib.sh:[0-9]*:.*status_is EXIT_OK "[$]?".*status read bare' "$tmp/planted.out"
-then pass "bare_stops names both planted lines"
-else fail "bare_stops did not name both: $(tr '\n' '|' <"$tmp/planted.out")"; fi
+	grep -q 'tests/lib.sh:[0-9]*:.*status_is EXIT_OK "[$]?".*status read bare' "$tmp/planted.out" &&
+	grep -q 'tests/test-html.sh:[0-9]*:got=[$](grep -o .class="n unconv.*value picked bare' "$tmp/planted.out"
+then pass "bare_stops names the three planted lines"
+else fail "bare_stops did not name all three: $(tr '\n' '|' <"$tmp/planted.out")"; fi
 if [ "$(printf 'abc' >"$tmp/abc"; sha256_of "$tmp/abc")" = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad ] &&
 	! sha256_of "$none" 2>/dev/null; then pass "sha256_of: the hash of 'abc'; status 1 for a missing file"
 else fail "sha256_of: wrong hash of 'abc' or no failure on a missing file"; fi
