@@ -30,6 +30,8 @@ set -euo pipefail
 
 # shellcheck source=../lib/sh/die.sh
 . "$(dirname "$0")/../lib/sh/die.sh" # die: "build-iso: MSG", exit 1
+# shellcheck source=../lib/sh/cmdline.sh
+. "$(dirname "$0")/../lib/sh/cmdline.sh" # cmdline_words FILE: image/cmdline's words on one line
 if [ $# -lt 4 ] || [ $# -gt 5 ]; then
 	echo "usage: image/build-iso.sh OUT.iso BZIMAGE INITRAMFS IDENTITY [EXTRA_APPEND]" >&2
 	exit 2
@@ -39,8 +41,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 epoch=${SOURCE_DATE_EPOCH:-0}
 isolinux_dir=${ISOLINUX_DIR:-/usr/lib/ISOLINUX}
 syslinux_dir=${SYSLINUX_BIOS_DIR:-/usr/lib/syslinux/modules/bios}
-# cmdline_words FILE: FILE's words on one line, comments dropped.
-cmdline_words() { grep -v '^#' "$1" 2>/dev/null | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'; }
 common=$(cmdline_words "$here/cmdline") || true
 menu_timeout=${ISOBENCH_MENU_TIMEOUT:-10}
 

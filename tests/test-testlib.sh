@@ -245,31 +245,40 @@ for c in "die went wrong|some-tool: went wrong|1" "die_prefix=build.sh die x|bui
 	else fail "die: '$cmd' said '$err' with status $st, want '$want_err', $want_st"; fi
 done
 
-# ---- helpers once: lib.sh's are not redefined by a test, die() is lib/sh/die.sh's ---------------
+# ---- helpers once: lib.sh's are not redefined by a test, lib/sh's nowhere ------------------------
 # once_judge ROOT LABEL: no tests/*.sh under ROOT defines a function lib.sh defines; no shell
-# script under ROOT but lib/sh/die.sh defines die() (kernel-config/build-kernel.sh excepted:
-# its inputs key the kernel cache).
+# script under ROOT outside lib/sh/ defines a function a lib/sh/*.sh file defines (die,
+# cmdline_words, exit_statuses, ...: each has that one owner; kernel-config/build-kernel.sh
+# excepted: its inputs key the kernel cache, so it keeps its own die()).
 once_judge() {
-	local root=$1 label=$2 libfns re
+	local root=$1 label=$2 libfns shfns re
 	libfns=$(sed -nE 's/^([a-z_][a-z0-9_]*)\(\).*/\1/p' "$root/tests/lib.sh" | sort -u | paste -sd'|')
 	re="^[[:space:]]*($libfns)[[:space:]]*\\(\\)"
 	none "$(cd "$root" && grep -nE "$re" tests/*.sh | grep -v '^tests/lib\.sh:')" \
 		"$label: no test script redefines one of lib.sh's $(tr '|' '\n' <<<"$libfns" | wc -l) functions" \
 		"$label: a test script redefines a lib.sh function"
-	none "$(cd "$root" && git ls-files -co --exclude-standard | grep -vxE 'lib/sh/die\.sh|kernel-config/build-kernel\.sh' |
+	shfns=$(sed -nE 's/^([a-z_][a-z0-9_]*)\(\).*/\1/p' "$root"/lib/sh/*.sh | sort -u | paste -sd'|')
+	[ -n "$shfns" ] || fail "$label: no function found in $root/lib/sh/*.sh"
+	none "$(cd "$root" && git ls-files -co --exclude-standard | grep -vE '^lib/sh/|^kernel-config/build-kernel\.sh$' |
 		while read -r f; do
 			[ -f "$f" ] && case $f in *.sh) ;; *) head -c 64 "$f" | grep -qE '^#!.*\b(ba)?sh\b' || continue ;; esac
-			grep -nE '^[[:space:]]*die[[:space:]]*\(\)' "$f" | sed "s|^|$f:|"
-		done)" "$label: die() is defined once, in lib/sh/die.sh" "$label: another die()"
+			grep -nE "^[[:space:]]*($shfns)[[:space:]]*\\(\\)" "$f" | sed "s|^|$f:|"
+		done)" "$label: lib/sh's $(tr '|' '\n' <<<"$shfns" | wc -l) functions ($(tr '|' ' ' <<<"$shfns")) are defined there alone" \
+		"$label: a lib/sh function defined again"
 }
 once_judge "$here/.." tree
-git -C "$here/.." ls-files -co --exclude-standard | grep -E '^(tests/|lib/|image/|build\.sh)' |
+git -C "$here/.." ls-files -co --exclude-standard | grep -E '^(tests/|lib/|image/|qemu/|build\.sh)' |
 	(cd "$here/.." && cpio -pdm --quiet "$tmp/t3")
 git init -q "$tmp/t3" && git -C "$tmp/t3" add -A
 # shellcheck disable=SC2016  # planted code
 printf '\nsha256_of() { md5sum "$1"; }\n' >>"$tmp/t3/tests/test-disk.sh"
 printf '\ndie() { echo "x: $*"; exit 1; }\n' >>"$tmp/t3/image/build-iso.sh"
-planted_fails once_judge "$tmp/t3" 2 "a lib.sh function redefined and a second die() are found"
+# shellcheck disable=SC2016  # planted code
+printf '\ncmdline_words() { grep -v "^#" "$1"; }\n' >>"$tmp/t3/qemu/lib/image.sh"
+planted_fails once_judge "$tmp/t3" 2 "a lib.sh function redefined and lib/sh's die() and cmdline_words() again are found"
+if grep -q 'image/build-iso.sh:[0-9]*:die()' "$tmp/planted.out" && grep -q 'qemu/lib/image.sh:[0-9]*:cmdline_words()' "$tmp/planted.out"
+then pass "once_judge names both lib/sh functions defined again"
+else fail "once_judge did not name both: $(tr '\n' '|' <"$tmp/planted.out")"; fi
 
 # ---- mklog and rendered -------------------------------------------------------------------------
 # mklog: the program's bodies sealed at their sequence numbers, counting from 1 again after a

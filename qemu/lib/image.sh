@@ -11,8 +11,10 @@
 
 # shellcheck disable=SC2317 # called through the EXIT trap
 cleanup() { [ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true; rm -rf "$tmp"; }
-# The same console and log-level words as the image's boot entries (image/cmdline, their owner).
-cmdline_words() { grep -v '^#' "$1" 2>/dev/null | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'; }
+# The same console and log-level words as the image's boot entries (image/cmdline, their owner),
+# read as image/build-iso.sh reads them: lib/sh/cmdline.sh's cmdline_words FILE.
+# shellcheck source=../../lib/sh/cmdline.sh
+. "$here/lib/sh/cmdline.sh" 2>/dev/null || die_start "cannot read $here/lib/sh/cmdline.sh"
 
 # qemu_and_cmdline: the QEMU, a temporary directory, the kernel command line's common words.
 qemu_and_cmdline() {
