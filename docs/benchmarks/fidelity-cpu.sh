@@ -7,17 +7,34 @@
 # In:  UB_DIR: a built byte-unixbench UnixBench/ folder (outside this repository).
 # Out: TSV lines: round test variant rate loadavg1.  rate is lps (dhry2reg) or MWIPS per
 #      CPU-second (user + sys): robust when other work shares the CPUs.  Variants build our
-#      payload/bench/dhry_*.c and whetstone.c into a small driver (below) with: m-O2 (musl,
-#      the image's flags), m-O3, m-O3fm (-O3 -ffast-math), m-O2v2 (-march=x86-64-v2),
-#      m-O3v3fm, m-O3nat (-O3 -ffast-math -march=native, byte-unixbench's flags), g-O2, g-O3fm,
-#      g-O3nat (the same against glibc, dynamically linked).  byte-unixbench's whetstone-double
-#      times itself by the wall clock, so its figure is scaled by wall / CPU time of the run.
+#      Dhrystone (payload/proc/dhry_*.c, through dhry.h's dhry_selfcheck/dhry_init/dhry_runs,
+#      as isobench-proc's dhry-serve runs it) and whetstone-double (payload/bench/whetstone.c,
+#      through its bench descriptor, as the runner runs it) into a small driver (below) with:
+#      m-O2 (musl, the runner's flags: the image's whetstone-double), m-O3, m-O3fm (-O3
+#      -ffast-math), m-O2v2 (-march=x86-64-v2), m-O3v3fm, m-O3nat (-O3 -ffast-math
+#      -march=native, byte-unixbench's flags), g-O2, g-O3fm, g-O3nat (the same against glibc,
+#      dynamically linked), g-O2pie (glibc, -O2 -fPIE -pie: payload/proc/Makefile's flags,
+#      the image's dhry2reg; -fno-plt on every file here, there on dhry_2.c alone, for
+#      Func_2's strcmp). The driver is linked without isobench-proc's dhry-layout.ld
+#      (Dhrystone on a page of its own): where the code lands can move a figure by a few per
+#      cent (docs/benchmarks/layout.md). byte-unixbench's whetstone-double times itself by the
+#      wall clock, so its figure is scaled by wall / CPU time of the run.  Dhrystone's
+#      self-check runs first in every variant (a build computing wrong values: status 1).
 set -euo pipefail
 
-[ $# -ge 1 ] || { sed -n '2,15s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,22s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 ub=$(cd "$1" && pwd)
 rounds=${2:-3}
 secs=${3:-2}
+# Whole seconds: byte-unixbench's dhry2reg reads its duration with atoi (0.5 is 0: no alarm, it
+# never ends).
+if ! [[ "$rounds" =~ ^[0-9]+$ && "$secs" =~ ^[1-9][0-9]*$ ]]; then
+	echo "fidelity-cpu.sh: ROUNDS must be a whole number and SECONDS whole seconds >= 1, not '$rounds' '$secs'" >&2
+	exit 2
+fi
+for p in dhry2reg whetstone-double; do
+	[ -x "$ub/pgms/$p" ] || { echo "fidelity-cpu.sh: no $ub/pgms/$p (build byte-unixbench with its make)" >&2; exit 2; }
+done
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -29,7 +46,18 @@ cat >"$work/drv.c" <<'C'
 #include <string.h>
 #include <sys/resource.h>
 #include "benchapi.h"
-extern const struct bench bench_dhry2reg, bench_whetstone_double;
+#include "dhry.h"
+extern const struct bench bench_whetstone_double;
+char bench_name_whetstone_double[1];	/* registry.c makes the name from its row; unused here */
+static volatile uint64_t sink;	/* Dhrystone's fold: its work cannot be deleted */
+/* dhry2reg's run(): iters more Dhrystone loops, as isobench-proc's dhry-serve answers a batch. */
+static int dhry_run(struct bench_ctx *c, uint64_t iters)
+{
+	(void)c;
+	sink += dhry_runs(iters);
+	return 0;
+}
+static const struct bench dhry = { .run = dhry_run, .per_loop = 1 };	/* lps: one loop, one run */
 static double cpu(void)
 {
 	struct rusage r;
@@ -40,13 +68,21 @@ static double cpu(void)
 }
 int main(int argc, char **argv)
 {
-	const struct bench *b = argc > 2 && !strcmp(argv[1], "dhry2reg") ? &bench_dhry2reg
+	const struct bench *b = argc > 2 && !strcmp(argv[1], "dhry2reg") ? &dhry
 									 : &bench_whetstone_double;
 	double want = argc > 2 ? atof(argv[2]) : 2, t0, t1;
 	struct bench_ctx c;
 	uint64_t it = 1000, n;
+	char why[200];
 
 	memset(&c, 0, sizeof c);
+	if (b == &dhry) {
+		if (dhry_selfcheck(100, why, sizeof why)) {
+			fprintf(stderr, "dhrystone self-check failed: %s\n", why);
+			return 1;
+		}
+		dhry_init();
+	}
 	if (b->setup && b->setup(&c))
 		return 1;
 	for (;;) {
@@ -67,7 +103,8 @@ int main(int argc, char **argv)
 C
 srcs=("$top/payload/benchapi.c" "$top/payload/proc/dhry_1.c" "$top/payload/proc/dhry_2.c"
 	"$top/payload/bench/whetstone.c")
-base=(-std=gnu11 -fno-lto -fno-strict-aliasing -Wall -Wextra -Werror -I"$top/payload" -I"$top/lib")
+base=(-std=gnu11 -fno-lto -fno-strict-aliasing -Wall -Wextra -Werror -I"$top/payload" -I"$top/payload/proc"
+	-I"$top/lib")
 build() { # build NAME CC FLAGS...
 	local n=$1 cc=$2
 	shift 2
@@ -82,12 +119,13 @@ build m-O3nat musl-gcc -static -O3 -ffast-math -march=native -mtune=native
 build g-O2 gcc -O2 -march=x86-64 -mtune=generic
 build g-O3fm gcc -O3 -ffast-math -march=x86-64 -mtune=generic
 build g-O3nat gcc -O3 -ffast-math -march=native -mtune=native
+build g-O2pie gcc -O2 -march=x86-64 -mtune=generic -fPIE -pie -fno-plt
 
 TIMEFORMAT='%U %S %R'
 cd "$ub/pgms"
 for ((r = 1; r <= rounds; r++)); do
 	for t in dhry2reg whetstone; do
-		for v in ub m-O2 m-O3 m-O3fm m-O2v2 m-O3v3fm m-O3nat g-O2 g-O3fm g-O3nat; do
+		for v in ub m-O2 m-O3 m-O3fm m-O2v2 m-O3v3fm m-O3nat g-O2 g-O3fm g-O3nat g-O2pie; do
 			if [ "$v" = ub ] && [ "$t" = dhry2reg ]; then
 				{ time ./dhry2reg "$secs" 2>"$work/ub.out"; } 2>"$work/ub.t"
 				o=$(awk -F'|' '/^COUNT/ { print $2 }' "$work/ub.out")
