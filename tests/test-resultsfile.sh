@@ -59,7 +59,7 @@ decoy_sum=$(sha256_of "$decoy")
 # watchdog shares: the file's name is never read back from the log).
 named_by_run() {
 	local id
-	id=$(grep -o -m 1 ' BEGIN run=[0-9a-f]*' "$1" | cut -c 12-19)
+	id=$(grep -o -m 1 ' BEGIN run=[0-9a-f]*' "$1" | cut -c 12-19) || true
 	if [ "${#id}" -eq 8 ] && [[ ${1##*/} == *-"$id".LOG ]]; then
 		ok "$2: the results file is named by its first run's id ($id)"
 	else bad "$2: results file ${1##*/}, first BEGIN's run id '${id:-none}'"; fi
