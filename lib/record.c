@@ -256,35 +256,112 @@ enum rec_status rec_parse(const char *line, size_t len, struct record *r)
 	return REC_OK;
 }
 
-const char *rec_get(const struct record *r, const char *key)
+/* Value of key among n decoded fields, or NULL: the one lookup of both record shapes. */
+static const char *lookup(int n, const char *const *key, const char *const *val, const char *k)
 {
-	for (int i = 0; i < r->nfields; i++)
-		if (!strcmp(r->key[i], key))
-			return r->val[i];
+	for (int i = 0; i < n; i++)
+		if (!strcmp(key[i], k))
+			return val[i];
 	return NULL;
 }
 
-int rec_get_dbl(const struct record *r, const char *key, double *out)
+const char *rec_get_line(const struct record *r, const char *key)
 {
-	const char *v = rec_get(r, key);
+	return lookup(r->nfields, r->key, r->val, key);
+}
 
+const char *rec_get_kept(const struct rec_kept *r, const char *key)
+{
+	return lookup(r->nfields, r->key, r->val, key);
+}
+
+/* The typed reads of a value v found (or not) under a key: rec_get_dbl() etc. of both. */
+static int as_dbl(const char *v, double *out)
+{
 	return v ? num_dbl(v, out) : -ENOENT;
 }
 
-int rec_get_ull(const struct record *r, const char *key, unsigned long long lo,
-		unsigned long long hi, unsigned long long *out)
+static int as_ull(const char *v, unsigned long long lo, unsigned long long hi,
+		  unsigned long long *out)
 {
-	const char *v = rec_get(r, key);
-
 	return v ? num_ull(v, 0, lo, hi, out) : -ENOENT;
 }
 
-int rec_get_ll(const struct record *r, const char *key, long long lo, long long hi,
-	       long long *out)
+static int as_ll(const char *v, long long lo, long long hi, long long *out)
 {
-	const char *v = rec_get(r, key);
-
 	return v ? num_ll(v, 0, lo, hi, out) : -ENOENT;
+}
+
+int rec_get_dbl_line(const struct record *r, const char *key, double *out)
+{
+	return as_dbl(rec_get(r, key), out);
+}
+
+int rec_get_dbl_kept(const struct rec_kept *r, const char *key, double *out)
+{
+	return as_dbl(rec_get(r, key), out);
+}
+
+int rec_get_ull_line(const struct record *r, const char *key, unsigned long long lo,
+		     unsigned long long hi, unsigned long long *out)
+{
+	return as_ull(rec_get(r, key), lo, hi, out);
+}
+
+int rec_get_ull_kept(const struct rec_kept *r, const char *key, unsigned long long lo,
+		     unsigned long long hi, unsigned long long *out)
+{
+	return as_ull(rec_get(r, key), lo, hi, out);
+}
+
+int rec_get_ll_line(const struct record *r, const char *key, long long lo, long long hi,
+		    long long *out)
+{
+	return as_ll(rec_get(r, key), lo, hi, out);
+}
+
+int rec_get_ll_kept(const struct rec_kept *r, const char *key, long long lo, long long hi,
+		    long long *out)
+{
+	return as_ll(rec_get(r, key), lo, hi, out);
+}
+
+/* One allocation: the struct, the key and value pointer arrays, the line (if any), then each
+ * key and value NUL-terminated. */
+struct rec_kept *rec_keep(const struct record *r, const char *line, size_t len)
+{
+	size_t size = sizeof(struct rec_kept) + 2 * (size_t)r->nfields * sizeof(char *);
+	struct rec_kept *k;
+	char *p;
+
+	size += line ? len + 1 : 0;
+	for (int i = 0; i < r->nfields; i++)
+		size += strlen(r->key[i]) + strlen(r->val[i]) + 2;
+	if (!(k = malloc(size)))
+		return NULL;
+	k->seq = r->seq;
+	memcpy(k->kind, r->kind, sizeof k->kind);
+	k->nfields = r->nfields;
+	k->key = (const char **)(k + 1);
+	k->val = k->key + r->nfields;
+	p = (char *)(k->val + r->nfields);
+	k->line = NULL;
+	k->line_len = 0;
+	if (line) {
+		memcpy(p, line, len);
+		p[len] = 0;
+		k->line = p;
+		k->line_len = len;
+		p += len + 1;
+	}
+	for (int i = 0; i < r->nfields; i++) {
+		size_t kl = strlen(r->key[i]) + 1, vl = strlen(r->val[i]) + 1;
+		k->key[i] = memcpy(p, r->key[i], kl);
+		p += kl;
+		k->val[i] = memcpy(p, r->val[i], vl);
+		p += vl;
+	}
+	return k;
 }
 
 int rec_reason_says_kept(const char *reason)

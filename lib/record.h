@@ -2,7 +2,9 @@
  *
  * Writer: build a body ("KIND key=value ...") with rec_begin()/rec_*(), then rec_seal() adds
  * the tag, the sequence number and the CRC-32. Reader: rec_parse() finds the tag anywhere in
- * a line, checks the CRC and splits the fields (values decoded). One grammar, one place: the
+ * a line, checks the CRC and splits the fields (values decoded) into a struct record, the
+ * room of one line; rec_keep() keeps one as a struct rec_kept of its own size (the host keeps
+ * a whole log so, each line decoded once). rec_get*() read either. One grammar, one place: the
  * payload writes with this code and every reader (report/, tests) parses with it.
  */
 #ifndef ISOBENCH_RECORD_H
@@ -47,7 +49,9 @@ size_t rec_seal(char *out, size_t cap, uint64_t seq, const char *body, size_t bo
 /* Encode val for a record value into out (cap bytes); returns its length. */
 size_t rec_encode(char *out, size_t cap, const char *val);
 
-/* Parsed record. Keys and values point into store and are decoded. */
+/* A line decoded: rec_parse()'s room for one line (about 20 KB, REC_MAX and REC_MAX_FIELDS),
+ * for a reader that decodes a line, reads it and moves on (the runner, --follow, the tests).
+ * Keys and values point into store and are decoded. */
 struct record {
 	uint64_t seq;
 	char kind[16];
@@ -55,6 +59,21 @@ struct record {
 	const char *key[REC_MAX_FIELDS];
 	const char *val[REC_MAX_FIELDS];
 	char store[REC_MAX];
+};
+
+/* A decoded record kept after its line is gone (the host keeps every record of a log, and
+ * reads them again and again: report/log.h): the same kind, seq and fields as the struct
+ * record it was made from, and optionally the sealed line, in one allocation of about their
+ * own size (a few hundred bytes for a SAMPLE) instead of a struct record's 20 KB. Made by
+ * rec_keep(), freed by free(); read with rec_get*() as a struct record. */
+struct rec_kept {
+	uint64_t seq;
+	char kind[16];
+	int nfields;
+	const char **key, **val;	/* nfields each, decoded, NUL-terminated */
+	const char *line;	/* the sealed line it came from, tag to checksum (no line end),
+				 * byte for byte; NULL when not kept */
+	size_t line_len;
 };
 
 enum rec_status {
@@ -68,17 +87,37 @@ enum rec_status {
 enum rec_status rec_parse(const char *line, size_t len, struct record *r);
 /* Parse a body "KIND k=v ..." (no tag/seq/crc) into r (seq = 0). */
 enum rec_status rec_parse_body(const char *body, size_t len, struct record *r);
+/* r kept: a struct rec_kept of r's fields and, when line is not NULL, of the len bytes at
+ * line (the sealed line r was parsed from, as it should be kept). NULL when out of memory. */
+struct rec_kept *rec_keep(const struct record *r, const char *line, size_t len);
+
+/* The reads below take a struct record or a struct rec_kept (const or not), the one name
+ * for each read whatever holds the record (C11 _Generic picks the function). */
+#define REC_READ_(r, fn)                                                                     \
+	_Generic((r), struct record *: fn##_line, const struct record *: fn##_line,          \
+		 struct rec_kept *: fn##_kept, const struct rec_kept *: fn##_kept)
 /* Value of key, or NULL. */
-const char *rec_get(const struct record *r, const char *key);
+#define rec_get(r, key) REC_READ_(r, rec_get)(r, key)
 /* Typed values of key, read with lib/num.h's strict parsers (num_dbl; num_ull and num_ll
  * without blank or '+', in [lo, hi]): 0 and *out set; -ENOENT when the record has no such
  * key, -EINVAL when its value is not such a number, -ERANGE when outside [lo, hi]; *out is
  * untouched on an error. */
-int rec_get_dbl(const struct record *r, const char *key, double *out);
-int rec_get_ull(const struct record *r, const char *key, unsigned long long lo,
-		unsigned long long hi, unsigned long long *out);
-int rec_get_ll(const struct record *r, const char *key, long long lo, long long hi,
-	       long long *out);
+#define rec_get_dbl(r, key, out) REC_READ_(r, rec_get_dbl)(r, key, out)
+#define rec_get_ull(r, key, lo, hi, out) REC_READ_(r, rec_get_ull)(r, key, lo, hi, out)
+#define rec_get_ll(r, key, lo, hi, out) REC_READ_(r, rec_get_ll)(r, key, lo, hi, out)
+/* What the macros above call: *_line for a struct record, *_kept for a struct rec_kept. */
+const char *rec_get_line(const struct record *r, const char *key);
+const char *rec_get_kept(const struct rec_kept *r, const char *key);
+int rec_get_dbl_line(const struct record *r, const char *key, double *out);
+int rec_get_dbl_kept(const struct rec_kept *r, const char *key, double *out);
+int rec_get_ull_line(const struct record *r, const char *key, unsigned long long lo,
+		     unsigned long long hi, unsigned long long *out);
+int rec_get_ull_kept(const struct rec_kept *r, const char *key, unsigned long long lo,
+		     unsigned long long hi, unsigned long long *out);
+int rec_get_ll_line(const struct record *r, const char *key, long long lo, long long hi,
+		    long long *out);
+int rec_get_ll_kept(const struct rec_kept *r, const char *key, long long lo, long long hi,
+		    long long *out);
 /* 1 when an ERROR what=param's reason says what the run kept instead of the bad value ("...
  * (the command line's list kept)"); a reason that does not meant the default, and printers
  * add "default kept" to it (runner.c, report/text.c), never to one that says otherwise. */

@@ -90,26 +90,19 @@ static void damage_rows(const struct rowctx *x, const struct log *log)
 static void record_rows(const struct rowctx *x, const struct model *m)
 {
 	for (size_t i = 0; i < m->nrecs; i++) {
-		const struct mrec *r = &m->recs[i];
-		const char *test = "", *unit = NULL;
-		int copies = 0;
-		for (size_t k = 0; k < r->nf; k++) {
-			if (!strcmp(r->f[k].key, RK_TESTNAME))
-				test = r->f[k].val;
-			else if (!strcmp(r->f[k].key, RK_UNIT))
-				unit = r->f[k].val;
-			else if (!strcmp(r->f[k].key, RK_COPIES))
-				{
-				long v = strtol(r->f[k].val, NULL, 10);
-				copies = v > 0 && v <= 1000000 ? (int)v : 0;
-			}
-		}
-		if (!r->nf)
-			row(x, "record", r->line, (long long)r->seq, r->kind, test, copies, "",
-			    "", "");
-		for (size_t k = 0; k < r->nf; k++)
-			row(x, "record", r->line, (long long)r->seq, r->kind, test, copies,
-			    r->f[k].key, r->f[k].val, field_unit(r->kind, r->f[k].key, unit));
+		const struct rec_kept *r = m->recs[i].r;
+		size_t line = m->recs[i].line;
+		const char *test = rec_get(r, RK_TESTNAME), *unit = rec_get(r, RK_UNIT);
+		long long copies;
+		/* copies= is a UINT1 (checked when read, vocab.h): 0 only for a record without it. */
+		if (rec_get_ll(r, RK_COPIES, 1, 1000000, &copies))
+			copies = 0;
+		if (!r->nfields)
+			row(x, "record", line, (long long)r->seq, r->kind, test ? test : "",
+			    (int)copies, "", "", "");
+		for (int k = 0; k < r->nfields; k++)
+			row(x, "record", line, (long long)r->seq, r->kind, test ? test : "",
+			    (int)copies, r->key[k], r->val[k], field_unit(r->kind, r->key[k], unit));
 	}
 }
 

@@ -4,6 +4,7 @@
 #include "crc32.h"
 #include "vocab.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ struct xp {
 	const struct run *run;
 	struct dl *dl;
 	size_t d0, n;		/* the digest's first record in run, and its lines (part=end too) */
-	struct record *r;	/* scratch */
+	struct record *r;	/* add()'s room: each record restated is decoded once, when sealed */
 	struct run *out;
 	char *why;
 	size_t cap;
@@ -79,36 +80,21 @@ static int add(struct xp *x, struct rec_body *b, size_t line)
 
 	if (!n)
 		return fail(x, "the digest is damaged: line %zu restates no valid record", line);
-	if (o->nrecs == o->cap) {
-		size_t cap = o->cap ? 2 * o->cap : 64;
-		struct logrec *g = realloc(o->recs, cap * sizeof *g);
-		if (!g)
-			return -2;
-		o->recs = g;
-		o->cap = cap;
-	}
-	struct logrec *lr = &o->recs[o->nrecs];
-	lr->line = line;
-	lr->seq = o->nrecs + 1;
-	snprintf(lr->kind, sizeof lr->kind, "%.*s", (int)strcspn(b->buf, " "), b->buf);
-	if (!(lr->text = strndup(sealed, n - 1)))	/* without the newline */
-		return -2;
-	o->nrecs++;
-	o->last_line = line;
-	return 0;
+	if (rec_parse(sealed, n - 1, x->r) != REC_OK)	/* without the newline */
+		return fail(x, "the digest is damaged: line %zu restates no valid record", line);
+	return log_add(o, line, x->r, sealed, n - 1) ? -2 : 0;
 }
 
 /* Digest line d restated as one record of its part's kind: its fields but part=. */
 static int restate(struct xp *x, const struct dl *d)
 {
+	const struct rec_kept *r = d->lr->r;
 	struct rec_body b;
 
-	if (logrec_parse(d->lr, x->r) != REC_OK)
-		return fail(x, "the digest is damaged: line %zu unreadable", d->lr->line);
 	rec_begin(&b, part_kind(d->part));
-	for (int k = 0; k < x->r->nfields; k++)
-		if (strcmp(x->r->key[k], RK_PART))
-			rec_str(&b, x->r->key[k], x->r->val[k]);
+	for (int k = 0; k < r->nfields; k++)
+		if (strcmp(r->key[k], RK_PART))
+			rec_str(&b, r->key[k], r->val[k]);
 	return add(x, &b, d->lr->line);
 }
 
@@ -133,13 +119,11 @@ static const char *const figures[] = {VOCAB_DIGEST_FIGURES(FIGURE) RK_CYCLES};
 static int expand_pass(struct xp *x, const struct dl *d, int j)
 {
 	static const char *const facts[] = {RK_TITLE, RK_UNIT, RK_BETTER, RK_GROUP, RK_BASELINE};
-	const struct record *r = x->r;
+	const struct rec_kept *r = d->lr->r;
 	struct rec_body b;
 	char c[64], v[64];
 	int rc;
 
-	if (logrec_parse(d->lr, x->r) != REC_OK)
-		return fail(x, "the digest is damaged: line %zu unreadable", d->lr->line);
 	entry(d->copies, j, c, sizeof c);
 	rec_begin(&b, RK_TEST);
 	rec_str(&b, RK_TESTNAME, d->test);
@@ -217,10 +201,9 @@ static int prepare(struct xp *x)
 	for (size_t k = 0; k < x->n; k++) {
 		struct dl *d = &x->dl[k];
 		d->lr = &x->run->recs[x->d0 + k];
-		if (logrec_parse(d->lr, x->r) != REC_OK)
-			return fail(x, "the digest is damaged: line %zu unreadable", d->lr->line);
-		const char *p = rec_get(x->r, RK_PART), *t = rec_get(x->r, RK_TESTNAME);
-		const char *c = rec_get(x->r, RK_COPIES);
+		const struct rec_kept *r = d->lr->r;
+		const char *p = rec_get(r, RK_PART), *t = rec_get(r, RK_TESTNAME);
+		const char *c = rec_get(r, RK_COPIES);
 		for (d->part = 0; d->part < P_NONE && (!p || strcmp(p, parts[d->part])); d->part++)
 			;
 		if ((t && !(d->test = strdup(t))) || (c && !(d->copies = strdup(c))))
@@ -231,7 +214,7 @@ static int prepare(struct xp *x)
 			return fail(x, "the digest is damaged: line %zu: part=%s", d->lr->line,
 				    p ? p : "(none)");
 		for (size_t f = 0; d->part == P_TEST && f < NFIG; f++) {
-			const char *v = rec_get(x->r, figures[f]);
+			const char *v = rec_get(r, figures[f]);
 			if (v && entries(v) != entries(c))
 				return fail(x, "the digest is damaged: line %zu: %s= has %d entries "
 					    "for %d passes", d->lr->line, figures[f], entries(v),
@@ -249,44 +232,46 @@ static int frame(struct xp *x, const struct log *log, size_t i)
 	size_t d0 = x->d0, dn = d0, prev = d0 ? run->recs[d0 - 1].line
 					   : i ? log->runs[i - 1].last_line : 0;
 
-	while (dn + 1 < run->nrecs && !strcmp(run->recs[dn + 1].kind, RK_DIGEST))
+	while (dn + 1 < run->nrecs && !strcmp(run->recs[dn + 1].r->kind, RK_DIGEST))
 		dn++;
 	for (size_t d = 0; d < log->ndamage; d++)
 		if (log->damage[d].line > prev && log->damage[d].line <= run->last_line)
 			return fail(x, "the digest is damaged: line %zu (%s)", log->damage[d].line,
 				    log_damage_why(log->damage[d].status));
 	for (size_t k = d0 + 1; k <= dn; k++)
-		if (run->recs[k].seq != run->recs[k - 1].seq + 1)
+		if (run->recs[k].r->seq != run->recs[k - 1].r->seq + 1)
 			return fail(x, "the digest is damaged: a line is missing before line %zu",
 				    run->recs[k].line);
-	if (logrec_parse(&run->recs[d0], x->r) != REC_OK || !rec_get(x->r, RK_PART) ||
-	    strcmp(rec_get(x->r, RK_PART), REC_PART_BEGIN))
+	const struct rec_kept *first = run->recs[d0].r, *last = run->recs[dn].r;
+	if (!rec_get(first, RK_PART) || strcmp(rec_get(first, RK_PART), REC_PART_BEGIN))
 		return fail(x, "the digest is cut: the log starts inside it (line %zu), its "
 			    "first line (part=%s) is missing", run->recs[d0].line, REC_PART_BEGIN);
-	if (logrec_parse(&run->recs[dn], x->r) != REC_OK || !rec_get(x->r, RK_PART) ||
-	    strcmp(rec_get(x->r, RK_PART), REC_PART_END))
+	if (!rec_get(last, RK_PART) || strcmp(rec_get(last, RK_PART), REC_PART_END))
 		return fail(x, "the digest is cut: no part=%s line after line %zu", REC_PART_END,
 			    run->recs[dn].line);
 	x->n = dn - d0;
 	size_t len = 0;
 	for (size_t k = d0; k < dn; k++)
-		len += strlen(run->recs[k].text) + 1;
+		len += strlen(run->recs[k].r->line) + 1;
 	char *all = malloc(len + 1);
 	if (!all)
 		return -2;
 	len = 0;
 	for (size_t k = d0; k < dn; k++)
-		len += (size_t)sprintf(all + len, "%s\n", run->recs[k].text);
+		len += (size_t)sprintf(all + len, "%s\n", run->recs[k].r->line);
 	char crc[16];
 	snprintf(crc, sizeof crc, "%08x", crc32_ieee(all, len));
 	free(all);
-	const char *lines = rec_get(x->r, RK_LINES), *want = rec_get(x->r, RK_CRC);
-	if (!lines || strtoull(lines, NULL, 10) != x->n || !want || strcmp(want, crc))
+	/* lines= is VT_NONNEG (validated): one that is not reads as a mismatch. */
+	const char *lines = rec_get(last, RK_LINES), *want = rec_get(last, RK_CRC);
+	unsigned long long nl;
+	if (rec_get_ull(last, RK_LINES, 0, ULLONG_MAX, &nl) || nl != x->n || !want ||
+	    strcmp(want, crc))
 		return fail(x, "the digest is damaged: part=%s says lines=%s crc=%s, the log holds "
 			    "%zu lines with CRC-32 %s (line %zu)", REC_PART_END, lines ? lines : "?",
 			    want ? want : "?", x->n, crc, run->recs[dn].line);
-	if (dn + 2 != run->nrecs || strcmp(run->recs[dn + 1].kind, RK_END) ||
-	    run->recs[dn + 1].seq != run->recs[dn].seq + 1)
+	if (dn + 2 != run->nrecs || strcmp(run->recs[dn + 1].r->kind, RK_END) ||
+	    run->recs[dn + 1].r->seq != run->recs[dn].r->seq + 1)
 		return fail(x, "the digest is not followed by the run's END (line %zu)",
 			    run->recs[dn].line);
 	return 0;
@@ -295,15 +280,14 @@ static int frame(struct xp *x, const struct log *log, size_t i)
 /* The run's END as read, its records= counting the records restated before it. */
 static int expand_end(struct xp *x, const struct logrec *end)
 {
+	const struct rec_kept *r = end->r;
 	struct rec_body b;
 
-	if (logrec_parse(end, x->r) != REC_OK)
-		return fail(x, "the digest's END (line %zu) is unreadable", end->line);
 	rec_begin(&b, RK_END);
 	rec_u64(&b, RK_RECORDS, x->out->nrecs);
-	for (int k = 0; k < x->r->nfields; k++)
-		if (strcmp(x->r->key[k], RK_RECORDS))
-			rec_str(&b, x->r->key[k], x->r->val[k]);
+	for (int k = 0; k < r->nfields; k++)
+		if (strcmp(r->key[k], RK_RECORDS))
+			rec_str(&b, r->key[k], r->val[k]);
 	return add(x, &b, end->line);
 }
 
@@ -348,7 +332,7 @@ int digest_expand(const struct log *log, size_t i, struct run *out, char *why, s
 	size_t d0;
 	int rc;
 
-	for (d0 = 0; d0 < run->nrecs && strcmp(run->recs[d0].kind, RK_DIGEST); d0++)
+	for (d0 = 0; d0 < run->nrecs && strcmp(run->recs[d0].r->kind, RK_DIGEST); d0++)
 		;
 	if (d0 == run->nrecs)
 		return 0;
@@ -379,14 +363,15 @@ int digest_expand(const struct log *log, size_t i, struct run *out, char *why, s
 }
 
 /* The next record of whole, from index *k on, of kind and test (and copies, when r has them)
- * that r may restate, parsed into w; *k then just past it. 0 when found, -1 when no more. */
-static int original(const struct run *whole, const struct record *r, struct record *w, size_t *k)
+ * that r may restate, into *wp; *k then just past it. 0 when found, -1 when no more. */
+static int original(const struct run *whole, const struct rec_kept *r,
+		    const struct rec_kept **wp, size_t *k)
 {
 	const char *t = rec_get(r, RK_TESTNAME), *c = rec_get(r, RK_COPIES);
 
 	for (; *k < whole->nrecs; ++*k) {
-		if (strcmp(whole->recs[*k].kind, r->kind) ||
-		    logrec_parse(&whole->recs[*k], w) != REC_OK)
+		const struct rec_kept *w = *wp = whole->recs[*k].r;
+		if (strcmp(w->kind, r->kind))
 			continue;
 		const char *wt = rec_get(w, RK_TESTNAME), *wc = rec_get(w, RK_COPIES);
 		if (t && wt && !strcmp(t, wt) && (!c || (wc && !strcmp(c, wc)))) {
@@ -409,7 +394,7 @@ static int is_figure(const char *kind, const char *key)
 
 /* The first key of restated record r (of kind) whose value its original w does not hold;
  * -1 when w holds every one. */
-static int disagrees(const char *kind, const struct record *r, const struct record *w)
+static int disagrees(const char *kind, const struct rec_kept *r, const struct rec_kept *w)
 {
 	for (int k = 0; k < r->nfields; k++) {
 		const char *v = rec_get(w, r->key[k]);
@@ -420,30 +405,30 @@ static int disagrees(const char *kind, const struct record *r, const struct reco
 	return -1;
 }
 
-/* One restated record (lr, parsed into r) against whole: 0 when a record of whole of its kind,
- * test and copies holds all it says (a test may hold two of a kind, e.g. a FAIL of each run
- * in a log written before the runner kept one outcome per test); -1 with why when none does. */
-static int restated(const struct run *whole, const struct logrec *lr, const struct record *r,
-		    struct record *w, char *why, size_t cap)
+/* One restated record lr against whole: 0 when a record of whole of its kind, test and
+ * copies holds all it says (a test may hold two of a kind, e.g. a FAIL of each run in a log
+ * written before the runner kept one outcome per test); -1 with why when none does. */
+static int restated(const struct run *whole, const struct logrec *lr, char *why, size_t cap)
 {
+	const struct rec_kept *r = lr->r, *w;
 	size_t k = 0;
 	int bad = -1;	/* the first candidate's disagreeing key; -1: no candidate yet */
 	char first[512] = "";
 
-	while (!original(whole, r, w, &k)) {
-		int d = disagrees(lr->kind, r, w);
+	while (!original(whole, r, &w, &k)) {
+		int d = disagrees(lr->r->kind, r, w);
 		if (d < 0)
 			return 0;
 		if (bad < 0) {
 			const char *v = rec_get(w, r->key[d]);
 			snprintf(first, sizeof first, "%s=%s, the log's %s says %s", r->key[d],
-				 r->val[d], lr->kind, v ? v : "nothing");
+				 r->val[d], lr->r->kind, v ? v : "nothing");
 			bad = d;
 		}
 	}
 	if (bad < 0)
 		snprintf(why, cap, "the digest is damaged: its %s of %s (line %zu) is not in the log",
-			 lr->kind, rec_get(r, RK_TESTNAME) ? rec_get(r, RK_TESTNAME) : "-", lr->line);
+			 lr->r->kind, rec_get(r, RK_TESTNAME) ? rec_get(r, RK_TESTNAME) : "-", lr->line);
 	else
 		snprintf(why, cap, "the digest is damaged: line %zu says %s %s", lr->line,
 			 rec_get(r, RK_TESTNAME), first);
@@ -452,48 +437,37 @@ static int restated(const struct run *whole, const struct logrec *lr, const stru
 
 int digest_agrees(const struct run *whole, const struct run *x, char *why, size_t cap)
 {
-	struct record *r = malloc(sizeof *r), *w = malloc(sizeof *w);
-	int rc = r && w ? 0 : -2;
+	int rc = 0;
 
 	for (size_t i = 0; !rc && i < x->nrecs; i++) {
 		const struct logrec *lr = &x->recs[i];
-		if (strcmp(lr->kind, RK_RESULT) && strcmp(lr->kind, RK_SKIP) &&
-		    strcmp(lr->kind, RK_FAIL))
+		if (strcmp(lr->r->kind, RK_RESULT) && strcmp(lr->r->kind, RK_SKIP) &&
+		    strcmp(lr->r->kind, RK_FAIL))
 			continue;
-		if (logrec_parse(lr, r) != REC_OK) {
-			snprintf(why, cap, "the digest is damaged: its %s at line %zu does not parse",
-				 lr->kind, lr->line);
-			rc = -1;
-		} else
-			rc = restated(whole, lr, r, w, why, cap);
+		rc = restated(whole, lr, why, cap);
 	}
-	free(r);
-	free(w);
 	return rc;
 }
 
 int digest_restates(const struct run *part, const struct run *x, char *why, size_t cap)
 {
-	struct record *r = malloc(sizeof *r), *w = malloc(sizeof *w);
-	int rc = r && w ? 0 : -2;
+	int rc = 0;
 
 	for (size_t i = 0; !rc && i < part->nrecs; i++) {
 		const struct logrec *lr = &part->recs[i];
-		if ((strcmp(lr->kind, RK_RESULT) && strcmp(lr->kind, RK_SKIP) &&
-		     strcmp(lr->kind, RK_FAIL)) || logrec_parse(lr, w) != REC_OK)
+		const struct rec_kept *w = lr->r, *r;
+		if (strcmp(w->kind, RK_RESULT) && strcmp(w->kind, RK_SKIP) && strcmp(w->kind, RK_FAIL))
 			continue;
 		size_t k = 0;
 		int found = 0;
-		while (!found && !original(x, w, r, &k))
-			found = disagrees(lr->kind, r, w) < 0;
+		while (!found && !original(x, w, &r, &k))
+			found = disagrees(w->kind, r, w) < 0;
 		if (!found) {
 			snprintf(why, cap, "the digest is not this log's: it does not restate the "
-				 "log's %s of %s at line %zu", lr->kind,
+				 "log's %s of %s at line %zu", lr->r->kind,
 				 rec_get(w, RK_TESTNAME) ? rec_get(w, RK_TESTNAME) : "-", lr->line);
 			rc = -1;
 		}
 	}
-	free(r);
-	free(w);
 	return rc;
 }

@@ -58,7 +58,7 @@ static int property(const uint8_t *data, size_t size)
 	int found = 0;
 	for (size_t i = 0; i < log.nruns; i++)
 		for (size_t k = 0; k < log.runs[i].nrecs; k++)
-			found |= !strcmp(log.runs[i].recs[k].text, rec);
+			found |= !strcmp(log.runs[i].recs[k].r->line, rec);
 	if (data[0] == 'P' && !found)
 		abort();	/* noise hid a valid record */
 	if (data[0] == 'D' && found)
@@ -71,15 +71,12 @@ static int property(const uint8_t *data, size_t size)
 /* The validation property: no field of a complete run breaks the vocabulary. */
 static void sound(const struct log *log)
 {
-	static struct record r;
-
 	for (size_t i = 0; i < log->nruns; i++)
 		for (size_t k = 0; log->runs[i].complete && k < log->runs[i].nrecs; k++) {
-			if (logrec_parse(&log->runs[i].recs[k], &r) != REC_OK)
-				abort();
-			for (int j = 0; j < r.nfields; j++) {
-				const struct vocab_field *f = vocab_key(r.kind, r.key[j]);
-				if (f && !vocab_value_ok(f, r.val[j]))
+			const struct rec_kept *r = log->runs[i].recs[k].r;	/* as decoded */
+			for (int j = 0; j < r->nfields; j++) {
+				const struct vocab_field *f = vocab_key(r->kind, r->key[j]);
+				if (f && !vocab_value_ok(f, r->val[j]))
 					abort();	/* a complete run with an impossible value */
 			}
 		}

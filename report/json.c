@@ -221,14 +221,14 @@ static int fill_records(json_t *recs, const struct model *m)
 {
 	int e = 0;
 	for (size_t i = 0; !e && i < m->nrecs; i++) {
+		const struct rec_kept *r = m->recs[i].r;
 		json_t *f = json_object();
-		for (size_t k = 0; f && !e && k < m->recs[i].nf; k++)
-			e |= put(f, m->recs[i].f[k].key, jstr(m->recs[i].f[k].val));
+		for (int k = 0; f && !e && k < r->nfields; k++)
+			e |= put(f, r->key[k], jstr(r->val[k]));
 		e |= !f || json_array_append_new(
 				   recs, json_pack("{s:I,s:I,s:s,s:o}", "line",
 						   (json_int_t)m->recs[i].line, "seq",
-						   (json_int_t)m->recs[i].seq, "kind", m->recs[i].kind,
-						   "fields", f));
+						   (json_int_t)r->seq, "kind", r->kind, "fields", f));
 	}
 	return e;
 }

@@ -9,9 +9,23 @@ const char *log_damage_why(int status)
 	return status == REC_BAD_CRC ? "checksum mismatch" : "malformed";
 }
 
-enum rec_status logrec_parse(const struct logrec *rec, struct record *r)
+int log_add(struct run *run, size_t line, const struct record *r, const char *text, size_t len)
 {
-	return rec_parse(rec->text, strlen(rec->text), r);
+	if (run->nrecs == run->cap) {
+		size_t cap = run->cap ? run->cap * 2 : 64;
+		struct logrec *n = realloc(run->recs, cap * sizeof *n);
+		if (!n)
+			return -1;
+		run->recs = n;
+		run->cap = cap;
+	}
+	struct logrec *lr = &run->recs[run->nrecs];
+	if (!(lr->r = rec_keep(r, text, len)))
+		return -1;
+	lr->line = line;
+	run->nrecs++;
+	run->last_line = line;
+	return 0;
 }
 
 int log_last_complete(const struct log *log)
@@ -25,7 +39,7 @@ int log_last_complete(const struct log *log)
 void log_run_free(struct run *run)
 {
 	for (size_t k = 0; k < run->nrecs; k++)
-		free(run->recs[k].text);
+		free(run->recs[k].r);
 	free(run->recs);
 }
 

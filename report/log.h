@@ -10,11 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* One record of a run: decoded once, when its line was read (logread.c, or digest.c's
+ * expansion, or store.c's load), and read from then on with rec_get*() (lib/record.h), never
+ * parsed again. r->line keeps its sealed bytes (tag to checksum), for what needs them as
+ * such: the results store, and comparing a replayed run's copies byte for byte. */
 struct logrec {
 	size_t line;		/* 1-based line number in the log */
-	uint64_t seq;
-	char kind[16];
-	char *text;		/* the record, from the tag up to the checksum, NUL-terminated */
+	struct rec_kept *r;	/* its kind, seq, fields and sealed line; owned */
 };
 
 struct damage {
@@ -66,8 +68,10 @@ struct log {
 /* Why a line is damaged, in words: "checksum mismatch" (REC_BAD_CRC) or "malformed" (any other
  * status of rec_parse()): the one wording of stderr, the verdict, JSON, CSV and --follow. */
 const char *log_damage_why(int status);
-/* Parse rec->text into r; REC_OK expected (it was checked when read). */
-enum rec_status logrec_parse(const struct logrec *rec, struct record *r);
+/* Append record r, parsed from the sealed text (len bytes, tag to checksum) of line, to run:
+ * kept as a struct rec_kept (lib/record.h), the line's one decode; run->last_line = line.
+ * 0, or -1 when out of memory. */
+int log_add(struct run *run, size_t line, const struct record *r, const char *text, size_t len);
 /* Index of the last complete run, or -1. */
 int log_last_complete(const struct log *log);
 /* Free one run's records (the struct run itself belongs to its log). */

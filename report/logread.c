@@ -5,6 +5,7 @@
 #include "validate.h"
 #include "vocab.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,63 +32,38 @@ static struct run *new_run(struct log *log, size_t line)
 	return r;
 }
 
-static int add_rec(struct run *run, size_t line, const struct record *pr, const char *text,
-		   size_t len)
-{
-	if (run->nrecs == run->cap) {
-		size_t cap = run->cap ? run->cap * 2 : 64;
-		struct logrec *n = realloc(run->recs, cap * sizeof *n);
-		if (!n)
-			return -1;
-		run->recs = n;
-		run->cap = cap;
-	}
-	struct logrec *lr = &run->recs[run->nrecs++];
-	lr->line = line;
-	lr->seq = pr->seq;
-	snprintf(lr->kind, sizeof lr->kind, "%s", pr->kind);
-	lr->text = strndup(text, len);
-	run->last_line = line;
-	return lr->text ? 0 : -1;
-}
-
 static void judge(struct run *run)
 {
 	uint64_t expect = 1, counts[4] = {0};
-	struct record *r = malloc(sizeof *r);
 	const struct logrec *end = NULL;
 
 	run->complete = 0;
-	if (!r) {
-		snprintf(run->why, sizeof run->why, "out of memory");
-		return;
-	}
 	for (size_t i = 0; i < run->nrecs; i++) {
 		const struct logrec *lr = &run->recs[i];
 		/* Said as what it is: a seq ahead of the next is records lost (which ones); one
 		 * at or below the last is a record repeated or reordered, nothing lost. */
-		if (lr->seq > expect && !run->why[0]) {
+		if (lr->r->seq > expect && !run->why[0]) {
 			char gone[48];
-			snprintf(gone, sizeof gone, lr->seq - expect > 1 ? "seq %llu-%llu" : "seq %llu",
-				 (unsigned long long)expect, (unsigned long long)lr->seq - 1);
+			snprintf(gone, sizeof gone, lr->r->seq - expect > 1 ? "seq %llu-%llu" : "seq %llu",
+				 (unsigned long long)expect, (unsigned long long)lr->r->seq - 1);
 			snprintf(run->why, sizeof run->why, "records lost: %s missing (line %zu has seq "
-				 "%llu after seq %llu)", gone, lr->line, (unsigned long long)lr->seq,
+				 "%llu after seq %llu)", gone, lr->line, (unsigned long long)lr->r->seq,
 				 (unsigned long long)expect - 1);
-		} else if (lr->seq < expect && !run->why[0])
+		} else if (lr->r->seq < expect && !run->why[0])
 			snprintf(run->why, sizeof run->why, "a record repeated or out of order: line %zu "
 				 "has seq %llu again after seq %llu", lr->line,
-				 (unsigned long long)lr->seq, (unsigned long long)expect - 1);
-		expect = lr->seq;
+				 (unsigned long long)lr->r->seq, (unsigned long long)expect - 1);
+		expect = lr->r->seq;
 		expect++;
-		if (!strcmp(lr->kind, RK_RESULT))
+		if (!strcmp(lr->r->kind, RK_RESULT))
 			counts[0]++;
-		else if (!strcmp(lr->kind, RK_FAIL))
+		else if (!strcmp(lr->r->kind, RK_FAIL))
 			counts[1]++;
-		else if (!strcmp(lr->kind, RK_SKIP))
+		else if (!strcmp(lr->r->kind, RK_SKIP))
 			counts[2]++;
-		else if (!strcmp(lr->kind, RK_ERROR))
+		else if (!strcmp(lr->r->kind, RK_ERROR))
 			counts[3]++;
-		else if (!strcmp(lr->kind, RK_END))
+		else if (!strcmp(lr->r->kind, RK_END))
 			end = lr;
 	}
 	run->results = counts[0];
@@ -96,41 +72,38 @@ static void judge(struct run *run)
 	run->errors = counts[3];
 	run->has_end = end != NULL;
 	if (run->why[0])
-		goto out;
+		return;
 	/* Sealed is not sound: what the records say must be possible (validate.h). */
 	if (validate_run(run, run->why, sizeof run->why))
-		goto out;
+		return;
 	if (!end) {
 		snprintf(run->why, sizeof run->why,
 			 "no END record: the run was cut off after line %zu", run->last_line);
-		goto out;
+		return;
 	}
 	if (end != &run->recs[run->nrecs - 1]) {
 		snprintf(run->why, sizeof run->why, "records after END (line %zu)", end->line);
-		goto out;
+		return;
 	}
-	if (logrec_parse(end, r) != REC_OK) {
-		snprintf(run->why, sizeof run->why, "END record unreadable");
-		goto out;
-	}
+	/* END's counts are VT_NONNEG (validate_run() checked them): a value that is not one
+	 * reads as a mismatch, never as 0. */
 	static const char *const keys[] = {RK_RESULTS, RK_FAILS, RK_SKIPS, RK_ERRORS};
-	const char *v = rec_get(r, RK_RECORDS);
-	if (!v || strtoull(v, NULL, 10) != end->seq - 1) {
+	const char *v = rec_get(end->r, RK_RECORDS);
+	unsigned long long n;
+	if (rec_get_ull(end->r, RK_RECORDS, 0, ULLONG_MAX, &n) || n != end->r->seq - 1) {
 		snprintf(run->why, sizeof run->why, "END says records=%s, %llu were sent",
-			 v ? v : "?", (unsigned long long)end->seq - 1);
-		goto out;
+			 v ? v : "?", (unsigned long long)end->r->seq - 1);
+		return;
 	}
 	for (int k = 0; k < 4; k++) {
-		v = rec_get(r, keys[k]);
-		if (!v || strtoull(v, NULL, 10) != counts[k]) {
+		v = rec_get(end->r, keys[k]);
+		if (rec_get_ull(end->r, keys[k], 0, ULLONG_MAX, &n) || n != counts[k]) {
 			snprintf(run->why, sizeof run->why, "END says %s=%s, the log holds %llu",
 				 keys[k], v ? v : "?", (unsigned long long)counts[k]);
-			goto out;
+			return;
 		}
 	}
 	run->complete = 1;
-out:
-	free(r);
 }
 
 static int lowhex(char c)
@@ -224,7 +197,7 @@ static int segment(struct log *log, struct run **curp, struct record *r, const c
 		log->watchdog = cur->watchdog = 1;
 	while (n && (t[n - 1] == ' ' || t[n - 1] == '\t'))
 		n--;
-	return add_rec(cur, lineno, r, t, n);
+	return log_add(cur, lineno, r, t, n);	/* the line's one decode, kept */
 }
 
 /* 1 if run b holds a's first record, byte for byte (same sequence number, same checksum):
@@ -234,8 +207,8 @@ static int same_run(const struct run *a, const struct run *b)
 	if (!a->nrecs)
 		return 0;
 	for (size_t k = 0; k < b->nrecs; k++)
-		if (b->recs[k].seq == a->recs[0].seq)
-			return !strcmp(b->recs[k].text, a->recs[0].text);
+		if (b->recs[k].r->seq == a->recs[0].r->seq)
+			return !strcmp(b->recs[k].r->line, a->recs[0].r->line);
 	return 0;
 }
 
@@ -246,8 +219,8 @@ static int subset(const struct run *a, const struct run *b)
 	for (size_t i = 0; i < a->nrecs; i++) {
 		size_t k;
 		for (k = 0; k < b->nrecs; k++)
-			if (b->recs[k].seq == a->recs[i].seq &&
-			    !strcmp(b->recs[k].text, a->recs[i].text))
+			if (b->recs[k].r->seq == a->recs[i].r->seq &&
+			    !strcmp(b->recs[k].r->line, a->recs[i].r->line))
 				break;
 		if (k == b->nrecs)
 			return 0;
@@ -465,10 +438,10 @@ static int use_digest(struct log *log, size_t i)
 	} else if (rc == 1 && cut) {
 		/* What the log itself holds of the run, for the verdict to say what was lost: its
 		 * first record's seq and line, and its SAMPLEs (all there when only BEGIN is). */
-		uint64_t first = run->nrecs ? run->recs[0].seq : 0;
+		uint64_t first = run->nrecs ? run->recs[0].r->seq : 0;
 		size_t first_line = run->nrecs ? run->recs[0].line : 0, samples = 0;
 		for (size_t k = 0; k < run->nrecs; k++)
-			samples += !strcmp(run->recs[k].kind, RK_SAMPLE);
+			samples += !strcmp(run->recs[k].r->kind, RK_SAMPLE);
 		log_run_free(run);
 		*run = x;
 		run->from_digest = 1;

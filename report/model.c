@@ -135,14 +135,14 @@ static void derive_ci(struct mtest *t)
 	}
 }
 
-static int copies_of(const struct record *r)
+static int copies_of(const struct rec_kept *r)
 {
 	const char *c = rec_get(r, RK_COPIES);
 	long v = c ? strtol(c, NULL, 10) : 1;	/* clamps on overflow; never atoi's UB */
 	return v < 0 || v > 1000000 ? 0 : (int)v;
 }
 
-static int add_event(struct model *m, size_t *cap, const struct record *r, size_t line)
+static int add_event(struct model *m, size_t *cap, const struct rec_kept *r, size_t line)
 {
 	if (grow((void **)&m->ev, m->nev, cap, sizeof *m->ev))
 		return -1;
@@ -160,28 +160,15 @@ static int add_event(struct model *m, size_t *cap, const struct record *r, size_
 	return e->test && e->reason && e->what && e->value ? 0 : -1;
 }
 
-/* Every field of r, decoded, as the model's copy of record lr (JSON/CSV "every record"). */
-static int copy_record(struct model *m, const struct logrec *lr, const struct record *r)
+/* Record lr as the model's (JSON/CSV "every record"): the run's own, as decoded when read. */
+static void take_record(struct model *m, const struct logrec *lr)
 {
-	struct mrec *mr = &m->recs[m->nrecs++];
-	mr->line = lr->line;
-	mr->seq = r->seq;
-	snprintf(mr->kind, sizeof mr->kind, "%s", r->kind);
-	mr->f = calloc((size_t)r->nfields + 1, sizeof *mr->f);
-	if (!mr->f)
-		return -1;
-	for (int k = 0; k < r->nfields; k++) {
-		mr->f[k].key = strdup(r->key[k]);
-		mr->f[k].val = strdup(r->val[k]);
-		mr->nf++;
-		if (!mr->f[k].key || !mr->f[k].val)
-			return -1;
-	}
-	return 0;
+	m->recs[m->nrecs].line = lr->line;
+	m->recs[m->nrecs++].r = lr->r;
 }
 
 /* An INFO record's fields into the header facts. */
-static int add_info(struct model *m, size_t *icap, const struct record *r)
+static int add_info(struct model *m, size_t *icap, const struct rec_kept *r)
 {
 	for (int k = 0; k < r->nfields; k++) {
 		if (grow((void **)&m->info, m->ninfo, icap, sizeof *m->info))
@@ -205,7 +192,7 @@ static int add_info(struct model *m, size_t *icap, const struct record *r)
 
 /* A record about one test in one pass: TEST, SAMPLE, RESULT, or a FAIL/SKIP that names
  * its copies. */
-static int about_a_test(const struct record *r, const char *test)
+static int about_a_test(const struct rec_kept *r, const char *test)
 {
 	return test && (!strcmp(r->kind, RK_TEST) || !strcmp(r->kind, RK_SAMPLE) ||
 			!strcmp(r->kind, RK_RESULT) ||
@@ -214,7 +201,7 @@ static int about_a_test(const struct record *r, const char *test)
 }
 
 /* s->lat[] from the SAMPLE r's lib/latency.h extras (NAN where absent or negative). */
-static void lat_sample(struct msample *s, const struct record *r)
+static void lat_sample(struct msample *s, const struct rec_kept *r)
 {
 	for (int q = 0; q < LAT_NQ; q++) {
 		const char *v = rec_get(r, lat_keys[q]);
@@ -248,7 +235,7 @@ static void lat_derive(struct mtest *t)
 	free(v);
 }
 
-static int add_sample(struct mtest *t, const struct record *r, size_t line, size_t rec)
+static int add_sample(struct mtest *t, const struct rec_kept *r, size_t line, size_t rec)
 {
 	struct msample *ns = realloc(t->smp, (t->nsmp + 1) * sizeof *ns), *s;
 	if (!ns)
@@ -264,7 +251,7 @@ static int add_sample(struct mtest *t, const struct record *r, size_t line, size
 	return 0;
 }
 
-static void take_result(struct mtest *t, const struct record *r, size_t line)
+static void take_result(struct mtest *t, const struct rec_kept *r, size_t line)
 {
 	t->has_result = 1;
 	t->line = line;
@@ -306,7 +293,7 @@ static void take_result(struct mtest *t, const struct record *r, size_t line)
 
 /* A record about_a_test() into its test (found or added): what every such record may say
  * (unit, group, title, direction, baseline), then what its kind says. */
-static int add_to_test(struct model *m, size_t *tcap, const struct record *r, const char *test,
+static int add_to_test(struct model *m, size_t *tcap, const struct rec_kept *r, const char *test,
 		       size_t line)
 {
 	struct mtest *t = find_or_add(m, tcap, test, copies_of(r));
@@ -329,7 +316,7 @@ static int add_to_test(struct model *m, size_t *tcap, const struct record *r, co
 		t->baseline = num(rec_get(r, RK_BASELINE));
 	}
 	if (!strcmp(r->kind, RK_SAMPLE)) {
-		if (add_sample(t, r, line, m->nrecs - 1))	/* copy_record() took it last */
+		if (add_sample(t, r, line, m->nrecs - 1))	/* take_record() took it last */
 			return -1;
 	} else if (!strcmp(r->kind, RK_RESULT)) {
 		take_result(t, r, line);
@@ -384,13 +371,10 @@ static int derive(struct model *m)
 
 int model_build(const struct run *run, struct model *m)
 {
-	struct record *r = malloc(sizeof *r);
 	size_t tcap = 0, ecap = 0, icap = 0;
 	int rc = -1;
 
 	memset(m, 0, sizeof *m);
-	if (!r)
-		return -1;
 	m->first_line = run->first_line;
 	m->last_line = run->last_line;
 	m->results = run->results;
@@ -405,10 +389,8 @@ int model_build(const struct run *run, struct model *m)
 	/* Phase 1: each record into the model. */
 	for (size_t i = 0; i < run->nrecs; i++) {
 		const struct logrec *lr = &run->recs[i];
-		if (logrec_parse(lr, r) != REC_OK)
-			continue;
-		if (copy_record(m, lr, r))
-			goto out;
+		const struct rec_kept *r = lr->r;
+		take_record(m, lr);
 		const char *test = rec_get(r, RK_TESTNAME);
 		if (!strcmp(r->kind, RK_BEGIN)) {
 			set(&m->run_id, rec_get(r, RK_RUN));
@@ -430,7 +412,6 @@ int model_build(const struct run *run, struct model *m)
 		goto out;
 	rc = 0;
 out:
-	free(r);
 	if (rc)
 		model_free(m);
 	return rc;
@@ -441,13 +422,6 @@ void model_free(struct model *m)
 	for (size_t i = 0; i < m->ninfo; i++) {
 		free(m->info[i].key);
 		free(m->info[i].val);
-	}
-	for (size_t i = 0; i < m->nrecs; i++) {
-		for (size_t k = 0; k < m->recs[i].nf; k++) {
-			free(m->recs[i].f[k].key);
-			free(m->recs[i].f[k].val);
-		}
-		free(m->recs[i].f);
 	}
 	for (size_t i = 0; i < m->ntests; i++) {
 		struct mtest *t = &m->tests[i];
@@ -571,11 +545,7 @@ const struct mtest *model_find(const struct model *m, const char *test, int copi
 
 const char *model_sample_get(const struct model *m, const struct msample *s, const char *key)
 {
-	const struct mrec *r = &m->recs[s->rec];
-	for (size_t k = 0; k < r->nf; k++)
-		if (!strcmp(r->f[k].key, key))
-			return r->f[k].val;
-	return NULL;
+	return rec_get(m->recs[s->rec].r, key);
 }
 
 int model_is_tcg(const struct model *m)

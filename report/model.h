@@ -2,8 +2,9 @@
  * (copies) with their values, units, baselines, samples and titles, and FAIL/SKIP/ERROR events.
  *
  * In: a run read by logread (its records were checked when read). Out: a struct model that
- * owns copies of every string it holds (the run may be freed first). Units are the records'
- * own (lib/vocab.h's vocab_units[]); times are never converted.
+ * owns copies of every string it holds but its records (recs: the run's own, decoded once
+ * when read, borrowed): the run must outlive the model (log_free() after model_free()).
+ * Units are the records' own (lib/vocab.h's vocab_units[]); times are never converted.
  * Errors: model_build() returns -1 only when out of memory; odd content (a RESULT without a
  * value, a SAMPLE without loops) is kept as far as it goes and never crashes. */
 #ifndef ISOBENCH_MODEL_H
@@ -17,13 +18,11 @@ struct kv {
 	char *key, *val;
 };
 
-/* One record as read, fields decoded: for JSON/CSV output of "every record". */
+/* One record as read (the run's, decoded once when the log was read): for JSON/CSV output
+ * of "every record"; read it with rec_get() (lib/record.h). */
 struct mrec {
 	size_t line;
-	uint64_t seq;
-	char kind[16];
-	struct kv *f;
-	size_t nf;
+	const struct rec_kept *r;	/* the run's (struct logrec's), borrowed */
 };
 
 struct msample {

@@ -346,10 +346,10 @@ static int put_run(struct sqlite3 *db, struct stmts *t, const struct run *run,
 	for (size_t i = 0; i < run->nrecs; i++) {
 		const struct logrec *r = &run->recs[i];
 		sqlite3_bind_int64(t->rec, 1, id);
-		sqlite3_bind_int64(t->rec, 2, (sqlite3_int64)r->seq);
+		sqlite3_bind_int64(t->rec, 2, (sqlite3_int64)r->r->seq);
 		sqlite3_bind_int64(t->rec, 3, (sqlite3_int64)r->line);
-		sqlite3_bind_text(t->rec, 4, r->kind, -1, SQLITE_STATIC);
-		sqlite3_bind_text(t->rec, 5, r->text, -1, SQLITE_STATIC);
+		sqlite3_bind_text(t->rec, 4, r->r->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_text(t->rec, 5, r->r->line, -1, SQLITE_STATIC);	/* sealed bytes */
 		if (step_done(db, t->rec, err, cap))
 			return -1;
 	}
@@ -357,7 +357,7 @@ static int put_run(struct sqlite3 *db, struct stmts *t, const struct run *run,
 		const struct mtest *x = &m->tests[k];
 		for (size_t j = 0; j < x->nsmp; j++) {
 			sqlite3_bind_int64(t->smp, 1, id);
-			sqlite3_bind_int64(t->smp, 2, (sqlite3_int64)m->recs[x->smp[j].rec].seq);
+			sqlite3_bind_int64(t->smp, 2, (sqlite3_int64)m->recs[x->smp[j].rec].r->seq);
 			sqlite3_bind_text(t->smp, 3, x->test, -1, SQLITE_STATIC);
 			sqlite3_bind_int(t->smp, 4, x->copies);
 			sqlite3_bind_int64(t->smp, 5, x->smp[j].warmup ? -1 : x->smp[j].i);
@@ -397,7 +397,7 @@ static int already(struct sqlite3 *db, struct stmts *t, const struct run *run, c
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *text = (const char *)sqlite3_column_text(st, 0);
-		same &= i < run->nrecs && text && !strcmp(text, run->recs[i].text);
+		same &= i < run->nrecs && text && !strcmp(text, run->recs[i].r->line);
 		i++;
 	}
 	sqlite3_reset(st);
@@ -720,25 +720,34 @@ int store_load(struct store *s, long long id, struct run *run, char *err, size_t
 			       "ORDER BY seq", -1, &st, NULL) != SQLITE_OK)
 		return fail(err, cap, "loading", s->db);
 	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (run->nrecs == run->cap) {
-			size_t nc = run->cap ? 2 * run->cap : 256;
-			struct logrec *nr = realloc(run->recs, nc * sizeof *nr);
-			if (!nr)
-				break;
-			run->recs = nr;
-			run->cap = nc;
-		}
-		struct logrec *r = &run->recs[run->nrecs];
-		r->seq = (uint64_t)sqlite3_column_int64(st, 0);
-		r->line = (size_t)sqlite3_column_int64(st, 1);
-		snprintf(r->kind, sizeof r->kind, "%s", (const char *)sqlite3_column_text(st, 2));
-		if (!(r->text = strdup((const char *)sqlite3_column_text(st, 3))))
+	struct record *pr = malloc(sizeof *pr);	/* each stored line decoded once, here */
+	char bad[160] = "";
+	rc = SQLITE_ROW;	/* no room for pr: "loading" fails as out of memory */
+	while (pr && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *text = (const char *)sqlite3_column_text(st, 3);
+		const char *kind = (const char *)sqlite3_column_text(st, 2);
+		uint64_t seq = (uint64_t)sqlite3_column_int64(st, 0);
+		size_t line = (size_t)sqlite3_column_int64(st, 1);
+		if (!text || rec_parse(text, strlen(text), pr) != REC_OK || pr->seq != seq ||
+		    !kind || strcmp(pr->kind, kind)) {
+			/* the store holds only records the reader verified (store_add()): one
+			 * that no longer parses, or disagrees with its row, was changed since */
+			snprintf(bad, sizeof bad, "stored run %lld: record seq %llu is damaged (its "
+				 "text no longer parses as the record its row says)", id,
+				 (unsigned long long)seq);
 			break;
-		if (!run->nrecs)
-			run->first_line = r->line;
-		run->last_line = r->line;
-		run->nrecs++;
+		}
+		if (log_add(run, line, pr, text, strlen(text)))
+			break;
+		if (run->nrecs == 1)
+			run->first_line = line;
+	}
+	free(pr);
+	if (bad[0]) {
+		sqlite3_finalize(st);
+		log_run_free(run);
+		snprintf(err, cap, "%s", bad);
+		return -1;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {

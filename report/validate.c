@@ -42,7 +42,7 @@ static int bad(struct vstate *st, const struct logrec *lr, const char *fmt, ...)
 static int bad(struct vstate *st, const struct logrec *lr, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(st->why, st->cap, "line %zu: %s ", lr->line, lr->kind);
+	int n = snprintf(st->why, st->cap, "line %zu: %s ", lr->line, lr->r->kind);
 
 	va_start(ap, fmt);
 	if (n > 0 && (size_t)n < st->cap)
@@ -52,7 +52,7 @@ static int bad(struct vstate *st, const struct logrec *lr, const char *fmt, ...)
 }
 
 /* A field's value, "" when absent (an older writer's record). */
-static const char *field(const struct record *r, const char *key)
+static const char *field(const struct rec_kept *r, const char *key)
 {
 	const char *v = rec_get(r, key);
 	return v ? v : "";
@@ -84,7 +84,7 @@ static unsigned long entries(const char *v)
 
 /* Each field the kind has of its type; lists one entry per copy. (A key given twice is
  * malformed: rec_parse() refuses the line.) */
-static int check_fields(struct vstate *st, const struct logrec *lr, const struct record *r)
+static int check_fields(struct vstate *st, const struct logrec *lr, const struct rec_kept *r)
 {
 	const char *cp = rec_get(r, RK_COPIES);
 	unsigned long copies = cp ? strtoul(cp, NULL, 10) : 0;
@@ -111,7 +111,7 @@ static int check_fields(struct vstate *st, const struct logrec *lr, const struct
 /* Exactly one of the kind's ONE fields. A REQ field may be absent: version 1's writers
  * added fields over time (better=, SAMPLE value=, TEST clocksource=, ...) and older logs
  * stay readable; what is present is checked, and a RESULT is recomputed when its inputs are. */
-static int check_presence(struct vstate *st, const struct logrec *lr, const struct record *r)
+static int check_presence(struct vstate *st, const struct logrec *lr, const struct rec_kept *r)
 {
 	int k = vocab_kind(r->kind), ones = 0, has_one = 0;
 	char names[120] = "";
@@ -158,7 +158,7 @@ static struct agg *find_agg(struct vstate *st, const char *test, unsigned long c
  * array x copies = the total (each copy's slice is whole 16 KiB blocks), and one set for every
  * SAMPLE of a test, warm-up included: isobench-report compare takes the set from the first
  * measured SAMPLE, so a forged or damaged one would make two different sets look the same. */
-static int check_stream_set(struct vstate *st, const struct logrec *lr, const struct record *r,
+static int check_stream_set(struct vstate *st, const struct logrec *lr, const struct rec_kept *r,
 			    struct agg *a)
 {
 	const char *arr = rec_get(r, REC_EXTRA_ARRAY_KIB), *tot = rec_get(r, REC_EXTRA_ARRAY_TOTAL_KIB);
@@ -190,7 +190,7 @@ static double nth(const char *list, unsigned long n)
 
 /* A copy seen on k distinct CPUs (cpus=, '+'-joined) changed CPU at least k - 1 times, which
  * migrations= counts as a lower bound of what it saw (docs/records.md "Where each copy ran"). */
-static int check_migrations(struct vstate *st, const struct logrec *lr, const struct record *r,
+static int check_migrations(struct vstate *st, const struct logrec *lr, const struct rec_kept *r,
 			    const struct agg *a)
 {
 	const char *cpus = rec_get(r, RK_CPUS), *mig = rec_get(r, RK_MIGRATIONS);
@@ -224,7 +224,7 @@ static int check_migrations(struct vstate *st, const struct logrec *lr, const st
  * a time test printed loops=0 (under half a loop in its window, or none), so raw is the least
  * time it allows and the value is at least that, or 0 (a copy did no loop: the runner's
  * lib/stats.c common_window_value() gives 0). */
-static int sample_value_ok(struct vstate *st, const struct logrec *lr, const struct record *r,
+static int sample_value_ok(struct vstate *st, const struct logrec *lr, const struct rec_kept *r,
 			   struct agg *a, double raw, double tol, int open)
 {
 	const char *loops = rec_get(r, RK_LOOPS), *ns = rec_get(r, RK_NS), *v = rec_get(r, RK_VALUE);
@@ -287,7 +287,7 @@ static int sample_value_ok(struct vstate *st, const struct logrec *lr, const str
  * (half a loop a copy) and value's printed precision; or, for a lower-is-better test, one of
  * its value extras (vocab_value_extra()). A unit whose per_loop is the test's own (KBps: the
  * buffer's KiB) has one ratio of value to the loops' rate in every SAMPLE of the test. */
-static int check_sample_value(struct vstate *st, const struct logrec *lr, const struct record *r,
+static int check_sample_value(struct vstate *st, const struct logrec *lr, const struct rec_kept *r,
 			      struct agg *a)
 {
 	const char *loops = rec_get(r, RK_LOOPS), *ns = rec_get(r, RK_NS), *v = rec_get(r, RK_VALUE);
@@ -323,7 +323,7 @@ static int check_sample_value(struct vstate *st, const struct logrec *lr, const 
 	return check_migrations(st, lr, r, a);
 }
 
-static int add_sample(struct vstate *st, const struct logrec *lr, const struct record *r)
+static int add_sample(struct vstate *st, const struct logrec *lr, const struct rec_kept *r)
 {
 	const char *v = rec_get(r, RK_VALUE);
 	struct agg *a = find_agg(st, field(r, RK_TESTNAME),
@@ -360,7 +360,7 @@ static int add_sample(struct vstate *st, const struct logrec *lr, const struct r
  * when converged; samples_needed only when not, and what samples_needed() gives for the
  * SAMPLEs' printed values and the run's target, within one sample or 1% of the range their
  * rounding allows. */
-static int check_stop(struct vstate *st, const struct logrec *lr, const struct record *r,
+static int check_stop(struct vstate *st, const struct logrec *lr, const struct rec_kept *r,
 		      int conv, const struct agg *a)
 {
 	const char *test = field(r, RK_TESTNAME), *stop = rec_get(r, RK_STOP);
@@ -394,7 +394,7 @@ static int check_stop(struct vstate *st, const struct logrec *lr, const struct r
  * top bucket; each percentile within a bucket (1/LAT_SUB, lib/latency.h) and 1 ns of what the
  * histogram gives (tbench's and the paced sockwrites' carry their own histogram over: the two
  * bucket widths). Absent fields (a histogram left out, an older writer): not checked. */
-static int check_lat(struct vstate *st, const struct logrec *lr, const struct record *r)
+static int check_lat(struct vstate *st, const struct logrec *lr, const struct rec_kept *r)
 {
 	static struct lat_hist h;
 	const char *hist = rec_get(r, RK_LAT_HIST), *mx = rec_get(r, RK_LAT_MAX);
@@ -423,7 +423,7 @@ static int check_lat(struct vstate *st, const struct logrec *lr, const struct re
 }
 
 /* A RESULT against the SAMPLEs since its TEST: what the runner's summarize() gives. */
-static int check_result(struct vstate *st, const struct logrec *lr, const struct record *r)
+static int check_result(struct vstate *st, const struct logrec *lr, const struct rec_kept *r)
 {
 	const char *test = field(r, RK_TESTNAME);
 	struct agg *a = find_agg(st, test, strtoul(field(r, RK_COPIES), NULL, 10), 0);
@@ -490,7 +490,7 @@ static int check_result(struct vstate *st, const struct logrec *lr, const struct
 	return 0;
 }
 
-static int check_record(struct vstate *st, const struct logrec *lr, const struct record *r)
+static int check_record(struct vstate *st, const struct logrec *lr, const struct rec_kept *r)
 {
 	if (vocab_kind(r->kind) < 0)
 		return bad(st, lr, "is no kind of the grammar");
@@ -525,27 +525,14 @@ static int check_record(struct vstate *st, const struct logrec *lr, const struct
 int validate_run(const struct run *run, char *why, size_t cap)
 {
 	struct vstate st = {NULL, 0, -1, why, cap};
-	struct record *r = malloc(sizeof *r);
 	int rc = 0;
 
-	if (!r) {
-		snprintf(why, cap, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < run->nrecs && !rc; i++) {
-		const struct logrec *lr = &run->recs[i];
-		if (logrec_parse(lr, r) != REC_OK) {
-			snprintf(why, cap, "line %zu: %s unreadable", lr->line, lr->kind);
-			rc = -1;
-		} else {
-			rc = check_record(&st, lr, r);
-		}
-	}
+	for (size_t i = 0; i < run->nrecs && !rc; i++)
+		rc = check_record(&st, &run->recs[i], run->recs[i].r);
 	for (size_t i = 0; i < st.naggs; i++) {
 		free(st.aggs[i].test);
 		free(st.aggs[i].v);
 	}
 	free(st.aggs);
-	free(r);
 	return rc;
 }

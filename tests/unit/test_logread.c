@@ -344,7 +344,7 @@ static void digest(void **st)
 	assert_true(log.runs[0].from_digest);
 	assert_int_equal(log.runs[0].results, 1);
 	assert_int_equal(log.runs[0].skips, 1);
-	assert_int_equal(log.runs[0].recs[0].seq, 1);	/* BEGIN, restated */
+	assert_int_equal(log.runs[0].recs[0].r->seq, 1);	/* BEGIN, restated */
 	log_free(&log);
 
 	buf[0] = 0;	/* the same with a wrong CRC in part=end */

@@ -2,11 +2,13 @@
  * The CRC-32 is checked against zlib's crc32(), the reference the grammar names. */
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include <zlib.h>
@@ -161,6 +163,51 @@ static void typed_values(void **st)
 	assert_int_equal(l, -3);
 }
 
+/* A record kept (rec_keep()): the same kind, seq and fields as the line decoded, its sealed
+ * bytes as given, read by the same rec_get*(), at about its own size. */
+static void kept_record(void **st)
+{
+	(void)st;
+	static struct record r;
+	char line[REC_MAX];
+	const char *body = "SAMPLE test=pipe copies=1 i=3 note=a%20b%25 value=1.5";
+	size_t n = rec_seal(line, sizeof line, 42, body, strlen(body));
+	double d = 0;
+	unsigned long long u = 0;
+	long long l = 0;
+
+	assert_int_equal(rec_parse(line, n, &r), REC_OK);
+	struct rec_kept *k = rec_keep(&r, line, n - 1);	/* without the newline */
+	assert_non_null(k);
+	/* Its size: the fields and the line, not a struct record's REC_MAX room. */
+	assert_true(malloc_usable_size(k) < sizeof(struct rec_kept) + 8 * 16 + 2 * n + 32);
+	memset(&r, 0xa5, sizeof r);	/* the line's room reused: k is its own */
+	assert_int_equal(k->seq, 42);
+	assert_string_equal(k->kind, "SAMPLE");
+	assert_int_equal(k->nfields, 5);
+	assert_string_equal(k->key[3], "note");
+	assert_string_equal(k->val[3], "a b%");	/* decoded */
+	assert_string_equal(rec_get(k, "test"), "pipe");
+	assert_null(rec_get(k, "absent"));
+	assert_int_equal(k->line_len, n - 1);
+	assert_memory_equal(k->line, line, n - 1);
+	assert_int_equal(k->line[n - 1], 0);
+	assert_int_equal(rec_get_dbl(k, "value", &d), 0);
+	assert_true(d == 1.5);
+	assert_int_equal(rec_get_ull(k, "copies", 1, 1000, &u), 0);
+	assert_int_equal(u, 1);
+	assert_int_equal(rec_get_ll(k, "i", 0, 2, &l), -ERANGE);
+	assert_int_equal(rec_get_dbl(k, "note", &d), -EINVAL);
+	assert_int_equal(rec_get_dbl(k, "absent", &d), -ENOENT);
+	free(k);
+	/* Without its line. */
+	assert_int_equal(rec_parse_body(body, strlen(body), &r), REC_OK);
+	assert_non_null(k = rec_keep(&r, NULL, 0));
+	assert_null(k->line);
+	assert_string_equal(rec_get(k, "i"), "3");
+	free(k);
+}
+
 static void overflow_drops_fields(void **st)
 {
 	(void)st;
@@ -186,6 +233,7 @@ int main(void)
 		cmocka_unit_test(damage_is_detected),
 		cmocka_unit_test(syntax_rules),
 		cmocka_unit_test(typed_values),
+		cmocka_unit_test(kept_record),
 		cmocka_unit_test(overflow_drops_fields),
 	};
 	return cmocka_run_group_tests_name("record", tests, NULL, NULL);
