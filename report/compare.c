@@ -1,12 +1,14 @@
 /* compare.c — see compare.h. */
 #define _GNU_SOURCE
 #include "compare.h"
+#include "num.h"
 #include "cpuclk.h"
 #include "noisefloor.h"
 #include "signif.h"
 #include "util.h"
 #include "vocab.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -192,11 +194,13 @@ static long long stream_set_kib(const struct model *m, const struct mtest *t)
 	for (size_t i = 0; i < t->nsmp; i++) {
 		if (t->smp[i].warmup)
 			continue;
+		/* whole KiB >= 1, as the reader checked them (validate.c check_stream_set()) */
 		const char *v = model_sample_get(m, &t->smp[i], REC_EXTRA_ARRAY_TOTAL_KIB);
+		long long kib;
 		if (v)
-			return atoll(v);
+			return num_ll(v, 0, 1, LLONG_MAX, &kib) ? -1 : kib;
 		if ((v = model_sample_get(m, &t->smp[i], REC_EXTRA_ARRAY_KIB)))
-			return atoll(v) * t->copies;
+			return num_ll(v, 0, 1, LLONG_MAX, &kib) ? -1 : kib * t->copies;
 	}
 	return -1;
 }
@@ -868,12 +872,11 @@ static int fill_row(struct cmp *c, struct cmp_row *r)
  * cpu.online copies when the run has one; 0 when neither. */
 static int all_cpus_of(const struct model *m)
 {
-	const char *v = model_info(m, RK_RUN_ALL_CPUS);
-	int n = atoi(v);
+	int n = (int)model_info_count(m, RK_RUN_ALL_CPUS);
 
 	if (n > 0)
 		return n;
-	n = atoi(model_info(m, RK_CPU_ONLINE));
+	n = (int)model_info_count(m, RK_CPU_ONLINE);
 	for (int p = 0; p < m->npass && n > 0; p++)
 		if (m->pass[p].copies == n)
 			return n;
@@ -1092,10 +1095,7 @@ static double geo_mean(const double *v, size_t n)
 /* The round of run m (INFO run.round), -1 when absent or not a count. */
 static long run_round(const struct model *m)
 {
-	const char *r = model_info(m, RK_RUN_ROUND);
-	char *end;
-	long x = strtol(r, &end, 10);
-	return *r && !*end && x >= 0 ? x : -1;
+	return model_info_count(m, RK_RUN_ROUND);
 }
 
 /* The Index Scores of pass copies in the n models (those with a finite positive one) into v,
@@ -1171,10 +1171,9 @@ void cmp_min_effect_force(double pct)
 
 int min_effect_arg(const char *arg)
 {
-	char *end;
-	double v = strtod(arg, &end);
+	double v;
 
-	if (end == arg || *end || !(v > 0 && v <= NOISE_FLOOR_MAX_PCT)) {
+	if (num_dbl(arg, &v) || !(v > 0 && v <= NOISE_FLOOR_MAX_PCT)) {
 		fprintf(stderr, "isobench-report: --min-effect wants a percentage above 0, at most "
 				"%g (a number, no %% sign), not '%s'\n", NOISE_FLOOR_MAX_PCT, arg);
 		return -1;

@@ -1,5 +1,6 @@
 /* cpuclk.c — see cpuclk.h. */
 #include "cpuclk.h"
+#include "num.h"
 #include "noisefloor.h"
 #include "util.h"
 #include "vocab.h"
@@ -9,16 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The comma list v of numbers into out (at most max); how many were read. */
+/* The comma list v of numbers (lib/num.h's num_dbl() each) into out (at most max); how many
+ * were read, up to the first entry that is not one. */
 static size_t list_of(const char *v, double *out, size_t max)
 {
 	size_t n = 0;
 	while (v && *v && n < max) {
-		char *end;
-		out[n++] = strtod(v, &end);
-		if (*end != ',')
+		char e[64];
+		size_t l = strcspn(v, ",");
+		snprintf(e, sizeof e, "%.*s", (int)l, v);
+		if (l >= sizeof e || num_dbl(e, &out[n]))
 			break;
-		v = end + 1;
+		n++;
+		if (v[l] != ',')
+			break;
+		v += l + 1;
 	}
 	return n;
 }

@@ -1,6 +1,7 @@
 /* fleet.c — a directory of logs grouped by hypervisor and/or machine (see fleet.h). */
 #define _GNU_SOURCE
 #include "fleet.h"
+#include "num.h"
 #include "compare.h"
 #include "latency.h"
 #include "signif.h"
@@ -10,6 +11,7 @@
 #include "util.h"
 #include "vocab.h"
 
+#include <limits.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,10 +42,9 @@ static char *group_key(const struct model *m, int by_hv, int by_machine)
 /* Row pass label: "1" for one copy, "N" for copies == online CPUs, else the number. */
 static void pass_label(const struct model *m, int copies, char *buf, size_t cap)
 {
-	const char *on = model_info(m, RK_CPU_ONLINE);
 	if (copies == 1)
 		snprintf(buf, cap, "1");
-	else if (strcmp(on, "-") && atoi(on) == copies)
+	else if (model_info_count(m, RK_CPU_ONLINE) == copies)
 		snprintf(buf, cap, "N");
 	else
 		snprintf(buf, cap, "%d", copies);
@@ -208,8 +209,12 @@ static int answer_fleet(struct fleet *f)
 			struct fcell *c = &f->rows[i].cell[g];
 			const char *from;
 			const char *test = strcmp(f->rows[i].test, "index") ? f->rows[i].test : "";
+			/* pass_label()'s: a count, or "N" (all CPUs), read as 0 (no
+			 * per-copies floor) as it always was */
+			long long copies = 0;
+			num_ll(f->rows[i].pass, 0, 0, INT_MAX, &copies);
 			r[k] = !strcmp(c->method, "welch-t") ? &c->rep : NULL;
-			me[k++] = cmp_min_effect(test, atoi(f->rows[i].pass), &from);
+			me[k++] = cmp_min_effect(test, (int)copies, &from);
 		}
 	int rc = sig_answer_family(r, me, k);
 	free(r);

@@ -6,6 +6,7 @@
 #include "status.h"
 #include "record.h"
 
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -47,9 +48,9 @@ static void track(struct fstate *s, const struct record *r)
 	if (!strcmp(r->kind, RK_FAIL) || !strcmp(r->kind, RK_ERROR))
 		s->bad++;
 	if (!strcmp(r->kind, RK_END)) {
-		const char *n = rec_get(r, RK_RECORDS);
+		unsigned long long n;
 		s->ended = 1;
-		if (!n || strtoull(n, NULL, 10) != r->seq - 1)
+		if (rec_get_ull(r, RK_RECORDS, 0, ULLONG_MAX, &n) || n != r->seq - 1)
 			s->broken = 1;
 	}
 }

@@ -1,6 +1,7 @@
 /* histmain.c — see histmain.h. */
 #define _GNU_SOURCE
 #include "histmain.h"
+#include "num.h"
 #include "csv.h"
 #include "histfmt.h"
 #include "html.h"
@@ -683,9 +684,8 @@ static int parse(int argc, char **argv, struct hopts *o)
 		case 's': o->svg = optarg; break;
 		case 'v': o->verbose = 1; break;
 		case 'n': {
-			char *end;
-			double v = strtod(optarg, &end);
-			if (end == optarg || *end || !(v >= 0 && v <= NOISE_FLOOR_MAX_PCT)) {
+			double v;
+			if (num_dbl(optarg, &v) || !(v >= 0 && v <= NOISE_FLOOR_MAX_PCT)) {
 				fprintf(stderr, "isobench-report: --noise-floor wants a percentage, "
 						"0 to %g\n", NOISE_FLOOR_MAX_PCT);
 				return EXIT_USAGE;

@@ -229,10 +229,10 @@ static int take_number(int opt, struct opts *o)
  * -1 with a message on stderr. */
 static int noise_floor_opt(const char *arg)
 {
-	char *end, err[600];
-	double v = strtod(arg, &end);
+	char err[600];
+	double v;
 
-	if (end != arg && !*end) {
+	if (!num_dbl(arg, &v)) {
 		if (!(v >= 0 && v <= NOISE_FLOOR_MAX_PCT)) {
 			fprintf(stderr, "isobench-report: --noise-floor wants a percentage, 0 to %g, "
 					"or a file\n", NOISE_FLOOR_MAX_PCT);

@@ -1,5 +1,6 @@
 /* memsvg.c — see memsvg.h. */
 #include "memsvg.h"
+#include "num.h"
 #include "svg.h"
 #include "util.h"
 #include "vocab.h"
@@ -31,10 +32,14 @@ struct ms_data {
 double memsvg_point(const char *name, int *page)
 {
 	static const char pre[] = REC_PREFIX_MEM_LATENCY;
-	char *end;
+	char num[32];
+	double v;
 	if (strncmp(name, pre, sizeof pre - 1))
 		return 0;
-	double v = strtod(name + sizeof pre - 1, &end);
+	const char *at = name + sizeof pre - 1, *end = at + strspn(at, "0123456789.");
+	snprintf(num, sizeof num, "%.*s", (int)(end - at), at);
+	if (num_dbl(num, &v))
+		return 0;
 	double mul = *end == 'k' ? 1 : *end == 'm' ? 1024 : *end == 'g' ? 1024 * 1024 : 0;
 	if (!(v > 0) || !isfinite(v * mul) || !mul || end[1] != '-')	/* "infk": not a point */
 		return 0;
@@ -75,7 +80,8 @@ static int ms_not_huge(const struct model *m, const struct mtest *t)
 {
 	for (size_t i = 0; i < t->nsmp; i++) {
 		const char *thp = model_sample_get(m, &t->smp[i], REC_EXTRA_THP_KIB);	/* mem_latency.c's extra */
-		if (!t->smp[i].warmup && thp && !(strtod(thp, NULL) > 0))
+		double kib;
+		if (!t->smp[i].warmup && thp && (num_dbl(thp, &kib) || !(kib > 0)))
 			return 1;
 	}
 	return 0;

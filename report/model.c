@@ -1,10 +1,13 @@
 /* model.c — see model.h. */
 #define _GNU_SOURCE
 #include "model.h"
+#include "num.h"
 #include "vocab.h"
 #include "stats.h"
 #include "util.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,16 +18,27 @@ static char *dup(const char *s)
 	return strdup(s ? s : "-");
 }
 
-/* Strict decimal parse of a whole string; NAN when it is not one. */
+/* A header fact as a number (lib/num.h's num_dbl()); NAN when absent or not one. */
 static double num(const char *s)
 {
-	char *end;
 	double v;
+	return s && !num_dbl(s, &v) ? v : NAN;
+}
 
-	if (!s || !*s)
-		return NAN;
-	v = strtod(s, &end);
-	return *end ? NAN : v;
+/* Field key of r as a number (rec_get_dbl(): the grammar's, which the reader checked the
+ * record's VT_DEC/VT_POS/VT_NONNEG fields against); NAN when absent or not one. */
+static double fig(const struct rec_kept *r, const char *key)
+{
+	double v;
+	return rec_get_dbl(r, key, &v) ? NAN : v;
+}
+
+/* Field key of r as a count (samples=, i=, samples_needed=: VT_UINT, checked); -1 when
+ * absent or not one. */
+static long count(const struct rec_kept *r, const char *key)
+{
+	long long v;
+	return rec_get_ll(r, key, 0, LONG_MAX, &v) ? -1 : (long)v;
 }
 
 static int grow(void **p, size_t n, size_t *cap, size_t size)
@@ -137,9 +151,9 @@ static void derive_ci(struct mtest *t)
 
 static int copies_of(const struct rec_kept *r)
 {
-	const char *c = rec_get(r, RK_COPIES);
-	long v = c ? strtol(c, NULL, 10) : 1;	/* clamps on overflow; never atoi's UB */
-	return v < 0 || v > 1000000 ? 0 : (int)v;
+	long long v;
+	int e = rec_get_ll(r, RK_COPIES, 0, 1000000, &v);	/* a UINT1, checked when read */
+	return e == -ENOENT ? 1 : e ? 0 : (int)v;
 }
 
 static int add_event(struct model *m, size_t *cap, const struct rec_kept *r, size_t line)
@@ -204,10 +218,8 @@ static int about_a_test(const struct rec_kept *r, const char *test)
 static void lat_sample(struct msample *s, const struct rec_kept *r)
 {
 	for (int q = 0; q < LAT_NQ; q++) {
-		const char *v = rec_get(r, lat_keys[q]);
-		char *end;
-		double d = v ? strtod(v, &end) : NAN;
-		s->lat[q] = v && !*end && d >= 0 ? d : NAN;
+		double d = fig(r, lat_keys[q]);
+		s->lat[q] = d >= 0 ? d : NAN;
 	}
 }
 
@@ -243,8 +255,8 @@ static int add_sample(struct mtest *t, const struct rec_kept *r, size_t line, si
 	t->smp = ns;
 	s = &t->smp[t->nsmp++];
 	s->warmup = rec_get(r, RK_WARMUP) && strcmp(rec_get(r, RK_WARMUP), "0");
-	s->i = s->warmup || !rec_get(r, RK_I) ? -1 : strtol(rec_get(r, RK_I), NULL, 10);
-	s->value = num(rec_get(r, RK_VALUE));
+	s->i = s->warmup ? -1 : count(r, RK_I);
+	s->value = fig(r, RK_VALUE);
 	s->line = line;
 	s->rec = rec;
 	lat_sample(s, r);	/* latency percentiles, if the test reports them */
@@ -255,16 +267,16 @@ static void take_result(struct mtest *t, const struct rec_kept *r, size_t line)
 {
 	t->has_result = 1;
 	t->line = line;
-	t->value = num(rec_get(r, RK_VALUE));
-	t->whole = num(rec_get(r, RK_WHOLE));
+	t->value = fig(r, RK_VALUE);
+	t->whole = fig(r, RK_WHOLE);
 	t->whole_from = "result";
-	t->steal_pct = num(rec_get(r, RK_STEAL_PCT));
-	t->median = num(rec_get(r, RK_MEDIAN));
-	t->min = num(rec_get(r, RK_MIN));
-	t->max = num(rec_get(r, RK_MAX));
-	t->ci95_pct = num(rec_get(r, RK_CI95));
-	t->index = num(rec_get(r, RK_INDEX));
-	t->samples = rec_get(r, RK_SAMPLES) ? strtol(rec_get(r, RK_SAMPLES), NULL, 10) : -1;
+	t->steal_pct = fig(r, RK_STEAL_PCT);
+	t->median = fig(r, RK_MEDIAN);
+	t->min = fig(r, RK_MIN);
+	t->max = fig(r, RK_MAX);
+	t->ci95_pct = fig(r, RK_CI95);
+	t->index = fig(r, RK_INDEX);
+	t->samples = count(r, RK_SAMPLES);
 	if (!isfinite(t->median))
 		t->median = t->value;
 	const char *cv = rec_get(r, RK_CONVERGED);
@@ -272,20 +284,18 @@ static void take_result(struct mtest *t, const struct rec_kept *r, size_t line)
 	/* stop= is one of the grammar's words (validated): kept as the macro's own string. */
 	static const char *const stops[] = {REC_STOP_TARGET, REC_STOP_CAP, REC_STOP_FUTILE,
 					    REC_STOP_BUDGET};
-	const char *sp = rec_get(r, RK_STOP), *sn = rec_get(r, RK_SAMPLES_NEEDED);
+	const char *sp = rec_get(r, RK_STOP);
 	t->stop = NULL;
 	for (size_t i = 0; sp && i < sizeof stops / sizeof stops[0]; i++)
 		if (!strcmp(sp, stops[i]))
 			t->stop = stops[i];
-	t->samples_needed = sn ? strtol(sn, NULL, 10) : -1;
-	t->cycles_x100 = num(rec_get(r, RK_CYCLES));
-	t->null_ns_x100 = num(rec_get(r, RK_NULL_NS));
-	t->clock_ns_x100 = num(rec_get(r, RK_CLOCK_NS));
+	t->samples_needed = count(r, RK_SAMPLES_NEEDED);
+	t->cycles_x100 = fig(r, RK_CYCLES);
+	t->null_ns_x100 = fig(r, RK_NULL_NS);
+	t->clock_ns_x100 = fig(r, RK_CLOCK_NS);
 	for (int q = 0; q < LAT_NQ; q++) {	/* whole-run latency percentiles, ns */
-		const char *v = rec_get(r, lat_keys[q]);
-		char *end;
-		double d = v ? strtod(v, &end) : NAN;
-		t->lat_result[q] = v && !*end && d >= 0 ? d : NAN;
+		double d = fig(r, lat_keys[q]);
+		t->lat_result[q] = d >= 0 ? d : NAN;
 	}
 	free(t->lat_hist);
 	t->lat_hist = rec_get(r, RK_LAT_HIST) ? strdup(rec_get(r, RK_LAT_HIST)) : NULL;
@@ -311,9 +321,9 @@ static int add_to_test(struct model *m, size_t *tcap, const struct rec_kept *r, 
 		t->higher = 1;
 	else if (better && !strcmp(better, REC_BETTER_LOWER))
 		t->higher = 0;
-	if (rec_get(r, RK_BASELINE) && isfinite(num(rec_get(r, RK_BASELINE)))) {
+	if (isfinite(fig(r, RK_BASELINE))) {
 		t->has_baseline = 1;
-		t->baseline = num(rec_get(r, RK_BASELINE));
+		t->baseline = fig(r, RK_BASELINE);
 	}
 	if (!strcmp(r->kind, RK_SAMPLE)) {
 		if (add_sample(t, r, line, m->nrecs - 1))	/* take_record() took it last */
@@ -457,6 +467,12 @@ const char *model_info(const struct model *m, const char *key)
 		if (!strcmp(m->info[i].key, key))
 			return m->info[i].val;
 	return "-";
+}
+
+long model_info_count(const struct model *m, const char *key)
+{
+	long long v;
+	return num_ll(model_info(m, key), 0, 0, INT_MAX, &v) ? -1 : (long)v;
 }
 
 const char *model_better(const struct mtest *t)

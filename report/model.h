@@ -140,6 +140,10 @@ int model_build(const struct run *run, struct model *m);
 void model_free(struct model *m);
 /* INFO value for key ("section.key"), or "-" when the run did not say. */
 const char *model_info(const struct model *m, const char *key);
+/* INFO value for key as a count (cpu.online, run.all_cpus, run.round, mem.total_kib: the
+ * vocabulary's UINT, read with lib/num.h's num_ll(), at most INT_MAX): -1 when the run did
+ * not say or it is not one. */
+long model_info_count(const struct model *m, const char *key);
 /* "higher", "lower" or "unknown" for t (its better=). */
 const char *model_better(const struct mtest *t);
 /* A short label for the machine: "bare-metal", "KVM", "VMware", "Hyper-V", "Xen", "QEMU/TCG",

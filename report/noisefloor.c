@@ -3,6 +3,7 @@
  * machine's come from a file (--noise-floor FILE), as docs/benchmarks/noise-floor.sh prints
  * them. */
 #include "noisefloor.h"
+#include "num.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -37,13 +38,13 @@ void noise_floor_force(double pct)
 static int take_line(char *line)
 {
 	char *test = strtok(line, " \t"), *c = strtok(NULL, " \t"), *p = strtok(NULL, " \t");
-	char *end1, *end2;
+	long long copies;
+	double pct;
 
 	if (!test || !c || !p || strtok(NULL, " \t") || nloaded == NOISE_FLOOR_FILE_MAX)
 		return -1;
-	long copies = strtol(c, &end1, 10);
-	double pct = strtod(p, &end2);
-	if (*end1 || copies < 1 || copies > 4096 || *end2 || !(pct >= 0 && pct <= NOISE_FLOOR_MAX_PCT))
+	if (num_ll(c, 0, 1, 4096, &copies) || num_dbl(p, &pct) ||
+	    !(pct >= 0 && pct <= NOISE_FLOOR_MAX_PCT))
 		return -1;
 	if (!(loaded[nloaded].test = strdup(test)))
 		return -1;

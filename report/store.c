@@ -1,6 +1,7 @@
 /* store.c — the results store on SQLite (see store.h; schema: docs/history.md). */
 #define _GNU_SOURCE
 #include "store.h"
+#include "num.h"
 #include "image.h"
 #include "logread.h"
 #include "vocab.h"
@@ -529,10 +530,13 @@ static int since_ok(const char *v)
 	for (size_t i = 0; i < len; i++)
 		if (form[i] == 'd' ? !isdigit((unsigned char)v[i]) : v[i] != form[i])
 			return 0;
-	int mon = atoi(v + 5), day = atoi(v + 8);
+	/* Every 'd' of form is a digit (checked above): each field is its two digits' value. */
+#define TWO(at) ((v[at] - '0') * 10 + (v[(at) + 1] - '0'))
+	int mon = TWO(5), day = TWO(8);
 	if (mon < 1 || mon > 12 || day < 1 || day > 31)
 		return 0;
-	return len < 16 || (atoi(v + 11) < 24 && atoi(v + 14) < 60 && (len < 19 || atoi(v + 17) < 61));
+	return len < 16 || (TWO(11) < 24 && TWO(14) < 60 && (len < 19 || TWO(17) < 61));
+#undef TWO
 }
 
 int store_sel_parse(char *const *words, size_t n, struct store_sel *sel, char *err, size_t cap)
@@ -556,10 +560,8 @@ int store_sel_parse(char *const *words, size_t n, struct store_sel *sel, char *e
 			return -1;
 		}
 		if (!strcmp(sel_keys[k], "last")) {
-			char *end;
-			errno = 0;
-			long long v = strtoll(eq + 1, &end, 10);
-			if (errno || *end || v < 1) {
+			long long v;
+			if (num_ll(eq + 1, 0, 1, LLONG_MAX, &v)) {
 				snprintf(err, cap, "selector term '%s': last= wants a count >= 1",
 					 words[i]);
 				return -1;

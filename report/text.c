@@ -1,5 +1,6 @@
 /* text.c — see text.h. */
 #include "text.h"
+#include "num.h"
 #include "cpuclk.h"
 #include "fleet.h"
 #include "noisefloor.h"
@@ -139,7 +140,7 @@ static void header(FILE *out, const struct model *m, const char *source)
 	model_label(m, label, sizeof label);
 	fprintf(out, "isobench run %s from %s, log lines %zu-%zu\n", S(m->run_id), S(source),
 		m->first_line, m->last_line);
-	double kib = atof(model_info(m, RK_MEM_TOTAL_KIB));
+	double kib = fmax((double)model_info_count(m, RK_MEM_TOTAL_KIB), 0);	/* 0: not said */
 	fprintf(out, "machine:     %s | %s | %.0f MiB RAM\n", S(label), S(model_info(m, RK_CPU_MODEL)),
 		kib / 1024);
 	fprintf(out, "hypervisor:  cpuid \"%s\", kernel says \"%s\", DMI %s / %s\n",
@@ -282,9 +283,10 @@ static double sample_x100(const struct model *m, const struct mtest *t, const ch
 
 	for (size_t i = 0; i < t->nsmp; i++) {
 		const char *v = model_sample_get(m, &t->smp[i], key);
-		if (t->smp[i].warmup || !v)
+		double d;
+		if (t->smp[i].warmup || !v || num_dbl(v, &d))	/* a VT_NONNEG extra, checked */
 			continue;
-		sum += strtod(v, NULL);
+		sum += d;
 		n++;
 	}
 	return (n ? sum / (double)n : fallback) / 100;

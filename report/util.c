@@ -1,5 +1,6 @@
 /* util.c — see util.h. */
 #include "util.h"
+#include "num.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,7 +17,8 @@ const char *num_exact(char *buf, size_t cap, double v)
 {
 	for (int prec = 15; prec <= 17; prec++) {
 		snprintf(buf, cap, "%.*g", prec, v);
-		if (!isfinite(v) || strtod(buf, NULL) == v)
+		double back;	/* num_dbl(): strtod's value, the inverse of "%.*g" */
+		if (!isfinite(v) || (!num_dbl(buf, &back) && back == v))
 			break;
 	}
 	return buf;

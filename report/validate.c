@@ -3,10 +3,12 @@
 #include "validate.h"
 #include "latency.h"
 #include "log.h"
+#include "num.h"
 #include "stats.h"
 #include "unixbench.h"
 #include "vocab.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -58,6 +60,31 @@ static const char *field(const struct rec_kept *r, const char *key)
 	return v ? v : "";
 }
 
+/* Numbers read from a record: every field its kind has was checked first (check_fields():
+ * vocab_value_ok(), lib/num.h's grammar for VT_UINT, VT_DEC, VT_POS, VT_NONNEG and each entry
+ * of a list), so these read what was checked; a value that is not a number (a field of
+ * another build, which check_fields() leaves alone) reads as NAN, never as the number it
+ * begins with. */
+static double dbl(const char *s)
+{
+	double d;
+	return s && !num_dbl(s, &d) ? d : NAN;
+}
+
+/* Field key of r as a number: NAN when absent or none. */
+static double dbl_field(const struct rec_kept *r, const char *key)
+{
+	double d;
+	return rec_get_dbl(r, key, &d) ? NAN : d;
+}
+
+/* Field key of r as a count (copies=, k=, n=, samples=): 0 when absent or none. */
+static unsigned long count_of(const struct rec_kept *r, const char *key)
+{
+	unsigned long long u;
+	return rec_get_ull(r, key, 0, ULONG_MAX, &u) ? 0 : (unsigned long)u;
+}
+
 /* Half a unit in the last printed digit of a decimal ("12.345" -> 0.0005; "12" -> 0.5). */
 static double half_unit(const char *s)
 {
@@ -69,7 +96,7 @@ static double half_unit(const char *s)
 /* |printed - computed| within the printed precision plus the samples' own (tol). */
 static int agree(const char *printed, double computed, double tol)
 {
-	return fabs(strtod(printed, NULL) - computed) <=
+	return fabs(dbl(printed) - computed) <=
 	       half_unit(printed) + tol + 1e-9 * fabs(computed);
 }
 
@@ -86,8 +113,7 @@ static unsigned long entries(const char *v)
  * malformed: rec_parse() refuses the line.) */
 static int check_fields(struct vstate *st, const struct logrec *lr, const struct rec_kept *r)
 {
-	const char *cp = rec_get(r, RK_COPIES);
-	unsigned long copies = cp ? strtoul(cp, NULL, 10) : 0;
+	unsigned long copies = count_of(r, RK_COPIES);	/* 0 (no entry count) until checked */
 
 	for (int i = 0; i < r->nfields; i++) {
 		const struct vocab_field *f = vocab_key(r->kind, r->key[i]);
@@ -163,29 +189,35 @@ static int check_stream_set(struct vstate *st, const struct logrec *lr, const st
 {
 	const char *arr = rec_get(r, REC_EXTRA_ARRAY_KIB), *tot = rec_get(r, REC_EXTRA_ARRAY_TOTAL_KIB);
 	const char *v[] = {arr, tot}, *k[] = {REC_EXTRA_ARRAY_KIB, REC_EXTRA_ARRAY_TOTAL_KIB};
+	long long kib[2] = {0, 0};	/* array_kib, array_total_kib: whole KiB >= 1 */
 
 	for (int i = 0; i < 2; i++)
-		if (v[i] && atoll(v[i]) < 1)
+		if (v[i] && rec_get_ll(r, k[i], 1, LLONG_MAX, &kib[i]))
 			return bad(st, lr, "test=%s %s=%s: expected a figure >= 1 KiB", a->test, k[i], v[i]);
-	if (arr && tot && (unsigned long long)atoll(arr) * a->copies != (unsigned long long)atoll(tot))
+	if (arr && tot && (unsigned long long)kib[0] * a->copies != (unsigned long long)kib[1])
 		return bad(st, lr, "test=%s array_kib=%s x copies=%lu is not array_total_kib=%s", a->test,
 			   arr, a->copies, tot);
 	if (!tot)
 		return 0;
-	if (a->set_kib && a->set_kib != atoll(tot))
+	if (a->set_kib && a->set_kib != kib[1])
 		return bad(st, lr, "test=%s array_total_kib=%s: the test's earlier SAMPLE said %lld (one "
 			   "working set a test)", a->test, tot, a->set_kib);
-	a->set_kib = atoll(tot);
+	a->set_kib = kib[1];
 	return 0;
 }
 
-/* The n-th entry of a comma list of integers (its type is checked already). */
+/* The n-th entry of a comma list of integers (its type is checked already); 0 when the list
+ * has fewer. */
 static double nth(const char *list, unsigned long n)
 {
+	char e[32];
 	for (; n && list; n--)
 		if ((list = strchr(list, ',')))
 			list++;
-	return list ? strtod(list, NULL) : 0;
+	if (!list)
+		return 0;
+	snprintf(e, sizeof e, "%.*s", (int)strcspn(list, ","), list);
+	return dbl(e);
 }
 
 /* A copy seen on k distinct CPUs (cpus=, '+'-joined) changed CPU at least k - 1 times, which
@@ -205,7 +237,10 @@ static int check_migrations(struct vstate *st, const struct logrec *lr, const st
 		/* distinct CPUs of this entry: numbers 0..63 (the runner writes 63 for any above) */
 		uint64_t set = 0;
 		for (const char *q = e; *q && *q != ',';) {
-			unsigned long cpu = strtoul(q, NULL, 10);
+			char num[24];
+			unsigned long long cpu = 63;	/* (VT_CPUS checked: always a number) */
+			snprintf(num, sizeof num, "%.*s", (int)strcspn(q, "+,"), q);
+			num_ull(num, 0, 0, ULLONG_MAX, &cpu);
 			set |= 1ULL << (cpu < 63 ? cpu : 63);
 			q += strcspn(q, "+,");
 			q += *q == '+';
@@ -229,13 +264,13 @@ static int sample_value_ok(struct vstate *st, const struct logrec *lr, const str
 {
 	const char *loops = rec_get(r, RK_LOOPS), *ns = rec_get(r, RK_NS), *v = rec_get(r, RK_VALUE);
 	int higher = !strcmp(a->better, REC_BETTER_HIGHER);
-	double pl = vocab_unit_per_loop(a->unit), got = strtod(v, NULL);
+	double pl = vocab_unit_per_loop(a->unit), got = dbl(v);
 	int xi = -1;	/* a value extra the SAMPLE carries: then the value is one of them */
 
 	for (int i = 0; !higher && i < r->nfields; i++) {
 		double sc;
 		if (vocab_value_extra(r->key[i], &sc)) {
-			if (agree(v, strtod(r->val[i], NULL) * sc, 0))
+			if (agree(v, dbl(r->val[i]) * sc, 0))
 				return 0;
 			xi = i;
 		}
@@ -326,8 +361,7 @@ static int check_sample_value(struct vstate *st, const struct logrec *lr, const 
 static int add_sample(struct vstate *st, const struct logrec *lr, const struct rec_kept *r)
 {
 	const char *v = rec_get(r, RK_VALUE);
-	struct agg *a = find_agg(st, field(r, RK_TESTNAME),
-				 strtoul(field(r, RK_COPIES), NULL, 10), 0);
+	struct agg *a = find_agg(st, field(r, RK_TESTNAME), count_of(r, RK_COPIES), 0);
 
 	if (!a)
 		return bad(st, lr, "test=%s: a SAMPLE before the test's TEST record",
@@ -350,7 +384,7 @@ static int add_sample(struct vstate *st, const struct logrec *lr, const struct r
 		a->v = nv;
 		a->cap = cap;
 	}
-	a->v[a->n++] = strtod(v, NULL);
+	a->v[a->n++] = dbl(v);
 	if (half_unit(v) > a->half)
 		a->half = half_unit(v);
 	return 0;
@@ -375,7 +409,7 @@ static int check_stop(struct vstate *st, const struct logrec *lr, const struct r
 	/* Values rounded by h move their median by up to h and their MAD by up to 2h, and the
 	 * need goes with (MAD / median)^2: at 3 samples of ~1 ns printed to 0.001 that alone
 	 * is ~10% (CI saw 47 against 50), so the bounds come from the spread's extremes. */
-	double med, mad = sample_mad(a->v, a->n, &med), h = a->half, got = strtod(need, NULL);
+	double med, mad = sample_mad(a->v, a->n, &med), h = a->half, got = dbl(need);
 	if (mad < 0)
 		return bad(st, lr, "out of memory");
 	double want = (double)samples_needed_of(mad, med, a->n, st->target);
@@ -404,7 +438,9 @@ static int check_lat(struct vstate *st, const struct logrec *lr, const struct re
 	if (lat_hist_parse(hist, &h))
 		return bad(st, lr, "test=%s lat_hist=%.40s: no histogram (GAP,COUNT pairs)",
 			   field(r, RK_TESTNAME), hist);
-	uint64_t top = h.max, m = strtoull(mx, NULL, 10), q[LAT_NQ];
+	unsigned long long m = 0;	/* max_ns: a VT_UINT, checked */
+	rec_get_ull(r, RK_LAT_MAX, 0, ULLONG_MAX, &m);
+	uint64_t top = h.max, q[LAT_NQ];
 	uint64_t low = top > top / LAT_SUB + 1 ? top - top / LAT_SUB - 1 : 0;	/* the bucket's */
 	if (m > top || m < low)
 		return bad(st, lr, "test=%s max_ns=%s: its lat_hist's largest value lies in "
@@ -414,7 +450,7 @@ static int check_lat(struct vstate *st, const struct logrec *lr, const struct re
 	lat_quantiles(&h, q);
 	for (int k = 0; k < LAT_NQ - 1; k++) {
 		const char *v = rec_get(r, lat_keys[k]);
-		double got = v ? strtod(v, NULL) : 0, want = (double)q[k];
+		double got = dbl(v), want = (double)q[k];
 		if (v && fabs(got - want) > 2 * want / LAT_SUB + 1)
 			return bad(st, lr, "test=%s %s=%s: its lat_hist gives %llu",
 				   field(r, RK_TESTNAME), lat_keys[k], v, (unsigned long long)q[k]);
@@ -426,7 +462,7 @@ static int check_lat(struct vstate *st, const struct logrec *lr, const struct re
 static int check_result(struct vstate *st, const struct logrec *lr, const struct rec_kept *r)
 {
 	const char *test = field(r, RK_TESTNAME);
-	struct agg *a = find_agg(st, test, strtoul(field(r, RK_COPIES), NULL, 10), 0);
+	struct agg *a = find_agg(st, test, count_of(r, RK_COPIES), 0);
 	struct summary sm;
 
 	if (check_lat(st, lr, r))
@@ -447,7 +483,7 @@ static int check_result(struct vstate *st, const struct logrec *lr, const struct
 	}
 	if (a->unknown)
 		return 0;	/* its SAMPLEs carry no value= (an older writer) */
-	unsigned long n = strtoul(rec_get(r, RK_SAMPLES), NULL, 10);
+	unsigned long n = count_of(r, RK_SAMPLES);
 	if (n != a->n)
 		return bad(st, lr, "test=%s samples=%lu: the log holds %zu SAMPLEs", test, n, a->n);
 	int higher = !strcmp(rec_get(r, RK_BETTER), REC_BETTER_HIGHER);
@@ -473,13 +509,12 @@ static int check_result(struct vstate *st, const struct logrec *lr, const struct
 	const char *base = rec_get(r, RK_BASELINE), *idx = rec_get(r, RK_INDEX);
 	if ((base != NULL) != (idx != NULL))
 		return bad(st, lr, "test=%s: baseline and index come together", test);
-	double v = strtod(rec_get(r, RK_VALUE), NULL);
-	if (base && !agree(idx, ub_index(v, strtod(base, NULL)),
-			   ub_index(half_unit(rec_get(r, RK_VALUE)), strtod(base, NULL))))
+	double v = dbl_field(r, RK_VALUE), b = dbl(base);
+	if (base && !agree(idx, ub_index(v, b), ub_index(half_unit(rec_get(r, RK_VALUE)), b)))
 		return bad(st, lr, "test=%s index=%s: value/baseline x 10 is %.6g", test, idx,
-			   ub_index(v, strtod(base, NULL)));
+			   ub_index(v, b));
 	/* The runner writes converged=1 exactly when its unrounded CI is within the target. */
-	double ci = strtod(rec_get(r, RK_CI95), NULL), hu = half_unit(rec_get(r, RK_CI95));
+	double ci = dbl_field(r, RK_CI95), hu = half_unit(rec_get(r, RK_CI95));
 	int conv = !strcmp(rec_get(r, RK_CONVERGED), "1");
 	if (st->target > 0 && ((conv && ci > st->target + hu) || (!conv && ci < st->target - hu)))
 		return bad(st, lr, "test=%s converged=%d: ci95_pct=%s against the run's target %g%%",
@@ -497,10 +532,9 @@ static int check_record(struct vstate *st, const struct logrec *lr, const struct
 	if (check_fields(st, lr, r) || check_presence(st, lr, r))
 		return -1;
 	if (!strcmp(r->kind, RK_INFO) && rec_get(r, RK_RUN_CI_TARGET))
-		st->target = strtod(rec_get(r, RK_RUN_CI_TARGET), NULL);
+		st->target = dbl_field(r, RK_RUN_CI_TARGET);	/* NAN: as unset (> 0 only) */
 	if (!strcmp(r->kind, RK_TEST)) {
-		struct agg *a = find_agg(st, field(r, RK_TESTNAME),
-					 strtoul(field(r, RK_COPIES), NULL, 10), 1);
+		struct agg *a = find_agg(st, field(r, RK_TESTNAME), count_of(r, RK_COPIES), 1);
 		if (!a)
 			return bad(st, lr, "out of memory");
 		a->n = 0;
@@ -511,7 +545,7 @@ static int check_record(struct vstate *st, const struct logrec *lr, const struct
 		snprintf(a->unit, sizeof a->unit, "%s", field(r, RK_UNIT));
 		snprintf(a->better, sizeof a->better, "%s", field(r, RK_BETTER));
 		snprintf(a->baseline, sizeof a->baseline, "%s", field(r, RK_BASELINE));
-		unsigned long k = strtoul(field(r, RK_K), NULL, 10), n = strtoul(field(r, RK_N), NULL, 10);
+		unsigned long k = count_of(r, RK_K), n = count_of(r, RK_N);
 		if (k && n && k > n)
 			return bad(st, lr, "test=%s k=%lu: more than n=%lu (k of n)", a->test, k, n);
 	} else if (!strcmp(r->kind, RK_SAMPLE)) {

@@ -225,6 +225,10 @@ usage "--db --format xml" "--format xml" --db "$db" runs --format xml
 usage "check --baseline with a bad term" "--baseline: selector term 'foo=1'" \
 	--db "$db" check --baseline foo=1 "$tmp/tcg.log"
 usage "runs with a bad term" "runs: selector term 'last=0'" --db "$db" runs last=0
+# strtoll(3) took these; a count is digits only (lib/num.h)
+usage "runs last=+3" "runs: selector term 'last=+3'" --db "$db" runs last=+3
+usage "runs last=' 3'" "runs: selector term 'last= 3'" --db "$db" runs "last= 3"
+usage "--db --noise-floor 0x10" "--noise-floor" --db "$db" runs --noise-floor 0x10
 usage "--db --noise-floor" "--noise-floor" --db "$db" runs --noise-floor -3
 usage "--db --min-effect" "--min-effect" --db "$db" runs --min-effect 0
 usage "--db unknown option" "--bogus" --db "$db" runs --bogus

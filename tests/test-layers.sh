@@ -14,11 +14,16 @@
 #     tests/test-house.sh's check);
 #   * arch/ is their lowest room of payload/: nothing in payload/arch/ includes a header of
 #     payload/bench/ (the tests stand on arch/, never the other way).
+# And how report/ reads records (docs/architecture.md "A record decoded once"):
+#   * only logread.c, follow.c, digest.c and store.c decode a record line (rec_parse,
+#     rec_parse_body, struct record); the rest reads the decoded struct rec_kept
+#     (tests/unit/test_decode.c counts the decodes themselves);
+#   * no report/ source converts a number with strtod/strtol/.../atoi/atof/sscanf.
 # Each check fails on a planted violation in a copy of the tree: a file in no layer, an
 # include from an input file to a format header (also spelled "./memsvg.h", "../report/memsvg.h"),
 # signif.c including compare.h again, and payload/'s params.c including digest.h (digest.c
 # includes params.h: a loop between two rooms' worth of modules, the shape out.c <-> digest.c
-# had).
+# had), a record decoded again in validate.c and an atoi in csv.c.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -151,8 +156,41 @@ judge() { # judge ROOT LABEL: the three checks on ROOT/report
 	none "$(cycles "$dir")" "$2: report/'s includes hold no cycle" "$2: an include cycle"
 }
 
+# decoders DIR: the report/ sources outside the four places a line is decoded (docs/
+# architecture.md "A record decoded once": logread.c reading a log, follow.c's progress,
+# digest.c sealing what a digest restates, store.c loading stored lines; log.c's log_add()
+# keeps what they decoded) that name the parser
+# (rec_parse, rec_parse_body) or its one-line room (struct record): everything else reads the
+# decoded record (struct rec_kept).
+decoders() {
+	local f
+	for f in "$1"/*.[ch]; do
+		case ${f##*/} in logread.[ch] | follow.[ch] | digest.c | store.c | log.[ch]) continue ;; esac
+		grep -HnE '\<rec_parse(_body)?\>|\<struct record\>' "$f" | code_lines "$1"
+	done
+}
+# code_lines DIR: grep -Hn's lines from DIR without the comment lines (" * ...", "/* ...",
+# "// ...") and with the file's path from DIR.
+code_lines() {
+	grep -vE '^[^:]*:[0-9]+:[[:space:]]*(\*|/\*|//)' | sed "s#^$1/##" || true
+}
+# lax_numbers DIR: the report/ lines that read a number with the C library's lax converters
+# (strtod, strtol... take a prefix, white space, hex, "inf"; atoi and atof also overflow):
+# record values are read with lib/record.h's rec_get_dbl/ull/ll, anything else with lib/num.h.
+lax_numbers() {
+	grep -HnE '\<(strto(d|f|ld|l|ul|ll|ull|imax|umax)|ato(i|l|ll|f)|sscanf)[[:space:]]*\(' \
+		"$1"/*.[ch] | code_lines "$1"
+}
+judge_decode() { # judge_decode ROOT LABEL
+	none "$(decoders "$1/report")" "$2: report/ decodes record lines only where it reads them" \
+		"$2: a record decoded again"
+	none "$(lax_numbers "$1/report")" "$2: report/ reads numbers with lib/num.h and rec_get_*()" \
+		"$2: a lax number conversion"
+}
+
 judge "$top" "tree"
 judge_runner "$top" "tree"
+judge_decode "$top" "tree"
 # The table must be real: some files in each of the seven layers, and the includes read.
 layers "$top/report" >"$tmp/layers"
 for l in util input model store analysis format main; do
@@ -186,6 +224,18 @@ planted_fails judge "$tmp/loop" 1 "an include cycle within a layer fails"
 if grep -q 'loop:.*compare' "$tmp/planted.out" && grep -q 'loop:.*signif' "$tmp/planted.out"
 then pass "the cycle is named (compare, signif)"
 else fail "the cycle's modules are not named"; fi
+
+# A re-decode planted in validate.c (its room, and a rec_parse of a kept line) and an atoi
+# in csv.c: each fails its check, and is named.
+tree_copy "$tmp/dec" report
+printf 'static struct record again;\nstatic void planted(const struct logrec *lr) { rec_parse(lr->r->line, lr->r->line_len, &again); }\n' \
+	>>"$tmp/dec/report/validate.c"
+printf 'static int planted(const char *v) { return atoi(v); }\n' >>"$tmp/dec/report/csv.c"
+planted_fails judge_decode "$tmp/dec" 2 "a re-decode in validate.c and an atoi in csv.c fail"
+if grep -q 'validate.c:[0-9]*:static struct record again' "$tmp/planted.out" &&
+	grep -q 'csv.c:[0-9]*:static int planted' "$tmp/planted.out"
+then pass "the re-decode and the lax conversion are named (validate.c, csv.c)"
+else fail "the planted re-decode or atoi is not named"; fi
 
 # payload/: the graph is read (runner.c includes harness.h; a room's header another room's,
 # bench/mem.h's ../core/mem_util.h; the architecture's folder found through the include path;

@@ -145,6 +145,12 @@ if grep -Eq '^clock_gettime\(CLOCK_MONOTONIC\) .* 1500\.0% file ~$' "$tmp/csf"
 then pass "the file's floor applies to its test"; else fail "the file's floor applies to its test: $tmp/csf"; fi
 if grep -Eq '^gettimeofday\(\) .* 5\.0% default \*$' "$tmp/csf"
 then pass "a test the file does not name keeps the default"; else fail "default floor: $tmp/csf"; fi
+# COPIES and PCT as lib/num.h reads them: strtol(3)/strtod(3) took "0x1" and "1e" (and "+1").
+for bad in 'clock-monotonic 0x1 50' 'clock-monotonic 1 1e' 'clock-monotonic +1 50'; do
+	printf '%s\n' "$bad" >"$tmp/floors-lax"
+	run EXIT_USAGE "$tmp/csfl" --noise-floor "$tmp/floors-lax" "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
+	contains "$tmp/csfl.err" "floors-lax line 1: not \"TEST COPIES PCT\""
+done
 printf 'clock-monotonic 1\n' >"$tmp/floors-bad"
 run EXIT_USAGE "$tmp/csfb" --noise-floor "$tmp/floors-bad" "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
 contains "$tmp/csfb.err" "floors-bad line 1: not \"TEST COPIES PCT\" (PCT 0 to 10000)"
