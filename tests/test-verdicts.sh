@@ -276,8 +276,8 @@ count_is "$tmp/stdout" ' = +[0-9.e-]+  5\+5 runs, .*: equivalent: .*, inside \+-
 	"fleet, --min-effect 15: every cell equivalent against 15% (the option reaches the fleet)"
 
 # 10. Odd inputs: each gets a clear answer or a usage error naming the option.
-# 0x10, ' 5', 5e and +5 are strtod(3)'s, never a percentage (lib/num.h's num_dbl()).
-for v in 0 -5 5% nan inf abc '' 0x10 ' 5' 5e +5; do
+# 0x10, ' 5', '5 ' and 5e: strtod(3) took them (or a prefix); never a percentage (lib/num.h).
+for v in 0 -5 5% nan inf abc '' 0x10 ' 5' '5 ' 5e; do
 	expect_status EXIT_USAGE "--min-effect '$v' refused" -- "$rep" --min-effect "$v" --label a,b "$tmp/a.log" "$tmp/b.log"
 	has "$tmp/stderr" "^isobench-report: --min-effect wants a percentage above 0, at most 10000 \(a number, no % sign\), not '$v'$" \
 		"--min-effect '$v': the message names the option and the value"
