@@ -41,6 +41,8 @@ void log_run_free(struct run *run)
 	for (size_t k = 0; k < run->nrecs; k++)
 		free(run->recs[k].r);
 	free(run->recs);
+	run->recs = NULL;	/* freed again (its log's log_free()): nothing to free */
+	run->nrecs = run->cap = 0;
 }
 
 void log_free(struct log *log)

@@ -74,7 +74,8 @@ const char *log_damage_why(int status);
 int log_add(struct run *run, size_t line, const struct record *r, const char *text, size_t len);
 /* Index of the last complete run, or -1. */
 int log_last_complete(const struct log *log);
-/* Free one run's records (the struct run itself belongs to its log). */
+/* Free one run's records (the struct run itself belongs to its log) and forget them: a run
+ * freed so and then its log (log_free()) frees nothing twice. */
 void log_run_free(struct run *run);
 /* Free everything log holds and zero it. */
 void log_free(struct log *log);

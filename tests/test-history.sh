@@ -334,6 +334,16 @@ if cmp -s "$tmp/new.db" "$tmp/new-before.db"; then
 else
 	fail "a newer store refused was written: $(sqlite3 "$tmp/new.db" 'PRAGMA journal_mode')"
 fi
+#    A stored record changed since (by another tool: its text no longer the record its row
+#    says) is named, not dropped from the run unsaid (each stored line is decoded once, as the
+#    run is loaded), and nothing crashes on the way out.
+sqlite3 "$db" ".backup '$tmp/tamper.db'"
+sqlite3 "$tmp/tamper.db" "UPDATE record SET text = replace(text, ' value=', ' value=x') WHERE kind = 'RESULT'
+	AND run = (SELECT id FROM run WHERE run_id = '40990a3dbfde8168')"
+expect_status EXIT_USAGE "compare with a stored record changed since: refused" -- \
+	"$rep" --db "$tmp/tamper.db" compare run=40990a3dbfde8168 run=40990a3dbfde8168
+has "$tmp/stderr" '^isobench-report: stored run [0-9]+: record seq [0-9]+ is damaged \(its text no longer parses as the record its row says\)$' \
+	"... naming the stored run and the record"
 #    A store that cannot be written (a full disk; here a file size limit) is the store's
 #    failure, not the LOG's: status 2 (docs/exit-status.md: output that cannot be written), and the LOGs
 #    after it are not tried against it.
