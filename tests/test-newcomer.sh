@@ -242,4 +242,26 @@ else
 	skip "no musl-gcc: the build's ARCH checks"
 fi
 
+# ---- the build: an in-tree make leaves nothing git shows --------------------------------------
+# .gitignore says an in-tree make (make -C payload without O=) leaves only ignored files. Each
+# path a Makefile's clean removes at O=. (what that make writes: payload/gen/, the ring-0
+# header, is one; a glob as one name it matches) is ignored, as a file or as a folder.
+if command -v musl-gcc >/dev/null && git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+	for d in payload payload/proc report; do
+		words=$(make -s -C "$top/$d" -n clean O=. 2>/dev/null | sed -n 's/^rm -rf //p') || true
+		if [ -z "$words" ]; then fail "$d: make -n clean O=. names no path"; continue; fi
+		shown=
+		read -ra ws <<<"$words"	# as words, never globbed here
+		for w in "${ws[@]}"; do
+			w=${w#./} && w=$d/${w//\*/1}
+			git -C "$top" check-ignore -q --no-index "$w" ||
+				git -C "$top" check-ignore -q --no-index "$w/x" || shown+=" $w"
+		done
+		if [ -z "$shown" ]; then pass "$d: what an in-tree make writes is in .gitignore (${#ws[@]} paths)"
+		else fail "$d: an in-tree make leaves what git shows:$shown"; fi
+	done
+else
+	skip "no musl-gcc or no git checkout: the in-tree build's .gitignore check"
+fi
+
 finish
