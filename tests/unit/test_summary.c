@@ -4,7 +4,8 @@
  * parsing the console stream back (before the runner stopped reading its own records), for
  * the same runs written as records: one pass with SKIP and FAIL rows and a test outside the
  * index, two passes, three, a run of no index test (one line, never an empty table with a
- * "---" score), a run without END ("incomplete"), isobench.repeat=2 (the latest outcome),
+ * "---" score), a run without END ("incomplete"), isobench.repeat=2 (the latest outcome; a
+ * FAIL or SKIP after an earlier run's RESULT shows and counts no value),
  * a title past UnixBench's 40 columns.
  * And out.c's side of "never read back": the first BEGIN's run id (the results file's name)
  * and the latest END's counts are known as written; isobench.replay=1 replays the record
@@ -157,6 +158,35 @@ static void repeat_shows_the_latest(void **st)
 		"Run: 1 results, 0 fails, 0 skips, 0 errors\n");
 }
 
+/* isobench.repeat=2 where a test's RESULT of the first run is followed by its FAIL (or SKIP)
+ * in the second: the latest outcome is the FAIL alone; the first run's value is neither shown
+ * beside it nor counted in the score (it was: 1244000.0 beside FAIL, a score of 1062.7). */
+static void repeat_forgets_an_earlier_result(void **st)
+{
+	(void)st;
+	for (int run = 1; run <= 2; run++) {
+		announce("syscall", "System Call Overhead", 15000, 1);
+		result("syscall", 1, run == 1 ? 1500000 : 1800000, run == 1 ? 1000.0 : 1200.0);
+		announce("pipe", "Pipe Throughput", 12440, 1);
+		if (run == 1)
+			result("pipe", 1, 1244000, 1000.0);
+		else
+			outcome("pipe", 1, RUNNER_FAIL);
+		announce("execl", "Execl Throughput", 43, 1);
+		if (run == 1)
+			result("execl", 1, 4300, 1000.0);
+		else
+			outcome("execl", 1, RUNNER_SKIP);
+	}
+	page_is(1, 1, 1, 0, HEAD
+		"System Benchmarks Index Values            BASELINE       RESULT    INDEX\n"
+		"System Call Overhead                       15000.0    1800000.0   1200.0\n"
+		"Pipe Throughput                            12440.0         FAIL        -\n"
+		"Execl Throughput                              43.0         SKIP        -\n"
+		"System Benchmarks Index Score                                     1200.0\n"
+		"Run: 1 results, 1 fails, 1 skips, 0 errors\n");
+}
+
 static void long_title_cut_at_40(void **st)
 {
 	(void)st;
@@ -243,6 +273,7 @@ int main(void)
 		cmocka_unit_test_setup(no_index_run_has_no_table, fresh),
 		cmocka_unit_test_setup(no_end_is_incomplete, fresh),
 		cmocka_unit_test_setup(repeat_shows_the_latest, fresh),
+		cmocka_unit_test_setup(repeat_forgets_an_earlier_result, fresh),
 		cmocka_unit_test_setup(long_title_cut_at_40, fresh),
 		cmocka_unit_test(stream_facts_known_as_written),
 	};
