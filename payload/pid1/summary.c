@@ -78,7 +78,9 @@ void summary_note(const struct runner_fact *f)
 		else
 			snprintf(w->cell[p], sizeof w->cell[0], "%.1f", f->index);
 		snprintf(w->value[p], sizeof w->value[0], "%.1f", w->result[p]);
-	} else {
+	} else {	/* the latest outcome alone: an earlier run's RESULT neither shown nor scored */
+		w->result[p] = 0;
+		w->value[p][0] = 0;
 		snprintf(w->cell[p], sizeof w->cell[0], "%s",
 			 f->state == RUNNER_SKIP ? "SKIP" : "FAIL");
 	}
