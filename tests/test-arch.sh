@@ -144,6 +144,19 @@ if command -v aarch64-linux-gnu-gcc >/dev/null; then
 		'_Static_assert(ISOBENCH_PROBE_HVC == 0 && ISOBENCH_PROBE_IPI == 2, "arm64 probe numbers");')" \
 		"arm64's probe list compiles (aarch64-linux-gnu-gcc -fsyntax-only)" "arm64's probe list"
 else skip "arm64's probe list: no aarch64-linux-gnu-gcc (ARCH=arm64 ./build.sh installs it)"; fi
+# ring0-others.sh names a probe's owners by ARCH_NAME, "the architecture's name in words"
+# (arch.mk): a name of two words ("ARM 64-bit", planted in a copy of payload/arch) is one owner,
+# whole, on each of the rows the real names give (it was read as the row's first field: a row
+# X(64-bit, HVC, hvc "...", "ARM") that does not compile, and arm64's self_ipi, ipi and
+# ipi_halt listed again beside x86-64's own).
+r0rows() { "$tmp/tree/payload/arch/ring0-others.sh" gcc "$d/x86_64" "$d" "$1" 2>&1 | grep '^[[:space:]]*X(' || true; }
+cp -r "$tmp/tree/payload/arch" "$tmp/words-arch"
+sed -i 's/^ARCH_NAME := .*/ARCH_NAME := ARM 64-bit/' "$tmp/words-arch/aarch64/arch.mk"
+real=$(r0rows "$tmp/tree/payload/arch")
+worded=$(r0rows "$tmp/words-arch")
+if [ -n "$real" ] && [ "$worded" = "${real//\"arm64\"/\"ARM 64-bit\"}" ]; then
+	pass "ring0-others.sh: an ARCH_NAME of two words names the owner whole ($(wc -l <<<"$worded") rows, as with arm64)"
+else fail "ring0-others.sh with ARCH_NAME 'ARM 64-bit': '$(tr '\n\t' '; ' <<<"$worded")', want the rows of '$(tr '\n\t' '; ' <<<"$real")' naming it"; fi
 # Planted: x86-64's numbering changed (a probe inserted before cpuid) is caught.
 mkdir -p "$tmp/abi/x86_64"
 sed 's/^\(#define ISOBENCH_PROBES(X) \\\)$/\1\n\tX(NEW, new, "planted") \\/' "$d/x86_64/isobench_probe_arch.h" \
