@@ -94,7 +94,8 @@ static void record_rows(const struct rowctx *x, const struct model *m)
 		size_t line = m->recs[i].line;
 		const char *test = rec_get(r, RK_TESTNAME), *unit = rec_get(r, RK_UNIT);
 		long long copies;
-		/* copies= is a UINT1 (checked when read, vocab.h): 0 only for a record without it. */
+		/* copies= is one count (a UINT1, checked when read, vocab.h) or a DIGEST's list
+		 * (copies=1,2): 0, the empty column, for a record without one count. */
 		if (rec_get_ll(r, RK_COPIES, 1, 1000000, &copies))
 			copies = 0;
 		if (!r->nfields)
