@@ -1,10 +1,13 @@
 /* io.c — see io.h. */
 #include "io.h"
+#include "num.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -76,6 +79,103 @@ ssize_t read_file_str(const char *path, char *buf, size_t cap)
 
 	buf[n > 0 ? n : 0] = 0;
 	return n;
+}
+
+/* The blanks read_line() and kv_get() trim. */
+static int blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* s[0..n) without its blanks at both ends into out (cap >= 1 bytes, cut to cap - 1);
+ * returns the length written. */
+static size_t trimmed(const char *s, size_t n, char *out, size_t cap)
+{
+	while (n && blank(*s))
+		s++, n--;
+	while (n && blank(s[n - 1]))
+		n--;
+	if (n >= cap)
+		n = cap - 1;
+	memmove(out, s, n);
+	out[n] = 0;
+	return n;
+}
+
+ssize_t read_line(const char *path, char *buf, size_t cap)
+{
+	ssize_t n = read_file_str(path, buf, cap);
+
+	if (n < 0)
+		return n;
+	return (ssize_t)trimmed(buf, strcspn(buf, "\n"), buf, cap);
+}
+
+int kv_get(const char *text, const char *key, char sep, char *out, size_t cap)
+{
+	size_t kl = strlen(key);
+
+	out[0] = 0;
+	for (const char *l = text; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+		const char *p = l + kl;
+		if (strncmp(l, key, kl))
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (sep == ' ' ? p == l + kl : *p++ != sep)
+			continue;
+		trimmed(p, strcspn(p, "\n"), out, cap);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int read_kv(const char *path, const char *key, char sep, char *out, size_t cap)
+{
+	char *text = malloc(KV_FILE_MAX + 1);
+	ssize_t n;
+	int r;
+
+	out[0] = 0;
+	if (!text)
+		return -ENOMEM;
+	n = read_file_str(path, text, KV_FILE_MAX + 1);
+	r = n < 0 ? (int)n : kv_get(text, key, sep, out, cap);
+	free(text);
+	return r;
+}
+
+/* v (a kv_get() value) as kv_ll() reads it. */
+static int value_ll(char *v, const char *unit, long long *out)
+{
+	size_t n = strlen(v), ul = unit ? strlen(unit) : 0;
+
+	if (unit) {
+		if (n < ul + 2 || v[n - ul - 1] != ' ' || strcmp(v + n - ul, unit))
+			return -EINVAL;
+		v[n - ul - 1] = 0;
+	}
+	return num_ll(v, 0, LLONG_MIN, LLONG_MAX, out);
+}
+
+/* The read's status r, else its value v as kv_ll() reads it. */
+static int ll_of(int r, char *v, const char *unit, long long *out)
+{
+	return r ? r : value_ll(v, unit, out);
+}
+
+int kv_ll(const char *text, const char *key, char sep, const char *unit, long long *out)
+{
+	char v[64];
+
+	return ll_of(kv_get(text, key, sep, v, sizeof v), v, unit, out);
+}
+
+int read_kv_ll(const char *path, const char *key, char sep, const char *unit, long long *out)
+{
+	char v[64];
+
+	return ll_of(read_kv(path, key, sep, v, sizeof v), v, unit, out);
 }
 
 char *io_quote(char *out, size_t cap, const void *in, size_t len)

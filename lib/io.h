@@ -1,6 +1,6 @@
 /* io.h — whole-buffer reads and writes on a file descriptor: the one loop of each that the
  * runner, isobench-proc (glibc) and the tests use (and, below, the one reader of a small
- * file). Both loops restart after EINTR and short counts, and return 0 when all len bytes
+ * file, of its first line and of its "key: value" lines). Both loops restart after EINTR and short counts, and return 0 when all len bytes
  * moved, else -errno: the error of read(2)/write(2) (EAGAIN on a non-blocking fd or after
  * SO_RCVTIMEO/SO_SNDTIMEO), or -EPIPE when read_all meets end of file (or write returns 0)
  * before len bytes. errno is left as the failing call set it. Callers turn the -errno into a
@@ -26,6 +26,34 @@ ssize_t read_file(const char *path, void *buf, size_t cap);
 /* read_file() of at most cap - 1 bytes as a string (cap >= 1): buf is always NUL-terminated,
  * "" when the file is missing, unreadable or empty. Returns what read_file() returns. */
 ssize_t read_file_str(const char *path, char *buf, size_t cap);
+/* The first line of the file at path (a sysfs attribute: "1500", "tsc", "0-3") into buf (cap
+ * >= 1 bytes): read_file_str() of at most cap - 1 bytes, cut at the first '\n', blanks
+ * (space, tab, '\r') trimmed at both ends. Returns its length (0: an empty or blank line),
+ * or -errno of read_file() with buf "". A line longer than cap - 1 bytes is cut there. */
+ssize_t read_line(const char *path, char *buf, size_t cap);
+
+/* The "key: value" readers, one for every procfs table of that shape: /proc/meminfo
+ * ("MemTotal:       16318412 kB"), /proc/PID/status ("VmRSS:\t    1024 kB"), /proc/vmstat
+ * ("pgfault 123", sep ' '), /proc/cpuinfo ("model name\t: ...": the first CPU's, the first
+ * line wins), nodeN/meminfo ("Node 0 MemTotal:  1012 kB": the key holds "Node 0 ").
+ * A line matches when it is key itself, then blanks (space, tab; none or more, at least one
+ * when sep is ' '), then sep; a key that is only a prefix of the line's name never matches.
+ * kv_get: in text (NUL-terminated, lines split by '\n'), the first matching line's value,
+ * blanks trimmed at both ends, into out (cap >= 1; a longer value is cut to cap - 1 bytes).
+ * Returns 0, or -ENOENT (no such line; out ""). */
+int kv_get(const char *text, const char *key, char sep, char *out, size_t cap);
+/* kv_get() over the first KV_FILE_MAX bytes of the file at path (a line past them is absent).
+ * Returns 0, -ENOENT, or -errno of read_file() / -ENOMEM (out "" on every error). */
+#define KV_FILE_MAX 65536
+int read_kv(const char *path, const char *key, char sep, char *out, size_t cap);
+/* kv_ll: kv_get()'s value as a decimal integer (lib/num.h's num_ll: no sign '+', nothing
+ * after it), when unit is not NULL followed by one blank and unit ("kB": then the figure is in
+ * KiB, as the file says; a value without the unit is refused, so a field in another unit is
+ * never taken for KiB). Returns 0 and *out set; -ENOENT (no such line), or -EINVAL when the
+ * value is no such number (trailing text, past a long long, another unit); *out untouched on
+ * an error. read_kv_ll: the same over the file at path (read_kv()), or -errno of the read. */
+int kv_ll(const char *text, const char *key, char sep, const char *unit, long long *out);
+int read_kv_ll(const char *path, const char *key, char sep, const char *unit, long long *out);
 
 /* Bytes another machine sent (a peer's answer, a metadata service's), quoted for a message:
  * in[0..len) into out (cap bytes, NUL-terminated), printable ASCII as it is but '\\' and '\'',

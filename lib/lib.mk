@@ -10,7 +10,8 @@ LIB_SRCS := record.c vocab.c crc32.c stats.c unixbench.c
 # The one strict decimal integer parser (num.h): vocab.c, the runner's parameters and net
 # protocol, the report's command line.
 LIB_SRCS += num.c
-# Whole-buffer read/write loops (io.h), also linked by payload/proc/ (glibc).
+# Whole-buffer read/write loops and the small-file, first-line and "key: value" readers
+# (io.h; its numbers through num.c), also linked by payload/proc/ (glibc).
 LIB_SRCS += io.c
 # Per-operation latency percentiles (latency.h): the disk and net tests.
 LIB_SRCS += latency.c

@@ -25,6 +25,16 @@ static int magnitude(const char *s, int flags, int *neg, unsigned long long *mag
 		s++;
 	if (*s < '0' || *s > '9')
 		return -EINVAL;
+	if ((flags & NUM_HEX) && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		if (!isxdigit((unsigned char)s[2]))
+			return -EINVAL;
+		for (s += 2; isxdigit((unsigned char)*s); s++) {
+			unsigned d = (unsigned)(*s <= '9' ? *s - '0' : (*s | 0x20) - 'a' + 10);
+			if (v > (ULLONG_MAX - d) / 16)
+				return -EINVAL;
+			v = v * 16 + d;
+		}
+	}
 	for (; *s >= '0' && *s <= '9'; s++) {
 		unsigned d = (unsigned)(*s - '0');
 		if (v > (ULLONG_MAX - d) / 10)

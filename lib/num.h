@@ -1,8 +1,10 @@
-/* num.h — the one strict decimal integer parser of the runner (params, the net protocol),
- * the vocabulary's value check and the report's command line. A number is, in order:
+/* num.h — the one strict number parser of the runner, isobench-proc, the vocabulary's value
+ * check and the report's command line: every text that becomes a number in payload/ and lib/
+ * goes through it (tests/test-house.sh refuses a strtol/atoi elsewhere). A number is, in order:
  * optional leading white space (isspace(3), only with NUM_SPACE), an optional sign ('+' only
  * with NUM_PLUS; '-' only in num_ll), then one or more digits 0-9, then the end of the
- * string. Never hex or octal ("010" is ten), never trailing text, never a value past the
+ * string; with NUM_HEX also "0x" or "0X" and one or more hex digits (dbench's loadfiles).
+ * Never octal ("010" is ten), never trailing text, never a value past the
  * type (no wrap-around, no clamping). The flags are the differences between the callers,
  * each kept as it was when they had a copy each.
  * Returns 0 and *out set; -EINVAL when s is not such a number (or it overflows the type);
@@ -12,6 +14,7 @@
 
 #define NUM_SPACE 1	/* leading white space is skipped, as strtol(3) does */
 #define NUM_PLUS 2	/* a leading '+' is allowed */
+#define NUM_HEX 4	/* "0x1f" is read in base 16 */
 
 int num_ll(const char *s, int flags, long long lo, long long hi, long long *out);
 int num_ull(const char *s, int flags, unsigned long long lo, unsigned long long hi,

@@ -1,5 +1,6 @@
 /* clocksrc.c — see clocksrc.h. */
 #include "clocksrc.h"
+#include "io.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,16 +11,12 @@
 void clocksource_current(char *out, size_t cap)
 {
 	const char *path = getenv("ISOBENCH_CLOCKSOURCE_FILE");
-	FILE *f = fopen(path && *path ? path : SYSFS_CURRENT, "r");
 
-	snprintf(out, cap, "-");
-	if (!f)
-		return;
-	if (fgets(out, (int)cap, f))
-		out[strcspn(out, " \t\r\n")] = 0;
+	if (read_line(path && *path ? path : SYSFS_CURRENT, out, cap) < 0)
+		out[0] = 0;
+	out[strcspn(out, " \t")] = 0;	/* the first word: one name */
 	if (!out[0])
 		snprintf(out, cap, "-");
-	fclose(f);
 }
 
 int clocksource_requested(const char *cmdline, char *out, size_t cap)

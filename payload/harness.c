@@ -9,6 +9,7 @@
 #include "out.h"
 #include "record.h"
 #include "stats.h"
+#include "sysfs.h"
 #include "unixbench.h"
 
 #include <errno.h>
@@ -108,21 +109,15 @@ static void send_body(int fd, struct rec_body *b)
 
 /* ---- the copies ---- */
 
-/* Involuntary context switches of process pid, from /proc/PID/status; 0 when unreadable. */
+/* Involuntary context switches of process pid, from /proc/PID/status; 0 when unreadable or
+ * not a decimal count. */
 static int64_t nivcsw_of(int pid)
 {
-	char path[48], line[128];
-	long long v = 0;
-	FILE *f;
+	char path[48];
+	long long v;
 
 	snprintf(path, sizeof path, "/proc/%d/status", pid);
-	if (!(f = fopen(path, "re")))
-		return 0;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "nonvoluntary_ctxt_switches: %lld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
+	return read_kv_ll(path, "nonvoluntary_ctxt_switches", ':', NULL, &v) ? 0 : v;
 }
 
 /* The calling process's involuntary context switches and CPU time (ns, user + system), its
@@ -331,19 +326,9 @@ static int await_armed(struct hrun *h, int *sig)
 
 static uint64_t read_steal(void)
 {
-	char buf[512];
-	unsigned long long v[8] = {0};
-	FILE *f = fopen("/proc/stat", "r");
+	unsigned long long v[PROC_STAT_CPU];
 
-	if (!f)
-		return 0;
-	if (!fgets(buf, sizeof buf, f))
-		buf[0] = 0;
-	fclose(f);
-	if (sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
-		   &v[3], &v[4], &v[5], &v[6], &v[7]) < 8)
-		return 0;
-	return v[7];
+	return proc_stat_cpu(v) < PROC_STAT_CPU ? 0 : v[7];
 }
 
 /* "stalled", "crashed (signal 11)" or "exited" for a collect() error. */

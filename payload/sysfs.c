@@ -1,6 +1,7 @@
 /* sysfs.c — see sysfs.h. */
 #define _GNU_SOURCE
 #include "sysfs.h"
+#include "io.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -23,19 +24,8 @@ static int join(char *p, const char *dir, const char *rel)
 const char *sysfs_line(const char *dir, const char *rel, char *buf, size_t len)
 {
 	char p[PATH_MAX];
-	FILE *f = join(p, dir, rel) ? NULL : fopen(p, "re");
 
-	if (!f || !fgets(buf, (int)len, f))
-		buf[0] = 0;
-	if (f)
-		fclose(f);
-	size_t n = strcspn(buf, "\n");
-	while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
-		n--;
-	buf[n] = 0;
-	size_t lead = strspn(buf, " \t");
-	memmove(buf, buf + lead, n - lead + 1);
-	if (!buf[0])
+	if (join(p, dir, rel) || read_line(p, buf, len) <= 0)
 		snprintf(buf, len, "-");
 	return buf;
 }
@@ -94,57 +84,35 @@ const char *proc_cmdline(char *buf, size_t len)
 	return sysfs_line("/proc/cmdline", NULL, buf, len);
 }
 
-/* The number after "name" and then sep in the first line of path that has them, or -1; sep
- * ':' (meminfo) or ' ' (vmstat). */
-static long long proc_number(const char *path, const char *name, char sep)
-{
-	FILE *f = fopen(path, "re");
-	char line[128];
-	size_t n = strlen(name);
-	long long v = -1;
-
-	if (!f)
-		return -1;
-	while (v < 0 && fgets(line, sizeof line, f))
-		if (!strncmp(line, name, n) && line[n] == sep && sscanf(line + n + 1, "%lld", &v) != 1)
-			v = -1;
-	fclose(f);
-	return v;
-}
-
 long long proc_meminfo_kib(const char *field)
 {
-	return proc_number("/proc/meminfo", field, ':');
+	long long v;
+
+	return read_kv_ll("/proc/meminfo", field, ':', "kB", &v) || v < 0 ? -1 : v;
 }
 
 long long proc_vmstat(const char *path, const char *name)
 {
-	return proc_number(path && *path ? path : "/proc/vmstat", name, ' ');
+	long long v;
+
+	return read_kv_ll(path && *path ? path : "/proc/vmstat", name, ' ', NULL, &v) || v < 0
+		? -1 : v;
 }
 
-/* See sysfs.h. */
 void proc_field(const char *path, const char *key, char *out, size_t cap)
 {
-	char line[4096];
-	size_t kl = strlen(key);
-	FILE *f = fopen(path, "r");
+	read_kv(path, key, ':', out, cap);
+}
 
-	out[0] = 0;
-	if (!f)
-		return;
-	while (fgets(line, sizeof line, f)) {
-		if (strncmp(line, key, kl) || (line[kl] != ' ' && line[kl] != '\t' &&
-					       line[kl] != ':'))
-			continue;
-		char *c = strchr(line, ':');
-		if (!c)
-			continue;
-		c++;
-		while (*c == ' ' || *c == '\t')
-			c++;
-		c[strcspn(c, "\n")] = 0;
-		snprintf(out, cap, "%s", c);
-		break;
-	}
-	fclose(f);
+int proc_stat_cpu(unsigned long long v[PROC_STAT_CPU])
+{
+	char line[512];
+
+	for (int i = 0; i < PROC_STAT_CPU; i++)
+		v[i] = 0;
+	if (read_line("/proc/stat", line, sizeof line) <= 0)
+		return 0;
+	int n = sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		       &v[3], &v[4], &v[5], &v[6], &v[7]);
+	return n > 0 ? n : 0;
 }

@@ -43,16 +43,23 @@ int sysfs_block_dir(dev_t dev, int whole, char *dir, size_t len);
 const char *proc_cmdline(char *buf, size_t len);
 
 /* The "Field:   N kB" line of /proc/meminfo (field without the colon: "MemTotal"), in KiB;
- * -1 when the field is absent or the file unreadable. */
+ * -1 when the field is absent, the file unreadable or the value not "N kB" (lib/io.h's
+ * read_kv_ll(): trailing text, a negative or oversized figure, a field without "kB"). */
 long long proc_meminfo_kib(const char *field);
 
 /* The "name N" line of a vmstat file (path NULL: /proc/vmstat; the tests give another), N;
- * -1 when the counter is absent or the file unreadable. */
+ * -1 when the counter is absent, the file unreadable or N no decimal count (read_kv_ll()). */
 long long proc_vmstat(const char *path, const char *name);
 
 /* The value of the first "key<blanks>: value" line of path (/proc/cpuinfo: the first CPU's)
- * into out (cap bytes), blanks after the colon and the newline dropped; "" when the file
+ * into out (cap bytes), blanks at both ends and the newline dropped (read_kv()); "" when the file
  * is unreadable or has no such line. */
 void proc_field(const char *path, const char *key, char *out, size_t cap);
+
+/* The aggregate "cpu" line of /proc/stat (proc(5): user nice system idle iowait irq softirq
+ * steal, in USER_HZ ticks) into v, the figures it holds first, the others 0. Returns how many
+ * it read (0: unreadable; a kernel before 2.6.11 has no steal: 7). */
+#define PROC_STAT_CPU 8
+int proc_stat_cpu(unsigned long long v[PROC_STAT_CPU]);
 
 #endif

@@ -9,6 +9,7 @@
 #include "vocab.h"
 #include "version.h"
 #include "crc32.h"
+#include "io.h"
 #include "out.h"
 #include "arch.h"
 #include "sys.h"
@@ -105,16 +106,10 @@ static const char *fs_name(const char *path)
 static uint32_t file_crc(const char *path, int *ok)
 {
 	static char buf[1 << 20];
-	FILE *f = fopen(path, "rb");
-	size_t n;
+	ssize_t n = read_file(path, buf, sizeof buf);
 
-	*ok = 0;
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof buf, f);
-	fclose(f);
 	*ok = n > 0;
-	return crc32_ieee(buf, n);
+	return n > 0 ? crc32_ieee(buf, (size_t)n) : 0;
 }
 
 static int cmp_name(const void *a, const void *b)

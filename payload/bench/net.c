@@ -57,6 +57,7 @@
 #include "../net/netnic.h"
 #include "../net/netproto.h"
 #include "../sys.h"
+#include "../sysfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -251,17 +252,10 @@ static int net_setup(struct bench_ctx *ctx, enum net_mode mode, size_t size)
  * other CPUs is seen. 0 each when unreadable. Read only at a sample's edges. */
 static void sys_cpu(uint64_t *busy, uint64_t *all)
 {
-	char line[256] = "";
-	unsigned long long v[8] = {0};
-	int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, line, sizeof line - 1) : -1;
+	unsigned long long v[PROC_STAT_CPU];
 
-	if (fd >= 0)
-		close(fd);
-	line[n > 0 ? n : 0] = 0;
 	*busy = *all = 0;
-	if (sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-		   &v[4], &v[5], &v[6], &v[7]) < 4)
+	if (proc_stat_cpu(v) < 4)
 		return;
 	*busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
 	*all = *busy + v[3] + v[4];

@@ -7,6 +7,8 @@
 #define _GNU_SOURCE
 #include "mem_numa.h"
 #include "../sysfs.h"
+#include "io.h"
+#include "num.h"
 #include "record.h"
 
 #include <errno.h>
@@ -63,39 +65,33 @@ int mem_cpu_node(int cpu)
 int mem_node_distance(int from, int to)
 {
 	unsigned char nodes[MEM_MAX_NODES];
-	char rel[64], buf[1024], *p = buf;
+	char rel[64], buf[1024];
 	if (mem_nodes(nodes) <= 0 || from < 0 || to < 0 || to >= MEM_MAX_NODES || !nodes[to])
 		return -1;
 	snprintf(rel, sizeof rel, "node%d/distance", from);
 	if (!strcmp(sysfs_line(NODE_DIR, rel, buf, sizeof buf), "-"))
 		return -1;
 	/* one figure per online node, in the online list's order (drivers/base/node.c) */
+	int k = 0;
 	for (int n = 0; n < to; n++)
-		if (nodes[n]) {
-			strtol(p, &p, 10);
-			if (!*p)
-				return -1;
-		}
-	long d = strtol(p, &p, 10);
-	return d > 0 && d < 256 ? (int)d : -1;
+		k += nodes[n];
+	for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save), k--) {
+		long long d;
+		if (!k)	/* a figure that is no distance: unknown */
+			return num_ll(tok, 0, 1, 255, &d) ? -1 : (int)d;
+	}
+	return -1;
 }
 
-/* The "Node N FIELD:   N kB" line of nodeN/meminfo, in KiB; -1 when absent. */
+/* The "Node N FIELD:   N kB" line of nodeN/meminfo, in KiB; -1 when absent or not "N kB". */
 static int64_t node_meminfo(int node, const char *field)
 {
-	char path[96], line[128];
-	size_t n = strlen(field);
-	int64_t kib = -1;
+	char path[96], key[64];
+	long long kib;
 	snprintf(path, sizeof path, NODE_DIR "node%d/meminfo", node);
-	FILE *f = fopen(path, "re");
-	while (f && kib < 0 && fgets(line, sizeof line, f)) {
-		char *k = strstr(line, field);	/* "Node 0 MemTotal:   1012 kB" */
-		if (k && k[n] == ':')
-			kib = strtoll(k + n + 1, NULL, 10);
-	}
-	if (f)
-		fclose(f);
-	return kib;
+	snprintf(key, sizeof key, "Node %d %s", node, field);
+	return read_kv_ll(path, key, ':', "kB", &kib) || kib < 0 ? -1 : kib;
 }
 
 int64_t mem_node_kib(int node)

@@ -4,12 +4,14 @@
 #include "../sysfs.h"
 #include "rng.h"
 #include "io.h"
+#include "num.h"
 #include "arch.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,39 +19,51 @@
 #include <unistd.h>
 
 
+/* The decimal at *s (a CPU or node number of a list) into *v, *s past its digits; -EINVAL
+ * when there is none or it is past a long long. */
+static int list_num(const char **s, long long *v)
+{
+	char tok[24];
+	size_t n = strspn(*s, "0123456789");
+
+	if (!n || n >= sizeof tok)
+		return -EINVAL;
+	memcpy(tok, *s, n);
+	tok[n] = 0;
+	*s += n;
+	return num_ll(tok, 0, 0, LLONG_MAX, v);
+}
+
 int mem_list_parse(const char *s, unsigned char *set, int cap)
 {
 	int n = 0;
 	memset(set, 0, (size_t)cap);
 	while (*s >= '0' && *s <= '9') {
-		char *e;
-		long a = strtol(s, &e, 10), b = a;
-		if (*e == '-')
-			b = strtol(e + 1, &e, 10);
-		if (a < 0 || b < a || b >= cap)
+		long long a, b;
+		if (list_num(&s, &a))
 			return -EINVAL;
-		for (long i = a; i <= b; i++)
+		b = a;
+		if (*s == '-' && (++s, list_num(&s, &b)))
+			return -EINVAL;
+		if (b < a || b >= cap)
+			return -EINVAL;
+		for (long long i = a; i <= b; i++)
 			n += !set[i], set[i] = 1;
-		s = *e == ',' ? e + 1 : e;
+		s += *s == ',';
 	}
 	return *s && *s != '\n' ? -EINVAL : n;
 }
 
-/* First line of path into buf (sysfs_line(), trimmed); 0, or -ENOENT when unreadable. */
-static int read_line(const char *path, char *buf, size_t cap)
-{
-	return strcmp(sysfs_line(path, NULL, buf, cap), "-") ? 0 : -ENOENT;
-}
-
-/* A cgroup file's number in bytes; UINT64_MAX for "max", a missing file or a v1 "no limit"
- * (the page-rounded LONG_MAX, anything >= 2^62). */
+/* A cgroup file's number in bytes; UINT64_MAX for "max", a missing file, a v1 "no limit"
+ * (the page-rounded LONG_MAX, anything >= 2^62), or text that is no decimal count (then the
+ * limit is unknown and taken as none: the test's size is then bounded by MemAvailable). */
 static uint64_t cg_bytes(const char *dir, const char *file)
 {
 	char path[600], buf[64];
+	unsigned long long v;
 	snprintf(path, sizeof path, "%s/%s", dir, file);
-	if (read_line(path, buf, sizeof buf) || !strncmp(buf, "max", 3))
+	if (read_line(path, buf, sizeof buf) <= 0 || num_ull(buf, 0, 0, ULLONG_MAX, &v))
 		return UINT64_MAX;
-	uint64_t v = strtoull(buf, NULL, 10);
 	return v >= (1ull << 62) ? UINT64_MAX : v;
 }
 
@@ -101,20 +115,13 @@ uint64_t mem_cgroup_room(const char *proc_cgroup, const char *root)
 	return room;
 }
 
-/* The "Key:  N kB" field of /proc/PID/status in KiB, -1 when absent. */
+/* The "Key:  N kB" field of /proc/PID/status in KiB, -1 when absent or not "N kB". */
 static int64_t status_kib(const char *proc, long pid, const char *key)
 {
-	char path[300], line[128];
-	size_t n = strlen(key);
-	int64_t v = -1;
+	char path[300];
+	long long v;
 	snprintf(path, sizeof path, "%s/%ld/status", proc, pid);
-	FILE *f = fopen(path, "re");
-	while (f && v < 0 && fgets(line, sizeof line, f))
-		if (!strncmp(line, key, n) && line[n] == ':')
-			v = atoll(line + n + 1);
-	if (f)
-		fclose(f);
-	return v;
+	return read_kv_ll(path, key, ':', "kB", &v) || v < 0 ? -1 : v;
 }
 
 /* The parent pid in /proc/PID/stat ("pid (comm) state ppid ...": comm may hold anything,
@@ -139,10 +146,11 @@ uint64_t mem_others_kib(const char *proc, long self, long parent)
 	uint64_t held = 0;
 
 	while (d && (e = readdir(d))) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9' || atol(e->d_name) == self ||
+		long long pid;
+		if (num_ll(e->d_name, 0, 1, LONG_MAX, &pid) || pid == self ||
 		    stat_ppid(proc, e->d_name) != parent)
 			continue;
-		int64_t anon = status_kib(proc, atol(e->d_name), "RssAnon");
+		int64_t anon = status_kib(proc, (long)pid, "RssAnon");
 		if (anon > shared)
 			held += (uint64_t)(anon - (shared > 0 ? shared : 0));
 	}
@@ -211,7 +219,7 @@ uint64_t mem_host_map_limit(const char *cpuinfo)
 int mem_thp_usable(struct bench_ctx *ctx)
 {
 	char mode[128];
-	if (read_line(SYSFS_THP "enabled", mode, sizeof mode)) {
+	if (read_line(SYSFS_THP "enabled", mode, sizeof mode) <= 0) {
 		bench_note(ctx, "no transparent huge pages (" SYSFS_THP "enabled absent)");
 		return BENCH_SKIP;
 	}
@@ -288,7 +296,8 @@ int64_t mem_anon_huge_kib(const void *addr)
 		    sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
 			in = lo == (uintptr_t)addr;
 		else if (in && !strncmp(line, "AnonHugePages:", 14)) {
-			kib = atoll(line + 14);
+			long long v;	/* not "N kB": -EINVAL, the caller's SKIP says so */
+			kib = kv_ll(line, "AnonHugePages", ':', "kB", &v) || v < 0 ? -EINVAL : v;
 			break;
 		}
 	}
@@ -322,12 +331,20 @@ void mem_unmap(struct mem_map *m)
 	m->base = NULL;
 }
 
-/* Size in bytes of "32768K"/"1M"-style sysfs cache size text. */
+/* Size in bytes of "32768K"/"1M"-style sysfs cache size text (a count, then at most one of
+ * K, M, G); 0 (unknown) for any other text. */
 static uint64_t cache_size(const char *s)
 {
-	char *end;
-	uint64_t v = strtoull(s, &end, 10);
-	return *end == 'K' ? v << 10 : *end == 'M' ? v << 20 : *end == 'G' ? v << 30 : v;
+	char num[24];
+	size_t n = strspn(s, "0123456789");
+	unsigned long long v;
+	int shift = s[n] == 'K' ? 10 : s[n] == 'M' ? 20 : s[n] == 'G' ? 30 : 0;
+
+	if (n >= sizeof num || (s[n] && (!shift || s[n + 1])))
+		return 0;
+	memcpy(num, s, n);
+	num[n] = 0;
+	return num_ull(num, 0, 0, UINT64_MAX >> shift, &v) ? 0 : v << shift;
 }
 
 /* One cache index of one CPU: level, size and sharing; 0 when it is data or unified. */
@@ -335,20 +352,23 @@ static int cache_index(int cpu, int idx, int *level, uint64_t *size, char *share
 {
 	char path[128], buf[64];
 	snprintf(path, sizeof path, SYSFS_CPU "cpu%d/cache/index%d/type", cpu, idx);
-	if (read_line(path, buf, sizeof buf))
+	if (read_line(path, buf, sizeof buf) <= 0)
 		return -ENOENT;
 	if (!strcmp(buf, "Instruction"))
 		return 1;
 	snprintf(path, sizeof path, SYSFS_CPU "cpu%d/cache/index%d/level", cpu, idx);
-	if (read_line(path, buf, sizeof buf))
+	if (read_line(path, buf, sizeof buf) <= 0)
 		return -ENOENT;
-	*level = atoi(buf);
+	long long lv;
+	if (num_ll(buf, 0, 0, INT_MAX, &lv))
+		return -ENOENT;	/* a level that is no number: the index is unknown */
+	*level = (int)lv;
 	snprintf(path, sizeof path, SYSFS_CPU "cpu%d/cache/index%d/size", cpu, idx);
-	if (read_line(path, buf, sizeof buf))
+	if (read_line(path, buf, sizeof buf) <= 0)
 		return -ENOENT;
 	*size = cache_size(buf);
 	snprintf(path, sizeof path, SYSFS_CPU "cpu%d/cache/index%d/shared_cpu_list", cpu, idx);
-	if (read_line(path, shared, cap))
+	if (read_line(path, shared, cap) <= 0)
 		snprintf(shared, cap, "cpu%d", cpu);
 	return 0;
 }
@@ -433,7 +453,7 @@ const char *mem_fact_page_sizes(void)
 	static char out[64];
 	char pmd[32];
 	long base = sysconf(_SC_PAGESIZE);
-	if (read_line(SYSFS_THP "hpage_pmd_size", pmd, sizeof pmd))
+	if (read_line(SYSFS_THP "hpage_pmd_size", pmd, sizeof pmd) <= 0)
 		snprintf(out, sizeof out, "%ld", base);
 	else
 		snprintf(out, sizeof out, "%ld,%s", base, pmd);
@@ -443,7 +463,7 @@ const char *mem_fact_page_sizes(void)
 const char *mem_fact_numa_nodes(void)
 {
 	static char out[128];
-	if (read_line("/sys/devices/system/node/online", out, sizeof out))
+	if (read_line("/sys/devices/system/node/online", out, sizeof out) <= 0)
 		snprintf(out, sizeof out, "-");
 	return out;
 }

@@ -4,10 +4,13 @@
 #define _GNU_SOURCE
 #include "dhcp.h"
 #include "../sys.h"
+#include "io.h"
+#include "num.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <net/route.h>
@@ -70,17 +73,13 @@ static int ether_ifs(char names[][IF_NAMESIZE])
 	if (!d)
 		return 0;
 	while ((e = readdir(d)) && n < DHCP_MAX_IFS) {
-		char path[300], t[8] = "";
-		FILE *f;
+		char path[300], t[16];
+		long long type;
 		if (e->d_name[0] == '.' || strlen(e->d_name) >= IF_NAMESIZE)
 			continue;
 		snprintf(path, sizeof path, "/sys/class/net/%s/type", e->d_name);
-		if ((f = fopen(path, "re"))) {
-			if (!fgets(t, sizeof t, f))
-				t[0] = 0;
-			fclose(f);
-		}
-		if (atoi(t) == 1)
+		if (read_line(path, t, sizeof t) > 0 && !num_ll(t, 0, 0, LLONG_MAX, &type) &&
+		    type == 1)	/* ARPHRD_ETHER; unreadable or not a number: not Ethernet */
 			snprintf(names[n++], IF_NAMESIZE, "%.15s", e->d_name);	/* length checked */
 	}
 	closedir(d);

@@ -28,8 +28,10 @@
  */
 #include "io.h"
 #include "dhry.h"
+#include "num.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,12 +41,9 @@
 
 static unsigned long long count(const char *s)
 {
-	char *end;
 	unsigned long long n;
 
-	errno = 0;
-	n = strtoull(s, &end, 10);
-	if (errno || end == s || *end) {
+	if (num_ull(s, NUM_SPACE | NUM_PLUS, 0, ULLONG_MAX, &n)) {
 		fprintf(stderr, "isobench-proc: bad count '%s'\n", s);
 		exit(2);
 	}

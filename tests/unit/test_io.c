@@ -1,5 +1,7 @@
-/* test_io.c — lib/io.h's small-file reader: what read_file() and read_file_str() return for a
- * file, a file longer than the buffer, an empty one, a missing one and a directory. */
+/* test_io.c — lib/io.h's small-file readers: what read_file() and read_file_str() return for a
+ * file, a file longer than the buffer, an empty one, a missing one and a directory; read_line's
+ * trimmed first line; the "key: value" lookups on procfs-shaped text (exact keys, both
+ * separators, units, values that are no number) and on the machine's own /proc files. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -87,12 +89,97 @@ static void procfs(void **st)
 	assert_int_equal(strncmp(b, want, strlen(want)), 0);
 }
 
+static void first_line(void **st)
+{
+	char p[128], b[16];
+	(void)st;
+	put("l", " \t tsc hpet \r\nsecond\n", p, sizeof p);
+	assert_int_equal(read_line(p, b, sizeof b), 8);
+	assert_string_equal(b, "tsc hpet");
+	put("blank", "  \n", p, sizeof p);
+	assert_int_equal(read_line(p, b, sizeof b), 0);
+	assert_string_equal(b, "");
+	put("long", "0123456789abcdefghij\n", p, sizeof p);
+	assert_int_equal(read_line(p, b, 6), 5);	/* cut at cap - 1 */
+	assert_string_equal(b, "01234");
+	snprintf(p, sizeof p, "%s/nosuch", dir);
+	assert_int_equal(read_line(p, b, sizeof b), -ENOENT);
+	assert_string_equal(b, "");
+}
+
+static const char meminfo[] =
+	"MemTotalX:  1 kB\nMemTotal:       16318412 kB\nHugePages_Total:       0\n"
+	"Node 0 MemFree:  1012 kB\nBad:  12x kB\nmodel\t\t: 85\nmodel name\t: Intel(R) Xeon(R)  \n"
+	"pgfault 123\npgfault_x 9\nNeg: -5 kB\nBig: 99999999999999999999 kB\nBlank:\n";
+
+static void key_value(void **st)
+{
+	char v[32];
+	long long n = 7;
+	(void)st;
+	assert_int_equal(kv_get(meminfo, "MemTotal", ':', v, sizeof v), 0);
+	assert_string_equal(v, "16318412 kB");
+	assert_int_equal(kv_get(meminfo, "model", ':', v, sizeof v), 0);
+	assert_string_equal(v, "85");			/* not model name's */
+	assert_int_equal(kv_get(meminfo, "model name", ':', v, sizeof v), 0);
+	assert_string_equal(v, "Intel(R) Xeon(R)");	/* trailing blanks dropped */
+	assert_int_equal(kv_get(meminfo, "model name", ':', v, 6), 0);
+	assert_string_equal(v, "Intel");		/* cut at cap - 1 */
+	assert_int_equal(kv_get(meminfo, "Blank", ':', v, sizeof v), 0);
+	assert_string_equal(v, "");
+	assert_int_equal(kv_get(meminfo, "MemTot", ':', v, sizeof v), -ENOENT);	/* a prefix */
+	assert_string_equal(v, "");
+	assert_int_equal(kv_get(meminfo, "pgfault", ':', v, sizeof v), -ENOENT);	/* sep ' ' */
+	assert_int_equal(kv_ll(meminfo, "pgfault", ' ', NULL, &n), 0);
+	assert_int_equal(n, 123);
+	assert_int_equal(kv_ll(meminfo, "MemTotal", ':', "kB", &n), 0);
+	assert_int_equal(n, 16318412);
+	assert_int_equal(kv_ll(meminfo, "Node 0 MemFree", ':', "kB", &n), 0);
+	assert_int_equal(n, 1012);
+	assert_int_equal(kv_ll(meminfo, "Neg", ':', "kB", &n), 0);
+	assert_int_equal(n, -5);
+	n = 7;
+	assert_int_equal(kv_ll(meminfo, "HugePages_Total", ':', "kB", &n), -EINVAL);	/* no kB */
+	assert_int_equal(kv_ll(meminfo, "MemTotal", ':', NULL, &n), -EINVAL);	/* "kB" left */
+	assert_int_equal(kv_ll(meminfo, "Bad", ':', "kB", &n), -EINVAL);
+	assert_int_equal(kv_ll(meminfo, "Big", ':', "kB", &n), -EINVAL);	/* past 2^63 */
+	assert_int_equal(kv_ll(meminfo, "Blank", ':', NULL, &n), -EINVAL);
+	assert_int_equal(kv_ll(meminfo, "Nothing", ':', NULL, &n), -ENOENT);
+	assert_int_equal(n, 7);
+}
+
+/* The same over files: a written one, a missing one, and the machine's own procfs. */
+static void key_value_files(void **st)
+{
+	char p[128], v[64];
+	long long n = 7, total;
+	(void)st;
+	put("meminfo", meminfo, p, sizeof p);
+	assert_int_equal(read_kv(p, "model name", ':', v, sizeof v), 0);
+	assert_string_equal(v, "Intel(R) Xeon(R)");
+	assert_int_equal(read_kv_ll(p, "MemTotal", ':', "kB", &n), 0);
+	assert_int_equal(n, 16318412);
+	snprintf(p, sizeof p, "%s/nosuch", dir);
+	assert_int_equal(read_kv(p, "MemTotal", ':', v, sizeof v), -ENOENT);
+	assert_int_equal(read_kv_ll(p, "MemTotal", ':', "kB", &n), -ENOENT);
+	assert_int_equal(read_kv_ll(dir, "MemTotal", ':', "kB", &n), -EISDIR);
+	assert_int_equal(read_kv_ll("/proc/meminfo", "MemTotal", ':', "kB", &total), 0);
+	assert_true(total > 1024);
+	assert_int_equal(read_kv_ll("/proc/self/status", "Pid", ':', NULL, &n), 0);
+	assert_int_equal(n, getpid());
+	assert_int_equal(read_kv_ll("/proc/vmstat", "pgfault", ' ', NULL, &n), 0);
+	assert_true(n > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(whole_and_head),
 		cmocka_unit_test(empty_missing_dir),
 		cmocka_unit_test(procfs),
+		cmocka_unit_test(first_line),
+		cmocka_unit_test(key_value),
+		cmocka_unit_test(key_value_files),
 	};
 	return cmocka_run_group_tests(t, setup, teardown);
 }

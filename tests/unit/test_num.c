@@ -1,5 +1,6 @@
-/* test_num.c — lib/num.h's strict decimal parser: the values it returns, the forms each flag
- * lets through and the ones nothing lets through (the strictness each former copy had). */
+/* test_num.c — lib/num.h's strict parsers: the values they return, the forms each flag lets
+ * through and the ones nothing lets through (the strictness each former copy had); NUM_HEX's
+ * "0x" form and num_dbl's decimals. */
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -133,6 +134,29 @@ static void decimals(void **st)
 	assert_true(d == 3);	/* untouched on an error */
 }
 
+/* NUM_HEX: "0x"/"0X" and hex digits, base 16; a leading 0 is still decimal, never octal. */
+static void hex(void **st)
+{
+	unsigned long long v = 7;
+	(void)st;
+	assert_int_equal(num_ull("0x10", NUM_HEX, 0, ULLONG_MAX, &v), 0);
+	assert_int_equal(v, 16);
+	assert_int_equal(num_ull("0XfF", NUM_HEX, 0, ULLONG_MAX, &v), 0);
+	assert_int_equal(v, 255);
+	assert_int_equal(num_ull("010", NUM_HEX, 0, ULLONG_MAX, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(num_ull("0xffffffffffffffff", NUM_HEX, 0, ULLONG_MAX, &v), 0);
+	assert_true(v == ULLONG_MAX);
+	v = 7;
+	assert_int_equal(num_ull("0x10000000000000000", NUM_HEX, 0, ULLONG_MAX, &v), -EINVAL);
+	assert_int_equal(num_ull("0x", NUM_HEX, 0, ULLONG_MAX, &v), -EINVAL);
+	assert_int_equal(num_ull("0x1g", NUM_HEX, 0, ULLONG_MAX, &v), -EINVAL);
+	assert_int_equal(num_ull("0x10", 0, 0, ULLONG_MAX, &v), -EINVAL);	/* not without */
+	assert_int_equal(num_ull("ff", NUM_HEX, 0, ULLONG_MAX, &v), -EINVAL);
+	assert_int_equal(num_ull("0x100000000", NUM_HEX, 0, UINT32_MAX, &v), -ERANGE);
+	assert_int_equal(v, 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -141,6 +165,7 @@ int main(void)
 		cmocka_unit_test(flags),
 		cmocka_unit_test(ranges),
 		cmocka_unit_test(decimals),
+		cmocka_unit_test(hex),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }
