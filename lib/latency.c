@@ -1,6 +1,8 @@
 /* latency.c — log-linear latency histogram (latency.h). */
 #include "latency.h"
+#include "num.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,14 +125,20 @@ size_t lat_hist_format(const struct lat_hist *h, char *out, size_t cap)
 	return len;
 }
 
-/* The next unsigned decimal of *p (then past it and one comma) into *v; -1 when none. */
+/* The next unsigned decimal of *p (then past it and one comma) into *v; -1 when none, when
+ * it is past 64 bits (num.h), or when a comma ends the text. */
 static int next_u(const char **p, unsigned long long *v)
 {
-	char *end;
+	char tok[24];
+	size_t n = strspn(*p, "0123456789");
+	const char *end = *p + n;
 
-	if (**p < '0' || **p > '9')
+	if (!n || n >= sizeof tok)
 		return -1;
-	*v = strtoull(*p, &end, 10);
+	memcpy(tok, *p, n);
+	tok[n] = 0;
+	if (num_ull(tok, 0, 0, ULLONG_MAX, v))
+		return -1;
 	*p = *end == ',' ? end + 1 : end;
 	return (*end == ',' && end[1]) || !*end ? 0 : -1;	/* no trailing comma */
 }

@@ -1,9 +1,11 @@
 /* cpupolicy.c — see cpupolicy.h. */
 #include "cpupolicy.h"
 #include "sysfs.h"
+#include "num.h"
 #include "vocab.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -205,9 +207,12 @@ static void apply_idle(const char *root, int max_us)
 		ns = numbered(dir, "state%d%n", st, 64);
 		for (int k = 0; k < ns; k++) {
 			char sd[300], lat[32], name[64];
+			long long us;
 			snprintf(sd, sizeof sd, "%s/state%d/", dir, st[k]);
 			states++;
-			if (!got(sd, "latency", lat, sizeof lat) || atol(lat) <= max_us)
+			/* a latency that is no number: the state is left as it is */
+			if (!got(sd, "latency", lat, sizeof lat) ||
+			    num_ll(lat, 0, LLONG_MIN, LLONG_MAX, &us) || us <= max_us)
 				continue;
 			if ((r = put(sd, "disable", "1"))) {
 				if (!bad++)	/* the first refusal names the state and the reason */

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "digest.h"
 #include "crc32.h"
+#include "num.h"
 #include "params.h"
 #include "vocab.h"
 
@@ -210,16 +211,23 @@ static void note_result(const char *fields)
 	}
 }
 
-/* A measured SAMPLE of the current test: its cycles_x100 (the probes' cycle count). */
+/* A measured SAMPLE of the current test: its cycles_x100 (the probes' cycle count); one whose
+ * cycles_x100 is no decimal is left out of the mean. */
 static void note_sample(const char *fields)
 {
-	size_t n;
+	size_t n, w;
 	const char *c = tok(fields, RK_CYCLES, &n);
+	char v[48];
+	double d;
 
-	if (!c || cur_pass < 0 || tok(fields, RK_WARMUP, &n) ||
+	if (!c || n >= sizeof v || cur_pass < 0 || tok(fields, RK_WARMUP, &w) ||
 	    find_test(fields, 0) != cur_test)
 		return;
-	tests[cur_test].pass[cur_pass].cyc_sum += strtod(c, NULL);
+	memcpy(v, c, n);
+	v[n] = 0;
+	if (num_dbl(v, &d))
+		return;
+	tests[cur_test].pass[cur_pass].cyc_sum += d;
 	tests[cur_test].pass[cur_pass].cyc_n++;
 }
 

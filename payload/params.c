@@ -380,10 +380,9 @@ static int parse_samples(struct params *p, const struct param_info *row, const c
 static int parse_ci(struct params *p, const struct param_info *row, const char *val,
 		    char *err, size_t errlen)
 {
-	char *end;
-	double d = strtod(val, &end);
+	double d;
 
-	if (!*val || *end || !(d > row->lo && d <= row->hi))
+	if (num_dbl(val, &d) || !(d > row->lo && d <= row->hi))
 		FAIL("expected a percentage, %ld < PCT <= %ld", row->lo, row->hi);
 	p->target_ci_pct = d;
 	return 0;
@@ -416,22 +415,25 @@ static int parse_console(struct params *p, const struct param_info *row, const c
 
 int64_t params_parse_size(const char *s)
 {
-	char *end;
+	char num[24];
+	size_t n = s ? strspn(s, "0123456789") : 0;
 	unsigned long long v;
-
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
 	int shift = 0;
-	switch (*end) {
+
+	if (!n || n >= sizeof num)
+		return -EINVAL;
+	switch (s[n]) {
 	case 'T': shift += 10; /* fall through */
 	case 'G': shift += 10; /* fall through */
 	case 'M': shift += 10; /* fall through */
-	case 'K': shift += 10; end++; break;
+	case 'K': shift += 10; break;
 	default: break;
 	}
-	if (errno || *end || !v || v > (unsigned long long)INT64_MAX >> shift)
+	if (s[n + (shift ? 1 : 0)])
+		return -EINVAL;
+	memcpy(num, s, n);
+	num[n] = 0;
+	if (num_ull(num, 0, 1, (unsigned long long)INT64_MAX >> shift, &v))
 		return -EINVAL;
 	return (int64_t)(v << shift);
 }

@@ -2,6 +2,7 @@
  * Own code: the file format and the packet sizes are facts about dbench 4, not its source. */
 #include "tbench_load.h"
 #include "rng.h"
+#include "num.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -92,18 +93,18 @@ struct tok {
 
 static int parse_num(const struct tok *t, uint64_t *out)
 {
-	char buf[32], *end;
+	char buf[32];
+	unsigned long long v;
 
 	if (t->quoted || t->len == 0 || t->len >= sizeof buf || !isdigit((unsigned char)t->s[0]))
 		return t->len >= sizeof buf && isdigit((unsigned char)t->s[0]) ? -ERANGE : -EINVAL;
 	memcpy(buf, t->s, t->len);
 	buf[t->len] = 0;
-	errno = 0;
-	unsigned long long v = strtoull(buf, &end, 0);
-	if (*end)
-		return -EINVAL;
-	if (errno == ERANGE || v > UINT32_MAX)
-		return -ERANGE;
+	/* decimal or 0x hex (dbench writes both; a leading 0 is decimal, never octal); a
+	 * decimal past 2^64 (num_ull's -EINVAL) is out of range like one past UINT32_MAX */
+	int r = num_ull(buf, NUM_HEX, 0, UINT32_MAX, &v);
+	if (r)
+		return r == -ERANGE || strspn(buf, "0123456789") == t->len ? -ERANGE : -EINVAL;
 	*out = v;
 	return 0;
 }
@@ -146,13 +147,13 @@ static int skip_timestamp(const struct tok *t, int nt, unsigned lineno, char *er
 {
 	int first = 0;
 	if (!t[0].quoted && isdigit((unsigned char)t[0].s[0])) {	/* timestamp */
-		char buf[40], *end;
+		char buf[40];
+		double ts;
 		if (t[0].len >= sizeof buf)
 			ERR("bad timestamp");
 		memcpy(buf, t[0].s, t[0].len);
 		buf[t[0].len] = 0;
-		strtod(buf, &end);
-		if (*end)
+		if (num_dbl(buf, &ts))
 			ERR("bad timestamp '%s'", buf);
 		first = 1;
 		if (nt == 1)

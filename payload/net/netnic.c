@@ -12,9 +12,11 @@
 #include "netnic.h"
 #include "netproto.h"
 #include "../sysfs.h"
+#include "num.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <ifaddrs.h>
 #include <net/if.h>
@@ -138,12 +140,14 @@ static const char *nic(void)
 	char first[IF_NAMESIZE + 1] = "";
 	while (d && (e = readdir(d))) {
 		char dir[300], flags[32];
+		unsigned long long fl;	/* "0x1003" (net/core/net-sysfs.c); no number: not up */
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lo") || strlen(e->d_name) > IF_NAMESIZE)
 			continue;
 		if (!first[0])
 			snprintf(first, sizeof first, "%.16s", e->d_name);
 		snprintf(dir, sizeof dir, SYS_NET "%s", e->d_name);
-		if (strtoul(sysfs_line(dir, "flags", flags, sizeof flags), NULL, 16) & IFF_UP) {
+		if (!num_ull(sysfs_line(dir, "flags", flags, sizeof flags), NUM_HEX, 0, ULLONG_MAX,
+			     &fl) && (fl & IFF_UP)) {
 			snprintf(name, sizeof name, "%.16s", e->d_name);
 			break;
 		}

@@ -71,6 +71,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <limits.h>
 #include <unistd.h>
 
 #define NET_IDLE_MS 30000	/* a session child's socket timeout, a crr/udp session's longest
@@ -253,7 +254,8 @@ static const char *store_check(const char *p, size_t len, const char *run, char 
 		}
 		if (!strcmp(r.kind, RK_END)) {
 			const char *n = rec_get(&r, RK_RECORDS);
-			if (!n || strtoull(n, NULL, 10) != want - 1) {
+			unsigned long long said;
+			if (!n || num_ull(n, 0, 0, ULLONG_MAX, &said) || said != want - 1) {
 				snprintf(why, cap, "line %zu: END says records=%.20s, the log holds %llu "
 					 "before it", line + 1, n ? n : "(none)", (unsigned long long)want - 1);
 				return why;

@@ -3,10 +3,12 @@
 #include "console.h"
 #include "../out.h"
 #include "io.h"
+#include "num.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +45,10 @@ static int is_uart(const char *name)
 static int uart_type(const char *name)
 {
 	char path[96], buf[32];
+	long long t;
 	snprintf(path, sizeof path, "/sys/class/tty/%s/type", name);
-	return read_file_str(path, buf, sizeof buf) <= 0 ? -1 : atoi(buf);
+	return read_line(path, buf, sizeof buf) <= 0 || num_ll(buf, 0, INT_MIN, INT_MAX, &t)
+		? -1 : (int)t;	/* unreadable, or no number: unknown */
 }
 
 /* A VGA or frame buffer console is bound to the VTs (not only the dummy one). */

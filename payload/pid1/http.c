@@ -3,12 +3,14 @@
 #include "http.h"
 #include "../sys.h"
 #include "io.h"
+#include "num.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,10 +118,16 @@ static long unchunk(char *b, size_t n)
 	size_t in = 0, out = 0;
 
 	for (;;) {
-		char *end;
-		unsigned long sz = strtoul(b + in, &end, 16);
-		if (end == b + in)
+		char hex[24] = "0x";	/* chunk-size: 1*HEXDIG, read by num.h as "0x..." */
+		size_t h = strspn(b + in, "0123456789abcdefABCDEF");
+		unsigned long long sz;
+		if (!h || h > sizeof hex - 3)
 			return -1;
+		memcpy(hex + 2, b + in, h);
+		hex[2 + h] = 0;
+		if (num_ull(hex, NUM_HEX, 0, SIZE_MAX, &sz))
+			return -1;
+		char *end = b + in + h;
 		char *eol = memchr(end, '\n', n - (size_t)(end - b));
 		if (!eol)
 			return -1;
@@ -160,7 +168,9 @@ static long read_answer(int fd, char *buf, size_t cap, long long deadline)
 		if (!eoh)
 			continue;
 		header(buf, "Content-Length:", cl, sizeof cl);
-		if (cl[0] && n >= (size_t)(eoh + 4 - buf) + strtoull(cl, NULL, 10))
+		unsigned long long want;	/* no byte count: read no more (the answer is refused) */
+		if (cl[0] && (num_ull(cl, 0, 0, ULLONG_MAX, &want) ||
+			      n >= (size_t)(eoh + 4 - buf) + want))
 			break;
 	}
 	buf[n] = 0;
@@ -194,8 +204,11 @@ static int parse_answer(char *buf, size_t n, char *body, size_t cap, struct http
 			FAIL(EPROTO, "a chunk of the body is cut or malformed");
 		len = (size_t)l;
 	} else {
+		unsigned long long want;
 		header(buf, "Content-Length:", v, sizeof v);
-		if (v[0] && strtoull(v, NULL, 10) != len)
+		if (v[0] && num_ull(v, 0, 0, ULLONG_MAX, &want))
+			FAIL(EPROTO, "the Content-Length '%s' is no byte count", v);
+		if (v[0] && want != len)
 			FAIL(EPROTO, "the body is cut: %zu of %s bytes", len, v);
 	}
 	if (len >= cap)

@@ -3,6 +3,7 @@
 #include "init.h"
 #include "../harness.h"
 #include "io.h"
+#include "num.h"
 #include "vocab.h"
 #include "../out.h"
 #include "../params.h"
@@ -19,6 +20,7 @@
 #include "arch.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
@@ -211,8 +213,8 @@ static int others_alive(int stopped_ok)
 	for (struct dirent *e; (e = readdir(d));) {
 		char path[64], buf[512], state = 0;
 		unsigned flags = 0;
-		pid_t pid = (pid_t)atoi(e->d_name);
-		if (pid <= 1 || pid == self)
+		long long pid;	/* not a process's directory: no number */
+		if (num_ll(e->d_name, 0, 2, INT_MAX, &pid) || pid == self)
 			continue;
 		snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
 		if (read_file_str(path, buf, sizeof buf) <= 0)
