@@ -17,6 +17,9 @@
 #   * each test's name is spelled once, as its row's id in payload/registry.c (tests/names.py):
 #     no string in payload/ or lib/ spells a name again, no descriptor names itself, no row
 #     is written twice;
+#   * no file of payload/ or lib/ turns text into a number past lib/num.h (atoi, strtol,
+#     strtod, ...: each takes a prefix of bad text or clamps without a word), but the
+#     exceptions written at lax_exempt below;
 #   * docs/architecture.md names every tracked source file (source_files below: C, headers,
 #     shell, Python, Makefiles and *.mk, qemu/run and tests/run, anywhere but tests/fixtures/)
 #     as tests/named.py rules: its path, or a tail of it no other such file shares;
@@ -138,7 +141,7 @@ else none_listed "docs/architecture.md names all $n source files" \
 got=$(unnamed "$doc" payload/planted.c) || true
 if [ "$got" = payload/planted.c ]; then pass "planted: a new payload/planted.c is found unnamed"
 else fail "planted payload/planted.c: named.py printed '$got'"; fi
-sed 's#num\.c./.num\.h#the parser#' "$doc" >"$tmp/arch-num.md"
+sed 's#num\.c./.num\.h#the parser#; s#.lib/num\.c. (its counts)#the parser#' "$doc" >"$tmp/arch-num.md"
 got=$(unnamed "$tmp/arch-num.md") || true
 if [ "$got" = $'lib/num.c\nlib/num.h' ]; then pass "planted: lib/num.c and lib/num.h taken out are found"
 else fail "planted num.c/num.h removal: named.py printed '$got'"; fi
@@ -244,6 +247,36 @@ if grep -q '^payload/bench/getpid.c:[0-9]*: "fsread-1024" spells' <<<"$got" &&
 	[ "$(grep -c . <<<"$got")" -eq 4 ]; then
 	pass "planted: a name string in payload/, a descriptor naming itself and a row written twice are found"
 else fail "planted second spellings: names.py printed '$(tr '\n' '|' <<<"$got")'"; fi
+
+# lax_conversions ROOT: the calls in ROOT's payload/ and lib/ (.c, .h) of the C library's lax
+# text-to-number conversions, "file:line: text", but in the files of lax_exempt. A man page
+# reference in a comment ("strtol(3)") is no call.
+lax_re='\b(ato(i|l|ll|f)|strto(l|ll|ul|ull|d|f|ld|imax|umax))\s*\((?![0-9]\))'
+# The exceptions, each with its reason:
+#   lib/num.c: num.h's parser itself (num_dbl is strtod(3) once its grammar has checked the
+#     text).
+# An exception whose file holds no such call any more fails below: take it off the list.
+lax_exempt=(lib/num.c)
+lax_conversions() (
+	cd "$1" || return
+	grep -rnP --include='*.[ch]' "$lax_re" payload lib |
+		grep -vE "^($(IFS='|'; echo "${lax_exempt[*]}")):" || true
+)
+none "$(lax_conversions "$top")" "payload/ and lib/ turn text into numbers through lib/num.h only" \
+	"lax conversions outside lib/num.h (use num_ll/num_ull/num_double)"
+for f in "${lax_exempt[@]}"; do
+	if grep -qP "$lax_re" "$top/$f"; then pass "$f: its exception from the lax-conversion check still holds"
+	else fail "$f: exempt from the lax-conversion check, but holds no such call: take it off lax_exempt"; fi
+done
+# Planted: an atoi in payload/ and a strtoul in lib/ are found, and nothing else.
+tree_copy "$tmp/lax" payload lib
+printf 'int planted_n(const char *s) { return atoi(s); }\n' >>"$tmp/lax/payload/sysfs.c"
+printf 'unsigned long planted_u(const char *s) { return strtoul (s, 0, 10); }\n' >>"$tmp/lax/lib/stats.c"
+got=$(lax_conversions "$tmp/lax")
+if grep -q '^payload/sysfs.c:[0-9]*:int planted_n' <<<"$got" && grep -q '^lib/stats.c:[0-9]*:unsigned long planted_u' <<<"$got" &&
+	[ "$(grep -c . <<<"$got")" -eq 2 ]; then
+	pass "planted: an atoi in payload/ and a strtoul in lib/ are found"
+else fail "planted lax conversions: lax_conversions printed '$(tr '\n' '|' <<<"$got")'"; fi
 
 # The same checks must fail on planted violations.
 tree_copy "$tmp/tree" lib report payload
