@@ -45,6 +45,11 @@ void bench_extra(struct bench_ctx *ctx, const char *key, int64_t val)
 			key, BENCH_MAX_EXTRA);
 }
 
+int bench_in_all(const struct bench *b)
+{
+	return !b->nodefault;
+}
+
 int bench_higher_is_better(const struct bench *b)
 {
 	return b->kind == BENCH_RATE;

@@ -75,6 +75,10 @@ struct bench {
 	double baseline;	/* UnixBench index baseline (SPARCstation 20-61), 0 if none */
 	int max_copies;		/* 0: any; 1: a single-copy test */
 	int pin;		/* 1: pinned unless isobench.pin=0 (bench_pinned()) */
+	/* 1: the test runs only when named, by its name or its group, never by tests=all
+	 * (kvm-unit-tests' "nodefault" group in unittests.cfg): the selftests, which fail on
+	 * purpose. bench_in_all() reads it; --list's help line is derived from it. */
+	int nodefault;
 	/* If set, a sample's value is this extra of copy 0 (e.g. "p50_late_ns") times
 	 * value_scale (0 means 1) instead of the rate or time derived from loops and ns; then
 	 * kind only says which way is better (RATE: higher, TIME: lower). */
@@ -138,6 +142,8 @@ const char *bench_better(const struct bench *b);
  * else b's own default (.pin). */
 int bench_pinned(const struct bench *b, const struct params *p);
 int bench_higher_is_better(const struct bench *b);
+/* 1 when tests=all selects b: every test but those marked .nodefault. */
+int bench_in_all(const struct bench *b);
 
 /* The net tests' peer, HOST[:PORT] (isobench.peer), "" when none: set by the runner before
  * the header and the tests (benchapi.c). */

@@ -89,6 +89,20 @@ static void usage(FILE *f)
 			param_table[i].help);
 }
 
+/* 1 when group g has tests and tests=all selects none of them (each is .nodefault). */
+static int group_left_out(const char *g)
+{
+	int n = 0;
+
+	for (int i = 0; bench_registry[i]; i++)
+		if (!strcmp(bench_registry[i]->group, g)) {
+			if (bench_in_all(bench_registry[i]))
+				return 0;
+			n++;
+		}
+	return n > 0;
+}
+
 static void list_tests(void)
 {
 	printf("%-24s %-8s %-6s %9s  %s\n", "TEST", "GROUP", "UNIT", "BASELINE", "TITLE");
@@ -103,7 +117,17 @@ static void list_tests(void)
 	for (int i = 0; vocab_groups[i]; i++)
 		printf("%s %s%s", i ? "," : "", vocab_groups[i],
 		       !strcmp(vocab_groups[i], REC_GROUP_INDEX) ? " (UnixBench's index tests)" : "");
-	printf("; all (all but %s).\n", REC_GROUP_SELFTEST);
+	/* "all" and what it leaves out (benchapi.h .nodefault): a group whose tests it all
+	 * leaves out by the group's name, any other such test by its own. */
+	printf("; all");
+	int out = 0;
+	for (int i = 0; vocab_groups[i]; i++)
+		if (group_left_out(vocab_groups[i]))
+			printf("%s%s", out++ ? ", " : " (all but ", vocab_groups[i]);
+	for (int i = 0; bench_registry[i]; i++)
+		if (!bench_in_all(bench_registry[i]) && !group_left_out(bench_registry[i]->group))
+			printf("%s%s", out++ ? ", " : " (all but ", bench_registry[i]->name);
+	printf("%s.\n", out ? ")" : "");
 }
 
 /* Where tests make their files on a host: $TMPDIR if set, else /dev/shm when it is a tmpfs

@@ -61,7 +61,7 @@
 	/* ring0: one per probe of the driver's list, then the other architectures' it lacks \
 	 * (bench/ring0.h) */ \
 	ISOBENCH_PROBES(R) RING0_OTHERS(R) \
-	/* selftest: misbehave on purpose; only when named (runner.c keeps them out of "all") */ \
+	/* selftest: misbehave on purpose; only when named (.nodefault: never by "all") */ \
 	X(selftest_crash) X(selftest_stall) X(selftest_skip) X(selftest_error) X(selftest_slow) \
 	X(selftest_linger)
 

@@ -139,7 +139,7 @@ static int selected(const struct params *p, const struct bench **sel, int cap, i
 		int hit = 0;
 		for (int i = 0; bench_registry[i]; i++) {
 			const struct bench *b = bench_registry[i];
-			int all = !strcmp(tok, "all") && strcmp(b->group, REC_GROUP_SELFTEST);
+			int all = !strcmp(tok, "all") && bench_in_all(b);
 			if (!all && strcmp(tok, b->name) && strcmp(tok, b->group))
 				continue;
 			hit = 1;
@@ -171,6 +171,11 @@ static int selected(const struct params *p, const struct bench **sel, int cap, i
 				break;
 			}
 	return n;
+}
+
+int runner_selected(const struct params *p, const struct bench **sel, int cap)
+{
+	return selected(p, sel, cap, 0);
 }
 
 int runner_unknown_tests(const struct params *p, char *out, size_t cap)

@@ -11,6 +11,8 @@
 #define RUNNER_MAX_FACTS 12
 #define RUNNER_MAX_WARNS 4
 
+struct bench;
+
 /* A test's outcome in a run: none yet, its RESULT, its SKIP or its FAIL (the record kinds). */
 enum runner_state { RUNNER_NONE, RUNNER_RESULT, RUNNER_SKIP, RUNNER_FAIL };
 
@@ -65,6 +67,12 @@ void runner_say_pending(const struct runner_cfg *cfg);
 /* Names in p->tests that match no test or group, comma-separated into out (cap bytes, at
  * least 32): whole names, then " and N more" for those that do not fit; returns how many. */
 int runner_unknown_tests(const struct params *p, char *out, size_t cap);
+
+/* The tests p->tests selects into sel (at most cap), in the registry's order, each once: a
+ * test by its name, a group's tests by the group's name, "all": every test but those marked
+ * .nodefault (benchapi.h). Returns how many; unknown names select nothing (runner_run()
+ * reports them). */
+int runner_selected(const struct params *p, const struct bench **sel, int cap);
 
 /* Per-test timeout in seconds for these parameters. */
 int runner_test_timeout(const struct params *p);

@@ -74,7 +74,7 @@ static int run_ok(struct bench_ctx *ctx, uint64_t iters)
 }
 
 #define SELFTEST(sym, ttl, ...) \
-	BENCH(sym, .title = ttl, .group = REC_GROUP_SELFTEST, \
+	BENCH(sym, .title = ttl, .group = REC_GROUP_SELFTEST, .nodefault = 1, \
 		.unit = REC_UNIT_LPS, .kind = BENCH_RATE, .per_loop = 1, __VA_ARGS__)
 
 SELFTEST(selftest_crash, "Selftest: crashes", .run = run_crash);

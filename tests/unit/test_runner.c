@@ -1,7 +1,8 @@
 /* test_runner.c — the runner's input errors: every one reported after BEGIN, none lost to
  * the RUNNER_MAX_PENDING slots (past them, one more ERROR counts the rest); and its watcher
- * (runner_cfg.watch: PID 1's screen summary) told each test's facts as its records say them; and
- * isobench.repeat=N's tables, each of its own run. */
+ * (runner_cfg.watch: PID 1's screen summary) told each test's facts as its records say them;
+ * isobench.repeat=N's tables, each of its own run; and which tests a tests= list selects:
+ * "all" is every test but the .nodefault ones (the selftests). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "../../payload/benchapi.h"
 #include "../../payload/out.h"
 #include "../../payload/params.h"
 #include "../../payload/runner.h"
@@ -199,6 +201,50 @@ static void repeat_tables_hold_their_own_run(void **st)
 	assert_int_equal(count(buf, "\nSelftest: skips   "), 3);	/* a table row per run */
 }
 
+/* runner_selected() of the list into sel; returns how many. */
+static int select_tests(const char *list, const struct bench **sel, int cap)
+{
+	struct params p;
+	params_init(&p);
+	snprintf(p.tests, sizeof p.tests, "%s", list);
+	return runner_selected(&p, sel, cap);
+}
+
+static int has(const struct bench **sel, int n, const struct bench *b)
+{
+	for (int i = 0; i < n; i++)
+		if (sel[i] == b)
+			return 1;
+	return 0;
+}
+
+/* "all" takes every test without .nodefault, in the registry's order; the selftests are the
+ * .nodefault ones, and come when named, by group or name; naming twice selects once. */
+static void all_leaves_out_nodefault(void **st)
+{
+	static const struct bench *sel[512], *sel2[512];
+	int total = 0, nodefault = 0, k = 0;
+	(void)st;
+	for (; bench_registry[total]; total++) {
+		const struct bench *b = bench_registry[total];
+		nodefault += b->nodefault;
+		assert_int_equal(b->nodefault, !strcmp(b->group, REC_GROUP_SELFTEST));
+		assert_int_equal(bench_in_all(b), !b->nodefault);
+	}
+	assert_true(total > 20 && total < 512);
+	assert_int_equal(nodefault, 6);	/* payload/bench/selftest.c's six */
+	int n = select_tests("all", sel, 512);
+	assert_int_equal(n, total - nodefault);
+	for (int i = 0; i < total; i++)	/* and in the registry's order */
+		if (!bench_registry[i]->nodefault)
+			assert_ptr_equal(sel[k++], bench_registry[i]);
+	assert_int_equal(select_tests(REC_GROUP_SELFTEST, sel2, 512), nodefault);
+	for (int i = 0; i < nodefault; i++)
+		assert_true(sel2[i]->nodefault && !has(sel, n, sel2[i]));
+	assert_int_equal(select_tests("selftest-crash,all", sel2, 512), total - nodefault + 1);
+	assert_int_equal(select_tests("all,selftest,pipe", sel2, 512), total);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +252,7 @@ int main(void)
 		cmocka_unit_test(errors_past_the_slots_counted),
 		cmocka_unit_test(watcher_told_what_the_records_say),
 		cmocka_unit_test(repeat_tables_hold_their_own_run),
+		cmocka_unit_test(all_leaves_out_nodefault),
 	};
 	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }
