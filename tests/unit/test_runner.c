@@ -232,7 +232,7 @@ static void all_leaves_out_nodefault(void **st)
 		assert_int_equal(bench_in_all(b), !b->nodefault);
 	}
 	assert_true(total > 20 && total < 512);
-	assert_int_equal(nodefault, 6);	/* payload/bench/selftest.c's six */
+	assert_true(nodefault > 0);	/* the selftests: the flag is their group's (checked above), no count kept */
 	int n = select_tests("all", sel, 512);
 	assert_int_equal(n, total - nodefault);
 	for (int i = 0; i < total; i++)	/* and in the registry's order */
