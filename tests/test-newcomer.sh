@@ -264,4 +264,19 @@ else
 	skip "no musl-gcc or no git checkout: the in-tree build's .gitignore check"
 fi
 
+# ---- the build: a make with nothing changed links nothing ------------------------------------
+# ./build.sh test's background arm64 build runs the host payload's make while the suites run
+# out/isobench; a relink then (version.o is compiled every time) made an exec fail with status
+# 126. The runner stays the same file: its inode and time are unchanged by a second make.
+if command -v musl-gcc >/dev/null && [ -x "$out/isobench" ]; then
+	was=$(stat -c '%i %Y' "$out/isobench")
+	sleep 1
+	make -s -C "$top/payload" O="$out" >/dev/null 2>&1 || true
+	now=$(stat -c '%i %Y' "$out/isobench" 2>/dev/null) || true
+	if [ "$was" = "$now" ]; then pass "a make with nothing changed leaves out/isobench as it was"
+	else fail "a make with nothing changed relinked out/isobench (inode and time $was, now $now)"; fi
+else
+	skip "no musl-gcc or no out/isobench: the relink check"
+fi
+
 finish
