@@ -285,6 +285,7 @@ else fail "planted lax conversions: lax_conversions printed '$(tr '\n' '|' <<<"$
 # lines: up to its ';'). Their overflow is undefined behaviour and they take blanks and signs
 # where no number is: lib/io.h's split_fields() and lib/num.h read such text instead. A string
 # conversion (%15s, %[...]) and %n are no number; "sscanf(3)" in a comment is no call.
+# shellcheck disable=SC2016 # the $ in it are perl's, not the shell's
 scanf_numeric() (
 	cd "$1" || return
 	grep -rlP --include='*.[ch]' '\bv?[fs]?scanf\b' payload lib | sort |
