@@ -200,3 +200,19 @@ char *io_quote(char *out, size_t cap, const void *in, size_t len)
 	out[o] = 0;
 	return out;
 }
+
+int split_fields(char *s, char **f, int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		s += strspn(s, " \t\n\r");
+		if (!*s)
+			break;
+		f[n++] = s;
+		s += strcspn(s, " \t\n\r");
+		if (*s)
+			*s++ = 0;
+	}
+	return n;
+}

@@ -55,6 +55,15 @@ int read_kv(const char *path, const char *key, char sep, char *out, size_t cap);
 int kv_ll(const char *text, const char *key, char sep, const char *unit, long long *out);
 int read_kv_ll(const char *path, const char *key, char sep, const char *unit, long long *out);
 
+/* The one splitter of a text line into blank-separated fields (a procfs table's row, the
+ * part of /proc/PID/stat after the name, a wc(1) answer): in s (changed in place), the first
+ * max runs of characters other than blanks (space, tab, '\n', '\r'), each NUL-terminated,
+ * their starts into f[0..max). Text after the max-th field is left alone (unsplit). Returns
+ * how many fields were stored (0..max; 0 for an empty or blank line). The fields' numbers go
+ * through lib/num.h: this and num_ll/num_ull replace a sscanf(3) "%d %lx" (whose overflow is
+ * undefined and which takes a sign or a blank where no number is). */
+int split_fields(char *s, char **f, int max);
+
 /* Bytes another machine sent (a peer's answer, a metadata service's), quoted for a message:
  * in[0..len) into out (cap bytes, NUL-terminated), printable ASCII as it is but '\\' and '\'',
  * every other byte as \xHH (a NUL is \x00, never the end of what is shown); when it does not

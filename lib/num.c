@@ -23,6 +23,20 @@ static int magnitude(const char *s, int flags, int *neg, unsigned long long *mag
 		*neg = 1, s++;
 	else if (*s == '+' && (flags & NUM_PLUS))
 		s++;
+	if (flags & NUM_XDIGITS) {
+		if (!isxdigit((unsigned char)*s))
+			return -EINVAL;
+		for (; isxdigit((unsigned char)*s); s++) {
+			unsigned d = (unsigned)(*s <= '9' ? *s - '0' : (*s | 0x20) - 'a' + 10);
+			if (v > (ULLONG_MAX - d) / 16)
+				return -EINVAL;
+			v = v * 16 + d;
+		}
+		if (*s)
+			return -EINVAL;
+		*mag = v;
+		return 0;
+	}
 	if (*s < '0' || *s > '9')
 		return -EINVAL;
 	if ((flags & NUM_HEX) && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {

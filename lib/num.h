@@ -3,7 +3,8 @@
  * goes through it (tests/test-house.sh refuses a strtol/atoi elsewhere). A number is, in order:
  * optional leading white space (isspace(3), only with NUM_SPACE), an optional sign ('+' only
  * with NUM_PLUS; '-' only in num_ll), then one or more digits 0-9, then the end of the
- * string; with NUM_HEX also "0x" or "0X" and one or more hex digits (dbench's loadfiles).
+ * string; with NUM_HEX also "0x" or "0X" and one or more hex digits (dbench's loadfiles); with
+ * NUM_XDIGITS one or more hex digits alone, base 16 (and no "0x").
  * Never octal ("010" is ten), never trailing text, never a value past the
  * type (no wrap-around, no clamping). The flags are the differences between the callers,
  * each kept as it was when they had a copy each.
@@ -15,6 +16,8 @@
 #define NUM_SPACE 1	/* leading white space is skipped, as strtol(3) does */
 #define NUM_PLUS 2	/* a leading '+' is allowed */
 #define NUM_HEX 4	/* "0x1f" is read in base 16 */
+#define NUM_XDIGITS 8	/* the digits are hex without "0x" ("0001F", procfs's /proc/net/route, a
+			 * PCI address's parts); either case, still nothing else after them */
 
 int num_ll(const char *s, int flags, long long lo, long long hi, long long *out);
 int num_ull(const char *s, int flags, unsigned long long lo, unsigned long long hi,

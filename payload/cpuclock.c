@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "cpuclock.h"
 #include "arch.h"
+#include "io.h"
 #include "num.h"
 #include "sys.h"
 #include "sysfs.h"
@@ -78,16 +79,21 @@ static int sysfs_u64(const char *dir, const char *rel, uint64_t *v)
 
 int cpuclock_cppc_read(const char *root, int cpu, struct cpuclock_cppc *r, char *why, size_t n)
 {
-	char dir[256], b[128];
-	int used = 0;
+	char dir[256], b[128], *fd[3];
+	unsigned long long ref, del;
 
 	snprintf(dir, sizeof dir, "%scpu%d/acpi_cppc/", root, cpu);
-	if (sscanf(sysfs_line(dir, "feedback_ctrs", b, sizeof b), "ref:%" SCNu64 " del:%" SCNu64
-		   "%n", &r->ref, &r->del, &used) != 2 || b[used]) {
+	sysfs_line(dir, "feedback_ctrs", b, sizeof b);
+	char t[sizeof b];	/* b stays whole for the message below */
+	snprintf(t, sizeof t, "%s", b);
+	if (split_fields(t, fd, 3) != 2 || strncmp(fd[0], "ref:", 4) || strncmp(fd[1], "del:", 4) ||
+	    num_ull(fd[0] + 4, 0, 0, UINT64_MAX, &ref) || num_ull(fd[1] + 4, 0, 0, UINT64_MAX, &del)) {
 		snprintf(why, n, "no CPPC feedback counters (%sfeedback_ctrs: %s)", dir,
 			 !strcmp(b, "-") ? "absent or unreadable" : "not 'ref:R del:D'");
 		return -1;
 	}
+	r->ref = ref;
+	r->del = del;
 	if (sysfs_u64(dir, "nominal_perf", &r->nom_perf) || !r->nom_perf ||
 	    sysfs_u64(dir, "nominal_freq", &r->nom_mhz) || !r->nom_mhz) {
 		snprintf(why, n, "CPPC feedback counters without a MHz scale (%s: nominal_perf "

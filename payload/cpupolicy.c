@@ -100,9 +100,9 @@ static int got(const char *dir, const char *rel, char *buf, size_t n)
 	return strcmp(sysfs_line(dir, rel, buf, n), "-") != 0;
 }
 
-/* The numbers N of DIR's entries named as fmt says ("policy%d": policy0, policy1, ...),
- * sorted; how many (at most max). */
-static int numbered(const char *dir, const char *fmt, int *num, int max)
+/* The numbers N of DIR's entries named prefix then N in decimal ("policy": policy0, policy1,
+ * ...; nothing after N), sorted; how many (at most max). */
+static int numbered(const char *dir, const char *prefix, int *num, int max)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -111,9 +111,10 @@ static int numbered(const char *dir, const char *fmt, int *num, int max)
 	if (!d)
 		return 0;
 	while ((e = readdir(d)) && n < max) {
-		int v, end = 0;
-		if (sscanf(e->d_name, fmt, &v, &end) == 1 && end && !e->d_name[end] && v >= 0)
-			num[n++] = v;
+		size_t pl = strlen(prefix);
+		long long v;
+		if (!strncmp(e->d_name, prefix, pl) && !num_ll(e->d_name + pl, 0, 0, INT_MAX, &v))
+			num[n++] = (int)v;
 	}
 	closedir(d);
 	for (int i = 1; i < n; i++)	/* insertion sort: a few hundred at most */
@@ -135,7 +136,7 @@ static void apply_governor(const char *root, const char *gov, int asked)
 	int n, ok = 0, bad = 0, e = 0, first_bad = -1;
 
 	snprintf(dir, sizeof dir, "%scpufreq/", root);
-	n = numbered(dir, "policy%d%n", pol, MAXN);
+	n = numbered(dir, "policy", pol, MAXN);
 	if (!n) {
 		snprintf(set_freq, sizeof set_freq, "%s: not applied (none: no cpufreq driver)", gov);
 		if (asked)
@@ -197,14 +198,14 @@ static void apply_boost(const char *root, int on)
 static void apply_idle(const char *root, int max_us)
 {
 	static int cpu[MAXN];
-	int ncpu = numbered(root, "cpu%d%n", cpu, MAXN), states = 0, off = 0, bad = 0, r;
+	int ncpu = numbered(root, "cpu", cpu, MAXN), states = 0, off = 0, bad = 0, r;
 	char names[160] = "", why[120] = "";
 
 	for (int c = 0; c < ncpu; c++) {
 		char dir[256];
 		int st[64], ns;
 		snprintf(dir, sizeof dir, "%scpu%d/cpuidle", root, cpu[c]);
-		ns = numbered(dir, "state%d%n", st, 64);
+		ns = numbered(dir, "state", st, 64);
 		for (int k = 0; k < ns; k++) {
 			char sd[300], lat[32], name[64];
 			long long us;
@@ -284,7 +285,7 @@ static void idle_states(const char *root, char *out, size_t cap)
 	size_t l = 0;
 
 	snprintf(dir, sizeof dir, "%scpu0/cpuidle", root);
-	ns = numbered(dir, "state%d%n", st, 64);
+	ns = numbered(dir, "state", st, 64);
 	out[0] = 0;
 	for (int k = 0; k < ns && l + 1 < cap; k++) {
 		char sd[300], name[64], lat[32], dis[8];
@@ -307,7 +308,7 @@ static void governors(const char *root, char *out, size_t cap)
 	int n;
 
 	snprintf(dir, sizeof dir, "%scpufreq/", root);
-	n = numbered(dir, "policy%d%n", pol, MAXN);
+	n = numbered(dir, "policy", pol, MAXN);
 	out[0] = 0;
 	for (int i = 0; i < n; i++) {
 		snprintf(rel, sizeof rel, "policy%d/scaling_governor", pol[i]);

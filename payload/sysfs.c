@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "sysfs.h"
 #include "io.h"
+#include "num.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -106,13 +107,17 @@ void proc_field(const char *path, const char *key, char *out, size_t cap)
 
 int proc_stat_cpu(unsigned long long v[PROC_STAT_CPU])
 {
-	char line[512];
+	char line[512], *fd[PROC_STAT_CPU + 1];
+	int n = 0;
 
 	for (int i = 0; i < PROC_STAT_CPU; i++)
 		v[i] = 0;
 	if (read_line("/proc/stat", line, sizeof line) <= 0)
 		return 0;
-	int n = sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
-		       &v[3], &v[4], &v[5], &v[6], &v[7]);
-	return n > 0 ? n : 0;
+	int nf = split_fields(line, fd, PROC_STAT_CPU + 1);
+	if (nf < 1 || strcmp(fd[0], "cpu"))
+		return 0;
+	while (n + 1 < nf && !num_ull(fd[n + 1], 0, 0, ULLONG_MAX, &v[n]))
+		n++;	/* the figures up to the first that is none */
+	return n;
 }

@@ -41,6 +41,17 @@ static void cpu_brand(char *out)
 	*w = 0;
 }
 
+/* 1 when p begins "X.Y support found" (X and Y decimal digits, their values not wanted). */
+static int xen_found(const char *p)
+{
+	size_t a = strspn(p, "0123456789");
+	if (!a || p[a] != '.')
+		return 0;
+	p += a + 1;
+	a = strspn(p, "0123456789");
+	return a && !strncmp(p + a, " support found", 14);
+}
+
 /* The kernel's boot messages that name a hypervisor: x86's "Hypervisor detected: NAME"
  * (arch/x86/kernel/cpu/hypervisor.c; the name follows), and arm64's, which has no such line:
  * KVM's "smccc: KVM: hypervisor services detected" (drivers/firmware/smccc/kvm_guest.c, the
@@ -50,8 +61,6 @@ void kernel_hypervisor_in(const char *log, char *out, size_t cap)
 {
 	static const char x86[] = "Hypervisor detected: ";
 	const char *p = strstr(log, x86);
-	unsigned major, minor;
-	char f;
 
 	if (p) {
 		p += strlen(x86);
@@ -63,7 +72,7 @@ void kernel_hypervisor_in(const char *log, char *out, size_t cap)
 		return;
 	}
 	for (p = strstr(log, "Xen "); p; p = strstr(p + 1, "Xen "))
-		if (sscanf(p, "Xen %u.%u support foun%c", &major, &minor, &f) == 3 && f == 'd') {
+		if (xen_found(p + 4)) {
 			snprintf(out, cap, "Xen");
 			return;
 		}

@@ -19,7 +19,8 @@
 #     is written twice;
 #   * no file of payload/ or lib/ turns text into a number past lib/num.h (atoi, strtol,
 #     strtod, ...: each takes a prefix of bad text or clamps without a word), but the
-#     exceptions written at lax_exempt below;
+#     exceptions written at lax_exempt below, nor through a numeric *scanf conversion (%d,
+#     %lu, %llx, SCNu64, ...: undefined on overflow, blanks and signs taken silently);
 #   * docs/architecture.md names every tracked source file (source_files below: C, headers,
 #     shell, Python, Makefiles and *.mk, qemu/run and tests/run, anywhere but tests/fixtures/)
 #     as tests/named.py rules: its path, or a tail of it no other such file shares;
@@ -277,6 +278,41 @@ if grep -q '^payload/sysfs.c:[0-9]*:int planted_n' <<<"$got" && grep -q '^lib/st
 	[ "$(grep -c . <<<"$got")" -eq 2 ]; then
 	pass "planted: an atoi in payload/ and a strtoul in lib/ are found"
 else fail "planted lax conversions: lax_conversions printed '$(tr '\n' '|' <<<"$got")'"; fi
+
+# scanf_numeric ROOT: the *scanf calls in ROOT's payload/ and lib/ (.c, .h) with a numeric
+# conversion (%d %i %u %o %x %f %e %g %a with any width, '*' or length: %lu, %llx, %*d, %lf,
+# or an <inttypes.h> SCN macro), "file:line: text" at the call's first line (a call may span
+# lines: up to its ';'). Their overflow is undefined behaviour and they take blanks and signs
+# where no number is: lib/io.h's split_fields() and lib/num.h read such text instead. A string
+# conversion (%15s, %[...]) and %n are no number; "sscanf(3)" in a comment is no call.
+# shellcheck disable=SC2016 # the $ in it are perl's, not the shell's
+scanf_numeric() (
+	cd "$1" || return
+	grep -rlP --include='*.[ch]' '\bv?[fs]?scanf\b' payload lib | sort |
+		xargs -r perl -0777 -ne '
+			while (/\bv?[fs]?scanf\s*\((?![0-9]\))([^;]*)/g) {
+				my ($at, $args) = ($-[0], $1);
+				$args =~ s/%%//g;
+				next unless $args =~ /%\*?[0-9]*(?:hh|h|ll|l|j|z|t|L|q)?[diouxXaAeEfFgG]|\bSCN[diouxX]/;
+				my $ln = 1 + (substr($_, 0, $at) =~ tr/\n//);
+				my ($text) = split /\n/, substr($_, $at), 2;
+				print "$ARGV:$ln: $text\n";
+			}'
+)
+none "$(scanf_numeric "$top")" "payload/ and lib/ hold no numeric *scanf conversion" \
+	"numeric scanf conversions (use split_fields() of lib/io.h and num_ll/num_ull of lib/num.h)"
+# Planted: a %d sscanf in payload/ and an fscanf with an SCN macro over two lines in lib/ are
+# found; the string-only sscanf already in the tree (pid1/console.c's %15s) is not.
+tree_copy "$tmp/scanf" payload lib
+printf 'int planted_d(const char *s) { int v; return sscanf(s, "x=%%d", &v); }\n' >>"$tmp/scanf/payload/sysfs.c"
+printf '#include <inttypes.h>\nint planted_u(FILE *f, uint64_t *v)\n{\n\treturn fscanf(f, "ref:%%"\n\t\t      SCNu64, v);\n}\n' \
+	>>"$tmp/scanf/lib/stats.c"
+got=$(scanf_numeric "$tmp/scanf")
+if grep -q '^payload/sysfs.c:[0-9]*: sscanf(s, "x=%d", &v); }$' <<<"$got" &&
+	grep -q '^lib/stats.c:[0-9]*: fscanf(f, "ref:%"$' <<<"$got" && [ "$(grep -c . <<<"$got")" -eq 2 ] &&
+	grep -q 'sscanf(l, "%15s"' "$tmp/scanf/payload/pid1/console.c"; then
+	pass "planted: a %d sscanf in payload/ and a two-line SCNu64 fscanf in lib/ are found, %15s is not"
+else fail "planted scanf conversions: scanf_numeric printed '$(tr '\n' '|' <<<"$got")'"; fi
 
 # The same checks must fail on planted violations.
 tree_copy "$tmp/tree" lib report payload

@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,8 @@
 
 #include "../benchapi.h"
 #include "record.h"
+#include "io.h"
+#include "num.h"
 #include "vocab.h"
 #include "../core/isoproc.h"
 #include "shell.h"
@@ -212,13 +215,14 @@ int shell_verify(const char *dir, int n)
 	int err = shell_run_once(dir, n, 1);
 
 	for (int i = 1; i <= n; i++) {
-		long lines = 0, words, chars;
+		char wc[256], *fd[4];	/* wc(1) of its input: "lines words bytes" */
+		long long c[3];
 		snprintf(path, sizeof path, "%s/wc.%d", dir, i);
-		FILE *f = fopen(path, "r");
-		if (!f || fscanf(f, "%ld %ld %ld", &lines, &words, &chars) != 3 || lines <= 0)
+		int ok = read_file_str(path, wc, sizeof wc) > 0 && split_fields(wc, fd, 4) == 3;
+		for (int k = 0; ok && k < 3; k++)
+			ok = !num_ll(fd[k], 0, 0, LLONG_MAX, &c[k]);
+		if (!ok || c[0] <= 0)
 			err = err ? err : -EIO;
-		if (f)
-			fclose(f);
 		for (size_t k = 0; k < sizeof out / sizeof *out; k++) {
 			snprintf(path, sizeof path, "%s/%s.%d", dir, out[k], i);
 			unlink(path);

@@ -20,6 +20,7 @@
 #include "record.h"
 #include "vocab.h"
 #include "io.h"
+#include "num.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -225,12 +226,28 @@ void disk_select(const struct params *p, struct disk_sel *s)
 		probe(p, s);
 }
 
-/* 1 when name is a PCI address (DDDD:BB:DD.F). */
+/* 1 when name is a PCI address (DDDD:BB:DD.F: domain, bus, device, function in hex). */
 static int pci_name(const char *name)
 {
-	unsigned a, b, c, d;
-	char end;
-	return sscanf(name, "%x:%x:%x.%x%c", &a, &b, &c, &d, &end) == 4;
+	char s[64], *part[4];
+	unsigned long long v;
+	int n = 0;
+	if (strlen(name) >= sizeof s)
+		return 0;
+	snprintf(s, sizeof s, "%s", name);
+	for (char *p = s, *q; n < 4; p = q + 1) {	/* cut at ':', ':', '.' */
+		part[n++] = p;
+		q = n < 4 ? strchr(p, n < 3 ? ':' : '.') : NULL;
+		if (!q)
+			break;
+		*q = 0;
+	}
+	if (n != 4)
+		return 0;
+	for (int i = 0; i < 4; i++)
+		if (num_ull(part[i], NUM_XDIGITS, 0, UINT_MAX, &v))
+			return 0;
+	return 1;
 }
 
 /* What stands above a disk in sysfs: the first driver bound from its device upwards (the

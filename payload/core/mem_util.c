@@ -128,14 +128,14 @@ static int64_t status_kib(const char *proc, long pid, const char *key)
  * so after its last ')'); -1 when unreadable. */
 static long stat_ppid(const char *proc, const char *pid)
 {
-	char path[300], buf[512];
-	long ppid = -1;
+	char path[300], buf[512], *fd[2];	/* state ppid */
+	long long ppid;
 	snprintf(path, sizeof path, "%s/%s/stat", proc, pid);
 	read_file_str(path, buf, sizeof buf);
 	char *c = strrchr(buf, ')');
-	if (c && sscanf(c + 1, " %*c %ld", &ppid) != 1)
-		ppid = -1;
-	return ppid;
+	if (!c || split_fields(c + 1, fd, 2) != 2 || fd[0][1] || num_ll(fd[1], 0, 0, LONG_MAX, &ppid))
+		return -1;
+	return (long)ppid;
 }
 
 uint64_t mem_others_kib(const char *proc, long self, long parent)
@@ -279,6 +279,20 @@ int mem_map(struct mem_map *m, size_t len, enum mem_page page)
 	return 0;
 }
 
+/* A smaps VMA header's start ("lo-hi perms ...", hex) into *lo: 1, or 0 when line is no such
+ * header. line is left as it is. */
+static int vma_start(const char *line, unsigned long long *lo)
+{
+	char h[80], *fd[1], *dash;
+	unsigned long long hi;
+	snprintf(h, sizeof h, "%.*s", (int)sizeof h - 1, line);
+	if (split_fields(h, fd, 1) != 1 || !(dash = strchr(fd[0], '-')))
+		return 0;
+	*dash = 0;
+	return !num_ull(fd[0], NUM_XDIGITS, 0, UINTPTR_MAX, lo) &&
+	       !num_ull(dash + 1, NUM_XDIGITS, 0, UINTPTR_MAX, &hi);
+}
+
 int64_t mem_anon_huge_kib(const void *addr)
 {
 	FILE *f = fopen("/proc/self/smaps", "re");
@@ -289,11 +303,11 @@ int64_t mem_anon_huge_kib(const void *addr)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof line, f)) {
-		unsigned long lo, hi;
+		unsigned long long lo;
 		/* A VMA's header is "lo-hi perms ..." (lower-case hex); its fields follow as
 		 * "Name:  value kB", names starting with an upper-case letter. */
 		if (((line[0] >= '0' && line[0] <= '9') || (line[0] >= 'a' && line[0] <= 'f')) &&
-		    sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+		    vma_start(line, &lo))
 			in = lo == (uintptr_t)addr;
 		else if (in && !strncmp(line, "AnonHugePages:", 14)) {
 			long long v;	/* not "N kB": -EINVAL, the caller's SKIP says so */

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "scratch.h"
 #include "crc32.h"
+#include "num.h"
 #include "../pid1/resultsfile.h"
 #include "../sysfs.h"
 
@@ -185,10 +186,13 @@ struct disk_family {
 /* The device number in dir/name/dev ("MAJ:MIN") into *out: 1, or 0 when unreadable. */
 static unsigned dev_file(const char *dir, const char *name, dev_t *out)
 {
-	char rel[300], v[32];
-	unsigned ma, mi;
+	char rel[300], v[32], *colon;
+	unsigned long long ma, mi;
 	snprintf(rel, sizeof rel, "%.255s/dev", name);
-	int ok = sscanf(sysfs_line(dir, rel, v, sizeof v), "%u:%u", &ma, &mi) == 2;
+	colon = strchr(sysfs_line(dir, rel, v, sizeof v), ':');
+	if (colon)
+		*colon = 0;
+	int ok = colon && !num_ull(v, 0, 0, UINT_MAX, &ma) && !num_ull(colon + 1, 0, 0, UINT_MAX, &mi);
 	if (ok)
 		*out = makedev(ma, mi);
 	return (unsigned)ok;

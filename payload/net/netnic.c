@@ -12,6 +12,7 @@
 #include "netnic.h"
 #include "netproto.h"
 #include "../sysfs.h"
+#include "io.h"
 #include "num.h"
 
 #include <arpa/inet.h>
@@ -104,13 +105,15 @@ int net_route_if(const struct sockaddr_storage *peer, char *ifname, size_t cap, 
 static int default_route_if(void)
 {
 	FILE *f = fopen("/proc/net/route", "r");
-	char line[256], ifn[IF_NAMESIZE + 1];
-	unsigned long dst, gw, fl;
+	char line[256], *fd[4];	/* Iface Destination Gateway Flags ..., the numbers in hex */
+	unsigned long long dst, fl;
 	int hit = 0;
 
-	while (f && !hit && fgets(line, sizeof line, f))
-		if (sscanf(line, "%16s %lx %lx %lx", ifn, &dst, &gw, &fl) == 4 && dst == 0 && (fl & 1)) {
-			snprintf(name, sizeof name, "%s", ifn);
+	while (f && !hit && fgets(line, sizeof line, f))	/* the header line is no number */
+		if (split_fields(line, fd, 4) == 4 && strlen(fd[0]) <= IF_NAMESIZE &&
+		    !num_ull(fd[1], NUM_XDIGITS, 0, ULLONG_MAX, &dst) &&
+		    !num_ull(fd[3], NUM_XDIGITS, 0, ULLONG_MAX, &fl) && dst == 0 && (fl & 1)) {
+			snprintf(name, sizeof name, "%s", fd[0]);
 			hit = 1;
 		}
 	if (f)

@@ -177,17 +177,31 @@ static long read_answer(int fd, char *buf, size_t cap, long long deadline)
 	return (long)n;
 }
 
+/* The status code of the status line at buf (n bytes): "HTTP/1.0" or "HTTP/1.1", one space,
+ * three digits 100-599, then a space or the line's end (RFC 9112 section 4). Returns it, or
+ * -1 when buf begins no such line. */
+static int status_code(const char *buf, size_t n)
+{
+	char code[4];
+	long long st;
+	if (n < 13 || strncmp(buf, "HTTP/1.", 7) || (buf[7] != '0' && buf[7] != '1') ||
+	    buf[8] != ' ' || (buf[12] != ' ' && buf[12] != '\r'))
+		return -1;
+	memcpy(code, buf + 9, 3);
+	code[3] = 0;
+	return num_ll(code, 0, 100, 599, &st) ? -1 : (int)st;
+}
+
 /* The answer in buf (n bytes) into a and body (cap bytes): 0 or -errno with err. */
 static int parse_answer(char *buf, size_t n, char *body, size_t cap, struct http_answer *a,
 			char *err, size_t errlen)
 {
 	char *eoh = strstr(buf, "\r\n\r\n"), v[48];
-	int st;
+	int st = status_code(buf, n);
 
 	char q[100];
 
-	if (n < 7 || strncmp(buf, "HTTP/1.", 7) || sscanf(buf + 7, "%*1[01] %3d", &st) != 1 ||
-	    st < 100 || st > 599)	/* its first bytes as they came (a NUL is \x00: io.h) */
+	if (st < 0)	/* its first bytes as they came (a NUL is \x00: io.h) */
 		FAIL(EPROTO, "not an HTTP answer (it begins '%s')", io_quote(q, sizeof q, buf,
 									   n < 20 ? n : 20));
 	if (!eoh)

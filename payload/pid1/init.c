@@ -211,17 +211,20 @@ static int others_alive(int stopped_ok)
 	if (!d)
 		return 0;
 	for (struct dirent *e; (e = readdir(d));) {
-		char path[64], buf[512], state = 0;
-		unsigned flags = 0;
+		char path[64], buf[512], *fd[7];
+		unsigned long long flags;
 		long long pid;	/* not a process's directory: no number */
 		if (num_ll(e->d_name, 0, 2, INT_MAX, &pid) || pid == self)
 			continue;
 		snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
 		if (read_file_str(path, buf, sizeof buf) <= 0)
 			continue;	/* gone meanwhile */
-		const char *p = strrchr(buf, ')');	/* after the name, which may hold anything */
-		if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %u", &state, &flags) != 2)
+		char *p = strrchr(buf, ')');	/* after the name, which may hold anything */
+		/* state ppid pgrp session tty_nr tpgid flags (proc_pid_stat(5)) */
+		if (!p || split_fields(p + 1, fd, 7) != 7 || fd[0][1] ||
+		    num_ull(fd[6], 0, 0, UINT_MAX, &flags))
 			continue;
+		char state = fd[0][0];
 		n += state != 'Z' && state != 'X' && !(flags & PF_KTHREAD) &&
 		     !(stopped_ok && (state == 'T' || state == 't'));
 	}

@@ -164,6 +164,12 @@ static void refusals(void **st)
 	assert_int_equal(ASK("\x00\x17garbage, not HTTP\xff\r\n\r\n", 0, 2000, &a), -EPROTO);
 	/* its first 20 bytes as they came, a NUL as \x00 (issue 51: it printed as '') */
 	assert_string_equal(err, "not an HTTP answer (it begins '\\x00\\x17garbage, not HTTP\\xff')");
+	/* the status code is three digits between single spaces: no sign, no fourth digit */
+	assert_int_equal(ASK("HTTP/1.1 +20 OK\r\n\r\n", 0, 2000, &a), -EPROTO);
+	assert_int_equal(ASK("HTTP/1.1 2000 OK\r\n\r\n", 0, 2000, &a), -EPROTO);
+	assert_int_equal(ASK("HTTP/1.1  200 OK\r\n\r\n", 0, 2000, &a), -EPROTO);
+	assert_int_equal(ASK("HTTP/1.1 200\r\n\r\n", 0, 2000, &a), 0);
+	assert_int_equal(a.status, 200);
 	assert_int_equal(ASK("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello", 0, 2000, &a),
 			 -EPROTO);
 	assert_non_null(strstr(err, "cut: 5 of 10"));

@@ -399,6 +399,16 @@ static void cppc_read_tree(void **st)
 	assert_non_null(strstr(why, "not 'ref:R del:D'"));
 	plant("cpu3/acpi_cppc/feedback_ctrs", "ref:12 del:9 more");
 	assert_int_equal(cpuclock_cppc_read(root, 3, &r, why, sizeof why), -1);
+	/* no sign, no blank after the ':', nothing past a 64-bit counter (sscanf took all three) */
+	plant("cpu3/acpi_cppc/feedback_ctrs", "ref:+12 del:9");
+	assert_int_equal(cpuclock_cppc_read(root, 3, &r, why, sizeof why), -1);
+	plant("cpu3/acpi_cppc/feedback_ctrs", "ref: 12 del:9");
+	assert_int_equal(cpuclock_cppc_read(root, 3, &r, why, sizeof why), -1);
+	plant("cpu3/acpi_cppc/feedback_ctrs", "ref:18446744073709551616 del:9");
+	assert_int_equal(cpuclock_cppc_read(root, 3, &r, why, sizeof why), -1);
+	plant("cpu3/acpi_cppc/feedback_ctrs", "ref:18446744073709551615 del:9");
+	assert_int_equal(cpuclock_cppc_read(root, 3, &r, why, sizeof why), 0);
+	assert_true(r.ref == UINT64_MAX && r.del == 9);
 	rmroot();
 }
 

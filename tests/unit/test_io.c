@@ -171,6 +171,37 @@ static void key_value_files(void **st)
 	assert_true(n > 0);
 }
 
+/* split_fields: the blank-separated fields, in place; at most max; the rest left unsplit. */
+static void fields(void **st)
+{
+	char row[] = "eth0\t00000000\t0102A8C0\t0003\t0\t0\t100\r\n", *f[4];
+	(void)st;
+	assert_int_equal(split_fields(row, f, 4), 4);
+	assert_string_equal(f[0], "eth0");
+	assert_string_equal(f[1], "00000000");
+	assert_string_equal(f[2], "0102A8C0");
+	assert_string_equal(f[3], "0003");
+	assert_string_equal(f[3] + 5, "0\t0\t100\r\n");	/* past the 4th: unsplit */
+	/* after /proc/PID/stat's ')': state ppid pgrp session tty_nr tpgid flags ... */
+	char stat[] = " S 1 1 1 0 -1 4194560 12 0", *g[7];
+	assert_int_equal(split_fields(stat, g, 7), 7);
+	assert_string_equal(g[0], "S");
+	assert_string_equal(g[5], "-1");
+	assert_string_equal(g[6], "4194560");
+	assert_string_equal(g[6] + 8, "12 0");
+	char wc[] = "      3      12      80\n", *h[4];
+	assert_int_equal(split_fields(wc, h, 4), 3);
+	assert_string_equal(h[0], "3");
+	assert_string_equal(h[2], "80");
+	char blank[] = " \t\r\n", none[] = "", *z[2];
+	assert_int_equal(split_fields(blank, z, 2), 0);
+	assert_int_equal(split_fields(none, z, 2), 0);
+	char one[] = "cpu", *o[1];
+	assert_int_equal(split_fields(one, o, 1), 1);
+	assert_string_equal(o[0], "cpu");
+	assert_int_equal(split_fields(one, o, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -180,6 +211,7 @@ int main(void)
 		cmocka_unit_test(first_line),
 		cmocka_unit_test(key_value),
 		cmocka_unit_test(key_value_files),
+		cmocka_unit_test(fields),
 	};
 	return cmocka_run_group_tests(t, setup, teardown);
 }

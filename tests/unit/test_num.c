@@ -1,6 +1,6 @@
 /* test_num.c — lib/num.h's strict parsers: the values they return, the forms each flag lets
  * through and the ones nothing lets through (the strictness each former copy had); NUM_HEX's
- * "0x" form and num_dbl's decimals. */
+ * "0x" form, NUM_XDIGITS's bare hex and num_dbl's decimals. */
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -157,6 +157,40 @@ static void hex(void **st)
 	assert_int_equal(v, 7);
 }
 
+/* NUM_XDIGITS: hex digits alone, base 16, either case (/proc/net/route's "0001A8C0", a PCI
+ * address's "1f"); no "0x", no blank, nothing after; past the type is -EINVAL. */
+static void xdigits(void **st)
+{
+	unsigned long long v = 7;
+	long long s = 7;
+	(void)st;
+	assert_int_equal(num_ull("0001A8C0", NUM_XDIGITS, 0, ULLONG_MAX, &v), 0);
+	assert_true(v == 0x1a8c0);
+	assert_int_equal(num_ull("ff", NUM_XDIGITS, 0, ULLONG_MAX, &v), 0);
+	assert_true(v == 255);
+	assert_int_equal(num_ull("00000000", NUM_XDIGITS, 0, ULLONG_MAX, &v), 0);
+	assert_true(v == 0);
+	assert_int_equal(num_ull("010", NUM_XDIGITS, 0, ULLONG_MAX, &v), 0);
+	assert_true(v == 16);
+	assert_int_equal(num_ull("FFFFFFFFFFFFFFFF", NUM_XDIGITS, 0, ULLONG_MAX, &v), 0);
+	assert_true(v == ULLONG_MAX);
+	v = 7;
+	assert_int_equal(num_ull("10000000000000000", NUM_XDIGITS, 0, ULLONG_MAX, &v), -EINVAL);
+	assert_int_equal(num_ull("0x10", NUM_XDIGITS, 0, ULLONG_MAX, &v), -EINVAL);
+	assert_int_equal(num_ull("", NUM_XDIGITS, 0, ULLONG_MAX, &v), -EINVAL);
+	assert_int_equal(num_ull(" 1f", NUM_XDIGITS, 0, ULLONG_MAX, &v), -EINVAL);
+	assert_int_equal(num_ull("1f ", NUM_XDIGITS, 0, ULLONG_MAX, &v), -EINVAL);
+	assert_int_equal(num_ull("1g", NUM_XDIGITS, 0, ULLONG_MAX, &v), -EINVAL);
+	assert_int_equal(num_ull("+1", NUM_XDIGITS, 0, ULLONG_MAX, &v), -EINVAL);
+	assert_int_equal(num_ull("100000000", NUM_XDIGITS, 0, UINT32_MAX, &v), -ERANGE);
+	assert_true(v == 7);
+	assert_int_equal(num_ll("7fffffffffffffff", NUM_XDIGITS, LLONG_MIN, LLONG_MAX, &s), 0);
+	assert_true(s == LLONG_MAX);
+	s = 7;
+	assert_int_equal(num_ll("8000000000000000", NUM_XDIGITS, LLONG_MIN, LLONG_MAX, &s), -EINVAL);
+	assert_true(s == 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -166,6 +200,7 @@ int main(void)
 		cmocka_unit_test(ranges),
 		cmocka_unit_test(decimals),
 		cmocka_unit_test(hex),
+		cmocka_unit_test(xdigits),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }
