@@ -87,19 +87,22 @@ static int blank(char c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
-/* s[0..n) without its blanks at both ends into out (cap >= 1 bytes, cut to cap - 1);
- * returns the length written. */
+/* s[0..n) without its blanks at both ends into out (cap >= 1 bytes, cut to cap - 1). Returns
+ * the trimmed length before the cut (as snprintf(3): >= cap when it was cut). */
 static size_t trimmed(const char *s, size_t n, char *out, size_t cap)
 {
+	size_t whole;
+
 	while (n && blank(*s))
 		s++, n--;
 	while (n && blank(s[n - 1]))
 		n--;
+	whole = n;
 	if (n >= cap)
 		n = cap - 1;
 	memmove(out, s, n);
 	out[n] = 0;
-	return n;
+	return whole;
 }
 
 ssize_t read_line(const char *path, char *buf, size_t cap)
@@ -108,14 +111,16 @@ ssize_t read_line(const char *path, char *buf, size_t cap)
 
 	if (n < 0)
 		return n;
-	return (ssize_t)trimmed(buf, strcspn(buf, "\n"), buf, cap);
+	trimmed(buf, strcspn(buf, "\n"), buf, cap);
+	return (ssize_t)strlen(buf);
 }
 
-int kv_get(const char *text, const char *key, char sep, char *out, size_t cap)
+/* The value of text's first line matching key and sep (io.h), untrimmed: its start, its length
+ * up to the line's end in *len; NULL when no line matches. */
+static const char *kv_find(const char *text, const char *key, char sep, size_t *len)
 {
 	size_t kl = strlen(key);
 
-	out[0] = 0;
 	for (const char *l = text; *l; l += strcspn(l, "\n"), l += *l == '\n') {
 		const char *p = l + kl;
 		if (strncmp(l, key, kl))
@@ -124,32 +129,74 @@ int kv_get(const char *text, const char *key, char sep, char *out, size_t cap)
 			p++;
 		if (sep == ' ' ? p == l + kl : *p++ != sep)
 			continue;
-		trimmed(p, strcspn(p, "\n"), out, cap);
-		return 0;
+		*len = strcspn(p, "\n");
+		return p;
 	}
-	return -ENOENT;
+	return NULL;
+}
+
+int kv_get(const char *text, const char *key, char sep, char *out, size_t cap)
+{
+	size_t n;
+	const char *p = kv_find(text, key, sep, &n);
+
+	out[0] = 0;
+	if (!p)
+		return -ENOENT;
+	trimmed(p, n, out, cap);
+	return 0;
+}
+
+/* The first KV_FILE_MAX bytes of the file at path as a string, into *text (malloc'd; the
+ * caller frees it), without a last line that goes on past them (cut, it could read as another
+ * value: "pgfault 12345" as "pgfault 12"). Returns 0, or -errno of read_file() / -ENOMEM
+ * (*text NULL). */
+static int kv_file(const char *path, char **text)
+{
+	ssize_t n;
+
+	*text = malloc(KV_FILE_MAX + 2);
+	if (!*text)
+		return -ENOMEM;
+	n = read_file_str(path, *text, KV_FILE_MAX + 2);	/* one byte more: is there more? */
+	if (n < 0) {
+		free(*text);
+		*text = NULL;
+		return (int)n;
+	}
+	if (n > KV_FILE_MAX) {		/* the line at the end is whole only when that byte ends it */
+		size_t end = KV_FILE_MAX + 1;
+		while (end && (*text)[end - 1] != '\n')
+			end--;
+		(*text)[end] = 0;
+	}
+	return 0;
 }
 
 int read_kv(const char *path, const char *key, char sep, char *out, size_t cap)
 {
-	char *text = malloc(KV_FILE_MAX + 1);
-	ssize_t n;
-	int r;
+	char *text;
+	int r = kv_file(path, &text);
 
 	out[0] = 0;
-	if (!text)
-		return -ENOMEM;
-	n = read_file_str(path, text, KV_FILE_MAX + 1);
-	r = n < 0 ? (int)n : kv_get(text, key, sep, out, cap);
+	if (r)
+		return r;
+	r = kv_get(text, key, sep, out, cap);
 	free(text);
 	return r;
 }
 
-/* v (a kv_get() value) as kv_ll() reads it. */
-static int value_ll(char *v, const char *unit, long long *out)
+int kv_ll(const char *text, const char *key, char sep, const char *unit, long long *out)
 {
-	size_t n = strlen(v), ul = unit ? strlen(unit) : 0;
+	char v[64];
+	size_t n, ul = unit ? strlen(unit) : 0;
+	const char *p = kv_find(text, key, sep, &n);
 
+	if (!p)
+		return -ENOENT;
+	if (trimmed(p, n, v, sizeof v) >= sizeof v)
+		return -EINVAL;		/* longer than any long long and its unit: no cut figure */
+	n = strlen(v);
 	if (unit) {
 		if (n < ul + 2 || v[n - ul - 1] != ' ' || strcmp(v + n - ul, unit))
 			return -EINVAL;
@@ -158,24 +205,16 @@ static int value_ll(char *v, const char *unit, long long *out)
 	return num_ll(v, 0, LLONG_MIN, LLONG_MAX, out);
 }
 
-/* The read's status r, else its value v as kv_ll() reads it. */
-static int ll_of(int r, char *v, const char *unit, long long *out)
-{
-	return r ? r : value_ll(v, unit, out);
-}
-
-int kv_ll(const char *text, const char *key, char sep, const char *unit, long long *out)
-{
-	char v[64];
-
-	return ll_of(kv_get(text, key, sep, v, sizeof v), v, unit, out);
-}
-
 int read_kv_ll(const char *path, const char *key, char sep, const char *unit, long long *out)
 {
-	char v[64];
+	char *text;
+	int r = kv_file(path, &text);
 
-	return ll_of(read_kv(path, key, sep, v, sizeof v), v, unit, out);
+	if (r)
+		return r;
+	r = kv_ll(text, key, sep, unit, out);
+	free(text);
+	return r;
 }
 
 char *io_quote(char *out, size_t cap, const void *in, size_t len)

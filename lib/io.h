@@ -42,7 +42,8 @@ ssize_t read_line(const char *path, char *buf, size_t cap);
  * blanks trimmed at both ends, into out (cap >= 1; a longer value is cut to cap - 1 bytes).
  * Returns 0, or -ENOENT (no such line; out ""). */
 int kv_get(const char *text, const char *key, char sep, char *out, size_t cap);
-/* kv_get() over the first KV_FILE_MAX bytes of the file at path (a line past them is absent).
+/* kv_get() over the first KV_FILE_MAX bytes of the file at path (a line past them is absent,
+ * and so is one that goes on past them: cut, "pgfault 12345" would read as "pgfault 12").
  * Returns 0, -ENOENT, or -errno of read_file() / -ENOMEM (out "" on every error). */
 #define KV_FILE_MAX 65536
 int read_kv(const char *path, const char *key, char sep, char *out, size_t cap);
@@ -50,7 +51,8 @@ int read_kv(const char *path, const char *key, char sep, char *out, size_t cap);
  * after it), when unit is not NULL followed by one blank and unit ("kB": then the figure is in
  * KiB, as the file says; a value without the unit is refused, so a field in another unit is
  * never taken for KiB). Returns 0 and *out set; -ENOENT (no such line), or -EINVAL when the
- * value is no such number (trailing text, past a long long, another unit); *out untouched on
+ * value is no such number (trailing text, past a long long, another unit, more than 63 bytes:
+ * never a figure read from a cut value); *out untouched on
  * an error. read_kv_ll: the same over the file at path (read_kv()), or -errno of the read. */
 int kv_ll(const char *text, const char *key, char sep, const char *unit, long long *out);
 int read_kv_ll(const char *path, const char *key, char sep, const char *unit, long long *out);

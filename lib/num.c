@@ -127,6 +127,6 @@ int num_dbl(const char *s, double *out)
 	v = strtod(s, NULL);
 	if (!isfinite(v))
 		return -ERANGE;
-	*out = v;
+	*out = v == 0 ? 0 : v;	/* "-0" (or an underflow below it) is zero, never -0 */
 	return 0;
 }

@@ -27,7 +27,8 @@ int num_ull(const char *s, int flags, unsigned long long lo, unsigned long long 
  * given on a command line): an optional '-', one or more digits, optionally '.' and one or
  * more digits, optionally 'e' or 'E', an optional sign and one or more digits; nothing
  * before or after (no blank, no '+', no hex, no "inf" or "nan": strtod(3) takes all of
- * those). The value is strtod's (correctly rounded); one past the double's range is -ERANGE.
+ * those). The value is strtod's (correctly rounded), but zero for "-0" (never a negative zero,
+ * which prints as "-0"); one past the double's range is -ERANGE.
  * Returns 0 and *out set; -EINVAL when s is not such a number; *out untouched on an error. */
 int num_dbl(const char *s, double *out);
 

@@ -239,9 +239,16 @@ static int noise_floor_opt(const char *arg)
 			return -1;
 		}
 		noise_floor_force(v);
-	} else if (noise_floor_load(arg, err, sizeof err)) {
-		fprintf(stderr, "isobench-report: --noise-floor %s\n", err);
-		return -1;
+	} else {
+		int r = noise_floor_load(arg, err, sizeof err);
+		if (r == -2)
+			fprintf(stderr, "isobench-report: --noise-floor %s: no percentage (0 to %g: "
+					"digits, optionally '.' and digits) and no file of that name "
+					"can be opened: %s\n", arg, NOISE_FLOOR_MAX_PCT, err);
+		else if (r)
+			fprintf(stderr, "isobench-report: --noise-floor %s\n", err);
+		if (r)
+			return -1;
 	}
 	return 0;
 }

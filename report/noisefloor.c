@@ -5,6 +5,7 @@
 #include "noisefloor.h"
 #include "num.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -60,9 +61,10 @@ int noise_floor_load(const char *path, char *err, size_t cap)
 	int n = 0;
 
 	if (!f) {
-		snprintf(err, cap, "%s: cannot be read", path);
-		return -1;
+		snprintf(err, cap, "%s", strerror(errno));
+		return -2;
 	}
+	errno = 0;
 	while (fgets(line, sizeof line, f)) {
 		n++;
 		line[strcspn(line, "#\r\n")] = 0;	/* a comment, the line's end */
@@ -74,6 +76,11 @@ int noise_floor_load(const char *path, char *err, size_t cap)
 			fclose(f);
 			return -1;
 		}
+	}
+	if (ferror(f)) {	/* a directory opens, then fails to read (EISDIR): no empty file */
+		snprintf(err, cap, "%s: cannot be read: %s", path, strerror(errno ? errno : EIO));
+		fclose(f);
+		return -1;
 	}
 	fclose(f);
 	return 0;

@@ -33,7 +33,9 @@ void noise_floor_force(double pct);
 /* isobench-report --noise-floor FILE: per test and copies, the floors of the machine being
  * compared, one "TEST COPIES PCT" per line ('#' starts a comment), as noise-floor.sh prints
  * them (from: "file"); a test the file does not name keeps the table's or the default.
- * Returns 0, or -1 with err saying which line is wrong (or that the file cannot be read). */
+ * Returns 0; -1 with err saying which line is wrong or that the file cannot be read (a
+ * directory: "PATH: cannot be read: Is a directory"); -2 when it cannot be opened, err then
+ * strerror(3)'s words alone (the caller says what else the argument is not). */
 #define NOISE_FLOOR_FILE_MAX 1024
 int noise_floor_load(const char *path, char *err, size_t cap);
 

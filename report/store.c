@@ -614,6 +614,17 @@ static void sel_where(const struct store_sel *sel, char *buf, size_t cap, const 
 		snprintf(buf, cap, "%s", terms);
 }
 
+/* The store holds only records the reader verified (store_add()): a stored line (its row's
+ * text, kind and seq) that no longer parses, or parses as another record than its row says,
+ * was changed since. 1 when text is the record of its row (decoded into *pr), else 0. Used
+ * where a run is loaded and by verify, so verify finds what loading refuses. */
+#define STORED_DAMAGED "its text no longer parses as the record its row says"
+static int stored_ok(const char *text, const char *kind, uint64_t seq, struct record *pr)
+{
+	return text && kind && rec_parse(text, strlen(text), pr) == REC_OK && pr->seq == seq &&
+	       !strcmp(pr->kind, kind);
+}
+
 /* Binds sel's values to ?1.. (and last= after them); returns the next parameter number. */
 static int sel_bind(sqlite3_stmt *st, const struct store_sel *sel)
 {
@@ -730,13 +741,9 @@ int store_load(struct store *s, long long id, struct run *run, char *err, size_t
 		const char *kind = (const char *)sqlite3_column_text(st, 2);
 		uint64_t seq = (uint64_t)sqlite3_column_int64(st, 0);
 		size_t line = (size_t)sqlite3_column_int64(st, 1);
-		if (!text || rec_parse(text, strlen(text), pr) != REC_OK || pr->seq != seq ||
-		    !kind || strcmp(pr->kind, kind)) {
-			/* the store holds only records the reader verified (store_add()): one
-			 * that no longer parses, or disagrees with its row, was changed since */
-			snprintf(bad, sizeof bad, "stored run %lld: record seq %llu is damaged (its "
-				 "text no longer parses as the record its row says)", id,
-				 (unsigned long long)seq);
+		if (!stored_ok(text, kind, seq, pr)) {
+			snprintf(bad, sizeof bad, "stored run %lld: record seq %llu is damaged (%s)",
+				 id, (unsigned long long)seq, STORED_DAMAGED);
 			break;
 		}
 		if (log_add(run, line, pr, text, strlen(text)))
@@ -852,10 +859,34 @@ long store_verify(struct store *s, FILE *out, char *err, size_t cap)
 		"WHERE run NOT IN (SELECT id FROM run) HAVING count(*) > 0",
 	};
 	long bad = 0;
+	sqlite3_stmt *st;
+	struct record *pr = malloc(sizeof *pr);
+	int rc;
 
+	if (!pr) {
+		snprintf(err, cap, "checking: out of memory");
+		return -1;
+	}
+	if (sqlite3_prepare_v2(s->db, "SELECT r.run_id, x.seq, x.kind, x.text FROM record x "
+			       "JOIN run r ON r.id = x.run ORDER BY x.run, x.seq", -1, &st,
+			       NULL) != SQLITE_OK) {
+		free(pr);
+		return fail(err, cap, "checking", s->db);
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)	/* every record as loading reads it */
+		if (!stored_ok((const char *)sqlite3_column_text(st, 3),
+			       (const char *)sqlite3_column_text(st, 2),
+			       (uint64_t)sqlite3_column_int64(st, 1), pr)) {
+			fprintf(out, "run %s: record seq %llu is damaged (%s)\n",
+				(const char *)sqlite3_column_text(st, 0),
+				(unsigned long long)sqlite3_column_int64(st, 1), STORED_DAMAGED);
+			bad++;
+		}
+	sqlite3_finalize(st);
+	free(pr);
+	if (rc != SQLITE_DONE)
+		return fail(err, cap, "checking", s->db);
 	for (size_t i = 0; i < sizeof check / sizeof check[0]; i++) {
-		sqlite3_stmt *st;
-		int rc;
 		if (sqlite3_prepare_v2(s->db, check[i], -1, &st, NULL) != SQLITE_OK)
 			return fail(err, cap, "checking", s->db);
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -246,6 +246,14 @@ usage "--format csv with a DIR" "--format csv: a directory of logs" --format csv
 usage "--mem-svg with a DIR" "--mem-svg takes LOG files, not a DIR" --mem-svg "$tmp/m.svg" "$lx"
 usage "--min-effect x" "--min-effect" --min-effect x "$fx/native.log"
 usage "--noise-floor -3" "--noise-floor" --noise-floor -3 "$fx/native.log"
+# --noise-floor PCT|FILE: a directory is no file of floors (it was read as an empty one: every
+# test kept its default floor, status 0); a number in a form num_dbl refuses names the number
+# form it wants, not only "cannot be read" (as if a file had been meant).
+usage "--noise-floor DIR" "--noise-floor $tmp: cannot be read: Is a directory" \
+	--noise-floor "$tmp" "$fx/native.log" "$fx/native.log"
+usage "--noise-floor 5. (strtod took it)" \
+	"--noise-floor 5.: no percentage (0 to 10000: digits, optionally '.' and digits) and no file of that name can be opened: No such file or directory" \
+	--noise-floor 5. "$fx/native.log" "$fx/native.log"
 usage "unknown option" "'--bogus'" --bogus "$fx/native.log"
 usage "option without its value" "'--label'" "$fx/native.log" --label
 

@@ -344,6 +344,19 @@ expect_status EXIT_USAGE "compare with a stored record changed since: refused" -
 	"$rep" --db "$tmp/tamper.db" compare run=40990a3dbfde8168 run=40990a3dbfde8168
 has "$tmp/stderr" '^isobench-report: stored run [0-9]+: record seq [0-9]+ is damaged \(its text no longer parses as the record its row says\)$' \
 	"... naming the stored run and the record"
+#    verify finds what compare refuses: the same changed records make the store not consistent,
+#    each named by its run id and seq (verify said "consistent" of it), and a record whose text
+#    another tool replaced with bytes that are no record at all.
+other=$(sqlite3 "$tmp/tamper.db" "SELECT min(run_id) FROM run WHERE run_id != '40990a3dbfde8168'")
+sqlite3 "$tmp/tamper.db" "UPDATE record SET text = X'00FF0A' WHERE seq = 2
+	AND run = (SELECT id FROM run WHERE run_id = '$other')"
+expect_status EXIT_INCOMPLETE "verify finds a store with records changed since" -- \
+	"$rep" --db "$tmp/tamper.db" verify
+n_changed=$(sqlite3 "$tmp/tamper.db" "SELECT count(*) FROM record WHERE kind = 'RESULT'
+	AND run = (SELECT id FROM run WHERE run_id = '40990a3dbfde8168')")
+count_is "$tmp/stdout" '^run 40990a3dbfde8168: record seq [0-9]+ is damaged \(its text no longer parses as the record its row says\)$' \
+	"$n_changed" "... naming each changed RESULT of the run"
+has "$tmp/stdout" "^run $other: record seq 2 is damaged " "... and the record replaced by junk"
 #    A store that cannot be written (a full disk; here a file size limit) is the store's
 #    failure, not the LOG's: status 2 (docs/exit-status.md: output that cannot be written), and the LOGs
 #    after it are not tried against it.

@@ -155,7 +155,7 @@ printf 'clock-monotonic 1\n' >"$tmp/floors-bad"
 run EXIT_USAGE "$tmp/csfb" --noise-floor "$tmp/floors-bad" "$fix/tcg-clock-tsc.log" "$fix/tcg-clock-hpet.log" || true
 contains "$tmp/csfb.err" "floors-bad line 1: not \"TEST COPIES PCT\" (PCT 0 to 10000)"
 run EXIT_USAGE "$tmp/csfn" --noise-floor "$tmp/no-such-file" "$fix/tcg-clock-tsc.log" || true
-contains "$tmp/csfn.err" "no-such-file: cannot be read"
+contains "$tmp/csfn.err" "no-such-file: no percentage (0 to 10000: digits, optionally '.' and digits) and no file of that name can be opened: No such file or directory"
 
 # 3s. Both sides the same size (issue 45): a 2-CPU run (passes 1 and 2, run.all_cpus=2) beside a
 #     1-CPU run (one pass of 1) share no row of their all-CPUs passes keyed by copies; the

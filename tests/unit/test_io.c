@@ -202,6 +202,45 @@ static void fields(void **st)
 	assert_int_equal(split_fields(one, o, 0), 0);
 }
 
+/* A number never read from a cut text: a value longer than kv_ll's room (leading zeros: cut,
+ * "000...0012" would read as 1), and a line that straddles the end of the KV_FILE_MAX bytes
+ * read_kv reads ("pgfault 12345" cut to "pgfault 12"): the first is no number, the second is
+ * absent, as io.h says of a line past them; a file exactly KV_FILE_MAX long keeps its last. */
+static void cut_values(void **st)
+{
+	static char text[KV_FILE_MAX + 64];
+	char p[128], v[16];
+	long long n = 7;
+	(void)st;
+	snprintf(text, sizeof text, "pgfault %0*d\nMemFree: %0*d kB\n", 70, 12, 70, 12);
+	assert_int_equal(kv_ll(text, "pgfault", ' ', NULL, &n), -EINVAL);
+	assert_int_equal(kv_ll(text, "MemFree", ':', "kB", &n), -EINVAL);
+	assert_int_equal(n, 7);
+	put("vmstat", text, p, sizeof p);
+	assert_int_equal(read_kv_ll(p, "pgfault", ' ', NULL, &n), -EINVAL);
+	assert_int_equal(kv_get(text, "pgfault", ' ', v, sizeof v), 0);	/* a string: cut */
+	assert_int_equal(strlen(v), sizeof v - 1);
+	/* "pgfault 12345\n" with its '3' at byte KV_FILE_MAX: read_kv saw "pgfault 12" */
+	memset(text, 'x', KV_FILE_MAX - 11);
+	snprintf(text + KV_FILE_MAX - 11, sizeof text - (KV_FILE_MAX - 11), "\npgfault 12345\n");
+	put("straddle", text, p, sizeof p);
+	assert_int_equal(read_kv_ll(p, "pgfault", ' ', NULL, &n), -ENOENT);
+	assert_int_equal(read_kv(p, "pgfault", ' ', v, sizeof v), -ENOENT);
+	assert_int_equal(n, 7);
+	/* the same line ending at byte KV_FILE_MAX, with or without its '\n': read whole */
+	memset(text, 'x', KV_FILE_MAX - 14);
+	snprintf(text + KV_FILE_MAX - 14, sizeof text - (KV_FILE_MAX - 14), "\npgfault 12345");
+	assert_int_equal(strlen(text), KV_FILE_MAX);
+	put("fits", text, p, sizeof p);
+	assert_int_equal(read_kv_ll(p, "pgfault", ' ', NULL, &n), 0);
+	assert_int_equal(n, 12345);
+	strcat(text, "\n");
+	put("fits-nl", text, p, sizeof p);
+	n = 7;
+	assert_int_equal(read_kv_ll(p, "pgfault", ' ', NULL, &n), 0);
+	assert_int_equal(n, 12345);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -212,6 +251,7 @@ int main(void)
 		cmocka_unit_test(key_value),
 		cmocka_unit_test(key_value_files),
 		cmocka_unit_test(fields),
+		cmocka_unit_test(cut_values),
 	};
 	return cmocka_run_group_tests(t, setup, teardown);
 }

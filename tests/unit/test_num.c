@@ -3,6 +3,7 @@
  * "0x" form, NUM_XDIGITS's bare hex and num_dbl's decimals. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,6 +124,14 @@ static void decimals(void **st)
 	assert_true(d == 0.02);
 	assert_int_equal(num_dbl("007.50", &d), 0);
 	assert_true(d == 7.5);
+	/* "-0" is zero: no negative zero reaches a figure ("--noise-floor -0" printed "-0.0%") */
+	const char *zeros[] = {"-0", "-0.0", "-0e7", "-1e-400"};
+	for (size_t i = 0; i < sizeof zeros / sizeof *zeros; i++) {
+		d = 7;
+		assert_int_equal(num_dbl(zeros[i], &d), 0);
+		if (d != 0 || signbit(d))
+			fail_msg("num_dbl(\"%s\") gave %g", zeros[i], d);
+	}
 	d = 3;
 	const char *bad[] = {"", "-", ".5", "1.", "-.5", "+1", " 1", "1 ", "1x", "0x10", "inf",
 			     "nan", "1e", "1e+", "1.2.3", "1,5", "--1", "e5"};
