@@ -114,7 +114,9 @@ strstr\(ctl, "memory"\)	cgroup v1'"'"'s memory controller (payload/core/mem_util
 strcmp\(key, "disk"\)|\{"disk", "auto	the parameter isobench.disk= (payload/main.c, params.c)
 \? "behind"	the console'"'"'s progress state (payload/out.c)
 "mtu", model_info|"value", t->value, "extra"	JSON member names of the report
-"index"	the report'"'"'s name of the index value and score (JSON, CSV, HTML, fleet rows)'
+"index"	the report'"'"'s name of the index value and score (JSON, CSV, HTML, fleet rows)
+numbered\(root, "cpu"	sysfs'"'"'s cpuN folders of cpuidle (payload/cpupolicy.c)
+strcmp\(fd\[0\], "cpu"\)	/proc/stat'"'"'s cpu line (payload/sysfs.c)'
 
 # words_lint ROOT DUMP: prints "FILE:LINE: "word" is a vocabulary group|unit|extra ..." for
 # each string literal of ROOT's payload/, report/ and lib/ C code (comments left out; lib/vocab.h,
