@@ -130,3 +130,10 @@ int num_dbl(const char *s, double *out)
 	*out = v == 0 ? 0 : v;	/* "-0" (or an underflow below it) is zero, never -0 */
 	return 0;
 }
+
+double num_dbl_or_nan(const char *s)
+{
+	double v;
+
+	return s && !num_dbl(s, &v) ? v : NAN;
+}

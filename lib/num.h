@@ -31,5 +31,8 @@ int num_ull(const char *s, int flags, unsigned long long lo, unsigned long long 
  * which prints as "-0"); one past the double's range is -ERANGE.
  * Returns 0 and *out set; -EINVAL when s is not such a number; *out untouched on an error. */
 int num_dbl(const char *s, double *out);
+/* num_dbl() of s as a value: NAN when s is NULL or not such a number (a figure a reader shows
+ * as unknown, never as the number its text begins with). */
+double num_dbl_or_nan(const char *s);
 
 #endif

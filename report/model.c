@@ -18,19 +18,11 @@ static char *dup(const char *s)
 	return strdup(s ? s : "-");
 }
 
-/* A header fact as a number (lib/num.h's num_dbl()); NAN when absent or not one. */
-static double num(const char *s)
-{
-	double v;
-	return s && !num_dbl(s, &v) ? v : NAN;
-}
-
-/* Field key of r as a number (rec_get_dbl(): the grammar's, which the reader checked the
+/* Field key of r as a number (num_dbl_or_nan(): the grammar's, which the reader checked the
  * record's VT_DEC/VT_POS/VT_NONNEG fields against); NAN when absent or not one. */
 static double fig(const struct rec_kept *r, const char *key)
 {
-	double v;
-	return rec_get_dbl(r, key, &v) ? NAN : v;
+	return num_dbl_or_nan(rec_get(r, key));
 }
 
 /* Field key of r as a count (samples=, i=, samples_needed=: VT_UINT, checked); -1 when
@@ -350,7 +342,7 @@ static int derive(struct model *m)
 		m->version = dup(NULL);
 	if (!m->mode)
 		m->mode = dup(NULL);
-	m->ci_target_pct = num(model_info(m, RK_RUN_CI_TARGET));
+	m->ci_target_pct = num_dbl_or_nan(model_info(m, RK_RUN_CI_TARGET));
 	for (size_t i = 0; i < m->ntests; i++) {
 		struct mtest *t = &m->tests[i];
 		int p;

@@ -60,23 +60,11 @@ static const char *field(const struct rec_kept *r, const char *key)
 	return v ? v : "";
 }
 
-/* Numbers read from a record: every field its kind has was checked first (check_fields():
- * vocab_value_ok(), lib/num.h's grammar for VT_UINT, VT_DEC, VT_POS, VT_NONNEG and each entry
- * of a list), so these read what was checked; a value that is not a number (a field of
- * another build, which check_fields() leaves alone) reads as NAN, never as the number it
- * begins with. */
-static double dbl(const char *s)
-{
-	double d;
-	return s && !num_dbl(s, &d) ? d : NAN;
-}
-
-/* Field key of r as a number: NAN when absent or none. */
-static double dbl_field(const struct rec_kept *r, const char *key)
-{
-	double d;
-	return rec_get_dbl(r, key, &d) ? NAN : d;
-}
+/* Numbers read from a record (num_dbl_or_nan()): every field its kind has was checked first
+ * (check_fields(): vocab_value_ok(), lib/num.h's grammar for VT_UINT, VT_DEC, VT_POS,
+ * VT_NONNEG and each entry of a list), so they read what was checked; a value that is not a
+ * number (a field of another build, which check_fields() leaves alone) reads as NAN, never as
+ * the number it begins with. */
 
 /* Field key of r as a count (copies=, k=, n=, samples=): 0 when absent or none. */
 static unsigned long count_of(const struct rec_kept *r, const char *key)
@@ -96,7 +84,7 @@ static double half_unit(const char *s)
 /* |printed - computed| within the printed precision plus the samples' own (tol). */
 static int agree(const char *printed, double computed, double tol)
 {
-	return fabs(dbl(printed) - computed) <=
+	return fabs(num_dbl_or_nan(printed) - computed) <=
 	       half_unit(printed) + tol + 1e-9 * fabs(computed);
 }
 
@@ -217,7 +205,7 @@ static double nth(const char *list, unsigned long n)
 	if (!list)
 		return 0;
 	snprintf(e, sizeof e, "%.*s", (int)strcspn(list, ","), list);
-	return dbl(e);
+	return num_dbl_or_nan(e);
 }
 
 /* A copy seen on k distinct CPUs (cpus=, '+'-joined) changed CPU at least k - 1 times, which
@@ -264,13 +252,13 @@ static int sample_value_ok(struct vstate *st, const struct logrec *lr, const str
 {
 	const char *loops = rec_get(r, RK_LOOPS), *ns = rec_get(r, RK_NS), *v = rec_get(r, RK_VALUE);
 	int higher = !strcmp(a->better, REC_BETTER_HIGHER);
-	double pl = vocab_unit_per_loop(a->unit), got = dbl(v);
+	double pl = vocab_unit_per_loop(a->unit), got = num_dbl_or_nan(v);
 	int xi = -1;	/* a value extra the SAMPLE carries: then the value is one of them */
 
 	for (int i = 0; !higher && i < r->nfields; i++) {
 		double sc;
 		if (vocab_value_extra(r->key[i], &sc)) {
-			if (agree(v, dbl(r->val[i]) * sc, 0))
+			if (agree(v, num_dbl_or_nan(r->val[i]) * sc, 0))
 				return 0;
 			xi = i;
 		}
@@ -384,7 +372,7 @@ static int add_sample(struct vstate *st, const struct logrec *lr, const struct r
 		a->v = nv;
 		a->cap = cap;
 	}
-	a->v[a->n++] = dbl(v);
+	a->v[a->n++] = num_dbl_or_nan(v);
 	if (half_unit(v) > a->half)
 		a->half = half_unit(v);
 	return 0;
@@ -409,7 +397,7 @@ static int check_stop(struct vstate *st, const struct logrec *lr, const struct r
 	/* Values rounded by h move their median by up to h and their MAD by up to 2h, and the
 	 * need goes with (MAD / median)^2: at 3 samples of ~1 ns printed to 0.001 that alone
 	 * is ~10% (CI saw 47 against 50), so the bounds come from the spread's extremes. */
-	double med, mad = sample_mad(a->v, a->n, &med), h = a->half, got = dbl(need);
+	double med, mad = sample_mad(a->v, a->n, &med), h = a->half, got = num_dbl_or_nan(need);
 	if (mad < 0)
 		return bad(st, lr, "out of memory");
 	double want = (double)samples_needed_of(mad, med, a->n, st->target);
@@ -450,7 +438,7 @@ static int check_lat(struct vstate *st, const struct logrec *lr, const struct re
 	lat_quantiles(&h, q);
 	for (int k = 0; k < LAT_NQ - 1; k++) {
 		const char *v = rec_get(r, lat_keys[k]);
-		double got = dbl(v), want = (double)q[k];
+		double got = num_dbl_or_nan(v), want = (double)q[k];
 		if (v && fabs(got - want) > 2 * want / LAT_SUB + 1)
 			return bad(st, lr, "test=%s %s=%s: its lat_hist gives %llu",
 				   field(r, RK_TESTNAME), lat_keys[k], v, (unsigned long long)q[k]);
@@ -509,12 +497,12 @@ static int check_result(struct vstate *st, const struct logrec *lr, const struct
 	const char *base = rec_get(r, RK_BASELINE), *idx = rec_get(r, RK_INDEX);
 	if ((base != NULL) != (idx != NULL))
 		return bad(st, lr, "test=%s: baseline and index come together", test);
-	double v = dbl_field(r, RK_VALUE), b = dbl(base);
+	double v = num_dbl_or_nan(rec_get(r, RK_VALUE)), b = num_dbl_or_nan(base);
 	if (base && !agree(idx, ub_index(v, b), ub_index(half_unit(rec_get(r, RK_VALUE)), b)))
 		return bad(st, lr, "test=%s index=%s: value/baseline x 10 is %.6g", test, idx,
 			   ub_index(v, b));
 	/* The runner writes converged=1 exactly when its unrounded CI is within the target. */
-	double ci = dbl_field(r, RK_CI95), hu = half_unit(rec_get(r, RK_CI95));
+	double ci = num_dbl_or_nan(rec_get(r, RK_CI95)), hu = half_unit(rec_get(r, RK_CI95));
 	int conv = !strcmp(rec_get(r, RK_CONVERGED), "1");
 	if (st->target > 0 && ((conv && ci > st->target + hu) || (!conv && ci < st->target - hu)))
 		return bad(st, lr, "test=%s converged=%d: ci95_pct=%s against the run's target %g%%",
@@ -532,7 +520,7 @@ static int check_record(struct vstate *st, const struct logrec *lr, const struct
 	if (check_fields(st, lr, r) || check_presence(st, lr, r))
 		return -1;
 	if (!strcmp(r->kind, RK_INFO) && rec_get(r, RK_RUN_CI_TARGET))
-		st->target = dbl_field(r, RK_RUN_CI_TARGET);	/* NAN: as unset (> 0 only) */
+		st->target = num_dbl_or_nan(rec_get(r, RK_RUN_CI_TARGET));	/* NAN: as unset (> 0 only) */
 	if (!strcmp(r->kind, RK_TEST)) {
 		struct agg *a = find_agg(st, field(r, RK_TESTNAME), count_of(r, RK_COPIES), 1);
 		if (!a)
